@@ -1,0 +1,111 @@
+"""`aot_firmware`: a cc_binary linked for a board through a platform transition, plus .bin and a size report."""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary")
+load("//toolchains:cores.bzl", "BOARDS")
+load(":cc_tools.bzl", "AotCcToolsInfo")
+load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS", "board_transition")
+load(":providers.bzl", "AotFirmwareInfo")
+
+def _aot_firmware_impl(ctx):
+    board = BOARDS[ctx.attr.board]
+    tools = ctx.attr._cc_tools[0][AotCcToolsInfo]
+    linked = ctx.attr.binary[0][DefaultInfo].files.to_list()
+    if len(linked) != 1:
+        fail("aot_firmware: expected one linked file from %s, got %s" % (ctx.attr.binary[0].label, linked))
+
+    elf = ctx.actions.declare_file(ctx.label.name + ".elf")
+    ctx.actions.symlink(output = elf, target_file = linked[0])
+
+    bin = ctx.actions.declare_file(ctx.label.name + ".bin")
+    ctx.actions.run(
+        executable = tools.objcopy,
+        arguments = ["-O", "binary", elf.path, bin.path],
+        inputs = depset([elf], transitive = [tools.files]),
+        outputs = [bin],
+        mnemonic = "AotObjcopy",
+        progress_message = "Extracting binary image of %s" % ctx.label,
+    )
+
+    size_json = ctx.actions.declare_file(ctx.label.name + ".size.json")
+    size_txt = ctx.actions.declare_file(ctx.label.name + ".size.txt")
+    ctx.actions.run(
+        executable = ctx.executable._elf_size,
+        arguments = [
+            "--elf=" + elf.path,
+            "--name=" + str(ctx.label),
+            "--board=" + ctx.attr.board,
+            "--flash_bytes=%d" % board["flash"][1],
+            "--ram_bytes=%d" % board["ram"][1],
+            "--json_out=" + size_json.path,
+            "--text_out=" + size_txt.path,
+        ],
+        inputs = [elf],
+        outputs = [size_json, size_txt],
+        mnemonic = "AotSizeReport",
+        progress_message = "Size report of %s" % ctx.label,
+    )
+
+    return [
+        DefaultInfo(files = depset([elf, bin, size_txt]), runfiles = ctx.runfiles(files = [elf])),
+        AotFirmwareInfo(
+            elf = elf,
+            bin = bin,
+            size_report = size_json,
+            board = ctx.attr.board,
+            core = board["core"],
+            qemu_machine = board["qemu_machine"],
+        ),
+        OutputGroupInfo(size_report = depset([size_json, size_txt])),
+    ]
+
+_aot_firmware = rule(
+    implementation = _aot_firmware_impl,
+    doc = "Links `binary` for `board` and adds a .bin and a size report.",
+    attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
+        "binary": attr.label(mandatory = True, cfg = board_transition, doc = "The cc_binary to build for the board."),
+        "board": attr.string(mandatory = True, values = BOARDS.keys(), doc = "Board from toolchains/cores.bzl."),
+        "_cc_tools": attr.label(default = "//aot_rules/private:cc_tools", cfg = board_transition),
+        "_elf_size": attr.label(
+            default = "//toolchains/tools:elf_size",
+            cfg = "exec",
+            executable = True,
+        ),
+    }),
+    provides = [AotFirmwareInfo],
+)
+
+def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], defines = [], **kwargs):
+    """A firmware image for `board`: `<name>.elf`, `<name>.bin` and `<name>.size.txt`/`.size.json`.
+
+    The sources are compiled with the board's core flags (one platform transition, so a plain host `bazel build`
+    builds it), linked with the board's startup code and linker script, with semihosting for output and exit.
+
+    Args:
+      name: target name.
+      board: one of microbit, mps2-an385, mps2-an386, mps2-an500, mps2-an505, mps3-an547.
+      srcs: C sources with `int main(void)`.
+      deps: cc_library targets (e.g. aot_model_library targets, //crt).
+      copts: extra compiler flags.
+      linkopts: extra linker flags.
+      defines: preprocessor defines.
+      **kwargs: visibility, tags, testonly, ...
+    """
+    if board not in BOARDS:
+        fail("aot_firmware(name = \"%s\"): unknown board \"%s\"; boards: %s" % (name, board, ", ".join(BOARDS)))
+    binary = "_%s.elf" % name
+    linker_script = str(Label("//toolchains/boards:%s_ld" % board))
+    cc_binary(
+        name = binary,
+        srcs = srcs,
+        deps = deps + [str(Label("//toolchains/boards:%s_startup" % board))],
+        copts = copts,
+        additional_linker_inputs = [linker_script],
+        # Startup code comes from the board library; output and exit go through semihosting (rdimon).
+        linkopts = ["-nostartfiles", "--specs=rdimon.specs", "-T$(location %s)" % linker_script] + linkopts,
+        defines = defines,
+        target_compatible_with = ["@platforms//os:none"],
+        tags = ["manual"],
+        testonly = kwargs.get("testonly"),
+        visibility = ["//visibility:private"],
+    )
+    _aot_firmware(name = name, binary = ":" + binary, board = board, **kwargs)
