@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Idempotent set-up of everything aot_rules needs on a Debian machine; ./bazelw and .ci/run call it first.
+#   - Debian packages: bazel-bootstrap (Bazel 4.2.3), gcc-arm-none-eabi + libnewlib-arm-none-eabi (the pinned
+#     arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), installed only when missing;
+#   - ./.venv: a Python venv with the pinned requirements.txt and the compiler itself (`aotc`), rebuilt only when
+#     requirements.txt or pyproject.toml change.
+# A second run is a no-op that takes well under 2 s. It prints what it installs.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+venv="$root/.venv"
+stamp="$venv/.aot-setup-stamp"
+
+missing=()
+command -v bazel >/dev/null 2>&1 || missing+=(bazel-bootstrap)
+command -v arm-none-eabi-gcc >/dev/null 2>&1 || missing+=(gcc-arm-none-eabi)
+[ -e /usr/lib/arm-none-eabi/newlib ] || [ -e /usr/lib/arm-none-eabi/lib/librdimon.a ] || missing+=(libnewlib-arm-none-eabi)
+command -v qemu-system-arm >/dev/null 2>&1 || missing+=(qemu-system-arm)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: installed ${missing[*]}"
+fi
+
+want=$( (cat "$root/requirements.txt"; cat "$root/pyproject.toml" 2>/dev/null || true) | sha256sum | cut -d" " -f1)
+if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  python=${AOT_PYTHON:-python3}
+  echo "setup: creating $venv with $($python --version 2>&1) and the pinned requirements.txt"
+  [ -x "$venv/bin/python3" ] || "$python" -m venv "$venv"
+  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r "$root/requirements.txt" 2>&1 \
+    | grep -v "^WARNING: Location" || true
+  if [ -f "$root/pyproject.toml" ]; then
+    # Editable, so `aotc` always runs the checkout's compiler; no build isolation: nothing to download.
+    "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation \
+      -e "$root" 2>&1 | grep -v "^WARNING: Location" || true
+  fi
+  "$venv/bin/python3" -c "import numpy, tflite, onnx, onnxruntime, absl, pytest, tflite_micro" \
+    || { echo "setup: the venv is incomplete (see pip's messages above)" >&2; exit 1; }
+  echo "$want" > "$stamp"
+  echo "setup: venv ready ($("$venv/bin/python3" -m pip freeze 2>/dev/null | grep -ciE '^[a-z]') packages)"
+fi
