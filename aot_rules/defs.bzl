@@ -1,14 +1,21 @@
 """Public API of aot_rules. Load rules from here only; everything else is private and may change.
 
+- `aot_model_library`: compiles a .tflite/.onnx model to plain, prefix-mangled C; a cc_library.
+- `aot_model_test`: bit-exact test of a model's C against the TFLite Micro interpreter, on host and boards.
 - `aot_firmware`: a firmware ELF (+ .bin and size report) for one board, through a platform transition.
 - `aot_qemu_test`: runs a firmware under QEMU; the guest's exit code is the test result (tagged `qemu`).
-- `AotFirmwareInfo`: provider of `aot_firmware`.
+- `AotFirmwareInfo`, `AotModelInfo`: providers.
 """
 
 load("//aot_rules/private:firmware.bzl", _aot_firmware = "aot_firmware")
-load("//aot_rules/private:providers.bzl", _AotFirmwareInfo = "AotFirmwareInfo")
+load("//aot_rules/private:model_library.bzl", _aot_model_library = "aot_model_library")
+load("//aot_rules/private:model_test.bzl", _aot_model_test = "aot_model_test")
+load("//aot_rules/private:providers.bzl", _AotFirmwareInfo = "AotFirmwareInfo", _AotModelInfo = "AotModelInfo")
 load("//aot_rules/private:qemu_test.bzl", _aot_qemu_test = "aot_qemu_test")
 
+aot_model_library = _aot_model_library
+aot_model_test = _aot_model_test
 aot_firmware = _aot_firmware
 aot_qemu_test = _aot_qemu_test
 AotFirmwareInfo = _AotFirmwareInfo
+AotModelInfo = _AotModelInfo

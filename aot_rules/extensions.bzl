@@ -1,0 +1,36 @@
+"""Module extension for Bazel 7+ (bzlmod): the repositories WORKSPACE users get from aot_rules_dependencies().
+
+Kept in its own file because Bazel 4.2.3 cannot load bzlmod constructs from anything WORKSPACE loads.
+Usage (MODULE.bazel):
+    aot = use_extension("@aot_rules//aot_rules:extensions.bzl", "aot")
+    aot.toolchain(local_path = "/usr")            # or urls = [...], sha256 = "...", strip_prefix = "..."
+    use_repo(aot, "aot_python", "arm_none_eabi")
+"""
+
+load("//aot_rules/private:python_venv.bzl", "python_venv")
+load("//toolchains/arm_gnu:repository.bzl", "arm_gnu_toolchain")
+
+_toolchain = tag_class(attrs = {
+    "local_path": attr.string(doc = "Prefix of a local arm-none-eabi GCC install (version checked)."),
+    "urls": attr.string_list(doc = "Archive URLs of the toolchain."),
+    "sha256": attr.string(doc = "sha256 of the archive."),
+    "strip_prefix": attr.string(doc = "Top-level directory inside the archive."),
+    "python_interpreter": attr.string(doc = "Python that runs the compiler (default: the aot_rules .venv)."),
+})
+
+def _aot_impl(module_ctx):
+    tags = [t for mod in module_ctx.modules for t in mod.tags.toolchain]
+    tag = tags[0] if tags else None
+    python_venv(name = "aot_python", interpreter = tag.python_interpreter if tag else "")
+    arm_gnu_toolchain(
+        name = "arm_none_eabi",
+        local_path = tag.local_path if tag and not tag.urls else "",
+        urls = tag.urls if tag else [],
+        sha256 = tag.sha256 if tag else "",
+        strip_prefix = tag.strip_prefix if tag else "",
+    )
+
+aot = module_extension(
+    implementation = _aot_impl,
+    tag_classes = {"toolchain": _toolchain},
+)

@@ -1,0 +1,120 @@
+"""`aot_model_library`: runs the aot compiler on a .tflite/.onnx model and wraps the C it writes in a cc_library."""
+
+load("@rules_cc//cc:defs.bzl", "cc_library")
+load("//toolchains:cores.bzl", "CORES")
+load(":copts.bzl", "AOT_C_COPTS")
+load(":providers.bzl", "AotModelInfo")
+
+_C_KEYWORDS = [
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+    "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+    "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+]
+_IDENT_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+_IDENT_REST = _IDENT_START + "0123456789"
+
+def validate_prefix(prefix, what):
+    """Fails at load time unless `prefix` can start every C symbol of a model."""
+    problem = None
+    if not prefix:
+        problem = "it is empty"
+    elif prefix[0] not in _IDENT_START:
+        problem = "it must start with a letter or '_'"
+    elif [c for c in prefix.elems() if c not in _IDENT_REST]:
+        problem = "it may contain only letters, digits and '_'"
+    elif prefix in _C_KEYWORDS:
+        problem = "it is a C keyword"
+    elif prefix == "aot" or prefix.startswith("aot_") or prefix.startswith("__"):
+        problem = "'aot'/'aot_' is reserved for the CRT and '__' for the implementation"
+    if problem:
+        fail("%s: prefix \"%s\" is not a valid C identifier prefix: %s." % (what, prefix, problem))
+
+def target_select():
+    """The compiler's --target for the configuration being built: the board's core, or host."""
+    return select(dict(
+        {str(Label("//toolchains:" + core)): core for core in CORES},
+        **{"//conditions:default": "host"}
+    ))
+
+def _aot_model_codegen_impl(ctx):
+    prefix = ctx.attr.prefix
+    outs = {ext: ctx.actions.declare_file(prefix + ext) for ext in [".h", ".c", "_weights.c", ".json"]}
+    args = ctx.actions.args()
+    args.add("compile")
+    args.add(ctx.file.model)
+    args.add("--prefix", prefix)
+    args.add("--out_dir", outs[".h"].dirname)
+    args.add("--target", ctx.attr.target)
+    args.add_all(ctx.attr.compiler_flags)
+    ctx.actions.run(
+        executable = ctx.executable._compiler,
+        arguments = [args],
+        inputs = [ctx.file.model],
+        outputs = outs.values(),
+        mnemonic = "AotCompile",
+        progress_message = "Compiling model %s to C (prefix %s, %s)" % (ctx.file.model.short_path, prefix, ctx.attr.target),
+    )
+    return [
+        DefaultInfo(files = depset([outs[".h"], outs[".c"], outs["_weights.c"]])),
+        OutputGroupInfo(
+            header = depset([outs[".h"]]),
+            c_sources = depset([outs[".c"], outs["_weights.c"]]),
+            report = depset([outs[".json"]]),
+        ),
+        AotModelInfo(prefix = prefix, model = ctx.file.model, header = outs[".h"], report = outs[".json"]),
+    ]
+
+aot_model_codegen = rule(
+    implementation = _aot_model_codegen_impl,
+    doc = "Runs `aotc compile` on a model: <prefix>.h, <prefix>.c, <prefix>_weights.c and <prefix>.json.",
+    attrs = {
+        "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"], doc = "The model file."),
+        "prefix": attr.string(mandatory = True, doc = "C identifier prefix of every symbol the model emits."),
+        "target": attr.string(default = "host", doc = "Core to generate code for (host or a key of CORES)."),
+        "compiler_flags": attr.string_list(doc = "Extra flags for `aotc compile`."),
+        "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
+    },
+    provides = [AotModelInfo],
+)
+
+def aot_model_library(name, model, prefix = None, compiler_flags = [], **kwargs):
+    """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
+
+    Args:
+      name: target name.
+      model: a .tflite or .onnx file.
+      prefix: C prefix of every symbol (default: `name`); must be a C identifier, not `aot`/`aot_*`.
+      compiler_flags: extra `aotc compile` flags.
+      **kwargs: visibility, tags, testonly, ...
+    """
+    prefix = prefix or name
+    validate_prefix(prefix, "aot_model_library(name = \"%s\")" % name)
+    codegen = name + "_codegen"
+    aot_model_codegen(
+        name = codegen,
+        model = model,
+        prefix = prefix,
+        target = target_select(),
+        compiler_flags = compiler_flags,
+        visibility = kwargs.get("visibility"),
+        testonly = kwargs.get("testonly"),
+        tags = kwargs.get("tags"),
+    )
+    for group in ["header", "c_sources", "report"]:
+        native.filegroup(
+            name = "%s_%s" % (name, group),
+            srcs = [":" + codegen],
+            output_group = group,
+            testonly = kwargs.get("testonly"),
+            visibility = kwargs.get("visibility") if group == "report" else ["//visibility:private"],
+        )
+    cc_library(
+        name = name,
+        srcs = [":%s_c_sources" % name],
+        hdrs = [":%s_header" % name],
+        copts = AOT_C_COPTS,
+        # Users write #include "<prefix>.h" (-I, not -isystem: the header stays under -Werror).
+        strip_include_prefix = "/" + native.package_name(),
+        deps = [str(Label("//crt"))],
+        **kwargs
+    )

@@ -1,0 +1,94 @@
+"""`aot_model_test`: a bit-exactness test of a model's generated C against the TFLite Micro interpreter.
+
+Reference outputs are computed at build time (`aotc testgen`, running the tflite-micro interpreter of the venv on
+seeded random inputs); the generated `<prefix>_test.c` runs every case through `<prefix>_run()` and compares.
+The same test source runs on the host (cc_test) and on each listed board under QEMU.
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_test")
+load(":copts.bzl", "AOT_C_COPTS")
+load(":firmware.bzl", "aot_firmware")
+load(":model_library.bzl", "aot_model_library", "validate_prefix")
+load(":qemu_test.bzl", "aot_qemu_test")
+
+def _aot_model_testgen_impl(ctx):
+    out = ctx.actions.declare_file(ctx.attr.prefix + "_test.c")
+    args = ctx.actions.args()
+    args.add("testgen")
+    args.add(ctx.file.model)
+    args.add("--prefix", ctx.attr.prefix)
+    args.add("--out", out.dirname)
+    args.add("--count", str(ctx.attr.count))
+    args.add("--seed", str(ctx.attr.seed))
+    ctx.actions.run(
+        executable = ctx.executable._compiler,
+        arguments = [args],
+        inputs = [ctx.file.model],
+        outputs = [out],
+        mnemonic = "AotTestgen",
+        progress_message = "Computing reference outputs of %s with TFLite Micro" % ctx.file.model.short_path,
+    )
+    return [DefaultInfo(files = depset([out]))]
+
+aot_model_testgen = rule(
+    implementation = _aot_model_testgen_impl,
+    doc = "Writes <prefix>_test.c: random inputs, reference outputs from the oracle, and a checking main().",
+    attrs = {
+        "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"]),
+        "prefix": attr.string(mandatory = True),
+        "count": attr.int(default = 10, doc = "Number of random input cases."),
+        "seed": attr.int(default = 0, doc = "Seed of the random inputs."),
+        "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
+    },
+)
+
+def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0, tags = [], **kwargs):
+    """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
+
+    Creates `<name>` (host cc_test) and `<name>_<board>` (QEMU test, tagged `qemu`) for each of `boards`.
+
+    Args:
+      name: test name.
+      model: .tflite (or .onnx) model.
+      prefix: C prefix (default: `name`).
+      boards: boards to also run the test on under QEMU, e.g. ["mps2-an386", "microbit"].
+      count: number of random input cases.
+      seed: seed of the random inputs.
+      tags: extra tags for every test.
+      **kwargs: size, timeout, visibility, ...
+    """
+    prefix = prefix or name
+    validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
+    lib = name + "_model"
+    aot_model_library(name = lib, model = model, prefix = prefix, testonly = True)
+    aot_model_testgen(
+        name = name + "_src",
+        model = model,
+        prefix = prefix,
+        count = count,
+        seed = seed,
+        testonly = True,
+    )
+    cc_test(
+        name = name,
+        srcs = [":" + name + "_src"],
+        deps = [":" + lib],
+        copts = AOT_C_COPTS,
+        tags = tags,
+        **kwargs
+    )
+    for board in boards:
+        aot_firmware(
+            name = "%s_%s_fw" % (name, board),
+            srcs = [":" + name + "_src"],
+            deps = [":" + lib],
+            board = board,
+            copts = AOT_C_COPTS,
+            testonly = True,
+        )
+        aot_qemu_test(
+            name = "%s_%s" % (name, board),
+            firmware = ":%s_%s_fw" % (name, board),
+            tags = tags,
+            **kwargs
+        )
