@@ -3,6 +3,7 @@
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:cores.bzl", "CORES")
 load(":copts.bzl", "AOT_C_COPTS")
+load(":hygiene_test.bzl", "aot_hygiene_test")
 load(":providers.bzl", "AotModelInfo")
 
 _C_KEYWORDS = [
@@ -80,6 +81,9 @@ aot_model_codegen = rule(
 def aot_model_library(name, model, prefix = None, compiler_flags = [], **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
+    Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
+    C uses no 64-bit integers, doubles, heap or packed-argument types.
+
     Args:
       name: target name.
       model: a .tflite or .onnx file.
@@ -117,4 +121,13 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], **kwargs)
         strip_include_prefix = "/" + native.package_name(),
         deps = [str(Label("//crt"))],
         **kwargs
+    )
+    aot_hygiene_test(
+        name = name + "_hygiene_test",
+        library = ":" + name,
+        prefix = prefix,
+        sources = [":%s_c_sources" % name, ":%s_header" % name],
+        size = "small",
+        tags = kwargs.get("tags"),
+        visibility = ["//visibility:private"],
     )

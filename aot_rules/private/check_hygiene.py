@@ -1,0 +1,61 @@
+"""Symbol and ABI hygiene of one model library (the `<name>_hygiene_test` every aot_model_library gets).
+
+- Symbols: every global symbol the model's object files define starts with the model's prefix, so any number of
+  models link into one image (checked with the toolchain's `nm`).
+- ABI: the generated sources and headers use no 64-bit integer or double types, no heap, and no packed-argument
+  or DLTensor-style types (comments and string literals are ignored; 64-bit arithmetic lives only in the CRT's
+  one named requantization helper).
+
+usage: check_hygiene.py NM PREFIX [--objects OBJ...] [--sources SRC...]
+Prints every violation and exits 1 if there is any.
+"""
+
+import re
+import subprocess
+import sys
+
+FORBIDDEN = re.compile(
+    r"\b(u?int64_t|long\s+long|double|malloc|calloc|realloc|free|DLTensor|TVMValue|TVMArgs|TVMFFIAny)\b")
+_COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def strip_comments_and_strings(text):
+    """Blanks comments and literals but keeps line breaks, so line numbers stay right."""
+    return _COMMENT_OR_STRING.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def abi_violations(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        code = strip_comments_and_strings(f.read())
+    for lineno, line in enumerate(code.splitlines(), 1):
+        for m in FORBIDDEN.finditer(line):
+            yield f"ABI: {path}:{lineno}: uses '{m.group(0)}' (not allowed in generated code)"
+
+
+def symbol_violations(nm, obj, prefix):
+    out = subprocess.run([nm, "-g", "--defined-only", obj], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 3 and not fields[2].startswith(prefix):
+            yield f"SYMBOL: {obj} defines global symbol '{fields[2]}', which does not start with '{prefix}'"
+
+
+def main(argv):
+    nm, prefix, rest = argv[1], argv[2], argv[3:]
+    problems, mode = [], None
+    for arg in rest:
+        if arg in ("--objects", "--sources"):
+            mode = arg
+        elif mode == "--objects":
+            problems += symbol_violations(nm, arg, prefix)
+        elif mode == "--sources":
+            problems += abi_violations(arg)
+    for p in problems:
+        print(p)
+    if not problems:
+        print(f"hygiene: OK (prefix '{prefix}', {len(rest) - 2} files)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
