@@ -29,12 +29,12 @@ if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ];
   python=${AOT_PYTHON:-python3}
   echo "setup: creating $venv with $($python --version 2>&1) and the pinned requirements.txt"
   [ -x "$venv/bin/python3" ] || "$python" -m venv "$venv"
-  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r "$root/requirements.txt" 2>&1 \
-    | grep -v "^WARNING: Location" || true
+  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r "$root/requirements.txt" \
+    || { echo "setup: pip could not install requirements.txt (see above)" >&2; exit 1; }
   if [ -f "$root/pyproject.toml" ]; then
-    # Editable, so `aotc` always runs the checkout's compiler; no build isolation: nothing to download.
+    # Editable, so `aotc` always runs the checkout's compiler; no build isolation: nothing extra to download.
     "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation \
-      -e "$root" 2>&1 | grep -v "^WARNING: Location" || true
+      -e "$root" || { echo "setup: pip could not install the compiler (see above)" >&2; exit 1; }
   fi
   "$venv/bin/python3" -c "import numpy, tflite, onnx, onnxruntime, absl, pytest, tflite_micro" \
     || { echo "setup: the venv is incomplete (see pip's messages above)" >&2; exit 1; }

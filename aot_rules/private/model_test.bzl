@@ -17,7 +17,7 @@ def _aot_model_testgen_impl(ctx):
     args.add("testgen")
     args.add(ctx.file.model)
     args.add("--prefix", ctx.attr.prefix)
-    args.add("--out", out.dirname)
+    args.add("--out_dir", out.dirname)
     args.add("--count", str(ctx.attr.count))
     args.add("--seed", str(ctx.attr.seed))
     ctx.actions.run(

@@ -1,0 +1,91 @@
+"""Command line of the aot compiler: `aotc <command> [flags] ARGS`.
+
+Commands live in compiler/commands (one module each) and register themselves in COMMANDS below. Flags are absl
+flags, parsed after the command word. Errors in the input (the model, a flag, an inputs file) are CompileErrors:
+printed as one paragraph on stderr with exit code 2, never as a traceback.
+"""
+
+import sys
+
+from absl import flags
+
+from .errors import CompileError
+
+FLAGS = flags.FlagValues()
+flags.DEFINE_string("prefix", None, "C prefix of every generated symbol (compile, testgen).", flag_values=FLAGS)
+flags.DEFINE_string("out_dir", None, "Directory for the generated files (compile, testgen, report).",
+                    flag_values=FLAGS)
+flags.DEFINE_string("target", "host", "Core to generate code for: host or cortex-m0/m3/m4/m7/m33/m55.",
+                    flag_values=FLAGS)
+flags.DEFINE_string("inputs", None, "run: .npz with one array per model input (keys = input tensor names).",
+                    flag_values=FLAGS)
+flags.DEFINE_string("outputs", None, "run: .npz to write the outputs to (keys = output tensor names).",
+                    flag_values=FLAGS)
+flags.DEFINE_integer("count", 10, "testgen: number of seeded random input cases.", flag_values=FLAGS)
+flags.DEFINE_integer("seed", 0, "testgen: seed of the random inputs.", flag_values=FLAGS)
+
+USAGE = """usage: aotc <command> [flags] MODEL
+
+commands:
+  compile MODEL --prefix P --out_dir D [--target CORE]
+                  write P.h, P.c, P_weights.c and P.json (the model's C and its report)
+  run MODEL --inputs IN.npz --outputs OUT.npz
+                  compile for this machine with the system C compiler, run, write the outputs
+  info MODEL      operators, tensors and the memory plan as tables
+  testgen MODEL --prefix P --out_dir D [--count N] [--seed S]
+                  write P_test.c: seeded inputs, reference outputs from the oracle interpreter, a main() that
+                  runs P_run() on each case and compares (bit-exact for int8)
+
+MODEL is a .tflite file. `aotc <command> --help` lists every flag.
+"""
+
+
+def _commands():
+    from .commands import compile_cmd, info_cmd, run_cmd, testgen_cmd
+    return {
+        "compile": (compile_cmd.run_compile, ("prefix", "out_dir")),
+        "run": (run_cmd.run_run, ("inputs",)),
+        "info": (info_cmd.run_info, ()),
+        "testgen": (testgen_cmd.run_testgen, ("prefix", "out_dir")),
+    }
+
+
+def _fail(message: str) -> int:
+    print(f"aotc: error: {' '.join(str(message).split())}", file=sys.stderr)
+    return 2
+
+
+def main(argv) -> int:
+    prog = "aotc"
+    if len(argv) < 2 or argv[1] in ("-h", "--help", "help"):
+        print(USAGE)
+        return 0 if len(argv) >= 2 else 2
+    command, rest = argv[1], list(argv[2:])
+    commands = _commands()
+    if command not in commands:
+        return _fail(f"unknown command '{command}'. Commands: {', '.join(sorted(commands))}.")
+    if "--help" in rest or "-h" in rest:
+        print(USAGE)
+        print(FLAGS.main_module_help() if hasattr(FLAGS, "main_module_help") else "")
+        return 0
+    try:
+        positional = FLAGS([prog] + rest)[1:]
+    except flags.Error as e:
+        return _fail(f"{e}. Run `aotc {command} --help` for the flags.")
+    fn, required = commands[command]
+    missing = [f"--{name}" for name in required if not getattr(FLAGS, name)]
+    if missing:
+        return _fail(f"`{command}` needs {', '.join(missing)}.")
+    if len(positional) != 1:
+        return _fail(f"`{command}` takes exactly one MODEL argument, got {len(positional)}: {positional}.")
+    try:
+        return fn(positional[0], FLAGS)
+    except CompileError as e:
+        return _fail(str(e))
+    finally:
+        FLAGS.unparse_flags()
+
+
+def console_main() -> int:
+    """The `aotc` console script."""
+    return main(sys.argv)

@@ -1,0 +1,1 @@
+"""C99 code generation: header, runner, weights and JSON manifest."""

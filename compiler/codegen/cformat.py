@@ -1,0 +1,45 @@
+"""Formatting of C literals and constant arrays (deterministic text)."""
+
+import numpy as np
+
+from ..errors import CompileError
+
+INT32_MIN = -(1 << 31)
+
+
+def int_literal(v) -> str:
+    v = int(v)
+    if v == INT32_MIN:
+        return "(-2147483647 - 1)"  # -2147483648 would be a wider type in C
+    return str(v)
+
+
+def float_literal(v) -> str:
+    f = np.float32(v)
+    if not np.isfinite(f):
+        raise CompileError(f"Cannot emit non-finite float constant {f!r}.")
+    s = np.format_float_scientific(f, unique=True, trim="0", exp_digits=2)
+    return s + "f"
+
+
+def literal(v, ctype: str) -> str:
+    return float_literal(v) if ctype == "float" else int_literal(v)
+
+
+def array_body(values: np.ndarray, ctype: str, per_line: int = None) -> list:
+    flat = np.asarray(values).reshape(-1)
+    if per_line is None:
+        per_line = {"float": 6, "int32_t": 8}.get(ctype, 16)
+    items = [literal(v, ctype) for v in flat.tolist()]
+    lines = []
+    for i in range(0, len(items), per_line):
+        lines.append("    " + ", ".join(items[i:i + per_line]) + ",")
+    if lines:
+        lines[-1] = lines[-1][:-1]
+    return lines
+
+
+def array_definition(qualifiers: str, ctype: str, symbol: str, values: np.ndarray) -> list:
+    n = max(int(np.asarray(values).size), 1)
+    body = array_body(values, ctype) if np.asarray(values).size else ["    0"]
+    return [f"{qualifiers}{ctype} {symbol}[{n}] = {{"] + body + ["};"]

@@ -1,0 +1,120 @@
+"""What op lowerings use to emit C: buffer expressions, constants, calls.
+
+Weights go to <prefix>_weights.c (external linkage, const); small per-op
+parameter tables stay `static const` in the runner.  Identical arrays are
+emitted once.  Symbol names derive only from the prefix and op indices, so
+output is deterministic and never contains model-provided text.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..ir.dtypes import DTYPES
+from .cformat import float_literal, int_literal
+
+_NP_FOR_CTYPE = {"int8_t": np.int8, "int32_t": np.int32, "float": np.float32,
+                 "uint8_t": np.uint8, "int16_t": np.int16}
+
+
+@dataclass
+class ConstArray:
+    symbol: str
+    ctype: str
+    values: np.ndarray
+    in_weights_file: bool
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.values.size) * np.dtype(_NP_FOR_CTYPE[self.ctype]).itemsize
+
+
+class EmitContext:
+    def __init__(self, prefix: str, graph, storage_map, plan, io_fields: dict):
+        self.prefix = prefix
+        self.graph = graph
+        self.storage_map = storage_map
+        self.plan = plan
+        self.io_fields = io_fields   # ("input"|"output", position) -> C field name
+        self.consts = []             # ConstArray, in creation order
+        self._by_content = {}
+        self.uses_workspace = False
+        self.uses_status = False
+
+    # --- buffers ------------------------------------------------------------
+    def ptr(self, tensor) -> str:
+        st = self.storage_map.storage(tensor)
+        if st.kind == "input":
+            return f"inputs->{self.io_fields[('input', st.key)]}"
+        if st.kind == "output":
+            return f"outputs->{self.io_fields[('output', st.key)]}"
+        if st.kind == "const":
+            src = self.graph.tensors[st.key]
+            return self.weight(f"t{src.index}", src.data, DTYPES[src.dtype].ctype)
+        self.uses_workspace = True
+        off = self.plan.tensor_offset[tensor.index]
+        return f"(({tensor.ctype}*)(ws + {off}u))"
+
+    def scratch(self, op, ctype: str) -> str:
+        self.uses_workspace = True
+        return f"(({ctype}*)(ws + {self.plan.scratch_offset[op.index]}u))"
+
+    # --- constants ----------------------------------------------------------
+    def _const(self, hint: str, values, ctype: str, weights: bool) -> str:
+        arr = np.ascontiguousarray(np.asarray(values).astype(_NP_FOR_CTYPE[ctype]).reshape(-1))
+        key = (ctype, weights, arr.tobytes())
+        if key in self._by_content:
+            return self._by_content[key].symbol
+        c = ConstArray(f"{self.prefix}_{hint}", ctype, arr, weights)
+        self.consts.append(c)
+        self._by_content[key] = c
+        return c.symbol
+
+    def weight(self, hint: str, values, ctype: str) -> str:
+        return self._const(hint, values, ctype, weights=True)
+
+    def weight_or_null(self, hint: str, values, ctype: str) -> str:
+        if values is None:
+            return f"(const {ctype}*)0"
+        return self.weight(hint, values, ctype)
+
+    def param(self, hint: str, values, ctype: str) -> str:
+        return self._const(hint, values, ctype, weights=False)
+
+    # --- literals and calls -------------------------------------------------
+    @staticmethod
+    def f32(v) -> str:
+        return float_literal(v)
+
+    @staticmethod
+    def arg(v) -> str:
+        if isinstance(v, str):
+            return v
+        if isinstance(v, (float, np.floating)):
+            return float_literal(v)
+        return int_literal(v)
+
+    def call(self, fn: str, args) -> str:
+        return self._format_call(f"{fn}(", args) + ";"
+
+    def checked_call(self, fn: str, args) -> list:
+        """Call of a kernel returning an AOT_* status; propagate errors."""
+        self.uses_status = True
+        return [self._format_call(f"rc = {fn}(", args) + ";",
+                "if (rc != AOT_OK) {", "    return rc;", "}"]
+
+    def _format_call(self, head: str, args) -> str:
+        parts = [self.arg(a) for a in args]
+        line = head + ", ".join(parts) + ")"
+        if len(line) <= 96:
+            return line
+        # One argument group per line keeps long kernel calls reviewable.
+        out, cur = [], head
+        for i, p in enumerate(parts):
+            piece = p + (", " if i < len(parts) - 1 else ")")
+            if len(cur) + len(piece) > 96 and cur.strip():
+                out.append(cur.rstrip())
+                cur = "        "
+            cur += piece
+        out.append(cur)
+        return "\n".join(out)

@@ -1,0 +1,71 @@
+"""<prefix>.json: machine-readable description of the generated code."""
+
+import json
+
+from .. import __version__
+
+
+def _io_entry(f):
+    t = f.tensor
+    e = {"name": t.name, "c_name": f.field, "shape": list(t.shape), "dtype": t.dtype,
+         "bytes": t.nbytes, "scale": None, "zero_point": None}
+    if t.quant is not None and t.dtype == "int8":
+        s, z = t.quant.scalar()
+        e["scale"], e["zero_point"] = s, z
+    return e
+
+
+def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields, ctx,
+                   workspace_size):
+    weights = [c for c in ctx.consts if c.in_weights_file]
+    params = [c for c in ctx.consts if not c.in_weights_file]
+    tensors = []
+    for t in graph.tensors:
+        used = t.is_input or t.is_output or t.producer is not None or t.consumers
+        if not used:
+            continue
+        st = storage_map.storage(t)
+        entry = {"index": t.index, "name": t.name, "shape": list(t.shape), "dtype": t.dtype,
+                 "size": t.nbytes, "storage": st.kind, "offset": None, "lifetime": None}
+        if st.kind == "workspace":
+            entry["offset"] = plan.tensor_offset.get(t.index)
+        if not t.is_const:
+            start = t.producer if t.producer is not None else -1
+            end = max([start] + list(t.consumers))
+            if t.is_output:
+                end = len(graph.ops)
+            entry["lifetime"] = [start, end]
+        tensors.append(entry)
+    return {
+        "generator": f"aot_rules compiler {__version__}",
+        "prefix": prefix,
+        "model": model_label,
+        "target": target,
+        "inputs": [_io_entry(f) for f in fields if f.kind == "input"],
+        "outputs": [_io_entry(f) for f in fields if f.kind == "output"],
+        "workspace": {
+            "size": workspace_size,
+            "planned_bytes": plan.workspace_size,
+            "lower_bound": plan.lower_bound,
+            "alignment": plan.alignment,
+            "buffers": [
+                {"name": b.name, "kind": b.kind, "offset": b.offset, "size": b.size,
+                 "lifetime": [b.start, b.end], "tensors": b.tensors}
+                for b in plan.buffers
+            ],
+        },
+        "weight_bytes": sum(c.nbytes for c in weights),
+        "param_bytes": sum(c.nbytes for c in params),
+        "ops": [
+            {"index": op.index, "kind": op.kind, "kernel": None if op.is_noop else op.kernel,
+             "aliased": op.is_noop,
+             "inputs": [t.index if t is not None else -1 for t in op.inputs],
+             "outputs": [t.index for t in op.outputs]}
+            for op in graph.ops
+        ],
+        "tensors": tensors,
+    }
+
+
+def render_manifest(manifest: dict) -> str:
+    return json.dumps(manifest, indent=2) + "\n"

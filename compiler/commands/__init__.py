@@ -1,0 +1,1 @@
+"""CLI subcommands: compile, run, info, testgen (one module each)."""

@@ -1,0 +1,14 @@
+"""`compile MODEL --prefix P --out_dir D [--target T]`: write P.h, P.c, P_weights.c, P.json."""
+
+from ..driver import compile_model, write_files
+
+
+def run_compile(model: str, flags) -> int:
+    prefix = flags.prefix
+    compiled = compile_model(model, prefix, flags.target)
+    for path in write_files(flags.out_dir, compiled.files):
+        print(path)
+    ws = compiled.manifest["workspace"]
+    print(f"{prefix}: {len(compiled.graph.ops)} ops, workspace {ws['size']} B "
+          f"(lower bound {ws['lower_bound']} B), weights {compiled.manifest['weight_bytes']} B")
+    return 0

@@ -1,0 +1,105 @@
+"""`run MODEL --inputs IN.npz --outputs OUT.npz`: compile, build with cc, execute.
+
+npz keys are the model's input/output tensor names.  An array may have the
+tensor's exact shape (one case) or an extra leading dimension N (N cases run
+in one process); outputs mirror that layout.
+"""
+
+import os
+import tempfile
+
+import numpy as np
+
+from ..driver import compile_model, write_files
+from ..errors import CompileError
+from ..harness import render_run_harness
+from ..hostbuild import build_executable, run_executable
+from ..ir.dtypes import DTYPES
+
+_PREFIX = "aotmodel"
+
+
+def _load_cases(path: str, graph):
+    try:
+        data = np.load(path)
+    except Exception as e:
+        raise CompileError(f"Cannot read inputs file '{path}' as .npz: {e}.")
+    arrays, batched, count = [], False, None
+    for t in graph.inputs:
+        if t.name not in data:
+            raise CompileError(
+                f"Inputs file '{path}' has no array named '{t.name}'. Expected keys (model "
+                f"input tensor names): {', '.join(repr(x.name) for x in graph.inputs)}; "
+                f"found: {', '.join(repr(k) for k in data.files) or 'none'}."
+            )
+        a = np.asarray(data[t.name])
+        if tuple(a.shape) == tuple(t.shape):
+            n, this_batched = 1, False
+        elif a.ndim == len(t.shape) + 1 and tuple(a.shape[1:]) == tuple(t.shape):
+            n, this_batched = a.shape[0], True
+        else:
+            raise CompileError(
+                f"Input '{t.name}' has shape {list(a.shape)}; expected {list(t.shape)} or "
+                f"[N] + {list(t.shape)}."
+            )
+        if count is not None and n != count:
+            raise CompileError("All inputs must have the same number of cases.")
+        count, batched = n, batched or this_batched
+        np_t = DTYPES[t.dtype].np
+        if t.dtype == "int8" and (a.dtype.kind not in "iu" or a.min(initial=0) < -128
+                                  or a.max(initial=0) > 127):
+            raise CompileError(f"Input '{t.name}' must hold int8 values (-128..127).")
+        arrays.append(a.astype(np_t).reshape((n,) + tuple(t.shape)))
+    return arrays, count, batched
+
+
+def run_model(model: str, inputs_path: str, outputs_path: str) -> dict:
+    compiled = compile_model(model, _PREFIX, "host")
+    graph = compiled.graph
+    arrays, count, batched = _load_cases(inputs_path, graph)
+    with tempfile.TemporaryDirectory(prefix="aotc-run-") as tmp:
+        write_files(tmp, compiled.files)
+        harness = os.path.join(tmp, "harness.c")
+        with open(harness, "w") as f:
+            f.write(render_run_harness(_PREFIX, compiled.fields))
+        exe = os.path.join(tmp, "model_run")
+        build_executable([os.path.join(tmp, f"{_PREFIX}.c"),
+                          os.path.join(tmp, f"{_PREFIX}_weights.c"), harness], [tmp], exe)
+        in_bin, out_bin = os.path.join(tmp, "in.bin"), os.path.join(tmp, "out.bin")
+        with open(in_bin, "wb") as f:
+            for i in range(count):
+                for a in arrays:
+                    f.write(np.ascontiguousarray(a[i]).tobytes())
+        proc = run_executable(exe, [in_bin, out_bin, str(count)])
+        if proc.returncode != 0:
+            raise RuntimeError(f"generated program failed ({proc.returncode}): {proc.stderr}")
+        raw = open(out_bin, "rb").read()
+    outs = {t.name: [] for t in graph.outputs}
+    pos = 0
+    for _ in range(count):
+        for t in graph.outputs:
+            n = t.nbytes
+            outs[t.name].append(np.frombuffer(raw[pos:pos + n], DTYPES[t.dtype].np)
+                                .reshape(t.shape))
+            pos += n
+    result = {k: (np.stack(v) if batched else v[0]) for k, v in outs.items()}
+    if outputs_path:
+        d = os.path.dirname(os.path.abspath(outputs_path))
+        os.makedirs(d, exist_ok=True)
+        fd, tmp_path = tempfile.mkstemp(dir=d, suffix=".npz")
+        os.close(fd)
+        try:
+            with open(tmp_path, "wb") as f:
+                np.savez(f, **result)
+            os.replace(tmp_path, outputs_path)
+        finally:
+            if os.path.exists(tmp_path):
+                os.unlink(tmp_path)
+    return result
+
+
+def run_run(model: str, flags) -> int:
+    result = run_model(model, flags.inputs, flags.outputs)
+    for k, v in result.items():
+        print(f"{k}: {v.dtype} {list(v.shape)}")
+    return 0

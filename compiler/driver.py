@@ -1,0 +1,87 @@
+"""End-to-end compile: model file -> the four generated files.
+
+Outputs are written into a temporary directory inside the destination and
+moved into place only after everything was generated, so a failed compile
+never leaves half-written files behind.
+"""
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+
+from .codegen.emit_context import EmitContext
+from .codegen.header import render_header
+from .codegen.io_fields import io_fields
+from .codegen.manifest import build_manifest, render_manifest
+from .codegen.runner import render_runner
+from .codegen.weights import render_weights
+from .codegen.cnames import validate_prefix
+from .frontend import load_tflite
+from .passes import run_passes
+from .planner import plan_memory
+from .targets import validate_target
+
+
+@dataclass
+class CompiledModel:
+    prefix: str
+    graph: object
+    storage_map: object
+    plan: object
+    fields: list
+    files: dict        # file name -> text
+    manifest: dict
+
+
+def output_names(prefix: str) -> list:
+    return [f"{prefix}.h", f"{prefix}.c", f"{prefix}_weights.c", f"{prefix}.json"]
+
+
+def analyze(model_path: str):
+    """Parse, run passes and plan memory (no code generation)."""
+    graph = load_tflite(model_path)
+    storage_map = run_passes(graph)
+    plan = plan_memory(graph, storage_map)
+    return graph, storage_map, plan
+
+
+def compile_model(model_path: str, prefix: str, target: str = "host") -> CompiledModel:
+    validate_prefix(prefix)
+    validate_target(target)
+    graph, storage_map, plan = analyze(model_path)
+    label = os.path.basename(model_path)
+    fields = io_fields(graph)
+    field_map = {(f.kind, f.position): f.field for f in fields}
+    ctx = EmitContext(prefix, graph, storage_map, plan, field_map)
+    op_lines = [op.lowering.emit(op, ctx) for op in graph.ops]
+    # A zero-byte workspace would make `uint8_t ws[SIZE]` invalid C; keep one unit.
+    workspace_size = max(plan.workspace_size, plan.alignment)
+    files = {
+        f"{prefix}.h": render_header(prefix, label, fields, workspace_size, plan.alignment),
+        f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines,
+                                     workspace_size),
+        f"{prefix}_weights.c": render_weights(prefix, label, ctx.consts),
+    }
+    manifest = build_manifest(prefix, label, target, graph, storage_map, plan, fields, ctx,
+                              workspace_size)
+    files[f"{prefix}.json"] = render_manifest(manifest)
+    return CompiledModel(prefix, graph, storage_map, plan, fields, files, manifest)
+
+
+def write_files(out_dir: str, files: dict) -> list:
+    """Atomically-ish publish files: write to a temp dir in out_dir, then rename."""
+    os.makedirs(out_dir, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".aotc-", dir=out_dir)
+    try:
+        for name, text in files.items():
+            with open(os.path.join(tmp, name), "w", encoding="ascii", newline="\n") as f:
+                f.write(text)
+        paths = []
+        for name in files:
+            dst = os.path.join(out_dir, name)
+            os.replace(os.path.join(tmp, name), dst)
+            paths.append(dst)
+        return paths
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

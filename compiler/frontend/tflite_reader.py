@@ -1,0 +1,220 @@
+"""TFLite flatbuffer -> IR.
+
+Only structure is read here (tensors, quantization, constant data, operator
+list and raw options); whether an op/dtype is supported is decided by the op
+lowering modules.  Every failure of the flatbuffer bindings on malformed
+input is converted into a CompileError so the CLI never shows a traceback.
+"""
+
+import os
+
+import numpy as np
+import tflite
+from tflite.BuiltinOperator import BuiltinOperator
+
+from ..errors import CompileError
+from ..ir import Graph, Operator, QuantParams, Tensor
+from .tflite_options import decode_builtin_options
+
+_OP_NAMES = {
+    value: name
+    for name, value in vars(BuiltinOperator).items()
+    if not name.startswith("_") and isinstance(value, int)
+}
+
+# TFLite TensorType enum -> IR dtype name (None: not representable at all).
+_TENSOR_TYPES = {
+    0: "float32", 1: "float16", 2: "int32", 3: "uint8", 4: "int64", 5: None,
+    6: "bool", 7: "int16", 8: None, 9: "int8", 10: "float64",
+}
+_TYPE_NAMES = {
+    0: "FLOAT32", 1: "FLOAT16", 2: "INT32", 3: "UINT8", 4: "INT64", 5: "STRING",
+    6: "BOOL", 7: "INT16", 8: "COMPLEX64", 9: "INT8", 10: "FLOAT64",
+    11: "COMPLEX128", 12: "UINT64", 13: "RESOURCE", 14: "VARIANT", 15: "UINT32",
+    16: "UINT16", 17: "INT4",
+}
+
+
+def _decode_name(raw) -> str:
+    if raw is None:
+        return ""
+    if isinstance(raw, bytes):
+        return raw.decode("utf-8", errors="replace")
+    return str(raw)
+
+
+def load_tflite(path: str) -> Graph:
+    """Read and parse a .tflite file."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.")
+    return read_tflite(data, os.path.basename(path))
+
+
+def read_tflite(data: bytes, source_name: str = "model") -> Graph:
+    if len(data) < 8 or data[4:8] != b"TFL3":
+        raise CompileError(
+            f"'{source_name}' is not a TFLite flatbuffer (expected the 'TFL3' file "
+            f"identifier at byte 4; the file has {len(data)} bytes). Only .tflite "
+            "models (TFLite schema version 3) are supported."
+        )
+    try:
+        return _parse(data, source_name)
+    except CompileError:
+        raise
+    except Exception as e:  # malformed/truncated flatbuffers fail in many ways
+        raise CompileError(
+            f"'{source_name}' could not be parsed as a TFLite flatbuffer: the file is "
+            f"truncated or corrupt ({type(e).__name__}: {e}). Only complete .tflite "
+            "models (TFLite schema version 3) are supported."
+        ) from None
+
+
+def _buffer_bytes(model, data: bytes, index: int) -> bytes:
+    if index <= 0 or index >= model.BuffersLength():
+        return b""
+    buf = model.Buffers(index)
+    if buf is None:
+        return b""
+    offset, size = buf.Offset(), buf.Size()
+    if offset > 1:  # large-model layout: payload appended after the flatbuffer
+        if offset + size > len(data):
+            raise CompileError(f"Buffer {index} points past the end of the file.")
+        return data[offset:offset + size]
+    if buf.DataLength() == 0:
+        return b""
+    return buf.DataAsNumpy().tobytes()
+
+
+def _parse(data: bytes, source_name: str) -> Graph:
+    model = tflite.Model.GetRootAsModel(data, 0)
+    version = model.Version()
+    if version != 3:
+        raise CompileError(
+            f"'{source_name}' uses TFLite schema version {version}; only version 3 is supported."
+        )
+    if model.SubgraphsLength() != 1:
+        raise CompileError(
+            f"'{source_name}' has {model.SubgraphsLength()} subgraphs; only single-subgraph "
+            "models are supported (no control flow ops such as WHILE/IF/CALL_ONCE)."
+        )
+    sg = model.Subgraphs(0)
+    tensors = []
+    for ti in range(sg.TensorsLength()):
+        tensors.append(_parse_tensor(model, data, sg.Tensors(ti), ti))
+
+    input_ids = [int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
+    output_ids = [int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
+    for i in input_ids + output_ids:
+        if i < 0 or i >= len(tensors):
+            raise CompileError(f"Model input/output refers to missing tensor index {i}.")
+    if not input_ids or not output_ids:
+        raise CompileError("The model declares no inputs or no outputs; both are required.")
+    for i in input_ids:
+        tensors[i].is_input = True
+    for i in output_ids:
+        tensors[i].is_output = True
+
+    ops = []
+    for oi in range(sg.OperatorsLength()):
+        op = sg.Operators(oi)
+        code_index = op.OpcodeIndex()
+        if code_index >= model.OperatorCodesLength():
+            raise CompileError(f"Operator {oi} refers to missing operator code {code_index}.")
+        oc = model.OperatorCodes(code_index)
+        code = max(oc.BuiltinCode(), oc.DeprecatedBuiltinCode())
+        if code == BuiltinOperator.CUSTOM:
+            kind = "CUSTOM:" + _decode_name(oc.CustomCode())
+        else:
+            kind = _OP_NAMES.get(code, f"BUILTIN_{code}")
+        ins = [int(i) for i in op.InputsAsNumpy()] if op.InputsLength() else []
+        outs = [int(i) for i in op.OutputsAsNumpy()] if op.OutputsLength() else []
+        for i in ins + outs:
+            if i >= len(tensors) or i < -1:
+                raise CompileError(f"Operator {oi} ({kind}) refers to missing tensor {i}.")
+        ops.append(Operator(
+            index=oi,
+            kind=kind,
+            inputs=[tensors[i] if i >= 0 else None for i in ins],
+            outputs=[tensors[i] for i in outs],
+            options=decode_builtin_options(op),
+        ))
+
+    graph = Graph(
+        name=_decode_name(sg.Name()) or "main",
+        tensors=tensors,
+        ops=ops,
+        inputs=[tensors[i] for i in input_ids],
+        outputs=[tensors[i] for i in output_ids],
+        description=_decode_name(model.Description()),
+    )
+    graph.link()
+    _check_shapes(graph)
+    return graph
+
+
+def _check_shapes(graph: Graph) -> None:
+    used = {t.index: t for t in graph.inputs + graph.outputs}
+    for op in graph.ops:
+        for t in op.inputs + op.outputs:
+            if t is not None:
+                used[t.index] = t
+    for i in sorted(used):
+        t = used[i]
+        if any(d <= 0 for d in t.shape):
+            raise CompileError(
+                f"Tensor {t.index} '{t.name}' has a dynamic or unknown shape {list(t.shape)}: "
+                "every dimension must be a positive constant. Re-export the model with a "
+                "fixed input shape (batch size included)."
+            )
+
+
+def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
+    name = _decode_name(t.Name()) or f"tensor_{index}"
+    ttype = t.Type()
+    dtype = _TENSOR_TYPES.get(ttype)
+    if dtype is None:
+        raise CompileError(
+            f"Tensor {index} '{name}' has element type "
+            f"{_TYPE_NAMES.get(ttype, ttype)}, which cannot be compiled. Supported "
+            "activation types are INT8 and FLOAT32 (INT32 for biases and shape operands)."
+        )
+    shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+    if any(d <= 0 for d in shape):
+        # Only an error if an operator or the model I/O actually uses it
+        # (checked in _check_shapes); some converters emit placeholder tensors.
+        return Tensor(index=index, name=name, shape=shape, dtype=dtype)
+
+    quant = None
+    q = t.Quantization()
+    if q is not None and q.ScaleLength() > 0:
+        scale = q.ScaleAsNumpy().astype(np.float32)
+        zp = (q.ZeroPointAsNumpy().astype(np.int64) if q.ZeroPointLength()
+              else np.zeros(len(scale), np.int64))
+        if len(zp) != len(scale):
+            if len(zp) == 1:
+                zp = np.full(len(scale), zp[0], np.int64)
+            else:
+                raise CompileError(
+                    f"Tensor {index} '{name}' has {len(scale)} quantization scales but "
+                    f"{len(zp)} zero points."
+                )
+        quant = QuantParams(scale=scale, zero_point=zp, axis=int(q.QuantizedDimension()))
+
+    raw = _buffer_bytes(model, data, t.Buffer())
+    arr = None
+    if raw:
+        from ..ir.dtypes import DTYPES
+        dt = DTYPES[dtype]
+        n = 1
+        for d in shape:
+            n *= d
+        if len(raw) != n * dt.size:
+            raise CompileError(
+                f"Constant tensor {index} '{name}' has {len(raw)} bytes of data but its "
+                f"shape {list(shape)} and type {dtype} need {n * dt.size} bytes."
+            )
+        arr = np.frombuffer(raw, dtype=np.dtype(dt.np).newbyteorder("<")).reshape(shape).copy()
+    return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=quant, data=arr)

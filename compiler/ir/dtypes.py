@@ -1,0 +1,29 @@
+"""Element types known to the IR and their C / numpy spellings."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DType:
+    name: str        # IR name, also used in the JSON manifest
+    ctype: str       # C element type
+    np: type         # numpy scalar type
+    size: int        # bytes per element
+
+
+DTYPES = {
+    "int8": DType("int8", "int8_t", np.int8, 1),
+    "uint8": DType("uint8", "uint8_t", np.uint8, 1),
+    "int16": DType("int16", "int16_t", np.int16, 2),
+    "int32": DType("int32", "int32_t", np.int32, 4),
+    "int64": DType("int64", "int64_t", np.int64, 8),
+    "float16": DType("float16", "uint16_t", np.float16, 2),
+    "float32": DType("float32", "float", np.float32, 4),
+    "float64": DType("float64", "double", np.float64, 8),
+    "bool": DType("bool", "uint8_t", np.bool_, 1),
+}
+
+# Activation dtypes the code generator can place in user buffers/workspace.
+ACTIVATION_DTYPES = ("int8", "float32")

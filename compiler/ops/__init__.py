@@ -1,0 +1,37 @@
+"""Op lowerings, one module per TFLite builtin op, discovered automatically.
+
+Every public module in this package (name not starting with "_") is imported
+and the OpLowering subclasses it decorates with @register are indexed by the
+builtin names they handle.  Adding an op therefore means adding
+`compiler/ops/<op>.py` plus its CRT kernel files; no shared list to edit.
+"""
+
+import importlib
+import pkgutil
+
+from ._base import OpLowering, register, registered_lowerings
+
+_loaded = False
+
+
+def _discover() -> None:
+    global _loaded
+    if _loaded:
+        return
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+    _loaded = True
+
+
+def lowering_registry() -> dict:
+    """{builtin op name: OpLowering instance} for every discovered op."""
+    _discover()
+    return registered_lowerings()
+
+
+def supported_ops() -> list:
+    return sorted(lowering_registry())
+
+
+__all__ = ["OpLowering", "register", "lowering_registry", "supported_ops"]

@@ -1,0 +1,60 @@
+"""Base class and registration decorator for op lowerings.
+
+A lowering owns everything op-specific: validation (check), compile-time
+parameter computation (prepare, run by the passes), buffer aliasing and
+scratch needs (used by the planner), and the C call it emits (emit).
+"""
+
+from ..errors import UnsupportedError
+
+_REGISTRY = {}
+
+
+def register(cls):
+    """Class decorator: index a lowering under each name in cls.builtins."""
+    inst = cls()
+    for name in cls.builtins:
+        if name in _REGISTRY:
+            raise RuntimeError(f"op {name} registered twice ({cls.__name__})")
+        _REGISTRY[name] = inst
+    return cls
+
+
+def registered_lowerings() -> dict:
+    return dict(_REGISTRY)
+
+
+class OpLowering:
+    builtins: tuple = ()          # TFLite builtin names handled by this lowering
+    dtypes: tuple = ("int8", "float32")
+    header: str = ""              # CRT header declaring the kernel(s), e.g. "aot/kernels/add.h"
+
+    # --- validation -------------------------------------------------------
+    def check(self, op) -> None:
+        """Raise UnsupportedError/CompileError if the op cannot be compiled."""
+        dtype = op.outputs[0].dtype
+        if dtype not in self.dtypes:
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}) produces tensor '{op.outputs[0].name}' of "
+                f"type {dtype}; {op.kind} is supported for: {', '.join(self.dtypes)}."
+            )
+
+    # --- passes -----------------------------------------------------------
+    def prepare(self, op) -> None:
+        """Fill op.params with compile-time constants and set op.kernel."""
+
+    def aliases_input(self, op) -> bool:
+        """True if the output may share the first input's buffer (pure reshape)."""
+        return False
+
+    def scratch_bytes(self, op) -> int:
+        """Workspace bytes the kernel needs only while this op runs."""
+        return 0
+
+    # --- code generation -------------------------------------------------
+    def emit(self, op, ctx) -> list:
+        """Return C statements implementing the op (see codegen.emit_context)."""
+        raise NotImplementedError
+
+    def headers(self, op) -> list:
+        return [self.header] if self.header else []

@@ -1,0 +1,150 @@
+"""Helpers shared by op lowerings: checks, padding, activation ranges, broadcasting."""
+
+import numpy as np
+
+from ..errors import CompileError, UnsupportedError
+from ..quant_math import quantize_value_f32
+
+ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
+SUPPORTED_FUSED = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
+FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def fused_activation(op) -> str:
+    code = op.options.get("FusedActivationFunction", 0)
+    name = ACTIVATIONS.get(code, f"#{code}")
+    if name not in SUPPORTED_FUSED:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}) uses fused activation {name}; supported fused "
+            f"activations are {', '.join(SUPPORTED_FUSED)}."
+        )
+    return name
+
+
+def activation_range_f32(name: str) -> tuple[float, float]:
+    return {
+        "NONE": (-FLT_MAX, FLT_MAX),
+        "RELU": (0.0, FLT_MAX),
+        "RELU6": (0.0, 6.0),
+        "RELU_N1_TO_1": (-1.0, 1.0),
+    }[name]
+
+
+def activation_range_int8(name: str, scale: float, zero_point: int) -> tuple[int, int]:
+    """TFLite CalculateActivationRangeQuantized for int8 outputs."""
+    qmin, qmax = -128, 127
+    q = lambda v: quantize_value_f32(v, scale, zero_point)  # noqa: E731
+    if name == "NONE":
+        return qmin, qmax
+    if name == "RELU":
+        return max(qmin, q(0.0)), qmax
+    if name == "RELU6":
+        return max(qmin, q(0.0)), min(qmax, q(6.0))
+    if name == "RELU_N1_TO_1":
+        return max(qmin, q(-1.0)), min(qmax, q(1.0))
+    raise AssertionError(name)
+
+
+def require_inputs(op, count_min: int, count_max: int = None) -> None:
+    n = len(op.inputs)
+    count_max = count_min if count_max is None else count_max
+    if not count_min <= n <= count_max or any(op.inputs[i] is None for i in range(count_min)):
+        raise CompileError(
+            f"Operator {op.index} ({op.kind}) has {n} inputs; expected {count_min}"
+            + (f" to {count_max}" if count_max != count_min else "") + "."
+        )
+
+
+def require_same_dtype(op, *tensors) -> str:
+    dtypes = {t.dtype for t in tensors if t is not None}
+    if len(dtypes) != 1:
+        names = ", ".join(f"'{t.name}' ({t.dtype})" for t in tensors if t is not None)
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}) mixes element types: {names}. Mixed-type "
+            "operators are not supported; int8 and float32 operators must be uniform."
+        )
+    return dtypes.pop()
+
+
+def require_quant(op, tensor, what: str, per_channel_ok: bool = False):
+    """Return QuantParams or raise a clear error if missing/unsupported."""
+    q = tensor.quant
+    if q is None:
+        raise CompileError(
+            f"Operator {op.index} ({op.kind}): {what} tensor '{tensor.name}' is {tensor.dtype} "
+            "but has no quantization parameters (scale/zero_point). int8 tensors must carry "
+            "TFLite affine quantization."
+        )
+    if q.per_channel and not per_channel_ok:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): {what} tensor '{tensor.name}' is quantized per "
+            f"channel ({len(q.scale)} scales); only per-tensor quantization is supported there."
+        )
+    return q
+
+
+def require_const(op, tensor, what: str):
+    if tensor is None or tensor.data is None:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): {what} must be a constant tensor"
+            + (f" ('{tensor.name}' is computed at run time)" if tensor is not None else "")
+            + "."
+        )
+    return tensor.data
+
+
+def padding_amount(padding_code: int, stride: int, dilation: int, in_size: int,
+                   filter_size: int, out_size: int) -> tuple[int, int]:
+    """(leading padding, total padding) as TFLite computes them (SAME=0, VALID=1)."""
+    eff = (filter_size - 1) * dilation + 1
+    if padding_code == 0:
+        expected = (in_size + stride - 1) // stride
+    elif padding_code == 1:
+        expected = (in_size - eff + stride) // stride
+    else:
+        raise UnsupportedError(f"Unknown padding mode {padding_code}; supported: SAME, VALID.")
+    if expected != out_size:
+        raise CompileError(
+            f"Output size {out_size} does not match the {'SAME' if padding_code == 0 else 'VALID'}"
+            f" padding computation ({expected}) for input {in_size}, filter {filter_size}, "
+            f"stride {stride}."
+        )
+    total = max((out_size - 1) * stride + eff - in_size, 0)
+    return total // 2, total
+
+
+def nhwc(shape: tuple, op, what: str) -> tuple:
+    if len(shape) != 4:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): {what} must be 4-D NHWC, got shape {list(shape)}."
+        )
+    return tuple(int(d) for d in shape)
+
+
+def broadcast_4d(op, a_shape: tuple, b_shape: tuple, out_shape: tuple):
+    """Output dims (4) and per-input element strides (0 where broadcast)."""
+    rank = max(len(a_shape), len(b_shape), len(out_shape))
+    if rank > 4:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}) has rank {rank}; element-wise ops support up to 4-D."
+        )
+
+    def pad(s):
+        return (1,) * (4 - len(s)) + tuple(int(d) for d in s)
+
+    a, b, o = pad(a_shape), pad(b_shape), pad(out_shape)
+
+    def strides(s):
+        st, acc = [0] * 4, 1
+        for i in range(3, -1, -1):
+            if s[i] != o[i] and s[i] != 1:
+                raise CompileError(
+                    f"Operator {op.index} ({op.kind}): shapes {list(a_shape)} and "
+                    f"{list(b_shape)} are not broadcast-compatible with {list(out_shape)}."
+                )
+            # Size-1 dims get stride 0 so the same element is reused (broadcast).
+            st[i] = acc if s[i] != 1 else 0
+            acc *= s[i]
+        return st
+
+    return list(o), strides(a), strides(b)

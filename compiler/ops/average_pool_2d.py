@@ -1,0 +1,22 @@
+"""AVERAGE_POOL_2D lowering (int8 and float32)."""
+
+from ._base import OpLowering, register
+from ._pool_common import check_pool, pool_args, pool_params
+
+
+@register
+class AveragePool2D(OpLowering):
+    builtins = ("AVERAGE_POOL_2D",)
+    header = "aot/kernels/pooling.h"
+
+    def check(self, op):
+        super().check(op)
+        check_pool(op)
+
+    def prepare(self, op):
+        op.params = pool_params(op)
+        op.kernel = "aot_avg_pool_s8" if op.output.dtype == "int8" else "aot_avg_pool_f32"
+
+    def emit(self, op, ctx):
+        # Returns a status: an empty window (impossible for valid shapes) is an error.
+        return ctx.checked_call(op.kernel, pool_args(op, ctx))

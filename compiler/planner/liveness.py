@@ -1,0 +1,59 @@
+"""Liveness intervals over the operator order.
+
+A buffer is live from the op that writes it to the last op that reads it,
+inclusive at both ends, so an op's inputs and outputs never share memory.
+Also computes the theoretical lower bound: the largest total size of buffers
+simultaneously live at any op.
+"""
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class LiveBuffer:
+    id: int
+    name: str
+    size: int
+    start: int
+    end: int
+    kind: str = "tensor"                         # "tensor" or "scratch"
+    tensors: list = field(default_factory=list)  # tensor indices sharing the buffer
+
+    def overlaps(self, other) -> bool:
+        return self.start <= other.end and other.start <= self.end
+
+
+def tensor_buffers(graph, storage_map) -> list:
+    buffers = []
+    for group, members in storage_map.workspace_groups().items():
+        tensors = [graph.tensors[i] for i in members]
+        starts, ends = [], []
+        for t in tensors:
+            if t.producer is not None:
+                starts.append(t.producer)
+                ends.append(t.producer)
+            ends.extend(t.consumers)
+        if not starts:
+            continue  # never written: unused tensor
+        size = max(t.nbytes for t in tensors)
+        head = graph.tensors[group]
+        buffers.append(LiveBuffer(id=group, name=head.name, size=size, start=min(starts),
+                                  end=max(ends), tensors=list(members)))
+    return buffers
+
+
+def scratch_buffers(graph, first_id: int) -> list:
+    out = []
+    for op in graph.ops:
+        n = op.lowering.scratch_bytes(op) if op.lowering else 0
+        if n > 0:
+            out.append(LiveBuffer(id=first_id + op.index, name=f"op{op.index}_scratch", size=n,
+                                  start=op.index, end=op.index, kind="scratch"))
+    return out
+
+
+def lower_bound(buffers, num_ops: int) -> int:
+    best = 0
+    for t in range(max(num_ops, 1)):
+        best = max(best, sum(b.size for b in buffers if b.start <= t <= b.end))
+    return best

@@ -1,0 +1,60 @@
+"""Build the memory plan for a prepared graph."""
+
+from dataclasses import dataclass
+
+from .allocator import allocate
+from .liveness import lower_bound, scratch_buffers, tensor_buffers
+
+WORKSPACE_ALIGN = 16
+
+
+@dataclass
+class PlannedBuffer:
+    id: int
+    name: str
+    kind: str
+    size: int
+    offset: int
+    start: int
+    end: int
+    tensors: list
+
+
+@dataclass
+class MemoryPlan:
+    buffers: list             # list[PlannedBuffer], sorted by offset then id
+    workspace_size: int       # bytes, multiple of alignment (0 allowed)
+    lower_bound: int          # max over ops of simultaneously live bytes
+    alignment: int
+    tensor_offset: dict       # tensor index -> workspace offset
+    scratch_offset: dict      # op index -> scratch offset
+
+    def overlapping_live_pairs(self) -> list:
+        """Pairs of buffers that are live together and overlap in memory (must be empty)."""
+        bad = []
+        for i, a in enumerate(self.buffers):
+            for b in self.buffers[i + 1:]:
+                if a.start <= b.end and b.start <= a.end:
+                    if a.offset < b.offset + b.size and b.offset < a.offset + a.size:
+                        bad.append((a.name, b.name))
+        return bad
+
+
+def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryPlan:
+    live = tensor_buffers(graph, storage_map)
+    live += scratch_buffers(graph, first_id=len(graph.tensors))
+    offsets, total = allocate(live, alignment)
+    planned = sorted(
+        (PlannedBuffer(id=b.id, name=b.name, kind=b.kind, size=b.size, offset=offsets[b.id],
+                       start=b.start, end=b.end, tensors=b.tensors) for b in live),
+        key=lambda p: (p.offset, p.id),
+    )
+    tensor_offset, scratch_offset = {}, {}
+    for p in planned:
+        if p.kind == "scratch":
+            scratch_offset[p.id - len(graph.tensors)] = p.offset
+        for t in p.tensors:
+            tensor_offset[t] = p.offset
+    return MemoryPlan(buffers=planned, workspace_size=total,
+                      lower_bound=lower_bound(live, len(graph.ops)), alignment=alignment,
+                      tensor_offset=tensor_offset, scratch_offset=scratch_offset)

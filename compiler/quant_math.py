@@ -1,0 +1,65 @@
+"""Compile-time fixed-point quantization math with TFLite's exact rounding.
+
+All helpers operate on Python floats (IEEE double, like the C++ `double` the
+TFLite kernels use) so the multipliers and shifts are bit-identical to what
+TFLite Micro computes in its Prepare() functions.
+"""
+
+import math
+
+import numpy as np
+
+
+def round_half_away(x: float) -> int:
+    """std::round semantics (ties away from zero), exact for any double."""
+    fl = math.floor(abs(x))
+    frac = abs(x) - fl  # exact: subtracting the integer part loses nothing
+    r = fl + 1 if frac >= 0.5 else fl
+    return int(r if x >= 0 else -r)
+
+
+def quantize_multiplier(real: float) -> tuple[int, int]:
+    """TFLite QuantizeMultiplier: real ~= m * 2^(shift - 31), m in [2^30, 2^31)."""
+    if real == 0.0:
+        return 0, 0
+    q, shift = math.frexp(real)
+    q_fixed = round_half_away(q * float(1 << 31))
+    assert q_fixed <= (1 << 31)
+    if q_fixed == (1 << 31):
+        q_fixed //= 2
+        shift += 1
+    if shift < -31:
+        # Too small to represent: the reference flushes to zero.
+        return 0, 0
+    return int(q_fixed), int(shift)
+
+
+def quantize_multiplier_smaller_than_one(real: float) -> tuple[int, int]:
+    assert 0.0 < real < 1.0, real
+    m, s = quantize_multiplier(real)
+    assert s <= 0
+    return m, s
+
+
+def quantize_multiplier_greater_than_one(real: float) -> tuple[int, int]:
+    assert real > 1.0, real
+    m, s = quantize_multiplier(real)
+    assert s >= 0
+    return m, s
+
+
+def quantize_value_f32(value: float, scale: float, zero_point: int) -> int:
+    """zero_point + round(value / scale) computed in float32 like TFLite."""
+    q = np.float32(value) / np.float32(scale)
+    return int(zero_point) + round_half_away(float(q))
+
+
+def calculate_input_radius(input_integer_bits: int, input_left_shift: int,
+                           total_signed_bits: int = 31) -> int:
+    """Largest input difference that does not saturate after rescaling."""
+    max_input_rescaled = (
+        1.0 * ((1 << input_integer_bits) - 1)
+        * float(1 << (total_signed_bits - input_integer_bits))
+        / float(1 << input_left_shift)
+    )
+    return int(math.floor(max_input_rescaled))

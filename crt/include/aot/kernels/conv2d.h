@@ -1,0 +1,35 @@
+/* 2-D convolution, NHWC activations, OHWI filters (TFLite layout).
+ *
+ * Per-output-channel requantization (multiplier, shift) is precomputed by the
+ * compiler.  When the compiler folded -input_zero_point * sum(filter) into
+ * `bias` it passes input_offset = 0; otherwise input_offset = -input_zero_point
+ * and out-of-image taps contribute nothing (TFLite padding semantics).
+ * Grouped convolution: filter_depth may divide in_c.  */
+#ifndef AOT_KERNELS_CONV2D_H_
+#define AOT_KERNELS_CONV2D_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void aot_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                   const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
+                   const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
+                   int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                   int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
+                   const int32_t* out_multiplier, const int32_t* out_shift,
+                   int32_t act_min, int32_t act_max);
+
+void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                    const float* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
+                    const float* bias, float* output, int32_t out_h, int32_t out_w, int32_t out_c,
+                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                    int32_t pad_top, int32_t pad_left, float act_min, float act_max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

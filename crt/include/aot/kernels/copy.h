@@ -1,0 +1,17 @@
+/* Plain byte copy used when a reshape cannot alias (model input/output buffers).  */
+#ifndef AOT_KERNELS_COPY_H_
+#define AOT_KERNELS_COPY_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void aot_copy(void* dst, const void* src, int32_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

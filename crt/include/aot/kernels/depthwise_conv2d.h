@@ -1,0 +1,34 @@
+/* Depthwise 2-D convolution, NHWC activations, 1HWC filters.
+ *
+ * Output channel oc = ic * depth_multiplier + m.  Offsets/bias folding follow
+ * the same convention as aot_conv2d_s8.  */
+#ifndef AOT_KERNELS_DEPTHWISE_CONV2D_H_
+#define AOT_KERNELS_DEPTHWISE_CONV2D_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void aot_depthwise_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                             int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
+                             int32_t depth_multiplier, const int32_t* bias, int8_t* output,
+                             int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                             int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                             int32_t pad_left, int32_t input_offset, int32_t output_offset,
+                             const int32_t* out_multiplier, const int32_t* out_shift,
+                             int32_t act_min, int32_t act_max);
+
+void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
+                              int32_t in_c, const float* filter, int32_t filter_h,
+                              int32_t filter_w, int32_t depth_multiplier, const float* bias,
+                              float* output, int32_t out_h, int32_t out_w, int32_t stride_h,
+                              int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                              int32_t pad_top, int32_t pad_left, float act_min, float act_max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

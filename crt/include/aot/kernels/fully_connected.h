@@ -1,0 +1,29 @@
+/* Fully connected layer: output[b][o] = sum_d filter[o][d] * input[b][d] + bias[o].
+ *
+ * Requantization parameters are arrays indexed by o * multiplier_stride, so
+ * the same kernel serves per-tensor (stride 0) and per-channel (stride 1)
+ * quantization.  bias may be NULL.  */
+#ifndef AOT_KERNELS_FULLY_CONNECTED_H_
+#define AOT_KERNELS_FULLY_CONNECTED_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void aot_fully_connected_s8(const int8_t* input, int32_t batches, int32_t accum_depth,
+                            const int8_t* filter, const int32_t* bias, int8_t* output,
+                            int32_t out_depth, int32_t input_offset, int32_t output_offset,
+                            const int32_t* out_multiplier, const int32_t* out_shift,
+                            int32_t multiplier_stride, int32_t act_min, int32_t act_max);
+
+void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth,
+                             const float* filter, const float* bias, float* output,
+                             int32_t out_depth, float act_min, float act_max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

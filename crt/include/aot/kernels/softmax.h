@@ -1,0 +1,24 @@
+/* Softmax over the innermost dimension.
+ *
+ * int8: gemmlowp fixed-point exp/reciprocal (TFLite reference semantics);
+ * input_multiplier/input_left_shift/diff_min are computed at compile time from
+ * beta and the input scale.  Output is int8 with scale 1/256, zero point -128.  */
+#ifndef AOT_KERNELS_SOFTMAX_H_
+#define AOT_KERNELS_SOFTMAX_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void aot_softmax_s8(const int8_t* input, int32_t outer, int32_t depth, int32_t input_multiplier,
+                    int32_t input_left_shift, int32_t diff_min, int8_t* output);
+
+void aot_softmax_f32(const float* input, int32_t outer, int32_t depth, float beta, float* output);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
