@@ -21,8 +21,9 @@ flags.DEFINE_string("inputs", None, "run: .npz with one array per model input (k
                     flag_values=FLAGS)
 flags.DEFINE_string("outputs", None, "run: .npz to write the outputs to (keys = output tensor names).",
                     flag_values=FLAGS)
-flags.DEFINE_integer("count", 10, "testgen: number of seeded random input cases.", flag_values=FLAGS)
-flags.DEFINE_integer("seed", 0, "testgen: seed of the random inputs.", flag_values=FLAGS)
+flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
+flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
+flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
 
 USAGE = """usage: aotc <command> [flags] MODEL
 
@@ -35,14 +36,17 @@ commands:
   testgen MODEL --prefix P --out_dir D [--count N] [--seed S]
                   write P_test.c: seeded inputs, reference outputs from the oracle interpreter, a main() that
                   runs P_run() on each case and compares (bit-exact for int8)
+  refdata MODEL --prefix P --out_dir D [--count N] [--seed S]
+                  write P_ref.h / P_ref.c: seeded input cases and the reference outputs, for firmware checks
 
 MODEL is a .tflite file. `aotc <command> --help` lists every flag.
 """
 
 
 def _commands():
-    from .commands import compile_cmd, info_cmd, run_cmd, testgen_cmd
+    from .commands import compile_cmd, info_cmd, refdata_cmd, run_cmd, testgen_cmd
     return {
+        "refdata": (refdata_cmd.run_refdata, ("prefix", "out_dir")),
         "compile": (compile_cmd.run_compile, ("prefix", "out_dir")),
         "run": (run_cmd.run_run, ("inputs",)),
         "info": (info_cmd.run_info, ()),

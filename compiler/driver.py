@@ -38,9 +38,14 @@ def output_names(prefix: str) -> list:
     return [f"{prefix}.h", f"{prefix}.c", f"{prefix}_weights.c", f"{prefix}.json"]
 
 
+def load_model(model_path: str):
+    """Parse a model file into the IR with the frontend of its format."""
+    return load_tflite(model_path)
+
+
 def analyze(model_path: str):
     """Parse, run passes and plan memory (no code generation)."""
-    graph = load_tflite(model_path)
+    graph = load_model(model_path)
     storage_map = run_passes(graph)
     plan = plan_memory(graph, storage_map)
     return graph, storage_map, plan
@@ -58,7 +63,8 @@ def compile_model(model_path: str, prefix: str, target: str = "host") -> Compile
     # A zero-byte workspace would make `uint8_t ws[SIZE]` invalid C; keep one unit.
     workspace_size = max(plan.workspace_size, plan.alignment)
     files = {
-        f"{prefix}.h": render_header(prefix, label, fields, workspace_size, plan.alignment),
+        f"{prefix}.h": render_header(prefix, label, fields, workspace_size, plan.alignment,
+                                     sum(c.nbytes for c in ctx.consts if c.in_weights_file)),
         f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines,
                                      workspace_size),
         f"{prefix}_weights.c": render_weights(prefix, label, ctx.consts),

@@ -37,6 +37,11 @@ def tflm_outputs(model_path: str, cases: list, num_outputs: int) -> list:
     return results
 
 
+def reference_outputs(model_path: str, graph, cases: list) -> list:
+    """Outputs of the reference interpreter for the model's format, per case."""
+    return tflm_outputs(model_path, cases, len(graph.outputs))
+
+
 def random_inputs(graph, count: int, seed: int) -> list:
     """Seeded cases: full int8 range, floats uniform in [-1, 1]."""
     rng = np.random.default_rng(seed)

@@ -43,6 +43,7 @@ def _aot_model_codegen_impl(ctx):
     args = ctx.actions.args()
     args.add("compile")
     args.add(ctx.file.model)
+    args.add("--quiet")
     args.add("--prefix", prefix)
     args.add("--out_dir", outs[".h"].dirname)
     args.add("--target", ctx.attr.target)

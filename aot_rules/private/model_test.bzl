@@ -10,37 +10,7 @@ load(":copts.bzl", "AOT_C_COPTS")
 load(":firmware.bzl", "aot_firmware")
 load(":model_library.bzl", "aot_model_library", "validate_prefix")
 load(":qemu_test.bzl", "aot_qemu_test")
-
-def _aot_model_testgen_impl(ctx):
-    out = ctx.actions.declare_file(ctx.attr.prefix + "_test.c")
-    args = ctx.actions.args()
-    args.add("testgen")
-    args.add(ctx.file.model)
-    args.add("--prefix", ctx.attr.prefix)
-    args.add("--out_dir", out.dirname)
-    args.add("--count", str(ctx.attr.count))
-    args.add("--seed", str(ctx.attr.seed))
-    ctx.actions.run(
-        executable = ctx.executable._compiler,
-        arguments = [args],
-        inputs = [ctx.file.model],
-        outputs = [out],
-        mnemonic = "AotTestgen",
-        progress_message = "Computing reference outputs of %s with TFLite Micro" % ctx.file.model.short_path,
-    )
-    return [DefaultInfo(files = depset([out]))]
-
-aot_model_testgen = rule(
-    implementation = _aot_model_testgen_impl,
-    doc = "Writes <prefix>_test.c: random inputs, reference outputs from the oracle, and a checking main().",
-    attrs = {
-        "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"]),
-        "prefix": attr.string(mandatory = True),
-        "count": attr.int(default = 10, doc = "Number of random input cases."),
-        "seed": attr.int(default = 0, doc = "Seed of the random inputs."),
-        "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
-    },
-)
+load(":reference_data.bzl", "aot_reference_gen")
 
 def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0, tags = [], **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
@@ -61,10 +31,11 @@ def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0
     validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
     lib = name + "_model"
     aot_model_library(name = lib, model = model, prefix = prefix, testonly = True)
-    aot_model_testgen(
+    aot_reference_gen(
         name = name + "_src",
         model = model,
         prefix = prefix,
+        command = "testgen",
         count = count,
         seed = seed,
         testonly = True,

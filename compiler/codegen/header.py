@@ -5,7 +5,7 @@ from .cnames import sanitize_comment
 
 
 def render_header(prefix: str, model_label: str, fields, workspace_size: int,
-                  alignment: int) -> str:
+                  alignment: int, weight_bytes: int) -> str:
     P = prefix.upper()
     guard = f"{P}_H_"
     L = [
@@ -28,6 +28,7 @@ def render_header(prefix: str, model_label: str, fields, workspace_size: int,
         "",
         f"#define {P}_WORKSPACE_SIZE {workspace_size}u",
         f"#define {P}_WORKSPACE_ALIGN {alignment}u",
+        f"#define {P}_WEIGHT_BYTES {weight_bytes}u /* const arrays in flash */",
         f"#define {P}_NUM_INPUTS {sum(1 for f in fields if f.kind == 'input')}",
         f"#define {P}_NUM_OUTPUTS {sum(1 for f in fields if f.kind == 'output')}",
         "",

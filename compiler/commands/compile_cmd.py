@@ -6,7 +6,10 @@ from ..driver import compile_model, write_files
 def run_compile(model: str, flags) -> int:
     prefix = flags.prefix
     compiled = compile_model(model, prefix, flags.target)
-    for path in write_files(flags.out_dir, compiled.files):
+    paths = write_files(flags.out_dir, compiled.files)
+    if flags.quiet:
+        return 0
+    for path in paths:
         print(path)
     ws = compiled.manifest["workspace"]
     print(f"{prefix}: {len(compiled.graph.ops)} ops, workspace {ws['size']} B "
