@@ -6,3 +6,10 @@ AOT_C_COPTS = [
     "-Wextra",
     "-Werror",
 ]
+
+# Host-only AddressSanitizer + UndefinedBehaviorSanitizer build of generated code and the CRT (any finding aborts).
+AOT_SANITIZER_OPTS = [
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+]

@@ -6,16 +6,18 @@ The same test source runs on the host (cc_test) and on each listed board under Q
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
-load(":copts.bzl", "AOT_C_COPTS")
+load(":copts.bzl", "AOT_C_COPTS", "AOT_SANITIZER_OPTS")
 load(":firmware.bzl", "aot_firmware")
 load(":model_library.bzl", "aot_model_library", "validate_prefix")
 load(":qemu_test.bzl", "aot_qemu_test")
 load(":reference_data.bzl", "aot_reference_gen")
 
-def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0, tags = [], **kwargs):
+def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0, sanitizers = True, tags = [], **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
 
-    Creates `<name>` (host cc_test) and `<name>_<board>` (QEMU test, tagged `qemu`) for each of `boards`.
+    Creates `<name>` (host cc_test), `<name>_sanitized` (the same on the host with the generated C and the CRT
+    built with AddressSanitizer + UndefinedBehaviorSanitizer; any finding fails) and `<name>_<board>` (QEMU test,
+    tagged `qemu`) for each of `boards`.
 
     Args:
       name: test name.
@@ -24,6 +26,7 @@ def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0
       boards: boards to also run the test on under QEMU, e.g. ["mps2-an386", "microbit"].
       count: number of random input cases.
       seed: seed of the random inputs.
+      sanitizers: also create the `<name>_sanitized` host test.
       tags: extra tags for every test.
       **kwargs: size, timeout, visibility, ...
     """
@@ -48,6 +51,16 @@ def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0
         tags = tags,
         **kwargs
     )
+    if sanitizers:
+        cc_test(
+            name = name + "_sanitized",
+            srcs = [":" + name + "_src", ":%s_c_sources" % lib, ":%s_header" % lib],
+            deps = [str(Label("//crt:crt_sanitized"))],
+            copts = AOT_C_COPTS + AOT_SANITIZER_OPTS,
+            linkopts = AOT_SANITIZER_OPTS,
+            tags = tags + ["sanitizer"],
+            **kwargs
+        )
     for board in boards:
         aot_firmware(
             name = "%s_%s_fw" % (name, board),
