@@ -21,6 +21,10 @@ flags.DEFINE_string("inputs", None, "run: .npz with one array per model input (k
                     flag_values=FLAGS)
 flags.DEFINE_string("outputs", None, "run: .npz to write the outputs to (keys = output tensor names).",
                     flag_values=FLAGS)
+flags.DEFINE_string("ram_budget", None, "compile: fail if the workspace exceeds this many bytes (e.g. 24K).",
+                    flag_values=FLAGS)
+flags.DEFINE_string("flash_budget", None, "compile: fail if weights + parameters exceed this (e.g. 64K).",
+                    flag_values=FLAGS)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
@@ -28,7 +32,7 @@ flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", 
 USAGE = """usage: aotc <command> [flags] MODEL
 
 commands:
-  compile MODEL --prefix P --out_dir D [--target CORE]
+  compile MODEL --prefix P --out_dir D [--target CORE] [--ram_budget 24K] [--flash_budget 64K]
                   write P.h, P.c, P_weights.c and P.json (the model's C and its report)
   run MODEL --inputs IN.npz --outputs OUT.npz
                   compile for this machine with the system C compiler, run, write the outputs

@@ -10,6 +10,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 
+from .budgets import check_budgets
 from .codegen.emit_context import EmitContext
 from .codegen.header import render_header
 from .codegen.io_fields import io_fields
@@ -51,7 +52,8 @@ def analyze(model_path: str):
     return graph, storage_map, plan
 
 
-def compile_model(model_path: str, prefix: str, target: str = "host") -> CompiledModel:
+def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget: str = "",
+                  flash_budget: str = "") -> CompiledModel:
     validate_prefix(prefix)
     validate_target(target)
     graph, storage_map, plan = analyze(model_path)
@@ -62,6 +64,7 @@ def compile_model(model_path: str, prefix: str, target: str = "host") -> Compile
     op_lines = [op.lowering.emit(op, ctx) for op in graph.ops]
     # A zero-byte workspace would make `uint8_t ws[SIZE]` invalid C; keep one unit.
     workspace_size = max(plan.workspace_size, plan.alignment)
+    check_budgets(prefix, plan, ctx.consts, workspace_size, ram_budget, flash_budget)
     files = {
         f"{prefix}.h": render_header(prefix, label, fields, workspace_size, plan.alignment,
                                      sum(c.nbytes for c in ctx.consts if c.in_weights_file)),

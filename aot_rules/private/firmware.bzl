@@ -38,6 +38,8 @@ def _aot_firmware_impl(ctx):
             "--ram_bytes=%d" % board["ram"][1],
             "--json_out=" + size_json.path,
             "--text_out=" + size_txt.path,
+            "--flash_budget=" + ctx.attr.flash_budget,
+            "--ram_budget=" + ctx.attr.ram_budget,
         ],
         inputs = [elf],
         outputs = [size_json, size_txt],
@@ -64,6 +66,8 @@ _aot_firmware = rule(
     attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
         "binary": attr.label(mandatory = True, cfg = board_transition, doc = "The cc_binary to build for the board."),
         "board": attr.string(mandatory = True, values = BOARDS.keys(), doc = "Board from toolchains/cores.bzl."),
+        "flash_budget": attr.string(doc = "Fail the build if text + rodata + data exceed this (e.g. \"256K\")."),
+        "ram_budget": attr.string(doc = "Fail the build if data + bss + stack exceed this (e.g. \"64K\")."),
         "_cc_tools": attr.label(default = "//aot_rules/private:cc_tools", cfg = board_transition),
         "_elf_size": attr.label(
             default = "//toolchains/tools:elf_size",
@@ -74,7 +78,8 @@ _aot_firmware = rule(
     provides = [AotFirmwareInfo],
 )
 
-def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], defines = [], **kwargs):
+def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], defines = [], flash_budget = "",
+                 ram_budget = "", **kwargs):
     """A firmware image for `board`: `<name>.elf`, `<name>.bin` and `<name>.size.txt`/`.size.json`.
 
     The sources are compiled with the board's core flags (one platform transition, so a plain host `bazel build`
@@ -88,6 +93,9 @@ def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], d
       copts: extra compiler flags.
       linkopts: extra linker flags.
       defines: preprocessor defines.
+      flash_budget: e.g. "256K": the build fails if the image's flash (text + rodata + data) is larger, naming
+        the three largest symbols.
+      ram_budget: e.g. "64K": the same for RAM (data + bss + stack).
       **kwargs: visibility, tags, testonly, ...
     """
     if board not in BOARDS:
@@ -108,4 +116,11 @@ def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], d
         testonly = kwargs.get("testonly"),
         visibility = ["//visibility:private"],
     )
-    _aot_firmware(name = name, binary = ":" + binary, board = board, **kwargs)
+    _aot_firmware(
+        name = name,
+        binary = ":" + binary,
+        board = board,
+        flash_budget = flash_budget,
+        ram_budget = ram_budget,
+        **kwargs
+    )

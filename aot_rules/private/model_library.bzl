@@ -47,6 +47,10 @@ def _aot_model_codegen_impl(ctx):
     args.add("--prefix", prefix)
     args.add("--out_dir", outs[".h"].dirname)
     args.add("--target", ctx.attr.target)
+    if ctx.attr.ram_budget:
+        args.add("--ram_budget", ctx.attr.ram_budget)
+    if ctx.attr.flash_budget:
+        args.add("--flash_budget", ctx.attr.flash_budget)
     args.add_all(ctx.attr.compiler_flags)
     ctx.actions.run(
         executable = ctx.executable._compiler,
@@ -74,12 +78,14 @@ aot_model_codegen = rule(
         "prefix": attr.string(mandatory = True, doc = "C identifier prefix of every symbol the model emits."),
         "target": attr.string(default = "host", doc = "Core to generate code for (host or a key of CORES)."),
         "compiler_flags": attr.string_list(doc = "Extra flags for `aotc compile`."),
+        "ram_budget": attr.string(doc = "Fail the build if the workspace exceeds this (e.g. \"24K\")."),
+        "flash_budget": attr.string(doc = "Fail the build if weights + parameters exceed this (e.g. \"64K\")."),
         "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
     },
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, compiler_flags = [], **kwargs):
+def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -90,6 +96,10 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], **kwargs)
       model: a .tflite or .onnx file.
       prefix: C prefix of every symbol (default: `name`); must be a C identifier, not `aot`/`aot_*`.
       compiler_flags: extra `aotc compile` flags.
+      ram_budget: e.g. "24K": the build fails, naming the largest tensors at the peak, if the planned workspace
+        is larger.
+      flash_budget: e.g. "64K": the build fails, naming the largest arrays, if the model's weights and
+        parameters are larger (code is shared by all models; budget it on the firmware).
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name
@@ -101,6 +111,8 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], **kwargs)
         prefix = prefix,
         target = target_select(),
         compiler_flags = compiler_flags,
+        ram_budget = ram_budget,
+        flash_budget = flash_budget,
         visibility = kwargs.get("visibility"),
         testonly = kwargs.get("testonly"),
         tags = kwargs.get("tags"),

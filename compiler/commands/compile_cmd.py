@@ -5,7 +5,7 @@ from ..driver import compile_model, write_files
 
 def run_compile(model: str, flags) -> int:
     prefix = flags.prefix
-    compiled = compile_model(model, prefix, flags.target)
+    compiled = compile_model(model, prefix, flags.target, flags.ram_budget, flags.flash_budget)
     paths = write_files(flags.out_dir, compiled.files)
     if flags.quiet:
         return 0
