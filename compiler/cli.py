@@ -37,6 +37,9 @@ commands:
   run MODEL --inputs IN.npz --outputs OUT.npz
                   compile for this machine with the system C compiler, run, write the outputs
   info MODEL      operators, tensors and the memory plan as tables
+  report MODEL [--prefix P] [--out_dir D]
+                  per-layer MACs and kernels, workspace vs its lower bound, weights; with --out_dir also
+                  P.json (every tensor's size/offset/lifetime) and P_plan.svg (the memory plan as a picture)
   testgen MODEL --prefix P --out_dir D [--count N] [--seed S]
                   write P_test.c: seeded inputs, reference outputs from the oracle interpreter, a main() that
                   runs P_run() on each case and compares (bit-exact for int8)
@@ -48,8 +51,9 @@ MODEL is a .tflite file. `aotc <command> --help` lists every flag.
 
 
 def _commands():
-    from .commands import compile_cmd, info_cmd, refdata_cmd, run_cmd, testgen_cmd
+    from .commands import compile_cmd, info_cmd, refdata_cmd, report_cmd, run_cmd, testgen_cmd
     return {
+        "report": (report_cmd.run_report, ()),
         "refdata": (refdata_cmd.run_refdata, ("prefix", "out_dir")),
         "compile": (compile_cmd.run_compile, ("prefix", "out_dir")),
         "run": (run_cmd.run_run, ("inputs",)),

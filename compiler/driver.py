@@ -21,6 +21,7 @@ from .codegen.cnames import validate_prefix
 from .frontend import load_tflite
 from .passes import run_passes
 from .planner import plan_memory
+from .report.plan_svg import render_plan_svg
 from .targets import validate_target
 
 
@@ -36,7 +37,7 @@ class CompiledModel:
 
 
 def output_names(prefix: str) -> list:
-    return [f"{prefix}.h", f"{prefix}.c", f"{prefix}_weights.c", f"{prefix}.json"]
+    return [f"{prefix}.h", f"{prefix}.c", f"{prefix}_weights.c", f"{prefix}.json", f"{prefix}_plan.svg"]
 
 
 def load_model(model_path: str):
@@ -75,6 +76,8 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
     manifest = build_manifest(prefix, label, target, graph, storage_map, plan, fields, ctx,
                               workspace_size)
     files[f"{prefix}.json"] = render_manifest(manifest)
+    files[f"{prefix}_plan.svg"] = render_plan_svg(f"{prefix} ({label})", plan.buffers, len(graph.ops),
+                                                  workspace_size, plan.lower_bound)
     return CompiledModel(prefix, graph, storage_map, plan, fields, files, manifest)
 
 

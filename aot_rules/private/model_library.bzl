@@ -39,7 +39,7 @@ def target_select():
 
 def _aot_model_codegen_impl(ctx):
     prefix = ctx.attr.prefix
-    outs = {ext: ctx.actions.declare_file(prefix + ext) for ext in [".h", ".c", "_weights.c", ".json"]}
+    outs = {ext: ctx.actions.declare_file(prefix + ext) for ext in [".h", ".c", "_weights.c", ".json", "_plan.svg"]}
     args = ctx.actions.args()
     args.add("compile")
     args.add(ctx.file.model)
@@ -65,14 +65,14 @@ def _aot_model_codegen_impl(ctx):
         OutputGroupInfo(
             header = depset([outs[".h"]]),
             c_sources = depset([outs[".c"], outs["_weights.c"]]),
-            report = depset([outs[".json"]]),
+            report = depset([outs[".json"], outs["_plan.svg"]]),
         ),
         AotModelInfo(prefix = prefix, model = ctx.file.model, header = outs[".h"], report = outs[".json"]),
     ]
 
 aot_model_codegen = rule(
     implementation = _aot_model_codegen_impl,
-    doc = "Runs `aotc compile` on a model: <prefix>.h, <prefix>.c, <prefix>_weights.c and <prefix>.json.",
+    doc = "Runs `aotc compile` on a model: <prefix>.h/.c/_weights.c, the report <prefix>.json and <prefix>_plan.svg.",
     attrs = {
         "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"], doc = "The model file."),
         "prefix": attr.string(mandatory = True, doc = "C identifier prefix of every symbol the model emits."),

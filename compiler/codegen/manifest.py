@@ -3,6 +3,17 @@
 import json
 
 from .. import __version__
+from ..report.macs import op_macs
+
+
+def gap_reason(planned: int, lower_bound: int, alignment: int) -> str:
+    """Why the workspace is larger than the lower bound, in one phrase (for the report)."""
+    if planned <= lower_bound:
+        return "equal to the lower bound"
+    if planned <= (lower_bound + alignment - 1) // alignment * alignment + alignment * 4:
+        return f"within alignment padding of the lower bound (buffers start on {alignment}-byte boundaries)"
+    return ("fragmentation: tensors live at the peak cannot all be packed contiguously without moving buffers "
+            "that outlive it")
 
 
 def _io_entry(f):
@@ -47,6 +58,7 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
             "size": workspace_size,
             "planned_bytes": plan.workspace_size,
             "lower_bound": plan.lower_bound,
+            "gap": gap_reason(plan.workspace_size, plan.lower_bound, plan.alignment),
             "alignment": plan.alignment,
             "buffers": [
                 {"name": b.name, "kind": b.kind, "offset": b.offset, "size": b.size,
@@ -54,11 +66,12 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
                 for b in plan.buffers
             ],
         },
+        "macs": sum(op_macs(op) for op in graph.ops),
         "weight_bytes": sum(c.nbytes for c in weights),
         "param_bytes": sum(c.nbytes for c in params),
         "ops": [
             {"index": op.index, "kind": op.kind, "kernel": None if op.is_noop else op.kernel,
-             "aliased": op.is_noop,
+             "aliased": op.is_noop, "macs": op_macs(op),
              "inputs": [t.index if t is not None else -1 for t in op.inputs],
              "outputs": [t.index for t in op.outputs]}
             for op in graph.ops

@@ -1,0 +1,46 @@
+"""`report MODEL [--prefix P] [--out_dir D]`: what the model costs, before anything is flashed.
+
+Prints a per-operator table (kernel, MACs, output, bytes) and a summary (workspace vs its lower bound and why they
+differ, weights, MACs), and writes `D/P.json` (the full report: every tensor's size/offset/lifetime, every buffer,
+per-op MACs and kernels) and `D/P_plan.svg` (the memory plan as a picture). Without --out_dir only the table.
+"""
+
+import os
+
+from ..codegen.cnames import sanitize_comment, sanitize_identifier
+from ..driver import compile_model, write_files
+from .info_cmd import _table
+
+
+def render_summary(manifest: dict) -> str:
+    ops = []
+    for op in manifest["ops"]:
+        outs = [t for t in manifest["tensors"] if t["index"] in op["outputs"]]
+        shape = "x".join(map(str, outs[0]["shape"])) if outs else ""
+        ops.append([op["index"], op["kind"], op["kernel"] or "(aliased: no code)", f"{op['macs']:,}", shape,
+                    outs[0]["size"] if outs else ""])
+    ws = manifest["workspace"]
+    lines = [
+        f"Model {sanitize_comment(manifest['model'])} as '{manifest['prefix']}' ({manifest['target']})",
+        "",
+        _table(["#", "op", "kernel", "MACs", "output", "bytes"], ops),
+        "",
+        f"workspace    {ws['size']:>10,} B   lower bound {ws['lower_bound']:,} B: {ws['gap']}",
+        f"weights      {manifest['weight_bytes']:>10,} B   (+ {manifest['param_bytes']:,} B of per-layer "
+        "parameters), const, in flash",
+        f"MACs         {manifest['macs']:>10,}",
+        f"inputs       " + ", ".join(f"{i['c_name']} {i['dtype']}{i['shape']}" for i in manifest["inputs"]),
+        f"outputs      " + ", ".join(f"{o['c_name']} {o['dtype']}{o['shape']}" for o in manifest["outputs"]),
+    ]
+    return "\n".join(lines)
+
+
+def run_report(model: str, flags) -> int:
+    prefix = flags.prefix or sanitize_identifier(os.path.splitext(os.path.basename(model))[0], "model")
+    compiled = compile_model(model, prefix, flags.target)
+    print(render_summary(compiled.manifest))
+    if flags.out_dir:
+        names = (f"{prefix}.json", f"{prefix}_plan.svg")
+        for path in write_files(flags.out_dir, {n: compiled.files[n] for n in names}):
+            print(f"wrote {path}")
+    return 0

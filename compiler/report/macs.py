@@ -1,0 +1,36 @@
+"""Multiply-accumulate (MAC) count of each operator, from shapes alone.
+
+Convolutions and fully connected layers count one MAC per weight tap per output element (the figure papers and
+the MLPerf Tiny tables quote); pooling counts one operation per window element, element-wise ops one per output
+element, and data movement (reshape, copies) zero.
+"""
+
+
+def _prod(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
+
+
+def op_macs(op) -> int:
+    out = op.outputs[0] if op.outputs else None
+    if out is None or op.is_noop:
+        return 0
+    kind = op.kind
+    if kind == "CONV_2D":
+        filt = op.input(1)
+        return _prod(out.shape) * _prod(filt.shape[1:])
+    if kind == "DEPTHWISE_CONV_2D":
+        filt = op.input(1)
+        return _prod(out.shape) * int(filt.shape[1]) * int(filt.shape[2])
+    if kind == "FULLY_CONNECTED":
+        return _prod(out.shape) * int(op.input(1).shape[-1])
+    if kind in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):
+        o = op.options
+        return _prod(out.shape) * int(o.get("FilterHeight", 1)) * int(o.get("FilterWidth", 1))
+    if kind in ("RESHAPE", "SQUEEZE", "EXPAND_DIMS"):
+        return 0
+    if kind == "MEAN":
+        return _prod(op.input(0).shape)
+    return _prod(out.shape)
