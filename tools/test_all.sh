@@ -1,14 +1,30 @@
 #!/usr/bin/env bash
 # Runs every test of aot_rules (README command 2; .ci/run calls it):
-#   1. `bazel test //...`: compiler pytest, host C tests and QEMU tests on all six boards, in one invocation;
+#   1. `bazel test //...`: compiler pytest, host C tests (plain and ASan/UBSan), QEMU tests on all six boards, the
+#      multi-model demo, hygiene tests, in one invocation;
 #   2. the consumer workspace e2e/, which uses the rules exactly as an outside user would;
 #   3. budget fixtures that must fail `bazel build` with a message naming budget, figure and contributors;
 #   4. the archive path of the ARM toolchain (file:// tarball + sha256, and a wrong sha256).
-# It sets itself up first (tools/setup.sh) and ends with a "N passed, N failed" line over the three suites.
+# It sets itself up first (tools/setup.sh, which may use the package registries). Then, when it can (root, or
+# unprivileged user namespaces), it runs the suites inside a fresh network namespace with nothing but loopback:
+# any download attempted by a build or test fails there, which proves that none is made.
+# It ends with a "N passed, N failed" line over the suites.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-"$root/tools/setup.sh" || exit 1
+
+if [ -z "${AOT_IN_NETNS:-}" ]; then
+  "$root/tools/setup.sh" || exit 1
+  if [ -z "${AOT_ALLOW_NETWORK:-}" ] && unshare -n true 2>/dev/null; then
+    # A Bazel server started outside the namespace cannot be reached from inside it (and vice versa).
+    bazel shutdown >/dev/null 2>&1 || true
+    echo "test_all: running the suites in a network namespace with only loopback (no network reachable)"
+    AOT_IN_NETNS=1 unshare -n sh -c 'ip link set lo up 2>/dev/null || true; exec "$0"' "$0"
+    exit $?
+  fi
+  echo "test_all: cannot create a network namespace here; running with the machine's network"
+fi
+
 passed=0
 failed=0
 suite() {  # suite NAME COMMAND...
@@ -17,9 +33,11 @@ suite() {  # suite NAME COMMAND...
 }
 suite "bazel test //..." bazel test //...
 if [ -f "$root/e2e/WORKSPACE" ]; then
-  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && bazel shutdown"
+  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //...; rc=\$?; bazel shutdown; exit \$rc"
 fi
 suite "budgets fail the build" "$root/tests/budgets/run_test.sh"
 suite "ARM toolchain from a file:// archive" "$root/tests/toolchain_archive/run_test.sh"
+# Leave no server behind inside the namespace: the next bazel command starts a fresh one.
+[ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true
 echo "test_all: suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,26 @@
+"""Runs one pytest file of the compiler's tests under `bazel test` (one py_test per file, see BUILD.bazel).
+
+Inside Bazel the shared models are the `@shared_models` repository in the runfiles; outside, conftest.py finds
+them through $AOT_MODELS_DIR or ../shared/models beside the checkout.
+"""
+
+import os
+import sys
+
+import pytest
+
+
+def main(argv) -> int:
+    runfiles = os.environ.get("TEST_SRCDIR")
+    if runfiles and "AOT_MODELS_DIR" not in os.environ:
+        models = os.path.join(runfiles, "shared_models")
+        if os.path.isdir(models):
+            os.environ["AOT_MODELS_DIR"] = models
+    here = os.path.dirname(os.path.abspath(__file__))
+    args = [os.path.join(here, f) for f in argv[1:]]
+    # No cache directory in the read-only runfiles tree; -p no:cacheprovider keeps pytest from writing one.
+    return pytest.main(["-q", "-p", "no:cacheprovider", "-rs"] + args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
