@@ -63,3 +63,42 @@ def calculate_input_radius(input_integer_bits: int, input_left_shift: int,
         / float(1 << input_left_shift)
     )
     return int(math.floor(max_input_rescaled))
+
+
+# --- helpers for MEAN, LOGISTIC/TANH and HARD_SWISH ---------------------------------
+
+
+def fold_count_into_multiplier(multiplier: int, shift: int, count: int) -> tuple[int, int]:
+    """TFLite's QuantizedMeanOrSum: fold 1/count into (multiplier, shift).
+
+    The multiplier is pre-scaled by 2^k (k = floor(log2(count)), capped at 32
+    and so that the final shift stays >= -31) and divided by count with
+    truncating integer division, exactly like the reference's int64 math.
+    """
+    if multiplier == 0 or count <= 0:
+        return multiplier, shift
+    k = min(count.bit_length() - 1, 32, 31 + shift)
+    return (multiplier << k) // count, shift - k
+
+
+def gemmlowp_input_rescale(input_scale: float, integer_bits: int = 4) -> tuple[int, int, int]:
+    """(multiplier, left shift, input radius) of TFLM's int8 LOGISTIC/TANH Prepare.
+
+    input_scale * 2^(31 - integer_bits) is split with frexp into a Q0.31
+    multiplier and a left shift; inputs at least `radius` away from the zero
+    point saturate the output.
+    """
+    real = float(np.float32(input_scale)) * float(1 << (31 - integer_bits))
+    q, shift = math.frexp(real)
+    mult = round_half_away(q * float(1 << 31))
+    if mult == (1 << 31):  # cannot happen for float32 scales; keep the value representable
+        mult //= 2
+        shift += 1
+    return int(mult), int(shift), calculate_input_radius(integer_bits, shift)
+
+
+def downscale_multiplier_to_int16(multiplier: int) -> int:
+    """TFLite DownScaleInt32ToInt16Multiplier: Q0.31 -> Q0.15, rounding."""
+    if multiplier >= (1 << 31) - 1 - (1 << 15):
+        return (1 << 15) - 1
+    return (multiplier + (1 << 15)) >> 16

@@ -148,3 +148,75 @@ def broadcast_4d(op, a_shape: tuple, b_shape: tuple, out_shape: tuple):
         return st
 
     return list(o), strides(a), strides(b)
+
+
+# --- helpers shared by the element-wise and data-movement ops -----------------------
+
+
+def require_same_shape(op, a, b, what_a: str = "input", what_b: str = "output") -> None:
+    if tuple(a.shape) != tuple(b.shape):
+        raise CompileError(
+            f"Operator {op.index} ({op.kind}): {what_a} '{a.name}' has shape {list(a.shape)} but "
+            f"{what_b} '{b.name}' has shape {list(b.shape)}; they must be equal."
+        )
+
+
+def require_same_quant(op, a, b, what_a: str, what_b: str, reason: str) -> None:
+    """Per-tensor int8 quantization of a and b must be identical (scale as float32)."""
+    qa, qb = require_quant(op, a, what_a), require_quant(op, b, what_b)
+    (sa, za), (sb, zb) = qa.scalar(), qb.scalar()
+    if np.float32(sa) != np.float32(sb) or za != zb:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): {what_a} '{a.name}' (scale {sa:.9g}, zero point "
+            f"{za}) and {what_b} '{b.name}' (scale {sb:.9g}, zero point {zb}) are quantized "
+            f"differently; {reason}"
+        )
+
+
+def require_fixed_quant(op, tensor, what: str, scale: float, zero_point: int,
+                        label: str) -> None:
+    """int8 tensors whose quantization TFLite fixes (e.g. logistic output 1/256, -128)."""
+    s, z = require_quant(op, tensor, what).scalar()
+    if z != zero_point or abs(s - scale) > scale * 1e-3:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): int8 {what} '{tensor.name}' has scale {s:.9g} "
+            f"and zero point {z}; TFLite requires scale {label} and zero point {zero_point}."
+        )
+
+
+def shape_4d(op, shape, what: str) -> list:
+    """Shape left-padded with 1s to 4-D; UnsupportedError above rank 4."""
+    if len(shape) > 4:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): {what} has rank {len(shape)} (shape "
+            f"{list(shape)}); {op.kind} is supported up to 4-D."
+        )
+    return [1] * (4 - len(shape)) + [int(d) for d in shape]
+
+
+def const_int_array(op, tensor, what: str) -> np.ndarray:
+    """Values of a constant integer operand (axes, paddings) as int64."""
+    data = require_const(op, tensor, what)
+    if tensor.dtype not in ("int32", "int64"):
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): {what} '{tensor.name}' has type {tensor.dtype}; "
+            "it must be int32 or int64."
+        )
+    return np.asarray(data, dtype=np.int64)
+
+
+def unary_check(op, dtypes=("int8", "float32")) -> str:
+    """One data input, one output of the same dtype and shape; returns the dtype."""
+    require_inputs(op, 1)
+    inp, out = op.input(0), op.output
+    dtype = require_same_dtype(op, inp, out)
+    if dtype not in dtypes:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}) on tensor '{inp.name}' of type {dtype}; "
+            f"{op.kind} is supported for: {', '.join(dtypes)}."
+        )
+    require_same_shape(op, inp, out)
+    if dtype == "int8":
+        require_quant(op, inp, "input")
+        require_quant(op, out, "output")
+    return dtype

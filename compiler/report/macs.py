@@ -2,7 +2,7 @@
 
 Convolutions and fully connected layers count one MAC per weight tap per output element (the figure papers and
 the MLPerf Tiny tables quote); pooling counts one operation per window element, element-wise ops one per output
-element, and data movement (reshape, copies) zero.
+element, and data movement (reshape, pad, concatenation, (de)quantize) zero.
 """
 
 
@@ -29,8 +29,8 @@ def op_macs(op) -> int:
     if kind in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):
         o = op.options
         return _prod(out.shape) * int(o.get("FilterHeight", 1)) * int(o.get("FilterWidth", 1))
-    if kind in ("RESHAPE", "SQUEEZE", "EXPAND_DIMS"):
-        return 0
+    if kind in ("RESHAPE", "SQUEEZE", "EXPAND_DIMS", "PAD", "PADV2", "CONCATENATION", "QUANTIZE", "DEQUANTIZE"):
+        return 0  # data movement or conversion, no arithmetic worth counting
     if kind == "MEAN":
         return _prod(op.input(0).shape)
     return _prod(out.shape)

@@ -1,0 +1,27 @@
+/* TANH.
+ *
+ * int8 follows TFLite Micro's reference kernel: the input (minus its zero
+ * point) is rescaled to Q4.27 with a compile-time multiplier/left shift,
+ * inputs at or beyond +-input_range_radius saturate, the rest go through
+ * gemmlowp's fixed-point tanh; the output has scale 1/128, zero point 0.
+ * float32 uses tanhf.  */
+#ifndef AOT_KERNELS_TANH_H_
+#define AOT_KERNELS_TANH_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void aot_tanh_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
+                 int32_t input_range_radius, int32_t input_multiplier,
+                 int32_t input_left_shift);
+
+void aot_tanh_f32(const float* input, float* output, int32_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

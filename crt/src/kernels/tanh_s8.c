@@ -1,0 +1,30 @@
+/* int8 tanh through gemmlowp fixed point (Q4.27 in, Q0.31 out). */
+#include "aot/fixedpoint.h"
+#include "aot/kernels/tanh.h"
+#include "aot/requant.h"
+
+#define AOT_TANH_INPUT_INT_BITS 4
+
+void aot_tanh_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
+                 int32_t input_range_radius, int32_t input_multiplier,
+                 int32_t input_left_shift)
+{
+    int32_t i;
+    for (i = 0; i < size; i++) {
+        const int32_t x = (int32_t)input[i] - input_zero_point;
+        if (x <= -input_range_radius) {
+            output[i] = -128;
+        } else if (x >= input_range_radius) {
+            output[i] = 127;
+        } else {
+            const int32_t x_q4 = aot_multiply_by_quantized_multiplier(x, input_multiplier,
+                                                                      input_left_shift);
+            const int32_t y_q0 = aot_fp_tanh(x_q4, AOT_TANH_INPUT_INT_BITS);
+            /* Q0.31 -> 1/128 steps (zero point 0). */
+            int32_t q = aot_fp_rounding_divide_by_pot(y_q0, 24);
+            q = q < -128 ? -128 : q;
+            q = q > 127 ? 127 : q;
+            output[i] = (int8_t)q;
+        }
+    }
+}
