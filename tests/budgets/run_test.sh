@@ -26,7 +26,7 @@ if [ -e "${AOT_MODELS_DIR:-$(pwd)/../shared/models}/kws_ref_model.tflite" ]; the
   expect_failure //tests/budgets:kws_over_ram_budget "over its ram_budget of 12288 B \(12K\)" \
     "workspace needs 16000 B" "Largest contributors"
   expect_failure //tests/budgets:kws_over_flash_budget "over its flash_budget of 20480 B \(20K\)" \
-    "Largest contributors: kws_op[0-9]+_filter \([0-9]+ B\)"
+    "Largest contributors: kws_flash_op[0-9]+_filter \([0-9]+ B\)"
 else
   echo "skip: the shared models are not available; model budget fixtures not run"
 fi
