@@ -123,6 +123,8 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
             srcs = [":" + codegen],
             output_group = group,
             testonly = kwargs.get("testonly"),
+            # Without the user's tags a `manual` library would still be built by `bazel build //...`.
+            tags = kwargs.get("tags"),
             visibility = kwargs.get("visibility") if group == "report" else ["//visibility:private"],
         )
     cc_library(

@@ -74,6 +74,7 @@ def aot_reference_data(name, model, prefix, count = 1, seed = 0, **kwargs):
         count = count,
         seed = seed,
         testonly = kwargs.get("testonly"),
+        tags = kwargs.get("tags"),
         visibility = ["//visibility:private"],
     )
     for group in ["headers", "c_sources"]:
@@ -82,6 +83,7 @@ def aot_reference_data(name, model, prefix, count = 1, seed = 0, **kwargs):
             srcs = [":" + name + "_gen"],
             output_group = group,
             testonly = kwargs.get("testonly"),
+            tags = kwargs.get("tags"),
             visibility = ["//visibility:private"],
         )
     cc_library(

@@ -126,6 +126,7 @@ def aot_workspace(name, models, mode = "exclusive", section = "", **kwargs):
         section = section,
         symbol = name,
         testonly = kwargs.get("testonly"),
+        tags = kwargs.get("tags"),
         visibility = ["//visibility:private"],
     )
     for group in ["header", "c_sources"]:
@@ -134,6 +135,7 @@ def aot_workspace(name, models, mode = "exclusive", section = "", **kwargs):
             srcs = [":" + name + "_gen"],
             output_group = group,
             testonly = kwargs.get("testonly"),
+            tags = kwargs.get("tags"),
             visibility = ["//visibility:private"],
         )
     cc_library(
