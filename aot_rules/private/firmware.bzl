@@ -3,6 +3,7 @@
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 load("//toolchains:cores.bzl", "BOARDS")
 load(":cc_tools.bzl", "AotCcToolsInfo")
+load(":linked_models.bzl", "AotLinkedModelsInfo", "linked_models_aspect")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS", "board_transition")
 load(":providers.bzl", "AotFirmwareInfo")
 
@@ -26,6 +27,7 @@ def _aot_firmware_impl(ctx):
         progress_message = "Extracting binary image of %s" % ctx.label,
     )
 
+    models = ctx.attr.binary[0][AotLinkedModelsInfo].models.to_list()
     size_json = ctx.actions.declare_file(ctx.label.name + ".size.json")
     size_txt = ctx.actions.declare_file(ctx.label.name + ".size.txt")
     ctx.actions.run(
@@ -40,8 +42,9 @@ def _aot_firmware_impl(ctx):
             "--text_out=" + size_txt.path,
             "--flash_budget=" + ctx.attr.flash_budget,
             "--ram_budget=" + ctx.attr.ram_budget,
-        ],
-        inputs = [elf],
+            "--objdump=" + tools.objdump,
+        ] + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models],
+        inputs = depset([elf] + [m.report for m in models], transitive = [tools.files]),
         outputs = [size_json, size_txt],
         mnemonic = "AotSizeReport",
         progress_message = "Size report of %s" % ctx.label,
@@ -64,7 +67,12 @@ _aot_firmware = rule(
     implementation = _aot_firmware_impl,
     doc = "Links `binary` for `board` and adds a .bin and a size report.",
     attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
-        "binary": attr.label(mandatory = True, cfg = board_transition, doc = "The cc_binary to build for the board."),
+        "binary": attr.label(
+            mandatory = True,
+            cfg = board_transition,
+            aspects = [linked_models_aspect],
+            doc = "The cc_binary to build for the board.",
+        ),
         "board": attr.string(mandatory = True, values = BOARDS.keys(), doc = "Board from toolchains/cores.bzl."),
         "flash_budget": attr.string(doc = "Fail the build if text + rodata + data exceed this (e.g. \"256K\")."),
         "ram_budget": attr.string(doc = "Fail the build if data + bss + stack exceed this (e.g. \"64K\")."),

@@ -1,9 +1,9 @@
-"""Size report of a linked firmware ELF: text, rodata, data, bss and stack bytes, flash and RAM totals.
+"""Image report of a linked firmware ELF (an output of every aot_firmware): sizes, who uses them, stack per model.
 
-Reads the ELF32 section headers directly (no binutils needed), classifying allocated sections by their flags:
-executable → text, writable with contents → data (counted in flash and RAM), writable without contents → bss,
-read-only → rodata (model weights live here). The `.heap` and `.stack` reservations of the aot_rules linker script
-are reported separately.
+Three views: section totals (text, rodata, data, bss, stack and heap reservations; flash and RAM totals against the
+board), attribution to each model, the CRT and the rest by symbol prefix (image_report), and the worst-case stack of
+each model's `<prefix>_run` from the linked code (stack_usage). Also enforces the firmware's flash/RAM budgets: an
+exceeded budget fails the build with the three largest contributors.
 """
 
 import json
@@ -14,6 +14,9 @@ from absl import app, flags
 
 from compiler.budgets import parse_bytes
 from compiler.errors import CompileError
+from toolchains.tools.elf_file import SHF_ALLOC, read_sections, read_symbols, section_kind, unique_symbols
+from toolchains.tools.image_report import attribute, owner_json, render_owners
+from toolchains.tools.stack_usage import estimate
 
 FLAGS = flags.FLAGS
 flags.DEFINE_string("elf", None, "Linked ELF file.", required=True)
@@ -25,51 +28,8 @@ flags.DEFINE_string("json_out", None, "Where to write the JSON report.")
 flags.DEFINE_string("text_out", None, "Where to write the human-readable report.")
 flags.DEFINE_string("flash_budget", "", "Fail if flash_total exceeds this (e.g. 256K).")
 flags.DEFINE_string("ram_budget", "", "Fail if ram_total exceeds this (e.g. 64K).")
-
-_SHF_WRITE, _SHF_ALLOC, _SHF_EXECINSTR = 0x1, 0x2, 0x4
-_SHT_NOBITS = 8
-_SHT_SYMTAB = 2
-
-
-def _section_headers(data: bytes):
-    if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 1:
-        raise ValueError("not a little-endian ELF32 file")
-    shoff, = struct.unpack_from("<I", data, 0x20)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x2E)
-    return [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)], shstrndx
-
-
-def _cstr(data: bytes, off: int) -> str:
-    return data[off:data.index(b"\0", off)].decode(errors="replace")
-
-
-def read_sections(data: bytes):
-    """Yields (name, type, flags, size) of every section of a little-endian ELF32 file."""
-    headers, shstrndx = _section_headers(data)
-    strtab_off = headers[shstrndx][4]
-    for name_off, sh_type, sh_flags, _addr, _off, size, *_ in headers:
-        yield _cstr(data, strtab_off + name_off), sh_type, sh_flags, size
-
-
-def read_symbols(data: bytes):
-    """Yields (name, size, region) of every sized symbol; region is "flash", "ram" or "both" (.data)."""
-    headers, _ = _section_headers(data)
-    for h in headers:
-        if h[1] != _SHT_SYMTAB:
-            continue
-        strtab_off = headers[h[6]][4]
-        for i in range(h[5] // 16):
-            st_name, _value, st_size, _info, _other, st_shndx = struct.unpack_from("<IIIBBH", data, h[4] + i * 16)
-            if st_size == 0 or st_shndx == 0 or st_shndx >= len(headers):
-                continue
-            sec = headers[st_shndx]
-            if not sec[2] & _SHF_ALLOC:
-                continue
-            if sec[2] & _SHF_WRITE:
-                region = "ram" if sec[1] == _SHT_NOBITS else "both"
-            else:
-                region = "flash"
-            yield _cstr(data, strtab_off + st_name), st_size, region
+flags.DEFINE_string("objdump", "", "objdump of the board's toolchain (for the stack estimate).")
+flags.DEFINE_multi_string("model", [], "PREFIX=MANIFEST.json of a model linked into the image.")
 
 
 def budget_problems(report, symbols, flash_budget: str, ram_budget: str):
@@ -81,7 +41,7 @@ def budget_problems(report, symbols, flash_budget: str, ram_budget: str):
         budget = parse_bytes(budget_text, f"{region}_budget")
         if report[key] <= budget:
             continue
-        items = [(size, name) for name, size, where in symbols if where in (region, "both")]
+        items = [(sym.size, sym.name) for sym in symbols if (sym.in_flash if region == "flash" else sym.in_ram)]
         if region == "ram" and report["stack"]:
             items.append((report["stack"], "the stack reservation"))
         top = sorted(items, key=lambda x: (-x[0], x[1]))[:3]
@@ -95,16 +55,12 @@ def classify(sections):
     """Sums section sizes into the report's categories."""
     totals = {"text": 0, "rodata": 0, "data": 0, "bss": 0, "heap": 0, "stack": 0}
     for name, sh_type, sh_flags, size in sections:
-        if not sh_flags & _SHF_ALLOC:
+        if not sh_flags & SHF_ALLOC:
             continue
         if name in (".heap", ".stack"):
             totals[name[1:]] += size
-        elif sh_flags & _SHF_EXECINSTR:
-            totals["text"] += size
-        elif sh_flags & _SHF_WRITE:
-            totals["bss" if sh_type == _SHT_NOBITS else "data"] += size
         else:
-            totals["rodata"] += size
+            totals[section_kind(sh_type, sh_flags)] += size
     totals["flash_total"] = totals["text"] + totals["rodata"] + totals["data"]
     totals["ram_total"] = totals["data"] + totals["bss"] + totals["stack"]
     return totals
@@ -119,7 +75,19 @@ def render(report):
         pct = f"  ({100.0 * report[key] / report[cap]:.1f} % of {report[cap]} B)" if report[cap] else ""
         lines.append(f"  {key:<12}{report[key]:>10} B{pct}")
     lines.append("  (flash = text + rodata + data load image; RAM = data + bss + stack; heap = rest of RAM)")
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if report.get("owners"):
+        text += "\n" + render_owners(report["owners_detail"])
+    return text
+
+
+def _models():
+    models = {}
+    for spec in FLAGS.model:
+        prefix, _, path = spec.partition("=")
+        with open(path) as f:
+            models[prefix] = json.load(f)
+    return models
 
 
 def main(argv):
@@ -128,21 +96,26 @@ def main(argv):
         data = f.read()
     try:
         report = classify(read_sections(data))
+        symbols = list(unique_symbols(read_symbols(data)))
     except (ValueError, struct.error, IndexError) as e:
         sys.exit(f"elf_size: {FLAGS.elf}: {e}")
-    report.update(name=FLAGS.name, board=FLAGS.board, flash_bytes=FLAGS.flash_bytes, ram_bytes=FLAGS.ram_bytes)
+    models = _models()
+    stacks = estimate(FLAGS.objdump, FLAGS.elf, [p + "_run" for p in models]) if FLAGS.objdump and models else {}
+    owners = attribute(symbols, models, stacks)
+    report.update(name=FLAGS.name, board=FLAGS.board, flash_bytes=FLAGS.flash_bytes, ram_bytes=FLAGS.ram_bytes,
+                  owners=[owner_json(o) for o in owners])
     if FLAGS.json_out:
         with open(FLAGS.json_out, "w") as f:
             json.dump(report, f, indent=2, sort_keys=True)
             f.write("\n")
-    text = render(report)
+    text = render(dict(report, owners_detail=owners))
     if FLAGS.text_out:
         with open(FLAGS.text_out, "w") as f:
             f.write(text)
     else:
         sys.stdout.write(text)
     try:
-        problems = budget_problems(report, list(read_symbols(data)), FLAGS.flash_budget, FLAGS.ram_budget)
+        problems = budget_problems(report, symbols, FLAGS.flash_budget, FLAGS.ram_budget)
     except CompileError as e:
         sys.exit(f"aot_firmware: {e}")
     if problems:

@@ -1,0 +1,27 @@
+"""Aspect that finds the models linked into a firmware: the AotModelInfo behind each aot_model_library in its deps.
+
+aot_model_library is a macro whose cc_library reaches the generated code through filegroups, so the aspect walks
+`deps` (cc libraries) and `srcs` (the filegroups) down to the codegen targets that carry AotModelInfo.
+"""
+
+load(":providers.bzl", "AotModelInfo")
+
+AotLinkedModelsInfo = provider(
+    doc = "Models whose generated code a target links.",
+    fields = {"models": "depset of AotModelInfo"},
+)
+
+def _linked_models_impl(target, ctx):
+    direct = [target[AotModelInfo]] if AotModelInfo in target else []
+    transitive = []
+    for attr_name in ("deps", "srcs"):
+        for dep in getattr(ctx.rule.attr, attr_name, []):
+            if type(dep) == "Target" and AotLinkedModelsInfo in dep:
+                transitive.append(dep[AotLinkedModelsInfo].models)
+    return [AotLinkedModelsInfo(models = depset(direct, transitive = transitive))]
+
+linked_models_aspect = aspect(
+    implementation = _linked_models_impl,
+    attr_aspects = ["deps", "srcs"],
+    doc = "Collects AotModelInfo of the models a target links (for the firmware image report).",
+)

@@ -1,0 +1,82 @@
+"""The stack analysis of linked code (toolchains/tools/stack_usage.py) agrees with GCC's own -fstack-usage.
+
+Compiles every CRT source with arm-none-eabi-gcc -fstack-usage for two cores, links them (no garbage collection,
+so every function stays), and checks that the frame our disassembly replay finds for each function equals the
+`static` figure in the .su files, and that call paths add frames up.
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from toolchains.tools.stack_usage import deepest_path, disassemble, parse_disassembly
+
+_GCC = shutil.which("arm-none-eabi-gcc")
+_OBJDUMP = shutil.which("arm-none-eabi-objdump")
+_CORES = {
+    "cortex-m4": ["-mcpu=cortex-m4", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"],
+    "cortex-m0": ["-mcpu=cortex-m0", "-mfloat-abi=soft"],
+}
+
+
+def _crt_dir():
+    for base in (os.environ.get("TEST_SRCDIR", ""), os.path.join(os.path.dirname(__file__), "..", "..")):
+        for cand in (os.path.join(base, "aot_rules", "crt"), os.path.join(base, "crt")):
+            if os.path.isdir(os.path.join(cand, "src")):
+                return cand
+    raise unittest.SkipTest("CRT sources not found")
+
+
+@unittest.skipUnless(_GCC and _OBJDUMP, "arm-none-eabi-gcc/objdump not on PATH (tools/setup.sh installs them)")
+class StackUsageTest(unittest.TestCase):
+    def _build(self, tmp, flags):
+        crt = _crt_dir()
+        sources = sorted(glob.glob(os.path.join(crt, "src", "**", "*.c"), recursive=True))
+        objects = []
+        for i, src in enumerate(sources):
+            obj = os.path.join(tmp, f"{i}_{os.path.basename(src)[:-2]}.o")
+            subprocess.run([_GCC, "-mthumb", *flags, "-O2", "-std=c99", "-fstack-usage", "-I",
+                            os.path.join(crt, "include"), "-c", src, "-o", obj], check=True)
+            objects.append(obj)
+        elf = os.path.join(tmp, "all.elf")
+        subprocess.run([_GCC, "-mthumb", *flags, "--specs=nosys.specs", "-nostartfiles", "-Wl,-e,0", *objects,
+                        "-lm", "-o", elf], check=True)
+        su = {}
+        for path in glob.glob(os.path.join(tmp, "*.su")):
+            for line in open(path):
+                loc, size, kind = line.rstrip("\n").split("\t")
+                su[loc.rsplit(":", 1)[1]] = (int(size), kind)
+        return elf, su
+
+    def test_frames_match_fstack_usage(self):
+        for core, flags in _CORES.items():
+            with self.subTest(core=core), tempfile.TemporaryDirectory() as tmp:
+                elf, su = self._build(tmp, flags)
+                frames = parse_disassembly(disassemble(_OBJDUMP, elf))
+                self.assertGreater(len(su), 20)
+                for name, (size, kind) in su.items():
+                    self.assertEqual(kind, "static", name)
+                    self.assertIn(name, frames)
+                    self.assertEqual(frames[name].depth, size, f"{core}: frame of {name}")
+
+    def test_paths_add_frames(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            elf, su = self._build(tmp, _CORES["cortex-m4"])
+            frames = parse_disassembly(disassemble(_OBJDUMP, elf))
+            callers = [f for f in frames.values() if f.name.startswith("aot_") and f.calls]
+            self.assertTrue(callers)
+            for f in callers:
+                est = deepest_path(frames, f.name)
+                self.assertGreaterEqual(est.bytes, su[f.name][0])
+                self.assertEqual(est.path[0][0], f.name)
+                # The deepest path is the caller's depth at the call plus the callee's own deepest path.
+                for callee, at in f.calls:
+                    self.assertGreaterEqual(est.bytes, at + deepest_path(frames, callee).bytes)
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
