@@ -25,6 +25,8 @@ flags.DEFINE_string("ram_budget", None, "compile: fail if the workspace exceeds 
                     flag_values=FLAGS)
 flags.DEFINE_string("flash_budget", None, "compile: fail if weights + parameters exceed this (e.g. 64K).",
                     flag_values=FLAGS)
+flags.DEFINE_string("mode", "exclusive", "workspace: exclusive (models run one at a time) or concurrent.",
+                    flag_values=FLAGS)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
@@ -45,13 +47,15 @@ commands:
                   runs P_run() on each case and compares (bit-exact for int8)
   refdata MODEL --prefix P --out_dir D [--count N] [--seed S]
                   write P_ref.h / P_ref.c: seeded input cases and the reference outputs, for firmware checks
+  workspace REPORT.json... --prefix NAME --out_dir D [--mode exclusive|concurrent]
+                  write NAME_plan.svg: the models' plans as they share one workspace (what aot_workspace draws)
 
 MODEL is a .tflite file. `aotc <command> --help` lists every flag.
 """
 
 
 def _commands():
-    from .commands import compile_cmd, info_cmd, refdata_cmd, report_cmd, run_cmd, testgen_cmd
+    from .commands import compile_cmd, info_cmd, refdata_cmd, report_cmd, run_cmd, testgen_cmd, workspace_cmd
     return {
         "report": (report_cmd.run_report, ()),
         "refdata": (refdata_cmd.run_refdata, ("prefix", "out_dir")),
@@ -59,7 +63,12 @@ def _commands():
         "run": (run_cmd.run_run, ("inputs",)),
         "info": (info_cmd.run_info, ()),
         "testgen": (testgen_cmd.run_testgen, ("prefix", "out_dir")),
+        "workspace": (workspace_cmd.run_workspace, ("prefix", "out_dir")),
     }
+
+
+# Commands that take several inputs instead of one MODEL.
+_MANY_ARGS = ("workspace",)
 
 
 def _fail(message: str) -> int:
@@ -88,10 +97,13 @@ def main(argv) -> int:
     missing = [f"--{name}" for name in required if not getattr(FLAGS, name)]
     if missing:
         return _fail(f"`{command}` needs {', '.join(missing)}.")
-    if len(positional) != 1:
+    if command in _MANY_ARGS:
+        if not positional:
+            return _fail(f"`{command}` needs at least one input file.")
+    elif len(positional) != 1:
         return _fail(f"`{command}` takes exactly one MODEL argument, got {len(positional)}: {positional}.")
     try:
-        return fn(positional[0], FLAGS)
+        return fn(positional if command in _MANY_ARGS else positional[0], FLAGS)
     except CompileError as e:
         return _fail(str(e))
     finally:

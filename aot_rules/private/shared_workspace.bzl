@@ -7,6 +7,7 @@ constant expressions, so the buffer is sized by the C compiler from the models' 
 - "concurrent": models that may run at the same time (e.g. from different tasks) are planned side by side, each at
   an offset aligned for it; size = the aligned sum.
 `<NAME>_SEPARATE_BYTES` is what separate buffers would take and `<NAME>_SAVED_BYTES` the difference.
+The `<name>_report` target is `<name>_plan.svg`: the models' plans drawn where they live in the shared buffer.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
@@ -80,9 +81,25 @@ def _aot_workspace_impl(ctx):
     src = ctx.actions.declare_file(name + ".c")
     ctx.actions.write(hdr, "\n".join(h))
     ctx.actions.write(src, "\n".join(c))
+
+    # The picture: every model's plan drawn where it lives in the shared buffer.
+    svg = ctx.actions.declare_file(name + "_plan.svg")
+    reports = [m[AotModelInfo].report for m in ctx.attr.models]
+    args = ctx.actions.args()
+    args.add("workspace")
+    args.add_all(reports)
+    args.add_all(["--quiet", "--prefix", name, "--mode", ctx.attr.mode, "--out_dir", svg.dirname])
+    ctx.actions.run(
+        executable = ctx.executable._compiler,
+        arguments = [args],
+        inputs = reports,
+        outputs = [svg],
+        mnemonic = "AotWorkspacePlan",
+        progress_message = "Drawing the shared workspace %s" % ctx.label,
+    )
     return [
         DefaultInfo(files = depset([hdr, src])),
-        OutputGroupInfo(header = depset([hdr]), c_sources = depset([src])),
+        OutputGroupInfo(header = depset([hdr]), c_sources = depset([src]), report = depset([svg])),
     ]
 
 _aot_workspace = rule(
@@ -93,6 +110,7 @@ _aot_workspace = rule(
         "mode": attr.string(default = "exclusive", values = ["exclusive", "concurrent"]),
         "section": attr.string(doc = "Linker section of the buffer (default: .bss)."),
         "symbol": attr.string(mandatory = True, doc = "C name of the buffer (and prefix of its macros)."),
+        "_compiler": attr.label(default = "//compiler:aotc", executable = True, cfg = "exec"),
     },
 )
 
@@ -129,14 +147,14 @@ def aot_workspace(name, models, mode = "exclusive", section = "", **kwargs):
         tags = kwargs.get("tags"),
         visibility = ["//visibility:private"],
     )
-    for group in ["header", "c_sources"]:
+    for group in ["header", "c_sources", "report"]:
         native.filegroup(
             name = "%s_%s" % (name, group),
             srcs = [":" + name + "_gen"],
             output_group = group,
             testonly = kwargs.get("testonly"),
             tags = kwargs.get("tags"),
-            visibility = ["//visibility:private"],
+            visibility = kwargs.get("visibility") if group == "report" else ["//visibility:private"],
         )
     cc_library(
         name = name,

@@ -17,10 +17,16 @@ def _label_bytes(n: int) -> str:
     return f"{n / 1024:.1f} KiB" if n >= 1024 else f"{n} B"
 
 
-def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lower_bound: int) -> str:
-    """buffers: objects with name, kind, offset, size, start, end (inclusive operator indices)."""
+def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lower_bound: int,
+                    xlabel: str = "", sections=(), bands=()) -> str:
+    """buffers: objects with name, kind, offset, size, start, end (inclusive operator indices).
+
+    xlabel replaces the time axis' label; sections are (first step, label) pairs drawn as vertical dividers and
+    bands (offset, label) pairs as horizontal ones (a shared workspace shows where each model's timeline or region
+    starts). lower_bound None: no lower-bound line (a shared workspace has none of its own).
+    """
     steps = max(num_steps, 1)
-    top = max([workspace_size, lower_bound, 1] + [b.offset + b.size for b in buffers])
+    top = max([workspace_size, lower_bound or 0, 1] + [b.offset + b.size for b in buffers])
     sx = _W / steps
     sy = _H / top
     width, height = _LEFT + _W + 20, _TOP + _H + _BOTTOM
@@ -29,8 +35,9 @@ def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lo
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
         f"<title>{escape(title)}</title>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{_LEFT}" y="20" font-size="14">{escape(title)}: workspace {_label_bytes(workspace_size)}, '
-        f"lower bound {_label_bytes(lower_bound)}, {len(buffers)} buffers</text>",
+        f'<text x="{_LEFT}" y="20" font-size="14">{escape(title)}: workspace {_label_bytes(workspace_size)}'
+        + (f", lower bound {_label_bytes(lower_bound)}" if lower_bound is not None else "")
+        + f", {len(buffers)} buffers</text>",
         f'<rect x="{_LEFT}" y="{_TOP}" width="{_W}" height="{_H}" fill="#f4f4f4" stroke="#999"/>',
     ]
     for i, b in enumerate(sorted(buffers, key=lambda b: (b.start, b.offset, b.name))):
@@ -46,7 +53,9 @@ def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lo
             f'data-offset="{b.offset}" data-size="{b.size}" data-start="{b.start}" data-end="{b.end}">'
             f"<title>{escape(tip)}</title></rect>")
     marks = [(workspace_size, "#c00", "workspace"), (lower_bound, "#080", "lower bound")]
-    if workspace_size == lower_bound:
+    if lower_bound is None:
+        marks = [(workspace_size, "#c00", "workspace")]
+    elif workspace_size == lower_bound:
         marks = [(workspace_size, "#c00", "workspace = lower bound")]
     for value, color, label in marks:
         y = _TOP + value * sy
@@ -54,8 +63,16 @@ def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lo
                    f'stroke-dasharray="6,3"/>')
         out.append(f'<text x="{_LEFT + _W - 4}" y="{y - 4:.2f}" text-anchor="end" fill="{color}">{label} '
                    f"{_label_bytes(value)}</text>")
-    out.append(f'<text x="{_LEFT + _W / 2}" y="{height - 12}" text-anchor="middle">operator (execution order, '
-               f"0..{steps - 1})</text>")
+    for step, label in sections:
+        x = _LEFT + step * sx
+        out.append(f'<line class="section" x1="{x:.2f}" y1="{_TOP}" x2="{x:.2f}" y2="{_TOP + _H}" stroke="#333"/>')
+        out.append(f'<text x="{x + 4:.2f}" y="{_TOP + _H + 16}">{escape(label)}</text>')
+    for offset, label in bands:
+        y = _TOP + offset * sy
+        out.append(f'<line class="band" x1="{_LEFT}" y1="{y:.2f}" x2="{_LEFT + _W}" y2="{y:.2f}" stroke="#333"/>')
+        out.append(f'<text x="{_LEFT + _W - 4}" y="{y + 14:.2f}" text-anchor="end">{escape(label)}</text>')
+    xlabel = xlabel or f"operator (execution order, 0..{steps - 1})"
+    out.append(f'<text x="{_LEFT + _W / 2}" y="{height - 12}" text-anchor="middle">{escape(xlabel)}</text>')
     out.append(f'<text x="14" y="{_TOP + _H / 2}" transform="rotate(-90 14 {_TOP + _H / 2})" '
                'text-anchor="middle">workspace offset (bytes, from 0 at the top)</text>')
     out.append(f'<text x="{_LEFT - 4}" y="{_TOP + 10}" text-anchor="end">0</text>')
