@@ -16,6 +16,13 @@
 #include "speech.h"
 #include "speech_ref.h"
 
+/* demo_fw is built for mps2-an386 only (BUILD.bazel); demo_host runs the same program on the build machine. */
+#if defined(__arm__)
+#define DEMO_PLATFORM "mps2-an386 (Cortex-M4F)"
+#else
+#define DEMO_PLATFORM "the host"
+#endif
+
 struct demo_result {
     const char* network;
     const char* prefix;
@@ -106,7 +113,7 @@ int main(void)
         results[4] = r;
     }
 
-    printf("\naot_rules multi-model demo on mps2-an386 (Cortex-M4F): 5 model libraries, one image\n\n");
+    printf("\naot_rules multi-model demo on %s: 5 model libraries, one image\n\n", DEMO_PLATFORM);
     printf("| %-22s | %-6s | %-14s | %-15s | %9s | %9s |\n", "network", "prefix", "top output",
            "vs TFLite Micro", "workspace", "weights");
     printf("|------------------------|--------|----------------|-----------------|-----------|-----------|\n");
