@@ -42,6 +42,12 @@ class Softmax(OpLowering):
             in_scale = float(inp.quant.scale[0])
             real = min(beta * in_scale * float(1 << (31 - _SCALED_DIFF_INTEGER_BITS)),
                        float((1 << 31) - 1))
+            if not real > 1.0:
+                raise UnsupportedError(
+                    f"Operator {op.index} ({op.kind}): input '{inp.name}' has scale {in_scale:g} and beta "
+                    f"{beta:g}; their product must exceed 2^-{31 - _SCALED_DIFF_INTEGER_BITS} for TFLite's int8 "
+                    "softmax (TFLite Micro rejects such a model as well). The tensor's range is degenerate: "
+                    "re-quantize the model with representative data.")
             mult, left = quantize_multiplier_greater_than_one(real)
             diff_min = -calculate_input_radius(_SCALED_DIFF_INTEGER_BITS, left)
             p.update(mult=mult, left=left, diff_min=diff_min)

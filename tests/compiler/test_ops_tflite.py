@@ -518,3 +518,13 @@ def test_reject_mul_rank5(tmp_path):
     b.output(y)
     err = _compile_error(tmp_path, b)
     assert isinstance(err, UnsupportedError) and "MUL" in str(err)
+
+
+def test_reject_softmax_with_degenerate_input_scale(tmp_path):
+    # beta * input scale below 2^-26 has no int8 multiplier (TFLite Micro refuses it too); a randomly initialised
+    # network whose logits never vary produces such a scale.
+    b = ModelBuilder()
+    x = b.input("logits", [1, 4], "int8", 1e-9, 0)
+    b.output(b.op("SOFTMAX", [x], out=b.tensor("probs", [1, 4], "int8", 1.0 / 256, -128), options={"beta": 1.0}))
+    err = _compile_error(tmp_path, b)
+    assert isinstance(err, UnsupportedError) and "SOFTMAX" in str(err) and "'logits'" in str(err)
