@@ -27,6 +27,8 @@ flags.DEFINE_string("flash_budget", None, "compile: fail if weights + parameters
                     flag_values=FLAGS)
 flags.DEFINE_string("mode", "exclusive", "workspace: exclusive (models run one at a time) or concurrent.",
                     flag_values=FLAGS)
+flags.DEFINE_boolean("compare_tflm", False, "report: also measure TFLite Micro's arena for the model.",
+                     flag_values=FLAGS)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
@@ -39,9 +41,10 @@ commands:
   run MODEL --inputs IN.npz --outputs OUT.npz
                   compile for this machine with the system C compiler, run, write the outputs
   info MODEL      operators, tensors and the memory plan as tables
-  report MODEL [--prefix P] [--out_dir D]
+  report MODEL [--prefix P] [--out_dir D] [--compare_tflm]
                   per-layer MACs and kernels, workspace vs its lower bound, weights; with --out_dir also
-                  P.json (every tensor's size/offset/lifetime) and P_plan.svg (the memory plan as a picture)
+                  P.json (every tensor's size/offset/lifetime) and P_plan.svg (the memory plan as a picture);
+                  --compare_tflm: TFLite Micro's arena for the same model beside our workspace
   testgen MODEL --prefix P --out_dir D [--count N] [--seed S]
                   write P_test.c: seeded inputs, reference outputs from the oracle interpreter, a main() that
                   runs P_run() on each case and compares (bit-exact for int8)

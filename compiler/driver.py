@@ -11,6 +11,7 @@ import tempfile
 from dataclasses import dataclass
 
 from .budgets import check_budgets
+from .errors import CompileError
 from .codegen.emit_context import EmitContext
 from .codegen.header import render_header
 from .codegen.io_fields import io_fields
@@ -83,8 +84,12 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
 
 def write_files(out_dir: str, files: dict) -> list:
     """Atomically-ish publish files: write to a temp dir in out_dir, then rename."""
-    os.makedirs(out_dir, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".aotc-", dir=out_dir)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        tmp = tempfile.mkdtemp(prefix=".aotc-", dir=out_dir)
+    except OSError as e:
+        raise CompileError(f"Cannot write into the output directory '{out_dir}': {e.strerror or e}. --out_dir "
+                           "must be a directory (it is created if missing) that this user may write to.")
     try:
         for name, text in files.items():
             with open(os.path.join(tmp, name), "w", encoding="ascii", newline="\n") as f:
@@ -95,5 +100,7 @@ def write_files(out_dir: str, files: dict) -> list:
             os.replace(os.path.join(tmp, name), dst)
             paths.append(dst)
         return paths
+    except OSError as e:
+        raise CompileError(f"Cannot write the generated files into '{out_dir}': {e.strerror or e}.")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -3,12 +3,14 @@
 Prints a per-operator table (kernel, MACs, output, bytes) and a summary (workspace vs its lower bound and why they
 differ, weights, MACs), and writes `D/P.json` (the full report: every tensor's size/offset/lifetime, every buffer,
 per-op MACs and kernels) and `D/P_plan.svg` (the memory plan as a picture). Without --out_dir only the table.
+--compare_tflm adds TFLite Micro's arena for the same model (report/tflm_arena.py).
 """
 
 import os
 
 from ..codegen.cnames import sanitize_comment, sanitize_identifier
 from ..driver import compile_model, write_files
+from ..report.tflm_arena import measure
 from .info_cmd import _table
 
 
@@ -35,10 +37,19 @@ def render_summary(manifest: dict) -> str:
     return "\n".join(lines)
 
 
+def render_tflm_comparison(workspace: int, arena) -> str:
+    if arena is None:
+        return "TFLite Micro  (not measured: the tflite-micro interpreter is unavailable or refuses the model)"
+    return (f"TFLite Micro  {arena.total:>10,} B arena = {arena.head:,} B for tensors (its plan) + {arena.tail:,} B "
+            f"of interpreter data; our workspace is {100.0 * workspace / arena.total:.0f} % of its arena")
+
+
 def run_report(model: str, flags) -> int:
     prefix = flags.prefix or sanitize_identifier(os.path.splitext(os.path.basename(model))[0], "model")
     compiled = compile_model(model, prefix, flags.target)
     print(render_summary(compiled.manifest))
+    if flags.compare_tflm:
+        print(render_tflm_comparison(compiled.manifest["workspace"]["size"], measure(model)))
     if flags.out_dir:
         names = (f"{prefix}.json", f"{prefix}_plan.svg")
         for path in write_files(flags.out_dir, {n: compiled.files[n] for n in names}):

@@ -166,8 +166,8 @@ def _check_shapes(graph: Graph) -> None:
         if any(d <= 0 for d in t.shape):
             raise CompileError(
                 f"Tensor {t.index} '{t.name}' has a dynamic or unknown shape {list(t.shape)}: "
-                "every dimension must be a positive constant. Re-export the model with a "
-                "fixed input shape (batch size included)."
+                "every dimension but the batch (compiled at the size the model stores) must be a positive "
+                "constant. Re-export the model with a fixed input shape."
             )
 
 
@@ -182,6 +182,11 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
             "activation types are INT8 and FLOAT32 (INT32 for biases and shape operands)."
         )
     shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+    signature = tuple(int(d) for d in t.ShapeSignatureAsNumpy()) if t.ShapeSignatureLength() else ()
+    if len(signature) == len(shape) and any(d < 0 for d in signature[1:]):
+        # A dynamic batch (signature -1 in dimension 0) runs at the batch size in `shape`, as in TFLite Micro;
+        # any other dynamic dimension has no static size to compile for.
+        shape = signature
     if any(d <= 0 for d in shape):
         # Only an error if an operator or the model I/O actually uses it
         # (checked in _check_shapes); some converters emit placeholder tensors.
