@@ -5,6 +5,7 @@ flags, parsed after the command word. Errors in the input (the model, a flag, an
 printed as one paragraph on stderr with exit code 2, never as a traceback.
 """
 
+import os
 import sys
 
 from absl import flags
@@ -109,6 +110,13 @@ def main(argv) -> int:
         return fn(positional if command in _MANY_ARGS else positional[0], FLAGS)
     except CompileError as e:
         return _fail(str(e))
+    except Exception as e:  # noqa: BLE001 - the last line of defence: one paragraph, never a traceback
+        if os.environ.get("AOT_DEBUG"):
+            raise
+        print(f"aotc: internal error: {type(e).__name__}: {' '.join(str(e).split())[:300]} (while running "
+              f"`{command}` on {positional}). This is a bug in aot_rules, not in your model's format; please "
+              "report it with the model. Set AOT_DEBUG=1 for the traceback.", file=sys.stderr)
+        return 3
     finally:
         FLAGS.unparse_flags()
 

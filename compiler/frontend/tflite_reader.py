@@ -171,6 +171,26 @@ def _check_shapes(graph: Graph) -> None:
             )
 
 
+_ZERO_POINT_RANGE = {"int8": (-128, 127), "uint8": (0, 255), "int16": (-32768, 32767)}
+
+
+def _check_quant(index: int, name: str, dtype: str, shape: tuple, quant: QuantParams) -> None:
+    """Quantization parameters the arithmetic can use: finite positive scales, zero points the type can hold,
+    per-channel parameters along an existing axis with one entry per channel."""
+    bad = [float(x) for x in quant.scale if not (np.isfinite(x) and x > 0)]
+    if bad:
+        raise CompileError(f"Tensor {index} '{name}' has quantization scale {bad[0]}; scales must be positive "
+                           "finite numbers. The model file is malformed.")
+    lo, hi = _ZERO_POINT_RANGE.get(dtype, (-(1 << 31), (1 << 31) - 1))
+    if any(not lo <= int(z) <= hi for z in quant.zero_point):
+        raise CompileError(f"Tensor {index} '{name}' ({dtype}) has a zero point outside {lo}..{hi}. The model "
+                           "file is malformed.")
+    if len(quant.scale) > 1 and not (0 <= quant.axis < len(shape) and shape[quant.axis] == len(quant.scale)):
+        raise CompileError(f"Tensor {index} '{name}' has {len(quant.scale)} per-channel scales along dimension "
+                           f"{quant.axis} of shape {list(shape)}; there must be one per channel of an existing "
+                           "dimension. The model file is malformed.")
+
+
 def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
     name = _decode_name(t.Name()) or f"tensor_{index}"
     ttype = t.Type()
@@ -207,6 +227,7 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
                     f"{len(zp)} zero points."
                 )
         quant = QuantParams(scale=scale, zero_point=zp, axis=int(q.QuantizedDimension()))
+        _check_quant(index, name, dtype, shape, quant)
 
     raw = _buffer_bytes(model, data, t.Buffer())
     arr = None

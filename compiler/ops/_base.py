@@ -28,6 +28,7 @@ class OpLowering:
     builtins: tuple = ()          # TFLite builtin names handled by this lowering
     dtypes: tuple = ("int8", "float32")
     header: str = ""              # CRT header declaring the kernel(s), e.g. "aot/kernels/add.h"
+    num_outputs: tuple = (1, 1)   # allowed number of output tensors (min, max)
 
     # --- validation -------------------------------------------------------
     def check(self, op) -> None:

@@ -1,7 +1,34 @@
 """Validate model I/O and run every lowering's check()."""
 
-from ..errors import UnsupportedError
+from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import ACTIVATION_DTYPES
+
+# Operator options that count something (window sizes, steps, multipliers): a model file can hold any int32 there,
+# and 0 or a negative value would divide by zero or loop backwards in the shape arithmetic.
+_POSITIVE_OPTIONS = ("StrideW", "StrideH", "DilationWFactor", "DilationHFactor", "FilterWidth", "FilterHeight",
+                     "DepthMultiplier")
+_MAX_OPTION = 1 << 16
+
+
+def _check_structure(op) -> None:
+    """What every operator must satisfy before its lowering looks at it."""
+    lo, hi = op.lowering.num_outputs
+    if not lo <= len(op.outputs) <= hi or any(t is None for t in op.outputs):
+        raise CompileError(
+            f"Operator {op.index} ({op.kind}) has {len(op.outputs)} outputs; {op.kind} has "
+            f"{lo if lo == hi else f'{lo} to {hi}'}. The model file is malformed.")
+    for t in op.outputs:
+        if t.is_const or t.is_input:
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}) writes tensor '{t.name}', which is a "
+                f"{'constant' if t.is_const else 'model input'}. The model file is malformed.")
+    for name in _POSITIVE_OPTIONS:
+        if name in op.options:
+            value = op.options[name]
+            if not isinstance(value, int) or not 1 <= value <= _MAX_OPTION:
+                raise CompileError(
+                    f"Operator {op.index} ({op.kind}) has option {name} = {value}; it must be an integer from 1 "
+                    f"to {_MAX_OPTION}. The model file is malformed.")
 
 
 def check_graph(graph) -> None:
@@ -26,8 +53,20 @@ def check_graph(graph) -> None:
             )
         if t.is_const:
             raise UnsupportedError(f"Model input '{t.name}' is a constant tensor.")
+    written = {}
     for op in graph.ops:
+        _check_structure(op)
+        for t in op.outputs:
+            if t.index in written:
+                raise CompileError(
+                    f"Tensor '{t.name}' is written by operators {written[t.index]} and {op.index}; every tensor "
+                    "must have one producer. The model file is malformed.")
+            written[t.index] = op.index
         for t in op.inputs:
+            if t is not None and t.producer is not None and t.producer >= op.index:
+                raise CompileError(
+                    f"Operator {op.index} ({op.kind}) reads tensor '{t.name}' before operator {t.producer} "
+                    "writes it; operators must be stored in execution order. The model file is malformed.")
             if t is not None and not t.is_const and not t.is_input and t.producer is None:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}) reads tensor '{t.name}' which is neither "

@@ -1,0 +1,77 @@
+"""Seed models for the frontend fuzzer, built with the tests' own model builder (so that every corpus entry derived
+from them is the project's own file, never a copy of a third-party model).
+
+Each seed is small (a few hundred bytes to a few KB) and uses different operators and option tables, so mutations
+reach the parsing and checking code of every supported op.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "compiler"))
+from tflite_builder import ACT, ModelBuilder  # noqa: E402
+
+
+def _q(b, name, shape, scale=0.05, zp=0):
+    return b.tensor(name, shape, "int8", scale, zp)
+
+
+def _conv_block():
+    rng = np.random.default_rng(1)
+    b = ModelBuilder("fuzz seed: conv + depthwise + pool")
+    x = b.input("x", [1, 8, 8, 2], "int8", 0.05, 3)
+    w = b.const("w", rng.integers(-127, 128, (4, 3, 3, 2)).astype(np.int8), "int8", [0.01] * 4, 0,
+                quantized_dimension=0)
+    bias = b.const("bias", np.arange(4, dtype=np.int32), "int32", [0.0005] * 4, 0)
+    h = b.op("CONV_2D", [x, w, bias], out=_q(b, "conv", [1, 4, 4, 4]),
+             options={"padding": 0, "strideW": 2, "strideH": 2, "fusedActivationFunction": ACT["RELU"]})
+    dw = b.const("dw", rng.integers(-127, 128, (1, 3, 3, 4)).astype(np.int8), "int8", [0.02] * 4, 0,
+                 quantized_dimension=3)
+    h = b.op("DEPTHWISE_CONV_2D", [h, dw, None], out=_q(b, "dwconv", [1, 4, 4, 4]),
+             options={"padding": 0, "strideW": 1, "strideH": 1, "depthMultiplier": 1})
+    h = b.op("MAX_POOL_2D", [h], out=_q(b, "maxpool", [1, 2, 2, 4]),
+             options={"padding": 1, "strideW": 2, "strideH": 2, "filterWidth": 2, "filterHeight": 2})
+    h = b.op("AVERAGE_POOL_2D", [h], out=_q(b, "avgpool", [1, 1, 1, 4]),
+             options={"padding": 1, "strideW": 1, "strideH": 1, "filterWidth": 2, "filterHeight": 2})
+    shape = b.const("shape", np.array([1, 4], np.int32), "int32")
+    h = b.op("RESHAPE", [h, shape], out=_q(b, "flat", [1, 4]), options={"newShape": [1, 4]})
+    b.output(b.op("SOFTMAX", [h], out=b.tensor("probs", [1, 4], "int8", 1 / 256, -128), options={"beta": 1.0}))
+    return b.build()
+
+
+def _elementwise():
+    b = ModelBuilder("fuzz seed: elementwise int8")
+    x = b.input("x", [1, 2, 3, 4], "int8", 0.1, -2)
+    y = b.input("y", [1, 2, 3, 4], "int8", 0.07, 5)
+    s = b.op("ADD", [x, y], out=_q(b, "sum", [1, 2, 3, 4], 0.12, 1))
+    m = b.op("MUL", [s, x], out=_q(b, "prod", [1, 2, 3, 4], 0.3, 0))
+    c = b.op("CONCATENATION", [m, m], out=_q(b, "cat", [1, 2, 3, 8], 0.3, 0), options={"axis": 3})
+    pads = b.const("pads", np.array([[0, 0], [1, 1], [0, 0], [0, 0]], np.int32), "int32")
+    p = b.op("PAD", [c, pads], out=_q(b, "pad", [1, 4, 3, 8], 0.3, 0))
+    axes = b.const("axes", np.array([1, 2], np.int32), "int32")
+    r = b.op("MEAN", [p, axes], out=_q(b, "mean", [1, 1, 1, 8], 0.3, 0), options={"keepDims": True})
+    t = b.op("TANH", [r], out=b.tensor("tanh", [1, 1, 1, 8], "int8", 1 / 128, 0))
+    b.output(b.op("LOGISTIC", [t], out=b.tensor("sig", [1, 1, 1, 8], "int8", 1 / 256, -128)))
+    return b.build()
+
+
+def _float_mlp():
+    rng = np.random.default_rng(2)
+    b = ModelBuilder("fuzz seed: float MLP")
+    x = b.input("x", [1, 6], "float32")
+    w = b.const("w", rng.standard_normal((5, 6)).astype(np.float32), "float32")
+    bias = b.const("b", rng.standard_normal(5).astype(np.float32), "float32")
+    h = b.op("FULLY_CONNECTED", [x, w, bias], out=b.tensor("fc", [1, 5], "float32"),
+             options={"fusedActivationFunction": ACT["RELU6"]})
+    h = b.op("HARD_SWISH", [h], out=b.tensor("hs", [1, 5], "float32"))
+    q = b.op("QUANTIZE", [h], out=b.tensor("q", [1, 5], "int8", 0.05, 0))
+    d = b.op("DEQUANTIZE", [q], out=b.tensor("dq", [1, 5], "float32"))
+    b.output(b.op("SOFTMAX", [d], out=b.tensor("p", [1, 5], "float32"), options={"beta": 1.0}))
+    return b.build()
+
+
+def builder_seeds() -> dict:
+    """{name: bytes} of the generated seeds."""
+    return {"conv_block": _conv_block(), "elementwise": _elementwise(), "float_mlp": _float_mlp()}
