@@ -10,6 +10,8 @@ import sys
 
 from absl import flags
 
+from . import limits
+from .budgets import parse_bytes
 from .errors import CompileError
 
 FLAGS = flags.FlagValues()
@@ -30,6 +32,12 @@ flags.DEFINE_string("mode", "exclusive", "workspace: exclusive (models run one a
                     flag_values=FLAGS)
 flags.DEFINE_boolean("compare_tflm", False, "report: also measure TFLite Micro's arena for the model.",
                      flag_values=FLAGS)
+flags.DEFINE_string("max_tensor_bytes", None, "Refuse models with a tensor larger than this (default 64M).",
+                    flag_values=FLAGS)
+flags.DEFINE_string("max_weight_bytes", None, "Refuse models with more constant data than this (default 256M).",
+                    flag_values=FLAGS)
+flags.DEFINE_string("max_model_bytes", None, "Refuse model files larger than this (default 512M).",
+                    flag_values=FLAGS)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
@@ -97,6 +105,12 @@ def main(argv) -> int:
         positional = FLAGS([prog] + rest)[1:]
     except flags.Error as e:
         return _fail(f"{e}. Run `aotc {command} --help` for the flags.")
+    try:
+        limits.configure(**{name: parse_bytes(getattr(FLAGS, name), "--" + name) if getattr(FLAGS, name) else None
+                            for name in ("max_tensor_bytes", "max_weight_bytes", "max_model_bytes")})
+    except CompileError as e:
+        FLAGS.unparse_flags()
+        return _fail(str(e))
     fn, required = commands[command]
     missing = [f"--{name}" for name in required if not getattr(FLAGS, name)]
     if missing:

@@ -12,6 +12,7 @@ import numpy as np
 import tflite
 from tflite.BuiltinOperator import BuiltinOperator
 
+from .. import limits
 from ..errors import CompileError
 from ..ir import Graph, Operator, QuantParams, Tensor
 from .tflite_options import decode_builtin_options
@@ -46,6 +47,7 @@ def _decode_name(raw) -> str:
 def load_tflite(path: str) -> Graph:
     """Read and parse a .tflite file."""
     try:
+        limits.check_model_bytes(os.path.basename(path), os.path.getsize(path))
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
@@ -101,9 +103,11 @@ def _parse(data: bytes, source_name: str) -> Graph:
             "models are supported (no control flow ops such as WHILE/IF/CALL_ONCE)."
         )
     sg = model.Subgraphs(0)
+    limits.check_counts(source_name, sg.OperatorsLength(), sg.TensorsLength())
     tensors = []
     for ti in range(sg.TensorsLength()):
         tensors.append(_parse_tensor(model, data, sg.Tensors(ti), ti))
+    limits.check_weights(source_name, sum(t.data.nbytes for t in tensors if t.data is not None))
 
     input_ids = [int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
     output_ids = [int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
@@ -201,12 +205,17 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
             f"{_TYPE_NAMES.get(ttype, ttype)}, which cannot be compiled. Supported "
             "activation types are INT8 and FLOAT32 (INT32 for biases and shape operands)."
         )
+    if t.ShapeLength() > limits.active().max_rank:
+        raise CompileError(f"Tensor {index} '{name}' has rank {t.ShapeLength()}; at most "
+                           f"{limits.active().max_rank} dimensions are supported.")
     shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
     signature = tuple(int(d) for d in t.ShapeSignatureAsNumpy()) if t.ShapeSignatureLength() else ()
     if len(signature) == len(shape) and any(d < 0 for d in signature[1:]):
         # A dynamic batch (signature -1 in dimension 0) runs at the batch size in `shape`, as in TFLite Micro;
         # any other dynamic dimension has no static size to compile for.
         shape = signature
+    from ..ir.dtypes import DTYPES
+    limits.check_tensor(index, name, shape, DTYPES[dtype].size)
     if any(d <= 0 for d in shape):
         # Only an error if an operator or the model I/O actually uses it
         # (checked in _check_shapes); some converters emit placeholder tensors.

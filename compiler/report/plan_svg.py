@@ -78,4 +78,5 @@ def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lo
     out.append(f'<text x="{_LEFT - 4}" y="{_TOP + 10}" text-anchor="end">0</text>')
     out.append(f'<text x="{_LEFT - 4}" y="{_TOP + _H}" text-anchor="end">{_label_bytes(top)}</text>')
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    # Model names may be any Unicode; character references keep the file ASCII like every other output.
+    return ("\n".join(out) + "\n").encode("ascii", "xmlcharrefreplace").decode("ascii")
