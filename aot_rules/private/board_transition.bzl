@@ -1,13 +1,21 @@
-"""Outgoing-edge transition that builds a dependency for a board's platform (toolchains/boards)."""
+"""Outgoing-edge transition that builds a dependency for a board's platform (toolchains/boards).
+
+A rule using it may also have a `compilation_mode` string attribute: "" keeps the command line's mode, "opt" (or
+"dbg", "fastbuild") forces it for everything below, which the benchmarks use to measure -O2 code whatever the
+user's flags.
+"""
 
 def _board_transition_impl(settings, attr):
-    _ignore = settings
-    return {"//command_line_option:platforms": str(Label("//toolchains/boards:" + attr.board))}
+    mode = getattr(attr, "compilation_mode", "") or settings["//command_line_option:compilation_mode"]
+    return {
+        "//command_line_option:platforms": str(Label("//toolchains/boards:" + attr.board)),
+        "//command_line_option:compilation_mode": mode,
+    }
 
 board_transition = transition(
     implementation = _board_transition_impl,
-    inputs = [],
-    outputs = ["//command_line_option:platforms"],
+    inputs = ["//command_line_option:compilation_mode"],
+    outputs = ["//command_line_option:platforms", "//command_line_option:compilation_mode"],
 )
 
 # Bazel 4.2.3 requires this attribute on every rule that uses a Starlark transition.

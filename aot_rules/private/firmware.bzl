@@ -60,7 +60,7 @@ def _aot_firmware_impl(ctx):
             core = board["core"],
             qemu_machine = board["qemu_machine"],
         ),
-        OutputGroupInfo(size_report = depset([size_json, size_txt])),
+        OutputGroupInfo(elf = depset([elf]), size_report = depset([size_json, size_txt])),
     ]
 
 _aot_firmware = rule(
@@ -74,6 +74,10 @@ _aot_firmware = rule(
             doc = "The cc_binary to build for the board.",
         ),
         "board": attr.string(mandatory = True, values = BOARDS.keys(), doc = "Board from toolchains/cores.bzl."),
+        "compilation_mode": attr.string(
+            values = ["", "fastbuild", "dbg", "opt"],
+            doc = "Build the image in this mode whatever the command line says (\"\": the command line's).",
+        ),
         "flash_budget": attr.string(doc = "Fail the build if text + rodata + data exceed this (e.g. \"256K\")."),
         "ram_budget": attr.string(doc = "Fail the build if data + bss + stack exceed this (e.g. \"64K\")."),
         "_cc_tools": attr.label(default = "//aot_rules/private:cc_tools", cfg = board_transition),
@@ -87,7 +91,7 @@ _aot_firmware = rule(
 )
 
 def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], defines = [], flash_budget = "",
-                 ram_budget = "", **kwargs):
+                 ram_budget = "", compilation_mode = "", **kwargs):
     """A firmware image for `board`: `<name>.elf`, `<name>.bin` and `<name>.size.txt`/`.size.json`.
 
     The sources are compiled with the board's core flags (one platform transition, so a plain host `bazel build`
@@ -104,6 +108,8 @@ def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], d
       flash_budget: e.g. "256K": the build fails if the image's flash (text + rodata + data) is larger, naming
         the three largest symbols.
       ram_budget: e.g. "64K": the same for RAM (data + bss + stack).
+      compilation_mode: "opt", "dbg" or "fastbuild" to build the image (models and CRT included) in that mode
+        whatever the command line says; default: the command line's.
       **kwargs: visibility, tags, testonly, ...
     """
     if board not in BOARDS:
@@ -128,6 +134,7 @@ def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], d
         name = name,
         binary = ":" + binary,
         board = board,
+        compilation_mode = compilation_mode,
         flash_budget = flash_budget,
         ram_budget = ram_budget,
         **kwargs

@@ -1,0 +1,102 @@
+/* QEMU TCG plugin: counts the guest instructions executed between two marker functions.
+ *
+ * Every translated block adds its instruction count to one 64-bit counter with an inline add (exact for executed
+ * blocks, cheap); instruction callbacks on the first instruction of the start and end markers snapshot the counter.
+ * At exit the plugin writes "start end" (the counter at each marker, 0 if never reached) to the file given by
+ * out=PATH. Arguments: start=ADDR,end=ADDR,out=PATH (addresses in hex, as in the ELF symbol table, Thumb bit clear).
+ *
+ * Debian's QEMU 7.2 supports plugins (API version 1) but ships no qemu-plugin.h, so the few declarations this
+ * plugin needs are written out below from QEMU's documented plugin API. */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t qemu_plugin_id_t;
+struct qemu_info_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+enum qemu_plugin_cb_flags { QEMU_PLUGIN_CB_NO_REGS = 0 };
+enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 = 0 };
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb* tb);
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void* userdata);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void* userdata);
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb* tb);
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb* tb, enum qemu_plugin_op op, void* ptr,
+                                              uint64_t imm);
+struct qemu_plugin_insn* qemu_plugin_tb_get_insn(const struct qemu_plugin_tb* tb, size_t idx);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn* insn);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn* insn, qemu_plugin_vcpu_udata_cb_t cb,
+                                            enum qemu_plugin_cb_flags flags, void* userdata);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void* userdata);
+
+__attribute__((visibility("default"))) int qemu_plugin_version = 1;
+
+static uint64_t insn_count;
+static uint64_t at_start, at_end;
+static uint64_t start_addr, end_addr;
+static char out_path[4096];
+
+static void on_start(unsigned int vcpu, void* userdata) {
+  (void)vcpu;
+  (void)userdata;
+  at_start = insn_count;
+}
+
+static void on_end(unsigned int vcpu, void* userdata) {
+  (void)vcpu;
+  (void)userdata;
+  at_end = insn_count;
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
+  (void)id;
+  size_t n = qemu_plugin_tb_n_insns(tb);
+  qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insn_count, n);
+  for (size_t i = 0; i < n; ++i) {
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+    uint64_t pc = qemu_plugin_insn_vaddr(insn);
+    if (pc == start_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    if (pc == end_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
+  }
+}
+
+static void on_exit(qemu_plugin_id_t id, void* userdata) {
+  (void)id;
+  (void)userdata;
+  FILE* f = fopen(out_path, "w");
+  if (f == NULL) {
+    fprintf(stderr, "insn_count: cannot write %s\n", out_path);
+    return;
+  }
+  fprintf(f, "%" PRIu64 " %" PRIu64 "\n", at_start, at_end);
+  fclose(f);
+}
+
+__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t* info,
+                                                                int argc, char** argv) {
+  (void)info;
+  for (int i = 0; i < argc; ++i) {
+    if (strncmp(argv[i], "start=", 6) == 0) {
+      start_addr = strtoull(argv[i] + 6, NULL, 16);
+    } else if (strncmp(argv[i], "end=", 4) == 0) {
+      end_addr = strtoull(argv[i] + 4, NULL, 16);
+    } else if (strncmp(argv[i], "out=", 4) == 0 && strlen(argv[i] + 4) < sizeof(out_path)) {
+      strcpy(out_path, argv[i] + 4);
+    } else {
+      fprintf(stderr, "insn_count: unknown argument '%s' (expected start=, end=, out=)\n", argv[i]);
+      return -1;
+    }
+  }
+  if (start_addr == 0 || end_addr == 0 || out_path[0] == '\0') {
+    fprintf(stderr, "insn_count: start=, end= and out= are required\n");
+    return -1;
+  }
+  qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+  qemu_plugin_register_atexit_cb(id, on_exit, NULL);
+  return 0;
+}
