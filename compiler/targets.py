@@ -1,7 +1,7 @@
 """Code generation targets accepted by --target.
 
-The target does not change generated code yet; it is validated and recorded
-in the JSON manifest so build rules can already pass it through.
+The target is validated, recorded in the JSON manifest and selects kernels:
+cores with the DSP extension get the *_dsp int8 kernels (see DSP_TARGETS).
 """
 
 from .errors import CompileError
@@ -23,3 +23,13 @@ def validate_target(name: str) -> str:
             f"Unknown --target '{name}'. Supported targets: {', '.join(TARGETS)}."
         )
     return name
+
+
+# Cores with the Armv7E-M/Armv8-M DSP extension (SMLAD, SXTB16): the int8 convolution, depthwise and
+# fully connected layers use the *_dsp kernels and the weight layouts made for them (ops/_dsp_layout.py).
+# Every other target keeps the portable kernels and the model's own weight layout.
+DSP_TARGETS = ("cortex-m4", "cortex-m7", "cortex-m33")
+
+
+def has_dsp(target: str) -> bool:
+    return target in DSP_TARGETS

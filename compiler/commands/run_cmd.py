@@ -53,8 +53,10 @@ def _load_cases(path: str, graph):
     return arrays, count, batched
 
 
-def run_model(model: str, inputs_path: str, outputs_path: str) -> dict:
-    compiled = compile_model(model, _PREFIX, "host")
+def run_model(model: str, inputs_path: str, outputs_path: str, target: str = "host") -> dict:
+    """`target` selects kernels and weight layouts; the build is always for this PC (kernels for DSP cores
+    fall back to portable emulations of their instructions), so other targets' code can be checked here."""
+    compiled = compile_model(model, _PREFIX, target)
     graph = compiled.graph
     arrays, count, batched = _load_cases(inputs_path, graph)
     with tempfile.TemporaryDirectory(prefix="aotc-run-") as tmp:

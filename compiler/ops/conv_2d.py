@@ -5,7 +5,8 @@ import numpy as np
 from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
                       padding_amount, require_const, require_inputs, require_same_dtype)
-from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
+from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
+                           prepare_dsp_gemm)
 
 
 @register
@@ -52,14 +53,21 @@ class Conv2D(OpLowering):
                      out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_conv2d_s8"
+            if kd == ic:
+                prepare_dsp_gemm(op, p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp, ic)
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_conv2d_f32"
         op.params = p
 
+    def scratch_bytes(self, op):
+        return op.params.get("dsp_scratch", 0) if op.kernel == "aot_conv2d_s8_dsp" else 0
+
     def emit(self, op, ctx):
         p = op.params
+        if op.kernel == "aot_conv2d_s8_dsp":
+            return emit_dsp_gemm(op, ctx, p["ic"], p["oc"])
         inp, filt, out = op.input(0), op.input(1), op.output
         ctype = "int8_t" if inp.dtype == "int8" else "float"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],

@@ -3,10 +3,14 @@
 import numpy as np
 
 from ..errors import CompileError
+from ..passes.fold_zero_point import fold_input_offset
+from ..targets import has_dsp
 from ._base import OpLowering, register
+from ._dsp_layout import dsp_requant_ok
 from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
                       padding_amount, require_const, require_inputs, require_same_dtype)
-from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
+from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
+                           prepare_dsp_gemm)
 
 
 @register
@@ -60,14 +64,53 @@ class DepthwiseConv2D(OpLowering):
                      out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_depthwise_conv2d_s8"
+            if ic == 1:
+                # One input channel: every output channel is an ordinary convolution of that channel,
+                # so the GEMM kernel runs it with the filter transposed to [oc, kh * kw].
+                prepare_dsp_gemm(op, p, per_channel, int8_bias(bias, oc), in_zp, 1)
+            elif (kh, kw, dh, dw, oc) == (3, 3, 1, 1, ic):
+                self._prepare_dsp_3x3(op, p, per_channel, int8_bias(bias, oc), in_zp)
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_depthwise_conv2d_f32"
         op.params = p
 
+    @staticmethod
+    def _prepare_dsp_3x3(op, p, rows, bias_arr, in_zp):
+        """On DSP cores: aot_depthwise_conv2d_s8_dsp (zero point always folded: its plane pads with it)."""
+        if not has_dsp(getattr(op, "target", "host")):
+            return
+        try:
+            bias = fold_input_offset(rows, bias_arr, -in_zp)
+        except OverflowError:
+            return
+        if not dsp_requant_ok(bias, rows, p["shift"]):
+            return
+        hp, wp = (p["oh"] - 1) * p["sh"] + 3, (p["ow"] - 1) * p["sw"] + 3
+        p.update(dsp_bias=bias, rshift=-p["shift"], in_zp=in_zp, dsp_scratch=4 * p["oh"] * p["ow"] + (hp * wp * 2 + 3) // 4 * 4)
+        op.kernel = "aot_depthwise_conv2d_s8_dsp"
+
+    def headers(self, op):
+        return ["aot/kernels/conv2d.h"] if op.kernel == "aot_conv2d_s8_dsp" else [self.header]
+
+    def scratch_bytes(self, op):
+        return op.params.get("dsp_scratch", 0) if op.kernel.endswith("_dsp") else 0
+
     def emit(self, op, ctx):
         p = op.params
+        if op.kernel == "aot_conv2d_s8_dsp":
+            return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
+        if op.kernel == "aot_depthwise_conv2d_s8_dsp":
+            inp, filt, out = op.input(0), op.input(1), op.output
+            args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
+                    ctx.weight(f"op{op.index}_filter", filt.data, "int8_t"),
+                    ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(out),
+                    p["oh"], p["ow"], p["sh"], p["sw"], p["pad_t"], p["pad_l"], p["in_zp"], p["out_off"],
+                    ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                    ctx.param(f"op{op.index}_rshift", p["rshift"], "int32_t"),
+                    p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
+            return [ctx.call(op.kernel, args)]
         inp, filt, out = op.input(0), op.input(1), op.output
         ctype = "int8_t" if inp.dtype == "int8" else "float"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],

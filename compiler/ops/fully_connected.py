@@ -10,7 +10,9 @@ from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, fused_activation,
                       require_const, require_inputs, require_same_dtype)
+from ..targets import has_dsp
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
+from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows
 
 
 @register
@@ -65,15 +67,47 @@ class FullyConnected(OpLowering):
                      in_off=in_off, folded=folded, out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_fully_connected_s8"
+            self._prepare_dsp(op, p)
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_fully_connected_f32"
         op.params = p
 
+    @staticmethod
+    def _prepare_dsp(op, p):
+        """On DSP cores: 4-row interleaved raw-word weights for aot_fully_connected_s8_dsp."""
+        rows = op.input(1).data.reshape(p["units"], p["depth"])
+        # The expanded input row costs 2 * depth bytes of scratch: past 2 KiB (e.g. a 4000-deep layer with a
+        # few outputs) the RAM is worth more than the speed.
+        if not (has_dsp(getattr(op, "target", "host")) and p["depth"] % 4 == 0 and p["in_off"] == 0
+                and 2 * p["depth"] <= 2048
+                and dsp_requant_ok(p["bias"], rows, p["shift"])):
+            return
+        stored, adj = raw_word_rows(rows)
+        bias = p["bias"].astype(np.int64) + adj
+        if not fits_int32(bias):
+            return
+        p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
+                 rshift=-p["shift"])
+        op.kernel = "aot_fully_connected_s8_dsp"
+
+    def scratch_bytes(self, op):
+        # The input row expanded to int16 lane pairs.
+        return 2 * op.params["depth"] if op.kernel == "aot_fully_connected_s8_dsp" else 0
+
     def emit(self, op, ctx):
         p = op.params
         inp, filt, out = op.input(0), op.input(1), op.output
+        if op.kernel == "aot_fully_connected_s8_dsp":
+            args = [ctx.ptr(inp), p["batches"], p["depth"],
+                    ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t"),
+                    ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(out),
+                    p["units"], p["out_off"],
+                    ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                    ctx.param(f"op{op.index}_rshift", p["rshift"], "int32_t"), p["stride"],
+                    p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
+            return [ctx.call(op.kernel, args)]
         if inp.dtype == "int8":
             args = [ctx.ptr(inp), p["batches"], p["depth"],
                     ctx.weight(f"op{op.index}_weights", filt.data, "int8_t"),

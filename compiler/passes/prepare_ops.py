@@ -2,6 +2,24 @@
 shifts, folded biases, softmax/add parameters) via its lowering's prepare()."""
 
 
+from ..errors import CompileError
+from ..quant_math import QuantRangeError
+
+
+def _scales(op) -> str:
+    named = [t for t in op.inputs + op.outputs if t is not None and t.quant is not None and not t.is_const]
+    return ", ".join(f"'{t.name}' {float(t.quant.scale[0]):.6g}" for t in named) or "none"
+
+
 def prepare_ops(graph) -> None:
+    target = getattr(graph, "target", "host")
     for op in graph.ops:
-        op.lowering.prepare(op)
+        # Lowerings pick target-specific kernels (and their weight layouts) from op.target.
+        op.target = target
+        try:
+            op.lowering.prepare(op)
+        except QuantRangeError as e:
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}): {e}, so its quantization scales are degenerate (tensor "
+                f"scales: {_scales(op)}). TFLite Micro cannot run such a model correctly either; re-quantize it "
+                "with representative data.") from None

@@ -1,0 +1,295 @@
+/* int8 2-D convolution for cores with the DSP extension (dual 16-bit MACs), with a portable fallback.
+ *
+ * im2col + GEMM: two output pixels at a time are gathered into scratch (taps outside the image read the
+ * input zero point, so the compiler can always fold -zero_point * sum(w) into the bias) and expanded once
+ * into the raw-word input form of dsp_s8.h; then every pair of output channels multiplies both pixels,
+ * so each weight word is loaded and extended once per two pixels and each input pair once per two channels.
+ *
+ * Weight layout written by the compiler (K = filter_h * filter_w * in_c, Q = K / 4 whole quads):
+ *   - per pair of output channels (c, c + 1) and per quad: word of c, word of c + 1 (raw-word form);
+ *     an odd last channel follows with its Q words;
+ *   - then, per output channel, its K % 4 remaining weights as plain int8.
+ * Scratch (bytes): 16 * Q + 8 * (K % 4), plus K rounded up to 4 when in_c is not a multiple of 4 (gather).
+ * Filter rows made of whole quads (filter_w * in_c % 4 == 0, e.g. one input channel and an even filter
+ * width) are expanded straight from the input when inside the image.
+ * Requires: filter depth == in_c (no groups), right shifts >= 1 and |acc| < 2^30 (checked by the compiler).
+ */
+#include "aot/kernels/conv2d.h"
+#include "dsp_s8.h"
+
+struct aot_conv_geom {
+    const int8_t* input;
+    int32_t in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w, dilation_h, dilation_w;
+    int32_t pad_top, pad_left, zero_point, out_h, out_w;
+};
+
+/* Word-at-a-time fill and copy of short runs (unaligned word accesses are single instructions on the DSP
+ * cores; these runs are a few bytes, too short for a library call to pay off). */
+static void aot_fill_bytes(int8_t* dst, int32_t n, int8_t value)
+{
+    const uint32_t word = 0x01010101u * (uint32_t)(uint8_t)value;
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        memcpy(dst + i, &word, 4);
+    }
+    for (; i < n; i++) {
+        dst[i] = value;
+    }
+}
+
+static void aot_copy_bytes(int8_t* dst, const int8_t* src, int32_t n)
+{
+    int32_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const uint32_t word = aot_read32(src + i);
+        memcpy(dst + i, &word, 4);
+    }
+    for (; i < n; i++) {
+        dst[i] = src[i];
+    }
+}
+
+/* Copies filter row at input row iy (starting at input column x0) into bytes, zero point outside the image. */
+static void aot_conv_gather_row(const struct aot_conv_geom* g, const int8_t* in_b, int32_t iy, int32_t x0,
+                                int8_t* bytes)
+{
+    const int32_t row_bytes = g->filter_w * g->in_c;
+    const int8_t zp = (int8_t)g->zero_point;
+    int32_t kx;
+    if (iy < 0 || iy >= g->in_h) {
+        aot_fill_bytes(bytes, row_bytes, zp);
+    } else if (g->dilation_w == 1) {
+        const int32_t lo = x0 < 0 ? (-x0 < g->filter_w ? -x0 : g->filter_w) : 0;
+        const int32_t hi0 = g->in_w - x0;
+        const int32_t hi = hi0 > g->filter_w ? g->filter_w : (hi0 < lo ? lo : hi0);
+        aot_fill_bytes(bytes, lo * g->in_c, zp);
+        aot_copy_bytes(bytes + lo * g->in_c, in_b + (iy * g->in_w + x0 + lo) * g->in_c, (hi - lo) * g->in_c);
+        aot_fill_bytes(bytes + hi * g->in_c, (g->filter_w - hi) * g->in_c, zp);
+    } else {
+        for (kx = 0; kx < g->filter_w; kx++) {
+            const int32_t ix = x0 + kx * g->dilation_w;
+            if (ix < 0 || ix >= g->in_w) {
+                aot_fill_bytes(bytes + kx * g->in_c, g->in_c, zp);
+            } else {
+                aot_copy_bytes(bytes + kx * g->in_c, in_b + (iy * g->in_w + ix) * g->in_c, g->in_c);
+            }
+        }
+    }
+}
+
+/* Expands `quads` input quads from src into every fourth word of dst (the pixel's slot); adds sum(x0 + x2). */
+static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
+{
+    int32_t q, s = *sum;
+    for (q = 0; q < quads; q++) {
+        const uint32_t v = aot_read32(src + 4 * q);
+        const uint32_t xa = aot_expand_xa(v);
+        dst[0] = xa;
+        dst[1] = aot_expand_xc(v);
+        s = aot_smlad(xa, 0x00010001u, s);
+        dst += 4;
+    }
+    *sum = s;
+    return dst;
+}
+
+/* Expands output pixel `pixel` into slot `slot` (0 or 1) of the pair buffer; returns 128 * sum(x0 + x2). */
+static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uint32_t* pairs, int32_t slot,
+                               int8_t* gather)
+{
+    const int32_t k = g->filter_h * g->filter_w * g->in_c;
+    const int32_t quads = k / 4;
+    const int32_t tail = k % 4;
+    const int32_t row_bytes = g->filter_w * g->in_c;
+    const int32_t ox = pixel % g->out_w;
+    const int32_t oy = (pixel / g->out_w) % g->out_h;
+    const int8_t* in_b = g->input + (pixel / (g->out_w * g->out_h)) * g->in_h * g->in_w * g->in_c;
+    const int32_t y0 = oy * g->stride_h - g->pad_top;
+    const int32_t x0 = ox * g->stride_w - g->pad_left;
+    uint32_t* dst = pairs + 2 * slot;
+    int32_t sum = 0, ky, kx, t;
+
+    if (g->in_c % 4 == 0) {
+        /* Every tap is whole quads, expanded straight from the input. */
+        const uint32_t zp_word = 0x01010101u * (uint32_t)(uint8_t)(int8_t)g->zero_point;
+        const int32_t cq = g->in_c / 4;
+        for (ky = 0; ky < g->filter_h; ky++) {
+            const int32_t iy = y0 + ky * g->dilation_h;
+            for (kx = 0; kx < g->filter_w; kx++) {
+                const int32_t ix = x0 + kx * g->dilation_w;
+                if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) {
+                    int32_t q;
+                    for (q = 0; q < cq; q++) {
+                        dst = aot_conv_expand((const int8_t*)&zp_word, 1, dst, &sum);
+                    }
+                } else {
+                    dst = aot_conv_expand(in_b + (iy * g->in_w + ix) * g->in_c, cq, dst, &sum);
+                }
+            }
+        }
+        return sum * 128;
+    }
+    if (g->dilation_w == 1 && row_bytes % 4 == 0) {
+        /* Filter rows are whole quads: rows inside the image expand straight from the input, the others
+         * from a copy padded with the zero point. */
+        const int32_t inside_x = x0 >= 0 && x0 + g->filter_w <= g->in_w;
+        for (ky = 0; ky < g->filter_h; ky++) {
+            const int32_t iy = y0 + ky * g->dilation_h;
+            if (inside_x && iy >= 0 && iy < g->in_h) {
+                dst = aot_conv_expand(in_b + (iy * g->in_w + x0) * g->in_c, row_bytes / 4, dst, &sum);
+            } else {
+                aot_conv_gather_row(g, in_b, iy, x0, gather);
+                dst = aot_conv_expand(gather, row_bytes / 4, dst, &sum);
+            }
+        }
+        return sum * 128;
+    }
+    for (ky = 0; ky < g->filter_h; ky++) {
+        aot_conv_gather_row(g, in_b, y0 + ky * g->dilation_h, x0, gather + ky * row_bytes);
+    }
+    dst = aot_conv_expand(gather, quads, dst, &sum);
+    /* The K % 4 leftover values, one word each, after both pixels' quads. */
+    for (t = 0; t < tail; t++) {
+        pairs[4 * quads + slot * tail + t] = (uint32_t)(int32_t)gather[4 * quads + t];
+    }
+    return sum * 128;
+}
+
+struct aot_dsp_requant_args {
+    const int32_t* multiplier;
+    const int32_t* right_shift;
+    int32_t output_offset, act_min, act_max;
+};
+
+/* Both pixels of the pair buffer against every output channel: 2 pixels x 2 channels per inner loop. */
+static void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
+                           const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
+                           int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_requant_args* rq)
+{
+    const uint32_t* const xend = pairs + 4 * quads;
+    const uint32_t* wp = filter;
+    int32_t c, t;
+    for (c = 0; c + 1 < out_c; c += 2) {
+        const uint32_t* xp = pairs;
+        int32_t a00 = bias[c] - corr0, a01 = bias[c + 1] - corr0;
+        int32_t a10 = bias[c] - corr1, a11 = bias[c + 1] - corr1;
+        uint32_t xa, xc, w0, w1, e0, e1;
+        if (quads & 1) {
+            aot_load2(&wp, &w0, &w1);
+            aot_load2(&xp, &xa, &xc);
+            e0 = aot_sxtb16_ror8(w0);
+            e1 = aot_sxtb16_ror8(w1);
+            a00 = aot_smlad(e0, xc, aot_smlad(w0, xa, a00));
+            a01 = aot_smlad(e1, xc, aot_smlad(w1, xa, a01));
+            aot_load2(&xp, &xa, &xc);
+            a10 = aot_smlad(e0, xc, aot_smlad(w0, xa, a10));
+            a11 = aot_smlad(e1, xc, aot_smlad(w1, xa, a11));
+        }
+        while (xp != xend) {
+            aot_load2(&wp, &w0, &w1);
+            aot_load2(&xp, &xa, &xc);
+            e0 = aot_sxtb16_ror8(w0);
+            e1 = aot_sxtb16_ror8(w1);
+            a00 = aot_smlad(e0, xc, aot_smlad(w0, xa, a00));
+            a01 = aot_smlad(e1, xc, aot_smlad(w1, xa, a01));
+            aot_load2(&xp, &xa, &xc);
+            a10 = aot_smlad(e0, xc, aot_smlad(w0, xa, a10));
+            a11 = aot_smlad(e1, xc, aot_smlad(w1, xa, a11));
+            aot_load2(&wp, &w0, &w1);
+            aot_load2(&xp, &xa, &xc);
+            e0 = aot_sxtb16_ror8(w0);
+            e1 = aot_sxtb16_ror8(w1);
+            a00 = aot_smlad(e0, xc, aot_smlad(w0, xa, a00));
+            a01 = aot_smlad(e1, xc, aot_smlad(w1, xa, a01));
+            aot_load2(&xp, &xa, &xc);
+            a10 = aot_smlad(e0, xc, aot_smlad(w0, xa, a10));
+            a11 = aot_smlad(e1, xc, aot_smlad(w1, xa, a11));
+        }
+        for (t = 0; t < tail; t++) {
+            const int32_t x0 = (int32_t)xend[t], x1 = (int32_t)xend[tail + t];
+            const int32_t v0 = wtail[c * tail + t], v1 = wtail[(c + 1) * tail + t];
+            a00 += v0 * x0;
+            a01 += v1 * x0;
+            a10 += v0 * x1;
+            a11 += v1 * x1;
+        }
+        {
+            const int32_t m0 = rq->multiplier[c], m1 = rq->multiplier[c + 1];
+            const int32_t s0 = rq->right_shift[c], s1 = rq->right_shift[c + 1];
+            out0[c] = aot_dsp_output(a00, m0, s0, rq->output_offset, rq->act_min, rq->act_max);
+            out0[c + 1] = aot_dsp_output(a01, m1, s1, rq->output_offset, rq->act_min, rq->act_max);
+            out1[c] = aot_dsp_output(a10, m0, s0, rq->output_offset, rq->act_min, rq->act_max);
+            out1[c + 1] = aot_dsp_output(a11, m1, s1, rq->output_offset, rq->act_min, rq->act_max);
+        }
+    }
+    if (c < out_c) {
+        const uint32_t* xp = pairs;
+        int32_t a0 = bias[c] - corr0, a1 = bias[c] - corr1;
+        while (xp != xend) {
+            const uint32_t w = *wp++;
+            const uint32_t e = aot_sxtb16_ror8(w);
+            a0 = aot_smlad(e, xp[1], aot_smlad(w, xp[0], a0));
+            a1 = aot_smlad(e, xp[3], aot_smlad(w, xp[2], a1));
+            xp += 4;
+        }
+        for (t = 0; t < tail; t++) {
+            const int32_t v = wtail[c * tail + t];
+            a0 += v * (int32_t)xend[t];
+            a1 += v * (int32_t)xend[tail + t];
+        }
+        out0[c] = aot_dsp_output(a0, rq->multiplier[c], rq->right_shift[c], rq->output_offset, rq->act_min,
+                                 rq->act_max);
+        out1[c] = aot_dsp_output(a1, rq->multiplier[c], rq->right_shift[c], rq->output_offset, rq->act_min,
+                                 rq->act_max);
+    }
+}
+
+void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                       const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                       int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                       int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                       int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
+                       const int32_t* out_multiplier, const int32_t* out_right_shift, int32_t act_min,
+                       int32_t act_max, int32_t* scratch)
+{
+    const int32_t k = filter_h * filter_w * in_c;
+    const int32_t quads = k / 4;
+    const int32_t tail = k % 4;
+    const int32_t pixels = batches * out_h * out_w;
+    uint32_t* const pairs = (uint32_t*)scratch;
+    int8_t* const gather = (in_c % 4 == 0) ? (int8_t*)0 : (int8_t*)(pairs + 4 * quads + 2 * tail);
+    const int8_t* const wtail = (const int8_t*)filter + 4 * quads * out_c;
+    struct aot_conv_geom g;
+    struct aot_dsp_requant_args rq;
+    int32_t p;
+
+    g.input = input;
+    g.in_h = in_h;
+    g.in_w = in_w;
+    g.in_c = in_c;
+    g.filter_h = filter_h;
+    g.filter_w = filter_w;
+    g.stride_h = stride_h;
+    g.stride_w = stride_w;
+    g.dilation_h = dilation_h;
+    g.dilation_w = dilation_w;
+    g.pad_top = pad_top;
+    g.pad_left = pad_left;
+    g.zero_point = input_zero_point;
+    g.out_h = out_h;
+    g.out_w = out_w;
+    rq.multiplier = out_multiplier;
+    rq.right_shift = out_right_shift;
+    rq.output_offset = output_offset;
+    rq.act_min = act_min;
+    rq.act_max = act_max;
+
+    for (p = 0; p < pixels; p += 2) {
+        /* An odd last pixel is computed in both slots; both copies store the same values. */
+        const int32_t p1 = p + 1 < pixels ? p + 1 : p;
+        const int32_t corr0 = aot_conv_im2col(&g, p, pairs, 0, gather);
+        const int32_t corr1 = aot_conv_im2col(&g, p1, pairs, 1, gather);
+        aot_conv_gemm2(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
+                       output + p * out_c, output + p1 * out_c, out_c, &rq);
+    }
+}

@@ -1,0 +1,193 @@
+/* Private helpers of the compile-time-specialized int8 kernels (*_dsp.c).
+ *
+ * On cores with the DSP extension (__ARM_FEATURE_DSP: Cortex-M4/M7/M33/M55) the helpers are single
+ * instructions: SXTB16 (two sign-extended bytes into two 16-bit lanes), SXTB16 with ROR #8 and SMLAD (two
+ * 16x16 multiplies summed into a 32-bit accumulator).  Everywhere else (the host, Cortex-M0/M3) they are
+ * tiny C emulations with identical results, so the weight layouts the compiler emits for a DSP core can be
+ * built and checked bit-exact on the host.
+ *
+ * Lane convention: a "pair" is a uint32_t holding two int16 lanes, lane 0 in bits 0..15.  For four
+ * consecutive int8 values x0 x1 x2 x3 read as one little-endian word, aot_sxtb16() gives (x0, x2) and
+ * aot_sxtb16_ror8() gives (x1, x3).  Expanding inputs and weights with the same two helpers therefore
+ * pairs x0 with w0, x2 with w2, x1 with w1 and x3 with w3: the original weight byte order needs no reshuffle.
+ */
+#ifndef AOT_KERNELS_DSP_S8_H_
+#define AOT_KERNELS_DSP_S8_H_
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__ARM_FEATURE_DSP)
+#include <arm_acle.h>
+
+static inline uint32_t aot_sxtb16(uint32_t v)
+{
+    return (uint32_t)__sxtb16((int32_t)v);
+}
+
+static inline uint32_t aot_sxtb16_ror8(uint32_t v)
+{
+    /* GCC 12 does not fold a rotate into SXTB16's rotate field; spell it out to save an instruction. */
+    uint32_t r;
+    __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(v));
+    return r;
+}
+
+static inline int32_t aot_smlad(uint32_t a, uint32_t b, int32_t acc)
+{
+    return __smlad((int32_t)a, (int32_t)b, acc);
+}
+
+/* acc + lane0(a) * lane0(b) */
+static inline int32_t aot_smlabb(uint32_t a, uint32_t b, int32_t acc)
+{
+    return __smlabb((int32_t)a, (int32_t)b, acc);
+}
+
+/* Lane-wise a - b, each lane wrapping modulo 2^16. */
+static inline uint32_t aot_ssub16(uint32_t a, uint32_t b)
+{
+    return (uint32_t)__ssub16((int32_t)a, (int32_t)b);
+}
+
+/* Swaps the bytes inside each 16-bit half: REV16. */
+static inline uint32_t aot_rev16(uint32_t v)
+{
+    uint32_t r;
+    __asm__("rev16 %0, %1" : "=r"(r) : "r"(v));
+    return r;
+}
+
+/* Two words from an 8-byte-aligned stream, advancing it: one LDRD with post-increment (GCC 12 rarely
+ * pairs the loads of these loops by itself). */
+static inline void aot_load2(const uint32_t** p, uint32_t* a, uint32_t* b)
+{
+    const uint32_t* q = *p;
+    uint32_t x, y;
+    __asm__("ldrd %0, %1, [%2], #8" : "=r"(x), "=r"(y), "+r"(q) : "m"(*(const uint32_t(*)[2])q));
+    *a = x;
+    *b = y;
+    *p = q;
+}
+
+#else /* portable emulation, bit-identical for the value ranges the kernels use */
+
+static inline int32_t aot_lane0(uint32_t v)
+{
+    return (int32_t)(int16_t)(uint16_t)(v & 0xFFFFu);
+}
+
+static inline int32_t aot_lane1(uint32_t v)
+{
+    return (int32_t)(int16_t)(uint16_t)(v >> 16);
+}
+
+static inline uint32_t aot_sxtb16(uint32_t v)
+{
+    const uint32_t lo = (uint32_t)(int32_t)(int8_t)(uint8_t)(v & 0xFFu) & 0xFFFFu;
+    const uint32_t hi = (uint32_t)(int32_t)(int8_t)(uint8_t)((v >> 16) & 0xFFu) & 0xFFFFu;
+    return lo | (hi << 16);
+}
+
+static inline uint32_t aot_sxtb16_ror8(uint32_t v)
+{
+    return aot_sxtb16((v >> 8) | (v << 24));
+}
+
+static inline int32_t aot_smlad(uint32_t a, uint32_t b, int32_t acc)
+{
+    /* Unsigned arithmetic wraps like the instruction instead of being undefined. */
+    return (int32_t)((uint32_t)acc + (uint32_t)(aot_lane0(a) * aot_lane0(b)) +
+                     (uint32_t)(aot_lane1(a) * aot_lane1(b)));
+}
+
+static inline int32_t aot_smlabb(uint32_t a, uint32_t b, int32_t acc)
+{
+    return (int32_t)((uint32_t)acc + (uint32_t)(aot_lane0(a) * aot_lane0(b)));
+}
+
+static inline uint32_t aot_rev16(uint32_t v)
+{
+    return ((v >> 8) & 0x00FF00FFu) | ((v << 8) & 0xFF00FF00u);
+}
+
+static inline void aot_load2(const uint32_t** p, uint32_t* a, uint32_t* b)
+{
+    *a = (*p)[0];
+    *b = (*p)[1];
+    *p += 2;
+}
+
+static inline uint32_t aot_ssub16(uint32_t a, uint32_t b)
+{
+    const uint32_t lo = (a - b) & 0xFFFFu;
+    const uint32_t hi = ((a >> 16) - (b >> 16)) & 0xFFFFu;
+    return lo | (hi << 16);
+}
+
+#endif
+
+/* One possibly unaligned little-endian word; a single LDR on Cortex-M4/M7/M33 (and on x86). */
+static inline uint32_t aot_read32(const int8_t* p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+/* The "raw weight word" dot product used by the FC and convolution fast paths.
+ *
+ * For one quad of weights the compiler stores the bytes b0 = w0 + 128 (unsigned), b1 = w1, b2 = w2 + 128,
+ * b3 = w3, so the word read as two int16 lanes is (w0 + 128 + 256 w1, w2 + 128 + 256 w3) and
+ * aot_sxtb16_ror8 of it is (w1, w3).  The input quad x0..x3 is expanded once (shared by every output row)
+ * into xa = (x0, x2) and xc = (x1 - 256 x0 - 128, x3 - 256 x2 - 128); both lanes of xc stay within int16
+ * for every int8 input.  Then
+ *     smlad(word, xa) + smlad(sxtb16_ror8(word), xc)
+ *       = w0 x0 + w1 x1 + w2 x2 + w3 x3 + 128 (x0 + x2) - 128 (w1 + w3),
+ * i.e. four MACs for three instructions.  The compiler adds 128 * sum(w1 + w3) to each row's bias, and the
+ * kernel subtracts 128 * sum(x0 + x2) once per input row.  Partial sums may wrap, as SMLAD does; the final
+ * accumulator is exact because its true value is below 2^30. */
+static inline uint32_t aot_expand_xa(uint32_t v)
+{
+    return aot_sxtb16(v);
+}
+
+static inline uint32_t aot_expand_xc(uint32_t v)
+{
+    /* x1 - 256 x0 - 128 = (x1 + 128) + 256 (-x0 - 1): as a 16-bit lane that is the byte pair
+     * (x1 ^ 0x80, ~x0), i.e. the halves of v byte-swapped and XORed with 0x80 / 0xFF. */
+    return aot_rev16(v) ^ 0xFF80FF80u;
+}
+
+/* TFLite's MultiplyByQuantizedMultiplier for a right shift (shift = -right_shift, right_shift >= 1), in the
+ * short form that is exact whenever |acc| < 2^30 (the compiler proves that bound per layer from the weights
+ * and bias before it selects a *_dsp kernel):
+ *  - the rounding doubling high multiply's nudge-then-truncate equals floor((acc * m + 2^30) / 2^31) for
+ *    both signs (one SMMULR on the DSP cores), and acc * m never reaches the one saturating case;
+ *  - rounding half away from zero by 2^right_shift is (h + 2^(right_shift-1) - (h < 0)) >> right_shift,
+ *    and |h| < 2^30 keeps the sum from overflowing. */
+static inline int32_t aot_dsp_requant(int32_t acc, int32_t multiplier, int32_t right_shift)
+{
+    int32_t high;
+#if defined(__ARM_FEATURE_DSP)
+    /* floor((acc * m + 2^30) / 2^31) == floor((2 acc * m + 2^31) / 2^32): SMMULR of the doubled
+     * accumulator (|acc| < 2^30, so doubling cannot overflow). */
+    __asm__("smmulr %0, %1, %2" : "=r"(high) : "r"(acc * 2), "r"(multiplier));
+#else
+    const int64_t prod = (int64_t)acc * multiplier + ((int64_t)1 << 30);
+    high = (int32_t)(prod >> 31);
+#endif
+    return (high + ((int32_t)1 << (right_shift - 1)) + (high >> 31)) >> right_shift;
+}
+
+/* Requantize, add the output zero point, clamp to the fused activation range and narrow. */
+static inline int8_t aot_dsp_output(int32_t acc, int32_t multiplier, int32_t right_shift,
+                                    int32_t output_offset, int32_t act_min, int32_t act_max)
+{
+    int32_t v = aot_dsp_requant(acc, multiplier, right_shift) + output_offset;
+    v = v < act_min ? act_min : v;
+    v = v > act_max ? act_max : v;
+    return (int8_t)v;
+}
+
+#endif /* AOT_KERNELS_DSP_S8_H_ */

@@ -1,0 +1,170 @@
+"""Bit-exactness of the DSP-extension kernels (*_dsp) and their weight layouts, checked on the host.
+
+Compiling with --target cortex-m4 selects the *_dsp kernels and writes the weights in their layouts; the host
+build runs the same kernels with the portable emulations of SMLAD/SXTB16 (crt/src/kernels/dsp_s8.h), so every
+layout and fast path is compared with TFLite Micro here, in seconds.  The QEMU tests of //tests/models then run
+the real instructions on mps2-an386/an500/an505.
+"""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+
+from compiler.commands.run_cmd import run_model  # noqa: E402
+from compiler.driver import compile_model, load_model  # noqa: E402
+from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
+from conftest import SHARED_MODELS, shared_model_path  # noqa: E402
+from tflite_builder import ModelBuilder  # noqa: E402
+
+needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
+
+TARGET = "cortex-m4"
+
+
+def _check(tmp_path, model_path, count=4, seed=0, extra_cases=()):
+    graph = load_model(model_path)
+    cases = random_inputs(graph, count, seed) + [list(c) for c in extra_cases]
+    in_npz = tmp_path / "inputs.npz"
+    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
+    got = run_model(model_path, str(in_npz), None, target=TARGET)
+    want = tflm_outputs(model_path, cases, len(graph.outputs))
+    for k, t in enumerate(graph.outputs):
+        for n, case_want in enumerate(want):
+            g = got[t.name][n]
+            w = np.asarray(case_want[k]).reshape(t.shape)
+            diff = np.flatnonzero(g.astype(np.int32) != w.astype(np.int32))
+            assert diff.size == 0, (f"case {n}, output '{t.name}': {diff.size} of {g.size} values differ; first "
+                                    f"at {diff[0]}: got {g.reshape(-1)[diff[0]]}, TFLM {w.reshape(-1)[diff[0]]}")
+
+
+def _kernels(model_path):
+    return [op["kernel"] or "" for op in compile_model(model_path, "m", TARGET).manifest["ops"]]
+
+
+def _extremes(graph):
+    """All -128 and all 127 inputs: the corners of the raw-word input expansion."""
+    return [[np.full(t.shape, v, np.int8) for t in graph.inputs] for v in (-128, 127)]
+
+
+@needs_tflm
+@pytest.mark.parametrize("name", [m for m in SHARED_MODELS if m != "hello_world_float"])
+def test_shared_model_bit_exact_with_dsp_kernels(tmp_path, name):
+    path = shared_model_path(name)
+    _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)))
+
+
+def test_dsp_kernels_selected_only_for_dsp_targets():
+    path = shared_model_path("kws_ref_model")
+    host = [op["kernel"] or "" for op in compile_model(path, "m", "host").manifest["ops"]]
+    m3 = [op["kernel"] or "" for op in compile_model(path, "m", "cortex-m3").manifest["ops"]]
+    m4 = _kernels(path)
+    assert not any(k.endswith("_dsp") for k in host + m3)
+    assert any(k.endswith("_dsp") for k in m4)
+
+
+# --- synthetic layers: shapes and corner cases the shared models do not cover ---------------------------------
+
+
+def _rng(seed):
+    return np.random.default_rng(seed)
+
+
+def _fc_model(depth, units, batches=1, per_channel=False, act=0, in_zp=3, seed=0, wmax=127):
+    rng = _rng(seed)
+    b = ModelBuilder()
+    x = b.input("x", [batches, depth], "int8", 0.05, in_zp)
+    w = rng.integers(-wmax, wmax + 1, size=(units, depth)).astype(np.int8)
+    ws = rng.uniform(0.002, 0.01, size=units) if per_channel else 0.004
+    wt = b.const("w", w, "int8", ws, 0)
+    bias = b.const("b", rng.integers(-3000, 3000, size=units).astype(np.int32), "int32",
+                   np.float32(0.05) * np.asarray(ws, np.float32), 0)
+    y = b.tensor("y", [batches, units], "int8", 0.3, -5)
+    b.op("FULLY_CONNECTED", [x, wt, bias], y, {"fusedActivationFunction": act})
+    b.output(y)
+    return b
+
+
+@needs_tflm
+@pytest.mark.parametrize("depth,units,batches,act", [(8, 4, 1, 0), (12, 7, 2, 1), (64, 13, 1, 3), (4, 1, 3, 0),
+                                                     (640, 9, 1, 0), (6, 5, 1, 0)])
+def test_fully_connected(tmp_path, depth, units, batches, act):
+    path = _fc_model(depth, units, batches, act=act, seed=depth + units).save(tmp_path / "fc.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
+    want = "aot_fully_connected_s8_dsp" if depth % 4 == 0 else "aot_fully_connected_s8"
+    assert _kernels(path)[0] == want
+
+
+def _conv_model(kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(1, 1), act=0, in_zp=-7,
+                per_channel=True, seed=0):
+    """CONV_2D (filter [oc, kh, kw, ic]) or DEPTHWISE_CONV_2D (filter [1, kh, kw, oc], oc a multiple of ic)."""
+    rng = _rng(seed)
+    b = ModelBuilder()
+    n, h, w, ic = in_shape
+    x = b.input("x", in_shape, "int8", 0.05, in_zp)
+    fshape = (oc, kh, kw, ic) if kind == "CONV_2D" else (1, kh, kw, oc)
+    wts = rng.integers(-127, 128, size=fshape).astype(np.int8)
+    ws = rng.uniform(0.002, 0.01, size=oc) if per_channel else np.float32(0.004)
+    axis = 0 if kind == "CONV_2D" else 3
+    wt = b.const("w", wts, "int8", ws, 0, quantized_dimension=axis)
+    bias = b.const("b", rng.integers(-3000, 3000, size=oc).astype(np.int32), "int32",
+                   np.float32(0.05) * np.asarray(ws, np.float32), 0, quantized_dimension=0)
+    eff_h, eff_w = (kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1
+    if padding == 0:
+        oh, ow = -(-h // stride[0]), -(-w // stride[1])
+    else:
+        oh, ow = (h - eff_h) // stride[0] + 1, (w - eff_w) // stride[1] + 1
+    y = b.tensor("y", [n, oh, ow, oc], "int8", 0.2, 4)
+    opts = {"padding": padding, "strideH": stride[0], "strideW": stride[1], "fusedActivationFunction": act,
+            "dilationHFactor": dilation[0], "dilationWFactor": dilation[1]}
+    if kind == "DEPTHWISE_CONV_2D":
+        opts["depthMultiplier"] = oc // ic
+    b.op(kind, [x, wt, bias], y, opts)
+    b.output(y)
+    return b
+
+
+CONV_CASES = [
+    # in_shape, kh, kw, oc, stride, padding, dilation
+    ((1, 6, 5, 8), 1, 1, 6, (1, 1), 1, (1, 1)),      # 1x1 as GEMM, even channels
+    ((1, 5, 5, 16), 3, 3, 7, (1, 1), 0, (1, 1)),     # SAME, odd output channels, odd pixel count
+    ((2, 7, 6, 3), 3, 3, 4, (2, 2), 0, (1, 1)),      # K % 4 == 3 (gather + tail), batches, stride 2
+    ((1, 12, 9, 1), 4, 2, 4, (2, 1), 0, (1, 1)),     # one input channel, whole-quad filter rows
+    ((1, 9, 9, 4), 3, 3, 3, (1, 1), 0, (2, 2)),      # dilation
+    ((1, 8, 8, 2), 3, 2, 2, (1, 2), 1, (1, 1)),      # VALID, K % 4 == 0 with in_c % 4 != 0
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(CONV_CASES)))
+def test_conv2d(tmp_path, case):
+    in_shape, kh, kw, oc, stride, padding, dilation = CONV_CASES[case]
+    b = _conv_model("CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3, seed=case)
+    path = b.save(tmp_path / "conv.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
+    assert _kernels(path)[0] == "aot_conv2d_s8_dsp"
+
+
+DW_CASES = [
+    # in_shape, kh, kw, oc, stride, padding, dilation, kernel
+    ((1, 7, 5, 8), 3, 3, 8, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),
+    ((2, 9, 8, 5), 3, 3, 5, (2, 2), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),
+    ((1, 8, 7, 3), 3, 3, 3, (2, 1), 1, (1, 1), "aot_depthwise_conv2d_s8_dsp"),
+    ((1, 13, 11, 1), 5, 4, 6, (2, 2), 0, (1, 1), "aot_conv2d_s8_dsp"),    # one input channel -> GEMM
+    ((1, 6, 6, 4), 3, 3, 8, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8"),  # multiplier 2: portable
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(DW_CASES)))
+def test_depthwise_conv2d(tmp_path, case):
+    in_shape, kh, kw, oc, stride, padding, dilation, kernel = DW_CASES[case]
+    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3,
+                    seed=10 + case)
+    path = b.save(tmp_path / "dw.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
+    assert _kernels(path)[0] == kernel
