@@ -9,6 +9,15 @@ import math
 
 import numpy as np
 
+from .errors import CompileError
+
+
+class QuantRangeError(CompileError):
+    """A rescaling factor the fixed-point kernels cannot represent (from degenerate quantization scales).
+
+    Raised by the helpers below; passes/prepare_ops.py re-raises it naming the operator and its tensors' scales.
+    """
+
 
 def round_half_away(x: float) -> int:
     """std::round semantics (ties away from zero), exact for any double."""
@@ -31,21 +40,23 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
     if shift < -31:
         # Too small to represent: the reference flushes to zero.
         return 0, 0
+    if shift > 31:
+        # The kernels shift the input left by `shift` in 32 bits: beyond 31 that is undefined behaviour in C.
+        raise QuantRangeError(f"the rescaling factor {real:.6g} is too large for a 32-bit fixed-point multiplier "
+                              "(at most 2^31)")
     return int(q_fixed), int(shift)
 
 
 def quantize_multiplier_smaller_than_one(real: float) -> tuple[int, int]:
-    assert 0.0 < real < 1.0, real
-    m, s = quantize_multiplier(real)
-    assert s <= 0
-    return m, s
+    if not 0.0 < real < 1.0:
+        raise QuantRangeError(f"the rescaling factor {real:.6g} must be between 0 and 1 (exclusive)")
+    return quantize_multiplier(real)
 
 
 def quantize_multiplier_greater_than_one(real: float) -> tuple[int, int]:
-    assert real > 1.0, real
-    m, s = quantize_multiplier(real)
-    assert s >= 0
-    return m, s
+    if not real > 1.0:
+        raise QuantRangeError(f"the rescaling factor {real:.6g} must be greater than 1")
+    return quantize_multiplier(real)
 
 
 def quantize_value_f32(value: float, scale: float, zero_point: int) -> int:
@@ -94,6 +105,10 @@ def gemmlowp_input_rescale(input_scale: float, integer_bits: int = 4) -> tuple[i
     if mult == (1 << 31):  # cannot happen for float32 scales; keep the value representable
         mult //= 2
         shift += 1
+    if not 0 <= shift <= 31:
+        # A negative or over-wide left shift of the input has no fixed-point meaning (and is UB in the kernel).
+        raise QuantRangeError(f"the input scale {float(input_scale):.6g} is outside the range its fixed-point "
+                              f"rescaling supports (2^-{32 - integer_bits} to 2^{integer_bits})")
     return int(mult), int(shift), calculate_input_radius(integer_bits, shift)
 
 

@@ -15,8 +15,22 @@ if inline int long register restrict return short signed sizeof static struct sw
 typedef union unsigned void volatile while _Bool _Complex _Imaginary bool true false
 """.split())
 
+# The header is also included from C++ (it has extern "C"), so a field must not be a C++ keyword either.
+CXX_KEYWORDS = frozenset("""
+alignas alignof and and_eq asm bitand bitor catch char16_t char32_t char8_t class compl concept consteval
+constexpr constinit const_cast co_await co_return co_yield decltype delete dynamic_cast explicit export friend
+mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public reinterpret_cast
+requires static_assert static_cast template this thread_local throw try typeid typename using virtual wchar_t
+xor xor_eq
+""".split())
+
+# Lower-case macros a C compiler may predefine (GCC in its default GNU modes: `linux`, `unix`; other hosts and
+# older ABIs the rest) or the standard headers the generated code includes define: as a field name they would be
+# replaced by the preprocessor in the user's translation unit.
+PREDEFINED_MACROS = frozenset("linux unix i386 sun sparc mips vax offsetof".split())
+
 # Field names that would produce macros colliding with fixed API macros.
-RESERVED_FIELDS = frozenset({"workspace"})
+RESERVED_FIELDS = frozenset({"workspace"}) | CXX_KEYWORDS | PREDEFINED_MACROS
 
 _PREFIX_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 MAX_IDENT_LEN = 40

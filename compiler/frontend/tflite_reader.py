@@ -62,35 +62,48 @@ def read_tflite(data: bytes, source_name: str = "model") -> Graph:
             f"identifier at byte 4; the file has {len(data)} bytes). Only .tflite "
             "models (TFLite schema version 3) are supported."
         )
+    at = _Cursor()
     try:
-        return _parse(data, source_name)
-    except CompileError:
-        raise
+        return _parse(data, source_name, at)
+    except (CompileError, MemoryError):
+        raise   # a MemoryError is the compiler's bug (a missing limit), not the file's
     except Exception as e:  # malformed/truncated flatbuffers fail in many ways
         raise CompileError(
-            f"'{source_name}' could not be parsed as a TFLite flatbuffer: the file is "
+            f"'{source_name}' could not be parsed as a TFLite flatbuffer: {at.what} is "
             f"truncated or corrupt ({type(e).__name__}: {e}). Only complete .tflite "
             "models (TFLite schema version 3) are supported."
         ) from None
 
 
-def _buffer_bytes(model, data: bytes, index: int) -> bytes:
-    if index <= 0 or index >= model.BuffersLength():
-        return b""
+class _Cursor:
+    """What the reader is looking at, so that a flatbuffer the bindings cannot walk is reported by its part."""
+
+    what = "the model's root table"
+
+
+def _buffer_bytes(model, data: bytes, index: int, tensor: str) -> bytes:
+    if index == 0:
+        return b""   # buffer 0 is the schema's empty sentinel: not a constant
+    if not 0 < index < model.BuffersLength():
+        raise CompileError(
+            f"{tensor} refers to buffer {index}, but the model has {model.BuffersLength()} buffers (0 to "
+            f"{model.BuffersLength() - 1}). The model file is malformed.")
     buf = model.Buffers(index)
     if buf is None:
         return b""
     offset, size = buf.Offset(), buf.Size()
     if offset > 1:  # large-model layout: payload appended after the flatbuffer
         if offset + size > len(data):
-            raise CompileError(f"Buffer {index} points past the end of the file.")
+            raise CompileError(
+                f"{tensor} has its data in buffer {index} at file offset {offset} ({size} bytes), past the end of "
+                f"the {len(data)}-byte file. The model file is truncated or malformed.")
         return data[offset:offset + size]
     if buf.DataLength() == 0:
         return b""
     return buf.DataAsNumpy().tobytes()
 
 
-def _parse(data: bytes, source_name: str) -> Graph:
+def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
     model = tflite.Model.GetRootAsModel(data, 0)
     version = model.Version()
     if version != 3:
@@ -106,9 +119,11 @@ def _parse(data: bytes, source_name: str) -> Graph:
     limits.check_counts(source_name, sg.OperatorsLength(), sg.TensorsLength())
     tensors = []
     for ti in range(sg.TensorsLength()):
+        at.what = f"the table of tensor {ti}"
         tensors.append(_parse_tensor(model, data, sg.Tensors(ti), ti))
     limits.check_weights(source_name, sum(t.data.nbytes for t in tensors if t.data is not None))
 
+    at.what = "the subgraph's input/output list"
     input_ids = [int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
     output_ids = [int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
     for i in input_ids + output_ids:
@@ -123,6 +138,7 @@ def _parse(data: bytes, source_name: str) -> Graph:
 
     ops = []
     for oi in range(sg.OperatorsLength()):
+        at.what = f"the table of operator {oi}"
         op = sg.Operators(oi)
         code_index = op.OpcodeIndex()
         if code_index >= model.OperatorCodesLength():
@@ -138,6 +154,14 @@ def _parse(data: bytes, source_name: str) -> Graph:
         for i in ins + outs:
             if i >= len(tensors) or i < -1:
                 raise CompileError(f"Operator {oi} ({kind}) refers to missing tensor {i}.")
+        for pos, i in enumerate(outs):
+            # Checked here, before any operator order or producer analysis, so the message names the real defect.
+            if i < 0 or tensors[i].is_const or tensors[i].is_input:
+                what = ("no tensor (-1)" if i < 0 else f"tensor {i} '{tensors[i].name}', which is "
+                        + ("a constant" if tensors[i].is_const else "a model input"))
+                raise CompileError(f"Operator {oi} ({kind}) output {pos} is {what}; an operator must write a "
+                                   "tensor of its own. The model file is malformed.")
+        at.what = f"the options table of operator {oi} ({kind})"
         ops.append(Operator(
             index=oi,
             kind=kind,
@@ -238,7 +262,7 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
         quant = QuantParams(scale=scale, zero_point=zp, axis=int(q.QuantizedDimension()))
         _check_quant(index, name, dtype, shape, quant)
 
-    raw = _buffer_bytes(model, data, t.Buffer())
+    raw = _buffer_bytes(model, data, t.Buffer(), f"Tensor {index} '{name}'")
     arr = None
     if raw:
         from ..ir.dtypes import DTYPES

@@ -53,7 +53,17 @@ def scratch_buffers(graph, first_id: int) -> list:
 
 
 def lower_bound(buffers, num_ops: int) -> int:
-    best = 0
-    for t in range(max(num_ops, 1)):
-        best = max(best, sum(b.size for b in buffers if b.start <= t <= b.end))
+    # Bytes live at each op as a running sum of +size at a buffer's start and -size after its end: linear in
+    # ops + buffers (a model may have 10,000 operators).
+    steps = max(num_ops, 1)
+    delta = [0] * (steps + 1)
+    for b in buffers:
+        first, last = max(b.start, 0), min(b.end, steps - 1)
+        if first <= last:
+            delta[first] += b.size
+            delta[last + 1] -= b.size
+    best = live = 0
+    for t in range(steps):
+        live += delta[t]
+        best = max(best, live)
     return best

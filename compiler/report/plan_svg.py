@@ -5,7 +5,16 @@ peak (where boxes stack highest) and any waste (empty space under the workspace 
 box shows its tensor name, size and lifetime. Everything that comes from the model is XML-escaped.
 """
 
-from xml.sax.saxutils import escape
+import re
+from xml.sax.saxutils import escape as _escape
+
+# Characters XML 1.0 forbids even as character references (C0 controls but tab/newline/CR, surrogates, U+FFFE/F);
+# a model name may hold any of them.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: str) -> str:
+    return _escape(_NOT_XML.sub("?", str(text)))
 
 _W, _H = 900, 480                 # drawing area in px
 _LEFT, _TOP, _BOTTOM = 70, 40, 50

@@ -69,3 +69,35 @@ def test_hostile_names_compile_cleanly_and_run(tmp_path):
     expected = np.clip(x0 + x1, 0, 6)  # RELU6 then RELU: idempotent after the first clamp
     for name in ("int", "a-b", "a_b", "9lives"):
         np.testing.assert_array_equal(got[name], expected)
+
+
+CXX_AND_MACRO_NAMES = ["class", "linux", "unix", "new", "this", "ctl\x01\x1b[0m", "offsetof", "template"]
+
+
+def test_names_safe_in_cxx_and_gnu_c_and_in_the_reports(tmp_path):
+    """The header is included from C++ (extern "C") and from C built in GCC's default GNU mode, where `linux` and
+    `unix` are predefined macros: fields named after C++ keywords or those macros would break the user's build."""
+    import json
+    import xml.etree.ElementTree as ET
+    b = ModelBuilder()
+    ins = [b.input(n, [1, 4], "float32") for n in CXX_AND_MACRO_NAMES[:4]]
+    h = b.op("ADD", ins[:2], out=b.tensor(CXX_AND_MACRO_NAMES[4], [1, 4], "float32"))
+    h = b.op("ADD", [h, ins[2]], out=b.tensor(CXX_AND_MACRO_NAMES[5], [1, 4], "float32"))
+    h = b.op("ADD", [h, ins[3]], out=b.tensor(CXX_AND_MACRO_NAMES[6], [1, 4], "float32"))
+    b.output(b.op("RELU", [h], out=b.tensor(CXX_AND_MACRO_NAMES[7], [1, 4], "float32")))
+    compiled = compile_model(b.save(tmp_path / "cxx.tflite"), "cx", "host")
+    out = tmp_path / "out"
+    write_files(str(out), compiled.files)
+    fields = re.findall(r"\b(?:const )?float\* (\w+);", compiled.files["cx.h"])
+    assert len(set(fields)) == 5 and not set(fields) & {"class", "linux", "unix", "new", "template"}, fields
+    include = os.path.join(REPO, "crt", "include")
+    (tmp_path / "use.cpp").write_text('#include "cx.h"\nint main() { cx_inputs in = {}; (void)in; return 0; }\n')
+    r = subprocess.run(["g++", "-std=c++11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I",
+                        str(out), "-I", include, str(tmp_path / "use.cpp")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run(["gcc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I", str(out), "-I",
+                        include, str(out / "cx.c")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    ET.fromstring(compiled.files["cx_plan.svg"])
+    report = json.loads(compiled.files["cx.json"])
+    assert [i["name"] for i in report["inputs"]] == CXX_AND_MACRO_NAMES[:4]

@@ -67,3 +67,21 @@ def test_cli_flags(tmp_path):
     r = subprocess.run([sys.executable, "-m", "compiler", "compile", path, "--prefix", "m", "--out_dir", tmp_path,
                         "--max_tensor_bytes", "4K"], capture_output=True, text=True, cwd=REPO)
     assert r.returncode == 2 and "Traceback" not in r.stderr and "4096 bytes per tensor" in r.stderr
+
+
+def test_op_limit_and_a_model_at_it_compiles_quickly(tmp_path):
+    # A model at the operator limit must compile in seconds (the planner used to be quadratic in Python: minutes
+    # here); one more operator than the limit is refused up front.
+    import time
+    b = ModelBuilder()
+    h = b.input("x", [1, 4], "float32")
+    for i in range(limits.Limits().max_ops):
+        h = b.op("RELU", [h], out=b.tensor(f"t{i}", [1, 4], "float32"))
+    b.output(h)
+    path = b.save(tmp_path / "deep.tflite")
+    t0 = time.monotonic()
+    compile_model(path, "m", "host")
+    assert time.monotonic() - t0 < 60
+    limits.configure(max_ops=limits.Limits().max_ops - 1)
+    with pytest.raises(CompileError, match="10000 operators"):
+        compile_model(path, "m", "host")

@@ -50,3 +50,50 @@ def test_hostile_title_is_escaped():
     root = ET.fromstring(svg)
     assert not list(root.iter(NS + "script")) and svg.isascii()
     assert "☃" in root.find(NS + "title").text
+
+
+def _rects(root):
+    return [r for r in root.iter(NS + "rect") if r.get("class") == "buffer"]
+
+
+def test_control_characters_in_names_still_give_xml():
+    # XML 1.0 forbids C0 controls even as character references; a tensor name may contain them.
+    class B:
+        name, kind, offset, size, start, end = "a\x01b\x00c\x1b[31m", "tensor", 0, 16, 0, 0
+    root = ET.fromstring(plan_svg.render_plan_svg("t\x02\x7f", [B()], 1, 16, 16))
+    assert "a?b?c?[31m" in _rects(root)[0].find(NS + "title").text
+
+
+@pytest.mark.parametrize("mode", ["exclusive", "concurrent"])
+def test_shared_workspace_picture_places_every_model_plan(mode):
+    """aot_workspace's picture (aotc workspace): one box per buffer of every model, where layout() puts it."""
+    from compiler.report.workspace_svg import layout, render_workspace_svg
+    models = [(p, compile_model(shared_model_path(n), p, "host").manifest)
+              for p, n in (("hw", "hello_world_int8"), ("ms", "micro_speech_quantized"))]
+    boxes, steps, size, separate, sections = layout(models, mode)
+    root = ET.fromstring(render_workspace_svg("ws", models, mode))
+    rects = _rects(root)
+    assert len(rects) == sum(len(m["workspace"]["buffers"]) for _, m in models) == len(boxes)
+    top = max([size, 1] + [b.offset + b.size for b in boxes])
+    sx, sy = plan_svg._W / max(steps, 1), plan_svg._H / top
+    want = sorted((b.offset, b.size, b.start, b.end) for b in boxes)
+    got = sorted(tuple(int(r.get(k)) for k in ("data-offset", "data-size", "data-start", "data-end")) for r in rects)
+    assert got == want
+    for r in rects:
+        offset, size_b, start, end = (int(r.get(k)) for k in ("data-offset", "data-size", "data-start", "data-end"))
+        assert float(r.get("x")) == pytest.approx(plan_svg._LEFT + start * sx, abs=0.01)
+        assert float(r.get("y")) == pytest.approx(plan_svg._TOP + offset * sy, abs=0.01)
+        assert float(r.get("width")) == pytest.approx(max((end - start + 1) * sx, 1.0), abs=0.01)
+        assert float(r.get("height")) == pytest.approx(max(size_b * sy, 1.0), abs=0.01)
+    # Exclusive: the second model's timeline starts after the first's; concurrent: its band starts past the
+    # first's workspace. Either way one divider per model, labelled with its prefix and size.
+    dividers = [line for line in root.iter(NS + "line") if line.get("class") in ("section", "band")]
+    assert len(dividers) == 2
+    texts = " ".join(t.text or "" for t in root.iter(NS + "text"))
+    for prefix, m in models:
+        assert f"{prefix} ({m['workspace']['size']} B)" in texts
+    assert f"separate buffers: {separate} B" in root.find(NS + "title").text
+    if mode == "exclusive":
+        assert size == max(m["workspace"]["size"] for _, m in models)
+    else:
+        assert size >= sum(m["workspace"]["size"] for _, m in models)

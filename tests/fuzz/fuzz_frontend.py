@@ -1,210 +1,369 @@
-"""Mutation fuzzer of the compiler's frontends: a malformed model must give a CompileError, never anything else.
+"""Coverage-guided, seeded mutation fuzzer of the compiler's model frontends (and everything behind them).
 
-Every input runs the whole compile (parse, passes, planner, codegen) in a worker process with an address-space
-limit; a result other than success or CompileError, a worker that dies (crash, memory blow-up) or one that takes
-longer than the time limit is a finding, saved with its traceback. Mutations are format-agnostic byte edits (flips,
-overwrites with boundary int32 values at aligned offsets, where flatbuffer and protobuf offsets, lengths, shapes
-and indices live, truncation, chunk deletion/duplication, splicing of two inputs). An input joins the corpus when
-its outcome has not been seen before (the outcome class plus the error message with numbers and names masked): a
-cheap behavioural coverage signal that steers mutation towards new checks.
+    nice -n 10 .venv/bin/python tests/fuzz/fuzz_frontend.py --format tflite --duration 600 --out /tmp/fuzz_run
+    .venv/bin/python tests/fuzz/fuzz_frontend.py --replay FILE...      # outcome of given files, one line each
 
-    python tests/fuzz/fuzz_frontend.py --seconds 600 --format tflite --corpus_out tests/fuzz/corpus/tflite
+Seeds are the shared real models ($AOT_MODELS_DIR or ../shared/models, every *.<format> file) plus, for TFLite,
+small models made with tests/compiler/tflite_builder.py (seeds.py), the project's own model files (tests/models,
+e2e) and the committed regression corpus (tests/fuzz/corpus/<format>/). Each round picks a corpus entry and
+mutates it: structure-aware (tflite_mutators: one schema field changed, re-serialized) or byte-level
+(byte_mutators: flips, edge integers, truncation, splicing). The mutant runs through target.run_target, i.e.
+`compiler.driver.compile_model` with the frontend chosen by extension, so the same driver fuzzes ONNX once that
+frontend exists (--format onnx).
 
-Seeds: the generated models of tests/fuzz/seeds.py and every model given with --seed_model. Corpus entries are
-saved only when derived from generated seeds (`--save_from_all` to save everything, e.g. to reproduce locally),
-so third-party models never end up in the repository.
+Each input runs in a child forked from this process (modules are imported once, so a run costs milliseconds)
+under an address-space limit (RLIMIT_AS) and a wall-clock timeout enforced by SIGKILL. Outcomes: success, a
+CompileError paragraph, or a finding: another exception, a timeout, a memory blow-up (MemoryError, or a peak RSS
+above --rss_mb), a crash (signal) or, every --check_c_every successes, generated C that gcc -Werror -pedantic
+rejects. Findings are deduplicated by exception type and innermost compiler line and written to OUT/findings/.
+
+Coverage feedback: the child records which lines of compiler/ ran (sys.settrace, compiler frames only) and the
+normalized text of its error; a mutant that adds any new line or error kind joins the corpus (OUT/queue/).
+--export_corpus DIR writes a small set-cover of the corpus entries derived from the builder seeds only (never
+bytes of third-party models) that keeps all their coverage, for committing as the regression corpus.
+Everything is reproducible from --seed, apart from the point where --duration stops the run.
 """
 
 import argparse
+import glob
 import hashlib
 import json
-import multiprocessing as mp
 import os
+import pickle
 import random
-import re
 import resource
-import struct
+import select
+import shutil
+import signal
 import sys
 import tempfile
 import time
-import traceback
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # forked children must not inherit a thread pool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, REPO)
+sys.path.insert(0, os.path.abspath(os.path.join(HERE, "..", "..")))
 sys.path.insert(0, HERE)
 
-_BOUNDARY = [0, 1, 2, 0x7F, 0x80, 0xFF, 0x7FFF, 0xFFFF, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x10000, 0x1000000]
-_MEMORY_LIMIT = 3 << 30
+import byte_mutators  # noqa: E402
+import target  # noqa: E402
+import tflite_mutators  # noqa: E402
+
+# Import the whole compiler once, here: forked children then start with every module loaded (milliseconds per
+# input instead of an import per input).
+import compiler.driver  # noqa: E402,F401
+import compiler.ops  # noqa: E402,F401
+
+_FORMATS = {"tflite": ".tflite", "onnx": ".onnx"}
 
 
-def _worker(conn, ext):
-    """Compiles each input it receives; replies (outcome, detail)."""
-    resource.setrlimit(resource.RLIMIT_AS, (_MEMORY_LIMIT, _MEMORY_LIMIT))
-    from compiler.driver import compile_model
-    from compiler.errors import CompileError
-    tmp = tempfile.mkdtemp(prefix="aot-fuzz-")
-    path = os.path.join(tmp, "model" + ext)
+# --- seeds -----------------------------------------------------------------------------------------------------
+def shared_models_dir() -> str:
+    return os.environ.get("AOT_MODELS_DIR") or os.path.join(target.REPO, "..", "shared", "models")
+
+
+def load_seeds(fmt: str, include_shared: bool = True, extra_files=(), extra_dir: str = "") -> list:
+    """[(name, origin, bytes)]; origin 'builder' marks inputs that are the project's own (committable)."""
+    ext = _FORMATS[fmt]
+    seeds = []
+    if include_shared:
+        for p in sorted(glob.glob(os.path.join(shared_models_dir(), "*" + ext))):
+            seeds.append((os.path.basename(p), "shared", open(p, "rb").read()))
+    if fmt == "tflite":
+        import seeds as builder_seeds
+        seeds += [(name, "builder", data) for name, data in sorted(builder_seeds.builder_seeds().items())]
+    # The project's own model files (generated by its scripts): small enough ones seed every format, e.g. the
+    # ONNX models the ONNX frontend's tests generate.
+    for d in ("tests/models", "e2e", "tests/compiler/data"):
+        for p in sorted(glob.glob(os.path.join(target.REPO, d, "*" + ext))):   # not recursive: bazel-* links
+            if os.path.isfile(p) and os.path.getsize(p) <= 256 << 10:
+                seeds.append((os.path.relpath(p, target.REPO), "builder", open(p, "rb").read()))
+    for d in [os.path.join(HERE, "corpus", fmt)] + ([extra_dir] if extra_dir else []):
+        for p in sorted(glob.glob(os.path.join(d, "*" + ext))):
+            seeds.append((os.path.basename(p), "builder", open(p, "rb").read()))
+    for p in extra_files:
+        seeds.append((os.path.basename(p), "shared", open(p, "rb").read()))
+    return seeds
+
+
+# --- the child -------------------------------------------------------------------------------------------------
+def _traced(fn):
+    """Run fn() recording (code object id, line) of every line executed in compiler/ frames."""
+    lines = set()
+    prefix = target.COMPILER_DIR + os.sep
+
+    def local(frame, event, arg):
+        if event == "line":
+            lines.add((frame.f_code.co_filename, frame.f_lineno))
+        return local
+
+    def global_trace(frame, event, arg):
+        return local if frame.f_code.co_filename.startswith(prefix) else None
+
+    sys.settrace(global_trace)
+    try:
+        result = fn()
+    finally:
+        sys.settrace(None)
+    return result, lines
+
+
+def _vm_bytes() -> int:
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _child(path: str, c_workdir: str, mem_bytes: int, timeout: float, coverage: bool, wfd: int) -> None:
+    try:
+        limit = _vm_bytes() + mem_bytes
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)     # the parent's SIGKILL is the hard limit; this is early
+        signal.alarm(int(timeout) + 1)
+        run = lambda: target.run_target(path, c_workdir)  # noqa: E731
+        (outcome, detail), lines = _traced(run) if coverage else (run(), set())
+        payload = pickle.dumps((outcome, detail, lines))
+        with os.fdopen(wfd, "wb") as w:
+            w.write(payload)
+    finally:
+        os._exit(0)
+
+
+def execute(path: str, timeout: float, mem_mb: int, rss_mb: int, c_workdir: str = "", coverage: bool = True):
+    """Run the target on `path` in a forked child: (outcome, detail, lines, seconds, peak_rss_mb)."""
+    rfd, wfd = os.pipe()
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.close(rfd)
+        _child(path, c_workdir, mem_mb << 20, timeout, coverage, wfd)
+    os.close(wfd)
+    chunks, deadline, killed = [], t0 + timeout, False
     while True:
-        data = conn.recv()
-        if data is None:
-            return
+        left = deadline - time.monotonic()
+        if left <= 0:
+            os.kill(pid, signal.SIGKILL)
+            killed = True
+            break
+        ready, _, _ = select.select([rfd], [], [], left)
+        if ready:
+            chunk = os.read(rfd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    os.close(rfd)
+    _, status, usage = os.wait4(pid, 0)
+    seconds = time.monotonic() - t0
+    rss = usage.ru_maxrss // 1024
+    if killed or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM):
+        return "bug", f"timeout: no result after {timeout:.0f} s", set(), seconds, rss
+    if os.WIFSIGNALED(status):
+        return "bug", f"crash: killed by signal {os.WTERMSIG(status)}", set(), seconds, rss
+    try:
+        outcome, detail, lines = pickle.loads(b"".join(chunks))
+    except Exception:  # noqa: BLE001 - the child died before reporting (e.g. out of memory while pickling)
+        return "bug", "crash: the child exited without a result", set(), seconds, rss
+    if outcome != "bug" and rss > rss_mb:
+        outcome, detail = "bug", f"memory: peak RSS {rss} MiB > {rss_mb} MiB\n{detail}"
+    if outcome == "bug" and detail.startswith("MemoryError"):
+        detail = "memory: " + detail
+    return outcome, detail, lines, seconds, rss
+
+
+# --- the loop --------------------------------------------------------------------------------------------------
+class Corpus:
+    def __init__(self):
+        self.entries = []       # dicts: data, origin, name, features
+        self.features = set()
+
+    def add(self, data, origin, name, features) -> bool:
+        new = features - self.features
+        if not new and self.entries:
+            return False
+        self.features |= features
+        self.entries.append({"data": data, "origin": origin, "name": name, "features": features})
+        return True
+
+    def pick(self, rng):
+        # Favour small entries (cheap to run, and what the committed corpus is made of) and recent finds.
+        if rng.random() < 0.3:
+            return self.entries[rng.randrange(max(0, len(self.entries) - 20), len(self.entries))]
+        a, b = rng.choice(self.entries), rng.choice(self.entries)
+        return a if len(a["data"]) <= len(b["data"]) else b
+
+
+def mutate(rng, fmt, data, other):
+    """1-4 stacked mutations: structure-aware when the format has them (and the input still parses), else bytes."""
+    if fmt == "tflite" and rng.random() < 0.65:
+        out = tflite_mutators.mutate_tflite(rng, data, rounds=rng.choice((1, 1, 2, 3)))
+        if out is not None:
+            return out if rng.random() < 0.85 else byte_mutators.mutate_bytes(rng, out)
+    for _ in range(rng.choice((1, 1, 2, 4))):
+        data = byte_mutators.mutate_bytes(rng, data, other)
+    return data
+
+
+def features_of(outcome, detail, lines) -> set:
+    feats = {("line",) + ln for ln in lines}
+    feats.add(("outcome", outcome, target.normalize_message(detail.splitlines()[0] if detail else "")))
+    return feats
+
+
+def fuzz(args) -> dict:
+    rng = random.Random(args.seed)
+    ext = _FORMATS[args.format]
+    findings_dir = args.findings or os.path.join(args.out, "findings")
+    os.makedirs(findings_dir, exist_ok=True)
+    os.makedirs(os.path.join(args.out, "queue"), exist_ok=True)
+    work = tempfile.mkdtemp(prefix="aotfuzz-")
+    path = os.path.join(work, "input" + ext)
+    corpus = Corpus()
+    stats = {"format": args.format, "seed": args.seed, "executions": 0, "outcomes": {"ok": 0, "error": 0, "bug": 0},
+             "vague_errors": {}, "findings": {}, "slowest_s": 0.0, "max_rss_mb": 0}
+
+    def run(data, check_c=False):
         with open(path, "wb") as f:
             f.write(data)
-        try:
-            compile_model(path, "m", "host")
-            conn.send(("ok", ""))
-        except CompileError as e:
-            conn.send(("error", str(e)))
-        except BaseException as e:  # noqa: BLE001 - anything else is what we look for
-            conn.send(("bug", f"{type(e).__name__}: {e}\n{traceback.format_exc()}"))
-
-
-class Runner:
-    """A worker process, restarted after a crash or a hang."""
-
-    def __init__(self, ext, timeout):
-        self.ext, self.timeout, self.proc = ext, timeout, None
-
-    def _start(self):
-        ctx = mp.get_context("fork")
-        self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker, args=(child, self.ext), daemon=True)
-        self.proc.start()
-
-    def run(self, data):
-        if self.proc is None or not self.proc.is_alive():
-            self._start()
-        self.conn.send(data)
-        if not self.conn.poll(self.timeout):
-            self.proc.kill()
-            self.proc.join()
-            self.proc = None
-            return "hang", f"no result within {self.timeout} s"
-        try:
-            return self.conn.recv()
-        except EOFError:
-            self.proc.join()
-            code = self.proc.exitcode
-            self.proc = None
-            return "crash", f"worker died (exit code {code})"
-
-    def close(self):
-        if self.proc is not None and self.proc.is_alive():
-            self.conn.send(None)
-            self.proc.join(5)
-
-
-def signature(outcome, detail):
-    if outcome == "bug":
-        last = [line for line in detail.splitlines() if line.startswith("  File ")][-1:] or [detail[:80]]
-        return outcome + ":" + detail.split(":", 1)[0] + ":" + "".join(last)
-    masked = re.sub(r"'[^']*'", "'_'", detail)
-    masked = re.sub(r"-?\d+(\.\d+)?(e-?\d+)?", "N", masked)
-    return outcome + ":" + masked[:200]
-
-
-def mutate(rng, data, corpus):
-    d = bytearray(data)
-    for _ in range(rng.choice([1, 1, 1, 2, 3, 5])):
-        if len(d) < 16:
-            d += bytes(rng.randrange(256) for _ in range(16))
-        kind = rng.randrange(8)
-        i = rng.randrange(len(d))
-        if kind == 0:
-            d[i] ^= 1 << rng.randrange(8)
-        elif kind == 1:
-            d[i] = rng.randrange(256)
-        elif kind in (2, 3):
-            i -= i % 4
-            if i + 4 <= len(d):
-                v = rng.choice(_BOUNDARY)
-                if kind == 3:
-                    v = (struct.unpack_from("<I", d, i)[0] + rng.choice([-1, 1, -4, 4, 16, -16])) & 0xFFFFFFFF
-                struct.pack_into("<I", d, i, v)
-        elif kind == 4:
-            del d[rng.randrange(8, len(d)):]
-        elif kind == 5:
-            n = rng.randint(1, 64)
-            del d[i:i + n]
-        elif kind == 6:
-            n = rng.randint(1, 64)
-            d[i:i] = d[i:i + n]
-        else:
-            other = rng.choice(corpus)
-            j = rng.randrange(len(other))
-            d = d[:i] + bytearray(other[j:j + rng.randint(4, 256)]) + d[i:]
-    return bytes(d)
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--seconds", type=float, default=60)
-    ap.add_argument("--format", choices=["tflite", "onnx"], default="tflite")
-    ap.add_argument("--seed_model", action="append", default=[], help="extra seed model files")
-    ap.add_argument("--corpus_in", default="", help="directory of earlier corpus entries to start from")
-    ap.add_argument("--corpus_out", default="", help="directory to save new corpus entries into")
-    ap.add_argument("--findings", default=os.path.join(tempfile.gettempdir(), "aot-fuzz-findings"))
-    ap.add_argument("--timeout", type=float, default=20.0, help="seconds per input before it counts as a hang")
-    ap.add_argument("--rng_seed", type=int, default=0)
-    ap.add_argument("--save_from_all", action="store_true")
-    args = ap.parse_args(argv)
-
-    ext = "." + args.format
-    seeds = []  # (bytes, own: generated by this project)
-    if args.format == "tflite":
-        from seeds import builder_seeds
-        seeds += [(d, True) for d in builder_seeds().values()]
-    for path in args.seed_model:
-        with open(path, "rb") as f:
-            seeds.append((f.read(), False))
-    if args.corpus_in and os.path.isdir(args.corpus_in):
-        for name in sorted(os.listdir(args.corpus_in)):
-            with open(os.path.join(args.corpus_in, name), "rb") as f:
-                seeds.append((f.read(), True))
-    if not seeds:
-        sys.exit("fuzz_frontend: no seeds")
-
-    rng = random.Random(args.rng_seed)
-    runner = Runner(ext, args.timeout)
-    corpus, own, seen = [], [], set()
-    stats = {"format": args.format, "executions": 0, "outcomes": {}, "findings": 0, "saved": 0}
-    os.makedirs(args.findings, exist_ok=True)
-    if args.corpus_out:
-        os.makedirs(args.corpus_out, exist_ok=True)
-
-    def record(data, is_own, outcome, detail):
+        res = execute(path, args.timeout, args.mem_mb, args.rss_mb,
+                      os.path.join(work, "c") if check_c else "", coverage=True)
         stats["executions"] += 1
-        stats["outcomes"][outcome] = stats["outcomes"].get(outcome, 0) + 1
-        sig = signature(outcome, detail)
-        if sig in seen:
-            return
-        seen.add(sig)
-        corpus.append(data)
-        own.append(is_own)
-        digest = hashlib.sha256(data).hexdigest()[:16]
-        if outcome in ("bug", "hang", "crash"):
-            stats["findings"] += 1
-            with open(os.path.join(args.findings, f"{outcome}_{digest}{ext}"), "wb") as f:
-                f.write(data)
-            with open(os.path.join(args.findings, f"{outcome}_{digest}.txt"), "w") as f:
-                f.write(detail)
-            print(f"finding: {outcome}: {detail.splitlines()[0][:200]}", flush=True)
-        if args.corpus_out and (is_own or args.save_from_all) and len(data) <= 64 * 1024:
-            with open(os.path.join(args.corpus_out, f"{outcome}_{digest}{ext}"), "wb") as f:
-                f.write(data)
-            stats["saved"] += 1
+        stats["outcomes"][res[0]] += 1
+        stats["slowest_s"] = max(stats["slowest_s"], round(res[3], 2))
+        stats["max_rss_mb"] = max(stats["max_rss_mb"], res[4])
+        return res
 
-    start = time.monotonic()
-    for data, is_own in seeds:
-        record(data, is_own, *runner.run(data))
-    while time.monotonic() - start < args.seconds:
-        k = rng.randrange(len(corpus))
-        data = mutate(rng, corpus[k], corpus)
-        record(data, own[k], *runner.run(data))
-    runner.close()
-    stats.update(seconds=round(time.monotonic() - start, 1), corpus=len(corpus), signatures=len(seen))
-    print(json.dumps(stats, indent=2))
+    def record_bug(data, detail, origin):
+        key = detail.splitlines()[0][:160]
+        entry = stats["findings"].setdefault(key, {"count": 0, "file": "", "origin": origin})
+        entry["count"] += 1
+        # Keep the smallest reproducer; a builder-derived one can be committed to the corpus.
+        if not entry["file"] or len(data) < entry.get("bytes", 1 << 62):
+            name = hashlib.sha1(key.encode()).hexdigest()[:10] + ext
+            entry["file"], entry["bytes"], entry["origin"] = os.path.join(findings_dir, name), len(data), origin
+            with open(entry["file"], "wb") as f:
+                f.write(data)
+            with open(entry["file"] + ".txt", "w") as f:
+                f.write(detail + "\n")
+        if entry["count"] == 1:
+            print(f"[{stats['executions']}] FINDING {key}", flush=True)
+
+    t_start = time.monotonic()
+    for name, origin, data in load_seeds(args.format, not args.no_shared, args.seed_model, args.corpus_in):
+        outcome, detail, lines, _, _ = run(data, check_c=bool(args.check_c_every))
+        if outcome == "bug":
+            record_bug(data, detail, origin)
+        corpus.add(data, origin, name, features_of(outcome, detail, lines))
+    stats["seeds"] = len(corpus.entries)
+    if not corpus.entries:
+        raise SystemExit(f"no seeds for format {args.format}")
+    print(f"{len(corpus.entries)} seeds, {len(corpus.features)} features", flush=True)
+    successes, last_print = 0, t_start
+    while time.monotonic() - t_start < args.duration and (not args.runs or stats["executions"] < args.runs):
+        parent = corpus.pick(rng)
+        other = rng.choice(corpus.entries)
+        data = mutate(rng, args.format, parent["data"], other["data"])
+        if len(data) > args.max_input_bytes:
+            continue
+        origin = parent["origin"] if other["origin"] == parent["origin"] else "shared"
+        check_c = args.check_c_every and successes % args.check_c_every == 0
+        outcome, detail, lines, _, _ = run(data, check_c=bool(check_c))
+        if outcome == "ok":
+            successes += 1
+        if outcome == "bug":
+            record_bug(data, detail, origin)
+            continue
+        if outcome == "error" and target.VAGUE_MARK in detail:
+            # Keyed by the part of the file the reader was in and the bindings' exception type.
+            part = detail.split(target.VAGUE_MARK + ": ", 1)[-1].split(" is truncated")[0]
+            k = target.normalize_message(part + " / " + detail.split("(", 1)[-1].split(":")[0])[:120]
+            stats["vague_errors"][k] = stats["vague_errors"].get(k, 0) + 1
+        if corpus.add(data, origin, parent["name"], features_of(outcome, detail, lines)):
+            qname = f"{len(corpus.entries):05d}-{origin}{ext}"
+            with open(os.path.join(args.out, "queue", qname), "wb") as f:
+                f.write(data)
+        if time.monotonic() - last_print > 30:
+            last_print = time.monotonic()
+            print(f"[{int(last_print - t_start)} s] execs {stats['executions']} corpus {len(corpus.entries)} "
+                  f"features {len(corpus.features)} outcomes {stats['outcomes']} findings {len(stats['findings'])}",
+                  flush=True)
+    stats["duration_s"] = round(time.monotonic() - t_start, 1)
+    stats["execs_per_s"] = round(stats["executions"] / max(stats["duration_s"], 1e-9), 1)
+    stats["corpus_entries"] = len(corpus.entries)
+    stats["features"] = len(corpus.features)
+    if args.export_corpus:
+        stats["exported"] = export_corpus(corpus, args.export_corpus, ext, args.export_max_bytes, args.save_from_all)
+    with open(os.path.join(args.out, "stats.json"), "w") as f:
+        json.dump(stats, f, indent=2, sort_keys=True)
+    shutil.rmtree(work, ignore_errors=True)
+    return stats
+
+
+def export_corpus(corpus, out_dir, ext, max_bytes, any_origin=False) -> int:
+    """Greedy set cover of the builder-derived entries' features, smallest first; returns the number written."""
+    os.makedirs(out_dir, exist_ok=True)
+    pool = sorted((e for e in corpus.entries
+                   if (any_origin or e["origin"] == "builder") and len(e["data"]) <= max_bytes),
+                  key=lambda e: len(e["data"]))
+    covered, chosen = set(), []
+    while True:
+        best = max(pool, key=lambda e: (len(e["features"] - covered), -len(e["data"])), default=None)
+        if best is None or not best["features"] - covered:
+            break
+        covered |= best["features"]
+        chosen.append(best)
+        pool.remove(best)
+    for e in chosen:
+        with open(os.path.join(out_dir, hashlib.sha1(e["data"]).hexdigest()[:12] + ext), "wb") as f:
+            f.write(e["data"])
+    return len(chosen)
+
+
+def replay(files, args) -> int:
+    bugs = 0
+    with tempfile.TemporaryDirectory() as work:
+        for p in files:
+            outcome, detail, _, secs, rss = execute(p, args.timeout, args.mem_mb, args.rss_mb,
+                                                    os.path.join(work, "c") if args.check_c_every else "",
+                                                    coverage=False)
+            bugs += outcome == "bug"
+            print(f"{p}: {outcome} ({secs:.2f} s, {rss} MiB) {detail.splitlines()[0] if detail else ''}")
+            if outcome == "bug" and args.verbose:
+                print(detail)
+    return 1 if bugs else 0
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--format", choices=sorted(_FORMATS), default="tflite")
+    ap.add_argument("--duration", "--seconds", dest="duration", type=float, default=60.0, help="seconds to fuzz")
+    ap.add_argument("--runs", type=int, default=0, help="stop after this many executions (0: no limit)")
+    ap.add_argument("--seed", "--rng_seed", dest="seed", type=int, default=1, help="seed of every random choice")
+    ap.add_argument("--out", default="/tmp/aot_fuzz", help="stats.json, queue/ (new corpus entries), findings/")
+    ap.add_argument("--findings", default="", help="directory for findings (default OUT/findings)")
+    ap.add_argument("--timeout", type=float, default=10.0, help="seconds per input")
+    ap.add_argument("--mem_mb", type=int, default=2048, help="address space a child may add (RLIMIT_AS)")
+    ap.add_argument("--rss_mb", type=int, default=1024, help="peak RSS above this is a finding")
+    ap.add_argument("--check_c_every", type=int, default=2, help="gcc-check the C of every Nth success (0: never)")
+    ap.add_argument("--max_input_bytes", type=int, default=1 << 20)
+    ap.add_argument("--no_shared", action="store_true", help="no seeds from the shared models directory")
+    ap.add_argument("--seed_model", action="append", default=[], help="extra seed model file (repeatable)")
+    ap.add_argument("--corpus_in", default="", help="extra directory of seeds (counted as the project's own)")
+    ap.add_argument("--export_corpus", "--corpus_out", dest="export_corpus", default="",
+                    help="at the end, write a minimal builder-derived corpus here")
+    ap.add_argument("--export_max_bytes", type=int, default=4096)
+    ap.add_argument("--save_from_all", action="store_true",
+                    help="export entries derived from any seed, not only the builder's (local use only)")
+    ap.add_argument("--replay", nargs="+", help="run these files once and print their outcomes")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    if args.replay:
+        return replay(args.replay, args)
+    stats = fuzz(args)
+    print(json.dumps({k: v for k, v in stats.items() if k != "findings"}, indent=1))
+    for key, f in stats["findings"].items():
+        print(f"FINDING x{f['count']}: {key}\n    {f['file']} ({f['bytes']} B, {f['origin']})")
     return 1 if stats["findings"] else 0
 
 

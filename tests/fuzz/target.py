@@ -63,7 +63,7 @@ def run_target(path: str, c_workdir: str = "") -> tuple:
         compiled = compile_model(path, "fz")
     except CompileError as e:
         msg = str(e)
-        if not msg or "\n" in msg or "Traceback" in msg or len(msg) > 4000:
+        if not msg or "Traceback" in msg or len(msg) > 2000 or any(ord(c) < 32 or ord(c) == 127 for c in msg):
             return "bug", f"CompileError that is not one readable paragraph: {msg[:500]!r}"
         return "error", msg
     except BaseException as e:  # noqa: BLE001 - everything else is what the fuzzer looks for

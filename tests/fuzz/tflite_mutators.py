@@ -71,7 +71,12 @@ def _quantization(rng, m, sg):
         q.quantizedDimension = _int(rng)
     elif r < 0.85 and q.scale is not None and len(q.scale):
         scale = list(q.scale)
-        scale[rng.randrange(len(scale))] = rng.choice(_FLOATS)
+        i = rng.randrange(len(scale))
+        if rng.random() < 0.6:
+            # Plausible-looking but far off: the ratios of scales drive every fixed-point multiplier and shift.
+            scale[i] = float(scale[i]) * 2.0 ** rng.choice((-130, -60, -40, -31, -20, -8, -1, 1, 8, 20, 31, 40, 60))
+        else:
+            scale[i] = rng.choice(_FLOATS)
         q.scale = scale
     else:
         t.quantization = None
@@ -147,8 +152,10 @@ def _op_options(rng, m, sg):
     if isinstance(v, bool):
         setattr(opts, k, not v)
     elif isinstance(v, int):
-        setattr(opts, k, rng.choice((-1, 0, 1, 2, 5, 127, 128, 255, 65536, (1 << 31) - 1))
-                if "Type" not in k else rng.randint(0, 20))
+        # Enum-like fields (activation, padding, types) are int8 in the schema: small values pack, others do not.
+        small = (-128, -1, 0, 1, 2, 3, 4, 5, 6, 7, 127)
+        setattr(opts, k, rng.choice(small) if rng.random() < 0.6 else
+                rng.choice((128, 255, 65536, (1 << 31) - 1)))
     elif isinstance(v, float):
         setattr(opts, k, rng.choice(_FLOATS))
     else:

@@ -1,0 +1,61 @@
+"""Every entry of the fuzzing regression corpus compiles or fails with one clear CompileError paragraph.
+
+tests/fuzz/corpus/<format>/ holds small malformed models: reproducers of every crash the fuzzer found (fixed since)
+and inputs that reached new compiler code, all derived from models this project generates (tests/fuzz/seeds.py).
+Each runs through tests/fuzz/target.py, i.e. `compile_model` with the frontend of its extension, every pass, the
+planner and all code generation, exactly like one fuzzer execution; any other exception, or a run longer than the
+per-entry limit, fails the test. The whole corpus takes seconds.
+"""
+
+import glob
+import os
+import signal
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FUZZ_DIR = os.path.join(HERE, "..", "fuzz")
+sys.path.insert(0, FUZZ_DIR)
+
+import target  # noqa: E402
+
+ENTRIES = sorted(glob.glob(os.path.join(FUZZ_DIR, "corpus", "*", "*.*")))
+SECONDS_PER_ENTRY = 10
+
+
+def test_corpus_is_present_and_small():
+    assert len(ENTRIES) >= 10, f"regression corpus missing under {FUZZ_DIR}/corpus"
+    total = sum(os.path.getsize(p) for p in ENTRIES)
+    assert total < 1 << 20, f"the corpus is {total} bytes; keep it under 1 MiB"
+
+
+def _timeout(signum, frame):
+    raise TimeoutError(f"no result within {SECONDS_PER_ENTRY} s")
+
+
+@pytest.mark.parametrize("path", ENTRIES, ids=[os.path.relpath(p, os.path.join(FUZZ_DIR, "corpus"))
+                                              for p in ENTRIES])
+def test_entry_compiles_or_fails_clearly(path):
+    old = signal.signal(signal.SIGALRM, _timeout)
+    signal.alarm(SECONDS_PER_ENTRY)
+    try:
+        outcome, detail = target.run_target(path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    assert outcome in ("ok", "error"), detail
+    if outcome == "error":
+        assert detail and "\n" not in detail and "Traceback" not in detail, detail
+
+
+def test_fuzzer_runs(tmp_path):
+    """A few dozen executions of the fuzzer itself (builder seeds and the corpus only): it must keep working."""
+    import json
+    import subprocess
+    r = subprocess.run([sys.executable, os.path.join(FUZZ_DIR, "fuzz_frontend.py"), "--runs", "40", "--duration",
+                        "60", "--no_shared", "--check_c_every", "0", "--seed", "7", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    stats = json.loads((tmp_path / "stats.json").read_text())
+    assert stats["executions"] >= 40 and stats["outcomes"]["bug"] == 0, stats
