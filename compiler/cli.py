@@ -40,6 +40,8 @@ flags.DEFINE_string("max_model_bytes", None, "Refuse model files larger than thi
                     flag_values=FLAGS)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
+flags.DEFINE_multi_string("dim", [], "ONNX: pin a symbolic input dimension, NAME=N (repeatable, e.g. --dim batch=1).",
+                          flag_values=FLAGS)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
 
 USAGE = """usage: aotc <command> [flags] MODEL
@@ -61,6 +63,8 @@ commands:
                   write P_ref.h / P_ref.c: seeded input cases and the reference outputs, for firmware checks
   workspace REPORT.json... --prefix NAME --out_dir D [--mode exclusive|concurrent]
                   write NAME_plan.svg: the models' plans as they share one workspace (what aot_workspace draws)
+  bench [--only=kws,ad01]
+                  the benchmark suite of this checkout (`bazel run //bench:bench`, see bench/README.md)
 
 MODEL is a .tflite file. `aotc <command> --help` lists every flag.
 """
@@ -94,6 +98,12 @@ def main(argv) -> int:
         print(USAGE)
         return 0 if len(argv) >= 2 else 2
     command, rest = argv[1], list(argv[2:])
+    if command == "bench":  # its flags are the benchmark runner's, not aotc's
+        from .commands.bench_cmd import run_bench
+        try:
+            return run_bench(rest)
+        except CompileError as e:
+            return _fail(str(e))
     commands = _commands()
     if command not in commands:
         return _fail(f"unknown command '{command}'. Commands: {', '.join(sorted(commands))}.")
@@ -108,6 +118,14 @@ def main(argv) -> int:
     try:
         limits.configure(**{name: parse_bytes(getattr(FLAGS, name), "--" + name) if getattr(FLAGS, name) else None
                             for name in ("max_tensor_bytes", "max_weight_bytes", "max_model_bytes")})
+    except CompileError as e:
+        FLAGS.unparse_flags()
+        return _fail(str(e))
+    try:
+        from . import driver
+        from .frontend.onnx_reader import parse_dims
+        driver.ONNX_DIMS.clear()
+        driver.ONNX_DIMS.update(parse_dims(FLAGS.dim))
     except CompileError as e:
         FLAGS.unparse_flags()
         return _fail(str(e))

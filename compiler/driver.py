@@ -19,7 +19,7 @@ from .codegen.manifest import build_manifest, render_manifest
 from .codegen.runner import render_runner
 from .codegen.weights import render_weights
 from .codegen.cnames import validate_prefix
-from .frontend import load_tflite
+from .frontend import load_onnx, load_tflite
 from .passes import run_passes
 from .planner import plan_memory
 from .report.plan_svg import render_plan_svg
@@ -41,14 +41,21 @@ def output_names(prefix: str) -> list:
     return [f"{prefix}.h", f"{prefix}.c", f"{prefix}_weights.c", f"{prefix}.json", f"{prefix}_plan.svg"]
 
 
+# Symbolic ONNX input dimensions pinned by `--dim NAME=N` ({name: size}); set by the CLI before compiling.
+ONNX_DIMS = {}
+
+
 def load_model(model_path: str):
-    """Parse a model file into the IR with the frontend of its format."""
+    """Parse a model file into the IR with the frontend of its format (chosen by the file extension)."""
+    if model_path.lower().endswith(".onnx"):
+        return load_onnx(model_path, ONNX_DIMS)
     return load_tflite(model_path)
 
 
-def analyze(model_path: str):
-    """Parse, run passes and plan memory (no code generation)."""
+def analyze(model_path: str, target: str = "host"):
+    """Parse, run passes and plan memory (no code generation) for `target` (kernels and their scratch)."""
     graph = load_model(model_path)
+    graph.target = target
     storage_map = run_passes(graph)
     plan = plan_memory(graph, storage_map)
     return graph, storage_map, plan
@@ -58,7 +65,7 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
                   flash_budget: str = "") -> CompiledModel:
     validate_prefix(prefix)
     validate_target(target)
-    graph, storage_map, plan = analyze(model_path)
+    graph, storage_map, plan = analyze(model_path, target)
     label = os.path.basename(model_path)
     fields = io_fields(graph)
     field_map = {(f.kind, f.position): f.field for f in fields}

@@ -37,9 +37,44 @@ def tflm_outputs(model_path: str, cases: list, num_outputs: int) -> list:
     return results
 
 
+def onnxruntime_outputs(model_path: str, graph, cases: list) -> list:
+    """ONNX models: onnxruntime on the CPU with graph optimizations off, so a QDQ graph runs as written
+    (dequantize, float operator, quantize); its fused int8 kernels round and saturate differently."""
+    try:
+        import onnxruntime as ort
+    except Exception as e:
+        raise CompileError(f"The onnxruntime package is not available ({e}); it is needed to compute expected "
+                           "outputs of ONNX models.")
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    sess = ort.InferenceSession(model_path, opts, providers=["CPUExecutionProvider"])
+    names = [t.name for t in graph.inputs]
+    outs = [t.name for t in graph.outputs]
+    return [[np.asarray(r) for r in sess.run(outs, dict(zip(names, inputs)))] for inputs in cases]
+
+
 def reference_outputs(model_path: str, graph, cases: list) -> list:
     """Outputs of the reference interpreter for the model's format, per case."""
+    if model_path.lower().endswith(".onnx"):
+        return onnxruntime_outputs(model_path, graph, cases)
     return tflm_outputs(model_path, cases, len(graph.outputs))
+
+
+def output_tolerances(model_path: str, graph) -> list:
+    """Per model output, (int8 steps, float absolute, float relative) a match may differ by.  TFLite models are
+    bit-exact against TFLite Micro.  ONNX models are compared with onnxruntime: int8 within 1 step (TFLite
+    rounding, which the int8 kernels use, differs from onnxruntime's at ties); float within 1e-5 + 1e-4 * |want|
+    (summation order), plus one quantization step when the float output is dequantized from int8."""
+    if not model_path.lower().endswith(".onnx"):
+        return [(0, None, None) for _ in graph.outputs]
+    result = []
+    for t in graph.outputs:
+        atol = 1e-5
+        if t.producer is not None and graph.ops[t.producer].kind == "DEQUANTIZE":
+            src = graph.ops[t.producer].inputs[0]
+            atol += 1.001 * float(src.quant.scale[0])
+        result.append((1, atol, 1e-4))
+    return result
 
 
 def random_inputs(graph, count: int, seed: int) -> list:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .codegen.io_fields import io_fields
 from .driver import load_model
-from .oracle import reference_outputs, random_inputs
+from .oracle import output_tolerances, reference_outputs, random_inputs
 
 
 @dataclass
@@ -18,10 +18,12 @@ class ReferenceCases:
     fields: list      # IOField per model input/output (C field names as in <prefix>.h)
     cases: list       # per case: list of input arrays (model input order)
     expected: list    # per case: list of output arrays (model output order)
+    tolerances: list = None   # per output: (int8 steps, float atol, float rtol); None entries: testgen's defaults
 
 
 def reference_cases(model: str, count: int, seed: int) -> ReferenceCases:
     graph = load_model(model)
     cases = random_inputs(graph, count, seed)
     expected = reference_outputs(model, graph, cases)
-    return ReferenceCases(os.path.basename(model), io_fields(graph), cases, expected)
+    return ReferenceCases(os.path.basename(model), io_fields(graph), cases, expected,
+                          output_tolerances(model, graph))

@@ -30,8 +30,13 @@ def pool_params(op) -> dict:
     o = op.options
     fh, fw = o.get("FilterHeight", 1), o.get("FilterWidth", 1)
     sh, sw = o.get("StrideH", 1), o.get("StrideW", 1)
-    pad_t, _ = padding_amount(o.get("Padding", 0), sh, 1, ih, fh, oh)
-    pad_l, _ = padding_amount(o.get("Padding", 0), sw, 1, iw, fw, ow)
+    if "ExplicitPadding" in o:
+        # Set by the ONNX frontend (explicit or ceil-mode pads): the kernels clip every window to the input, which
+        # is exactly ONNX pooling with pads excluded from the average.
+        pad_t, pad_l = (int(v) for v in o["ExplicitPadding"])
+    else:
+        pad_t, _ = padding_amount(o.get("Padding", 0), sh, 1, ih, fh, oh)
+        pad_l, _ = padding_amount(o.get("Padding", 0), sw, 1, iw, fw, ow)
     act = fused_activation(op)
     if inp.dtype == "int8":
         rng = activation_range_int8(act, *out.quant.scalar())

@@ -1,0 +1,261 @@
+"""Conv (float32 and int8 in QDQ form), QLinearConv, and BatchNormalization (folded into a preceding
+Conv, else a per-channel multiply-add).
+
+Weights go from ONNX [M, C/g, kh, kw] to TFLite's OHWI (CONV_2D) or [1, kh, kw, M] (DEPTHWISE_CONV_2D,
+when every group has one input channel); other grouped convolutions become one CONV_2D per group on a
+channel slice, concatenated.  1-D convolutions run as 2-D with height 1.  Pads that are neither TFLite
+SAME nor VALID become an explicit PAD in front.
+"""
+
+import numpy as np
+
+from .common import data_tensor, float_const, out_value
+from .context import NotQuantizable
+from .layout import TO_NCHW, TO_NHWC
+from .quant import to_qinfo
+from .spatial import VALID, common_padding, spatial_axes
+from .values import QInfo, Value
+
+
+def _bn_after(ctx):
+    """The BatchNormalization that alone consumes this Conv's output, with constant parameters, if any."""
+    reader = ctx.reader
+    users = reader.consumers(ctx.out_name())
+    if ctx.quantized or len(users) != 1 or reader.is_graph_output(ctx.out_name()):
+        return None
+    bn = reader.nodes[users[0]]
+    if bn.op_type != "BatchNormalization" or bn.input[0] != ctx.out_name() or len([o for o in bn.output if o]) != 1:
+        return None
+    params = [reader.values.get(n) for n in bn.input[1:5]]
+    if any(p is None or not p.is_const for p in params):
+        return None
+    return users[0], bn, [np.asarray(p.const, np.float64) for p in params]
+
+
+def _bn_scale_shift(node_attr, params):
+    gamma, beta, mean, var = params
+    eps = float(node_attr("epsilon", 1e-5))
+    scale = gamma / np.sqrt(var + eps)
+    return scale, beta - mean * scale
+
+
+class _Weights:
+    """Float weights, or int8 weights with per-channel/tensor scales (symmetric)."""
+
+    def __init__(self, data, qinfo=None):
+        self.data = data
+        self.q = qinfo
+
+
+def _int8_weights(ctx, w: Value) -> _Weights:
+    if not (w.is_const and w.is_dq_view) or str(w.qsrc.const.dtype) != "int8":
+        raise NotQuantizable()
+    if np.any(w.qinfo.zero_point != 0) or (not w.qinfo.per_tensor and w.qinfo.axis != 0):
+        raise ctx.unsupported("int8 weights must be symmetric (zero point 0) and quantized per tensor or per "
+                              "output channel (axis 0)")
+    return _Weights(w.qsrc.const, w.qinfo)
+
+
+def _int8_bias(ctx, bias: Value, in_scale: float, w_q: QInfo, channels: int):
+    if bias is None:
+        return np.zeros(channels, np.int32)
+    want = in_scale * np.asarray(w_q.scale, np.float64).reshape(-1) * np.ones(channels)
+    if bias.is_dq_view and bias.is_const and str(bias.qsrc.const.dtype) == "int32" \
+            and np.allclose(np.asarray(bias.qinfo.scale, np.float64) * np.ones(channels), want, rtol=1e-5):
+        return np.asarray(bias.qsrc.const, np.int64).reshape(-1)
+    real = float_const(ctx, bias, "the bias").astype(np.float64).reshape(-1)
+    return np.round(real / want).astype(np.int64)
+
+
+def emit_conv(ctx, x: Value, w: _Weights, bias, out_name: str, out_q=None):
+    """Emit the convolution of x (float or int8 data) by weights w; returns the output value (NHWC twin)."""
+    b = ctx.b
+    m = int(w.data.shape[0])
+    if w.data.ndim not in (3, 4):
+        raise ctx.unsupported(f"weights of rank {w.data.ndim} ({w.data.ndim - 2}-D convolution) are not "
+                              "supported; 1-D and 2-D convolutions are")
+    one_d = w.data.ndim == 3
+    kernel = w.data.shape[2:]
+    out_shape = ctx.out_shape(0)
+    axes = spatial_axes(ctx, x.shape[2:], kernel, out_shape[2:])
+    group = int(ctx.attr("group", 1))
+    quantized = out_q is not None
+    wdata = w.data[:, :, None, :] if one_d else w.data
+    # The input in NHWC: 1-D data [N, C, W] goes through a 4-D [N, C, 1, W] view first.
+    if one_d:
+        src = data_tensor(ctx, x, "onnx")
+        shape4 = (x.shape[0], x.shape[1], 1, x.shape[2])
+        view = Value(f"{x.name}:2d", shape4, src.dtype)
+        view.tensors["onnx"] = b.new_tensor(f"{x.name}:2d", shape4, src.dtype, src.quant)
+        b.add_op("RESHAPE", [src], [view.tensors["onnx"]])
+        t_in = b.get(view, "nhwc")
+    else:
+        t_in = data_tensor(ctx, x, "nhwc")
+    padding = common_padding(axes)
+    if padding is None:
+        pairs = [[0, 0], [axes[0].before, axes[0].after], [axes[1].before, axes[1].after], [0, 0]]
+        shape = [t_in.shape[0], t_in.shape[1] + sum(pairs[1]), t_in.shape[2] + sum(pairs[2]), t_in.shape[3]]
+        padded = b.new_tensor(f"{ctx.name}:padded", shape, t_in.dtype, t_in.quant)
+        b.add_op("PAD", [t_in, b.const_tensor(f"{ctx.name}:pads", np.asarray(pairs, np.int32), "int32")], [padded])
+        t_in, padding = padded, VALID
+    n, _, _, c = t_in.shape
+    oh, ow = axes[0].out, axes[1].out
+    out_nhwc = (n, oh, ow, m)
+    opts = {"Padding": padding, "StrideH": axes[0].stride, "StrideW": axes[1].stride,
+            "DilationHFactor": axes[0].dilation, "DilationWFactor": axes[1].dilation, "FusedActivationFunction": 0}
+    if quantized:
+        res = b.runtime_value(out_name, out_nhwc, "int8", "nhwc", out_q)
+        in_scale = float(t_in.quant.scale[0])
+        bias_q = _int8_bias(ctx, bias, in_scale, w.q, m)
+        if bias_q.min(initial=0) < -(1 << 31) or bias_q.max(initial=0) >= 1 << 31:
+            raise ctx.unsupported("the int32 bias overflows")
+        bias_arr = bias_q.astype(np.int32)
+    else:
+        res = b.runtime_value(out_name, out_nhwc, "float32", "nhwc")
+        bias_arr = None if bias is None else float_const(ctx, bias, "the bias").reshape(-1)
+    out_t = res.tensors["nhwc"]
+    cin_g = wdata.shape[1]
+
+    def weight_tensor(name, data, axis):
+        if not quantized:
+            return b.const_tensor(name, data.astype(np.float32), "float32")
+        q = w.q
+        scale = np.asarray(q.scale, np.float32).reshape(-1)
+        qp = b.quant_params(QInfo(scale, np.zeros(scale.size, np.int64), axis))
+        return b.const_tensor(name, data.astype(np.int8), "int8", qp)
+
+    def bias_tensor(name, data):
+        if data is None:
+            return None
+        return b.const_tensor(name, data, "int32" if quantized else "float32")
+
+    if group == 1:
+        filt = weight_tensor(f"{ctx.name}:filter", np.transpose(wdata, (0, 2, 3, 1)), 0)
+        b.add_op("CONV_2D", [t_in, filt, bias_tensor(f"{ctx.name}:bias", bias_arr)], [out_t], opts)
+    elif cin_g == 1 and m % c == 0 and group == c:
+        filt = weight_tensor(f"{ctx.name}:filter", np.transpose(wdata, (1, 2, 3, 0)), 3)
+        b.add_op("DEPTHWISE_CONV_2D", [t_in, filt, bias_tensor(f"{ctx.name}:bias", bias_arr)], [out_t],
+                 dict(opts, DepthMultiplier=m // c))
+    else:
+        if quantized and not w.q.per_tensor:
+            raise NotQuantizable()
+        mg = m // group
+        parts = []
+        for g in range(group):
+            sl = b.new_tensor(f"{ctx.name}:in{g}", (n, t_in.shape[1], t_in.shape[2], cin_g), t_in.dtype, t_in.quant)
+            b.add_op("STRIDED_SLICE", [t_in, b.int32_const(f"{ctx.name}:b{g}", [0, 0, 0, g * cin_g]),
+                                       b.int32_const(f"{ctx.name}:e{g}", list(t_in.shape[:3]) + [(g + 1) * cin_g]),
+                                       b.int32_const(f"{ctx.name}:s{g}", [1, 1, 1, 1])], [sl])
+            part = b.new_tensor(f"{ctx.name}:out{g}", (n, oh, ow, mg), out_t.dtype, out_t.quant)
+            filt = weight_tensor(f"{ctx.name}:filter{g}", np.transpose(wdata[g * mg:(g + 1) * mg], (0, 2, 3, 1)), 0)
+            bias_g = None if bias_arr is None else bias_arr[g * mg:(g + 1) * mg]
+            b.add_op("CONV_2D", [sl, filt, bias_tensor(f"{ctx.name}:bias{g}", bias_g)], [part], opts)
+            parts.append(part)
+        b.add_op("CONCATENATION", parts, [out_t], {"Axis": 3, "FusedActivationFunction": 0})
+    if one_d:
+        # Back to the ONNX [N, M, W] order through the 4-D [N, M, 1, W] view.
+        four = Value(f"{out_name}:4d", (n, m, 1, ow), res.dtype, tensors={"nhwc": out_t}, qinfo=res.qinfo)
+        t4 = b.get(four, "onnx")
+        final = b.runtime_value(out_name + ":1d", (n, m, ow), res.dtype, "onnx", res.qinfo)
+        b.add_op("RESHAPE", [t4], [final.tensors["onnx"]])
+        return final
+    return res
+
+
+def conv(ctx):
+    x, w, bias = ctx.input(0), ctx.input(1), ctx.input(2)
+    if x.rank not in (3, 4):
+        raise ctx.unsupported(f"input '{x.name}' has rank {x.rank}; 1-D and 2-D convolutions (rank 3 or 4) are "
+                              "supported, 3-D ones are not")
+    if ctx.quantized:
+        weights = _int8_weights(ctx, w)
+        out = emit_conv(ctx, x, weights, bias, ctx.out_name(), ctx.out_qinfo(0))
+        ctx.set_output(0, out)
+        return
+    wdata = float_const(ctx, w, "the weights").astype(np.float64)
+    bdata = None if bias is None else float_const(ctx, bias, "the bias").astype(np.float64)
+    fold = _bn_after(ctx)
+    name = ctx.out_name()
+    if fold is not None:
+        bn_idx, bn, params = fold
+        scale, shift = _bn_scale_shift(lambda k, d: _attr(bn, k, d), params)
+        wdata = wdata * scale.reshape((-1,) + (1,) * (wdata.ndim - 1))
+        bdata = (np.zeros(wdata.shape[0]) if bdata is None else bdata) * scale + shift
+        ctx.reader.skip.add(bn_idx)
+        name = bn.output[0]
+    bias_v = None if bdata is None else Value(f"{ctx.name}:b", bdata.shape, "float32", const=bdata.astype(np.float32))
+    out = emit_conv(ctx, x, _Weights(wdata.astype(np.float32)), bias_v, name)
+    ctx.reader.set_value(name, out)
+    if name != ctx.out_name():
+        ctx.set_output(0, out)
+
+
+def _attr(node, key, default):
+    from onnx import helper
+    for a in node.attribute:
+        if a.name == key:
+            return helper.get_attribute_value(a)
+    return default
+
+
+def qlinear_conv(ctx):
+    x = ctx.input(0)
+    if x.dtype != "int8" or x.is_const:
+        raise ctx.unsupported(f"input '{x.name}' must be run-time int8/uint8 data")
+    xq, _ = to_qinfo(ctx, ctx.const_input(1, "x_scale"), ctx.const_input(2, "x_zero_point"), 0, x.rank)
+    w = ctx.input(3)
+    wq, _ = to_qinfo(ctx, ctx.const_input(4, "w_scale"), ctx.const_input(5, "w_zero_point"), 0, w.rank)
+    yq, ydt = to_qinfo(ctx, ctx.const_input(6, "y_scale"), ctx.const_input(7, "y_zero_point"), 0, 0)
+    wraw = ctx.const_input(3, "the weights")
+    wdata = (wraw.astype(np.int16) - 128).astype(np.int8) if wraw.dtype == np.uint8 else wraw
+    if np.any(wq.zero_point != 0):
+        raise ctx.unsupported("weights must be symmetric (zero point 0, or 128 for uint8)")
+    from .quant import reinterpret
+    xv = reinterpret(ctx, x, xq)
+    view = Value(x.name + ":dq", x.shape, "float32", qsrc=xv, qinfo=xq)
+    bias = ctx.input(8)
+    bias_v = None
+    if bias is not None:
+        bdata = np.asarray(ctx.const_input(8, "the bias"), np.int64)
+        bias_v = Value(bias.name, bdata.shape, "float32", const=bdata.astype(np.float32),
+                       qsrc=Value(bias.name + ":q", bdata.shape, "int32", const=bdata.astype(np.int32)),
+                       qinfo=QInfo(xq.scale[0] * wq.scale, np.zeros(wq.scale.size, np.int64)))
+    ctx.quant_out = [yq]
+    out = emit_conv(ctx, view, _Weights(wdata, wq), bias_v, ctx.out_name(), yq)
+    out.onnx_dtype = ydt
+    ctx.set_output(0, out)
+
+
+def batch_norm(ctx):
+    """A BatchNormalization not folded into a Conv: y = x * scale + shift per channel (axis 1)."""
+    b = ctx.b
+    x = ctx.input(0)
+    params = [float_const(ctx, ctx.input(i), what).astype(np.float64)
+              for i, what in ((1, "scale"), (2, "bias"), (3, "mean"), (4, "variance"))]
+    if ctx.num_outputs() > 1 and any(ctx.out_name(i) for i in range(1, ctx.num_outputs())):
+        raise ctx.unsupported("training-mode outputs (running mean/variance) are not supported")
+    scale, shift = _bn_scale_shift(ctx.attr, params)
+    if x.rank > 4 or x.rank < 2:
+        raise ctx.unsupported(f"input rank {x.rank} is not supported (2-D to 4-D)")
+    layout = "nhwc" if x.rank == 4 and b.preferred_layout(x) == "nhwc" else "onnx"
+    bshape = [1] * x.rank
+    bshape[1] = -1
+    sc, sh = scale.reshape(bshape).astype(np.float32), shift.reshape(bshape).astype(np.float32)
+    if layout == "nhwc":
+        sc, sh = np.transpose(sc, TO_NHWC), np.transpose(sh, TO_NHWC)
+    t = data_tensor(ctx, x, layout)
+    mid = b.new_tensor(f"{ctx.name}:scaled", t.shape, "float32")
+    b.add_op("MUL", [t, b.const_tensor(f"{ctx.name}:scale", sc, "float32")], [mid], {"FusedActivationFunction": 0})
+    out = out_value(ctx, 0, t.shape, layout)
+    b.add_op("ADD", [mid, b.const_tensor(f"{ctx.name}:shift", sh, "float32")], [out.tensors[layout]],
+             {"FusedActivationFunction": 0})
+    ctx.set_output(0, out)
+
+
+CONVERTERS = {
+    "Conv": (conv, "compute"),
+    "QLinearConv": (qlinear_conv, "quant"),
+    "BatchNormalization": (batch_norm, "float"),
+}
+
+__all__ = ["CONVERTERS", "TO_NCHW"]

@@ -1,0 +1,201 @@
+"""Gemm, MatMul and QLinearMatMul.
+
+A constant right-hand matrix makes a FULLY_CONNECTED (weights [N, K], alpha folded in, a per-column C as
+its bias); a run-time one a BATCH_MATMUL (float32) with explicit alpha / beta * C steps.  int8 (QDQ or
+QLinearMatMul) needs constant symmetric int8 weights, per tensor or per output column.
+"""
+
+import numpy as np
+
+from .common import data_tensor, float_const, out_value
+from .context import NotQuantizable
+from .quant import reinterpret, to_qinfo
+from .values import QInfo, Value
+
+
+def _add_const(ctx, t, data, out_t):
+    b = ctx.b
+    b.add_op("ADD", [t, b.const_tensor(f"{ctx.name}:c", np.asarray(data, np.float32), "float32")], [out_t],
+             {"FusedActivationFunction": 0})
+
+
+def _fc_int8(ctx, a_tensor, wq_data, wq: QInfo, bias, out_shape, out_q):
+    """FULLY_CONNECTED int8: wq_data [N, K] int8, wq per tensor or per row."""
+    b = ctx.b
+    n = wq_data.shape[0]
+    if np.any(wq.zero_point != 0):
+        raise ctx.unsupported("int8 weights must be symmetric (zero point 0)")
+    scale = np.asarray(wq.scale, np.float32).reshape(-1)
+    filt = b.const_tensor(f"{ctx.name}:weights", wq_data.astype(np.int8), "int8",
+                          b.quant_params(QInfo(scale, np.zeros(scale.size, np.int64), 0)))
+    in_scale = float(a_tensor.quant.scale[0])
+    want = in_scale * scale.astype(np.float64) * np.ones(n)
+    bias_t = None
+    if bias is not None:
+        if bias.is_dq_view and bias.is_const and str(bias.qsrc.const.dtype) == "int32" and \
+                np.allclose(np.asarray(bias.qinfo.scale, np.float64) * np.ones(n), want, rtol=1e-5) and \
+                bias.qsrc.const.size == n:
+            q = np.asarray(bias.qsrc.const, np.int64).reshape(-1)
+        else:
+            real = np.asarray(float_const(ctx, bias, "the bias"), np.float64)
+            if real.size != n:
+                raise NotQuantizable()
+            q = np.round(real.reshape(-1) / want).astype(np.int64)
+        bias_t = b.const_tensor(f"{ctx.name}:bias", q.astype(np.int32), "int32")
+    out = b.runtime_value(ctx.out_name(), out_shape, "int8", "onnx", out_q)
+    b.add_op("FULLY_CONNECTED", [a_tensor, filt, bias_t], [out.tensors["onnx"]],
+             {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True})
+    return out
+
+
+def _q_weights(w: Value, rows_axis: int):
+    """int8 weights of a dequantized constant as [N, K] and their QInfo with the axis on N."""
+    if not (w.is_const and w.is_dq_view) or str(w.qsrc.const.dtype) != "int8" or w.rank != 2:
+        raise NotQuantizable()
+    q = w.qinfo
+    if not q.per_tensor and q.axis != rows_axis:
+        raise NotQuantizable()
+    data = w.qsrc.const if rows_axis == 0 else w.qsrc.const.T
+    return np.ascontiguousarray(data), q
+
+
+def gemm(ctx):
+    b = ctx.b
+    a, w, c = ctx.input(0), ctx.input(1), ctx.input(2)
+    alpha, beta = float(ctx.attr("alpha", 1.0)), float(ctx.attr("beta", 1.0))
+    trans_a, trans_b = int(ctx.attr("transA", 0)), int(ctx.attr("transB", 0))
+    out_shape = ctx.out_shape(0)
+    m, n = out_shape
+    if ctx.quantized:
+        if trans_a or alpha != 1.0 or (c is not None and beta != 1.0) or a.is_const:
+            raise NotQuantizable()
+        data, q = _q_weights(w, 0 if trans_b else 1)
+        out = _fc_int8(ctx, data_tensor(ctx, a, "onnx"), data, q, c, out_shape, ctx.out_qinfo(0))
+        ctx.set_output(0, out)
+        return
+    ta = data_tensor(ctx, a, "onnx")
+    if trans_a:
+        tt = b.new_tensor(f"{ctx.name}:aT", ta.shape[::-1], ta.dtype)
+        b.add_op("TRANSPOSE", [ta, b.int32_const(f"{ctx.name}:permA", [1, 0])], [tt])
+        ta = tt
+    cdata = None
+    if c is not None:
+        if c.is_const:
+            cdata = np.broadcast_to(float_const(ctx, c, "C") * np.float32(beta), (m, n))
+    out = out_value(ctx, 0, out_shape)
+    if w.is_const:
+        wdata = float_const(ctx, w, "B")
+        wdata = (wdata if trans_b else wdata.T) * np.float32(alpha)
+        bias_t, rest = None, None
+        if cdata is not None:
+            if np.all(cdata == cdata[0:1]):
+                bias_t = b.const_tensor(f"{ctx.name}:bias", np.ascontiguousarray(cdata[0]), "float32")
+            else:
+                rest = cdata
+        target = out.tensors["onnx"] if rest is None and (c is None or c.is_const) else \
+            b.new_tensor(f"{ctx.name}:ab", out_shape, "float32")
+        b.add_op("FULLY_CONNECTED", [ta, b.const_tensor(f"{ctx.name}:weights", np.ascontiguousarray(wdata),
+                                                         "float32"), bias_t], [target],
+                 {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True})
+    else:
+        tb = data_tensor(ctx, w, "onnx")
+        if trans_b:
+            tt = b.new_tensor(f"{ctx.name}:bT", tb.shape[::-1], tb.dtype)
+            b.add_op("TRANSPOSE", [tb, b.int32_const(f"{ctx.name}:permB", [1, 0])], [tt])
+            tb = tt
+        prod = b.new_tensor(f"{ctx.name}:ab", out_shape, "float32")
+        b.add_op("BATCH_MATMUL", [ta, tb], [prod])
+        target = prod
+        if alpha != 1.0:
+            scaled = b.new_tensor(f"{ctx.name}:alpha_ab", out_shape, "float32")
+            b.add_op("MUL", [prod, b.const_tensor(f"{ctx.name}:alpha", np.asarray([alpha], np.float32), "float32")],
+                     [scaled], {"FusedActivationFunction": 0})
+            target = scaled
+        rest = cdata
+        if c is None:
+            b.add_op("RESHAPE", [target], [out.tensors["onnx"]])
+        elif cdata is not None:
+            _add_const(ctx, target, cdata, out.tensors["onnx"])
+            rest = None
+    if w.is_const and rest is not None:
+        _add_const(ctx, target, rest, out.tensors["onnx"])
+    if c is not None and not c.is_const:
+        tc = data_tensor(ctx, c, "onnx")
+        if beta != 1.0:
+            sc = b.new_tensor(f"{ctx.name}:beta_c", tc.shape, "float32")
+            b.add_op("MUL", [tc, b.const_tensor(f"{ctx.name}:beta", np.asarray([beta], np.float32), "float32")],
+                     [sc], {"FusedActivationFunction": 0})
+            tc = sc
+        b.add_op("ADD", [target, tc], [out.tensors["onnx"]], {"FusedActivationFunction": 0})
+    ctx.set_output(0, out)
+
+
+def matmul(ctx):
+    b = ctx.b
+    a, w = ctx.input(0), ctx.input(1)
+    out_shape = ctx.out_shape(0)
+    if ctx.quantized:
+        if a.is_const:
+            raise NotQuantizable()
+        data, q = _q_weights(w, 1)
+        ctx.set_output(0, _fc_int8(ctx, data_tensor(ctx, a, "onnx"), data, q, None, out_shape, ctx.out_qinfo(0)))
+        return
+    if a.is_const:
+        raise ctx.unsupported("a constant left operand is not supported")
+    ta = data_tensor(ctx, a, "onnx")
+    out = out_value(ctx, 0, out_shape)
+    if w.is_const and w.rank == 2:
+        wdata = np.ascontiguousarray(float_const(ctx, w, "B").T)
+        b.add_op("FULLY_CONNECTED", [ta, b.const_tensor(f"{ctx.name}:weights", wdata, "float32"), None],
+                 [out.tensors["onnx"]], {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True})
+        ctx.set_output(0, out)
+        return
+    tb = data_tensor(ctx, w, "onnx") if not w.is_const else \
+        b.const_tensor(f"{ctx.name}:B", float_const(ctx, w, "B"), "float32")
+    if len(ta.shape) == 1:
+        t2 = b.new_tensor(f"{ctx.name}:a2", (1,) + tuple(ta.shape), ta.dtype)
+        b.add_op("RESHAPE", [ta], [t2])
+        ta = t2
+    if len(tb.shape) == 1:
+        t2 = b.new_tensor(f"{ctx.name}:b2", tuple(tb.shape) + (1,), tb.dtype)
+        b.add_op("RESHAPE", [tb], [t2])
+        tb = t2
+    batch = np.broadcast_shapes(tuple(ta.shape[:-2]), tuple(tb.shape[:-2]))
+    prod_shape = tuple(batch) + (ta.shape[-2], tb.shape[-1])
+    if tuple(prod_shape) == tuple(out_shape):
+        b.add_op("BATCH_MATMUL", [ta, tb], [out.tensors["onnx"]])
+    else:
+        prod = b.new_tensor(f"{ctx.name}:prod", prod_shape, "float32")
+        b.add_op("BATCH_MATMUL", [ta, tb], [prod])
+        b.add_op("RESHAPE", [prod], [out.tensors["onnx"]])
+    ctx.set_output(0, out)
+
+
+def qlinear_matmul(ctx):
+    a = ctx.input(0)
+    if a.is_const or a.dtype != "int8":
+        raise ctx.unsupported(f"input '{a.name}' must be run-time int8/uint8 data")
+    aq, _ = to_qinfo(ctx, ctx.const_input(1, "a_scale"), ctx.const_input(2, "a_zero_point"), 0, a.rank)
+    w = ctx.input(3)
+    if not w.is_const:
+        raise ctx.unsupported("the second operand must be a constant (weights); run-time x run-time int8 "
+                              "products are not supported")
+    wq, _ = to_qinfo(ctx, ctx.const_input(4, "b_scale"), ctx.const_input(5, "b_zero_point"), 1, w.rank)
+    yq, ydt = to_qinfo(ctx, ctx.const_input(6, "y_scale"), ctx.const_input(7, "y_zero_point"), 0, 0)
+    raw = np.asarray(w.const)
+    data = (raw.astype(np.int16) - 128).astype(np.int8) if raw.dtype == np.uint8 else raw
+    if data.ndim != 2:
+        raise ctx.unsupported("the weights must be 2-D")
+    av = reinterpret(ctx, a, aq)
+    out = _fc_int8(ctx, ctx.b.get(av, "onnx"), np.ascontiguousarray(data.T), wq, None, ctx.out_shape(0), yq)
+    out.onnx_dtype = ydt
+    ctx.set_output(0, out)
+
+
+CONVERTERS = {
+    "Gemm": (gemm, "compute"),
+    "MatMul": (matmul, "compute"),
+    "QLinearMatMul": (qlinear_matmul, "quant"),
+}
+
+__all__ = ["CONVERTERS", "NotQuantizable"]

@@ -1,0 +1,128 @@
+"""Pooling: MaxPool, AveragePool (1-D and 2-D), GlobalAveragePool (MEAN over the spatial axes) and
+GlobalMaxPool (a MAX_POOL_2D whose window is the whole image).
+
+Pads, auto_pad and ceil_mode become explicit top/left pads for the pooling kernels, which clip every
+window to the input: that is ONNX MaxPool, and AveragePool with count_include_pad = 0.  With
+count_include_pad = 1 the pads are real zeros, so a PAD goes in front of a VALID pool.
+"""
+
+import math
+
+import numpy as np
+
+from .common import data_tensor, out_value
+from .context import NotQuantizable
+from .layout import TO_NHWC
+from .spatial import spatial_axes
+from .values import Value
+
+
+def _nhwc_input(ctx, x):
+    """x's data as NHWC; 1-D [N, C, W] as [N, 1, W, C]."""
+    b = ctx.b
+    if x.rank == 4:
+        return data_tensor(ctx, x, "nhwc")
+    src = data_tensor(ctx, x, "onnx")
+    shape4 = (x.shape[0], x.shape[1], 1, x.shape[2])
+    view = Value(f"{x.name}:2d", shape4, src.dtype)
+    view.tensors["onnx"] = b.new_tensor(f"{x.name}:2d", shape4, src.dtype, src.quant)
+    b.add_op("RESHAPE", [src], [view.tensors["onnx"]])
+    return b.get(view, "nhwc")
+
+
+def _finish(ctx, x, out_nhwc_shape, make_op):
+    """Create the output (NHWC twin for 2-D, back to [N, C, W] for 1-D) and emit the op into it."""
+    b = ctx.b
+    if x.rank == 4:
+        out = out_value(ctx, 0, out_nhwc_shape, "nhwc", like=x)
+        make_op(out.tensors["nhwc"])
+        ctx.set_output(0, out)
+        return
+    n, _, ow, c = out_nhwc_shape
+    tmp = out_value(ctx, 0, out_nhwc_shape, "nhwc", like=x)
+    make_op(tmp.tensors["nhwc"])
+    four = Value(tmp.name + ":4d", (n, c, 1, ow), tmp.dtype, tensors={"nhwc": tmp.tensors["nhwc"]}, qinfo=tmp.qinfo)
+    t4 = b.get(four, "onnx")
+    out = out_value(ctx, 0, (n, c, ow), "onnx", like=x)
+    b.add_op("RESHAPE", [t4], [out.tensors["onnx"]])
+    ctx.set_output(0, out)
+
+
+def _pool(kind):
+    def convert(ctx):
+        b = ctx.b
+        x = ctx.input(0)
+        if x.rank not in (3, 4):
+            raise ctx.unsupported(f"input '{x.name}' has rank {x.rank}; 1-D and 2-D pooling are supported, 3-D "
+                                  "is not")
+        if ctx.num_outputs() > 1 and ctx.out_name(1):
+            raise ctx.unsupported("the Indices output is not supported")
+        if ctx.quantized and not ctx.out_qinfo(0).same(x.qinfo):
+            raise NotQuantizable()   # the int8 pooling kernels keep the input's quantization
+        kernel = list(ctx.attr("kernel_shape"))
+        out_shape = ctx.out_shape(0)
+        axes = spatial_axes(ctx, x.shape[2:], kernel, out_shape[2:], allow_dilation=False)
+        include_pad = kind == "AVERAGE_POOL_2D" and int(ctx.attr("count_include_pad", 0))
+        t_in = _nhwc_input(ctx, x)
+        pad_t, pad_l = axes[0].before, axes[1].before
+        if include_pad and any(a.before or a.after for a in axes):
+            pairs = [[0, 0], [axes[0].before, axes[0].after], [axes[1].before, axes[1].after], [0, 0]]
+            # ceil_mode windows running past the padded input would shrink; refuse rather than guess.
+            for a in axes:
+                if (a.out - 1) * a.stride + a.kernel > a.size + a.before + a.after:
+                    raise ctx.unsupported("ceil_mode windows past the pads with count_include_pad = 1 are not "
+                                          "supported")
+            shape = [t_in.shape[0], t_in.shape[1] + sum(pairs[1]), t_in.shape[2] + sum(pairs[2]), t_in.shape[3]]
+            padded = b.new_tensor(f"{ctx.name}:padded", shape, t_in.dtype, t_in.quant)
+            b.add_op("PAD", [t_in, b.const_tensor(f"{ctx.name}:pads", np.asarray(pairs, np.int32), "int32")],
+                     [padded])
+            t_in, pad_t, pad_l = padded, 0, 0
+        for a in axes:
+            last = (a.out - 1) * a.stride - a.before
+            if last >= a.size:
+                raise ctx.unsupported("a pooling window lies entirely in the padding")
+        opts = {"ExplicitPadding": (pad_t, pad_l), "StrideH": axes[0].stride, "StrideW": axes[1].stride,
+                "FilterHeight": axes[0].kernel, "FilterWidth": axes[1].kernel, "FusedActivationFunction": 0,
+                "Padding": 1}
+        shape = (t_in.shape[0], axes[0].out, axes[1].out, t_in.shape[3])
+        _finish(ctx, x, shape, lambda t: b.add_op(kind, [t_in], [t], opts))
+
+    return convert
+
+
+def global_average_pool(ctx):
+    b = ctx.b
+    x = ctx.input(0)
+    if x.rank not in (3, 4):
+        raise ctx.unsupported(f"input rank {x.rank} is not supported (1-D and 2-D spatial data are)")
+    if x.rank == 4:
+        t = data_tensor(ctx, x, "nhwc")
+        out = out_value(ctx, 0, (t.shape[0], 1, 1, t.shape[3]), "nhwc")
+        b.add_op("MEAN", [t, b.int32_const(f"{ctx.name}:axes", [1, 2])], [out.tensors["nhwc"]], {"KeepDims": True})
+    else:
+        t = data_tensor(ctx, x, "onnx")
+        out = out_value(ctx, 0, (t.shape[0], t.shape[1], 1), "onnx")
+        b.add_op("MEAN", [t, b.int32_const(f"{ctx.name}:axes", [2])], [out.tensors["onnx"]], {"KeepDims": True})
+    ctx.set_output(0, out)
+
+
+def global_max_pool(ctx):
+    b = ctx.b
+    x = ctx.input(0)
+    if x.rank not in (3, 4):
+        raise ctx.unsupported(f"input rank {x.rank} is not supported (1-D and 2-D spatial data are)")
+    t_in = _nhwc_input(ctx, x)
+    _, h, w, c = t_in.shape
+    opts = {"Padding": 1, "StrideH": 1, "StrideW": 1, "FilterHeight": h, "FilterWidth": w,
+            "FusedActivationFunction": 0}
+    _finish(ctx, x, (t_in.shape[0], 1, 1, c), lambda t: b.add_op("MAX_POOL_2D", [t_in], [t], opts))
+
+
+CONVERTERS = {
+    "MaxPool": (_pool("MAX_POOL_2D"), "move"),
+    "AveragePool": (_pool("AVERAGE_POOL_2D"), "compute"),
+    "GlobalAveragePool": (global_average_pool, "compute"),
+    "GlobalMaxPool": (global_max_pool, "move"),
+}
+
+__all__ = ["CONVERTERS", "math", "TO_NHWC"]

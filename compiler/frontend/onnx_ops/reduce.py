@@ -1,0 +1,86 @@
+"""Reductions over axes: ReduceMean (MEAN) and Softmax (SOFTMAX over the last axis; other axes are moved
+last by a TRANSPOSE, or, before opset 13, flattened to 2-D as that opset defines)."""
+
+import numpy as np
+
+from .common import data_tensor, out_value
+from .context import NotQuantizable
+from .layout import nhwc_axis
+
+
+def reduce_mean(ctx):
+    b = ctx.b
+    x = ctx.input(0)
+    if ctx.opset < 18:
+        axes = ctx.attr("axes")
+    else:
+        axes = ctx.const_input(1, "the axes")
+    keep = bool(int(ctx.attr("keepdims", 1)))
+    if axes is None or np.asarray(axes).size == 0:
+        if int(ctx.attr("noop_with_empty_axes", 0)):
+            if ctx.quantized:
+                raise NotQuantizable()
+            ctx.set_output(0, x)
+            return
+        axes = list(range(x.rank))
+    axes = sorted({int(a) + x.rank if int(a) < 0 else int(a) for a in np.asarray(axes).reshape(-1)})
+    if x.rank > 4:
+        raise ctx.unsupported(f"input rank {x.rank} is above 4")
+    layout = "nhwc" if keep and x.rank == 4 and b.preferred_layout(x) == "nhwc" else "onnx"
+    t = data_tensor(ctx, x, layout)
+    ir_axes = axes if layout == "onnx" else sorted(nhwc_axis(a) for a in axes)
+    shape = [1 if i in ir_axes else d for i, d in enumerate(t.shape)]
+    if not keep:
+        shape = [d for i, d in enumerate(t.shape) if i not in ir_axes]
+    out = out_value(ctx, 0, shape, layout)
+    b.add_op("MEAN", [t, b.int32_const(f"{ctx.name}:axes", ir_axes)], [out.tensors[layout]], {"KeepDims": keep})
+    ctx.set_output(0, out)
+
+
+def softmax(ctx):
+    if ctx.quantized:
+        raise NotQuantizable()
+    b = ctx.b
+    x = ctx.input(0)
+    rank = x.rank
+    axis = int(ctx.attr("axis", 1 if ctx.opset < 13 else -1))
+    axis = axis + rank if axis < 0 else axis
+    if ctx.opset < 13:
+        # Coerced to 2-D [prod(shape[:axis]), prod(shape[axis:])]: one SOFTMAX over the flattened rows.
+        t = data_tensor(ctx, x, "onnx")
+        rows = (int(np.prod(x.shape[:axis])), int(np.prod(x.shape[axis:])))
+        flat = b.new_tensor(f"{ctx.name}:2d", rows, t.dtype)
+        b.add_op("RESHAPE", [t], [flat])
+        res = b.new_tensor(f"{ctx.name}:2d_out", rows, t.dtype)
+        b.add_op("SOFTMAX", [flat], [res], {"Beta": 1.0})
+        out = out_value(ctx, 0, x.shape)
+        b.add_op("RESHAPE", [res], [out.tensors["onnx"]])
+        ctx.set_output(0, out)
+        return
+    if rank == 4 and axis == 1 and b.preferred_layout(x) == "nhwc":
+        t = data_tensor(ctx, x, "nhwc")
+        out = out_value(ctx, 0, t.shape, "nhwc")
+        b.add_op("SOFTMAX", [t], [out.tensors["nhwc"]], {"Beta": 1.0})
+        ctx.set_output(0, out)
+        return
+    t = data_tensor(ctx, x, "onnx")
+    if axis == rank - 1:
+        out = out_value(ctx, 0, x.shape)
+        b.add_op("SOFTMAX", [t], [out.tensors["onnx"]], {"Beta": 1.0})
+        ctx.set_output(0, out)
+        return
+    perm = [d for d in range(rank) if d != axis] + [axis]
+    inv = [perm.index(d) for d in range(rank)]
+    moved = b.new_tensor(f"{ctx.name}:moved", [x.shape[p] for p in perm], t.dtype)
+    b.add_op("TRANSPOSE", [t, b.int32_const(f"{ctx.name}:perm", perm)], [moved])
+    res = b.new_tensor(f"{ctx.name}:moved_out", moved.shape, t.dtype)
+    b.add_op("SOFTMAX", [moved], [res], {"Beta": 1.0})
+    out = out_value(ctx, 0, x.shape)
+    b.add_op("TRANSPOSE", [res, b.int32_const(f"{ctx.name}:inv", inv)], [out.tensors["onnx"]])
+    ctx.set_output(0, out)
+
+
+CONVERTERS = {
+    "ReduceMean": (reduce_mean, "compute"),
+    "Softmax": (softmax, "compute"),
+}

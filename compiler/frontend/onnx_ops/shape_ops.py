@@ -1,0 +1,231 @@
+"""Data-movement ONNX operators: Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Slice, Split,
+Gather (constant indices) and Pad.  They work on float or int8 data alike (on a dequantized view they move
+the int8 data: see dispatch.py), so they never create quantization of their own."""
+
+import numpy as np
+
+from .common import data_tensor
+from .layout import TO_NCHW, TO_NHWC, nhwc_axis, only_unit_dims_move, permute
+
+
+def _reshape_to(ctx, x, shape):
+    b = ctx.b
+    t = data_tensor(ctx, x, "onnx")
+    out = b.like(x, ctx.out_name(), shape)
+    b.add_op("RESHAPE", [t], [out.tensors["onnx"]])
+    ctx.set_output(0, out)
+
+
+def _inferred_or(ctx, compute):
+    try:
+        return ctx.out_shape(0)
+    except Exception:
+        return tuple(int(d) for d in compute())
+
+
+def reshape(ctx):
+    x = ctx.input(0)
+
+    def compute():
+        target = ctx.attr("shape") if ctx.opset < 5 else ctx.const_input(1, "the shape operand")
+        target = [int(d) for d in np.asarray(target).reshape(-1)]
+        allow_zero = int(ctx.attr("allowzero", 0) or 0)
+        shape = [x.shape[i] if d == 0 and not allow_zero else d for i, d in enumerate(target)]
+        if -1 in shape:
+            known = int(np.prod([d for d in shape if d != -1]))
+            shape[shape.index(-1)] = int(np.prod(x.shape)) // max(known, 1)
+        return shape
+
+    _reshape_to(ctx, x, _inferred_or(ctx, compute))
+
+
+def flatten(ctx):
+    x = ctx.input(0)
+    axis = int(ctx.attr("axis", 1))
+    axis = axis + x.rank if axis < 0 else axis
+    _reshape_to(ctx, x, (int(np.prod(x.shape[:axis])), int(np.prod(x.shape[axis:]))))
+
+
+def squeeze_like(ctx):
+    _reshape_to(ctx, ctx.input(0), ctx.out_shape(0))
+
+
+def transpose(ctx):
+    b = ctx.b
+    x = ctx.input(0)
+    perm = ctx.attr("perm")
+    perm = list(range(x.rank))[::-1] if perm is None else [int(p) for p in perm]
+    shape = tuple(int(x.shape[p]) for p in perm)
+    if x.rank == 4 and b.preferred_layout(x) == "nhwc":
+        src = data_tensor(ctx, x, "nhwc")      # read the NHWC twin: compose the permutations
+        perm = [TO_NHWC.index(p) for p in perm]
+    else:
+        src = data_tensor(ctx, x, "onnx")
+    out = b.like(x, ctx.out_name(), shape)
+    if only_unit_dims_move(src.shape, perm):
+        b.add_op("RESHAPE", [src], [out.tensors["onnx"]])
+    else:
+        b.add_op("TRANSPOSE", [src, b.int32_const(f"{ctx.name}:perm", perm)], [out.tensors["onnx"]])
+    ctx.set_output(0, out)
+
+
+def concat(ctx):
+    b = ctx.b
+    vals = [ctx.input(i) for i in range(ctx.num_inputs()) if ctx.input(i) is not None]
+    shape = ctx.out_shape(0)
+    axis = int(ctx.attr("axis"))
+    axis = axis + len(shape) if axis < 0 else axis
+    runtime = [v for v in vals if not v.is_const]
+    if not runtime:
+        raise ctx.unsupported("all inputs are constants")
+    like = runtime[0]
+    layout = "nhwc" if len(shape) == 4 and all(b.preferred_layout(v) == "nhwc" for v in runtime) else "onnx"
+    tensors = []
+    for v in vals:
+        if 0 in v.shape:
+            continue
+        if v.is_const and v.dtype != like.dtype:
+            raise ctx.unsupported(f"constant input '{v.name}' is {v.dtype} but the run-time inputs are {like.dtype}")
+        tensors.append(data_tensor(ctx, v, layout))
+    out_shape = shape if layout == "onnx" else permute(shape, TO_NHWC)
+    out = b.like(like, ctx.out_name(), out_shape, layout)
+    b.add_op("CONCATENATION", tensors, [out.tensors[layout]],
+             {"Axis": axis if layout == "onnx" else nhwc_axis(axis), "FusedActivationFunction": 0})
+    ctx.set_output(0, out)
+
+
+def _slice_op(ctx, x, name, begin, end, steps, masks, shape, out_index=0):
+    b = ctx.b
+    src = data_tensor(ctx, x, "onnx")
+    out = b.like(x, name, shape)
+    b.add_op("STRIDED_SLICE", [src, b.int32_const(f"{name}:begin", begin), b.int32_const(f"{name}:end", end),
+                               b.int32_const(f"{name}:strides", steps)], [out.tensors["onnx"]],
+             {"BeginMask": 0, "EndMask": masks, "ShrinkAxisMask": 0, "EllipsisMask": 0, "NewAxisMask": 0})
+    ctx.set_output(out_index, out)
+
+
+def slice_(ctx):
+    x = ctx.input(0)
+    rank = x.rank
+    if ctx.opset < 10:
+        starts, ends = ctx.attr("starts"), ctx.attr("ends")
+        axes, steps = ctx.attr("axes"), None
+    else:
+        starts = ctx.const_input(1, "starts")
+        ends = ctx.const_input(2, "ends")
+        axes = ctx.const_input(3, "axes")
+        steps = ctx.const_input(4, "steps")
+    starts = [int(v) for v in np.asarray(starts).reshape(-1)]
+    ends = [int(v) for v in np.asarray(ends).reshape(-1)]
+    axes = list(range(len(starts))) if axes is None else [int(a) for a in np.asarray(axes).reshape(-1)]
+    steps = [1] * len(starts) if steps is None else [int(s) for s in np.asarray(steps).reshape(-1)]
+    begin, end, stride, mask = [0] * rank, list(x.shape), [1] * rank, 0
+    for s, e, a, st in zip(starts, ends, axes, steps):
+        a = a + rank if a < 0 else a
+        n = int(x.shape[a])
+        if st == 0:
+            raise ctx.error("a slice step is 0")
+        s = s + n if s < 0 else s
+        e = e + n if e < 0 else e
+        if st > 0:
+            s, e = min(max(s, 0), n), min(max(e, 0), n)
+        else:
+            s, e = min(max(s, 0), n - 1), min(max(e, -1), n - 1)
+        begin[a], end[a], stride[a] = s, e, st
+        if st < 0 and e == -1:
+            mask |= 1 << a      # "to the start": an end index of -1 would mean the last element in TFLite
+    _slice_op(ctx, x, ctx.out_name(), begin, end, stride, mask, ctx.out_shape(0))
+
+
+def split(ctx):
+    x = ctx.input(0)
+    axis = int(ctx.attr("axis", 0))
+    axis = axis + x.rank if axis < 0 else axis
+    sizes = ctx.attr("split") if ctx.opset < 13 else ctx.const_input(1, "the split sizes")
+    n = ctx.num_outputs()
+    if sizes is None:
+        total = int(x.shape[axis])
+        chunk = -(-total // n)
+        sizes = [min(chunk, total - i * chunk) for i in range(n)]
+    sizes = [int(s) for s in np.asarray(sizes).reshape(-1)]
+    start = 0
+    for i, size in enumerate(sizes):
+        if not ctx.out_name(i):
+            start += size
+            continue
+        begin, end = [0] * x.rank, list(x.shape)
+        begin[axis], end[axis] = start, start + size
+        shape = list(x.shape)
+        shape[axis] = size
+        _slice_op(ctx, x, ctx.out_name(i), begin, end, [1] * x.rank, 0, shape, i)
+        start += size
+
+
+def gather(ctx):
+    b = ctx.b
+    x = ctx.input(0)
+    idx = ctx.const_input(1, "the indices")
+    axis = int(ctx.attr("axis", 0))
+    src = data_tensor(ctx, x, "onnx")
+    out = b.like(x, ctx.out_name(), ctx.out_shape(0))
+    b.add_op("GATHER", [src, b.const_tensor(f"{ctx.name}:indices", np.asarray(idx, np.int64), "int64")],
+             [out.tensors["onnx"]], {"Axis": axis, "BatchDims": 0})
+    ctx.set_output(0, out)
+
+
+def pad(ctx):
+    b = ctx.b
+    x = ctx.input(0)
+    mode = ctx.attr_str("mode", "constant")
+    if mode != "constant":
+        raise ctx.unsupported(f"mode '{mode}' is not supported; only constant padding is")
+    if ctx.opset < 11:
+        pads, value = ctx.attr("pads"), float(ctx.attr("value", 0.0))
+        axes = None
+    else:
+        pads = ctx.const_input(1, "the pads")
+        value = ctx.const_input(2, "the constant value")
+        value = 0.0 if value is None or np.asarray(value).size == 0 else float(np.asarray(value).reshape(-1)[0])
+        axes = ctx.const_input(3, "the axes")
+    pads = [int(p) for p in np.asarray(pads).reshape(-1)]
+    rank = x.rank
+    axes = list(range(rank)) if axes is None else [int(a) + rank if int(a) < 0 else int(a)
+                                                   for a in np.asarray(axes).reshape(-1)]
+    pairs = [[0, 0] for _ in range(rank)]
+    for i, a in enumerate(axes):
+        pairs[a] = [pads[i], pads[i + len(axes)]]
+    if any(p < 0 for pr in pairs for p in pr):
+        raise ctx.unsupported(f"negative pads {pads} (cropping) are not supported")
+    if rank > 4:
+        raise ctx.unsupported(f"input rank {rank} is above 4")
+    if x.dtype == "int8" and value != 0.0:
+        raise ctx.unsupported("int8 padding with a non-zero constant value is not supported")
+    layout = "nhwc" if rank == 4 and b.preferred_layout(x) == "nhwc" else "onnx"
+    if layout == "nhwc":
+        pairs = [pairs[a] for a in TO_NHWC]
+    src = data_tensor(ctx, x, layout)
+    shape = [int(d) + p[0] + p[1] for d, p in zip(src.shape, pairs)]
+    out = b.like(x, ctx.out_name(), shape, layout)
+    inputs = [src, b.const_tensor(f"{ctx.name}:pads", np.asarray(pairs, np.int32), "int32")]
+    kind = "PAD"
+    if value != 0.0:
+        kind = "PADV2"
+        inputs.append(b.const_tensor(f"{ctx.name}:value", np.asarray([value], np.float32), "float32"))
+    b.add_op(kind, inputs, [out.tensors[layout]])
+    ctx.set_output(0, out)
+
+
+CONVERTERS = {
+    "Reshape": (reshape, "move"),
+    "Flatten": (flatten, "move"),
+    "Squeeze": (squeeze_like, "move"),
+    "Unsqueeze": (squeeze_like, "move"),
+    "Transpose": (transpose, "move"),
+    "Concat": (concat, "move"),
+    "Slice": (slice_, "move"),
+    "Split": (split, "move"),
+    "Gather": (gather, "move"),
+    "Pad": (pad, "move"),
+}
+
+__all__ = ["CONVERTERS", "TO_NCHW"]

@@ -1,0 +1,216 @@
+"""ONNX model -> IR (the same IR, op kinds and NHWC convention as the TFLite frontend).
+
+Steps: load with the `onnx` package; pin symbolic input dimensions (`--dim name=N`); infer static shapes;
+fold every node whose inputs are all constants (shape arithmetic, Constant, initializer-only subgraphs) with
+the onnx package's reference evaluator; then translate node by node with the converters of
+`onnx_ops/` (one module per op family).  Quantized graphs in QDQ form are translated to int8 operators:
+a DequantizeLinear output is a view of int8 data, an operator whose inputs are such views and whose
+output feeds a QuantizeLinear becomes one int8 IR operator (see onnx_ops/dispatch.py).
+"""
+
+import os
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+from .. import limits
+from ..errors import CompileError, UnsupportedError
+from ..ir import Graph
+from .onnx_ops.builder import Builder
+from .onnx_ops.context import elem_type_name
+from .onnx_ops.dispatch import convert_node
+from .onnx_ops.fold import fold_node, foldable
+from .onnx_ops.values import Value
+
+# ONNX element types a model input may have (IR activation types); other types are refused by name.
+_INPUT_TYPES = {onnx.TensorProto.FLOAT: "float32", onnx.TensorProto.INT8: "int8"}
+
+
+def parse_dims(pins) -> dict:
+    """['batch=1', 'seq=16'] -> {'batch': 1, 'seq': 16}."""
+    out = {}
+    for item in pins or []:
+        name, sep, value = str(item).partition("=")
+        if not sep or not name.strip() or not value.strip().isdigit() or int(value) <= 0:
+            raise CompileError(f"--dim '{item}' is not NAME=N with a positive integer N (e.g. --dim batch=1).")
+        out[name.strip()] = int(value)
+    return out
+
+
+def load_onnx(path: str, dims: dict = None) -> Graph:
+    try:
+        limits.check_model_bytes(os.path.basename(path), os.path.getsize(path))
+        model = onnx.load(path)
+    except OSError as e:
+        raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.")
+    except Exception as e:   # protobuf decode errors come in several types
+        raise CompileError(f"'{os.path.basename(path)}' could not be parsed as an ONNX model "
+                           f"({type(e).__name__}: {e}). Only complete .onnx protobuf files are supported.") from None
+    return read_onnx(model, os.path.basename(path), dims or {})
+
+
+def read_onnx(model, source_name: str = "model", dims: dict = None) -> Graph:
+    return _Reader(model, source_name, dims or {}).run()
+
+
+class _Reader:
+    def __init__(self, model, source_name: str, dims: dict):
+        self.model = model
+        self.source = source_name
+        self.dims = dims
+        self.builder = Builder()
+        self.values = {}
+        self.shapes = {}
+        self.skip = set()          # node indices already translated as part of another node's group
+        self.opset = 1
+        for imp in model.opset_import:
+            if imp.domain in ("", "ai.onnx"):
+                self.opset = int(imp.version)
+
+    # --- public helpers for converters ------------------------------------------------------------------------
+    def set_value(self, name: str, value: Value) -> None:
+        self.values[name] = value
+
+    def shape_of(self, name: str, ctx=None) -> tuple:
+        shape = self.shapes.get(name)
+        if shape is None:
+            who = f"ONNX node '{ctx.name}' ({ctx.op_type})" if ctx else "The model"
+            raise UnsupportedError(f"{who}: the shape of '{name}' is not static after shape inference (only "
+                                   "static shapes are supported; pin symbolic input dimensions with --dim NAME=N).")
+        return shape
+
+    def consumers(self, name: str) -> list:
+        return self._consumers.get(name, [])
+
+    def is_graph_output(self, name: str) -> bool:
+        return name in self._output_names
+
+    # --- steps --------------------------------------------------------------------------------------------------
+    def run(self) -> Graph:
+        g = self.model.graph
+        for imp in self.model.opset_import:
+            if imp.domain not in ("", "ai.onnx", "com.microsoft") and any(n.domain == imp.domain for n in g.node):
+                raise UnsupportedError(f"'{self.source}' uses operators of domain '{imp.domain}'; only the "
+                                       "standard ONNX domain is supported.")
+        limits.check_counts(self.source, len(g.node), len(g.value_info) + len(g.initializer) + len(g.input))
+        init_names = {t.name for t in g.initializer}
+        for t in g.initializer:
+            arr = numpy_helper.to_array(t)
+            self.values[t.name] = Value(t.name, tuple(arr.shape), str(arr.dtype), const=arr)
+        self._output_names = [o.name for o in g.output]
+        self._pin_inputs([i for i in g.input if i.name not in init_names])
+        self._infer_shapes()
+        self._consumers = {}
+        for idx, node in enumerate(g.node):
+            for name in node.input:
+                if name:
+                    self._consumers.setdefault(name, []).append(idx)
+        self.nodes = list(g.node)
+        for idx, node in enumerate(self.nodes):
+            if idx in self.skip:
+                continue
+            for name in node.input:
+                if name and name not in self.values:
+                    raise CompileError(f"ONNX node '{node.name or node.op_type}' ({node.op_type}) reads '{name}', "
+                                       "which no earlier node, input or initializer defines. The model file is "
+                                       "malformed (nodes must be in topological order).")
+            if foldable(self, node):
+                fold_node(self, node, idx)
+            else:
+                convert_node(self, node, idx)
+        return self._finish()
+
+    def _pin_inputs(self, inputs) -> None:
+        for inp in inputs:
+            tt = inp.type.tensor_type
+            code = tt.elem_type
+            if code not in _INPUT_TYPES:
+                raise UnsupportedError(
+                    f"Model input '{inp.name}' has element type {elem_type_name(code)}; model inputs must be "
+                    "FLOAT (float32) or INT8 (a quantized input read by DequantizeLinear).")
+            if not tt.HasField("shape"):
+                raise UnsupportedError(f"Model input '{inp.name}' has no shape; static shapes are required.")
+            shape = []
+            for d in tt.shape.dim:
+                if d.HasField("dim_value") and d.dim_value > 0:
+                    shape.append(int(d.dim_value))
+                elif d.HasField("dim_param") and d.dim_param in self.dims:
+                    d.dim_value = self.dims[d.dim_param]     # pin in the proto too, for shape inference
+                    shape.append(int(d.dim_value))
+                else:
+                    what = f"symbolic dimension '{d.dim_param}'" if d.HasField("dim_param") else "an unknown dimension"
+                    hint = (f"pin it with --dim {d.dim_param}=N" if d.HasField("dim_param")
+                            else "re-export the model with a fixed input shape")
+                    raise UnsupportedError(
+                        f"Model input '{inp.name}' has {what} (dimension {len(shape)} of "
+                        f"{[x.dim_value or x.dim_param or '?' for x in tt.shape.dim]}); only static shapes are "
+                        f"supported: {hint}.")
+            v = self.builder.runtime_value(inp.name, shape, _INPUT_TYPES[code])
+            v.tensors["onnx"].is_input = True
+            self.values[inp.name] = v
+            self.graph_inputs = getattr(self, "graph_inputs", []) + [v.tensors["onnx"]]
+
+    def _infer_shapes(self) -> None:
+        try:
+            inferred = onnx.shape_inference.infer_shapes(self.model, strict_mode=False, data_prop=True)
+        except Exception as e:
+            raise CompileError(f"ONNX shape inference failed on '{self.source}': {type(e).__name__}: {e}.") from None
+        g = inferred.graph
+        for vi in list(g.value_info) + list(g.output) + list(g.input):
+            tt = vi.type.tensor_type
+            if not tt.HasField("shape"):
+                continue
+            dims = [d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim]
+            if all(d >= 0 for d in dims):
+                self.shapes.setdefault(vi.name, tuple(int(d) for d in dims))
+        for name, v in self.values.items():
+            self.shapes[name] = tuple(v.shape)
+
+    def _finish(self) -> Graph:
+        b = self.builder
+        outputs = []
+        for name in self._output_names:
+            v = self.values.get(name)
+            if v is None:
+                raise CompileError(f"Model output '{name}' is not produced by any node. The model file is malformed.")
+            if v.is_const and not v.is_dq_view or (v.is_dq_view and v.qsrc.is_const):
+                raise UnsupportedError(f"Model output '{name}' is a constant (it does not depend on any input); "
+                                       "constant outputs are not supported.")
+            if getattr(v, "onnx_dtype", None) == "uint8":
+                raise UnsupportedError(f"Model output '{name}' is UINT8; model outputs must be FLOAT or INT8 "
+                                       "(uint8 values are computed as int8 internally).")
+            t = b.get(v, "onnx")
+            if t.is_input or t.is_output or t.is_const or t.name != name:
+                holder = next((x for x in b.tensors if x.name == name), None)
+                if holder is not None and holder is not t:
+                    holder.name = b._unique(name + ":inner")
+                if t.is_input or t.is_output or t.is_const:
+                    out = b.new_tensor(name + ":copy", t.shape, t.dtype, t.quant)
+                    b.add_op("RESHAPE", [t], [out])
+                    t = out
+                t.name = name
+                b._names.add(name)
+            t.is_output = True
+            outputs.append(t)
+        ops = b.ops
+        # Drop operators nothing reads (e.g. unused layout twins); keep order.
+        live = {id(t) for t in outputs}
+        kept = []
+        for op in reversed(ops):
+            if any(id(t) in live for t in op.outputs):
+                kept.append(op)
+                live.update(id(t) for t in op.inputs if t is not None)
+        kept.reverse()
+        used = {id(t) for op in kept for t in op.inputs + op.outputs if t is not None} | {id(t) for t in outputs}
+        inputs = list(getattr(self, "graph_inputs", []))
+        tensors = [t for t in b.tensors if id(t) in used or t.is_input]
+        for i, t in enumerate(tensors):
+            t.index = i
+        for i, op in enumerate(kept):
+            op.index = i
+        limits.check_weights(self.source, sum(t.data.nbytes for t in tensors if t.data is not None))
+        graph = Graph(name=self.model.graph.name or "main", tensors=tensors, ops=kept, inputs=inputs,
+                      outputs=outputs, description=f"ONNX opset {self.opset}")
+        graph.link()
+        return graph

@@ -1,0 +1,370 @@
+"""ONNX backend conformance for the ONNX frontend: every backend test case whose operators are all in the
+supported list runs through the compiler and the host C compiler and is compared with its expected outputs.
+
+Cases come from the onnx wheel: the stored data directories (pytorch-converted, pytorch-operator, simple, and
+node when the wheel ships it) plus the node cases generated in memory from onnx.backend.test.case.node (the
+wheel ships their generators instead of their data).  For speed every case is compiled in a worker process to
+objects, and all cases link into ONE C program (model symbols are prefix-mangled, the CRT is linked once);
+the program runs each case by number.  Everything is written under one temporary directory.
+
+Outcomes: pass; unsupported (a CompileError/UnsupportedError: one clear paragraph); wrong (mismatch); crash
+(a traceback, a C build failure or a failed run).  `python tests/compiler/onnx_conformance.py [--out FILE]`
+prints (and writes) the per-operator table.
+"""
+
+import argparse
+import glob
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+import traceback
+import warnings
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
+
+OPS = ("Conv Gemm MatMul Relu LeakyRelu PRelu Clip Sigmoid Tanh HardSigmoid HardSwish Softmax MaxPool AveragePool "
+       "GlobalAveragePool GlobalMaxPool Add Sub Mul Div Reshape Flatten Transpose Concat Squeeze Unsqueeze "
+       "BatchNormalization Pad ReduceMean Identity Dropout Slice Split Gather QuantizeLinear DequantizeLinear "
+       "QLinearConv QLinearMatMul").split()
+# Constant carries no computation (it is folded); cases using it with listed ops are applicable.
+ALLOWED = set(OPS) | {"Constant"}
+SPATIAL = {"Conv", "MaxPool", "AveragePool", "BatchNormalization", "GlobalAveragePool", "GlobalMaxPool",
+           "QLinearConv"}
+RTOL, ATOL = 1e-4, 1e-5
+
+# Operand positions that are parameters (weights, shapes, axes, indices, pads, quantization), not data.  The
+# node tests often feed them as graph inputs; an ahead-of-time compiler needs them constant, so the harness
+# freezes such an input into an initializer when every data set gives it the same value, and says so.
+PARAM_SLOTS = {"Conv": {1, 2}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2}, "PRelu": {1}, "Reshape": {1},
+               "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "Slice": {1, 2, 3, 4}, "Split": {1},
+               "Gather": {1}, "Pad": {1, 2, 3}, "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2},
+               "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8}, "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7},
+               "Dropout": {1, 2}}
+
+
+def freeze_parameters(model, data_sets):
+    """(model, data_sets, frozen names): graph inputs used only as parameters, equal in every data set, become
+    initializers."""
+    from onnx import numpy_helper
+
+    g = model.graph
+    init = {t.name for t in g.initializer}
+    names = [i.name for i in g.input if i.name not in init]
+    uses = {}
+    for n in g.node:
+        for pos, name in enumerate(n.input):
+            uses.setdefault(name, []).append(pos in PARAM_SLOTS.get(n.op_type, ()))
+    frozen = []
+    for pos, name in enumerate(names):
+        if not uses.get(name) or not all(uses[name]) or any(len(ins) <= pos for ins, _ in data_sets):
+            continue
+        first = data_sets[0][0][pos]
+        if not isinstance(first, np.ndarray) or first.dtype.kind not in "biuf":
+            continue
+        if all(np.array_equal(np.asarray(ins[pos]), first) for ins, _ in data_sets[1:]):
+            frozen.append((pos, name, first))
+    if not frozen:
+        return model, data_sets, []
+    drop = {pos for pos, _, _ in frozen}
+    for _, name, value in frozen:
+        g.initializer.append(numpy_helper.from_array(value, name))
+    keep = [i for i in g.input if i.name not in {n for _, n, _ in frozen}]
+    del g.input[:]
+    g.input.extend(keep)
+    sets = [([a for i, a in enumerate(ins) if i not in drop], outs) for ins, outs in data_sets]
+    return model, sets, [n for _, n, _ in frozen]
+
+
+@dataclass
+class Case:
+    name: str
+    source: str
+    model_path: str
+    ops: list
+    data_sets: list                 # [(inputs, outputs)] as numpy arrays
+    three_d: bool = False
+    frozen: list = field(default_factory=list)
+    outcome: str = ""
+    detail: str = ""
+    prefix: str = ""
+    objects: list = field(default_factory=list)
+
+
+def _load_dir_case(path: str, source: str):
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(os.path.join(path, "model.onnx"))
+    sets = []
+    for d in sorted(glob.glob(os.path.join(path, "test_data_set_*"))):
+        ins = [numpy_helper.to_array(onnx.load_tensor(p)) for p in sorted(glob.glob(os.path.join(d, "input_*.pb")))]
+        outs = [numpy_helper.to_array(onnx.load_tensor(p)) for p in sorted(glob.glob(os.path.join(d, "output_*.pb")))]
+        sets.append((ins, outs))
+    return model, sets
+
+
+def _is_3d(model) -> bool:
+    """A spatial op on rank-5 data (3-D convolution/pooling): outside the required scope."""
+    import onnx
+
+    shapes = {}
+    for vi in list(model.graph.input) + list(model.graph.value_info):
+        shapes[vi.name] = len(vi.type.tensor_type.shape.dim)
+    for t in model.graph.initializer:
+        shapes[t.name] = len(t.dims)
+    for n in model.graph.node:
+        if n.op_type in SPATIAL and n.input and shapes.get(n.input[0], 0) >= 5:
+            return True
+        if n.op_type in ("Conv", "QLinearConv"):
+            w = n.input[3] if n.op_type == "QLinearConv" else n.input[1]
+            if shapes.get(w, 0) >= 5:
+                return True
+        for a in n.attribute:
+            if a.name == "kernel_shape" and len(onnx.helper.get_attribute_value(a)) >= 3:
+                return True
+    return False
+
+
+def collect_cases(tmp: str) -> list:
+    import onnx
+
+    data = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data")
+    cases = []
+    for source in ("node", "pytorch-converted", "pytorch-operator", "simple"):
+        for path in sorted(glob.glob(os.path.join(data, source, "*", "model.onnx"))):
+            model = onnx.load(path)
+            ops = sorted({n.op_type for n in model.graph.node})
+            if set(ops) <= ALLOWED:
+                _, sets = _load_dir_case(os.path.dirname(path), source)
+                model, sets, frozen = freeze_parameters(model, sets)
+                if frozen:
+                    path = os.path.join(tmp, source + "_" + os.path.basename(os.path.dirname(path)) + ".onnx")
+                    onnx.save(model, path)
+                cases.append(Case(os.path.basename(os.path.dirname(path)) if not frozen else
+                                  os.path.basename(path)[len(source) + 1:-5], source, path, ops, sets,
+                                  _is_3d(model), frozen))
+    if not glob.glob(os.path.join(data, "node", "*")):
+        from onnx.backend.test.case import node as node_cases
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            generated = node_cases.collect_testcases(None)
+        os.makedirs(os.path.join(tmp, "node"), exist_ok=True)
+        for tc in generated:
+            ops = sorted({n.op_type for n in tc.model.graph.node})
+            if not set(ops) <= ALLOWED:
+                continue
+            path = os.path.join(tmp, "node", tc.name + ".onnx")
+            sets = [(list(ins), list(outs)) for ins, outs in tc.data_sets]
+            model, sets, frozen = freeze_parameters(tc.model, sets)
+            onnx.save(model, path)
+            cases.append(Case(tc.name, "node (generated)", path, ops, sets, _is_3d(model), frozen))
+    return cases
+
+
+# --- compile one case (worker process) ------------------------------------------------------------------------
+
+def _compile_case(args):
+    index, model_path, out_dir = args
+    from compiler.driver import compile_model, write_files
+    from compiler.errors import CompileError
+    from compiler.harness import render_run_harness
+    from compiler.hostbuild import CFLAGS, compiler_command, crt_dir
+
+    prefix = f"case{index}"
+    try:
+        compiled = compile_model(model_path, prefix)
+    except CompileError as e:
+        return index, "unsupported", f"{type(e).__name__}: {e}", None
+    except Exception:
+        return index, "crash", traceback.format_exc(limit=4), None
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        write_files(out_dir, compiled.files)
+        with open(os.path.join(out_dir, "harness.c"), "w") as f:
+            f.write(render_run_harness(prefix, compiled.fields))
+        objects = []
+        for src in (f"{prefix}.c", f"{prefix}_weights.c", "harness.c"):
+            obj = os.path.join(out_dir, src[:-2] + ".o")
+            cmd = [compiler_command()] + CFLAGS + ["-O0", f"-Dmain={prefix}_main", "-I", out_dir, "-I",
+                                                   os.path.join(crt_dir(), "include"), "-c",
+                                                   os.path.join(out_dir, src), "-o", obj]
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            if proc.returncode != 0:
+                return index, "crash", "C build failed: " + proc.stderr[-2000:], None
+            objects.append(obj)
+        io = ([(t.name, t.dtype, tuple(t.shape)) for t in compiled.graph.inputs],
+              [(t.name, t.dtype, tuple(t.shape)) for t in compiled.graph.outputs])
+        return index, "compiled", io, objects
+    except Exception:
+        return index, "crash", traceback.format_exc(limit=4), None
+
+
+def _build_crt(tmp: str) -> list:
+    from compiler.hostbuild import CFLAGS, compiler_command, crt_dir, crt_sources
+
+    objs = []
+    for i, src in enumerate(crt_sources()):
+        obj = os.path.join(tmp, f"crt_{i}.o")
+        subprocess.run([compiler_command()] + CFLAGS + ["-I", os.path.join(crt_dir(), "include"), "-c", src,
+                        "-o", obj], check=True, capture_output=True)
+        objs.append(obj)
+    return objs
+
+
+def _link(tmp: str, cases: list, crt_objs: list) -> str:
+    from compiler.hostbuild import compiler_command
+
+    lines = ["#include <stdio.h>", "#include <stdlib.h>", ""]
+    lines += [f"int {c.prefix}_main(int argc, char** argv);" for c in cases]
+    lines += ["", "int main(int argc, char** argv)", "{", "    if (argc != 5) {", "        return 2;", "    }",
+              "    switch (atoi(argv[1])) {"]
+    lines += [f"    case {c.prefix[4:]}: return {c.prefix}_main(argc - 1, argv + 1);" for c in cases]
+    lines += ["    default: return 3;", "    }", "}", ""]
+    main_c = os.path.join(tmp, "dispatch.c")
+    with open(main_c, "w") as f:
+        f.write("\n".join(lines))
+    exe = os.path.join(tmp, "conformance")
+    objs = [o for c in cases for o in c.objects]
+    subprocess.run([compiler_command(), "-O0", main_c] + objs + crt_objs + ["-o", exe, "-lm"], check=True,
+                   capture_output=True)
+    return exe
+
+
+def _run_case(exe: str, tmp: str, case: Case, io) -> None:
+    ins, outs = io
+    n = len(case.data_sets)
+    in_bin, out_bin = os.path.join(tmp, f"{case.prefix}.in"), os.path.join(tmp, f"{case.prefix}.out")
+    with open(in_bin, "wb") as f:
+        for inputs, _ in case.data_sets:
+            if len(inputs) != len(ins):
+                case.outcome, case.detail = "crash", f"{len(inputs)} inputs in the data, {len(ins)} in the model"
+                return
+            for arr, (name, dtype, shape) in zip(inputs, ins):
+                a = np.asarray(arr)
+                if a.size != int(np.prod(shape)):
+                    case.outcome, case.detail = "crash", f"input '{name}' has {a.size} values, model wants {shape}"
+                    return
+                f.write(np.ascontiguousarray(a.astype(dtype)).tobytes())
+    proc = subprocess.run([exe, case.prefix[4:], in_bin, out_bin, str(n)], capture_output=True, text=True,
+                          timeout=120)
+    if proc.returncode != 0:
+        case.outcome, case.detail = "crash", f"run failed ({proc.returncode}): {proc.stderr[-500:]}"
+        return
+    raw = open(out_bin, "rb").read()
+    pos = 0
+    for si, (_, expected) in enumerate(case.data_sets):
+        for (name, dtype, shape), want in zip(outs, expected):
+            count = int(np.prod(shape))
+            got = np.frombuffer(raw, dtype=dtype, count=count, offset=pos).reshape(shape)
+            pos += count * np.dtype(dtype).itemsize
+            want = np.asarray(want)
+            if want.shape != got.shape and want.size == got.size:
+                want = want.reshape(got.shape)
+            if dtype == "float32":
+                ok = want.shape == got.shape and np.allclose(got, want.astype(np.float32), rtol=RTOL, atol=ATOL,
+                                                             equal_nan=True)
+            else:
+                ok = want.shape == got.shape and np.array_equal(got, want.astype(dtype))
+            if not ok:
+                diff = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) \
+                    if want.shape == got.shape else "shape"
+                case.outcome, case.detail = "wrong", f"data set {si} output '{name}': max |diff| {diff}"
+                return
+    case.outcome = "pass"
+
+
+def run_conformance(tmp: str, processes: int = 0) -> list:
+    cases = collect_cases(tmp)
+    jobs = [(i, c.model_path, os.path.join(tmp, f"case{i}")) for i, c in enumerate(cases)]
+    procs = processes or min(4, os.cpu_count() or 1)
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(procs) as pool:
+        results = pool.map(_compile_case, jobs, chunksize=4)
+    compiled, ios = [], {}
+    for index, status, info, objects in results:
+        case = cases[index]
+        case.prefix = f"case{index}"
+        if status == "compiled":
+            case.objects = objects
+            ios[index] = info
+            compiled.append(case)
+        else:
+            case.outcome, case.detail = status, info
+    if compiled:
+        exe = _link(tmp, compiled, _build_crt(tmp))
+        for case in compiled:
+            try:
+                _run_case(exe, tmp, case, ios[int(case.prefix[4:])])
+            except Exception:
+                case.outcome, case.detail = "crash", traceback.format_exc(limit=3)
+    return cases
+
+
+def summarize(cases: list) -> tuple:
+    """(table text, applicable count, passes among applicable)."""
+    per_op = defaultdict(lambda: defaultdict(int))
+    for c in cases:
+        for op in c.ops:
+            if op == "Constant":
+                continue
+            per_op[op]["3d" if c.three_d else "n"] += 1
+            per_op[op][("3d_" if c.three_d else "") + c.outcome] += 1
+    lines = ["| ONNX op | 1-D/2-D cases | pass | unsupported | wrong | crash | 3-D cases (pass) |",
+             "|---|---|---|---|---|---|---|"]
+    for op in OPS:
+        s = per_op.get(op, {})
+        lines.append(f"| {op} | {s.get('n', 0)} | {s.get('pass', 0)} | {s.get('unsupported', 0)} | "
+                     f"{s.get('wrong', 0)} | {s.get('crash', 0)} | {s.get('3d', 0)} ({s.get('3d_pass', 0)}) |")
+    app = [c for c in cases if not c.three_d]
+    passed = sum(c.outcome == "pass" for c in app)
+    by = defaultdict(int)
+    for c in app:
+        by[c.outcome] += 1
+    lines.append("")
+    strict = sum(c.outcome == "pass" and not c.frozen for c in app)
+    lines.append(f"{sum(bool(c.frozen) for c in app)} applicable cases feed parameters (weights, shapes, axes, "
+                 "indices, pads, scales) as graph inputs; the harness froze those inputs into initializers (same "
+                 f"value in every data set). Without that, {strict} cases pass "
+                 f"({100.0 * strict / max(len(app), 1):.1f} %).")
+    lines.append(f"Cases (a case counts once per distinct op it uses in the rows above): {len(app)} applicable "
+                 f"1-D/2-D cases, {passed} pass ({100.0 * passed / max(len(app), 1):.1f} %), "
+                 f"{by['unsupported']} unsupported, {by['wrong']} wrong, {by['crash']} crash; "
+                 f"{sum(c.three_d for c in cases)} 3-D cases ({sum(c.three_d and c.outcome == 'pass' for c in cases)} "
+                 "pass, the rest unsupported).")
+    fails = [c for c in cases if c.outcome != "pass"]
+    if fails:
+        lines.append("")
+        lines.append("Not passing:")
+        for c in fails:
+            lines.append(f"- {c.source}/{c.name} [{c.outcome}{', 3-D' if c.three_d else ''}"
+                         f"{', frozen ' + ','.join(c.frozen) if c.frozen else ''}]: "
+                         f"{' '.join(str(c.detail).split())[:300]}")
+    return "\n".join(lines), len(app), passed
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", help="also write the table to this file")
+    ap.add_argument("--processes", type=int, default=0)
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="onnx-conf-") as tmp:
+        cases = run_conformance(tmp, args.processes)
+    text, _, _ = summarize(cases)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

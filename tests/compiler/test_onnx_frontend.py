@@ -1,0 +1,99 @@
+"""ONNX frontend: the generated CNNs (float and onnxruntime-QDQ) against onnxruntime on the host, dimension
+pinning, and clear refusals."""
+
+import os
+import tempfile
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from compiler.commands.run_cmd import run_model
+from compiler.driver import load_model
+from compiler.errors import CompileError, UnsupportedError
+from compiler.frontend.onnx_reader import load_onnx, parse_dims
+from compiler.oracle import onnxruntime_outputs
+
+MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models")
+
+
+def _run(path, x):
+    with tempfile.TemporaryDirectory() as tmp:
+        np.savez(os.path.join(tmp, "in.npz"), input=x)
+        run_model(path, os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.npz"))
+        return np.load(os.path.join(tmp, "out.npz"))["logits"]
+
+
+@pytest.mark.parametrize("kind", ["float", "qdq"])
+def test_cnn_matches_onnxruntime(kind):
+    path = os.path.join(MODELS, f"onnx_cnn_{kind}.onnx")
+    graph = load_model(path)
+    x = np.random.default_rng(3).uniform(-1, 1, (6, 1, 3, 16, 16)).astype(np.float32)
+    want = np.stack([onnxruntime_outputs(path, graph, [[xi]])[0][0] for xi in x])
+    got = _run(path, x)
+    if kind == "float":
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    else:
+        # The output is dequantized int8: within one quantization step of onnxruntime.
+        scale = float(graph.ops[-1].inputs[0].quant.scale[0])
+        assert np.max(np.abs(got - want)) <= 1.001 * scale
+
+
+def test_qdq_cnn_runs_int8_kernels():
+    kinds = [op.kind for op in load_model(os.path.join(MODELS, "onnx_cnn_qdq.onnx")).ops]
+    assert {"CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED", "MAX_POOL_2D", "MEAN"} <= set(kinds)
+    g = load_model(os.path.join(MODELS, "onnx_cnn_qdq.onnx"))
+    assert all(t.dtype == "int8" for op in g.ops if op.kind == "CONV_2D" for t in op.outputs)
+
+
+def test_float_cnn_folds_batchnorm():
+    g = load_model(os.path.join(MODELS, "onnx_cnn_float.onnx"))
+    assert "MUL" not in [op.kind for op in g.ops] and "ADD" not in [op.kind for op in g.ops]
+
+
+def _dynamic_model(tmp):
+    n = helper.make_node("Relu", ["x"], ["y"])
+    g = helper.make_graph([n], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4])])
+    path = os.path.join(tmp, "dyn.onnx")
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+    return path
+
+
+def test_symbolic_dims_need_pinning():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _dynamic_model(tmp)
+        with pytest.raises(UnsupportedError, match="--dim batch=N"):
+            load_onnx(path)
+        g = load_onnx(path, {"batch": 3})
+        assert g.inputs[0].shape == (3, 4) and g.outputs[0].shape == (3, 4)
+
+
+def test_parse_dims():
+    assert parse_dims(["batch=1", "seq=16"]) == {"batch": 1, "seq": 16}
+    with pytest.raises(CompileError):
+        parse_dims(["batch"])
+
+
+def test_unsupported_op_is_one_clear_error():
+    with tempfile.TemporaryDirectory() as tmp:
+        n = helper.make_node("Erf", ["x"], ["y"], name="erf0")
+        g = helper.make_graph([n], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
+        path = os.path.join(tmp, "erf.onnx")
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+        with pytest.raises(UnsupportedError, match="erf0.*Erf.*not supported"):
+            load_onnx(path)
+
+
+def test_3d_conv_is_refused():
+    with tempfile.TemporaryDirectory() as tmp:
+        w = helper.make_tensor("w", TensorProto.FLOAT, [2, 1, 1, 1, 1], [1.0, 2.0])
+        n = helper.make_node("Conv", ["x", "w"], ["y"], name="c3")
+        g = helper.make_graph([n], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2, 2])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 2, 2, 2])], [w])
+        path = os.path.join(tmp, "c3.onnx")
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
+        with pytest.raises(UnsupportedError, match="3-D"):
+            load_onnx(path)
