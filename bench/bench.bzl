@@ -1,12 +1,31 @@
-"""Macros of the benchmark suite: one model compiled, linked into the bench firmware for each board, at -O2."""
+"""Macros of the benchmark suite: one model compiled, linked into the bench firmware for each board, at -O2.
+
+`bench_model` declares the firmware and returns the runner's arguments for it; `bench_build_info` writes what the
+report states about how every image was built (the exact flags per core, the boards' memory), from the same tables
+the toolchain and the linker scripts are generated from, so the report cannot drift from the build.
+"""
 
 load("//aot_rules:defs.bzl", "aot_firmware", "aot_model_library", "aot_reference_data")
 load("//aot_rules/private:copts.bzl", "AOT_C_COPTS")
-load("//toolchains:cores.bzl", "BOARDS")
+load("//toolchains:cores.bzl", "BOARDS", "CORES")
+load("//toolchains/arm_gnu:cc_toolchain_config.bzl", "COMPILE_FLAGS", "LINK_FLAGS", "MODE_COMPILE_FLAGS")
 
-def bench_model(name, model, boards):
+# Every bench image is built in this mode (aot_firmware's compilation_mode), whatever the command line says.
+BENCH_COMPILATION_MODE = "opt"
+
+def bench_model(name, model, boards, unfit = {}):
     """`<name>` for `model`, a bench firmware `<name>_<board>` per board (built with -c opt), and the arguments
-    that tell the runner (run_bench.py) where everything is. Returns the runner arguments for this model."""
+    that tell the runner (run_bench.py) where everything is.
+
+    Args:
+      name: the model's prefix in the bench (and the key of reference_figures.json).
+      model: label of the .tflite file.
+      boards: boards to build and measure the model on.
+      unfit: boards the model is known not to fit; not built, the runner says why (from the model's needs and the
+        board's memory) and fails if the model would in fact fit.
+    Returns:
+      The runner arguments for this model.
+    """
     aot_model_library(name = name, model = model, tags = ["manual"])
     aot_reference_data(name = name + "_ref", model = model, prefix = name, count = 1, seed = 1, tags = ["manual"])
     native.genrule(
@@ -24,7 +43,7 @@ def bench_model(name, model, boards):
             name = fw,
             srcs = [":%s_main" % name],
             board = board,
-            compilation_mode = "opt",
+            compilation_mode = BENCH_COMPILATION_MODE,
             copts = AOT_C_COPTS,
             deps = [":" + name, ":%s_ref" % name],
             tags = ["manual"],
@@ -41,13 +60,51 @@ def bench_model(name, model, boards):
             model,
             fw,
         ))
+    for board in unfit:
+        args.append("--unfit=%s|%s|%s|$(rootpath %s)" % (name, board, BOARDS[board]["core"], model))
     return args
 
 def bench_data(entries):
-    """The runfiles the runner needs for `entries` [(name, model, boards)]."""
+    """The runfiles the runner needs for `entries` [(name, model, boards, unfit)]."""
     data = []
-    for name, model, boards in entries:
+    for name, model, boards, _unfit in entries:
         data += [model, ":%s_report" % name]
         for board in boards:
             data += [":%s_%s_elf" % (name, board), ":%s_%s_size" % (name, board)]
     return data
+
+def _bench_build_info_impl(ctx):
+    mode_flags = MODE_COMPILE_FLAGS[BENCH_COMPILATION_MODE]
+    info = {
+        "compilation_mode": BENCH_COMPILATION_MODE,
+        # In command-line order: the core's flags (toolchain feature aot_core), the toolchain's defaults and the
+        # mode's, then the copts of aot_rules' C (CRT, generated code, the bench main).
+        "compile_flags": {
+            core: flags + COMPILE_FLAGS + mode_flags + AOT_C_COPTS
+            for core, flags in CORES.items()
+        },
+        # aot_firmware links with the board's startup library, newlib's semihosting specs and its linker script.
+        "link_flags": {
+            core: flags + LINK_FLAGS + ["-nostartfiles", "--specs=rdimon.specs", "-T<board>.ld"]
+            for core, flags in CORES.items()
+        },
+        "boards": {
+            board: {
+                "core": spec["core"],
+                "flash_bytes": spec["flash"][1],
+                "ram_bytes": spec["ram"][1],
+                "stack_bytes": spec["stack"],
+            }
+            for board, spec in BOARDS.items()
+        },
+    }
+    out = ctx.actions.declare_file(ctx.label.name + ".json")
+    ctx.actions.write(out, json.encode(info))
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+
+bench_build_info = rule(
+    implementation = _bench_build_info_impl,
+    doc = "Writes <name>.json: the bench images' compilation mode and exact flags per core, and every board's " +
+          "flash, RAM and stack sizes (what the runner reports and checks 'does not fit' against).",
+    attrs = {},
+)

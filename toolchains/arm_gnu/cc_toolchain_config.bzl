@@ -25,6 +25,29 @@ _LINK_ACTIONS = [
     ACTION_NAMES.cpp_link_nodeps_dynamic_library,
 ]
 
+# Flags of every compile action (after the core's), per --compilation_mode, and of every link. Public so that
+# reports (bench/) can state the exact flags an image was built with.
+COMPILE_FLAGS = [
+    # Sections per function/object so --gc-sections drops unused kernels and weights.
+    "-ffunction-sections",
+    "-fdata-sections",
+    "-fno-common",
+    "-no-canonical-prefixes",
+    "-fno-canonical-system-headers",
+    "-Wno-builtin-macro-redefined",
+    "-D__DATE__=\"redacted\"",
+    "-D__TIMESTAMP__=\"redacted\"",
+    "-D__TIME__=\"redacted\"",
+]
+
+MODE_COMPILE_FLAGS = {
+    "dbg": ["-O0", "-g3"],
+    "fastbuild": ["-Os", "-g"],
+    "opt": ["-O2", "-DNDEBUG"],
+}
+
+LINK_FLAGS = ["-Wl,--gc-sections", "-no-canonical-prefixes"]
+
 def _flags(actions, flags, features = None):
     return flag_set(
         actions = actions,
@@ -60,22 +83,12 @@ def _impl(ctx):
             name = "aot_defaults",
             enabled = True,
             flag_sets = [
-                # Sections per function/object so --gc-sections drops unused kernels and weights.
-                _flags(_COMPILE_ACTIONS, [
-                    "-ffunction-sections",
-                    "-fdata-sections",
-                    "-fno-common",
-                    "-no-canonical-prefixes",
-                    "-fno-canonical-system-headers",
-                    "-Wno-builtin-macro-redefined",
-                    "-D__DATE__=\"redacted\"",
-                    "-D__TIMESTAMP__=\"redacted\"",
-                    "-D__TIME__=\"redacted\"",
-                ]),
-                _flags(_COMPILE_ACTIONS, ["-O0", "-g3"], ["dbg"]),
-                _flags(_COMPILE_ACTIONS, ["-Os", "-g"], ["fastbuild"]),
-                _flags(_COMPILE_ACTIONS, ["-O2", "-DNDEBUG"], ["opt"]),
-                _flags(_LINK_ACTIONS, ["-Wl,--gc-sections", "-no-canonical-prefixes"]),
+                _flags(_COMPILE_ACTIONS, COMPILE_FLAGS),
+            ] + [
+                _flags(_COMPILE_ACTIONS, flags, [mode])
+                for mode, flags in MODE_COMPILE_FLAGS.items()
+            ] + [
+                _flags(_LINK_ACTIONS, LINK_FLAGS),
             ],
         ),
     ]

@@ -1,0 +1,134 @@
+"""The benchmark report: measured rows against TFLite Micro's figures (reference_figures.json), as markdown.
+
+Three tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
+each target as a pass/fail column), every measurement with its flash and RAM split, and the (model, board) pairs
+that do not fit. Then how it was measured and built: the exact compiler flags, versions and provenance.
+"""
+
+
+def compare(row: dict, ref: dict) -> dict:
+    """Ratios to TFLite Micro's figures and the issue's targets, for a row on the reference board ({} otherwise)."""
+    r = ref["models"].get(row["model"])
+    if r is None or row["board"] != ref["board"]:
+        return {}
+    t = ref["targets"]
+    out = {
+        "vs_tflm_reference": row["instructions"] / r["tflm_reference_instructions"],
+        "vs_tflm_cmsis_nn": row["instructions"] / r["tflm_cmsis_nn_instructions"],
+        "workspace_vs_arena": row["workspace_bytes"] / r["tflm_arena_bytes"],
+        "code_vs_library": row["code_bytes"] / r["tflm_library_code_bytes"],
+        "instruction_target": r["target_instruction_ratio"],
+    }
+    out["meets"] = {
+        "instructions": out["vs_tflm_cmsis_nn"] <= r["target_instruction_ratio"],
+        "workspace": out["workspace_vs_arena"] <= t["workspace_vs_arena"],
+        "code": out["code_vs_library"] <= t["code_vs_library"],
+        "weights": row["weight_bytes"] <= row["model_file_weight_bytes"],
+    }
+    return out
+
+
+def _m(n: float) -> str:
+    """Millions with two decimals, as the issue writes them; small counts (hello_world) as they are."""
+    return f"{n / 1e6:.2f} M" if n >= 10_000 else f"{n:,}"
+
+
+def _ok(passed: bool) -> str:
+    return "pass" if passed else "**fail**"
+
+
+def _reference_table(rows, ref) -> list:
+    t = ref["targets"]
+    lines = [
+        f"### Against TFLite Micro ({ref['board']})",
+        "",
+        "Each TFLM figure is followed by ours / TFLM. Targets: instructions ≤ the ratio shown × TFLM + CMSIS-NN; "
+        f"workspace ≤ {t['workspace_vs_arena']:.2f}× TFLM's arena; code (runner + CRT kernels) ≤ "
+        f"{t['code_vs_library']:.2f}× TFLM's library code; weights ≤ the weights in the model file.",
+        "",
+        "| model | MACs | instructions | TFLM reference kernels | TFLM + CMSIS-NN | instr target | workspace B | "
+        "TFLM arena B | ws target | code B | TFLM library code B | code target | weights B | model file B "
+        "(its weights) | weights target |",
+        "|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|---|---:|---:|---|",
+    ]
+    for row in rows:
+        c = row.get("compare")
+        if not c:
+            continue
+        r = ref["models"][row["model"]]
+        lines.append(
+            f"| {row['model']} | {_m(row['macs'])} | {_m(row['instructions'])} | "
+            f"{_m(r['tflm_reference_instructions'])} ({c['vs_tflm_reference']:.2f}×) | "
+            f"{_m(r['tflm_cmsis_nn_instructions'])} ({c['vs_tflm_cmsis_nn']:.2f}×) | "
+            f"≤ {c['instruction_target']:.2f}× {_ok(c['meets']['instructions'])} | "
+            f"{row['workspace_bytes']:,} | {r['tflm_arena_bytes']:,} ({c['workspace_vs_arena']:.2f}×) | "
+            f"{_ok(c['meets']['workspace'])} | "
+            f"{row['code_bytes']:,} | {r['tflm_library_code_bytes']:,} ({c['code_vs_library']:.2f}×) | "
+            f"{_ok(c['meets']['code'])} | "
+            f"{row['weight_bytes']:,} | {r['model_file_bytes']:,} ({row['model_file_weight_bytes']:,}) | "
+            f"{_ok(c['meets']['weights'])} |")
+    return lines
+
+
+def _all_table(rows) -> list:
+    lines = [
+        "### All measurements",
+        "",
+        "Code = the model's generated runner + the CRT kernels it links (attributed by symbol prefix); startup, "
+        "libc and the bench main are listed apart. Run stack = high-water mark of the measured run (painted "
+        "stack), beside the static worst case of `<prefix>_run` from the linked code. Static = .data + .bss of the "
+        "model and the CRT. Compile = `aotc compile` in-process (median of 3) and as a whole process.",
+        "",
+        "| model | board (core) | MACs | instructions | instr/MAC | code B: runner + CRT = total | startup+libc B "
+        "| weights B (+ params) | workspace B (lower bound) | run stack B (static bound) | static B | "
+        "compile s (process s) | outputs |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| {row['model']} | {row['board']} ({row['core']}) | {_m(row['macs'])} | {row['instructions']:,} | "
+            f"{row['instructions'] / max(row['macs'], 1):.2f} | "
+            f"{row['runner_code_bytes']:,} + {row['crt_code_bytes']:,} = {row['code_bytes']:,} | "
+            f"{row['startup_libc_code_bytes']:,} | {row['weight_bytes']:,} (+ {row['param_bytes']:,}) | "
+            f"{row['workspace_bytes']:,} ({row['workspace_lower_bound']:,}) | "
+            f"{row['run_stack_bytes']:,} ({row['run_stack_static_bound']}) | {row['static_data_bytes']:,} | "
+            f"{row['compile_seconds']:.2f} ({row['compile_process_seconds']:.2f}) | "
+            + ("bit-exact" if row["outputs_exact"] else "**WRONG**") + " |")
+    return lines
+
+
+def _unfit_table(unfit) -> list:
+    if not unfit:
+        return []
+    lines = ["### Not measured", "", "| model | board (core) | why |", "|---|---|---|"]
+    for u in unfit:
+        lines.append(f"| {u['model']} | {u['board']} ({u['core']}) | "
+                     + ("does not fit: " if not u["fits"] else "**not built, but** ") + f"{u['reason']} |")
+    return [""] + lines
+
+
+def _how(rows, build, env, ref) -> list:
+    cores = sorted({row["core"] for row in rows})
+    lines = [
+        "",
+        "### How",
+        "",
+        "- Instructions: guest instructions executed between two marker functions around one `<prefix>_run()` "
+        "after a warm-up run, counted by a QEMU TCG plugin (`bench/insn_count_plugin.c`), exact and deterministic; "
+        "instruction counts, not cycles (QEMU models no pipeline, latencies or wait states). Outputs are checked "
+        "against TFLite Micro's for the same input.",
+        f"- QEMU: {env['qemu']}. Compiler: {', '.join(sorted({row['gcc'] for row in rows}))}, "
+        f"`--compilation_mode={build['compilation_mode']}`.",
+        "- Compile flags (every C file: CRT, generated code, bench main), per core:",
+    ]
+    lines += [f"  - {core}: `{' '.join(build['compile_flags'][core])}`" for core in cores]
+    lines.append("- Link flags, per core:")
+    lines += [f"  - {core}: `{' '.join(build['link_flags'][core])}`" for core in cores]
+    lines.append(f"- TFLite Micro reference figures: {ref['provenance']}")
+    return lines
+
+
+def render_markdown(rows, unfit, ref, build, env) -> str:
+    lines = ["## Benchmark: instructions per inference, flash, RAM, compile time", ""]
+    lines += _reference_table(rows, ref) + [""] + _all_table(rows) + _unfit_table(unfit) + _how(rows, build, env, ref)
+    return "\n".join(lines) + "\n"
