@@ -60,7 +60,13 @@ def _aot_firmware_impl(ctx):
             core = board["core"],
             qemu_machine = board["qemu_machine"],
         ),
-        OutputGroupInfo(elf = depset([elf]), size_report = depset([size_json, size_txt])),
+        OutputGroupInfo(
+            elf = depset([elf]),
+            size_report = depset([size_json, size_txt]),
+            # The compiler manifests of the linked models as built for this board (their workspace includes the
+            # scratch of the core's kernels, so it can differ from the same model's host build).
+            model_manifests = depset([m.report for m in models]),
+        ),
     ]
 
 _aot_firmware = rule(
