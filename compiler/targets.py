@@ -27,8 +27,10 @@ def validate_target(name: str) -> str:
 
 # Cores with the Armv7E-M/Armv8-M DSP extension (SMLAD, SXTB16): the int8 convolution, depthwise and
 # fully connected layers use the *_dsp kernels and the weight layouts made for them (ops/_dsp_layout.py).
-# Every other target keeps the portable kernels and the model's own weight layout.
-DSP_TARGETS = ("cortex-m4", "cortex-m7", "cortex-m33")
+# The Cortex-M55 (Armv8.1-M) has the extension too (GCC defines __ARM_FEATURE_DSP for -mcpu=cortex-m55);
+# its MVE vector unit is not used.  Every other target keeps the portable kernels and the model's own
+# weight layout.
+DSP_TARGETS = ("cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55")
 
 
 def has_dsp(target: str) -> bool:

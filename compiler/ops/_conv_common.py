@@ -77,7 +77,7 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     the layer does not meet the kernel's conditions.  Its im2col pads with the input zero point, so the
     zero point is always folded into the bias, padding or not."""
     from ..targets import has_dsp
-    from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows
+    from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
 
     oc, k = rows.shape
     if not has_dsp(getattr(op, "target", "host")) or (oc * k) % 4:
@@ -95,8 +95,8 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     quads = k // 4
     layout = np.concatenate([interleave_rows(stored[:, :4 * quads], 2), stored[:, 4 * quads:].reshape(-1)])
     tail = k % 4
-    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32), rshift=-p["shift"],
-             in_zp=int(input_zero_point),
+    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32),
+             radd=requant_add(p["shift"], p["out_off"]), in_zp=int(input_zero_point),
              dsp_scratch=16 * quads + 8 * tail + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
     op.kernel = "aot_conv2d_s8_dsp"
     return True
@@ -109,8 +109,7 @@ def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
             ctx.weight(f"op{op.index}_filter", p["dsp_weights"], "int32_t"), p["kh"], p["kw"],
             ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(op.output),
             p["oh"], p["ow"], out_c, p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"],
-            p["in_zp"], p["out_off"],
-            ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-            ctx.param(f"op{op.index}_rshift", p["rshift"], "int32_t"),
+            p["in_zp"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+            ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
             p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
     return [ctx.call(op.kernel, args)]

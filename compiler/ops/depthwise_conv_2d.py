@@ -6,7 +6,7 @@ from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
 from ..targets import has_dsp
 from ._base import OpLowering, register
-from ._dsp_layout import dsp_requant_ok
+from ._dsp_layout import dsp_requant_ok, requant_add
 from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
                       padding_amount, require_const, require_inputs, require_same_dtype)
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
@@ -87,8 +87,14 @@ class DepthwiseConv2D(OpLowering):
             return
         if not dsp_requant_ok(bias, rows, p["shift"]):
             return
-        hp, wp = (p["oh"] - 1) * p["sh"] + 3, (p["ow"] - 1) * p["sw"] + 3
-        p.update(dsp_bias=bias, rshift=-p["shift"], in_zp=in_zp, dsp_scratch=4 * p["oh"] * p["ow"] + (hp * wp * 2 + 3) // 4 * 4)
+        # The kernel pairs outputs along plane rows: let them run along the longer side of the image.
+        transpose = p["oh"] > p["ow"]
+        o_r, o_c, s_r, s_c = (p["ow"], p["oh"], p["sw"], p["sh"])
+        if not transpose:
+            o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
+        hp, wp = (o_r - 1) * s_r + 3, ((o_c - 1) * s_c + 3 + 1) // 2 * 2
+        p.update(dsp_bias=bias, radd=requant_add(p["shift"], p["out_off"]), in_zp=in_zp,
+                 dsp_transpose=transpose, dsp_scratch=(8 * ((o_c + 1) // 2) + hp * wp * 2 + 15) // 16 * 16)
         op.kernel = "aot_depthwise_conv2d_s8_dsp"
 
     def headers(self, op):
@@ -103,12 +109,21 @@ class DepthwiseConv2D(OpLowering):
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
         if op.kernel == "aot_depthwise_conv2d_s8_dsp":
             inp, filt, out = op.input(0), op.input(1), op.output
-            args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
-                    ctx.weight(f"op{op.index}_filter", filt.data, "int8_t"),
+            c = p["ic"]
+            rows = dict(in_n=p["ih"], in_step=p["iw"] * c, out_n=p["oh"], out_step=p["ow"] * c, s=p["sh"],
+                        pad=p["pad_t"])
+            cols = dict(in_n=p["iw"], in_step=c, out_n=p["ow"], out_step=c, s=p["sw"], pad=p["pad_l"])
+            weights = filt.data
+            if p["dsp_transpose"]:
+                rows, cols = cols, rows
+                weights = np.ascontiguousarray(weights.transpose(0, 2, 1, 3))
+            args = [ctx.ptr(inp), p["n"], c, rows["in_n"], cols["in_n"], rows["in_step"], cols["in_step"],
+                    ctx.weight(f"op{op.index}_filter", weights, "int8_t"),
                     ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(out),
-                    p["oh"], p["ow"], p["sh"], p["sw"], p["pad_t"], p["pad_l"], p["in_zp"], p["out_off"],
+                    rows["out_n"], cols["out_n"], rows["out_step"], cols["out_step"], rows["s"], cols["s"],
+                    rows["pad"], cols["pad"], p["in_zp"],
                     ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                    ctx.param(f"op{op.index}_rshift", p["rshift"], "int32_t"),
+                    ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
                     p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
             return [ctx.call(op.kernel, args)]
         inp, filt, out = op.input(0), op.input(1), op.output

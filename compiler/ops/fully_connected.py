@@ -12,7 +12,7 @@ from ._common import (activation_range_f32, activation_range_int8, fused_activat
                       require_const, require_inputs, require_same_dtype)
 from ..targets import has_dsp
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
-from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows
+from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
 
 
 @register
@@ -89,7 +89,7 @@ class FullyConnected(OpLowering):
         if not fits_int32(bias):
             return
         p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
-                 rshift=-p["shift"])
+                 radd=requant_add(p["shift"], p["out_off"]))
         op.kernel = "aot_fully_connected_s8_dsp"
 
     def scratch_bytes(self, op):
@@ -103,9 +103,8 @@ class FullyConnected(OpLowering):
             args = [ctx.ptr(inp), p["batches"], p["depth"],
                     ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t"),
                     ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(out),
-                    p["units"], p["out_off"],
-                    ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                    ctx.param(f"op{op.index}_rshift", p["rshift"], "int32_t"), p["stride"],
+                    p["units"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                    ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"), p["stride"],
                     p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
             return [ctx.call(op.kernel, args)]
         if inp.dtype == "int8":

@@ -100,7 +100,7 @@ def test_fully_connected(tmp_path, depth, units, batches, act):
 
 
 def _conv_model(kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(1, 1), act=0, in_zp=-7,
-                per_channel=True, seed=0):
+                per_channel=True, seed=0, out_scale=0.2, out_zp=4):
     """CONV_2D (filter [oc, kh, kw, ic]) or DEPTHWISE_CONV_2D (filter [1, kh, kw, oc], oc a multiple of ic)."""
     rng = _rng(seed)
     b = ModelBuilder()
@@ -118,7 +118,7 @@ def _conv_model(kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(
         oh, ow = -(-h // stride[0]), -(-w // stride[1])
     else:
         oh, ow = (h - eff_h) // stride[0] + 1, (w - eff_w) // stride[1] + 1
-    y = b.tensor("y", [n, oh, ow, oc], "int8", 0.2, 4)
+    y = b.tensor("y", [n, oh, ow, oc], "int8", out_scale, out_zp)
     opts = {"padding": padding, "strideH": stride[0], "strideW": stride[1], "fusedActivationFunction": act,
             "dilationHFactor": dilation[0], "dilationWFactor": dilation[1]}
     if kind == "DEPTHWISE_CONV_2D":
@@ -136,6 +136,11 @@ CONV_CASES = [
     ((1, 12, 9, 1), 4, 2, 4, (2, 1), 0, (1, 1)),     # one input channel, whole-quad filter rows
     ((1, 9, 9, 4), 3, 3, 3, (1, 1), 0, (2, 2)),      # dilation
     ((1, 8, 8, 2), 3, 2, 2, (1, 2), 1, (1, 1)),      # VALID, K % 4 == 0 with in_c % 4 != 0
+    ((1, 5, 7, 12), 1, 1, 5, (1, 1), 1, (1, 1)),     # 1x1, 3 quads (not a multiple of the unroll), odd channels
+    ((1, 4, 4, 20), 1, 1, 9, (2, 2), 0, (1, 1)),     # 1x1 stride 2, 5 quads
+    ((1, 9, 9, 8), 3, 3, 6, (2, 2), 0, (1, 1)),      # whole-quad taps, SAME with stride 2: partial rows
+    ((1, 7, 8, 4), 3, 3, 4, (1, 1), 0, (2, 1)),      # whole-quad taps, dilated rows (row runs stay contiguous)
+    ((1, 7, 8, 4), 3, 3, 3, (1, 1), 0, (1, 2)),      # whole-quad taps, dilated columns (tap by tap)
 ]
 
 
@@ -156,6 +161,12 @@ DW_CASES = [
     ((1, 8, 7, 3), 3, 3, 3, (2, 1), 1, (1, 1), "aot_depthwise_conv2d_s8_dsp"),
     ((1, 13, 11, 1), 5, 4, 6, (2, 2), 0, (1, 1), "aot_conv2d_s8_dsp"),    # one input channel -> GEMM
     ((1, 6, 6, 4), 3, 3, 8, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8"),  # multiplier 2: portable
+    ((1, 25, 5, 6), 3, 3, 6, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # taller than wide: transposed
+    ((1, 5, 20, 7), 3, 3, 7, (1, 1), 1, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # VALID, 18 columns
+    ((1, 11, 9, 4), 3, 3, 4, (2, 2), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # stride 2, transposed, odd
+    ((2, 6, 13, 3), 3, 3, 3, (1, 2), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # mixed strides, batches
+    ((1, 10, 10, 5), 3, 3, 5, (3, 3), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # stride 3: one at a time
+    ((1, 12, 4, 2), 3, 3, 2, (2, 1), 1, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # transposed, strides swap
 ]
 
 
@@ -168,3 +179,43 @@ def test_depthwise_conv2d(tmp_path, case):
     path = b.save(tmp_path / "dw.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
     assert _kernels(path)[0] == kernel
+
+
+# Requantization corners: per-tensor filter scale, output zero points at both ends of int8 (the add constant
+# of dsp_s8.h holds zp * 2^rs), ReLU6 (clamped, not just saturated), and right shifts past the short form's
+# limit (the compiler must keep the portable kernel).
+REQUANT_CASES = [
+    # kind, per_channel, act, out_scale, out_zp
+    ("CONV_2D", False, 3, 0.2, -128),
+    ("CONV_2D", True, 0, 0.05, 127),
+    ("DEPTHWISE_CONV_2D", False, 3, 0.2, 127),
+    ("DEPTHWISE_CONV_2D", True, 1, 0.07, -128),
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(REQUANT_CASES)))
+def test_requant_corners(tmp_path, case):
+    kind, per_channel, act, out_scale, out_zp = REQUANT_CASES[case]
+    in_shape, oc = ((1, 6, 7, 8), 6) if kind == "CONV_2D" else ((1, 9, 6, 6), 6)
+    b = _conv_model(kind, in_shape, 3, 3, oc, act=act, per_channel=per_channel, seed=40 + case,
+                    out_scale=out_scale, out_zp=out_zp)
+    path = b.save(tmp_path / "rq.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
+    assert _kernels(path)[0].endswith("_dsp")
+
+
+@needs_tflm
+@pytest.mark.parametrize("kind", ["CONV_2D", "DEPTHWISE_CONV_2D"])
+def test_large_right_shift_keeps_portable_kernel(tmp_path, kind):
+    # in 0.05 x filter ~0.006 / out 3000: a multiplier of ~2^-33, right shift past MAX_RIGHT_SHIFT.
+    b = _conv_model(kind, (1, 6, 6, 4), 3, 3, 4, seed=7, out_scale=3000.0, out_zp=0)
+    path = b.save(tmp_path / "big_shift.tflite")
+    _check(tmp_path, path)
+    assert not _kernels(path)[0].endswith("_dsp")
+
+
+def test_dsp_kernels_selected_for_cortex_m55():
+    path = shared_model_path("kws_ref_model")
+    m55 = [op["kernel"] or "" for op in compile_model(path, "m", "cortex-m55").manifest["ops"]]
+    assert m55 == _kernels(path)

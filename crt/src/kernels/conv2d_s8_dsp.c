@@ -12,7 +12,9 @@
  * Scratch (bytes): 16 * Q + 8 * (K % 4), plus K rounded up to 4 when in_c is not a multiple of 4 (gather).
  * Filter rows made of whole quads (filter_w * in_c % 4 == 0, e.g. one input channel and an even filter
  * width) are expanded straight from the input when inside the image.
- * Requires: filter depth == in_c (no groups), right shifts >= 1 and |acc| < 2^30 (checked by the compiler).
+ * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
+ * dsp_s8.h).
+ * Requires: filter depth == in_c (no groups), right shifts 1..22 and |acc| < 2^30 (checked by the compiler).
  */
 #include "aot/kernels/conv2d.h"
 #include "dsp_s8.h"
@@ -77,19 +79,42 @@ static void aot_conv_gather_row(const struct aot_conv_geom* g, const int8_t* in_
     }
 }
 
+/* Expands one input quad into a pixel's slot (xa, xc), advancing both; adds sum(x0 + x2). */
+static inline void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t* sum)
+{
+    const uint32_t v = aot_read32(*src);
+    const uint32_t xa = aot_expand_xa(v);
+    (*dst)[0] = xa;
+    (*dst)[1] = aot_expand_xc(v);
+    *sum = aot_smlad(xa, 0x00010001u, *sum);
+    *src += 4;
+    *dst += 4;
+}
+
 /* Expands `quads` input quads from src into every fourth word of dst (the pixel's slot); adds sum(x0 + x2). */
 static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
 {
-    int32_t q, s = *sum;
-    for (q = 0; q < quads; q++) {
-        const uint32_t v = aot_read32(src + 4 * q);
-        const uint32_t xa = aot_expand_xa(v);
-        dst[0] = xa;
-        dst[1] = aot_expand_xc(v);
-        s = aot_smlad(xa, 0x00010001u, s);
-        dst += 4;
+    const int8_t* const end = src + 4 * quads;
+    int32_t s = *sum;
+    if (quads & 1) {
+        aot_conv_expand1(&src, &dst, &s);
+    }
+    while (src != end) {
+        aot_conv_expand1(&src, &dst, &s);
+        aot_conv_expand1(&src, &dst, &s);
     }
     *sum = s;
+    return dst;
+}
+
+/* `n` slots of the expanded zero point (xa, xc). */
+static uint32_t* aot_conv_fill(uint32_t* dst, int32_t n, uint32_t xa, uint32_t xc)
+{
+    for (; n > 0; n--) {
+        dst[0] = xa;
+        dst[1] = xc;
+        dst += 4;
+    }
     return dst;
 }
 
@@ -110,24 +135,33 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
     int32_t sum = 0, ky, kx, t;
 
     if (g->in_c % 4 == 0) {
-        /* Every tap is whole quads, expanded straight from the input. */
+        /* Every tap is whole quads, expanded straight from the input; a filter row inside the image is one
+         * run of filter_w * in_c bytes (no dilation); taps outside it take the expanded zero point. */
         const uint32_t zp_word = 0x01010101u * (uint32_t)(uint8_t)(int8_t)g->zero_point;
+        const uint32_t zxa = aot_expand_xa(zp_word), zxc = aot_expand_xc(zp_word);
         const int32_t cq = g->in_c / 4;
+        int32_t zq = 0;
         for (ky = 0; ky < g->filter_h; ky++) {
             const int32_t iy = y0 + ky * g->dilation_h;
-            for (kx = 0; kx < g->filter_w; kx++) {
-                const int32_t ix = x0 + kx * g->dilation_w;
-                if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) {
-                    int32_t q;
-                    for (q = 0; q < cq; q++) {
-                        dst = aot_conv_expand((const int8_t*)&zp_word, 1, dst, &sum);
+            const int8_t* row = in_b + iy * g->in_w * g->in_c;
+            if (iy < 0 || iy >= g->in_h) {
+                dst = aot_conv_fill(dst, cq * g->filter_w, zxa, zxc);
+                zq += cq * g->filter_w;
+            } else if (g->dilation_w == 1 && x0 >= 0 && x0 + g->filter_w <= g->in_w) {
+                dst = aot_conv_expand(row + x0 * g->in_c, cq * g->filter_w, dst, &sum);
+            } else {
+                for (kx = 0; kx < g->filter_w; kx++) {
+                    const int32_t ix = x0 + kx * g->dilation_w;
+                    if (ix < 0 || ix >= g->in_w) {
+                        dst = aot_conv_fill(dst, cq, zxa, zxc);
+                        zq += cq;
+                    } else {
+                        dst = aot_conv_expand(row + ix * g->in_c, cq, dst, &sum);
                     }
-                } else {
-                    dst = aot_conv_expand(in_b + (iy * g->in_w + ix) * g->in_c, cq, dst, &sum);
                 }
             }
         }
-        return sum * 128;
+        return (sum + zq * 2 * g->zero_point) * 128;
     }
     if (g->dilation_w == 1 && row_bytes % 4 == 0) {
         /* Filter rows are whole quads: rows inside the image expand straight from the input, the others
@@ -155,92 +189,111 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
     return sum * 128;
 }
 
-struct aot_dsp_requant_args {
+/* Requantization of a block: per channel multiplier and add constant (dsp_s8.h), the activation range,
+ * and whether that range is all of int8 (then one saturation clamps). */
+struct aot_dsp_rq {
     const int32_t* multiplier;
-    const int32_t* right_shift;
-    int32_t output_offset, act_min, act_max;
+    const int32_t* add;
+    int32_t act_min, act_max, full;
 };
 
-/* Both pixels of the pair buffer against every output channel: 2 pixels x 2 channels per inner loop. */
+/* One quad of K for 2 pixels x 2 output channels: a[0], a[1] pixel 0 (channels c, c + 1), a[2], a[3]
+ * pixel 1.  Weights: one word per channel; inputs: (xa, xc) of pixel 0 then of pixel 1. */
+static inline void aot_mac_2x2(const uint32_t** wp, const uint32_t** xp, int32_t* a)
+{
+    uint32_t w0, w1, e0, e1, xa, xc;
+    aot_load2(wp, &w0, &w1);
+    aot_load2(xp, &xa, &xc);
+    e0 = aot_sxtb16_ror8(w0);
+    e1 = aot_sxtb16_ror8(w1);
+    a[0] = aot_smlad(e0, xc, aot_smlad(w0, xa, a[0]));
+    a[1] = aot_smlad(e1, xc, aot_smlad(w1, xa, a[1]));
+    aot_load2(xp, &xa, &xc);
+    a[2] = aot_smlad(e0, xc, aot_smlad(w0, xa, a[2]));
+    a[3] = aot_smlad(e1, xc, aot_smlad(w1, xa, a[3]));
+}
+
+/* Requantizes the accumulators of one channel (multiplier m, add constant d) for both pixels. */
+static inline void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int8_t* o0, int8_t* o1,
+                                const struct aot_dsp_rq* rq)
+{
+    const int32_t rs = aot_dsp_shift(d);
+    int32_t v0 = aot_dsp_requant(acc0, m, d, rs);
+    int32_t v1 = aot_dsp_requant(acc1, m, d, rs);
+    if (rq->full) {
+        v0 = aot_dsp_sat8(v0);
+        v1 = aot_dsp_sat8(v1);
+    } else {
+        v0 = aot_dsp_clamp(v0, rq->act_min, rq->act_max);
+        v1 = aot_dsp_clamp(v1, rq->act_min, rq->act_max);
+    }
+    *o0 = (int8_t)v0;
+    *o1 = (int8_t)v1;
+}
+
+/* The K % 4 leftover taps of one channel for both pixels (plain multiplies; none for most layers). */
+static inline void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t* wt, int32_t* a0, int32_t* a1)
+{
+    int32_t t;
+    for (t = 0; t < tail; t++) {
+        *a0 += wt[t] * (int32_t)xt[t];
+        *a1 += wt[t] * (int32_t)xt[tail + t];
+    }
+}
+
+/* Both pixels of the pair buffer against every output channel: 2 pixels x 2 channels per inner loop, so each
+ * weight word is loaded and extended once per two pixels and each input pair once per two channels. */
 static void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
                            const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
-                           int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_requant_args* rq)
+                           int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq)
 {
     const uint32_t* const xend = pairs + 4 * quads;
     const uint32_t* wp = filter;
+    const int32_t* mp = rq->multiplier;
+    const int32_t* dp = rq->add;
     int32_t c, t;
     for (c = 0; c + 1 < out_c; c += 2) {
         const uint32_t* xp = pairs;
-        int32_t a00 = bias[c] - corr0, a01 = bias[c + 1] - corr0;
-        int32_t a10 = bias[c] - corr1, a11 = bias[c + 1] - corr1;
-        uint32_t xa, xc, w0, w1, e0, e1;
-        if (quads & 1) {
-            aot_load2(&wp, &w0, &w1);
-            aot_load2(&xp, &xa, &xc);
-            e0 = aot_sxtb16_ror8(w0);
-            e1 = aot_sxtb16_ror8(w1);
-            a00 = aot_smlad(e0, xc, aot_smlad(w0, xa, a00));
-            a01 = aot_smlad(e1, xc, aot_smlad(w1, xa, a01));
-            aot_load2(&xp, &xa, &xc);
-            a10 = aot_smlad(e0, xc, aot_smlad(w0, xa, a10));
-            a11 = aot_smlad(e1, xc, aot_smlad(w1, xa, a11));
+        int32_t a[4];
+        a[0] = bias[c] - corr0;
+        a[1] = bias[c + 1] - corr0;
+        a[2] = bias[c] - corr1;
+        a[3] = bias[c + 1] - corr1;
+        for (t = quads & 3; t > 0; t--) {
+            aot_mac_2x2(&wp, &xp, a);
         }
         while (xp != xend) {
-            aot_load2(&wp, &w0, &w1);
-            aot_load2(&xp, &xa, &xc);
-            e0 = aot_sxtb16_ror8(w0);
-            e1 = aot_sxtb16_ror8(w1);
-            a00 = aot_smlad(e0, xc, aot_smlad(w0, xa, a00));
-            a01 = aot_smlad(e1, xc, aot_smlad(w1, xa, a01));
-            aot_load2(&xp, &xa, &xc);
-            a10 = aot_smlad(e0, xc, aot_smlad(w0, xa, a10));
-            a11 = aot_smlad(e1, xc, aot_smlad(w1, xa, a11));
-            aot_load2(&wp, &w0, &w1);
-            aot_load2(&xp, &xa, &xc);
-            e0 = aot_sxtb16_ror8(w0);
-            e1 = aot_sxtb16_ror8(w1);
-            a00 = aot_smlad(e0, xc, aot_smlad(w0, xa, a00));
-            a01 = aot_smlad(e1, xc, aot_smlad(w1, xa, a01));
-            aot_load2(&xp, &xa, &xc);
-            a10 = aot_smlad(e0, xc, aot_smlad(w0, xa, a10));
-            a11 = aot_smlad(e1, xc, aot_smlad(w1, xa, a11));
+            aot_mac_2x2(&wp, &xp, a);
+            aot_mac_2x2(&wp, &xp, a);
+            aot_mac_2x2(&wp, &xp, a);
+            aot_mac_2x2(&wp, &xp, a);
         }
-        for (t = 0; t < tail; t++) {
-            const int32_t x0 = (int32_t)xend[t], x1 = (int32_t)xend[tail + t];
-            const int32_t v0 = wtail[c * tail + t], v1 = wtail[(c + 1) * tail + t];
-            a00 += v0 * x0;
-            a01 += v1 * x0;
-            a10 += v0 * x1;
-            a11 += v1 * x1;
+        if (tail) {
+            aot_conv_tail(xend, tail, wtail + c * tail, &a[0], &a[2]);
+            aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[1], &a[3]);
         }
         {
-            const int32_t m0 = rq->multiplier[c], m1 = rq->multiplier[c + 1];
-            const int32_t s0 = rq->right_shift[c], s1 = rq->right_shift[c + 1];
-            out0[c] = aot_dsp_output(a00, m0, s0, rq->output_offset, rq->act_min, rq->act_max);
-            out0[c + 1] = aot_dsp_output(a01, m1, s1, rq->output_offset, rq->act_min, rq->act_max);
-            out1[c] = aot_dsp_output(a10, m0, s0, rq->output_offset, rq->act_min, rq->act_max);
-            out1[c + 1] = aot_dsp_output(a11, m1, s1, rq->output_offset, rq->act_min, rq->act_max);
+            const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
+            aot_conv_out(a[0], a[2], m0, d0, out0 + c, out1 + c, rq);
+            aot_conv_out(a[1], a[3], m1, d1, out0 + c + 1, out1 + c + 1, rq);
+            mp += 2;
+            dp += 2;
         }
     }
     if (c < out_c) {
         const uint32_t* xp = pairs;
-        int32_t a0 = bias[c] - corr0, a1 = bias[c] - corr1;
+        int32_t a[2];
+        a[0] = bias[c] - corr0;
+        a[1] = bias[c] - corr1;
         while (xp != xend) {
             const uint32_t w = *wp++;
             const uint32_t e = aot_sxtb16_ror8(w);
-            a0 = aot_smlad(e, xp[1], aot_smlad(w, xp[0], a0));
-            a1 = aot_smlad(e, xp[3], aot_smlad(w, xp[2], a1));
+            a[0] = aot_smlad(e, xp[1], aot_smlad(w, xp[0], a[0]));
+            a[1] = aot_smlad(e, xp[3], aot_smlad(w, xp[2], a[1]));
             xp += 4;
         }
-        for (t = 0; t < tail; t++) {
-            const int32_t v = wtail[c * tail + t];
-            a0 += v * (int32_t)xend[t];
-            a1 += v * (int32_t)xend[tail + t];
-        }
-        out0[c] = aot_dsp_output(a0, rq->multiplier[c], rq->right_shift[c], rq->output_offset, rq->act_min,
-                                 rq->act_max);
-        out1[c] = aot_dsp_output(a1, rq->multiplier[c], rq->right_shift[c], rq->output_offset, rq->act_min,
-                                 rq->act_max);
+        aot_conv_tail(xend, tail, wtail + c * tail, &a[0], &a[1]);
+        aot_conv_out(a[0], a[1], mp[0], dp[0], out0 + c, out1 + c, rq);
     }
 }
 
@@ -248,9 +301,8 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
                        const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                        int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
                        int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                       int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
-                       const int32_t* out_multiplier, const int32_t* out_right_shift, int32_t act_min,
-                       int32_t act_max, int32_t* scratch)
+                       int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
+                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
 {
     const int32_t k = filter_h * filter_w * in_c;
     const int32_t quads = k / 4;
@@ -260,7 +312,7 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
     int8_t* const gather = (in_c % 4 == 0) ? (int8_t*)0 : (int8_t*)(pairs + 4 * quads + 2 * tail);
     const int8_t* const wtail = (const int8_t*)filter + 4 * quads * out_c;
     struct aot_conv_geom g;
-    struct aot_dsp_requant_args rq;
+    struct aot_dsp_rq rq;
     int32_t p;
 
     g.input = input;
@@ -279,10 +331,10 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
     g.out_h = out_h;
     g.out_w = out_w;
     rq.multiplier = out_multiplier;
-    rq.right_shift = out_right_shift;
-    rq.output_offset = output_offset;
+    rq.add = out_add;
     rq.act_min = act_min;
     rq.act_max = act_max;
+    rq.full = act_min <= -128 && act_max >= 127;
 
     for (p = 0; p < pixels; p += 2) {
         /* An odd last pixel is computed in both slots; both copies store the same values. */

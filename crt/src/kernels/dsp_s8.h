@@ -159,35 +159,56 @@ static inline uint32_t aot_expand_xc(uint32_t v)
     return aot_rev16(v) ^ 0xFF80FF80u;
 }
 
-/* TFLite's MultiplyByQuantizedMultiplier for a right shift (shift = -right_shift, right_shift >= 1), in the
- * short form that is exact whenever |acc| < 2^30 (the compiler proves that bound per layer from the weights
- * and bias before it selects a *_dsp kernel):
- *  - the rounding doubling high multiply's nudge-then-truncate equals floor((acc * m + 2^30) / 2^31) for
- *    both signs (one SMMULR on the DSP cores), and acc * m never reaches the one saturating case;
- *  - rounding half away from zero by 2^right_shift is (h + 2^(right_shift-1) - (h < 0)) >> right_shift,
- *    and |h| < 2^30 keeps the sum from overflowing. */
-static inline int32_t aot_dsp_requant(int32_t acc, int32_t multiplier, int32_t right_shift)
+/* TFLite's MultiplyByQuantizedMultiplier for a right shift rs >= 1, plus the output zero point, in a short
+ * form that is exact whenever |acc| < 2^30 and rs <= 22 (the compiler proves both per layer before it
+ * selects a *_dsp kernel, see compiler/ops/_dsp_layout.py):
+ *  - the rounding doubling high multiply h = nudge-then-truncate(acc * m / 2^31) equals
+ *    floor((2 acc * m + 2^31) / 2^32) for both signs, and acc * m never reaches its one saturating case;
+ *  - rounding h half away from zero by 2^rs is (h + 2^(rs-1) - (h < 0)) >> rs; (h < 0) may be replaced by
+ *    (acc < 0): they differ only when h == 0, where the result is 0 either way;
+ *  - adding the output offset o after the shift equals adding o * 2^rs before it.
+ * So with the per-channel constant add = 2^(rs-1) + o * 2^rs (precomputed by the compiler; |add| < 2^30)
+ *     out = (add + (acc >> 31) + h) >> rs,
+ * which is one SMMLAR (accumulate + rounded high multiply) and one shift.  add = 2^(rs-1) * (2 o + 1) and
+ * 2 o + 1 is odd, so rs is recovered from add as its number of trailing zeros + 1 (aot_dsp_shift). */
+static inline int32_t aot_dsp_shift(int32_t add)
 {
-    int32_t high;
-#if defined(__ARM_FEATURE_DSP)
-    /* floor((acc * m + 2^30) / 2^31) == floor((2 acc * m + 2^31) / 2^32): SMMULR of the doubled
-     * accumulator (|acc| < 2^30, so doubling cannot overflow). */
-    __asm__("smmulr %0, %1, %2" : "=r"(high) : "r"(acc * 2), "r"(multiplier));
-#else
-    const int64_t prod = (int64_t)acc * multiplier + ((int64_t)1 << 30);
-    high = (int32_t)(prod >> 31);
-#endif
-    return (high + ((int32_t)1 << (right_shift - 1)) + (high >> 31)) >> right_shift;
+    return (int32_t)__builtin_ctz((uint32_t)add) + 1;
 }
 
-/* Requantize, add the output zero point, clamp to the fused activation range and narrow. */
-static inline int8_t aot_dsp_output(int32_t acc, int32_t multiplier, int32_t right_shift,
-                                    int32_t output_offset, int32_t act_min, int32_t act_max)
+static inline int32_t aot_dsp_requant(int32_t acc, int32_t multiplier, int32_t add, int32_t right_shift)
 {
-    int32_t v = aot_dsp_requant(acc, multiplier, right_shift) + output_offset;
+    int32_t r;
+#if defined(__ARM_FEATURE_DSP)
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(acc * 2), "r"(multiplier), "r"(add + (acc >> 31)));
+#else
+    r = add + (acc >> 31) + (int32_t)(((int64_t)acc * multiplier + ((int64_t)1 << 30)) >> 31);
+#endif
+    return r >> right_shift;
+}
+
+/* Saturates to int8 (SSAT #8 on the DSP cores). */
+static inline int32_t aot_dsp_sat8(int32_t v)
+{
+#if defined(__ARM_FEATURE_DSP)
+    return __ssat(v, 8);
+#else
+    return v < -128 ? -128 : (v > 127 ? 127 : v);
+#endif
+}
+
+/* Clamps a requantized value to the fused activation range [act_min, act_max] (within int8). */
+static inline int32_t aot_dsp_clamp(int32_t v, int32_t act_min, int32_t act_max)
+{
     v = v < act_min ? act_min : v;
-    v = v > act_max ? act_max : v;
-    return (int8_t)v;
+    return v > act_max ? act_max : v;
+}
+
+/* Requantized, offset, clamped and narrowed, for the paths where speed does not matter. */
+static inline int8_t aot_dsp_output(int32_t acc, int32_t multiplier, int32_t add, int32_t act_min,
+                                    int32_t act_max)
+{
+    return (int8_t)aot_dsp_clamp(aot_dsp_requant(acc, multiplier, add, aot_dsp_shift(add)), act_min, act_max);
 }
 
 #endif /* AOT_KERNELS_DSP_S8_H_ */

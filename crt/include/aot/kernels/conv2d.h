@@ -22,16 +22,16 @@ void aot_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t i
                    const int32_t* out_multiplier, const int32_t* out_shift,
                    int32_t act_min, int32_t act_max);
 
-/* Cortex-M4/M7/M33 fast path (portable fallback elsewhere): im2col + 2x2 GEMM on the compiler's weight
+/* DSP-extension fast path (portable fallback elsewhere): im2col + 2x2 GEMM on the compiler's weight
  * layout (conv2d_s8_dsp.c); out-of-image taps read input_zero_point, whose product with the weights the
- * compiler folded into `bias`; right shifts >= 1 (out_right_shift = -shift); scratch as that file says. */
+ * compiler folded into `bias`; per channel a multiplier and an add constant holding the output offset and
+ * the rounding (crt/src/kernels/dsp_s8.h); scratch as that file says. */
 void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                        int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
                        int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                       int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
-                       const int32_t* out_multiplier, const int32_t* out_right_shift, int32_t act_min,
-                       int32_t act_max, int32_t* scratch);
+                       int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
+                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
 
 void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                     const float* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
