@@ -10,7 +10,9 @@ import re
 
 # Names quoted in messages come from the model file: a corrupt one can be kilobytes of binary. Longer quoted names
 # are shortened, control characters shown as '?', so the message stays one readable paragraph.
-_LONG_QUOTED = re.compile(r"'([^']{%d,})'" % 81)
+# A quote only opens after a non-word character and only closes before one, so the text *between* two short quoted
+# names ("Model 'kws' is over ... 'conv'") is never taken for one long name.
+_LONG_QUOTED = re.compile(r"(?<!\w)'([^']{%d,})'(?!\w)" % 81)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ufffd]")
 _LONG_WORD = re.compile(r"\S{121,}")
 _MAX_MESSAGE = 1500

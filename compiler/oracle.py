@@ -87,6 +87,10 @@ def random_inputs(graph, count: int, seed: int) -> list:
             if t.dtype == "int8":
                 case.append(rng.integers(-128, 128, size=t.shape, dtype=np.int64)
                             .astype(np.int8))
+            elif t.dtype in ("uint8", "int32", "bool"):     # ONNX raw data: full byte range / small ints
+                hi = {"uint8": 256, "int32": 128, "bool": 2}[t.dtype]
+                case.append(rng.integers(0 if t.dtype != "int32" else -128, hi, size=t.shape, dtype=np.int64)
+                            .astype(np.dtype(t.dtype if t.dtype != "bool" else np.bool_)))
             else:
                 case.append(rng.uniform(-1.0, 1.0, size=t.shape).astype(np.float32))
         cases.append(case)

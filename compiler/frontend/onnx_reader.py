@@ -21,10 +21,12 @@ from .onnx_ops.builder import Builder
 from .onnx_ops.context import elem_type_name
 from .onnx_ops.dispatch import convert_node
 from .onnx_ops.fold import fold_node, foldable
-from .onnx_ops.values import Value
+from .onnx_ops.values import QInfo, Value
+from .onnx_validate import check_model
 
 # ONNX element types a model input may have (IR activation types); other types are refused by name.
-_INPUT_TYPES = {onnx.TensorProto.FLOAT: "float32", onnx.TensorProto.INT8: "int8"}
+_INPUT_TYPES = {onnx.TensorProto.FLOAT: "float32", onnx.TensorProto.INT8: "int8", onnx.TensorProto.UINT8: "uint8",
+                onnx.TensorProto.INT32: "int32", onnx.TensorProto.BOOL: "bool"}
 
 
 def parse_dims(pins) -> dict:
@@ -41,7 +43,7 @@ def parse_dims(pins) -> dict:
 def load_onnx(path: str, dims: dict = None) -> Graph:
     try:
         limits.check_model_bytes(os.path.basename(path), os.path.getsize(path))
-        model = onnx.load(path)
+        model = onnx.load(path, load_external_data=False)   # external data is refused, never read
     except OSError as e:
         raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.")
     except Exception as e:   # protobuf decode errors come in several types
@@ -88,6 +90,7 @@ class _Reader:
 
     # --- steps --------------------------------------------------------------------------------------------------
     def run(self) -> Graph:
+        check_model(self.model, self.source)     # graph structure, constants, attributes, limits (onnx_validate)
         g = self.model.graph
         for imp in self.model.opset_import:
             if imp.domain not in ("", "ai.onnx", "com.microsoft") and any(n.domain == imp.domain for n in g.node):
@@ -128,7 +131,8 @@ class _Reader:
             if code not in _INPUT_TYPES:
                 raise UnsupportedError(
                     f"Model input '{inp.name}' has element type {elem_type_name(code)}; model inputs must be "
-                    "FLOAT (float32) or INT8 (a quantized input read by DequantizeLinear).")
+                    "FLOAT (float32), INT8 or UINT8 (raw, or quantized data read by DequantizeLinear / QLinear "
+                    "operators), INT32 or BOOL.")
             if not tt.HasField("shape"):
                 raise UnsupportedError(f"Model input '{inp.name}' has no shape; static shapes are required.")
             shape = []
@@ -174,13 +178,22 @@ class _Reader:
             v = self.values.get(name)
             if v is None:
                 raise CompileError(f"Model output '{name}' is not produced by any node. The model file is malformed.")
-            if v.is_const and not v.is_dq_view or (v.is_dq_view and v.qsrc.is_const):
-                raise UnsupportedError(f"Model output '{name}' is a constant (it does not depend on any input); "
-                                       "constant outputs are not supported.")
-            if getattr(v, "onnx_dtype", None) == "uint8":
-                raise UnsupportedError(f"Model output '{name}' is UINT8; model outputs must be FLOAT or INT8 "
-                                       "(uint8 values are computed as int8 internally).")
+            if v.is_const and str(np.asarray(v.const).dtype) not in ("float32", "int8", "uint8", "int32", "bool"):
+                raise UnsupportedError(f"Model output '{name}' is a constant of type {np.asarray(v.const).dtype}; "
+                                       "constant outputs must be float32, int8, uint8, int32 or bool.")
             t = b.get(v, "onnx")
+            if getattr(v, "onnx_dtype", None) == "uint8" and t.dtype == "int8":
+                # uint8 quantized data is held as int8 shifted by -128: shift back at the boundary.
+                q = t.quant
+                u8 = b.new_tensor(name + ":u8", t.shape, "uint8", None if q is None else type(q)(
+                    scale=q.scale, zero_point=q.zero_point + 128, axis=q.axis))
+                b.add_op("CAST", [t], [u8], {"Offset": 128})
+                t = u8
+            if t.dtype == "int8" and getattr(v, "per_axis_q", None) is not None:
+                raise UnsupportedError(f"Model output '{name}' is INT8 quantized per axis; int8 model outputs "
+                                       "need one scale and zero point (uint8 or float outputs may be per axis).")
+            if t.dtype == "int8" and t.quant is None:
+                t.quant = b.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64)))
             if t.is_input or t.is_output or t.is_const or t.name != name:
                 holder = next((x for x in b.tensors if x.name == name), None)
                 if holder is not None and holder is not t:
@@ -204,6 +217,9 @@ class _Reader:
         kept.reverse()
         used = {id(t) for op in kept for t in op.inputs + op.outputs if t is not None} | {id(t) for t in outputs}
         inputs = list(getattr(self, "graph_inputs", []))
+        for t in inputs:
+            if t.dtype == "int8" and t.quant is None:      # raw int8 data: the identity quantization
+                t.quant = b.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64)))
         tensors = [t for t in b.tensors if id(t) in used or t.is_input]
         for i, t in enumerate(tensors):
             t.index = i

@@ -25,5 +25,6 @@ DTYPES = {
     "bool": DType("bool", "uint8_t", np.bool_, 1),
 }
 
-# Activation dtypes the code generator can place in user buffers/workspace.
-ACTIVATION_DTYPES = ("int8", "float32")
+# Activation dtypes the code generator can place in user buffers/workspace.  The TFLite frontend produces int8
+# and float32 activations only; ONNX models may also carry uint8 (quantized or raw), int32 and bool data.
+ACTIVATION_DTYPES = ("int8", "float32", "uint8", "int32", "bool")

@@ -132,6 +132,20 @@ def test_bad_budget_syntax(tmp_path, budget):
     assert_clear_error(compile_into(tmp_path, shared_model_path("hello_world_int8"), budget), "budget")
 
 
+def test_over_ram_budget_names_the_figures(tmp_path):
+    # The message quotes short names ('m') and long tensor names together: shortening the long ones must not eat
+    # the text between them ("its workspace needs N B").
+    result = compile_into(tmp_path, shared_model_path("kws_ref_model"), "--ram_budget=12K")
+    assert_clear_error(result, "over its ram_budget of 12288 B (12K): its workspace needs ", "Largest contributors")
+
+
+def test_long_quoted_names_are_shortened_alone():
+    from compiler.errors import CompileError
+    long_name = "n" * 200
+    text = str(CompileError(f"Model 'm' needs 5 B; see '{long_name}' and 'x'."))
+    assert text.startswith("Model 'm' needs 5 B; see '") and "(200 characters)" in text and text.endswith(" and 'x'.")
+
+
 def test_unknown_flag_and_command(tmp_path):
     assert_clear_error(aotc("compile", "x.tflite", "--prefx", "m"), "prefx")
     assert_clear_error(aotc("compyle", "x.tflite"), "compyle", "compile")

@@ -97,3 +97,50 @@ def test_3d_conv_is_refused():
         onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
         with pytest.raises(UnsupportedError, match="3-D"):
             load_onnx(path)
+
+
+def _run_node(op, dtype, xs, extra=None, attrs=None, opset=13):
+    """Run one ONNX node over run-time inputs xs (a dict name -> array) and constant inputs extra on the host."""
+    code = helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    names = list(xs) + list(extra or {})
+    node = helper.make_node(op, names, ["y"], **(attrs or {}))
+    inits = [onnx.numpy_helper.from_array(np.asarray(v), k) for k, v in (extra or {}).items()]
+    shape = list(next(iter(xs.values())).shape)
+    g = helper.make_graph([node], "g", [helper.make_tensor_value_info(k, code, list(v.shape)) for k, v in xs.items()],
+                          [helper.make_tensor_value_info("y", onnx.TensorProto.UNDEFINED, None)], inits)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "m.onnx")
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)]), path)
+        np.savez(os.path.join(tmp, "in.npz"), **xs)
+        run_model(path, os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.npz"))
+        y = np.load(os.path.join(tmp, "out.npz"))["y"]
+    assert y.shape == tuple(shape) or y.shape[1:] == tuple(shape) or y.ndim == len(shape)
+    return y
+
+
+def test_integer_arithmetic_wraps_like_numpy():
+    a = np.array([[100, -100, 127, -128]], np.int8)
+    c = np.array([[100, -100, 1, -1]], np.int8)
+    np.testing.assert_array_equal(_run_node("Add", np.int8, {"a": a, "c": c}), a + c)
+    np.testing.assert_array_equal(_run_node("Mul", np.int8, {"a": a, "c": c}), a * c)
+    u = np.array([[250, 3, 17, 255]], np.uint8)
+    v = np.array([[10, 5, 4, 255]], np.uint8)
+    np.testing.assert_array_equal(_run_node("Sub", np.uint8, {"u": u, "v": v}), u - v)
+    i = np.array([[-7, 7, -7, -2147483647 - 1]], np.int32)
+    j = np.array([[2, -2, -2, -1]], np.int32)
+    np.testing.assert_array_equal(_run_node("Div", np.int32, {"i": i, "j": j}),
+                                  np.array([[-3, -3, 3, -2147483647 - 1]], np.int32))
+
+
+def test_quantize_linear_rounds_half_to_even():
+    x = np.array([[0.5, 1.5, 2.5, -0.5, -1.5, 300.0, -300.0, 0.0]], np.float32)
+    y = _run_node("QuantizeLinear", np.float32, {"x": x}, {"s": np.float32(1.0), "z": np.uint8(128)})
+    np.testing.assert_array_equal(y, np.array([[128, 130, 130, 128, 126, 255, 0, 128]], np.uint8))
+
+
+@pytest.mark.parametrize("mode", ["reflect", "edge", "wrap"])
+def test_pad_modes_match_numpy(mode):
+    x = np.arange(12, dtype=np.float32).reshape(1, 3, 4)
+    pads = np.array([0, 2, 3, 0, 2, 3], np.int64)
+    y = _run_node("Pad", np.float32, {"x": x}, {"pads": pads}, {"mode": mode})
+    np.testing.assert_array_equal(y, np.pad(x, [(0, 0), (2, 2), (3, 3)], mode=mode))

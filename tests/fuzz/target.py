@@ -8,13 +8,15 @@ memory planner and all of code generation (C, JSON, SVG), exactly as `aotc compi
 Outcomes:
 - "ok": compiled.
 - "error": a CompileError (UnsupportedError included) whose message is one non-empty paragraph.
-- "bug": anything else: another exception, a CompileError that is not one readable paragraph, or generated C
-  that does not compile (when checked).
+- "bug": anything else: another exception, a CompileError that is not one readable paragraph, generated C
+  that does not compile (when checked), or a file opened that is not the model itself (an ONNX external-data
+  reference must be refused, never followed: see _FileWatch).
 """
 
 import os
 import re
 import subprocess
+import sys
 import traceback
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -24,6 +26,8 @@ CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only
 # The reader's last-resort message for a flatbuffer the bindings cannot walk: a clear error, but one that names
 # no field. The fuzzer counts these separately ("vague") so they can be replaced by specific checks.
 VAGUE_MARK = "could not be parsed as a TFLite flatbuffer"
+# The ONNX reader's equivalent: the protobuf itself does not decode (byte mutations of the framing).
+VAGUE_MARKS = (VAGUE_MARK, "could not be parsed as an ONNX model")
 
 
 def _bug_key(exc: BaseException) -> str:
@@ -52,6 +56,82 @@ def check_c(files: dict, workdir: str) -> str:
     return "" if proc.returncode == 0 else (proc.stderr or proc.stdout)[:2000]
 
 
+class _FileWatch:
+    """Records files opened while a model compiles, other than the model and the Python installation / compiler
+    sources (lazy imports). A hostile model (ONNX external data such as '../../etc/passwd') must not make the
+    compiler open anything else. Uses an audit hook (sys.addaudithook), installed once and active only inside
+    run_target, so it costs nothing elsewhere."""
+
+    installed = False
+    active = None          # None, or [model path, list of foreign paths opened]
+
+    @classmethod
+    def _hook(cls, event, args):
+        if cls.active is None or event != "open" or not args or not isinstance(args[0], (str, bytes)):
+            return
+        p = os.path.abspath(os.fsdecode(args[0]))
+        model, seen = cls.active
+        if p == model or p.startswith(cls._allowed) or p.endswith((".py", ".pyc", ".so")) or p in seen:
+            return
+        seen.append(p)
+
+    @classmethod
+    def start(cls, model_path: str) -> list:
+        if not cls.installed:
+            dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, COMPILER_DIR, "/proc/self", "/dev/null",
+                    "/usr/lib", "/usr/share/zoneinfo"}
+            dirs |= {os.path.dirname(os.path.dirname(os.path.abspath(m.__file__)))
+                     for m in list(sys.modules.values()) if getattr(m, "__file__", None) and m.__name__ == "numpy"}
+            cls._allowed = tuple(sorted(os.path.abspath(d) for d in dirs))
+            sys.addaudithook(cls._hook)
+            cls.installed = True
+        cls.active = [os.path.abspath(model_path), []]
+        return cls.active[1]
+
+    @classmethod
+    def stop(cls) -> None:
+        cls.active = None
+
+
+def _onnx_external_refs(path: str) -> bool:
+    """Whether an .onnx file (parsed without following anything) has a tensor stored as external data. The
+    compiler opens such files through the onnx package's C++ code, which the audit hook cannot see, so the
+    outcome is checked instead: such a model must be refused with an error that says so."""
+    if not path.lower().endswith(".onnx"):
+        return False
+    try:
+        import onnx
+        with open(path, "rb") as f:
+            m = onnx.ModelProto.FromString(f.read())
+    except Exception:  # noqa: BLE001 - not a protobuf: nothing external to follow
+        return False
+    from onnx import AttributeProto
+
+    def tensors_of(g):
+        yield from g.initializer
+        for sp in g.sparse_initializer:
+            yield sp.values
+            yield sp.indices
+        for n in g.node:
+            for a in n.attribute:
+                if a.type == AttributeProto.TENSOR:
+                    yield a.t
+                elif a.type == AttributeProto.TENSORS:
+                    yield from a.tensors
+                elif a.type == AttributeProto.SPARSE_TENSOR:
+                    yield a.sparse_tensor.values
+                    yield a.sparse_tensor.indices
+                elif a.type == AttributeProto.GRAPH:
+                    yield from tensors_of(a.g)
+                elif a.type == AttributeProto.GRAPHS:
+                    for sg in a.graphs:
+                        yield from tensors_of(sg)
+    graphs = [m.graph] + [g for f in m.functions for n in f.node for a in n.attribute
+                          if a.type == AttributeProto.GRAPH for g in [a.g]]
+    return any(t.data_location == onnx.TensorProto.EXTERNAL or len(t.external_data)
+               for g in graphs for t in tensors_of(g))
+
+
 def run_target(path: str, c_workdir: str = "") -> tuple:
     """(outcome, detail): ("ok", ""), ("error", message) or ("bug", key + traceback).
 
@@ -59,10 +139,23 @@ def run_target(path: str, c_workdir: str = "") -> tuple:
     """
     from compiler.driver import compile_model
     from compiler.errors import CompileError
+    external = _onnx_external_refs(path)
+    opened = _FileWatch.start(path)
     try:
-        compiled = compile_model(path, "fz")
+        try:
+            compiled = compile_model(path, "fz")
+        finally:
+            _FileWatch.stop()
+        if opened:
+            return "bug", f"file access: compiling the model opened another file\n{opened[:3]}"
+        if external:
+            return "bug", "file access: a model with external data compiled (it must be refused)\n"
     except CompileError as e:
+        if opened:
+            return "bug", f"file access: compiling the model opened another file\n{opened[:3]} (then: {str(e)[:300]})"
         msg = str(e)
+        if external and "external" not in msg.lower():
+            return "bug", f"file access: a model with external data was not refused as such\n{msg[:500]}"
         if not msg or "Traceback" in msg or len(msg) > 2000 or any(ord(c) < 32 or ord(c) == 127 for c in msg):
             return "bug", f"CompileError that is not one readable paragraph: {msg[:500]!r}"
         return "error", msg

@@ -37,6 +37,11 @@ class Builder:
         return name
 
     def new_tensor(self, name: str, shape, dtype: str, quant=None, data=None) -> Tensor:
+        if dtype == "int8" and quant is None and data is None:
+            # Raw (not quantized) int8 data: the identity quantization, so int8 kernels that compare or move
+            # stored values (max pool, clamp, concatenation, ...) accept it.  A DequantizeLinear reading the
+            # value replaces it with its own parameters (quant.reinterpret).
+            quant = self.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64)))
         t = Tensor(index=len(self.tensors), name=self._unique(name), shape=tuple(int(d) for d in shape),
                    dtype=dtype, quant=quant, data=data)
         self.tensors.append(t)

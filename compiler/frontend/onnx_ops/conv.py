@@ -1,5 +1,5 @@
-"""Conv (float32 and int8 in QDQ form), QLinearConv, and BatchNormalization (folded into a preceding
-Conv, else a per-channel multiply-add).
+"""Conv (float32 and int8 in QDQ form), QLinearConv (exact: see qlinear_conv), and BatchNormalization (folded
+into a preceding Conv, else a per-channel multiply-add).
 
 Weights go from ONNX [M, C/g, kh, kw] to TFLite's OHWI (CONV_2D) or [1, kh, kw, M] (DEPTHWISE_CONV_2D,
 when every group has one input channel); other grouped convolutions become one CONV_2D per group on a
@@ -199,29 +199,43 @@ def _attr(node, key, default):
 
 
 def qlinear_conv(ctx):
+    """QLinearConv exactly as ONNX defines it: the integer convolution of (x - x_zero_point) by (w - w_zero_point)
+    plus the int32 bias, run on float32 kernels with integer values (exact: checked below), then
+    rne(acc * x_scale * w_scale / y_scale) + y_zero_point with QUANTIZE_ONNX."""
+    from .integer import int8_source
+    from .quant import _shift_data, centered_float, check_exact, quantize_onnx, requant_multiplier
+
     x = ctx.input(0)
-    if x.dtype != "int8" or x.is_const:
+    if x.is_const or x.dtype not in ("int8", "uint8") or x.is_dq_view:
         raise ctx.unsupported(f"input '{x.name}' must be run-time int8/uint8 data")
-    xq, _ = to_qinfo(ctx, ctx.const_input(1, "x_scale"), ctx.const_input(2, "x_zero_point"), 0, x.rank)
-    w = ctx.input(3)
-    wq, _ = to_qinfo(ctx, ctx.const_input(4, "w_scale"), ctx.const_input(5, "w_zero_point"), 0, w.rank)
-    yq, ydt = to_qinfo(ctx, ctx.const_input(6, "y_scale"), ctx.const_input(7, "y_zero_point"), 0, 0)
-    wraw = ctx.const_input(3, "the weights")
-    wdata = (wraw.astype(np.int16) - 128).astype(np.int8) if wraw.dtype == np.uint8 else wraw
-    if np.any(wq.zero_point != 0):
-        raise ctx.unsupported("weights must be symmetric (zero point 0, or 128 for uint8)")
-    from .quant import reinterpret
-    xv = reinterpret(ctx, x, xq)
-    view = Value(x.name + ":dq", x.shape, "float32", qsrc=xv, qinfo=xq)
-    bias = ctx.input(8)
-    bias_v = None
-    if bias is not None:
-        bdata = np.asarray(ctx.const_input(8, "the bias"), np.int64)
-        bias_v = Value(bias.name, bdata.shape, "float32", const=bdata.astype(np.float32),
-                       qsrc=Value(bias.name + ":q", bdata.shape, "int32", const=bdata.astype(np.int32)),
-                       qinfo=QInfo(xq.scale[0] * wq.scale, np.zeros(wq.scale.size, np.int64)))
-    ctx.quant_out = [yq]
-    out = emit_conv(ctx, view, _Weights(wdata, wq), bias_v, ctx.out_name(), yq)
+    if x.rank not in (3, 4):
+        raise ctx.unsupported(f"input '{x.name}' has rank {x.rank}; 1-D and 2-D convolutions are supported")
+    xs, ws, ys = (ctx.const_input(i, what) for i, what in ((1, "x_scale"), (4, "w_scale"), (6, "y_scale")))
+    xq, _ = to_qinfo(ctx, xs, ctx.const_input(2, "x_zero_point"), 0, x.rank, x.dtype)
+    wraw = np.asarray(ctx.const_input(3, "the weights"))
+    if str(wraw.dtype) not in ("int8", "uint8"):
+        raise ctx.unsupported(f"weights of type {wraw.dtype} are not supported (int8, uint8)")
+    wq, _ = to_qinfo(ctx, ws, ctx.const_input(5, "w_zero_point"), 0, wraw.ndim, str(wraw.dtype))
+    yq, ydt = to_qinfo(ctx, ys, ctx.const_input(7, "y_zero_point"), 0, 0, x.dtype)
+    if not xq.per_tensor or not yq.per_tensor:
+        raise ctx.unsupported("x and y must be quantized per tensor")
+    m = int(wraw.shape[0])
+    if wq.scale.size not in (1, m):
+        raise ctx.error(f"w_scale has {wq.scale.size} values for {m} output channels")
+    wzp = wq.zero_point.reshape((-1,) + (1,) * (wraw.ndim - 1))
+    wint = _shift_data(wraw).astype(np.int64) - wzp
+    bias = ctx.const_input(8, "the bias")
+    bias = None if bias is None else np.asarray(bias, np.int64).reshape(-1)
+    check_exact(ctx, np.abs(wint).reshape(m, -1).sum(axis=1), 0 if bias is None else np.abs(bias))
+    layout = "nhwc" if x.rank == 4 else "onnx"
+    xf = Value(x.name + ":centered", x.shape, "float32")
+    xf.tensors[layout] = centered_float(ctx, int8_source(ctx, x), int(xq.zero_point[0]), layout)
+    bias_v = None if bias is None else Value(f"{ctx.name}:bias", bias.shape, "float32", const=bias.astype(np.float32))
+    acc = emit_conv(ctx, xf, _Weights(wint.astype(np.float32)), bias_v, ctx.out_name() + ":acc")
+    mult = requant_multiplier(xs, ws, ys)
+    axis = 3 if layout == "nhwc" else 1
+    out = quantize_onnx(ctx, acc.tensors[layout], ctx.out_name(), yq, layout, "multiply", mult,
+                        np.full(mult.size, int(yq.zero_point[0])), axis)
     out.onnx_dtype = ydt
     ctx.set_output(0, out)
 

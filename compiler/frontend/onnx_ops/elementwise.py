@@ -2,7 +2,9 @@
 HardSwish), binary arithmetic with broadcasting (Add, Sub, Mul, Div) and the identities (Identity, Dropout).
 
 Element-wise ops run in whatever layout their input already has (NHWC inside a CNN), so no transposes
-are added around them; constants are broadcast to 4-D and permuted alongside.
+are added around them; constants are broadcast to 4-D and permuted alongside.  Above 4-D, axes with the same
+broadcast pattern are merged so the 4-D kernels apply.  Add / Sub / Mul / Div / Clip on raw int8, uint8 or int32
+data compute in int32 with wrap-around and truncating division (see integer.py), as ONNX / numpy do.
 """
 
 import math
@@ -11,7 +13,9 @@ import numpy as np
 
 from .common import data_tensor, float_const, int8_const, out_value, prefer_nhwc
 from .context import NotQuantizable
+from .integer import is_raw_int, narrow, to_int32
 from .layout import TO_NHWC, permute
+from .values import Value
 
 
 def _unary(kind, options=None, int8=None):
@@ -50,19 +54,104 @@ def _clip_options(ctx):
         hi = ctx.const_input(2, "the max operand")
         lo = -math.inf if lo is None else float(np.asarray(lo).reshape(-1)[0])
         hi = math.inf if hi is None else float(np.asarray(hi).reshape(-1)[0])
+    if float(lo) > float(hi):
+        lo = hi          # ONNX (numpy) Clip: min(max(x, lo), hi), so every value becomes hi
     return {"Min": float(lo), "Max": float(hi)}
+
+
+_INT_OPS = {"ADD": "ADD", "SUB": "SUB", "MUL": "MUL", "DIV": "DIV"}
+
+
+def merge_broadcast(shapes, out):
+    """Adjacent output axes that every operand either spans fully or broadcasts over are merged (size-1 output
+    axes dropped): (merged operand shapes, merged output shape), the same element-wise result on the same bytes.
+    """
+    r = len(out)
+    padded = [(1,) * (r - len(s)) + tuple(int(d) for d in s) for s in shapes]
+    groups = []
+    for i in range(r):
+        if int(out[i]) == 1:
+            continue
+        pattern = tuple(p[i] == int(out[i]) for p in padded)
+        if groups and groups[-1][0] == pattern:
+            groups[-1][1] *= int(out[i])
+        else:
+            groups.append([pattern, int(out[i])])
+    merged_out = [g[1] for g in groups] or [1]
+    merged = [[g[1] if g[0][k] else 1 for g in groups] or [1] for k in range(len(shapes))]
+    return merged, merged_out
+
+
+def _legacy_slope(ctx, x, slope):
+    """PRelu before opset 7: a 1-D slope of C values is per channel (axis 1), not numpy-broadcast."""
+    if ctx.opset >= 7 or not slope.is_const or x.rank < 3:
+        return slope
+    arr = np.asarray(slope.const)
+    if arr.ndim == 1 and arr.size == x.shape[1] and arr.size > 1:
+        arr = arr.reshape((-1,) + (1,) * (x.rank - 2))
+        return Value(slope.name + ":per_channel", arr.shape, slope.dtype, const=arr)
+    return slope
+
+
+def _reshaped(ctx, t, shape, name):
+    if tuple(t.shape) == tuple(shape):
+        return t
+    b = ctx.b
+    if t.is_const:
+        return b.const_tensor(name, np.asarray(t.data).reshape(shape), t.dtype, t.quant)
+    out = b.new_tensor(name, shape, t.dtype, t.quant)
+    b.add_op("RESHAPE", [t], [out])
+    return out
+
+
+def _emit_binary(ctx, kind, tensors, out_t, options):
+    """One element-wise op; above 4-D the axes are merged (reshapes around it) so the 4-D kernels apply."""
+    b = ctx.b
+    if len(out_t.shape) <= 4:
+        b.add_op(kind, tensors, [out_t], options)
+        return
+    merged, merged_out = merge_broadcast([t.shape for t in tensors], out_t.shape)
+    if len(merged_out) > 4:
+        raise ctx.unsupported(f"output shape {list(out_t.shape)} has rank {len(out_t.shape)} and its broadcast "
+                              "pattern does not reduce to 4-D; element-wise operators are supported up to 4-D")
+    ins = [_reshaped(ctx, t, s, f"{ctx.name}:in{i}:4d") for i, (t, s) in enumerate(zip(tensors, merged))]
+    res = b.new_tensor(f"{ctx.name}:4d", merged_out, out_t.dtype, out_t.quant)
+    b.add_op(kind, ins, [res], options)
+    b.add_op("RESHAPE", [res], [out_t])
+
+
+def _int_binary(ctx, kind, a, c, shape):
+    if kind not in _INT_OPS:
+        raise ctx.unsupported(f"integer inputs ('{a.name}' is {a.dtype}) are not supported; {ctx.op_type} is "
+                              "supported on float32 and on int8 in QDQ form")
+    dtypes = {v.dtype for v in (a, c) if not v.is_const}
+    if len(dtypes) != 1:
+        raise ctx.unsupported(f"operands of types {sorted(dtypes)}")
+    dtype = dtypes.pop()
+    res = ctx.b.new_tensor(f"{ctx.name}:i32", shape, "int32")
+    _emit_binary(ctx, "BINARY_INT32", [to_int32(ctx, a), to_int32(ctx, c)], res, {"Operation": _INT_OPS[kind]})
+    if dtype == "int32":
+        out = ctx.b.runtime_value(ctx.out_name(), shape, "int32")
+        ctx.b.add_op("RESHAPE", [res], [out.tensors["onnx"]])
+    else:
+        out = narrow(ctx, res, dtype, shape)
+    ctx.set_output(0, out)
 
 
 def _binary(kind, int8: bool):
     def convert(ctx):
         b = ctx.b
         a, c = ctx.input(0), ctx.input(1)
+        if kind == "PRELU":
+            c = _legacy_slope(ctx, a, c)
         shape = ctx.out_shape(0)
         if ctx.quantized and not int8:
             raise NotQuantizable()
-        if len(shape) > 4:
-            raise ctx.unsupported(f"output shape {list(shape)} has rank {len(shape)}; element-wise operators are "
-                                  "supported up to 4-D")
+        if ctx.quantized and len(shape) > 4:
+            raise NotQuantizable()
+        if not ctx.quantized and any(is_raw_int(v) and not v.is_const for v in (a, c)):
+            _int_binary(ctx, kind, a, c, shape)
+            return
         runtime = [v for v in (a, c) if not v.is_const]
         layout = "nhwc" if len(shape) == 4 and prefer_nhwc(ctx, a, c) and all(v.rank == 4 for v in runtime) \
             else "onnx"
@@ -82,27 +171,57 @@ def _binary(kind, int8: bool):
             else:
                 tensors.append(data_tensor(ctx, v, layout))
         out = out_value(ctx, 0, shape if layout == "onnx" else permute(shape, TO_NHWC), layout)
-        b.add_op(kind, tensors, [out.tensors[layout]], {"FusedActivationFunction": 0})
+        _emit_binary(ctx, kind, tensors, out.tensors[layout], {"FusedActivationFunction": 0})
         ctx.set_output(0, out)
 
     return convert
 
 
+def _clip(ctx):
+    x = ctx.input(0)
+    if ctx.quantized or not is_raw_int(x):
+        return _unary("CLAMP", _clip_options, int8=_same_quant)(ctx)
+    # Integer data: max with the lower bound, then min with the upper one, in int32.
+    b = ctx.b
+    opts = _clip_options(ctx)
+    info = np.iinfo(np.dtype(x.dtype))
+    lo = info.min if math.isinf(opts["Min"]) else int(opts["Min"])
+    hi = info.max if math.isinf(opts["Max"]) else int(opts["Max"])
+    t = to_int32(ctx, x)
+    low = b.new_tensor(f"{ctx.name}:max", t.shape, "int32")
+    b.add_op("MAXIMUM", [t, b.int32_const(f"{ctx.name}:lo", [lo])], [low])
+    res = b.new_tensor(f"{ctx.name}:min", t.shape, "int32")
+    b.add_op("MINIMUM", [low, b.int32_const(f"{ctx.name}:hi", [hi])], [res])
+    ctx.set_output(0, narrow(ctx, res, x.dtype, x.shape) if x.dtype != "int32" else _rename(ctx, res, x.shape))
+
+
+def _rename(ctx, t, shape):
+    out = ctx.b.runtime_value(ctx.out_name(), shape, t.dtype)
+    ctx.b.add_op("RESHAPE", [t], [out.tensors["onnx"]])
+    return out
+
+
 def _identity(ctx):
+    x = ctx.input(0)
     if ctx.op_type == "Dropout":
         training = ctx.const_input(2, "training_mode") if ctx.num_inputs() > 2 else None
         if training is not None and bool(np.asarray(training).reshape(-1)[0]):
-            raise ctx.unsupported("training_mode = true is not supported (inference only)")
-        if ctx.num_outputs() > 1 and ctx.out_name(1) and (ctx.reader.consumers(ctx.out_name(1))
-                                                         or ctx.reader.is_graph_output(ctx.out_name(1))):
-            raise ctx.unsupported("the mask output is used; only inference Dropout (data output only) is supported")
-    ctx.set_output(0, ctx.input(0))
+            ratio = ctx.const_input(1, "the ratio") if ctx.num_inputs() > 1 else None
+            ratio = 0.5 if ratio is None else float(np.asarray(ratio).reshape(-1)[0])
+            if ratio != 0.0:
+                raise ctx.unsupported(f"training_mode = true with ratio {ratio} (random dropout) is not supported; "
+                                      "inference models run Dropout as the identity")
+        if ctx.num_outputs() > 1 and ctx.out_name(1):
+            # Inference (or ratio 0): nothing is dropped, the mask is all true.
+            name = ctx.out_name(1)
+            ctx.set_output(1, Value(name, tuple(x.shape), "bool", const=np.ones(x.shape, np.bool_)))
+    ctx.set_output(0, x)
 
 
 CONVERTERS = {
     "Relu": (_unary("RELU", int8=lambda ctx: True), "compute"),
     "LeakyRelu": (_unary("LEAKY_RELU", lambda ctx: {"Alpha": float(ctx.attr("alpha", 0.01))}), "compute"),
-    "Clip": (_unary("CLAMP", _clip_options, int8=_same_quant), "compute"),
+    "Clip": (_clip, "compute"),
     "Sigmoid": (_unary("LOGISTIC", int8=_fixed_out(1.0 / 256, -128)), "compute"),
     "Tanh": (_unary("TANH", int8=_fixed_out(1.0 / 128, 0)), "compute"),
     "HardSigmoid": (_unary("HARD_SIGMOID", lambda ctx: {"Alpha": float(ctx.attr("alpha", 0.2)),

@@ -1,15 +1,16 @@
 """Gemm, MatMul and QLinearMatMul.
 
 A constant right-hand matrix makes a FULLY_CONNECTED (weights [N, K], alpha folded in, a per-column C as
-its bias); a run-time one a BATCH_MATMUL (float32) with explicit alpha / beta * C steps.  int8 (QDQ or
-QLinearMatMul) needs constant symmetric int8 weights, per tensor or per output column.
+its bias); a run-time one a BATCH_MATMUL (float32) with explicit alpha / beta * C steps.  int8 in QDQ form
+needs constant symmetric int8 weights, per tensor or per output column.  QLinearMatMul is computed exactly as
+ONNX defines it (integer product on float kernels with integer values, then round half to even).
 """
 
 import numpy as np
 
 from .common import data_tensor, float_const, out_value
 from .context import NotQuantizable
-from .quant import reinterpret, to_qinfo
+from .quant import to_qinfo
 from .values import QInfo, Value
 
 
@@ -131,7 +132,6 @@ def gemm(ctx):
 
 
 def matmul(ctx):
-    b = ctx.b
     a, w = ctx.input(0), ctx.input(1)
     out_shape = ctx.out_shape(0)
     if ctx.quantized:
@@ -144,11 +144,19 @@ def matmul(ctx):
         raise ctx.unsupported("a constant left operand is not supported")
     ta = data_tensor(ctx, a, "onnx")
     out = out_value(ctx, 0, out_shape)
+    _float_matmul(ctx, ta, w, out.tensors["onnx"])
+    ctx.set_output(0, out)
+
+
+def _float_matmul(ctx, ta, w: Value, out_t):
+    """out_t = ta @ w (numpy matmul semantics) on float32: FULLY_CONNECTED for a constant 2-D w, else
+    BATCH_MATMUL."""
+    b = ctx.b
+    out_shape = tuple(out_t.shape)
     if w.is_const and w.rank == 2:
         wdata = np.ascontiguousarray(float_const(ctx, w, "B").T)
         b.add_op("FULLY_CONNECTED", [ta, b.const_tensor(f"{ctx.name}:weights", wdata, "float32"), None],
-                 [out.tensors["onnx"]], {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True})
-        ctx.set_output(0, out)
+                 [out_t], {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True})
         return
     tb = data_tensor(ctx, w, "onnx") if not w.is_const else \
         b.const_tensor(f"{ctx.name}:B", float_const(ctx, w, "B"), "float32")
@@ -163,31 +171,46 @@ def matmul(ctx):
     batch = np.broadcast_shapes(tuple(ta.shape[:-2]), tuple(tb.shape[:-2]))
     prod_shape = tuple(batch) + (ta.shape[-2], tb.shape[-1])
     if tuple(prod_shape) == tuple(out_shape):
-        b.add_op("BATCH_MATMUL", [ta, tb], [out.tensors["onnx"]])
+        b.add_op("BATCH_MATMUL", [ta, tb], [out_t])
     else:
         prod = b.new_tensor(f"{ctx.name}:prod", prod_shape, "float32")
         b.add_op("BATCH_MATMUL", [ta, tb], [prod])
-        b.add_op("RESHAPE", [prod], [out.tensors["onnx"]])
-    ctx.set_output(0, out)
+        b.add_op("RESHAPE", [prod], [out_t])
 
 
 def qlinear_matmul(ctx):
+    """QLinearMatMul exactly as ONNX defines it: the integer product (a - a_zero_point) @ (b - b_zero_point) on
+    float32 kernels with integer values (exact: checked), then rne(acc * a_scale * b_scale / y_scale) + y_zero_point
+    with QUANTIZE_ONNX."""
+    from .integer import int8_source
+    from .quant import _shift_data, centered_float, check_exact, quantize_onnx, requant_multiplier
+
     a = ctx.input(0)
-    if a.is_const or a.dtype != "int8":
+    if a.is_const or a.dtype not in ("int8", "uint8") or a.is_dq_view:
         raise ctx.unsupported(f"input '{a.name}' must be run-time int8/uint8 data")
-    aq, _ = to_qinfo(ctx, ctx.const_input(1, "a_scale"), ctx.const_input(2, "a_zero_point"), 0, a.rank)
     w = ctx.input(3)
     if not w.is_const:
         raise ctx.unsupported("the second operand must be a constant (weights); run-time x run-time int8 "
                               "products are not supported")
-    wq, _ = to_qinfo(ctx, ctx.const_input(4, "b_scale"), ctx.const_input(5, "b_zero_point"), 1, w.rank)
-    yq, ydt = to_qinfo(ctx, ctx.const_input(6, "y_scale"), ctx.const_input(7, "y_zero_point"), 0, 0)
     raw = np.asarray(w.const)
-    data = (raw.astype(np.int16) - 128).astype(np.int8) if raw.dtype == np.uint8 else raw
-    if data.ndim != 2:
-        raise ctx.unsupported("the weights must be 2-D")
-    av = reinterpret(ctx, a, aq)
-    out = _fc_int8(ctx, ctx.b.get(av, "onnx"), np.ascontiguousarray(data.T), wq, None, ctx.out_shape(0), yq)
+    if str(raw.dtype) not in ("int8", "uint8") or raw.ndim < 2:
+        raise ctx.unsupported(f"the weights must be int8/uint8 of rank 2 or more (got {raw.dtype}, rank {raw.ndim})")
+    as_, bs, ys = (ctx.const_input(i, what) for i, what in ((1, "a_scale"), (4, "b_scale"), (6, "y_scale")))
+    aq, _ = to_qinfo(ctx, as_, ctx.const_input(2, "a_zero_point"), 0, a.rank, a.dtype)
+    bq, _ = to_qinfo(ctx, bs, ctx.const_input(5, "b_zero_point"), raw.ndim - 1, raw.ndim, str(raw.dtype))
+    yq, ydt = to_qinfo(ctx, ys, ctx.const_input(7, "y_zero_point"), 0, 0, a.dtype)
+    n = int(raw.shape[-1])
+    if not aq.per_tensor or not yq.per_tensor or bq.scale.size not in (1, n):
+        raise ctx.unsupported("a and y must be quantized per tensor, b per tensor or per column")
+    bint = _shift_data(raw).astype(np.int64) - (bq.zero_point if bq.scale.size > 1 else int(bq.zero_point[0]))
+    check_exact(ctx, np.abs(bint).sum(axis=-2))
+    ta = centered_float(ctx, int8_source(ctx, a), int(aq.zero_point[0]), "onnx")
+    out_shape = ctx.out_shape(0)
+    acc = ctx.b.new_tensor(f"{ctx.name}:acc", out_shape, "float32")
+    _float_matmul(ctx, ta, Value(w.name + ":centered", bint.shape, "float32", const=bint.astype(np.float32)), acc)
+    mult = requant_multiplier(as_, bs, ys)
+    out = quantize_onnx(ctx, acc, ctx.out_name(), yq, "onnx", "multiply", mult,
+                        np.full(mult.size, int(yq.zero_point[0])), len(out_shape) - 1)
     out.onnx_dtype = ydt
     ctx.set_output(0, out)
 

@@ -3,7 +3,9 @@ GlobalMaxPool (a MAX_POOL_2D whose window is the whole image).
 
 Pads, auto_pad and ceil_mode become explicit top/left pads for the pooling kernels, which clip every
 window to the input: that is ONNX MaxPool, and AveragePool with count_include_pad = 0.  With
-count_include_pad = 1 the pads are real zeros, so a PAD goes in front of a VALID pool.
+count_include_pad = 1 the pads are real zeros, so a PAD goes in front of a VALID pool.  Dilated pooling whose
+stride is a multiple of the dilation is a plain pooling of one phase of the input (see _undilate).  Raw uint8
+data runs through the int8 kernels shifted by -128 (order preserving).
 """
 
 import math
@@ -48,7 +50,58 @@ def _finish(ctx, x, out_nhwc_shape, make_op):
     ctx.set_output(0, out)
 
 
+def _raw_uint8(convert):
+    """uint8 data (raw bytes) through the int8 kernel: shifted by -128 (order preserving) and back."""
+    def wrapped(ctx):
+        x = ctx.input(0)
+        if x is None or x.dtype != "uint8" or x.is_const or x.is_dq_view or ctx.quantized:
+            return convert(ctx)
+        from .integer import int8_source
+        ctx._inputs = [int8_source(ctx, x)] + list(ctx._inputs[1:])
+        convert(ctx)
+        res = ctx.reader.values[ctx.out_name()]
+        layout = ctx.b.preferred_layout(res)
+        t = ctx.b.get(res, layout)
+        out = ctx.b.runtime_value(ctx.out_name(), t.shape, "uint8", layout)
+        ctx.b.add_op("CAST", [t], [out.tensors[layout]], {"Offset": 128})
+        ctx.set_output(0, out)
+    return wrapped
+
+
+def _undilate(ctx, t_in, axes, include_pad):
+    """Dilated pooling whose stride is a multiple of the dilation d: every window reads one phase of the input
+    (rows r, r + d, ...; r = -pad mod d), so it is a plain pooling of that STRIDED_SLICE with stride / d and the
+    pads divided alike.  Updates `axes` in place; returns the sliced input."""
+    for a in axes:
+        if a.dilation != 1 and (a.stride % a.dilation or include_pad and (a.before or a.after)):
+            raise ctx.unsupported(f"dilation {a.dilation} with stride {a.stride} is not supported (dilated pooling "
+                                  "needs a stride that is a multiple of the dilation, and no counted pads)")
+    begin, steps = [0, 0, 0, 0], [1, 1, 1, 1]
+    for i, a in enumerate(axes):
+        if a.dilation == 1:
+            continue
+        d = a.dilation
+        r = (-a.before) % d
+        if r >= a.size:
+            raise ctx.unsupported("a dilated pooling window reads no input element")
+        begin[1 + i], steps[1 + i] = r, d
+        a.size = -(-(a.size - r) // d)
+        a.before = (a.before + r) // d
+        a.after = max(0, (a.out - 1) * (a.stride // d) + a.kernel - a.before - a.size)
+        a.stride //= d
+        a.dilation = 1
+    b = ctx.b
+    shape = [t_in.shape[0], axes[0].size, axes[1].size, t_in.shape[3]]
+    out = b.new_tensor(f"{ctx.name}:phase", shape, t_in.dtype, t_in.quant)
+    b.add_op("STRIDED_SLICE", [t_in, b.int32_const(f"{ctx.name}:phase_begin", begin),
+                               b.int32_const(f"{ctx.name}:phase_end", list(t_in.shape)),
+                               b.int32_const(f"{ctx.name}:phase_steps", steps)], [out],
+             {"BeginMask": 0, "EndMask": 0, "ShrinkAxisMask": 0, "EllipsisMask": 0, "NewAxisMask": 0})
+    return out
+
+
 def _pool(kind):
+    @_raw_uint8
     def convert(ctx):
         b = ctx.b
         x = ctx.input(0)
@@ -61,9 +114,11 @@ def _pool(kind):
             raise NotQuantizable()   # the int8 pooling kernels keep the input's quantization
         kernel = list(ctx.attr("kernel_shape"))
         out_shape = ctx.out_shape(0)
-        axes = spatial_axes(ctx, x.shape[2:], kernel, out_shape[2:], allow_dilation=False)
+        axes = spatial_axes(ctx, x.shape[2:], kernel, out_shape[2:])
         include_pad = kind == "AVERAGE_POOL_2D" and int(ctx.attr("count_include_pad", 0))
         t_in = _nhwc_input(ctx, x)
+        if any(a.dilation != 1 for a in axes):
+            t_in = _undilate(ctx, t_in, axes, include_pad)
         pad_t, pad_l = axes[0].before, axes[1].before
         if include_pad and any(a.before or a.after for a in axes):
             pairs = [[0, 0], [axes[0].before, axes[0].after], [axes[1].before, axes[1].after], [0, 0]]

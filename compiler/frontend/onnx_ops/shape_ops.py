@@ -1,5 +1,5 @@
 """Data-movement ONNX operators: Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Slice, Split,
-Gather (constant indices) and Pad.  They work on float or int8 data alike (on a dequantized view they move
+Gather (constant indices) and Pad (constant; reflect / edge / wrap as PAD_MODE).  They work on float or int8 data alike (on a dequantized view they move
 the int8 data: see dispatch.py), so they never create quantization of their own."""
 
 import numpy as np
@@ -177,8 +177,8 @@ def pad(ctx):
     b = ctx.b
     x = ctx.input(0)
     mode = ctx.attr_str("mode", "constant")
-    if mode != "constant":
-        raise ctx.unsupported(f"mode '{mode}' is not supported; only constant padding is")
+    if mode not in ("constant", "reflect", "edge", "wrap"):
+        raise ctx.unsupported(f"mode '{mode}' is not supported (constant, reflect, edge and wrap are)")
     if ctx.opset < 11:
         pads, value = ctx.attr("pads"), float(ctx.attr("value", 0.0))
         axes = None
@@ -198,8 +198,10 @@ def pad(ctx):
         raise ctx.unsupported(f"negative pads {pads} (cropping) are not supported")
     if rank > 4:
         raise ctx.unsupported(f"input rank {rank} is above 4")
-    if x.dtype == "int8" and value != 0.0:
+    if mode == "constant" and x.dtype == "int8" and value != 0.0:
         raise ctx.unsupported("int8 padding with a non-zero constant value is not supported")
+    if mode == "constant" and x.dtype not in ("float32", "int8"):
+        raise ctx.unsupported(f"constant padding of {x.dtype} data is not supported (float32, int8)")
     layout = "nhwc" if rank == 4 and b.preferred_layout(x) == "nhwc" else "onnx"
     if layout == "nhwc":
         pairs = [pairs[a] for a in TO_NHWC]
@@ -207,6 +209,10 @@ def pad(ctx):
     shape = [int(d) + p[0] + p[1] for d, p in zip(src.shape, pairs)]
     out = b.like(x, ctx.out_name(), shape, layout)
     inputs = [src, b.const_tensor(f"{ctx.name}:pads", np.asarray(pairs, np.int32), "int32")]
+    if mode != "constant":
+        b.add_op("PAD_MODE", inputs, [out.tensors[layout]], {"Mode": mode})
+        ctx.set_output(0, out)
+        return
     kind = "PAD"
     if value != 0.0:
         kind = "PADV2"

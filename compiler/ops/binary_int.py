@@ -1,0 +1,55 @@
+"""BINARY_INT32 (ONNX integer arithmetic: Add, Sub, Mul, Div, Min, Max on int32 with wrap-around and truncating
+division) and MAXIMUM / MINIMUM (float32, int32), all on the shared broadcast loop of aot/kernels/binary.h."""
+
+import numpy as np
+
+from ..errors import CompileError
+from ._base import OpLowering, register
+from ._common import broadcast_4d, require_inputs, require_same_dtype
+
+CODES = {"ADD": 0, "SUB": 1, "MUL": 2, "DIV": 3, "PRELU": 4, "MIN": 5, "MAX": 6}
+FLT_MAX = float(np.finfo(np.float32).max)
+
+
+@register
+class BinaryInt(OpLowering):
+    builtins = ("BINARY_INT32", "MAXIMUM", "MINIMUM")
+    dtypes = ("int32", "float32")
+    header = "aot/kernels/binary.h"
+
+    def _code(self, op):
+        if op.kind == "MAXIMUM":
+            return CODES["MAX"]
+        if op.kind == "MINIMUM":
+            return CODES["MIN"]
+        name = op.options.get("Operation", "")
+        if name not in CODES:
+            raise CompileError(f"Operator {op.index} ({op.kind}): unknown operation '{name}'.")
+        return CODES[name]
+
+    def check(self, op):
+        super().check(op)
+        require_inputs(op, 2)
+        a, b, out = op.input(0), op.input(1), op.output
+        dtype = require_same_dtype(op, a, b, out)
+        if op.kind == "BINARY_INT32" and dtype != "int32":
+            raise CompileError(f"Operator {op.index} ({op.kind}) works on int32 tensors, not {dtype}.")
+        self._code(op)
+        broadcast_4d(op, a.shape, b.shape, out.shape)
+
+    def prepare(self, op):
+        a, b, out = op.input(0), op.input(1), op.output
+        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
+        op.params = dict(code=self._code(op), dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
+                         sb=np.array(sb, np.int32))
+        op.kernel = "aot_binary_s32" if out.dtype == "int32" else "aot_binary_f32"
+
+    def emit(self, op, ctx):
+        p = op.params
+        args = [p["code"], ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
+                ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+                ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+                ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
+        if op.kernel == "aot_binary_f32":
+            args += [ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)]
+        return [ctx.call(op.kernel, args)]

@@ -1,0 +1,40 @@
+"""CAST lowering (not a TFLite builtin; produced by the ONNX frontend): integer element-type conversion with an
+added offset, out = wrap(in + Offset), between int8, uint8, int32 and bool.
+
+The ONNX frontend uses it at the model boundary for uint8 data (uint8 quantized data is int8 data shifted by
+-128 with the zero point shifted alike: the same real values) and around integer arithmetic (int8/uint8 values
+are widened to int32, computed with wrap-around, and narrowed back, which is numpy's / ONNX's result).
+"""
+
+from ..errors import UnsupportedError
+from ._base import OpLowering, register
+from ._common import require_inputs, require_same_shape
+
+TYPE_CODES = {"int8": 0, "uint8": 1, "int32": 2, "bool": 3}
+
+
+@register
+class Cast(OpLowering):
+    builtins = ("CAST",)
+    dtypes = tuple(TYPE_CODES)
+    header = "aot/kernels/cast.h"
+
+    def check(self, op):
+        super().check(op)
+        require_inputs(op, 1)
+        inp, out = op.input(0), op.output
+        if inp.dtype not in TYPE_CODES:
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): input '{inp.name}' has type {inp.dtype}; CAST converts "
+                f"between {', '.join(TYPE_CODES)} only.")
+        require_same_shape(op, inp, out)
+
+    def prepare(self, op):
+        op.params = dict(size=op.output.num_elements, offset=int(op.options.get("Offset", 0)),
+                         src=TYPE_CODES[op.input(0).dtype], dst=TYPE_CODES[op.output.dtype])
+        op.kernel = "aot_cast"
+
+    def emit(self, op, ctx):
+        p = op.params
+        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), p["src"], ctx.ptr(op.output), p["dst"], p["size"],
+                                     p["offset"]])]

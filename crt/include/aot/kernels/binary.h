@@ -1,0 +1,39 @@
+/* Element-wise binary operations with up to 4-D broadcasting, shared by ADD / SUB / MUL / DIV / PRELU (float32)
+ * and the integer arithmetic of ONNX models (int32).
+ *
+ * dims[4] is the output shape (left-padded with 1s); in1_strides/in2_strides give each input's element stride
+ * per output dimension (0 = broadcast).  `op` is one of the AOT_BINARY_* codes.
+ *
+ * float32: IEEE semantics (x / 0 is inf or NaN), then the result is clamped to [act_min, act_max];
+ *          PRELU is in1 >= 0 ? in1 : in1 * in2.
+ * int32:   two's-complement wrap-around for ADD / SUB / MUL (as numpy / ONNX integer arithmetic), DIV truncates
+ *          toward zero (x / 0 gives 0 and INT32_MIN / -1 gives INT32_MIN instead of undefined behaviour);
+ *          MIN / MAX are exact.  */
+#ifndef AOT_KERNELS_BINARY_H_
+#define AOT_KERNELS_BINARY_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AOT_BINARY_ADD 0
+#define AOT_BINARY_SUB 1
+#define AOT_BINARY_MUL 2
+#define AOT_BINARY_DIV 3
+#define AOT_BINARY_PRELU 4
+#define AOT_BINARY_MIN 5
+#define AOT_BINARY_MAX 6
+
+void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* output, const int32_t* dims,
+                    const int32_t* in1_strides, const int32_t* in2_strides, float act_min, float act_max);
+
+void aot_binary_s32(int32_t op, const int32_t* in1, const int32_t* in2, int32_t* output, const int32_t* dims,
+                    const int32_t* in1_strides, const int32_t* in2_strides);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

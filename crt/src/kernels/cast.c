@@ -1,0 +1,43 @@
+/* Integer element-type conversion with an offset (wrap-around, no implementation-defined conversions). */
+#include "aot/kernels/cast.h"
+
+static uint32_t load(const void* p, int32_t type, int32_t i)
+{
+    switch (type) {
+    case AOT_CAST_INT8:
+        return (uint32_t)(int32_t)((const int8_t*)p)[i];
+    case AOT_CAST_INT32:
+        return (uint32_t)((const int32_t*)p)[i];
+    default:
+        return (uint32_t)((const uint8_t*)p)[i];
+    }
+}
+
+static void store(void* p, int32_t type, int32_t i, uint32_t v)
+{
+    switch (type) {
+    case AOT_CAST_INT8: {
+        const int32_t b = (int32_t)(v & 0xFFu);
+        ((int8_t*)p)[i] = (int8_t)(b > 127 ? b - 256 : b);
+        break;
+    }
+    case AOT_CAST_INT32:
+        ((int32_t*)p)[i] = v <= 0x7FFFFFFFu ? (int32_t)v : -(int32_t)(0xFFFFFFFFu - v) - 1;
+        break;
+    case AOT_CAST_BOOL:
+        ((uint8_t*)p)[i] = (uint8_t)(v != 0u);
+        break;
+    default:
+        ((uint8_t*)p)[i] = (uint8_t)(v & 0xFFu);
+        break;
+    }
+}
+
+void aot_cast(const void* input, int32_t input_type, void* output, int32_t output_type, int32_t size,
+              int32_t offset)
+{
+    int32_t i;
+    for (i = 0; i < size; i++) {
+        store(output, output_type, i, load(input, input_type, i) + (uint32_t)offset);
+    }
+}
