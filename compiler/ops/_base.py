@@ -28,6 +28,9 @@ class OpLowering:
     builtins: tuple = ()          # TFLite builtin names handled by this lowering
     dtypes: tuple = ("int8", "float32")
     header: str = ""              # CRT header declaring the kernel(s), e.g. "aot/kernels/add.h"
+    # Element-wise kernels read element i of each full-shape input just before writing element i of the output,
+    # so the output may overwrite such an input whose buffer dies here (passes/alias.py, in-place ops).
+    elementwise: bool = False
     num_outputs: tuple = (1, 1)   # allowed number of output tensors (min, max)
 
     # --- validation -------------------------------------------------------
@@ -47,6 +50,12 @@ class OpLowering:
     def aliases_input(self, op) -> bool:
         """True if the output may share the first input's buffer (pure reshape)."""
         return False
+
+    def inplace_input(self, op):
+        """Index of the input whose buffer the output may overwrite element by element (the kernel reads each
+        element of it just before writing the same element of the output), or None: then `elementwise` ops
+        offer every input of the output's shape and element size, and other ops none."""
+        return None
 
     def scratch_bytes(self, op) -> int:
         """Workspace bytes the kernel needs only while this op runs."""

@@ -17,6 +17,7 @@ _LEFT_SHIFT = 20
 @register
 class Add(OpLowering):
     builtins = ("ADD",)
+    elementwise = True
     header = "aot/kernels/add.h"
 
     def check(self, op):

@@ -14,6 +14,7 @@ FLT_MAX = float(np.finfo(np.float32).max)
 @register
 class BinaryInt(OpLowering):
     builtins = ("BINARY_INT32", "MAXIMUM", "MINIMUM")
+    elementwise = True
     dtypes = ("int32", "float32")
     header = "aot/kernels/binary.h"
 

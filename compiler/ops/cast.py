@@ -16,6 +16,7 @@ TYPE_CODES = {"int8": 0, "uint8": 1, "int32": 2, "bool": 3}
 @register
 class Cast(OpLowering):
     builtins = ("CAST",)
+    elementwise = True
     dtypes = tuple(TYPE_CODES)
     header = "aot/kernels/cast.h"
 

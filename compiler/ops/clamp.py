@@ -16,6 +16,7 @@ from ._common import require_same_quant, unary_check
 @register
 class Clamp(OpLowering):
     builtins = ("CLAMP",)
+    elementwise = True
     header = "aot/kernels/clamp.h"
 
     def check(self, op):

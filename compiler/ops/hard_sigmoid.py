@@ -8,6 +8,7 @@ from ._common import unary_check
 @register
 class HardSigmoid(OpLowering):
     builtins = ("HARD_SIGMOID",)
+    elementwise = True
     dtypes = ("float32",)
     header = "aot/kernels/hard_sigmoid.h"
 

@@ -28,6 +28,7 @@ def _multipliers(op):
 @register
 class HardSwish(OpLowering):
     builtins = ("HARD_SWISH",)
+    elementwise = True
     header = "aot/kernels/hard_swish.h"
 
     def check(self, op):

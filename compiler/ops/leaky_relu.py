@@ -7,6 +7,7 @@ from ._common import unary_check
 @register
 class LeakyRelu(OpLowering):
     builtins = ("LEAKY_RELU",)
+    elementwise = True
     dtypes = ("float32",)
     header = "aot/kernels/leaky_relu.h"
 

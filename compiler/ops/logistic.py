@@ -14,6 +14,7 @@ from ._common import require_fixed_quant, unary_check
 @register
 class Logistic(OpLowering):
     builtins = ("LOGISTIC",)
+    elementwise = True
     header = "aot/kernels/logistic.h"
 
     def check(self, op):

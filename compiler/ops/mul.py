@@ -16,6 +16,7 @@ from ._common import (activation_range_f32, activation_range_int8, broadcast_4d,
 @register
 class Mul(OpLowering):
     builtins = ("MUL",)
+    elementwise = True
     header = "aot/kernels/mul.h"
 
     def check(self, op):

@@ -9,6 +9,7 @@ from ._common import broadcast_4d, require_inputs, require_same_dtype
 @register
 class Prelu(OpLowering):
     builtins = ("PRELU",)
+    elementwise = True
     dtypes = ("float32",)
     header = "aot/kernels/prelu.h"
 

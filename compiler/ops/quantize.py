@@ -14,6 +14,7 @@ from ._common import require_inputs, require_quant, require_same_shape
 @register
 class Quantize(OpLowering):
     builtins = ("QUANTIZE",)
+    elementwise = True
     dtypes = ("int8",)
     header = "aot/kernels/quantize.h"
 

@@ -15,6 +15,7 @@ from ._common import require_same_quant, unary_check
 @register
 class Relu(OpLowering):
     builtins = ("RELU", "RELU6")
+    elementwise = True
     header = "aot/kernels/relu.h"
 
     def check(self, op):

@@ -14,6 +14,7 @@ from ._common import require_fixed_quant, unary_check
 @register
 class Tanh(OpLowering):
     builtins = ("TANH",)
+    elementwise = True
     header = "aot/kernels/tanh.h"
 
     def check(self, op):

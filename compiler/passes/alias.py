@@ -5,9 +5,17 @@ Reshape outputs join their input's buffer.  A reshape whose output is a model
 output cannot alias a user buffer it does not own; if its input is a private
 intermediate the whole intermediate group is instead placed directly in the
 user's output buffer, otherwise a copy is kept.
+
+In-place ops: an element-wise op (activation, ADD, requantize, ...) writes its
+output over an input of the same shape and element size when that input's
+buffer is read for the last time by this op, so the two never need separate
+memory.  Only workspace buffers are reused this way: model inputs are const to
+the kernel, and a model output's buffer belongs to the caller.
 """
 
 from dataclasses import dataclass
+
+from ..ir.dtypes import DTYPES
 
 
 @dataclass(frozen=True)
@@ -80,4 +88,47 @@ def assign_storage(graph) -> StorageMap:
             del sm._storage[src_group]
             op.is_noop = True
         # else: keep the copy (e.g. model input -> model output, or shared outputs)
+    _share_inplace(graph, sm)
     return sm
+
+
+def _inplace_candidates(op) -> list:
+    chosen = op.lowering.inplace_input(op)
+    if chosen is not None:
+        return [chosen]
+    if not op.lowering.elementwise or len(op.outputs) != 1:
+        return []
+    out = op.output
+    return [i for i, t in enumerate(op.inputs)
+            if t is not None and tuple(t.shape) == tuple(out.shape) and DTYPES[t.dtype].size == DTYPES[out.dtype].size]
+
+
+def _share_inplace(graph, sm: StorageMap) -> None:
+    last_use = {}                                  # group id -> last op reading any of its tensors
+    for t in graph.tensors:
+        g = sm.group_of(t)
+        last_use[g] = max([last_use.get(g, -1)] + list(t.consumers))
+    for op in graph.ops:
+        if op.is_noop or not op.outputs or op.output is None:
+            continue
+        dst = op.output
+        dst_group = sm.group_of(dst)
+        if sm._storage[dst_group].kind != "workspace":
+            continue
+        for i in _inplace_candidates(op):
+            src = op.input(i)
+            src_group = sm.group_of(src)
+            if src_group == dst_group or sm._storage[src_group].kind != "workspace" or \
+                    last_use[src_group] != op.index:
+                continue
+            # Another input in the same buffer must be read at the same flat index (no broadcast), or the
+            # output would overwrite elements it still has to read.
+            if any(t is not None and j != i and sm.group_of(t) == src_group and t.num_elements != dst.num_elements
+                   for j, t in enumerate(op.inputs)):
+                continue
+            for idx in sm._members.pop(dst_group):
+                sm._group[idx] = src_group
+                sm._members[src_group].append(idx)
+            del sm._storage[dst_group]
+            last_use[src_group] = last_use.pop(dst_group, op.index)
+            break
