@@ -20,7 +20,18 @@ def _checkout() -> str:
     return root
 
 
+_HELP = """usage: aotc bench [--only=MODEL,...] [--out_dir=DIR]
+
+Builds the benchmark firmware of this checkout for every board, runs each under QEMU and prints instructions per
+inference, code/weights flash, workspace/stack/static RAM and compile time, beside TFLite Micro's figures, as a
+markdown table (also written as JSON and .md under bench/results/ or --out_dir). Same as `bazel run //bench:bench
+-- ARGS`; set $AOT_BAZEL to change the Bazel command. See bench/README.md."""
+
+
 def run_bench(args: list) -> int:
+    if any(a in ("-h", "--help", "-help") for a in args):
+        print(_HELP)       # without building everything first
+        return 0
     root = _checkout()
     bazel = shlex.split(os.environ.get("AOT_BAZEL", "")) or [os.path.join(root, "bazelw")]
     return subprocess.run(bazel + ["run", "//bench:bench", "--"] + list(args), cwd=root).returncode
