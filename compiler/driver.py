@@ -70,7 +70,8 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
     fields = io_fields(graph)
     field_map = {(f.kind, f.position): f.field for f in fields}
     ctx = EmitContext(prefix, graph, storage_map, plan, field_map)
-    op_lines = [op.lowering.emit(op, ctx) for op in graph.ops]
+    # An op fused into another has no code of its own (passes/fuse_residual_add.py).
+    op_lines = [[] if op.fused_into is not None else op.lowering.emit(op, ctx) for op in graph.ops]
     # A zero-byte workspace would make `uint8_t ws[SIZE]` invalid C; keep one unit.
     workspace_size = max(plan.workspace_size, plan.alignment)
     check_budgets(prefix, plan, ctx.consts, workspace_size, ram_budget, flash_budget)

@@ -29,6 +29,25 @@ class ConstArray:
         return int(self.values.size) * np.dtype(_NP_FOR_CTYPE[self.ctype]).itemsize
 
 
+@dataclass
+class ConstStruct:
+    """A `static const struct` of int32_t fields (kernel parameter blocks, e.g. struct aot_add_s8_params)."""
+    symbol: str
+    struct: str              # C struct tag
+    fields: tuple            # field names, in declaration order
+    values: tuple            # ints, same order
+    in_weights_file: bool = False
+
+    @property
+    def nbytes(self) -> int:
+        return 4 * len(self.values)
+
+    def definition(self) -> list:
+        body = [f"    .{name} = {int_literal(v)}," for name, v in zip(self.fields, self.values)]
+        body[-1] = body[-1][:-1]
+        return [f"static const struct {self.struct} {self.symbol} = {{"] + body + ["};"]
+
+
 class EmitContext:
     def __init__(self, prefix: str, graph, storage_map, plan, io_fields: dict):
         self.prefix = prefix
@@ -80,6 +99,16 @@ class EmitContext:
 
     def param(self, hint: str, values, ctype: str) -> str:
         return self._const(hint, values, ctype, weights=False)
+
+    def param_struct(self, hint: str, struct: str, fields, values) -> str:
+        """`&symbol` of a static const struct (int32_t fields) in the runner; identical blocks are emitted once."""
+        values = tuple(int(v) for v in values)
+        key = ("struct " + struct, tuple(fields), values)
+        if key not in self._by_content:
+            c = ConstStruct(f"{self.prefix}_{hint}", struct, tuple(fields), values)
+            self.consts.append(c)
+            self._by_content[key] = c
+        return "&" + self._by_content[key].symbol
 
     # --- literals and calls -------------------------------------------------
     @staticmethod

@@ -71,7 +71,8 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
         "param_bytes": sum(c.nbytes for c in params),
         "ops": [
             {"index": op.index, "kind": op.kind, "kernel": None if op.is_noop else op.kernel,
-             "aliased": op.is_noop, "macs": op_macs(op),
+             "aliased": op.is_noop and op.fused_into is None, "fused_into": op.fused_into,
+             "fused_ops": list(op.fused_ops), "macs": op_macs(op),
              "inputs": [t.index if t is not None else -1 for t in op.inputs],
              "outputs": [t.index for t in op.outputs]}
             for op in graph.ops

@@ -2,6 +2,7 @@
 
 from .cformat import array_definition
 from .cnames import sanitize_comment
+from .emit_context import ConstStruct
 
 
 def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
@@ -26,7 +27,10 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
         L.append("")
     for c in ctx.consts:
         if not c.in_weights_file:
-            L += array_definition("static const ", c.ctype, c.symbol, c.values)
+            if isinstance(c, ConstStruct):
+                L += c.definition()
+            else:
+                L += array_definition("static const ", c.ctype, c.symbol, c.values)
             L.append("")
 
     L.append(f"int32_t {prefix}_run(const struct {prefix}_inputs* inputs, "
@@ -57,7 +61,7 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
         L.append("    (void)workspace; /* every tensor lives in user buffers */")
     for op, lines in zip(graph.ops, op_lines):
         outs = ", ".join(f"'{sanitize_comment(t.name, 48)}'" for t in op.outputs)
-        what = "aliased, no code" if op.is_noop else op.kernel
+        what = "aliased, no code" if op.is_noop and op.fused_into is None else op.kernel_label(graph)
         L.append("")
         L.append(f"    /* op {op.index}: {op.kind} ({what}) -> {outs} */")
         for stmt in lines:

@@ -19,7 +19,7 @@ def render_info(model: str) -> str:
     for op in graph.ops:
         ins = ",".join(str(t.index) for t in op.inputs if t is not None)
         outs = ",".join(str(t.index) for t in op.outputs)
-        ops.append([op.index, op.kind, "(alias)" if op.is_noop else op.kernel, ins, outs,
+        ops.append([op.index, op.kind, op.kernel_label(graph), ins, outs,
                     "x".join(map(str, op.output.shape))])
     tensors = []
     for t in graph.tensors:

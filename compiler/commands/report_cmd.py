@@ -14,12 +14,20 @@ from ..report.tflm_arena import measure
 from .info_cmd import _table
 
 
+def _kernel(op: dict, ops: list) -> str:
+    if op.get("fused_into") is not None:
+        return f"(fused into op {op['fused_into']})"
+    if not op["kernel"]:
+        return "(aliased: no code)"
+    return "+".join([op["kernel"]] + [ops[i]["kind"].lower() for i in op.get("fused_ops", [])])
+
+
 def render_summary(manifest: dict) -> str:
     ops = []
     for op in manifest["ops"]:
         outs = [t for t in manifest["tensors"] if t["index"] in op["outputs"]]
         shape = "x".join(map(str, outs[0]["shape"])) if outs else ""
-        ops.append([op["index"], op["kind"], op["kernel"] or "(aliased: no code)", f"{op['macs']:,}", shape,
+        ops.append([op["index"], op["kind"], _kernel(op, manifest["ops"]), f"{op['macs']:,}", shape,
                     outs[0]["size"] if outs else ""])
     ws = manifest["workspace"]
     lines = [

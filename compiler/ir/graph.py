@@ -16,7 +16,9 @@ class Operator:
     lowering: Any = None          # compiler.ops lowering object
     params: dict = field(default_factory=dict)   # compile-time constants from passes
     kernel: Optional[str] = None  # CRT function chosen
-    is_noop: bool = False         # aliasing reshape: no code emitted
+    is_noop: bool = False         # no code emitted (aliasing reshape, or an op fused into another)
+    fused_into: Optional[int] = None  # index of the op that computes this one (passes/fuse_residual_add.py)
+    fused_ops: list = field(default_factory=list)   # indices of the ops this one computes besides its own
 
     def input(self, i: int) -> Optional[Tensor]:
         return self.inputs[i] if i < len(self.inputs) else None
@@ -24,6 +26,14 @@ class Operator:
     @property
     def output(self) -> Tensor:
         return self.outputs[0]
+
+    def kernel_label(self, graph) -> str:
+        """The kernel for listings: "aot_conv2d_s8+add" when ops are fused into it, "(fused into op N)" for those."""
+        if self.fused_into is not None:
+            return f"(fused into op {self.fused_into})"
+        if self.is_noop:
+            return "(alias)"
+        return "+".join([self.kernel] + [graph.ops[i].kind.lower() for i in self.fused_ops])
 
 
 @dataclass
@@ -36,11 +46,14 @@ class Graph:
     description: str = ""
 
     def link(self) -> None:
-        """(Re)compute producer/consumer indices after ops are final."""
+        """(Re)compute producer/consumer indices after ops are final.  An op fused into another reads and
+        writes nothing itself: the op that absorbed it lists the tensors it still needs."""
         for t in self.tensors:
             t.producer = None
             t.consumers = []
         for op in self.ops:
+            if op.fused_into is not None:
+                continue
             for t in op.inputs:
                 if t is not None and op.index not in t.consumers:
                     t.consumers.append(op.index)

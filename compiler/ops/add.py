@@ -2,16 +2,21 @@
 
 int8 uses TFLite's scheme: both inputs are shifted left by 20 bits, scaled
 to twice the larger input scale, summed, then requantized to the output.
+When neither input is broadcast and the short arithmetic of
+crt/src/kernels/add_s8_elem.h is proved exact for the op's scales
+(_add_s8_fast.py), aot_add_s8_elementwise runs one flat loop with it;
+otherwise the generic aot_add_s8.  The same parameter block is what a
+convolution takes when passes/fuse_residual_add.py folds an ADD into it.
 """
 
 import numpy as np
 
-from ..quant_math import quantize_multiplier_smaller_than_one
+from . import _add_s8_fast
 from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, broadcast_4d,
                       fused_activation, require_inputs, require_quant, require_same_dtype)
 
-_LEFT_SHIFT = 20
+_SHORT_STRUCT = "aot_add_s8_params"
 
 
 @register
@@ -19,6 +24,9 @@ class Add(OpLowering):
     builtins = ("ADD",)
     elementwise = True
     header = "aot/kernels/add.h"
+    # (generic int8, same-shape int8, float32) kernels; SUB reuses everything with the second input subtracted.
+    kernels = ("aot_add_s8", "aot_add_s8_elementwise", "aot_add_f32")
+    subtract = False
 
     def check(self, op):
         super().check(op)
@@ -37,32 +45,44 @@ class Add(OpLowering):
         act = fused_activation(op)
         p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
                  sb=np.array(sb, np.int32))
+        generic, flat, f32 = self.kernels
         if out.dtype == "int8":
             s1, z1 = a.quant.scalar()
             s2, z2 = b.quant.scalar()
             so, zo = out.quant.scalar()
-            twice_max = 2.0 * float(max(np.float32(s1), np.float32(s2)))
-            m1, sh1 = quantize_multiplier_smaller_than_one(s1 / twice_max)
-            m2, sh2 = quantize_multiplier_smaller_than_one(s2 / twice_max)
-            mo, sho = quantize_multiplier_smaller_than_one(
-                twice_max / (float(1 << _LEFT_SHIFT) * so))
-            p.update(off1=-z1, m1=m1, sh1=sh1, off2=-z2, m2=m2, sh2=sh2, left=_LEFT_SHIFT,
-                     mo=mo, sho=sho, out_off=zo, act=activation_range_int8(act, so, zo))
-            op.kernel = "aot_add_s8"
+            tp = _add_s8_fast.tflite_params(s1, s2, so)
+            p.update(off1=-z1, m1=tp["m1"], sh1=tp["sh1"], off2=-z2, m2=tp["m2"], sh2=tp["sh2"],
+                     left=_add_s8_fast.LEFT_SHIFT, mo=tp["mo"], sho=tp["sho"], out_off=zo,
+                     act=activation_range_int8(act, so, zo))
+            # None when the short form is not exact for these scales: the op (and any fusion) keeps the generic.
+            p["short"] = _add_s8_fast.short_params(s1, z1, s2, z2, so, zo, p["act"], self.subtract)
+            same_shape = a.num_elements == b.num_elements == out.num_elements
+            op.kernel = flat if p["short"] is not None and same_shape else generic
         else:
             p.update(act=activation_range_f32(act))
-            op.kernel = "aot_add_f32"
+            op.kernel = f32
         op.params = p
 
     def emit(self, op, ctx):
         p = op.params
+        generic, flat, _ = self.kernels
+        if op.kernel == flat:
+            params = ctx.param_struct(f"op{op.index}_params", _SHORT_STRUCT, _add_s8_fast.FIELDS,
+                                      _add_s8_fast.values(p["short"]))
+            return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
+                                         op.output.num_elements, params])]
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
                 ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
                 ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
                 ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
-        if op.kernel == "aot_add_s8":
+        if op.kernel == generic:
             args += [p["off1"], p["m1"], p["sh1"], p["off2"], p["m2"], p["sh2"], p["left"],
                      p["mo"], p["sho"], p["out_off"], p["act"][0], p["act"][1]]
         else:
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
         return [ctx.call(op.kernel, args)]
+
+
+def short_add_struct(ctx, hint: str, fields: dict) -> str:
+    """`&symbol` of a struct aot_add_s8_params (for the convolutions' fused residual ADD)."""
+    return ctx.param_struct(hint, _SHORT_STRUCT, _add_s8_fast.FIELDS, _add_s8_fast.values(fields))

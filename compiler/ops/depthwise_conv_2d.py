@@ -10,7 +10,7 @@ from ._dsp_layout import dsp_requant_ok, requant_add
 from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
                       padding_amount, require_const, require_inputs, require_same_dtype)
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
-                           prepare_dsp_gemm)
+                           prepare_dsp_gemm, residual_headers, residual_inplace_input)
 
 
 @register
@@ -98,7 +98,13 @@ class DepthwiseConv2D(OpLowering):
         op.kernel = "aot_depthwise_conv2d_s8_dsp"
 
     def headers(self, op):
-        return ["aot/kernels/conv2d.h"] if op.kernel == "aot_conv2d_s8_dsp" else [self.header]
+        if op.kernel == "aot_conv2d_s8_dsp":
+            return ["aot/kernels/conv2d.h"] + residual_headers(op)
+        return [self.header]
+
+    def inplace_input(self, op):
+        # Only the GEMM kernel (one input channel) takes a fused residual ADD.
+        return residual_inplace_input(op)
 
     def scratch_bytes(self, op):
         return op.params.get("dsp_scratch", 0) if op.kernel.endswith("_dsp") else 0

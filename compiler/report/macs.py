@@ -15,8 +15,8 @@ def _prod(shape) -> int:
 
 def op_macs(op) -> int:
     out = op.outputs[0] if op.outputs else None
-    if out is None or op.is_noop:
-        return 0
+    if out is None or (op.is_noop and op.fused_into is None):
+        return 0  # an op fused into another still counts: its arithmetic runs inside that op
     kind = op.kind
     if kind == "CONV_2D":
         filt = op.input(1)

@@ -215,6 +215,30 @@ def test_large_right_shift_keeps_portable_kernel(tmp_path, kind):
     assert not _kernels(path)[0].endswith("_dsp")
 
 
+# Residual ADD fused into the GEMM kernel (passes/fuse_residual_add.py); the model comes from test_ops_tflite.
+RESIDUAL_CASES = [
+    # name, residual_model kwargs, in place
+    ("3x3_odd_pixel_count_in_place", dict(shape=(1, 5, 5, 8), oc=8), True),         # last pixel in both slots
+    ("1x1_odd_channels_per_tensor", dict(shape=(1, 4, 6, 8), oc=7, mid=8, k=1, per_channel=False,
+                                                           add_act=1), True),
+    ("conv_second_input_relu6", dict(shape=(2, 3, 5, 12), oc=12, conv_first=False, add_act=3), True),
+    ("conv_reads_the_residual", dict(shape=(1, 5, 7, 4), oc=4, residual="direct"), False),
+    ("depthwise_one_channel_gemm", dict(shape=(1, 6, 5, 8), oc=4, kind="DEPTHWISE_CONV_2D", add_act=2), True),
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("name,kw,inplace", RESIDUAL_CASES, ids=[c[0] for c in RESIDUAL_CASES])
+def test_residual_add_fused_into_gemm(tmp_path, name, kw, inplace):
+    from test_ops_tflite import fusion, residual_model
+
+    path = residual_model(seed=len(name), **kw).save(tmp_path / "res.tflite")
+    fused_into, add, off, ops = fusion(path, TARGET)
+    assert fused_into is not None and ops[fused_into]["kernel"] == "aot_conv2d_s8_dsp"
+    assert (off["s"] == off["r"]) == inplace
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
+
+
 def test_dsp_kernels_selected_for_cortex_m55():
     path = shared_model_path("kws_ref_model")
     m55 = [op["kernel"] or "" for op in compile_model(path, "m", "cortex-m55").manifest["ops"]]

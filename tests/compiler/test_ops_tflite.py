@@ -54,8 +54,11 @@ def _all_int8_case(graph):
     return case
 
 
-def check_against_tflm(tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases=None):
-    """Compile + run the model and TFLM on the same inputs; assert they agree."""
+def check_against_tflm(tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases=None, target="host",
+                       extra_cases=()):
+    """Compile + run the model and TFLM on the same inputs; assert they agree.  `target` picks the kernels
+    (the build is always for this machine: DSP kernels run their portable emulations); extra_cases are run
+    after the given or generated ones."""
     path = builder.save(tmp_path / "model.tflite")
     graph = load_model(path)
     rng = np.random.default_rng(seed)
@@ -64,10 +67,11 @@ def check_against_tflm(tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases
         exhaustive = _all_int8_case(graph)
         if exhaustive is not None:
             cases.append(exhaustive)
+    cases = list(cases) + [list(c) for c in extra_cases]
     in_npz = tmp_path / "inputs.npz"
     np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases])
                         for i, t in enumerate(graph.inputs)})
-    got = run_model(str(path), str(in_npz), None)
+    got = run_model(str(path), str(in_npz), None, target=target)
     want = tflm_outputs(str(path), cases, len(graph.outputs))
     for k, t in enumerate(graph.outputs):
         for n, case_want in enumerate(want):
@@ -114,6 +118,262 @@ def unary_model(kind, shape, dtype, in_q=(None, None), out_q=(None, None), optio
     y = b.op(kind, [x], out=b.tensor("y", shape, out_dtype or dtype, *out_q), options=options)
     b.output(y)
     return b
+
+
+# --- ADD / SUB (int8) -----------------------------------------------------------------------
+
+ADD_INT8 = [
+    # (name, kind, shape a, shape b, qa, qb, qout, activation, kernel: the same-shape one or the generic one)
+    ("same_shape", "ADD", [1, 5, 4, 6], [1, 5, 4, 6], (0.05, -3), (0.02, 7), (0.06, 2), "NONE", "_elementwise"),
+    ("relu", "ADD", [1, 5, 4, 6], [1, 5, 4, 6], (0.05, -128), (0.11, 4), (0.05, -128), "RELU", "_elementwise"),
+    ("relu6_equal_scales", "ADD", [2, 3, 7], [2, 3, 7], (0.04, 10), (0.04, -20), (0.05, -100), "RELU6",
+     "_elementwise"),
+    ("relu_n1_to_1", "ADD", [3, 17], [3, 17], (0.01, 0), (0.03, 5), (1.0 / 128, 0), "RELU_N1_TO_1", "_elementwise"),
+    ("extreme_zero_points", "ADD", [4, 9], [4, 9], (0.003, 127), (0.5, -128), (0.2, -128), "NONE", "_elementwise"),
+    ("broadcast_channel", "ADD", [1, 4, 3, 5], [5], (0.05, -3), (0.02, 7), (0.06, 2), "RELU", ""),
+    # The second input's scale is too small for a Q0.31 multiplier (it flushes to 0): the generic kernel.
+    ("negligible_input", "ADD", [2, 8], [2, 8], (0.5, 3), (1e-12, 0), (0.4, -1), "NONE", ""),
+    ("sub_same_shape", "SUB", [1, 3, 5, 4], [1, 3, 5, 4], (0.05, -3), (0.02, 7), (0.06, 2), "NONE",
+     "_elementwise"),
+    ("sub_relu_second_larger", "SUB", [6, 11], [6, 11], (0.01, -128), (0.07, 30), (0.05, -128), "RELU",
+     "_elementwise"),
+    ("sub_broadcast", "SUB", [1, 3, 4, 2], [1, 1, 4, 1], (0.05, -3), (0.02, 7), (0.06, 2), "NONE", ""),
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("name,kind,sa,sb,qa,qb,qo,act,kernel", ADD_INT8, ids=[c[0] for c in ADD_INT8])
+def test_add_sub_int8(tmp_path, name, kind, sa, sb, qa, qb, qo, act, kernel):
+    b = ModelBuilder()
+    a = b.input("a", sa, "int8", *qa)
+    bb = b.input("b", sb, "int8", *qb)
+    y = b.op(kind, [a, bb], out=b.tensor("y", sa, "int8", *qo), options={"fusedActivationFunction": ACT[act]})
+    b.output(y)
+    path = b.save(tmp_path / "model.tflite")
+    assert compile_model(path, "m", "host").manifest["ops"][0]["kernel"] == f"aot_{kind.lower()}_s8{kernel}"
+    check_against_tflm(tmp_path, b, seed=sum(map(ord, name)))
+
+
+@needs_tflm
+@pytest.mark.parametrize("kind,qa,qb,qo,act", [
+    ("ADD", (0.05, -3), (0.02, 7), (0.06, 2), "NONE"),
+    ("ADD", (0.0393936, -128), (0.104195, 4), (0.0509457, -128), "RELU"),     # pretrainedResnet's first ADD
+    ("ADD", (0.3, 127), (0.3, -128), (0.001, 0), "RELU6"),                  # equal scales, saturating output
+    ("SUB", (0.01, 100), (0.09, -100), (0.05, 0), "NONE"),
+])
+def test_add_sub_int8_every_input_pair(tmp_path, kind, qa, qb, qo, act):
+    """The short arithmetic on all 65,536 pairs of int8 values at once."""
+    b = ModelBuilder()
+    a = b.input("a", [256, 256], "int8", *qa)
+    bb = b.input("b", [256, 256], "int8", *qb)
+    b.output(b.op(kind, [a, bb], out=b.tensor("y", [256, 256], "int8", *qo),
+                  options={"fusedActivationFunction": ACT[act]}))
+    path = b.save(tmp_path / "model.tflite")
+    assert compile_model(path, "m", "host").manifest["ops"][0]["kernel"].endswith("_elementwise")
+    grid = np.arange(-128, 128, dtype=np.int8)
+    check_against_tflm(tmp_path, b, cases=[[np.repeat(grid, 256).reshape(256, 256),
+                                            np.tile(grid, 256).reshape(256, 256)]])
+
+
+# --- residual ADD fused into a convolution (passes/fuse_residual_add.py) --------------------------------------
+
+
+def conv_layer(b, rng, name, inp, in_shape, oc, kind="CONV_2D", k=3, per_channel=True, act=0, out_q=(0.08, -5),
+               stride=1):
+    """A CONV_2D (or DEPTHWISE_CONV_2D) with random int8 weights, SAME padding; returns (tensor, shape)."""
+    n, h, w, ic = in_shape
+    fshape = (oc, k, k, ic) if kind == "CONV_2D" else (1, k, k, oc)
+    ws = rng.uniform(0.002, 0.01, size=oc) if per_channel else np.float32(0.005)
+    wt = b.const(name + "_w", rng.integers(-127, 128, size=fshape).astype(np.int8), "int8", ws, 0,
+                 quantized_dimension=0 if kind == "CONV_2D" else 3)
+    in_scale = 0.05
+    bias = b.const(name + "_b", rng.integers(-3000, 3000, size=oc).astype(np.int32), "int32",
+                   np.float32(in_scale) * np.asarray(ws, np.float32), 0, quantized_dimension=0)
+    oh, ow = -(-h // stride), -(-w // stride)
+    out = b.tensor(name, [n, oh, ow, oc], "int8", *out_q)
+    opts = {"padding": 0, "strideH": stride, "strideW": stride, "fusedActivationFunction": act}
+    if kind == "DEPTHWISE_CONV_2D":
+        opts["depthMultiplier"] = oc // ic
+    b.op(kind, [inp, wt, bias], out, opts)
+    return out, (n, oh, ow, oc)
+
+
+def residual_model(shape=(1, 6, 5, 8), oc=8, kind="CONV_2D", per_channel=True, conv_act=1, add_act=0,
+                   conv_first=True, residual="conv", k=3, tail=True, seed=0, mid=None):
+    """r = conv_r(x) (the residual; a model input when residual == "input"), y = conv_y(conv_m(r)), or
+    conv_y(r) when residual == "direct"; s = ADD(y, r) (ADD(r, y) unless conv_first); then a 1x1 conv tail so that
+    s is a workspace tensor (or s is the model output).  kind is conv_y's kind (DEPTHWISE_CONV_2D with one input
+    channel runs on the DSP cores' GEMM kernel); mid is conv_m's channel count (default: oc, or 1 before a
+    depthwise conv_y)."""
+    rng = np.random.default_rng(seed)
+    b = ModelBuilder()
+    x = b.input("x", list(shape), "int8", 0.05, -3)
+    rs = (shape[0], shape[1], shape[2], oc)
+    if residual == "input":
+        r = b.input("r", list(rs), "int8", 0.07, 9)
+        src, src_shape = x, shape
+    else:
+        r, _ = conv_layer(b, rng, "r", x, shape, oc, per_channel=per_channel, act=1, out_q=(0.06, -128))
+        src, src_shape = r, rs
+    if residual != "direct" and residual != "input":
+        if mid is None:
+            mid = 1 if kind == "DEPTHWISE_CONV_2D" else oc
+        src, src_shape = conv_layer(b, rng, "m", r, rs, mid, act=1, out_q=(0.05, -128))
+    y, _ = conv_layer(b, rng, "y", src, src_shape, oc, kind=kind, k=k, per_channel=per_channel, act=conv_act,
+                      out_q=(0.1, 3))
+    s = b.op("ADD", [y, r] if conv_first else [r, y], out=b.tensor("s", list(rs), "int8", 0.09, -7),
+             options={"fusedActivationFunction": add_act})
+    if tail:
+        s, _ = conv_layer(b, rng, "t", s, rs, 4, k=1, out_q=(0.1, 0))
+    b.output(s)
+    return b
+
+
+def fusion(path, target="host"):
+    """(index of the conv the first ADD is fused into or None, that ADD's manifest entry, {tensor name: workspace
+    offset or None}, the manifest's ops); the plan must never overlap two live tensors."""
+    compiled = compile_model(str(path), "m", target)
+    ops = compiled.manifest["ops"]
+    add = next(op for op in ops if op["kind"] == "ADD")
+    graph, plan = compiled.graph, compiled.plan
+    assert plan.overlapping_live_pairs() == []
+    offsets = {t.name: plan.tensor_offset.get(t.index) for t in graph.tensors}
+    return add["fused_into"], add, offsets, ops
+
+
+RESIDUAL_CASES = [
+    # name, residual_model kwargs, fused, residual overwritten in place
+    ("per_channel_relu", dict(conv_act=1, add_act=0), True, True),
+    ("per_tensor_add_relu", dict(per_channel=False, conv_act=0, add_act=1), True, True),
+    ("conv_second_input_relu6", dict(conv_first=False, add_act=3), True, True),
+    ("add_relu_n1_to_1_1x1", dict(k=1, add_act=2, conv_act=3), True, True),
+    ("residual_is_model_input", dict(residual="input"), True, False),
+    ("conv_reads_the_residual", dict(residual="direct"), True, False),   # a window of r: not in place
+    ("add_output_is_model_output", dict(tail=False), True, False),
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("name,kw,fused,inplace", RESIDUAL_CASES, ids=[c[0] for c in RESIDUAL_CASES])
+def test_residual_add_fused_into_conv(tmp_path, name, kw, fused, inplace):
+    b = residual_model(seed=len(name), **kw)
+    path = b.save(tmp_path / "model.tflite")
+    fused_into, add, off, ops = fusion(path)
+    assert (fused_into is not None) == fused
+    if fused:
+        conv = ops[fused_into]
+        assert conv["kind"] == "CONV_2D" and conv["kernel"] == "aot_conv2d_s8" and conv["fused_ops"] == [add["index"]]
+        assert add["kernel"] is None and off["y"] is None       # the convolution's own output is never stored
+        assert (off["s"] is not None and off["s"] == off.get("r")) == inplace
+    check_against_tflm(tmp_path, b, seed=len(name), extra_cases=extreme_cases(load_model(path)))
+
+
+def extreme_cases(graph):
+    """Every int8 input all -128, then all 127: saturated convolutions feeding the fused ADD."""
+    return [[np.full(t.shape, v, np.int8) for t in graph.inputs] for v in (-128, 127)]
+
+
+@needs_tflm
+def test_residual_add_fused_but_not_in_place_when_the_residual_is_read_later(tmp_path):
+    # s = ADD(y, r) is fused into y's conv, but r is read again by the second ADD: s needs its own buffer.  The
+    # second ADD is not fused either: its conv (the fused one) already carries an ADD.
+    rng = np.random.default_rng(7)
+    b = ModelBuilder()
+    x = b.input("x", [1, 5, 6, 8], "int8", 0.05, -3)
+    r, rs = conv_layer(b, rng, "r", x, (1, 5, 6, 8), 8, act=1, out_q=(0.06, -128))
+    m, _ = conv_layer(b, rng, "m", r, rs, 8, act=1, out_q=(0.05, -128))
+    y, _ = conv_layer(b, rng, "y", m, rs, 8, out_q=(0.1, 3))
+    s = b.op("ADD", [y, r], out=b.tensor("s", list(rs), "int8", 0.09, -7))
+    s2 = b.op("ADD", [s, r], out=b.tensor("s2", list(rs), "int8", 0.1, -2))
+    y2, _ = conv_layer(b, rng, "y2", s, rs, 8, k=1, out_q=(0.08, 1))
+    t = b.op("ADD", [y2, s2], out=b.tensor("t", list(rs), "int8", 0.12, 0), options={"fusedActivationFunction": 1})
+    b.output(conv_layer(b, rng, "tail", t, rs, 4, k=1)[0])
+    path = b.save(tmp_path / "model.tflite")
+    compiled = compile_model(str(path), "m", "host")
+    ops, plan = compiled.manifest["ops"], compiled.plan
+    assert [op["fused_into"] for op in ops if op["kind"] == "ADD"] == [2, None, 5]
+    off = {t.name: plan.tensor_offset.get(t.index) for t in compiled.graph.tensors}
+    assert off["s"] != off["r"] and off["y"] is None and off["y2"] is None
+    assert off["t"] == off["s2"]     # the last fused conv writes in place over its residual s2
+    check_against_tflm(tmp_path, b, seed=7, extra_cases=extreme_cases(load_model(path)))
+
+
+def test_residual_add_not_fused_in_float(tmp_path):
+    rng = np.random.default_rng(8)
+    b = ModelBuilder()
+    x = b.input("x", [1, 4, 4, 3], "float32")
+    w = b.const("w", rng.standard_normal((3, 3, 3, 3)).astype(np.float32), "float32")
+    y = b.tensor("y", [1, 4, 4, 3], "float32")
+    b.op("CONV_2D", [x, w, None], y, {"padding": 0, "strideH": 1, "strideW": 1})
+    b.output(b.op("ADD", [y, x], out=b.tensor("s", [1, 4, 4, 3], "float32")))
+    path = b.save(tmp_path / "model.tflite")
+    fused_into, add, _, _ = fusion(path)
+    assert fused_into is None and add["kernel"] == "aot_add_f32"
+
+
+@needs_tflm
+def test_residual_add_not_fused_when_conv_output_is_read_twice(tmp_path):
+    rng = np.random.default_rng(3)
+    b = ModelBuilder()
+    x = b.input("x", [1, 5, 5, 4], "int8", 0.05, -3)
+    r, rs = conv_layer(b, rng, "r", x, (1, 5, 5, 4), 4, act=1)
+    y, _ = conv_layer(b, rng, "y", r, rs, 4)
+    s = b.op("ADD", [y, r], out=b.tensor("s", list(rs), "int8", 0.09, -7))
+    s2 = b.op("ADD", [s, y], out=b.tensor("s2", list(rs), "int8", 0.1, 1))
+    b.output(s2)
+    path = b.save(tmp_path / "model.tflite")
+    compiled = compile_model(str(path), "m", "host")
+    adds = [op for op in compiled.manifest["ops"] if op["kind"] == "ADD"]
+    assert [op["fused_into"] for op in adds] == [None, None]
+    assert [op["kernel"] for op in adds] == ["aot_add_s8_elementwise"] * 2
+    check_against_tflm(tmp_path, b, seed=3)
+
+
+@needs_tflm
+def test_residual_add_not_fused_when_conv_output_is_a_model_output(tmp_path):
+    rng = np.random.default_rng(4)
+    b = ModelBuilder()
+    x = b.input("x", [1, 5, 5, 4], "int8", 0.05, -3)
+    r, rs = conv_layer(b, rng, "r", x, (1, 5, 5, 4), 4, act=1)
+    y, _ = conv_layer(b, rng, "y", r, rs, 4)
+    s = b.op("ADD", [r, y], out=b.tensor("s", list(rs), "int8", 0.09, -7))
+    b.output(s, y)
+    path = b.save(tmp_path / "model.tflite")
+    assert fusion(path)[0] is None
+    check_against_tflm(tmp_path, b, seed=4)
+
+
+@needs_tflm
+def test_residual_add_not_fused_with_broadcast(tmp_path):
+    rng = np.random.default_rng(5)
+    b = ModelBuilder()
+    x = b.input("x", [1, 5, 5, 4], "int8", 0.05, -3)
+    v = b.input("v", [1, 1, 1, 4], "int8", 0.03, 2)
+    y, rs = conv_layer(b, rng, "y", x, (1, 5, 5, 4), 4)
+    s = b.op("ADD", [y, v], out=b.tensor("s", list(rs), "int8", 0.09, -7))
+    b.output(s)
+    path = b.save(tmp_path / "model.tflite")
+    fused_into, add, _, _ = fusion(path)
+    assert fused_into is None and add["kernel"] == "aot_add_s8"
+    check_against_tflm(tmp_path, b, seed=5)
+
+
+@needs_tflm
+def test_residual_add_fused_into_the_later_conv(tmp_path):
+    # ADD(y1, y2) of two convolutions: it is fused into the one that runs last (op 2), y1 is its residual.
+    rng = np.random.default_rng(6)
+    b = ModelBuilder()
+    x = b.input("x", [1, 4, 6, 8], "int8", 0.05, -3)
+    h, hs = conv_layer(b, rng, "h", x, (1, 4, 6, 8), 8, act=1)
+    y1, _ = conv_layer(b, rng, "y1", h, hs, 8, k=1)
+    y2, _ = conv_layer(b, rng, "y2", h, hs, 8)
+    s = b.op("ADD", [y2, y1], out=b.tensor("s", list(hs), "int8", 0.09, -7))
+    t, _ = conv_layer(b, rng, "t", s, hs, 4, k=1)
+    b.output(t)
+    path = b.save(tmp_path / "model.tflite")
+    fused_into, _, off, _ = fusion(path)
+    assert fused_into == 2 and off["s"] == off["y1"] and off["y2"] is None
+    check_against_tflm(tmp_path, b, seed=6)
 
 
 # --- MUL -------------------------------------------------------------------------------

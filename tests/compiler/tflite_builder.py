@@ -48,6 +48,7 @@ _TYPES = {
 # Builtin op name -> options table name, where it is not "<CamelCaseOp>Options".
 _OPTIONS_FOR_OP = {
     "ADD": "AddOptions",
+    "SUB": "SubOptions",
     "MUL": "MulOptions",
     "CONCATENATION": "ConcatenationOptions",
     "PAD": "PadOptions",

@@ -15,8 +15,11 @@
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
  * dsp_s8.h).
  * Requires: filter depth == in_c (no groups), right shifts 1..22 and |acc| < 2^30 (checked by the compiler).
+ * Fused residual ADD (aot/kernels/conv2d.h): the GEMM is instantiated twice from one inline body, with and
+ * without it, and chosen once per pixel pair, so the plain convolution runs exactly the code it ran before.
  */
 #include "aot/kernels/conv2d.h"
+#include "add_s8_elem.h"
 #include "dsp_s8.h"
 
 struct aot_conv_geom {
@@ -213,9 +216,21 @@ static inline void aot_mac_2x2(const uint32_t** wp, const uint32_t** xp, int32_t
     a[3] = aot_smlad(e1, xc, aot_smlad(w1, xa, a[3]));
 }
 
-/* Requantizes the accumulators of one channel (multiplier m, add constant d) for both pixels. */
-static inline void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int8_t* o0, int8_t* o1,
-                                const struct aot_dsp_rq* rq)
+/* The fused residual ADD of a pixel pair: its parameters and the residual elements of both pixels (same index as
+ * the outputs; they may be the output buffer itself). */
+struct aot_conv_residual {
+    const int8_t* r0;
+    const int8_t* r1;
+    const struct aot_add_s8_params* add;
+};
+
+/* Requantizes the accumulators of one channel (multiplier m, add constant d) for both pixels and stores them at
+ * channel c; with `fused` (a constant at each call site) each value first goes through the residual ADD.  Both
+ * residual elements are read before either output is stored: an odd last pixel occupies both slots (o0 == o1)
+ * and, in place, its residual element is the output element. */
+AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int8_t* out0, int8_t* out1,
+                                    int32_t c, const struct aot_dsp_rq* rq, int fused,
+                                    const struct aot_conv_residual* res)
 {
     const int32_t rs = aot_dsp_shift(d);
     int32_t v0 = aot_dsp_requant(acc0, m, d, rs);
@@ -227,8 +242,14 @@ static inline void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d
         v0 = aot_dsp_clamp(v0, rq->act_min, rq->act_max);
         v1 = aot_dsp_clamp(v1, rq->act_min, rq->act_max);
     }
-    *o0 = (int8_t)v0;
-    *o1 = (int8_t)v1;
+    if (fused) {
+        const int32_t x0 = res->r0[c];
+        const int32_t x1 = res->r1[c];
+        v0 = aot_add_s8_elem(v0, x0, res->add, 0);
+        v1 = aot_add_s8_elem(v1, x1, res->add, 0);
+    }
+    out0[c] = (int8_t)v0;
+    out1[c] = (int8_t)v1;
 }
 
 /* The K % 4 leftover taps of one channel for both pixels (plain multiplies; none for most layers). */
@@ -242,10 +263,13 @@ static inline void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t*
 }
 
 /* Both pixels of the pair buffer against every output channel: 2 pixels x 2 channels per inner loop, so each
- * weight word is loaded and extended once per two pixels and each input pair once per two channels. */
-static void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
-                           const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
-                           int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq)
+ * weight word is loaded and extended once per two pixels and each input pair once per two channels.  `fused` is a
+ * constant in each of the two instances below. */
+AOT_ALWAYS_INLINE void aot_conv_gemm2_body(const uint32_t* pairs, int32_t quads, int32_t tail,
+                                           const uint32_t* filter, const int8_t* wtail, const int32_t* bias,
+                                           int32_t corr0, int32_t corr1, int8_t* out0, int8_t* out1, int32_t out_c,
+                                           const struct aot_dsp_rq* rq, int fused,
+                                           const struct aot_conv_residual* res)
 {
     const uint32_t* const xend = pairs + 4 * quads;
     const uint32_t* wp = filter;
@@ -274,8 +298,8 @@ static void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, c
         }
         {
             const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
-            aot_conv_out(a[0], a[2], m0, d0, out0 + c, out1 + c, rq);
-            aot_conv_out(a[1], a[3], m1, d1, out0 + c + 1, out1 + c + 1, rq);
+            aot_conv_out(a[0], a[2], m0, d0, out0, out1, c, rq, fused, res);
+            aot_conv_out(a[1], a[3], m1, d1, out0, out1, c + 1, rq, fused, res);
             mp += 2;
             dp += 2;
         }
@@ -293,8 +317,23 @@ static void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, c
             xp += 4;
         }
         aot_conv_tail(xend, tail, wtail + c * tail, &a[0], &a[1]);
-        aot_conv_out(a[0], a[1], mp[0], dp[0], out0 + c, out1 + c, rq);
+        aot_conv_out(a[0], a[1], mp[0], dp[0], out0, out1, c, rq, fused, res);
     }
+}
+
+static void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
+                           const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
+                           int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq)
+{
+    aot_conv_gemm2_body(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, 0, 0);
+}
+
+static void aot_conv_gemm2_add(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
+                               const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
+                               int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
+                               const struct aot_conv_residual* res)
+{
+    aot_conv_gemm2_body(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, 1, res);
 }
 
 void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
@@ -302,7 +341,8 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
                        int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
                        int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
                        int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
+                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
+                       const int8_t* residual, const struct aot_add_s8_params* residual_add)
 {
     const int32_t k = filter_h * filter_w * in_c;
     const int32_t quads = k / 4;
@@ -313,6 +353,8 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
     const int8_t* const wtail = (const int8_t*)filter + 4 * quads * out_c;
     struct aot_conv_geom g;
     struct aot_dsp_rq rq;
+    struct aot_add_s8_params add = {0};
+    struct aot_conv_residual res;
     int32_t p;
 
     g.input = input;
@@ -335,13 +377,24 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
     rq.act_min = act_min;
     rq.act_max = act_max;
     rq.full = act_min <= -128 && act_max >= 127;
+    if (residual != 0) {
+        add = *residual_add; /* a local copy: the int8 stores cannot alias it */
+    }
+    res.add = &add;
 
     for (p = 0; p < pixels; p += 2) {
         /* An odd last pixel is computed in both slots; both copies store the same values. */
         const int32_t p1 = p + 1 < pixels ? p + 1 : p;
         const int32_t corr0 = aot_conv_im2col(&g, p, pairs, 0, gather);
         const int32_t corr1 = aot_conv_im2col(&g, p1, pairs, 1, gather);
-        aot_conv_gemm2(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
-                       output + p * out_c, output + p1 * out_c, out_c, &rq);
+        if (residual == 0) {
+            aot_conv_gemm2(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
+                           output + p * out_c, output + p1 * out_c, out_c, &rq);
+        } else {
+            res.r0 = residual + p * out_c;
+            res.r1 = residual + p1 * out_c;
+            aot_conv_gemm2_add(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
+                               output + p * out_c, output + p1 * out_c, out_c, &rq, &res);
+        }
     }
 }

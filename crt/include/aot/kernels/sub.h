@@ -5,9 +5,15 @@
 
 #include <stdint.h>
 
+#include "aot/kernels/add.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The same-shape form: struct aot_add_s8_params as for aot_add_s8_elementwise, second input subtracted. */
+void aot_sub_s8_elementwise(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size,
+                            const struct aot_add_s8_params* params);
 
 void aot_sub_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims,
                 const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,

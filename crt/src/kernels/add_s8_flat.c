@@ -1,0 +1,31 @@
+/* int8 ADD and SUB of two inputs of the output's shape (no broadcasting): one flat loop over the elements with the
+ * short arithmetic of add_s8_elem.h.  The compiler selects these kernels only when it has proved that arithmetic
+ * exact for the op; broadcasting or unusual scales use aot_add_s8 / aot_sub_s8.  The output may be the buffer of
+ * either input (each element is read just before the same element is written). */
+#include "aot/kernels/add.h"
+#include "aot/kernels/sub.h"
+#include "add_s8_elem.h"
+
+AOT_ALWAYS_INLINE void aot_add_sub_s8_flat(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size,
+                                           const struct aot_add_s8_params* params, int subtract)
+{
+    /* A local copy: the int8 stores below could alias *params as far as the compiler knows, which would reload
+     * every parameter for every element. */
+    const struct aot_add_s8_params p = *params;
+    int32_t i;
+    for (i = 0; i < size; i++) {
+        output[i] = (int8_t)aot_add_s8_elem(in1[i], in2[i], &p, subtract);
+    }
+}
+
+void aot_add_s8_elementwise(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size,
+                            const struct aot_add_s8_params* params)
+{
+    aot_add_sub_s8_flat(in1, in2, output, size, params, 0);
+}
+
+void aot_sub_s8_elementwise(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size,
+                            const struct aot_add_s8_params* params)
+{
+    aot_add_sub_s8_flat(in1, in2, output, size, params, 1);
+}
