@@ -18,7 +18,7 @@ from .. import limits
 from ..errors import CompileError, UnsupportedError
 from ..ir import Graph
 from .onnx_ops.builder import Builder
-from .onnx_ops.context import elem_type_name
+from .onnx_ops.context import array_type_name, elem_type_name
 from .onnx_ops.dispatch import convert_node
 from .onnx_ops.fold import fold_node, foldable
 from .onnx_ops.values import QInfo, Value
@@ -187,7 +187,7 @@ class _Reader:
             if v is None:
                 raise CompileError(f"Model output '{name}' is not produced by any node. The model file is malformed.")
             if v.is_const and str(np.asarray(v.const).dtype) not in ("float32", "int8", "uint8", "int32", "bool"):
-                raise UnsupportedError(f"Model output '{name}' is a constant of type {np.asarray(v.const).dtype}; "
+                raise UnsupportedError(f"Model output '{name}' is a constant of type {array_type_name(v.const)}; "
                                        "constant outputs must be float32, int8, uint8, int32 or bool.")
             t = b.get(v, "onnx")
             if getattr(v, "onnx_dtype", None) == "uint8" and t.dtype == "int8":

@@ -138,6 +138,14 @@ def _nested_ifs(m, g, data, depth=60):
     return bytes([1 << 3, 8]) + _ld(8, bytes([2 << 3, 13])) + _ld(7, graph)   # ir_version, opset_import, graph
 
 
+def _string_operand(m, g, data):
+    """Div's divisor 'two' made by a Constant node holding text instead of the initializer."""
+    g.initializer.remove(next(t for t in g.initializer if t.name == "two"))
+    nodes = [helper.make_node("Constant", [], ["two"], value_string="2", name="two_text")] + list(g.node)
+    del g.node[:]
+    g.node.extend(nodes)
+
+
 # name -> (seed, edit). Findings of the ONNX fuzz runs (tests/fuzz/README.md), each minimized to one defect.
 ONNX_CASES = {
     # Inputs, outputs and attributes the operator's schema requires, or types it defines (onnx_validate).
@@ -165,6 +173,9 @@ ONNX_CASES = {
     "reshape_shape_nan": ("matmul_batched", lambda m, g, d: _set_init(g, "shape", np.array([np.nan, 3], np.float32))),
     "gather_index_out_of_range": ("shapes", lambda m, g, d: _set_init(g, "idx", np.array([2, 7], np.int64))),
     "clip_nan_bound": ("old_opset", lambda m, g, d: _set_attr(g, "clip9", "min", float("nan"))),
+    "leaky_relu_alpha_nan": ("conv1d", lambda m, g, d: _set_attr(g, "leaky", "alpha", float("nan"))),
+    "batchnorm_variance_negative": ("conv_float", lambda m, g, d: _set_init(g, "var", -np.ones(4, np.float32))),
+    "constant_value_string": ("mlp_matmul", _string_operand),
     # Files that are not a protobuf: the message names the file and the defect's field path and byte.
     "decode_truncated": ("conv_float", lambda m, g, d: d[:len(d) // 2]),
     "decode_field_number_zero": ("conv1d", lambda m, g, d: b"\x00" + d),

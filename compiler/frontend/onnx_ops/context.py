@@ -138,4 +138,10 @@ def elem_type_name(code: int) -> str:
         return str(code)
 
 
-__all__ = ["NodeCtx", "NotQuantizable", "elem_type_name", "np"]
+def array_type_name(arr) -> str:
+    """numpy's element type of a constant, 'string' for text (numpy calls it '<U2', 'object', ...)."""
+    dtype = np.asarray(arr).dtype
+    return "string" if dtype.kind in "USO" else str(dtype)
+
+
+__all__ = ["NodeCtx", "NotQuantizable", "array_type_name", "elem_type_name", "np"]

@@ -9,6 +9,7 @@ SAME nor VALID become an explicit PAD in front.
 
 import numpy as np
 
+from ...errors import CompileError
 from .common import data_tensor, float_const, out_value
 from .context import NotQuantizable
 from .layout import TO_NCHW, TO_NHWC
@@ -33,9 +34,13 @@ def _bn_after(ctx):
     return users[0], bn, [np.asarray(p.const, np.float64) for p in params]
 
 
-def _bn_scale_shift(node_attr, params):
+def _bn_scale_shift(label: str, node_attr, params):
     gamma, beta, mean, var = params
     eps = float(node_attr("epsilon", 1e-5))
+    if not np.all(var + eps > 0):          # also false for NaN
+        raise CompileError(f"ONNX node '{label}' (BatchNormalization): variance + epsilon must be positive, but "
+                           f"is {float(np.min(var + eps))} for some channel (epsilon {eps}). The model file is "
+                           "malformed.")
     scale = gamma / np.sqrt(var + eps)
     return scale, beta - mean * scale
 
@@ -192,7 +197,8 @@ def conv(ctx):
     name = ctx.out_name()
     if fold is not None:
         bn_idx, bn, params = fold
-        scale, shift = _bn_scale_shift(lambda k, d: _attr(bn, k, d), params)
+        scale, shift = _bn_scale_shift(bn.name or f"BatchNormalization_{bn_idx}", lambda k, d: _attr(bn, k, d),
+                                       params)
         wdata = wdata * scale.reshape((-1,) + (1,) * (wdata.ndim - 1))
         bdata = (np.zeros(wdata.shape[0]) if bdata is None else bdata) * scale + shift
         ctx.reader.skip.add(bn_idx)
@@ -270,7 +276,7 @@ def batch_norm(ctx):
         if p.size != int(x.shape[1]):
             raise ctx.error(f"the {what} has {p.size} values for the input's {x.shape[1]} channels")
     params = [p.reshape(-1) for p in params]
-    scale, shift = _bn_scale_shift(ctx.attr, params)
+    scale, shift = _bn_scale_shift(ctx.name, ctx.attr, params)
     layout = "nhwc" if x.rank == 4 and b.preferred_layout(x) == "nhwc" else "onnx"
     bshape = [1] * x.rank
     bshape[1] = -1
