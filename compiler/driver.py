@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .budgets import check_budgets
 from .errors import CompileError
+from .codegen.cformat import NonFiniteConstant
 from .codegen.emit_context import EmitContext
 from .codegen.header import render_header
 from .codegen.io_fields import io_fields
@@ -61,6 +62,16 @@ def analyze(model_path: str, target: str = "host"):
     return graph, storage_map, plan
 
 
+def _emit(op, ctx) -> list:
+    try:
+        return op.lowering.emit(op, ctx)
+    except NonFiniteConstant as e:
+        outs = ", ".join(f"'{t.name}'" for t in op.outputs)
+        raise CompileError(f"Operator {op.index} ({op.kind}) computing {outs}: {e}. C float constants must be "
+                           "finite: the model's weights or operator attributes hold a NaN or an infinity (or a "
+                           "value that overflows float32).") from None
+
+
 def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget: str = "",
                   flash_budget: str = "") -> CompiledModel:
     validate_prefix(prefix)
@@ -71,7 +82,7 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
     field_map = {(f.kind, f.position): f.field for f in fields}
     ctx = EmitContext(prefix, graph, storage_map, plan, field_map)
     # An op fused into another has no code of its own (passes/fuse_residual_add.py).
-    op_lines = [[] if op.fused_into is not None else op.lowering.emit(op, ctx) for op in graph.ops]
+    op_lines = [[] if op.fused_into is not None else _emit(op, ctx) for op in graph.ops]
     # A zero-byte workspace would make `uint8_t ws[SIZE]` invalid C; keep one unit.
     workspace_size = max(plan.workspace_size, plan.alignment)
     check_budgets(prefix, plan, ctx.consts, workspace_size, ram_budget, flash_budget)

@@ -14,10 +14,15 @@ def int_literal(v) -> str:
     return str(v)
 
 
+class NonFiniteConstant(CompileError):
+    """A NaN or infinity where the C needs a float literal. Raised while an operator is emitted; the driver names
+    the operator (its weights or attributes hold the value)."""
+
+
 def float_literal(v) -> str:
     f = np.float32(v)
     if not np.isfinite(f):
-        raise CompileError(f"Cannot emit non-finite float constant {f!r}.")
+        raise NonFiniteConstant(f"the float constant {float(f)} is not finite")
     s = np.format_float_scientific(f, unique=True, trim="0", exp_digits=2)
     return s + "f"
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..ir.dtypes import DTYPES
-from .cformat import float_literal, int_literal
+from .cformat import NonFiniteConstant, float_literal, int_literal
 
 _NP_FOR_CTYPE = {"int8_t": np.int8, "int32_t": np.int32, "float": np.float32,
                  "uint8_t": np.uint8, "int16_t": np.int16}
@@ -81,6 +81,10 @@ class EmitContext:
     # --- constants ----------------------------------------------------------
     def _const(self, hint: str, values, ctype: str, weights: bool) -> str:
         arr = np.ascontiguousarray(np.asarray(values).astype(_NP_FOR_CTYPE[ctype]).reshape(-1))
+        if ctype == "float" and not np.all(np.isfinite(arr)):
+            # Checked here, while the operator that uses the array is emitted, so the error can name it.
+            raise NonFiniteConstant(f"the float array '{hint}' holds {int(np.sum(~np.isfinite(arr)))} NaN or "
+                                    "infinite values")
         key = (ctype, weights, arr.tobytes())
         if key in self._by_content:
             return self._by_content[key].symbol

@@ -18,11 +18,12 @@ from .. import limits
 from ..errors import CompileError, UnsupportedError
 from ..ir import Graph
 from .onnx_ops.builder import Builder
-from .onnx_ops.context import elem_type_name
+from .onnx_ops.context import array_type_name, elem_type_name
 from .onnx_ops.dispatch import convert_node
 from .onnx_ops.fold import fold_node, foldable
 from .onnx_ops.values import QInfo, Value
 from .onnx_validate import check_model
+from .onnx_wire import describe_defect
 
 # ONNX element types a model input may have (IR activation types); other types are refused by name.
 _INPUT_TYPES = {onnx.TensorProto.FLOAT: "float32", onnx.TensorProto.INT8: "int8", onnx.TensorProto.UINT8: "uint8",
@@ -41,15 +42,22 @@ def parse_dims(pins) -> dict:
 
 
 def load_onnx(path: str, dims: dict = None) -> Graph:
+    name = os.path.basename(path) or path
     try:
-        limits.check_model_bytes(os.path.basename(path), os.path.getsize(path))
-        model = onnx.load(path, load_external_data=False)   # external data is refused, never read
+        limits.check_model_bytes(name, os.path.getsize(path))
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError as e:
-        raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.")
+        raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.") from None
+    try:
+        # Parsed from the bytes read above: external data is refused (onnx_validate), never read.
+        model = onnx.ModelProto.FromString(data)
     except Exception as e:   # protobuf decode errors come in several types
-        raise CompileError(f"'{os.path.basename(path)}' could not be parsed as an ONNX model "
-                           f"({type(e).__name__}: {e}). Only complete .onnx protobuf files are supported.") from None
-    return read_onnx(model, os.path.basename(path), dims or {})
+        defect = describe_defect(data)
+        what = f": {defect}" if defect else f" ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+        raise CompileError(f"'{name}' could not be parsed as an ONNX model{what}. The file is truncated or corrupt, "
+                           "or not an ONNX file; only complete .onnx protobuf files are supported.") from None
+    return read_onnx(model, name, dims or {})
 
 
 def read_onnx(model, source_name: str = "model", dims: dict = None) -> Graph:
@@ -179,7 +187,7 @@ class _Reader:
             if v is None:
                 raise CompileError(f"Model output '{name}' is not produced by any node. The model file is malformed.")
             if v.is_const and str(np.asarray(v.const).dtype) not in ("float32", "int8", "uint8", "int32", "bool"):
-                raise UnsupportedError(f"Model output '{name}' is a constant of type {np.asarray(v.const).dtype}; "
+                raise UnsupportedError(f"Model output '{name}' is a constant of type {array_type_name(v.const)}; "
                                        "constant outputs must be float32, int8, uint8, int32 or bool.")
             t = b.get(v, "onnx")
             if getattr(v, "onnx_dtype", None) == "uint8" and t.dtype == "int8":

@@ -17,7 +17,10 @@ and what is supported) instead of an exception deep inside numpy or the onnx pac
   an earlier node, graph input or initializer (topological order, so no cycles), every graph output defined;
 - attributes: a known type holding a value of that type, lists of a bounded length, and the ranges that must
   hold for any operator: kernel_shape / strides / dilations / group >= 1, pads >= 0, all of them and axis / axes /
-  perm entries small enough that shape arithmetic stays far from overflow.
+  perm entries small enough that shape arithmetic stays far from overflow;
+- each standard operator against its schema at the model's opset (onnx.defs): the number of inputs and outputs,
+  required inputs and outputs not left empty, required attributes present, and every attribute the schema knows of
+  the type it defines (so a converter can rely on 'axis' being an INT and 'kernel_shape' INTS).
 """
 
 import math
@@ -209,7 +212,51 @@ def _check_attribute(a, label: str) -> None:
                                f"must lie within the tensor's rank (at most {limits.active().max_rank}).")
 
 
-def _check_nodes(model, graph, source: str) -> None:
+def _schema(node, opset: int):
+    """The ONNX schema of a standard-domain node at the model's opset, or None (other domains, operators this onnx
+    package does not know or that the opset predates: the converters name those as unsupported)."""
+    if node.domain not in ("", "ai.onnx") or not node.op_type:
+        return None
+    try:
+        return onnx.defs.get_schema(node.op_type, opset, "")
+    except Exception:  # noqa: BLE001 - SchemaError: no such operator at this opset
+        return None
+
+
+def _count(lo: int, hi: int) -> str:
+    return f"exactly {lo}" if lo == hi else f"at least {lo}" if hi >= 1 << 30 else f"{lo} to {hi}"
+
+
+def _check_schema(n, label: str, opset: int) -> None:
+    """Input / output counts, required inputs and attributes, and attribute types against the operator's schema:
+    what every converter may then rely on (a required operand is there, 'axis' is an INT, ...)."""
+    schema = _schema(n, opset)
+    if schema is None:
+        return
+    what = f"{n.op_type} (opset {opset})"
+    for kind, names, lo, hi, formal in (("inputs", n.input, schema.min_input, schema.max_input, schema.inputs),
+                                        ("outputs", n.output, schema.min_output, schema.max_output, schema.outputs)):
+        if not lo <= len(names) <= hi:
+            raise CompileError(f"{label} has {len(names)} {kind}; {what} takes {_count(lo, hi)}. The model file is "
+                               "malformed.")
+        for i, p in enumerate(formal):
+            if i < len(names) and not names[i] and p.option == onnx.defs.OpSchema.FormalParameterOption.Single:
+                raise CompileError(f"{label}: {kind[:-1]} {i} ('{p.name}') is required but its name is empty. The "
+                                   "model file is malformed.")
+    present = set()
+    for a in n.attribute:
+        present.add(a.name)
+        spec = schema.attributes.get(a.name)
+        if spec is not None and int(a.type) != int(spec.type.value):
+            raise CompileError(f"{label}: attribute '{a.name}' is {AttributeProto.AttributeType.Name(a.type)}, but "
+                               f"{what} defines it as {spec.type.name}. The model file is malformed.")
+    for name, spec in schema.attributes.items():
+        if spec.required and name not in present:
+            raise CompileError(f"{label} lacks the attribute '{name}', which {what} requires. The model file is "
+                               "malformed.")
+
+
+def _check_nodes(model, graph, source: str, opset: int) -> None:
     functions = {(f.domain, f.name) for f in model.functions}
     defined = {}                       # value name -> what defines it
     for t in graph.initializer:
@@ -230,6 +277,7 @@ def _check_nodes(model, graph, source: str) -> None:
                                    "model-local functions are not supported.")
         for a in n.attribute:
             _check_attribute(a, label)
+        _check_schema(n, label, opset)
         for name in n.input:
             if name and name not in defined:
                 raise CompileError(f"{label} reads '{name}', which no earlier node, graph input or initializer "
@@ -268,4 +316,4 @@ def check_model(model, source: str) -> None:
     for vi in g.output:
         _check_value_info(vi, "Model output")
     _check_constants(g, source)
-    _check_nodes(model, g, source)
+    _check_nodes(model, g, source, versions[0])

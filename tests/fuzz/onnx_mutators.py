@@ -4,8 +4,9 @@ Byte flips mostly break the protobuf framing, which the reader rejects early. Th
 ModelProto and make its *content* hostile instead: dimensions of 0, negative, 2^62 or symbolic; node inputs dropped,
 duplicated, dangling or forming a cycle; nodes reordered, duplicated or retyped; wrong element types; extreme
 attribute values (kernel_shape, pads, strides, dilations, group, axis, perm, ...) and attributes of the wrong type;
-initializers whose raw_data has the wrong length, or that point at external data files (which the compiler must
-refuse without reading anything); opset and IR version changes; an empty graph; If / Loop / Scan nodes with nested
+node inputs read from Constant nodes holding text, NaN or values of the wrong rank or type; initializers whose
+raw_data has the wrong length, or that point at external data files (which the compiler must refuse without reading
+anything); opset and IR version changes; an empty graph; If / Loop / Scan nodes with nested
 subgraphs, model-local functions and unknown domains; quantization parameters of zero, NaN or the wrong type; and
 hostile names. That is what reaches the checks of onnx_validate, the converters, the passes, the planner and the
 code generator.
@@ -228,6 +229,39 @@ def _node_io(rng, m, g):
         field.append(field[0])       # the same input twice
 
 
+def _const_operand(rng, m, g):
+    """One node input read from a new Constant node (first in the graph) holding a hostile value: text, NaN or
+    infinite floats, a scalar where a list is expected or the reverse, empty, bool, huge or float-typed integers."""
+    if not len(g.node):
+        return
+    n = _pick(rng, g.node)
+    name = f"hostile_const_{rng.randrange(1000)}"
+    kind = rng.choice(("value_string", "value_strings", "value_float", "value_floats", "value_int", "value_ints",
+                       "value"))
+    value = {
+        "value_string": lambda: rng.choice(("", "2", "\xff", "x" * 300)),
+        "value_strings": lambda: ["a", "1"][:rng.choice((0, 1, 2))],
+        "value_float": lambda: rng.choice(_FLOATS),
+        "value_floats": lambda: [rng.choice(_FLOATS) for _ in range(rng.choice((0, 1, 2, 4)))],
+        "value_int": lambda: _int(rng),
+        "value_ints": lambda: [_int(rng) for _ in range(rng.choice((0, 1, 2, 4, 8)))],
+        "value": lambda: onnx.numpy_helper.from_array(rng.choice((
+            np.array(True), np.zeros((0, 3), np.float32), np.full((2, 2), np.nan, np.float32), np.float16(1.0),
+            np.array([1.5, 2.5], np.float64), np.array(1 << 62, np.int64), np.uint64(1 << 63))), name),
+    }[kind]()
+    const = helper.make_node("Constant", [], [name], name=name)
+    lists = {"value_strings": AttributeProto.STRINGS, "value_floats": AttributeProto.FLOATS,
+             "value_ints": AttributeProto.INTS}
+    const.attribute.append(helper.make_attribute(kind, value, attr_type=lists.get(kind)))
+    if len(n.input) and rng.random() < 0.8:
+        n.input[rng.randrange(len(n.input))] = name
+    else:
+        n.input.append(name)
+    nodes = [const] + list(g.node)
+    del g.node[:]
+    g.node.extend(nodes)
+
+
 def _node_order(rng, m, g):
     nodes = list(g.node)
     if len(nodes) < 2:
@@ -404,8 +438,8 @@ def _model_header(rng, m, g):
         sp.dims.extend([rng.choice((4, 1 << 40))])
 
 
-MUTATORS = ((_dims, 5), (_elem_type, 2), (_raw_data, 3), (_quant_params, 3), (_node_io, 4), (_node_order, 2),
-            (_node_type, 2), (_node_attr, 6), (_subgraph, 1), (_graph_io, 2), (_model_header, 2))
+MUTATORS = ((_dims, 5), (_elem_type, 2), (_raw_data, 3), (_quant_params, 3), (_node_io, 4), (_const_operand, 2),
+            (_node_order, 2), (_node_type, 2), (_node_attr, 6), (_subgraph, 1), (_graph_io, 2), (_model_header, 2))
 _TABLE = [fn for fn, weight in MUTATORS for _ in range(weight)]
 
 

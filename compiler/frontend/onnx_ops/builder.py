@@ -7,8 +7,10 @@ consumers reuse it; a float consumer of a dequantized view gets one DEQUANTIZE.
 
 import numpy as np
 
-from ...errors import UnsupportedError
+from ... import limits
+from ...errors import CompileError, UnsupportedError
 from ...ir import Operator, QuantParams, Tensor
+from ...ir.dtypes import DTYPES
 from .layout import TO_NCHW, TO_NHWC, only_unit_dims_move, permute
 from .values import QInfo, Value
 
@@ -42,7 +44,14 @@ class Builder:
             # stored values (max pool, clamp, concatenation, ...) accept it.  A DequantizeLinear reading the
             # value replaces it with its own parameters (quant.reinterpret).
             quant = self.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64)))
-        t = Tensor(index=len(self.tensors), name=self._unique(name), shape=tuple(int(d) for d in shape),
+        shape = tuple(int(d) for d in shape)
+        if any(d < 0 for d in shape):
+            raise CompileError(f"Tensor '{name}' would have the shape {list(shape)}; a dimension is negative. The "
+                               "model's shapes or attributes are inconsistent.")
+        # Every tensor a converter makes (shapes come from attributes, constant operands and shape inference, all
+        # taken from the file) is held to the size limits before anything is allocated for it.
+        limits.check_tensor("(value)", name, shape, DTYPES[dtype].size if dtype in DTYPES else 8)
+        t = Tensor(index=len(self.tensors), name=self._unique(name), shape=shape,
                    dtype=dtype, quant=quant, data=data)
         self.tensors.append(t)
         return t
@@ -52,7 +61,10 @@ class Builder:
         return self.new_tensor(name, arr.shape, dtype or ir_dtype(arr), quant, arr)
 
     def int32_const(self, name: str, values) -> Tensor:
-        return self.const_tensor(name, np.asarray(values, np.int32).reshape(-1), "int32")
+        values = [int(v) for v in np.asarray(values).reshape(-1)]
+        if any(not -(1 << 31) <= v < 1 << 31 for v in values):
+            raise UnsupportedError(f"'{name}' would hold {values[:8]}; values beyond int32 are not supported.")
+        return self.const_tensor(name, np.asarray(values, np.int32), "int32")
 
     def add_op(self, kind: str, inputs: list, outputs: list, options: dict = None) -> Operator:
         op = Operator(index=len(self.ops), kind=kind, inputs=list(inputs), outputs=list(outputs),

@@ -9,6 +9,7 @@ SAME nor VALID become an explicit PAD in front.
 
 import numpy as np
 
+from ...errors import CompileError
 from .common import data_tensor, float_const, out_value
 from .context import NotQuantizable
 from .layout import TO_NCHW, TO_NHWC
@@ -27,14 +28,19 @@ def _bn_after(ctx):
     if bn.op_type != "BatchNormalization" or bn.input[0] != ctx.out_name() or len([o for o in bn.output if o]) != 1:
         return None
     params = [reader.values.get(n) for n in bn.input[1:5]]
-    if any(p is None or not p.is_const for p in params):
-        return None
+    channels = int(ctx.input(1).shape[0]) if ctx.input(1) is not None and ctx.input(1).rank else -1
+    if any(p is None or not p.is_const or np.asarray(p.const).size != channels for p in params):
+        return None       # converted on its own, which checks the parameters
     return users[0], bn, [np.asarray(p.const, np.float64) for p in params]
 
 
-def _bn_scale_shift(node_attr, params):
+def _bn_scale_shift(label: str, node_attr, params):
     gamma, beta, mean, var = params
     eps = float(node_attr("epsilon", 1e-5))
+    if not np.all(var + eps > 0):          # also false for NaN
+        raise CompileError(f"ONNX node '{label}' (BatchNormalization): variance + epsilon must be positive, but "
+                           f"is {float(np.min(var + eps))} for some channel (epsilon {eps}). The model file is "
+                           "malformed.")
     scale = gamma / np.sqrt(var + eps)
     return scale, beta - mean * scale
 
@@ -61,6 +67,7 @@ def _int8_bias(ctx, bias: Value, in_scale: float, w_q: QInfo, channels: int):
         return np.zeros(channels, np.int32)
     want = in_scale * np.asarray(w_q.scale, np.float64).reshape(-1) * np.ones(channels)
     if bias.is_dq_view and bias.is_const and str(bias.qsrc.const.dtype) == "int32" \
+            and np.asarray(bias.qinfo.scale).size in (1, channels) \
             and np.allclose(np.asarray(bias.qinfo.scale, np.float64) * np.ones(channels), want, rtol=1e-5):
         return np.asarray(bias.qsrc.const, np.int64).reshape(-1)
     real = float_const(ctx, bias, "the bias").astype(np.float64).reshape(-1)
@@ -70,15 +77,24 @@ def _int8_bias(ctx, bias: Value, in_scale: float, w_q: QInfo, channels: int):
 def emit_conv(ctx, x: Value, w: _Weights, bias, out_name: str, out_q=None):
     """Emit the convolution of x (float or int8 data) by weights w; returns the output value (NHWC twin)."""
     b = ctx.b
-    m = int(w.data.shape[0])
     if w.data.ndim not in (3, 4):
         raise ctx.unsupported(f"weights of rank {w.data.ndim} ({w.data.ndim - 2}-D convolution) are not "
                               "supported; 1-D and 2-D convolutions are")
+    m = int(w.data.shape[0])
+    group = int(ctx.attr("group", 1))
+    if w.data.ndim != x.rank or int(w.data.shape[1]) * group != int(x.shape[1]) or m % group or m == 0:
+        raise ctx.error(f"weights of shape {list(w.data.shape)} (group {group}) do not fit the input of shape "
+                        f"{list(x.shape)}: they need the input's rank, input channels / group in dimension 1 and "
+                        "a multiple of the group in dimension 0")
+    if bias is not None and (bias.rank != 1 or int(bias.shape[0]) != m):
+        raise ctx.error(f"the bias has shape {list(bias.shape)}; it must be [{m}] (one value per output channel)")
     one_d = w.data.ndim == 3
     kernel = w.data.shape[2:]
-    out_shape = ctx.out_shape(0)
+    declared = ctx.attr("kernel_shape")
+    if declared is not None and [int(k) for k in declared] != [int(k) for k in kernel]:
+        raise ctx.error(f"attribute 'kernel_shape' is {list(declared)}, but the weights' kernel is {list(kernel)}")
+    out_shape = ctx.out_shape(0, x.rank)
     axes = spatial_axes(ctx, x.shape[2:], kernel, out_shape[2:])
-    group = int(ctx.attr("group", 1))
     quantized = out_q is not None
     wdata = w.data[:, :, None, :] if one_d else w.data
     # The input in NHWC: 1-D data [N, C, W] goes through a 4-D [N, C, 1, W] view first.
@@ -174,11 +190,15 @@ def conv(ctx):
         return
     wdata = float_const(ctx, w, "the weights").astype(np.float64)
     bdata = None if bias is None else float_const(ctx, bias, "the bias").astype(np.float64)
+    if bdata is not None and (wdata.ndim == 0 or bdata.shape != wdata.shape[:1]):
+        raise ctx.error(f"the bias has shape {list(bdata.shape)}; it must be [{wdata.shape[0] if wdata.ndim else '?'}]"
+                        " (one value per output channel)")
     fold = _bn_after(ctx)
     name = ctx.out_name()
     if fold is not None:
         bn_idx, bn, params = fold
-        scale, shift = _bn_scale_shift(lambda k, d: _attr(bn, k, d), params)
+        scale, shift = _bn_scale_shift(bn.name or f"BatchNormalization_{bn_idx}", lambda k, d: _attr(bn, k, d),
+                                       params)
         wdata = wdata * scale.reshape((-1,) + (1,) * (wdata.ndim - 1))
         bdata = (np.zeros(wdata.shape[0]) if bdata is None else bdata) * scale + shift
         ctx.reader.skip.add(bn_idx)
@@ -215,6 +235,8 @@ def qlinear_conv(ctx):
     wraw = np.asarray(ctx.const_input(3, "the weights"))
     if str(wraw.dtype) not in ("int8", "uint8"):
         raise ctx.unsupported(f"weights of type {wraw.dtype} are not supported (int8, uint8)")
+    if wraw.ndim != x.rank:
+        raise ctx.error(f"the weights have shape {list(wraw.shape)}; they need the input's rank {x.rank}")
     wq, _ = to_qinfo(ctx, ws, ctx.const_input(5, "w_zero_point"), 0, wraw.ndim, str(wraw.dtype))
     yq, ydt = to_qinfo(ctx, ys, ctx.const_input(7, "y_zero_point"), 0, 0, x.dtype)
     if not xq.per_tensor or not yq.per_tensor:
@@ -225,7 +247,7 @@ def qlinear_conv(ctx):
     wzp = wq.zero_point.reshape((-1,) + (1,) * (wraw.ndim - 1))
     wint = _shift_data(wraw).astype(np.int64) - wzp
     bias = ctx.const_input(8, "the bias")
-    bias = None if bias is None else np.asarray(bias, np.int64).reshape(-1)
+    bias = None if bias is None else np.asarray(ctx.ints(bias, "the bias", m), np.int64)
     check_exact(ctx, np.abs(wint).reshape(m, -1).sum(axis=1), 0 if bias is None else np.abs(bias))
     layout = "nhwc" if x.rank == 4 else "onnx"
     xf = Value(x.name + ":centered", x.shape, "float32")
@@ -244,13 +266,17 @@ def batch_norm(ctx):
     """A BatchNormalization not folded into a Conv: y = x * scale + shift per channel (axis 1)."""
     b = ctx.b
     x = ctx.input(0)
-    params = [float_const(ctx, ctx.input(i), what).astype(np.float64)
+    params = [float_const(ctx, ctx.required(i, what), what).astype(np.float64)
               for i, what in ((1, "scale"), (2, "bias"), (3, "mean"), (4, "variance"))]
     if ctx.num_outputs() > 1 and any(ctx.out_name(i) for i in range(1, ctx.num_outputs())):
         raise ctx.unsupported("training-mode outputs (running mean/variance) are not supported")
-    scale, shift = _bn_scale_shift(ctx.attr, params)
     if x.rank > 4 or x.rank < 2:
         raise ctx.unsupported(f"input rank {x.rank} is not supported (2-D to 4-D)")
+    for p, what in zip(params, ("scale", "bias", "mean", "variance")):
+        if p.size != int(x.shape[1]):
+            raise ctx.error(f"the {what} has {p.size} values for the input's {x.shape[1]} channels")
+    params = [p.reshape(-1) for p in params]
+    scale, shift = _bn_scale_shift(ctx.name, ctx.attr, params)
     layout = "nhwc" if x.rank == 4 and b.preferred_layout(x) == "nhwc" else "onnx"
     bshape = [1] * x.rank
     bshape[1] = -1

@@ -5,9 +5,11 @@
   QuantizeLinear, so the node becomes one int8 IR operator with the QuantizeLinear's output quantization;
 - otherwise float32 (dequantized views get a DEQUANTIZE first)."""
 
+import numpy as np
+
 from ...errors import UnsupportedError
 from . import conv, elementwise, matmul, pool, quant, reduce, shape_ops
-from .context import NodeCtx, NotQuantizable
+from .context import NodeCtx, NotQuantizable, array_type_name
 from .values import Value
 
 REGISTRY = {}
@@ -45,6 +47,12 @@ def convert_node(reader, node, idx: int) -> None:
             + f", which is not supported. Supported ONNX operators are: {', '.join(supported_onnx_ops())}.")
     fn, mode = entry
     inputs = [reader.values[n] if n else None for n in node.input]
+    for v in inputs:
+        kind = np.asarray(v.const).dtype.kind if v is not None and v.is_const else "f"
+        if kind not in "biuf":       # string (a Constant's value_string, a STRING initializer) or complex
+            raise UnsupportedError(f"ONNX node '{node.name or node.op_type}' ({node.op_type}) reads the constant "
+                                   f"'{v.name}' of element type {array_type_name(v.const)}; "
+                                   "operators take numeric constants only (float, integer or bool).")
     runtime = [v for v in inputs if v is not None and not v.is_const]
     views = runtime and all(v.is_dq_view for v in runtime)
     if mode == "move" and views and all(v.qinfo.same(runtime[0].qinfo) for v in runtime) \

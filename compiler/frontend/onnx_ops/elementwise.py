@@ -52,8 +52,10 @@ def _clip_options(ctx):
     else:
         lo = ctx.const_input(1, "the min operand")
         hi = ctx.const_input(2, "the max operand")
-        lo = -math.inf if lo is None else float(np.asarray(lo).reshape(-1)[0])
-        hi = math.inf if hi is None else float(np.asarray(hi).reshape(-1)[0])
+        lo = -math.inf if lo is None else float(ctx.scalar(lo, "the min operand"))
+        hi = math.inf if hi is None else float(ctx.scalar(hi, "the max operand"))
+    if math.isnan(lo) or math.isnan(hi):
+        raise ctx.unsupported(f"a NaN bound (min {lo}, max {hi}) is not supported")
     if float(lo) > float(hi):
         lo = hi          # ONNX (numpy) Clip: min(max(x, lo), hi), so every value becomes hi
     return {"Min": float(lo), "Max": float(hi)}
@@ -145,6 +147,13 @@ def _binary(kind, int8: bool):
         if kind == "PRELU":
             c = _legacy_slope(ctx, a, c)
         shape = ctx.out_shape(0)
+        try:
+            want = np.broadcast_shapes(tuple(a.shape), tuple(c.shape))
+        except ValueError:
+            raise ctx.error(f"inputs of shapes {list(a.shape)} and {list(c.shape)} do not broadcast") from None
+        if tuple(want) != tuple(shape):
+            raise ctx.error(f"the output has shape {list(shape)} after shape inference, but its inputs broadcast "
+                            f"to {list(want)}")
         if ctx.quantized and not int8:
             raise NotQuantizable()
         if ctx.quantized and len(shape) > 4:
@@ -205,9 +214,9 @@ def _identity(ctx):
     x = ctx.input(0)
     if ctx.op_type == "Dropout":
         training = ctx.const_input(2, "training_mode") if ctx.num_inputs() > 2 else None
-        if training is not None and bool(np.asarray(training).reshape(-1)[0]):
+        if training is not None and bool(ctx.scalar(training, "training_mode")):
             ratio = ctx.const_input(1, "the ratio") if ctx.num_inputs() > 1 else None
-            ratio = 0.5 if ratio is None else float(np.asarray(ratio).reshape(-1)[0])
+            ratio = 0.5 if ratio is None else float(ctx.scalar(ratio, "the ratio"))
             if ratio != 0.0:
                 raise ctx.unsupported(f"training_mode = true with ratio {ratio} (random dropout) is not supported; "
                                       "inference models run Dropout as the identity")

@@ -9,6 +9,7 @@ import numpy as np
 import onnx
 from onnx import helper
 
+from ... import limits
 from ...errors import CompileError
 from .values import Value
 
@@ -57,9 +58,45 @@ def _evaluate(reader, node) -> list:
         return ReferenceEvaluator(model).run(None, feeds)
 
 
+def _claimed_elements(reader, node):
+    """How many elements the evaluator would allocate for an output whose size comes from operand *values*
+    (ConstantOfShape, Expand, Tile, Range), or None: checked against the limits before anything is evaluated."""
+    consts = [np.asarray(reader.values[n].const) if n else None for n in node.input]
+    first = consts[0] if consts else None
+    try:
+        if node.op_type == "ConstantOfShape" and first is not None:
+            return int(np.prod([max(int(d), 1) for d in first.reshape(-1)], dtype=object))
+        if node.op_type in ("Expand", "Tile") and len(consts) > 1 and consts[1] is not None:
+            return int(np.prod([max(abs(int(d)), 1) for d in consts[1].reshape(-1)], dtype=object)) * max(first.size, 1)
+        if node.op_type == "Range" and len(consts) == 3 and all(c is not None and c.size == 1 for c in consts):
+            start, limit, delta = (float(c.reshape(-1)[0]) for c in consts)
+            return int(np.ceil((limit - start) / delta)) if delta and np.isfinite((limit - start) / delta) else None
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return None
+
+
+def _check_sizes(reader, node, results=None) -> None:
+    label = f"ONNX node '{node.name or node.op_type}' ({node.op_type})"
+    claimed = _claimed_elements(reader, node) if results is None else None
+    if claimed is not None and claimed * 8 > limits.active().max_tensor_bytes:
+        raise CompileError(f"{label} has only constant inputs, but its result would have {claimed} elements, over "
+                           f"the limit of {limits.active().max_tensor_bytes} bytes per tensor (raise it with "
+                           "--max_tensor_bytes).")
+    names = [n for n in node.output if n]
+    shapes = [reader.shapes.get(n) for n in names] if results is None else [np.shape(r) for r in results]
+    for name, shape in zip(names, shapes):
+        if shape is not None:
+            limits.check_tensor("(folded constant)", name, shape, 8)
+
+
 def fold_node(reader, node, idx: int) -> None:
+    _check_sizes(reader, node)
     try:
         results = _shape_op(reader, node) if node.op_type in ("Shape", "Size") else _evaluate(reader, node)
+        _check_sizes(reader, node, results)
+    except CompileError:
+        raise
     except Exception as e:
         raise CompileError(f"ONNX node '{node.name or node.op_type}' ({node.op_type}) has only constant inputs but "
                            f"could not be evaluated at compile time ({type(e).__name__}: {e}).") from None

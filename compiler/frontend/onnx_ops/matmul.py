@@ -65,8 +65,18 @@ def gemm(ctx):
     a, w, c = ctx.input(0), ctx.input(1), ctx.input(2)
     alpha, beta = float(ctx.attr("alpha", 1.0)), float(ctx.attr("beta", 1.0))
     trans_a, trans_b = int(ctx.attr("transA", 0)), int(ctx.attr("transB", 0))
+    if a.rank != 2 or w.rank != 2 or a.shape[0 if trans_a else 1] != w.shape[1 if trans_b else 0]:
+        raise ctx.error(f"A of shape {list(a.shape)} (transA {trans_a}) and B of shape {list(w.shape)} (transB "
+                        f"{trans_b}) are not matrices with a common inner dimension")
+    m, n = int(a.shape[1 if trans_a else 0]), int(w.shape[0 if trans_b else 1])
     out_shape = ctx.out_shape(0)
-    m, n = out_shape
+    if tuple(out_shape) != (m, n):
+        raise ctx.error(f"the output has shape {list(out_shape)} after shape inference, but A x B is [{m}, {n}]")
+    if c is not None:
+        try:
+            np.broadcast_shapes(tuple(c.shape), (m, n))
+        except ValueError:
+            raise ctx.error(f"C of shape {list(c.shape)} does not broadcast to [{m}, {n}]") from None
     if ctx.quantized:
         if trans_a or alpha != 1.0 or (c is not None and beta != 1.0) or a.is_const:
             raise NotQuantizable()
@@ -131,9 +141,36 @@ def gemm(ctx):
     ctx.set_output(0, out)
 
 
+def _matmul_shape(ctx, a_shape, b_shape, what: str = "the operands") -> tuple:
+    """numpy matmul's result shape, or an error naming the shapes."""
+    a2 = (1,) + tuple(a_shape) if len(a_shape) == 1 else tuple(a_shape)
+    b2 = tuple(b_shape) + (1,) if len(b_shape) == 1 else tuple(b_shape)
+    try:
+        if not a_shape or not b_shape or a2[-1] != b2[-2]:
+            raise ValueError
+        batch = np.broadcast_shapes(a2[:-2], b2[:-2])
+    except ValueError:
+        raise ctx.error(f"{what} of shapes {list(a_shape)} and {list(b_shape)} cannot be multiplied") from None
+    shape = tuple(batch) + (a2[-2], b2[-1])
+    if len(a_shape) == 1:
+        shape = shape[:-2] + shape[-1:]
+    if len(b_shape) == 1:
+        shape = shape[:-1]
+    return tuple(int(d) for d in shape)
+
+
+def _matmul_out_shape(ctx, a_shape, b_shape, what: str = "the operands") -> tuple:
+    want = _matmul_shape(ctx, a_shape, b_shape, what)
+    out_shape = ctx.out_shape(0)
+    if tuple(out_shape) != want:
+        raise ctx.error(f"the output has shape {list(out_shape)} after shape inference, but the product of "
+                        f"{list(a_shape)} and {list(b_shape)} is {list(want)}")
+    return out_shape
+
+
 def matmul(ctx):
     a, w = ctx.input(0), ctx.input(1)
-    out_shape = ctx.out_shape(0)
+    out_shape = _matmul_out_shape(ctx, a.shape, w.shape)
     if ctx.quantized:
         if a.is_const:
             raise NotQuantizable()
@@ -204,8 +241,8 @@ def qlinear_matmul(ctx):
         raise ctx.unsupported("a and y must be quantized per tensor, b per tensor or per column")
     bint = _shift_data(raw).astype(np.int64) - (bq.zero_point if bq.scale.size > 1 else int(bq.zero_point[0]))
     check_exact(ctx, np.abs(bint).sum(axis=-2))
+    out_shape = _matmul_out_shape(ctx, a.shape, raw.shape)
     ta = centered_float(ctx, int8_source(ctx, a), int(aq.zero_point[0]), "onnx")
-    out_shape = ctx.out_shape(0)
     acc = ctx.b.new_tensor(f"{ctx.name}:acc", out_shape, "float32")
     _float_matmul(ctx, ta, Value(w.name + ":centered", bint.shape, "float32", const=bint.astype(np.float32)), acc)
     mult = requant_multiplier(as_, bs, ys)

@@ -33,10 +33,19 @@ def to_qinfo(ctx, scale, zp, axis: int, rank: int, default_dtype: str = "uint8")
         zp = np.asarray(zp, np.int64).reshape(-1)
     if zp.size == 1 and scale.size > 1:
         zp = np.full(scale.shape, int(zp[0]), np.int64)
+    if scale.size == 0 or zp.size != scale.size:
+        raise ctx.error(f"the scale has {scale.size} values and the zero point {zp.size}; they must have the same "
+                        "number (at least one)")
     if not np.all(np.isfinite(scale)) or np.any(scale <= 0):
         raise ctx.unsupported("quantization scales must be positive and finite")
-    axis = axis + rank if axis < 0 else axis
+    if scale.size > 1:
+        axis = ctx.axis(axis, rank)
     return QInfo(scale, zp + _SHIFT[dtype], axis if scale.size > 1 else 0), dtype
+
+
+def _check_axis_size(ctx, q: QInfo, shape) -> None:
+    if not q.per_tensor and int(shape[q.axis]) != q.scale.size:
+        raise ctx.error(f"{q.scale.size} scales for axis {q.axis} of length {shape[q.axis]}")
 
 
 def static_qinfo(reader, qnode):
@@ -98,6 +107,7 @@ def dequantize_linear(ctx):
     scale = ctx.const_input(1, "the scale")
     zp = ctx.const_input(2, "the zero point")
     q, dtype = to_qinfo(ctx, scale, zp, int(ctx.attr("axis", 1)), x.rank, x.dtype)
+    _check_axis_size(ctx, q, x.shape)
     if x.is_const:
         data = np.asarray(x.const)
         if str(data.dtype) not in _SHIFT:
@@ -188,6 +198,7 @@ def quantize_linear(ctx):
     if zp is None and out_dtype:
         zp = np.zeros(1, {2: np.uint8, 3: np.int8}.get(out_dtype, np.float32))
     q, dtype = to_qinfo(ctx, scale, zp, int(ctx.attr("axis", 1)), x.rank)
+    _check_axis_size(ctx, q, x.shape)
     if dtype not in ("int8", "uint8"):
         raise ctx.unsupported(f"quantizing to {dtype} is not supported (int8 and uint8 are)")
     b = ctx.b

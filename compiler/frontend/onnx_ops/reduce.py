@@ -23,7 +23,7 @@ def reduce_mean(ctx):
             ctx.set_output(0, x)
             return
         axes = list(range(x.rank))
-    axes = sorted({int(a) + x.rank if int(a) < 0 else int(a) for a in np.asarray(axes).reshape(-1)})
+    axes = sorted(ctx.axes(ctx.ints(axes, "the axes"), x.rank, "the axes"))
     if x.rank > 4:
         raise ctx.unsupported(f"input rank {x.rank} is above 4")
     layout = "nhwc" if keep and x.rank == 4 and b.preferred_layout(x) == "nhwc" else "onnx"
@@ -43,8 +43,7 @@ def softmax(ctx):
     b = ctx.b
     x = ctx.input(0)
     rank = x.rank
-    axis = int(ctx.attr("axis", 1 if ctx.opset < 13 else -1))
-    axis = axis + rank if axis < 0 else axis
+    axis = ctx.axis(ctx.attr("axis", 1 if ctx.opset < 13 else -1), rank, inclusive=ctx.opset < 13)
     if ctx.opset < 13:
         # Coerced to 2-D [prod(shape[:axis]), prod(shape[axis:])]: one SOFTMAX over the flattened rows.
         t = data_tensor(ctx, x, "onnx")

@@ -4,6 +4,7 @@ the int8 data: see dispatch.py), so they never create quantization of their own.
 
 import numpy as np
 
+from ... import limits
 from .common import data_tensor
 from .layout import TO_NCHW, TO_NHWC, nhwc_axis, only_unit_dims_move, permute
 
@@ -28,12 +29,24 @@ def reshape(ctx):
 
     def compute():
         target = ctx.attr("shape") if ctx.opset < 5 else ctx.const_input(1, "the shape operand")
-        target = [int(d) for d in np.asarray(target).reshape(-1)]
+        if target is None:
+            raise ctx.error("the target shape is missing")
+        target = ctx.ints(target, "the target shape")
         allow_zero = int(ctx.attr("allowzero", 0) or 0)
+        if not allow_zero and any(d == 0 and i >= x.rank for i, d in enumerate(target)):
+            raise ctx.error(f"the target shape {target} copies a dimension (0) that the input of shape "
+                            f"{list(x.shape)} does not have")
         shape = [x.shape[i] if d == 0 and not allow_zero else d for i, d in enumerate(target)]
+        if shape.count(-1) > 1 or any(d < -1 for d in shape):
+            raise ctx.error(f"the target shape {target} has a negative dimension other than one -1")
+        count = int(np.prod(x.shape, dtype=object))
         if -1 in shape:
-            known = int(np.prod([d for d in shape if d != -1]))
-            shape[shape.index(-1)] = int(np.prod(x.shape)) // max(known, 1)
+            known = int(np.prod([d for d in shape if d != -1], dtype=object))
+            if known == 0 or count % known:
+                raise ctx.error(f"the target shape {target} cannot hold the {count} elements of the input")
+            shape[shape.index(-1)] = count // known
+        if int(np.prod(shape, dtype=object)) != count:
+            raise ctx.error(f"the target shape {target} does not hold the {count} elements of the input")
         return shape
 
     _reshape_to(ctx, x, _inferred_or(ctx, compute))
@@ -41,8 +54,7 @@ def reshape(ctx):
 
 def flatten(ctx):
     x = ctx.input(0)
-    axis = int(ctx.attr("axis", 1))
-    axis = axis + x.rank if axis < 0 else axis
+    axis = ctx.axis(ctx.attr("axis", 1), x.rank, inclusive=True)
     _reshape_to(ctx, x, (int(np.prod(x.shape[:axis])), int(np.prod(x.shape[axis:]))))
 
 
@@ -55,6 +67,8 @@ def transpose(ctx):
     x = ctx.input(0)
     perm = ctx.attr("perm")
     perm = list(range(x.rank))[::-1] if perm is None else [int(p) for p in perm]
+    if sorted(perm) != list(range(x.rank)):
+        raise ctx.error(f"attribute 'perm' is {perm}, which is not a permutation of the input's {x.rank} axes")
     shape = tuple(int(x.shape[p]) for p in perm)
     if x.rank == 4 and b.preferred_layout(x) == "nhwc":
         src = data_tensor(ctx, x, "nhwc")      # read the NHWC twin: compose the permutations
@@ -73,8 +87,10 @@ def concat(ctx):
     b = ctx.b
     vals = [ctx.input(i) for i in range(ctx.num_inputs()) if ctx.input(i) is not None]
     shape = ctx.out_shape(0)
-    axis = int(ctx.attr("axis"))
-    axis = axis + len(shape) if axis < 0 else axis
+    axis = ctx.axis(ctx.attr("axis"), len(shape))
+    for v in vals:
+        if v.rank != len(shape):
+            raise ctx.error(f"input '{v.name}' has shape {list(v.shape)}, but the output has rank {len(shape)}")
     runtime = [v for v in vals if not v.is_const]
     if not runtime:
         raise ctx.unsupported("all inputs are constants")
@@ -115,16 +131,19 @@ def slice_(ctx):
         ends = ctx.const_input(2, "ends")
         axes = ctx.const_input(3, "axes")
         steps = ctx.const_input(4, "steps")
-    starts = [int(v) for v in np.asarray(starts).reshape(-1)]
-    ends = [int(v) for v in np.asarray(ends).reshape(-1)]
-    axes = list(range(len(starts))) if axes is None else [int(a) for a in np.asarray(axes).reshape(-1)]
-    steps = [1] * len(starts) if steps is None else [int(s) for s in np.asarray(steps).reshape(-1)]
+    if starts is None or ends is None:
+        raise ctx.error("starts or ends is missing")
+    starts = ctx.ints(starts, "starts")
+    ends = ctx.ints(ends, "ends", len(starts))
+    axes = list(range(len(starts))) if axes is None else ctx.ints(axes, "axes", len(starts))
+    axes = ctx.axes(axes, rank, "axes")
+    steps = [1] * len(starts) if steps is None else ctx.ints(steps, "steps", len(starts))
     begin, end, stride, mask = [0] * rank, list(x.shape), [1] * rank, 0
     for s, e, a, st in zip(starts, ends, axes, steps):
-        a = a + rank if a < 0 else a
         n = int(x.shape[a])
         if st == 0:
             raise ctx.error("a slice step is 0")
+        st = max(min(st, max(n, 1)), -max(n, 1))     # a step past the whole axis selects one element either way
         s = s + n if s < 0 else s
         e = e + n if e < 0 else e
         if st > 0:
@@ -139,15 +158,16 @@ def slice_(ctx):
 
 def split(ctx):
     x = ctx.input(0)
-    axis = int(ctx.attr("axis", 0))
-    axis = axis + x.rank if axis < 0 else axis
+    axis = ctx.axis(ctx.attr("axis", 0), x.rank)
     sizes = ctx.attr("split") if ctx.opset < 13 else ctx.const_input(1, "the split sizes")
     n = ctx.num_outputs()
+    total = int(x.shape[axis])
     if sizes is None:
-        total = int(x.shape[axis])
         chunk = -(-total // n)
-        sizes = [min(chunk, total - i * chunk) for i in range(n)]
-    sizes = [int(s) for s in np.asarray(sizes).reshape(-1)]
+        sizes = [max(0, min(chunk, total - i * chunk)) for i in range(n)]
+    sizes = ctx.ints(sizes, "the split sizes", n)
+    if any(s < 0 for s in sizes) or sum(sizes) != total:
+        raise ctx.error(f"the split sizes {sizes} do not divide axis {axis} of length {total}")
     start = 0
     for i, size in enumerate(sizes):
         if not ctx.out_name(i):
@@ -164,12 +184,21 @@ def split(ctx):
 def gather(ctx):
     b = ctx.b
     x = ctx.input(0)
-    idx = ctx.const_input(1, "the indices")
-    axis = int(ctx.attr("axis", 0))
+    idx = np.asarray(ctx.const_input(1, "the indices"))
+    axis = ctx.axis(ctx.attr("axis", 0), x.rank)
+    n = int(x.shape[axis])
+    if idx.dtype.kind not in "iu" or idx.size and (idx.min() < -n or idx.max() >= n):
+        raise ctx.error(f"the indices ({idx.dtype}, {idx.reshape(-1)[:8].tolist()}) must be integers in [{-n}, "
+                        f"{n - 1}] for axis {axis} of length {n}")
     src = data_tensor(ctx, x, "onnx")
     out = b.like(x, ctx.out_name(), ctx.out_shape(0))
-    b.add_op("GATHER", [src, b.const_tensor(f"{ctx.name}:indices", np.asarray(idx, np.int64), "int64")],
-             [out.tensors["onnx"]], {"Axis": axis, "BatchDims": 0})
+    dst = out.tensors["onnx"]
+    if idx.ndim == 0:       # a scalar index removes the axis: gather one row, then reshape the axis away
+        dst = b.new_tensor(f"{ctx.name}:row", x.shape[:axis] + (1,) + x.shape[axis + 1:], dst.dtype, dst.quant)
+    b.add_op("GATHER", [src, b.const_tensor(f"{ctx.name}:indices", np.asarray(idx, np.int64).reshape(-1), "int64")],
+             [dst], {"Axis": axis, "BatchDims": 0})
+    if idx.ndim == 0:
+        b.add_op("RESHAPE", [dst], [out.tensors["onnx"]])
     ctx.set_output(0, out)
 
 
@@ -180,22 +209,25 @@ def pad(ctx):
     if mode not in ("constant", "reflect", "edge", "wrap"):
         raise ctx.unsupported(f"mode '{mode}' is not supported (constant, reflect, edge and wrap are)")
     if ctx.opset < 11:
-        pads, value = ctx.attr("pads"), float(ctx.attr("value", 0.0))
+        pads, value = ctx.attr("pads", ctx.attr("paddings")), float(ctx.attr("value", 0.0))
         axes = None
     else:
         pads = ctx.const_input(1, "the pads")
         value = ctx.const_input(2, "the constant value")
-        value = 0.0 if value is None or np.asarray(value).size == 0 else float(np.asarray(value).reshape(-1)[0])
+        value = 0.0 if value is None or np.asarray(value).size == 0 else float(ctx.scalar(value, "the constant value"))
         axes = ctx.const_input(3, "the axes")
-    pads = [int(p) for p in np.asarray(pads).reshape(-1)]
+    if pads is None:
+        raise ctx.error("the pads are missing")
     rank = x.rank
-    axes = list(range(rank)) if axes is None else [int(a) + rank if int(a) < 0 else int(a)
-                                                   for a in np.asarray(axes).reshape(-1)]
+    axes = list(range(rank)) if axes is None else ctx.axes(ctx.ints(axes, "the axes"), rank, "the axes")
+    pads = ctx.ints(pads, "the pads", 2 * len(axes))
     pairs = [[0, 0] for _ in range(rank)]
     for i, a in enumerate(axes):
         pairs[a] = [pads[i], pads[i + len(axes)]]
     if any(p < 0 for pr in pairs for p in pr):
         raise ctx.unsupported(f"negative pads {pads} (cropping) are not supported")
+    if any(p > limits.INT32_MAX for pr in pairs for p in pr):
+        raise ctx.unsupported(f"pads {pads} are not supported (at most {limits.INT32_MAX})")
     if rank > 4:
         raise ctx.unsupported(f"input rank {rank} is above 4")
     if mode == "constant" and x.dtype == "int8" and value != 0.0:
