@@ -1,7 +1,8 @@
 """Code generation targets accepted by --target.
 
 The target is validated, recorded in the JSON manifest and selects kernels:
-cores with the DSP extension get the *_dsp int8 kernels (see DSP_TARGETS).
+cores with the DSP extension get the *_dsp int8 kernels (see DSP_TARGETS), Cortex-M0/M3 shape-specialized
+functions (SPECIALIZE_TARGETS).
 """
 
 from .errors import CompileError
@@ -35,3 +36,13 @@ DSP_TARGETS = ("cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55")
 
 def has_dsp(target: str) -> bool:
     return target in DSP_TARGETS
+
+
+# Cores without the DSP extension: their int8 convolution, depthwise and fully connected layers become
+# shape-specialized functions in the generated code (ops/_specialize.py) instead of calls of the generic CRT
+# kernels with run-time shapes.
+SPECIALIZE_TARGETS = ("cortex-m0", "cortex-m3")
+
+
+def specializes(target: str) -> bool:
+    return target in SPECIALIZE_TARGETS

@@ -59,6 +59,8 @@ class EmitContext:
         self._by_content = {}
         self.uses_workspace = False
         self.uses_status = False
+        self.functions = []          # (name, C lines) of the runner's static helper functions
+        self._fn_by_key = {}
 
     # --- buffers ------------------------------------------------------------
     def ptr(self, tensor) -> str:
@@ -113,6 +115,15 @@ class EmitContext:
             self.consts.append(c)
             self._by_content[key] = c
         return "&" + self._by_content[key].symbol
+
+    # --- helper functions -------------------------------------------------
+    def function(self, key, hint: str, define) -> str:
+        """Name of a `static` function of the runner, defined once per distinct key: define(name) -> C lines."""
+        if key not in self._fn_by_key:
+            name = f"{self.prefix}_{hint}{len(self.functions)}"
+            self._fn_by_key[key] = name
+            self.functions.append((name, define(name)))
+        return self._fn_by_key[key]
 
     # --- literals and calls -------------------------------------------------
     @staticmethod

@@ -32,6 +32,9 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
             else:
                 L += array_definition("static const ", c.ctype, c.symbol, c.values)
             L.append("")
+    for _, lines in ctx.functions:
+        L += lines
+        L.append("")
 
     L.append(f"int32_t {prefix}_run(const struct {prefix}_inputs* inputs, "
              f"struct {prefix}_outputs* outputs, void* workspace)")

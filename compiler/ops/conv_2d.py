@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from . import _specialize
 from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
                       padding_amount, require_const, require_inputs, require_same_dtype)
@@ -55,6 +56,11 @@ class Conv2D(OpLowering):
             op.kernel = "aot_conv2d_s8"
             if kd == ic:
                 prepare_dsp_gemm(op, p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp, ic)
+            if op.kernel == "aot_conv2d_s8" and kd == ic and _specialize.wanted(op):
+                t = _specialize.requant_tables(p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp)
+                args = ["in", n, ih, iw, ic, "w", kh, kw, "bias", "out", oh, ow, oc, sh, sw, dh, dw, pad_t, pad_l,
+                        t["in_off"], t["fill"]] + _specialize.requant_args(p, t)
+                _specialize.specialize(op, p, "aot_conv2d_s8_body", args, filt.data, t)
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))
@@ -68,10 +74,14 @@ class Conv2D(OpLowering):
         return residual_inplace_input(op)
 
     def headers(self, op):
+        if op.kernel in _specialize.BODIES:
+            return [_specialize.header(op)]
         return [self.header] + residual_headers(op)
 
     def emit(self, op, ctx):
         p = op.params
+        if op.kernel in _specialize.BODIES:
+            return _specialize.emit(op, ctx)
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, p["ic"], p["oc"])
         inp, filt, out = op.input(0), op.input(1), op.output

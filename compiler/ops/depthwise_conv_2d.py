@@ -7,6 +7,7 @@ from ..passes.fold_zero_point import fold_input_offset
 from ..targets import has_dsp
 from ._base import OpLowering, register
 from ._dsp_layout import dsp_requant_ok, requant_add
+from . import _specialize
 from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
                       padding_amount, require_const, require_inputs, require_same_dtype)
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
@@ -70,6 +71,14 @@ class DepthwiseConv2D(OpLowering):
                 prepare_dsp_gemm(op, p, per_channel, int8_bias(bias, oc), in_zp, 1)
             elif (kh, kw, dh, dw, oc) == (3, 3, 1, 1, ic):
                 self._prepare_dsp_3x3(op, p, per_channel, int8_bias(bias, oc), in_zp)
+            if op.kernel == "aot_depthwise_conv2d_s8" and _specialize.wanted(op):
+                t = _specialize.requant_tables(p, per_channel, int8_bias(bias, oc), in_zp)
+                # peel: border rows and columns unrolled one by one (no run-time tap checks), for small
+                # filters only: a 10x8 filter's unrolled border windows cost tens of KB.
+                args = ["in", n, ih, iw, ic, "w", kh, kw, oc // ic, "bias", "out", oh, ow, sh, sw, dh, dw,
+                        pad_t, pad_l, t["in_off"], t["fill"]] + _specialize.requant_args(p, t) + \
+                    [int(kh * kw <= _specialize.PEEL_MAX_TAPS)]
+                _specialize.specialize(op, p, "aot_depthwise_conv2d_s8_body", args, filt.data, t)
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))
@@ -98,6 +107,8 @@ class DepthwiseConv2D(OpLowering):
         op.kernel = "aot_depthwise_conv2d_s8_dsp"
 
     def headers(self, op):
+        if op.kernel in _specialize.BODIES:
+            return [_specialize.header(op)]
         if op.kernel == "aot_conv2d_s8_dsp":
             return ["aot/kernels/conv2d.h"] + residual_headers(op)
         return [self.header]
@@ -111,6 +122,8 @@ class DepthwiseConv2D(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
+        if op.kernel in _specialize.BODIES:
+            return _specialize.emit(op, ctx)
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
         if op.kernel == "aot_depthwise_conv2d_s8_dsp":

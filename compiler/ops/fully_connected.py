@@ -7,6 +7,7 @@ zero point is always folded into the bias because there is no padding.
 import numpy as np
 
 from ..errors import CompileError, UnsupportedError
+from . import _specialize
 from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, fused_activation,
                       require_const, require_inputs, require_same_dtype)
@@ -68,6 +69,12 @@ class FullyConnected(OpLowering):
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_fully_connected_s8"
             self._prepare_dsp(op, p)
+            if _specialize.wanted(op):
+                t = _specialize.requant_tables(p, filt.data.reshape(units, depth), int8_bias(bias, units),
+                                               int(inp.quant.zero_point[0]))
+                args = ["in", p["batches"], depth, "w", "bias", "out", units, t["in_off"]] + \
+                    _specialize.requant_args(p, t)
+                _specialize.specialize(op, p, "aot_fully_connected_s8_body", args, filt.data, t)
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))
@@ -96,8 +103,13 @@ class FullyConnected(OpLowering):
         # The input row expanded to int16 lane pairs.
         return 2 * op.params["depth"] if op.kernel == "aot_fully_connected_s8_dsp" else 0
 
+    def headers(self, op):
+        return [_specialize.header(op)] if op.kernel in _specialize.BODIES else [self.header]
+
     def emit(self, op, ctx):
         p = op.params
+        if op.kernel in _specialize.BODIES:
+            return _specialize.emit(op, ctx)
         inp, filt, out = op.input(0), op.input(1), op.output
         if op.kernel == "aot_fully_connected_s8_dsp":
             args = [ctx.ptr(inp), p["batches"], p["depth"],

@@ -1,6 +1,7 @@
-/* Reference int8 depthwise convolution with per-channel requantization. */
+/* Reference int8 depthwise convolution with per-channel requantization: the shared body of
+ * aot/kernels/depthwise_conv2d_s8_inline.h with run-time shapes and TFLite's requantization. */
 #include "aot/kernels/depthwise_conv2d.h"
-#include "aot/requant.h"
+#include "aot/kernels/depthwise_conv2d_s8_inline.h"
 
 void aot_depthwise_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
                              int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
@@ -11,46 +12,8 @@ void aot_depthwise_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h,
                              const int32_t* out_multiplier, const int32_t* out_shift,
                              int32_t act_min, int32_t act_max)
 {
-    const int32_t out_c = in_c * depth_multiplier;
-    int32_t b, oy, ox, ic, m, fy, fx;
-
-    for (b = 0; b < batches; b++) {
-        const int8_t* in_b = input + b * in_h * in_w * in_c;
-        for (oy = 0; oy < out_h; oy++) {
-            const int32_t in_y0 = oy * stride_h - pad_top;
-            for (ox = 0; ox < out_w; ox++) {
-                const int32_t in_x0 = ox * stride_w - pad_left;
-                int8_t* out_px = output + ((b * out_h + oy) * out_w + ox) * out_c;
-                for (ic = 0; ic < in_c; ic++) {
-                    for (m = 0; m < depth_multiplier; m++) {
-                        const int32_t oc = ic * depth_multiplier + m;
-                        int32_t acc = 0;
-                        for (fy = 0; fy < filter_h; fy++) {
-                            const int32_t iy = in_y0 + dilation_h * fy;
-                            if (iy < 0 || iy >= in_h) {
-                                continue;
-                            }
-                            for (fx = 0; fx < filter_w; fx++) {
-                                const int32_t ix = in_x0 + dilation_w * fx;
-                                if (ix < 0 || ix >= in_w) {
-                                    continue;
-                                }
-                                acc += (int32_t)filter[(fy * filter_w + fx) * out_c + oc] *
-                                       ((int32_t)in_b[(iy * in_w + ix) * in_c + ic] + input_offset);
-                            }
-                        }
-                        if (bias != 0) {
-                            acc += bias[oc];
-                        }
-                        acc = aot_multiply_by_quantized_multiplier(acc, out_multiplier[oc],
-                                                                   out_shift[oc]);
-                        acc += output_offset;
-                        acc = acc < act_min ? act_min : acc;
-                        acc = acc > act_max ? act_max : acc;
-                        out_px[oc] = (int8_t)acc;
-                    }
-                }
-            }
-        }
-    }
+    aot_depthwise_conv2d_s8_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, depth_multiplier,
+                                 bias, output, out_h, out_w, stride_h, stride_w, dilation_h, dilation_w, pad_top,
+                                 pad_left, input_offset, 0, output_offset, AOT_REQUANT_EXACT, out_multiplier,
+                                 out_shift, 1, act_min, act_max, 0);
 }

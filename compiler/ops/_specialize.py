@@ -1,0 +1,86 @@
+"""Shape-specialized int8 convolution, depthwise and fully connected layers for cores without the DSP extension.
+
+On Cortex-M0/M3 (targets.specializes) these layers do not call the CRT kernels with run-time shapes: the
+generated model holds one `static` function per distinct layer shape, named with the model's prefix, that calls
+the kernel's inline body (crt/include/aot/kernels/*_s8_inline.h) with every shape, stride, padding, zero point,
+requantization form and loop bound written as a literal, so GCC constant-propagates the body, unrolls its short
+constant loops and drops the branches that cannot happen.  Layers of the same shape and quantization constants
+share one function (weights, bias and requantization tables are its pointer arguments).
+
+The input zero point is folded into the bias whenever the result fits in int32 (taps outside the image then
+count as the zero point, pad_fill); the short requantization form is used only where dsp_requant_ok proves it
+exact, as for the DSP kernels.  Identical per-channel requantization parameters collapse to one (quant_step 0).
+"""
+
+import numpy as np
+
+from ..passes.fold_zero_point import fold_input_offset
+from ..targets import specializes
+from ._dsp_layout import dsp_requant_ok, requant_add
+
+# Kernel body -> (header, short name used in the function's name).
+BODIES = {
+    "aot_conv2d_s8_body": ("aot/kernels/conv2d_s8_inline.h", "conv"),
+    "aot_depthwise_conv2d_s8_body": ("aot/kernels/depthwise_conv2d_s8_inline.h", "dw"),
+    "aot_fully_connected_s8_body": ("aot/kernels/fully_connected_s8_inline.h", "fc"),
+}
+# The pointer parameters of every specialized function, in order.
+POINTERS = ("in", "out", "w", "bias", "mult", "second")
+# Depthwise layers with at most this many filter taps unroll their border pixels (the body's `peel`).
+PEEL_MAX_TAPS = 9
+_SIGNATURE = ("const int8_t* in, int8_t* out, const int8_t* w, const int32_t* bias, const int32_t* mult, "
+              "const int32_t* second")
+
+
+def wanted(op) -> bool:
+    return specializes(getattr(op, "target", "host"))
+
+
+def requant_tables(p: dict, rows: np.ndarray, bias_arr: np.ndarray, in_zp: int) -> dict:
+    """Bias, input offset, pad fill and requantization tables for a layer whose weights per output channel are
+    `rows` [oc, K] and whose model bias is bias_arr; p holds mult, shift (per channel or one) and out_off."""
+    try:
+        bias, in_off, fill = fold_input_offset(rows, bias_arr, -int(in_zp)), 0, int(in_zp)
+    except OverflowError:
+        bias, in_off, fill = bias_arr, -int(in_zp), 0  # exact unfolded form: taps outside add nothing
+    short = in_off == 0 and dsp_requant_ok(bias, rows, p["shift"])
+    mult = np.asarray(p["mult"], np.int32)
+    second = requant_add(p["shift"], p["out_off"]) if short else np.asarray(p["shift"], np.int32)
+    step = 1
+    if np.all(mult == mult[0]) and np.all(second == second[0]):
+        mult, second, step = mult[:1], second[:1], 0
+    return dict(bias=np.asarray(bias, np.int32), in_off=in_off, fill=fill, short=short, mult=mult,
+                second=np.asarray(second, np.int32), step=step)
+
+
+def specialize(op, p: dict, body: str, args: list, weights: np.ndarray, t: dict) -> None:
+    """Record the specialized call: `args` is the body's argument list, literals and POINTERS names."""
+    p["spec"] = dict(body=body, args=args, weights=weights, tables=t)
+    op.kernel = body
+
+
+def requant_args(p: dict, t: dict) -> list:
+    """The body arguments from output_offset to act_max (shared order of the three bodies)."""
+    return [p["out_off"], "AOT_REQUANT_SHORT" if t["short"] else "AOT_REQUANT_EXACT", "mult", "second",
+            t["step"], p["act"][0], p["act"][1]]
+
+
+def header(op):
+    return BODIES[op.kernel][0]
+
+
+def emit(op, ctx) -> list:
+    """The call of the layer's specialized function (defined once per distinct argument list)."""
+    s = op.params["spec"]
+    body, args, t = s["body"], s["args"], s["tables"]
+
+    def define(name):
+        call = ctx.call(body, args)
+        return [f"static void {name}({_SIGNATURE})", "{"] + ["    " + ln for ln in call.split("\n")] + ["}"]
+
+    fn = ctx.function((body, tuple(str(a) for a in args)), BODIES[body][1], define)
+    ptrs = [ctx.ptr(op.input(0)), ctx.ptr(op.output), ctx.weight(f"op{op.index}_filter", s["weights"], "int8_t"),
+            ctx.weight(f"op{op.index}_bias", t["bias"], "int32_t"),
+            ctx.param(f"op{op.index}_mult", t["mult"], "int32_t"),
+            ctx.param(f"op{op.index}_{'radd' if t['short'] else 'shift'}", t["second"], "int32_t")]
+    return [ctx.call(fn, ptrs)]

@@ -1,0 +1,227 @@
+/* The int8 depthwise convolution body (NHWC input, [1][fh][fw][out_c] filter), shared by the CRT kernel
+ * aot_depthwise_conv2d_s8 and the shape-specialized functions generated for Cortex-M0/M3 (see
+ * aot/kernels/requant_s8_inline.h).
+ *
+ * out[b][oy][ox][oc] (oc = ic * depth_multiplier + m) =
+ *     requant(bias[oc] + sum over taps of filter[ky][kx][oc] * v)
+ * where v = in[b][iy][ix][ic] + input_offset for taps inside the image and v = pad_fill outside.  TFLite's
+ * semantics are input_offset = -input_zero_point and pad_fill = 0 (bias as in the model); the generated code
+ * folds the zero point into the bias instead (bias - zp * sum(filter)) and passes input_offset = 0,
+ * pad_fill = zp, which is the same sum.
+ *
+ * Loop order: output pixel, then its channels (contiguous in memory), then the taps.  The output rows and
+ * columns whose window lies wholly inside the image are computed without any bounds check, at constant tap
+ * offsets from two pointers that advance by one channel; only the border pixels (none without padding) test
+ * each filter row and column.  With literal shapes the tap loops unroll and the border code disappears when
+ * there is no padding.  bias may be NULL (EXACT requantization only).
+ */
+#ifndef AOT_KERNELS_DEPTHWISE_CONV2D_S8_INLINE_H_
+#define AOT_KERNELS_DEPTHWISE_CONV2D_S8_INLINE_H_
+
+#include <stdint.h>
+
+#include "aot/kernels/requant_s8_inline.h"
+
+/* First output index o >= 0 with o * stride - pad >= 0, and one past the last with
+ * o * stride - pad + span <= size (span = (filter - 1) * dilation + 1), both clamped to [0, out]. */
+AOT_INLINE_BODY int32_t aot_dw_inner_lo(int32_t pad, int32_t stride, int32_t out)
+{
+    const int32_t lo = (pad + stride - 1) / stride;
+    return lo < out ? lo : out;
+}
+
+AOT_INLINE_BODY int32_t aot_dw_inner_hi(int32_t pad, int32_t stride, int32_t span, int32_t size, int32_t out)
+{
+    const int32_t room = size - span + pad; /* o * stride <= room */
+    const int32_t hi = room < 0 ? 0 : room / stride + 1;
+    return hi < out ? hi : out;
+}
+
+/* Taps f in [lo, hi) of a window starting at image coordinate i0 lie inside [0, size). */
+AOT_INLINE_BODY int32_t aot_dw_tap_lo(int32_t i0, int32_t dilation, int32_t filter)
+{
+    const int32_t lo = i0 < 0 ? (-i0 + dilation - 1) / dilation : 0;
+    return lo < filter ? lo : filter;
+}
+
+AOT_INLINE_BODY int32_t aot_dw_tap_hi(int32_t i0, int32_t dilation, int32_t filter, int32_t size, int32_t lo)
+{
+    const int32_t hi = size - i0 <= 0 ? 0 : (size - i0 - 1) / dilation + 1;
+    return hi < lo ? lo : (hi < filter ? hi : filter);
+}
+
+/* Every parameter of the layer, passed down unchanged (literals in the specialized functions). */
+#define AOT_DW_ARGS                                                                                           \
+    in_h, in_w, in_c, filter, filter_h, filter_w, depth_multiplier, bias, out_w, stride_w, dilation_h,        \
+        dilation_w, pad_left, input_offset, pad_fill, output_offset, requant, out_multiplier, out_second,      \
+        quant_step, act_min, act_max
+#define AOT_DW_PARAMS                                                                                         \
+    int32_t in_h, int32_t in_w, int32_t in_c, const int8_t *filter, int32_t filter_h, int32_t filter_w,       \
+        int32_t depth_multiplier, const int32_t *bias, int32_t out_w, int32_t stride_w, int32_t dilation_h,   \
+        int32_t dilation_w, int32_t pad_left, int32_t input_offset, int32_t pad_fill, int32_t output_offset,  \
+        int32_t requant, const int32_t *out_multiplier, const int32_t *out_second, int32_t quant_step,         \
+        int32_t act_min, int32_t act_max
+
+/* Output pixels [ox_begin, ox_end) of one row (window top at image row iy0), all with the taps
+ * [fy_lo, fy_hi) x [fx_lo, fx_hi) inside the image (the same for the whole run); the other taps count as
+ * pad_fill.  With literal ranges the tap loops unroll into constant offsets from one input pointer. */
+AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0, int32_t ox_begin, int32_t ox_end,
+                                int32_t fy_lo, int32_t fy_hi, int32_t fx_lo, int32_t fx_hi, AOT_DW_PARAMS)
+{
+    const int32_t out_c = in_c * depth_multiplier;
+    const int32_t row_step = in_w * in_c;
+    const int32_t unroll = AOT_CONSTANT(fy_lo) && AOT_CONSTANT(fy_hi) && AOT_CONSTANT(fx_lo) &&
+                           AOT_CONSTANT(fx_hi) && AOT_CONSTANT(filter_h) && AOT_CONSTANT(filter_w);
+    int32_t ox, ic, m, fy, fx;
+    (void)in_h;
+    (void)out_w;
+    for (ox = ox_begin; ox < ox_end; ox++) {
+        const int32_t ix0 = ox * stride_w - pad_left;
+        /* Index of the first inside tap of the window (channel 0); taps are at fixed offsets from it. */
+        const int32_t first = (iy0 + fy_lo * dilation_h) * row_step + (ix0 + fx_lo * dilation_w) * in_c;
+        int8_t* out_px = out_row + ox * out_c;
+        const int8_t* w_c = filter;
+        int32_t oc = 0;
+        for (ic = 0; ic < in_c; ic++) {
+            for (m = 0; m < depth_multiplier; m++) {
+                int32_t acc = bias != 0 ? bias[oc] : 0;
+                if (unroll) {
+                    AOT_UNROLL
+                    for (fy = fy_lo; fy < fy_hi; fy++) {
+                        AOT_UNROLL
+                        for (fx = fx_lo; fx < fx_hi; fx++) {
+                            acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] *
+                                   ((int32_t)in_b[first + ic + (fy - fy_lo) * dilation_h * row_step +
+                                                  (fx - fx_lo) * dilation_w * in_c] +
+                                    input_offset);
+                        }
+                    }
+                    if (pad_fill != 0) {
+                        AOT_UNROLL
+                        for (fy = 0; fy < filter_h; fy++) {
+                            AOT_UNROLL
+                            for (fx = 0; fx < filter_w; fx++) {
+                                if (fy < fy_lo || fy >= fy_hi || fx < fx_lo || fx >= fx_hi) {
+                                    acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] * pad_fill;
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    for (fy = 0; fy < filter_h; fy++) {
+                        const int32_t row_in = fy >= fy_lo && fy < fy_hi;
+                        for (fx = 0; fx < filter_w; fx++) {
+                            const int32_t v = row_in && fx >= fx_lo && fx < fx_hi
+                                                  ? (int32_t)in_b[first + ic + (fy - fy_lo) * dilation_h * row_step +
+                                                                  (fx - fx_lo) * dilation_w * in_c] +
+                                                        input_offset
+                                                  : pad_fill;
+                            acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] * v;
+                        }
+                    }
+                }
+                out_px[oc] = aot_requant_s8(acc, requant, out_multiplier[oc * quant_step],
+                                            out_second[oc * quant_step], output_offset, act_min, act_max);
+                w_c++;
+                oc++;
+            }
+        }
+    }
+}
+
+/* One output row: its taps rows [fy_lo, fy_hi) are inside the image.  With `peel` (a literal) every border
+ * column is its own unrolled run; otherwise the border columns share one run with run-time tap ranges. */
+AOT_INLINE_BODY void aot_dw_row(const int8_t* in_b, int8_t* out_row, int32_t iy0, int32_t fy_lo, int32_t fy_hi,
+                                int32_t x_lo, int32_t x_hi, int32_t peel, AOT_DW_PARAMS)
+{
+    int32_t ox;
+    if (peel) {
+        AOT_UNROLL
+        for (ox = 0; ox < x_lo; ox++) {
+            const int32_t ix0 = ox * stride_w - pad_left;
+            const int32_t fx_lo = aot_dw_tap_lo(ix0, dilation_w, filter_w);
+            aot_dw_run(in_b, out_row, iy0, ox, ox + 1, fy_lo, fy_hi, fx_lo,
+                       aot_dw_tap_hi(ix0, dilation_w, filter_w, in_w, fx_lo), AOT_DW_ARGS);
+        }
+        aot_dw_run(in_b, out_row, iy0, x_lo, x_hi, fy_lo, fy_hi, 0, filter_w, AOT_DW_ARGS);
+        AOT_UNROLL
+        for (ox = x_hi; ox < out_w; ox++) {
+            const int32_t ix0 = ox * stride_w - pad_left;
+            const int32_t fx_lo = aot_dw_tap_lo(ix0, dilation_w, filter_w);
+            aot_dw_run(in_b, out_row, iy0, ox, ox + 1, fy_lo, fy_hi, fx_lo,
+                       aot_dw_tap_hi(ix0, dilation_w, filter_w, in_w, fx_lo), AOT_DW_ARGS);
+        }
+    } else {
+        for (ox = 0; ox < out_w; ox++) {
+            if (ox == x_lo && fy_lo == 0 && fy_hi == filter_h) {
+                aot_dw_run(in_b, out_row, iy0, x_lo, x_hi, 0, filter_h, 0, filter_w, AOT_DW_ARGS);
+                ox = x_hi;
+                if (ox >= out_w) {
+                    break;
+                }
+            }
+            {
+                const int32_t ix0 = ox * stride_w - pad_left;
+                const int32_t fx_lo = aot_dw_tap_lo(ix0, dilation_w, filter_w);
+                aot_dw_run(in_b, out_row, iy0, ox, ox + 1, fy_lo, fy_hi, fx_lo,
+                           aot_dw_tap_hi(ix0, dilation_w, filter_w, in_w, fx_lo), AOT_DW_ARGS);
+            }
+        }
+    }
+}
+
+/* The whole layer.  requant: AOT_REQUANT_EXACT (out_second = TFLite shifts) or AOT_REQUANT_SHORT (out_second =
+ * add constants); quant_step 1 (per channel) or 0 (element 0 for every channel).  peel: unroll every border
+ * row and column separately (for literal shapes with small padding; more code, no run-time tap checks). */
+AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(
+    const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const int8_t* filter,
+    int32_t filter_h, int32_t filter_w, int32_t depth_multiplier, const int32_t* bias, int8_t* output,
+    int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+    int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t pad_fill, int32_t output_offset,
+    int32_t requant, const int32_t* out_multiplier, const int32_t* out_second, int32_t quant_step,
+    int32_t act_min, int32_t act_max, int32_t peel)
+{
+    const int32_t out_c = in_c * depth_multiplier;
+    const int32_t y_lo = aot_dw_inner_lo(pad_top, stride_h, out_h);
+    const int32_t y_hi = aot_dw_inner_hi(pad_top, stride_h, (filter_h - 1) * dilation_h + 1, in_h, out_h);
+    const int32_t x_lo = aot_dw_inner_lo(pad_left, stride_w, out_w);
+    const int32_t x_hi = aot_dw_inner_hi(pad_left, stride_w, (filter_w - 1) * dilation_w + 1, in_w, out_w);
+    int32_t b, oy;
+
+    for (b = 0; b < batches; b++) {
+        const int8_t* in_b = input + b * in_h * in_w * in_c;
+        int8_t* out_b = output + b * out_h * out_w * out_c;
+        if (peel) {
+            AOT_UNROLL
+            for (oy = 0; oy < y_lo; oy++) {
+                const int32_t iy0 = oy * stride_h - pad_top;
+                const int32_t fy_lo = aot_dw_tap_lo(iy0, dilation_h, filter_h);
+                aot_dw_row(in_b, out_b + oy * out_w * out_c, iy0, fy_lo,
+                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 1, AOT_DW_ARGS);
+            }
+            for (oy = y_lo; oy < y_hi; oy++) {
+                aot_dw_row(in_b, out_b + oy * out_w * out_c, oy * stride_h - pad_top, 0, filter_h, x_lo, x_hi, 1,
+                           AOT_DW_ARGS);
+            }
+            AOT_UNROLL
+            for (oy = y_hi; oy < out_h; oy++) {
+                const int32_t iy0 = oy * stride_h - pad_top;
+                const int32_t fy_lo = aot_dw_tap_lo(iy0, dilation_h, filter_h);
+                aot_dw_row(in_b, out_b + oy * out_w * out_c, iy0, fy_lo,
+                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 1, AOT_DW_ARGS);
+            }
+        } else {
+            for (oy = 0; oy < out_h; oy++) {
+                const int32_t iy0 = oy * stride_h - pad_top;
+                const int32_t fy_lo = aot_dw_tap_lo(iy0, dilation_h, filter_h);
+                aot_dw_row(in_b, out_b + oy * out_w * out_c, iy0, fy_lo,
+                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 0, AOT_DW_ARGS);
+            }
+        }
+    }
+}
+
+#undef AOT_DW_ARGS
+#undef AOT_DW_PARAMS
+
+#endif /* AOT_KERNELS_DEPTHWISE_CONV2D_S8_INLINE_H_ */

@@ -1,0 +1,108 @@
+"""Bit-exactness of the shape-specialized layers generated for Cortex-M0/M3 (compiler/ops/_specialize.py).
+
+With --target cortex-m3 the int8 convolution, depthwise and fully connected layers call the kernels' inline
+bodies with literal shapes from `static` functions of the generated model; that code is portable C, so the host
+build compiles and runs exactly what the ARM build gets, and every case is compared with TFLite Micro here.
+The QEMU tests of //tests/models run the same code on mps2-an385 (Cortex-M3).
+"""
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+
+from compiler.driver import compile_model, load_model  # noqa: E402
+from conftest import SHARED_MODELS, shared_model_path  # noqa: E402
+from test_dsp_kernels import CONV_CASES, DW_CASES, _check, _conv_model, _extremes, _fc_model, _kernels  # noqa: E402
+from test_dsp_kernels import needs_tflm  # noqa: E402
+
+TARGET = "cortex-m3"
+BODY = {"CONV_2D": "aot_conv2d_s8_body", "DEPTHWISE_CONV_2D": "aot_depthwise_conv2d_s8_body",
+        "FULLY_CONNECTED": "aot_fully_connected_s8_body"}
+
+
+def _exact(tmp_path, path, kind):
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+    assert _kernels(path, TARGET)[0] == BODY[kind]
+
+
+@needs_tflm
+@pytest.mark.parametrize("name", [m for m in SHARED_MODELS if m != "hello_world_float"])
+def test_shared_model_bit_exact_specialized(tmp_path, name):
+    path = shared_model_path(name)
+    _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)), target=TARGET)
+
+
+@needs_tflm
+@pytest.mark.parametrize("depth,units,batches,act,per_channel", [
+    (8, 4, 1, 0, False), (12, 7, 2, 1, True), (64, 13, 1, 3, False), (4, 1, 3, 0, True), (6, 5, 1, 0, False)])
+def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
+    b = _fc_model(depth, units, batches, per_channel=per_channel, act=act, seed=depth + units)
+    _exact(tmp_path, b.save(tmp_path / "fc.tflite"), "FULLY_CONNECTED")
+
+
+# The DSP suites' shapes (padding or not, strides, dilation, one input channel, depth multiplier 2) plus
+# depth multipliers on padded borders and per-tensor filter scales.
+EXTRA_DW = [((1, 7, 6, 3), 3, 3, 6, (2, 1), 0, (1, 1)), ((1, 9, 8, 2), 5, 3, 6, (1, 2), 0, (2, 1))]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(CONV_CASES)))
+@pytest.mark.parametrize("per_channel", [True, False])
+def test_conv2d(tmp_path, case, per_channel):
+    in_shape, kh, kw, oc, stride, padding, dilation = CONV_CASES[case]
+    b = _conv_model("CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3, seed=case,
+                    per_channel=per_channel)
+    _exact(tmp_path, b.save(tmp_path / "conv.tflite"), "CONV_2D")
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(DW_CASES) + len(EXTRA_DW)))
+@pytest.mark.parametrize("per_channel", [True, False])
+def test_depthwise_conv2d(tmp_path, case, per_channel):
+    cases = [c[:7] for c in DW_CASES] + EXTRA_DW
+    in_shape, kh, kw, oc, stride, padding, dilation = cases[case]
+    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3,
+                    seed=10 + case, per_channel=per_channel)
+    _exact(tmp_path, b.save(tmp_path / "dw.tflite"), "DEPTHWISE_CONV_2D")
+
+
+# Output zero points at both ends of int8, ReLU6, and a right shift past the short form's limit (the exact form).
+REQUANT_CASES = [
+    # kind, per_channel, act, out_scale, out_zp
+    ("CONV_2D", False, 3, 0.2, -128),
+    ("CONV_2D", True, 0, 0.05, 127),
+    ("CONV_2D", True, 0, 3000.0, 0),
+    ("DEPTHWISE_CONV_2D", False, 3, 0.2, 127),
+    ("DEPTHWISE_CONV_2D", True, 1, 0.07, -128),
+    ("DEPTHWISE_CONV_2D", True, 0, 3000.0, 0),
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(REQUANT_CASES)))
+def test_requant_corners(tmp_path, case):
+    kind, per_channel, act, out_scale, out_zp = REQUANT_CASES[case]
+    in_shape, oc = ((1, 6, 7, 8), 6) if kind == "CONV_2D" else ((1, 9, 6, 6), 6)
+    b = _conv_model(kind, in_shape, 3, 3, oc, act=act, per_channel=per_channel, seed=40 + case,
+                    out_scale=out_scale, out_zp=out_zp)
+    path = b.save(tmp_path / "rq.tflite")
+    _exact(tmp_path, path, kind)
+    short = "AOT_REQUANT_SHORT" in compile_model(path, "m", TARGET).files["m.c"]
+    assert short == (out_scale < 1000)
+
+
+def test_generated_code_specialized_only_for_m0_m3():
+    path = shared_model_path("kws_ref_model")
+    for target in ("cortex-m0", "cortex-m3"):
+        src = compile_model(path, "kws", target).files["kws.c"]
+        # kws: one function for the first convolution, one shared by its four depthwise layers, one by its
+        # four pointwise convolutions, one for the classifier.
+        assert src.count("static void kws_") == 4, src
+        assert "aot_conv2d_s8(" not in src and "aot_depthwise_conv2d_s8(" not in src
+    for target in ("host", "cortex-m4", "cortex-m7"):
+        src = compile_model(path, "kws", target).files["kws.c"]
+        assert "static void" not in src and "_inline.h" not in src
