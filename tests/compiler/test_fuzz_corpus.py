@@ -49,12 +49,14 @@ def test_entry_compiles_or_fails_clearly(path):
         assert detail and "\n" not in detail and "Traceback" not in detail, detail
 
 
-def test_fuzzer_runs(tmp_path):
+@pytest.mark.parametrize("fmt", ["tflite", "onnx"])
+def test_fuzzer_runs(tmp_path, fmt):
     """A few dozen executions of the fuzzer itself (builder seeds and the corpus only): it must keep working."""
     import json
     import subprocess
-    r = subprocess.run([sys.executable, os.path.join(FUZZ_DIR, "fuzz_frontend.py"), "--runs", "40", "--duration",
-                        "60", "--no_shared", "--check_c_every", "0", "--seed", "7", "--out", str(tmp_path)],
+    r = subprocess.run([sys.executable, os.path.join(FUZZ_DIR, "fuzz_frontend.py"), "--format", fmt, "--runs", "40",
+                        "--duration", "60", "--no_shared", "--check_c_every", "0", "--seed", "7", "--out",
+                        str(tmp_path)],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     stats = json.loads((tmp_path / "stats.json").read_text())

@@ -138,10 +138,13 @@ def test_quantize_linear_rounds_half_to_even():
     np.testing.assert_array_equal(y, np.array([[128, 130, 130, 128, 126, 255, 0, 128]], np.uint8))
 
 
-def test_gather_scalar_index_removes_the_axis():
+def test_gather_index_rank_sets_the_output_rank():
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     y = _run_node("Gather", np.float32, {"x": x}, {"i": np.int64(-2)}, {"axis": 1}, same_rank=False)
-    np.testing.assert_array_equal(y, x[:, -2, :])
+    np.testing.assert_array_equal(y, x[:, -2, :])        # a scalar index removes the axis
+    idx = np.array([[0, 2]], np.int64)
+    y = _run_node("Gather", np.float32, {"x": x}, {"i": idx}, {"axis": 1}, same_rank=False)
+    np.testing.assert_array_equal(y, x[:, idx, :])       # [2, 1, 2, 4]
 
 
 @pytest.mark.parametrize("mode", ["reflect", "edge", "wrap"])

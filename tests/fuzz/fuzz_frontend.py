@@ -298,18 +298,20 @@ def fuzz(args) -> dict:
     stats["corpus_entries"] = len(corpus.entries)
     stats["features"] = len(corpus.features)
     if args.export_corpus:
-        stats["exported"] = export_corpus(corpus, args.export_corpus, ext, args.export_max_bytes, args.save_from_all)
+        stats["exported"] = export_corpus(corpus, args.export_corpus, ext, args.export_max_bytes, args.save_from_all,
+                                          args.export_lines)
     with open(os.path.join(args.out, "stats.json"), "w") as f:
         json.dump(stats, f, indent=2, sort_keys=True)
     shutil.rmtree(work, ignore_errors=True)
     return stats
 
 
-def export_corpus(corpus, out_dir, ext, max_bytes, any_origin=False) -> int:
-    """Greedy set cover of the builder-derived entries' features, smallest first; returns the number written."""
+def export_corpus(corpus, out_dir, ext, max_bytes, any_origin=False, lines_only=False) -> int:
+    """Greedy set cover of the builder-derived entries' features (with lines_only, of the compiler lines they run,
+    not the kinds of their error messages: far fewer entries), smallest first; returns the number written."""
     os.makedirs(out_dir, exist_ok=True)
-    pool = sorted((e for e in corpus.entries
-                   if (any_origin or e["origin"] == "builder") and len(e["data"]) <= max_bytes),
+    pool = sorted(({**e, "features": {f for f in e["features"] if f[0] == "line" or not lines_only}}
+                   for e in corpus.entries if (any_origin or e["origin"] == "builder") and len(e["data"]) <= max_bytes),
                   key=lambda e: len(e["data"]))
     covered, chosen = set(), []
     while True:
@@ -358,6 +360,8 @@ def main(argv=None) -> int:
     ap.add_argument("--export_corpus", "--corpus_out", dest="export_corpus", default="",
                     help="at the end, write a minimal builder-derived corpus here")
     ap.add_argument("--export_max_bytes", type=int, default=4096)
+    ap.add_argument("--export_lines", action="store_true",
+                    help="export a set cover of the compiler lines reached only (ignoring error-message kinds)")
     ap.add_argument("--save_from_all", action="store_true",
                     help="export entries derived from any seed, not only the builder's (local use only)")
     ap.add_argument("--replay", nargs="+", help="run these files once and print their outcomes")

@@ -69,7 +69,7 @@ class NodeCtx:
     def ints(self, value, what: str, length: int = None) -> list:
         """A constant operand or attribute as Python ints: integer elements only, `length` of them if given."""
         arr = np.asarray(value)
-        if arr.dtype.kind not in "iu":
+        if arr.size and arr.dtype.kind not in "iu":     # an empty list is float64 to numpy
             raise self.error(f"{what} has element type {arr.dtype}; it must hold integers")
         vals = [int(v) for v in arr.reshape(-1)]
         if length is not None and len(vals) != length:

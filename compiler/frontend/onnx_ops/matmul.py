@@ -141,7 +141,7 @@ def gemm(ctx):
     ctx.set_output(0, out)
 
 
-def _matmul_shape(ctx, a_shape, b_shape, what: str = "the operands") -> tuple:
+def _matmul_shape(ctx, a_shape, b_shape) -> tuple:
     """numpy matmul's result shape, or an error naming the shapes."""
     a2 = (1,) + tuple(a_shape) if len(a_shape) == 1 else tuple(a_shape)
     b2 = tuple(b_shape) + (1,) if len(b_shape) == 1 else tuple(b_shape)
@@ -150,7 +150,7 @@ def _matmul_shape(ctx, a_shape, b_shape, what: str = "the operands") -> tuple:
             raise ValueError
         batch = np.broadcast_shapes(a2[:-2], b2[:-2])
     except ValueError:
-        raise ctx.error(f"{what} of shapes {list(a_shape)} and {list(b_shape)} cannot be multiplied") from None
+        raise ctx.error(f"the operands of shapes {list(a_shape)} and {list(b_shape)} cannot be multiplied") from None
     shape = tuple(batch) + (a2[-2], b2[-1])
     if len(a_shape) == 1:
         shape = shape[:-2] + shape[-1:]
@@ -159,8 +159,9 @@ def _matmul_shape(ctx, a_shape, b_shape, what: str = "the operands") -> tuple:
     return tuple(int(d) for d in shape)
 
 
-def _matmul_out_shape(ctx, a_shape, b_shape, what: str = "the operands") -> tuple:
-    want = _matmul_shape(ctx, a_shape, b_shape, what)
+def _matmul_out_shape(ctx, a_shape, b_shape) -> tuple:
+    """The inferred output shape, checked against the product's."""
+    want = _matmul_shape(ctx, a_shape, b_shape)
     out_shape = ctx.out_shape(0)
     if tuple(out_shape) != want:
         raise ctx.error(f"the output has shape {list(out_shape)} after shape inference, but the product of "

@@ -195,8 +195,9 @@ def gather(ctx):
     dst = out.tensors["onnx"]
     if idx.ndim == 0:       # a scalar index removes the axis: gather one row, then reshape the axis away
         dst = b.new_tensor(f"{ctx.name}:row", x.shape[:axis] + (1,) + x.shape[axis + 1:], dst.dtype, dst.quant)
-    b.add_op("GATHER", [src, b.const_tensor(f"{ctx.name}:indices", np.asarray(idx, np.int64).reshape(-1), "int64")],
-             [dst], {"Axis": axis, "BatchDims": 0})
+    indices = np.asarray(idx, np.int64).reshape(idx.shape or (1,))
+    b.add_op("GATHER", [src, b.const_tensor(f"{ctx.name}:indices", indices, "int64")], [dst],
+             {"Axis": axis, "BatchDims": 0})
     if idx.ndim == 0:
         b.add_op("RESHAPE", [dst], [out.tensors["onnx"]])
     ctx.set_output(0, out)
