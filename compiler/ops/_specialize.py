@@ -82,8 +82,9 @@ def specialize(op, p: dict, body: str, args: list, weights: np.ndarray, t: dict)
 
 
 def requant_args(p: dict, t: dict) -> list:
-    """The body arguments from output_offset to act_max (shared order of the three bodies)."""
-    return [p["out_off"], "AOT_REQUANT_SHORT" if t["short"] else "AOT_REQUANT_EXACT", "mult", "second",
+    """The body arguments from output_offset to act_max (shared order of the three bodies).  The short form
+    holds the output offset in its add table, so its literal is 0 and layers differing only there share."""
+    return [0 if t["short"] else p["out_off"], "AOT_REQUANT_SHORT" if t["short"] else "AOT_REQUANT_EXACT", "mult", "second",
             t["step"], p["act"][0], p["act"][1]]
 
 

@@ -103,6 +103,10 @@ def test_generated_code_specialized_only_for_m0_m3():
         assert src.count("static void kws_") == 4, src
         assert "aot_conv2d_s8(" not in src and "aot_depthwise_conv2d_s8(" not in src
         assert "aot_fully_connected_s8(" not in src
+    # ResNet-8: two 3x3 layers of one shape differ only in their output zero point, which the short
+    # requantization keeps in its table, so they share a function (8 conv shapes + the classifier).
+    src = compile_model(shared_model_path("pretrainedResnet_quant"), "resnet", "cortex-m3").files["resnet.c"]
+    assert src.count("static void resnet_") == 9
     for target in ("host", "cortex-m4", "cortex-m7"):
         src = compile_model(path, "kws", target).files["kws.c"]
         assert "static void" not in src and "_inline.h" not in src
