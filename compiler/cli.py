@@ -20,6 +20,9 @@ flags.DEFINE_string("out_dir", None, "Directory for the generated files (compile
                     flag_values=FLAGS)
 flags.DEFINE_string("target", "host", "Core to generate code for: host or cortex-m0/m3/m4/m7/m33/m55.",
                     flag_values=FLAGS)
+flags.DEFINE_string("specialize", None, "Layer kinds made shape-specialized functions on cortex-m0/m3: a "
+                    "comma-separated subset of conv, depthwise, fc (the default: all three), or none.",
+                    flag_values=FLAGS)
 flags.DEFINE_string("inputs", None, "run: .npz with one array per model input (keys = input tensor names).",
                     flag_values=FLAGS)
 flags.DEFINE_string("outputs", None, "run: .npz to write the outputs to (keys = output tensor names).",
@@ -47,7 +50,8 @@ flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", 
 USAGE = """usage: aotc <command> [flags] MODEL
 
 commands:
-  compile MODEL --prefix P --out_dir D [--target CORE] [--ram_budget 24K] [--flash_budget 64K]
+  compile MODEL --prefix P --out_dir D [--target CORE] [--specialize conv,depthwise,fc|none] [--ram_budget 24K]
+          [--flash_budget 64K]
                   write P.h, P.c, P_weights.c and P.json (the model's C and its report)
   run MODEL --inputs IN.npz --outputs OUT.npz
                   compile for this machine with the system C compiler, run, write the outputs
@@ -126,6 +130,8 @@ def main(argv) -> int:
         from .frontend.onnx_reader import parse_dims
         driver.ONNX_DIMS.clear()
         driver.ONNX_DIMS.update(parse_dims(FLAGS.dim))
+        from .ops import _specialize
+        _specialize.configure(FLAGS.specialize)
     except CompileError as e:
         FLAGS.unparse_flags()
         return _fail(str(e))

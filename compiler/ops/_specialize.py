@@ -14,6 +14,7 @@ exact, as for the DSP kernels.  Identical per-channel requantization parameters 
 
 import numpy as np
 
+from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
 from ..targets import specializes
 from ._dsp_layout import dsp_requant_ok, requant_add
@@ -26,14 +27,35 @@ BODIES = {
 }
 # The pointer parameters of every specialized function, in order.
 POINTERS = ("in", "out", "w", "bias", "mult", "second")
+# Fully connected layers deeper than this keep the CRT kernel: the body reads four weight rows `depth` apart, and
+# with a literal depth past 4095 / 3 those offsets no longer fit the Thumb-2 load immediate, so the specialized
+# loop gets slower than the run-time one (micro_speech's 4000-deep layer: +6 % instructions).
+FC_MAX_DEPTH = 4095 // 3
 # Depthwise layers with at most this many filter taps unroll their border pixels (the body's `peel`).
 PEEL_MAX_TAPS = 9
 _SIGNATURE = ("const int8_t* in, int8_t* out, const int8_t* w, const int32_t* bias, const int32_t* mult, "
               "const int32_t* second")
 
 
-def wanted(op) -> bool:
-    return specializes(getattr(op, "target", "host"))
+# Layer kinds (--specialize) and the default: see README "Shape-specialized layers" for what each earns.
+KINDS = ("conv", "depthwise", "fc")
+DEFAULT = KINDS
+_enabled = set(DEFAULT)
+
+
+def configure(spec) -> None:
+    """--specialize: a comma-separated subset of KINDS, "none", or None for DEFAULT."""
+    kinds = DEFAULT if spec is None else [k.strip() for k in spec.split(",") if k.strip() and k.strip() != "none"]
+    bad = [k for k in kinds if k not in KINDS]
+    if bad:
+        raise CompileError(f"--specialize: unknown layer kind '{bad[0]}'; use a comma-separated subset of "
+                           f"{', '.join(KINDS)}, or none.")
+    _enabled.clear()
+    _enabled.update(kinds)
+
+
+def wanted(op, kind: str) -> bool:
+    return kind in _enabled and specializes(getattr(op, "target", "host"))
 
 
 def requant_tables(p: dict, rows: np.ndarray, bias_arr: np.ndarray, in_zp: int) -> dict:
@@ -60,8 +82,9 @@ def specialize(op, p: dict, body: str, args: list, weights: np.ndarray, t: dict)
 
 
 def requant_args(p: dict, t: dict) -> list:
-    """The body arguments from output_offset to act_max (shared order of the three bodies)."""
-    return [p["out_off"], "AOT_REQUANT_SHORT" if t["short"] else "AOT_REQUANT_EXACT", "mult", "second",
+    """The body arguments from output_offset to act_max (shared order of the three bodies).  The short form
+    holds the output offset in its add table, so its literal is 0 and layers differing only there share."""
+    return [0 if t["short"] else p["out_off"], "AOT_REQUANT_SHORT" if t["short"] else "AOT_REQUANT_EXACT", "mult", "second",
             t["step"], p["act"][0], p["act"][1]]
 
 

@@ -56,7 +56,7 @@ class Conv2D(OpLowering):
             op.kernel = "aot_conv2d_s8"
             if kd == ic:
                 prepare_dsp_gemm(op, p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp, ic)
-            if op.kernel == "aot_conv2d_s8" and kd == ic and _specialize.wanted(op):
+            if op.kernel == "aot_conv2d_s8" and kd == ic and _specialize.wanted(op, "conv"):
                 t = _specialize.requant_tables(p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp)
                 args = ["in", n, ih, iw, ic, "w", kh, kw, "bias", "out", oh, ow, oc, sh, sw, dh, dw, pad_t, pad_l,
                         t["in_off"], t["fill"]] + _specialize.requant_args(p, t)

@@ -71,7 +71,7 @@ class DepthwiseConv2D(OpLowering):
                 prepare_dsp_gemm(op, p, per_channel, int8_bias(bias, oc), in_zp, 1)
             elif (kh, kw, dh, dw, oc) == (3, 3, 1, 1, ic):
                 self._prepare_dsp_3x3(op, p, per_channel, int8_bias(bias, oc), in_zp)
-            if op.kernel == "aot_depthwise_conv2d_s8" and _specialize.wanted(op):
+            if op.kernel == "aot_depthwise_conv2d_s8" and _specialize.wanted(op, "depthwise"):
                 t = _specialize.requant_tables(p, per_channel, int8_bias(bias, oc), in_zp)
                 # peel: border rows and columns unrolled one by one (no run-time tap checks), for small
                 # filters only: a 10x8 filter's unrolled border windows cost tens of KB.

@@ -69,7 +69,7 @@ class FullyConnected(OpLowering):
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_fully_connected_s8"
             self._prepare_dsp(op, p)
-            if _specialize.wanted(op):
+            if _specialize.wanted(op, "fc") and depth <= _specialize.FC_MAX_DEPTH:
                 t = _specialize.requant_tables(p, filt.data.reshape(units, depth), int8_bias(bias, units),
                                                int(inp.quant.zero_point[0]))
                 args = ["in", p["batches"], depth, "w", "bias", "out", units, t["in_off"]] + \

@@ -41,6 +41,17 @@ def test_compile_writes_the_files_and_a_complete_json(tmp_path):
         assert needle in header
 
 
+def test_compile_specialize_flag(tmp_path):
+    model = shared_model_path("kws_ref_model")
+    r = aotc("compile", model, "--prefix", "kws", "--out_dir", tmp_path, "--target", "cortex-m3",
+             "--specialize", "fc")
+    assert r.returncode == 0, r.stderr
+    src = (tmp_path / "kws.c").read_text()
+    assert src.count("static void kws_") == 1 and "aot_conv2d_s8(" in src
+    r = aotc("compile", model, "--prefix", "kws", "--out_dir", tmp_path, "--specialize", "pool")
+    assert r.returncode == 2 and "unknown layer kind 'pool'" in r.stderr
+
+
 def test_info_lists_ops_tensors_and_plan():
     r = aotc("info", shared_model_path("kws_ref_model"))
     assert r.returncode == 0, r.stderr

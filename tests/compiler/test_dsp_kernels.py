@@ -193,14 +193,19 @@ REQUANT_CASES = [
 ]
 
 
+def _requant_model(tmp_path, case, seed):
+    """A 3x3 layer of REQUANT_CASES' form: (kind, per_channel, act, out_scale, out_zp)."""
+    kind, per_channel, act, out_scale, out_zp = case
+    in_shape, oc = ((1, 6, 7, 8), 6) if kind == "CONV_2D" else ((1, 9, 6, 6), 6)
+    b = _conv_model(kind, in_shape, 3, 3, oc, act=act, per_channel=per_channel, seed=seed,
+                    out_scale=out_scale, out_zp=out_zp)
+    return b.save(tmp_path / "rq.tflite")
+
+
 @needs_tflm
 @pytest.mark.parametrize("case", range(len(REQUANT_CASES)))
 def test_requant_corners(tmp_path, case):
-    kind, per_channel, act, out_scale, out_zp = REQUANT_CASES[case]
-    in_shape, oc = ((1, 6, 7, 8), 6) if kind == "CONV_2D" else ((1, 9, 6, 6), 6)
-    b = _conv_model(kind, in_shape, 3, 3, oc, act=act, per_channel=per_channel, seed=40 + case,
-                    out_scale=out_scale, out_zp=out_zp)
-    path = b.save(tmp_path / "rq.tflite")
+    path = _requant_model(tmp_path, REQUANT_CASES[case], 40 + case)
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
     assert _kernels(path)[0].endswith("_dsp")
 

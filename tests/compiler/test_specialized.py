@@ -11,11 +11,15 @@ import sys
 
 import pytest
 
+from compiler.errors import CompileError
+from compiler.ops import _specialize
+
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
 from compiler.driver import compile_model, load_model  # noqa: E402
 from conftest import SHARED_MODELS, shared_model_path  # noqa: E402
+import test_dsp_kernels as dsp  # noqa: E402
 from test_dsp_kernels import CONV_CASES, DW_CASES, _check, _conv_model, _extremes, _fc_model, _kernels  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
 
@@ -38,10 +42,16 @@ def test_shared_model_bit_exact_specialized(tmp_path, name):
 
 @needs_tflm
 @pytest.mark.parametrize("depth,units,batches,act,per_channel", [
-    (8, 4, 1, 0, False), (12, 7, 2, 1, True), (64, 13, 1, 3, False), (4, 1, 3, 0, True), (6, 5, 1, 0, False)])
+    (8, 4, 1, 0, False), (12, 7, 2, 1, True), (64, 13, 1, 3, False), (4, 1, 3, 0, True), (6, 5, 1, 0, False),
+    (1365, 5, 1, 0, False), (1366, 5, 1, 0, False)])
 def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
     b = _fc_model(depth, units, batches, per_channel=per_channel, act=act, seed=depth + units)
-    _exact(tmp_path, b.save(tmp_path / "fc.tflite"), "FULLY_CONNECTED")
+    path = b.save(tmp_path / "fc.tflite")
+    if depth <= _specialize.FC_MAX_DEPTH:
+        _exact(tmp_path, path, "FULLY_CONNECTED")
+    else:  # too deep: the CRT kernel
+        _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+        assert _kernels(path, TARGET)[0] == "aot_fully_connected_s8"
 
 
 # The DSP suites' shapes (padding or not, strides, dilation, one input channel, depth multiplier 2) plus
@@ -70,29 +80,18 @@ def test_depthwise_conv2d(tmp_path, case, per_channel):
     _exact(tmp_path, b.save(tmp_path / "dw.tflite"), "DEPTHWISE_CONV_2D")
 
 
-# Output zero points at both ends of int8, ReLU6, and a right shift past the short form's limit (the exact form).
-REQUANT_CASES = [
-    # kind, per_channel, act, out_scale, out_zp
-    ("CONV_2D", False, 3, 0.2, -128),
-    ("CONV_2D", True, 0, 0.05, 127),
-    ("CONV_2D", True, 0, 3000.0, 0),
-    ("DEPTHWISE_CONV_2D", False, 3, 0.2, 127),
-    ("DEPTHWISE_CONV_2D", True, 1, 0.07, -128),
-    ("DEPTHWISE_CONV_2D", True, 0, 3000.0, 0),
-]
+# test_dsp_kernels' requantization corners (output zero points at both ends of int8, ReLU6) plus right shifts
+# past the short form's limit (the exact form).
+REQUANT_CASES = dsp.REQUANT_CASES + [("CONV_2D", True, 0, 3000.0, 0), ("DEPTHWISE_CONV_2D", True, 0, 3000.0, 0)]
 
 
 @needs_tflm
 @pytest.mark.parametrize("case", range(len(REQUANT_CASES)))
 def test_requant_corners(tmp_path, case):
-    kind, per_channel, act, out_scale, out_zp = REQUANT_CASES[case]
-    in_shape, oc = ((1, 6, 7, 8), 6) if kind == "CONV_2D" else ((1, 9, 6, 6), 6)
-    b = _conv_model(kind, in_shape, 3, 3, oc, act=act, per_channel=per_channel, seed=40 + case,
-                    out_scale=out_scale, out_zp=out_zp)
-    path = b.save(tmp_path / "rq.tflite")
-    _exact(tmp_path, path, kind)
+    path = dsp._requant_model(tmp_path, REQUANT_CASES[case], 40 + case)
+    _exact(tmp_path, path, REQUANT_CASES[case][0])
     short = "AOT_REQUANT_SHORT" in compile_model(path, "m", TARGET).files["m.c"]
-    assert short == (out_scale < 1000)
+    assert short == (REQUANT_CASES[case][3] < 1000)
 
 
 def test_generated_code_specialized_only_for_m0_m3():
@@ -103,6 +102,26 @@ def test_generated_code_specialized_only_for_m0_m3():
         # four pointwise convolutions, one for the classifier.
         assert src.count("static void kws_") == 4, src
         assert "aot_conv2d_s8(" not in src and "aot_depthwise_conv2d_s8(" not in src
+        assert "aot_fully_connected_s8(" not in src
+    # ResNet-8: two 3x3 layers of one shape differ only in their output zero point, which the short
+    # requantization keeps in its table, so they share a function (8 conv shapes + the classifier).
+    src = compile_model(shared_model_path("pretrainedResnet_quant"), "resnet", "cortex-m3").files["resnet.c"]
+    assert src.count("static void resnet_") == 9
     for target in ("host", "cortex-m4", "cortex-m7"):
         src = compile_model(path, "kws", target).files["kws.c"]
         assert "static void" not in src and "_inline.h" not in src
+
+
+def test_specialize_option():
+    path = shared_model_path("kws_ref_model")
+    try:
+        _specialize.configure("fc,depthwise")
+        src = compile_model(path, "kws", "cortex-m3").files["kws.c"]
+        assert "static void kws_fc" in src and "static void kws_dw" in src and "aot_conv2d_s8(" in src
+        _specialize.configure("none")
+        src = compile_model(path, "kws", "cortex-m3").files["kws.c"]
+        assert "static void" not in src
+        with pytest.raises(CompileError, match="unknown layer kind 'pool'"):
+            _specialize.configure("conv,pool")
+    finally:
+        _specialize.configure(None)
