@@ -15,8 +15,8 @@
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
  * dsp_s8.h).
  * Requires: filter depth == in_c (no groups), right shifts 1..22 and |acc| < 2^30 (checked by the compiler).
- * Fused residual ADD (aot/kernels/conv2d.h): the GEMM is instantiated twice from one inline body, with and
- * without it, and chosen once per pixel pair, so the plain convolution runs exactly the code it ran before.
+ * Fused residual ADD (aot/kernels/conv2d.h): aot_conv2d_s8_dsp_add is the same inline body instantiated with it,
+ * so the plain convolution runs the code it ran before and a firmware without fused layers does not link it.
  */
 #include "aot/kernels/conv2d.h"
 #include "add_s8_elem.h"
@@ -323,14 +323,17 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
     }
 }
 
-/* The whole layer; `fused` is a constant in each of the two instances below. */
-AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                                              const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                                              int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                                              int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                                              int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                                              const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
-                                              const int8_t* residual, const struct aot_add_s8_params* residual_add, int fused)
+/* The whole layer; `fused` is a constant in each of the two entry points below. */
+AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                              int32_t in_c, const int32_t* filter, int32_t filter_h,
+                                              int32_t filter_w, const int32_t* bias, int8_t* output, int32_t out_h,
+                                              int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                                              int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                                              int32_t pad_left, int32_t input_zero_point,
+                                              const int32_t* out_multiplier, const int32_t* out_add,
+                                              int32_t act_min, int32_t act_max, int32_t* scratch,
+                                              const int8_t* residual, const struct aot_add_s8_params* residual_add,
+                                              int fused)
 {
     const int32_t k = filter_h * filter_w * in_c;
     const int32_t quads = k / 4;
@@ -379,24 +382,9 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batch
             res.r0 = residual + p * out_c;
             res.r1 = residual + p1 * out_c;
         }
-        aot_conv_gemm2(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1, output + p * out_c,
-                       output + p1 * out_c, out_c, &rq, fused, &res);
+        aot_conv_gemm2(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
+                       output + p * out_c, output + p1 * out_c, out_c, &rq, fused, &res);
     }
-}
-
-/* Out of line, so that the plain instance below is compiled as a function of its own (sharing one function's
- * registers with the fused loop costs the plain convolution instructions). */
-AOT_NOINLINE void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                                  const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                                  int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                                  int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                                  int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                                  const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
-                                  const int8_t* residual, const struct aot_add_s8_params* residual_add)
-{
-    aot_conv2d_s8_dsp_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w, out_c,
-                           stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point, out_multiplier,
-                           out_add, act_min, act_max, scratch, residual, residual_add, 1);
 }
 
 void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
@@ -404,16 +392,23 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
                        int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
                        int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
                        int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
-                       const int8_t* residual, const struct aot_add_s8_params* residual_add)
+                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
 {
-    if (residual != 0) {
-        aot_conv2d_s8_dsp_add(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w, out_c,
-                              stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point, out_multiplier,
-                              out_add, act_min, act_max, scratch, residual, residual_add);
-        return;
-    }
-    aot_conv2d_s8_dsp_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w, out_c,
-                   stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point, out_multiplier,
-                   out_add, act_min, act_max, scratch, residual, residual_add, 0);
+    aot_conv2d_s8_dsp_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
+                           out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
+                           out_multiplier, out_add, act_min, act_max, scratch, (const int8_t*)0,
+                           (const struct aot_add_s8_params*)0, 0);
+}
+
+void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                           const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                           int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
+                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
+                           const int8_t* residual, const struct aot_add_s8_params* residual_add)
+{
+    aot_conv2d_s8_dsp_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
+                           out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
+                           out_multiplier, out_add, act_min, act_max, scratch, residual, residual_add, 1);
 }
