@@ -111,20 +111,22 @@ def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
             p["oh"], p["ow"], out_c, p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"],
             p["in_zp"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
             ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
-            p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")] + residual_args(op, ctx)
-    return [ctx.call(op.kernel, args)]
+            p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
+    return [residual_call(op, ctx, args)]
 
 
 # --- residual ADD fused into the convolution (passes/fuse_residual_add.py) -----------------------------------
 
 
-def residual_args(op, ctx) -> list:
-    """The kernels' last two arguments: the residual input and the ADD's parameters, or two null pointers."""
+def residual_call(op, ctx, args: list) -> str:
+    """The kernel call; with a fused residual ADD, the kernel's *_add form with the residual input and the ADD's
+    parameters as two more arguments."""
     res = op.params.get("residual")
     if res is None:
-        return ["(const int8_t*)0", "(const struct aot_add_s8_params*)0"]
+        return ctx.call(op.kernel, args)
     from .add import short_add_struct
-    return [ctx.ptr(op.input(res["index"])), short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"])]
+    return ctx.call(op.kernel + "_add", args + [
+        ctx.ptr(op.input(res["index"])), short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"])])
 
 
 def residual_inplace_input(op):

@@ -7,7 +7,7 @@ from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
                       padding_amount, require_const, require_inputs, require_same_dtype)
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
-                           prepare_dsp_gemm, residual_args, residual_headers, residual_inplace_input)
+                           prepare_dsp_gemm, residual_call, residual_headers, residual_inplace_input)
 
 
 @register
@@ -94,9 +94,9 @@ class Conv2D(OpLowering):
                      p["pad_t"], p["pad_l"], p["in_off"], p["out_off"],
                      ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
                      ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"),
-                     p["act"][0], p["act"][1]] + residual_args(op, ctx)
-        else:
-            args += [ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"), ctx.ptr(out),
-                     p["oh"], p["ow"], p["oc"], p["sh"], p["sw"], p["dh"], p["dw"],
-                     p["pad_t"], p["pad_l"], ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
+                     p["act"][0], p["act"][1]]
+            return [residual_call(op, ctx, args)]
+        args += [ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"), ctx.ptr(out),
+                 p["oh"], p["ow"], p["oc"], p["sh"], p["sw"], p["dh"], p["dw"],
+                 p["pad_t"], p["pad_l"], ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
         return [ctx.call(op.kernel, args)]

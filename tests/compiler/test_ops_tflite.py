@@ -311,13 +311,19 @@ def test_residual_add_not_fused_in_float(tmp_path):
     assert fused_into is None and add["kernel"] == "aot_add_f32"
 
 
-@needs_tflm
-def test_residual_add_not_fused_when_conv_output_is_read_twice(tmp_path):
-    rng = np.random.default_rng(3)
+def _conv_chain(seed):
+    """x -> r = conv(x) -> y = conv(r), 5x5x4: (builder, r, y, shape of both)."""
+    rng = np.random.default_rng(seed)
     b = ModelBuilder()
     x = b.input("x", [1, 5, 5, 4], "int8", 0.05, -3)
     r, rs = conv_layer(b, rng, "r", x, (1, 5, 5, 4), 4, act=1)
     y, _ = conv_layer(b, rng, "y", r, rs, 4)
+    return b, r, y, rs
+
+
+@needs_tflm
+def test_residual_add_not_fused_when_conv_output_is_read_twice(tmp_path):
+    b, r, y, rs = _conv_chain(3)
     s = b.op("ADD", [y, r], out=b.tensor("s", list(rs), "int8", 0.09, -7))
     s2 = b.op("ADD", [s, y], out=b.tensor("s2", list(rs), "int8", 0.1, 1))
     b.output(s2)
@@ -331,11 +337,7 @@ def test_residual_add_not_fused_when_conv_output_is_read_twice(tmp_path):
 
 @needs_tflm
 def test_residual_add_not_fused_when_conv_output_is_a_model_output(tmp_path):
-    rng = np.random.default_rng(4)
-    b = ModelBuilder()
-    x = b.input("x", [1, 5, 5, 4], "int8", 0.05, -3)
-    r, rs = conv_layer(b, rng, "r", x, (1, 5, 5, 4), 4, act=1)
-    y, _ = conv_layer(b, rng, "y", r, rs, 4)
+    b, r, y, rs = _conv_chain(4)
     s = b.op("ADD", [r, y], out=b.tensor("s", list(rs), "int8", 0.09, -7))
     b.output(s, y)
     path = b.save(tmp_path / "model.tflite")

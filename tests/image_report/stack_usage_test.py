@@ -78,5 +78,22 @@ class StackUsageTest(unittest.TestCase):
                     self.assertGreaterEqual(est.bytes, at + deepest_path(frames, callee).bytes)
 
 
+class LiteralFrameTest(unittest.TestCase):
+    def test_thumb1_frame_from_a_literal_word(self):
+        # A Cortex-M0 frame too large for `sub sp, #imm`: the adjustment is a literal word added to sp.
+        text = """
+00001540 <big>:
+    1540:\tpush\t{r4, r5, r6, r7, lr}
+    1542:\tldr\tr4, [pc, #8]\t@ (154c <big+0xc>)
+    1544:\tadd\tsp, r4
+    1546:\tmovs\tr4, #3
+    1548:\tadd\tsp, r4
+    154a:\tpop\t{r4, r5, r6, r7, pc}
+    154c:\t.word\t0xfffffdd4
+"""
+        frame = parse_disassembly(text)["big"]
+        self.assertEqual(frame.depth, 20 + 556)   # r4 overwritten: the second `add sp, r4` is not replayed
+
+
 if __name__ == "__main__":
     sys.exit(unittest.main())

@@ -2,7 +2,8 @@
 
 GCC's `-fstack-usage` writes the frame of each function into `.su` files beside the objects, which Bazel's compile
 actions discard and which know nothing of calls. The same frame sizes can be read back from the linked code: the
-prologue of every function is a `push`/`stmdb sp!`/`vpush`/`sub sp` sequence. This module replays the stack-pointer
+prologue of every function is a `push`/`stmdb sp!`/`vpush`/`sub sp` sequence (a frame too large for an immediate,
+on Thumb-1, is `ldr rN, [pc, #..]` of a literal word and `add sp, rN`). This module replays the stack-pointer
 adjustments of each function (tracking the deepest point), follows direct calls (`bl`, and `b.w` tail calls to
 another function), and returns the deepest path below a root such as `kws_run`. Indirect calls (`blx rN`) and
 recursion make the figure unknowable statically; they are reported as such instead of guessed.
@@ -18,6 +19,9 @@ _INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
 _TARGET = re.compile(r"^[0-9a-f]+ <([^>+]+)>")
 _REGLIST = re.compile(r"\{([^}]*)\}")
 _IMM = re.compile(r"#(\d+)")
+_WORD = re.compile(r"^\s*([0-9a-f]+):\s+\.word\s+0x([0-9a-f]+)")
+_LITERAL_LOAD = re.compile(r"^(r\d+|ip|lr),\s*\[pc,\s*#\d+\]\s*@\s*\(([0-9a-f]+)")
+_SP_BY_REG = re.compile(r"^sp,\s*(?:sp,\s*)?(r\d+|ip|lr)$")
 
 
 @dataclass
@@ -79,23 +83,51 @@ def _leaves(base: str, operands: str) -> bool:
     return base == "b" and _TARGET.match(operands) is not None
 
 
+def _literal_words(text: str) -> dict:
+    """{address: signed 32-bit value} of the literal pool words in the disassembly."""
+    words = {}
+    for line in text.splitlines():
+        m = _WORD.match(line)
+        if m:
+            v = int(m.group(2), 16)
+            words[int(m.group(1), 16)] = v - (1 << 32) if v >= 1 << 31 else v
+    return words
+
+
+def _sp_delta_by_register(base: str, operands: str, registers: dict) -> int:
+    """`add sp, rN` / `sub sp, rN` with rN holding a known literal (large Thumb-1 frames)."""
+    m = _SP_BY_REG.match(operands)
+    if base not in ("add", "sub") or not m or m.group(1) not in registers:
+        return 0
+    value = registers[m.group(1)]
+    return -value if base == "add" else value
+
+
 def parse_disassembly(text: str) -> dict:
     """{function name: Frame} from `objdump -d` output."""
+    words = _literal_words(text)
     frames = {}
     current = None
     offset = 0
+    registers = {}     # register -> the literal word last loaded into it (only until it is written otherwise)
     for line in text.splitlines():
         m = _FUNC.match(line)
         if m:
             current = frames.setdefault(m.group(2), Frame(m.group(2)))
             offset = 0
+            registers = {}
             continue
         m = _INSN.match(line)
         if not m or current is None:
             continue
         mnemonic, operands = m.group(2), m.group(3).split(";")[0].split("@")[0].strip()
         base = mnemonic.split(".")[0]
-        offset = max(0, offset + _sp_delta(mnemonic, operands))
+        offset = max(0, offset + _sp_delta(mnemonic, operands) + _sp_delta_by_register(base, operands, registers))
+        literal = _LITERAL_LOAD.match(m.group(3).strip()) if base == "ldr" else None
+        if literal and int(literal.group(2), 16) in words:
+            registers[literal.group(1)] = words[int(literal.group(2), 16)]
+        elif operands.split(",")[0].strip() in registers:
+            del registers[operands.split(",")[0].strip()]
         current.depth = max(current.depth, offset)
         if _leaves(base, operands):
             # Code after a return is reached by a branch from inside the body, where the frame is still set up:

@@ -26,8 +26,10 @@
 /* GCC and Clang would not always inline the larger loops that take a constant flag; the flag must fold away. */
 #if defined(__GNUC__)
 #define AOT_ALWAYS_INLINE static inline __attribute__((always_inline))
+#define AOT_NOINLINE static __attribute__((noinline))
 #else
 #define AOT_ALWAYS_INLINE static inline
+#define AOT_NOINLINE static
 #endif
 
 /* One input rescaled to the common scale (s1 or s2 above). */

@@ -15,8 +15,8 @@
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
  * dsp_s8.h).
  * Requires: filter depth == in_c (no groups), right shifts 1..22 and |acc| < 2^30 (checked by the compiler).
- * Fused residual ADD (aot/kernels/conv2d.h): the GEMM is instantiated twice from one inline body, with and
- * without it, and chosen once per pixel pair, so the plain convolution runs exactly the code it ran before.
+ * Fused residual ADD (aot/kernels/conv2d.h): aot_conv2d_s8_dsp_add is the same inline body instantiated with it,
+ * so the plain convolution runs the code it ran before and a firmware without fused layers does not link it.
  */
 #include "aot/kernels/conv2d.h"
 #include "add_s8_elem.h"
@@ -224,13 +224,15 @@ struct aot_conv_residual {
     const struct aot_add_s8_params* add;
 };
 
-/* Requantizes the accumulators of one channel (multiplier m, add constant d) for both pixels and stores them at
- * channel c; with `fused` (a constant at each call site) each value first goes through the residual ADD.  Both
- * residual elements are read before either output is stored: an odd last pixel occupies both slots (o0 == o1)
- * and, in place, its residual element is the output element. */
-AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int8_t* out0, int8_t* out1,
-                                    int32_t c, const struct aot_dsp_rq* rq, int fused,
-                                    const struct aot_conv_residual* res)
+/* Requantizes the accumulators of one channel c (multiplier m, add constant d) for both pixels and stores them
+ * at o0 and o1; with `fused` (a constant at each call site) each value first goes through the residual ADD.
+ * Both residual elements are read before either output is stored: an odd last pixel occupies both slots
+ * (o0 == o1) and, in place, its residual element is the output element.  Plain `static inline`: forcing it
+ * inline changes the register allocation of the plain convolution's loop for the worse (0.5 % more
+ * instructions for KWS on the Cortex-M4). */
+static inline void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int8_t* o0, int8_t* o1,
+                                const struct aot_dsp_rq* rq, int fused, const struct aot_conv_residual* res,
+                                int32_t c)
 {
     const int32_t rs = aot_dsp_shift(d);
     int32_t v0 = aot_dsp_requant(acc0, m, d, rs);
@@ -248,8 +250,8 @@ AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32
         v0 = aot_add_s8_elem(v0, x0, res->add, 0);
         v1 = aot_add_s8_elem(v1, x1, res->add, 0);
     }
-    out0[c] = (int8_t)v0;
-    out1[c] = (int8_t)v1;
+    *o0 = (int8_t)v0;
+    *o1 = (int8_t)v1;
 }
 
 /* The K % 4 leftover taps of one channel for both pixels (plain multiplies; none for most layers). */
@@ -265,7 +267,7 @@ static inline void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t*
 /* Both pixels of the pair buffer against every output channel: 2 pixels x 2 channels per inner loop, so each
  * weight word is loaded and extended once per two pixels and each input pair once per two channels.  `fused` is a
  * constant in each of the two instances below. */
-AOT_ALWAYS_INLINE void aot_conv_gemm2_body(const uint32_t* pairs, int32_t quads, int32_t tail,
+AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail,
                                            const uint32_t* filter, const int8_t* wtail, const int32_t* bias,
                                            int32_t corr0, int32_t corr1, int8_t* out0, int8_t* out1, int32_t out_c,
                                            const struct aot_dsp_rq* rq, int fused,
@@ -298,8 +300,8 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2_body(const uint32_t* pairs, int32_t quads,
         }
         {
             const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
-            aot_conv_out(a[0], a[2], m0, d0, out0, out1, c, rq, fused, res);
-            aot_conv_out(a[1], a[3], m1, d1, out0, out1, c + 1, rq, fused, res);
+            aot_conv_out(a[0], a[2], m0, d0, out0 + c, out1 + c, rq, fused, res, c);
+            aot_conv_out(a[1], a[3], m1, d1, out0 + c + 1, out1 + c + 1, rq, fused, res, c + 1);
             mp += 2;
             dp += 2;
         }
@@ -317,32 +319,21 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2_body(const uint32_t* pairs, int32_t quads,
             xp += 4;
         }
         aot_conv_tail(xend, tail, wtail + c * tail, &a[0], &a[1]);
-        aot_conv_out(a[0], a[1], mp[0], dp[0], out0, out1, c, rq, fused, res);
+        aot_conv_out(a[0], a[1], mp[0], dp[0], out0 + c, out1 + c, rq, fused, res, c);
     }
 }
 
-static void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
-                           const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
-                           int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq)
-{
-    aot_conv_gemm2_body(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, 0, 0);
-}
-
-static void aot_conv_gemm2_add(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
-                               const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
-                               int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
-                               const struct aot_conv_residual* res)
-{
-    aot_conv_gemm2_body(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, 1, res);
-}
-
-void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                       const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                       int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                       int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                       int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
-                       const int8_t* residual, const struct aot_add_s8_params* residual_add)
+/* The whole layer; `fused` is a constant in each of the two entry points below. */
+AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                              int32_t in_c, const int32_t* filter, int32_t filter_h,
+                                              int32_t filter_w, const int32_t* bias, int8_t* output, int32_t out_h,
+                                              int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                                              int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                                              int32_t pad_left, int32_t input_zero_point,
+                                              const int32_t* out_multiplier, const int32_t* out_add,
+                                              int32_t act_min, int32_t act_max, int32_t* scratch,
+                                              const int8_t* residual, const struct aot_add_s8_params* residual_add,
+                                              int fused)
 {
     const int32_t k = filter_h * filter_w * in_c;
     const int32_t quads = k / 4;
@@ -353,8 +344,8 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
     const int8_t* const wtail = (const int8_t*)filter + 4 * quads * out_c;
     struct aot_conv_geom g;
     struct aot_dsp_rq rq;
-    struct aot_add_s8_params add = {0};
-    struct aot_conv_residual res;
+    struct aot_add_s8_params add;
+    struct aot_conv_residual res = {0, 0, 0};
     int32_t p;
 
     g.input = input;
@@ -377,24 +368,47 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
     rq.act_min = act_min;
     rq.act_max = act_max;
     rq.full = act_min <= -128 && act_max >= 127;
-    if (residual != 0) {
+    if (fused) {
         add = *residual_add; /* a local copy: the int8 stores cannot alias it */
+        res.add = &add;
     }
-    res.add = &add;
 
     for (p = 0; p < pixels; p += 2) {
         /* An odd last pixel is computed in both slots; both copies store the same values. */
         const int32_t p1 = p + 1 < pixels ? p + 1 : p;
         const int32_t corr0 = aot_conv_im2col(&g, p, pairs, 0, gather);
         const int32_t corr1 = aot_conv_im2col(&g, p1, pairs, 1, gather);
-        if (residual == 0) {
-            aot_conv_gemm2(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
-                           output + p * out_c, output + p1 * out_c, out_c, &rq);
-        } else {
+        if (fused) {
             res.r0 = residual + p * out_c;
             res.r1 = residual + p1 * out_c;
-            aot_conv_gemm2_add(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
-                               output + p * out_c, output + p1 * out_c, out_c, &rq, &res);
         }
+        aot_conv_gemm2(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
+                       output + p * out_c, output + p1 * out_c, out_c, &rq, fused, &res);
     }
+}
+
+void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                       const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                       int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                       int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                       int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
+                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
+{
+    aot_conv2d_s8_dsp_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
+                           out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
+                           out_multiplier, out_add, act_min, act_max, scratch, (const int8_t*)0,
+                           (const struct aot_add_s8_params*)0, 0);
+}
+
+void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                           const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                           int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
+                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
+                           const int8_t* residual, const struct aot_add_s8_params* residual_add)
+{
+    aot_conv2d_s8_dsp_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
+                           out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
+                           out_multiplier, out_add, act_min, act_max, scratch, residual, residual_add, 1);
 }

@@ -176,21 +176,28 @@ static inline int32_t aot_dsp_shift(int32_t add)
     return (int32_t)__builtin_ctz((uint32_t)add) + 1;
 }
 
-/* The same from acc2 = 2 * acc (callers that can form the doubled accumulator for free save the doubling). */
-static inline int32_t aot_dsp_requant_x2(int32_t acc2, int32_t multiplier, int32_t add, int32_t right_shift)
+/* a + round(x * m / 2^32) (SMMLAR: rounded most significant word of the product, accumulated). */
+static inline int32_t aot_dsp_smmlar(int32_t x, int32_t m, int32_t a)
 {
     int32_t r;
 #if defined(__ARM_FEATURE_DSP)
-    __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(acc2), "r"(multiplier), "r"(add + (acc2 >> 31)));
+    __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(m), "r"(a));
 #else
-    r = add + (acc2 >> 31) + (int32_t)(((int64_t)acc2 * multiplier + ((int64_t)1 << 31)) >> 32);
+    r = a + (int32_t)(((int64_t)x * m + ((int64_t)1 << 31)) >> 32);
 #endif
-    return r >> right_shift;
+    return r;
 }
 
+/* The sign term is taken from acc, not from acc * 2, so that it does not wait for the doubling. */
 static inline int32_t aot_dsp_requant(int32_t acc, int32_t multiplier, int32_t add, int32_t right_shift)
 {
-    return aot_dsp_requant_x2(acc * 2, multiplier, add, right_shift);
+    return aot_dsp_smmlar(acc * 2, multiplier, add + (acc >> 31)) >> right_shift;
+}
+
+/* The same from acc2 = 2 * acc (callers that can form the doubled accumulator for free save the doubling). */
+static inline int32_t aot_dsp_requant_x2(int32_t acc2, int32_t multiplier, int32_t add, int32_t right_shift)
+{
+    return aot_dsp_smmlar(acc2, multiplier, add + (acc2 >> 31)) >> right_shift;
 }
 
 /* Saturates to int8 (SSAT #8 on the DSP cores). */

@@ -19,7 +19,8 @@ extern "C" {
 
 /* Parameters of the short int8 ADD / SUB form, computed and range-checked by the compiler (compiler/ops/add.py).
  * Input k: (x * 2^20 + ink_bias / 2) (ink_bias is the input offset times 2^21: TFLite's left shift by 20, doubled
- * for the rounding doubling multiply), times ink_multiplier (Q0.31) with rounding, then shifted right by ink_shift >= 1 with ink_add = 2^(ink_shift - 1) as the rounding constant.
+ * for the rounding doubling multiply), times ink_multiplier (Q0.31) with rounding, then shifted right by
+ * ink_shift >= 1 with ink_add = 2^(ink_shift - 1) as the rounding constant.
  * Output: the sum (difference) times out_multiplier, shifted right by out_shift >= 1 after adding out_add =
  * 2^(out_shift - 1) + output_offset * 2^out_shift, and clamped to [act_min, act_max].  The output may overwrite
  * an input: every input element is read just before the output element of the same index is stored. */

@@ -6,12 +6,11 @@
  * and out-of-image taps contribute nothing (TFLite padding semantics).
  * Grouped convolution: filter_depth may divide in_c.
  *
- * Fused residual ADD (int8 kernels): with `residual` non-NULL every output element becomes TFLite's int8 ADD of
+ * Fused residual ADD (the *_add forms of the int8 kernels): every output element becomes TFLite's int8 ADD of
  * the convolution's value (after its own activation clamp) as the first input and residual[i] (same NHWC index)
  * as the second, with the parameters in *residual_add (aot/kernels/add.h) -- what running the convolution and
  * then that ADD gives, without storing the convolution's output.  residual may be the output buffer itself:
- * every residual element is read just before the output element of the same index is stored.  NULL for both
- * when nothing is fused.  */
+ * every residual element is read just before the output element of the same index is stored.  */
 #ifndef AOT_KERNELS_CONV2D_H_
 #define AOT_KERNELS_CONV2D_H_
 
@@ -29,8 +28,16 @@ void aot_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t i
                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
                    int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
                    const int32_t* out_multiplier, const int32_t* out_shift,
-                   int32_t act_min, int32_t act_max, const int8_t* residual,
-                   const struct aot_add_s8_params* residual_add);
+                   int32_t act_min, int32_t act_max);
+
+void aot_conv2d_s8_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                       const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
+                       const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
+                       int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                       int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
+                       const int32_t* out_multiplier, const int32_t* out_shift,
+                       int32_t act_min, int32_t act_max, const int8_t* residual,
+                       const struct aot_add_s8_params* residual_add);
 
 /* DSP-extension fast path (portable fallback elsewhere): im2col + 2x2 GEMM on the compiler's weight
  * layout (conv2d_s8_dsp.c); out-of-image taps read input_zero_point, whose product with the weights the
@@ -41,8 +48,15 @@ void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32
                        int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
                        int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
                        int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
-                       const int8_t* residual, const struct aot_add_s8_params* residual_add);
+                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
+
+void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                           const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                           int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
+                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
+                           const int8_t* residual, const struct aot_add_s8_params* residual_add);
 
 void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                     const float* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
