@@ -21,11 +21,15 @@ def bench_model(name, model, boards, unfit = {}):
       name: the model's prefix in the bench (and the key of reference_figures.json).
       model: label of the .tflite file.
       boards: boards to build and measure the model on.
-      unfit: boards the model is known not to fit; not built, the runner says why (from the model's needs and the
-        board's memory) and fails if the model would in fact fit.
+      unfit: boards the model is known not to fit (or a model the compiler does not support: no boards); not
+        built, the runner says why (from the model's needs and the board's memory, or the compiler's error) and
+        fails if the model would in fact fit.
     Returns:
       The runner arguments for this model.
     """
+    args = ["--unfit=%s|%s|%s|$(rootpath %s)" % (name, board, BOARDS[board]["core"], model) for board in unfit]
+    if not boards:
+        return args
     aot_model_library(name = name, model = model, tags = ["manual"])
     aot_reference_data(name = name + "_ref", model = model, prefix = name, count = 1, seed = 1, tags = ["manual"])
     native.genrule(
@@ -36,7 +40,6 @@ def bench_model(name, model, boards, unfit = {}):
         tools = ["//bench:gen_bench_main"],
         tags = ["manual"],
     )
-    args = []
     for board in boards:
         fw = "%s_%s" % (name, board)
         aot_firmware(
@@ -60,15 +63,13 @@ def bench_model(name, model, boards, unfit = {}):
             model,
             fw,
         ))
-    for board in unfit:
-        args.append("--unfit=%s|%s|%s|$(rootpath %s)" % (name, board, BOARDS[board]["core"], model))
     return args
 
 def bench_data(entries):
     """The runfiles the runner needs for `entries` [(name, model, boards, unfit)]."""
     data = []
     for name, model, boards, _unfit in entries:
-        data += [model, ":%s_report" % name]
+        data += [model] + ([":%s_report" % name] if boards else [])
         for board in boards:
             data += [":%s_%s_elf" % (name, board), ":%s_%s_size" % (name, board)]
     return data

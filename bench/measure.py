@@ -23,6 +23,7 @@ import time
 
 from bench.qemu_count import count
 from compiler import driver
+from compiler.errors import UnsupportedError
 from toolchains.tools.image_report import CRT, REST
 
 
@@ -99,9 +100,15 @@ def fit(unfit: str, boards: dict) -> dict:
     """Why `--unfit=NAME|BOARD|CORE|MODEL` is not built: what the model needs against what the board has.
 
     The need is a lower bound: the workspace, the input and output buffers and the stack the board's linker script
-    reserves (RAM); weights and parameters (flash). If even the bound exceeds the board, the model cannot fit."""
+    reserves (RAM); weights and parameters (flash). If even the bound exceeds the board, the model cannot fit.
+    A model the compiler refuses (an operator it does not support) is reported with the compiler's reason."""
     name, board, core, model = unfit.split("|")
-    m = driver.compile_model(model, name, core).manifest
+    try:
+        m = driver.compile_model(model, name, core).manifest
+    except UnsupportedError as e:
+        # The first sentence names the operators; the list of supported ones is in the README.
+        return {"model": name, "board": board, "core": core, "fits": False, "unsupported": True,
+                "reason": str(e).split(" Supported ")[0]}
     b = boards[board]
     io = sum(t["bytes"] for t in m["inputs"] + m["outputs"])
     ram_need = m["workspace"]["size"] + io + b["stack_bytes"]

@@ -103,7 +103,8 @@ def _unfit_table(unfit) -> list:
     lines = ["### Not measured", "", "| model | board (core) | why |", "|---|---|---|"]
     for u in unfit:
         lines.append(f"| {u['model']} | {u['board']} ({u['core']}) | "
-                     + ("does not fit: " if not u["fits"] else "**not built, but** ") + f"{u['reason']} |")
+                     + ("not compiled: " if u.get("unsupported") else "does not fit: " if not u["fits"]
+                        else "**not built, but** ") + f"{u['reason']} |")
     return [""] + lines
 
 

@@ -34,4 +34,12 @@ def supported_ops() -> list:
     return sorted(lowering_registry())
 
 
-__all__ = ["OpLowering", "register", "lowering_registry", "supported_ops"]
+def supported_tflite_ops() -> list:
+    """The TFLite builtins among supported_ops(): the rest (CLAMP, PAD_MODE, ...) are kinds only the ONNX frontend
+    produces, which would mislead a TFLite user."""
+    import tflite  # the TFLite frontend's schema package; imported here so ONNX-only use does not need it
+
+    return [k for k in supported_ops() if hasattr(tflite.BuiltinOperator, k)]
+
+
+__all__ = ["OpLowering", "register", "lowering_registry", "supported_ops", "supported_tflite_ops"]

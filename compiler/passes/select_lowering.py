@@ -1,7 +1,7 @@
 """Attach an op lowering to every operator; reject unknown ops in one message."""
 
 from ..errors import UnsupportedError
-from ..ops import lowering_registry, supported_ops
+from ..ops import lowering_registry, supported_tflite_ops
 
 
 def select_lowerings(graph) -> None:
@@ -19,5 +19,5 @@ def select_lowerings(graph) -> None:
         ]
         raise UnsupportedError(
             f"Unsupported operator{'s' if len(parts) > 1 else ''}: {'; '.join(parts)}. "
-            f"Supported TFLite operators are: {', '.join(supported_ops())}."
+            f"Supported TFLite operators are: {', '.join(supported_tflite_ops())}."
         )
