@@ -80,7 +80,9 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
 
     oc, k = rows.shape
-    if not has_dsp(getattr(op, "target", "host")) or (oc * k) % 4:
+    # The kernel reads a channel's K % 4 leftover weights as the word ending after them, which needs a whole quad
+    # before the leftovers (K >= 4); the byte stream is read as words.
+    if not has_dsp(getattr(op, "target", "host")) or (oc * k) % 4 or k < 4:
         return False
     try:
         bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
@@ -97,7 +99,7 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     tail = k % 4
     p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32),
              radd=requant_add(p["shift"], p["out_off"]), in_zp=int(input_zero_point),
-             dsp_scratch=16 * quads + 8 * tail + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
+             dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
     op.kernel = "aot_conv2d_s8_dsp"
     return True
 

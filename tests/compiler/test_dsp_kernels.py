@@ -154,6 +154,31 @@ def test_conv2d(tmp_path, case):
     assert _kernels(path)[0] == "aot_conv2d_s8_dsp"
 
 
+# Shapes of the GEMM's special paths, without an activation (so the range is all of int8): the unrolled small-K
+# instances (K = 8, 16, 24 whole quads, even channel counts), the 1x1 stride-1 direct expansion, and leftover taps
+# after whole quads read as one word (K = 27, a first RGB layer).
+SMALL_K_CASES = [
+    # in_shape, kh, kw, oc, stride, padding
+    ((1, 7, 5, 8), 1, 1, 12, (1, 1), 1),     # K = 8, odd pixel count
+    ((2, 4, 6, 16), 1, 1, 6, (1, 1), 0),     # K = 16, batches
+    ((1, 3, 3, 24), 1, 1, 10, (1, 1), 1),    # K = 24
+    ((1, 5, 5, 8), 1, 1, 7, (1, 1), 1),      # K = 8 with odd channels: the general GEMM
+    ((1, 9, 9, 3), 3, 3, 4, (2, 2), 0),      # K = 27: 6 quads + 3 leftovers
+    ((1, 6, 7, 2), 3, 3, 4, (1, 1), 0),      # K = 18: 4 quads + 2 leftovers
+    ((1, 6, 6, 1), 1, 5, 4, (1, 1), 0),      # K = 5: 1 quad + 1 leftover
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(SMALL_K_CASES)))
+def test_conv2d_gemm_paths(tmp_path, case):
+    in_shape, kh, kw, oc, stride, padding = SMALL_K_CASES[case]
+    b = _conv_model("CONV_2D", in_shape, kh, kw, oc, stride, padding, (1, 1), act=0, seed=100 + case)
+    path = b.save(tmp_path / "conv.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
+    assert _kernels(path)[0] == "aot_conv2d_s8_dsp"
+
+
 DW_CASES = [
     # in_shape, kh, kw, oc, stride, padding, dilation, kernel
     ((1, 7, 5, 8), 3, 3, 8, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),

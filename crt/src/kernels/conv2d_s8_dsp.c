@@ -8,8 +8,9 @@
  * Weight layout written by the compiler (K = filter_h * filter_w * in_c, Q = K / 4 whole quads):
  *   - per pair of output channels (c, c + 1) and per quad: word of c, word of c + 1 (raw-word form);
  *     an odd last channel follows with its Q words;
- *   - then, per output channel, its K % 4 remaining weights as plain int8.
- * Scratch (bytes): 16 * Q + 8 * (K % 4), plus K rounded up to 4 when in_c is not a multiple of 4 (gather).
+ *   - then, per output channel, its K % 4 remaining weights as plain int8 (read as the word ending after them, so
+ *     K >= 4 when K % 4 != 0).
+ * Scratch (bytes): 16 * Q + 16 if K % 4 != 0, plus K rounded up to 4 when in_c is not a multiple of 4 (gather).
  * Filter rows made of whole quads (filter_w * in_c % 4 == 0, e.g. one input channel and an even filter
  * width) are expanded straight from the input when inside the image.
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
@@ -17,6 +18,8 @@
  * Requires: filter depth == in_c (no groups), right shifts 1..22 and |acc| < 2^30 (checked by the compiler).
  * Fused residual ADD (aot/kernels/conv2d.h): aot_conv2d_s8_dsp_add is the same inline body instantiated with it,
  * so the plain convolution runs the code it ran before and a firmware without fused layers does not link it.
+ * The GEMM is instantiated per (activation range is all of int8, fused ADD): those checks are made once per
+ * layer.
  */
 #include "aot/kernels/conv2d.h"
 #include "add_s8_elem.h"
@@ -135,7 +138,7 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
     uint32_t* dst = pairs + 2 * slot;
-    int32_t sum = 0, ky, kx, t;
+    int32_t sum = 0, ky, kx;
 
     if (g->in_c % 4 == 0) {
         /* Every tap is whole quads, expanded straight from the input; a filter row inside the image is one
@@ -185,9 +188,12 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
         aot_conv_gather_row(g, in_b, y0 + ky * g->dilation_h, x0, gather + ky * row_bytes);
     }
     dst = aot_conv_expand(gather, quads, dst, &sum);
-    /* The K % 4 leftover values, one word each, after both pixels' quads. */
-    for (t = 0; t < tail; t++) {
-        pairs[4 * quads + slot * tail + t] = (uint32_t)(int32_t)gather[4 * quads + t];
+    if (tail) {
+        /* The K % 4 leftover values as one plain word per pixel after both pixels' quads, expanded as (x0, x2)
+         * and (x1, x3); the bytes past the tail meet zero weights (aot_conv_tail), so their value is irrelevant. */
+        const uint32_t v = aot_read32(gather + 4 * quads);
+        pairs[4 * quads + 2 * slot] = aot_sxtb16(v);
+        pairs[4 * quads + 2 * slot + 1] = aot_sxtb16_ror8(v);
     }
     return sum * 128;
 }
@@ -224,20 +230,18 @@ struct aot_conv_residual {
     const struct aot_add_s8_params* add;
 };
 
-/* Requantizes the accumulators of one channel c (multiplier m, add constant d) for both pixels and stores them
- * at o0 and o1; with `fused` (a constant at each call site) each value first goes through the residual ADD.
- * Both residual elements are read before either output is stored: an odd last pixel occupies both slots
- * (o0 == o1) and, in place, its residual element is the output element.  Plain `static inline`: forcing it
- * inline changes the register allocation of the plain convolution's loop for the worse (0.5 % more
- * instructions for KWS on the Cortex-M4). */
-static inline void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int8_t* o0, int8_t* o1,
-                                const struct aot_dsp_rq* rq, int fused, const struct aot_conv_residual* res,
-                                int32_t c)
+/* Requantizes the accumulators of one channel c (multiplier m, add constant d, right shift rs) for both pixels and
+ * stores them at o0 and o1; `full` and `fused` are constants at each call site: with `full` the activation range
+ * is all of int8 (one saturation clamps), with `fused` each value then goes through the residual ADD.  Both
+ * residual elements are read before either output is stored: an odd last pixel occupies both slots (o0 == o1)
+ * and, in place, its residual element is the output element. */
+AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int32_t rs, int8_t* o0,
+                                    int8_t* o1, const struct aot_dsp_rq* rq, int full, int fused,
+                                    const struct aot_conv_residual* res, int32_t c)
 {
-    const int32_t rs = aot_dsp_shift(d);
     int32_t v0 = aot_dsp_requant(acc0, m, d, rs);
     int32_t v1 = aot_dsp_requant(acc1, m, d, rs);
-    if (rq->full) {
+    if (full) {
         v0 = aot_dsp_sat8(v0);
         v1 = aot_dsp_sat8(v1);
     } else {
@@ -254,24 +258,25 @@ static inline void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d
     *o1 = (int8_t)v1;
 }
 
-/* The K % 4 leftover taps of one channel for both pixels (plain multiplies; none for most layers). */
-static inline void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t* wt, int32_t* a0, int32_t* a1)
+/* The K % 4 leftover taps of channel c for both pixels.  The channel's `tail` plain weights end at wend; the word
+ * ending there (the bytes before it belong to the quads or the previous channel) shifted down leaves them in its
+ * low bytes and zeros above, so one (x0, x2) (x1, x3) pair of each pixel (aot_conv_im2col) covers them. */
+static inline void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t* wend, int32_t* a0, int32_t* a1)
 {
-    int32_t t;
-    for (t = 0; t < tail; t++) {
-        *a0 += wt[t] * (int32_t)xt[t];
-        *a1 += wt[t] * (int32_t)xt[tail + t];
-    }
+    const uint32_t w = aot_read32(wend - 4) >> (8 * (4 - tail));
+    const uint32_t we = aot_sxtb16(w);
+    const uint32_t wo = aot_sxtb16_ror8(w);
+    *a0 = aot_smlad(wo, xt[1], aot_smlad(we, xt[0], *a0));
+    *a1 = aot_smlad(wo, xt[3], aot_smlad(we, xt[2], *a1));
 }
 
 /* Both pixels of the pair buffer against every output channel: 2 pixels x 2 channels per inner loop, so each
- * weight word is loaded and extended once per two pixels and each input pair once per two channels.  `fused` is a
- * constant in each of the two instances below. */
-AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail,
-                                           const uint32_t* filter, const int8_t* wtail, const int32_t* bias,
-                                           int32_t corr0, int32_t corr1, int8_t* out0, int8_t* out1, int32_t out_c,
-                                           const struct aot_dsp_rq* rq, int fused,
-                                           const struct aot_conv_residual* res)
+ * weight word is loaded and extended once per two pixels and each input pair once per two channels.  `full` and
+ * `fused` are constants in each instance (aot_conv_gemm_*). */
+AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
+                                      const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
+                                      int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
+                                      int full, int fused, const struct aot_conv_residual* res)
 {
     const uint32_t* const xend = pairs + 4 * quads;
     const uint32_t* wp = filter;
@@ -295,13 +300,14 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
             aot_mac_2x2(&wp, &xp, a);
         }
         if (tail) {
-            aot_conv_tail(xend, tail, wtail + c * tail, &a[0], &a[2]);
-            aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[1], &a[3]);
+            aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[0], &a[2]);
+            aot_conv_tail(xend, tail, wtail + (c + 2) * tail, &a[1], &a[3]);
         }
         {
             const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
-            aot_conv_out(a[0], a[2], m0, d0, out0 + c, out1 + c, rq, fused, res, c);
-            aot_conv_out(a[1], a[3], m1, d1, out0 + c + 1, out1 + c + 1, rq, fused, res, c + 1);
+            aot_conv_out(a[0], a[2], m0, d0, aot_dsp_shift(d0), out0 + c, out1 + c, rq, full, fused, res, c);
+            aot_conv_out(a[1], a[3], m1, d1, aot_dsp_shift(d1), out0 + c + 1, out1 + c + 1, rq, full, fused, res,
+                         c + 1);
             mp += 2;
             dp += 2;
         }
@@ -318,10 +324,91 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
             a[1] = aot_smlad(e, xp[3], aot_smlad(w, xp[2], a[1]));
             xp += 4;
         }
-        aot_conv_tail(xend, tail, wtail + c * tail, &a[0], &a[1]);
-        aot_conv_out(a[0], a[1], mp[0], dp[0], out0 + c, out1 + c, rq, fused, res, c);
+        if (tail) {
+            aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[0], &a[1]);
+        }
+        aot_conv_out(a[0], a[1], mp[0], dp[0], aot_dsp_shift(dp[0]), out0 + c, out1 + c, rq, full, fused, res, c);
     }
 }
+
+/* Layers with a few whole quads (K = 8, 16 or 24, no leftovers), the activation range all of int8 and no fused ADD:
+ * MobileNet's expansion layers, where the per-output work outweighs the multiplies.  The quads are unrolled for
+ * the literal kq, which frees the loop's pointer, end and counter registers for the per-channel constants; the
+ * channel count is even. */
+AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, const uint32_t* wp,
+                                           const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,
+                                           int8_t* out1, int32_t out_c, const int32_t* mp, const int32_t* dp)
+{
+    const int32_t* const bend = bias + out_c;
+    while (bias != bend) {
+        const uint32_t* xp = pairs;
+        const int32_t b0 = bias[0], b1 = bias[1];
+        int32_t a[4];
+        a[0] = b0 - corr0;
+        a[1] = b1 - corr0;
+        a[2] = b0 - corr1;
+        a[3] = b1 - corr1;
+        aot_mac_2x2(&wp, &xp, a);
+        aot_mac_2x2(&wp, &xp, a);
+        if (kq >= 4) {
+            aot_mac_2x2(&wp, &xp, a);
+            aot_mac_2x2(&wp, &xp, a);
+        }
+        if (kq >= 6) {
+            aot_mac_2x2(&wp, &xp, a);
+            aot_mac_2x2(&wp, &xp, a);
+        }
+        {
+            const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
+            const int32_t s0 = aot_dsp_shift(d0), s1 = aot_dsp_shift(d1);
+            const int32_t v0 = aot_dsp_sat8(aot_dsp_requant(a[0], m0, d0, s0));
+            const int32_t v1 = aot_dsp_sat8(aot_dsp_requant(a[1], m1, d1, s1));
+            const int32_t v2 = aot_dsp_sat8(aot_dsp_requant(a[2], m0, d0, s0));
+            const int32_t v3 = aot_dsp_sat8(aot_dsp_requant(a[3], m1, d1, s1));
+            out0[0] = (int8_t)v0;
+            out0[1] = (int8_t)v1;
+            out1[0] = (int8_t)v2;
+            out1[1] = (int8_t)v3;
+        }
+        bias += 2;
+        mp += 2;
+        dp += 2;
+        out0 += 2;
+        out1 += 2;
+    }
+}
+
+#define AOT_CONV_GEMM_SMALL(name, kq)                                                                         \
+    static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,            \
+                     const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,    \
+                     int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,                                \
+                     const struct aot_conv_residual* res)                                                     \
+    {                                                                                                         \
+        (void)quads;                                                                                          \
+        (void)tail;                                                                                           \
+        (void)wtail;                                                                                          \
+        (void)res;                                                                                            \
+        aot_conv_gemm_small(pairs, kq, filter, bias, corr0, corr1, out0, out1, out_c, rq->multiplier,         \
+                            rq->add);                                                                         \
+    }
+AOT_CONV_GEMM_SMALL(aot_conv_gemm_k8, 2)
+AOT_CONV_GEMM_SMALL(aot_conv_gemm_k16, 4)
+AOT_CONV_GEMM_SMALL(aot_conv_gemm_k24, 6)
+
+/* The four instances: the activation range check and the fused ADD are decided once per layer, not per output. */
+#define AOT_CONV_GEMM(name, full, fused)                                                                      \
+    static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,            \
+                     const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,    \
+                     int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,                                \
+                     const struct aot_conv_residual* res)                                                     \
+    {                                                                                                         \
+        aot_conv_gemm2(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, full,   \
+                       fused, res);                                                                           \
+    }
+AOT_CONV_GEMM(aot_conv_gemm_full, 1, 0)
+AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0)
+AOT_CONV_GEMM(aot_conv_gemm_full_add, 1, 1)
+AOT_CONV_GEMM(aot_conv_gemm_clamp_add, 0, 1)
 
 /* The whole layer; `fused` is a constant in each of the two entry points below. */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
@@ -340,12 +427,16 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batch
     const int32_t tail = k % 4;
     const int32_t pixels = batches * out_h * out_w;
     uint32_t* const pairs = (uint32_t*)scratch;
-    int8_t* const gather = (in_c % 4 == 0) ? (int8_t*)0 : (int8_t*)(pairs + 4 * quads + 2 * tail);
+    int8_t* const gather = (in_c % 4 == 0) ? (int8_t*)0 : (int8_t*)(pairs + 4 * quads + (tail ? 4 : 0));
     const int8_t* const wtail = (const int8_t*)filter + 4 * quads * out_c;
     struct aot_conv_geom g;
     struct aot_dsp_rq rq;
     struct aot_add_s8_params add;
     struct aot_conv_residual res = {0, 0, 0};
+    void (*gemm)(const uint32_t*, int32_t, int32_t, const uint32_t*, const int8_t*, const int32_t*, int32_t,
+                 int32_t, int8_t*, int8_t*, int32_t, const struct aot_dsp_rq*, const struct aot_conv_residual*);
+    const int pointwise = filter_h == 1 && filter_w == 1 && stride_h == 1 && stride_w == 1 && pad_top == 0 &&
+                          pad_left == 0 && in_c % 4 == 0 && in_h == out_h && in_w == out_w;
     int32_t p;
 
     g.input = input;
@@ -369,6 +460,14 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batch
     rq.act_max = act_max;
     rq.full = act_min <= -128 && act_max >= 127;
     if (fused) {
+        gemm = rq.full ? aot_conv_gemm_full_add : aot_conv_gemm_clamp_add;
+    } else {
+        gemm = rq.full ? aot_conv_gemm_full : aot_conv_gemm_clamp;
+        if (rq.full && tail == 0 && out_c % 2 == 0) {
+            gemm = quads == 2 ? aot_conv_gemm_k8 : quads == 4 ? aot_conv_gemm_k16 : quads == 6 ? aot_conv_gemm_k24 : gemm;
+        }
+    }
+    if (fused) {
         add = *residual_add; /* a local copy: the int8 stores cannot alias it */
         res.add = &add;
     }
@@ -376,14 +475,23 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batch
     for (p = 0; p < pixels; p += 2) {
         /* An odd last pixel is computed in both slots; both copies store the same values. */
         const int32_t p1 = p + 1 < pixels ? p + 1 : p;
-        const int32_t corr0 = aot_conv_im2col(&g, p, pairs, 0, gather);
-        const int32_t corr1 = aot_conv_im2col(&g, p1, pairs, 1, gather);
+        int32_t corr0 = 0, corr1 = 0;
+        if (pointwise) {
+            /* A 1x1 stride-1 unpadded layer: pixel p's K inputs are the input's bytes at p * in_c. */
+            aot_conv_expand(input + p * in_c, quads, pairs, &corr0);
+            aot_conv_expand(input + p1 * in_c, quads, pairs + 2, &corr1);
+            corr0 *= 128;
+            corr1 *= 128;
+        } else {
+            corr0 = aot_conv_im2col(&g, p, pairs, 0, gather);
+            corr1 = aot_conv_im2col(&g, p1, pairs, 1, gather);
+        }
         if (fused) {
             res.r0 = residual + p * out_c;
             res.r1 = residual + p1 * out_c;
         }
-        aot_conv_gemm2(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1,
-                       output + p * out_c, output + p1 * out_c, out_c, &rq, fused, &res);
+        gemm(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1, output + p * out_c,
+             output + p1 * out_c, out_c, &rq, &res);
     }
 }
 

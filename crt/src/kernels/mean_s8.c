@@ -15,6 +15,28 @@ void aot_mean_s8(const int8_t* input, int8_t* output, const int32_t* in_dims,
         od[d] = reduced[d] ? 1 : in_dims[d];
         rd[d] = reduced[d] ? in_dims[d] : 1;
     }
+    if (!reduced[0] && reduced[1] && reduced[2] && !reduced[3]) {
+        /* Global average pooling (NHWC, over H and W): one strided walk per channel, the input offset added once
+         * per output instead of once per element. */
+        const int32_t c_n = in_dims[3], pixels = in_dims[1] * in_dims[2];
+        for (o0 = 0; o0 < in_dims[0]; o0++) {
+            const int8_t* const image = input + o0 * pixels * c_n;
+            for (o3 = 0; o3 < c_n; o3++) {
+                const int8_t* x = image + o3;
+                int32_t acc = pixels * input_offset;
+                int32_t q;
+                for (r1 = 0; r1 < pixels; r1++) {
+                    acc += *x;
+                    x += c_n;
+                }
+                q = aot_multiply_by_quantized_multiplier(acc, multiplier, shift) + output_offset;
+                q = q < -128 ? -128 : q;
+                q = q > 127 ? 127 : q;
+                output[o++] = (int8_t)q;
+            }
+        }
+        return;
+    }
     for (o0 = 0; o0 < od[0]; o0++) {
         for (o1 = 0; o1 < od[1]; o1++) {
             for (o2 = 0; o2 < od[2]; o2++) {
