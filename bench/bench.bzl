@@ -54,7 +54,18 @@ def bench_model(name, model, boards, unfit = {}):
         native.filegroup(name = fw + "_size", srcs = [":" + fw], output_group = "size_report", tags = ["manual"])
         native.filegroup(name = fw + "_elf", srcs = [":" + fw], output_group = "elf", tags = ["manual"])
 
-        # The runner finds <fw>.size.json beside the ELF and <name>.json (the model's report) in this package.
+        # The model's report as compiled for this board's core (kernels, scratch, workspace), under a name of its
+        # own: the runfiles path of <name>.json is the same for every board.
+        native.filegroup(name = fw + "_manifests", srcs = [":" + fw], output_group = "model_manifests", tags = ["manual"])
+        native.genrule(
+            name = fw + "_manifest",
+            srcs = [":%s_manifests" % fw],
+            outs = ["%s.model.json" % fw],
+            cmd = "cp $(SRCS) $@",
+            tags = ["manual"],
+        )
+
+        # The runner finds <fw>.size.json and <fw>.model.json (the model's report for this board) beside the ELF.
         args.append("--entry=%s|%s|%s|%s|$(rootpath %s)|$(rootpath :%s_elf)" % (
             name,
             board,
@@ -71,7 +82,7 @@ def bench_data(entries):
     for name, model, boards, _unfit in entries:
         data += [model] + ([":%s_report" % name] if boards else [])
         for board in boards:
-            data += [":%s_%s_elf" % (name, board), ":%s_%s_size" % (name, board)]
+            data += [":%s_%s_elf" % (name, board), ":%s_%s_size" % (name, board), ":%s_%s_manifest" % (name, board)]
     return data
 
 def _bench_build_info_impl(ctx):

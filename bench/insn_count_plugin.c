@@ -26,6 +26,9 @@ typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void* userdata);
 
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb* tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb* tb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb* tb, qemu_plugin_vcpu_udata_cb_t cb,
+                                          enum qemu_plugin_cb_flags flags, void* userdata);
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb* tb, enum qemu_plugin_op op, void* ptr,
                                               uint64_t imm);
 struct qemu_plugin_insn* qemu_plugin_tb_get_insn(const struct qemu_plugin_tb* tb, size_t idx);
@@ -41,22 +44,63 @@ static uint64_t at_start, at_end;
 static uint64_t start_addr, end_addr;
 static char out_path[4096];
 
+/* Per-layer attribution (optional: runner_lo=, runner_hi=, sites=): between the markers, every translated block's
+ * instructions are added to the most recent block executed inside the runner function [runner_lo, runner_hi).
+ * A generated runner is a straight sequence of kernel calls, so each of its blocks ends at (or leads to) one
+ * call, and everything the callee executes lands on that block. */
+#define MAX_SITES 4096
+struct block {
+  uint64_t pc, n;
+};
+static uint64_t runner_lo, runner_hi;
+static char sites_path[4096];
+static uint64_t site_pc[MAX_SITES], site_count[MAX_SITES];
+static int n_sites, current_site = -1, measuring;
+
+static int site_of(uint64_t pc) {
+  for (int i = 0; i < n_sites; ++i) {
+    if (site_pc[i] == pc) return i;
+  }
+  if (n_sites == MAX_SITES) return current_site;
+  site_pc[n_sites] = pc;
+  return n_sites++;
+}
+
+static void on_block(unsigned int vcpu, void* userdata) {
+  (void)vcpu;
+  const struct block* b = userdata;
+  if (!measuring) return;
+  if (b->pc >= runner_lo && b->pc < runner_hi) current_site = site_of(b->pc);
+  if (current_site >= 0) site_count[current_site] += b->n;
+}
+
 static void on_start(unsigned int vcpu, void* userdata) {
   (void)vcpu;
   (void)userdata;
   at_start = insn_count;
+  measuring = 1;
+  current_site = -1;
 }
 
 static void on_end(unsigned int vcpu, void* userdata) {
   (void)vcpu;
   (void)userdata;
   at_end = insn_count;
+  measuring = 0;
 }
 
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
   (void)id;
   size_t n = qemu_plugin_tb_n_insns(tb);
   qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insn_count, n);
+  if (sites_path[0] != '\0') {
+    struct block* b = malloc(sizeof *b); /* lives as long as the translation: never freed */
+    if (b != NULL) {
+      b->pc = qemu_plugin_tb_vaddr(tb);
+      b->n = n;
+      qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, b);
+    }
+  }
   for (size_t i = 0; i < n; ++i) {
     struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
     uint64_t pc = qemu_plugin_insn_vaddr(insn);
@@ -75,6 +119,15 @@ static void on_exit(qemu_plugin_id_t id, void* userdata) {
   }
   fprintf(f, "%" PRIu64 " %" PRIu64 "\n", at_start, at_end);
   fclose(f);
+  if (sites_path[0] != '\0') {
+    FILE* g = fopen(sites_path, "w");
+    if (g == NULL) {
+      fprintf(stderr, "insn_count: cannot write %s\n", sites_path);
+      return;
+    }
+    for (int i = 0; i < n_sites; ++i) fprintf(g, "%" PRIx64 " %" PRIu64 "\n", site_pc[i], site_count[i]);
+    fclose(g);
+  }
 }
 
 __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t* info,
@@ -87,8 +140,14 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
       end_addr = strtoull(argv[i] + 4, NULL, 16);
     } else if (strncmp(argv[i], "out=", 4) == 0 && strlen(argv[i] + 4) < sizeof(out_path)) {
       strcpy(out_path, argv[i] + 4);
+    } else if (strncmp(argv[i], "runner_lo=", 10) == 0) {
+      runner_lo = strtoull(argv[i] + 10, NULL, 16);
+    } else if (strncmp(argv[i], "runner_hi=", 10) == 0) {
+      runner_hi = strtoull(argv[i] + 10, NULL, 16);
+    } else if (strncmp(argv[i], "sites=", 6) == 0 && strlen(argv[i] + 6) < sizeof(sites_path)) {
+      strcpy(sites_path, argv[i] + 6);
     } else {
-      fprintf(stderr, "insn_count: unknown argument '%s' (expected start=, end=, out=)\n", argv[i]);
+      fprintf(stderr, "insn_count: unknown argument '%s' (expected start=, end=, out=, runner_lo=, runner_hi=, sites=)\n", argv[i]);
       return -1;
     }
   }

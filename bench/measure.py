@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 
+from bench import layers
 from bench.qemu_count import count
 from compiler import driver
 from compiler.errors import UnsupportedError
@@ -65,12 +66,14 @@ def measure(entry: str, plugin: str) -> dict:
     name, board, core, machine, model, elf = entry.split("|")
     with open(elf[:-len(".elf")] + ".size.json") as f:
         image = json.load(f)
-    with open(os.path.join(os.path.dirname(elf), name + ".json")) as f:
+    with open(elf[:-len(".elf")] + ".model.json") as f:  # the model as compiled for this board
         manifest = json.load(f)
     owners = {o["name"]: o for o in image["owners"]}
     mine, crt, rest = owners[name], owners[CRT], owners[REST]
-    run = count(elf, machine, plugin)
+    runner = layers.runner_range(elf, name)
+    run = count(elf, machine, plugin, runner=runner)
     fields = _guest_fields(run.output)
+    per_layer = layers.per_layer(elf, runner, run.sites, manifest) if runner and run.sites else None
     row = {
         "model": name, "board": board, "core": core, "macs": manifest["macs"],
         "instructions": run.instructions, "exit_code": run.exit_code,
@@ -91,6 +94,9 @@ def measure(entry: str, plugin: str) -> dict:
         "io_bytes": sum(t["bytes"] for t in manifest["inputs"] + manifest["outputs"]),
         "image_ram_bytes": image["ram_total"],
         "gcc": gcc_version(elf),
+        # Instructions per layer (None where the runner's calls cannot be attributed, see layers.py).
+        "layers": per_layer,
+        "by_kind": layers.by_kind(per_layer) if per_layer else None,
     }
     row.update(compile_seconds(model, name, core))
     return row

@@ -23,6 +23,7 @@ class Run:
     instructions: int     # raw_count - MARKER_OVERHEAD
     exit_code: int
     output: str           # the guest's semihosting stdout
+    sites: dict = None    # with `runner`: instructions per runner block address
 
 
 def marker_addresses(elf: str) -> tuple:
@@ -34,7 +35,9 @@ def marker_addresses(elf: str) -> tuple:
         raise RuntimeError(f"{elf} has no marker function {e}; bench firmware must define both markers")
 
 
-def count(elf: str, machine: str, plugin: str, timeout: float = 600.0) -> Run:
+def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner: tuple = None) -> Run:
+    """runner: (lo, hi) address range of the model's run function: the plugin then also attributes the measured
+    instructions to the runner's blocks (Run.sites: {block address: instructions}, see layers.py)."""
     qemu = os.environ.get("AOT_QEMU") or shutil.which("qemu-system-arm")
     if not qemu:
         raise RuntimeError("qemu-system-arm not found (tools/setup.sh installs it)")
@@ -44,12 +47,19 @@ def count(elf: str, machine: str, plugin: str, timeout: float = 600.0) -> Run:
         cmd = [qemu, "-M", machine, "-nographic", "-monitor", "none", "-serial", "null",
                "-semihosting-config", "enable=on,target=native", "-kernel", elf,
                "-plugin", f"{os.path.abspath(plugin)},start={start:#x},end={end:#x},out={out}"]
+        sites_file = os.path.join(tmp, "sites.txt")
+        if runner:
+            cmd[-1] += f",runner_lo={runner[0]:#x},runner_hi={runner[1]:#x},sites={sites_file}"
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
         if not os.path.exists(out):
             raise RuntimeError(f"the plugin wrote no count for {elf} (exit {r.returncode}): {r.stderr.strip()}")
         with open(out) as f:
             at_start, at_end = (int(x) for x in f.read().split())
+        sites = {}
+        if runner and os.path.exists(sites_file):
+            with open(sites_file) as f:
+                sites = {int(pc, 16): int(n) for pc, n in (line.split() for line in f if line.strip())}
     if at_start == 0 or at_end <= at_start:
         raise RuntimeError(f"{elf}: markers not reached in order (start {at_start}, end {at_end})")
     raw = at_end - at_start
-    return Run(raw, raw - MARKER_OVERHEAD, r.returncode, r.stdout)
+    return Run(raw, raw - MARKER_OVERHEAD, r.returncode, r.stdout, sites)

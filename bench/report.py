@@ -1,9 +1,11 @@
 """The benchmark report: measured rows against TFLite Micro's figures (reference_figures.json), as markdown.
 
-Three tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
-each target as a pass/fail column), every measurement with its flash and RAM split, and the (model, board) pairs
-that do not fit. Then how it was measured and built: the exact compiler flags, versions and provenance.
+Four tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
+each target as a pass/fail column), every measurement with its flash and RAM split, instructions per MAC by layer
+kind (bench/layers.py), and the (model, board) pairs that do not fit. Then how it was measured and built: the exact compiler flags, versions and provenance.
 """
+
+from bench import layers
 
 
 def compare(row: dict, ref: dict) -> dict:
@@ -97,6 +99,34 @@ def _all_table(rows) -> list:
     return lines
 
 
+def _kind_table(rows) -> list:
+    """Instructions per MAC by layer kind (bench/layers.py), for the runs with per-layer figures: how the same
+    kernels fare on each model's layers, e.g. MobileNet's against KWS's and ResNet's."""
+    rows = [r for r in rows if r.get("by_kind")]
+    if not rows:
+        return []
+    lines = ["", "### Instructions per MAC by layer kind", "",
+             "Each layer's instructions (its kernel call, argument set-up included) over its MACs, summed per kind; "
+             "in brackets the kind's share of the inference. Other ops (pooling, softmax, ADD, PAD, ...): "
+             "their share only.", "",
+             "| model | board | " + " | ".join(h for _, h in layers.KINDS) + " |",
+             "|---|---|" + "---:|" * len(layers.KINDS)]
+    for r in rows:
+        total = sum(v["instructions"] for v in r["by_kind"].values()) or 1
+        cells = []
+        for key, _ in layers.KINDS:
+            v = r["by_kind"][key]
+            share = f"({100 * v['instructions'] / total:.0f} %)"
+            if v["instructions"] == 0 and v["macs"] == 0:
+                cells.append("")
+            elif v["macs"] and key != "other":
+                cells.append(f"{v['instructions'] / v['macs']:.2f} {share}")
+            else:
+                cells.append(share)
+        lines.append(f"| {r['model']} | {r['board']} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def _unfit_table(unfit) -> list:
     if not unfit:
         return []
@@ -131,5 +161,5 @@ def _how(rows, build, env, ref) -> list:
 
 def render_markdown(rows, unfit, ref, build, env) -> str:
     lines = ["## Benchmark: instructions per inference, flash, RAM, compile time", ""]
-    lines += _reference_table(rows, ref) + [""] + _all_table(rows) + _unfit_table(unfit) + _how(rows, build, env, ref)
+    lines += _reference_table(rows, ref) + [""] + _all_table(rows) + _kind_table(rows) + _unfit_table(unfit) + _how(rows, build, env, ref)
     return "\n".join(lines) + "\n"

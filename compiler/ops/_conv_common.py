@@ -104,6 +104,19 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     return True
 
 
+# aot_conv2d_s8_dsp_k<K> exists for these K (whole quads), for an even out_c and the full int8 activation range.
+SMALL_K = (8, 16, 24)
+
+
+def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:
+    """Which aot_conv2d_s8_dsp entry point (conv2d.h) a layer calls without a fused ADD: the GEMM unrolled for its
+    K, the saturating one when its activation range is all of int8, the clamping one otherwise."""
+    if p["act"][0] > -128 or p["act"][1] < 127:
+        return "aot_conv2d_s8_dsp"
+    k = p["kh"] * p["kw"] * in_c
+    return f"aot_conv2d_s8_dsp_k{k}" if k in SMALL_K and out_c % 2 == 0 else "aot_conv2d_s8_dsp_sat"
+
+
 def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
     """The aot_conv2d_s8_dsp call prepared by prepare_dsp_gemm (conv, or depthwise with one input channel)."""
     p = op.params
@@ -114,7 +127,9 @@ def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
             p["in_zp"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
             ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
             p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
-    return [residual_call(op, ctx, args)]
+    if "residual" in p:
+        return [residual_call(op, ctx, args)]
+    return [ctx.call(dsp_gemm_entry(p, in_c, out_c), args)]
 
 
 # --- residual ADD fused into the convolution (passes/fuse_residual_add.py) -----------------------------------

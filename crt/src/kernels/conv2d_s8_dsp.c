@@ -184,8 +184,17 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
         }
         return sum * 128;
     }
-    for (ky = 0; ky < g->filter_h; ky++) {
-        aot_conv_gather_row(g, in_b, y0 + ky * g->dilation_h, x0, gather + ky * row_bytes);
+    {
+        /* Rows inside the image (the common case) are one run of bytes each. */
+        const int32_t inside_x = g->dilation_w == 1 && x0 >= 0 && x0 + g->filter_w <= g->in_w;
+        for (ky = 0; ky < g->filter_h; ky++) {
+            const int32_t iy = y0 + ky * g->dilation_h;
+            if (inside_x && iy >= 0 && iy < g->in_h) {
+                aot_copy_bytes(gather + ky * row_bytes, in_b + (iy * g->in_w + x0) * g->in_c, row_bytes);
+            } else {
+                aot_conv_gather_row(g, in_b, iy, x0, gather + ky * row_bytes);
+            }
+        }
     }
     dst = aot_conv_expand(gather, quads, dst, &sum);
     if (tail) {
@@ -395,7 +404,9 @@ AOT_CONV_GEMM_SMALL(aot_conv_gemm_k8, 2)
 AOT_CONV_GEMM_SMALL(aot_conv_gemm_k16, 4)
 AOT_CONV_GEMM_SMALL(aot_conv_gemm_k24, 6)
 
-/* The four instances: the activation range check and the fused ADD are decided once per layer, not per output. */
+
+/* The general instances: whether the activation range is all of int8 and the fused ADD are decided once per layer,
+ * not per output. */
 #define AOT_CONV_GEMM(name, full, fused)                                                                      \
     static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,            \
                      const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,    \
@@ -410,18 +421,26 @@ AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0)
 AOT_CONV_GEMM(aot_conv_gemm_full_add, 1, 1)
 AOT_CONV_GEMM(aot_conv_gemm_clamp_add, 0, 1)
 
-/* The whole layer; `fused` is a constant in each of the two entry points below. */
-AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
-                                              int32_t in_c, const int32_t* filter, int32_t filter_h,
-                                              int32_t filter_w, const int32_t* bias, int8_t* output, int32_t out_h,
-                                              int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
-                                              int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                                              int32_t pad_left, int32_t input_zero_point,
-                                              const int32_t* out_multiplier, const int32_t* out_add,
-                                              int32_t act_min, int32_t act_max, int32_t* scratch,
-                                              const int8_t* residual, const struct aot_add_s8_params* residual_add,
-                                              int fused)
+/* The GEMM of one pixel pair (the instances above). */
+typedef void (*aot_conv_gemm_fn)(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
+                                 const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
+                                 int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
+                                 const struct aot_conv_residual* res);
+
+/* The whole layer: im2col of each pixel pair, then `gemm`, chosen by the entry point (with a fused residual ADD,
+ * residual and residual_add are set). */
+static void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                  int32_t in_c, const int32_t* filter, int32_t filter_h,
+                                  int32_t filter_w, const int32_t* bias, int8_t* output, int32_t out_h,
+                                  int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                                  int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                                  int32_t pad_left, int32_t input_zero_point,
+                                  const int32_t* out_multiplier, const int32_t* out_add,
+                                  int32_t act_min, int32_t act_max, int32_t* scratch,
+                                  const int8_t* residual, const struct aot_add_s8_params* residual_add,
+                                  aot_conv_gemm_fn gemm)
 {
+    const int fused = residual != (const int8_t*)0;
     const int32_t k = filter_h * filter_w * in_c;
     const int32_t quads = k / 4;
     const int32_t tail = k % 4;
@@ -433,8 +452,6 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batch
     struct aot_dsp_rq rq;
     struct aot_add_s8_params add;
     struct aot_conv_residual res = {0, 0, 0};
-    void (*gemm)(const uint32_t*, int32_t, int32_t, const uint32_t*, const int8_t*, const int32_t*, int32_t,
-                 int32_t, int8_t*, int8_t*, int32_t, const struct aot_dsp_rq*, const struct aot_conv_residual*);
     const int pointwise = filter_h == 1 && filter_w == 1 && stride_h == 1 && stride_w == 1 && pad_top == 0 &&
                           pad_left == 0 && in_c % 4 == 0 && in_h == out_h && in_w == out_w;
     int32_t p;
@@ -459,14 +476,6 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batch
     rq.act_min = act_min;
     rq.act_max = act_max;
     rq.full = act_min <= -128 && act_max >= 127;
-    if (fused) {
-        gemm = rq.full ? aot_conv_gemm_full_add : aot_conv_gemm_clamp_add;
-    } else {
-        gemm = rq.full ? aot_conv_gemm_full : aot_conv_gemm_clamp;
-        if (rq.full && tail == 0 && out_c % 2 == 0) {
-            gemm = quads == 2 ? aot_conv_gemm_k8 : quads == 4 ? aot_conv_gemm_k16 : quads == 6 ? aot_conv_gemm_k24 : gemm;
-        }
-    }
     if (fused) {
         add = *residual_add; /* a local copy: the int8 stores cannot alias it */
         res.add = &add;
@@ -495,18 +504,25 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_body(const int8_t* input, int32_t batch
     }
 }
 
-void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                       const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                       int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                       int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                       int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
-{
-    aot_conv2d_s8_dsp_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
-                           out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
-                           out_multiplier, out_add, act_min, act_max, scratch, (const int8_t*)0,
-                           (const struct aot_add_s8_params*)0, 0);
-}
+/* The entry points (conv2d.h), one per GEMM instance, so a firmware links only the instances its layers use. */
+#define AOT_CONV_DSP_ENTRY(name, gemm)                                                                          \
+    void name(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,                 \
+              const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output, \
+              int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,                \
+              int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,                      \
+              int32_t input_zero_point, const int32_t* out_multiplier, const int32_t* out_add,                \
+              int32_t act_min, int32_t act_max, int32_t* scratch)                                             \
+    {                                                                                                           \
+        aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output,     \
+                              out_h, out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top,       \
+                              pad_left, input_zero_point, out_multiplier, out_add, act_min, act_max, scratch, \
+                              (const int8_t*)0, (const struct aot_add_s8_params*)0, gemm);                    \
+    }
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp, aot_conv_gemm_clamp)
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_sat, aot_conv_gemm_full)
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k8, aot_conv_gemm_k8)
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k16, aot_conv_gemm_k16)
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k24, aot_conv_gemm_k24)
 
 void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
@@ -516,7 +532,9 @@ void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, i
                            const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
                            const int8_t* residual, const struct aot_add_s8_params* residual_add)
 {
-    aot_conv2d_s8_dsp_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
-                           out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
-                           out_multiplier, out_add, act_min, act_max, scratch, residual, residual_add, 1);
+    const int full = act_min <= -128 && act_max >= 127;
+    aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
+                          out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
+                          out_multiplier, out_add, act_min, act_max, scratch, residual, residual_add,
+                          full ? aot_conv_gemm_full_add : aot_conv_gemm_clamp_add);
 }
