@@ -104,8 +104,8 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     return True
 
 
-# aot_conv2d_s8_dsp_k<K> exists for these K (whole quads), for an even out_c and the full int8 activation range.
-SMALL_K = (8, 16, 24)
+# aot_conv2d_s8_dsp_k<K> exists for these K, for an even out_c and the full int8 activation range.
+SMALL_K = (8, 9, 16, 24, 27)
 
 
 def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:

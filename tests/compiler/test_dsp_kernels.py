@@ -155,7 +155,7 @@ def test_conv2d(tmp_path, case):
 
 
 # Shapes of the GEMM's special paths, without an activation (so the range is all of int8): the unrolled small-K
-# instances (K = 8, 16, 24 whole quads, even channel counts), the 1x1 stride-1 direct expansion, and leftover taps
+# instances (K = 8, 9, 16, 24, 27, even channel counts), the 1x1 stride-1 direct expansion, and leftover taps
 # after whole quads read as one word (K = 27, a first RGB layer).
 SMALL_K_CASES = [
     # in_shape, kh, kw, oc, stride, padding
@@ -163,9 +163,11 @@ SMALL_K_CASES = [
     ((2, 4, 6, 16), 1, 1, 6, (1, 1), 0),     # K = 16, batches
     ((1, 3, 3, 24), 1, 1, 10, (1, 1), 1),    # K = 24
     ((1, 5, 5, 8), 1, 1, 7, (1, 1), 1),      # K = 8 with odd channels: the general GEMM
-    ((1, 9, 9, 3), 3, 3, 4, (2, 2), 0),      # K = 27: 6 quads + 3 leftovers
+    ((1, 9, 9, 3), 3, 3, 4, (2, 2), 0),      # K = 27: 6 quads + 3 leftovers, stride 2
     ((1, 6, 7, 2), 3, 3, 4, (1, 1), 0),      # K = 18: 4 quads + 2 leftovers
     ((1, 6, 6, 1), 1, 5, 4, (1, 1), 0),      # K = 5: 1 quad + 1 leftover
+    ((1, 8, 9, 1), 3, 3, 4, (2, 2), 0),      # K = 9: a grayscale first layer
+    ((1, 7, 7, 3), 3, 3, 8, (1, 1), 0),      # K = 27, SAME padding, stride 1
 ]
 
 

@@ -340,13 +340,15 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
     }
 }
 
-/* Layers with a few whole quads (K = 8, 16 or 24, no leftovers), the activation range all of int8 and no fused ADD:
- * MobileNet's expansion layers, where the per-output work outweighs the multiplies.  The quads are unrolled for
+/* Layers with a few quads (K = 8, 16 or 24: MobileNet's expansion layers; K = 9 or 27: 3x3 first layers on one or
+ * three input channels), the activation range all of int8 and no fused ADD, where the per-output work outweighs the
+ * multiplies.  The quads are unrolled for
  * the literal kq, which frees the loop's pointer, end and counter registers for the per-channel constants; the
  * channel count is even. */
-AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, const uint32_t* wp,
-                                           const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,
-                                           int8_t* out1, int32_t out_c, const int32_t* mp, const int32_t* dp)
+AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, int32_t tail, const uint32_t* wp,
+                                           const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
+                                           int8_t* out0, int8_t* out1, int32_t out_c, const int32_t* mp,
+                                           const int32_t* dp)
 {
     const int32_t* const bend = bias + out_c;
     while (bias != bend) {
@@ -366,6 +368,11 @@ AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, co
         if (kq >= 6) {
             aot_mac_2x2(&wp, &xp, a);
             aot_mac_2x2(&wp, &xp, a);
+        }
+        if (tail) {
+            wtail += 2 * tail;
+            aot_conv_tail(xp, tail, wtail - tail, &a[0], &a[2]);
+            aot_conv_tail(xp, tail, wtail, &a[1], &a[3]);
         }
         {
             const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
@@ -387,22 +394,23 @@ AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, co
     }
 }
 
-#define AOT_CONV_GEMM_SMALL(name, kq)                                                                         \
-    static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,            \
+#define AOT_CONV_GEMM_SMALL(name, kq, tail)                                                                   \
+    static void name(const uint32_t* pairs, int32_t quads, int32_t tail_, const uint32_t* filter,           \
                      const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,    \
                      int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,                                \
                      const struct aot_conv_residual* res)                                                     \
     {                                                                                                         \
         (void)quads;                                                                                          \
-        (void)tail;                                                                                           \
-        (void)wtail;                                                                                          \
+        (void)tail_;                                                                                          \
         (void)res;                                                                                            \
-        aot_conv_gemm_small(pairs, kq, filter, bias, corr0, corr1, out0, out1, out_c, rq->multiplier,         \
-                            rq->add);                                                                         \
+        aot_conv_gemm_small(pairs, kq, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c,            \
+                            rq->multiplier, rq->add);                                                         \
     }
-AOT_CONV_GEMM_SMALL(aot_conv_gemm_k8, 2)
-AOT_CONV_GEMM_SMALL(aot_conv_gemm_k16, 4)
-AOT_CONV_GEMM_SMALL(aot_conv_gemm_k24, 6)
+AOT_CONV_GEMM_SMALL(aot_conv_gemm_k8, 2, 0)
+AOT_CONV_GEMM_SMALL(aot_conv_gemm_k9, 2, 1)
+AOT_CONV_GEMM_SMALL(aot_conv_gemm_k16, 4, 0)
+AOT_CONV_GEMM_SMALL(aot_conv_gemm_k24, 6, 0)
+AOT_CONV_GEMM_SMALL(aot_conv_gemm_k27, 6, 3)
 
 
 /* The general instances: whether the activation range is all of int8 and the fused ADD are decided once per layer,
@@ -521,8 +529,10 @@ static void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batches, int32_t 
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp, aot_conv_gemm_clamp)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_sat, aot_conv_gemm_full)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k8, aot_conv_gemm_k8)
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k9, aot_conv_gemm_k9)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k16, aot_conv_gemm_k16)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k24, aot_conv_gemm_k24)
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k27, aot_conv_gemm_k27)
 
 void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
