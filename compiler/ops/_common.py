@@ -113,6 +113,24 @@ def padding_amount(padding_code: int, stride: int, dilation: int, in_size: int,
     return total // 2, total
 
 
+def conv_padding(op, stride: int, dilation: int, in_size: int, filter_size: int, out_size: int,
+                 axis: int) -> tuple[int, int]:
+    """(leading padding, total padding) of a convolution along axis 0 (height) or 1 (width): its SAME/VALID
+    padding, plus the explicit padding of a PAD folded into it (passes/fold_pad.py records the PAD's
+    ((top, bottom), (left, right)) as option "FoldedPadding"; in_size is then the unpadded size).  The kernels
+    take only the leading padding: taps past the end of the input count as padding too, so the total is what
+    the windows actually cover beyond the input (the PAD may add rows no window reads)."""
+    code = op.options.get("Padding", 0)
+    folded = op.options.get("FoldedPadding")
+    if folded is None:
+        return padding_amount(code, stride, dilation, in_size, filter_size, out_size)
+    before, after = (int(v) for v in folded[axis])
+    lead, _ = padding_amount(code, stride, dilation, in_size + before + after, filter_size, out_size)
+    lead += before
+    trail = (out_size - 1) * stride + (filter_size - 1) * dilation + 1 - in_size - lead
+    return lead, lead + max(trail, 0)
+
+
 def nhwc(shape: tuple, op, what: str) -> tuple:
     if len(shape) != 4:
         raise UnsupportedError(

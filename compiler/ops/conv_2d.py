@@ -4,8 +4,8 @@ import numpy as np
 
 from . import _specialize
 from ._base import OpLowering, register
-from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
-                      padding_amount, require_const, require_inputs, require_same_dtype)
+from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
+                      require_const, require_inputs, require_same_dtype)
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
                            prepare_dsp_gemm, residual_call, residual_headers, residual_inplace_input)
 
@@ -40,8 +40,8 @@ class Conv2D(OpLowering):
         o = op.options
         sh, sw = o.get("StrideH", 1), o.get("StrideW", 1)
         dh, dw = o.get("DilationHFactor", 1), o.get("DilationWFactor", 1)
-        pad_t, tot_h = padding_amount(o.get("Padding", 0), sh, dh, ih, kh, oh)
-        pad_l, tot_w = padding_amount(o.get("Padding", 0), sw, dw, iw, kw, ow)
+        pad_t, tot_h = conv_padding(op, sh, dh, ih, kh, oh, 0)
+        pad_l, tot_w = conv_padding(op, sw, dw, iw, kw, ow, 1)
         act = fused_activation(op)
         p = dict(n=n, ih=ih, iw=iw, ic=ic, oh=oh, ow=ow, oc=oc, kh=kh, kw=kw, kd=kd,
                  sh=sh, sw=sw, dh=dh, dw=dw, pad_t=pad_t, pad_l=pad_l)

@@ -14,6 +14,8 @@ def _scales(op) -> str:
 def prepare_ops(graph) -> None:
     target = getattr(graph, "target", "host")
     for op in graph.ops:
+        if op.fused_into is not None:
+            continue  # computed by another op (passes/fold_pad.py): nothing of its own to prepare
         # Lowerings pick target-specific kernels (and their weight layouts) from op.target.
         op.target = target
         try:

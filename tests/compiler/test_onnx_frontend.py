@@ -153,3 +153,36 @@ def test_pad_modes_match_numpy(mode):
     pads = np.array([0, 2, 3, 0, 2, 3], np.int64)
     y = _run_node("Pad", np.float32, {"x": x}, {"pads": pads}, {"mode": mode})
     np.testing.assert_array_equal(y, np.pad(x, [(0, 0), (2, 2), (3, 3)], mode=mode))
+
+
+@pytest.mark.parametrize("explicit_pad", [False, True], ids=["conv_pads", "pad_node"])
+def test_asymmetric_conv_padding_folds_into_the_convolution(explicit_pad):
+    # A Conv with asymmetric pads lowers to PAD + VALID convolution, as does a constant Pad node before a Conv:
+    # passes/fold_pad.py then folds the PAD into the convolution (no padded copy), same results as onnxruntime.
+    rng = np.random.default_rng(5)
+    w = rng.uniform(-1, 1, (4, 3, 3, 3)).astype(np.float32)
+    inits = [onnx.numpy_helper.from_array(w, "w")]
+    if explicit_pad:
+        # After a first convolution, so that the Pad works on NHWC data (on the model's NCHW input it would pad
+        # before the layout transpose, which then sits between PAD and convolution: not folded).
+        inits.append(onnx.numpy_helper.from_array(np.array([0, 0, 0, 1, 0, 0, 1, 2], np.int64), "pads"))
+        inits.append(onnx.numpy_helper.from_array(rng.uniform(-1, 1, (3, 3, 1, 1)).astype(np.float32), "w0"))
+        nodes = [helper.make_node("Conv", ["x", "w0"], ["c"]), helper.make_node("Pad", ["c", "pads"], ["p"]),
+                 helper.make_node("Conv", ["p", "w"], ["y"], strides=[2, 2])]
+    else:
+        nodes = [helper.make_node("Conv", ["x", "w"], ["y"], strides=[2, 2], pads=[0, 1, 1, 2])]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 9, 8])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 4, 5])], inits)
+    x = rng.uniform(-1, 1, (2, 1, 3, 9, 8)).astype(np.float32)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "m.onnx")
+        onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8), path)
+        from compiler.driver import compile_model
+        ops = compile_model(path, "m").manifest["ops"]
+        pads = [op for op in ops if op["kind"] == "PAD"]
+        assert len(pads) == 1 and ops[pads[0]["fused_into"]]["kind"] == "CONV_2D"
+        graph = load_model(path)
+        want = np.stack([onnxruntime_outputs(path, graph, [[xi]])[0][0] for xi in x])
+        np.savez(os.path.join(tmp, "in.npz"), x=x)
+        run_model(path, os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.npz"))
+        np.testing.assert_allclose(np.load(os.path.join(tmp, "out.npz"))["y"], want, rtol=1e-4, atol=1e-5)

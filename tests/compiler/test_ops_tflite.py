@@ -516,6 +516,12 @@ PAD = [
     ("spatial_float", "PAD", [1, 3, 3, 2], [[0, 0], [1, 1], [1, 1], [0, 0]], "float32", None),
     ("v2_float", "PADV2", [1, 3, 4, 2], [[0, 0], [2, 0], [0, 1], [0, 0]], "float32", 1.5),
     ("v2_int8", "PADV2", [1, 2, 4, 3], [[0, 0], [1, 1], [0, 2], [1, 0]], "int8", -77),
+    # aot_pad_* copy whole runs: the unpadded trailing dimensions merge into the innermost padded one.
+    ("channels_only_int8", "PAD", [2, 3, 2, 5], [[0, 0], [0, 0], [0, 0], [3, 1]], "int8", None),
+    ("batch_only_int8", "PAD", [2, 3, 2, 5], [[1, 2], [0, 0], [0, 0], [0, 0]], "int8", None),
+    ("nothing_int8", "PAD", [1, 3, 2, 5], [[0, 0], [0, 0], [0, 0], [0, 0]], "int8", None),
+    ("rows_only_float", "PAD", [1, 4, 3, 3], [[0, 0], [2, 1], [0, 0], [0, 0]], "float32", None),
+    ("rank3_v2_float", "PADV2", [3, 2, 5], [[0, 1], [1, 0], [0, 0]], "float32", -2.25),
 ]
 
 

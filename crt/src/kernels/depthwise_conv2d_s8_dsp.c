@@ -193,9 +193,10 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
 {
     const int32_t hp = (out_rows - 1) * stride_r + 3;
     const int32_t wp = ((out_cols - 1) * stride_c + 3 + 1) & ~1;
-    /* Input rows/columns the plane holds (the others are never read by any output). */
-    const int32_t r_end = in_rows < hp - pad_r ? in_rows : hp - pad_r;
-    const int32_t c_end = in_cols < wp - pad_c ? in_cols : wp - pad_c;
+    /* Input rows/columns the plane holds (the others are never read by any output; none when an explicit
+     * padding is wider than what the windows cover). */
+    const int32_t r_end = in_rows < hp - pad_r ? in_rows : (hp - pad_r > 0 ? hp - pad_r : 0);
+    const int32_t c_end = in_cols < wp - pad_c ? in_cols : (wp - pad_c > 0 ? wp - pad_c : 0);
     const int32_t image = in_rows * in_cols * channels;
     int32_t* const accs = scratch;
     int16_t* const plane = (int16_t*)(scratch + ((out_cols + 1) & ~1));

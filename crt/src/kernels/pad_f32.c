@@ -1,27 +1,51 @@
-/* float32 constant padding (reference loop over the output). */
+/* float32 constant padding: the input box is copied run by run with memcpy (pad_s8.c explains the runs), the
+ * padding filled element by element. */
+#include <string.h>
+
 #include "aot/kernels/pad.h"
+#include "pad_runs.h"
+
+static void aot_pad_fill_f32(float* dst, int32_t n, float value)
+{
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        dst[i] = value;
+    }
+}
 
 void aot_pad_f32(const float* input, float* output, const int32_t* in_dims,
                  const int32_t* out_dims, const int32_t* pad_before, float pad_value)
 {
-    const float fill = pad_value;
-    int32_t o0, o1, o2, o3;
-    int32_t o = 0;
-    for (o0 = 0; o0 < out_dims[0]; o0++) {
-        const int32_t i0 = o0 - pad_before[0];
-        const int32_t in0 = i0 >= 0 && i0 < in_dims[0];
-        for (o1 = 0; o1 < out_dims[1]; o1++) {
-            const int32_t i1 = o1 - pad_before[1];
-            const int32_t in1 = in0 && i1 >= 0 && i1 < in_dims[1];
-            for (o2 = 0; o2 < out_dims[2]; o2++) {
-                const int32_t i2 = o2 - pad_before[2];
-                const int32_t in2 = in1 && i2 >= 0 && i2 < in_dims[2];
-                const int32_t row = in2 ? ((i0 * in_dims[1] + i1) * in_dims[2] + i2) * in_dims[3] : 0;
-                for (o3 = 0; o3 < out_dims[3]; o3++) {
-                    const int32_t i3 = o3 - pad_before[3];
-                    output[o++] = (in2 && i3 >= 0 && i3 < in_dims[3]) ? input[row + i3] : fill;
+    struct aot_pad_runs r;
+    const float* src = input;
+    int32_t o = 0, fill_from = 0; /* output cursor; start of the padding not written yet */
+    int32_t o0, o1, o2;
+
+    aot_pad_runs_init(&r, in_dims, out_dims, pad_before);
+    for (o0 = 0; o0 < r.out[0]; o0++) {
+        if (!aot_pad_inside(o0, r.before[0], r.in[0])) {
+            o += r.out[1] * r.out[2] * r.out[3];
+            continue;
+        }
+        for (o1 = 0; o1 < r.out[1]; o1++) {
+            if (!aot_pad_inside(o1, r.before[1], r.in[1])) {
+                o += r.out[2] * r.out[3];
+                continue;
+            }
+            for (o2 = 0; o2 < r.out[2]; o2++) {
+                if (!aot_pad_inside(o2, r.before[2], r.in[2])) {
+                    o += r.out[3];
+                    continue;
                 }
+                o += r.before[3];
+                aot_pad_fill_f32(output + fill_from, o - fill_from, pad_value);
+                memcpy(output + o, src, (size_t)r.in[3] * sizeof(float));
+                src += r.in[3];
+                o += r.in[3];
+                fill_from = o;
+                o += r.out[3] - r.before[3] - r.in[3];
             }
         }
     }
+    aot_pad_fill_f32(output + fill_from, o - fill_from, pad_value);
 }

@@ -182,10 +182,14 @@ AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(
     int32_t act_min, int32_t act_max, int32_t peel)
 {
     const int32_t out_c = in_c * depth_multiplier;
+    /* Inner ranges [lo, hi), empty (hi = lo) when no window fits inside the input (an input smaller than the
+     * filter, padded): every pixel is then a border one, visited once. */
     const int32_t y_lo = aot_dw_inner_lo(pad_top, stride_h, out_h);
-    const int32_t y_hi = aot_dw_inner_hi(pad_top, stride_h, (filter_h - 1) * dilation_h + 1, in_h, out_h);
+    const int32_t y_hi0 = aot_dw_inner_hi(pad_top, stride_h, (filter_h - 1) * dilation_h + 1, in_h, out_h);
+    const int32_t y_hi = y_hi0 < y_lo ? y_lo : y_hi0;
     const int32_t x_lo = aot_dw_inner_lo(pad_left, stride_w, out_w);
-    const int32_t x_hi = aot_dw_inner_hi(pad_left, stride_w, (filter_w - 1) * dilation_w + 1, in_w, out_w);
+    const int32_t x_hi0 = aot_dw_inner_hi(pad_left, stride_w, (filter_w - 1) * dilation_w + 1, in_w, out_w);
+    const int32_t x_hi = x_hi0 < x_lo ? x_lo : x_hi0;
     int32_t b, oy;
 
     for (b = 0; b < batches; b++) {
