@@ -312,6 +312,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
             aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[0], &a[2]);
             aot_conv_tail(xend, tail, wtail + (c + 2) * tail, &a[1], &a[3]);
         }
+        __asm__ volatile("" ::: "memory"); /* as in aot_conv_gemm_small */
         {
             const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
             aot_conv_out(a[0], a[2], m0, d0, aot_dsp_shift(d0), out0 + c, out1 + c, rq, full, fused, res, c);
@@ -374,6 +375,8 @@ AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, in
             aot_conv_tail(xp, tail, wtail - tail, &a[0], &a[2]);
             aot_conv_tail(xp, tail, wtail, &a[1], &a[3]);
         }
+        /* Keeps GCC 12 from hoisting the requantization constants above the multiplies, where they only spill. */
+        __asm__ volatile("" ::: "memory");
         {
             const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
             const int32_t s0 = aot_dsp_shift(d0), s1 = aot_dsp_shift(d1);
