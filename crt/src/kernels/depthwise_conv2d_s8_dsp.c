@@ -6,8 +6,9 @@
  * zero point, whose product with the weights the compiler folded into `bias`), where neighbouring taps are
  * neighbouring int16 lanes.  Two channels are copied per pass over the input: one halfword load per pixel
  * holds both, two pixels make one word, and SXTB16 / SXTB16 ROR #8 of it are the two planes' cell pairs
- * (1.75 instructions per value).  Two outputs of a plane row are computed together from aligned word pairs:
- * with stride 1, per filter row, taps p0..p3 as (p0, p1) and (p2, p3) and weights as (w0, w1) and (w1, w2)
+ * (2.25 instructions per value with the loop).  Two outputs of a plane row are computed together from
+ * aligned word pairs: with stride 1, per filter row, taps p0..p3 as (p0, p1) and (p2, p3) and weights as
+ * (w0, w1) and (w1, w2)
  *     out0 = w0 p0 + w1 p1 + w2 p2 = SMLAD((p0,p1), (w0,w1)) + SMLABT((p2,p3), (w1,w2))
  *     out1 = w0 p1 + w1 p2 + w2 p3 = SMLATB((p0,p1), (w0,w1)) + SMLAD((p2,p3), (w1,w2)),
  * six multiply-accumulates for two loads; with stride 2, taps p0..p4 give out0 from (p0,p1), (p2,p3) and out1
@@ -175,19 +176,26 @@ static void aot_dw_requant(const int32_t* acc, int32_t rows, int32_t n, int32_t 
     const int32_t a_skip = n - cols;
     const int32_t* const end = acc + rows * n;
     if (act_min <= -128 && act_max >= 127) {
+        const int32_t step2 = 2 * step;
         while (acc != end) {
             const int32_t* const row_end = acc + cols;
-            if (cols & 1) {
+            int32_t r;
+            for (r = cols & 3; r > 0; r--) {
                 *o = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(*acc++, m, add, rs));
                 o += step;
             }
             while (acc != row_end) {
+                int8_t* const o2 = o + step2;
                 const int32_t v0 = aot_dsp_sat8(aot_dsp_requant_x2(acc[0], m, add, rs));
                 const int32_t v1 = aot_dsp_sat8(aot_dsp_requant_x2(acc[1], m, add, rs));
+                const int32_t v2 = aot_dsp_sat8(aot_dsp_requant_x2(acc[2], m, add, rs));
+                const int32_t v3 = aot_dsp_sat8(aot_dsp_requant_x2(acc[3], m, add, rs));
                 o[0] = (int8_t)v0;
                 o[step] = (int8_t)v1;
-                o += 2 * step;
-                acc += 2;
+                o2[0] = (int8_t)v2;
+                o2[step] = (int8_t)v3;
+                o = o2 + step2;
+                acc += 4;
             }
             acc += a_skip;
             o += o_skip;
@@ -223,11 +231,23 @@ static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, i
     }
 }
 
-/* The same for two neighbouring channels at once, into two planes' rows: d1 - d0 is one plane apart. */
+/* The same for two neighbouring channels at once, into two planes' rows: d1 - d0 is one plane apart.
+ * Two pixels' halfwords make one word; SXTB16 / SXTB16 ROR #8 of it are the two planes' cell pairs. */
 static void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, int32_t plane, int32_t n)
 {
-    int16_t* const end = d0 + (n & ~1);
-    while (d0 != end) {
+    int16_t* const end4 = d0 + (n & ~3);
+    while (d0 != end4) {
+        const uint32_t v = (uint32_t)aot_dw_read16(src) | ((uint32_t)aot_dw_read16(src + col_step) << 16);
+        const uint32_t u = (uint32_t)aot_dw_read16(src + 2 * col_step) |
+                           ((uint32_t)aot_dw_read16(src + 3 * col_step) << 16);
+        aot_dw_write32(d0, aot_sxtb16(v));
+        aot_dw_write32(d0 + plane, aot_sxtb16_ror8(v));
+        aot_dw_write32(d0 + 2, aot_sxtb16(u));
+        aot_dw_write32(d0 + plane + 2, aot_sxtb16_ror8(u));
+        d0 += 4;
+        src += 4 * col_step;
+    }
+    if (n & 2) {
         const uint32_t v = (uint32_t)aot_dw_read16(src) | ((uint32_t)aot_dw_read16(src + col_step) << 16);
         aot_dw_write32(d0, aot_sxtb16(v));
         aot_dw_write32(d0 + plane, aot_sxtb16_ror8(v));
@@ -314,13 +334,13 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
  * has only 9..36 outputs (MobileNet's last blocks).  aot_depthwise_conv2d_s8_dsp_c4 keeps NHWC and takes four
  * channels per input word instead: the window's input rows are read in place or from a zero-point-padded
  * NHWC band in scratch (so every tap is in range), and per output pixel and group of four channels it pairs
- * taps: for words A and B (taps ta and tb, channels 0..3 each), PKHBT(A, B << 16) holds channels 0 and 1 of both taps and
- * PKHTB(B, A >> 16) channels 2 and 3; SXTB16 / SXTB16 ROR #8 of them are (x_ta, x_tb) per channel, one SMLAD
- * each with the compiler's (w_ta, w_tb) pair.  Four tap pairs and one single tap (SMLABB / SMLATT) per
- * output.  Weights, bias and requantization constants come from one record per group, read in order
- * (AOT_DW_C4_RECORD int32 words: bias[4], tap pairs (0,1) (2,3) (4,5) (6,7) as four pairs each (channel 0..3),
- * tap 8 as (ch0, ch2) (ch1, ch3), then multiplier, add and right shift of channels 0 and 1 (m0 m1 a0 a1 r0 r1),
- * then of channels 2 and 3; weights and bias doubled as above).
+ * taps: for words A and B (taps ta and tb, channels 0..3 each), PKHBT(A, B << 16) holds channels 0 and 1
+ * of both taps and PKHTB(B, A >> 16) channels 2 and 3; SXTB16 / SXTB16 ROR #8 of them are (x_ta, x_tb)
+ * per channel, one SMLAD each with the compiler's (w_ta, w_tb) pair.  Four tap pairs and one single tap
+ * (SMLABB / SMLATT) per output.  Weights, bias and requantization constants come from one record per
+ * group, read in order (AOT_DW_C4_RECORD int32 words: bias[4], tap pairs (0,1) (2,3) (4,5) (6,7) as four
+ * pairs each (channel 0..3), tap 8 as (ch0, ch2) (ch1, ch3), then multiplier, add and right shift of
+ * channels 0 and 1 (m0 m1 a0 a1 r0 r1), then of channels 2 and 3; weights and bias doubled as above).
  * Scratch: 4 * Wp * channels bytes, Wp = (out_cols - 1) * stride_c + 3 (three band rows, input row iy in
  * slot iy % 3 and copied once, and a row of zero points for rows outside the image).  Rows that need no
  * column padding are read in place.  Image as it is (not transposed).
