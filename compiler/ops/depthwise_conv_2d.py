@@ -44,19 +44,22 @@ def _pair_words(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 def dsp_c4_records(w: np.ndarray, bias2: np.ndarray, mult: np.ndarray, radd: np.ndarray,
                    shift: np.ndarray) -> np.ndarray:
     """Per group of four channels the AOT_DW_C4_RECORD (34) int32 words aot_depthwise_conv2d_s8_dsp_c4 reads in
-    order: doubled bias[4]; taps (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx) as per channel (w_ta, w_tb) int16
-    pairs, doubled; tap 8 as (w_ch0, w_ch2), (w_ch1, w_ch3); then multiplier, add and right shift of channels
-    0 and 1 (m0 m1 a0 a1 r0 r1) and of channels 2 and 3.  w: [3, 3, C] int8."""
+    order, in two halves (channels 0 and 1, then 2 and 3) of 17: the two channels' doubled bias; per tap pair
+    (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx) one (w_ta, w_tb) int16 pair per channel, doubled; tap 8 as one
+    word (w_c, w_c+1), doubled; multipliers, add constants and right shifts of the two channels.
+    w: [3, 3, C] int8 in the model's orientation."""
     c = w.shape[2]
     taps = 2 * np.asarray(w, np.int64).reshape(9, c // 4, 4)  # [tap, group, channel]
-    mult, radd, rs = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4)
-                      for v in (mult, radd, -np.asarray(shift, np.int64)))
-    parts = [np.asarray(bias2, np.int64).reshape(c // 4, 4)]
-    for ta in (0, 2, 4, 6):
-        parts.append(_pair_words(taps[ta], taps[ta + 1]))
-    parts.append(_pair_words(taps[8][:, 0:2], taps[8][:, 2:4]))  # words (ch0, ch2), (ch1, ch3)
-    for ch in (0, 2):
-        parts += [mult[:, ch:ch + 2], radd[:, ch:ch + 2], rs[:, ch:ch + 2]]
+    bias2, mult, radd, rs = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4)
+                             for v in (bias2, mult, radd, -np.asarray(shift, np.int64)))
+    parts = []
+    for h in (0, 2):
+        ch = slice(h, h + 2)
+        parts.append(bias2[:, ch])
+        for ta in (0, 2, 4, 6):
+            parts.append(_pair_words(taps[ta][:, ch], taps[ta + 1][:, ch]))
+        parts.append(_pair_words(taps[8][:, h:h + 1], taps[8][:, h + 1:h + 2]))
+        parts += [mult[:, ch], radd[:, ch], rs[:, ch]]
     rec = np.concatenate(parts, axis=1)
     assert rec.shape[1] == 34 and fits_int32(rec)
     return rec.astype(np.int32)
