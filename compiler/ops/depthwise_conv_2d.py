@@ -27,15 +27,6 @@ def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) 
     return (4 * rows * n + 2 * hp * wp * 2 + 15) // 16 * 16
 
 
-def dsp_3x3_weights(w: np.ndarray) -> np.ndarray:
-    """[3, 3, C] int8 weights in plane orientation -> int32 [C, 6]: per channel and filter row r the int16 lane
-    pairs (2 w[r][0], 2 w[r][1]) and (2 w[r][1], 2 w[r][2]) (lane 0 in the low half), as the kernel's SMLADs
-    take them; doubled so the accumulators are 2 * acc (the requantization's input)."""
-    w2 = 2 * np.asarray(w, np.int64).transpose(2, 0, 1)  # [C, 3, 3]
-    lanes = np.stack([w2[:, :, 0], w2[:, :, 1], w2[:, :, 1], w2[:, :, 2]], axis=2)  # [C, 3, 4]
-    return lanes.astype(np.int16).reshape(-1).view("<i4").astype(np.int32).reshape(-1, 6)
-
-
 def _pair_words(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """int16 lanes (lo, hi) as int32 words (lane 0 in the low half)."""
     return np.stack([lo, hi], axis=-1).astype(np.int16).reshape(-1).view("<i4").astype(np.int32).reshape(lo.shape)
@@ -209,13 +200,12 @@ class DepthwiseConv2D(OpLowering):
             rows = dict(in_n=p["ih"], in_step=p["iw"] * c, out_n=p["oh"], out_step=p["ow"] * c, s=p["sh"],
                         pad=p["pad_t"])
             cols = dict(in_n=p["iw"], in_step=c, out_n=p["ow"], out_step=c, s=p["sw"], pad=p["pad_l"])
-            weights = filt.data.reshape(3, 3, c)
+            weights = filt.data
             if p["dsp_transpose"]:
                 rows, cols = cols, rows
-                weights = weights.transpose(1, 0, 2)
-            weights = dsp_3x3_weights(weights)
+                weights = np.ascontiguousarray(weights.transpose(0, 2, 1, 3))
             args = [ctx.ptr(inp), p["n"], c, rows["in_n"], cols["in_n"], rows["in_step"], cols["in_step"],
-                    ctx.weight(f"op{op.index}_filter", weights, "int32_t"),
+                    ctx.weight(f"op{op.index}_filter", weights, "int8_t"),
                     ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(out),
                     rows["out_n"], cols["out_n"], rows["out_step"], cols["out_step"], rows["s"], cols["s"],
                     rows["pad"], cols["pad"], p["in_zp"],

@@ -21,9 +21,11 @@
  * "Rows" and "columns" are the plane's: the compiler passes the image either as it is or transposed (its
  * row and column steps swapped, the 3x3 filter transposed to match) so that plane rows are the longer
  * side, which is what the two-output loops are good at (e.g. KWS: 25x5 images become 5 rows of 25).
- * Weights: per channel six int16 lane pairs, (w[r][0], w[r][1]) and (w[r][1], w[r][2]) for r = 0, 1, 2, in
- * plane orientation and doubled; `bias` is doubled too, so the accumulators are 2 * acc, which the short
- * requantization (dsp_s8.h, aot_dsp_requant_x2) takes without a shift.
+ * Weights: [3][3][channels] in plane orientation (the model's [1, 3, 3, channels], maybe transposed); per
+ * channel the kernel forms the int16 lane pairs (2 w[r][0], 2 w[r][1]) and (2 w[r][1], 2 w[r][2]), r = 0..2
+ * (once per channel: this kernel runs on images where that is a few instructions per hundred outputs), and
+ * `bias` is doubled, so the accumulators are 2 * acc, which the short requantization (dsp_s8.h,
+ * aot_dsp_requant_x2) takes without a shift.
  * Requantization: per channel a multiplier and an add constant (output offset and rounding, dsp_s8.h).
  * Scratch (int32 cells, then bytes): with n = out_cols rounded up to even for strides 1 and 2 (else out_cols),
  * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes), then two planes of
@@ -69,6 +71,12 @@ static inline int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
         (p) = (const int16_t*)((const int8_t*)(p) + (step));      \
     } while (0)
 #endif
+
+/* Lane pair (2 lo, 2 hi) of two int8 weights. */
+static uint32_t aot_dw_pair2(int32_t lo, int32_t hi)
+{
+    return ((uint32_t)(2 * lo) & 0xFFFFu) | ((uint32_t)(2 * hi) << 16);
+}
 
 static inline uint16_t aot_dw_read16(const int8_t* p)
 {
@@ -262,7 +270,7 @@ static void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, i
 
 void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
                                  int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
-                                 const int32_t* weights, const int32_t* bias, int8_t* output, int32_t out_rows,
+                                 const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
                                  int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
                                  int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
                                  int32_t input_zero_point, const int32_t* out_multiplier,
@@ -300,10 +308,15 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
             }
             for (k = 0; k <= pair; k++) {
                 const int16_t* const plane = planes + k * plane_cells;
-                const uint32_t* const w = (const uint32_t*)(weights + 6 * (c + k));
+                const int8_t* const f = filter + c + k;
+                uint32_t w[6];
                 const int32_t bc = bias[c + k], m = out_multiplier[c + k], add = out_add[c + k];
                 int8_t* const out = output + c + k;
                 int32_t y0;
+                for (i = 0; i < 3; i++) {
+                    w[2 * i] = aot_dw_pair2(f[3 * i * channels], f[(3 * i + 1) * channels]);
+                    w[2 * i + 1] = aot_dw_pair2(f[(3 * i + 1) * channels], f[(3 * i + 2) * channels]);
+                }
                 /* A chunk of plane rows at a time: accumulate them (weights in registers), then requantize. */
                 for (y0 = 0; y0 < out_rows; y0 += chunk) {
                     const int32_t rows = out_rows - y0 < chunk ? out_rows - y0 : chunk;

@@ -21,13 +21,13 @@ void aot_depthwise_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h,
                              int32_t act_min, int32_t act_max);
 
 /* DSP-extension fast path (portable fallback elsewhere) for 3x3 filters, depth multiplier 1, no dilation,
- * on the image as it is or transposed (rows/columns given as byte steps); weights as per channel six int16
- * lane pairs in the same orientation, doubled, and `bias` doubled with the input zero point folded in (taps
- * outside the image read input_zero_point); per channel a multiplier and an add constant (output offset and
+ * on the image as it is or transposed (rows/columns given as byte steps, filter [3][3][channels] in the same
+ * orientation); `bias` doubled with the input zero point folded in (taps outside the image read
+ * input_zero_point); per channel a multiplier and an add constant (output offset and
  * rounding); weight layout and scratch as depthwise_conv2d_s8_dsp.c says. */
 void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
                                  int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
-                                 const int32_t* weights, const int32_t* bias, int8_t* output, int32_t out_rows,
+                                 const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
                                  int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
                                  int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
                                  int32_t input_zero_point, const int32_t* out_multiplier,
