@@ -6,12 +6,68 @@ from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
 from ..targets import has_dsp
 from ._base import OpLowering, register
-from ._dsp_layout import dsp_requant_ok, requant_add
+from ._dsp_layout import dsp_requant_ok, fits_int32, requant_add
 from . import _specialize
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
                            prepare_dsp_gemm, residual_headers, residual_inplace_input)
+
+
+# Accumulators the 3x3 DSP kernel keeps before a requantization pass (AOT_DW_ACC_CELLS in its source).
+DSP_ACC_CELLS = 256
+
+
+def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) -> int:
+    """Scratch bytes of aot_depthwise_conv2d_s8_dsp (its header comment has the same formula): R rows of n
+    accumulators, then two int16 planes of Hp x Wp, rounded up to 16 bytes."""
+    n = (out_cols + 1) // 2 * 2 if stride_c <= 2 else out_cols
+    hp, wp = (out_rows - 1) * stride_r + 3, ((n - 1) * stride_c + 3 + 1) // 2 * 2
+    rows = min(out_rows, max(1, DSP_ACC_CELLS // n))
+    return (4 * rows * n + 2 * hp * wp * 2 + 15) // 16 * 16
+
+
+def _pair_words(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """int16 lanes (lo, hi) as int32 words (lane 0 in the low half)."""
+    return np.stack([lo, hi], axis=-1).astype(np.int16).reshape(-1).view("<i4").astype(np.int32).reshape(lo.shape)
+
+
+def dsp_c4_records(w: np.ndarray, bias2: np.ndarray, mult: np.ndarray, radd: np.ndarray,
+                   shift: np.ndarray) -> np.ndarray:
+    """Per group of four channels the AOT_DW_C4_RECORD (34) int32 words aot_depthwise_conv2d_s8_dsp_c4 reads in
+    order, in two halves (channels 0 and 1, then 2 and 3) of 17: the two channels' doubled bias; per tap pair
+    (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx) one (w_ta, w_tb) int16 pair per channel, doubled; tap 8 as one
+    word (w_c, w_c+1), doubled; multipliers, add constants and right shifts of the two channels.
+    w: [3, 3, C] int8 in the model's orientation."""
+    c = w.shape[2]
+    taps = 2 * np.asarray(w, np.int64).reshape(9, c // 4, 4)  # [tap, group, channel]
+    bias2, mult, radd, rs = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4)
+                             for v in (bias2, mult, radd, -np.asarray(shift, np.int64)))
+    parts = []
+    for h in (0, 2):
+        ch = slice(h, h + 2)
+        parts.append(bias2[:, ch])
+        for ta in (0, 2, 4, 6):
+            parts.append(_pair_words(taps[ta][:, ch], taps[ta + 1][:, ch]))
+        parts.append(_pair_words(taps[8][:, h:h + 1], taps[8][:, h + 1:h + 2]))
+        parts += [mult[:, ch], radd[:, ch], rs[:, ch]]
+    rec = np.concatenate(parts, axis=1)
+    assert rec.shape[1] == 34 and fits_int32(rec)
+    return rec.astype(np.int32)
+
+
+# The planar kernel's cost per output grows as images shrink (per channel set-up over fewer outputs), the
+# channel-vectorized one's does not (measured on mps2-an386, instructions per output: planar 22.5 at 48x48,
+# 24.7 at 12x12, 30.5 at 6x6, 51 at 3x3; _c4 about 30 everywhere).  Strided layers copy 4 input values per
+# output into the planes (planar about 35 per output at stride 2, _c4 29).
+C4_MAX_PIXELS = 36
+
+
+def use_c4(channels: int, out_h: int, out_w: int, stride: tuple) -> bool:
+    """Kernel choice on DSP cores: aot_depthwise_conv2d_s8_dsp_c4 for channel counts in whole groups of four
+    when the image is small (at most C4_MAX_PIXELS output pixels) or the layer is strided, else the planar
+    aot_depthwise_conv2d_s8_dsp."""
+    return channels % 4 == 0 and (stride != (1, 1) or out_h * out_w <= C4_MAX_PIXELS)
 
 
 @register
@@ -101,9 +157,15 @@ class DepthwiseConv2D(OpLowering):
         o_r, o_c, s_r, s_c = (p["ow"], p["oh"], p["sw"], p["sh"])
         if not transpose:
             o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
-        hp, wp = (o_r - 1) * s_r + 3, ((o_c - 1) * s_c + 3 + 1) // 2 * 2
-        p.update(dsp_bias=bias, radd=requant_add(p["shift"], p["out_off"]), in_zp=in_zp,
-                 dsp_transpose=transpose, dsp_scratch=(8 * ((o_c + 1) // 2) + hp * wp * 2 + 15) // 16 * 16)
+        radd = requant_add(p["shift"], p["out_off"])
+        if use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
+            p.update(dsp_c4=dsp_c4_records(rows.T.reshape(3, 3, -1), 2 * np.asarray(bias, np.int64), p["mult"], radd,
+                                           p["shift"]),
+                     in_zp=in_zp, dsp_scratch=(4 * ((p["ow"] - 1) * p["sw"] + 3) * p["ic"] + 15) // 16 * 16)
+            op.kernel = "aot_depthwise_conv2d_s8_dsp_c4"
+            return
+        p.update(dsp_bias=2 * np.asarray(bias, np.int64), radd=radd, in_zp=in_zp,
+                 dsp_transpose=transpose, dsp_scratch=dsp_3x3_scratch(o_r, o_c, s_r, s_c))
         op.kernel = "aot_depthwise_conv2d_s8_dsp"
 
     def headers(self, op):
@@ -118,7 +180,7 @@ class DepthwiseConv2D(OpLowering):
         return residual_inplace_input(op)
 
     def scratch_bytes(self, op):
-        return op.params.get("dsp_scratch", 0) if op.kernel.endswith("_dsp") else 0
+        return op.params.get("dsp_scratch", 0) if op.kernel.endswith(("_dsp", "_dsp_c4")) else 0
 
     def emit(self, op, ctx):
         p = op.params
@@ -126,6 +188,12 @@ class DepthwiseConv2D(OpLowering):
             return _specialize.emit(op, ctx)
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
+        if op.kernel == "aot_depthwise_conv2d_s8_dsp_c4":
+            args = [ctx.ptr(op.input(0)), p["n"], p["ic"], p["ih"], p["iw"],
+                    ctx.weight(f"op{op.index}_c4", p["dsp_c4"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
+                    p["sh"], p["sw"], p["pad_t"], p["pad_l"], p["in_zp"], p["act"][0], p["act"][1],
+                    ctx.scratch(op, "int32_t")]
+            return [ctx.call(op.kernel, args)]
         if op.kernel == "aot_depthwise_conv2d_s8_dsp":
             inp, filt, out = op.input(0), op.input(1), op.output
             c = p["ic"]

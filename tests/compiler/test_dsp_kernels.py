@@ -181,19 +181,34 @@ def test_conv2d_gemm_paths(tmp_path, case):
     assert _kernels(path)[0] == "aot_conv2d_s8_dsp"
 
 
+DSP_DW = "aot_depthwise_conv2d_s8_dsp"
+DSP_DW_C4 = "aot_depthwise_conv2d_s8_dsp_c4"
+
 DW_CASES = [
     # in_shape, kh, kw, oc, stride, padding, dilation, kernel
-    ((1, 7, 5, 8), 3, 3, 8, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),
-    ((2, 9, 8, 5), 3, 3, 5, (2, 2), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),
-    ((1, 8, 7, 3), 3, 3, 3, (2, 1), 1, (1, 1), "aot_depthwise_conv2d_s8_dsp"),
+    ((1, 7, 5, 8), 3, 3, 8, (1, 1), 0, (1, 1), DSP_DW_C4),      # 35 pixels: channel-vectorized
+    ((2, 9, 8, 5), 3, 3, 5, (2, 2), 0, (1, 1), DSP_DW),         # 5 channels: planar
+    ((1, 8, 7, 3), 3, 3, 3, (2, 1), 1, (1, 1), DSP_DW),
     ((1, 13, 11, 1), 5, 4, 6, (2, 2), 0, (1, 1), "aot_conv2d_s8_dsp"),    # one input channel -> GEMM
     ((1, 6, 6, 4), 3, 3, 8, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8"),  # multiplier 2: portable
-    ((1, 25, 5, 6), 3, 3, 6, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # taller than wide: transposed
-    ((1, 5, 20, 7), 3, 3, 7, (1, 1), 1, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # VALID, 18 columns
-    ((1, 11, 9, 4), 3, 3, 4, (2, 2), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # stride 2, transposed, odd
-    ((2, 6, 13, 3), 3, 3, 3, (1, 2), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # mixed strides, batches
-    ((1, 10, 10, 5), 3, 3, 5, (3, 3), 0, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # stride 3: one at a time
-    ((1, 12, 4, 2), 3, 3, 2, (2, 1), 1, (1, 1), "aot_depthwise_conv2d_s8_dsp"),  # transposed, strides swap
+    ((1, 25, 5, 6), 3, 3, 6, (1, 1), 0, (1, 1), DSP_DW),        # taller than wide: transposed
+    ((1, 5, 20, 7), 3, 3, 7, (1, 1), 1, (1, 1), DSP_DW),        # VALID, 18 columns
+    ((1, 11, 9, 4), 3, 3, 4, (2, 2), 0, (1, 1), DSP_DW_C4),     # stride 2, odd sizes
+    ((2, 6, 13, 3), 3, 3, 3, (1, 2), 0, (1, 1), DSP_DW),        # mixed strides, batches
+    ((1, 10, 10, 5), 3, 3, 5, (3, 3), 0, (1, 1), DSP_DW),       # stride 3: one at a time
+    ((1, 12, 4, 2), 3, 3, 2, (2, 1), 1, (1, 1), DSP_DW),        # transposed, strides swap
+    # MobileNet-like: many channels on small images, both kernels and both strides.
+    ((1, 3, 3, 32), 3, 3, 32, (1, 1), 0, (1, 1), DSP_DW_C4),    # 3x3 SAME: every tap row/column padded
+    ((1, 6, 6, 24), 3, 3, 24, (1, 1), 0, (1, 1), DSP_DW_C4),
+    ((1, 7, 7, 20), 3, 3, 20, (2, 2), 0, (1, 1), DSP_DW_C4),    # stride 2 SAME, odd: pad 1 each side
+    ((1, 6, 6, 12), 3, 3, 12, (2, 2), 0, (1, 1), DSP_DW_C4),    # stride 2 SAME, even: pad bottom/right only
+    ((1, 9, 9, 8), 3, 3, 8, (2, 2), 1, (1, 1), DSP_DW_C4),      # VALID stride 2: rows read in place
+    ((1, 5, 5, 8), 3, 3, 8, (1, 1), 1, (1, 1), DSP_DW_C4),      # VALID 3x3 output
+    ((2, 4, 4, 8), 3, 3, 8, (1, 1), 0, (1, 1), DSP_DW_C4),      # batches
+    ((1, 8, 8, 6), 3, 3, 6, (1, 1), 0, (1, 1), DSP_DW),         # channels not a multiple of 4: planar
+    ((1, 3, 3, 10), 3, 3, 10, (1, 1), 0, (1, 1), DSP_DW),       # 3x3, 10 channels: planar, odd output count
+    ((1, 13, 13, 16), 3, 3, 16, (1, 1), 0, (1, 1), DSP_DW),     # 169 pixels: planar, odd rows of 13
+    ((1, 12, 12, 8), 3, 3, 8, (1, 1), 1, (1, 1), DSP_DW),       # VALID 10x10: planar
 ]
 
 
@@ -201,8 +216,9 @@ DW_CASES = [
 @pytest.mark.parametrize("case", range(len(DW_CASES)))
 def test_depthwise_conv2d(tmp_path, case):
     in_shape, kh, kw, oc, stride, padding, dilation, kernel = DW_CASES[case]
-    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3,
-                    seed=10 + case)
+    # Fused activations: none, ReLU, ReLU_N1_TO_1 (ranges narrower than int8), and ReLU6 every fourth case.
+    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation,
+                    act=3 if case % 4 == 3 else case % 3, seed=10 + case)
     path = b.save(tmp_path / "dw.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
     assert _kernels(path)[0] == kernel
@@ -217,14 +233,18 @@ REQUANT_CASES = [
     ("CONV_2D", True, 0, 0.05, 127),
     ("DEPTHWISE_CONV_2D", False, 3, 0.2, 127),
     ("DEPTHWISE_CONV_2D", True, 1, 0.07, -128),
+    # The same on a small image with whole groups of four channels: the channel-vectorized kernel.
+    ("DEPTHWISE_CONV_2D_C4", False, 3, 0.2, 127),
+    ("DEPTHWISE_CONV_2D_C4", True, 1, 0.07, -128),
 ]
 
 
 def _requant_model(tmp_path, case, seed):
     """A 3x3 layer of REQUANT_CASES' form: (kind, per_channel, act, out_scale, out_zp)."""
     kind, per_channel, act, out_scale, out_zp = case
-    in_shape, oc = ((1, 6, 7, 8), 6) if kind == "CONV_2D" else ((1, 9, 6, 6), 6)
-    b = _conv_model(kind, in_shape, 3, 3, oc, act=act, per_channel=per_channel, seed=seed,
+    in_shape, oc = {"CONV_2D": ((1, 6, 7, 8), 6), "DEPTHWISE_CONV_2D": ((1, 9, 6, 6), 6),
+                    "DEPTHWISE_CONV_2D_C4": ((1, 5, 6, 12), 12)}[kind]
+    b = _conv_model(kind.replace("_C4", ""), in_shape, 3, 3, oc, act=act, per_channel=per_channel, seed=seed,
                     out_scale=out_scale, out_zp=out_zp)
     return b.save(tmp_path / "rq.tflite")
 
@@ -234,7 +254,7 @@ def _requant_model(tmp_path, case, seed):
 def test_requant_corners(tmp_path, case):
     path = _requant_model(tmp_path, REQUANT_CASES[case], 40 + case)
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
-    assert _kernels(path)[0].endswith("_dsp")
+    assert _kernels(path)[0].endswith("_dsp_c4" if REQUANT_CASES[case][0].endswith("_C4") else "_dsp")
 
 
 @needs_tflm

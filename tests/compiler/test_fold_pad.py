@@ -106,8 +106,9 @@ FOLDED = [
     # dtype, target, kernels the six convolutions must use (the model is built so that every family runs)
     ("int8", "host", ["aot_depthwise_conv2d_s8", "aot_conv2d_s8", "aot_depthwise_conv2d_s8", "aot_conv2d_s8",
                       "aot_depthwise_conv2d_s8", "aot_depthwise_conv2d_s8"]),
-    ("int8", "cortex-m4", ["aot_depthwise_conv2d_s8_dsp", "aot_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_dsp",
-                           "aot_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_dsp"]),
+    # (strided or small depthwise layers take the channel-vectorized _c4 kernel, the wide one the planar kernel)
+    ("int8", "cortex-m4", ["aot_depthwise_conv2d_s8_dsp_c4", "aot_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_dsp",
+                           "aot_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_dsp_c4", "aot_depthwise_conv2d_s8_dsp_c4"]),
     ("int8", "cortex-m0", ["aot_depthwise_conv2d_s8_body", "aot_conv2d_s8_body", "aot_depthwise_conv2d_s8_body",
                            "aot_conv2d_s8_body", "aot_depthwise_conv2d_s8_body", "aot_depthwise_conv2d_s8_body"]),
     ("float32", "host", ["aot_depthwise_conv2d_f32", "aot_conv2d_f32", "aot_depthwise_conv2d_f32",

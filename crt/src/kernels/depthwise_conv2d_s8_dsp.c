@@ -2,33 +2,50 @@
  * extension, with a portable fallback.
  *
  * NHWC puts neighbouring taps of one channel `channels` bytes apart, which no dual-MAC instruction can use.
- * So the kernel works one channel at a time: it copies the channel into an int16 plane in scratch (border
- * cells hold the input zero point, whose product with the weights the compiler folded into `bias`), where
- * neighbouring taps are neighbouring int16 lanes.  Two outputs of a plane row are computed together from
+ * So the kernel works on int16 planes: it copies channels into planes in scratch (border cells hold the input
+ * zero point, whose product with the weights the compiler folded into `bias`), where neighbouring taps are
+ * neighbouring int16 lanes.  Two channels are copied per pass over the input: one halfword load per pixel
+ * holds both, two pixels make one word, and SXTB16 / SXTB16 ROR #8 of it are the two planes' cell pairs
+ * (2.25 instructions per value with the loop).  Two outputs of a plane row are computed together from
  * aligned word pairs: with stride 1, per filter row, taps p0..p3 as (p0, p1) and (p2, p3) and weights as
- * (w0, w1) and (w1, w2) give
+ * (w0, w1) and (w1, w2)
  *     out0 = w0 p0 + w1 p1 + w2 p2 = SMLAD((p0,p1), (w0,w1)) + SMLABT((p2,p3), (w1,w2))
  *     out1 = w0 p1 + w1 p2 + w2 p3 = SMLATB((p0,p1), (w0,w1)) + SMLAD((p2,p3), (w1,w2)),
  * six multiply-accumulates for two loads; with stride 2, taps p0..p4 give out0 from (p0,p1), (p2,p3) and out1
- * from (p2,p3), (p4,p5).  Other strides take one output at a time.  Each plane row is accumulated into
- * scratch first, then requantized: each loop keeps its constants in registers.
+ * from (p2,p3), (p4,p5).  An odd output count per row computes one more (it reads border cells only and is
+ * dropped), so every row is pairs.  Other strides take one output at a time.  The accumulators of as many
+ * plane rows as fit AOT_DW_ACC_CELLS (at least one row) are computed first, then requantized: each loop keeps
+ * its constants in registers, and small images (MobileNet's 3x3..12x12 with hundreds of channels) run one
+ * accumulation and one requantization loop per channel instead of one per row.
  *
  * "Rows" and "columns" are the plane's: the compiler passes the image either as it is or transposed (its
  * row and column steps swapped, the 3x3 filter transposed to match) so that plane rows are the longer
  * side, which is what the two-output loops are good at (e.g. KWS: 25x5 images become 5 rows of 25).
- * Weights: [3][3][channels] in plane orientation (the model's [1, 3, 3, channels], maybe transposed).
+ * Weights: [3][3][channels] in plane orientation (the model's [1, 3, 3, channels], maybe transposed); per
+ * channel the kernel forms the int16 lane pairs (2 w[r][0], 2 w[r][1]) and (2 w[r][1], 2 w[r][2]), r = 0..2
+ * (once per channel: this kernel runs on images where that is a few instructions per hundred outputs), and
+ * `bias` is doubled, so the accumulators are 2 * acc, which the short requantization (dsp_s8.h,
+ * aot_dsp_requant_x2) takes without a shift.
  * Requantization: per channel a multiplier and an add constant (output offset and rounding, dsp_s8.h).
- * Scratch: 4 * out_cols rounded up to 8, then Hp * Wp * 2 bytes, Hp = (out_rows - 1) * stride_r + 3, Wp =
- * (out_cols - 1) * stride_c + 3 rounded up to even (one plane row's accumulators, then the plane).
- * Requires: right shifts 1..22 and |acc| < 2^30 (checked by the compiler).
+ * Scratch (int32 cells, then bytes): with n = out_cols rounded up to even for strides 1 and 2 (else out_cols),
+ * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes), then two planes of
+ * Hp * Wp int16, Hp = (out_rows - 1) * stride_r + 3, Wp = (n - 1) * stride_c + 3 rounded up to even
+ * (compiler/ops/depthwise_conv_2d.py mirrors this).
+ * Requires: right shifts 1..22 and |acc| < 2^30 (checked by the compiler; 2 * acc then fits int32).
  */
 #include "aot/kernels/depthwise_conv2d.h"
 #include "dsp_s8.h"
 
-static uint32_t aot_dw_pair(int32_t lo, int32_t hi)
-{
-    return ((uint32_t)lo & 0xFFFFu) | ((uint32_t)hi << 16);
-}
+/* The accumulation loops are kept out of line: inlined into the channel loop, GCC 12 spills two more
+ * registers per output pair. */
+#if defined(__GNUC__)
+#define AOT_DW_NOINLINE __attribute__((noinline))
+#else
+#define AOT_DW_NOINLINE
+#endif
+
+/* Accumulators kept in scratch before a requantization pass (a row more if one row is longer). */
+#define AOT_DW_ACC_CELLS 256
 
 #if defined(__ARM_FEATURE_DSP)
 static inline int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
@@ -63,109 +80,156 @@ static inline int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
     } while (0)
 #endif
 
+/* Lane pair (2 lo, 2 hi) of two int8 weights. */
+static uint32_t aot_dw_pair2(int32_t lo, int32_t hi)
+{
+    return ((uint32_t)(2 * lo) & 0xFFFFu) | ((uint32_t)(2 * hi) << 16);
+}
+
+static inline uint16_t aot_dw_read16(const int8_t* p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static inline void aot_dw_write32(int16_t* p, uint32_t v)
+{
+    memcpy(p, &v, sizeof(v));
+}
+
 /* One output whose window rows start at r0, r1, r2 (any stride): per row one SMLAD on the first two taps
- * read as one word, and (third tap, 0) x (w2, 0) for the last. */
-static int32_t aot_dw_window(const int16_t* r0, int32_t wp, const uint32_t* w01, const uint32_t* w12,
-                             int32_t acc)
+ * read as one word, and (third tap, 0) x (w2, 0) for the last.  w: the channel's six pairs. */
+static int32_t aot_dw_window(const int16_t* r0, int32_t wp, const uint32_t* w, int32_t acc)
 {
     int32_t ky;
     for (ky = 0; ky < 3; ky++) {
-        acc = aot_smlad(aot_read32((const int8_t*)r0), w01[ky], acc);
-        acc = aot_smlabt((uint32_t)(int32_t)r0[2], w12[ky], acc);
+        acc = aot_smlad(aot_read32((const int8_t*)r0), w[2 * ky], acc);
+        acc = aot_smlabt((uint32_t)(int32_t)r0[2], w[2 * ky + 1], acc);
         r0 += wp;
     }
     return acc;
 }
 
-/* One plane row of outputs, stride 1: pairs of outputs from aligned word pairs (r0 is word aligned). */
-static void aot_dw_row_s1(const int16_t* r0, int32_t wp, int32_t n, const uint32_t* w01, const uint32_t* w12,
-                          int32_t bias, int32_t* acc)
+/* `rows` plane rows of n (even) outputs, stride 1, the first starting at r0 (word aligned), the next ones
+ * `row_step` cells further each: pairs of outputs from aligned word pairs. */
+AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows,
+                                           int32_t n, const uint32_t* w, int32_t bias, int32_t* acc)
 {
+    const uint32_t a0 = w[0], b0 = w[1], a1 = w[2], b1 = w[3], a2 = w[4], b2 = w[5];
+    const int32_t skip = row_step - n;
     const int16_t* r1 = r0 + wp;
     const int16_t* r2 = r1 + wp;
-    const uint32_t a0 = w01[0], a1 = w01[1], a2 = w01[2], b0 = w12[0], b1 = w12[1], b2 = w12[2];
-    int32_t* const pair_end = acc + (n & ~1);
-    while (acc != pair_end) {
-        uint32_t p01, p23;
-        int32_t s0 = bias, s1 = bias;
-        AOT_DW_LOAD2(r0, p01, p23, 4);
-        s0 = aot_smlabt(p23, b0, aot_smlad(p01, a0, s0));
-        s1 = aot_smlad(p23, b0, aot_smlatb(p01, a0, s1));
-        AOT_DW_LOAD2(r1, p01, p23, 4);
-        s0 = aot_smlabt(p23, b1, aot_smlad(p01, a1, s0));
-        s1 = aot_smlad(p23, b1, aot_smlatb(p01, a1, s1));
-        AOT_DW_LOAD2(r2, p01, p23, 4);
-        s0 = aot_smlabt(p23, b2, aot_smlad(p01, a2, s0));
-        s1 = aot_smlad(p23, b2, aot_smlatb(p01, a2, s1));
-        acc[0] = s0;
-        acc[1] = s1;
-        acc += 2;
-    }
-    if (n & 1) {
-        *acc = aot_dw_window(r0, wp, w01, w12, bias);
+    int32_t* const end = acc + rows * n;
+    while (acc != end) {
+        int32_t* const row_end = acc + n;
+        while (acc != row_end) {
+            uint32_t p01, p23;
+            int32_t s0 = bias, s1 = bias;
+            AOT_DW_LOAD2(r0, p01, p23, 4);
+            s0 = aot_smlabt(p23, b0, aot_smlad(p01, a0, s0));
+            s1 = aot_smlad(p23, b0, aot_smlatb(p01, a0, s1));
+            AOT_DW_LOAD2(r1, p01, p23, 4);
+            s0 = aot_smlabt(p23, b1, aot_smlad(p01, a1, s0));
+            s1 = aot_smlad(p23, b1, aot_smlatb(p01, a1, s1));
+            AOT_DW_LOAD2(r2, p01, p23, 4);
+            s0 = aot_smlabt(p23, b2, aot_smlad(p01, a2, s0));
+            s1 = aot_smlad(p23, b2, aot_smlatb(p01, a2, s1));
+            acc[0] = s0;
+            acc[1] = s1;
+            acc += 2;
+        }
+        r0 += skip;
+        r1 += skip;
+        r2 += skip;
     }
 }
 
-/* One plane row of outputs, stride 2: out0 from taps (p0,p1) (p2,p3), out1 from (p2,p3) (p4,p5). */
-static void aot_dw_row_s2(const int16_t* r0, int32_t wp, int32_t n, const uint32_t* w01, const uint32_t* w12,
-                          int32_t bias, int32_t* acc)
+/* The same with stride 2 along rows: out0 from taps (p0,p1) (p2,p3), out1 from (p2,p3) (p4,p5). */
+AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows,
+                                           int32_t n, const uint32_t* w, int32_t bias, int32_t* acc)
 {
+    const uint32_t a0 = w[0], b0 = w[1], a1 = w[2], b1 = w[3], a2 = w[4], b2 = w[5];
+    const int32_t skip = row_step - 2 * n;
     const int16_t* r1 = r0 + wp;
     const int16_t* r2 = r1 + wp;
-    const uint32_t a0 = w01[0], a1 = w01[1], a2 = w01[2], b0 = w12[0], b1 = w12[1], b2 = w12[2];
-    int32_t* const pair_end = acc + (n & ~1);
-    while (acc != pair_end) {
-        uint32_t p01, p23, p45;
-        int32_t s0 = bias, s1 = bias;
-        AOT_DW_LOAD2(r0, p01, p23, 8);
-        p45 = aot_read32((const int8_t*)r0);
-        s0 = aot_smlabt(p23, b0, aot_smlad(p01, a0, s0));
-        s1 = aot_smlabt(p45, b0, aot_smlad(p23, a0, s1));
-        AOT_DW_LOAD2(r1, p01, p23, 8);
-        p45 = aot_read32((const int8_t*)r1);
-        s0 = aot_smlabt(p23, b1, aot_smlad(p01, a1, s0));
-        s1 = aot_smlabt(p45, b1, aot_smlad(p23, a1, s1));
-        AOT_DW_LOAD2(r2, p01, p23, 8);
-        p45 = aot_read32((const int8_t*)r2);
-        s0 = aot_smlabt(p23, b2, aot_smlad(p01, a2, s0));
-        s1 = aot_smlabt(p45, b2, aot_smlad(p23, a2, s1));
-        acc[0] = s0;
-        acc[1] = s1;
-        acc += 2;
-    }
-    if (n & 1) {
-        *acc = aot_dw_window(r0, wp, w01, w12, bias);
+    int32_t* const end = acc + rows * n;
+    while (acc != end) {
+        int32_t* const row_end = acc + n;
+        while (acc != row_end) {
+            uint32_t p01, p23, p45;
+            int32_t s0 = bias, s1 = bias;
+            AOT_DW_LOAD2(r0, p01, p23, 8);
+            p45 = aot_read32((const int8_t*)r0);
+            s0 = aot_smlabt(p23, b0, aot_smlad(p01, a0, s0));
+            s1 = aot_smlabt(p45, b0, aot_smlad(p23, a0, s1));
+            AOT_DW_LOAD2(r1, p01, p23, 8);
+            p45 = aot_read32((const int8_t*)r1);
+            s0 = aot_smlabt(p23, b1, aot_smlad(p01, a1, s0));
+            s1 = aot_smlabt(p45, b1, aot_smlad(p23, a1, s1));
+            AOT_DW_LOAD2(r2, p01, p23, 8);
+            p45 = aot_read32((const int8_t*)r2);
+            s0 = aot_smlabt(p23, b2, aot_smlad(p01, a2, s0));
+            s1 = aot_smlabt(p45, b2, aot_smlad(p23, a2, s1));
+            acc[0] = s0;
+            acc[1] = s1;
+            acc += 2;
+        }
+        r0 += skip;
+        r1 += skip;
+        r2 += skip;
     }
 }
 
-/* Requantizes one plane row of accumulators into the output (outputs `step` bytes apart). */
-static void aot_dw_requant(const int32_t* acc, int32_t n, int8_t* o, int32_t step, int32_t m, int32_t add,
-                           int32_t act_min, int32_t act_max)
+/* Requantizes `rows` rows of accumulators (n of them per row, the first `cols` of each used) into the
+ * output (outputs `step` bytes apart, rows `row_step` bytes apart). */
+AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int32_t n, int32_t cols, int8_t* o,
+                           int32_t row_step, int32_t step, int32_t m, int32_t add, int32_t act_min,
+                           int32_t act_max)
 {
     const int32_t rs = aot_dsp_shift(add);
-    const int32_t* const end = acc + n;
+    const int32_t o_skip = row_step - cols * step;
+    const int32_t a_skip = n - cols;
+    const int32_t* const end = acc + rows * n;
     if (act_min <= -128 && act_max >= 127) {
-        if (n & 1) {
-            *o = (int8_t)aot_dsp_sat8(aot_dsp_requant(*acc++, m, add, rs));
-            o += step;
-        }
+        const int32_t step2 = 2 * step;
         while (acc != end) {
-            const int32_t v0 = aot_dsp_sat8(aot_dsp_requant(acc[0], m, add, rs));
-            const int32_t v1 = aot_dsp_sat8(aot_dsp_requant(acc[1], m, add, rs));
-            o[0] = (int8_t)v0;
-            o[step] = (int8_t)v1;
-            o += 2 * step;
-            acc += 2;
+            const int32_t* const row_end = acc + cols;
+            int32_t r;
+            for (r = cols & 3; r > 0; r--) {
+                *o = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(*acc++, m, add, rs));
+                o += step;
+            }
+            while (acc != row_end) {
+                int8_t* const o2 = o + step2;
+                const int32_t v0 = aot_dsp_sat8(aot_dsp_requant_x2(acc[0], m, add, rs));
+                const int32_t v1 = aot_dsp_sat8(aot_dsp_requant_x2(acc[1], m, add, rs));
+                const int32_t v2 = aot_dsp_sat8(aot_dsp_requant_x2(acc[2], m, add, rs));
+                const int32_t v3 = aot_dsp_sat8(aot_dsp_requant_x2(acc[3], m, add, rs));
+                o[0] = (int8_t)v0;
+                o[step] = (int8_t)v1;
+                o2[0] = (int8_t)v2;
+                o2[step] = (int8_t)v3;
+                o = o2 + step2;
+                acc += 4;
+            }
+            acc += a_skip;
+            o += o_skip;
         }
     } else {
         while (acc != end) {
-            *o = (int8_t)aot_dsp_clamp(aot_dsp_requant(*acc++, m, add, rs), act_min, act_max);
-            o += step;
+            const int32_t* const row_end = acc + cols;
+            while (acc != row_end) {
+                *o = (int8_t)aot_dsp_clamp(aot_dsp_requant_x2(*acc++, m, add, rs), act_min, act_max);
+                o += step;
+            }
+            acc += a_skip;
+            o += o_skip;
         }
     }
 }
 
-/* Copies one channel of the input (`col_step` bytes between columns) into the plane's int16 cells. */
+/* Copies one channel of an input row (`col_step` bytes between columns) into a plane row's int16 cells. */
 static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, int32_t n)
 {
     int16_t* const end = dst + n;
@@ -183,6 +247,35 @@ static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, i
     }
 }
 
+/* The same for two neighbouring channels at once, into two planes' rows: d1 - d0 is one plane apart.
+ * Two pixels' halfwords make one word; SXTB16 / SXTB16 ROR #8 of it are the two planes' cell pairs. */
+static void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, int32_t plane, int32_t n)
+{
+    int16_t* const end4 = d0 + (n & ~3);
+    while (d0 != end4) {
+        const uint32_t v = (uint32_t)aot_dw_read16(src) | ((uint32_t)aot_dw_read16(src + col_step) << 16);
+        const uint32_t u = (uint32_t)aot_dw_read16(src + 2 * col_step) |
+                           ((uint32_t)aot_dw_read16(src + 3 * col_step) << 16);
+        aot_dw_write32(d0, aot_sxtb16(v));
+        aot_dw_write32(d0 + plane, aot_sxtb16_ror8(v));
+        aot_dw_write32(d0 + 2, aot_sxtb16(u));
+        aot_dw_write32(d0 + plane + 2, aot_sxtb16_ror8(u));
+        d0 += 4;
+        src += 4 * col_step;
+    }
+    if (n & 2) {
+        const uint32_t v = (uint32_t)aot_dw_read16(src) | ((uint32_t)aot_dw_read16(src + col_step) << 16);
+        aot_dw_write32(d0, aot_sxtb16(v));
+        aot_dw_write32(d0 + plane, aot_sxtb16_ror8(v));
+        d0 += 2;
+        src += 2 * col_step;
+    }
+    if (n & 1) {
+        d0[0] = src[0];
+        d0[plane] = src[1];
+    }
+}
+
 void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
                                  int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
                                  const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
@@ -191,49 +284,293 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
                                  int32_t input_zero_point, const int32_t* out_multiplier,
                                  const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
 {
+    const int32_t n = stride_c <= 2 ? (out_cols + 1) & ~1 : out_cols;
     const int32_t hp = (out_rows - 1) * stride_r + 3;
-    const int32_t wp = ((out_cols - 1) * stride_c + 3 + 1) & ~1;
-    /* Input rows/columns the plane holds (the others are never read by any output; none when an explicit
+    const int32_t wp = ((n - 1) * stride_c + 3 + 1) & ~1;
+    const int32_t plane_cells = hp * wp;
+    const int32_t chunk_max = AOT_DW_ACC_CELLS / n;
+    const int32_t chunk = chunk_max < 1 ? 1 : (chunk_max > out_rows ? out_rows : chunk_max);
+    /* Input rows/columns the planes hold (the others are never read by any output; none when an explicit
      * padding is wider than what the windows cover). */
     const int32_t r_end = in_rows < hp - pad_r ? in_rows : (hp - pad_r > 0 ? hp - pad_r : 0);
     const int32_t c_end = in_cols < wp - pad_c ? in_cols : (wp - pad_c > 0 ? wp - pad_c : 0);
     const int32_t image = in_rows * in_cols * channels;
     int32_t* const accs = scratch;
-    int16_t* const plane = (int16_t*)(scratch + ((out_cols + 1) & ~1));
+    int16_t* const planes = (int16_t*)(scratch + chunk * n);
+    int16_t* const interior = planes + pad_r * wp + pad_c;
     int32_t b, c, i, y, x;
 
-    for (i = 0; i < hp * wp; i++) {
-        plane[i] = (int16_t)input_zero_point;
+    for (i = 0; i < 2 * plane_cells; i++) {
+        planes[i] = (int16_t)input_zero_point;
     }
     for (b = 0; b < batches; b++) {
-        for (c = 0; c < channels; c++) {
-            const int8_t* f = filter + c;
+        for (c = 0; c < channels; c += 2) {
             const int8_t* src = input + b * image + c;
-            const int32_t bc = bias[c], m = out_multiplier[c], add = out_add[c];
-            int8_t* out = output + c;
-            uint32_t w01[3], w12[3];
-            for (i = 0; i < 3; i++) {
-                w01[i] = aot_dw_pair(f[3 * i * channels], f[(3 * i + 1) * channels]);
-                w12[i] = aot_dw_pair(f[(3 * i + 1) * channels], f[(3 * i + 2) * channels]);
-            }
+            const int32_t pair = c + 1 < channels;
+            int32_t k;
             for (y = 0; y < r_end; y++) {
-                aot_dw_copy_row(src + y * in_row_step, in_col_step, plane + (y + pad_r) * wp + pad_c, c_end);
-            }
-            /* One plane row at a time: accumulate it (weights in registers), then requantize it. */
-            for (y = 0; y < out_rows; y++) {
-                const int16_t* r0 = plane + y * stride_r * wp;
-                if (stride_c == 1) {
-                    aot_dw_row_s1(r0, wp, out_cols, w01, w12, bc, accs);
-                } else if (stride_c == 2) {
-                    aot_dw_row_s2(r0, wp, out_cols, w01, w12, bc, accs);
+                if (pair) {
+                    aot_dw_copy_row2(src + y * in_row_step, in_col_step, interior + y * wp, plane_cells, c_end);
                 } else {
-                    for (x = 0; x < out_cols; x++) {
-                        accs[x] = aot_dw_window(r0 + x * stride_c, wp, w01, w12, bc);
-                    }
+                    aot_dw_copy_row(src + y * in_row_step, in_col_step, interior + y * wp, c_end);
                 }
-                aot_dw_requant(accs, out_cols, out + y * out_row_step, out_col_step, m, add, act_min, act_max);
+            }
+            for (k = 0; k <= pair; k++) {
+                const int16_t* const plane = planes + k * plane_cells;
+                const int8_t* const f = filter + c + k;
+                uint32_t w[6];
+                const int32_t bc = bias[c + k], m = out_multiplier[c + k], add = out_add[c + k];
+                int8_t* const out = output + c + k;
+                int32_t y0;
+                for (i = 0; i < 3; i++) {
+                    w[2 * i] = aot_dw_pair2(f[3 * i * channels], f[(3 * i + 1) * channels]);
+                    w[2 * i + 1] = aot_dw_pair2(f[(3 * i + 1) * channels], f[(3 * i + 2) * channels]);
+                }
+                /* A chunk of plane rows at a time: accumulate them (weights in registers), then requantize. */
+                for (y0 = 0; y0 < out_rows; y0 += chunk) {
+                    const int32_t rows = out_rows - y0 < chunk ? out_rows - y0 : chunk;
+                    const int16_t* const r0 = plane + y0 * stride_r * wp;
+                    if (stride_c == 1) {
+                        aot_dw_rows_s1(r0, wp, stride_r * wp, rows, n, w, bc, accs);
+                    } else if (stride_c == 2) {
+                        aot_dw_rows_s2(r0, wp, stride_r * wp, rows, n, w, bc, accs);
+                    } else {
+                        for (y = 0; y < rows; y++) {
+                            for (x = 0; x < n; x++) {
+                                accs[y * n + x] = aot_dw_window(r0 + y * stride_r * wp + x * stride_c, wp, w, bc);
+                            }
+                        }
+                    }
+                    aot_dw_requant(accs, rows, n, out_cols, out + y0 * out_row_step, out_row_step, out_col_step,
+                                   m, add, act_min, act_max);
+                }
             }
         }
         output += out_rows * out_cols * channels;
+    }
+}
+
+/* --- Channel-vectorized form for small images with many channels ------------------------------------------
+ *
+ * The planes above pay per channel (weights, constants, loop set-up, copying), which dominates when a channel
+ * has only 9..36 outputs (MobileNet's last blocks).  aot_depthwise_conv2d_s8_dsp_c4 keeps NHWC and takes four
+ * channels per input word instead: the window's input rows are read in place or from a zero-point-padded
+ * NHWC band in scratch (so every tap is in range), and per output pixel and group of four channels it pairs
+ * taps: for words A and B (taps ta and tb, channels 0..3 each), PKHBT(A, B << 16) holds channels 0 and 1
+ * of both taps and PKHTB(B, A >> 16) channels 2 and 3; SXTB16 / SXTB16 ROR #8 of them are (x_ta, x_tb)
+ * per channel, one SMLAD each with the compiler's (w_ta, w_tb) pair.  Four tap pairs and one single tap
+ * (SMLABB/SMLABT for channels 0 and 1, SMLATB/SMLATT for 2 and 3) per output.  A group takes two passes
+ * over its taps, channels 0 and 1 then 2 and 3, so that only two accumulators are live: with GCC 12 for the
+ * Cortex-M4 that is 109 instructions per group, against 115 for one pass whose four accumulators spill.
+ * Weights, bias and requantization constants come from one record per group, read in order:
+ * AOT_DW_C4_RECORD int32 words, two halves of 17 (channels 0 and 1, then 2 and 3): the two channels' bias;
+ * per tap pair (0,1) (2,3) (4,5) (6,7) one (w_ta, w_tb) pair per channel; tap 8 as (w_c, w_c+1);
+ * multipliers, add constants and right shifts of the two channels (weights and bias doubled as above).
+ * Scratch: 4 * Wp * channels bytes, Wp = (out_cols - 1) * stride_c + 3 (three band rows, input row iy in
+ * slot iy % 3 and copied once, and a row of zero points for rows outside the image).  Rows that need no
+ * column padding are read in place.  Image as it is (not transposed).
+ * Requires channels % 4 == 0. */
+#define AOT_DW_C4_RECORD 34
+
+#if defined(__ARM_FEATURE_DSP)
+/* (low half of a, low half of b): PKHBT; (high half of a, high half of b): PKHTB (GCC 12 spells both out). */
+static inline uint32_t aot_dw_lo_pair(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+
+static inline uint32_t aot_dw_hi_pair(uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(b), "r"(a));
+    return r;
+}
+
+static inline int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
+{
+    return __smlatt((int32_t)a, (int32_t)b, acc);
+}
+#else
+static inline uint32_t aot_dw_lo_pair(uint32_t a, uint32_t b)
+{
+    return (a & 0xFFFFu) | (b << 16);
+}
+
+static inline uint32_t aot_dw_hi_pair(uint32_t a, uint32_t b)
+{
+    return (a >> 16) | (b & 0xFFFF0000u);
+}
+
+static inline int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
+{
+    return aot_smlabb(a >> 16, b >> 16, acc);
+}
+#endif
+
+/* The GCC-only attribute that makes the two instances of the pixel loop below separate specialized copies. */
+#if defined(__GNUC__)
+#define AOT_DW_INLINE static inline __attribute__((always_inline))
+#else
+#define AOT_DW_INLINE static inline
+#endif
+
+/* Keeps GCC from hoisting the next tap pair's loads above this one's multiplies (it would then spill the
+ * expanded words of all pairs: +30 instructions per group). */
+#if defined(__GNUC__)
+#define AOT_DW_BARRIER() __asm__ __volatile__("" ::: "memory")
+#else
+#define AOT_DW_BARRIER() ((void)0)
+#endif
+
+/* Half a group (channels 0 and 1 if !hi, else 2 and 3): acc a0, a1 += one pair of taps at a and b. */
+#define AOT_DW_C4_PAIR(a, b)                                                         \
+    do {                                                                             \
+        const uint32_t va = aot_read32(a), vb = aot_read32(b);                       \
+        const uint32_t p = hi ? aot_dw_hi_pair(va, vb) : aot_dw_lo_pair(va, vb);     \
+        uint32_t w0, w1;                                                             \
+        AOT_DW_LOAD2(rec, w0, w1, 8);                                                \
+        a0 = aot_smlad(aot_sxtb16(p), w0, a0);                                       \
+        a1 = aot_smlad(aot_sxtb16_ror8(p), w1, a1);                                  \
+        AOT_DW_BARRIER();                                                            \
+    } while (0)
+
+/* One requantized output: saturated to int8 (full) or clamped to the activation range. */
+#define AOT_DW_C4_OUT(acc, m, add, rs, dst)                                                          \
+    do {                                                                                             \
+        const int32_t v_ = aot_dsp_requant_x2((acc), (int32_t)(m), (int32_t)(add), (int32_t)(rs));  \
+        (dst) = (int8_t)(full ? aot_dsp_sat8(v_) : aot_dsp_clamp(v_, act_min, act_max));              \
+    } while (0)
+
+/* Two channels of one group (0 and 1 if !hi, else 2 and 3) of an output pixel whose window rows start at
+ * t0, t1, t2 (columns cs bytes apart), from their half of the group's record (advancing *recp past it). */
+AOT_DW_INLINE void aot_dw_c4_half(const int8_t* t0, const int8_t* t1, const int8_t* t2, int32_t cs,
+                                  const int16_t** recp, int8_t* o, int32_t hi, int32_t full, int32_t act_min,
+                                  int32_t act_max)
+{
+    const int16_t* rec = *recp;
+    uint32_t b0, b1, m0, m1, d0, d1, r0, r1;
+    int32_t a0, a1;
+    AOT_DW_LOAD2(rec, b0, b1, 8);
+    a0 = (int32_t)b0;
+    a1 = (int32_t)b1;
+    AOT_DW_C4_PAIR(t0, t0 + cs);
+    AOT_DW_C4_PAIR(t0 + 2 * cs, t1);
+    AOT_DW_C4_PAIR(t1 + cs, t1 + 2 * cs);
+    AOT_DW_C4_PAIR(t2, t2 + cs);
+    {
+        /* Tap 8: SXTB16 gives channels (0, 2), ROR #8 (1, 3); the weight word is this half's two channels. */
+        const uint32_t x8 = aot_read32(t2 + 2 * cs);
+        const uint32_t e = aot_sxtb16(x8), f = aot_sxtb16_ror8(x8);
+        const uint32_t u = aot_read32((const int8_t*)rec);
+        rec += 2;
+        if (hi) {
+            a0 = aot_smlatb(e, u, a0);
+            a1 = aot_smlatt(f, u, a1);
+        } else {
+            a0 = aot_smlabb(e, u, a0);
+            a1 = aot_smlabt(f, u, a1);
+        }
+    }
+    AOT_DW_LOAD2(rec, m0, m1, 8);
+    AOT_DW_LOAD2(rec, d0, d1, 8);
+    AOT_DW_LOAD2(rec, r0, r1, 8);
+    AOT_DW_C4_OUT(a0, m0, d0, r0, o[0]);
+    AOT_DW_C4_OUT(a1, m1, d1, r1, o[1]);
+    *recp = rec;
+}
+
+/* All groups of four channels of one output pixel whose window rows start at t0, t1, t2 (columns cs bytes
+ * apart). */
+AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int8_t* t2, int32_t cs,
+                                   const int32_t* params, int32_t groups, int8_t* o, int32_t full,
+                                   int32_t act_min, int32_t act_max)
+{
+    const int16_t* rec = (const int16_t*)params;
+    int8_t* const end = o + 4 * groups;
+    while (o != end) {
+        aot_dw_c4_half(t0, t1, t2, cs, &rec, o, 0, full, act_min, act_max);
+        aot_dw_c4_half(t0, t1, t2, cs, &rec, o + 2, 1, full, act_min, act_max);
+        t0 += 4;
+        t1 += 4;
+        t2 += 4;
+        o += 4;
+    }
+}
+
+/* n bytes (a multiple of 4) from src to dst, two words at a time. */
+static void aot_dw_copy_words(const int8_t* src, int8_t* dst, int32_t n)
+{
+    int8_t* const end = dst + (n & ~7);
+    while (dst != end) {
+        const uint32_t v0 = aot_read32(src), v1 = aot_read32(src + 4);
+        memcpy(dst, &v0, 4);
+        memcpy(dst + 4, &v1, 4);
+        src += 8;
+        dst += 8;
+    }
+    if (n & 4) {
+        const uint32_t v = aot_read32(src);
+        memcpy(dst, &v, 4);
+    }
+}
+
+void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
+                                    int32_t in_cols, const int32_t* params, int8_t* output, int32_t out_rows,
+                                    int32_t out_cols, int32_t stride_r, int32_t stride_c, int32_t pad_top,
+                                    int32_t pad_left, int32_t input_zero_point, int32_t act_min, int32_t act_max,
+                                    int32_t* scratch)
+{
+    const int32_t wp = (out_cols - 1) * stride_c + 3;
+    const int32_t cs = channels, rs = wp * channels;
+    /* Input columns the band rows hold (the others are never read by any output; none when an explicit padding
+     * is wider than what the windows cover). */
+    const int32_t c_end = in_cols < wp - pad_left ? in_cols : (wp - pad_left > 0 ? wp - pad_left : 0);
+    /* Rows needing no column padding are read in place. */
+    const int32_t direct = pad_left == 0 && in_cols >= wp;
+    const int32_t groups = channels / 4;
+    const int32_t full = act_min <= -128 && act_max >= 127;
+    int8_t* const band = (int8_t*)scratch;
+    const int8_t* const zp_row = band + 3 * rs;
+    const uint32_t zp4 = 0x01010101u * ((uint32_t)input_zero_point & 0xFFu);
+    int32_t b, i, k, y, x;
+
+    for (i = 0; i < 4 * rs; i += 4) {
+        memcpy(band + i, &zp4, 4);
+    }
+    for (b = 0; b < batches; b++) {
+        const int8_t* const image = input + b * in_rows * in_cols * channels;
+        int32_t held[3] = {-1, -1, -1}; /* input row in each band slot */
+        for (y = 0; y < out_rows; y++) {
+            const int8_t* rows[3];
+            for (k = 0; k < 3; k++) {
+                const int32_t iy = y * stride_r + k - pad_top;
+                if (iy < 0 || iy >= in_rows) {
+                    rows[k] = zp_row;
+                } else if (direct) {
+                    rows[k] = image + iy * in_cols * channels;
+                } else {
+                    /* Band slot iy % 3: the three rows of one window never share a slot. */
+                    int8_t* const slot = band + (iy % 3) * rs;
+                    if (held[iy % 3] != iy) {
+                        aot_dw_copy_words(image + iy * in_cols * channels, slot + pad_left * cs, c_end * cs);
+                        held[iy % 3] = iy;
+                    }
+                    rows[k] = slot;
+                }
+            }
+            for (x = 0; x < out_cols; x++) {
+                const int32_t off = x * stride_c * cs;
+                int8_t* const o = output + ((b * out_rows + y) * out_cols + x) * channels;
+                if (full) {
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, params, groups, o, 1,
+                                    act_min, act_max);
+                } else {
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, params, groups, o, 0,
+                                    act_min, act_max);
+                }
+            }
+        }
     }
 }

@@ -22,9 +22,9 @@ void aot_depthwise_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h,
 
 /* DSP-extension fast path (portable fallback elsewhere) for 3x3 filters, depth multiplier 1, no dilation,
  * on the image as it is or transposed (rows/columns given as byte steps, filter [3][3][channels] in the same
- * orientation); input zero point folded into `bias` (taps outside the image read input_zero_point); per
- * channel a multiplier and an add constant (output offset and rounding); scratch as
- * depthwise_conv2d_s8_dsp.c says. */
+ * orientation); `bias` doubled with the input zero point folded in (taps outside the image read
+ * input_zero_point); per channel a multiplier and an add constant (output offset and
+ * rounding); weight layout and scratch as depthwise_conv2d_s8_dsp.c says. */
 void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
                                  int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
                                  const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
@@ -32,6 +32,15 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
                                  int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
                                  int32_t input_zero_point, const int32_t* out_multiplier,
                                  const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
+
+/* The same for small images with many channels (channels % 4 == 0, image as it is): four channels per input
+ * word, one record of weights and constants per four channels; layout and scratch as
+ * depthwise_conv2d_s8_dsp.c says. */
+void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
+                                    int32_t in_cols, const int32_t* params, int8_t* output, int32_t out_rows,
+                                    int32_t out_cols, int32_t stride_r, int32_t stride_c, int32_t pad_top,
+                                    int32_t pad_left, int32_t input_zero_point, int32_t act_min, int32_t act_max,
+                                    int32_t* scratch);
 
 void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
                               int32_t in_c, const float* filter, int32_t filter_h,
