@@ -44,7 +44,7 @@ def _calls(elf: str, lo: int, hi: int) -> list:
     return [(int(m.group(1), 16), m.group(2)) for m in found if m]
 
 
-def _kind(op: dict, tensors: list) -> str:
+def _kind(op: dict, tensors: dict) -> str:
     if op["kind"] == "CONV_2D":
         shape = tensors[op["inputs"][1]]["shape"]
         return "conv1x1" if len(shape) == 4 and shape[1] == shape[2] == 1 else "conv"
@@ -62,7 +62,8 @@ def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict):
     for pc, n in sites.items():
         per_call[bisect.bisect_left(addrs, pc)] += n
     ops = [op for op in manifest["ops"] if op.get("fused_into") is None]
-    rows = [{"index": op["index"], "kind": op["kind"], "layer": _kind(op, manifest["tensors"]),
+    tensors = {t["index"]: t for t in manifest["tensors"]}
+    rows = [{"index": op["index"], "kind": op["kind"], "layer": _kind(op, tensors),
              "kernel": op.get("kernel"), "macs": op.get("macs", 0), "instructions": 0} for op in ops]
     i = 0
     for (_, callee), n in zip(calls, per_call):

@@ -15,7 +15,7 @@ from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gem
 
 
 # Accumulators the 3x3 DSP kernel keeps before a requantization pass (AOT_DW_ACC_CELLS in its source).
-DSP_ACC_CELLS = 256
+DSP_ACC_CELLS = 64
 
 
 def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) -> int:

@@ -45,7 +45,7 @@
 #endif
 
 /* Accumulators kept in scratch before a requantization pass (a row more if one row is longer). */
-#define AOT_DW_ACC_CELLS 256
+#define AOT_DW_ACC_CELLS 64
 
 #if defined(__ARM_FEATURE_DSP)
 static inline int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
