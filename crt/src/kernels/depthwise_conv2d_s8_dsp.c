@@ -358,19 +358,20 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
  * NHWC band in scratch (so every tap is in range), and per output pixel and group of four channels it pairs
  * taps: for words A and B (taps ta and tb, channels 0..3 each), PKHBT(A, B << 16) holds channels 0 and 1
  * of both taps and PKHTB(B, A >> 16) channels 2 and 3; SXTB16 / SXTB16 ROR #8 of them are (x_ta, x_tb)
- * per channel, one SMLAD each with the compiler's (w_ta, w_tb) pair.  Four tap pairs and one single tap
+ * per channel, one SMLAD each with the weights expanded the same way.  Four tap pairs and one single tap
  * (SMLABB/SMLABT for channels 0 and 1, SMLATB/SMLATT for 2 and 3) per output.  A group takes two passes
- * over its taps, channels 0 and 1 then 2 and 3, so that only two accumulators are live: with GCC 12 for the
- * Cortex-M4 that is 109 instructions per group, against 115 for one pass whose four accumulators spill.
- * Weights, bias and requantization constants come from one record per group, read in order:
- * AOT_DW_C4_RECORD int32 words, two halves of 17 (channels 0 and 1, then 2 and 3): the two channels' bias;
- * per tap pair (0,1) (2,3) (4,5) (6,7) one (w_ta, w_tb) pair per channel; tap 8 as (w_c, w_c+1);
- * multipliers, add constants and right shifts of the two channels (weights and bias doubled as above).
+ * over its taps, channels 0 and 1 then 2 and 3, so that only two accumulators are live.
+ * Weights: the model's int8 bytes reordered, AOT_DW_C4_WEIGHTS (36) per group: per half (channels c, c+1 for
+ * c = 0, then 2) one word per tap pair (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx) with bytes (w_ta[c],
+ * w_ta[c+1], w_tb[c], w_tb[c+1]), so that SXTB16 and SXTB16 ROR #8 of it pair with the taps' expansions;
+ * then tap 8's word with bytes (w8[0], w8[2], w8[1], w8[3]) (SXTB16: channels 0 and 1, ROR #8: 2 and 3).
+ * Params: 12 int32 per group, per half the two channels' bias (input zero point folded in), then their
+ * multipliers and add constants (dsp_s8.h; the right shift is the add constant's trailing zeros + 1).
  * Scratch: 4 * Wp * channels bytes, Wp = (out_cols - 1) * stride_c + 3 (three band rows, input row iy in
  * slot iy % 3 and copied once, and a row of zero points for rows outside the image).  Rows that need no
  * column padding are read in place.  Image as it is (not transposed).
  * Requires channels % 4 == 0. */
-#define AOT_DW_C4_RECORD 34
+#define AOT_DW_C4_WEIGHTS 36
 
 #if defined(__ARM_FEATURE_DSP)
 /* (low half of a, low half of b): PKHBT; (high half of a, high half of b): PKHTB (GCC 12 spells both out). */
@@ -424,77 +425,77 @@ static inline int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
 #define AOT_DW_BARRIER() ((void)0)
 #endif
 
-/* Half a group (channels 0 and 1 if !hi, else 2 and 3): acc a0, a1 += one pair of taps at a and b. */
-#define AOT_DW_C4_PAIR(a, b)                                                         \
+/* Half a group (channels 0 and 1 if !hi, else 2 and 3): acc a0, a1 += one pair of taps at a and b, with the
+ * weight word at wq (bytes (w_ta, w_ta+1, w_tb, w_tb+1) of this half's channels, so that SXTB16 and SXTB16
+ * ROR #8 of it are the pairs matching the taps' expansions). */
+#define AOT_DW_C4_PAIR(a, b, wq)                                                     \
     do {                                                                             \
         const uint32_t va = aot_read32(a), vb = aot_read32(b);                       \
         const uint32_t p = hi ? aot_dw_hi_pair(va, vb) : aot_dw_lo_pair(va, vb);     \
-        uint32_t w0, w1;                                                             \
-        AOT_DW_LOAD2(rec, w0, w1, 8);                                                \
-        a0 = aot_smlad(aot_sxtb16(p), w0, a0);                                       \
-        a1 = aot_smlad(aot_sxtb16_ror8(p), w1, a1);                                  \
+        const uint32_t wv = aot_read32(wq);                                          \
+        a0 = aot_smlad(aot_sxtb16(p), aot_sxtb16(wv), a0);                           \
+        a1 = aot_smlad(aot_sxtb16_ror8(p), aot_sxtb16_ror8(wv), a1);                 \
         AOT_DW_BARRIER();                                                            \
     } while (0)
 
 /* One requantized output: saturated to int8 (full) or clamped to the activation range. */
-#define AOT_DW_C4_OUT(acc, m, add, rs, dst)                                                          \
-    do {                                                                                             \
-        const int32_t v_ = aot_dsp_requant_x2((acc), (int32_t)(m), (int32_t)(add), (int32_t)(rs));  \
-        (dst) = (int8_t)(full ? aot_dsp_sat8(v_) : aot_dsp_clamp(v_, act_min, act_max));              \
+#define AOT_DW_C4_OUT(acc, m, add, dst)                                                                    \
+    do {                                                                                                   \
+        const int32_t v_ = aot_dsp_requant((acc), (int32_t)(m), (int32_t)(add), aot_dsp_shift((int32_t)(add))); \
+        (dst) = (int8_t)(full ? aot_dsp_sat8(v_) : aot_dsp_clamp(v_, act_min, act_max));                    \
     } while (0)
 
 /* Two channels of one group (0 and 1 if !hi, else 2 and 3) of an output pixel whose window rows start at
- * t0, t1, t2 (columns cs bytes apart), from their half of the group's record (advancing *recp past it). */
+ * t0, t1, t2 (columns cs bytes apart), with the group's weights at w and this half's constants at *recp
+ * (advancing it past them). */
 AOT_DW_INLINE void aot_dw_c4_half(const int8_t* t0, const int8_t* t1, const int8_t* t2, int32_t cs,
-                                  const int16_t** recp, int8_t* o, int32_t hi, int32_t full, int32_t act_min,
-                                  int32_t act_max)
+                                  const int8_t* w, const int32_t** recp, int8_t* o, int32_t hi, int32_t full,
+                                  int32_t act_min, int32_t act_max)
 {
-    const int16_t* rec = *recp;
-    uint32_t b0, b1, m0, m1, d0, d1, r0, r1;
-    int32_t a0, a1;
-    AOT_DW_LOAD2(rec, b0, b1, 8);
-    a0 = (int32_t)b0;
-    a1 = (int32_t)b1;
-    AOT_DW_C4_PAIR(t0, t0 + cs);
-    AOT_DW_C4_PAIR(t0 + 2 * cs, t1);
-    AOT_DW_C4_PAIR(t1 + cs, t1 + 2 * cs);
-    AOT_DW_C4_PAIR(t2, t2 + cs);
+    const int32_t* const rec = *recp;
+    const int8_t* const wh = w + 16 * hi;
+    int32_t a0 = rec[0], a1 = rec[1];
+    AOT_DW_C4_PAIR(t0, t0 + cs, wh);
+    AOT_DW_C4_PAIR(t0 + 2 * cs, t1, wh + 4);
+    AOT_DW_C4_PAIR(t1 + cs, t1 + 2 * cs, wh + 8);
+    AOT_DW_C4_PAIR(t2, t2 + cs, wh + 12);
     {
-        /* Tap 8: SXTB16 gives channels (0, 2), ROR #8 (1, 3); the weight word is this half's two channels. */
+        /* Tap 8: SXTB16 gives channels (0, 2), ROR #8 (1, 3); its weight word holds channels (0, 2, 1, 3), so
+         * SXTB16 of it is (w0, w1) and ROR #8 (w2, w3). */
         const uint32_t x8 = aot_read32(t2 + 2 * cs);
         const uint32_t e = aot_sxtb16(x8), f = aot_sxtb16_ror8(x8);
-        const uint32_t u = aot_read32((const int8_t*)rec);
-        rec += 2;
+        const uint32_t u8 = aot_read32(w + 32);
         if (hi) {
+            const uint32_t u = aot_sxtb16_ror8(u8);
             a0 = aot_smlatb(e, u, a0);
             a1 = aot_smlatt(f, u, a1);
         } else {
+            const uint32_t u = aot_sxtb16(u8);
             a0 = aot_smlabb(e, u, a0);
             a1 = aot_smlabt(f, u, a1);
         }
     }
-    AOT_DW_LOAD2(rec, m0, m1, 8);
-    AOT_DW_LOAD2(rec, d0, d1, 8);
-    AOT_DW_LOAD2(rec, r0, r1, 8);
-    AOT_DW_C4_OUT(a0, m0, d0, r0, o[0]);
-    AOT_DW_C4_OUT(a1, m1, d1, r1, o[1]);
-    *recp = rec;
+    AOT_DW_C4_OUT(a0, rec[2], rec[4], o[0]);
+    AOT_DW_C4_OUT(a1, rec[3], rec[5], o[1]);
+    *recp = rec + 6;
 }
 
 /* All groups of four channels of one output pixel whose window rows start at t0, t1, t2 (columns cs bytes
  * apart). */
 AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int8_t* t2, int32_t cs,
-                                   const int32_t* params, int32_t groups, int8_t* o, int32_t full,
-                                   int32_t act_min, int32_t act_max)
+                                   const int8_t* filter, const int32_t* params, int32_t groups, int8_t* o,
+                                   int32_t full, int32_t act_min, int32_t act_max)
 {
-    const int16_t* rec = (const int16_t*)params;
+    const int32_t* rec = params;
+    const int8_t* w = filter;
     int8_t* const end = o + 4 * groups;
     while (o != end) {
-        aot_dw_c4_half(t0, t1, t2, cs, &rec, o, 0, full, act_min, act_max);
-        aot_dw_c4_half(t0, t1, t2, cs, &rec, o + 2, 1, full, act_min, act_max);
+        aot_dw_c4_half(t0, t1, t2, cs, w, &rec, o, 0, full, act_min, act_max);
+        aot_dw_c4_half(t0, t1, t2, cs, w, &rec, o + 2, 1, full, act_min, act_max);
         t0 += 4;
         t1 += 4;
         t2 += 4;
+        w += AOT_DW_C4_WEIGHTS;
         o += 4;
     }
 }
@@ -517,10 +518,10 @@ static void aot_dw_copy_words(const int8_t* src, int8_t* dst, int32_t n)
 }
 
 void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
-                                    int32_t in_cols, const int32_t* params, int8_t* output, int32_t out_rows,
-                                    int32_t out_cols, int32_t stride_r, int32_t stride_c, int32_t pad_top,
-                                    int32_t pad_left, int32_t input_zero_point, int32_t act_min, int32_t act_max,
-                                    int32_t* scratch)
+                                    int32_t in_cols, const int8_t* filter, const int32_t* params, int8_t* output,
+                                    int32_t out_rows, int32_t out_cols, int32_t stride_r, int32_t stride_c,
+                                    int32_t pad_top, int32_t pad_left, int32_t input_zero_point, int32_t act_min,
+                                    int32_t act_max, int32_t* scratch)
 {
     const int32_t wp = (out_cols - 1) * stride_c + 3;
     const int32_t cs = channels, rs = wp * channels;
@@ -564,10 +565,10 @@ void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_
                 const int32_t off = x * stride_c * cs;
                 int8_t* const o = output + ((b * out_rows + y) * out_cols + x) * channels;
                 if (full) {
-                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, params, groups, o, 1,
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, filter, params, groups, o, 1,
                                     act_min, act_max);
                 } else {
-                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, params, groups, o, 0,
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, filter, params, groups, o, 0,
                                     act_min, act_max);
                 }
             }
