@@ -27,31 +27,27 @@ def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) 
     return (4 * rows * n + 2 * hp * wp * 2 + 15) // 16 * 16
 
 
-def dsp_c4_weights(w: np.ndarray) -> np.ndarray:
-    """The int8 filter of aot_depthwise_conv2d_s8_dsp_c4, exactly the model's bytes reordered: per group of four
-    channels 36 bytes, in two halves (channels c, c+1 for c = 0, then 2) of four words, one per tap pair
-    (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx) with bytes (w_ta[c], w_ta[c+1], w_tb[c], w_tb[c+1]), then tap 8's
-    word with bytes (w8[0], w8[2], w8[1], w8[3]).  w: [3, 3, C] int8 in the model's orientation."""
-    c = w.shape[2]
-    taps = np.asarray(w, np.int8).reshape(9, c // 4, 4)  # [tap, group, channel]
+# Bytes per channel of int16 weight pairs aot_depthwise_conv2d_s8_dsp_c4 expands into scratch (AOT_DW_C4_EXPANDED).
+DSP_C4_EXPANDED = 18
+
+
+def dsp_c4_scratch(out_cols: int, stride_c: int, channels: int) -> int:
+    """Scratch bytes of aot_depthwise_conv2d_s8_dsp_c4 (its header comment has the same formula): the expanded
+    weights, then four band rows of Wp pixels, rounded up to 16 bytes."""
+    return (DSP_C4_EXPANDED * channels + 4 * ((out_cols - 1) * stride_c + 3) * channels + 15) // 16 * 16
+
+
+def dsp_c4_params(bias2: np.ndarray, mult: np.ndarray, radd: np.ndarray) -> np.ndarray:
+    """Per group of four channels the 12 int32 constants aot_depthwise_conv2d_s8_dsp_c4 reads in order, in two
+    halves (channels c, c+1 for c = 0, then 2): the two channels' doubled bias, then per channel its multiplier
+    and add constant (the right shift is recovered from the add constant, dsp_s8.h)."""
+    c = np.asarray(bias2).shape[0]
+    bias2, mult, radd = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4)
+                         for v in (bias2, mult, radd))
     parts = []
     for h in (0, 2):
-        for ta in (0, 2, 4, 6):
-            parts += [taps[ta][:, h:h + 2], taps[ta + 1][:, h:h + 2]]
-    parts.append(taps[8][:, [0, 2, 1, 3]])
-    out = np.concatenate(parts, axis=1)
-    assert out.shape[1] == 36
-    return out.reshape(-1)
-
-
-def dsp_c4_params(bias: np.ndarray, mult: np.ndarray, radd: np.ndarray) -> np.ndarray:
-    """Per group of four channels the 12 int32 constants aot_depthwise_conv2d_s8_dsp_c4 reads in order, in two
-    halves (channels c, c+1 for c = 0, then 2): the two channels' bias, multipliers and add constants (the
-    right shift is recovered from the add constant, dsp_s8.h)."""
-    c = np.asarray(bias).shape[0]
-    bias, mult, radd = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4)
-                        for v in (bias, mult, radd))
-    rec = np.concatenate([v[:, h:h + 2] for h in (0, 2) for v in (bias, mult, radd)], axis=1)
+        parts += [bias2[:, h:h + 2], mult[:, h:h + 1], radd[:, h:h + 1], mult[:, h + 1:h + 2], radd[:, h + 1:h + 2]]
+    rec = np.concatenate(parts, axis=1)
     assert rec.shape[1] == 12 and fits_int32(rec)
     return rec.astype(np.int32).reshape(-1)
 
@@ -159,9 +155,8 @@ class DepthwiseConv2D(OpLowering):
             o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
         radd = requant_add(p["shift"], p["out_off"])
         if use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
-            p.update(dsp_c4_w=dsp_c4_weights(rows.T.reshape(3, 3, -1)),
-                     dsp_c4_p=dsp_c4_params(np.asarray(bias, np.int64), p["mult"], radd),
-                     in_zp=in_zp, dsp_scratch=(4 * ((p["ow"] - 1) * p["sw"] + 3) * p["ic"] + 15) // 16 * 16)
+            p.update(dsp_c4_p=dsp_c4_params(2 * np.asarray(bias, np.int64), p["mult"], radd),
+                     in_zp=in_zp, dsp_scratch=dsp_c4_scratch(p["ow"], p["sw"], p["ic"]))
             op.kernel = "aot_depthwise_conv2d_s8_dsp_c4"
             return
         p.update(dsp_bias=2 * np.asarray(bias, np.int64), radd=radd, in_zp=in_zp,
@@ -190,7 +185,7 @@ class DepthwiseConv2D(OpLowering):
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
         if op.kernel == "aot_depthwise_conv2d_s8_dsp_c4":
             args = [ctx.ptr(op.input(0)), p["n"], p["ic"], p["ih"], p["iw"],
-                    ctx.weight(f"op{op.index}_filter", p["dsp_c4_w"], "int8_t"),
+                    ctx.weight(f"op{op.index}_filter", op.input(1).data, "int8_t"),
                     ctx.param(f"op{op.index}_c4", p["dsp_c4_p"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
                     p["sh"], p["sw"], p["pad_t"], p["pad_l"], p["in_zp"], p["act"][0], p["act"][1],
                     ctx.scratch(op, "int32_t")]

@@ -358,20 +358,25 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
  * NHWC band in scratch (so every tap is in range), and per output pixel and group of four channels it pairs
  * taps: for words A and B (taps ta and tb, channels 0..3 each), PKHBT(A, B << 16) holds channels 0 and 1
  * of both taps and PKHTB(B, A >> 16) channels 2 and 3; SXTB16 / SXTB16 ROR #8 of them are (x_ta, x_tb)
- * per channel, one SMLAD each with the weights expanded the same way.  Four tap pairs and one single tap
+ * per channel, one SMLAD each with the (w_ta, w_tb) int16 pair.  Four tap pairs and one single tap
  * (SMLABB/SMLABT for channels 0 and 1, SMLATB/SMLATT for 2 and 3) per output.  A group takes two passes
- * over its taps, channels 0 and 1 then 2 and 3, so that only two accumulators are live.
- * Weights: the model's int8 bytes reordered, AOT_DW_C4_WEIGHTS (36) per group: per half (channels c, c+1 for
- * c = 0, then 2) one word per tap pair (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx) with bytes (w_ta[c],
- * w_ta[c+1], w_tb[c], w_tb[c+1]), so that SXTB16 and SXTB16 ROR #8 of it pair with the taps' expansions;
- * then tap 8's word with bytes (w8[0], w8[2], w8[1], w8[3]) (SXTB16: channels 0 and 1, ROR #8: 2 and 3).
- * Params: 12 int32 per group, per half the two channels' bias (input zero point folded in), then their
- * multipliers and add constants (dsp_s8.h; the right shift is the add constant's trailing zeros + 1).
- * Scratch: 4 * Wp * channels bytes, Wp = (out_cols - 1) * stride_c + 3 (three band rows, input row iy in
- * slot iy % 3 and copied once, and a row of zero points for rows outside the image).  Rows that need no
- * column padding are read in place.  Image as it is (not transposed).
+ * over its taps, channels 0 and 1 then 2 and 3, so that only two accumulators are live: with GCC 12 for the
+ * Cortex-M4 that is about 121 instructions per group.
+ * Weights: the model's [3][3][channels] int8 filter as it is.  Once per call the kernel expands it into
+ * scratch as the int16 pairs the pixel loop reads in order (doubled, so the accumulators are 2 * acc as in
+ * the planar kernel; 18 bytes per channel, AOT_DW_C4_EXPANDED): per group two halves (channels c, c+1 for
+ * c = 0, then 2) of, per tap pair (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx), the pair (w_ta, w_tb) of each
+ * channel, then tap 8 as (w8[c], w8[c+1]).  Expanding per output instead costs 16 more instructions per group.
+ * Params: 12 int32 per group, per half the two channels' doubled bias (input zero point folded in), then
+ * per channel its multiplier and add constant (dsp_s8.h; the right shift is the add constant's trailing
+ * zeros + 1).
+ * Scratch: 18 * channels bytes of expanded weights, then 4 * Wp * channels bytes, Wp = (out_cols - 1) *
+ * stride_c + 3 (three band rows, input row iy in slot iy % 3 and copied once, and a row of zero points for
+ * rows outside the image); compiler/ops/depthwise_conv_2d.py mirrors this.  Rows that need no column
+ * padding are read in place.  Image as it is (not transposed).
  * Requires channels % 4 == 0. */
-#define AOT_DW_C4_WEIGHTS 36
+/* Bytes of expanded weights per channel in scratch. */
+#define AOT_DW_C4_EXPANDED 18
 
 #if defined(__ARM_FEATURE_DSP)
 /* (low half of a, low half of b): PKHBT; (high half of a, high half of b): PKHTB (GCC 12 spells both out). */
@@ -426,76 +431,73 @@ static inline int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
 #endif
 
 /* Half a group (channels 0 and 1 if !hi, else 2 and 3): acc a0, a1 += one pair of taps at a and b, with the
- * weight word at wq (bytes (w_ta, w_ta+1, w_tb, w_tb+1) of this half's channels, so that SXTB16 and SXTB16
- * ROR #8 of it are the pairs matching the taps' expansions). */
-#define AOT_DW_C4_PAIR(a, b, wq)                                                     \
+ * next two words of the expanded weights at wx ((w_ta, w_tb) of each channel). */
+#define AOT_DW_C4_PAIR(a, b)                                                         \
     do {                                                                             \
         const uint32_t va = aot_read32(a), vb = aot_read32(b);                       \
         const uint32_t p = hi ? aot_dw_hi_pair(va, vb) : aot_dw_lo_pair(va, vb);     \
-        const uint32_t wv = aot_read32(wq);                                          \
-        a0 = aot_smlad(aot_sxtb16(p), aot_sxtb16(wv), a0);                           \
-        a1 = aot_smlad(aot_sxtb16_ror8(p), aot_sxtb16_ror8(wv), a1);                 \
+        uint32_t w0, w1;                                                             \
+        AOT_DW_LOAD2(wx, w0, w1, 8);                                                 \
+        a0 = aot_smlad(aot_sxtb16(p), w0, a0);                                       \
+        a1 = aot_smlad(aot_sxtb16_ror8(p), w1, a1);                                  \
         AOT_DW_BARRIER();                                                            \
     } while (0)
 
-/* One requantized output: saturated to int8 (full) or clamped to the activation range. */
-#define AOT_DW_C4_OUT(acc, m, add, dst)                                                                    \
-    do {                                                                                                   \
-        const int32_t v_ = aot_dsp_requant((acc), (int32_t)(m), (int32_t)(add), aot_dsp_shift((int32_t)(add))); \
-        (dst) = (int8_t)(full ? aot_dsp_sat8(v_) : aot_dsp_clamp(v_, act_min, act_max));                    \
+/* One requantized output (acc doubled): saturated to int8 (full) or clamped to the activation range. */
+#define AOT_DW_C4_OUT(acc, m, add, dst)                                                                       \
+    do {                                                                                                      \
+        const int32_t v_ = aot_dsp_requant_x2((acc), (int32_t)(m), (int32_t)(add), aot_dsp_shift((int32_t)(add))); \
+        (dst) = (int8_t)(full ? aot_dsp_sat8(v_) : aot_dsp_clamp(v_, act_min, act_max));                       \
     } while (0)
 
 /* Two channels of one group (0 and 1 if !hi, else 2 and 3) of an output pixel whose window rows start at
- * t0, t1, t2 (columns cs bytes apart), with the group's weights at w and this half's constants at *recp
- * (advancing it past them). */
+ * t0, t1, t2 (columns cs bytes apart), from this half's expanded weights at *wxp and constants at *recp
+ * (advancing both past them). */
 AOT_DW_INLINE void aot_dw_c4_half(const int8_t* t0, const int8_t* t1, const int8_t* t2, int32_t cs,
-                                  const int8_t* w, const int32_t** recp, int8_t* o, int32_t hi, int32_t full,
+                                  const int16_t** wxp, const int32_t** recp, int8_t* o, int32_t hi, int32_t full,
                                   int32_t act_min, int32_t act_max)
 {
     const int32_t* const rec = *recp;
-    const int8_t* const wh = w + 16 * hi;
+    const int16_t* wx = *wxp;
     int32_t a0 = rec[0], a1 = rec[1];
-    AOT_DW_C4_PAIR(t0, t0 + cs, wh);
-    AOT_DW_C4_PAIR(t0 + 2 * cs, t1, wh + 4);
-    AOT_DW_C4_PAIR(t1 + cs, t1 + 2 * cs, wh + 8);
-    AOT_DW_C4_PAIR(t2, t2 + cs, wh + 12);
+    AOT_DW_C4_PAIR(t0, t0 + cs);
+    AOT_DW_C4_PAIR(t0 + 2 * cs, t1);
+    AOT_DW_C4_PAIR(t1 + cs, t1 + 2 * cs);
+    AOT_DW_C4_PAIR(t2, t2 + cs);
     {
-        /* Tap 8: SXTB16 gives channels (0, 2), ROR #8 (1, 3); its weight word holds channels (0, 2, 1, 3), so
-         * SXTB16 of it is (w0, w1) and ROR #8 (w2, w3). */
+        /* Tap 8: SXTB16 gives channels (0, 2), ROR #8 (1, 3); the weight word is this half's two channels. */
         const uint32_t x8 = aot_read32(t2 + 2 * cs);
         const uint32_t e = aot_sxtb16(x8), f = aot_sxtb16_ror8(x8);
-        const uint32_t u8 = aot_read32(w + 32);
+        const uint32_t u = aot_read32((const int8_t*)wx);
+        wx += 2;
         if (hi) {
-            const uint32_t u = aot_sxtb16_ror8(u8);
             a0 = aot_smlatb(e, u, a0);
             a1 = aot_smlatt(f, u, a1);
         } else {
-            const uint32_t u = aot_sxtb16(u8);
             a0 = aot_smlabb(e, u, a0);
             a1 = aot_smlabt(f, u, a1);
         }
     }
-    AOT_DW_C4_OUT(a0, rec[2], rec[4], o[0]);
-    AOT_DW_C4_OUT(a1, rec[3], rec[5], o[1]);
+    AOT_DW_C4_OUT(a0, rec[2], rec[3], o[0]);
+    AOT_DW_C4_OUT(a1, rec[4], rec[5], o[1]);
     *recp = rec + 6;
+    *wxp = wx;
 }
 
 /* All groups of four channels of one output pixel whose window rows start at t0, t1, t2 (columns cs bytes
  * apart). */
 AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int8_t* t2, int32_t cs,
-                                   const int8_t* filter, const int32_t* params, int32_t groups, int8_t* o,
+                                   const int16_t* wx, const int32_t* params, int32_t groups, int8_t* o,
                                    int32_t full, int32_t act_min, int32_t act_max)
 {
     const int32_t* rec = params;
-    const int8_t* w = filter;
     int8_t* const end = o + 4 * groups;
     while (o != end) {
-        aot_dw_c4_half(t0, t1, t2, cs, w, &rec, o, 0, full, act_min, act_max);
-        aot_dw_c4_half(t0, t1, t2, cs, w, &rec, o + 2, 1, full, act_min, act_max);
+        aot_dw_c4_half(t0, t1, t2, cs, &wx, &rec, o, 0, full, act_min, act_max);
+        aot_dw_c4_half(t0, t1, t2, cs, &wx, &rec, o + 2, 1, full, act_min, act_max);
         t0 += 4;
         t1 += 4;
         t2 += 4;
-        w += AOT_DW_C4_WEIGHTS;
         o += 4;
     }
 }
@@ -517,6 +519,25 @@ static void aot_dw_copy_words(const int8_t* src, int8_t* dst, int32_t n)
     }
 }
 
+/* The int16 weight pairs of the pixel loop, doubled, from the model's [3][3][channels] filter (the order the
+ * header comment gives; once per call). */
+static void aot_dw_c4_expand(const int8_t* filter, int32_t channels, int16_t* wx)
+{
+    int32_t g, h, t, c;
+    for (g = 0; g < channels; g += 4) {
+        for (h = g; h < g + 4; h += 2) {
+            for (t = 0; t < 8; t += 2) {
+                for (c = h; c < h + 2; c++) {
+                    *wx++ = (int16_t)(2 * filter[t * channels + c]);
+                    *wx++ = (int16_t)(2 * filter[(t + 1) * channels + c]);
+                }
+            }
+            *wx++ = (int16_t)(2 * filter[8 * channels + h]);
+            *wx++ = (int16_t)(2 * filter[8 * channels + h + 1]);
+        }
+    }
+}
+
 void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
                                     int32_t in_cols, const int8_t* filter, const int32_t* params, int8_t* output,
                                     int32_t out_rows, int32_t out_cols, int32_t stride_r, int32_t stride_c,
@@ -532,11 +553,13 @@ void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_
     const int32_t direct = pad_left == 0 && in_cols >= wp;
     const int32_t groups = channels / 4;
     const int32_t full = act_min <= -128 && act_max >= 127;
-    int8_t* const band = (int8_t*)scratch;
+    int16_t* const wx = (int16_t*)scratch;
+    int8_t* const band = (int8_t*)scratch + AOT_DW_C4_EXPANDED * channels;
     const int8_t* const zp_row = band + 3 * rs;
     const uint32_t zp4 = 0x01010101u * ((uint32_t)input_zero_point & 0xFFu);
     int32_t b, i, k, y, x;
 
+    aot_dw_c4_expand(filter, channels, wx);
     for (i = 0; i < 4 * rs; i += 4) {
         memcpy(band + i, &zp4, 4);
     }
@@ -565,10 +588,10 @@ void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_
                 const int32_t off = x * stride_c * cs;
                 int8_t* const o = output + ((b * out_rows + y) * out_cols + x) * channels;
                 if (full) {
-                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, filter, params, groups, o, 1,
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, wx, params, groups, o, 1,
                                     act_min, act_max);
                 } else {
-                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, filter, params, groups, o, 0,
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, wx, params, groups, o, 0,
                                     act_min, act_max);
                 }
             }

@@ -34,7 +34,7 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
                                  const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
 
 /* The same for small images with many channels (channels % 4 == 0, image as it is): four channels per input
- * word; per four channels 36 bytes of int8 weights and a record of int32 constants; layouts and scratch as
+ * word; the int8 filter as in the model and per four channels a record of int32 constants; layouts and scratch as
  * depthwise_conv2d_s8_dsp.c says. */
 void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
                                     int32_t in_cols, const int8_t* filter, const int32_t* params, int8_t* output,
