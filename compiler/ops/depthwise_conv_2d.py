@@ -27,14 +27,15 @@ def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) 
     return (4 * rows * n + 2 * hp * wp * 2 + 15) // 16 * 16
 
 
-# Bytes per channel of int16 weight pairs aot_depthwise_conv2d_s8_dsp_c4 expands into scratch (AOT_DW_C4_EXPANDED).
-DSP_C4_EXPANDED = 18
+# Bytes per channel of the records aot_depthwise_conv2d_s8_dsp_c4 builds in scratch (AOT_DW_C4_RECORD int32
+# words per four channels).
+DSP_C4_RECORD = 34
 
 
 def dsp_c4_scratch(out_cols: int, stride_c: int, channels: int) -> int:
-    """Scratch bytes of aot_depthwise_conv2d_s8_dsp_c4 (its header comment has the same formula): the expanded
-    weights, then four band rows of Wp pixels, rounded up to 16 bytes."""
-    return (DSP_C4_EXPANDED * channels + 4 * ((out_cols - 1) * stride_c + 3) * channels + 15) // 16 * 16
+    """Scratch bytes of aot_depthwise_conv2d_s8_dsp_c4 (its header comment has the same formula): the records,
+    then four band rows of Wp pixels, rounded up to 16 bytes."""
+    return (DSP_C4_RECORD * channels + 4 * ((out_cols - 1) * stride_c + 3) * channels + 15) // 16 * 16
 
 
 def dsp_c4_params(bias2: np.ndarray, mult: np.ndarray, radd: np.ndarray) -> np.ndarray:
