@@ -27,33 +27,30 @@ def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) 
     return (4 * rows * n + 2 * hp * wp * 2 + 15) // 16 * 16
 
 
-def _pair_words(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """int16 lanes (lo, hi) as int32 words (lane 0 in the low half)."""
-    return np.stack([lo, hi], axis=-1).astype(np.int16).reshape(-1).view("<i4").astype(np.int32).reshape(lo.shape)
+# Bytes per channel of the records aot_depthwise_conv2d_s8_dsp_c4 builds in scratch (AOT_DW_C4_RECORD int32
+# words per four channels).
+DSP_C4_RECORD = 34
 
 
-def dsp_c4_records(w: np.ndarray, bias2: np.ndarray, mult: np.ndarray, radd: np.ndarray,
-                   shift: np.ndarray) -> np.ndarray:
-    """Per group of four channels the AOT_DW_C4_RECORD (34) int32 words aot_depthwise_conv2d_s8_dsp_c4 reads in
-    order, in two halves (channels 0 and 1, then 2 and 3) of 17: the two channels' doubled bias; per tap pair
-    (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx) one (w_ta, w_tb) int16 pair per channel, doubled; tap 8 as one
-    word (w_c, w_c+1), doubled; multipliers, add constants and right shifts of the two channels.
-    w: [3, 3, C] int8 in the model's orientation."""
-    c = w.shape[2]
-    taps = 2 * np.asarray(w, np.int64).reshape(9, c // 4, 4)  # [tap, group, channel]
-    bias2, mult, radd, rs = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4)
-                             for v in (bias2, mult, radd, -np.asarray(shift, np.int64)))
+def dsp_c4_scratch(out_cols: int, stride_c: int, channels: int) -> int:
+    """Scratch bytes of aot_depthwise_conv2d_s8_dsp_c4 (its header comment has the same formula): the records,
+    then four band rows of Wp pixels, rounded up to 16 bytes."""
+    return (DSP_C4_RECORD * channels + 4 * ((out_cols - 1) * stride_c + 3) * channels + 15) // 16 * 16
+
+
+def dsp_c4_params(bias2: np.ndarray, mult: np.ndarray, radd: np.ndarray) -> np.ndarray:
+    """Per group of four channels the 12 int32 constants aot_depthwise_conv2d_s8_dsp_c4 reads in order, in two
+    halves (channels c, c+1 for c = 0, then 2): the two channels' doubled bias, then per channel its multiplier
+    and add constant (the right shift is recovered from the add constant, dsp_s8.h)."""
+    c = np.asarray(bias2).shape[0]
+    bias2, mult, radd = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4)
+                         for v in (bias2, mult, radd))
     parts = []
     for h in (0, 2):
-        ch = slice(h, h + 2)
-        parts.append(bias2[:, ch])
-        for ta in (0, 2, 4, 6):
-            parts.append(_pair_words(taps[ta][:, ch], taps[ta + 1][:, ch]))
-        parts.append(_pair_words(taps[8][:, h:h + 1], taps[8][:, h + 1:h + 2]))
-        parts += [mult[:, ch], radd[:, ch], rs[:, ch]]
+        parts += [bias2[:, h:h + 2], mult[:, h:h + 1], radd[:, h:h + 1], mult[:, h + 1:h + 2], radd[:, h + 1:h + 2]]
     rec = np.concatenate(parts, axis=1)
-    assert rec.shape[1] == 34 and fits_int32(rec)
-    return rec.astype(np.int32)
+    assert rec.shape[1] == 12 and fits_int32(rec)
+    return rec.astype(np.int32).reshape(-1)
 
 
 # The planar kernel's cost per output grows as images shrink (per channel set-up over fewer outputs), the
@@ -159,9 +156,8 @@ class DepthwiseConv2D(OpLowering):
             o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
         radd = requant_add(p["shift"], p["out_off"])
         if use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
-            p.update(dsp_c4=dsp_c4_records(rows.T.reshape(3, 3, -1), 2 * np.asarray(bias, np.int64), p["mult"], radd,
-                                           p["shift"]),
-                     in_zp=in_zp, dsp_scratch=(4 * ((p["ow"] - 1) * p["sw"] + 3) * p["ic"] + 15) // 16 * 16)
+            p.update(dsp_c4_p=dsp_c4_params(2 * np.asarray(bias, np.int64), p["mult"], radd),
+                     in_zp=in_zp, dsp_scratch=dsp_c4_scratch(p["ow"], p["sw"], p["ic"]))
             op.kernel = "aot_depthwise_conv2d_s8_dsp_c4"
             return
         p.update(dsp_bias=2 * np.asarray(bias, np.int64), radd=radd, in_zp=in_zp,
@@ -190,7 +186,8 @@ class DepthwiseConv2D(OpLowering):
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
         if op.kernel == "aot_depthwise_conv2d_s8_dsp_c4":
             args = [ctx.ptr(op.input(0)), p["n"], p["ic"], p["ih"], p["iw"],
-                    ctx.weight(f"op{op.index}_c4", p["dsp_c4"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
+                    ctx.weight(f"op{op.index}_filter", op.input(1).data, "int8_t"),
+                    ctx.param(f"op{op.index}_c4", p["dsp_c4_p"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
                     p["sh"], p["sw"], p["pad_t"], p["pad_l"], p["in_zp"], p["act"][0], p["act"][1],
                     ctx.scratch(op, "int32_t")]
             return [ctx.call(op.kernel, args)]

@@ -358,18 +358,25 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
  * NHWC band in scratch (so every tap is in range), and per output pixel and group of four channels it pairs
  * taps: for words A and B (taps ta and tb, channels 0..3 each), PKHBT(A, B << 16) holds channels 0 and 1
  * of both taps and PKHTB(B, A >> 16) channels 2 and 3; SXTB16 / SXTB16 ROR #8 of them are (x_ta, x_tb)
- * per channel, one SMLAD each with the compiler's (w_ta, w_tb) pair.  Four tap pairs and one single tap
+ * per channel, one SMLAD each with the (w_ta, w_tb) int16 pair.  Four tap pairs and one single tap
  * (SMLABB/SMLABT for channels 0 and 1, SMLATB/SMLATT for 2 and 3) per output.  A group takes two passes
  * over its taps, channels 0 and 1 then 2 and 3, so that only two accumulators are live: with GCC 12 for the
  * Cortex-M4 that is 109 instructions per group, against 115 for one pass whose four accumulators spill.
- * Weights, bias and requantization constants come from one record per group, read in order:
- * AOT_DW_C4_RECORD int32 words, two halves of 17 (channels 0 and 1, then 2 and 3): the two channels' bias;
- * per tap pair (0,1) (2,3) (4,5) (6,7) one (w_ta, w_tb) pair per channel; tap 8 as (w_c, w_c+1);
- * multipliers, add constants and right shifts of the two channels (weights and bias doubled as above).
- * Scratch: 4 * Wp * channels bytes, Wp = (out_cols - 1) * stride_c + 3 (three band rows, input row iy in
- * slot iy % 3 and copied once, and a row of zero points for rows outside the image).  Rows that need no
- * column padding are read in place.  Image as it is (not transposed).
+ * Weights: the model's [3][3][channels] int8 filter as it is.  Params: 12 int32 per group, per half
+ * (channels c, c+1 for c = 0, then 2) the two channels' doubled bias (input zero point folded in), then per
+ * channel its multiplier and add constant (dsp_s8.h).
+ * Once per call the kernel builds from them one record per group in scratch, read in order by the pixel
+ * loop: AOT_DW_C4_RECORD int32 words, two halves of 17 (channels 0 and 1, then 2 and 3): the two channels'
+ * bias; per tap pair (0,1) (2,3) (4,5) (6,7) (t = 3 ky + kx) one (w_ta, w_tb) int16 pair per channel; tap 8
+ * as (w_c, w_c+1); multipliers, add constants and right shifts (trailing zeros of the add constant + 1) of
+ * the two channels; weights doubled, so the accumulators are 2 * acc as in the planar kernel.  Expanding
+ * the int8 weights per output instead costs 39 more instructions per group, their pairs alone in scratch 12.
+ * Scratch: 34 * channels bytes of records, then 4 * Wp * channels bytes, Wp = (out_cols - 1) * stride_c + 3
+ * (three band rows, input row iy in slot iy % 3 and copied once, and a row of zero points for rows outside
+ * the image); compiler/ops/depthwise_conv_2d.py mirrors this.  Rows that need no column padding are read in
+ * place.  Image as it is (not transposed).
  * Requires channels % 4 == 0. */
+/* int32 words of one group's record in scratch. */
 #define AOT_DW_C4_RECORD 34
 
 #if defined(__ARM_FEATURE_DSP)
@@ -516,11 +523,43 @@ static void aot_dw_copy_words(const int8_t* src, int8_t* dst, int32_t n)
     }
 }
 
+/* The records the pixel loop reads (AOT_DW_C4_RECORD words per group, in the order the header comment gives),
+ * from the model's [3][3][channels] filter and the params (once per call). */
+static void aot_dw_c4_records(const int8_t* filter, const int32_t* params, int32_t channels, int32_t* rec)
+{
+    int32_t g, h, t, c;
+    for (g = 0; g < channels; g += 4) {
+        for (h = g; h < g + 4; h += 2) {
+            int16_t pair[2];
+            *rec++ = params[0];
+            *rec++ = params[1];
+            for (t = 0; t < 8; t += 2) {
+                for (c = h; c < h + 2; c++) {
+                    pair[0] = (int16_t)(2 * filter[t * channels + c]);
+                    pair[1] = (int16_t)(2 * filter[(t + 1) * channels + c]);
+                    memcpy(rec++, pair, 4);
+                }
+            }
+            pair[0] = (int16_t)(2 * filter[8 * channels + h]);
+            pair[1] = (int16_t)(2 * filter[8 * channels + h + 1]);
+            memcpy(rec++, pair, 4);
+            rec[0] = params[2];
+            rec[1] = params[4];
+            rec[2] = params[3];
+            rec[3] = params[5];
+            rec[4] = aot_dsp_shift(params[3]);
+            rec[5] = aot_dsp_shift(params[5]);
+            rec += 6;
+            params += 6;
+        }
+    }
+}
+
 void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
-                                    int32_t in_cols, const int32_t* params, int8_t* output, int32_t out_rows,
-                                    int32_t out_cols, int32_t stride_r, int32_t stride_c, int32_t pad_top,
-                                    int32_t pad_left, int32_t input_zero_point, int32_t act_min, int32_t act_max,
-                                    int32_t* scratch)
+                                    int32_t in_cols, const int8_t* filter, const int32_t* params, int8_t* output,
+                                    int32_t out_rows, int32_t out_cols, int32_t stride_r, int32_t stride_c,
+                                    int32_t pad_top, int32_t pad_left, int32_t input_zero_point, int32_t act_min,
+                                    int32_t act_max, int32_t* scratch)
 {
     const int32_t wp = (out_cols - 1) * stride_c + 3;
     const int32_t cs = channels, rs = wp * channels;
@@ -531,11 +570,13 @@ void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_
     const int32_t direct = pad_left == 0 && in_cols >= wp;
     const int32_t groups = channels / 4;
     const int32_t full = act_min <= -128 && act_max >= 127;
-    int8_t* const band = (int8_t*)scratch;
+    int32_t* const recs = scratch;
+    int8_t* const band = (int8_t*)(scratch + AOT_DW_C4_RECORD * (channels / 4));
     const int8_t* const zp_row = band + 3 * rs;
     const uint32_t zp4 = 0x01010101u * ((uint32_t)input_zero_point & 0xFFu);
     int32_t b, i, k, y, x;
 
+    aot_dw_c4_records(filter, params, channels, recs);
     for (i = 0; i < 4 * rs; i += 4) {
         memcpy(band + i, &zp4, 4);
     }
@@ -564,10 +605,10 @@ void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_
                 const int32_t off = x * stride_c * cs;
                 int8_t* const o = output + ((b * out_rows + y) * out_cols + x) * channels;
                 if (full) {
-                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, params, groups, o, 1,
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, recs, groups, o, 1,
                                     act_min, act_max);
                 } else {
-                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, params, groups, o, 0,
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, recs, groups, o, 0,
                                     act_min, act_max);
                 }
             }

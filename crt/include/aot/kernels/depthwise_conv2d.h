@@ -34,13 +34,13 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
                                  const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
 
 /* The same for small images with many channels (channels % 4 == 0, image as it is): four channels per input
- * word, one record of weights and constants per four channels; layout and scratch as
+ * word; the int8 filter as in the model and per four channels a record of int32 constants; layouts and scratch as
  * depthwise_conv2d_s8_dsp.c says. */
 void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
-                                    int32_t in_cols, const int32_t* params, int8_t* output, int32_t out_rows,
-                                    int32_t out_cols, int32_t stride_r, int32_t stride_c, int32_t pad_top,
-                                    int32_t pad_left, int32_t input_zero_point, int32_t act_min, int32_t act_max,
-                                    int32_t* scratch);
+                                    int32_t in_cols, const int8_t* filter, const int32_t* params, int8_t* output,
+                                    int32_t out_rows, int32_t out_cols, int32_t stride_r, int32_t stride_c,
+                                    int32_t pad_top, int32_t pad_left, int32_t input_zero_point, int32_t act_min,
+                                    int32_t act_max, int32_t* scratch);
 
 void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
                               int32_t in_c, const float* filter, int32_t filter_h,
