@@ -4,10 +4,14 @@ Used by `run`, `testgen`-style checks and the tests.  The CRT is located via
 $AOT_CRT_DIR or next to this package (<repo>/crt).
 """
 
+import atexit
 import glob
+import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 from .errors import CompileError
 
@@ -37,17 +41,56 @@ def compiler_command() -> str:
     return cc
 
 
-def build_executable(c_files: list, include_dirs: list, out_path: str) -> None:
-    cmd = [compiler_command()] + CFLAGS
-    for d in include_dirs + [os.path.join(crt_dir(), "include")]:
-        cmd += ["-I", d]
-    cmd += list(c_files) + crt_sources() + ["-o", out_path, "-lm"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+# Compiled CRT objects, one set per (compiler, CRT contents) for the life of this process: a test run builds
+# hundreds of small models, and recompiling the whole CRT for each one dominated its time.
+_crt_cache = {}
+
+
+def _crt_key(cc: str) -> str:
+    h = hashlib.sha256(" ".join([cc] + CFLAGS).encode())
+    d = crt_dir()
+    for path in sorted(glob.glob(os.path.join(d, "**", "*.[ch]"), recursive=True)):
+        h.update(path.encode())
+        with open(path, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()
+
+
+def crt_objects() -> list:
+    """The CRT compiled to object files with CFLAGS (cached per process; rebuilt if any CRT file changes)."""
+    cc = compiler_command()
+    key = _crt_key(cc)
+    if key not in _crt_cache:
+        out = tempfile.mkdtemp(prefix="aotc-crt-")
+        atexit.register(shutil.rmtree, out, True)
+        include = os.path.join(crt_dir(), "include")
+        jobs = [(src, os.path.join(out, f"crt_{i}.o")) for i, src in enumerate(crt_sources())]
+
+        def compile_one(job):
+            cmd = [cc] + CFLAGS + ["-I", include, "-c", job[0], "-o", job[1]]
+            return cmd, subprocess.run(cmd, capture_output=True, text=True)
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            for cmd, proc in pool.map(compile_one, jobs):
+                _check_build(cmd, proc)
+        _crt_cache[key] = [obj for _, obj in jobs]
+    return list(_crt_cache[key])
+
+
+def _check_build(cmd: list, proc: subprocess.CompletedProcess) -> None:
     if proc.returncode != 0:
         raise RuntimeError(
             "C compilation of generated code failed (this is a compiler bug):\n"
             + " ".join(cmd) + "\n" + proc.stdout + proc.stderr
         )
+
+
+def build_executable(c_files: list, include_dirs: list, out_path: str) -> None:
+    cmd = [compiler_command()] + CFLAGS
+    for d in include_dirs + [os.path.join(crt_dir(), "include")]:
+        cmd += ["-I", d]
+    cmd += list(c_files) + crt_objects() + ["-o", out_path, "-lm"]
+    _check_build(cmd, subprocess.run(cmd, capture_output=True, text=True))
 
 
 def run_executable(path: str, args: list, timeout: float = 300.0) -> subprocess.CompletedProcess:

@@ -253,18 +253,6 @@ def _compile_case(args):
         return index, "crash", traceback.format_exc(limit=4), None
 
 
-def _build_crt(tmp: str) -> list:
-    from compiler.hostbuild import CFLAGS, compiler_command, crt_dir, crt_sources
-
-    objs = []
-    for i, src in enumerate(crt_sources()):
-        obj = os.path.join(tmp, f"crt_{i}.o")
-        subprocess.run([compiler_command()] + CFLAGS + ["-I", os.path.join(crt_dir(), "include"), "-c", src,
-                        "-o", obj], check=True, capture_output=True)
-        objs.append(obj)
-    return objs
-
-
 def _link(tmp: str, cases: list, crt_objs: list) -> str:
     from compiler.hostbuild import compiler_command
 
@@ -346,7 +334,9 @@ def run_conformance(tmp: str, processes: int = 0) -> list:
         else:
             case.outcome, case.detail = status, info
     if compiled:
-        exe = _link(tmp, compiled, _build_crt(tmp))
+        from compiler.hostbuild import crt_objects
+
+        exe = _link(tmp, compiled, crt_objects())
         for case in compiled:
             try:
                 _run_case(exe, tmp, case, ios[int(case.prefix[4:])])
