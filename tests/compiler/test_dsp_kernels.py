@@ -141,6 +141,9 @@ CONV_CASES = [
     ((1, 9, 9, 8), 3, 3, 6, (2, 2), 0, (1, 1)),      # whole-quad taps, SAME with stride 2: partial rows
     ((1, 7, 8, 4), 3, 3, 4, (1, 1), 0, (2, 1)),      # whole-quad taps, dilated rows (row runs stay contiguous)
     ((1, 7, 8, 4), 3, 3, 3, (1, 1), 0, (1, 2)),      # whole-quad taps, dilated columns (tap by tap)
+    ((1, 11, 10, 1), 3, 3, 8, (2, 2), 0, (1, 1)),    # rows of 3 bytes (a grayscale first layer), SAME borders
+    ((1, 7, 6, 2), 3, 1, 6, (1, 1), 0, (2, 1)),      # rows of 2 bytes, dilated rows
+    ((1, 8, 7, 1), 5, 1, 4, (1, 2), 1, (1, 1)),      # rows of 1 byte, VALID
 ]
 
 

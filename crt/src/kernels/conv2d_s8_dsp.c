@@ -85,6 +85,19 @@ static void aot_conv_gather_row(const struct aot_conv_geom* g, const int8_t* in_
     }
 }
 
+/* `rows` runs of `n` bytes, `step` apart in the input, one after the other in dst (inlined with n constant). */
+AOT_ALWAYS_INLINE void aot_copy_rows(int8_t* dst, const int8_t* src, int32_t step, int32_t rows, int32_t n)
+{
+    int32_t i;
+    for (; rows > 0; rows--) {
+        for (i = 0; i < n; i++) {
+            dst[i] = src[i];
+        }
+        dst += n;
+        src += step;
+    }
+}
+
 /* Expands one input quad into a pixel's slot (xa, xc), advancing both; adds sum(x0 + x2). */
 static inline void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t* sum)
 {
@@ -187,12 +200,27 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
     {
         /* Rows inside the image (the common case) are one run of bytes each. */
         const int32_t inside_x = g->dilation_w == 1 && x0 >= 0 && x0 + g->filter_w <= g->in_w;
-        for (ky = 0; ky < g->filter_h; ky++) {
-            const int32_t iy = y0 + ky * g->dilation_h;
-            if (inside_x && iy >= 0 && iy < g->in_h) {
-                aot_copy_bytes(gather + ky * row_bytes, in_b + (iy * g->in_w + x0) * g->in_c, row_bytes);
+        const int32_t inside = inside_x && y0 >= 0 && y0 + (g->filter_h - 1) * g->dilation_h < g->in_h;
+        if (inside && row_bytes < 4) {
+            /* Runs of 1 to 3 bytes (one to three input channels, as in an image model's first layer): without
+             * the per-row checks and the word loop, the copy is the few byte moves it needs. */
+            const int8_t* const first = in_b + (y0 * g->in_w + x0) * g->in_c;
+            const int32_t step = g->dilation_h * g->in_w * g->in_c;
+            if (row_bytes == 3) {
+                aot_copy_rows(gather, first, step, g->filter_h, 3);
+            } else if (row_bytes == 2) {
+                aot_copy_rows(gather, first, step, g->filter_h, 2);
             } else {
-                aot_conv_gather_row(g, in_b, iy, x0, gather + ky * row_bytes);
+                aot_copy_rows(gather, first, step, g->filter_h, 1);
+            }
+        } else {
+            for (ky = 0; ky < g->filter_h; ky++) {
+                const int32_t iy = y0 + ky * g->dilation_h;
+                if (inside_x && iy >= 0 && iy < g->in_h) {
+                    aot_copy_bytes(gather + ky * row_bytes, in_b + (iy * g->in_w + x0) * g->in_c, row_bytes);
+                } else {
+                    aot_conv_gather_row(g, in_b, iy, x0, gather + ky * row_bytes);
+                }
             }
         }
     }
