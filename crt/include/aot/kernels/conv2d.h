@@ -43,57 +43,23 @@ void aot_conv2d_s8_add(const int8_t* input, int32_t batches, int32_t in_h, int32
  * layout (conv2d_s8_dsp.c); out-of-image taps read input_zero_point, whose product with the weights the
  * compiler folded into `bias`; per channel a multiplier and an add constant holding the output offset and
  * the rounding (crt/src/kernels/dsp_s8.h); scratch as that file says. */
-void aot_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                       const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                       int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                       int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                       int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                       const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
+typedef void aot_conv2d_s8_dsp_fn(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                  const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                                  int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                                  int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                                  int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
+                                  const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp;
 
 /* The same for layers whose activation range is all of int8 (one saturation instead of a clamp), and for such layers
  * with K = filter_h * filter_w * in_c = 8, 9, 16, 24 or 27 and an even out_c (the GEMM unrolled for that K); the compiler
  * picks one per layer.  Same arguments and weight layout. */
-void aot_conv2d_s8_dsp_sat(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                           const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                           int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
-
-void aot_conv2d_s8_dsp_k8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                          const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                          int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                          int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                          int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                          const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
-
-void aot_conv2d_s8_dsp_k9(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                          const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                          int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                          int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                          int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                          const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
-
-void aot_conv2d_s8_dsp_k16(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                           const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                           int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
-
-void aot_conv2d_s8_dsp_k24(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                           const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                           int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
-
-void aot_conv2d_s8_dsp_k27(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                           const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
-                           int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_sat;
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k8;
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k9;
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k16;
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k24;
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k27;
 
 void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
