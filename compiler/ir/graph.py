@@ -17,7 +17,7 @@ class Operator:
     params: dict = field(default_factory=dict)   # compile-time constants from passes
     kernel: Optional[str] = None  # CRT function chosen
     is_noop: bool = False         # no code emitted (aliasing reshape, or an op fused into another)
-    fused_into: Optional[int] = None  # index of the op that computes this one (passes/fuse_residual_add.py)
+    fused_into: Optional[int] = None  # index of the op that computes this one (passes/fuse_residual_add.py, fold_pad.py)
     fused_ops: list = field(default_factory=list)   # indices of the ops this one computes besides its own
 
     def input(self, i: int) -> Optional[Tensor]:
@@ -26,6 +26,13 @@ class Operator:
     @property
     def output(self) -> Tensor:
         return self.outputs[0]
+
+    def fuse_into(self, other: "Operator") -> None:
+        """From now on `other` computes this op too: this one emits no code and is listed under `other`."""
+        self.fused_into = other.index
+        other.fused_ops.append(self.index)
+        self.is_noop = True
+        self.kernel = None
 
     def kernel_label(self, graph) -> str:
         """The kernel for listings: "aot_conv2d_s8+add" when ops are fused into it, "(fused into op N)" for those."""

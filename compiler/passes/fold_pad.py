@@ -106,10 +106,7 @@ def fold_pads(graph) -> None:
         src, y = pad.input(0), pad.output
         conv.inputs[0] = src
         conv.options = dict(conv.options, FoldedPadding=(tuple(pairs[1]), tuple(pairs[2])))
-        pad.fused_into = conv.index
-        conv.fused_ops.append(pad.index)
-        pad.is_noop = True
-        pad.kernel = None
+        pad.fuse_into(conv)
         # Keep the links current for the next candidates (graph.link() redoes them all at the end).
         y.producer, y.consumers = None, []
         src.consumers = sorted({i for i in src.consumers if i != pad.index} | {conv.index})

@@ -81,10 +81,7 @@ def _fuse(graph, conv, add, pos: int) -> None:
         # The kernels pass the convolution's value as the ADD's first input (a + b == b + a in int32).
         fields=short if pos == 0 else _add_s8_fast.swapped(short),
         inplace_ok=_alias_root(graph, conv.input(0)) is not _alias_root(graph, r))
-    add.fused_into = conv.index
-    conv.fused_ops.append(add.index)
-    add.is_noop = True
-    add.kernel = None
+    add.fuse_into(conv)
     # Keep producer/consumer links current for the next candidates (graph.link() redoes them all at the end).
     x.producer, x.consumers = None, []
     r.consumers = sorted({i for i in r.consumers if i != add.index} | {conv.index})
