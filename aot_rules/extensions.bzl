@@ -3,7 +3,7 @@
 Kept in its own file because Bazel 4.2.3 cannot load bzlmod constructs from anything WORKSPACE loads.
 Usage (MODULE.bazel):
     aot = use_extension("@aot_rules//aot_rules:extensions.bzl", "aot")
-    aot.toolchain(local_path = "/usr")            # or urls = [...], sha256 = "...", strip_prefix = "..."
+    aot.toolchain(local_path = "auto")            # or "/usr", or urls = [...], sha256 = "...", strip_prefix = "..."
     use_repo(aot, "aot_python", "arm_none_eabi")
 """
 
@@ -11,7 +11,11 @@ load("//aot_rules/private:python_venv.bzl", "python_venv")
 load("//toolchains/arm_gnu:repository.bzl", "arm_gnu_toolchain")
 
 _toolchain = tag_class(attrs = {
-    "local_path": attr.string(doc = "Prefix of a local arm-none-eabi GCC install (version checked)."),
+    "local_path": attr.string(
+        default = "auto",
+        doc = "Prefix of a local arm-none-eabi GCC install (version checked); \"auto\": /usr when it holds the " +
+              "pinned release, else the official archive for the host; \"\": always the archive.",
+    ),
     "urls": attr.string_list(doc = "Archive URLs of the toolchain."),
     "sha256": attr.string(doc = "sha256 of the archive."),
     "strip_prefix": attr.string(doc = "Top-level directory inside the archive."),
@@ -24,7 +28,7 @@ def _aot_impl(module_ctx):
     python_venv(name = "aot_python", interpreter = tag.python_interpreter if tag else "")
     arm_gnu_toolchain(
         name = "arm_none_eabi",
-        local_path = tag.local_path if tag and not tag.urls else "",
+        local_path = (tag.local_path if not tag.urls else "") if tag else "auto",
         urls = tag.urls if tag else [],
         sha256 = tag.sha256 if tag else "",
         strip_prefix = tag.strip_prefix if tag else "",

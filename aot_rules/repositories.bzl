@@ -24,7 +24,7 @@ def _shim(name, files, packages):
 
 def aot_rules_dependencies(
         python_interpreter = None,
-        arm_toolchain_local_path = "/usr",
+        arm_toolchain_local_path = "auto",
         arm_toolchain_urls = None,
         arm_toolchain_sha256 = None,
         arm_toolchain_strip_prefix = None):
@@ -34,7 +34,8 @@ def aot_rules_dependencies(
       python_interpreter: absolute path of the Python that runs the compiler; default: `.venv` in the aot_rules
         checkout (created by tools/setup.sh).
       arm_toolchain_local_path: prefix of a local arm-none-eabi GCC install whose version must match the pinned
-        release (Debian: "/usr"). Set to None to fetch an archive instead.
+        release (Debian: "/usr"); "auto" (default): /usr when it holds the pinned release, otherwise the official
+        archive for this host (macOS, Windows, other Linux distributions). None: always the archive.
       arm_toolchain_urls: archive URLs of the toolchain (with arm_toolchain_sha256); None with no local path
         means the official Arm GNU Toolchain archive for the host (toolchains/arm_gnu/releases.bzl).
       arm_toolchain_sha256: checksum of that archive.

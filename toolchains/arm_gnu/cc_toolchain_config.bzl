@@ -56,7 +56,7 @@ def _flags(actions, flags, features = None):
     )
 
 def _impl(ctx):
-    tools = {name: "%s/arm-none-eabi-%s" % (ctx.attr.tool_dir, name) for name in [
+    tools = {name: "%s/arm-none-eabi-%s%s" % (ctx.attr.tool_dir, name, ctx.attr.tool_suffix) for name in [
         "ar",
         "cpp",
         "gcc",
@@ -114,6 +114,7 @@ arm_gnu_cc_toolchain_config = rule(
         "core": attr.string(mandatory = True, doc = "Core name, a key of CORES."),
         "core_flags": attr.string_list(mandatory = True, doc = "-mcpu/-mfpu/-mfloat-abi flags of the core."),
         "tool_dir": attr.string(mandatory = True, doc = "Directory (relative to this package) of the tools."),
+        "tool_suffix": attr.string(doc = "File name suffix of the tools (\".exe\" for the Windows archive)."),
         "include_dirs": attr.string_list(doc = "The compiler's built-in include directories."),
     },
     provides = [CcToolchainConfigInfo],

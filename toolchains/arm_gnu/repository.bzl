@@ -3,27 +3,37 @@
 The compiler Bazel uses is never taken silently from PATH. Either
 - `local_path` names an installation prefix (e.g. "/usr" for Debian's gcc-arm-none-eabi) whose
   `arm-none-eabi-gcc --version` must report the pinned release's version, or
+- `local_path = "auto"` (the default of aot_rules_dependencies): the local install at /usr when it exists and
+  reports the pinned version (Debian bookworm's package does), otherwise the official archive for this host, or
 - `urls` + `sha256` (+ `strip_prefix`) name an archive, or
-- neither is given, and the official Arm GNU Toolchain archive for this host is taken from releases.bzl.
+- none is given, and the official Arm GNU Toolchain archive for this host is taken from releases.bzl.
 The repository defines one cc_toolchain per Cortex-M core of toolchains/cores.bzl.
 """
 
-load("//toolchains/arm_gnu:releases.bzl", "ARM_GNU_RELEASES")
+load("//toolchains/arm_gnu:releases.bzl", "ARM_GNU_RELEASES", "archive_for")
 
 _TOOLS = ["addr2line", "ar", "as", "cpp", "gcc", "gcov", "ld", "nm", "objcopy", "objdump", "readelf", "size", "strip"]
 
-def _host_key(rctx):
-    os = rctx.os.name.lower()
-    arch = rctx.execute(["uname", "-m"]).stdout.strip() if not os.startswith("windows") else "x86_64"
-    if os.startswith("linux"):
-        return "linux-" + ("aarch64" if arch in ["aarch64", "arm64"] else "x86_64")
-    if os.startswith("mac"):
-        return "darwin-" + ("arm64" if arch in ["aarch64", "arm64"] else "x86_64")
-    return "windows"
+# Where local_path = "auto" looks for a matching install (Debian/Ubuntu's gcc-arm-none-eabi package).
+_AUTO_LOCAL_PREFIX = "/usr"
+
+def _is_windows(rctx):
+    return rctx.os.name.lower().startswith("windows")
+
+def _host_arch(rctx):
+    if _is_windows(rctx):
+        return rctx.os.environ.get("PROCESSOR_ARCHITECTURE", "amd64")
+    return rctx.execute(["uname", "-m"]).stdout.strip()
+
+def _local_version_matches(rctx, prefix, release):
+    gcc = rctx.path("%s/bin/arm-none-eabi-gcc" % prefix)
+    if not gcc.exists:
+        return False
+    res = rctx.execute([gcc, "--version"])
+    return res.return_code == 0 and ARM_GNU_RELEASES[release]["version_string"] in res.stdout
 
 def _exec_cpu(rctx):
-    arch = rctx.execute(["uname", "-m"]).stdout.strip()
-    return "aarch64" if arch in ["aarch64", "arm64"] else "x86_64"
+    return "aarch64" if _host_arch(rctx).lower() in ["aarch64", "arm64"] else "x86_64"
 
 def _normalize(path):
     """Removes `.` and `..` segments (Bazel refuses unnormalized include paths)."""
@@ -69,8 +79,11 @@ def _arm_gnu_toolchain_impl(rctx):
     release = rctx.attr.release
     if release not in ARM_GNU_RELEASES:
         fail("aot_rules: unknown Arm GNU Toolchain release '%s'; known: %s" % (release, ", ".join(ARM_GNU_RELEASES)))
-    if rctx.attr.local_path:
-        prefix = rctx.attr.local_path
+    local_path = rctx.attr.local_path
+    if local_path == "auto":
+        local_path = _AUTO_LOCAL_PREFIX if _local_version_matches(rctx, _AUTO_LOCAL_PREFIX, release) else ""
+    if local_path:
+        prefix = local_path
         gcc = "%s/bin/arm-none-eabi-gcc" % prefix
         if not rctx.path(gcc).exists:
             fail("aot_rules: %s does not exist. Install arm-none-eabi-gcc %s there (on Debian: apt-get install " %
@@ -92,12 +105,9 @@ def _arm_gnu_toolchain_impl(rctx):
             if not sha256:
                 fail("aot_rules: arm_gnu_toolchain(urls = ...) needs sha256: an unchecked toolchain is not pinned.")
         else:
-            host = _host_key(rctx)
-            archives = ARM_GNU_RELEASES[release]["archives"]
-            if host not in archives:
-                fail("aot_rules: release %s has no archive for host %s (have: %s)" %
-                     (release, host, ", ".join(archives)))
-            a = archives[host]
+            a, error = archive_for(release, rctx.os.name, _host_arch(rctx))
+            if error:
+                fail(error)
             urls, sha256, strip_prefix = [a["url"]], a["sha256"], a["strip_prefix"]
         result = rctx.download_and_extract(
             url = urls,
@@ -109,7 +119,7 @@ def _arm_gnu_toolchain_impl(rctx):
         if not result.success:
             fail(("aot_rules: could not fetch the arm-none-eabi toolchain archive %s with sha256 %s " +
                   "(wrong checksum, unreachable URL or bad archive; see the error above).") % (urls[0], sha256))
-        gcc = str(rctx.path("toolchain/bin/arm-none-eabi-gcc"))
+        gcc = str(rctx.path("toolchain/bin/arm-none-eabi-gcc" + (".exe" if _is_windows(rctx) else "")))
         _check_version(rctx, gcc, release, urls[0])
         tool_dir = "toolchain/bin"
         origin = "archive " + urls[0]
@@ -133,6 +143,7 @@ filegroup(
     core_flags = flags,
     include_dirs = {include_dirs},
     tool_dir = "{tool_dir}",
+    tool_suffix = "{tool_suffix}",
 ) for core, flags in CORES.items()]
 
 [cc_toolchain(
@@ -164,6 +175,7 @@ filegroup(
         origin = origin,
         include_dirs = repr(_builtin_include_dirs(rctx, gcc)),
         tool_dir = tool_dir,
+        tool_suffix = ".exe" if _is_windows(rctx) and tool_dir == "toolchain/bin" else "",
         exec_cpu = _exec_cpu(rctx),
     ))
 
@@ -172,7 +184,8 @@ arm_gnu_toolchain = repository_rule(
     doc = "A pinned arm-none-eabi GCC (archive with sha256, or a local install with a checked version).",
     attrs = {
         "release": attr.string(default = "12.2.rel1", doc = "Key of ARM_GNU_RELEASES (releases.bzl)."),
-        "local_path": attr.string(doc = "Installation prefix of a local toolchain (its bin/ holds arm-none-eabi-gcc)."),
+        "local_path": attr.string(doc = "Installation prefix of a local toolchain (its bin/ holds arm-none-eabi-gcc), " +
+                                        "or \"auto\": /usr when it holds the pinned release, else the archive."),
         "urls": attr.string_list(doc = "Archive URLs (file:// works); default: the official archive for this host."),
         "sha256": attr.string(doc = "sha256 of the archive (required with urls)."),
         "strip_prefix": attr.string(doc = "Top-level directory inside the archive."),
