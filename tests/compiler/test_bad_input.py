@@ -99,6 +99,18 @@ def test_hybrid_model_is_refused_as_hybrid(tmp_path):
                        "TFLite Micro does not run hybrid models", "full-integer quantization")
 
 
+def test_custom_operator_is_named_as_custom(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "int8", 0.1, 0)
+    b.output(b.op("RELU", [x], out=b.tensor("y", [1, 4], "int8", 0.1, 0)))
+    oc = b._opcode_list[0]   # the converter's form of a custom operator: CUSTOM plus its name
+    oc.builtinCode = oc.deprecatedBuiltinCode = 32
+    oc.customCode = "ethos-u"
+    p = b.save(tmp_path / "vela.tflite")
+    assert_clear_error(compile_into(tmp_path, p), "CUSTOM:ethos-u (operator 0)", "is a custom operator",
+                       "Ethos-U NPU", "before Vela")
+
+
 def _relu_with_signature(tmp_path, signature):
     b = ModelBuilder()
     x = b.input("x", [1, 4], "float32")
