@@ -55,8 +55,9 @@ def per_operator(results: list) -> list:
                 reasons[op][r.reason] += 1
             if r.qemu:
                 qemu[op]["pass" if r.qemu == "pass" else "fail"] += 1
-    lines = ["| operator | models | ok | refused | refused (TFLM cannot either) | wrong | crash | QEMU sample (pass/run) | "
-             "most common refusal of the models using it |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| operator | models | ok | refused | refused (TFLM cannot either) | wrong | crash or not refused | "
+             "QEMU sample (pass/run) | most common refusal of the models using it |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for op in sorted(rows, key=lambda o: (-rows[o]["ok"], -rows[o]["models"], o)):
         s = rows[op]
         q = qemu[op]
