@@ -69,6 +69,38 @@ def test_outcomes(results):
     assert hybrid.ops == {"FULLY_CONNECTED": 1} and hybrid.inputs == ["float32[1, 4]"]
 
 
+def _run_patched(monkeypatch, corpus, module, name, replacement):
+    """The suite on one model with a piece of the pipeline replaced (workers are forked: they see the patch)."""
+    monkeypatch.setattr(module, name, replacement)
+    return fc.run_suite(corpus, ["ok/add_int8.tflite"], jobs=1, count=2, seed=0, log=lambda *_: None)[0]
+
+
+def test_wrong_crash_and_not_refused_are_caught(corpus, monkeypatch):
+    import compiler.commands.run_cmd as run_cmd
+    import compiler.oracle as oracle
+
+    honest = run_cmd.execute_on_host
+
+    def off_by_one(compiled, cases, timeout=300.0):
+        return [[o.astype(o.dtype) + 1 for o in outs] for outs in honest(compiled, cases, timeout)]
+
+    r = _run_patched(monkeypatch, corpus, run_cmd, "execute_on_host", off_by_one)
+    assert r.outcome == "wrong" and "case 0: output 'z': 32 of 32 values differ" in r.detail, r
+
+    def broken(compiled, cases, timeout=300.0):
+        raise RuntimeError("generated program failed (-11): ")
+
+    r = _run_patched(monkeypatch, corpus, run_cmd, "execute_on_host", broken)
+    assert r.outcome == "crash" and "(-11)" in r.detail, r
+
+    def refuses(*args, **kwargs):
+        raise RuntimeError("TFLM failed to allocate tensors")
+
+    r = _run_patched(monkeypatch, corpus, oracle, "tflm_outputs", refuses)
+    assert r.outcome == "not_refused" and "TFLite Micro cannot run it" in r.detail, r
+    assert fc.failures([r], []), "a model TFLite Micro cannot run must not compile"
+
+
 def test_failures_name_bad_outcomes_and_baseline_regressions(results):
     rs = list(results.values())
     assert fc.failures(rs, ["ok/add_int8.tflite", "not/in/this/run.tflite"]) == []
