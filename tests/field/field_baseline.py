@@ -2,8 +2,9 @@
 
 PASSING lists the field models that pass on main; the suite fails when one of them stops passing (other changes
 raise it: `python tests/field/field_conformance.py --update_baseline`). QEMU_SAMPLE lists (model, target name,
-cases) for the Bazel aot_model_test targets that run on mps2-an386: for each operator used by a passing model,
-the smallest passing model using it (so every operator family that passes on the host also runs on the board).
+cases) for the Bazel aot_model_test targets that run on mps2-an386: for each operator and input element type of a
+passing model, the smallest passing model with it (so every operator family that passes on the host, in int8, int16
+and float32, also runs on the board).
 The file is Starlark made of plain assignments, so Python reads it with `ast.literal_eval`.
 """
 
@@ -38,15 +39,21 @@ def target_name(model: str) -> str:
     return "field_" + re.sub(r"[^a-z0-9]+", "_", model[:-len(".tflite")].lower()).strip("_")
 
 
+def _families(r) -> set:
+    """(operator, element type of the model's first input): int8, int16 and float32 layers use different kernels."""
+    dtype = r.inputs[0].split("[")[0] if r.inputs else "?"
+    return {(op, dtype) for op in r.ops}
+
+
 def choose_sample(results: list) -> list:
     ok = sorted((r for r in results if r.outcome == "ok" and r.bytes < _FLASH_BYTES), key=lambda r: (r.bytes, r.model))
     chosen, covered = [], set()
-    for op in sorted({op for r in ok for op in r.ops}):
-        if op in covered:
+    for family in sorted({f for r in ok for f in _families(r)}):
+        if family in covered:
             continue
-        r = next(r for r in ok if op in r.ops)
+        r = next(r for r in ok if family in _families(r))
         chosen.append((r.model, target_name(r.model), 1 if r.bytes > _ONE_CASE_BYTES else 3))
-        covered |= set(r.ops)
+        covered |= _families(r)
     return sorted(chosen)
 
 

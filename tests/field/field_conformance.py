@@ -17,8 +17,8 @@ outputs bit-exact, float32 within 1e-5 relative (+1e-6 absolute near zero, as `a
 - not refused: the compiler accepted a model TFLite Micro cannot run (no reference, so no such model may compile).
 The run fails (exit 1) on any wrong / crash / not refused, and when a model of the checked-in baseline
 (baseline.bzl: PASSING) no longer passes. `--update_baseline` rewrites baseline.bzl from this run (the passing
-models and the QEMU sample: the smallest passing model for each operator a passing model uses). `--qemu` also
-runs the QEMU sample (aot_model_test targets of tests/field on mps2-an386) through Bazel.
+models and the QEMU sample: the smallest passing model for each operator and input element type of a passing
+model). `--qemu` also runs the QEMU sample (aot_model_test targets of tests/field on mps2-an386) through Bazel.
 
 Per-model, per-operator and refusal-reason tables are printed and written as markdown and JSON (`--out_dir`).
 """
