@@ -53,37 +53,45 @@ def _load_cases(path: str, graph):
     return arrays, count, batched
 
 
+def execute_on_host(compiled, cases: list, timeout: float = 300.0) -> list:
+    """Build a compiled model with this PC's C compiler and run `cases` (per case: the input arrays in model input
+    order) through it in one process; per case, the output arrays in model output order."""
+    graph, prefix = compiled.graph, compiled.prefix
+    with tempfile.TemporaryDirectory(prefix="aotc-run-") as tmp:
+        write_files(tmp, compiled.files)
+        harness = os.path.join(tmp, "harness.c")
+        with open(harness, "w") as f:
+            f.write(render_run_harness(prefix, compiled.fields))
+        exe = os.path.join(tmp, "model_run")
+        build_executable([os.path.join(tmp, f"{prefix}.c"),
+                          os.path.join(tmp, f"{prefix}_weights.c"), harness], [tmp], exe)
+        in_bin, out_bin = os.path.join(tmp, "in.bin"), os.path.join(tmp, "out.bin")
+        with open(in_bin, "wb") as f:
+            for case in cases:
+                for t, a in zip(graph.inputs, case):
+                    f.write(np.ascontiguousarray(np.asarray(a).astype(DTYPES[t.dtype].np)).tobytes())
+        proc = run_executable(exe, [in_bin, out_bin, str(len(cases))], timeout)
+        if proc.returncode != 0:
+            raise RuntimeError(f"generated program failed ({proc.returncode}): {proc.stderr}")
+        raw = open(out_bin, "rb").read()
+    results, pos = [], 0
+    for _ in cases:
+        outs = []
+        for t in graph.outputs:
+            outs.append(np.frombuffer(raw[pos:pos + t.nbytes], DTYPES[t.dtype].np).reshape(t.shape))
+            pos += t.nbytes
+        results.append(outs)
+    return results
+
+
 def run_model(model: str, inputs_path: str, outputs_path: str, target: str = "host") -> dict:
     """`target` selects kernels and weight layouts; the build is always for this PC (kernels for DSP cores
     fall back to portable emulations of their instructions), so other targets' code can be checked here."""
     compiled = compile_model(model, _PREFIX, target)
     graph = compiled.graph
     arrays, count, batched = _load_cases(inputs_path, graph)
-    with tempfile.TemporaryDirectory(prefix="aotc-run-") as tmp:
-        write_files(tmp, compiled.files)
-        harness = os.path.join(tmp, "harness.c")
-        with open(harness, "w") as f:
-            f.write(render_run_harness(_PREFIX, compiled.fields))
-        exe = os.path.join(tmp, "model_run")
-        build_executable([os.path.join(tmp, f"{_PREFIX}.c"),
-                          os.path.join(tmp, f"{_PREFIX}_weights.c"), harness], [tmp], exe)
-        in_bin, out_bin = os.path.join(tmp, "in.bin"), os.path.join(tmp, "out.bin")
-        with open(in_bin, "wb") as f:
-            for i in range(count):
-                for a in arrays:
-                    f.write(np.ascontiguousarray(a[i]).tobytes())
-        proc = run_executable(exe, [in_bin, out_bin, str(count)])
-        if proc.returncode != 0:
-            raise RuntimeError(f"generated program failed ({proc.returncode}): {proc.stderr}")
-        raw = open(out_bin, "rb").read()
-    outs = {t.name: [] for t in graph.outputs}
-    pos = 0
-    for _ in range(count):
-        for t in graph.outputs:
-            n = t.nbytes
-            outs[t.name].append(np.frombuffer(raw[pos:pos + n], DTYPES[t.dtype].np)
-                                .reshape(t.shape))
-            pos += n
+    per_case = execute_on_host(compiled, [[a[i] for a in arrays] for i in range(count)])
+    outs = {t.name: [case[k] for case in per_case] for k, t in enumerate(graph.outputs)}
     result = {k: (np.stack(v) if batched else v[0]) for k, v in outs.items()}
     if outputs_path:
         d = os.path.dirname(os.path.abspath(outputs_path))

@@ -15,6 +15,7 @@ from tflite.BuiltinOperator import BuiltinOperator
 from .. import limits
 from ..errors import CompileError
 from ..ir import Graph, Operator, QuantParams, Tensor
+from .tflite_hybrid import check_not_hybrid
 from .tflite_options import decode_builtin_options
 
 _OP_NAMES = {
@@ -180,6 +181,7 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
     )
     graph.link()
     _check_shapes(graph)
+    check_not_hybrid(graph)
     return graph
 
 

@@ -19,5 +19,18 @@ def select_lowerings(graph) -> None:
         ]
         raise UnsupportedError(
             f"Unsupported operator{'s' if len(parts) > 1 else ''}: {'; '.join(parts)}. "
-            f"Supported TFLite operators are: {', '.join(supported_tflite_ops())}."
+            f"Supported TFLite operators are: {', '.join(supported_tflite_ops())}." + _custom_note(missing)
         )
+
+
+def _custom_note(missing: dict) -> str:
+    """CUSTOM operators are no TFLite builtin: their code comes with the tool that wrote the model, so say so."""
+    custom = sorted(k for k in missing if k.startswith("CUSTOM:"))
+    if not custom:
+        return ""
+    note = (f" {', '.join(custom)} {'is a custom operator' if len(custom) == 1 else 'are custom operators'}: not "
+            "part of TFLite's operator set; its code comes from the tool or application that wrote the model.")
+    if "CUSTOM:ethos-u" in custom:
+        note += (" CUSTOM:ethos-u is a command stream for an Arm Ethos-U NPU (the model went through the Vela "
+                 "compiler): compile the .tflite from before Vela instead.")
+    return note

@@ -86,6 +86,31 @@ def test_unsupported_dtype_int16_activations(tmp_path):
     assert_clear_error(compile_into(tmp_path, p), "'x16'", "int16", "int8, float32")
 
 
+def test_hybrid_model_is_refused_as_hybrid(tmp_path):
+    """Float activations with int8 constant weights (dynamic-range quantization): TFLite Micro refuses such models
+    too, so the message names the hybrid operator and says how to convert instead of a bare type mismatch."""
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "float32")
+    w = b.const("w_int8", np.arange(12, dtype=np.int8).reshape(3, 4), "int8", 0.05, 0)
+    bias = b.const("bias", np.zeros(3, np.float32), "float32")
+    b.output(b.op("FULLY_CONNECTED", [x, w, bias], out=b.tensor("y", [1, 3], "float32")))
+    p = b.save(tmp_path / "hybrid.tflite")
+    assert_clear_error(compile_into(tmp_path, p), "FULLY_CONNECTED", "hybrid", "'x'", "'w_int8'",
+                       "TFLite Micro does not run hybrid models", "full-integer quantization")
+
+
+def test_custom_operator_is_named_as_custom(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "int8", 0.1, 0)
+    b.output(b.op("RELU", [x], out=b.tensor("y", [1, 4], "int8", 0.1, 0)))
+    oc = b._opcode_list[0]   # the converter's form of a custom operator: CUSTOM plus its name
+    oc.builtinCode = oc.deprecatedBuiltinCode = 32
+    oc.customCode = "ethos-u"
+    p = b.save(tmp_path / "vela.tflite")
+    assert_clear_error(compile_into(tmp_path, p), "CUSTOM:ethos-u (operator 0)", "is a custom operator",
+                       "Ethos-U NPU", "before Vela")
+
+
 def _relu_with_signature(tmp_path, signature):
     b = ModelBuilder()
     x = b.input("x", [1, 4], "float32")
