@@ -1,7 +1,8 @@
 """The benchmark report: measured rows against TFLite Micro's figures (reference_figures.json), as markdown.
 
-Four tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
-each target as a pass/fail column), every measurement with its flash and RAM split, instructions per MAC by layer
+Five tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
+each target as a pass/fail column), the same instruction and RAM comparison on every core against TFLM + CMSIS-NN
+built for that core, every measurement with its flash and RAM split, instructions per MAC by layer
 kind (bench/layers.py), and the (model, board) pairs that do not fit. Then how it was measured and built: the exact compiler flags, versions and provenance.
 """
 
@@ -99,6 +100,50 @@ def _all_table(rows) -> list:
     return lines
 
 
+def compare_on_board(row: dict, ref: dict) -> dict:
+    """Ratios to TFLite Micro + CMSIS-NN built for the row's own board ({} when there is no such figure)."""
+    r = ref.get("per_board", {}).get("boards", {}).get(row["board"], {}).get(row["model"])
+    if r is None:
+        return {}
+    target = ref["models"][row["model"]]["target_instruction_ratio"]
+    out = {
+        "tflm_cmsis_nn_instructions": r["tflm_cmsis_nn_instructions"],
+        "tflm_arena_bytes": r["tflm_arena_bytes"],
+        "vs_tflm_cmsis_nn": row["instructions"] / r["tflm_cmsis_nn_instructions"],
+        "workspace_vs_arena": row["workspace_bytes"] / r["tflm_arena_bytes"],
+        "instruction_target": target,
+    }
+    out["meets"] = {
+        "instructions": out["vs_tflm_cmsis_nn"] <= target,
+        "workspace": out["workspace_vs_arena"] <= ref["targets"]["workspace_vs_arena"],
+    }
+    return out
+
+
+def _cores_table(rows, ref) -> list:
+    """Ours against TFLite Micro + CMSIS-NN compiled for the same core, model by model and core by core."""
+    pairs = [(row, compare_on_board(row, ref)) for row in rows]
+    pairs = [(row, c) for row, c in pairs if c]
+    if not pairs:
+        return []
+    order = {b: i for i, b in enumerate(sorted({row["board"] for row, _ in pairs}))}
+    pairs.sort(key=lambda p: (p[0]["model"], order[p[0]["board"]]))
+    t = ref["targets"]["workspace_vs_arena"]
+    lines = ["", "### Against TFLite Micro + CMSIS-NN on every core", "",
+             "TFLM + CMSIS-NN built for each core (its Helium kernels on the Cortex-M55, portable C on the M3); "
+             f"targets: instructions ≤ the ratio shown, workspace ≤ {t:.2f}× TFLM's arena on that core.", "",
+             "| model | board (core) | instructions | TFLM + CMSIS-NN | ours / TFLM | instr target | workspace B | "
+             "TFLM arena B | ws target |",
+             "|---|---|---:|---:|---:|---|---:|---:|---|"]
+    for row, c in pairs:
+        lines.append(
+            f"| {row['model']} | {row['board']} ({row['core']}) | {row['instructions']:,} | "
+            f"{c['tflm_cmsis_nn_instructions']:,} | {c['vs_tflm_cmsis_nn']:.2f}× | ≤ {c['instruction_target']:.2f}× "
+            f"{_ok(c['meets']['instructions'])} | {row['workspace_bytes']:,} | {c['tflm_arena_bytes']:,} "
+            f"({c['workspace_vs_arena']:.2f}×) | {_ok(c['meets']['workspace'])} |")
+    return lines
+
+
 def _kind_table(rows) -> list:
     """Instructions per MAC by layer kind (bench/layers.py), for the runs with per-layer figures: how the same
     kernels fare on each model's layers, e.g. MobileNet's against KWS's and ResNet's."""
@@ -156,10 +201,12 @@ def _how(rows, build, env, ref) -> list:
     lines.append("- Link flags, per core:")
     lines += [f"  - {core}: `{' '.join(build['link_flags'][core])}`" for core in cores]
     lines.append(f"- TFLite Micro reference figures: {ref['provenance']}")
+    if ref.get("per_board"):
+        lines.append(f"- TFLite Micro + CMSIS-NN on every core: {ref['per_board']['source']}")
     return lines
 
 
 def render_markdown(rows, unfit, ref, build, env) -> str:
     lines = ["## Benchmark: instructions per inference, flash, RAM, compile time", ""]
-    lines += _reference_table(rows, ref) + [""] + _all_table(rows) + _kind_table(rows) + _unfit_table(unfit) + _how(rows, build, env, ref)
+    lines += _reference_table(rows, ref) + _cores_table(rows, ref) + [""] + _all_table(rows) + _kind_table(rows) + _unfit_table(unfit) + _how(rows, build, env, ref)
     return "\n".join(lines) + "\n"

@@ -47,6 +47,7 @@ def main(argv=None):
     for entry in filter(wanted, args.entry):
         row = measure.measure(entry, args.plugin)
         row["compare"] = report.compare(row, ref)
+        row["compare_on_board"] = report.compare_on_board(row, ref)
         rows.append(row)
         print(f"bench: {row['model']} on {row['board']}: {row['instructions']:,} instructions", file=sys.stderr)
     unfit = [measure.fit(u, build["boards"]) for u in filter(wanted, args.unfit)]
