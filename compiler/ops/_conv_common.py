@@ -77,7 +77,8 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     the layer does not meet the kernel's conditions.  Its im2col pads with the input zero point, so the
     zero point is always folded into the bias, padding or not."""
     from ..targets import has_dsp
-    from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
+    from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
+    from ._short_requant import short_requant
 
     oc, k = rows.shape
     # The kernel reads a channel's K % 4 leftover weights as the word ending after them, which needs a whole quad
@@ -88,8 +89,10 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
     except OverflowError:
         return False
-    if not dsp_requant_ok(bias, rows, p["shift"]):
+    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    if short is None:
         return False
+    bias, mult, radd = short
     stored, adj = raw_word_rows(rows)
     bias = bias.astype(np.int64) + adj
     if not fits_int32(bias):
@@ -97,8 +100,7 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     quads = k // 4
     layout = np.concatenate([interleave_rows(stored[:, :4 * quads], 2), stored[:, 4 * quads:].reshape(-1)])
     tail = k % 4
-    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32),
-             radd=requant_add(p["shift"], p["out_off"]), in_zp=int(input_zero_point),
+    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32), mult=mult, radd=radd, in_zp=int(input_zero_point),
              dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
     op.kernel = "aot_conv2d_s8_dsp"
     return True

@@ -6,7 +6,8 @@ from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
 from ..targets import has_dsp
 from ._base import OpLowering, register
-from ._dsp_layout import dsp_requant_ok, fits_int32, requant_add
+from ._dsp_layout import fits_int32
+from ._short_requant import short_requant
 from . import _specialize
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
@@ -147,14 +148,16 @@ class DepthwiseConv2D(OpLowering):
             bias = fold_input_offset(rows, bias_arr, -in_zp)
         except OverflowError:
             return
-        if not dsp_requant_ok(bias, rows, p["shift"]):
+        short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+        if short is None:
             return
+        bias, mult, radd = short
+        p["mult"] = mult
         # The kernel pairs outputs along plane rows: let them run along the longer side of the image.
         transpose = p["oh"] > p["ow"]
         o_r, o_c, s_r, s_c = (p["ow"], p["oh"], p["sw"], p["sh"])
         if not transpose:
             o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
-        radd = requant_add(p["shift"], p["out_off"])
         if use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
             p.update(dsp_c4_p=dsp_c4_params(2 * np.asarray(bias, np.int64), p["mult"], radd),
                      in_zp=in_zp, dsp_scratch=dsp_c4_scratch(p["ow"], p["sw"], p["ic"]))

@@ -13,7 +13,8 @@ from ._common import (activation_range_f32, activation_range_int8, fused_activat
                       require_const, require_inputs, require_same_dtype)
 from ..targets import has_dsp
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
-from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
+from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
+from ._short_requant import short_requant
 
 
 @register
@@ -88,15 +89,18 @@ class FullyConnected(OpLowering):
         # The expanded input row costs 2 * depth bytes of scratch: past 2 KiB (e.g. a 4000-deep layer with a
         # few outputs) the RAM is worth more than the speed.
         if not (has_dsp(getattr(op, "target", "host")) and p["depth"] % 4 == 0 and p["in_off"] == 0
-                and 2 * p["depth"] <= 2048
-                and dsp_requant_ok(p["bias"], rows, p["shift"])):
+                and 2 * p["depth"] <= 2048):
             return
+        short = short_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
+        if short is None:
+            return
+        bias, mult, radd = short
         stored, adj = raw_word_rows(rows)
-        bias = p["bias"].astype(np.int64) + adj
+        bias = bias.astype(np.int64) + adj
         if not fits_int32(bias):
             return
-        p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
-                 radd=requant_add(p["shift"], p["out_off"]))
+        p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32), mult=mult,
+                 radd=radd)
         op.kernel = "aot_fully_connected_s8_dsp"
 
     def scratch_bytes(self, op):

@@ -15,7 +15,8 @@
  * width) are expanded straight from the input when inside the image.
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
  * dsp_s8.h).
- * Requires: filter depth == in_c (no groups), right shifts 1..22 and |acc| < 2^30 (checked by the compiler).
+ * Requires: filter depth == in_c (no groups) and the per-channel requantization constants of
+ * compiler/ops/_short_requant.py (which also proves |acc| < 2^30).
  * Fused residual ADD (aot/kernels/conv2d.h): aot_conv2d_s8_dsp_add is the same inline body instantiated with it,
  * so the plain convolution runs the code it ran before and a firmware without fused layers does not link it.
  * The GEMM is instantiated per (activation range is all of int8, fused ADD): those checks are made once per

@@ -160,17 +160,19 @@ static inline uint32_t aot_expand_xc(uint32_t v)
 }
 
 /* TFLite's MultiplyByQuantizedMultiplier for a right shift rs >= 1, plus the output zero point, in a short
- * form that is exact whenever |acc| < 2^30 and rs <= 22 (the compiler proves both per layer before it
- * selects a *_dsp kernel, see compiler/ops/_dsp_layout.py):
+ * form that is exact whenever |acc| < 2^30 and add + h below fits in int32 (the compiler proves both per
+ * channel, over every accumulator the layer can reach, before it selects a *_dsp kernel, and encodes a channel
+ * whose output is constant as m = 0, add = 2 v + 1: see compiler/ops/_short_requant.py):
  *  - the rounding doubling high multiply h = nudge-then-truncate(acc * m / 2^31) equals
  *    floor((2 acc * m + 2^31) / 2^32) for both signs, and acc * m never reaches its one saturating case;
  *  - rounding h half away from zero by 2^rs is (h + 2^(rs-1) - (h < 0)) >> rs; (h < 0) may be replaced by
  *    (acc < 0): they differ only when h == 0, where the result is 0 either way;
  *  - adding the output offset o after the shift equals adding o * 2^rs before it.
- * So with the per-channel constant add = 2^(rs-1) + o * 2^rs (precomputed by the compiler; |add| < 2^30)
+ * So with the per-channel constant add = 2^(rs-1) + o * 2^rs (precomputed by the compiler, modulo 2^32)
  *     out = (add + (acc >> 31) + h) >> rs,
- * which is one SMMLAR (accumulate + rounded high multiply) and one shift.  add = 2^(rs-1) * (2 o + 1) and
- * 2 o + 1 is odd, so rs is recovered from add as its number of trailing zeros + 1 (aot_dsp_shift). */
+ * which is one SMMLAR (accumulate + rounded high multiply) and one shift; the sum wraps modulo 2^32 and equals
+ * the true one where that fits in int32.  add = 2^(rs-1) * (2 o + 1) and 2 o + 1 is odd, so rs <= 31 is
+ * recovered from add as its number of trailing zeros + 1 (aot_dsp_shift). */
 static inline int32_t aot_dsp_shift(int32_t add)
 {
     return (int32_t)__builtin_ctz((uint32_t)add) + 1;
@@ -183,7 +185,8 @@ static inline int32_t aot_dsp_smmlar(int32_t x, int32_t m, int32_t a)
 #if defined(__ARM_FEATURE_DSP)
     __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(m), "r"(a));
 #else
-    r = a + (int32_t)(((int64_t)x * m + ((int64_t)1 << 31)) >> 32);
+    /* Wraps like the instruction (the compiler relies on it for add constants stored modulo 2^32). */
+    r = (int32_t)((uint32_t)a + (uint32_t)(int32_t)(((int64_t)x * m + ((int64_t)1 << 31)) >> 32));
 #endif
     return r;
 }

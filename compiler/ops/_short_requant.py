@@ -1,0 +1,95 @@
+"""Per-channel constants of the short requantization (one SMMLAR and one shift per output) and the proof that
+they reproduce TFLite's requantization exactly for every accumulator a layer can reach.
+
+The *_dsp kernels (crt/src/kernels/dsp_s8.h) and the specialized Cortex-M0/M3 bodies (AOT_REQUANT_SHORT in
+crt/include/aot/kernels/requant_s8_inline.h) compute, per output channel with multiplier m and add constant
+`add` (rs = trailing zeros of add + 1):
+    hi  = add + (acc < 0 ? -1 : 0) + floor((2 acc m + 2^31) / 2^32)        (32-bit, wrapping)
+    out = clamp(hi >> rs, act_min, act_max)
+TFLite computes clamp(RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(acc << ls, m), rs) + zp).
+
+Both are non-decreasing in acc (m >= 0), and the accumulator of channel c is bias_c + sum_k w_ck x_k with int8
+x, so it lies in [lo_c, hi_c] = bias_c + sum_k min/max(-128 w_ck, 127 w_ck).  Per channel:
+
+- Constant channel: TFLite's clamped output at lo_c equals the one at hi_c, so (monotone) it is that value v
+  for every reachable accumulator.  Encoded as m = 0, add = 2 v + 1 (rs = 1): hi = add or add - 1, and both
+  shift to v, whatever the accumulator (so its bias is set to 0).  This covers near-dead channels (effective
+  scale far below 2^-22, right shifts past 31, multiplier 0) and saturated ones, with any bias.
+- Otherwise add = 2^(rs-1) + zp 2^rs, stored modulo 2^32 (its trailing zeros still give rs for rs <= 31).
+  The derivation in dsp_s8.h makes the true `hi` >> rs equal TFLite's result whenever |acc| < 2^30 (no
+  doubling overflow, no saturating multiply) and 1 <= rs; the wrapping 32-bit `hi` equals the true one when
+  the true one fits in int32, which (monotone in acc) is checked at lo_c and hi_c.  So right shifts up to 31
+  are exact whenever the channel's unclamped output range times 2^rs fits in int32.
+Layers with a channel that is neither (a left shift or rs = 0 with a varying output, an accumulator that can
+reach 2^30, or a wide output range with a large right shift) keep the exact portable requantization.
+"""
+
+import numpy as np
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+ACC_LIMIT = 1 << 30  # |acc| < 2^30: 2 acc fits in int32 and acc * m never reaches the saturating case
+
+
+def tflite_requant(acc: int, m: int, shift: int, zp: int, act_min: int, act_max: int) -> int:
+    """TFLite's MultiplyByQuantizedMultiplier(acc, m, shift) + zp clamped, in exact integers (acc, acc << ls
+    within int32)."""
+    ls, rs = max(shift, 0), max(-shift, 0)
+    a = acc * (1 << ls)
+    assert INT32_MIN <= a <= INT32_MAX
+    if a == INT32_MIN and m == INT32_MIN:
+        h = INT32_MAX
+    else:
+        ab = a * m
+        num = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
+        h = num // (1 << 31) if num >= 0 else -((-num) // (1 << 31))  # C division truncates toward zero
+    mask = (1 << rs) - 1
+    v = (h >> rs) + int((h & mask) > (mask >> 1) + int(h < 0))
+    return min(max(v + zp, act_min), act_max)
+
+
+def short_hi(acc: int, m: int, add: int) -> int:
+    """The true (unwrapped) value of `hi` above."""
+    return add - int(acc < 0) + ((2 * acc * m + (1 << 31)) >> 32)
+
+
+def acc_range(bias: np.ndarray, rows: np.ndarray) -> tuple:
+    """Per row the least and greatest bias + sum(w * x) over int8 x."""
+    r = np.asarray(rows, np.int64)
+    b = np.asarray(bias, np.int64).reshape(-1)
+    return b + np.minimum(-128 * r, 127 * r).sum(axis=1), b + np.maximum(-128 * r, 127 * r).sum(axis=1)
+
+
+def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
+    """(bias, multiplier, add) per row, int32, for the short requantization of a layer with folded int32 `bias`
+    per row, int8 weights `rows` [R, K], TFLite multipliers and shifts (per row or one), output zero point and
+    activation range; None when some channel cannot be proven exact (see the module docstring)."""
+    rows = np.asarray(rows)
+    n = rows.shape[0]
+    mult = np.broadcast_to(np.asarray(mult, np.int64).reshape(-1), (n,))
+    shift = np.broadcast_to(np.asarray(shift, np.int64).reshape(-1), (n,))
+    bias = np.array(np.asarray(bias, np.int64).reshape(-1), np.int64)
+    lo, hi = acc_range(bias, rows)
+    if lo.min(initial=0) < INT32_MIN or hi.max(initial=0) > INT32_MAX:
+        return None  # the reference's int32 accumulator could wrap: not reasoned about here
+    out_m, out_add = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    for c in range(n):
+        m, s, a, b = int(mult[c]), int(shift[c]), int(lo[c]), int(hi[c])
+        ls = max(s, 0)
+        if max(abs(a), abs(b)) << ls > INT32_MAX:
+            return None  # the reference's left shift would overflow int32
+        v_lo = tflite_requant(a, m, s, out_zp, act[0], act[1])
+        if v_lo == tflite_requant(b, m, s, out_zp, act[0], act[1]):
+            bias[c], out_add[c] = 0, 2 * v_lo + 1
+            continue
+        rs = -s
+        if not (1 <= rs <= 31 and -ACC_LIMIT <= a and b < ACC_LIMIT):
+            return None
+        add = (1 << (rs - 1)) + out_zp * (1 << rs)
+        if not (INT32_MIN <= short_hi(a, m, add) and short_hi(b, m, add) <= INT32_MAX):
+            return None
+        out_m[c], out_add[c] = m, add
+    lo, hi = acc_range(bias, rows)
+    if lo.min(initial=0) < -ACC_LIMIT or hi.max(initial=0) >= ACC_LIMIT:
+        return None  # a constant channel's kernel accumulator must still not overflow when doubled
+    wrap = ((out_add + (1 << 31)) % (1 << 32)) - (1 << 31)
+    return bias.astype(np.int32), out_m.astype(np.int32), wrap.astype(np.int32)
