@@ -22,7 +22,9 @@ def check_int8_weights(op, inp, filt, bias, out, channel_axis: int):
             f"Operator {op.index} ({op.kind}): filter '{filt.name}' has non-zero zero points; "
             "only symmetric int8 weights (zero_point 0) are supported."
         )
-    if fq.per_channel and fq.axis != channel_axis:
+    # TFLite Micro takes a filter's scales as one per output channel whenever their count is the output channel
+    # count, whatever dimension they declare (the reader checked that the declared one has that length too).
+    if fq.per_channel and fq.axis != channel_axis and len(fq.scale) != filt.shape[channel_axis]:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}): filter '{filt.name}' is quantized along axis "
             f"{fq.axis}; per-channel quantization must be along the output channel axis "
