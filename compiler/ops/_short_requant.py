@@ -20,8 +20,13 @@ x, so it lies in [lo_c, hi_c] = bias_c + sum_k min/max(-128 w_ck, 127 w_ck).  Pe
   doubling overflow, no saturating multiply) and 1 <= rs; the wrapping 32-bit `hi` equals the true one when
   the true one fits in int32, which (monotone in acc) is checked at lo_c and hi_c.  So right shifts up to 31
   are exact whenever the channel's unclamped output range times 2^rs fits in int32.
-Layers with a channel that is neither (a left shift or rs = 0 with a varying output, an accumulator that can
-reach 2^30, or a wide output range with a large right shift) keep the exact portable requantization.
+- Two-valued channel (neither of the above, any multiplier and shift, left shifts included): the output is v
+  below some accumulator T and v + 1 from T on (found by bisection, f being monotone).  Encoded as m = 2^p,
+  add = 2 v + 1 and the bias moved so that T lands exactly on the one step of the high multiply
+  (_two_valued): a near-dead channel whose bias sits at a rounding edge, e.g. rs 24..31 with zp -128, where
+  2^rs zp does not fit in int32.
+Layers with a channel that is none of these (three or more outputs with a left shift, an accumulator that can
+reach 2^30, or a large right shift with a large zero point) keep the exact portable requantization.
 """
 
 import numpy as np
@@ -59,6 +64,28 @@ def acc_range(bias: np.ndarray, rows: np.ndarray) -> tuple:
     return b + np.minimum(-128 * r, 127 * r).sum(axis=1), b + np.maximum(-128 * r, 127 * r).sum(axis=1)
 
 
+def _two_valued(lo: int, hi: int, f, v_lo: int):
+    """(bias shift, m, add) for a channel whose output f (non-decreasing) takes only v_lo and v_lo + 1 over
+    [lo, hi], stepping at T; None for any other channel.
+
+    With m = 2^p, floor((2 x m + 2^31) / 2^32) = floor((x + 2^(30-p)) / 2^(31-p)) is 0 for 0 <= x < 2^(30-p) and 1
+    for 2^(30-p) <= x < 3 * 2^(30-p); with add = 2 v_lo + 1 (rs = 1) the output is v_lo plus that.  The bias
+    shift d = 2^(30-p) - T moves the accumulator so that T lands on the step, and p is the largest with
+    [lo + d, hi + d] inside [0, 3 * 2^(30-p)) (which also keeps |acc| < 2^30 for p >= 2)."""
+    if f(hi) != v_lo + 1:
+        return None
+    l, h = lo, hi  # f(l) == v_lo, f(h) == v_lo + 1
+    while h - l > 1:
+        mid = (l + h) // 2
+        l, h = (mid, h) if f(mid) == v_lo else (l, mid)
+    t = h
+    for p in range(30, 1, -1):
+        half = 1 << (30 - p)
+        if t - lo <= half and hi - t < 2 * half:
+            return half - t, 1 << p, 2 * v_lo + 1
+    return None
+
+
 def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
     """(bias, multiplier, add) per row, int32, for the short requantization of a layer with folded int32 `bias`
     per row, int8 weights `rows` [R, K], TFLite multipliers and shifts (per row or one), output zero point and
@@ -82,12 +109,16 @@ def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
             bias[c], out_add[c] = 0, 2 * v_lo + 1
             continue
         rs = -s
-        if not (1 <= rs <= 31 and -ACC_LIMIT <= a and b < ACC_LIMIT):
+        add = (1 << (rs - 1)) + out_zp * (1 << rs) if rs >= 1 else 0
+        if (1 <= rs <= 31 and -ACC_LIMIT <= a and b < ACC_LIMIT
+                and INT32_MIN <= short_hi(a, m, add) and short_hi(b, m, add) <= INT32_MAX):
+            out_m[c], out_add[c] = m, add
+            continue
+        step = _two_valued(a, b, lambda x: tflite_requant(x, m, s, out_zp, act[0], act[1]), v_lo)
+        if step is None:
             return None
-        add = (1 << (rs - 1)) + out_zp * (1 << rs)
-        if not (INT32_MIN <= short_hi(a, m, add) and short_hi(b, m, add) <= INT32_MAX):
-            return None
-        out_m[c], out_add[c] = m, add
+        d, out_m[c], out_add[c] = step
+        bias[c] += d
     lo, hi = acc_range(bias, rows)
     if lo.min(initial=0) < -ACC_LIMIT or hi.max(initial=0) >= ACC_LIMIT:
         return None  # a constant channel's kernel accumulator must still not overflow when doubled

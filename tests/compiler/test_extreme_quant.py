@@ -34,20 +34,24 @@ LAYERS = [
 
 
 def _effective_scales(rng, n, left_shifts):
-    kind = rng.integers(0, 4, n)
+    """Per channel (effective scale, at an output step): the second marks near-dead channels whose bias is put
+    where the output steps between two values (bias * scale = +-0.5), the channels the short form cannot take
+    with their own right shift when the zero point is large."""
+    kind = rng.integers(0, 5, n)
     e = np.where(kind == 0, 2.0 ** rng.uniform(-12, -7, n),
         np.where(kind == 1, 2.0 ** rng.uniform(-31, -23, n),
-        np.where(kind == 2, 2.0 ** rng.uniform(-40, -33, n), 2.0 ** rng.uniform(-26, -24, n))))
+        np.where(kind == 2, 2.0 ** rng.uniform(-40, -33, n), 2.0 ** rng.uniform(-28, -24, n))))
     if left_shifts:
         e[::3] = 2.0 ** rng.uniform(-1, 1.5, len(e[::3]))
-    return e
+    return e, (kind == 4) & (e < 2.0 ** -20)
 
 
 def extreme_layer(kind, in_shape, k, oc, seed, out_zp, act, left_shifts=False):
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     x = b.input("x", in_shape, "int8", IN_SCALE, int(rng.integers(-128, 128)))
-    ws = _effective_scales(rng, oc, left_shifts) * OUT_SCALE / IN_SCALE
+    eff, edge = _effective_scales(rng, oc, left_shifts)
+    ws = eff * OUT_SCALE / IN_SCALE
     if kind == "FULLY_CONNECTED":
         fshape, axis, taps = (oc, in_shape[1]), 0, in_shape[1]
     elif kind == "CONV_2D":
@@ -57,7 +61,9 @@ def extreme_layer(kind, in_shape, k, oc, seed, out_zp, act, left_shifts=False):
     wts = rng.integers(-127, 128, size=fshape).astype(np.int8)
     limit = (1 << 31) - 1 - 128 * 127 * taps
     big = rng.random(oc) < 0.4
-    bias = np.where(big, rng.integers(-limit, limit + 1, oc), rng.integers(-3000, 3000, oc)).astype(np.int32)
+    bias = np.where(big, rng.integers(-limit, limit + 1, oc), rng.integers(-3000, 3000, oc))
+    edge_bias = np.round(rng.choice([-0.5, 0.5], oc) / eff) + rng.integers(-2000, 2000, oc)
+    bias = np.where(edge, np.clip(edge_bias, -limit, limit), bias).astype(np.int32)
     wt = b.const("w", wts, "int8", ws, 0, quantized_dimension=axis)
     bt = b.const("b", bias, "int32", np.float32(IN_SCALE) * ws.astype(np.float32), 0, quantized_dimension=0)
     if kind == "FULLY_CONNECTED":
@@ -96,3 +102,18 @@ def test_left_shift_channels_bit_exact(tmp_path, layer, target):
     kind, shape, k, oc, _, _ = LAYERS[layer]
     path = extreme_layer(kind, shape, k, oc, 7 + layer, -3, 0, left_shifts=True).save(tmp_path / "l.tflite")
     _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)), target=target)
+
+
+MODELS = os.path.join(os.path.dirname(__file__), "..", "models")
+
+
+@needs_tflm
+@pytest.mark.parametrize("target", ["cortex-m4", "cortex-m3"])
+def test_near_dead_mobilenet_on_fast_kernels(tmp_path, target):
+    """tests/models/make_near_dead.py's MobileNet v1 (about 10 % of the channels with effective scales below
+    2^-24): bit-exact, and every convolution and depthwise layer on the core's fast kernel."""
+    path = os.path.join(MODELS, "mobilenet_v1_025_96_near_dead_int8.tflite")
+    _check(tmp_path, path, count=3, extra_cases=_extremes(load_model(path)), target=target)
+    fast = ("_dsp", "_dsp_c4") if target == "cortex-m4" else ("_body",)
+    kinds = [k for k in _kernels(path, target) if "conv" in k]
+    assert kinds and all(k.endswith(fast) for k in kinds), kinds

@@ -103,3 +103,21 @@ def test_constant_and_near_dead_channels_are_accepted():
 def test_left_shift_with_varying_output_is_refused():
     rows = np.full((1, 8), 3, np.int8)
     assert short_requant([0], rows, [1 << 30], [1], 0, (-128, 127)) is None
+
+
+def test_two_valued_near_dead_channel():
+    # rs 27 and zp -128: 2^27 * -128 does not fit in int32, but the output only steps once over the range.
+    rows = np.array([[127, -127, 5, 0] * 16], np.int8)
+    m, s = quantize_multiplier(2.0 ** -26.5)
+    lo, hi = (int(v[0]) for v in acc_range([0], rows))
+    step = 2 ** 26.5 / 2 + 1000  # the unclamped output crosses -128 + 0.5 inside the range for this bias
+    bias = [int(step)]
+    got = short_requant(bias, rows, [m], [s], -128, (-128, 127))
+    assert got is not None
+    b2, m2, a2 = (int(v[0]) for v in got)
+    assert m2 & (m2 - 1) == 0 and a2 == 2 * -128 + 1
+    ref = lambda a: tflite_requant(a, m, s, -128, -128, 127)
+    lo, hi = lo + bias[0], hi + bias[0]
+    assert ref(lo) != ref(hi)
+    for a in [lo, hi] + _steps(lo, hi, ref) + list(range(lo, lo + 50)) + list(range(hi - 50, hi + 1)):
+        assert _kernel(a + b2 - bias[0], m2, a2, (-128, 127)) == ref(a)
