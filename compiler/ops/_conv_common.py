@@ -80,7 +80,7 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     zero point is always folded into the bias, padding or not."""
     from ..targets import has_dsp
     from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
-    from ._short_requant import short_requant
+    from ._short_requant import exact_requant, short_requant
 
     oc, k = rows.shape
     # The kernel reads a channel's K % 4 leftover weights as the word ending after them, which needs a whole quad
@@ -92,9 +92,8 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     except OverflowError:
         return False
     short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    if short is None:
-        return False
-    bias, mult, radd = short
+    # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
+    bias, mult, radd = short if short is not None else (bias, np.asarray(p["mult"], np.int32), exact_requant(p))
     stored, adj = raw_word_rows(rows)
     bias = bias.astype(np.int64) + adj
     if not fits_int32(bias):
@@ -102,7 +101,8 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     quads = k // 4
     layout = np.concatenate([interleave_rows(stored[:, :4 * quads], 2), stored[:, 4 * quads:].reshape(-1)])
     tail = k % 4
-    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32), mult=mult, radd=radd, in_zp=int(input_zero_point),
+    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32), mult=mult, radd=radd,
+             dsp_exact=short is None, in_zp=int(input_zero_point),
              dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
     op.kernel = "aot_conv2d_s8_dsp"
     return True
@@ -115,6 +115,8 @@ SMALL_K = (8, 9, 16, 24, 27)
 def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:
     """Which aot_conv2d_s8_dsp entry point (conv2d.h) a layer calls without a fused ADD: the GEMM unrolled for its
     K, the saturating one when its activation range is all of int8, the clamping one otherwise."""
+    if p.get("dsp_exact"):
+        return "aot_conv2d_s8_dsp_exact"
     if p["act"][0] > -128 or p["act"][1] < 127:
         return "aot_conv2d_s8_dsp"
     k = p["kh"] * p["kw"] * in_c

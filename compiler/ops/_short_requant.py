@@ -124,3 +124,11 @@ def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
         return None  # a constant channel's kernel accumulator must still not overflow when doubled
     wrap = ((out_add + (1 << 31)) % (1 << 32)) - (1 << 31)
     return bias.astype(np.int32), out_m.astype(np.int32), wrap.astype(np.int32)
+
+
+def exact_requant(p: dict) -> np.ndarray:
+    """The per-channel constant of the *_exact DSP entry points (dsp_s8.h aot_dsp_requant_exact): zp * 256 + shift,
+    for layers short_requant refuses; their GEMM is the same, only the requantization is TFLite's in full."""
+    shift = np.asarray(p["shift"], np.int64).reshape(-1)
+    assert np.all(np.abs(shift) <= 31)
+    return (int(p["out_off"]) * 256 + shift).astype(np.int32)

@@ -14,7 +14,7 @@ from ._common import (activation_range_f32, activation_range_int8, fused_activat
 from ..targets import has_dsp
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
 from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
-from ._short_requant import short_requant
+from ._short_requant import exact_requant, short_requant
 
 
 @register
@@ -92,15 +92,16 @@ class FullyConnected(OpLowering):
                 and 2 * p["depth"] <= 2048):
             return
         short = short_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
-        if short is None:
-            return
-        bias, mult, radd = short
+        bias, mult, radd = short if short is not None else (p["bias"], p["mult"], exact_requant(p))
         stored, adj = raw_word_rows(rows)
         bias = bias.astype(np.int64) + adj
         if not fits_int32(bias):
             return
-        p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32), mult=mult,
-                 radd=radd)
+        # Constant rows get their own constants even in a per-tensor layer: one entry only when all agree.
+        stride = 0 if np.all(mult == mult[0]) and np.all(radd == radd[0]) else 1
+        p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
+                 mult=mult[:1] if stride == 0 else mult, radd=radd[:1] if stride == 0 else radd, stride=stride,
+                 dsp_exact=short is None)
         op.kernel = "aot_fully_connected_s8_dsp"
 
     def scratch_bytes(self, op):
@@ -122,7 +123,7 @@ class FullyConnected(OpLowering):
                     p["units"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
                     ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"), p["stride"],
                     p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
-            return [ctx.call(op.kernel, args)]
+            return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
         if inp.dtype == "int8":
             args = [ctx.ptr(inp), p["batches"], p["depth"],
                     ctx.weight(f"op{op.index}_weights", filt.data, "int8_t"),

@@ -1,11 +1,9 @@
 """Layers whose per-channel quantization is drawn to be extreme, bit-exact with TFLite Micro on the DSP kernels
 (cortex-m4) and the specialized bodies (cortex-m3), and kept on those fast kernels.
 
-Per output channel the effective scale in * filter / out is drawn from: ordinary (2^-12..2^-7), near-dead
-(2^-31..2^-23, right shifts past the old limit of 22), dead (below 2^-32: multiplier 0), with biases near the
-int32 limits (a dead channel's float bias divided by its tiny scale) or ordinary; output zero points at both
-ends of int8.  A separate case with effective scales >= 0.5 (left shifts) checks exactness only: those channels
-may vary over the layer's accumulator range, which the short requantization cannot express.
+The layers come from extreme_quant_model.py (near-dead, dead and two-valued channels, biases near the int32
+limits), with output zero points at both ends of int8.  A separate case adds effective scales >= 0.5 (left
+shifts), which the short requantization cannot express: the GEMM kernels' *_exact entry points take them.
 """
 
 import os
@@ -17,11 +15,11 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
-from compiler.driver import load_model  # noqa: E402
+from compiler.driver import compile_model, load_model  # noqa: E402
+from extreme_quant_model import IN_SCALE, add_layer  # noqa: E402
 from test_dsp_kernels import _check, _extremes, _kernels, needs_tflm  # noqa: E402
 from tflite_builder import ModelBuilder  # noqa: E402
 
-IN_SCALE, OUT_SCALE = 0.05, 0.2
 
 # kind, input shape, kernel size, output channels, DSP kernel, specialized body
 LAYERS = [
@@ -33,51 +31,11 @@ LAYERS = [
 ]
 
 
-def _effective_scales(rng, n, left_shifts):
-    """Per channel (effective scale, at an output step): the second marks near-dead channels whose bias is put
-    where the output steps between two values (bias * scale = +-0.5), the channels the short form cannot take
-    with their own right shift when the zero point is large."""
-    kind = rng.integers(0, 5, n)
-    e = np.where(kind == 0, 2.0 ** rng.uniform(-12, -7, n),
-        np.where(kind == 1, 2.0 ** rng.uniform(-31, -23, n),
-        np.where(kind == 2, 2.0 ** rng.uniform(-40, -33, n), 2.0 ** rng.uniform(-28, -24, n))))
-    if left_shifts:
-        e[::3] = 2.0 ** rng.uniform(-1, 1.5, len(e[::3]))
-    return e, (kind == 4) & (e < 2.0 ** -20)
-
-
 def extreme_layer(kind, in_shape, k, oc, seed, out_zp, act, left_shifts=False):
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     x = b.input("x", in_shape, "int8", IN_SCALE, int(rng.integers(-128, 128)))
-    eff, edge = _effective_scales(rng, oc, left_shifts)
-    ws = eff * OUT_SCALE / IN_SCALE
-    if kind == "FULLY_CONNECTED":
-        fshape, axis, taps = (oc, in_shape[1]), 0, in_shape[1]
-    elif kind == "CONV_2D":
-        fshape, axis, taps = (oc, k, k, in_shape[3]), 0, k * k * in_shape[3]
-    else:
-        fshape, axis, taps = (1, k, k, oc), 3, k * k
-    wts = rng.integers(-127, 128, size=fshape).astype(np.int8)
-    limit = (1 << 31) - 1 - 128 * 127 * taps
-    big = rng.random(oc) < 0.4
-    bias = np.where(big, rng.integers(-limit, limit + 1, oc), rng.integers(-3000, 3000, oc))
-    edge_bias = np.round(rng.choice([-0.5, 0.5], oc) / eff) + rng.integers(-2000, 2000, oc)
-    bias = np.where(edge, np.clip(edge_bias, -limit, limit), bias).astype(np.int32)
-    wt = b.const("w", wts, "int8", ws, 0, quantized_dimension=axis)
-    bt = b.const("b", bias, "int32", np.float32(IN_SCALE) * ws.astype(np.float32), 0, quantized_dimension=0)
-    if kind == "FULLY_CONNECTED":
-        y = b.tensor("y", [in_shape[0], oc], "int8", OUT_SCALE, out_zp)
-        b.op(kind, [x, wt, bt], y, {"fusedActivationFunction": act})
-    else:
-        n, h, w, _ = in_shape
-        y = b.tensor("y", [n, h, w, oc], "int8", OUT_SCALE, out_zp)
-        opts = {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": act,
-                "dilationHFactor": 1, "dilationWFactor": 1}
-        if kind == "DEPTHWISE_CONV_2D":
-            opts["depthMultiplier"] = 1
-        b.op(kind, [x, wt, bt], y, opts)
-    b.output(y)
+    b.output(add_layer(b, x, kind, k, oc, rng, out_zp, act, left_shifts))
     return b
 
 
@@ -99,9 +57,16 @@ def test_extreme_channels_on_fast_kernels(tmp_path, case, target):
 @pytest.mark.parametrize("target", ["cortex-m4", "cortex-m3"])
 @pytest.mark.parametrize("layer", range(len(LAYERS)))
 def test_left_shift_channels_bit_exact(tmp_path, layer, target):
-    kind, shape, k, oc, _, _ = LAYERS[layer]
+    """Left shifts with outputs that vary: the GEMM kernels keep their multiplies and requantize in full
+    (aot_conv2d_s8_dsp_exact, aot_fully_connected_s8_dsp_exact); the specialized bodies take the exact form."""
+    kind, shape, k, oc, dsp, body = LAYERS[layer]
     path = extreme_layer(kind, shape, k, oc, 7 + layer, -3, 0, left_shifts=True).save(tmp_path / "l.tflite")
     _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)), target=target)
+    if target == "cortex-m3":
+        assert _kernels(path, target)[0] == body
+    elif kind != "DEPTHWISE_CONV_2D":  # the 3x3 depthwise kernels have only the short form
+        assert _kernels(path, target)[0] == dsp
+        assert dsp + "_exact(" in compile_model(path, "m", target).files["m.c"]
 
 
 MODELS = os.path.join(os.path.dirname(__file__), "..", "models")

@@ -17,6 +17,17 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "aot/requant.h"
+
+/* GCC and Clang would not always inline the larger loops that take a constant flag; the flag must fold away. */
+#if defined(__GNUC__)
+#define AOT_ALWAYS_INLINE static inline __attribute__((always_inline))
+#define AOT_NOINLINE static __attribute__((noinline))
+#else
+#define AOT_ALWAYS_INLINE static inline
+#define AOT_NOINLINE static
+#endif
+
 #if defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
 
@@ -201,6 +212,16 @@ static inline int32_t aot_dsp_requant(int32_t acc, int32_t multiplier, int32_t a
 static inline int32_t aot_dsp_requant_x2(int32_t acc2, int32_t multiplier, int32_t add, int32_t right_shift)
 {
     return aot_dsp_smmlar(acc2, multiplier, add + (acc2 >> 31)) >> right_shift;
+}
+
+/* TFLite's requantization in full (aot_multiply_by_quantized_multiplier) plus the output zero point, for the
+ * *_exact entry points: layers with a channel the short form cannot take (compiler/ops/_short_requant.py: a left
+ * shift with three or more outputs, an accumulator that can reach 2^30, a large right shift with a large zero
+ * point and a wide output range).  The per-channel constant holds zp * 256 + shift (shift in -31..31). */
+static inline int32_t aot_dsp_requant_exact(int32_t acc, int32_t multiplier, int32_t zp_shift)
+{
+    const int32_t shift = (int32_t)(int8_t)(uint8_t)((uint32_t)zp_shift & 0xFFu);
+    return aot_multiply_by_quantized_multiplier(acc, multiplier, shift) + (zp_shift - shift) / 256;
 }
 
 /* Saturates to int8 (SSAT #8 on the DSP cores). */

@@ -1,7 +1,8 @@
 /* int8 fully connected layer for cores with the DSP extension (dual 16-bit MACs), with a portable fallback.
  *
  * The compiler selects this kernel for cores with the DSP extension when accum_depth is a multiple of 4, the
- * input zero point is folded into the bias and the short requantization is exact (see dsp_s8.h).  It stores
+ * input zero point is folded into the bias (see dsp_s8.h); aot_fully_connected_s8_dsp_exact is the same loop with
+ * TFLite's full requantization, for layers whose constants compiler/ops/_short_requant.py refuses.  It stores
  * the weights in the "raw weight word" form of dsp_s8.h (three instructions per four MACs) and in this order,
  * so the inner loop streams them through one pointer:
  *   - output rows in blocks of 4; per block and per 4 input values: row0 (one word), row1, row2, row3;
@@ -40,18 +41,23 @@ static inline void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, i
     a[3] = aot_smlad(aot_sxtb16_ror8(w1), xc, aot_smlad(w1, xa, a[3]));
 }
 
-/* Row `row` of the output: requantized with its (or the shared) multiplier and add constant. */
-static inline int8_t aot_fc_out(int32_t acc, int32_t row, const int32_t* mult, const int32_t* add,
-                                int32_t stride, int32_t act_min, int32_t act_max)
+/* Row `row` of the output: requantized with its (or the shared) multiplier and add constant, or with exact (a
+ * constant per entry point) TFLite's full requantization from the multiplier and zp * 256 + shift. */
+AOT_ALWAYS_INLINE int8_t aot_fc_out(int32_t acc, int32_t row, const int32_t* mult, const int32_t* add,
+                                    int32_t stride, int32_t act_min, int32_t act_max, int exact)
 {
+    if (exact) {
+        return (int8_t)aot_dsp_clamp(aot_dsp_requant_exact(acc, mult[row * stride], add[row * stride]), act_min,
+                                     act_max);
+    }
     return aot_dsp_output(acc, mult[row * stride], add[row * stride], act_min, act_max);
 }
 
-void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t accum_depth,
-                                const int32_t* filter, const int32_t* bias, int8_t* output,
-                                int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_add,
-                                int32_t multiplier_stride, int32_t act_min, int32_t act_max,
-                                int32_t* scratch)
+AOT_ALWAYS_INLINE void aot_fc_dsp_run(const int8_t* input, int32_t batches, int32_t accum_depth,
+                                      const int32_t* filter, const int32_t* bias, int8_t* output,
+                                      int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_add,
+                                      int32_t multiplier_stride, int32_t act_min, int32_t act_max,
+                                      int32_t* scratch, int exact)
 {
     const int32_t quads = accum_depth / 4;
     const int32_t blocks = out_depth / 4;
@@ -84,13 +90,13 @@ void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t ac
                 aot_load2(&xp, &xa, &xc);
                 aot_fc_quad4(&wp, xa, xc, a);
             }
-            out_b[row] = aot_fc_out(a[0], row, out_multiplier, out_add, multiplier_stride, act_min, act_max);
+            out_b[row] = aot_fc_out(a[0], row, out_multiplier, out_add, multiplier_stride, act_min, act_max, exact);
             out_b[row + 1] = aot_fc_out(a[1], row + 1, out_multiplier, out_add, multiplier_stride, act_min,
-                                        act_max);
+                                        act_max, exact);
             out_b[row + 2] = aot_fc_out(a[2], row + 2, out_multiplier, out_add, multiplier_stride, act_min,
-                                        act_max);
+                                        act_max, exact);
             out_b[row + 3] = aot_fc_out(a[3], row + 3, out_multiplier, out_add, multiplier_stride, act_min,
-                                        act_max);
+                                        act_max, exact);
         }
 
         /* The last out_depth % 4 rows, each row's words in order. */
@@ -102,7 +108,27 @@ void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t ac
                 a = aot_smlad(aot_sxtb16_ror8(w), xp[1], aot_smlad(w, xp[0], a));
                 xp += 2;
             }
-            out_b[r] = aot_fc_out(a, r, out_multiplier, out_add, multiplier_stride, act_min, act_max);
+            out_b[r] = aot_fc_out(a, r, out_multiplier, out_add, multiplier_stride, act_min, act_max, exact);
         }
     }
+}
+
+void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t accum_depth,
+                                const int32_t* filter, const int32_t* bias, int8_t* output,
+                                int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_add,
+                                int32_t multiplier_stride, int32_t act_min, int32_t act_max,
+                                int32_t* scratch)
+{
+    aot_fc_dsp_run(input, batches, accum_depth, filter, bias, output, out_depth, out_multiplier, out_add,
+                   multiplier_stride, act_min, act_max, scratch, 0);
+}
+
+void aot_fully_connected_s8_dsp_exact(const int8_t* input, int32_t batches, int32_t accum_depth,
+                                      const int32_t* filter, const int32_t* bias, int8_t* output,
+                                      int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_zp_shift,
+                                      int32_t multiplier_stride, int32_t act_min, int32_t act_max,
+                                      int32_t* scratch)
+{
+    aot_fc_dsp_run(input, batches, accum_depth, filter, bias, output, out_depth, out_multiplier, out_zp_shift,
+                   multiplier_stride, act_min, act_max, scratch, 1);
 }
