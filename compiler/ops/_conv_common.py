@@ -93,7 +93,10 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         return False
     short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
     # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
-    bias, mult, radd = short if short is not None else (bias, np.asarray(p["mult"], np.int32), exact_requant(p))
+    exact = short is None
+    if exact:
+        short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    bias, mult, radd = short
     stored, adj = raw_word_rows(rows)
     bias = bias.astype(np.int64) + adj
     if not fits_int32(bias):
@@ -101,8 +104,8 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     quads = k // 4
     layout = np.concatenate([interleave_rows(stored[:, :4 * quads], 2), stored[:, 4 * quads:].reshape(-1)])
     tail = k % 4
-    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32), mult=mult, radd=radd,
-             dsp_exact=short is None, in_zp=int(input_zero_point),
+    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32), mult=mult, radd=radd, dsp_exact=exact,
+             in_zp=int(input_zero_point),
              dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
     op.kernel = "aot_conv2d_s8_dsp"
     return True

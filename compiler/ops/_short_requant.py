@@ -86,6 +86,15 @@ def _two_valued(lo: int, hi: int, f, v_lo: int):
     return None
 
 
+def constant_output(lo: int, hi: int, m: int, shift: int, zp: int, act: tuple):
+    """For a channel whose accumulator spans [lo, hi]: (v,) if TFLite's output is v over all of it, else its output
+    at lo; None when the reference's own int32 arithmetic could overflow there (accumulator or left shift)."""
+    if lo < INT32_MIN or hi > INT32_MAX or max(abs(lo), abs(hi)) << max(shift, 0) > INT32_MAX:
+        return None
+    v_lo = tflite_requant(lo, m, shift, zp, act[0], act[1])
+    return (v_lo,) if v_lo == tflite_requant(hi, m, shift, zp, act[0], act[1]) else v_lo
+
+
 def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
     """(bias, multiplier, add) per row, int32, for the short requantization of a layer with folded int32 `bias`
     per row, int8 weights `rows` [R, K], TFLite multipliers and shifts (per row or one), output zero point and
@@ -96,17 +105,14 @@ def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
     shift = np.broadcast_to(np.asarray(shift, np.int64).reshape(-1), (n,))
     bias = np.array(np.asarray(bias, np.int64).reshape(-1), np.int64)
     lo, hi = acc_range(bias, rows)
-    if lo.min(initial=0) < INT32_MIN or hi.max(initial=0) > INT32_MAX:
-        return None  # the reference's int32 accumulator could wrap: not reasoned about here
     out_m, out_add = np.zeros(n, np.int64), np.zeros(n, np.int64)
     for c in range(n):
         m, s, a, b = int(mult[c]), int(shift[c]), int(lo[c]), int(hi[c])
-        ls = max(s, 0)
-        if max(abs(a), abs(b)) << ls > INT32_MAX:
-            return None  # the reference's left shift would overflow int32
-        v_lo = tflite_requant(a, m, s, out_zp, act[0], act[1])
-        if v_lo == tflite_requant(b, m, s, out_zp, act[0], act[1]):
-            bias[c], out_add[c] = 0, 2 * v_lo + 1
+        v_lo = constant_output(a, b, m, s, out_zp, act)
+        if v_lo is None:
+            return None
+        if isinstance(v_lo, tuple):  # a constant channel
+            bias[c], out_add[c] = 0, 2 * v_lo[0] + 1
             continue
         rs = -s
         add = (1 << (rs - 1)) + out_zp * (1 << rs) if rs >= 1 else 0
@@ -126,9 +132,20 @@ def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
     return bias.astype(np.int32), out_m.astype(np.int32), wrap.astype(np.int32)
 
 
-def exact_requant(p: dict) -> np.ndarray:
-    """The per-channel constant of the *_exact DSP entry points (dsp_s8.h aot_dsp_requant_exact): zp * 256 + shift,
-    for layers short_requant refuses; their GEMM is the same, only the requantization is TFLite's in full."""
-    shift = np.asarray(p["shift"], np.int64).reshape(-1)
+def exact_requant(bias, rows, mult, shift, out_zp: int, act: tuple) -> tuple:
+    """(bias, multiplier, zp * 256 + shift) per row, int32, for the *_exact DSP entry points (dsp_s8.h
+    aot_dsp_requant_exact: TFLite's full requantization), for layers short_requant refuses.  A provably constant
+    channel (constant_output) becomes bias 0, multiplier 0 and v * 256, so that its accumulator stays small."""
+    rows = np.asarray(rows)
+    n = rows.shape[0]
+    mult = np.array(np.broadcast_to(np.asarray(mult, np.int64).reshape(-1), (n,)))
+    shift = np.broadcast_to(np.asarray(shift, np.int64).reshape(-1), (n,))
     assert np.all(np.abs(shift) <= 31)
-    return (int(p["out_off"]) * 256 + shift).astype(np.int32)
+    bias = np.array(np.asarray(bias, np.int64).reshape(-1), np.int64)
+    second = out_zp * 256 + shift
+    lo, hi = acc_range(bias, rows)
+    for c in range(n):
+        v = constant_output(int(lo[c]), int(hi[c]), int(mult[c]), int(shift[c]), out_zp, act)
+        if isinstance(v, tuple):
+            bias[c], mult[c], second[c] = 0, 0, v[0] * 256
+    return bias, mult.astype(np.int32), second.astype(np.int32)

@@ -92,7 +92,10 @@ class FullyConnected(OpLowering):
                 and 2 * p["depth"] <= 2048):
             return
         short = short_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
-        bias, mult, radd = short if short is not None else (p["bias"], p["mult"], exact_requant(p))
+        exact = short is None
+        if exact:
+            short = exact_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
+        bias, mult, radd = short
         stored, adj = raw_word_rows(rows)
         bias = bias.astype(np.int64) + adj
         if not fits_int32(bias):
@@ -101,7 +104,7 @@ class FullyConnected(OpLowering):
         stride = 0 if np.all(mult == mult[0]) and np.all(radd == radd[0]) else 1
         p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
                  mult=mult[:1] if stride == 0 else mult, radd=radd[:1] if stride == 0 else radd, stride=stride,
-                 dsp_exact=short is None)
+                 dsp_exact=exact)
         op.kernel = "aot_fully_connected_s8_dsp"
 
     def scratch_bytes(self, op):

@@ -57,16 +57,16 @@ def test_extreme_channels_on_fast_kernels(tmp_path, case, target):
 @pytest.mark.parametrize("target", ["cortex-m4", "cortex-m3"])
 @pytest.mark.parametrize("layer", range(len(LAYERS)))
 def test_left_shift_channels_bit_exact(tmp_path, layer, target):
-    """Left shifts with outputs that vary: the GEMM kernels keep their multiplies and requantize in full
-    (aot_conv2d_s8_dsp_exact, aot_fully_connected_s8_dsp_exact); the specialized bodies take the exact form."""
+    """Left shifts with outputs that vary: the DSP kernels keep their multiplies and requantize in full (the *_exact
+    entry points); the specialized bodies take the exact form."""
     kind, shape, k, oc, dsp, body = LAYERS[layer]
     path = extreme_layer(kind, shape, k, oc, 7 + layer, -3, 0, left_shifts=True).save(tmp_path / "l.tflite")
     _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)), target=target)
     if target == "cortex-m3":
         assert _kernels(path, target)[0] == body
-    elif kind != "DEPTHWISE_CONV_2D":  # the 3x3 depthwise kernels have only the short form
-        assert _kernels(path, target)[0] == dsp
-        assert dsp + "_exact(" in compile_model(path, "m", target).files["m.c"]
+    else:  # a depthwise layer takes the planar kernel's exact form, whatever its shape
+        exact = dsp.replace("_dsp_c4", "_dsp") + "_exact("
+        assert exact in compile_model(path, "m", target).files["m.c"]
 
 
 MODELS = os.path.join(os.path.dirname(__file__), "..", "models")

@@ -230,6 +230,21 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
     }
 }
 
+/* The same with TFLite's full requantization (aot_depthwise_conv2d_s8_dsp_exact): zp_shift = zp * 256 + shift, and
+ * the accumulators are 2 * acc (even, |acc| < 2^30: checked by the compiler). */
+AOT_DW_NOINLINE static void aot_dw_requant_exact(const int32_t* acc, int32_t rows, int32_t n, int32_t cols,
+                                                 int8_t* o, int32_t row_step, int32_t step, int32_t m,
+                                                 int32_t zp_shift, int32_t act_min, int32_t act_max)
+{
+    int32_t y, x;
+    for (y = 0; y < rows; y++) {
+        for (x = 0; x < cols; x++) {
+            const int32_t v = aot_dsp_requant_exact(acc[y * n + x] / 2, m, zp_shift);
+            o[y * row_step + x * step] = (int8_t)aot_dsp_clamp(v, act_min, act_max);
+        }
+    }
+}
+
 /* Copies one channel of an input row (`col_step` bytes between columns) into a plane row's int16 cells. */
 static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, int32_t n)
 {
@@ -277,13 +292,15 @@ static void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, i
     }
 }
 
-void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
-                                 int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
-                                 const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
-                                 int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
-                                 int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
-                                 int32_t input_zero_point, const int32_t* out_multiplier,
-                                 const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
+/* The planar kernel; `exact` (a constant per entry point) selects TFLite's full requantization. */
+AOT_ALWAYS_INLINE void aot_dw_planar(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
+                                     int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
+                                     const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
+                                     int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
+                                     int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
+                                     int32_t input_zero_point, const int32_t* out_multiplier,
+                                     const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
+                                     int exact)
 {
     const int32_t n = stride_c <= 2 ? (out_cols + 1) & ~1 : out_cols;
     const int32_t hp = (out_rows - 1) * stride_r + 3;
@@ -342,13 +359,45 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
                             }
                         }
                     }
-                    aot_dw_requant(accs, rows, n, out_cols, out + y0 * out_row_step, out_row_step, out_col_step,
-                                   m, add, act_min, act_max);
+                    if (exact) {
+                        aot_dw_requant_exact(accs, rows, n, out_cols, out + y0 * out_row_step, out_row_step,
+                                             out_col_step, m, add, act_min, act_max);
+                    } else {
+                        aot_dw_requant(accs, rows, n, out_cols, out + y0 * out_row_step, out_row_step,
+                                       out_col_step, m, add, act_min, act_max);
+                    }
                 }
             }
         }
         output += out_rows * out_cols * channels;
     }
+}
+
+void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
+                                 int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
+                                 const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
+                                 int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
+                                 int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
+                                 int32_t input_zero_point, const int32_t* out_multiplier,
+                                 const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
+{
+    aot_dw_planar(input, batches, channels, in_rows, in_cols, in_row_step, in_col_step, filter, bias, output,
+                  out_rows, out_cols, out_row_step, out_col_step, stride_r, stride_c, pad_r, pad_c,
+                  input_zero_point, out_multiplier, out_add, act_min, act_max, scratch, 0);
+}
+
+void aot_depthwise_conv2d_s8_dsp_exact(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
+                                       int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
+                                       const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
+                                       int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
+                                       int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
+                                       int32_t input_zero_point, const int32_t* out_multiplier,
+                                       const int32_t* out_zp_shift, int32_t act_min, int32_t act_max,
+                                       int32_t* scratch)
+{
+    aot_dw_planar(input, batches, channels, in_rows, in_cols, in_row_step, in_col_step, filter, bias, output,
+                  out_rows, out_cols, out_row_step, out_col_step, stride_r, stride_c, pad_r, pad_c,
+                  input_zero_point, out_multiplier, out_zp_shift, act_min, act_max, scratch, 1);
 }
 
 /* --- Channel-vectorized form for small images with many channels ------------------------------------------
