@@ -26,7 +26,8 @@ x, so it lies in [lo_c, hi_c] = bias_c + sum_k min/max(-128 w_ck, 127 w_ck).  Pe
   (_two_valued): a near-dead channel whose bias sits at a rounding edge, e.g. rs 24..31 with zp -128, where
   2^rs zp does not fit in int32.
 Layers with a channel that is none of these (three or more outputs with a left shift, an accumulator that can
-reach 2^30, or a large right shift with a large zero point) keep the exact portable requantization.
+reach 2^30, or a large right shift with a large zero point and a wide output range) take the DSP kernels' *_exact
+entry points (exact_requant: TFLite's function per output) or, on the M0/M3, the specialized bodies' exact form.
 """
 
 import numpy as np
