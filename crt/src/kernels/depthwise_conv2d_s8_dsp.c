@@ -294,12 +294,12 @@ static inline void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t
 
 #define AOT_DW_PLANAR_NAME aot_depthwise_conv2d_s8_dsp
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant
-#include "depthwise_planar_s8_dsp.h"
+#include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
 #undef AOT_DW_PLANAR_REQUANT
 #define AOT_DW_PLANAR_NAME aot_depthwise_conv2d_s8_dsp_exact
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant_exact
-#include "depthwise_planar_s8_dsp.h"
+#include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
 #undef AOT_DW_PLANAR_REQUANT
 

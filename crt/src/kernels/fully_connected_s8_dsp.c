@@ -58,11 +58,11 @@ static inline int8_t aot_fc_out_exact(int32_t acc, int32_t row, const int32_t* m
 
 #define AOT_FC_DSP_NAME aot_fully_connected_s8_dsp
 #define AOT_FC_DSP_OUT aot_fc_out
-#include "fully_connected_dsp_body.h"
+#include "fully_connected_s8_dsp_body.h"
 #undef AOT_FC_DSP_NAME
 #undef AOT_FC_DSP_OUT
 #define AOT_FC_DSP_NAME aot_fully_connected_s8_dsp_exact
 #define AOT_FC_DSP_OUT aot_fc_out_exact
-#include "fully_connected_dsp_body.h"
+#include "fully_connected_s8_dsp_body.h"
 #undef AOT_FC_DSP_NAME
 #undef AOT_FC_DSP_OUT
