@@ -261,7 +261,13 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
                     f"Tensor {index} '{name}' has {len(scale)} quantization scales but "
                     f"{len(zp)} zero points."
                 )
-        quant = QuantParams(scale=scale, zero_point=zp, axis=int(q.QuantizedDimension()))
+        axis = int(q.QuantizedDimension())
+        if len(shape) == 1 and len(scale) == shape[0] > 1:
+            # Converter quirk (TFLite Micro's person_detect.tflite: a bias of 8 values declaring dimension 3):
+            # one scale per element of a rank-1 tensor can only be along its one dimension, and TFLite Micro
+            # never reads the declared dimension of a bias.
+            axis = 0
+        quant = QuantParams(scale=scale, zero_point=zp, axis=axis)
         _check_quant(index, name, dtype, shape, quant)
 
     raw = _buffer_bytes(model, data, t.Buffer(), f"Tensor {index} '{name}'")

@@ -22,7 +22,9 @@ def check_int8_weights(op, inp, filt, bias, out, channel_axis: int):
             f"Operator {op.index} ({op.kind}): filter '{filt.name}' has non-zero zero points; "
             "only symmetric int8 weights (zero_point 0) are supported."
         )
-    if fq.per_channel and fq.axis != channel_axis:
+    # TFLite Micro takes a filter's scales as one per output channel whenever their count is the output channel
+    # count, whatever dimension they declare (the reader checked that the declared one has that length too).
+    if fq.per_channel and fq.axis != channel_axis and len(fq.scale) != filt.shape[channel_axis]:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}): filter '{filt.name}' is quantized along axis "
             f"{fq.axis}; per-channel quantization must be along the output channel axis "
@@ -77,7 +79,8 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     the layer does not meet the kernel's conditions.  Its im2col pads with the input zero point, so the
     zero point is always folded into the bias, padding or not."""
     from ..targets import has_dsp
-    from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
+    from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
+    from ._short_requant import exact_requant, short_requant
 
     oc, k = rows.shape
     # The kernel reads a channel's K % 4 leftover weights as the word ending after them, which needs a whole quad
@@ -88,8 +91,12 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
     except OverflowError:
         return False
-    if not dsp_requant_ok(bias, rows, p["shift"]):
-        return False
+    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
+    exact = short is None
+    if exact:
+        short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    bias, mult, radd = short
     stored, adj = raw_word_rows(rows)
     bias = bias.astype(np.int64) + adj
     if not fits_int32(bias):
@@ -97,8 +104,8 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     quads = k // 4
     layout = np.concatenate([interleave_rows(stored[:, :4 * quads], 2), stored[:, 4 * quads:].reshape(-1)])
     tail = k % 4
-    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32),
-             radd=requant_add(p["shift"], p["out_off"]), in_zp=int(input_zero_point),
+    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32), mult=mult, radd=radd, dsp_exact=exact,
+             in_zp=int(input_zero_point),
              dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
     op.kernel = "aot_conv2d_s8_dsp"
     return True
@@ -111,6 +118,8 @@ SMALL_K = (8, 9, 16, 24, 27)
 def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:
     """Which aot_conv2d_s8_dsp entry point (conv2d.h) a layer calls without a fused ADD: the GEMM unrolled for its
     K, the saturating one when its activation range is all of int8, the clamping one otherwise."""
+    if p.get("dsp_exact"):
+        return "aot_conv2d_s8_dsp_exact"
     if p["act"][0] > -128 or p["act"][1] < 127:
         return "aot_conv2d_s8_dsp"
     k = p["kh"] * p["kw"] * in_c

@@ -8,7 +8,7 @@ constant loops and drops the branches that cannot happen.  Layers of the same sh
 share one function (weights, bias and requantization tables are its pointer arguments).
 
 The input zero point is folded into the bias whenever the result fits in int32 (taps outside the image then
-count as the zero point, pad_fill); the short requantization form is used only where dsp_requant_ok proves it
+count as the zero point, pad_fill); the short requantization form is used only where short_requant proves it
 exact, as for the DSP kernels.  Identical per-channel requantization parameters collapse to one (quant_step 0).
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
 from ..targets import specializes
-from ._dsp_layout import dsp_requant_ok, requant_add
+from ._short_requant import short_requant
 
 # Kernel body -> (header, short name used in the function's name).
 BODIES = {
@@ -65,13 +65,15 @@ def requant_tables(p: dict, rows: np.ndarray, bias_arr: np.ndarray, in_zp: int) 
         bias, in_off, fill = fold_input_offset(rows, bias_arr, -int(in_zp)), 0, int(in_zp)
     except OverflowError:
         bias, in_off, fill = bias_arr, -int(in_zp), 0  # exact unfolded form: taps outside add nothing
-    short = in_off == 0 and dsp_requant_ok(bias, rows, p["shift"])
-    mult = np.asarray(p["mult"], np.int32)
-    second = requant_add(p["shift"], p["out_off"]) if short else np.asarray(p["shift"], np.int32)
+    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"]) if in_off == 0 else None
+    if short is not None:
+        bias, mult, second = short
+    else:
+        mult, second = np.asarray(p["mult"], np.int32), np.asarray(p["shift"], np.int32)
     step = 1
     if np.all(mult == mult[0]) and np.all(second == second[0]):
         mult, second, step = mult[:1], second[:1], 0
-    return dict(bias=np.asarray(bias, np.int32), in_off=in_off, fill=fill, short=short, mult=mult,
+    return dict(bias=np.asarray(bias, np.int32), in_off=in_off, fill=fill, short=short is not None, mult=mult,
                 second=np.asarray(second, np.int32), step=step)
 
 

@@ -6,7 +6,8 @@ from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
 from ..targets import has_dsp
 from ._base import OpLowering, register
-from ._dsp_layout import dsp_requant_ok, fits_int32, requant_add
+from ._dsp_layout import fits_int32
+from ._short_requant import ACC_LIMIT, acc_range, exact_requant, short_requant
 from . import _specialize
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
@@ -147,20 +148,26 @@ class DepthwiseConv2D(OpLowering):
             bias = fold_input_offset(rows, bias_arr, -in_zp)
         except OverflowError:
             return
-        if not dsp_requant_ok(bias, rows, p["shift"]):
-            return
+        short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+        exact = short is None
+        if exact:
+            # aot_depthwise_conv2d_s8_dsp_exact: TFLite's full requantization of its doubled accumulators.
+            short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+            lo, hi = acc_range(short[0], rows)
+            if lo.min(initial=0) < -ACC_LIMIT or hi.max(initial=0) >= ACC_LIMIT:
+                return
+        bias, p["mult"], radd = short
         # The kernel pairs outputs along plane rows: let them run along the longer side of the image.
         transpose = p["oh"] > p["ow"]
         o_r, o_c, s_r, s_c = (p["ow"], p["oh"], p["sw"], p["sh"])
         if not transpose:
             o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
-        radd = requant_add(p["shift"], p["out_off"])
-        if use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
+        if not exact and use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
             p.update(dsp_c4_p=dsp_c4_params(2 * np.asarray(bias, np.int64), p["mult"], radd),
                      in_zp=in_zp, dsp_scratch=dsp_c4_scratch(p["ow"], p["sw"], p["ic"]))
             op.kernel = "aot_depthwise_conv2d_s8_dsp_c4"
             return
-        p.update(dsp_bias=2 * np.asarray(bias, np.int64), radd=radd, in_zp=in_zp,
+        p.update(dsp_bias=2 * np.asarray(bias, np.int64), radd=radd, in_zp=in_zp, dsp_exact=exact,
                  dsp_transpose=transpose, dsp_scratch=dsp_3x3_scratch(o_r, o_c, s_r, s_c))
         op.kernel = "aot_depthwise_conv2d_s8_dsp"
 
@@ -209,7 +216,7 @@ class DepthwiseConv2D(OpLowering):
                     ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
                     ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
                     p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
-            return [ctx.call(op.kernel, args)]
+            return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
         inp, filt, out = op.input(0), op.input(1), op.output
         ctype = "int8_t" if inp.dtype == "int8" else "float"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],

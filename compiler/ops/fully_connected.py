@@ -13,7 +13,8 @@ from ._common import (activation_range_f32, activation_range_int8, fused_activat
                       require_const, require_inputs, require_same_dtype)
 from ..targets import has_dsp
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
-from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
+from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
+from ._short_requant import exact_requant, short_requant
 
 
 @register
@@ -88,15 +89,22 @@ class FullyConnected(OpLowering):
         # The expanded input row costs 2 * depth bytes of scratch: past 2 KiB (e.g. a 4000-deep layer with a
         # few outputs) the RAM is worth more than the speed.
         if not (has_dsp(getattr(op, "target", "host")) and p["depth"] % 4 == 0 and p["in_off"] == 0
-                and 2 * p["depth"] <= 2048
-                and dsp_requant_ok(p["bias"], rows, p["shift"])):
+                and 2 * p["depth"] <= 2048):
             return
+        short = short_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
+        exact = short is None
+        if exact:
+            short = exact_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
+        bias, mult, radd = short
         stored, adj = raw_word_rows(rows)
-        bias = p["bias"].astype(np.int64) + adj
+        bias = bias.astype(np.int64) + adj
         if not fits_int32(bias):
             return
+        # Constant rows get their own constants even in a per-tensor layer: one entry only when all agree.
+        stride = 0 if np.all(mult == mult[0]) and np.all(radd == radd[0]) else 1
         p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
-                 radd=requant_add(p["shift"], p["out_off"]))
+                 mult=mult[:1] if stride == 0 else mult, radd=radd[:1] if stride == 0 else radd, stride=stride,
+                 dsp_exact=exact)
         op.kernel = "aot_fully_connected_s8_dsp"
 
     def scratch_bytes(self, op):
@@ -118,7 +126,7 @@ class FullyConnected(OpLowering):
                     p["units"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
                     ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"), p["stride"],
                     p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
-            return [ctx.call(op.kernel, args)]
+            return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
         if inp.dtype == "int8":
             args = [ctx.ptr(inp), p["batches"], p["depth"],
                     ctx.weight(f"op{op.index}_weights", filt.data, "int8_t"),

@@ -38,7 +38,8 @@ def _fusable_conv(graph, add, x, r):
     if x.producer is None or x is r or x.is_output or x.consumers != [add.index]:
         return None
     conv = graph.ops[x.producer]
-    if conv.kernel not in FUSABLE_KERNELS or conv.fused_into is not None or "residual" in conv.params:
+    if (conv.kernel not in FUSABLE_KERNELS or conv.fused_into is not None or "residual" in conv.params
+            or conv.params.get("dsp_exact")):  # the fused form has only the short requantization
         return None
     if len(conv.outputs) != 1 or conv.output is not x:
         return None

@@ -23,15 +23,6 @@
 #include "aot/kernels/add.h"
 #include "dsp_s8.h"
 
-/* GCC and Clang would not always inline the larger loops that take a constant flag; the flag must fold away. */
-#if defined(__GNUC__)
-#define AOT_ALWAYS_INLINE static inline __attribute__((always_inline))
-#define AOT_NOINLINE static __attribute__((noinline))
-#else
-#define AOT_ALWAYS_INLINE static inline
-#define AOT_NOINLINE static
-#endif
-
 /* One input rescaled to the common scale (s1 or s2 above). */
 static inline int32_t aot_add_s8_rescale(int32_t x, int32_t bias, int32_t multiplier, int32_t add,
                                          int32_t right_shift)

@@ -14,12 +14,14 @@
  * Filter rows made of whole quads (filter_w * in_c % 4 == 0, e.g. one input channel and an even filter
  * width) are expanded straight from the input when inside the image.
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
- * dsp_s8.h).
- * Requires: filter depth == in_c (no groups), right shifts 1..22 and |acc| < 2^30 (checked by the compiler).
+ * dsp_s8.h), from compiler/ops/_short_requant.py (which also proves |acc| < 2^30); aot_conv2d_s8_dsp_exact takes
+ * zp * 256 + shift instead and requantizes in full (TFLite's function, any accumulator), for layers with a channel
+ * the short form cannot express.
+ * Requires: filter depth == in_c (no groups).
  * Fused residual ADD (aot/kernels/conv2d.h): aot_conv2d_s8_dsp_add is the same inline body instantiated with it,
  * so the plain convolution runs the code it ran before and a firmware without fused layers does not link it.
- * The GEMM is instantiated per (activation range is all of int8, fused ADD): those checks are made once per
- * layer.
+ * The GEMM is instantiated per (activation range is all of int8, fused ADD, full requantization): those checks
+ * are made once per layer.
  */
 #include "aot/kernels/conv2d.h"
 #include "add_s8_elem.h"
@@ -268,16 +270,17 @@ struct aot_conv_residual {
 };
 
 /* Requantizes the accumulators of one channel c (multiplier m, add constant d, right shift rs) for both pixels and
- * stores them at o0 and o1; `full` and `fused` are constants at each call site: with `full` the activation range
- * is all of int8 (one saturation clamps), with `fused` each value then goes through the residual ADD.  Both
+ * stores them at o0 and o1; `full`, `fused` and `exact` are constants at each call site: with `full` the activation
+ * range is all of int8 (one saturation clamps), with `fused` each value then goes through the residual ADD, with
+ * `exact` d is zp * 256 + shift for TFLite's full requantization (rs unused).  Both
  * residual elements are read before either output is stored: an odd last pixel occupies both slots (o0 == o1)
  * and, in place, its residual element is the output element. */
 AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int32_t rs, int8_t* o0,
-                                    int8_t* o1, const struct aot_dsp_rq* rq, int full, int fused,
+                                    int8_t* o1, const struct aot_dsp_rq* rq, int full, int fused, int exact,
                                     const struct aot_conv_residual* res, int32_t c)
 {
-    int32_t v0 = aot_dsp_requant(acc0, m, d, rs);
-    int32_t v1 = aot_dsp_requant(acc1, m, d, rs);
+    int32_t v0 = exact ? aot_dsp_requant_exact(acc0, m, d) : aot_dsp_requant(acc0, m, d, rs);
+    int32_t v1 = exact ? aot_dsp_requant_exact(acc1, m, d) : aot_dsp_requant(acc1, m, d, rs);
     if (full) {
         v0 = aot_dsp_sat8(v0);
         v1 = aot_dsp_sat8(v1);
@@ -313,7 +316,7 @@ static inline void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t*
 AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
                                       const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
                                       int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
-                                      int full, int fused, const struct aot_conv_residual* res)
+                                      int full, int fused, int exact, const struct aot_conv_residual* res)
 {
     const uint32_t* const xend = pairs + 4 * quads;
     const uint32_t* wp = filter;
@@ -343,9 +346,10 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
         __asm__ volatile("" ::: "memory"); /* as in aot_conv_gemm_small */
         {
             const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
-            aot_conv_out(a[0], a[2], m0, d0, aot_dsp_shift(d0), out0 + c, out1 + c, rq, full, fused, res, c);
-            aot_conv_out(a[1], a[3], m1, d1, aot_dsp_shift(d1), out0 + c + 1, out1 + c + 1, rq, full, fused, res,
-                         c + 1);
+            aot_conv_out(a[0], a[2], m0, d0, exact ? 0 : aot_dsp_shift(d0), out0 + c, out1 + c, rq, full, fused,
+                         exact, res, c);
+            aot_conv_out(a[1], a[3], m1, d1, exact ? 0 : aot_dsp_shift(d1), out0 + c + 1, out1 + c + 1, rq, full,
+                         fused, exact, res, c + 1);
             mp += 2;
             dp += 2;
         }
@@ -365,7 +369,8 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
         if (tail) {
             aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[0], &a[1]);
         }
-        aot_conv_out(a[0], a[1], mp[0], dp[0], aot_dsp_shift(dp[0]), out0 + c, out1 + c, rq, full, fused, res, c);
+        aot_conv_out(a[0], a[1], mp[0], dp[0], exact ? 0 : aot_dsp_shift(dp[0]), out0 + c, out1 + c, rq, full,
+                     fused, exact, res, c);
     }
 }
 
@@ -446,19 +451,20 @@ AOT_CONV_GEMM_SMALL(aot_conv_gemm_k27, 6, 3)
 
 /* The general instances: whether the activation range is all of int8 and the fused ADD are decided once per layer,
  * not per output. */
-#define AOT_CONV_GEMM(name, full, fused)                                                                      \
+#define AOT_CONV_GEMM(name, full, fused, exact)                                                               \
     static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,            \
                      const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,    \
                      int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,                                \
                      const struct aot_conv_residual* res)                                                     \
     {                                                                                                         \
         aot_conv_gemm2(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, full,   \
-                       fused, res);                                                                           \
+                       fused, exact, res);                                                                    \
     }
-AOT_CONV_GEMM(aot_conv_gemm_full, 1, 0)
-AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0)
-AOT_CONV_GEMM(aot_conv_gemm_full_add, 1, 1)
-AOT_CONV_GEMM(aot_conv_gemm_clamp_add, 0, 1)
+AOT_CONV_GEMM(aot_conv_gemm_full, 1, 0, 0)
+AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0, 0)
+AOT_CONV_GEMM(aot_conv_gemm_full_add, 1, 1, 0)
+AOT_CONV_GEMM(aot_conv_gemm_clamp_add, 0, 1, 0)
+AOT_CONV_GEMM(aot_conv_gemm_exact, 0, 0, 1)
 
 /* The GEMM of one pixel pair (the instances above). */
 typedef void (*aot_conv_gemm_fn)(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
@@ -565,6 +571,7 @@ AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k9, aot_conv_gemm_k9)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k16, aot_conv_gemm_k16)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k24, aot_conv_gemm_k24)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k27, aot_conv_gemm_k27)
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_exact, aot_conv_gemm_exact)
 
 void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,

@@ -31,7 +31,8 @@
  * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes), then two planes of
  * Hp * Wp int16, Hp = (out_rows - 1) * stride_r + 3, Wp = (n - 1) * stride_c + 3 rounded up to even
  * (compiler/ops/depthwise_conv_2d.py mirrors this).
- * Requires: right shifts 1..22 and |acc| < 2^30 (checked by the compiler; 2 * acc then fits int32).
+ * Requires: the per-channel requantization constants of compiler/ops/_short_requant.py (which also proves
+ * |acc| < 2^30, so 2 * acc fits int32).
  */
 #include "aot/kernels/depthwise_conv2d.h"
 #include "dsp_s8.h"
@@ -229,6 +230,21 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
     }
 }
 
+/* The same with TFLite's full requantization (aot_depthwise_conv2d_s8_dsp_exact): zp_shift = zp * 256 + shift, and
+ * the accumulators are 2 * acc (even, |acc| < 2^30: checked by the compiler). */
+AOT_DW_NOINLINE static void aot_dw_requant_exact(const int32_t* acc, int32_t rows, int32_t n, int32_t cols,
+                                                 int8_t* o, int32_t row_step, int32_t step, int32_t m,
+                                                 int32_t zp_shift, int32_t act_min, int32_t act_max)
+{
+    int32_t y, x;
+    for (y = 0; y < rows; y++) {
+        for (x = 0; x < cols; x++) {
+            const int32_t v = aot_dsp_requant_exact(acc[y * n + x] / 2, m, zp_shift);
+            o[y * row_step + x * step] = (int8_t)aot_dsp_clamp(v, act_min, act_max);
+        }
+    }
+}
+
 /* Copies one channel of an input row (`col_step` bytes between columns) into a plane row's int16 cells. */
 static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, int32_t n)
 {
@@ -249,7 +265,7 @@ static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, i
 
 /* The same for two neighbouring channels at once, into two planes' rows: d1 - d0 is one plane apart.
  * Two pixels' halfwords make one word; SXTB16 / SXTB16 ROR #8 of it are the two planes' cell pairs. */
-static void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, int32_t plane, int32_t n)
+static inline void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, int32_t plane, int32_t n)
 {
     int16_t* const end4 = d0 + (n & ~3);
     while (d0 != end4) {
@@ -276,79 +292,16 @@ static void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, i
     }
 }
 
-void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
-                                 int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
-                                 const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
-                                 int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
-                                 int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
-                                 int32_t input_zero_point, const int32_t* out_multiplier,
-                                 const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
-{
-    const int32_t n = stride_c <= 2 ? (out_cols + 1) & ~1 : out_cols;
-    const int32_t hp = (out_rows - 1) * stride_r + 3;
-    const int32_t wp = ((n - 1) * stride_c + 3 + 1) & ~1;
-    const int32_t plane_cells = hp * wp;
-    const int32_t chunk_max = AOT_DW_ACC_CELLS / n;
-    const int32_t chunk = chunk_max < 1 ? 1 : (chunk_max > out_rows ? out_rows : chunk_max);
-    /* Input rows/columns the planes hold (the others are never read by any output; none when an explicit
-     * padding is wider than what the windows cover). */
-    const int32_t r_end = in_rows < hp - pad_r ? in_rows : (hp - pad_r > 0 ? hp - pad_r : 0);
-    const int32_t c_end = in_cols < wp - pad_c ? in_cols : (wp - pad_c > 0 ? wp - pad_c : 0);
-    const int32_t image = in_rows * in_cols * channels;
-    int32_t* const accs = scratch;
-    int16_t* const planes = (int16_t*)(scratch + chunk * n);
-    int16_t* const interior = planes + pad_r * wp + pad_c;
-    int32_t b, c, i, y, x;
-
-    for (i = 0; i < 2 * plane_cells; i++) {
-        planes[i] = (int16_t)input_zero_point;
-    }
-    for (b = 0; b < batches; b++) {
-        for (c = 0; c < channels; c += 2) {
-            const int8_t* src = input + b * image + c;
-            const int32_t pair = c + 1 < channels;
-            int32_t k;
-            for (y = 0; y < r_end; y++) {
-                if (pair) {
-                    aot_dw_copy_row2(src + y * in_row_step, in_col_step, interior + y * wp, plane_cells, c_end);
-                } else {
-                    aot_dw_copy_row(src + y * in_row_step, in_col_step, interior + y * wp, c_end);
-                }
-            }
-            for (k = 0; k <= pair; k++) {
-                const int16_t* const plane = planes + k * plane_cells;
-                const int8_t* const f = filter + c + k;
-                uint32_t w[6];
-                const int32_t bc = bias[c + k], m = out_multiplier[c + k], add = out_add[c + k];
-                int8_t* const out = output + c + k;
-                int32_t y0;
-                for (i = 0; i < 3; i++) {
-                    w[2 * i] = aot_dw_pair2(f[3 * i * channels], f[(3 * i + 1) * channels]);
-                    w[2 * i + 1] = aot_dw_pair2(f[(3 * i + 1) * channels], f[(3 * i + 2) * channels]);
-                }
-                /* A chunk of plane rows at a time: accumulate them (weights in registers), then requantize. */
-                for (y0 = 0; y0 < out_rows; y0 += chunk) {
-                    const int32_t rows = out_rows - y0 < chunk ? out_rows - y0 : chunk;
-                    const int16_t* const r0 = plane + y0 * stride_r * wp;
-                    if (stride_c == 1) {
-                        aot_dw_rows_s1(r0, wp, stride_r * wp, rows, n, w, bc, accs);
-                    } else if (stride_c == 2) {
-                        aot_dw_rows_s2(r0, wp, stride_r * wp, rows, n, w, bc, accs);
-                    } else {
-                        for (y = 0; y < rows; y++) {
-                            for (x = 0; x < n; x++) {
-                                accs[y * n + x] = aot_dw_window(r0 + y * stride_r * wp + x * stride_c, wp, w, bc);
-                            }
-                        }
-                    }
-                    aot_dw_requant(accs, rows, n, out_cols, out + y0 * out_row_step, out_row_step, out_col_step,
-                                   m, add, act_min, act_max);
-                }
-            }
-        }
-        output += out_rows * out_cols * channels;
-    }
-}
+#define AOT_DW_PLANAR_NAME aot_depthwise_conv2d_s8_dsp
+#define AOT_DW_PLANAR_REQUANT aot_dw_requant
+#include "depthwise_conv2d_s8_dsp_planar.h"
+#undef AOT_DW_PLANAR_NAME
+#undef AOT_DW_PLANAR_REQUANT
+#define AOT_DW_PLANAR_NAME aot_depthwise_conv2d_s8_dsp_exact
+#define AOT_DW_PLANAR_REQUANT aot_dw_requant_exact
+#include "depthwise_conv2d_s8_dsp_planar.h"
+#undef AOT_DW_PLANAR_NAME
+#undef AOT_DW_PLANAR_REQUANT
 
 /* --- Channel-vectorized form for small images with many channels ------------------------------------------
  *

@@ -17,6 +17,17 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "aot/requant.h"
+
+/* GCC and Clang would not always inline the larger loops that take a constant flag; the flag must fold away. */
+#if defined(__GNUC__)
+#define AOT_ALWAYS_INLINE static inline __attribute__((always_inline))
+#define AOT_NOINLINE static __attribute__((noinline))
+#else
+#define AOT_ALWAYS_INLINE static inline
+#define AOT_NOINLINE static
+#endif
+
 #if defined(__ARM_FEATURE_DSP)
 #include <arm_acle.h>
 
@@ -160,17 +171,19 @@ static inline uint32_t aot_expand_xc(uint32_t v)
 }
 
 /* TFLite's MultiplyByQuantizedMultiplier for a right shift rs >= 1, plus the output zero point, in a short
- * form that is exact whenever |acc| < 2^30 and rs <= 22 (the compiler proves both per layer before it
- * selects a *_dsp kernel, see compiler/ops/_dsp_layout.py):
+ * form that is exact whenever |acc| < 2^30 and add + h below fits in int32 (the compiler proves both per
+ * channel, over every accumulator the layer can reach, before it selects a *_dsp kernel, and encodes a channel
+ * whose output is constant as m = 0, add = 2 v + 1: see compiler/ops/_short_requant.py):
  *  - the rounding doubling high multiply h = nudge-then-truncate(acc * m / 2^31) equals
  *    floor((2 acc * m + 2^31) / 2^32) for both signs, and acc * m never reaches its one saturating case;
  *  - rounding h half away from zero by 2^rs is (h + 2^(rs-1) - (h < 0)) >> rs; (h < 0) may be replaced by
  *    (acc < 0): they differ only when h == 0, where the result is 0 either way;
  *  - adding the output offset o after the shift equals adding o * 2^rs before it.
- * So with the per-channel constant add = 2^(rs-1) + o * 2^rs (precomputed by the compiler; |add| < 2^30)
+ * So with the per-channel constant add = 2^(rs-1) + o * 2^rs (precomputed by the compiler, modulo 2^32)
  *     out = (add + (acc >> 31) + h) >> rs,
- * which is one SMMLAR (accumulate + rounded high multiply) and one shift.  add = 2^(rs-1) * (2 o + 1) and
- * 2 o + 1 is odd, so rs is recovered from add as its number of trailing zeros + 1 (aot_dsp_shift). */
+ * which is one SMMLAR (accumulate + rounded high multiply) and one shift; the sum wraps modulo 2^32 and equals
+ * the true one where that fits in int32.  add = 2^(rs-1) * (2 o + 1) and 2 o + 1 is odd, so rs <= 31 is
+ * recovered from add as its number of trailing zeros + 1 (aot_dsp_shift). */
 static inline int32_t aot_dsp_shift(int32_t add)
 {
     return (int32_t)__builtin_ctz((uint32_t)add) + 1;
@@ -183,7 +196,8 @@ static inline int32_t aot_dsp_smmlar(int32_t x, int32_t m, int32_t a)
 #if defined(__ARM_FEATURE_DSP)
     __asm__("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(x), "r"(m), "r"(a));
 #else
-    r = a + (int32_t)(((int64_t)x * m + ((int64_t)1 << 31)) >> 32);
+    /* Wraps like the instruction (the compiler relies on it for add constants stored modulo 2^32). */
+    r = (int32_t)((uint32_t)a + (uint32_t)(int32_t)(((int64_t)x * m + ((int64_t)1 << 31)) >> 32));
 #endif
     return r;
 }
@@ -198,6 +212,16 @@ static inline int32_t aot_dsp_requant(int32_t acc, int32_t multiplier, int32_t a
 static inline int32_t aot_dsp_requant_x2(int32_t acc2, int32_t multiplier, int32_t add, int32_t right_shift)
 {
     return aot_dsp_smmlar(acc2, multiplier, add + (acc2 >> 31)) >> right_shift;
+}
+
+/* TFLite's requantization in full (aot_multiply_by_quantized_multiplier) plus the output zero point, for the
+ * *_exact entry points: layers with a channel the short form cannot take (compiler/ops/_short_requant.py: a left
+ * shift with three or more outputs, an accumulator that can reach 2^30, a large right shift with a large zero
+ * point and a wide output range).  The per-channel constant holds zp * 256 + shift (shift in -31..31). */
+static inline int32_t aot_dsp_requant_exact(int32_t acc, int32_t multiplier, int32_t zp_shift)
+{
+    const int32_t shift = (int32_t)(int8_t)(uint8_t)((uint32_t)zp_shift & 0xFFu);
+    return aot_multiply_by_quantized_multiplier(acc, multiplier, shift) + (zp_shift - shift) / 256;
 }
 
 /* Saturates to int8 (SSAT #8 on the DSP cores). */

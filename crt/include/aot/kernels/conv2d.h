@@ -61,6 +61,10 @@ aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k16;
 aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k24;
 aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k27;
 
+/* The same GEMM with TFLite's full requantization per output: out_add holds zp * 256 + shift per channel instead
+ * of the add constant.  For layers with a channel whose quantization the short form cannot express exactly. */
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_exact;
+
 void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                            int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,

@@ -33,6 +33,17 @@ void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t c
                                  int32_t input_zero_point, const int32_t* out_multiplier,
                                  const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
 
+/* The same with TFLite's full requantization per output: per channel zp * 256 + shift instead of the add
+ * constant.  For layers with a channel whose quantization the short form cannot express exactly. */
+void aot_depthwise_conv2d_s8_dsp_exact(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
+                                       int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
+                                       const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
+                                       int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
+                                       int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
+                                       int32_t input_zero_point, const int32_t* out_multiplier,
+                                       const int32_t* out_zp_shift, int32_t act_min, int32_t act_max,
+                                       int32_t* scratch);
+
 /* The same for small images with many channels (channels % 4 == 0, image as it is): four channels per input
  * word; the int8 filter as in the model and per four channels a record of int32 constants; layouts and scratch as
  * depthwise_conv2d_s8_dsp.c says. */

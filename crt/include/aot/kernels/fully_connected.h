@@ -28,6 +28,14 @@ void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t ac
                                 int32_t multiplier_stride, int32_t act_min, int32_t act_max,
                                 int32_t* scratch);
 
+/* The same with TFLite's full requantization per output: per row (or one) zp * 256 + shift instead of the add
+ * constant.  For layers with a row whose quantization the short form cannot express exactly. */
+void aot_fully_connected_s8_dsp_exact(const int8_t* input, int32_t batches, int32_t accum_depth,
+                                      const int32_t* filter, const int32_t* bias, int8_t* output,
+                                      int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_zp_shift,
+                                      int32_t multiplier_stride, int32_t act_min, int32_t act_max,
+                                      int32_t* scratch);
+
 void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth,
                              const float* filter, const float* bias, float* output,
                              int32_t out_depth, float act_min, float act_max);

@@ -11,11 +11,12 @@
  *  - AOT_REQUANT_EXACT: per channel a multiplier and TFLite's shift, aot_multiply_by_quantized_multiplier()
  *    (exact for every accumulator) plus the output offset;
  *  - AOT_REQUANT_SHORT: per channel a multiplier and an add constant add = 2^(rs-1) + output_offset * 2^rs
- *    (rs = -shift >= 1, the same constant as the DSP kernels', compiler/ops/_dsp_layout.py requant_add):
+ *    (rs = -shift >= 1, modulo 2^32; the same constants as the DSP kernels', compiler/ops/_short_requant.py):
  *        out = (add + (2 acc >> 31) + floor((2 acc * m + 2^31) / 2^32)) >> rs
- *    which equals TFLite's MultiplyByQuantizedMultiplier plus the offset whenever |acc| < 2^30 and
- *    1 <= rs <= 22; the compiler proves both per layer before choosing it (dsp_requant_ok), and the derivation
- *    is in crt/src/kernels/dsp_s8.h.  rs is recovered from add (2^(rs-1) times an odd number).  On Cortex-M3
+ *    which equals TFLite's MultiplyByQuantizedMultiplier plus the offset whenever |acc| < 2^30 and the sum
+ *    before the shift fits in int32 (it is taken modulo 2^32); the compiler proves both per channel before
+ *    choosing it (short_requant, which also encodes constant channels as m = 0), and the derivation is in
+ *    crt/src/kernels/dsp_s8.h.  rs is recovered from add (2^(rs-1) times an odd number).  On Cortex-M3
  *    the whole form is one SMLAL with the 64-bit accumulator preset to (add + (2 acc >> 31), 2^31) and one
  *    shift; the product is the only 64-bit arithmetic.
  */
@@ -91,7 +92,8 @@ AOT_INLINE_BODY int8_t aot_requant_s8(int32_t acc, int32_t requant, int32_t mult
         /* (hi, lo) = (add + (acc2 < 0 ? -1 : 0), 2^31) + acc2 * m: SMLAL on Cortex-M3. */
         const int64_t preset = (int64_t)(second + (acc2 >> 31)) * 4294967296 + 2147483648;
         const int64_t sum = preset + (int64_t)acc2 * multiplier;
-        v = (int32_t)(sum >> 32) >> (aot_rq_ctz((uint32_t)second) + 1);
+        /* The high word modulo 2^32 (GCC converts out-of-range values modulo 2^32; on the core it is a register). */
+        v = (int32_t)(uint32_t)((uint64_t)sum >> 32) >> (aot_rq_ctz((uint32_t)second) + 1);
     } else {
         v = aot_multiply_by_quantized_multiplier(acc, multiplier, second) + output_offset;
     }
