@@ -1,0 +1,38 @@
+/* int16x8 TRANSPOSE_CONV, gathered per output pixel (aot/kernels/transpose_conv.h, acc16_inline.h). */
+#include "aot/kernels/transpose_conv.h"
+
+#include "aot/kernels/acc16_inline.h"
+#include "transpose_conv_taps.h"
+
+void aot_transpose_conv_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                            const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                            int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                            int32_t stride_w, int32_t pad_top, int32_t pad_left, int32_t mode,
+                            const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
+                            int32_t act_max)
+{
+    int32_t b, oy, ox, oc, iy, ix, fy, fx;
+
+    for (b = 0; b < batches; b++) {
+        const int16_t* in_b = input + b * in_h * in_w * in_c;
+        for (oy = 0; oy < out_h; oy++) {
+            const int32_t iy0 = aot_tconv_first(oy, pad_top, stride_h, in_h);
+            for (ox = 0; ox < out_w; ox++) {
+                const int32_t ix0 = aot_tconv_first(ox, pad_left, stride_w, in_w);
+                int16_t* out_px = output + ((b * out_h + oy) * out_w + ox) * out_c;
+                for (oc = 0; oc < out_c; oc++) {
+                    const int8_t* f_oc = filter + oc * filter_h * filter_w * in_c;
+                    struct aot_acc16 acc = {0u, 0u};
+                    for (iy = iy0; iy >= 0 && (fy = oy + pad_top - iy * stride_h) < filter_h; iy--) {
+                        for (ix = ix0; ix >= 0 && (fx = ox + pad_left - ix * stride_w) < filter_w; ix--) {
+                            aot_acc16_dot(&acc, mode, in_b + (iy * in_w + ix) * in_c, 1,
+                                          f_oc + (fy * filter_w + fx) * in_c, 1, in_c);
+                        }
+                    }
+                    out_px[oc] = aot_acc16_out(&acc, mode, bias, oc, out_multiplier[oc], out_shift[oc], act_min,
+                                               act_max);
+                }
+            }
+        }
+    }
+}
