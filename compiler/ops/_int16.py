@@ -29,9 +29,15 @@ def is_int16_layer(op) -> bool:
     return op.output.dtype == "int16"
 
 
+# Bias types TFLite Micro's int16 kernels read: int32 selects its int32 accumulator (CONV_2D, FULLY_CONNECTED);
+# DEPTHWISE_CONV_2D reads int64 only; TRANSPOSE_CONV int64, or int16 which it widens to int64.
+BIAS_DTYPES = {"CONV_2D": ("int32", "int64"), "FULLY_CONNECTED": ("int32", "int64"),
+               "DEPTHWISE_CONV_2D": ("int64",), "TRANSPOSE_CONV": ("int16", "int64")}
+
+
 def check_int16_layer(op, inp, filt, bias, out, channel_axis: int) -> None:
-    """int16 input and output (zero point 0), symmetric int8 filter per tensor or along channel_axis, bias int16,
-    int32 or int64 (or none)."""
+    """int16 input and output (zero point 0), symmetric int8 filter per tensor or along channel_axis, a bias of
+    a type TFLite Micro reads for the op (or none)."""
     what = f"Operator {op.index} ({op.kind})"
     for t, role in ((inp, "input"), (out, "output")):
         if t.dtype != "int16":
@@ -52,9 +58,11 @@ def check_int16_layer(op, inp, filt, bias, out, channel_axis: int) -> None:
         raise UnsupportedError(
             f"{what}: filter '{filt.name}' is quantized along axis {fq.axis}; per-channel quantization must be "
             f"along the output channel axis {channel_axis}.")
-    if bias is not None and bias.dtype not in ("int16", "int32", "int64"):
+    allowed = BIAS_DTYPES[op.kind]
+    if bias is not None and bias.dtype not in allowed:
         raise UnsupportedError(
-            f"{what}: bias '{bias.name}' is {bias.dtype}; int16 layers take int64 (or int32) biases.")
+            f"{what}: bias '{bias.name}' is {bias.dtype}; the int16x8 form of {op.kind} takes "
+            f"{' or '.join(allowed)} biases.")
 
 
 def activation_range_int16(name: str, scale: float) -> tuple[int, int]:
@@ -80,8 +88,10 @@ def acc16_params(op, inp, filt, bias, out, rows: np.ndarray, channels: int, act:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}): bias '{bias.name}' has {b.size} values for {channels} channels.")
     act_range = activation_range_int16(act, float(out.quant.scale[0]))
-    if (bias is not None and bias.dtype == "int32") or (bias is None and
-                                                        op.options.get("QuantizedBiasType") == TFLITE_INT32):
+    int32_acc = "int32" in BIAS_DTYPES[op.kind] and (
+        (bias is not None and bias.dtype == "int32") or
+        (bias is None and op.options.get("QuantizedBiasType") == TFLITE_INT32))
+    if int32_acc:
         return dict(acc16="int32", mode=MODES["int32"], mult=mult, shift=shift,
                     bias=None if b is None else b.astype(np.int32), act=act_range)
     if np.any(shift > 7):
@@ -106,3 +116,10 @@ def acc16_params(op, inp, filt, bias, out, rows: np.ndarray, channels: int, act:
         words = np.stack([(u & np.uint64(0xFFFFFFFF)), u >> np.uint64(32)], axis=1).astype(np.uint32)
         words = words.view(np.int32).reshape(-1)
     return dict(acc16="wide", mode=MODES["wide"], mult=rm, shift=ts, bias=words, act=act_range)
+
+
+def acc16_args(op, ctx) -> list:
+    """The trailing kernel arguments of an int16x8 layer: mode, multipliers, shifts, activation range."""
+    p = op.params
+    return [p["mode"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+            ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"), p["act"][0], p["act"][1]]

@@ -14,7 +14,7 @@ from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, const_int_array, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias
-from ._int16 import acc16_params, check_int16_layer
+from ._int16 import acc16_args, acc16_params, check_int16_layer
 
 
 def transpose_padding(code: int, stride: int, out_size: int, k: int) -> int:
@@ -104,7 +104,8 @@ class TransposeConv(OpLowering):
         if out.dtype == "float32":
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
             return [ctx.call(op.kernel, args)]
-        args += [p["mode"]] if out.dtype == "int16" else [p["in_off"], p["out_off"]]
-        args += [ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+        if out.dtype == "int16":
+            return [ctx.call(op.kernel, args + acc16_args(op, ctx))]
+        args += [p["in_off"], p["out_off"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
                  ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"), p["act"][0], p["act"][1]]
         return [ctx.call(op.kernel, args)]

@@ -28,6 +28,13 @@ void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t ac
                                 int32_t multiplier_stride, int32_t act_min, int32_t act_max,
                                 int32_t* scratch);
 
+/* int16x8 (int16 activations with zero point 0, int8 weights): accumulation and requantization in the layer's
+ * `mode` (aot/kernels/acc16_inline.h), parameters indexed by o * multiplier_stride; bias may be NULL. */
+void aot_fully_connected_s16(const int16_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
+                             const int32_t* bias, int16_t* output, int32_t out_depth, int32_t mode,
+                             const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
+                             int32_t act_min, int32_t act_max);
+
 void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth,
                              const float* filter, const float* bias, float* output,
                              int32_t out_depth, float act_min, float act_max);
