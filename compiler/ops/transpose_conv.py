@@ -1,7 +1,8 @@
 """TRANSPOSE_CONV lowering (int8 per-channel, int16x8 and float32).
 
-Inputs as TFLite orders them: 0 the output shape (a constant int32 vector, which must equal the output tensor's
-shape), 1 the filter [out_c, kh, kw, in_c], 2 the input, 3 the optional bias.  The padding is TFLite Micro's:
+Inputs as TFLite orders them: 0 the output shape (an int32 vector; a constant must equal the output tensor's
+shape; one computed at run time, as SEANet's models pass it, is ignored like TFLite Micro does, which has no
+dynamic shapes and uses the output tensor's static shape), 1 the filter [out_c, kh, kw, in_c], 2 the input, 3 the optional bias.  The padding is TFLite Micro's:
 computed from the OUTPUT's height and width as if the layer were a convolution of the output (SAME: half the
 total of ((ceil(out / stride) - 1) * stride + k - out), rounded down; VALID: 0).  The kernels gather per output
 pixel (aot/kernels/transpose_conv.h), so unlike TFLite's scatter form they need no accumulator scratch.
@@ -39,11 +40,16 @@ class TransposeConv(OpLowering):
         require_inputs(op, 3, 4)
         shape_t, filt, inp, bias, out = op.input(0), op.input(1), op.input(2), op.input(3), op.output
         what = f"Operator {op.index} ({op.kind})"
-        dims = [int(v) for v in const_int_array(op, shape_t, "output shape")]
+        if shape_t.dtype != "int32" or len(shape_t.shape) != 1 or shape_t.num_elements != 4:
+            raise CompileError(
+                f"{what}: its output shape input '{shape_t.name}' must be an int32 vector of 4 values (got "
+                f"{shape_t.dtype} {list(shape_t.shape)}).")
+        dims = list(out.shape) if shape_t.data is None else [int(v) for v in const_int_array(op, shape_t,
+                                                                                              "output shape")]
         if dims != list(out.shape):
             raise CompileError(
                 f"{what}: its output shape input '{shape_t.name}' says {dims} but output '{out.name}' has shape "
-                f"{list(out.shape)}; a run-time output shape is not supported.")
+                f"{list(out.shape)}; they must agree.")
         require_const(op, filt, "filter")
         if bias is not None:
             require_const(op, bias, "bias")

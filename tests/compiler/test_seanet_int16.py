@@ -16,7 +16,7 @@ from compiler.commands.run_cmd import run_model
 from compiler.driver import load_model
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs
 
-FOLDERS = ("add", "sub", "leaky_relu", "pad", "quantize", "strided_slice")
+FOLDERS = ("add", "sub", "leaky_relu", "pad", "quantize", "strided_slice", "conv", "transpose_conv")
 CASES = 3
 
 
