@@ -94,10 +94,10 @@ def acc16_params(op, inp, filt, bias, out, rows: np.ndarray, channels: int, act:
     if int32_acc:
         return dict(acc16="int32", mode=MODES["int32"], mult=mult, shift=shift,
                     bias=None if b is None else b.astype(np.int32), act=act_range)
-    if np.any(shift > 7):
+    if np.any(shift > 14):
         raise UnsupportedError(
-            f"Operator {op.index} ({op.kind}): an output channel's rescaling factor is at least 2^7; TFLite's "
-            "64-bit requantization of int16 layers supports left shifts up to 7.")
+            f"Operator {op.index} ({op.kind}): an output channel's rescaling factor is at least 2^14; TFLite's "
+            "64-bit requantization of int16 layers (a right shift by 15 - shift) supports shifts up to 14.")
     rm = np.array([reduced_multiplier(int(m)) for m in mult], np.int32)
     ts = (15 - shift).astype(np.int32)
     bias_abs = np.zeros(channels, np.int64) if b is None else np.abs(b)

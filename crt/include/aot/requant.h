@@ -26,7 +26,7 @@ int32_t aot_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int3
  * with x = acc_hi * 256 + acc_lo + bias (bias given as two words, low word first and read as unsigned, or
  * NULL for none), returns (int32_t)((x * reduced_multiplier + 2^(total_shift - 1)) >> total_shift), where the
  * compiler precomputes reduced_multiplier (the Q0.31 multiplier rounded to 15 bits) and total_shift
- * (15 - shift, 8..46).  The accumulator reaches it as 32-bit parts so no kernel, argument or table holds a
+ * (15 - shift, 1..46).  The accumulator reaches it as 32-bit parts so no kernel, argument or table holds a
  * 64-bit value: the kernels pass acc_hi = 0 and bias = NULL when the compiler proved that the whole sum, bias
  * included, fits int32 (the bias is then narrowed into the accumulator), and otherwise split every product
  * w * x into w * (x - x mod 256) / 256 (acc_hi) and w * (x mod 256) (acc_lo). */
