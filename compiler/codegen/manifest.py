@@ -74,6 +74,8 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
             {"index": op.index, "kind": op.kind, "kernel": None if op.is_noop else op.kernel,
              "aliased": op.is_noop and op.fused_into is None, "fused_into": op.fused_into,
              "fused_ops": list(op.fused_ops), "macs": op_macs(op),
+             # int16x8 layers: how the 64-bit accumulation of TFLite is computed (compiler/ops/_int16.py).
+             "acc16": (op.params or {}).get("acc16"),
              "inputs": [t.index if t is not None else -1 for t in op.inputs],
              "outputs": [t.index for t in op.outputs]}
             for op in graph.ops
