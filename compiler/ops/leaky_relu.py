@@ -1,6 +1,7 @@
 """LEAKY_RELU lowering: float32 x >= 0 ? x : alpha * x; int8 and int16 (zero point 0) as TFLite Micro computes
-them, with two multipliers: s_in / s_out for x >= 0 and s_in * alpha / s_out (products and quotients in float, as
-TFLite's Prepare; negative alphas give a negative multiplier) for x < 0."""
+them, with two multipliers: s_in / s_out for x >= 0 and s_in * alpha / s_out for x < 0 (negative alphas give a
+negative multiplier).  The factors are computed in double: newer TFLite Micro sources compute them in float, but the
+tflite-micro interpreter we are bit-exact with matches double (float is one step off on SEANet layers)."""
 
 import numpy as np
 
@@ -30,10 +31,10 @@ class LeakyRelu(OpLowering):
         if out.dtype != "float32":
             si, zi = inp.quant.scalar()
             so, zo = out.quant.scalar()
-            si, so, a32 = np.float32(si), np.float32(so), np.float32(alpha)
-            m_id, sh_id = quantize_multiplier(float(si / so))
+            a32 = float(np.float32(alpha))
+            m_id, sh_id = quantize_multiplier(si / so)
             # Signed: TFLite's QuantizeMultiplier of a negative factor is the negated multiplier of its magnitude.
-            m_alpha, sh_alpha = quantize_multiplier(float(si * a32 / so))
+            m_alpha, sh_alpha = quantize_multiplier(si * a32 / so)
             op.params["q"] = np.array([zi, m_id, sh_id, m_alpha, sh_alpha, zo], np.int32)
 
     def emit(self, op, ctx):
