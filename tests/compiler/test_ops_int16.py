@@ -211,3 +211,29 @@ def test_leaky_relu_quantized(tmp_path, dtype, qin, qout, alpha):
     y = b.op("LEAKY_RELU", [x], out=b.tensor("y", [2, 5, 33], dtype, *qout), options=opts)
     b.output(y)
     check(tmp_path, b)
+
+
+# --- pooling --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind,padding,filt,stride,act", [
+    ("MAX_POOL_2D", 0, (3, 3), (2, 2), "NONE"),
+    ("MAX_POOL_2D", 1, (2, 3), (1, 2), "RELU"),
+    ("AVERAGE_POOL_2D", 0, (3, 3), (2, 2), "NONE"),
+    ("AVERAGE_POOL_2D", 1, (4, 2), (1, 1), "RELU6"),
+    ("AVERAGE_POOL_2D", 0, (7, 9), (1, 1), "NONE"),
+])
+def test_pool_int16(tmp_path, kind, padding, filt, stride, act):
+    from tflite_builder import ACT
+    shape = [2, 7, 9, 3]
+
+    def out_size(n, f, s):
+        return (n + s - 1) // s if padding == 0 else (n - f + s) // s
+    out_shape = [2, out_size(7, filt[0], stride[0]), out_size(9, filt[1], stride[1]), 3]
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", 0.0007, 0)
+    y = b.op(kind, [x], out=b.tensor("y", out_shape, "int16", 0.0007, 0),
+             options={"padding": padding, "filterHeight": filt[0], "filterWidth": filt[1], "strideH": stride[0],
+                      "strideW": stride[1], "fusedActivationFunction": ACT[act]})
+    b.output(y)
+    check(tmp_path, b)
