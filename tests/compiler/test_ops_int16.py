@@ -158,3 +158,82 @@ def test_reject_int16_concat_with_different_scales(tmp_path):
     b.output(y)
     err = _compile_error(tmp_path, b)
     assert isinstance(err, UnsupportedError) and "'c'" in str(err) and "int16" in str(err)
+
+
+# --- element-wise arithmetic: ADD, SUB, MUL, LEAKY_RELU ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind,sa,sb,qa,qb,qo,act", [
+    ("ADD", [1, 2, 5, 8], [1, 2, 5, 8], 0.0006, 0.0008, 0.001, "NONE"),
+    ("ADD", [1, 2, 5, 8], [8], 0.0006, 1e-5, 0.0005, "RELU"),
+    ("ADD", [2, 3, 7], [2, 1, 7], 3e-5, 0.4, 0.5, "RELU6"),
+    ("ADD", [3, 17], [3, 17], 1 / 32768, 1 / 32768, 1 / 16384, "RELU_N1_TO_1"),
+    ("ADD", [4, 9], [4, 9], 1e-7, 2.0, 1.5, "NONE"),
+    ("SUB", [1, 2, 12, 8], [8], 0.00097, 8.7e-6, 0.00059, "NONE"),
+    ("SUB", [1, 3, 4, 5], [1, 3, 4, 5], 0.02, 0.0003, 0.01, "RELU"),
+    ("SUB", [2, 1, 4, 1], [1, 3, 1, 6], 0.001, 0.003, 0.0002, "NONE"),
+    ("MUL", [1, 2, 5, 8], [1, 2, 5, 8], 0.0006, 0.0008, 1e-6, "NONE"),
+    ("MUL", [1, 2, 5, 8], [8], 0.01, 0.02, 0.5, "RELU"),
+    ("MUL", [3, 11], [3, 11], 1 / 32768, 1 / 32768, 1 / 32768, "RELU_N1_TO_1"),
+    ("MUL", [2, 3, 7], [1, 3, 1], 0.003, 0.004, 1e-5, "RELU6"),
+])
+def test_binary_int16(tmp_path, kind, sa, sb, qa, qb, qo, act):
+    from tflite_builder import ACT
+    b = ModelBuilder()
+    x1 = b.input("a", sa, "int16", qa, 0)
+    x2 = b.input("b", sb, "int16", qb, 0)
+    out_shape = list(np.broadcast_shapes(tuple(sa), tuple(sb)))
+    y = b.op(kind, [x1, x2], out=b.tensor("y", out_shape, "int16", qo, 0),
+             options={"fusedActivationFunction": ACT[act]})
+    b.output(y)
+    check(tmp_path, b)
+
+
+@pytest.mark.parametrize("dtype,qin,qout,alpha", [
+    ("int16", (0.0017488234, 0), (0.0017488234, 0), 0.3),
+    ("int16", (0.0058368747, 0), (0.0046422905, 0), 0.3),
+    ("int16", (1 / 32768, 0), (3e-6, 0), 0.01),
+    ("int16", (0.001, 0), (0.002, 0), 1.7),
+    ("int16", (0.001, 0), (0.0005, 0), -0.4),
+    ("int16", (0.001, 0), (0.001, 0), 0.0),
+    ("int8", (0.05, -3), (0.04, 10), 0.2),
+    ("int8", (0.1, 127), (0.02, -128), -1.3),
+    ("int8", (0.1, 127), (0.02, -128), -0.4),
+    ("int16", (0.001, 0), (0.0005, 0), -1.3),
+    ("int8", (0.1, 0), (0.1, 0), -0.4),
+])
+def test_leaky_relu_quantized(tmp_path, dtype, qin, qout, alpha):
+    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+    opts = fb.LeakyReluOptionsT()
+    opts.alpha = alpha
+    b = ModelBuilder()
+    x = b.input("x", [2, 5, 33], dtype, *qin)
+    y = b.op("LEAKY_RELU", [x], out=b.tensor("y", [2, 5, 33], dtype, *qout), options=opts)
+    b.output(y)
+    check(tmp_path, b)
+
+
+# --- pooling --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind,padding,filt,stride,act", [
+    ("MAX_POOL_2D", 0, (3, 3), (2, 2), "NONE"),
+    ("MAX_POOL_2D", 1, (2, 3), (1, 2), "RELU"),
+    ("AVERAGE_POOL_2D", 0, (3, 3), (2, 2), "NONE"),
+    ("AVERAGE_POOL_2D", 1, (4, 2), (1, 1), "RELU6"),
+    ("AVERAGE_POOL_2D", 0, (7, 9), (1, 1), "NONE"),
+])
+def test_pool_int16(tmp_path, kind, padding, filt, stride, act):
+    from tflite_builder import ACT
+    shape = [2, 7, 9, 3]
+
+    def out_size(n, f, s):
+        return (n + s - 1) // s if padding == 0 else (n - f + s) // s
+    out_shape = [2, out_size(7, filt[0], stride[0]), out_size(9, filt[1], stride[1]), 3]
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", 0.0007, 0)
+    y = b.op(kind, [x], out=b.tensor("y", out_shape, "int16", 0.0007, 0),
+             options={"padding": padding, "filterHeight": filt[0], "filterWidth": filt[1], "strideH": stride[0],
+                      "strideW": stride[1], "fusedActivationFunction": ACT[act]})
+    b.output(y)
+    check(tmp_path, b)
