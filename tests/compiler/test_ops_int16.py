@@ -237,3 +237,21 @@ def test_pool_int16(tmp_path, kind, padding, filt, stride, act):
                       "strideW": stride[1], "fusedActivationFunction": ACT[act]})
     b.output(y)
     check(tmp_path, b)
+
+
+# --- SOFTMAX ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape,in_scale,beta", [
+    ([2, 10], 1 / 1024, 1.0),
+    ([1, 3, 33], 0.0004, 1.0),
+    ([4, 7], 0.01, 0.5),
+    ([3, 5], 2e-5, 2.0),
+    ([1, 300], 1 / 4096, 1.0),
+])
+def test_softmax_int16(tmp_path, shape, in_scale, beta):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", in_scale, 0)
+    y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int16", 1 / 32768, 0), options={"beta": beta})
+    b.output(y)
+    check(tmp_path, b)
