@@ -255,3 +255,28 @@ def test_softmax_int16(tmp_path, shape, in_scale, beta):
     y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int16", 1 / 32768, 0), options={"beta": beta})
     b.output(y)
     check(tmp_path, b)
+
+
+# --- MEAN -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape,axes,keep,qi,qo", [
+    ([1, 5, 7, 3], [1, 2], True, 0.0005, 0.0002),
+    ([2, 4, 4, 8], [2, 1], False, 0.001, 0.001),
+    ([1, 3, 6, 4], [2], False, 1 / 32768, 3e-6),
+    ([1, 3, 3, 16], [-1], True, 0.02, 0.0125),
+    ([1, 4, 4, 4], [0, 1, 2, 3], False, 0.005, 1e-4),
+    ([2, 10, 3], [1], False, 0.3, 0.5),
+])
+def test_mean_int16(tmp_path, shape, axes, keep, qi, qo):
+    rank = len(shape)
+    red = {a % rank for a in axes}
+    out_shape = [1 if d in red else n for d, n in enumerate(shape)]
+    if not keep:
+        out_shape = [n for d, n in enumerate(out_shape) if d not in red]
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", qi, 0)
+    y = b.op("MEAN", [x, b.const("axes", np.array(axes, np.int32), "int32")],
+             out=b.tensor("y", out_shape, "int16", qo, 0), options={"keepDims": keep})
+    b.output(y)
+    check(tmp_path, b)
