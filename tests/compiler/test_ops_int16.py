@@ -280,3 +280,36 @@ def test_mean_int16(tmp_path, shape, axes, keep, qi, qo):
              out=b.tensor("y", out_shape, "int16", qo, 0), options={"keepDims": keep})
     b.output(y)
     check(tmp_path, b)
+
+
+# --- the reference-data paths with int16 I/O ------------------------------------------------------------------
+
+
+def test_testgen_and_refdata_with_int16_io(tmp_path):
+    """`aotc testgen` / `refdata` on a model with int16 inputs and outputs: the self-checking test builds with the
+    host compiler and passes, and the reference arrays are int16_t."""
+    from compiler.commands.refdata_cmd import render_refdata
+    from compiler.commands.testgen_cmd import render_test
+    from compiler.driver import compile_model, write_files
+    from compiler.hostbuild import build_executable, run_executable
+    from compiler.reference import reference_cases
+
+    b = ModelBuilder()
+    x1 = b.input("a", [2, 9], "int16", 0.0006, 0)
+    x2 = b.input("b", [2, 9], "int16", 0.0009, 0)
+    s = b.op("ADD", [x1, x2], out=b.tensor("s", [2, 9], "int16", 0.001, 0))
+    q = b.op("QUANTIZE", [s], out=b.tensor("q", [2, 9], "int8", 0.01, 3))
+    b.output(s, q)
+    path = b.save(tmp_path / "io16.tflite")
+    ref = reference_cases(str(path), 4, 7)
+    assert ref.cases[0][0].dtype == np.int16 and ref.expected[0][0].dtype == np.int16
+    files = dict(compile_model(str(path), "io16", "host").files)
+    files["io16_test.c"] = render_test("io16", ref)
+    files.update(render_refdata("io16", ref))
+    assert "const int16_t io16_ref_a[4 * 18]" in files["io16_ref.c"]
+    write_files(str(tmp_path), files)
+    exe = str(tmp_path / "io16_test")
+    build_executable([str(tmp_path / f) for f in ("io16.c", "io16_weights.c", "io16_test.c", "io16_ref.c")],
+                     [str(tmp_path)], exe)
+    proc = run_executable(exe, [])
+    assert proc.returncode == 0 and "4 of 4 cases match" in proc.stdout, proc.stdout + proc.stderr
