@@ -237,3 +237,79 @@ def test_pool_int16(tmp_path, kind, padding, filt, stride, act):
                       "strideW": stride[1], "fusedActivationFunction": ACT[act]})
     b.output(y)
     check(tmp_path, b)
+
+
+# --- SOFTMAX ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape,in_scale,beta", [
+    ([2, 10], 1 / 1024, 1.0),
+    ([1, 3, 33], 0.0004, 1.0),
+    ([4, 7], 0.01, 0.5),
+    ([3, 5], 2e-5, 2.0),
+    ([1, 300], 1 / 4096, 1.0),
+])
+def test_softmax_int16(tmp_path, shape, in_scale, beta):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", in_scale, 0)
+    y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int16", 1 / 32768, 0), options={"beta": beta})
+    b.output(y)
+    check(tmp_path, b)
+
+
+# --- MEAN -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape,axes,keep,qi,qo", [
+    ([1, 5, 7, 3], [1, 2], True, 0.0005, 0.0002),
+    ([2, 4, 4, 8], [2, 1], False, 0.001, 0.001),
+    ([1, 3, 6, 4], [2], False, 1 / 32768, 3e-6),
+    ([1, 3, 3, 16], [-1], True, 0.02, 0.0125),
+    ([1, 4, 4, 4], [0, 1, 2, 3], False, 0.005, 1e-4),
+    ([2, 10, 3], [1], False, 0.3, 0.5),
+])
+def test_mean_int16(tmp_path, shape, axes, keep, qi, qo):
+    rank = len(shape)
+    red = {a % rank for a in axes}
+    out_shape = [1 if d in red else n for d, n in enumerate(shape)]
+    if not keep:
+        out_shape = [n for d, n in enumerate(out_shape) if d not in red]
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", qi, 0)
+    y = b.op("MEAN", [x, b.const("axes", np.array(axes, np.int32), "int32")],
+             out=b.tensor("y", out_shape, "int16", qo, 0), options={"keepDims": keep})
+    b.output(y)
+    check(tmp_path, b)
+
+
+# --- the reference-data paths with int16 I/O ------------------------------------------------------------------
+
+
+def test_testgen_and_refdata_with_int16_io(tmp_path):
+    """`aotc testgen` / `refdata` on a model with int16 inputs and outputs: the self-checking test builds with the
+    host compiler and passes, and the reference arrays are int16_t."""
+    from compiler.commands.refdata_cmd import render_refdata
+    from compiler.commands.testgen_cmd import render_test
+    from compiler.driver import compile_model, write_files
+    from compiler.hostbuild import build_executable, run_executable
+    from compiler.reference import reference_cases
+
+    b = ModelBuilder()
+    x1 = b.input("a", [2, 9], "int16", 0.0006, 0)
+    x2 = b.input("b", [2, 9], "int16", 0.0009, 0)
+    s = b.op("ADD", [x1, x2], out=b.tensor("s", [2, 9], "int16", 0.001, 0))
+    q = b.op("QUANTIZE", [s], out=b.tensor("q", [2, 9], "int8", 0.01, 3))
+    b.output(s, q)
+    path = b.save(tmp_path / "io16.tflite")
+    ref = reference_cases(str(path), 4, 7)
+    assert ref.cases[0][0].dtype == np.int16 and ref.expected[0][0].dtype == np.int16
+    files = dict(compile_model(str(path), "io16", "host").files)
+    files["io16_test.c"] = render_test("io16", ref)
+    files.update(render_refdata("io16", ref))
+    assert "const int16_t io16_ref_a[4 * 18]" in files["io16_ref.c"]
+    write_files(str(tmp_path), files)
+    exe = str(tmp_path / "io16_test")
+    build_executable([str(tmp_path / f) for f in ("io16.c", "io16_weights.c", "io16_test.c", "io16_ref.c")],
+                     [str(tmp_path)], exe)
+    proc = run_executable(exe, [])
+    assert proc.returncode == 0 and "4 of 4 cases match" in proc.stdout, proc.stdout + proc.stderr
