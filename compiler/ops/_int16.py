@@ -118,6 +118,30 @@ def acc16_params(op, inp, filt, bias, out, rows: np.ndarray, channels: int, act:
     return dict(acc16="wide", mode=MODES["wide"], mult=rm, shift=ts, bias=words, act=act_range)
 
 
+def dsp_quad_order(filt: np.ndarray, run: int) -> np.ndarray:
+    """The filter as the SMLAD dot product (crt/src/kernels/acc16_dsp.h) reads it: in every run of `run` weights
+    (the last axis, multiplied with that many contiguous inputs) each quad w0 w1 w2 w3 stored as w0 w2 w1 w3, the
+    run's n % 4 leftovers in place."""
+    rows = np.array(filt, np.int8).reshape(-1, run)
+    quads = run // 4 * 4
+    rows[:, :quads] = rows[:, :quads].reshape(rows.shape[0], -1, 4)[:, :, [0, 2, 1, 3]].reshape(rows.shape[0], -1)
+    return rows.reshape(np.shape(filt))
+
+
+def prepare_dsp16(op, p: dict, run: int) -> None:
+    """On DSP cores, the SMLAD entry point (op.kernel + "_dsp") with its reordered filter, for the int32 and
+    narrowed forms (one int32 sum, which SMLAD's wrapping sum equals); wide layers keep the portable kernel."""
+    from ..targets import has_dsp
+    if has_dsp(getattr(op, "target", "host")) and p["acc16"] != "wide":
+        p["dsp_filter"] = dsp_quad_order(op.input(1).data, run)
+        op.kernel += "_dsp"
+
+
+def acc16_filter(op) -> np.ndarray:
+    """The filter as the layer's kernel reads it (reordered for the SMLAD entry points)."""
+    return op.params.get("dsp_filter", op.input(1).data)
+
+
 def acc16_args(op, ctx) -> list:
     """The trailing kernel arguments of an int16x8 layer: mode, multipliers, shifts, activation range."""
     p = op.params

@@ -6,7 +6,7 @@ from . import _specialize
 from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
-from ._int16 import acc16_args, acc16_params, check_int16_layer
+from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
                            prepare_dsp_gemm, residual_call, residual_headers, residual_inplace_input)
 
@@ -52,6 +52,7 @@ class Conv2D(OpLowering):
         if inp.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(oc, -1), oc, act))
             op.kernel = "aot_conv2d_s16"
+            prepare_dsp16(op, p, kd)
         elif inp.dtype == "int8":
             in_zp = int(inp.quant.zero_point[0])
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
@@ -94,7 +95,7 @@ class Conv2D(OpLowering):
         inp, filt, out = op.input(0), op.input(1), op.output
         ctype = "float" if inp.dtype == "float32" else "int8_t"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
-                ctx.weight(f"op{op.index}_filter", filt.data, ctype), p["kh"], p["kw"], p["kd"]]
+                ctx.weight(f"op{op.index}_filter", acc16_filter(op), ctype), p["kh"], p["kw"], p["kd"]]
         if inp.dtype == "int16":
             args += [ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),
                      p["oh"], p["ow"], p["oc"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"]]

@@ -12,7 +12,7 @@ from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, fused_activation,
                       require_const, require_inputs, require_same_dtype)
 from ..targets import has_dsp
-from ._int16 import acc16_params, check_int16_layer
+from ._int16 import acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
 from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
 
@@ -63,6 +63,7 @@ class FullyConnected(OpLowering):
         if inp.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(units, depth), units, act))
             op.kernel = "aot_fully_connected_s16"
+            prepare_dsp16(op, p, depth)
         elif inp.dtype == "int8":
             mult, shift = channel_multipliers(op, inp, filt, out, units)
             per_channel = filt.quant.per_channel
@@ -129,7 +130,8 @@ class FullyConnected(OpLowering):
         if inp.dtype == "int16":
             # Per-channel tables even for a per-tensor layer (multiplier stride 1): acc16_params gives one entry
             # per output row.
-            args = [ctx.ptr(inp), p["batches"], p["depth"], ctx.weight(f"op{op.index}_weights", filt.data, "int8_t"),
+            args = [ctx.ptr(inp), p["batches"], p["depth"],
+                    ctx.weight(f"op{op.index}_weights", acc16_filter(op), "int8_t"),
                     ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out), p["units"],
                     p["mode"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
                     ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"), 1, p["act"][0], p["act"][1]]

@@ -15,7 +15,7 @@ from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, const_int_array, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias
-from ._int16 import acc16_args, acc16_params, check_int16_layer
+from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
 
 
 def transpose_padding(code: int, stride: int, out_size: int, k: int) -> int:
@@ -87,6 +87,7 @@ class TransposeConv(OpLowering):
         if out.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(oc, -1), oc, act))
             op.kernel = "aot_transpose_conv_s16"
+            prepare_dsp16(op, p, ic)
         elif out.dtype == "int8":
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
             p.update(mult=mult, shift=shift, bias=None if bias is None else int8_bias(bias, oc),
@@ -104,7 +105,7 @@ class TransposeConv(OpLowering):
         ftype = "float" if out.dtype == "float32" else "int8_t"
         btype = "float" if out.dtype == "float32" else "int32_t"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
-                ctx.weight(f"op{op.index}_filter", filt.data, ftype), p["kh"], p["kw"],
+                ctx.weight(f"op{op.index}_filter", acc16_filter(op), ftype), p["kh"], p["kw"],
                 ctx.weight_or_null(f"op{op.index}_bias", p["bias"], btype), ctx.ptr(out),
                 p["oh"], p["ow"], p["oc"], p["sh"], p["sw"], p["pad_t"], p["pad_l"]]
         if out.dtype == "float32":

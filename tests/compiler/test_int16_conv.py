@@ -94,10 +94,11 @@ def tconv(in_shape, oc, k=3, stride=2, padding="SAME", **kw):
     return layer_model("TRANSPOSE_CONV", in_shape, [n, oh, ow, oc], (oc, kh, kwid, ic), oc, opts, **kw)
 
 
-def acc16_form(tmp_path, b) -> str:
-    graph, _, _ = analyze(b.save(tmp_path / "form.tflite"))
-    (form,) = {op.params["acc16"] for op in graph.ops if "acc16" in op.params}
-    return form
+def compiled_layer(tmp_path, b, target="host"):
+    """(accumulation form, kernel) of the model's one int16x8 layer."""
+    graph, _, _ = analyze(b.save(tmp_path / "form.tflite"), target)
+    (layer,) = [(op.params["acc16"], op.kernel) for op in graph.ops if "acc16" in op.params]
+    return layer
 
 
 # (name, model, expected accumulation form)
@@ -148,8 +149,26 @@ CASES = [
 @pytest.mark.parametrize("name,make,form", CASES, ids=[c[0] for c in CASES])
 def test_int16_layer_bit_exact(tmp_path, name, make, form):
     b = make()
-    assert acc16_form(tmp_path, b) == form
+    assert compiled_layer(tmp_path, b)[0] == form
     check(tmp_path, b, seed=len(name))
+
+
+# On DSP cores the int32 and narrowed forms of CONV_2D, TRANSPOSE_CONV and FULLY_CONNECTED take the SMLAD entry
+# points (run here as their portable emulation, with the reordered filter the core reads); wide layers and
+# depthwise ones keep the portable kernel.
+DSP_CASES = [c for c in CASES if not c[0].startswith("depthwise")]
+
+
+@pytest.mark.parametrize("name,make,form", DSP_CASES, ids=[c[0] for c in DSP_CASES])
+def test_int16_layer_bit_exact_on_dsp_cores(tmp_path, name, make, form):
+    b = make()
+    _, kernel = compiled_layer(tmp_path, b, "cortex-m4")
+    assert kernel.endswith("_dsp") == (form != "wide"), kernel
+    check(tmp_path, b, seed=len(name) + 1, target="cortex-m4")
+
+
+def test_int16_depthwise_keeps_the_portable_kernel_on_dsp_cores(tmp_path):
+    assert compiled_layer(tmp_path, depthwise([1, 4, 4, 4], 1), "cortex-m4")[1] == "aot_depthwise_conv2d_s16"
 
 
 def test_reject_int16_depthwise_with_int32_bias(tmp_path):

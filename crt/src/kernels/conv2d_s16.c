@@ -1,14 +1,17 @@
-/* int16x8 2-D convolution, NHWC / OHWI (aot/kernels/conv2d.h, acc16_inline.h). */
+/* int16x8 2-D convolution, NHWC / OHWI (aot/kernels/conv2d.h, acc16_inline.h): the portable entry point and the
+ * SMLAD one (acc16_dsp.h), one body with the dot product chosen by a constant. */
 #include "aot/kernels/conv2d.h"
 
-#include "aot/kernels/acc16_inline.h"
+#include "acc16_dsp.h"
+#include "aot/kernels/requant_s8_inline.h"
 
-void aot_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                    const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
-                    const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                    int32_t pad_left, int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
-                    int32_t act_min, int32_t act_max)
+AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                     int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
+                                     int32_t filter_depth, const int32_t* bias, int16_t* output, int32_t out_h,
+                                     int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                                     int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                                     int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
+                                     int32_t act_min, int32_t act_max, int32_t dsp)
 {
     const int32_t filters_per_group = out_c / (in_c / filter_depth);
     int32_t b, oy, ox, oc, fy, fx;
@@ -31,9 +34,17 @@ void aot_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t
                         }
                         for (fx = 0; fx < filter_w; fx++) {
                             const int32_t ix = in_x0 + dilation_w * fx;
-                            if (ix >= 0 && ix < in_w) {
-                                aot_acc16_dot(&acc, mode, in_b + (iy * in_w + ix) * in_c + in_c0, 1,
-                                              f_oc + (fy * filter_w + fx) * filter_depth, 1, filter_depth);
+                            const int16_t* x;
+                            const int8_t* w;
+                            if (ix < 0 || ix >= in_w) {
+                                continue;
+                            }
+                            x = in_b + (iy * in_w + ix) * in_c + in_c0;
+                            w = f_oc + (fy * filter_w + fx) * filter_depth;
+                            if (dsp) {
+                                aot_acc16_dot_dsp(&acc, x, w, filter_depth);
+                            } else {
+                                aot_acc16_dot(&acc, mode, x, 1, w, 1, filter_depth);
                             }
                         }
                     }
@@ -43,4 +54,28 @@ void aot_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t
             }
         }
     }
+}
+
+void aot_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                    const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
+                    const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
+                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                    int32_t pad_left, int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
+                    int32_t act_min, int32_t act_max)
+{
+    conv2d_s16_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, filter_depth, bias, output, out_h,
+                    out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, mode,
+                    out_multiplier, out_shift, act_min, act_max, 0);
+}
+
+void aot_conv2d_s16_dsp(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                        const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
+                        const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
+                        int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                        int32_t pad_left, int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
+                        int32_t act_min, int32_t act_max)
+{
+    conv2d_s16_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, filter_depth, bias, output, out_h,
+                    out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, mode,
+                    out_multiplier, out_shift, act_min, act_max, 1);
 }
