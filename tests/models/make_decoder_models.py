@@ -5,7 +5,9 @@ under QEMU (tests/models/BUILD.bazel):
   stride (1, 2) VALID (SEANet's decoder shape);
 - decoder_int16.tflite: the same chain in int16x8 (int16 activations, int8 weights, int64 biases) with a
   DEPTHWISE_CONV_2D and a CONV_2D whose int64 bias does not fit int32 (the "wide" accumulation form);
-- decoder_float.tflite: the chain in float32.
+- decoder_float.tflite: the chain in float32;
+- seanet_block_int16.tflite: one SEANet decoder block at its real size in int16x8 (TRANSPOSE_CONV 3x4 stride (1, 2)
+  64 -> 32 channels, CONV_2D 3x3 and 1x1 of 32 channels; 0.45 M MACs), for the bench.
 Weights are seeded random; each layer's output scale is set from the spread of its sum for inputs spread over
 their range (three standard deviations at the type's limit), so values neither vanish nor saturate wholesale.
 Uses tests/compiler/tflite_builder.py (no TensorFlow):  .venv/bin/python tests/models/make_decoder_models.py
@@ -96,8 +98,19 @@ def decoder(dtype, seed):
     return c
 
 
+def seanet_block(seed):
+    c = Chain("int16", [1, 1, 10, 64], seed)
+    c.layer("TRANSPOSE_CONV", (32, 3, 4, 64), [1, 3, 22, 32], tconv_opts(1, 2, 1), 192)
+    c.layer("CONV_2D", (32, 3, 3, 32), [1, 1, 20, 32], conv_opts(padding=1), 288)
+    c.layer("CONV_2D", (32, 1, 1, 32), [1, 1, 20, 32], conv_opts(), 32)
+    return c
+
+
 if __name__ == "__main__":
     for i, dtype in enumerate(("int8", "int16", "float32")):
         out = os.path.join(HERE, f"decoder_{'float' if dtype == 'float32' else dtype}.tflite")
         decoder(dtype, seed=100 + i).save(out)
         print("wrote", out)
+    out = os.path.join(HERE, "seanet_block_int16.tflite")
+    seanet_block(seed=200).save(out)
+    print("wrote", out)
