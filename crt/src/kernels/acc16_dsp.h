@@ -43,4 +43,31 @@ static inline void aot_acc16_dot_dsp(struct aot_acc16* acc, const int16_t* x, co
     acc->lo = (uint32_t)sum;
 }
 
+/* The same for two filter rows w0, w1 over the same inputs (two output channels): each input word is loaded once
+ * for both. */
+static inline void aot_acc16_dot2_dsp(struct aot_acc16* acc0, struct aot_acc16* acc1, const int16_t* x,
+                                      const int8_t* w0, const int8_t* w1, int32_t n)
+{
+    int32_t sum0 = (int32_t)acc0->lo, sum1 = (int32_t)acc1->lo;
+    int32_t q;
+    for (q = n >> 2; q > 0; q--) {
+        const uint32_t x01 = aot_read_pair16(x), x23 = aot_read_pair16(x + 2);
+        const uint32_t a = aot_read32(w0), b = aot_read32(w1);
+        sum0 = aot_smlad(aot_sxtb16(a), x01, sum0);
+        sum1 = aot_smlad(aot_sxtb16(b), x01, sum1);
+        sum0 = aot_smlad(aot_sxtb16_ror8(a), x23, sum0);
+        sum1 = aot_smlad(aot_sxtb16_ror8(b), x23, sum1);
+        x += 4;
+        w0 += 4;
+        w1 += 4;
+    }
+    for (q = n & 3; q > 0; q--) {
+        const int32_t v = *x++;
+        sum0 = (int32_t)((uint32_t)sum0 + (uint32_t)(v * (int32_t)*w0++));
+        sum1 = (int32_t)((uint32_t)sum1 + (uint32_t)(v * (int32_t)*w1++));
+    }
+    acc0->lo = (uint32_t)sum0;
+    acc1->lo = (uint32_t)sum1;
+}
+
 #endif

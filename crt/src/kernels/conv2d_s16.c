@@ -14,7 +14,8 @@ AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int3
                                      int32_t act_min, int32_t act_max, int32_t dsp)
 {
     const int32_t filters_per_group = out_c / (in_c / filter_depth);
-    int32_t b, oy, ox, oc, fy, fx;
+    const int32_t filter_size = filter_h * filter_w * filter_depth;
+    int32_t b, oy, ox, oc, fy, fx, step;
 
     for (b = 0; b < batches; b++) {
         const int16_t* in_b = input + b * in_h * in_w * in_c;
@@ -23,10 +24,12 @@ AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int3
             for (ox = 0; ox < out_w; ox++) {
                 const int32_t in_x0 = ox * stride_w - pad_left;
                 int16_t* out_px = output + ((b * out_h + oy) * out_w + ox) * out_c;
-                for (oc = 0; oc < out_c; oc++) {
+                /* SMLAD entry point, ungrouped: two output channels per pass share every input load. */
+                for (oc = 0; oc < out_c; oc += step) {
                     const int32_t in_c0 = (oc / filters_per_group) * filter_depth;
                     const int8_t* f_oc = filter + oc * filter_h * filter_w * filter_depth;
-                    struct aot_acc16 acc = {0u, 0u};
+                    struct aot_acc16 acc = {0u, 0u}, acc1 = {0u, 0u};
+                    step = dsp && filter_depth == in_c && oc + 1 < out_c ? 2 : 1;
                     for (fy = 0; fy < filter_h; fy++) {
                         const int32_t iy = in_y0 + dilation_h * fy;
                         if (iy < 0 || iy >= in_h) {
@@ -41,7 +44,9 @@ AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int3
                             }
                             x = in_b + (iy * in_w + ix) * in_c + in_c0;
                             w = f_oc + (fy * filter_w + fx) * filter_depth;
-                            if (dsp) {
+                            if (step == 2) {
+                                aot_acc16_dot2_dsp(&acc, &acc1, x, w, w + filter_size, filter_depth);
+                            } else if (dsp) {
                                 aot_acc16_dot_dsp(&acc, x, w, filter_depth);
                             } else {
                                 aot_acc16_dot(&acc, mode, x, 1, w, 1, filter_depth);
@@ -50,6 +55,10 @@ AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int3
                     }
                     out_px[oc] = aot_acc16_out(&acc, mode, bias, oc, out_multiplier[oc], out_shift[oc], act_min,
                                                act_max);
+                    if (step == 2) {
+                        out_px[oc + 1] = aot_acc16_out(&acc1, mode, bias, oc + 1, out_multiplier[oc + 1],
+                                                       out_shift[oc + 1], act_min, act_max);
+                    }
                 }
             }
         }

@@ -14,7 +14,8 @@ AOT_INLINE_BODY void transpose_conv_s16_body(const int16_t* input, int32_t batch
                                              const int32_t* out_multiplier, const int32_t* out_shift,
                                              int32_t act_min, int32_t act_max, int32_t dsp)
 {
-    int32_t b, oy, ox, oc, iy, ix, fy, fx;
+    const int32_t filter_size = filter_h * filter_w * in_c;
+    int32_t b, oy, ox, oc, iy, ix, fy, fx, step;
 
     for (b = 0; b < batches; b++) {
         const int16_t* in_b = input + b * in_h * in_w * in_c;
@@ -23,14 +24,18 @@ AOT_INLINE_BODY void transpose_conv_s16_body(const int16_t* input, int32_t batch
             for (ox = 0; ox < out_w; ox++) {
                 const int32_t ix0 = aot_tconv_first(ox, pad_left, stride_w, in_w);
                 int16_t* out_px = output + ((b * out_h + oy) * out_w + ox) * out_c;
-                for (oc = 0; oc < out_c; oc++) {
-                    const int8_t* f_oc = filter + oc * filter_h * filter_w * in_c;
-                    struct aot_acc16 acc = {0u, 0u};
+                /* SMLAD entry point: two output channels per pass share every input load. */
+                for (oc = 0; oc < out_c; oc += step) {
+                    const int8_t* f_oc = filter + oc * filter_size;
+                    struct aot_acc16 acc = {0u, 0u}, acc1 = {0u, 0u};
+                    step = dsp && oc + 1 < out_c ? 2 : 1;
                     for (iy = iy0; iy >= 0 && (fy = oy + pad_top - iy * stride_h) < filter_h; iy--) {
                         for (ix = ix0; ix >= 0 && (fx = ox + pad_left - ix * stride_w) < filter_w; ix--) {
                             const int16_t* x = in_b + (iy * in_w + ix) * in_c;
                             const int8_t* w = f_oc + (fy * filter_w + fx) * in_c;
-                            if (dsp) {
+                            if (step == 2) {
+                                aot_acc16_dot2_dsp(&acc, &acc1, x, w, w + filter_size, in_c);
+                            } else if (dsp) {
                                 aot_acc16_dot_dsp(&acc, x, w, in_c);
                             } else {
                                 aot_acc16_dot(&acc, mode, x, 1, w, 1, in_c);
@@ -39,6 +44,10 @@ AOT_INLINE_BODY void transpose_conv_s16_body(const int16_t* input, int32_t batch
                     }
                     out_px[oc] = aot_acc16_out(&acc, mode, bias, oc, out_multiplier[oc], out_shift[oc], act_min,
                                                act_max);
+                    if (step == 2) {
+                        out_px[oc + 1] = aot_acc16_out(&acc1, mode, bias, oc + 1, out_multiplier[oc + 1],
+                                                       out_shift[oc + 1], act_min, act_max);
+                    }
                 }
             }
         }
