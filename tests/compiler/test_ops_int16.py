@@ -313,3 +313,21 @@ def test_testgen_and_refdata_with_int16_io(tmp_path):
                      [str(tmp_path)], exe)
     proc = run_executable(exe, [])
     assert proc.returncode == 0 and "4 of 4 cases match" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_int16_chain(tmp_path):
+    """Seven int16 operators in a row (buffers reused in place between element-wise ones), float32 out."""
+    b = ModelBuilder()
+    x = b.input("x", [1, 4, 6, 8], "int16", 0.001, 0)
+    p = b.op("PAD", [x, b.const("pads", np.array([[0, 0], [1, 1], [0, 2], [0, 0]], np.int32), "int32")],
+             out=b.tensor("p", [1, 6, 8, 8], "int16", 0.001, 0))
+    m = b.op("MUL", [p, p], out=b.tensor("m", [1, 6, 8, 8], "int16", 0.0005, 0))
+    lr = b.op("LEAKY_RELU", [m], out=b.tensor("l", [1, 6, 8, 8], "int16", 0.0004, 0))
+    a = b.op("AVERAGE_POOL_2D", [lr], out=b.tensor("a", [1, 3, 4, 8], "int16", 0.0004, 0),
+             options={"padding": 0, "filterHeight": 2, "filterWidth": 2, "strideH": 2, "strideW": 2})
+    s = b.op("SOFTMAX", [a], out=b.tensor("s", [1, 3, 4, 8], "int16", 1 / 32768, 0), options={"beta": 1.0})
+    me = b.op("MEAN", [s, b.const("ax", np.array([1, 2], np.int32), "int32")],
+              out=b.tensor("me", [1, 8], "int16", 1 / 32768, 0), options={"keepDims": False})
+    y = b.op("DEQUANTIZE", [me], out=b.tensor("y", [1, 8], "float32"))
+    b.output(y)
+    check(tmp_path, b)
