@@ -340,3 +340,12 @@ def test_softmax_int8_to_int16(tmp_path, shape, qin, beta):
     y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int16", 1 / 65536, -32768), options={"beta": beta})
     b.output(y)
     check(tmp_path, b)
+
+
+@pytest.mark.parametrize("shape,qin,beta", [([2, 10], (0.1, -3), 1.0), ([1, 3, 33], (0.02, 127), 0.7)])
+def test_softmax_int8_to_int8_shares_the_body(tmp_path, shape, qin, beta):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int8", *qin)
+    y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int8", 1 / 256, -128), options={"beta": beta})
+    b.output(y)
+    check(tmp_path, b)
