@@ -349,3 +349,18 @@ def test_softmax_int8_to_int8_shares_the_body(tmp_path, shape, qin, beta):
     y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int8", 1 / 256, -128), options={"beta": beta})
     b.output(y)
     check(tmp_path, b)
+
+
+@pytest.mark.parametrize("kind,qin,qout", [
+    ("RELU", (0.001, 0), (0.001, 0)),
+    ("RELU", (0.001, 0), (0.0003, 0)),
+    ("RELU", (1 / 32768, 0), (0.01, 0)),
+    ("RELU6", (0.0003, 0), (0.0003, 0)),
+    ("RELU6", (1 / 4096, 0), (1 / 4096, 0)),
+])
+def test_relu_int16(tmp_path, kind, qin, qout):
+    b = ModelBuilder()
+    x = b.input("x", [3, 41], "int16", *qin)
+    y = b.op(kind, [x], out=b.tensor("y", [3, 41], "int16", *qout))
+    b.output(y)
+    check(tmp_path, b)
