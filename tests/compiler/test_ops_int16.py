@@ -364,3 +364,13 @@ def test_relu_int16(tmp_path, kind, qin, qout):
     y = b.op(kind, [x], out=b.tensor("y", [3, 41], "int16", *qout))
     b.output(y)
     check(tmp_path, b)
+
+
+def test_add_int16_constant_operand(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [1, 3, 4, 6], "int16", 0.0008, 0)
+    c = b.const("c", np.array([I16_MIN, I16_MAX, -1, 0, 1, 12345], np.int16), "int16", 2e-5, 0)
+    y = b.op("ADD", [x, c], out=b.tensor("y", [1, 3, 4, 6], "int16", 0.001, 0))
+    z = b.op("MUL", [y, c], out=b.tensor("z", [1, 3, 4, 6], "int16", 1e-5, 0))
+    b.output(z)
+    check(tmp_path, b)
