@@ -313,3 +313,64 @@ def test_testgen_and_refdata_with_int16_io(tmp_path):
                      [str(tmp_path)], exe)
     proc = run_executable(exe, [])
     assert proc.returncode == 0 and "4 of 4 cases match" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_int16_chain(tmp_path):
+    """Seven int16 operators in a row (buffers reused in place between element-wise ones), float32 out."""
+    b = ModelBuilder()
+    x = b.input("x", [1, 4, 6, 8], "int16", 0.001, 0)
+    p = b.op("PAD", [x, b.const("pads", np.array([[0, 0], [1, 1], [0, 2], [0, 0]], np.int32), "int32")],
+             out=b.tensor("p", [1, 6, 8, 8], "int16", 0.001, 0))
+    m = b.op("MUL", [p, p], out=b.tensor("m", [1, 6, 8, 8], "int16", 0.0005, 0))
+    lr = b.op("LEAKY_RELU", [m], out=b.tensor("l", [1, 6, 8, 8], "int16", 0.0004, 0))
+    a = b.op("AVERAGE_POOL_2D", [lr], out=b.tensor("a", [1, 3, 4, 8], "int16", 0.0004, 0),
+             options={"padding": 0, "filterHeight": 2, "filterWidth": 2, "strideH": 2, "strideW": 2})
+    s = b.op("SOFTMAX", [a], out=b.tensor("s", [1, 3, 4, 8], "int16", 1 / 32768, 0), options={"beta": 1.0})
+    me = b.op("MEAN", [s, b.const("ax", np.array([1, 2], np.int32), "int32")],
+              out=b.tensor("me", [1, 8], "int16", 1 / 32768, 0), options={"keepDims": False})
+    y = b.op("DEQUANTIZE", [me], out=b.tensor("y", [1, 8], "float32"))
+    b.output(y)
+    check(tmp_path, b)
+
+
+@pytest.mark.parametrize("shape,qin,beta", [([2, 10], (0.1, -3), 1.0), ([1, 3, 33], (0.02, 127), 0.7)])
+def test_softmax_int8_to_int16(tmp_path, shape, qin, beta):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int8", *qin)
+    y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int16", 1 / 65536, -32768), options={"beta": beta})
+    b.output(y)
+    check(tmp_path, b)
+
+
+@pytest.mark.parametrize("shape,qin,beta", [([2, 10], (0.1, -3), 1.0), ([1, 3, 33], (0.02, 127), 0.7)])
+def test_softmax_int8_to_int8_shares_the_body(tmp_path, shape, qin, beta):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int8", *qin)
+    y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int8", 1 / 256, -128), options={"beta": beta})
+    b.output(y)
+    check(tmp_path, b)
+
+
+@pytest.mark.parametrize("kind,qin,qout", [
+    ("RELU", (0.001, 0), (0.001, 0)),
+    ("RELU", (0.001, 0), (0.0003, 0)),
+    ("RELU", (1 / 32768, 0), (0.01, 0)),
+    ("RELU6", (0.0003, 0), (0.0003, 0)),
+    ("RELU6", (1 / 4096, 0), (1 / 4096, 0)),
+])
+def test_relu_int16(tmp_path, kind, qin, qout):
+    b = ModelBuilder()
+    x = b.input("x", [3, 41], "int16", *qin)
+    y = b.op(kind, [x], out=b.tensor("y", [3, 41], "int16", *qout))
+    b.output(y)
+    check(tmp_path, b)
+
+
+def test_add_int16_constant_operand(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [1, 3, 4, 6], "int16", 0.0008, 0)
+    c = b.const("c", np.array([I16_MIN, I16_MAX, -1, 0, 1, 12345], np.int16), "int16", 2e-5, 0)
+    y = b.op("ADD", [x, c], out=b.tensor("y", [1, 3, 4, 6], "int16", 0.001, 0))
+    z = b.op("MUL", [y, c], out=b.tensor("z", [1, 3, 4, 6], "int16", 1e-5, 0))
+    b.output(z)
+    check(tmp_path, b)
