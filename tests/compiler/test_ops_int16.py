@@ -374,3 +374,24 @@ def test_add_int16_constant_operand(tmp_path):
     z = b.op("MUL", [y, c], out=b.tensor("z", [1, 3, 4, 6], "int16", 1e-5, 0))
     b.output(z)
     check(tmp_path, b)
+
+
+@pytest.mark.parametrize("kind,qout", [("LOGISTIC", (1 / 32768, 0)), ("TANH", (1 / 32768, 0)),
+                                       ("SOFTMAX", (1 / 256, 0)), ("HARD_SWISH", (0.001, 0))])
+def test_reject_unsupported_int16_activations(tmp_path, kind, qout):
+    b = ModelBuilder()
+    x = b.input("x", [2, 8], "int16", 1 / 4096, 0)
+    y = b.op(kind, [x], out=b.tensor("y", [2, 8], "int16", *qout))
+    b.output(y)
+    err = _compile_error(tmp_path, b)
+    assert isinstance(err, UnsupportedError) and kind in str(err) and "'y'" in str(err)
+
+
+def test_reject_per_channel_int16_model_input(tmp_path):
+    b = ModelBuilder()
+    x = b.tensor("x", [1, 2, 2, 2], "int16", [0.001, 0.002], [0, 0], quantized_dimension=3)
+    b._inputs.append(x.index)
+    y = b.op("DEQUANTIZE", [x], out=b.tensor("y", [1, 2, 2, 2], "float32"))
+    b.output(y)
+    err = _compile_error(tmp_path, b)
+    assert isinstance(err, UnsupportedError) and "'x'" in str(err) and "per-channel" in str(err)
