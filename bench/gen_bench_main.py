@@ -13,7 +13,7 @@ the outputs are checked against it, so a benchmark never reports the speed of a 
 import argparse
 import json
 
-_C_TYPES = {"int8": "int8_t", "float32": "float"}
+_C_TYPES = {"int8": "int8_t", "int16": "int16_t", "float32": "float"}
 
 
 def render(m: dict) -> str:
@@ -64,7 +64,7 @@ def render(m: dict) -> str:
     for o in m["outputs"]:
         n = f"{P}_{o['c_name'].upper()}_SIZE / sizeof(out_{o['c_name']}[0])"
         want = f"{p}_ref_{o['c_name']}_want"
-        if o["dtype"] == "int8":
+        if o["dtype"] in ("int8", "int16"):  # integers: bit-exact
             lines.append(f"  exact &= memcmp(out_{o['c_name']}, {want}, sizeof(out_{o['c_name']})) == 0;")
         else:
             lines += [f"  for (unsigned k = 0; k < {n}; ++k) {{",

@@ -20,7 +20,7 @@ from toolchains.tools.elf_file import read_symbols
 HELPERS = ("memcpy", "memmove", "memset")
 # Summary columns: (key, heading).
 KINDS = (("conv1x1", "1x1 conv"), ("conv", "KxK conv"), ("depthwise", "depthwise"), ("fc", "fully connected"),
-         ("other", "other ops"))
+         ("tconv", "transpose conv"), ("other", "other ops"))
 
 
 def runner_range(elf: str, prefix: str):
@@ -48,7 +48,8 @@ def _kind(op: dict, tensors: dict) -> str:
     if op["kind"] == "CONV_2D":
         shape = tensors[op["inputs"][1]]["shape"]
         return "conv1x1" if len(shape) == 4 and shape[1] == shape[2] == 1 else "conv"
-    return {"DEPTHWISE_CONV_2D": "depthwise", "FULLY_CONNECTED": "fc"}.get(op["kind"], "other")
+    return {"DEPTHWISE_CONV_2D": "depthwise", "FULLY_CONNECTED": "fc", "TRANSPOSE_CONV": "tconv"}.get(op["kind"],
+                                                                                                    "other")
 
 
 def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict):

@@ -3,6 +3,7 @@
 import json
 
 from .. import __version__
+from ..ir.dtypes import QUANTIZED_IO_DTYPES
 from ..report.macs import op_macs
 
 
@@ -20,7 +21,7 @@ def _io_entry(f):
     t = f.tensor
     e = {"name": t.name, "c_name": f.field, "shape": list(t.shape), "dtype": t.dtype,
          "bytes": t.nbytes, "scale": None, "zero_point": None}
-    if t.quant is not None and t.dtype == "int8":
+    if t.quant is not None and t.dtype in QUANTIZED_IO_DTYPES:
         s, z = t.quant.scalar()
         e["scale"], e["zero_point"] = s, z
     return e
@@ -73,6 +74,8 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
             {"index": op.index, "kind": op.kind, "kernel": None if op.is_noop else op.kernel,
              "aliased": op.is_noop and op.fused_into is None, "fused_into": op.fused_into,
              "fused_ops": list(op.fused_ops), "macs": op_macs(op),
+             # int16x8 layers: how the 64-bit accumulation of TFLite is computed (compiler/ops/_int16.py).
+             "acc16": (op.params or {}).get("acc16"),
              "inputs": [t.index if t is not None else -1 for t in op.inputs],
              "outputs": [t.index for t in op.outputs]}
             for op in graph.ops

@@ -19,7 +19,9 @@ def _kernel(op: dict, ops: list) -> str:
         return f"(fused into op {op['fused_into']})"
     if not op["kernel"]:
         return "(aliased: no code)"
-    return "+".join([op["kernel"]] + [ops[i]["kind"].lower() for i in op.get("fused_ops", [])])
+    label = "+".join([op["kernel"]] + [ops[i]["kind"].lower() for i in op.get("fused_ops", [])])
+    # int16x8 layers name their accumulation: int32 bias, int64 bias narrowed to int32, or the wide form.
+    return label + (f" [acc {op['acc16']}]" if op.get("acc16") else "")
 
 
 def render_summary(manifest: dict) -> str:

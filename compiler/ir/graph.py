@@ -40,7 +40,9 @@ class Operator:
             return f"(fused into op {self.fused_into})"
         if self.is_noop:
             return "(alias)"
-        return "+".join([self.kernel] + [graph.ops[i].kind.lower() for i in self.fused_ops])
+        label = "+".join([self.kernel] + [graph.ops[i].kind.lower() for i in self.fused_ops])
+        acc16 = (self.params or {}).get("acc16")   # int16x8 layers: accumulation form (compiler/ops/_int16.py)
+        return label + (f" [acc {acc16}]" if acc16 else "")
 
 
 @dataclass

@@ -32,7 +32,14 @@ def activation_range_f32(name: str) -> tuple[float, float]:
 
 def activation_range_int8(name: str, scale: float, zero_point: int) -> tuple[int, int]:
     """TFLite CalculateActivationRangeQuantized for int8 outputs."""
-    qmin, qmax = -128, 127
+    return activation_range_quantized(name, scale, zero_point, "int8")
+
+
+def activation_range_quantized(name: str, scale: float, zero_point: int, dtype: str) -> tuple[int, int]:
+    """TFLite CalculateActivationRangeQuantized for int8 / int16 outputs: the fused activation's bounds quantized
+    with the output's parameters, within the type's range."""
+    info = np.iinfo(dtype)
+    qmin, qmax = int(info.min), int(info.max)
     q = lambda v: quantize_value_f32(v, scale, zero_point)  # noqa: E731
     if name == "NONE":
         return qmin, qmax
@@ -66,19 +73,27 @@ def require_same_dtype(op, *tensors) -> str:
     return dtypes.pop()
 
 
-def require_quant(op, tensor, what: str, per_channel_ok: bool = False):
-    """Return QuantParams or raise a clear error if missing/unsupported."""
+def require_quant(op, tensor, what: str, per_channel_ok: bool = False, int16_zero_point_ok: bool = False):
+    """Return QuantParams or raise a clear error if missing/unsupported.  int16 tensors must be symmetric (zero
+    point 0), as TFLite's 16x8 quantization and its int16 kernels require; only QUANTIZE / DEQUANTIZE, whose
+    TFLite kernels honour any zero point, pass int16_zero_point_ok."""
     q = tensor.quant
     if q is None:
         raise CompileError(
             f"Operator {op.index} ({op.kind}): {what} tensor '{tensor.name}' is {tensor.dtype} "
-            "but has no quantization parameters (scale/zero_point). int8 tensors must carry "
+            "but has no quantization parameters (scale/zero_point). Quantized tensors must carry "
             "TFLite affine quantization."
         )
     if q.per_channel and not per_channel_ok:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}): {what} tensor '{tensor.name}' is quantized per "
             f"channel ({len(q.scale)} scales); only per-tensor quantization is supported there."
+        )
+    if tensor.dtype == "int16" and not int16_zero_point_ok and any(int(z) != 0 for z in q.zero_point):
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): int16 {what} tensor '{tensor.name}' has zero point "
+            f"{int(q.zero_point[0])}; int16 activations must be symmetrically quantized (zero point 0, TFLite's "
+            "16x8 scheme)."
         )
     return q
 
@@ -234,7 +249,7 @@ def unary_check(op, dtypes=("int8", "float32")) -> str:
             f"{op.kind} is supported for: {', '.join(dtypes)}."
         )
     require_same_shape(op, inp, out)
-    if dtype == "int8":
+    if dtype in ("int8", "int16"):
         require_quant(op, inp, "input")
         require_quant(op, out, "output")
     return dtype

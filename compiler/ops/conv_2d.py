@@ -6,6 +6,7 @@ from . import _specialize
 from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
+from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
                            prepare_dsp_gemm, residual_call, residual_headers, residual_inplace_input)
 
@@ -13,6 +14,7 @@ from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gem
 @register
 class Conv2D(OpLowering):
     builtins = ("CONV_2D",)
+    dtypes = ("int8", "int16", "float32")
     header = "aot/kernels/conv2d.h"
 
     def check(self, op):
@@ -27,7 +29,9 @@ class Conv2D(OpLowering):
         nhwc(out.shape, op, "output")
         nhwc(filt.shape, op, "filter")
         fused_activation(op)
-        if dtype == "int8":
+        if dtype == "int16":
+            check_int16_layer(op, inp, filt, bias, out, channel_axis=0)
+        elif dtype == "int8":
             check_int8_weights(op, inp, filt, bias, out, channel_axis=0)
         else:
             require_same_dtype(op, inp, filt, bias)
@@ -45,7 +49,11 @@ class Conv2D(OpLowering):
         act = fused_activation(op)
         p = dict(n=n, ih=ih, iw=iw, ic=ic, oh=oh, ow=ow, oc=oc, kh=kh, kw=kw, kd=kd,
                  sh=sh, sw=sw, dh=dh, dw=dw, pad_t=pad_t, pad_l=pad_l)
-        if inp.dtype == "int8":
+        if inp.dtype == "int16":
+            p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(oc, -1), oc, act))
+            op.kernel = "aot_conv2d_s16"
+            prepare_dsp16(op, p, kd)
+        elif inp.dtype == "int8":
             in_zp = int(inp.quant.zero_point[0])
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
             b, in_off, folded = maybe_fold(filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp,
@@ -85,9 +93,13 @@ class Conv2D(OpLowering):
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, p["ic"], p["oc"])
         inp, filt, out = op.input(0), op.input(1), op.output
-        ctype = "int8_t" if inp.dtype == "int8" else "float"
+        ctype = "float" if inp.dtype == "float32" else "int8_t"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
-                ctx.weight(f"op{op.index}_filter", filt.data, ctype), p["kh"], p["kw"], p["kd"]]
+                ctx.weight(f"op{op.index}_filter", acc16_filter(op), ctype), p["kh"], p["kw"], p["kd"]]
+        if inp.dtype == "int16":
+            args += [ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),
+                     p["oh"], p["ow"], p["oc"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"]]
+            return [ctx.call(op.kernel, args + acc16_args(op, ctx))]
         if inp.dtype == "int8":
             args += [ctx.weight(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),
                      p["oh"], p["ow"], p["oc"], p["sh"], p["sw"], p["dh"], p["dw"],

@@ -11,6 +11,7 @@ from ._short_requant import ACC_LIMIT, acc_range, exact_requant, short_requant
 from . import _specialize
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
+from ._int16 import acc16_args, acc16_params, check_int16_layer
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
                            prepare_dsp_gemm, residual_headers, residual_inplace_input)
 
@@ -71,6 +72,7 @@ def use_c4(channels: int, out_h: int, out_w: int, stride: tuple) -> bool:
 @register
 class DepthwiseConv2D(OpLowering):
     builtins = ("DEPTHWISE_CONV_2D",)
+    dtypes = ("int8", "int16", "float32")
     header = "aot/kernels/depthwise_conv2d.h"
 
     def check(self, op):
@@ -90,7 +92,9 @@ class DepthwiseConv2D(OpLowering):
                 f"depthwise filter for input {list(inp.shape)} -> output {list(out.shape)}."
             )
         fused_activation(op)
-        if dtype == "int8":
+        if dtype == "int16":
+            check_int16_layer(op, inp, filt, bias, out, channel_axis=3)
+        elif dtype == "int8":
             check_int8_weights(op, inp, filt, bias, out, channel_axis=3)
         else:
             require_same_dtype(op, inp, filt, bias)
@@ -108,7 +112,10 @@ class DepthwiseConv2D(OpLowering):
         act = fused_activation(op)
         p = dict(n=n, ih=ih, iw=iw, ic=ic, oh=oh, ow=ow, kh=kh, kw=kw, mult_depth=oc // ic,
                  sh=sh, sw=sw, dh=dh, dw=dw, pad_t=pad_t, pad_l=pad_l)
-        if inp.dtype == "int8":
+        if inp.dtype == "int16":
+            p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(kh * kw, oc).T, oc, act))
+            op.kernel = "aot_depthwise_conv2d_s16"
+        elif inp.dtype == "int8":
             in_zp = int(inp.quant.zero_point[0])
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
             # [1, kh, kw, oc] -> per output channel rows for the zero-point fold.
@@ -218,10 +225,14 @@ class DepthwiseConv2D(OpLowering):
                     p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
             return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
         inp, filt, out = op.input(0), op.input(1), op.output
-        ctype = "int8_t" if inp.dtype == "int8" else "float"
+        ctype = "float" if inp.dtype == "float32" else "int8_t"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
                 ctx.weight(f"op{op.index}_filter", filt.data, ctype), p["kh"], p["kw"],
                 p["mult_depth"]]
+        if inp.dtype == "int16":
+            args += [ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),
+                     p["oh"], p["ow"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"]]
+            return [ctx.call(op.kernel, args + acc16_args(op, ctx))]
         if inp.dtype == "int8":
             args += [ctx.weight(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),
                      p["oh"], p["ow"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"],

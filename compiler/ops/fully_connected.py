@@ -12,6 +12,7 @@ from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, fused_activation,
                       require_const, require_inputs, require_same_dtype)
 from ..targets import has_dsp
+from ._int16 import acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
 from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
 from ._short_requant import exact_requant, short_requant
@@ -20,6 +21,7 @@ from ._short_requant import exact_requant, short_requant
 @register
 class FullyConnected(OpLowering):
     builtins = ("FULLY_CONNECTED",)
+    dtypes = ("int8", "int16", "float32")
     header = "aot/kernels/fully_connected.h"
 
     def check(self, op):
@@ -47,7 +49,9 @@ class FullyConnected(OpLowering):
                 f"{list(filt.shape)} and output {list(out.shape)} are inconsistent."
             )
         fused_activation(op)
-        if dtype == "int8":
+        if dtype == "int16":
+            check_int16_layer(op, inp, filt, bias, out, channel_axis=0)
+        elif dtype == "int8":
             check_int8_weights(op, inp, filt, bias, out, channel_axis=0)
         else:
             require_same_dtype(op, inp, filt, bias)
@@ -57,7 +61,11 @@ class FullyConnected(OpLowering):
         units, depth = filt.shape
         act = fused_activation(op)
         p = dict(batches=inp.num_elements // depth, depth=depth, units=units)
-        if inp.dtype == "int8":
+        if inp.dtype == "int16":
+            p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(units, depth), units, act))
+            op.kernel = "aot_fully_connected_s16"
+            prepare_dsp16(op, p, depth)
+        elif inp.dtype == "int8":
             mult, shift = channel_multipliers(op, inp, filt, out, units)
             per_channel = filt.quant.per_channel
             if not per_channel:
@@ -127,7 +135,15 @@ class FullyConnected(OpLowering):
                     ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"), p["stride"],
                     p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
             return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
-        if inp.dtype == "int8":
+        if inp.dtype == "int16":
+            # Per-channel tables even for a per-tensor layer (multiplier stride 1): acc16_params gives one entry
+            # per output row.
+            args = [ctx.ptr(inp), p["batches"], p["depth"],
+                    ctx.weight(f"op{op.index}_weights", acc16_filter(op), "int8_t"),
+                    ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out), p["units"],
+                    p["mode"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                    ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"), 1, p["act"][0], p["act"][1]]
+        elif inp.dtype == "int8":
             args = [ctx.ptr(inp), p["batches"], p["depth"],
                     ctx.weight(f"op{op.index}_weights", filt.data, "int8_t"),
                     ctx.weight(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),

@@ -10,7 +10,7 @@ Conditions (otherwise the graph is left as it is):
 - the PAD's output is not a model output and has exactly one reader: a CONV_2D or DEPTHWISE_CONV_2D that takes
   it as its input 0 (and as nothing else);
 - the pad value is what the convolution counts for an outside tap: for int8 the PAD's value (its output zero
-  point, or the PADV2 constant) equals the convolution's input zero point; for float32 it is 0.0;
+  point, or the PADV2 constant) equals the convolution's input zero point; for int16 (symmetric) and float32 it is 0;
 - the PAD's input is not a constant (the kernels read activations through workspace or I/O pointers).
 
 The convolution reads the PAD's input and records the padding as option "FoldedPadding" ((top, bottom),
@@ -38,12 +38,12 @@ def _paddings(pad):
 
 
 def _pad_value(pad):
-    """The value the PAD writes (int for int8, float for float32)."""
+    """The value the PAD writes (float for float32, else the integer)."""
     out, cv = pad.output, pad.input(2)
     if cv is not None:
         v = np.asarray(cv.data).reshape(-1)[0]
-        return int(v) if out.dtype == "int8" else float(v)
-    return int(out.quant.zero_point[0]) if out.dtype == "int8" else 0.0
+        return float(v) if out.dtype == "float32" else int(v)
+    return 0.0 if out.dtype == "float32" else int(out.quant.zero_point[0])
 
 
 def _value_is_conv_padding(pad, conv) -> bool:
@@ -55,6 +55,9 @@ def _value_is_conv_padding(pad, conv) -> bool:
     if dtype == "int8":
         q = pad.output.quant
         return q is not None and not q.per_channel and _pad_value(pad) == int(q.zero_point[0])
+    if dtype == "int16":
+        # int16 activations are symmetric: the int16 kernels count an outside tap as 0.
+        return _pad_value(pad) == 0
     return False
 
 

@@ -13,6 +13,24 @@ def _prod(shape) -> int:
     return n
 
 
+def _taps_inside(in_size: int, k: int, stride: int, pad: int, out_size: int) -> int:
+    """(input index, filter tap) pairs of a transposed convolution that land inside the output along one axis."""
+    return sum(1 for i in range(in_size) for f in range(k) if 0 <= i * stride - pad + f < out_size)
+
+
+def _transpose_conv_macs(op) -> int:
+    """One MAC per input element, filter tap and output channel that lands inside the output."""
+    from ..ops.transpose_conv import transpose_padding
+    n, ih, iw, ic = (int(d) for d in op.input(2).shape)
+    _, kh, kw, _ = (int(d) for d in op.input(1).shape)
+    _, oh, ow, oc = (int(d) for d in op.outputs[0].shape)
+    o = op.options
+    code, sh, sw = o.get("Padding", 0), o.get("StrideH", 1), o.get("StrideW", 1)
+    rows = _taps_inside(ih, kh, sh, transpose_padding(code, sh, oh, kh), oh)
+    cols = _taps_inside(iw, kw, sw, transpose_padding(code, sw, ow, kw), ow)
+    return n * oc * ic * rows * cols
+
+
 def op_macs(op) -> int:
     out = op.outputs[0] if op.outputs else None
     if out is None or (op.is_noop and op.fused_into is None):
@@ -24,6 +42,8 @@ def op_macs(op) -> int:
     if kind == "DEPTHWISE_CONV_2D":
         filt = op.input(1)
         return _prod(out.shape) * int(filt.shape[1]) * int(filt.shape[2])
+    if kind == "TRANSPOSE_CONV":
+        return _transpose_conv_macs(op)
     if kind == "FULLY_CONNECTED":
         return _prod(out.shape) * int(op.input(1).shape[-1])
     if kind in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):

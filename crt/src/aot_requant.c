@@ -1,6 +1,6 @@
 /* The single CRT translation unit allowed to use 64-bit arithmetic.
  *
- * Semantics follow TFLite's default ("double rounding") MultiplyByQuantizedMultiplier:
+ * aot_multiply_by_quantized_multiplier's semantics follow TFLite's default ("double rounding") MultiplyByQuantizedMultiplier:
  *   RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x << left, m), right)
  * Bit-exactness with the TFLite Micro reference kernels depends on every
  * detail here (nudge direction, truncating division, saturation corner case).
@@ -35,4 +35,17 @@ int32_t aot_multiply_by_quantized_multiplier(int32_t x, int32_t multiplier, int3
         const int32_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
         return (high >> right_shift) + (remainder > threshold ? 1 : 0);
     }
+}
+
+int32_t aot_requant_acc64(int32_t acc_hi, int32_t acc_lo, const int32_t* bias, int32_t reduced_multiplier,
+                          int32_t total_shift)
+{
+    int64_t x = (int64_t)acc_hi * 256 + (int64_t)acc_lo;
+    if (bias != 0) {
+        /* The high word carries the sign; the low word is the unsigned low half. */
+        x += (int64_t)(((uint64_t)(uint32_t)bias[1] << 32) | (uint64_t)(uint32_t)bias[0]);
+    }
+    /* Rounds half up (an arithmetic shift), unlike the 32-bit form; the result is narrowed as TFLite does. */
+    x = x * (int64_t)reduced_multiplier + ((int64_t)1 << (total_shift - 1));
+    return (int32_t)(x >> total_shift);
 }

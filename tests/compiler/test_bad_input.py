@@ -81,9 +81,9 @@ def test_unsupported_op_is_named_with_the_supported_list(tmp_path):
 def test_unsupported_dtype_int16_activations(tmp_path):
     b = ModelBuilder()
     x = b.input("x16", [4], "int16", 1 / 4096, 0)
-    b.output(b.op("TANH", [x], out=b.tensor("y16", [4], "int16", 1 / 32768, 0)))
+    b.output(b.op("HARD_SWISH", [x], out=b.tensor("y16", [4], "int16", 1 / 32768, 0)))
     p = b.save(tmp_path / "int16.tflite")
-    assert_clear_error(compile_into(tmp_path, p), "'x16'", "int16", "int8, float32")
+    assert_clear_error(compile_into(tmp_path, p), "'y16'", "int16", "int8, float32")
 
 
 def test_hybrid_model_is_refused_as_hybrid(tmp_path):

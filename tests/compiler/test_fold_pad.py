@@ -20,6 +20,11 @@ from compiler.driver import compile_model, load_model  # noqa: E402
 
 SAME, VALID = 0, 1
 IN_Q = (0.05, -3)
+IN16_Q, OUT16_Q = (1e-3, 0), (2e-3, 0)   # int16 activations are symmetric
+
+
+def _in_q(dtype):
+    return {"int8": IN_Q, "int16": IN16_Q}.get(dtype, (None, None))
 
 
 def _weights(b, rng, name, kind, ic, oc, k, dtype):
@@ -31,8 +36,9 @@ def _weights(b, rng, name, kind, ic, oc, k, dtype):
     ws = rng.uniform(0.002, 0.01, size=oc)
     w = b.const(name + "_w", rng.integers(-127, 128, size=fshape).astype(np.int8), "int8", ws, 0,
                 quantized_dimension=0 if kind == "CONV_2D" else 3)
-    bias = b.const(name + "_b", rng.integers(-3000, 3000, size=oc).astype(np.int32), "int32",
-                   np.float32(IN_Q[0]) * np.asarray(ws, np.float32), 0, quantized_dimension=0)
+    btype = "int64" if dtype == "int16" else "int32"
+    bias = b.const(name + "_b", rng.integers(-3000, 3000, size=oc).astype(btype), btype,
+                   np.float32(_in_q(dtype)[0]) * np.asarray(ws, np.float32), 0, quantized_dimension=0)
     return w, bias
 
 
@@ -43,7 +49,7 @@ def pad_conv(b, rng, name, x, shape, pads, kind="DEPTHWISE_CONV_2D", oc=None, k=
     n, h, w, c = shape
     ic = c + sum(pads[3])
     oc = oc or ic
-    q = IN_Q if dtype == "int8" else (None, None)
+    q = _in_q(dtype)
     ph, pw = h + sum(pads[1]), w + sum(pads[2])
     padded = b.tensor(name + "_padded", [n + sum(pads[0]), ph, pw, ic], dtype, *q)
     ins = [x, b.const(name + "_pads", np.array(pads, np.int32), "int32")]
@@ -55,7 +61,7 @@ def pad_conv(b, rng, name, x, shape, pads, kind="DEPTHWISE_CONV_2D", oc=None, k=
     else:
         oh, ow = (ph - k) // stride + 1, (pw - k) // stride + 1
     wt, bias = _weights(b, rng, name, kind, ic, oc, k, dtype)
-    out = b.tensor(name, [n, oh, ow, oc], dtype, *(out_q if dtype == "int8" else (None, None)))
+    out = b.tensor(name, [n, oh, ow, oc], dtype, *{"int8": out_q, "int16": OUT16_Q}.get(dtype, (None, None)))
     opts = {"padding": padding, "strideH": stride, "strideW": stride, "fusedActivationFunction": 0}
     if kind == "DEPTHWISE_CONV_2D":
         opts["depthMultiplier"] = oc // ic
@@ -71,7 +77,7 @@ def folding_model(dtype, seed=0):
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     shape = (1, 9, 8, 8)
-    x = b.input("x", list(shape), dtype, *(IN_Q if dtype == "int8" else (None, None)))
+    x = b.input("x", list(shape), dtype, *_in_q(dtype))
     outs = [
         pad_conv(b, rng, "dw_s2", x, shape, [[0, 0], [0, 1], [0, 1], [0, 0]], stride=2, dtype=dtype)[1],
         pad_conv(b, rng, "conv", x, shape, [[0, 0], [1, 2], [2, 1], [0, 0]], kind="CONV_2D", oc=4,
@@ -81,7 +87,7 @@ def folding_model(dtype, seed=0):
                  stride=2, padding=SAME, dtype=dtype)[1],
     ]
     # A 3 x 1 image padded by 2 all round under a 3x3 filter: no window lies inside the image.
-    t = b.input("t", [1, 3, 1, 8], dtype, *(IN_Q if dtype == "int8" else (None, None)))
+    t = b.input("t", [1, 3, 1, 8], dtype, *_in_q(dtype))
     outs.append(pad_conv(b, rng, "dw_tiny", t, (1, 3, 1, 8), [[0, 0], [2, 2], [2, 2], [0, 0]], dtype=dtype)[1])
     # Stride 4 past a left padding of 9: the windows never reach the image.
     outs.append(pad_conv(b, rng, "dw_far", t, (1, 3, 1, 8), [[0, 0], [0, 0], [9, 0], [0, 0]], stride=4,
@@ -111,6 +117,8 @@ FOLDED = [
                            "aot_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_dsp_c4", "aot_depthwise_conv2d_s8_dsp_c4"]),
     ("int8", "cortex-m0", ["aot_depthwise_conv2d_s8_body", "aot_conv2d_s8_body", "aot_depthwise_conv2d_s8_body",
                            "aot_conv2d_s8_body", "aot_depthwise_conv2d_s8_body", "aot_depthwise_conv2d_s8_body"]),
+    ("int16", "host", ["aot_depthwise_conv2d_s16", "aot_conv2d_s16", "aot_depthwise_conv2d_s16", "aot_conv2d_s16",
+                       "aot_depthwise_conv2d_s16", "aot_depthwise_conv2d_s16"]),
     ("float32", "host", ["aot_depthwise_conv2d_f32", "aot_conv2d_f32", "aot_depthwise_conv2d_f32",
                          "aot_conv2d_f32", "aot_depthwise_conv2d_f32", "aot_depthwise_conv2d_f32"]),
 ]

@@ -65,6 +65,7 @@ _OPTIONS_FOR_OP = {
     "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions",
     "AVERAGE_POOL_2D": "Pool2DOptions",
     "MAX_POOL_2D": "Pool2DOptions",
+    "TRANSPOSE_CONV": "TransposeConvOptions",
 }
 
 

@@ -53,6 +53,15 @@ void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_
                                     int32_t pad_top, int32_t pad_left, int32_t input_zero_point, int32_t act_min,
                                     int32_t act_max, int32_t* scratch);
 
+/* int16x8 (int16 activations with zero point 0, int8 [1][kh][kw][in_c * depth_multiplier] filter):
+ * accumulation and requantization in the layer's `mode` (aot/kernels/acc16_inline.h); bias may be NULL. */
+void aot_depthwise_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                              const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t depth_multiplier,
+                              const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t stride_h,
+                              int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                              int32_t pad_left, int32_t mode, const int32_t* out_multiplier,
+                              const int32_t* out_shift, int32_t act_min, int32_t act_max);
+
 void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
                               int32_t in_c, const float* filter, int32_t filter_h,
                               int32_t filter_w, int32_t depth_multiplier, const float* bias,

@@ -35,6 +35,18 @@ void aot_fully_connected_s8_dsp_exact(const int8_t* input, int32_t batches, int3
                                       int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_zp_shift,
                                       int32_t multiplier_stride, int32_t act_min, int32_t act_max,
                                       int32_t* scratch);
+/* int16x8 (int16 activations with zero point 0, int8 weights): accumulation and requantization in the layer's
+ * `mode` (aot/kernels/acc16_inline.h), parameters indexed by o * multiplier_stride; bias may be NULL. */
+void aot_fully_connected_s16(const int16_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
+                             const int32_t* bias, int16_t* output, int32_t out_depth, int32_t mode,
+                             const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
+                             int32_t act_min, int32_t act_max);
+/* The same on DSP cores with SMLAD: filter quads in the order of acc16_dsp.h (compiler/ops/_int16.py
+ * dsp_quad_order), int32 and narrowed forms only. */
+void aot_fully_connected_s16_dsp(const int16_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
+                                 const int32_t* bias, int16_t* output, int32_t out_depth, int32_t mode,
+                                 const int32_t* out_multiplier, const int32_t* out_shift,
+                                 int32_t multiplier_stride, int32_t act_min, int32_t act_max);
 
 void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth,
                              const float* filter, const float* bias, float* output,
