@@ -13,6 +13,7 @@ from ._common import (activation_range_f32, activation_range_int8, fused_activat
                       require_const, require_inputs, require_same_dtype)
 from ..targets import has_dsp
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
+from ._mve_layout import mve_gemm_params
 from ._dsp_layout import as_words, dsp_requant_ok, fits_int32, interleave_rows, raw_word_rows, requant_add
 
 
@@ -68,7 +69,13 @@ class FullyConnected(OpLowering):
                      in_off=in_off, folded=folded, out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_fully_connected_s8"
-            self._prepare_dsp(op, p)
+            m = mve_gemm_params(op, filt.data.reshape(units, depth), int8_bias(bias, units),
+                                int(inp.quant.zero_point[0]), units, mult, shift)
+            if m is not None:
+                p.update(m)
+                op.kernel = "aot_fully_connected_s8_mve"
+            else:
+                self._prepare_dsp(op, p)
             if _specialize.wanted(op, "fc") and depth <= _specialize.FC_MAX_DEPTH:
                 t = _specialize.requant_tables(p, filt.data.reshape(units, depth), int8_bias(bias, units),
                                                int(inp.quant.zero_point[0]))
@@ -111,6 +118,13 @@ class FullyConnected(OpLowering):
         if op.kernel in _specialize.BODIES:
             return _specialize.emit(op, ctx)
         inp, filt, out = op.input(0), op.input(1), op.output
+        if op.kernel == "aot_fully_connected_s8_mve":
+            args = [ctx.ptr(inp), p["batches"], p["depth"],
+                    ctx.weight(f"op{op.index}_weights", p["mve_weights"], "int8_t"),
+                    ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(out), p["units"],
+                    p["out_off"], ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
+                    ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["act"][0], p["act"][1]]
+            return [ctx.call(op.kernel, args)]
         if op.kernel == "aot_fully_connected_s8_dsp":
             args = [ctx.ptr(inp), p["batches"], p["depth"],
                     ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t"),

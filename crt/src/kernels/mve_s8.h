@@ -1,0 +1,240 @@
+/* Private: the int8 GEMM of the Helium (MVE) kernels (conv2d_s8_mve.c, fully_connected_s8_mve.c), with a portable
+ * fallback.
+ *
+ * On a core with MVE (__ARM_FEATURE_MVE: Cortex-M55) one VMLADAVA.S8 multiplies 16 int8 inputs by 16 int8 weights
+ * and adds the sum to a scalar accumulator.  The GEMM takes one or two pixels (rows of K int8 inputs) against
+ * four output channels at a time: per 16 taps one input vector per pixel and one weight vector per channel are
+ * loaded, so each weight load serves both pixels and each input load four channels.  The K % 16 last taps are
+ * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.
+ *
+ * Weight layout written by the compiler (compiler/ops/_mve_layout.py; the same bytes as the model, reordered):
+ *   - output channels in blocks of 4; per block, per 16 taps: 16 weights of each of the 4 channels (64 bytes);
+ *     then the K % 16 last taps of each of the 4 channels (4 * (K % 16) bytes);
+ *   - the last out_c % 4 channels follow, each channel's K weights in order.
+ * The input zero point is folded into the bias by the compiler (padded taps read the zero point: their
+ * contribution is zero after folding).
+ *
+ * Requantization, vectorised across 4 output channels: TFLite's MultiplyByQuantizedMultiplier (double rounding)
+ * for every multiplier and shift it allows (aot_mve_requant below says how), then the output offset and the
+ * activation clamp.  The portable fallback (the host, other cores) runs the same layout with scalar code and the
+ * CRT's reference requantization, so layouts are checked bit-exact on the host; the QEMU tests of mps3-an547 run
+ * the MVE code.
+ */
+#ifndef AOT_KERNELS_MVE_S8_H_
+#define AOT_KERNELS_MVE_S8_H_
+
+#include <stdint.h>
+
+#include "add_s8_elem.h"
+#include "aot/requant.h"
+
+#if defined(__ARM_FEATURE_MVE)
+#include <arm_mve.h>
+#endif
+
+/* Per output channel requantization and the fused residual ADD, if any (residual == 0: none). */
+struct aot_mve_rq {
+    const int32_t* bias;
+    const int32_t* multiplier;
+    const int32_t* shift;
+    int32_t out_offset, act_min, act_max;
+    const struct aot_add_s8_params* add;
+};
+
+#if defined(__ARM_FEATURE_MVE)
+
+/* TFLite's MultiplyByQuantizedMultiplier(acc, multiplier, shift) lane by lane, exact for every shift in
+ * [-31, 31] and every multiplier in {0} U [2^30, 2^31):
+ *  - left = max(shift, 0): acc << left wraps in 32 bits like the reference's int32 product (VSHL by register);
+ *  - VQRDMULH is SaturatingRoundingDoublingHighMul exactly (round((2 a m) / 2^32) half up, saturated), including
+ *    for negative products: the reference's nudge 1 - 2^30 then truncation towards zero is the same floor;
+ *  - right = -min(shift, 0): RoundingDivideByPOT rounds half away from zero, VRSHL by -right rounds half up.  They
+ *    differ only on negative ties, and subtracting 1 from a negative value first turns VRSHL's result into the
+ *    reference's for every negative value (ties go down, non-ties stay: the remainder is never 0 after the -1
+ *    unless it was 2^right - 1... i.e. floor((v - 1 + 2^(r-1)) / 2^r) = -ceil(-v / 2^r - 1/2) for v < 0, r >= 1).
+ *    Where right == 0 there is no rounding, so the -1 is applied only where right >= 1 (a predicated add).  The
+ *    -1 saturates: only v = INT32_MIN could wrap, and it is a multiple of 2^right, whose rounding needs no fix. */
+static inline int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
+{
+    const int32x4_t zero = vdupq_n_s32(0);
+    const int32x4_t right = vminq_s32(shift, zero);
+    int32x4_t v = vqrdmulhq_s32(vshlq_s32(acc, vmaxq_s32(shift, zero)), multiplier);
+    v = vqaddq_m_s32(v, v, vshrq_n_s32(v, 31), vcmpltq_n_s32(shift, 0));
+    return vrshlq_s32(v, right);
+}
+
+/* Requantizes, offsets, clamps (and adds the residual) for `n` (1..4) channels starting at c; stores n bytes. */
+AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, int32_t n, const struct aot_mve_rq* rq,
+                                     const int8_t* residual, int8_t* out, int fused)
+{
+    const mve_pred16_t p = vctp32q((uint32_t)n);
+    int32x4_t v = vaddq_s32(acc, vldrwq_z_s32(rq->bias + c, p));
+    v = aot_mve_requant(v, vldrwq_z_s32(rq->multiplier + c, p), vldrwq_z_s32(rq->shift + c, p));
+    v = vaddq_n_s32(v, rq->out_offset);
+    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
+    if (fused) {
+        int32_t lanes[4], i;
+        vst1q_s32(lanes, v);
+        for (i = 0; i < n; i++) {
+            out[c + i] = (int8_t)aot_add_s8_elem(lanes[i], residual[c + i], rq->add, 0);
+        }
+    } else {
+        vstrbq_p_s32(out + c, v, p);
+    }
+}
+
+/* One or two pixels (x1 ignored unless `two`) against a block of 4 channels laid out as above: r0/r1 get the
+ * 4 dot products of each pixel. */
+AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
+                                    int32x4_t* r0, int32x4_t* r1)
+{
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, n;
+    const int32_t t = k & 15;
+    for (n = k >> 4; n > 0; n--) {
+        const int8x16_t v0 = vldrbq_s8(x0);
+        const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32), w3 = vldrbq_s8(w + 48);
+        a0 = vmladavaq_s8(a0, v0, w0);
+        a1 = vmladavaq_s8(a1, v0, w1);
+        a2 = vmladavaq_s8(a2, v0, w2);
+        a3 = vmladavaq_s8(a3, v0, w3);
+        if (two) {
+            const int8x16_t v1 = vldrbq_s8(x1);
+            b0 = vmladavaq_s8(b0, v1, w0);
+            b1 = vmladavaq_s8(b1, v1, w1);
+            b2 = vmladavaq_s8(b2, v1, w2);
+            b3 = vmladavaq_s8(b3, v1, w3);
+            x1 += 16;
+        }
+        x0 += 16;
+        w += 64;
+    }
+    if (t) {
+        /* The lanes past K load as zero (and nothing past the block is read). */
+        const mve_pred16_t p = vctp8q((uint32_t)t);
+        const int8x16_t v0 = vldrbq_z_s8(x0, p);
+        const int8x16_t w0 = vldrbq_z_s8(w, p), w1 = vldrbq_z_s8(w + t, p), w2 = vldrbq_z_s8(w + 2 * t, p),
+                        w3 = vldrbq_z_s8(w + 3 * t, p);
+        a0 = vmladavaq_s8(a0, v0, w0);
+        a1 = vmladavaq_s8(a1, v0, w1);
+        a2 = vmladavaq_s8(a2, v0, w2);
+        a3 = vmladavaq_s8(a3, v0, w3);
+        if (two) {
+            const int8x16_t v1 = vldrbq_z_s8(x1, p);
+            b0 = vmladavaq_s8(b0, v1, w0);
+            b1 = vmladavaq_s8(b1, v1, w1);
+            b2 = vmladavaq_s8(b2, v1, w2);
+            b3 = vmladavaq_s8(b3, v1, w3);
+        }
+    }
+    {
+        int32x4_t v = vdupq_n_s32(a0);
+        v = vsetq_lane_s32(a1, v, 1);
+        v = vsetq_lane_s32(a2, v, 2);
+        *r0 = vsetq_lane_s32(a3, v, 3);
+    }
+    if (two) {
+        int32x4_t v = vdupq_n_s32(b0);
+        v = vsetq_lane_s32(b1, v, 1);
+        v = vsetq_lane_s32(b2, v, 2);
+        *r1 = vsetq_lane_s32(b3, v, 3);
+    }
+}
+
+/* One or two pixels against one channel stored as K plain weights. */
+AOT_ALWAYS_INLINE void aot_mve_dot1(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
+                                    int32_t* r0, int32_t* r1)
+{
+    int32_t a = 0, b = 0, left;
+    for (left = k; left > 0; left -= 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)left);
+        const int8x16_t wv = vldrbq_z_s8(w, p);
+        a = vmladavaq_s8(a, vldrbq_z_s8(x0, p), wv);
+        if (two) {
+            b = vmladavaq_s8(b, vldrbq_z_s8(x1, p), wv);
+            x1 += 16;
+        }
+        x0 += 16;
+        w += 16;
+    }
+    *r0 = a;
+    *r1 = b;
+}
+
+/* One or two pixels (rows of K inputs at x0, x1) against every output channel: outputs at out0 / out1 (out_c
+ * values each), residual elements (fused ADD) at res0 / res1. */
+AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
+                                    const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
+                                    const int8_t* res1, int two, int fused)
+{
+    const int8_t* w = filter;
+    int32_t c;
+    for (c = 0; c + 4 <= out_c; c += 4) {
+        int32x4_t r0, r1 = vdupq_n_s32(0);
+        aot_mve_dot4(x0, x1, w, k, two, &r0, &r1);
+        aot_mve_store(r0, c, 4, rq, res0, out0, fused);
+        if (two) {
+            aot_mve_store(r1, c, 4, rq, res1, out1, fused);
+        }
+        w += 4 * k;
+    }
+    if (c < out_c) {
+        const int32_t n = out_c - c;
+        int32_t a[4] = {0, 0, 0, 0}, b[4] = {0, 0, 0, 0}, i;
+        for (i = 0; i < n; i++) {
+            aot_mve_dot1(x0, x1, w, k, two, &a[i], &b[i]);
+            w += k;
+        }
+        aot_mve_store(vld1q_s32(a), c, n, rq, res0, out0, fused);
+        if (two) {
+            aot_mve_store(vld1q_s32(b), c, n, rq, res1, out1, fused);
+        }
+    }
+}
+
+#else /* portable: the same layout, scalar */
+
+/* Weight (channel c, tap j) of the layout above. */
+static inline int8_t aot_mve_weight(const int8_t* filter, int32_t k, int32_t out_c, int32_t c, int32_t j)
+{
+    const int32_t blocks = out_c / 4;
+    const int32_t full = k / 16 * 16;
+    const int32_t r = c % 4;
+    const int8_t* block = filter + (c / 4) * 4 * k;
+    if (c >= 4 * blocks) {
+        return filter[blocks * 4 * k + (c - 4 * blocks) * k + j];
+    }
+    if (j < full) {
+        return block[(j / 16) * 64 + r * 16 + j % 16];
+    }
+    return block[4 * full + r * (k - full) + (j - full)];
+}
+
+static inline void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
+                                const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
+                                const int8_t* res1, int two, int fused)
+{
+    int32_t c, j, s;
+    for (s = 0; s < (two ? 2 : 1); s++) {
+        const int8_t* x = s ? x1 : x0;
+        int8_t* out = s ? out1 : out0;
+        const int8_t* res = s ? res1 : res0;
+        for (c = 0; c < out_c; c++) {
+            uint32_t acc = (uint32_t)rq->bias[c];
+            int32_t v;
+            for (j = 0; j < k; j++) {
+                acc += (uint32_t)(x[j] * aot_mve_weight(filter, k, out_c, c, j));
+            }
+            v = aot_multiply_by_quantized_multiplier((int32_t)acc, rq->multiplier[c], rq->shift[c]);
+            v = (int32_t)((uint32_t)v + (uint32_t)rq->out_offset);
+            v = aot_dsp_clamp(v, rq->act_min, rq->act_max);
+            if (fused) {
+                v = aot_add_s8_elem(v, res[c], rq->add, 0);
+            }
+            out[c] = (int8_t)v;
+        }
+    }
+}
+
+#endif
+
+#endif /* AOT_KERNELS_MVE_S8_H_ */
