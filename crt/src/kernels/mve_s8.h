@@ -59,27 +59,71 @@ static inline int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int
     const int32x4_t zero = vdupq_n_s32(0);
     const int32x4_t right = vminq_s32(shift, zero);
     int32x4_t v = vqrdmulhq_s32(vshlq_s32(acc, vmaxq_s32(shift, zero)), multiplier);
-    v = vqaddq_m_s32(v, v, vshrq_n_s32(v, 31), vcmpltq_n_s32(shift, 0));
+    /* -1 where v < 0 and right < 0 (the sign masks of both), added with saturation. */
+    v = vqaddq_s32(v, vandq_s32(vshrq_n_s32(v, 31), vshrq_n_s32(right, 31)));
     return vrshlq_s32(v, right);
 }
 
-/* Requantizes, offsets, clamps (and adds the residual) for `n` (1..4) channels starting at c; stores n bytes. */
-AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, int32_t n, const struct aot_mve_rq* rq,
-                                     const int8_t* residual, int8_t* out, int fused)
+/* One input of the fused residual ADD rescaled as aot_add_s8_rescale (add_s8_elem.h) does: there the doubled value
+ * x2 = (x + offset) * 2^21 goes through SMMLAR; x2 is even, so round(x2 * m / 2^32) is VQRDMULH of x2 / 2. */
+static inline int32x4_t aot_mve_add_rescale(int32x4_t x, int32_t bias, int32_t multiplier, int32_t add,
+                                            int32_t right_shift)
 {
-    const mve_pred16_t p = vctp32q((uint32_t)n);
-    int32x4_t v = vaddq_s32(acc, vldrwq_z_s32(rq->bias + c, p));
-    v = aot_mve_requant(v, vldrwq_z_s32(rq->multiplier + c, p), vldrwq_z_s32(rq->shift + c, p));
+    const int32x4_t h = vaddq_n_s32(vshlq_n_s32(x, 20), bias >> 1);
+    const int32x4_t r = vaddq_s32(vaddq_n_s32(vqrdmulhq_n_s32(h, multiplier), add), vshrq_n_s32(h, 31));
+    return vshlq_r_s32(r, -right_shift);
+}
+
+/* aot_add_s8_elem (add_s8_elem.h) of 4 lanes: conv values v and residual elements r. */
+static inline int32x4_t aot_mve_add_elem(int32x4_t v, int32x4_t r, const struct aot_add_s8_params* a)
+{
+    const int32x4_t sum = vaddq_s32(aot_mve_add_rescale(v, a->in1_bias, a->in1_multiplier, a->in1_add, a->in1_shift),
+                                    aot_mve_add_rescale(r, a->in2_bias, a->in2_multiplier, a->in2_add, a->in2_shift));
+    int32x4_t o = vaddq_s32(vaddq_n_s32(vqrdmulhq_n_s32(sum, a->out_multiplier), a->out_add), vshrq_n_s32(sum, 31));
+    o = vshlq_r_s32(o, -a->out_shift);
+    return vminq_s32(vmaxq_s32(o, vdupq_n_s32(a->act_min)), vdupq_n_s32(a->act_max));
+}
+
+/* The requantization constants of up to 4 channels (lanes past n are zero and never stored). */
+struct aot_mve_chan {
+    int32x4_t bias, multiplier, shift;
+    mve_pred16_t p;
+};
+
+AOT_ALWAYS_INLINE void aot_mve_chan_load(struct aot_mve_chan* ch, const struct aot_mve_rq* rq, int32_t c, int32_t n)
+{
+    if (n == 4) {
+        /* A whole block (n is a constant at that call site): plain loads. */
+        ch->p = 0xFFFF;
+        ch->bias = vldrwq_s32(rq->bias + c);
+        ch->multiplier = vldrwq_s32(rq->multiplier + c);
+        ch->shift = vldrwq_s32(rq->shift + c);
+    } else {
+        ch->p = vctp32q((uint32_t)n);
+        ch->bias = vldrwq_z_s32(rq->bias + c, ch->p);
+        ch->multiplier = vldrwq_z_s32(rq->multiplier + c, ch->p);
+        ch->shift = vldrwq_z_s32(rq->shift + c, ch->p);
+    }
+}
+
+/* Requantizes, offsets, clamps (and adds the residual) for the channels of ch starting at c; stores them. */
+AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_mve_chan* ch,
+                                     const struct aot_mve_rq* rq, const int8_t* residual, int8_t* out, int fused,
+                                     int whole)
+{
+    int32x4_t v = aot_mve_requant(vaddq_s32(acc, ch->bias), ch->multiplier, ch->shift);
     v = vaddq_n_s32(v, rq->out_offset);
     v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
-    if (fused) {
-        int32_t lanes[4], i;
-        vst1q_s32(lanes, v);
-        for (i = 0; i < n; i++) {
-            out[c + i] = (int8_t)aot_add_s8_elem(lanes[i], residual[c + i], rq->add, 0);
+    if (whole) {
+        if (fused) {
+            v = aot_mve_add_elem(v, vldrbq_s32(residual + c), rq->add);
         }
+        vstrbq_s32(out + c, v);
     } else {
-        vstrbq_p_s32(out + c, v, p);
+        if (fused) {
+            v = aot_mve_add_elem(v, vldrbq_z_s32(residual + c, ch->p), rq->add);
+        }
+        vstrbq_p_s32(out + c, v, ch->p);
     }
 }
 
@@ -170,23 +214,27 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
     int32_t c;
     for (c = 0; c + 4 <= out_c; c += 4) {
         int32x4_t r0, r1 = vdupq_n_s32(0);
+        struct aot_mve_chan ch;
         aot_mve_dot4(x0, x1, w, k, two, &r0, &r1);
-        aot_mve_store(r0, c, 4, rq, res0, out0, fused);
+        aot_mve_chan_load(&ch, rq, c, 4);
+        aot_mve_store(r0, c, &ch, rq, res0, out0, fused, 1);
         if (two) {
-            aot_mve_store(r1, c, 4, rq, res1, out1, fused);
+            aot_mve_store(r1, c, &ch, rq, res1, out1, fused, 1);
         }
         w += 4 * k;
     }
     if (c < out_c) {
         const int32_t n = out_c - c;
         int32_t a[4] = {0, 0, 0, 0}, b[4] = {0, 0, 0, 0}, i;
+        struct aot_mve_chan ch;
         for (i = 0; i < n; i++) {
             aot_mve_dot1(x0, x1, w, k, two, &a[i], &b[i]);
             w += k;
         }
-        aot_mve_store(vld1q_s32(a), c, n, rq, res0, out0, fused);
+        aot_mve_chan_load(&ch, rq, c, n);
+        aot_mve_store(vld1q_s32(a), c, &ch, rq, res0, out0, fused, 0);
         if (two) {
-            aot_mve_store(vld1q_s32(b), c, n, rq, res1, out1, fused);
+            aot_mve_store(vld1q_s32(b), c, &ch, rq, res1, out1, fused, 0);
         }
     }
 }
