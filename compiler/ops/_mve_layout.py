@@ -1,4 +1,4 @@
-"""Weight layout and set-up of the Helium (MVE) int8 GEMM kernels (Cortex-M55, see targets.has_mve).
+"""Weight layout and set-up of the Helium (MVE) int8 kernels (Cortex-M55, see targets.has_mve).
 
 aot_conv2d_s8_mve and aot_fully_connected_s8_mve (crt/src/kernels/mve_s8.h) multiply one or two rows of K int8
 inputs by four output channels at a time, 16 taps per VMLADAVA.  They read the weights in blocks of 4 output
@@ -6,6 +6,7 @@ channels: per 16 taps the 16 weights of each channel of the block, then the K % 
 last out_c % 4 channels follow row by row.  Only the order of the bytes changes: the weights stay exactly as large
 as in the model file.  The input zero point is always folded into the bias (im2col pads with it); requantization
 takes TFLite's per-channel multiplier and shift as they are, so every layer qualifies unless that fold overflows.
+aot_depthwise_conv2d_s8_mve (depth multiplier 1) reads the model's filter as it is, with the same folded bias.
 """
 
 import numpy as np
@@ -58,6 +59,31 @@ def prepare_mve_conv(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     p.update(m)
     op.kernel = "aot_conv2d_s8_mve"
     return True
+
+
+def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int) -> bool:
+    """aot_depthwise_conv2d_s8_mve for a depthwise convolution with depth multiplier 1 and more than one channel
+    (one channel runs as a convolution); rows: [channels, kh * kw].  The filter keeps the model's layout."""
+    if p["mult_depth"] != 1 or p["ic"] == 1:
+        return False
+    m = mve_gemm_params(op, rows, bias_arr, input_zero_point, rows.shape[0], p["mult"], p["shift"])
+    if m is None:
+        return False
+    del m["mve_weights"]
+    p.update(m)
+    op.kernel = "aot_depthwise_conv2d_s8_mve"
+    return True
+
+
+def emit_mve_depthwise(op, ctx) -> list:
+    p = op.params
+    args = [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], p["ic"],
+            ctx.weight(f"op{op.index}_filter", op.input(1).data, "int8_t"), p["kh"], p["kw"],
+            ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
+            p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], p["in_zp"], p["out_off"],
+            ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
+            ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["act"][0], p["act"][1]]
+    return [ctx.call(op.kernel, args)]
 
 
 def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:

@@ -6,7 +6,7 @@ from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
 from ..targets import has_dsp
 from ._base import OpLowering, register
-from ._mve_layout import emit_mve_conv, prepare_mve_conv
+from ._mve_layout import emit_mve_conv, emit_mve_depthwise, prepare_mve_conv, prepare_mve_depthwise
 from ._dsp_layout import dsp_requant_ok, fits_int32, requant_add
 from . import _specialize
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
@@ -124,6 +124,8 @@ class DepthwiseConv2D(OpLowering):
                 # so the GEMM kernel runs it with the filter transposed to [oc, kh * kw].
                 if not prepare_mve_conv(op, p, per_channel, int8_bias(bias, oc), in_zp):
                     prepare_dsp_gemm(op, p, per_channel, int8_bias(bias, oc), in_zp, 1)
+            elif prepare_mve_depthwise(op, p, per_channel, int8_bias(bias, oc), in_zp):
+                pass
             elif (kh, kw, dh, dw, oc) == (3, 3, 1, 1, ic):
                 self._prepare_dsp_3x3(op, p, per_channel, int8_bias(bias, oc), in_zp)
             if op.kernel == "aot_depthwise_conv2d_s8" and _specialize.wanted(op, "depthwise"):
@@ -188,6 +190,8 @@ class DepthwiseConv2D(OpLowering):
             return _specialize.emit(op, ctx)
         if op.kernel == "aot_conv2d_s8_mve":
             return emit_mve_conv(op, ctx, 1, op.output.shape[3])
+        if op.kernel == "aot_depthwise_conv2d_s8_mve":
+            return emit_mve_depthwise(op, ctx)
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
         if op.kernel == "aot_depthwise_conv2d_s8_dsp_c4":
