@@ -70,6 +70,12 @@ def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_po
     if m is None:
         return False
     del m["mve_weights"]
+    # Output rows whose windows leave the image read a band of kh input rows padded with the zero point.
+    span_h, span_w = (p["kh"] - 1) * p["dh"], (p["kw"] - 1) * p["dw"]
+    band_w = (p["ow"] - 1) * p["sw"] + span_w + 1
+    inside = (p["pad_t"] == 0 and p["pad_l"] == 0 and (p["oh"] - 1) * p["sh"] + span_h < p["ih"]
+              and band_w <= p["iw"])
+    m["mve_scratch"] = 0 if inside else p["kh"] * band_w * p["ic"]
     p.update(m)
     op.kernel = "aot_depthwise_conv2d_s8_mve"
     return True
@@ -82,7 +88,8 @@ def emit_mve_depthwise(op, ctx) -> list:
             ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
             p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], p["in_zp"], p["out_off"],
             ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
-            ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["act"][0], p["act"][1]]
+            ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["act"][0], p["act"][1],
+            ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0"]
     return [ctx.call(op.kernel, args)]
 
 

@@ -180,7 +180,7 @@ class DepthwiseConv2D(OpLowering):
         return residual_inplace_input(op)
 
     def scratch_bytes(self, op):
-        if op.kernel == "aot_conv2d_s8_mve":
+        if op.kernel in ("aot_conv2d_s8_mve", "aot_depthwise_conv2d_s8_mve"):
             return op.params["mve_scratch"]
         return op.params.get("dsp_scratch", 0) if op.kernel.endswith(("_dsp", "_dsp_c4")) else 0
 

@@ -8,39 +8,8 @@
  * aot_conv2d_s8_mve_add fuses a residual ADD (aot/kernels/conv2d.h): residual element i is read just before
  * output element i is stored, so the output may overwrite the residual.
  */
-#include <string.h>
-
 #include "aot/kernels/conv2d.h"
 #include "mve_s8.h"
-
-/* n bytes of value at dst. */
-static void aot_mve_fill(int8_t* dst, int32_t n, int8_t value)
-{
-#if defined(__ARM_FEATURE_MVE)
-    const int8x16_t v = vdupq_n_s8(value);
-    for (; n > 0; n -= 16) {
-        vstrbq_p_s8(dst, v, vctp8q((uint32_t)n));
-        dst += 16;
-    }
-#else
-    memset(dst, (uint8_t)value, (size_t)(n > 0 ? n : 0));
-#endif
-}
-
-/* n bytes from src to dst. */
-static void aot_mve_copy(int8_t* dst, const int8_t* src, int32_t n)
-{
-#if defined(__ARM_FEATURE_MVE)
-    for (; n > 0; n -= 16) {
-        const mve_pred16_t p = vctp8q((uint32_t)n);
-        vstrbq_p_s8(dst, vldrbq_z_s8(src, p), p);
-        dst += 16;
-        src += 16;
-    }
-#else
-    memcpy(dst, src, (size_t)(n > 0 ? n : 0));
-#endif
-}
 
 struct aot_mve_geom {
     const int8_t* input;
@@ -90,6 +59,22 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
     return row;
 }
 
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* The first tap of output pixel `pixel`'s window when the whole window is inside the image, else 0. */
+static const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
+{
+    const int32_t ox = pixel % g->out_w;
+    const int32_t oy = (pixel / g->out_w) % g->out_h;
+    const int32_t b = pixel / (g->out_w * g->out_h);
+    const int32_t y0 = oy * g->stride_h - g->pad_top;
+    const int32_t x0 = ox * g->stride_w - g->pad_left;
+    if (y0 < 0 || x0 < 0 || y0 + (g->filter_h - 1) * g->dilation_h >= g->in_h || x0 + g->filter_w > g->in_w) {
+        return 0;
+    }
+    return g->input + ((b * g->in_h + y0) * g->in_w + x0) * g->in_c;
+}
+#endif
+
 /* The whole layer; `fused` (a constant in each entry point) adds the residual. */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
@@ -99,7 +84,23 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     const int32_t pixels = batches * g->out_h * g->out_w;
     const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
     int32_t p;
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+    /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
+    const int runs = !direct && g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
+#endif
     for (p = 0; p + 2 <= pixels; p += 2) {
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+        if (runs) {
+            const int8_t* w0 = aot_mve_window(g, p);
+            const int8_t* w1 = aot_mve_window(g, p + 1);
+            if (w0 && w1) {
+                aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
+                                  filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
+                                  fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused);
+                continue;
+            }
+        }
+#endif
         const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
         const int8_t* x1 = aot_mve_im2col(g, p + 1, scratch + k, direct);
         aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,

@@ -5,9 +5,13 @@
  * VMUL and a VADD accumulate per lane), two horizontally
  * adjacent output pixels per pass so that each weight vector serves both.  The channel count needs no particular
  * value: the last group is predicated (VCTP).  The filter stays as in the model ([kh][kw][channels]).  The input zero
- * point is folded into the bias by the compiler; a tap outside the image then adds weight * zero point (the value
- * TFLite's padding contributes once the fold is undone), so any padding, stride and dilation is exact.
+ * point is folded into the bias by the compiler, so a tap outside the image must read the zero point (the padded
+ * band below), and any padding, stride and dilation is exact.
  * Requantization per channel with TFLite's multiplier and shift, vectorised as in mve_s8.h.
+ * Output rows whose windows leave the image are computed from a padded band in scratch: the filter_h input rows
+ * they read (dilation_h apart), each padded with the zero point to the width the row of windows spans, so every
+ * window reads without bounds checks.  Scratch: filter_h * band_w * channels bytes, band_w =
+ * (out_w - 1) * stride_w + (filter_w - 1) * dilation_w + 1 (none when no window leaves the image).
  */
 #include "aot/kernels/depthwise_conv2d.h"
 #include "mve_s8.h"
@@ -18,18 +22,130 @@ static inline int aot_dw_inside(int32_t v, int32_t n)
     return (uint32_t)v < (uint32_t)n;
 }
 
+struct aot_dw_geom {
+    const int8_t* filter;
+    int32_t in_h, in_w, channels, filter_h, filter_w, stride_w, dilation_h, dilation_w, zero_point;
+};
+
 #if defined(__ARM_FEATURE_MVE)
 
-/* Requantizes lanes of acc for channels c.. (predicate p) and stores them at out + c. */
-static inline void aot_dw_store(int32x4_t acc, const struct aot_mve_rq* rq, int32_t c, mve_pred16_t p, int8_t* out)
+/* Four int8 lanes widened to int32: all four (`full`, a constant at each call site) or those of p. */
+AOT_ALWAYS_INLINE int32x4_t aot_dw_load(const int8_t* src, mve_pred16_t p, int full)
 {
-    int32x4_t v = aot_mve_requant(acc, vldrwq_z_s32(rq->multiplier + c, p), vldrwq_z_s32(rq->shift + c, p));
-    v = vaddq_n_s32(v, rq->out_offset);
-    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
-    vstrbq_p_s32(out + c, v, p);
+    return full ? vldrbq_s32(src) : vldrbq_z_s32(src, p);
+}
+
+/* Channels c..c+3 (predicate p) of output pixels (y0, x0) and, with `two`, (y0, x0 + stride), whose windows are
+ * inside the image g: accumulated, then requantized and stored. */
+AOT_ALWAYS_INLINE void aot_dw_group(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
+                                    int32_t y0, int32_t x0, int32_t c, mve_pred16_t p, int8_t* out0, int8_t* out1,
+                                    int two, int full)
+{
+    const int32_t ch = g->channels;
+    const int8_t* wp = g->filter + c;
+    int32x4_t a0 = full ? vldrwq_s32(rq->bias + c) : vldrwq_z_s32(rq->bias + c, p);
+    int32x4_t a1 = a0;
+    int32_t ky, kx;
+    {
+        const int8_t* row = in_b + (y0 * g->in_w + x0) * ch + c;
+        const int32_t step_x = g->dilation_w * ch;
+        const int32_t second = g->stride_w * ch;
+        for (ky = 0; ky < g->filter_h; ky++) {
+            const int8_t* q = row;
+            for (kx = 0; kx < g->filter_w; kx++) {
+                const int32x4_t w = aot_dw_load(wp, p, full);
+                a0 = vaddq_s32(a0, vmulq_s32(aot_dw_load(q, p, full), w));
+                if (two) {
+                    a1 = vaddq_s32(a1, vmulq_s32(aot_dw_load(q + second, p, full), w));
+                }
+                q += step_x;
+                wp += ch;
+            }
+            row += g->dilation_h * g->in_w * ch;
+        }
+    }
+    {
+        const int32x4_t m = full ? vldrwq_s32(rq->multiplier + c) : vldrwq_z_s32(rq->multiplier + c, p);
+        const int32x4_t sh = full ? vldrwq_s32(rq->shift + c) : vldrwq_z_s32(rq->shift + c, p);
+        const int32x4_t lo = vdupq_n_s32(rq->act_min), hi = vdupq_n_s32(rq->act_max);
+        int32x4_t v = vaddq_n_s32(aot_mve_requant(a0, m, sh), rq->out_offset);
+        v = vminq_s32(vmaxq_s32(v, lo), hi);
+        if (full) {
+            vstrbq_s32(out0 + c, v);
+        } else {
+            vstrbq_p_s32(out0 + c, v, p);
+        }
+        if (two) {
+            v = vaddq_n_s32(aot_mve_requant(a1, m, sh), rq->out_offset);
+            v = vminq_s32(vmaxq_s32(v, lo), hi);
+            if (full) {
+                vstrbq_s32(out1 + c, v);
+            } else {
+                vstrbq_p_s32(out1 + c, v, p);
+            }
+        }
+    }
+}
+
+/* Every channel group of one or two output pixels; `two` a constant at each call site. */
+AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
+                                     int32_t y0, int32_t x0, int8_t* out0, int two)
+{
+    int32_t c = 0;
+    for (; c + 4 <= g->channels; c += 4) {
+        aot_dw_group(g, rq, in_b, y0, x0, c, 0xFFFF, out0, out0 + g->channels, two, 1);
+    }
+    if (c < g->channels) {
+        aot_dw_group(g, rq, in_b, y0, x0, c, vctp32q((uint32_t)(g->channels - c)), out0, out0 + g->channels, two, 0);
+    }
+}
+
+#else
+
+/* Portable: the same arithmetic, channel by channel, for one or two output pixels (bounds are checked, though the
+ * windows are inside). */
+static void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b, int32_t y0,
+                          int32_t x0, int8_t* out0, int two)
+{
+    int32_t i, s, ky, kx;
+    for (s = 0; s < (two ? 2 : 1); s++) {
+        const int32_t xs = x0 + s * g->stride_w;
+        for (i = 0; i < g->channels; i++) {
+            uint32_t acc = (uint32_t)rq->bias[i];
+            int32_t v;
+            for (ky = 0; ky < g->filter_h; ky++) {
+                const int32_t iy = y0 + ky * g->dilation_h;
+                for (kx = 0; kx < g->filter_w; kx++) {
+                    const int32_t ix = xs + kx * g->dilation_w;
+                    const int32_t w = g->filter[(ky * g->filter_w + kx) * g->channels + i];
+                    const int32_t x = aot_dw_inside(iy, g->in_h) && aot_dw_inside(ix, g->in_w)
+                                          ? in_b[(iy * g->in_w + ix) * g->channels + i]
+                                          : g->zero_point;
+                    acc += (uint32_t)(w * x);
+                }
+            }
+            v = aot_multiply_by_quantized_multiplier((int32_t)acc, rq->multiplier[i], rq->shift[i]);
+            v = aot_dsp_clamp((int32_t)((uint32_t)v + (uint32_t)rq->out_offset), rq->act_min, rq->act_max);
+            out0[s * g->channels + i] = (int8_t)v;
+        }
+    }
 }
 
 #endif
+
+/* One output row from rows whose windows are all inside (the input, or the padded band): pixel pairs, then an
+ * odd last pixel.  x0: input column of the first window's left tap. */
+static void aot_dw_row(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b, int32_t y0,
+                       int32_t x0, int8_t* out, int32_t out_w)
+{
+    int32_t ox;
+    for (ox = 0; ox + 2 <= out_w; ox += 2) {
+        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 1);
+    }
+    if (ox < out_w) {
+        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 0);
+    }
+}
 
 void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
                                  int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
@@ -37,11 +153,14 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
                                  int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
                                  int32_t pad_top, int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
                                  const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
-                                 int32_t act_max)
+                                 int32_t act_max, int8_t* scratch)
 {
     struct aot_mve_rq rq;
-    int32_t b, oy, ox, c, ky, kx;
-    (void)rq;
+    struct aot_dw_geom g, band;
+    const int32_t span_h = (filter_h - 1) * dilation_h;
+    const int32_t span_w = (filter_w - 1) * dilation_w;
+    const int32_t band_w = (out_w - 1) * stride_w + span_w + 1;
+    int32_t b, oy;
     rq.bias = bias;
     rq.multiplier = out_multiplier;
     rq.shift = out_shift;
@@ -49,75 +168,47 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     rq.act_min = act_min;
     rq.act_max = act_max;
     rq.add = 0;
+    g.filter = filter;
+    g.in_h = in_h;
+    g.in_w = in_w;
+    g.channels = channels;
+    g.filter_h = filter_h;
+    g.filter_w = filter_w;
+    g.stride_w = stride_w;
+    g.dilation_h = dilation_h;
+    g.dilation_w = dilation_w;
+    g.zero_point = input_zero_point;
+    band = g;
+    band.in_w = band_w;
+    band.in_h = filter_h;
+    band.dilation_h = 1;
     for (b = 0; b < batches; b++) {
         const int8_t* in_b = input + b * in_h * in_w * channels;
         for (oy = 0; oy < out_h; oy++) {
             const int32_t y0 = oy * stride_h - pad_top;
-            for (ox = 0; ox < out_w; ox += 2) {
-                /* Output pixels ox and ox + 1 (when there is one). */
-                const int two = ox + 1 < out_w;
-                const int32_t x0 = ox * stride_w - pad_left;
-                const int32_t x1 = x0 + stride_w;
-                int8_t* out0 = output + ((b * out_h + oy) * out_w + ox) * channels;
-                int8_t* out1 = out0 + channels;
-                for (c = 0; c < channels; c += 4) {
-#if defined(__ARM_FEATURE_MVE)
-                    const mve_pred16_t p = vctp32q((uint32_t)(channels - c));
-                    int32x4_t a0 = vldrwq_z_s32(bias + c, p);
-                    int32x4_t a1 = a0;
-                    const int8_t* wp = filter + c;
-                    for (ky = 0; ky < filter_h; ky++) {
-                        const int32_t iy = y0 + ky * dilation_h;
-                        const int8_t* row = in_b + iy * in_w * channels + c;
-                        const int row_in = aot_dw_inside(iy, in_h);
-                        for (kx = 0; kx < filter_w; kx++) {
-                            const int32_t dx = kx * dilation_w;
-                            const int32x4_t w = vldrbq_z_s32(wp, p);
-                            if (row_in && aot_dw_inside(x0 + dx, in_w)) {
-                                a0 = vaddq_s32(a0, vmulq_s32(vldrbq_z_s32(row + (x0 + dx) * channels, p), w));
-                            } else {
-                                a0 = vmlaq_n_s32(a0, w, input_zero_point);
-                            }
-                            if (two) {
-                                if (row_in && aot_dw_inside(x1 + dx, in_w)) {
-                                    a1 = vaddq_s32(a1, vmulq_s32(vldrbq_z_s32(row + (x1 + dx) * channels, p), w));
-                                } else {
-                                    a1 = vmlaq_n_s32(a1, w, input_zero_point);
-                                }
-                            }
-                            wp += channels;
-                        }
+            int8_t* out_row = output + (b * out_h + oy) * out_w * channels;
+            if (y0 >= 0 && y0 + span_h < in_h && pad_left == 0 && band_w <= in_w) {
+                aot_dw_row(&g, &rq, in_b, y0, 0, out_row, out_w);
+            } else {
+                /* The band: row ky is input row y0 + ky * dilation_h, band column j input column j - pad_left. */
+                const int32_t row_bytes = band_w * channels;
+                const int32_t lo = pad_left < band_w ? pad_left : band_w;
+                const int32_t hi0 = in_w + pad_left;
+                const int32_t hi = hi0 > band_w ? band_w : (hi0 < lo ? lo : hi0);
+                int32_t ky;
+                for (ky = 0; ky < filter_h; ky++) {
+                    const int32_t iy = y0 + ky * dilation_h;
+                    int8_t* dst = scratch + ky * row_bytes;
+                    if (iy < 0 || iy >= in_h) {
+                        aot_mve_fill(dst, row_bytes, (int8_t)input_zero_point);
+                    } else {
+                        aot_mve_fill(dst, lo * channels, (int8_t)input_zero_point);
+                        aot_mve_copy(dst + lo * channels, in_b + (iy * in_w + lo - pad_left) * channels,
+                                     (hi - lo) * channels);
+                        aot_mve_fill(dst + hi * channels, (band_w - hi) * channels, (int8_t)input_zero_point);
                     }
-                    aot_dw_store(a0, &rq, c, p, out0);
-                    if (two) {
-                        aot_dw_store(a1, &rq, c, p, out1);
-                    }
-#else
-                    /* Portable: the same arithmetic, channel by channel. */
-                    int32_t i, s;
-                    for (i = c; i < c + 4 && i < channels; i++) {
-                        for (s = 0; s < (two ? 2 : 1); s++) {
-                            const int32_t xs = s ? x1 : x0;
-                            uint32_t acc = (uint32_t)bias[i];
-                            int32_t v;
-                            for (ky = 0; ky < filter_h; ky++) {
-                                const int32_t iy = y0 + ky * dilation_h;
-                                for (kx = 0; kx < filter_w; kx++) {
-                                    const int32_t ix = xs + kx * dilation_w;
-                                    const int32_t w = filter[(ky * filter_w + kx) * channels + i];
-                                    const int32_t x = aot_dw_inside(iy, in_h) && aot_dw_inside(ix, in_w)
-                                                          ? in_b[(iy * in_w + ix) * channels + i]
-                                                          : input_zero_point;
-                                    acc += (uint32_t)(w * x);
-                                }
-                            }
-                            v = aot_multiply_by_quantized_multiplier((int32_t)acc, out_multiplier[i], out_shift[i]);
-                            v = aot_dsp_clamp((int32_t)((uint32_t)v + (uint32_t)output_offset), act_min, act_max);
-                            (s ? out1 : out0)[i] = (int8_t)v;
-                        }
-                    }
-#endif
                 }
+                aot_dw_row(&band, &rq, scratch, 0, 0, out_row, out_w);
             }
         }
     }

@@ -24,6 +24,7 @@
 #define AOT_KERNELS_MVE_S8_H_
 
 #include <stdint.h>
+#include <string.h>
 
 #include "add_s8_elem.h"
 #include "aot/requant.h"
@@ -31,6 +32,36 @@
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 #endif
+
+/* Short runs of im2col and padded bands (unaligned, a few bytes to a few hundred). */
+/* n bytes of value at dst. */
+static inline void aot_mve_fill(int8_t* dst, int32_t n, int8_t value)
+{
+#if defined(__ARM_FEATURE_MVE)
+    const int8x16_t v = vdupq_n_s8(value);
+    for (; n > 0; n -= 16) {
+        vstrbq_p_s8(dst, v, vctp8q((uint32_t)n));
+        dst += 16;
+    }
+#else
+    memset(dst, (uint8_t)value, (size_t)(n > 0 ? n : 0));
+#endif
+}
+
+/* n bytes from src to dst. */
+static inline void aot_mve_copy(int8_t* dst, const int8_t* src, int32_t n)
+{
+#if defined(__ARM_FEATURE_MVE)
+    for (; n > 0; n -= 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)n);
+        vstrbq_p_s8(dst, vldrbq_z_s8(src, p), p);
+        dst += 16;
+        src += 16;
+    }
+#else
+    memcpy(dst, src, (size_t)(n > 0 ? n : 0));
+#endif
+}
 
 /* Per output channel requantization and the fused residual ADD, if any (residual == 0: none). */
 struct aot_mve_rq {
@@ -127,6 +158,33 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
     }
 }
 
+/* 2 pixels x 4 channels, N (>= 1) passes of 16 taps, into the accumulators ra0..ra3 / rb0..rb3 pinned to r0, r2,
+ * ..., r12 and lr (VMLADAVA takes even registers only; GCC alone spills one of the eight); the loop counts with
+ * SUBS/BNE (lr holds an accumulator).  Only for optimised builds (unoptimised ones keep a frame pointer). */
+#define AOT_MVE_DOT4X2_LOOP(X0, X1, W, N) \
+    __asm__ volatile( \
+        "1:\n\t" \
+        "vldrb.8 q1, [%[w], #16]\n\t" \
+        "vldrb.8 q2, [%[w], #32]\n\t" \
+        "vldrb.8 q3, [%[w], #48]\n\t" \
+        "vldrb.8 q0, [%[w]], #64\n\t" \
+        "vldrb.8 q4, [%[x0]], #16\n\t" \
+        "vmladava.s8 %[a0], q4, q0\n\t" \
+        "vmladava.s8 %[a1], q4, q1\n\t" \
+        "vmladava.s8 %[a2], q4, q2\n\t" \
+        "vmladava.s8 %[a3], q4, q3\n\t" \
+        "vldrb.8 q5, [%[x1]], #16\n\t" \
+        "vmladava.s8 %[b0], q5, q0\n\t" \
+        "vmladava.s8 %[b1], q5, q1\n\t" \
+        "vmladava.s8 %[b2], q5, q2\n\t" \
+        "vmladava.s8 %[b3], q5, q3\n\t" \
+        "subs %[n], %[n], #1\n\t" \
+        "bne 1b" \
+        : [a0] "+r"(ra0), [a1] "+r"(ra1), [a2] "+r"(ra2), [a3] "+r"(ra3), [b0] "+r"(rb0), [b1] "+r"(rb1), \
+          [b2] "+r"(rb2), [b3] "+r"(rb3), [x0] "+r"(X0), [x1] "+r"(X1), [w] "+r"(W), [n] "+r"(N) \
+        : \
+        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc")
+
 /* One or two pixels (x1 ignored unless `two`) against a block of 4 channels laid out as above: r0/r1 get the
  * 4 dot products of each pixel. */
 AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
@@ -134,23 +192,51 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
 {
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, n;
     const int32_t t = k & 15;
-    for (n = k >> 4; n > 0; n--) {
-        const int8x16_t v0 = vldrbq_s8(x0);
-        const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32), w3 = vldrbq_s8(w + 48);
-        a0 = vmladavaq_s8(a0, v0, w0);
-        a1 = vmladavaq_s8(a1, v0, w1);
-        a2 = vmladavaq_s8(a2, v0, w2);
-        a3 = vmladavaq_s8(a3, v0, w3);
-        if (two) {
-            const int8x16_t v1 = vldrbq_s8(x1);
-            b0 = vmladavaq_s8(b0, v1, w0);
-            b1 = vmladavaq_s8(b1, v1, w1);
-            b2 = vmladavaq_s8(b2, v1, w2);
-            b3 = vmladavaq_s8(b3, v1, w3);
-            x1 += 16;
+#if defined(__OPTIMIZE__)
+    if (two && k >= 16) {
+        /* Eight accumulators: VMLADAVA takes even registers only, and r0..r12 hold seven, so GCC spills one (or more)
+         * in this loop; here they are pinned to r0, r2, ..., r12 and lr (the loop counts with SUBS/BNE, not LE). */
+        register int32_t ra0 __asm__("r0") = 0;
+        register int32_t ra1 __asm__("r2") = 0;
+        register int32_t ra2 __asm__("r4") = 0;
+        register int32_t ra3 __asm__("r6") = 0;
+        register int32_t rb0 __asm__("r8") = 0;
+        register int32_t rb1 __asm__("r10") = 0;
+        register int32_t rb2 __asm__("r12") = 0;
+        register int32_t rb3 __asm__("lr") = 0;
+        n = k >> 4;
+        AOT_MVE_DOT4X2_LOOP(x0, x1, w, n);
+        a0 = ra0;
+        a1 = ra1;
+        a2 = ra2;
+        a3 = ra3;
+        b0 = rb0;
+        b1 = rb1;
+        b2 = rb2;
+        b3 = rb3;
+    } else
+#endif
+    {
+        /* (Unoptimised builds keep the frame pointer and lack the registers of the loop above.) */
+        for (n = k >> 4; n > 0; n--) {
+            const int8x16_t v0 = vldrbq_s8(x0);
+            const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32),
+                            w3 = vldrbq_s8(w + 48);
+            a0 = vmladavaq_s8(a0, v0, w0);
+            a1 = vmladavaq_s8(a1, v0, w1);
+            a2 = vmladavaq_s8(a2, v0, w2);
+            a3 = vmladavaq_s8(a3, v0, w3);
+            if (two) {
+                const int8x16_t v1 = vldrbq_s8(x1);
+                b0 = vmladavaq_s8(b0, v1, w0);
+                b1 = vmladavaq_s8(b1, v1, w1);
+                b2 = vmladavaq_s8(b2, v1, w2);
+                b3 = vmladavaq_s8(b3, v1, w3);
+                x1 += 16;
+            }
+            x0 += 16;
+            w += 64;
         }
-        x0 += 16;
-        w += 64;
     }
     if (t) {
         /* The lanes past K load as zero (and nothing past the block is read). */
@@ -183,6 +269,60 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
         *r1 = vsetq_lane_s32(b3, v, 3);
     }
 }
+
+#if defined(__OPTIMIZE__)
+/* Two pixels whose K taps are `runs` runs of run_len bytes (a multiple of 16), `stride` apart in the input (a
+ * convolution's filter rows inside the image: no im2col copy), against a block of 4 channels. */
+AOT_ALWAYS_INLINE void aot_mve_dot4_runs(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t runs,
+                                         int32_t run_len, int32_t stride, int32x4_t* r0, int32x4_t* r1)
+{
+    register int32_t ra0 __asm__("r0") = 0;
+    register int32_t ra1 __asm__("r2") = 0;
+    register int32_t ra2 __asm__("r4") = 0;
+    register int32_t ra3 __asm__("r6") = 0;
+    register int32_t rb0 __asm__("r8") = 0;
+    register int32_t rb1 __asm__("r10") = 0;
+    register int32_t rb2 __asm__("r12") = 0;
+    register int32_t rb3 __asm__("lr") = 0;
+    int32_t r;
+    for (r = 0; r < runs; r++) {
+        const int8_t* p0 = x0 + r * stride;
+        const int8_t* p1 = x1 + r * stride;
+        int32_t n = run_len >> 4;
+        AOT_MVE_DOT4X2_LOOP(p0, p1, w, n);
+    }
+    {
+        int32x4_t v = vdupq_n_s32(ra0);
+        v = vsetq_lane_s32(ra1, v, 1);
+        v = vsetq_lane_s32(ra2, v, 2);
+        *r0 = vsetq_lane_s32(ra3, v, 3);
+        v = vdupq_n_s32(rb0);
+        v = vsetq_lane_s32(rb1, v, 1);
+        v = vsetq_lane_s32(rb2, v, 2);
+        *r1 = vsetq_lane_s32(rb3, v, 3);
+    }
+}
+
+/* aot_mve_gemm for two such pixels and out_c a multiple of 4. */
+AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int32_t runs, int32_t run_len,
+                                         int32_t stride, const int8_t* filter, int32_t out_c,
+                                         const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1,
+                                         const int8_t* res0, const int8_t* res1, int fused)
+{
+    const int32_t k = runs * run_len;
+    const int8_t* w = filter;
+    int32_t c;
+    for (c = 0; c < out_c; c += 4) {
+        int32x4_t r0, r1;
+        struct aot_mve_chan ch;
+        aot_mve_dot4_runs(x0, x1, w, runs, run_len, stride, &r0, &r1);
+        aot_mve_chan_load(&ch, rq, c, 4);
+        aot_mve_store(r0, c, &ch, rq, res0, out0, fused, 1);
+        aot_mve_store(r1, c, &ch, rq, res1, out1, fused, 1);
+        w += 4 * k;
+    }
+}
+#endif
 
 /* One or two pixels against one channel stored as K plain weights. */
 AOT_ALWAYS_INLINE void aot_mve_dot1(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
