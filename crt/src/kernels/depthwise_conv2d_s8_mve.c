@@ -2,8 +2,9 @@
  *
  * NHWC keeps a pixel's channels together, so the kernel vectorises across channels: four channels per vector
  * (VLDRB.S32 widens four int8 inputs and four weights to int32 lanes; MVE has no vector-by-vector VMLA, so a
- * VMUL and a VADD accumulate per lane), two horizontally
- * adjacent output pixels per pass so that each weight vector serves both.  The channel count needs no particular
+ * VMUL and a VADD accumulate per lane), sixteen channels of a pixel per pass (four loads at immediate offsets per
+ * tap pointer), then the remaining groups of four for two horizontally adjacent output pixels at a time so that
+ * each weight vector serves both.  The channel count needs no particular
  * value: the last group is predicated (VCTP).  The filter stays as in the model ([kh][kw][channels]).  The input zero
  * point is folded into the bias by the compiler, so a tap outside the image must read the zero point (the padded
  * band below), and any padding, stride and dilation is exact.
@@ -87,11 +88,52 @@ AOT_ALWAYS_INLINE void aot_dw_group(const struct aot_dw_geom* g, const struct ao
     }
 }
 
+/* Sixteen channels c..c+15 of one output pixel (window inside g): four int32 vectors, so each tap's input and weight
+ * pointers serve four loads at immediate offsets. */
+static inline void aot_dw_group16(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
+                                  int32_t y0, int32_t x0, int32_t c, int8_t* out)
+{
+    const int32_t ch = g->channels;
+    const int8_t* wp = g->filter + c;
+    const int8_t* row = in_b + (y0 * g->in_w + x0) * ch + c;
+    const int32_t step_x = g->dilation_w * ch;
+    const int32_t step_y = g->dilation_h * g->in_w * ch;
+    int32x4_t a0 = vldrwq_s32(rq->bias + c), a1 = vldrwq_s32(rq->bias + c + 4);
+    int32x4_t a2 = vldrwq_s32(rq->bias + c + 8), a3 = vldrwq_s32(rq->bias + c + 12);
+    int32_t ky, kx, i;
+    for (ky = 0; ky < g->filter_h; ky++) {
+        const int8_t* q = row;
+        for (kx = 0; kx < g->filter_w; kx++) {
+            a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(q), vldrbq_s32(wp)));
+            a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(q + 4), vldrbq_s32(wp + 4)));
+            a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(q + 8), vldrbq_s32(wp + 8)));
+            a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(q + 12), vldrbq_s32(wp + 12)));
+            q += step_x;
+            wp += ch;
+        }
+        row += step_y;
+    }
+    for (i = 0; i < 4; i++) {
+        const int32x4_t acc = i == 0 ? a0 : (i == 1 ? a1 : (i == 2 ? a2 : a3));
+        const int32_t ci = c + 4 * i;
+        int32x4_t v = aot_mve_requant(acc, vldrwq_s32(rq->multiplier + ci), vldrwq_s32(rq->shift + ci));
+        v = vaddq_n_s32(v, rq->out_offset);
+        v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
+        vstrbq_s32(out + ci, v);
+    }
+}
+
 /* Every channel group of one or two output pixels; `two` a constant at each call site. */
 AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
                                      int32_t y0, int32_t x0, int8_t* out0, int two)
 {
     int32_t c = 0;
+    for (; c + 16 <= g->channels; c += 16) {
+        aot_dw_group16(g, rq, in_b, y0, x0, c, out0);
+        if (two) {
+            aot_dw_group16(g, rq, in_b, y0, x0 + g->stride_w, c, out0 + g->channels);
+        }
+    }
     for (; c + 4 <= g->channels; c += 4) {
         aot_dw_group(g, rq, in_b, y0, x0, c, 0xFFFF, out0, out0 + g->channels, two, 1);
     }
@@ -135,9 +177,14 @@ static void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* 
 
 /* One output row from rows whose windows are all inside (the input, or the padded band): pixel pairs, then an
  * odd last pixel.  x0: input column of the first window's left tap. */
-static void aot_dw_row(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b, int32_t y0,
-                       int32_t x0, int8_t* out, int32_t out_w)
+static void aot_dw_row(const struct aot_dw_geom* geom, const struct aot_mve_rq* requant, const int8_t* in_b,
+                       int32_t y0, int32_t x0, int8_t* out, int32_t out_w)
 {
+    /* Local copies: the int8 stores cannot alias them. */
+    const struct aot_dw_geom gc = *geom;
+    const struct aot_mve_rq rc = *requant;
+    const struct aot_dw_geom* g = &gc;
+    const struct aot_mve_rq* rq = &rc;
     int32_t ox;
     for (ox = 0; ox + 2 <= out_w; ox += 2) {
         aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 1);

@@ -310,15 +310,16 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int
                                          const int8_t* res0, const int8_t* res1, int fused)
 {
     const int32_t k = runs * run_len;
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
     const int8_t* w = filter;
     int32_t c;
     for (c = 0; c < out_c; c += 4) {
         int32x4_t r0, r1;
         struct aot_mve_chan ch;
         aot_mve_dot4_runs(x0, x1, w, runs, run_len, stride, &r0, &r1);
-        aot_mve_chan_load(&ch, rq, c, 4);
-        aot_mve_store(r0, c, &ch, rq, res0, out0, fused, 1);
-        aot_mve_store(r1, c, &ch, rq, res1, out1, fused, 1);
+        aot_mve_chan_load(&ch, &q, c, 4);
+        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1);
+        aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1);
         w += 4 * k;
     }
 }
@@ -350,16 +351,17 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
                                     const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
                                     const int8_t* res1, int two, int fused)
 {
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
     const int8_t* w = filter;
     int32_t c;
     for (c = 0; c + 4 <= out_c; c += 4) {
         int32x4_t r0, r1 = vdupq_n_s32(0);
         struct aot_mve_chan ch;
         aot_mve_dot4(x0, x1, w, k, two, &r0, &r1);
-        aot_mve_chan_load(&ch, rq, c, 4);
-        aot_mve_store(r0, c, &ch, rq, res0, out0, fused, 1);
+        aot_mve_chan_load(&ch, &q, c, 4);
+        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1);
         if (two) {
-            aot_mve_store(r1, c, &ch, rq, res1, out1, fused, 1);
+            aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1);
         }
         w += 4 * k;
     }
@@ -371,10 +373,10 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
             aot_mve_dot1(x0, x1, w, k, two, &a[i], &b[i]);
             w += k;
         }
-        aot_mve_chan_load(&ch, rq, c, n);
-        aot_mve_store(vld1q_s32(a), c, &ch, rq, res0, out0, fused, 0);
+        aot_mve_chan_load(&ch, &q, c, n);
+        aot_mve_store(vld1q_s32(a), c, &ch, &q, res0, out0, fused, 0);
         if (two) {
-            aot_mve_store(vld1q_s32(b), c, &ch, rq, res1, out1, fused, 0);
+            aot_mve_store(vld1q_s32(b), c, &ch, &q, res1, out1, fused, 0);
         }
     }
 }
