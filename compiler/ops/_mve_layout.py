@@ -33,7 +33,7 @@ def mve_rows(rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def mve_gemm_params(op, rows: np.ndarray, bias_arr, input_zero_point: int, channels: int, mult, shift):
+def mve_gemm_params(op, rows: np.ndarray, bias_arr, input_zero_point: int, mult, shift):
     """The MVE parameters of a GEMM layer with weights `rows` [channels, K], or None when the target has no MVE or
     the zero point cannot be folded into int32 biases (the layer then keeps another kernel)."""
     if not has_mve(getattr(op, "target", "host")):
@@ -42,15 +42,15 @@ def mve_gemm_params(op, rows: np.ndarray, bias_arr, input_zero_point: int, chann
         bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
     except OverflowError:
         return None
+    # mult / shift: one per channel, or one for all (fully connected layers with per-tensor weights).
     return dict(mve_weights=mve_rows(rows), mve_bias=np.asarray(bias, np.int32),
-                mve_mult=np.broadcast_to(np.asarray(mult, np.int32), (channels,)).copy(),
-                mve_shift=np.broadcast_to(np.asarray(shift, np.int32), (channels,)).copy(),
+                mve_mult=np.asarray(mult, np.int32), mve_shift=np.asarray(shift, np.int32),
                 in_zp=int(input_zero_point))
 
 
 def prepare_mve_conv(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int) -> bool:
     """aot_conv2d_s8_mve for a convolution (no groups) with weights `rows` [oc, kh * kw * ic]."""
-    m = mve_gemm_params(op, rows, bias_arr, input_zero_point, rows.shape[0], p["mult"], p["shift"])
+    m = mve_gemm_params(op, rows, bias_arr, input_zero_point, p["mult"], p["shift"])
     if m is None:
         return False
     direct = p["kh"] == 1 and p["kw"] == 1 and p["pad_t"] == 0 and p["pad_l"] == 0
@@ -66,7 +66,7 @@ def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_po
     (one channel runs as a convolution); rows: [channels, kh * kw].  The filter keeps the model's layout."""
     if p["mult_depth"] != 1 or p["ic"] == 1:
         return False
-    m = mve_gemm_params(op, rows, bias_arr, input_zero_point, rows.shape[0], p["mult"], p["shift"])
+    m = mve_gemm_params(op, rows, bias_arr, input_zero_point, p["mult"], p["shift"])
     if m is None:
         return False
     del m["mve_weights"]

@@ -70,7 +70,7 @@ class FullyConnected(OpLowering):
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_fully_connected_s8"
             m = mve_gemm_params(op, filt.data.reshape(units, depth), int8_bias(bias, units),
-                                int(inp.quant.zero_point[0]), units, mult, shift)
+                                int(inp.quant.zero_point[0]), mult, shift)
             if m is not None:
                 p.update(m)
                 op.kernel = "aot_fully_connected_s8_mve"
@@ -123,7 +123,8 @@ class FullyConnected(OpLowering):
                     ctx.weight(f"op{op.index}_weights", p["mve_weights"], "int8_t"),
                     ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(out), p["units"],
                     p["out_off"], ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
-                    ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["act"][0], p["act"][1]]
+                    ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["stride"], p["act"][0],
+                    p["act"][1]]
             return [ctx.call(op.kernel, args)]
         if op.kernel == "aot_fully_connected_s8_dsp":
             args = [ctx.ptr(inp), p["batches"], p["depth"],

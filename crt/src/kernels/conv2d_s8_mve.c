@@ -134,6 +134,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     rq.bias = bias;                                                                                                \
     rq.multiplier = out_multiplier;                                                                                \
     rq.shift = out_shift;                                                                                          \
+    rq.per_channel = 1;                                                                                            \
     rq.out_offset = output_offset;                                                                                 \
     rq.act_min = act_min;                                                                                          \
     rq.act_max = act_max

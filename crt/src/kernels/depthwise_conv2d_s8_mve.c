@@ -211,6 +211,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     rq.bias = bias;
     rq.multiplier = out_multiplier;
     rq.shift = out_shift;
+    rq.per_channel = 1;
     rq.out_offset = output_offset;
     rq.act_min = act_min;
     rq.act_max = act_max;

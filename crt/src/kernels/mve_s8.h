@@ -63,12 +63,13 @@ static inline void aot_mve_copy(int8_t* dst, const int8_t* src, int32_t n)
 #endif
 }
 
-/* Per output channel requantization and the fused residual ADD, if any (residual == 0: none). */
+/* Per output channel requantization and the fused residual ADD, if any (add == 0: none).  multiplier and shift
+ * hold one value per channel, or one for all when per_channel is 0. */
 struct aot_mve_rq {
     const int32_t* bias;
     const int32_t* multiplier;
     const int32_t* shift;
-    int32_t out_offset, act_min, act_max;
+    int32_t per_channel, out_offset, act_min, act_max;
     const struct aot_add_s8_params* add;
 };
 
@@ -127,11 +128,17 @@ AOT_ALWAYS_INLINE void aot_mve_chan_load(struct aot_mve_chan* ch, const struct a
         /* A whole block (n is a constant at that call site): plain loads. */
         ch->p = 0xFFFF;
         ch->bias = vldrwq_s32(rq->bias + c);
-        ch->multiplier = vldrwq_s32(rq->multiplier + c);
-        ch->shift = vldrwq_s32(rq->shift + c);
     } else {
         ch->p = vctp32q((uint32_t)n);
         ch->bias = vldrwq_z_s32(rq->bias + c, ch->p);
+    }
+    if (!rq->per_channel) {
+        ch->multiplier = vdupq_n_s32(rq->multiplier[0]);
+        ch->shift = vdupq_n_s32(rq->shift[0]);
+    } else if (n == 4) {
+        ch->multiplier = vldrwq_s32(rq->multiplier + c);
+        ch->shift = vldrwq_s32(rq->shift + c);
+    } else {
         ch->multiplier = vldrwq_z_s32(rq->multiplier + c, ch->p);
         ch->shift = vldrwq_z_s32(rq->shift + c, ch->p);
     }
@@ -414,7 +421,8 @@ static inline void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t
             for (j = 0; j < k; j++) {
                 acc += (uint32_t)(x[j] * aot_mve_weight(filter, k, out_c, c, j));
             }
-            v = aot_multiply_by_quantized_multiplier((int32_t)acc, rq->multiplier[c], rq->shift[c]);
+            v = aot_multiply_by_quantized_multiplier((int32_t)acc, rq->multiplier[c * rq->per_channel],
+                                                      rq->shift[c * rq->per_channel]);
             v = (int32_t)((uint32_t)v + (uint32_t)rq->out_offset);
             v = aot_dsp_clamp(v, rq->act_min, rq->act_max);
             if (fused) {
