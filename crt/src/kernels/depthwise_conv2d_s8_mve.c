@@ -88,6 +88,14 @@ AOT_ALWAYS_INLINE void aot_dw_group(const struct aot_dw_geom* g, const struct ao
     }
 }
 
+/* Requantizes (multipliers and shifts at m and s), offsets, clamps to [lo, hi] and stores 4 channels at out. */
+static inline void aot_dw_out4(int32x4_t acc, const int32_t* m, const int32_t* s, int32_t offset, int32x4_t lo,
+                               int32x4_t hi, int8_t* out)
+{
+    const int32x4_t v = vaddq_n_s32(aot_mve_requant(acc, vldrwq_s32(m), vldrwq_s32(s)), offset);
+    vstrbq_s32(out, vminq_s32(vmaxq_s32(v, lo), hi));
+}
+
 /* Sixteen channels c..c+15 of one output pixel (window inside g): four int32 vectors, so each tap's input and weight
  * pointers serve four loads at immediate offsets. */
 static inline void aot_dw_group16(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
@@ -100,7 +108,7 @@ static inline void aot_dw_group16(const struct aot_dw_geom* g, const struct aot_
     const int32_t step_y = g->dilation_h * g->in_w * ch;
     int32x4_t a0 = vldrwq_s32(rq->bias + c), a1 = vldrwq_s32(rq->bias + c + 4);
     int32x4_t a2 = vldrwq_s32(rq->bias + c + 8), a3 = vldrwq_s32(rq->bias + c + 12);
-    int32_t ky, kx, i;
+    int32_t ky, kx;
     for (ky = 0; ky < g->filter_h; ky++) {
         const int8_t* q = row;
         for (kx = 0; kx < g->filter_w; kx++) {
@@ -113,13 +121,17 @@ static inline void aot_dw_group16(const struct aot_dw_geom* g, const struct aot_
         }
         row += step_y;
     }
-    for (i = 0; i < 4; i++) {
-        const int32x4_t acc = i == 0 ? a0 : (i == 1 ? a1 : (i == 2 ? a2 : a3));
-        const int32_t ci = c + 4 * i;
-        int32x4_t v = aot_mve_requant(acc, vldrwq_s32(rq->multiplier + ci), vldrwq_s32(rq->shift + ci));
-        v = vaddq_n_s32(v, rq->out_offset);
-        v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
-        vstrbq_s32(out + ci, v);
+    {
+        /* Read before the first int8 store, which could alias them for the compiler. */
+        const int32_t* m = rq->multiplier + c;
+        const int32_t* s = rq->shift + c;
+        const int32_t offset = rq->out_offset;
+        const int32x4_t lo = vdupq_n_s32(rq->act_min), hi = vdupq_n_s32(rq->act_max);
+        out += c;
+        aot_dw_out4(a0, m, s, offset, lo, hi, out);
+        aot_dw_out4(a1, m + 4, s + 4, offset, lo, hi, out + 4);
+        aot_dw_out4(a2, m + 8, s + 8, offset, lo, hi, out + 8);
+        aot_dw_out4(a3, m + 12, s + 12, offset, lo, hi, out + 12);
     }
 }
 
