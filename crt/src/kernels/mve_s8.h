@@ -80,12 +80,13 @@ struct aot_mve_rq {
  *  - left = max(shift, 0): acc << left wraps in 32 bits like the reference's int32 product (VSHL by register);
  *  - VQRDMULH is SaturatingRoundingDoublingHighMul exactly (round((2 a m) / 2^32) half up, saturated), including
  *    for negative products: the reference's nudge 1 - 2^30 then truncation towards zero is the same floor;
- *  - right = -min(shift, 0): RoundingDivideByPOT rounds half away from zero, VRSHL by -right rounds half up.  They
- *    differ only on negative ties, and subtracting 1 from a negative value first turns VRSHL's result into the
- *    reference's for every negative value (ties go down, non-ties stay: the remainder is never 0 after the -1
- *    unless it was 2^right - 1... i.e. floor((v - 1 + 2^(r-1)) / 2^r) = -ceil(-v / 2^r - 1/2) for v < 0, r >= 1).
- *    Where right == 0 there is no rounding, so the -1 is applied only where right >= 1 (a predicated add).  The
- *    -1 saturates: only v = INT32_MIN could wrap, and it is a multiple of 2^right, whose rounding needs no fix. */
+ *  - r = -min(shift, 0): RoundingDivideByPOT(v, r) rounds v / 2^r half away from zero, VRSHL by -r rounds it half
+ *    up; they differ only on negative ties.  For v < 0 and r >= 1, VRSHL of v - 1 gives
+ *    floor((v - 1 + 2^(r-1)) / 2^r), which is the reference's result for every negative v (a tie moves down to the
+ *    value away from zero; any other v keeps its rounding, since v - 1 crosses no rounding boundary).  With r == 0
+ *    nothing is rounded, so the -1 is masked to the lanes with r >= 1 (sign of v AND sign of -r).  The -1 saturates:
+ *    only v = INT32_MIN could wrap, and it is a multiple of 2^r, whose rounding needs no fix.
+ *  //crt:mve_requant_test checks all of this under QEMU against the CRT's reference arithmetic. */
 static inline int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
 {
     const int32x4_t zero = vdupq_n_s32(0);
