@@ -2,9 +2,8 @@
  *
  * NHWC keeps a pixel's channels together, so the kernel vectorises across channels: four channels per vector
  * (VLDRB.S32 widens four int8 inputs and four weights to int32 lanes; MVE has no vector-by-vector VMLA, so a
- * VMUL and a VADD accumulate per lane), sixteen channels of a pixel per pass (four loads at immediate offsets per
- * tap pointer), then the remaining groups of four for two horizontally adjacent output pixels at a time so that
- * each weight vector serves both.  The channel count needs no particular
+ * VMUL and a VADD accumulate per lane): eight channels of two horizontally adjacent output pixels per pass, so
+ * each weight vector serves both (sixteen channels of an odd last pixel), then the remaining groups of four.  The channel count needs no particular
  * value: the last group is predicated (VCTP).  The filter stays as in the model ([kh][kw][channels]).  The input zero
  * point is folded into the bias by the compiler, so a tap outside the image must read the zero point (the padded
  * band below), and any padding, stride and dilation is exact.
@@ -135,15 +134,59 @@ static inline void aot_dw_group16(const struct aot_dw_geom* g, const struct aot_
     }
 }
 
+/* Eight channels c..c+7 of two horizontally adjacent output pixels (windows inside g): each weight vector serves
+ * both pixels. */
+static inline void aot_dw_group8x2(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
+                                   int32_t y0, int32_t x0, int32_t c, int8_t* out)
+{
+    const int32_t ch = g->channels;
+    const int8_t* wp = g->filter + c;
+    const int8_t* row = in_b + (y0 * g->in_w + x0) * ch + c;
+    const int32_t step_x = g->dilation_w * ch;
+    const int32_t step_y = g->dilation_h * g->in_w * ch;
+    const int32_t second = g->stride_w * ch;
+    int32x4_t a0 = vldrwq_s32(rq->bias + c), a1 = vldrwq_s32(rq->bias + c + 4);
+    int32x4_t b0 = a0, b1 = a1;
+    int32_t ky, kx;
+    for (ky = 0; ky < g->filter_h; ky++) {
+        const int8_t* q = row;
+        for (kx = 0; kx < g->filter_w; kx++) {
+            const int32x4_t w0 = vldrbq_s32(wp), w1 = vldrbq_s32(wp + 4);
+            a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(q), w0));
+            a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(q + 4), w1));
+            b0 = vaddq_s32(b0, vmulq_s32(vldrbq_s32(q + second), w0));
+            b1 = vaddq_s32(b1, vmulq_s32(vldrbq_s32(q + second + 4), w1));
+            q += step_x;
+            wp += ch;
+        }
+        row += step_y;
+    }
+    {
+        /* Read before the first int8 store, which could alias them for the compiler. */
+        const int32_t* m = rq->multiplier + c;
+        const int32_t* s = rq->shift + c;
+        const int32_t offset = rq->out_offset;
+        const int32x4_t lo = vdupq_n_s32(rq->act_min), hi = vdupq_n_s32(rq->act_max);
+        out += c;
+        aot_dw_out4(a0, m, s, offset, lo, hi, out);
+        aot_dw_out4(a1, m + 4, s + 4, offset, lo, hi, out + 4);
+        aot_dw_out4(b0, m, s, offset, lo, hi, out + ch);
+        aot_dw_out4(b1, m + 4, s + 4, offset, lo, hi, out + ch + 4);
+    }
+}
+
 /* Every channel group of one or two output pixels; `two` a constant at each call site. */
 AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
                                      int32_t y0, int32_t x0, int8_t* out0, int two)
 {
     int32_t c = 0;
-    for (; c + 16 <= g->channels; c += 16) {
-        aot_dw_group16(g, rq, in_b, y0, x0, c, out0);
-        if (two) {
-            aot_dw_group16(g, rq, in_b, y0, x0 + g->stride_w, c, out0 + g->channels);
+    if (two) {
+        for (; c + 8 <= g->channels; c += 8) {
+            aot_dw_group8x2(g, rq, in_b, y0, x0, c, out0);
+        }
+    } else {
+        for (; c + 16 <= g->channels; c += 16) {
+            aot_dw_group16(g, rq, in_b, y0, x0, c, out0);
         }
     }
     for (; c + 4 <= g->channels; c += 4) {
