@@ -29,13 +29,22 @@ def validate_target(name: str) -> str:
 # Cores with the Armv7E-M/Armv8-M DSP extension (SMLAD, SXTB16): the int8 convolution, depthwise and
 # fully connected layers use the *_dsp kernels and the weight layouts made for them (ops/_dsp_layout.py).
 # The Cortex-M55 (Armv8.1-M) has the extension too (GCC defines __ARM_FEATURE_DSP for -mcpu=cortex-m55);
-# its MVE vector unit is not used.  Every other target keeps the portable kernels and the model's own
-# weight layout.
+# its int8 convolutions and fully connected layers use the MVE kernels instead (MVE_TARGETS), the rest of its
+# layers the *_dsp ones.  Every other target keeps the portable kernels and the model's own weight layout.
 DSP_TARGETS = ("cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55")
 
 
 def has_dsp(target: str) -> bool:
     return target in DSP_TARGETS
+
+
+# Cores with Helium (the M-profile Vector Extension, Armv8.1-M): int8 convolutions and fully connected layers
+# use the *_mve kernels (VMLADAVA: 16 int8 MACs per instruction) and their weight layout (ops/_mve_layout.py).
+MVE_TARGETS = ("cortex-m55",)
+
+
+def has_mve(target: str) -> bool:
+    return target in MVE_TARGETS
 
 
 # Cores without the DSP extension: their int8 convolution, depthwise and fully connected layers become

@@ -4,6 +4,7 @@ import numpy as np
 
 from . import _specialize
 from ._base import OpLowering, register
+from ._mve_layout import emit_mve_conv, prepare_mve_conv
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
 from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
@@ -62,7 +63,7 @@ class Conv2D(OpLowering):
                      out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_conv2d_s8"
-            if kd == ic:
+            if kd == ic and not prepare_mve_conv(op, p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp):
                 prepare_dsp_gemm(op, p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp, ic)
             if op.kernel == "aot_conv2d_s8" and kd == ic and _specialize.wanted(op, "conv"):
                 t = _specialize.requant_tables(p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp)
@@ -76,6 +77,8 @@ class Conv2D(OpLowering):
         op.params = p
 
     def scratch_bytes(self, op):
+        if op.kernel == "aot_conv2d_s8_mve":
+            return op.params["mve_scratch"]
         return op.params.get("dsp_scratch", 0) if op.kernel == "aot_conv2d_s8_dsp" else 0
 
     def inplace_input(self, op):
@@ -90,6 +93,8 @@ class Conv2D(OpLowering):
         p = op.params
         if op.kernel in _specialize.BODIES:
             return _specialize.emit(op, ctx)
+        if op.kernel == "aot_conv2d_s8_mve":
+            return emit_mve_conv(op, ctx, p["ic"], p["oc"])
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, p["ic"], p["oc"])
         inp, filt, out = op.input(0), op.input(1), op.output

@@ -8,6 +8,7 @@ from ..targets import has_dsp
 from ._base import OpLowering, register
 from ._dsp_layout import fits_int32
 from ._short_requant import ACC_LIMIT, acc_range, exact_requant, short_requant
+from ._mve_layout import emit_mve_conv, emit_mve_depthwise, prepare_mve_conv, prepare_mve_depthwise
 from . import _specialize
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
@@ -129,7 +130,10 @@ class DepthwiseConv2D(OpLowering):
             if ic == 1:
                 # One input channel: every output channel is an ordinary convolution of that channel,
                 # so the GEMM kernel runs it with the filter transposed to [oc, kh * kw].
-                prepare_dsp_gemm(op, p, per_channel, int8_bias(bias, oc), in_zp, 1)
+                if not prepare_mve_conv(op, p, per_channel, int8_bias(bias, oc), in_zp):
+                    prepare_dsp_gemm(op, p, per_channel, int8_bias(bias, oc), in_zp, 1)
+            elif prepare_mve_depthwise(op, p, per_channel, int8_bias(bias, oc), in_zp):
+                pass
             elif (kh, kw, dh, dw, oc) == (3, 3, 1, 1, ic):
                 self._prepare_dsp_3x3(op, p, per_channel, int8_bias(bias, oc), in_zp)
             if op.kernel == "aot_depthwise_conv2d_s8" and _specialize.wanted(op, "depthwise"):
@@ -181,7 +185,7 @@ class DepthwiseConv2D(OpLowering):
     def headers(self, op):
         if op.kernel in _specialize.BODIES:
             return [_specialize.header(op)]
-        if op.kernel == "aot_conv2d_s8_dsp":
+        if op.kernel in ("aot_conv2d_s8_dsp", "aot_conv2d_s8_mve"):
             return ["aot/kernels/conv2d.h"] + residual_headers(op)
         return [self.header]
 
@@ -190,12 +194,18 @@ class DepthwiseConv2D(OpLowering):
         return residual_inplace_input(op)
 
     def scratch_bytes(self, op):
+        if op.kernel in ("aot_conv2d_s8_mve", "aot_depthwise_conv2d_s8_mve"):
+            return op.params["mve_scratch"]
         return op.params.get("dsp_scratch", 0) if op.kernel.endswith(("_dsp", "_dsp_c4")) else 0
 
     def emit(self, op, ctx):
         p = op.params
         if op.kernel in _specialize.BODIES:
             return _specialize.emit(op, ctx)
+        if op.kernel == "aot_conv2d_s8_mve":
+            return emit_mve_conv(op, ctx, 1, op.output.shape[3])
+        if op.kernel == "aot_depthwise_conv2d_s8_mve":
+            return emit_mve_depthwise(op, ctx)
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
         if op.kernel == "aot_depthwise_conv2d_s8_dsp_c4":

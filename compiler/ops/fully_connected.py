@@ -16,6 +16,7 @@ from ._int16 import acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
 from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
 from ._short_requant import exact_requant, short_requant
+from ._mve_layout import mve_gemm_params
 
 
 @register
@@ -77,7 +78,13 @@ class FullyConnected(OpLowering):
                      in_off=in_off, folded=folded, out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
             op.kernel = "aot_fully_connected_s8"
-            self._prepare_dsp(op, p)
+            m = mve_gemm_params(op, filt.data.reshape(units, depth), int8_bias(bias, units),
+                                int(inp.quant.zero_point[0]), mult, shift)
+            if m is not None:
+                p.update(m)
+                op.kernel = "aot_fully_connected_s8_mve"
+            else:
+                self._prepare_dsp(op, p)
             if _specialize.wanted(op, "fc") and depth <= _specialize.FC_MAX_DEPTH:
                 t = _specialize.requant_tables(p, filt.data.reshape(units, depth), int8_bias(bias, units),
                                                int(inp.quant.zero_point[0]))
@@ -127,6 +134,14 @@ class FullyConnected(OpLowering):
         if op.kernel in _specialize.BODIES:
             return _specialize.emit(op, ctx)
         inp, filt, out = op.input(0), op.input(1), op.output
+        if op.kernel == "aot_fully_connected_s8_mve":
+            args = [ctx.ptr(inp), p["batches"], p["depth"],
+                    ctx.weight(f"op{op.index}_weights", p["mve_weights"], "int8_t"),
+                    ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(out), p["units"],
+                    p["out_off"], ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
+                    ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["stride"], p["act"][0],
+                    p["act"][1]]
+            return [ctx.call(op.kernel, args)]
         if op.kernel == "aot_fully_connected_s8_dsp":
             args = [ctx.ptr(inp), p["batches"], p["depth"],
                     ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t"),

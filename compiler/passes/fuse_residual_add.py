@@ -20,7 +20,7 @@ input shares R's memory: it reads a window around each element, not just the ele
 
 from ..ops import _add_s8_fast
 
-FUSABLE_KERNELS = ("aot_conv2d_s8", "aot_conv2d_s8_dsp")
+FUSABLE_KERNELS = ("aot_conv2d_s8", "aot_conv2d_s8_dsp", "aot_conv2d_s8_mve")
 
 
 def _alias_root(graph, t):

@@ -100,7 +100,7 @@ def test_fully_connected(tmp_path, depth, units, batches, act):
 
 
 def _conv_model(kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(1, 1), act=0, in_zp=-7,
-                per_channel=True, seed=0, out_scale=0.2, out_zp=4):
+                per_channel=True, seed=0, out_scale=0.2, out_zp=4, filter_scales=None):
     """CONV_2D (filter [oc, kh, kw, ic]) or DEPTHWISE_CONV_2D (filter [1, kh, kw, oc], oc a multiple of ic)."""
     rng = _rng(seed)
     b = ModelBuilder()
@@ -109,6 +109,8 @@ def _conv_model(kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(
     fshape = (oc, kh, kw, ic) if kind == "CONV_2D" else (1, kh, kw, oc)
     wts = rng.integers(-127, 128, size=fshape).astype(np.int8)
     ws = rng.uniform(0.002, 0.01, size=oc) if per_channel else np.float32(0.004)
+    if filter_scales is not None:
+        ws = np.asarray(filter_scales, np.float64)
     axis = 0 if kind == "CONV_2D" else 3
     wt = b.const("w", wts, "int8", ws, 0, quantized_dimension=axis)
     bias = b.const("b", rng.integers(-3000, 3000, size=oc).astype(np.int32), "int32",
@@ -294,7 +296,11 @@ def test_residual_add_fused_into_gemm(tmp_path, name, kw, inplace):
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
 
 
-def test_dsp_kernels_selected_for_cortex_m55():
+def test_mve_kernels_selected_for_cortex_m55():
+    # The Cortex-M55 has the DSP extension too, but its GEMM and depthwise layers take the Helium (MVE) kernels
+    # (tests/compiler/test_mve_kernels.py).
     path = shared_model_path("kws_ref_model")
     m55 = [op["kernel"] or "" for op in compile_model(path, "m", "cortex-m55").manifest["ops"]]
-    assert m55 == _kernels(path)
+    m4 = _kernels(path)
+    assert [k.replace("_mve", "") for k in m55] == [k.replace("_dsp", "") for k in m4]
+    assert any(k.endswith("_mve") for k in m55) and not any(k.endswith("_mve") for k in m4)

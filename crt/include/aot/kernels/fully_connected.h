@@ -47,6 +47,13 @@ void aot_fully_connected_s16_dsp(const int16_t* input, int32_t batches, int32_t 
                                  const int32_t* bias, int16_t* output, int32_t out_depth, int32_t mode,
                                  const int32_t* out_multiplier, const int32_t* out_shift,
                                  int32_t multiplier_stride, int32_t act_min, int32_t act_max);
+/* Helium (MVE) fast path (portable fallback elsewhere): weights in the compiler's layout of
+ * crt/src/kernels/mve_s8.h (4-channel blocks of 16 taps), input zero point folded into `bias` (not NULL); per output
+ * row (or one for all when multiplier_stride is 0) a multiplier and a TFLite shift; no scratch. */
+void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
+                                const int32_t* bias, int8_t* output, int32_t out_depth, int32_t output_offset,
+                                const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
+                                int32_t act_min, int32_t act_max);
 
 void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth,
                              const float* filter, const float* bias, float* output,

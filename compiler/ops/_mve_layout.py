@@ -1,0 +1,107 @@
+"""Weight layout and set-up of the Helium (MVE) int8 kernels (Cortex-M55, see targets.has_mve).
+
+aot_conv2d_s8_mve and aot_fully_connected_s8_mve (crt/src/kernels/mve_s8.h) multiply one or two rows of K int8
+inputs by four output channels at a time, 16 taps per VMLADAVA.  They read the weights in blocks of 4 output
+channels: per 16 taps the 16 weights of each channel of the block, then the K % 16 last taps of each channel; the
+last out_c % 4 channels follow row by row.  Only the order of the bytes changes: the weights stay exactly as large
+as in the model file.  The input zero point is always folded into the bias (im2col pads with it); requantization
+takes TFLite's per-channel multiplier and shift as they are, so every layer qualifies unless that fold overflows.
+aot_depthwise_conv2d_s8_mve (depth multiplier 1) reads the model's filter as it is, with the same folded bias.
+"""
+
+import numpy as np
+
+from ..passes.fold_zero_point import fold_input_offset
+from ..targets import has_mve
+
+
+def mve_rows(rows: np.ndarray) -> np.ndarray:
+    """[R, K] int8 weights (one output channel per row) -> the kernels' int8 byte stream (R * K bytes)."""
+    rows = np.asarray(rows, np.int8)
+    r, k = rows.shape
+    blocks = r // 4
+    full = k // 16 * 16
+    parts = []
+    if blocks:
+        head = rows[:4 * blocks].reshape(blocks, 4, k)
+        chunks = head[:, :, :full].reshape(blocks, 4, k // 16, 16).transpose(0, 2, 1, 3).reshape(blocks, -1)
+        tails = head[:, :, full:].reshape(blocks, -1)
+        parts.append(np.concatenate([chunks, tails], axis=1).reshape(-1))
+    parts.append(rows[4 * blocks:].reshape(-1))
+    out = np.concatenate(parts)
+    assert out.size == rows.size
+    return out
+
+
+def mve_gemm_params(op, rows: np.ndarray, bias_arr, input_zero_point: int, mult, shift):
+    """The MVE parameters of a GEMM layer with weights `rows` [channels, K], or None when the target has no MVE or
+    the zero point cannot be folded into int32 biases (the layer then keeps another kernel)."""
+    if not has_mve(getattr(op, "target", "host")):
+        return None
+    try:
+        bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
+    except OverflowError:
+        return None
+    # mult / shift: one per channel, or one for all (fully connected layers with per-tensor weights).
+    return dict(mve_weights=mve_rows(rows), mve_bias=np.asarray(bias, np.int32),
+                mve_mult=np.asarray(mult, np.int32), mve_shift=np.asarray(shift, np.int32),
+                in_zp=int(input_zero_point))
+
+
+def prepare_mve_conv(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int) -> bool:
+    """aot_conv2d_s8_mve for a convolution (no groups) with weights `rows` [oc, kh * kw * ic]."""
+    m = mve_gemm_params(op, rows, bias_arr, input_zero_point, p["mult"], p["shift"])
+    if m is None:
+        return False
+    direct = p["kh"] == 1 and p["kw"] == 1 and p["pad_t"] == 0 and p["pad_l"] == 0
+    # im2col rows of two pixels; a 1x1 filter without padding reads its rows from the input.
+    m["mve_scratch"] = 0 if direct else 2 * rows.shape[1]
+    p.update(m)
+    op.kernel = "aot_conv2d_s8_mve"
+    return True
+
+
+def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int) -> bool:
+    """aot_depthwise_conv2d_s8_mve for a depthwise convolution with depth multiplier 1 and more than one channel
+    (one channel runs as a convolution); rows: [channels, kh * kw].  The filter keeps the model's layout."""
+    if p["mult_depth"] != 1 or p["ic"] == 1:
+        return False
+    m = mve_gemm_params(op, rows, bias_arr, input_zero_point, p["mult"], p["shift"])
+    if m is None:
+        return False
+    del m["mve_weights"]
+    # Output rows whose windows leave the image read a band of kh input rows padded with the zero point.
+    span_h, span_w = (p["kh"] - 1) * p["dh"], (p["kw"] - 1) * p["dw"]
+    band_w = (p["ow"] - 1) * p["sw"] + span_w + 1
+    inside = (p["pad_t"] == 0 and p["pad_l"] == 0 and (p["oh"] - 1) * p["sh"] + span_h < p["ih"]
+              and band_w <= p["iw"])
+    m["mve_scratch"] = 0 if inside else p["kh"] * band_w * p["ic"]
+    p.update(m)
+    op.kernel = "aot_depthwise_conv2d_s8_mve"
+    return True
+
+
+def emit_mve_depthwise(op, ctx) -> list:
+    p = op.params
+    args = [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], p["ic"],
+            ctx.weight(f"op{op.index}_filter", op.input(1).data, "int8_t"), p["kh"], p["kw"],
+            ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
+            p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], p["in_zp"], p["out_off"],
+            ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
+            ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["act"][0], p["act"][1],
+            ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0"]
+    return [ctx.call(op.kernel, args)]
+
+
+def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:
+    """The aot_conv2d_s8_mve call (with a fused residual ADD: aot_conv2d_s8_mve_add) prepared above."""
+    from ._conv_common import residual_call
+    p = op.params
+    args = [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], in_c,
+            ctx.weight(f"op{op.index}_filter", p["mve_weights"], "int8_t"), p["kh"], p["kw"],
+            ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(op.output),
+            p["oh"], p["ow"], out_c, p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"],
+            p["in_zp"], p["out_off"], ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
+            ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"),
+            p["act"][0], p["act"][1], ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0"]
+    return [residual_call(op, ctx, args)]

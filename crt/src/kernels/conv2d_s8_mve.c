@@ -1,0 +1,167 @@
+/* int8 2-D convolution for cores with Helium (MVE), with a portable fallback: im2col + GEMM (mve_s8.h).
+ *
+ * Output pixels are taken two at a time; each pixel's K = filter_h * filter_w * in_c inputs are a row of the GEMM.
+ * A 1x1 filter without padding reads its rows straight from the input (any stride); other filters gather both
+ * rows into scratch (2 * K bytes), out-of-image taps set to the input zero point, whose product with the weights
+ * the compiler folded into the bias.  Weights in the layout of mve_s8.h; per output channel a multiplier and a
+ * TFLite shift (every value TFLite allows).  Requires filter depth == in_c (no groups).
+ * aot_conv2d_s8_mve_add fuses a residual ADD (aot/kernels/conv2d.h): residual element i is read just before
+ * output element i is stored, so the output may overwrite the residual.
+ */
+#include "aot/kernels/conv2d.h"
+#include "mve_s8.h"
+
+struct aot_mve_geom {
+    const int8_t* input;
+    int32_t in_h, in_w, in_c, filter_h, filter_w, out_h, out_w, stride_h, stride_w, dilation_h, dilation_w;
+    int32_t pad_top, pad_left;
+    int8_t zero_point;
+};
+
+/* The GEMM row of output pixel `pixel`: in the input (1x1 filter without padding) or gathered into `row`. */
+static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel, int8_t* row, int direct)
+{
+    const int32_t ox = pixel % g->out_w;
+    const int32_t oy = (pixel / g->out_w) % g->out_h;
+    const int32_t b = pixel / (g->out_w * g->out_h);
+    const int8_t* in_b = g->input + b * g->in_h * g->in_w * g->in_c;
+    const int32_t y0 = oy * g->stride_h - g->pad_top;
+    const int32_t x0 = ox * g->stride_w - g->pad_left;
+    const int32_t run = g->filter_w * g->in_c;
+    int32_t ky, kx;
+    if (direct) {
+        return in_b + (y0 * g->in_w + x0) * g->in_c;
+    }
+    for (ky = 0; ky < g->filter_h; ky++) {
+        const int32_t iy = y0 + ky * g->dilation_h;
+        int8_t* dst = row + ky * run;
+        if (iy < 0 || iy >= g->in_h) {
+            aot_mve_fill(dst, run, g->zero_point);
+        } else if (g->dilation_w == 1) {
+            /* Taps lo..hi of the filter row are inside the image. */
+            const int32_t lo = x0 < 0 ? (-x0 < g->filter_w ? -x0 : g->filter_w) : 0;
+            const int32_t hi0 = g->in_w - x0;
+            const int32_t hi = hi0 > g->filter_w ? g->filter_w : (hi0 < lo ? lo : hi0);
+            aot_mve_fill(dst, lo * g->in_c, g->zero_point);
+            aot_mve_copy(dst + lo * g->in_c, in_b + (iy * g->in_w + x0 + lo) * g->in_c, (hi - lo) * g->in_c);
+            aot_mve_fill(dst + hi * g->in_c, (g->filter_w - hi) * g->in_c, g->zero_point);
+        } else {
+            for (kx = 0; kx < g->filter_w; kx++) {
+                const int32_t ix = x0 + kx * g->dilation_w;
+                if (ix < 0 || ix >= g->in_w) {
+                    aot_mve_fill(dst + kx * g->in_c, g->in_c, g->zero_point);
+                } else {
+                    aot_mve_copy(dst + kx * g->in_c, in_b + (iy * g->in_w + ix) * g->in_c, g->in_c);
+                }
+            }
+        }
+    }
+    return row;
+}
+
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* The first tap of output pixel `pixel`'s window when the whole window is inside the image, else 0. */
+static const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
+{
+    const int32_t ox = pixel % g->out_w;
+    const int32_t oy = (pixel / g->out_w) % g->out_h;
+    const int32_t b = pixel / (g->out_w * g->out_h);
+    const int32_t y0 = oy * g->stride_h - g->pad_top;
+    const int32_t x0 = ox * g->stride_w - g->pad_left;
+    if (y0 < 0 || x0 < 0 || y0 + (g->filter_h - 1) * g->dilation_h >= g->in_h || x0 + g->filter_w > g->in_w) {
+        return 0;
+    }
+    return g->input + ((b * g->in_h + y0) * g->in_w + x0) * g->in_c;
+}
+#endif
+
+/* The whole layer; `fused` (a constant in each entry point) adds the residual. */
+AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
+                                              int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
+                                              int8_t* scratch, const int8_t* residual, int fused)
+{
+    const int32_t k = g->filter_h * g->filter_w * g->in_c;
+    const int32_t pixels = batches * g->out_h * g->out_w;
+    const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
+    int32_t p;
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+    /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
+    const int runs = !direct && g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
+#endif
+    for (p = 0; p + 2 <= pixels; p += 2) {
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+        if (runs) {
+            const int8_t* w0 = aot_mve_window(g, p);
+            const int8_t* w1 = aot_mve_window(g, p + 1);
+            if (w0 && w1) {
+                aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
+                                  filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
+                                  fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused);
+                continue;
+            }
+        }
+#endif
+        const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
+        const int8_t* x1 = aot_mve_im2col(g, p + 1, scratch + k, direct);
+        aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
+                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused);
+    }
+    if (p < pixels) {
+        const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
+        aot_mve_gemm(x0, x0, filter, k, out_c, rq, output + p * out_c, output + p * out_c,
+                     fused ? residual + p * out_c : 0, 0, 0, fused);
+    }
+}
+
+#define AOT_CONV2D_S8_MVE_SETUP                                                                                    \
+    struct aot_mve_geom g;                                                                                         \
+    struct aot_mve_rq rq;                                                                                          \
+    g.input = input;                                                                                               \
+    g.in_h = in_h;                                                                                                 \
+    g.in_w = in_w;                                                                                                 \
+    g.in_c = in_c;                                                                                                 \
+    g.filter_h = filter_h;                                                                                         \
+    g.filter_w = filter_w;                                                                                         \
+    g.out_h = out_h;                                                                                               \
+    g.out_w = out_w;                                                                                               \
+    g.stride_h = stride_h;                                                                                         \
+    g.stride_w = stride_w;                                                                                         \
+    g.dilation_h = dilation_h;                                                                                     \
+    g.dilation_w = dilation_w;                                                                                     \
+    g.pad_top = pad_top;                                                                                           \
+    g.pad_left = pad_left;                                                                                         \
+    g.zero_point = (int8_t)input_zero_point;                                                                       \
+    rq.bias = bias;                                                                                                \
+    rq.multiplier = out_multiplier;                                                                                \
+    rq.shift = out_shift;                                                                                          \
+    rq.per_channel = 1;                                                                                            \
+    rq.out_offset = output_offset;                                                                                 \
+    rq.act_min = act_min;                                                                                          \
+    rq.act_max = act_max
+
+void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                       const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
+                       int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                       int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                       int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                       const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch)
+{
+    AOT_CONV2D_S8_MVE_SETUP;
+    rq.add = 0;
+    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, 0, 0);
+}
+
+void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                           const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                           int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                           int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
+                           const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
+                           int32_t act_max, int8_t* scratch, const int8_t* residual,
+                           const struct aot_add_s8_params* residual_add)
+{
+    struct aot_add_s8_params add = *residual_add; /* a local copy: the int8 stores cannot alias it */
+    AOT_CONV2D_S8_MVE_SETUP;
+    rq.add = &add;
+    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, residual, 1);
+}

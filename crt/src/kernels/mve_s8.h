@@ -1,0 +1,439 @@
+/* Private: the int8 GEMM of the Helium (MVE) kernels (conv2d_s8_mve.c, fully_connected_s8_mve.c), with a portable
+ * fallback.
+ *
+ * On a core with MVE (__ARM_FEATURE_MVE: Cortex-M55) one VMLADAVA.S8 multiplies 16 int8 inputs by 16 int8 weights
+ * and adds the sum to a scalar accumulator.  The GEMM takes one or two pixels (rows of K int8 inputs) against
+ * four output channels at a time: per 16 taps one input vector per pixel and one weight vector per channel are
+ * loaded, so each weight load serves both pixels and each input load four channels.  The K % 16 last taps are
+ * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.
+ *
+ * Weight layout written by the compiler (compiler/ops/_mve_layout.py; the same bytes as the model, reordered):
+ *   - output channels in blocks of 4; per block, per 16 taps: 16 weights of each of the 4 channels (64 bytes);
+ *     then the K % 16 last taps of each of the 4 channels (4 * (K % 16) bytes);
+ *   - the last out_c % 4 channels follow, each channel's K weights in order.
+ * The input zero point is folded into the bias by the compiler (padded taps read the zero point: their
+ * contribution is zero after folding).
+ *
+ * Requantization, vectorised across 4 output channels: TFLite's MultiplyByQuantizedMultiplier (double rounding)
+ * for every multiplier and shift it allows (aot_mve_requant below says how), then the output offset and the
+ * activation clamp.  The portable fallback (the host, other cores) runs the same layout with scalar code and the
+ * CRT's reference requantization, so layouts are checked bit-exact on the host; the QEMU tests of mps3-an547 run
+ * the MVE code.
+ */
+#ifndef AOT_KERNELS_MVE_S8_H_
+#define AOT_KERNELS_MVE_S8_H_
+
+#include <stdint.h>
+#include <string.h>
+
+#include "add_s8_elem.h"
+#include "aot/requant.h"
+
+#if defined(__ARM_FEATURE_MVE)
+#include <arm_mve.h>
+#endif
+
+/* Short runs of im2col and padded bands (unaligned, a few bytes to a few hundred). */
+/* n bytes of value at dst. */
+static inline void aot_mve_fill(int8_t* dst, int32_t n, int8_t value)
+{
+#if defined(__ARM_FEATURE_MVE)
+    const int8x16_t v = vdupq_n_s8(value);
+    for (; n > 0; n -= 16) {
+        vstrbq_p_s8(dst, v, vctp8q((uint32_t)n));
+        dst += 16;
+    }
+#else
+    memset(dst, (uint8_t)value, (size_t)(n > 0 ? n : 0));
+#endif
+}
+
+/* n bytes from src to dst. */
+static inline void aot_mve_copy(int8_t* dst, const int8_t* src, int32_t n)
+{
+#if defined(__ARM_FEATURE_MVE)
+    for (; n > 0; n -= 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)n);
+        vstrbq_p_s8(dst, vldrbq_z_s8(src, p), p);
+        dst += 16;
+        src += 16;
+    }
+#else
+    memcpy(dst, src, (size_t)(n > 0 ? n : 0));
+#endif
+}
+
+/* Per output channel requantization and the fused residual ADD, if any (add == 0: none).  multiplier and shift
+ * hold one value per channel, or one for all when per_channel is 0. */
+struct aot_mve_rq {
+    const int32_t* bias;
+    const int32_t* multiplier;
+    const int32_t* shift;
+    int32_t per_channel, out_offset, act_min, act_max;
+    const struct aot_add_s8_params* add;
+};
+
+#if defined(__ARM_FEATURE_MVE)
+
+/* TFLite's MultiplyByQuantizedMultiplier(acc, multiplier, shift) lane by lane, exact for every shift in
+ * [-31, 31] and every multiplier in {0} U [2^30, 2^31):
+ *  - left = max(shift, 0): acc << left wraps in 32 bits like the reference's int32 product (VSHL by register);
+ *  - VQRDMULH is SaturatingRoundingDoublingHighMul exactly (round((2 a m) / 2^32) half up, saturated), including
+ *    for negative products: the reference's nudge 1 - 2^30 then truncation towards zero is the same floor;
+ *  - r = -min(shift, 0): RoundingDivideByPOT(v, r) rounds v / 2^r half away from zero, VRSHL by -r rounds it half
+ *    up; they differ only on negative ties.  For v < 0 and r >= 1, VRSHL of v - 1 gives
+ *    floor((v - 1 + 2^(r-1)) / 2^r), which is the reference's result for every negative v (a tie moves down to the
+ *    value away from zero; any other v keeps its rounding, since v - 1 crosses no rounding boundary).  With r == 0
+ *    nothing is rounded, so the -1 is masked to the lanes with r >= 1 (sign of v AND sign of -r).  The -1 saturates:
+ *    only v = INT32_MIN could wrap, and it is a multiple of 2^r, whose rounding needs no fix.
+ *  //crt:mve_requant_test checks all of this under QEMU against the CRT's reference arithmetic. */
+static inline int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
+{
+    const int32x4_t zero = vdupq_n_s32(0);
+    const int32x4_t right = vminq_s32(shift, zero);
+    int32x4_t v = vqrdmulhq_s32(vshlq_s32(acc, vmaxq_s32(shift, zero)), multiplier);
+    /* -1 where v < 0 and right < 0 (the sign masks of both), added with saturation. */
+    v = vqaddq_s32(v, vandq_s32(vshrq_n_s32(v, 31), vshrq_n_s32(right, 31)));
+    return vrshlq_s32(v, right);
+}
+
+/* One input of the fused residual ADD rescaled as aot_add_s8_rescale (add_s8_elem.h) does: there the doubled value
+ * x2 = (x + offset) * 2^21 goes through SMMLAR; x2 is even, so round(x2 * m / 2^32) is VQRDMULH of x2 / 2. */
+static inline int32x4_t aot_mve_add_rescale(int32x4_t x, int32_t bias, int32_t multiplier, int32_t add,
+                                            int32_t right_shift)
+{
+    const int32x4_t h = vaddq_n_s32(vshlq_n_s32(x, 20), bias >> 1);
+    const int32x4_t r = vaddq_s32(vaddq_n_s32(vqrdmulhq_n_s32(h, multiplier), add), vshrq_n_s32(h, 31));
+    return vshlq_r_s32(r, -right_shift);
+}
+
+/* aot_add_s8_elem (add_s8_elem.h) of 4 lanes: conv values v and residual elements r. */
+static inline int32x4_t aot_mve_add_elem(int32x4_t v, int32x4_t r, const struct aot_add_s8_params* a)
+{
+    const int32x4_t sum = vaddq_s32(aot_mve_add_rescale(v, a->in1_bias, a->in1_multiplier, a->in1_add, a->in1_shift),
+                                    aot_mve_add_rescale(r, a->in2_bias, a->in2_multiplier, a->in2_add, a->in2_shift));
+    int32x4_t o = vaddq_s32(vaddq_n_s32(vqrdmulhq_n_s32(sum, a->out_multiplier), a->out_add), vshrq_n_s32(sum, 31));
+    o = vshlq_r_s32(o, -a->out_shift);
+    return vminq_s32(vmaxq_s32(o, vdupq_n_s32(a->act_min)), vdupq_n_s32(a->act_max));
+}
+
+/* The requantization constants of up to 4 channels (lanes past n are zero and never stored). */
+struct aot_mve_chan {
+    int32x4_t bias, multiplier, shift;
+    mve_pred16_t p;
+};
+
+AOT_ALWAYS_INLINE void aot_mve_chan_load(struct aot_mve_chan* ch, const struct aot_mve_rq* rq, int32_t c, int32_t n)
+{
+    if (n == 4) {
+        /* A whole block (n is a constant at that call site): plain loads. */
+        ch->p = 0xFFFF;
+        ch->bias = vldrwq_s32(rq->bias + c);
+    } else {
+        ch->p = vctp32q((uint32_t)n);
+        ch->bias = vldrwq_z_s32(rq->bias + c, ch->p);
+    }
+    if (!rq->per_channel) {
+        ch->multiplier = vdupq_n_s32(rq->multiplier[0]);
+        ch->shift = vdupq_n_s32(rq->shift[0]);
+    } else if (n == 4) {
+        ch->multiplier = vldrwq_s32(rq->multiplier + c);
+        ch->shift = vldrwq_s32(rq->shift + c);
+    } else {
+        ch->multiplier = vldrwq_z_s32(rq->multiplier + c, ch->p);
+        ch->shift = vldrwq_z_s32(rq->shift + c, ch->p);
+    }
+}
+
+/* Requantizes, offsets, clamps (and adds the residual) for the channels of ch starting at c; stores them. */
+AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_mve_chan* ch,
+                                     const struct aot_mve_rq* rq, const int8_t* residual, int8_t* out, int fused,
+                                     int whole)
+{
+    int32x4_t v = aot_mve_requant(vaddq_s32(acc, ch->bias), ch->multiplier, ch->shift);
+    v = vaddq_n_s32(v, rq->out_offset);
+    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
+    if (whole) {
+        if (fused) {
+            v = aot_mve_add_elem(v, vldrbq_s32(residual + c), rq->add);
+        }
+        vstrbq_s32(out + c, v);
+    } else {
+        if (fused) {
+            v = aot_mve_add_elem(v, vldrbq_z_s32(residual + c, ch->p), rq->add);
+        }
+        vstrbq_p_s32(out + c, v, ch->p);
+    }
+}
+
+/* 2 pixels x 4 channels, N (>= 1) passes of 16 taps, into the accumulators ra0..ra3 / rb0..rb3 pinned to r0, r2,
+ * ..., r12 and lr (VMLADAVA takes even registers only; GCC alone spills one of the eight); the loop counts with
+ * SUBS/BNE (lr holds an accumulator).  Only for optimised builds (unoptimised ones keep a frame pointer). */
+#define AOT_MVE_DOT4X2_LOOP(X0, X1, W, N) \
+    __asm__ volatile( \
+        "1:\n\t" \
+        "vldrb.8 q1, [%[w], #16]\n\t" \
+        "vldrb.8 q2, [%[w], #32]\n\t" \
+        "vldrb.8 q3, [%[w], #48]\n\t" \
+        "vldrb.8 q0, [%[w]], #64\n\t" \
+        "vldrb.8 q4, [%[x0]], #16\n\t" \
+        "vmladava.s8 %[a0], q4, q0\n\t" \
+        "vmladava.s8 %[a1], q4, q1\n\t" \
+        "vmladava.s8 %[a2], q4, q2\n\t" \
+        "vmladava.s8 %[a3], q4, q3\n\t" \
+        "vldrb.8 q5, [%[x1]], #16\n\t" \
+        "vmladava.s8 %[b0], q5, q0\n\t" \
+        "vmladava.s8 %[b1], q5, q1\n\t" \
+        "vmladava.s8 %[b2], q5, q2\n\t" \
+        "vmladava.s8 %[b3], q5, q3\n\t" \
+        "subs %[n], %[n], #1\n\t" \
+        "bne 1b" \
+        : [a0] "+r"(ra0), [a1] "+r"(ra1), [a2] "+r"(ra2), [a3] "+r"(ra3), [b0] "+r"(rb0), [b1] "+r"(rb1), \
+          [b2] "+r"(rb2), [b3] "+r"(rb3), [x0] "+r"(X0), [x1] "+r"(X1), [w] "+r"(W), [n] "+r"(N) \
+        : \
+        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc")
+
+/* One or two pixels (x1 ignored unless `two`) against a block of 4 channels laid out as above: r0/r1 get the
+ * 4 dot products of each pixel. */
+AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
+                                    int32x4_t* r0, int32x4_t* r1)
+{
+    int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, n;
+    const int32_t t = k & 15;
+#if defined(__OPTIMIZE__)
+    if (two && k >= 16) {
+        /* Eight accumulators: VMLADAVA takes even registers only, and r0..r12 hold seven, so GCC spills one (or more)
+         * in this loop; here they are pinned to r0, r2, ..., r12 and lr (the loop counts with SUBS/BNE, not LE). */
+        register int32_t ra0 __asm__("r0") = 0;
+        register int32_t ra1 __asm__("r2") = 0;
+        register int32_t ra2 __asm__("r4") = 0;
+        register int32_t ra3 __asm__("r6") = 0;
+        register int32_t rb0 __asm__("r8") = 0;
+        register int32_t rb1 __asm__("r10") = 0;
+        register int32_t rb2 __asm__("r12") = 0;
+        register int32_t rb3 __asm__("lr") = 0;
+        n = k >> 4;
+        AOT_MVE_DOT4X2_LOOP(x0, x1, w, n);
+        a0 = ra0;
+        a1 = ra1;
+        a2 = ra2;
+        a3 = ra3;
+        b0 = rb0;
+        b1 = rb1;
+        b2 = rb2;
+        b3 = rb3;
+    } else
+#endif
+    {
+        /* (Unoptimised builds keep the frame pointer and lack the registers of the loop above.) */
+        for (n = k >> 4; n > 0; n--) {
+            const int8x16_t v0 = vldrbq_s8(x0);
+            const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32),
+                            w3 = vldrbq_s8(w + 48);
+            a0 = vmladavaq_s8(a0, v0, w0);
+            a1 = vmladavaq_s8(a1, v0, w1);
+            a2 = vmladavaq_s8(a2, v0, w2);
+            a3 = vmladavaq_s8(a3, v0, w3);
+            if (two) {
+                const int8x16_t v1 = vldrbq_s8(x1);
+                b0 = vmladavaq_s8(b0, v1, w0);
+                b1 = vmladavaq_s8(b1, v1, w1);
+                b2 = vmladavaq_s8(b2, v1, w2);
+                b3 = vmladavaq_s8(b3, v1, w3);
+                x1 += 16;
+            }
+            x0 += 16;
+            w += 64;
+        }
+    }
+    if (t) {
+        /* The lanes past K load as zero (and nothing past the block is read). */
+        const mve_pred16_t p = vctp8q((uint32_t)t);
+        const int8x16_t v0 = vldrbq_z_s8(x0, p);
+        const int8x16_t w0 = vldrbq_z_s8(w, p), w1 = vldrbq_z_s8(w + t, p), w2 = vldrbq_z_s8(w + 2 * t, p),
+                        w3 = vldrbq_z_s8(w + 3 * t, p);
+        a0 = vmladavaq_s8(a0, v0, w0);
+        a1 = vmladavaq_s8(a1, v0, w1);
+        a2 = vmladavaq_s8(a2, v0, w2);
+        a3 = vmladavaq_s8(a3, v0, w3);
+        if (two) {
+            const int8x16_t v1 = vldrbq_z_s8(x1, p);
+            b0 = vmladavaq_s8(b0, v1, w0);
+            b1 = vmladavaq_s8(b1, v1, w1);
+            b2 = vmladavaq_s8(b2, v1, w2);
+            b3 = vmladavaq_s8(b3, v1, w3);
+        }
+    }
+    {
+        int32x4_t v = vdupq_n_s32(a0);
+        v = vsetq_lane_s32(a1, v, 1);
+        v = vsetq_lane_s32(a2, v, 2);
+        *r0 = vsetq_lane_s32(a3, v, 3);
+    }
+    if (two) {
+        int32x4_t v = vdupq_n_s32(b0);
+        v = vsetq_lane_s32(b1, v, 1);
+        v = vsetq_lane_s32(b2, v, 2);
+        *r1 = vsetq_lane_s32(b3, v, 3);
+    }
+}
+
+#if defined(__OPTIMIZE__)
+/* Two pixels whose K taps are `runs` runs of run_len bytes (a multiple of 16), `stride` apart in the input (a
+ * convolution's filter rows inside the image: no im2col copy), against a block of 4 channels. */
+AOT_ALWAYS_INLINE void aot_mve_dot4_runs(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t runs,
+                                         int32_t run_len, int32_t stride, int32x4_t* r0, int32x4_t* r1)
+{
+    register int32_t ra0 __asm__("r0") = 0;
+    register int32_t ra1 __asm__("r2") = 0;
+    register int32_t ra2 __asm__("r4") = 0;
+    register int32_t ra3 __asm__("r6") = 0;
+    register int32_t rb0 __asm__("r8") = 0;
+    register int32_t rb1 __asm__("r10") = 0;
+    register int32_t rb2 __asm__("r12") = 0;
+    register int32_t rb3 __asm__("lr") = 0;
+    int32_t r;
+    for (r = 0; r < runs; r++) {
+        const int8_t* p0 = x0 + r * stride;
+        const int8_t* p1 = x1 + r * stride;
+        int32_t n = run_len >> 4;
+        AOT_MVE_DOT4X2_LOOP(p0, p1, w, n);
+    }
+    {
+        int32x4_t v = vdupq_n_s32(ra0);
+        v = vsetq_lane_s32(ra1, v, 1);
+        v = vsetq_lane_s32(ra2, v, 2);
+        *r0 = vsetq_lane_s32(ra3, v, 3);
+        v = vdupq_n_s32(rb0);
+        v = vsetq_lane_s32(rb1, v, 1);
+        v = vsetq_lane_s32(rb2, v, 2);
+        *r1 = vsetq_lane_s32(rb3, v, 3);
+    }
+}
+
+/* aot_mve_gemm for two such pixels and out_c a multiple of 4. */
+AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int32_t runs, int32_t run_len,
+                                         int32_t stride, const int8_t* filter, int32_t out_c,
+                                         const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1,
+                                         const int8_t* res0, const int8_t* res1, int fused)
+{
+    const int32_t k = runs * run_len;
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    const int8_t* w = filter;
+    int32_t c;
+    for (c = 0; c < out_c; c += 4) {
+        int32x4_t r0, r1;
+        struct aot_mve_chan ch;
+        aot_mve_dot4_runs(x0, x1, w, runs, run_len, stride, &r0, &r1);
+        aot_mve_chan_load(&ch, &q, c, 4);
+        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1);
+        aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1);
+        w += 4 * k;
+    }
+}
+#endif
+
+/* One or two pixels against one channel stored as K plain weights. */
+AOT_ALWAYS_INLINE void aot_mve_dot1(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
+                                    int32_t* r0, int32_t* r1)
+{
+    int32_t a = 0, b = 0, left;
+    for (left = k; left > 0; left -= 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)left);
+        const int8x16_t wv = vldrbq_z_s8(w, p);
+        a = vmladavaq_s8(a, vldrbq_z_s8(x0, p), wv);
+        if (two) {
+            b = vmladavaq_s8(b, vldrbq_z_s8(x1, p), wv);
+            x1 += 16;
+        }
+        x0 += 16;
+        w += 16;
+    }
+    *r0 = a;
+    *r1 = b;
+}
+
+/* One or two pixels (rows of K inputs at x0, x1) against every output channel: outputs at out0 / out1 (out_c
+ * values each), residual elements (fused ADD) at res0 / res1. */
+AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
+                                    const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
+                                    const int8_t* res1, int two, int fused)
+{
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    const int8_t* w = filter;
+    int32_t c;
+    for (c = 0; c + 4 <= out_c; c += 4) {
+        int32x4_t r0, r1 = vdupq_n_s32(0);
+        struct aot_mve_chan ch;
+        aot_mve_dot4(x0, x1, w, k, two, &r0, &r1);
+        aot_mve_chan_load(&ch, &q, c, 4);
+        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1);
+        if (two) {
+            aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1);
+        }
+        w += 4 * k;
+    }
+    if (c < out_c) {
+        const int32_t n = out_c - c;
+        int32_t a[4] = {0, 0, 0, 0}, b[4] = {0, 0, 0, 0}, i;
+        struct aot_mve_chan ch;
+        for (i = 0; i < n; i++) {
+            aot_mve_dot1(x0, x1, w, k, two, &a[i], &b[i]);
+            w += k;
+        }
+        aot_mve_chan_load(&ch, &q, c, n);
+        aot_mve_store(vld1q_s32(a), c, &ch, &q, res0, out0, fused, 0);
+        if (two) {
+            aot_mve_store(vld1q_s32(b), c, &ch, &q, res1, out1, fused, 0);
+        }
+    }
+}
+
+#else /* portable: the same layout, scalar */
+
+/* Weight (channel c, tap j) of the layout above. */
+static inline int8_t aot_mve_weight(const int8_t* filter, int32_t k, int32_t out_c, int32_t c, int32_t j)
+{
+    const int32_t blocks = out_c / 4;
+    const int32_t full = k / 16 * 16;
+    const int32_t r = c % 4;
+    const int8_t* block = filter + (c / 4) * 4 * k;
+    if (c >= 4 * blocks) {
+        return filter[blocks * 4 * k + (c - 4 * blocks) * k + j];
+    }
+    if (j < full) {
+        return block[(j / 16) * 64 + r * 16 + j % 16];
+    }
+    return block[4 * full + r * (k - full) + (j - full)];
+}
+
+static inline void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
+                                const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
+                                const int8_t* res1, int two, int fused)
+{
+    int32_t c, j, s;
+    for (s = 0; s < (two ? 2 : 1); s++) {
+        const int8_t* x = s ? x1 : x0;
+        int8_t* out = s ? out1 : out0;
+        const int8_t* res = s ? res1 : res0;
+        for (c = 0; c < out_c; c++) {
+            uint32_t acc = (uint32_t)rq->bias[c];
+            int32_t v;
+            for (j = 0; j < k; j++) {
+                acc += (uint32_t)(x[j] * aot_mve_weight(filter, k, out_c, c, j));
+            }
+            v = aot_multiply_by_quantized_multiplier((int32_t)acc, rq->multiplier[c * rq->per_channel],
+                                                      rq->shift[c * rq->per_channel]);
+            v = (int32_t)((uint32_t)v + (uint32_t)rq->out_offset);
+            v = aot_dsp_clamp(v, rq->act_min, rq->act_max);
+            if (fused) {
+                v = aot_add_s8_elem(v, res[c], rq->add, 0);
+            }
+            out[c] = (int8_t)v;
+        }
+    }
+}
+
+#endif
+
+#endif /* AOT_KERNELS_MVE_S8_H_ */

@@ -1,0 +1,73 @@
+"""Generates the small int8 models that check the Helium (MVE) kernels on mps3-an547 (committed next to this script).
+
+The shared models use ordinary quantization parameters and channel counts that are multiples of 4 or 16; these
+layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
+- mve_layers_int8.tflite: CONV_2D 3x3 SAME on 3 channels to 13 (K = 27: one 16-tap pass plus a predicated tail;
+  13 output channels: 3 blocks of 4 plus a single channel) with per-channel filter scales from a multiplier flushed
+  to 0 through right shifts of 31 to left shifts of 9; DEPTHWISE_CONV_2D 3x3 stride 2, dilation 2, 13 channels (a
+  predicated last channel group, taps outside the image); FULLY_CONNECTED 7 units over the 4-D tensor read as 3
+  rows of depth 130 (a pair of rows, then one), extreme per-channel scales again; beside it CONV_2D 3x3 on 16
+  channels with dilated rows (filter rows of 48 bytes read in place inside the image, im2col at the borders);
+- mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
+  predicated channel block of the fused ADD), an odd pixel count.
+Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
+"""
+
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "compiler"))
+
+from tflite_builder import ModelBuilder  # noqa: E402
+from test_ops_tflite import residual_model  # noqa: E402
+
+# Input scale 0.05, output scale 0.2: real multiplier = scale / 4 (see tests/compiler/test_mve_kernels.py).
+EXTREME_SCALES = [1e-10, 1.5e-9, 3e-8, 1e-6, 0.004, 0.3, 40.0, 2000.0, 0.006, 0.003, 0.008, 0.005, 0.002, 0.004,
+                  0.007, 0.009]
+
+
+def _layer(b, rng, name, kind, x, out_shape, fshape, scales, out_q, options, in_scale=0.05):
+    w = rng.integers(-127, 128, size=fshape).astype(np.int8)
+    axis = 3 if kind == "DEPTHWISE_CONV_2D" else 0
+    wt = b.const(name + "_w", w, "int8", np.asarray(scales), 0, quantized_dimension=axis)
+    bias = b.const(name + "_b", rng.integers(-3000, 3000, size=len(scales)).astype(np.int32), "int32",
+                   np.float32(in_scale) * np.asarray(scales, np.float32), 0, quantized_dimension=0)
+    y = b.tensor(name, out_shape, "int8", *out_q)
+    b.op(kind, [x, wt, bias], y, options)
+    return y
+
+
+def layers_model():
+    rng = np.random.default_rng(18)
+    b = ModelBuilder()
+    x = b.input("x", [1, 9, 11, 3], "int8", 0.05, -7)
+    c = _layer(b, rng, "conv", "CONV_2D", x, [1, 9, 11, 13], (13, 3, 3, 3), EXTREME_SCALES[:13], (0.2, 4),
+               {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0})
+    d = _layer(b, rng, "dw", "DEPTHWISE_CONV_2D", c, [1, 5, 6, 13], (1, 3, 3, 13),
+               rng.uniform(0.002, 0.01, size=13), (0.1, -3),
+               {"padding": 0, "strideH": 2, "strideW": 2, "fusedActivationFunction": 1, "depthMultiplier": 1,
+                "dilationHFactor": 2, "dilationWFactor": 2}, in_scale=0.2)
+    f = _layer(b, rng, "fc", "FULLY_CONNECTED", d, [3, 7], (7, 130), EXTREME_SCALES[:7], (0.2, -5),
+               {"fusedActivationFunction": 0}, in_scale=0.1)
+    # 16 channels, 3x3 dilated rows, SAME: filter rows of 48 bytes read in place where the window is inside.
+    e = _layer(b, rng, "widen", "CONV_2D", x, [1, 9, 11, 16], (16, 3, 3, 3), rng.uniform(0.002, 0.01, size=16),
+               (0.1, -2), {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 1})
+    g = _layer(b, rng, "rows", "CONV_2D", e, [1, 9, 11, 8], (8, 3, 3, 16), EXTREME_SCALES[8:16], (0.2, 6),
+               {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0, "dilationHFactor": 2,
+                "dilationWFactor": 1}, in_scale=0.1)
+    b.output(g)
+    b.output(f)
+    return b
+
+
+def main():
+    layers_model().save(os.path.join(HERE, "mve_layers_int8.tflite"))
+    residual_model(shape=(1, 5, 5, 8), oc=7, mid=8, per_channel=True, add_act=1, seed=3).save(
+        os.path.join(HERE, "mve_residual_int8.tflite"))
+
+
+if __name__ == "__main__":
+    main()
