@@ -58,6 +58,7 @@ class EmitContext:
         self.consts = []             # ConstArray, in creation order
         self._by_content = {}
         self.uses_workspace = False
+        self.uses_state = False
         self.uses_status = False
         self.functions = []          # (name, C lines) of the runner's static helper functions
         self._fn_by_key = {}
@@ -72,6 +73,9 @@ class EmitContext:
         if st.kind == "const":
             src = self.graph.tensors[st.key]
             return self.weight(f"t{src.index}", src.data, DTYPES[src.dtype].ctype)
+        if st.kind == "state":
+            self.uses_state = True
+            return f"(({tensor.ctype}*)(st + {self.plan.state_offset[tensor.index]}u))"
         self.uses_workspace = True
         off = self.plan.tensor_offset[tensor.index]
         return f"(({tensor.ctype}*)(ws + {off}u))"

@@ -32,6 +32,9 @@ class OpLowering:
     # so the output may overwrite such an input whose buffer dies here (passes/alias.py, in-place ops).
     elementwise: bool = False
     num_outputs: tuple = (1, 1)   # allowed number of output tensors (min, max)
+    # Input positions that are TFLite variable tensors: state the kernel reads and updates in place, kept in the
+    # model's state buffer from one run to the next (SVDF's activation state, an LSTM's hidden and cell state).
+    state_inputs: tuple = ()
 
     # --- validation -------------------------------------------------------
     def check(self, op) -> None:
