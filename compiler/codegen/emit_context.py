@@ -31,7 +31,8 @@ class ConstArray:
 
 @dataclass
 class ConstStruct:
-    """A `static const struct` of int32_t fields (kernel parameter blocks, e.g. struct aot_add_s8_params)."""
+    """A `static const struct` of int32_t fields (kernel parameter blocks, e.g. struct aot_add_s8_params); a field
+    whose value is a tuple is an int32_t array of that length."""
     symbol: str
     struct: str              # C struct tag
     fields: tuple            # field names, in declaration order
@@ -40,10 +41,12 @@ class ConstStruct:
 
     @property
     def nbytes(self) -> int:
-        return 4 * len(self.values)
+        return 4 * sum(len(v) if isinstance(v, tuple) else 1 for v in self.values)
 
     def definition(self) -> list:
-        body = [f"    .{name} = {int_literal(v)}," for name, v in zip(self.fields, self.values)]
+        def literal(v):
+            return "{" + ", ".join(int_literal(x) for x in v) + "}" if isinstance(v, tuple) else int_literal(v)
+        body = [f"    .{name} = {literal(v)}," for name, v in zip(self.fields, self.values)]
         body[-1] = body[-1][:-1]
         return [f"static const struct {self.struct} {self.symbol} = {{"] + body + ["};"]
 
@@ -112,7 +115,7 @@ class EmitContext:
 
     def param_struct(self, hint: str, struct: str, fields, values) -> str:
         """`&symbol` of a static const struct (int32_t fields) in the runner; identical blocks are emitted once."""
-        values = tuple(int(v) for v in values)
+        values = tuple(tuple(int(x) for x in v) if isinstance(v, (tuple, list)) else int(v) for v in values)
         key = ("struct " + struct, tuple(fields), values)
         if key not in self._by_content:
             c = ConstStruct(f"{self.prefix}_{hint}", struct, tuple(fields), values)
