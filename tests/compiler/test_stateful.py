@@ -216,3 +216,28 @@ def test_svdf_bad_shapes_and_types_are_refused(tmp_path):
     path = b.save(tmp_path / "m2.tflite")
     with pytest.raises(CompileError, match="bias scale"):
         compile_model(path, "m2")
+
+
+# --- the real SVDF models ------------------------------------------------------------------------------------
+
+# Their SVDF / FULLY_CONNECTED chain (operators 1-12: int8 in, int8 out) with every SVDF's output compared; the
+# models' int16 front and back ends (QUANTIZE int16 -> int8, SOFTMAX to int16) need int16 support.
+KEYWORD_MODELS = [("keyword_scrambled_8bit.tflite", "int8 state"), ("field/tflm/keyword_scrambled.tflite",
+                                                                     "int16 state")]
+
+
+@needs_tflm
+@pytest.mark.parametrize("rel,what", KEYWORD_MODELS, ids=[m[0] for m in KEYWORD_MODELS])
+def test_real_svdf_chain_over_a_sequence(tmp_path, rel, what):
+    from conftest import models_dir
+    from submodel import SavedModel, save_submodel
+    path = os.path.join(models_dir(), rel)
+    if not os.path.isfile(path):
+        pytest.skip(f"model {rel} not found in {models_dir()} (set AOT_MODELS_DIR)")
+    chain = save_submodel(path, tmp_path / "chain.tflite", 1, 12, [0], [5, 13, 21, 29, 37, 42, 47, 50])
+
+    # Inputs near the zero point (-128) as the model's QUANTIZE produces them from audio features, and random.
+    rng = np.random.default_rng(2)
+    cases = [[rng.integers(-128, -100, size=(1, 96)).astype(np.int8)] for _ in range(4)] + \
+        [[rng.integers(-128, 128, size=(1, 96)).astype(np.int8)] for _ in range(4)]
+    check_against_tflm(tmp_path, SavedModel(chain), cases=cases)
