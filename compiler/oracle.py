@@ -78,15 +78,17 @@ def output_tolerances(model_path: str, graph) -> list:
 
 
 def random_inputs(graph, count: int, seed: int) -> list:
-    """Seeded cases: full int8 range, floats uniform in [-1, 1]."""
+    """Seeded cases: full int8 / int16 range (and full int32 range for quantized int32 inputs), floats uniform in
+    [-1, 1]."""
     rng = np.random.default_rng(seed)
     cases = []
     for _ in range(count):
         case = []
         for t in graph.inputs:
-            if t.dtype == "int8":
-                case.append(rng.integers(-128, 128, size=t.shape, dtype=np.int64)
-                            .astype(np.int8))
+            if t.dtype in ("int8", "int16") or (t.dtype == "int32" and t.quant is not None):
+                info = np.iinfo(t.dtype)
+                case.append(rng.integers(info.min, info.max, size=t.shape, dtype=np.int64, endpoint=True)
+                            .astype(t.dtype))
             elif t.dtype in ("uint8", "int32", "bool"):     # ONNX raw data: full byte range / small ints
                 hi = {"uint8": 256, "int32": 128, "bool": 2}[t.dtype]
                 case.append(rng.integers(0 if t.dtype != "int32" else -128, hi, size=t.shape, dtype=np.int64)

@@ -1,5 +1,6 @@
 """Public header <prefix>.h: workspace macros, I/O structs and macros, run()."""
 
+from ..ir.dtypes import QUANTIZED_IO_DTYPES
 from .cformat import float_literal
 from .cnames import sanitize_comment
 
@@ -66,7 +67,7 @@ def render_header(prefix: str, model_label: str, fields, workspace_size: int,
         L.append(f"#define {M}_RANK {len(t.shape)}")
         for i, d in enumerate(t.shape):
             L.append(f"#define {M}_DIM{i} {d}")
-        if t.quant is not None and t.dtype == "int8":
+        if t.quant is not None and t.dtype in QUANTIZED_IO_DTYPES:
             s, z = t.quant.scalar()
             L.append(f"#define {M}_SCALE {float_literal(s)}")
             L.append(f"#define {M}_ZERO_POINT ({z})")

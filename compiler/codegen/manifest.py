@@ -3,6 +3,7 @@
 import json
 
 from .. import __version__
+from ..ir.dtypes import QUANTIZED_IO_DTYPES
 from ..report.macs import op_macs
 
 
@@ -20,7 +21,7 @@ def _io_entry(f):
     t = f.tensor
     e = {"name": t.name, "c_name": f.field, "shape": list(t.shape), "dtype": t.dtype,
          "bytes": t.nbytes, "scale": None, "zero_point": None}
-    if t.quant is not None and t.dtype == "int8":
+    if t.quant is not None and t.dtype in QUANTIZED_IO_DTYPES:
         s, z = t.quant.scalar()
         e["scale"], e["zero_point"] = s, z
     return e

@@ -46,9 +46,10 @@ def _load_cases(path: str, graph):
             raise CompileError("All inputs must have the same number of cases.")
         count, batched = n, batched or this_batched
         np_t = DTYPES[t.dtype].np
-        if t.dtype == "int8" and (a.dtype.kind not in "iu" or a.min(initial=0) < -128
-                                  or a.max(initial=0) > 127):
-            raise CompileError(f"Input '{t.name}' must hold int8 values (-128..127).")
+        if np.dtype(np_t).kind == "i":
+            lo, hi = np.iinfo(np_t).min, np.iinfo(np_t).max
+            if a.dtype.kind not in "iu" or a.min(initial=0) < lo or a.max(initial=0) > hi:
+                raise CompileError(f"Input '{t.name}' must hold {t.dtype} values ({lo}..{hi}).")
         arrays.append(a.astype(np_t).reshape((n,) + tuple(t.shape)))
     return arrays, count, batched
 

@@ -25,6 +25,11 @@ DTYPES = {
     "bool": DType("bool", "uint8_t", np.bool_, 1),
 }
 
-# Activation dtypes the code generator can place in user buffers/workspace.  The TFLite frontend produces int8
-# and float32 activations only; ONNX models may also carry uint8 (quantized or raw), int32 and bool data.
-ACTIVATION_DTYPES = ("int8", "float32", "uint8", "int32", "bool")
+# Activation dtypes the code generator can place in user buffers/workspace.  TFLite models carry int8, float32 and
+# int16 (16x8 quantization: symmetric int16 activations, int8 weights) activations, and quantized int32 at QUANTIZE
+# boundaries; ONNX models may also carry uint8 (quantized or raw), int32 and bool data.  Which operator accepts
+# which type is each lowering's decision (ops/*.py).
+ACTIVATION_DTYPES = ("int8", "int16", "float32", "uint8", "int32", "bool")
+
+# Integer element types whose quantization parameters the generated header publishes (<FIELD>_SCALE/_ZERO_POINT).
+QUANTIZED_IO_DTYPES = ("int8", "int16")

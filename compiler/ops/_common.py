@@ -66,19 +66,27 @@ def require_same_dtype(op, *tensors) -> str:
     return dtypes.pop()
 
 
-def require_quant(op, tensor, what: str, per_channel_ok: bool = False):
-    """Return QuantParams or raise a clear error if missing/unsupported."""
+def require_quant(op, tensor, what: str, per_channel_ok: bool = False, int16_zero_point_ok: bool = False):
+    """Return QuantParams or raise a clear error if missing/unsupported.  int16 tensors must be symmetric (zero
+    point 0), as TFLite's 16x8 quantization and its int16 kernels require; only QUANTIZE / DEQUANTIZE, whose
+    TFLite kernels honour any zero point, pass int16_zero_point_ok."""
     q = tensor.quant
     if q is None:
         raise CompileError(
             f"Operator {op.index} ({op.kind}): {what} tensor '{tensor.name}' is {tensor.dtype} "
-            "but has no quantization parameters (scale/zero_point). int8 tensors must carry "
+            "but has no quantization parameters (scale/zero_point). Quantized tensors must carry "
             "TFLite affine quantization."
         )
     if q.per_channel and not per_channel_ok:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}): {what} tensor '{tensor.name}' is quantized per "
             f"channel ({len(q.scale)} scales); only per-tensor quantization is supported there."
+        )
+    if tensor.dtype == "int16" and not int16_zero_point_ok and any(int(z) != 0 for z in q.zero_point):
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): int16 {what} tensor '{tensor.name}' has zero point "
+            f"{int(q.zero_point[0])}; int16 activations must be symmetrically quantized (zero point 0, TFLite's "
+            "16x8 scheme)."
         )
     return q
 

@@ -1,9 +1,12 @@
-"""CONCATENATION lowering along any axis (int8, float32).
+"""CONCATENATION lowering along any axis (int8, int16, float32).
 
 Emitted as one strided byte copy per input.  TFLite Micro only accepts int8
 inputs that share the output's scale and zero point (it concatenates bytes
 without rescaling), so differing quantization is rejected rather than
-rescaled: rescaling would not match the reference interpreter.
+rescaled: rescaling would not match the reference interpreter.  For int16 it
+requires zero point 0 everywhere but copies values of differing scales
+unchanged, which is not the concatenation of the real values; we refuse that
+too rather than reproduce it.
 """
 
 from ..errors import CompileError, UnsupportedError
@@ -24,6 +27,7 @@ def _positive_axis(op, rank: int) -> int:
 @register
 class Concatenation(OpLowering):
     builtins = ("CONCATENATION",)
+    dtypes = ("int8", "int16", "float32")
     header = "aot/kernels/concatenation.h"
 
     def check(self, op):
@@ -60,14 +64,13 @@ class Concatenation(OpLowering):
                 f"Operator {op.index} ({op.kind}): the inputs add up to {total} along axis "
                 f"{axis} but output '{out.name}' has {out.shape[axis]}."
             )
-        if dtype == "int8":
+        if dtype != "float32":
             require_quant(op, out, "output")
             for i, t in enumerate(op.inputs):
                 require_same_quant(
                     op, t, out, f"input {i}", "output",
-                    "TFLite Micro requires every int8 CONCATENATION input to have the output's "
-                    "scale and zero point (it does not rescale), so this model cannot run there "
-                    "either; requantize the input first.")
+                    f"CONCATENATION copies {dtype} values without rescaling (as TFLite Micro does), so every "
+                    "input needs the output's scale and zero point; requantize the input first.")
 
     def prepare(self, op):
         out = op.output

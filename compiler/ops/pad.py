@@ -1,9 +1,9 @@
-"""PAD / PADV2 lowering with constant paddings, up to 4-D (int8, float32).
+"""PAD / PADV2 lowering with constant paddings, up to 4-D (int8, int16, float32).
 
-The pad value is the output zero point for int8 PAD, 0.0 for float PAD, or
-the scalar constant of PADV2 (for int8 it must share the output's
-quantization, as TFLite Micro requires).  int8 input and output must share
-their quantization: padding copies bytes and never rescales.
+The pad value is the output zero point for quantized PAD (0 for symmetric int16), 0.0 for float PAD, or
+the scalar constant of PADV2 (for int8 / int16 it must share the output's
+quantization, as TFLite Micro requires).  Quantized input and output must share
+their quantization: padding copies values and never rescales.
 """
 
 import numpy as np
@@ -40,9 +40,13 @@ def _paddings(op) -> np.ndarray:
     return pads
 
 
+_KERNELS = {"int8": "aot_pad_s8", "int16": "aot_pad_s16", "float32": "aot_pad_f32"}
+
+
 @register
 class Pad(OpLowering):
     builtins = ("PAD", "PADV2")
+    dtypes = tuple(_KERNELS)
     header = "aot/kernels/pad.h"
 
     def check(self, op):
@@ -55,9 +59,9 @@ class Pad(OpLowering):
         dtype = require_same_dtype(op, inp, out)
         shape_4d(op, inp.shape, f"input '{inp.name}'")
         _paddings(op)
-        if dtype == "int8":
+        if dtype != "float32":
             require_same_quant(op, inp, out, "input", "output",
-                               "int8 padding copies values unchanged, so input and output must "
+                               f"{dtype} padding copies values unchanged, so input and output must "
                                "share scale and zero point (TFLite quantization spec).")
         cv = op.input(2)
         if cv is not None:
@@ -67,7 +71,7 @@ class Pad(OpLowering):
                     f"Operator {op.index} ({op.kind}): constant value '{cv.name}' must be a "
                     f"single {dtype} element (got {cv.num_elements} of {cv.dtype})."
                 )
-            if dtype == "int8":
+            if dtype != "float32":
                 require_quant(op, cv, "constant value")
                 require_same_quant(op, cv, out, "constant value", "output",
                                    "TFLite Micro requires the PADV2 constant to share the "
@@ -80,17 +84,17 @@ class Pad(OpLowering):
         cv = op.input(2)
         if cv is not None:
             value = cv.data.reshape(-1)[0]
-            value = int(value) if out.dtype == "int8" else float(value)
+            value = float(value) if out.dtype == "float32" else int(value)
         else:
-            value = out.quant.scalar()[1] if out.dtype == "int8" else 0.0
+            value = 0.0 if out.dtype == "float32" else out.quant.scalar()[1]
         op.params = dict(in_dims=np.array(shape_4d(op, inp.shape, "input"), np.int32),
                          out_dims=np.array(shape_4d(op, out.shape, "output"), np.int32),
                          before=np.array(before, np.int32), value=value)
-        op.kernel = "aot_pad_s8" if out.dtype == "int8" else "aot_pad_f32"
+        op.kernel = _KERNELS[out.dtype]
 
     def emit(self, op, ctx):
         p = op.params
-        value = p["value"] if op.kernel == "aot_pad_s8" else ctx.f32(p["value"])
+        value = ctx.f32(p["value"]) if op.kernel == "aot_pad_f32" else p["value"]
         return [ctx.call(op.kernel, [
             ctx.ptr(op.input(0)), ctx.ptr(op.output),
             ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),

@@ -1,8 +1,9 @@
-"""QUANTIZE lowering: float32 -> int8 and int8 -> int8 (requantization).
+"""QUANTIZE lowering: float32 -> int8 / int16 and integer -> integer requantization.
 
-float32 -> int8 divides by the output scale and rounds in float, as TFLite's
-AffineQuantize does; int8 -> int8 rescales by s_in / s_out with a
-compile-time multiplier and shift (TFLite's Requantize).
+float32 -> intN divides by the output scale and rounds in float, as TFLite's AffineQuantize does; integer ->
+integer (int8, int16 and quantized int32, in the pairs TFLite Micro's QUANTIZE accepts) rescales by s_in / s_out
+with a compile-time multiplier and shift (TFLite's Requantize).  Zero points are honoured on both sides, int16
+included, as TFLite's kernel does.
 """
 
 from ..errors import UnsupportedError
@@ -10,27 +11,40 @@ from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
 from ._common import require_inputs, require_quant, require_same_shape
 
+_SHORT = {"int8": "s8", "int16": "s16", "int32": "s32"}
+# (input type, output type) -> kernel; int8 -> int8 keeps its historical name.
+_REQUANTIZE = {("int8", "int8"): "aot_requantize_s8"}
+_REQUANTIZE.update({(i, o): f"aot_requantize_{_SHORT[i]}_{_SHORT[o]}"
+                    for i, o in (("int16", "int8"), ("int8", "int16"), ("int16", "int16"), ("int16", "int32"),
+                                 ("int32", "int16"), ("int8", "int32"), ("int32", "int8"))})
+_FROM_FLOAT = {"int8": "aot_quantize_f32_s8", "int16": "aot_quantize_f32_s16"}
+
+
+def _supported() -> str:
+    pairs = [f"float32 -> {o}" for o in _FROM_FLOAT] + [f"{i} -> {o}" for i, o in _REQUANTIZE]
+    return ", ".join(pairs)
+
 
 @register
 class Quantize(OpLowering):
     builtins = ("QUANTIZE",)
     elementwise = True
-    dtypes = ("int8",)
+    dtypes = ("int8", "int16", "int32")
     header = "aot/kernels/quantize.h"
 
     def check(self, op):
-        super().check(op)
         require_inputs(op, 1)
         inp, out = op.input(0), op.output
-        if inp.dtype not in ("float32", "int8"):
+        pair = (inp.dtype, out.dtype)
+        if not (pair in _REQUANTIZE or (inp.dtype == "float32" and out.dtype in _FROM_FLOAT)):
             raise UnsupportedError(
-                f"Operator {op.index} ({op.kind}): input '{inp.name}' has type {inp.dtype}; "
-                "QUANTIZE is supported from float32 or int8 to int8 only."
+                f"Operator {op.index} ({op.kind}): input '{inp.name}' ({inp.dtype}) to output '{out.name}' "
+                f"({out.dtype}) is not supported; QUANTIZE is supported for {_supported()}."
             )
         require_same_shape(op, inp, out)
-        require_quant(op, out, "output")
-        if inp.dtype == "int8":
-            require_quant(op, inp, "input")
+        require_quant(op, out, "output", int16_zero_point_ok=True)
+        if inp.dtype != "float32":
+            require_quant(op, inp, "input", int16_zero_point_ok=True)
 
     def prepare(self, op):
         inp, out = op.input(0), op.output
@@ -38,18 +52,18 @@ class Quantize(OpLowering):
         p = dict(size=out.num_elements, out_zp=zo)
         if inp.dtype == "float32":
             p.update(scale=so)
-            op.kernel = "aot_quantize_f32_s8"
+            op.kernel = _FROM_FLOAT[out.dtype]
         else:
             si, zi = inp.quant.scalar()
             m, sh = quantize_multiplier(si / so)
             p.update(in_zp=zi, mult=m, shift=sh)
-            op.kernel = "aot_requantize_s8"
+            op.kernel = _REQUANTIZE[(inp.dtype, out.dtype)]
         op.params = p
 
     def emit(self, op, ctx):
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
-        if op.kernel == "aot_quantize_f32_s8":
+        if op.kernel in _FROM_FLOAT.values():
             args += [ctx.f32(p["scale"]), p["out_zp"]]
         else:
             args += [p["in_zp"], p["mult"], p["shift"], p["out_zp"]]

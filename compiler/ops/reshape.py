@@ -12,7 +12,7 @@ from ._common import require_same_dtype
 @register
 class Reshape(OpLowering):
     builtins = ("RESHAPE", "SQUEEZE", "EXPAND_DIMS")
-    dtypes = ("int8", "float32", "uint8", "int32", "bool")
+    dtypes = ("int8", "int16", "float32", "uint8", "int32", "bool")
     header = "aot/kernels/copy.h"
 
     def check(self, op):

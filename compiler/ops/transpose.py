@@ -40,7 +40,7 @@ def emit_strided_copy(op, ctx, start: int = 0) -> list:
 @register
 class Transpose(OpLowering):
     builtins = ("TRANSPOSE",)
-    dtypes = ("int8", "float32")
+    dtypes = ("int8", "int16", "float32")
     header = "aot/kernels/strided_copy.h"
 
     def _perm(self, op) -> list:
@@ -64,9 +64,9 @@ class Transpose(OpLowering):
         if [int(inp.shape[a]) for a in perm] != [int(d) for d in out.shape]:
             raise CompileError(f"Operator {op.index} ({op.kind}): output '{out.name}' has shape "
                                f"{list(out.shape)}; permuting {list(inp.shape)} by {perm} gives another shape.")
-        if inp.dtype == "int8" and inp.quant is not None and out.quant is not None \
+        if inp.dtype != "float32" and inp.quant is not None and out.quant is not None \
                 and inp.quant.scalar() != out.quant.scalar():
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): int8 input and output are quantized "
+            raise UnsupportedError(f"Operator {op.index} ({op.kind}): {inp.dtype} input and output are quantized "
                                    "differently; TRANSPOSE moves values without rescaling.")
 
     def prepare(self, op):

@@ -64,6 +64,11 @@ def check_graph(graph) -> None:
                     f"{'no' if t.quant is None else 'per-channel'} quantization parameters; "
                     "int8 model inputs/outputs need one scale and zero point."
                 )
+            if t.dtype == "int16" and t.quant is not None and t.quant.per_channel:
+                raise UnsupportedError(
+                    f"Model {kind} tensor '{t.name}' is int16 with per-channel quantization parameters; "
+                    "int16 model inputs/outputs need one scale (and zero point 0) or none."
+                )
     for t in graph.inputs:
         if t.is_output:
             raise UnsupportedError(

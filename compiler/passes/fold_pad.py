@@ -38,12 +38,12 @@ def _paddings(pad):
 
 
 def _pad_value(pad):
-    """The value the PAD writes (int for int8, float for float32)."""
+    """The value the PAD writes (float for float32, else the integer)."""
     out, cv = pad.output, pad.input(2)
     if cv is not None:
         v = np.asarray(cv.data).reshape(-1)[0]
-        return int(v) if out.dtype == "int8" else float(v)
-    return int(out.quant.zero_point[0]) if out.dtype == "int8" else 0.0
+        return float(v) if out.dtype == "float32" else int(v)
+    return 0.0 if out.dtype == "float32" else int(out.quant.zero_point[0])
 
 
 def _value_is_conv_padding(pad, conv) -> bool:

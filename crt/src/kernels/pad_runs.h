@@ -1,4 +1,4 @@
-/* Constant padding, shared by pad_s8.c and pad_f32.c: the input box is copied run by run with memcpy, the
+/* Constant padding, shared by pad_s8.c, pad_s16.c and pad_f32.c: the input box is copied run by run with memcpy, the
  * padding filled between the runs.
  *
  * The 4-D shapes are regrouped so that dimension 3 is the innermost padded one with every unpadded dimension
@@ -42,15 +42,16 @@ static inline int32_t aot_pad_inside(int32_t o, int32_t before, int32_t in)
     return o >= before && o - before < in;
 }
 
-/* n elements of `size` bytes (1 or 4) set to `pattern`, the bytes of one element. */
+/* n elements of `size` bytes (1, 2 or 4) set to the first `size` bytes of `pattern` (the kernels of 1- and
+ * 2-byte elements repeat the element through all 4 bytes, so any byte order gives the element). */
 static inline void aot_pad_fill(uint8_t* dst, int32_t n, int32_t size, uint32_t pattern)
 {
     if (size == 1) {
         memset(dst, (int)(pattern & 0xffu), (size_t)n);
         return;
     }
-    for (; n > 0; n--, dst += 4) {
-        memcpy(dst, &pattern, 4);
+    for (; n > 0; n--, dst += size) {
+        memcpy(dst, &pattern, (size_t)size);
     }
 }
 

@@ -1,8 +1,9 @@
-/* DEQUANTIZE: int8 -> float32, x = scale * (q - zero_point).
+/* DEQUANTIZE: int8 / int16 -> float32, x = scale * (q - zero_point).
  *
- * TFLite evaluates the product in wider precision and rounds it to float
- * once; (q - zero_point) has at most 9 significant bits, so a single float
- * multiply is already the correctly rounded value and gives the same bits.  */
+ * TFLite evaluates the product in double and rounds it to float once;
+ * (q - zero_point) has at most 17 significant bits and the float scale 24, so
+ * the double product is exact and a single float multiply (the exact product
+ * rounded once) gives the same bits.  */
 #ifndef AOT_KERNELS_DEQUANTIZE_H_
 #define AOT_KERNELS_DEQUANTIZE_H_
 
@@ -14,6 +15,9 @@ extern "C" {
 
 void aot_dequantize_s8_f32(const int8_t* input, float* output, int32_t size, float scale,
                            int32_t zero_point);
+
+void aot_dequantize_s16_f32(const int16_t* input, float* output, int32_t size, float scale,
+                            int32_t zero_point);
 
 #ifdef __cplusplus
 }

@@ -3,8 +3,8 @@
  * in_dims/out_dims are the shapes left-padded to 4-D with 1s, pad_before the
  * leading padding per dimension (out = in + before + after, checked at
  * compile time).  Every output element outside the copied input box gets
- * pad_value: the output zero point for int8 PAD, 0 for float PAD, or the
- * PADV2 constant (int8 PADV2 constants share the output quantization).  */
+ * pad_value: the output zero point for int8 PAD, 0 for int16 and float PAD,
+ * or the PADV2 constant (int8 PADV2 constants share the output quantization).  */
 #ifndef AOT_KERNELS_PAD_H_
 #define AOT_KERNELS_PAD_H_
 
@@ -17,6 +17,8 @@ extern "C" {
 void aot_pad_s8(const int8_t* input, int8_t* output, const int32_t* in_dims,
                 const int32_t* out_dims, const int32_t* pad_before, int32_t pad_value);
 
+void aot_pad_s16(const int16_t* input, int16_t* output, const int32_t* in_dims,
+                 const int32_t* out_dims, const int32_t* pad_before, int32_t pad_value);
 void aot_pad_f32(const float* input, float* output, const int32_t* in_dims,
                  const int32_t* out_dims, const int32_t* pad_before, float pad_value);
 

@@ -1,0 +1,25 @@
+/* Integer -> integer requantization between int8, int16 and int32 (QUANTIZE at the boundaries of 16x8 models):
+ * the pairs TFLite Micro's QUANTIZE accepts besides int8 -> int8 (quantize_s8_s8.c).  Each is the same loop over
+ * aot_qe_requantize with the input and output element types and the output's range; one definition per pair,
+ * each its own function so a firmware links only the pairs its models use. */
+#include "aot/kernels/quantize.h"
+#include "quant_elem.h"
+
+#define AOT_DEFINE_REQUANTIZE(name, in_t, out_t, lo, hi)                                                      \
+    void name(const in_t* input, out_t* output, int32_t size, int32_t input_zero_point, int32_t multiplier,   \
+              int32_t shift, int32_t output_zero_point)                                                       \
+    {                                                                                                         \
+        int32_t i;                                                                                            \
+        for (i = 0; i < size; i++) {                                                                          \
+            output[i] = (out_t)aot_qe_requantize(input[i], input_zero_point, multiplier, shift,               \
+                                                 output_zero_point, lo, hi);                                  \
+        }                                                                                                     \
+    }
+
+AOT_DEFINE_REQUANTIZE(aot_requantize_s16_s8, int16_t, int8_t, -128, 127)
+AOT_DEFINE_REQUANTIZE(aot_requantize_s8_s16, int8_t, int16_t, -32768, 32767)
+AOT_DEFINE_REQUANTIZE(aot_requantize_s16_s16, int16_t, int16_t, -32768, 32767)
+AOT_DEFINE_REQUANTIZE(aot_requantize_s16_s32, int16_t, int32_t, INT32_MIN, INT32_MAX)
+AOT_DEFINE_REQUANTIZE(aot_requantize_s32_s16, int32_t, int16_t, -32768, 32767)
+AOT_DEFINE_REQUANTIZE(aot_requantize_s8_s32, int8_t, int32_t, INT32_MIN, INT32_MAX)
+AOT_DEFINE_REQUANTIZE(aot_requantize_s32_s8, int32_t, int8_t, -128, 127)
