@@ -220,8 +220,8 @@ def test_svdf_bad_shapes_and_types_are_refused(tmp_path):
 
 # --- the real SVDF models ------------------------------------------------------------------------------------
 
-# Their SVDF / FULLY_CONNECTED chain (operators 1-12: int8 in, int8 out) with every SVDF's output compared; the
-# models' int16 front and back ends (QUANTIZE int16 -> int8, SOFTMAX to int16) need int16 support.
+# Their SVDF / FULLY_CONNECTED chain (operators 1-12: int8 in, int8 out) with every SVDF's output compared, then
+# the whole model (int16 input, QUANTIZE to int8, ..., SOFTMAX int8 -> int16, QUANTIZE to int32).
 KEYWORD_MODELS = [("keyword_scrambled_8bit.tflite", "int8 state"), ("field/tflm/keyword_scrambled.tflite",
                                                                      "int16 state")]
 
@@ -240,4 +240,8 @@ def test_real_svdf_chain_over_a_sequence(tmp_path, rel, what):
     rng = np.random.default_rng(2)
     cases = [[rng.integers(-128, -100, size=(1, 96)).astype(np.int8)] for _ in range(4)] + \
         [[rng.integers(-128, 128, size=(1, 96)).astype(np.int8)] for _ in range(4)]
-    check_against_tflm(tmp_path, SavedModel(chain), cases=cases)
+    (tmp_path / "chain").mkdir()
+    check_against_tflm(tmp_path / "chain", SavedModel(chain), cases=cases)
+    whole = [[rng.integers(-32768, 32768, size=(1, 96)).astype(np.int16)] for _ in range(SEQUENCE)]
+    (tmp_path / "whole").mkdir()
+    check_against_tflm(tmp_path / "whole", SavedModel(path), cases=whole)

@@ -15,6 +15,9 @@ extern "C" {
 void aot_softmax_s8(const int8_t* input, int32_t outer, int32_t depth, int32_t input_multiplier,
                     int32_t input_left_shift, int32_t diff_min, int8_t* output);
 
+/* int8 input, int16 output (scale 1/65536, zero point -32768); otherwise as aot_softmax_s8. */
+void aot_softmax_s8_s16(const int8_t* input, int32_t outer, int32_t depth, int32_t input_multiplier,
+                        int32_t input_left_shift, int32_t diff_min, int16_t* output);
 void aot_softmax_f32(const float* input, int32_t outer, int32_t depth, float beta, float* output);
 
 #ifdef __cplusplus
