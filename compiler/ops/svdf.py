@@ -19,7 +19,7 @@ from ._common import activation_range_f32, fused_activation, require_const, requ
 SHAPE_STRUCT = "aot_svdf_shape"
 SHAPE_FIELDS = ("batches", "input_size", "num_filters", "rank", "memory_size")
 S8_STRUCT = "aot_svdf_s8_params"
-S8_FIELDS = ("input_offset", "state_zero_point", "output_zero_point", "feature_mult", "feature_shift",
+S8_FIELDS = ("state_zero_point", "output_zero_point", "feature_mult", "feature_shift",
              "output_mult", "output_shift")
 
 
@@ -107,8 +107,16 @@ class Svdf(OpLowering):
             s2 = float(_scalar_scale(state) * _scalar_scale(wt) / _scalar_scale(op.output))
             m1, sh1 = quantize_multiplier(s1)
             m2, sh2 = quantize_multiplier(s2)
-            p.update(s8=(-int(inp.quant.zero_point[0]), int(state.quant.zero_point[0]),
-                         int(op.output.quant.zero_point[0]), m1, sh1, m2, sh2))
+            p.update(s8=(int(state.quant.zero_point[0]), int(op.output.quant.zero_point[0]), m1, sh1, m2, sh2))
+            # Zero points folded into per-filter constants. The feature sum is signed int32 in the kernel (it must
+            # fit); the time sums wrap modulo 2^32 as the reference's do, so their constant may wrap too.
+            feature = -int(inp.quant.zero_point[0]) * wf.data.astype(np.int64).sum(axis=1)
+            if feature.min() < -(1 << 31) or feature.max() >= (1 << 31):
+                raise UnsupportedError(f"Operator {op.index} ({op.kind}): the input zero point times the feature "
+                                       "weights' row sums exceeds int32; such a model is not supported.")
+            time = -int(state.quant.zero_point[0]) * wt.data.astype(np.int64).sum(axis=1)
+            p.update(feature_bias=feature.astype(np.int32),
+                     time_bias=((time + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32))
             op.kernel = "aot_svdf_s8_s16" if wt.dtype == "int16" else "aot_svdf_s8_s8"
         op.params = p
 
@@ -124,7 +132,9 @@ class Svdf(OpLowering):
         else:
             ct = "int16_t" if wt.dtype == "int16" else "int8_t"
             args = [ctx.ptr(inp), ctx.weight(f"op{op.index}_feature", wf.data, "int8_t"),
+                    ctx.param(f"op{op.index}_feature_bias", p["feature_bias"], "int32_t"),
                     ctx.weight(f"op{op.index}_time", wt.data, ct),
+                    ctx.param(f"op{op.index}_time_bias", p["time_bias"], "int32_t"),
                     ctx.weight(f"op{op.index}_bias", bias.data, "int32_t"), ctx.ptr(state), ctx.ptr(op.output),
                     shape, ctx.param_struct(f"op{op.index}_params", S8_STRUCT, S8_FIELDS, p["s8"])]
         return [ctx.call(op.kernel, args)]

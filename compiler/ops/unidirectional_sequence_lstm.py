@@ -31,7 +31,7 @@ GATE_SCALE = 2.0 ** -15
 SHAPE_STRUCT = "aot_lstm_shape"
 SHAPE_FIELDS = ("batches", "time_steps", "input_size", "state_size", "time_major")
 S8_STRUCT = "aot_lstm_s8_params"
-S8_FIELDS = ("input_offset", "hidden_offset", "hidden_zero_point", "input_mult", "input_shift", "recurrent_mult",
+S8_FIELDS = ("hidden_zero_point", "input_mult", "input_shift", "recurrent_mult",
              "recurrent_shift", "forget_mult", "forget_shift", "input_gate_mult", "input_gate_shift", "hidden_mult",
              "hidden_shift", "cell_clip", "cell_tanh_mult", "cell_tanh_shift")
 
@@ -44,6 +44,19 @@ def _log2_rounded(scale: float) -> int:
     """TFLite's CheckedLog2 in float32: round(log(x) * (1 / log(2)))."""
     value = np.float32(np.log(np.float32(scale))) * np.float32(1.0 / np.float32(np.log(np.float32(2.0))))
     return int(math.floor(abs(float(value)) + 0.5)) * (1 if value >= 0 else -1)
+
+
+def _row_sums(packed: np.ndarray, row_length: int) -> np.ndarray:
+    return packed.astype(np.int64).reshape(-1, row_length).sum(axis=1)
+
+
+def _folded(op, values: np.ndarray, what: str) -> np.ndarray:
+    """A zero-point-folded constant as int32; one beyond int32 would make the kernel's sums overflow."""
+    if values.min() < -(1 << 31) or values.max() >= (1 << 31):
+        raise UnsupportedError(f"Operator {op.index} ({op.kind}): the {what} with the zero point folded in exceeds "
+                               "int32 (biases or zero points at the ends of their range); such a model is not "
+                               "supported.")
+    return values.astype(np.int32)
 
 
 @register
@@ -147,10 +160,14 @@ class UnidirectionalSequenceLstm(OpLowering):
             tanh_mult, tanh_shift = (3, -left) if left < 0 else (3 << left, 0)
             qclip = int(np.trunc(min(max(clip / cell_scale, -32768.0), 32767.0))) if clip > 0 else -1
             hz = int(hidden.quant.zero_point[0])
-            p["s8"] = (-int(inp.quant.zero_point[0]), -hz, hz,
+            p["s8"] = (hz,
                        tuple(m for m, _ in gate_in), tuple(s for _, s in gate_in),
                        tuple(m for m, _ in gate_rec), tuple(s for _, s in gate_rec),
                        *forget, *input_gate, *hid, qclip, tanh_mult, tanh_shift)
+            # Zero points folded into per-row constants: the kernel's products are plain dot products.
+            p["bias"] = _folded(op, p["bias"].astype(np.int64) - int(inp.quant.zero_point[0]) *
+                                _row_sums(p["w_in"], inp.shape[2]), "gate biases")
+            p["rec_bias"] = _folded(op, -hz * _row_sums(p["w_rec"], state_size), "recurrent offsets")
             op.kernel = "aot_lstm_s8"
         op.params = p
 
@@ -171,6 +188,8 @@ class UnidirectionalSequenceLstm(OpLowering):
         else:
             args = [ctx.ptr(op.input(0)), ctx.weight(f"op{i}_input_weights", p["w_in"], "int8_t"),
                     ctx.weight(f"op{i}_recurrent_weights", p["w_rec"], "int8_t"),
-                    ctx.weight(f"op{i}_bias", p["bias"], "int32_t"), hidden, cell, ctx.ptr(op.output), shape,
+                    ctx.weight(f"op{i}_bias", p["bias"], "int32_t"),
+                    ctx.param(f"op{i}_recurrent_bias", p["rec_bias"], "int32_t"), hidden, cell, ctx.ptr(op.output),
+                    shape,
                     ctx.param_struct(f"op{i}_params", S8_STRUCT, S8_FIELDS, p["s8"]), ctx.scratch(op, "int16_t")]
         return [ctx.call(op.kernel, args)]

@@ -31,10 +31,10 @@ void aot_lstm_f32(const float* input, const float* input_weights, const float* r
                   float cell_clip, float* scratch);
 
 /* Integer: int8 input, hidden state and output, int8 weights, int32 bias, int16 gates and cell state.
- * Each gate's two matrix products are rescaled to Q3.12 by its own multipliers; see the fields. */
+ * Each gate's two matrix products are rescaled to Q3.12 by its own multipliers; see the fields. The zero points
+ * are folded in by the compiler: bias [4][state_size] holds b_g - input_zp * (row sums of W_g), recurrent_bias
+ * [4][state_size] holds -hidden_zp * (row sums of R_g). */
 struct aot_lstm_s8_params {
-    int32_t input_offset;         /* -input zero point */
-    int32_t hidden_offset;        /* -hidden state zero point */
     int32_t hidden_zero_point;    /* of the hidden state (and output) */
     int32_t input_mult[4];        /* per gate: W_g x rescale to Q3.12 */
     int32_t input_shift[4];
@@ -53,7 +53,7 @@ struct aot_lstm_s8_params {
 
 /* scratch: 5 * state_size int16. */
 void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t* recurrent_weights,
-                 const int32_t* bias, int8_t* hidden, int16_t* cell, int8_t* output,
+                 const int32_t* bias, const int32_t* recurrent_bias, int8_t* hidden, int16_t* cell, int8_t* output,
                  const struct aot_lstm_shape* shape, const struct aot_lstm_s8_params* params, int16_t* scratch);
 
 #ifdef __cplusplus

@@ -24,9 +24,10 @@ struct aot_svdf_shape {
 };
 
 /* int8 variants: projection rescaled by (feature_mult, feature_shift) into the state's quantization, output by
- * (output_mult, output_shift); the fused activation is not applied (as in TFLite Micro's integer kernel). */
+ * (output_mult, output_shift); the fused activation is not applied (as in TFLite Micro's integer kernel).
+ * The zero points come folded in by the compiler: feature_bias[f] = -input zero point x (row f of
+ * weights_feature summed), time_bias[f] = -state zero point x (row f of weights_time summed). */
 struct aot_svdf_s8_params {
-    int32_t input_offset;      /* -input zero point */
     int32_t state_zero_point;
     int32_t output_zero_point;
     int32_t feature_mult;
@@ -36,13 +37,13 @@ struct aot_svdf_s8_params {
 };
 
 /* int16 time weights and state. */
-void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const int16_t* weights_time,
-                     const int32_t* bias, int16_t* state, int8_t* output, const struct aot_svdf_shape* shape,
+void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
+                     const int16_t* weights_time, const int32_t* time_bias, const int32_t* bias, int16_t* state, int8_t* output, const struct aot_svdf_shape* shape,
                      const struct aot_svdf_s8_params* params);
 
 /* int8 time weights and state. */
-void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const int8_t* weights_time,
-                    const int32_t* bias, int8_t* state, int8_t* output, const struct aot_svdf_shape* shape,
+void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
+                    const int8_t* weights_time, const int32_t* time_bias, const int32_t* bias, int8_t* state, int8_t* output, const struct aot_svdf_shape* shape,
                     const struct aot_svdf_s8_params* params);
 
 /* float32; output clamped to [act_min, act_max]. */
