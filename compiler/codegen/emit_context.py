@@ -83,6 +83,11 @@ class EmitContext:
         off = self.plan.tensor_offset[tensor.index]
         return f"(({tensor.ctype}*)(ws + {off}u))"
 
+    def op_state(self, op, ctype: str) -> str:
+        """The operator's own state (OpLowering.state_bytes), in the state buffer."""
+        self.uses_state = True
+        return f"(({ctype}*)(st + {self.plan.op_state_offset[op.index]}u))"
+
     def scratch(self, op, ctype: str) -> str:
         self.uses_workspace = True
         return f"(({ctype}*)(ws + {self.plan.scratch_offset[op.index]}u))"

@@ -74,7 +74,9 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
             "size": plan.state_size,
             "alignment": plan.state_alignment,
             "tensors": [{"index": s.tensor, "name": s.name, "dtype": s.dtype, "offset": s.offset, "size": s.size,
-                         "reset_byte": s.fill} for s in plan.state],
+                         "reset_byte": s.fill} for s in plan.state if s.tensor >= 0],
+            # Kernels' own state (SVDF's ring position): {op index, offset, size}, reset to zero.
+            "ops": [{"op": s.op, "offset": s.offset, "size": s.size} for s in plan.state if s.op >= 0],
         },
         "macs": sum(op_macs(op) for op in graph.ops),
         "weight_bytes": sum(c.nbytes for c in weights),

@@ -57,7 +57,8 @@ def render_info(model: str) -> str:
     if plan.stateful:
         parts += ["", "State (variable tensors, kept between runs in their own buffer)",
                   _table(["tensor", "name", "dtype", "offset", "size", "reset byte"],
-                         [[s.tensor, sanitize_comment(s.name, 40), s.dtype, s.offset, s.size, s.fill]
+                         [[s.tensor if s.tensor >= 0 else f"(op {s.op})", sanitize_comment(s.name, 40), s.dtype,
+                           s.offset, s.size, s.fill]
                           for s in plan.state]),
                   "", f"State: {plan.state_size} B (alignment {plan.state_alignment})"]
     return "\n".join(parts)

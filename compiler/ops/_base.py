@@ -64,6 +64,10 @@ class OpLowering:
         """Workspace bytes the kernel needs only while this op runs."""
         return 0
 
+    def state_bytes(self, op) -> int:
+        """Bytes the kernel keeps for itself from one run to the next (in the state buffer, reset to zero)."""
+        return 0
+
     # --- code generation -------------------------------------------------
     def emit(self, op, ctx) -> list:
         """Return C statements implementing the op (see codegen.emit_context)."""

@@ -2,7 +2,8 @@
 
 Input 4 is a TFLite variable tensor, the activation state [batches, memory_size * num_filters], which the kernel
 updates in place and which lives in the model's state buffer (planner/state_plan.py), so it persists from one run
-to the next as in TFLite Micro. The integer arithmetic follows TFLite Micro's reference kernel: the projection is
+to the next as in TFLite Micro. The kernel keeps its rows as rings (one int32 position of its own in the state
+buffer) instead of moving the whole state one step per run. The integer arithmetic follows TFLite Micro's reference kernel: the projection is
 rescaled into the state's quantization by input_scale * feature_scale / state_scale and the sum of time products
 into the output's by state_scale * time_scale / output_scale, both products formed in float32 as it does; the state
 and the time weights share one element type; the fused activation applies only to float32 (TFLite Micro's integer
@@ -32,6 +33,9 @@ class Svdf(OpLowering):
     builtins = ("SVDF",)
     header = "aot/kernels/svdf.h"
     state_inputs = (4,)
+
+    def state_bytes(self, op):
+        return 4   # the ring position of the state rows (aot/kernels/svdf.h)
 
     def _fail(self, op, what: str):
         raise CompileError(f"Operator {op.index} ({op.kind}): {what}")
@@ -127,7 +131,8 @@ class Svdf(OpLowering):
         if op.kernel == "aot_svdf_f32":
             args = [ctx.ptr(inp), ctx.weight(f"op{op.index}_feature", wf.data, "float"),
                     ctx.weight(f"op{op.index}_time", wt.data, "float"),
-                    ctx.weight(f"op{op.index}_bias", p["bias"], "float"), ctx.ptr(state), ctx.ptr(op.output),
+                    ctx.weight(f"op{op.index}_bias", p["bias"], "float"), ctx.ptr(state),
+                    ctx.op_state(op, "int32_t"), ctx.ptr(op.output),
                     shape, ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
         else:
             ct = "int16_t" if wt.dtype == "int16" else "int8_t"
@@ -135,6 +140,7 @@ class Svdf(OpLowering):
                     ctx.param(f"op{op.index}_feature_bias", p["feature_bias"], "int32_t"),
                     ctx.weight(f"op{op.index}_time", wt.data, ct),
                     ctx.param(f"op{op.index}_time_bias", p["time_bias"], "int32_t"),
-                    ctx.weight(f"op{op.index}_bias", bias.data, "int32_t"), ctx.ptr(state), ctx.ptr(op.output),
+                    ctx.weight(f"op{op.index}_bias", bias.data, "int32_t"), ctx.ptr(state),
+                    ctx.op_state(op, "int32_t"), ctx.ptr(op.output),
                     shape, ctx.param_struct(f"op{op.index}_params", S8_STRUCT, S8_FIELDS, p["s8"])]
         return [ctx.call(op.kernel, args)]

@@ -40,7 +40,12 @@ class MemoryPlan:
     @property
     def state_offset(self) -> dict:
         """tensor index -> offset in the state buffer"""
-        return {s.tensor: s.offset for s in self.state or []}
+        return {s.tensor: s.offset for s in self.state or [] if s.tensor >= 0}
+
+    @property
+    def op_state_offset(self) -> dict:
+        """op index -> offset of the operator's own state (OpLowering.state_bytes) in the state buffer"""
+        return {s.op: s.offset for s in self.state or [] if s.op >= 0}
 
     def overlapping_live_pairs(self) -> list:
         """Pairs of buffers that are live together and overlap in memory (must be empty)."""

@@ -123,7 +123,7 @@ def test_stateless_api_unchanged(tmp_path):
     assert "int32_t plain_run(const struct plain_inputs* inputs, struct plain_outputs* outputs, " \
            "void* workspace);" in h
     assert "STATE" not in h and "reset" not in h
-    assert compiled.manifest["state"] == {"size": 0, "alignment": 4, "tensors": []}
+    assert compiled.manifest["state"] == {"size": 0, "alignment": 4, "tensors": [], "ops": []}
 
 
 _API_MAIN = r"""
@@ -166,12 +166,14 @@ def test_stateful_api_reset_and_errors(tmp_path):
     b = svdf_model("int8", "int8", state_q=(0.5, -50), time_scale=0.01, out_q=(0.3, -7))
     compiled = _compile(tmp_path, b, "sv")
     h = compiled.files["sv.h"]
-    assert "#define SV_STATE_SIZE 60u" in h and "#define SV_STATE_ALIGN 4u" in h
+    # 2 x 30 int8 steps, and the kernel's ring position (an int32 of its own).
+    assert "#define SV_STATE_SIZE 64u" in h and "#define SV_STATE_ALIGN 4u" in h
     assert "int32_t sv_reset(void* state);" in h
     assert "int32_t sv_run(const struct sv_inputs* inputs, struct sv_outputs* outputs, void* workspace, " \
            "void* state);" in h
     state = compiled.manifest["state"]
-    assert state["size"] == 60 and state["tensors"][0]["reset_byte"] == (-50) & 0xFF
+    assert state["size"] == 64 and state["tensors"][0]["reset_byte"] == (-50) & 0xFF
+    assert state["ops"] == [{"op": 0, "offset": 60, "size": 4}]
     main = tmp_path / "main.c"
     main.write_text(_API_MAIN)
     exe = str(tmp_path / "api")
@@ -184,7 +186,7 @@ def test_state_is_not_in_the_workspace(tmp_path):
     b = svdf_model("int8", "int16", state_q=(0.004, 0), out_q=(0.5, 5))
     compiled = _compile(tmp_path, b, "sv")
     plan = compiled.plan
-    assert plan.state_size == 2 * 5 * 6 * 2
+    assert plan.state_size == 2 * 5 * 6 * 2 + 4
     assert all(4 not in buf.tensors for buf in plan.buffers)
     tensor = next(t for t in compiled.manifest["tensors"] if t["name"] == "state")
     assert tensor["storage"] == "state" and tensor["offset"] == 0

@@ -1,18 +1,16 @@
-/* float32 SVDF, summing in TFLite Micro's reference order (each filter's time dot product from 0.0f, then the
- * unit's bias plus its filters' sums in rank order), so results match it to the last bit on the same FPU. */
-#include <string.h>
-
+/* float32 SVDF, summing in TFLite Micro's reference order (each filter's time dot product from 0.0f, oldest step
+ * first, then the unit's bias plus its filters' sums in rank order), so results match it on the same FPU. The
+ * state rows are rings (see aot/kernels/svdf.h). */
 #include "aot/kernels/svdf.h"
 
 void aot_svdf_f32(const float* input, const float* weights_feature, const float* weights_time, const float* bias,
-                  float* state, float* output, const struct aot_svdf_shape* shape, float act_min, float act_max)
+                  float* state, int32_t* position, float* output, const struct aot_svdf_shape* shape, float act_min,
+                  float act_max)
 {
     const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;
-    const int32_t units = filters / rank, total = shape->batches * filters * memory;
+    const int32_t units = filters / rank, slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;
+    const int32_t first_run = memory - oldest;
     int32_t b, f, u, r, m, c;
-    if (total > 1) {
-        memmove(state, state + 1, (size_t)(total - 1) * sizeof(float));
-    }
     for (b = 0; b < shape->batches; b++) {
         const float* in = input + b * shape->input_size;
         float* st = state + b * filters * memory;
@@ -22,7 +20,7 @@ void aot_svdf_f32(const float* input, const float* weights_feature, const float*
             for (c = 0; c < shape->input_size; c++) {
                 acc += w[c] * in[c];
             }
-            st[f * memory + memory - 1] = acc;
+            st[f * memory + slot] = acc;
         }
         for (u = 0; u < units; u++) {
             float acc = bias[u];
@@ -31,8 +29,11 @@ void aot_svdf_f32(const float* input, const float* weights_feature, const float*
                 const float* w = weights_time + row * memory;
                 const float* s = st + row * memory;
                 float dot = 0.0f;
-                for (m = 0; m < memory; m++) {
-                    dot += w[m] * s[m];
+                for (m = 0; m < first_run; m++) {
+                    dot += w[m] * s[oldest + m];
+                }
+                for (; m < memory; m++) {
+                    dot += w[m] * s[m - first_run];
                 }
                 acc += dot;
             }
@@ -40,4 +41,5 @@ void aot_svdf_f32(const float* input, const float* weights_feature, const float*
             output[b * units + u] = acc > act_max ? act_max : acc;
         }
     }
+    *position = oldest;
 }

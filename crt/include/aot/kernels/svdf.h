@@ -1,9 +1,14 @@
 /* SVDF (singular value decomposition filter): a feature projection whose results are kept, memory_size steps deep
  * per filter, in a state the kernel updates in place from one invocation to the next (the model's state buffer).
  *
- * Each invocation: the state [batches][num_filters][memory_size] moves one step to the left (the oldest step is
- * dropped), the input's projection on every filter becomes the newest step, then each unit's output is its bias
- * plus, over its `rank` filters, the dot product of the filter's time weights with its state row.
+ * Each invocation: the input's projection on every filter becomes the newest step of the filter's state row (the
+ * oldest step is dropped), then each unit's output is its bias plus, over its `rank` filters, the dot product of the
+ * filter's time weights (oldest step first) with its state row.
+ *
+ * The state [batches][num_filters][memory_size] is kept as rings: every row holds its last memory_size steps
+ * starting at *position (the oldest), which each invocation overwrites with the newest and advances, instead of
+ * moving the whole state one step (TFLite Micro's layout) every time. *position is 0 after a reset, when every
+ * step holds the same value, so the two layouts agree from the first invocation on.
  */
 #ifndef AOT_KERNELS_SVDF_H_
 #define AOT_KERNELS_SVDF_H_
@@ -38,17 +43,20 @@ struct aot_svdf_s8_params {
 
 /* int16 time weights and state. */
 void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
-                     const int16_t* weights_time, const int32_t* time_bias, const int32_t* bias, int16_t* state, int8_t* output, const struct aot_svdf_shape* shape,
+                     const int16_t* weights_time, const int32_t* time_bias, const int32_t* bias, int16_t* state,
+                     int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
                      const struct aot_svdf_s8_params* params);
 
 /* int8 time weights and state. */
 void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
-                    const int8_t* weights_time, const int32_t* time_bias, const int32_t* bias, int8_t* state, int8_t* output, const struct aot_svdf_shape* shape,
+                    const int8_t* weights_time, const int32_t* time_bias, const int32_t* bias, int8_t* state,
+                    int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
                     const struct aot_svdf_s8_params* params);
 
 /* float32; output clamped to [act_min, act_max]. */
 void aot_svdf_f32(const float* input, const float* weights_feature, const float* weights_time, const float* bias,
-                  float* state, float* output, const struct aot_svdf_shape* shape, float act_min, float act_max);
+                  float* state, int32_t* position, float* output, const struct aot_svdf_shape* shape, float act_min,
+                  float act_max);
 
 #ifdef __cplusplus
 }
