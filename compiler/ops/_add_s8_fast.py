@@ -20,12 +20,16 @@ FIELDS = ("in1_bias", "in1_multiplier", "in1_add", "in1_shift", "in2_bias", "in2
           "in2_shift", "out_multiplier", "out_add", "out_shift", "act_min", "act_max")
 
 
-def tflite_params(s1: float, s2: float, so: float) -> dict:
-    """Multipliers and shifts as TFLite's Prepare computes them for int8 ADD and SUB."""
+def tflite_params(s1: float, s2: float, so: float, left_shift: int = LEFT_SHIFT) -> dict:
+    """Multipliers and shifts as TFLite Micro's Prepare computes them for quantized ADD and SUB (left_shift 20 for
+    int8, 15 for int16), in double.  (TFLite Micro's SUB sources divide the scales in float, but the tflite-micro
+    interpreter we are bit-exact with matches the double quotients: on the SEANet SUB layers the float ones give
+    outputs one step off.)"""
     twice_max = 2.0 * float(max(np.float32(s1), np.float32(s2)))
-    m1, sh1 = quantize_multiplier_smaller_than_one(s1 / twice_max)
-    m2, sh2 = quantize_multiplier_smaller_than_one(s2 / twice_max)
-    mo, sho = quantize_multiplier_smaller_than_one(twice_max / (float(1 << LEFT_SHIFT) * so))
+    r1, r2, ro = s1 / twice_max, s2 / twice_max, twice_max / (float(1 << left_shift) * so)
+    m1, sh1 = quantize_multiplier_smaller_than_one(r1)
+    m2, sh2 = quantize_multiplier_smaller_than_one(r2)
+    mo, sho = quantize_multiplier_smaller_than_one(ro)
     return dict(m1=m1, sh1=sh1, m2=m2, sh2=sh2, mo=mo, sho=sho)
 
 

@@ -32,7 +32,14 @@ def activation_range_f32(name: str) -> tuple[float, float]:
 
 def activation_range_int8(name: str, scale: float, zero_point: int) -> tuple[int, int]:
     """TFLite CalculateActivationRangeQuantized for int8 outputs."""
-    qmin, qmax = -128, 127
+    return activation_range_quantized(name, scale, zero_point, "int8")
+
+
+def activation_range_quantized(name: str, scale: float, zero_point: int, dtype: str) -> tuple[int, int]:
+    """TFLite CalculateActivationRangeQuantized for int8 / int16 outputs: the fused activation's bounds quantized
+    with the output's parameters, within the type's range."""
+    info = np.iinfo(dtype)
+    qmin, qmax = int(info.min), int(info.max)
     q = lambda v: quantize_value_f32(v, scale, zero_point)  # noqa: E731
     if name == "NONE":
         return qmin, qmax
@@ -242,7 +249,7 @@ def unary_check(op, dtypes=("int8", "float32")) -> str:
             f"{op.kind} is supported for: {', '.join(dtypes)}."
         )
     require_same_shape(op, inp, out)
-    if dtype == "int8":
+    if dtype in ("int8", "int16"):
         require_quant(op, inp, "input")
         require_quant(op, out, "output")
     return dtype

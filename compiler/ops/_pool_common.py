@@ -1,7 +1,7 @@
-"""Shared checks/parameters for AVERAGE_POOL_2D and MAX_POOL_2D."""
+"""Shared checks/parameters for AVERAGE_POOL_2D and MAX_POOL_2D (int8, int16, float32)."""
 
 from ..errors import UnsupportedError
-from ._common import (activation_range_f32, activation_range_int8, fused_activation, nhwc,
+from ._common import (activation_range_f32, activation_range_quantized, fused_activation, nhwc,
                       padding_amount, require_inputs, require_quant, require_same_dtype)
 
 
@@ -12,7 +12,7 @@ def check_pool(op):
     nhwc(inp.shape, op, "input")
     nhwc(out.shape, op, "output")
     fused_activation(op)
-    if dtype == "int8":
+    if dtype != "float32":
         qi = require_quant(op, inp, "input")
         qo = require_quant(op, out, "output")
         if qi.scalar() != qo.scalar():
@@ -38,8 +38,8 @@ def pool_params(op) -> dict:
         pad_t, _ = padding_amount(o.get("Padding", 0), sh, 1, ih, fh, oh)
         pad_l, _ = padding_amount(o.get("Padding", 0), sw, 1, iw, fw, ow)
     act = fused_activation(op)
-    if inp.dtype == "int8":
-        rng = activation_range_int8(act, *out.quant.scalar())
+    if inp.dtype != "float32":
+        rng = activation_range_quantized(act, *out.quant.scalar(), inp.dtype)
     else:
         rng = activation_range_f32(act)
     return dict(n=n, ih=ih, iw=iw, c=c, oh=oh, ow=ow, fh=fh, fw=fw, sh=sh, sw=sw,
@@ -48,7 +48,10 @@ def pool_params(op) -> dict:
 
 def pool_args(op, ctx) -> list:
     p = op.params
-    lim = (list(p["act"]) if op.input(0).dtype == "int8"
+    lim = (list(p["act"]) if op.input(0).dtype != "float32"
            else [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])
     return [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], p["c"], ctx.ptr(op.output),
             p["oh"], p["ow"], p["fh"], p["fw"], p["sh"], p["sw"], p["pad_t"], p["pad_l"]] + lim
+
+
+POOL_SUFFIX = {"int8": "s8", "int16": "s16", "float32": "f32"}

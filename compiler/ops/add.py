@@ -1,7 +1,9 @@
-"""ADD lowering with broadcasting (int8, float32).
+"""ADD lowering with broadcasting (int8, int16, float32).
 
-int8 uses TFLite's scheme: both inputs are shifted left by 20 bits, scaled
-to twice the larger input scale, summed, then requantized to the output.
+int8 and int16 use TFLite's scheme: both inputs are shifted left by 20 bits
+(15 for int16), scaled to twice the larger input scale, summed, then
+requantized to the output (int16 always with the generic kernel, as TFLite
+Micro's int16 ADD takes its general path).
 When neither input is broadcast and the short arithmetic of
 crt/src/kernels/add_s8_elem.h is proved exact for the op's scales
 (_add_s8_fast.py), aot_add_s8_elementwise runs one flat loop with it;
@@ -13,7 +15,7 @@ import numpy as np
 
 from . import _add_s8_fast
 from ._base import OpLowering, register
-from ._common import (activation_range_f32, activation_range_int8, broadcast_4d,
+from ._common import (activation_range_f32, activation_range_quantized, broadcast_4d,
                       fused_activation, require_inputs, require_quant, require_same_dtype)
 
 _SHORT_STRUCT = "aot_add_s8_params"
@@ -22,11 +24,14 @@ _SHORT_STRUCT = "aot_add_s8_params"
 @register
 class Add(OpLowering):
     builtins = ("ADD",)
+    dtypes = ("int8", "int16", "float32")
     elementwise = True
     header = "aot/kernels/add.h"
-    # (generic int8, same-shape int8, float32) kernels; SUB reuses everything with the second input subtracted.
-    kernels = ("aot_add_s8", "aot_add_s8_elementwise", "aot_add_f32")
+    # (generic int8, same-shape int8, float32, generic int16) kernels; SUB reuses everything with the second
+    # input subtracted.
+    kernels = ("aot_add_s8", "aot_add_s8_elementwise", "aot_add_f32", "aot_add_s16")
     subtract = False
+    _LEFT_SHIFT = {"int8": _add_s8_fast.LEFT_SHIFT, "int16": 15}
 
     def check(self, op):
         super().check(op)
@@ -35,7 +40,7 @@ class Add(OpLowering):
         dtype = require_same_dtype(op, a, b, out)
         fused_activation(op)
         broadcast_4d(op, a.shape, b.shape, out.shape)
-        if dtype == "int8":
+        if dtype != "float32":
             for t, what in ((a, "first input"), (b, "second input"), (out, "output")):
                 require_quant(op, t, what)
 
@@ -45,19 +50,24 @@ class Add(OpLowering):
         act = fused_activation(op)
         p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
                  sb=np.array(sb, np.int32))
-        generic, flat, f32 = self.kernels
-        if out.dtype == "int8":
+        generic, flat, f32, generic16 = self.kernels
+        if out.dtype != "float32":
             s1, z1 = a.quant.scalar()
             s2, z2 = b.quant.scalar()
             so, zo = out.quant.scalar()
-            tp = _add_s8_fast.tflite_params(s1, s2, so)
+            left = self._LEFT_SHIFT[out.dtype]
+            tp = _add_s8_fast.tflite_params(s1, s2, so, left)
             p.update(off1=-z1, m1=tp["m1"], sh1=tp["sh1"], off2=-z2, m2=tp["m2"], sh2=tp["sh2"],
-                     left=_add_s8_fast.LEFT_SHIFT, mo=tp["mo"], sho=tp["sho"], out_off=zo,
-                     act=activation_range_int8(act, so, zo))
-            # None when the short form is not exact for these scales: the op (and any fusion) keeps the generic.
-            p["short"] = _add_s8_fast.short_params(s1, z1, s2, z2, so, zo, p["act"], self.subtract)
-            same_shape = a.num_elements == b.num_elements == out.num_elements
-            op.kernel = flat if p["short"] is not None and same_shape else generic
+                     left=left, mo=tp["mo"], sho=tp["sho"], out_off=zo,
+                     act=activation_range_quantized(act, so, zo, out.dtype))
+            if out.dtype == "int16":
+                p["short"] = None
+                op.kernel = generic16
+            else:
+                # None when the short form is not exact for these scales: the op (and any fusion) keeps the generic.
+                p["short"] = _add_s8_fast.short_params(s1, z1, s2, z2, so, zo, p["act"], self.subtract)
+                same_shape = a.num_elements == b.num_elements == out.num_elements
+                op.kernel = flat if p["short"] is not None and same_shape else generic
         else:
             p.update(act=activation_range_f32(act))
             op.kernel = f32
@@ -65,7 +75,7 @@ class Add(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        generic, flat, _ = self.kernels
+        generic, flat, _, generic16 = self.kernels
         if op.kernel == flat:
             params = ctx.param_struct(f"op{op.index}_params", _SHORT_STRUCT, _add_s8_fast.FIELDS,
                                       _add_s8_fast.values(p["short"]))
@@ -75,7 +85,7 @@ class Add(OpLowering):
                 ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
                 ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
                 ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
-        if op.kernel == generic:
+        if op.kernel in (generic, generic16):
             args += [p["off1"], p["m1"], p["sh1"], p["off2"], p["m2"], p["sh2"], p["left"],
                      p["mo"], p["sho"], p["out_off"], p["act"][0], p["act"][1]]
         else:

@@ -1,12 +1,13 @@
-"""AVERAGE_POOL_2D lowering (int8 and float32)."""
+"""AVERAGE_POOL_2D lowering (int8, int16 and float32)."""
 
 from ._base import OpLowering, register
-from ._pool_common import check_pool, pool_args, pool_params
+from ._pool_common import POOL_SUFFIX, check_pool, pool_args, pool_params
 
 
 @register
 class AveragePool2D(OpLowering):
     builtins = ("AVERAGE_POOL_2D",)
+    dtypes = tuple(POOL_SUFFIX)
     header = "aot/kernels/pooling.h"
 
     def check(self, op):
@@ -15,7 +16,7 @@ class AveragePool2D(OpLowering):
 
     def prepare(self, op):
         op.params = pool_params(op)
-        op.kernel = "aot_avg_pool_s8" if op.output.dtype == "int8" else "aot_avg_pool_f32"
+        op.kernel = f"aot_avg_pool_{POOL_SUFFIX[op.output.dtype]}"
 
     def emit(self, op, ctx):
         # Returns a status: an empty window (impossible for valid shapes) is an error.

@@ -1,14 +1,22 @@
-"""LEAKY_RELU lowering (float32): x >= 0 ? x : alpha * x."""
+"""LEAKY_RELU lowering: float32 x >= 0 ? x : alpha * x; int8 and int16 (zero point 0) as TFLite Micro computes
+them, with two multipliers: s_in / s_out for x >= 0 and s_in * alpha / s_out for x < 0 (negative alphas give a
+negative multiplier).  The factors are computed in double: newer TFLite Micro sources compute them in float, but the
+tflite-micro interpreter we are bit-exact with matches double (float is one step off on SEANet layers)."""
 
+import numpy as np
+
+from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
 from ._common import unary_check
+
+_KERNELS = {"float32": "aot_leaky_relu_f32", "int8": "aot_leaky_relu_s8", "int16": "aot_leaky_relu_s16"}
 
 
 @register
 class LeakyRelu(OpLowering):
     builtins = ("LEAKY_RELU",)
     elementwise = True
-    dtypes = ("float32",)
+    dtypes = tuple(_KERNELS)
     header = "aot/kernels/leaky_relu.h"
 
     def check(self, op):
@@ -16,9 +24,21 @@ class LeakyRelu(OpLowering):
         unary_check(op, self.dtypes)
 
     def prepare(self, op):
-        op.params = dict(size=op.output.num_elements, alpha=float(op.options.get("Alpha", 0.0)))
-        op.kernel = "aot_leaky_relu_f32"
+        inp, out = op.input(0), op.output
+        alpha = float(op.options.get("Alpha", 0.0))
+        op.params = dict(size=out.num_elements, alpha=alpha)
+        op.kernel = _KERNELS[out.dtype]
+        if out.dtype != "float32":
+            si, zi = inp.quant.scalar()
+            so, zo = out.quant.scalar()
+            a32 = float(np.float32(alpha))
+            m_id, sh_id = quantize_multiplier(si / so)
+            # Signed: TFLite's QuantizeMultiplier of a negative factor is the negated multiplier of its magnitude.
+            m_alpha, sh_alpha = quantize_multiplier(si * a32 / so)
+            op.params["q"] = np.array([zi, m_id, sh_id, m_alpha, sh_alpha, zo], np.int32)
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], ctx.f32(p["alpha"])])]
+        last = ctx.f32(p["alpha"]) if op.kernel == _KERNELS["float32"] else \
+            ctx.param(f"op{op.index}_params", p["q"], "int32_t")
+        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], last])]

@@ -1,6 +1,6 @@
-"""MEAN lowering over any constant set of axes, up to 4-D (int8, float32).
+"""MEAN lowering over any constant set of axes, up to 4-D (int8, int16, float32).
 
-int8 matches TFLite Micro's integer QuantizedMeanOrSum: the sum of
+int8 and int16 match TFLite Micro's integer QuantizedMeanOrSum: the sum of
 (q - zp_in) is requantized once with a multiplier for s_in / s_out that has
 1/count folded in at compile time.  keep_dims only changes the declared
 output shape, never the row-major layout, so it needs no code.
@@ -40,6 +40,7 @@ def _reduced_axes(op) -> list:
 @register
 class Mean(OpLowering):
     builtins = ("MEAN",)
+    dtypes = ("int8", "int16", "float32")
     header = "aot/kernels/mean.h"
 
     def check(self, op):
@@ -59,9 +60,14 @@ class Mean(OpLowering):
                 f"{list(out.shape)}; reducing {list(inp.shape)} over axes {axes} with "
                 f"keep_dims={keep} gives {expected}."
             )
-        if dtype == "int8":
+        if dtype != "float32":
             require_quant(op, inp, "input")
             require_quant(op, out, "output")
+            count = inp.num_elements // max(out.num_elements, 1)
+            if dtype == "int16" and count > 1 << 16:
+                raise UnsupportedError(
+                    f"Operator {op.index} ({op.kind}): int16 mean over {count} values; at most 65536 (the int32 "
+                    "sum of TFLite's kernel must not overflow).")
 
     def prepare(self, op):
         inp, out = op.input(0), op.output
@@ -74,12 +80,12 @@ class Mean(OpLowering):
             count *= int(inp.shape[a])
         p = dict(in_dims=np.array(shape_4d(op, inp.shape, "input"), np.int32),
                  reduced=np.array(reduced, np.int32))
-        if inp.dtype == "int8":
+        if inp.dtype != "float32":
             si, zi = inp.quant.scalar()
             so, zo = out.quant.scalar()
             m, sh = fold_count_into_multiplier(*quantize_multiplier(si / so), count)
             p.update(in_off=-zi, mult=m, shift=sh, out_off=zo)
-            op.kernel = "aot_mean_s8"
+            op.kernel = "aot_mean_s8" if inp.dtype == "int8" else "aot_mean_s16"
         else:
             op.kernel = "aot_mean_f32"
         op.params = p
@@ -89,6 +95,6 @@ class Mean(OpLowering):
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output),
                 ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
                 ctx.param(f"op{op.index}_reduced", p["reduced"], "int32_t")]
-        if op.kernel == "aot_mean_s8":
+        if op.kernel != "aot_mean_f32":
             args += [p["in_off"], p["mult"], p["shift"], p["out_off"]]
         return [ctx.call(op.kernel, args)]

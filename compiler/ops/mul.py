@@ -1,6 +1,6 @@
-"""MUL lowering with broadcasting (int8, float32).
+"""MUL lowering with broadcasting (int8, int16, float32).
 
-int8 follows TFLite: both inputs are offset by their zero points, multiplied
+int8 and int16 (zero points 0) follow TFLite: both inputs are offset by their zero points, multiplied
 in int32 and requantized once with the multiplier for s1 * s2 / s_out, then
 offset and clamped to the fused activation range.
 """
@@ -9,13 +9,14 @@ import numpy as np
 
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._common import (activation_range_f32, activation_range_int8, broadcast_4d,
+from ._common import (activation_range_f32, activation_range_quantized, broadcast_4d,
                       fused_activation, require_inputs, require_quant, require_same_dtype)
 
 
 @register
 class Mul(OpLowering):
     builtins = ("MUL",)
+    dtypes = ("int8", "int16", "float32")
     elementwise = True
     header = "aot/kernels/mul.h"
 
@@ -26,7 +27,7 @@ class Mul(OpLowering):
         dtype = require_same_dtype(op, a, b, out)
         fused_activation(op)
         broadcast_4d(op, a.shape, b.shape, out.shape)
-        if dtype == "int8":
+        if dtype != "float32":
             for t, what in ((a, "first input"), (b, "second input"), (out, "output")):
                 require_quant(op, t, what)
 
@@ -36,15 +37,15 @@ class Mul(OpLowering):
         act = fused_activation(op)
         p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
                  sb=np.array(sb, np.int32))
-        if out.dtype == "int8":
+        if out.dtype != "float32":
             s1, z1 = a.quant.scalar()
             s2, z2 = b.quant.scalar()
             so, zo = out.quant.scalar()
             # Same evaluation order as TFLite's Prepare (in double).
             mo, sho = quantize_multiplier(s1 * s2 / so)
             p.update(off1=-z1, off2=-z2, mo=mo, sho=sho, out_off=zo,
-                     act=activation_range_int8(act, so, zo))
-            op.kernel = "aot_mul_s8"
+                     act=activation_range_quantized(act, so, zo, out.dtype))
+            op.kernel = "aot_mul_s8" if out.dtype == "int8" else "aot_mul_s16"
         else:
             p.update(act=activation_range_f32(act))
             op.kernel = "aot_mul_f32"
@@ -56,7 +57,7 @@ class Mul(OpLowering):
                 ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
                 ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
                 ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
-        if op.kernel == "aot_mul_s8":
+        if op.kernel != "aot_mul_f32":
             args += [p["off1"], p["off2"], p["mo"], p["sho"], p["out_off"], p["act"][0],
                      p["act"][1]]
         else:

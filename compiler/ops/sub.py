@@ -1,4 +1,4 @@
-"""SUB lowering with broadcasting (int8, float32): ADD's parameters with the second input subtracted, as in
+"""SUB lowering with broadcasting (int8, int16, float32): ADD's parameters with the second input subtracted, as in
 TFLite's reference SUB (same-shape int8 SUB uses the short arithmetic too, aot_sub_s8_elementwise)."""
 
 from ._base import register
@@ -10,4 +10,4 @@ class Sub(Add):
     builtins = ("SUB",)
     header = "aot/kernels/sub.h"
     subtract = True
-    kernels = ("aot_sub_s8", "aot_sub_s8_elementwise", "aot_sub_f32")
+    kernels = ("aot_sub_s8", "aot_sub_s8_elementwise", "aot_sub_f32", "aot_sub_s16")

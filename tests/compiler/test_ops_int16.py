@@ -158,3 +158,219 @@ def test_reject_int16_concat_with_different_scales(tmp_path):
     b.output(y)
     err = _compile_error(tmp_path, b)
     assert isinstance(err, UnsupportedError) and "'c'" in str(err) and "int16" in str(err)
+
+
+# --- element-wise arithmetic: ADD, SUB, MUL, LEAKY_RELU ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind,sa,sb,qa,qb,qo,act", [
+    ("ADD", [1, 2, 5, 8], [1, 2, 5, 8], 0.0006, 0.0008, 0.001, "NONE"),
+    ("ADD", [1, 2, 5, 8], [8], 0.0006, 1e-5, 0.0005, "RELU"),
+    ("ADD", [2, 3, 7], [2, 1, 7], 3e-5, 0.4, 0.5, "RELU6"),
+    ("ADD", [3, 17], [3, 17], 1 / 32768, 1 / 32768, 1 / 16384, "RELU_N1_TO_1"),
+    ("ADD", [4, 9], [4, 9], 1e-7, 2.0, 1.5, "NONE"),
+    ("SUB", [1, 2, 12, 8], [8], 0.00097, 8.7e-6, 0.00059, "NONE"),
+    ("SUB", [1, 3, 4, 5], [1, 3, 4, 5], 0.02, 0.0003, 0.01, "RELU"),
+    ("SUB", [2, 1, 4, 1], [1, 3, 1, 6], 0.001, 0.003, 0.0002, "NONE"),
+    ("MUL", [1, 2, 5, 8], [1, 2, 5, 8], 0.0006, 0.0008, 1e-6, "NONE"),
+    ("MUL", [1, 2, 5, 8], [8], 0.01, 0.02, 0.5, "RELU"),
+    ("MUL", [3, 11], [3, 11], 1 / 32768, 1 / 32768, 1 / 32768, "RELU_N1_TO_1"),
+    ("MUL", [2, 3, 7], [1, 3, 1], 0.003, 0.004, 1e-5, "RELU6"),
+])
+def test_binary_int16(tmp_path, kind, sa, sb, qa, qb, qo, act):
+    from tflite_builder import ACT
+    b = ModelBuilder()
+    x1 = b.input("a", sa, "int16", qa, 0)
+    x2 = b.input("b", sb, "int16", qb, 0)
+    out_shape = list(np.broadcast_shapes(tuple(sa), tuple(sb)))
+    y = b.op(kind, [x1, x2], out=b.tensor("y", out_shape, "int16", qo, 0),
+             options={"fusedActivationFunction": ACT[act]})
+    b.output(y)
+    check(tmp_path, b)
+
+
+@pytest.mark.parametrize("dtype,qin,qout,alpha", [
+    ("int16", (0.0017488234, 0), (0.0017488234, 0), 0.3),
+    ("int16", (0.0058368747, 0), (0.0046422905, 0), 0.3),
+    ("int16", (1 / 32768, 0), (3e-6, 0), 0.01),
+    ("int16", (0.001, 0), (0.002, 0), 1.7),
+    ("int16", (0.001, 0), (0.0005, 0), -0.4),
+    ("int16", (0.001, 0), (0.001, 0), 0.0),
+    ("int8", (0.05, -3), (0.04, 10), 0.2),
+    ("int8", (0.1, 127), (0.02, -128), -1.3),
+    ("int8", (0.1, 127), (0.02, -128), -0.4),
+    ("int16", (0.001, 0), (0.0005, 0), -1.3),
+    ("int8", (0.1, 0), (0.1, 0), -0.4),
+])
+def test_leaky_relu_quantized(tmp_path, dtype, qin, qout, alpha):
+    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+    opts = fb.LeakyReluOptionsT()
+    opts.alpha = alpha
+    b = ModelBuilder()
+    x = b.input("x", [2, 5, 33], dtype, *qin)
+    y = b.op("LEAKY_RELU", [x], out=b.tensor("y", [2, 5, 33], dtype, *qout), options=opts)
+    b.output(y)
+    check(tmp_path, b)
+
+
+# --- pooling --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind,padding,filt,stride,act", [
+    ("MAX_POOL_2D", 0, (3, 3), (2, 2), "NONE"),
+    ("MAX_POOL_2D", 1, (2, 3), (1, 2), "RELU"),
+    ("AVERAGE_POOL_2D", 0, (3, 3), (2, 2), "NONE"),
+    ("AVERAGE_POOL_2D", 1, (4, 2), (1, 1), "RELU6"),
+    ("AVERAGE_POOL_2D", 0, (7, 9), (1, 1), "NONE"),
+])
+def test_pool_int16(tmp_path, kind, padding, filt, stride, act):
+    from tflite_builder import ACT
+    shape = [2, 7, 9, 3]
+
+    def out_size(n, f, s):
+        return (n + s - 1) // s if padding == 0 else (n - f + s) // s
+    out_shape = [2, out_size(7, filt[0], stride[0]), out_size(9, filt[1], stride[1]), 3]
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", 0.0007, 0)
+    y = b.op(kind, [x], out=b.tensor("y", out_shape, "int16", 0.0007, 0),
+             options={"padding": padding, "filterHeight": filt[0], "filterWidth": filt[1], "strideH": stride[0],
+                      "strideW": stride[1], "fusedActivationFunction": ACT[act]})
+    b.output(y)
+    check(tmp_path, b)
+
+
+# --- SOFTMAX ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape,in_scale,beta", [
+    ([2, 10], 1 / 1024, 1.0),
+    ([1, 3, 33], 0.0004, 1.0),
+    ([4, 7], 0.01, 0.5),
+    ([3, 5], 2e-5, 2.0),
+    ([1, 300], 1 / 4096, 1.0),
+])
+def test_softmax_int16(tmp_path, shape, in_scale, beta):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", in_scale, 0)
+    y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int16", 1 / 32768, 0), options={"beta": beta})
+    b.output(y)
+    check(tmp_path, b)
+
+
+# --- MEAN -------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape,axes,keep,qi,qo", [
+    ([1, 5, 7, 3], [1, 2], True, 0.0005, 0.0002),
+    ([2, 4, 4, 8], [2, 1], False, 0.001, 0.001),
+    ([1, 3, 6, 4], [2], False, 1 / 32768, 3e-6),
+    ([1, 3, 3, 16], [-1], True, 0.02, 0.0125),
+    ([1, 4, 4, 4], [0, 1, 2, 3], False, 0.005, 1e-4),
+    ([2, 10, 3], [1], False, 0.3, 0.5),
+])
+def test_mean_int16(tmp_path, shape, axes, keep, qi, qo):
+    rank = len(shape)
+    red = {a % rank for a in axes}
+    out_shape = [1 if d in red else n for d, n in enumerate(shape)]
+    if not keep:
+        out_shape = [n for d, n in enumerate(out_shape) if d not in red]
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16", qi, 0)
+    y = b.op("MEAN", [x, b.const("axes", np.array(axes, np.int32), "int32")],
+             out=b.tensor("y", out_shape, "int16", qo, 0), options={"keepDims": keep})
+    b.output(y)
+    check(tmp_path, b)
+
+
+# --- the reference-data paths with int16 I/O ------------------------------------------------------------------
+
+
+def test_testgen_and_refdata_with_int16_io(tmp_path):
+    """`aotc testgen` / `refdata` on a model with int16 inputs and outputs: the self-checking test builds with the
+    host compiler and passes, and the reference arrays are int16_t."""
+    from compiler.commands.refdata_cmd import render_refdata
+    from compiler.commands.testgen_cmd import render_test
+    from compiler.driver import compile_model, write_files
+    from compiler.hostbuild import build_executable, run_executable
+    from compiler.reference import reference_cases
+
+    b = ModelBuilder()
+    x1 = b.input("a", [2, 9], "int16", 0.0006, 0)
+    x2 = b.input("b", [2, 9], "int16", 0.0009, 0)
+    s = b.op("ADD", [x1, x2], out=b.tensor("s", [2, 9], "int16", 0.001, 0))
+    q = b.op("QUANTIZE", [s], out=b.tensor("q", [2, 9], "int8", 0.01, 3))
+    b.output(s, q)
+    path = b.save(tmp_path / "io16.tflite")
+    ref = reference_cases(str(path), 4, 7)
+    assert ref.cases[0][0].dtype == np.int16 and ref.expected[0][0].dtype == np.int16
+    files = dict(compile_model(str(path), "io16", "host").files)
+    files["io16_test.c"] = render_test("io16", ref)
+    files.update(render_refdata("io16", ref))
+    assert "const int16_t io16_ref_a[4 * 18]" in files["io16_ref.c"]
+    write_files(str(tmp_path), files)
+    exe = str(tmp_path / "io16_test")
+    build_executable([str(tmp_path / f) for f in ("io16.c", "io16_weights.c", "io16_test.c", "io16_ref.c")],
+                     [str(tmp_path)], exe)
+    proc = run_executable(exe, [])
+    assert proc.returncode == 0 and "4 of 4 cases match" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_int16_chain(tmp_path):
+    """Seven int16 operators in a row (buffers reused in place between element-wise ones), float32 out."""
+    b = ModelBuilder()
+    x = b.input("x", [1, 4, 6, 8], "int16", 0.001, 0)
+    p = b.op("PAD", [x, b.const("pads", np.array([[0, 0], [1, 1], [0, 2], [0, 0]], np.int32), "int32")],
+             out=b.tensor("p", [1, 6, 8, 8], "int16", 0.001, 0))
+    m = b.op("MUL", [p, p], out=b.tensor("m", [1, 6, 8, 8], "int16", 0.0005, 0))
+    lr = b.op("LEAKY_RELU", [m], out=b.tensor("l", [1, 6, 8, 8], "int16", 0.0004, 0))
+    a = b.op("AVERAGE_POOL_2D", [lr], out=b.tensor("a", [1, 3, 4, 8], "int16", 0.0004, 0),
+             options={"padding": 0, "filterHeight": 2, "filterWidth": 2, "strideH": 2, "strideW": 2})
+    s = b.op("SOFTMAX", [a], out=b.tensor("s", [1, 3, 4, 8], "int16", 1 / 32768, 0), options={"beta": 1.0})
+    me = b.op("MEAN", [s, b.const("ax", np.array([1, 2], np.int32), "int32")],
+              out=b.tensor("me", [1, 8], "int16", 1 / 32768, 0), options={"keepDims": False})
+    y = b.op("DEQUANTIZE", [me], out=b.tensor("y", [1, 8], "float32"))
+    b.output(y)
+    check(tmp_path, b)
+
+
+@pytest.mark.parametrize("shape,qin,beta", [([2, 10], (0.1, -3), 1.0), ([1, 3, 33], (0.02, 127), 0.7)])
+def test_softmax_int8_to_int16(tmp_path, shape, qin, beta):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int8", *qin)
+    y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int16", 1 / 65536, -32768), options={"beta": beta})
+    b.output(y)
+    check(tmp_path, b)
+
+
+@pytest.mark.parametrize("shape,qin,beta", [([2, 10], (0.1, -3), 1.0), ([1, 3, 33], (0.02, 127), 0.7)])
+def test_softmax_int8_to_int8_shares_the_body(tmp_path, shape, qin, beta):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int8", *qin)
+    y = b.op("SOFTMAX", [x], out=b.tensor("y", shape, "int8", 1 / 256, -128), options={"beta": beta})
+    b.output(y)
+    check(tmp_path, b)
+
+
+@pytest.mark.parametrize("kind,qin,qout", [
+    ("RELU", (0.001, 0), (0.001, 0)),
+    ("RELU", (0.001, 0), (0.0003, 0)),
+    ("RELU", (1 / 32768, 0), (0.01, 0)),
+    ("RELU6", (0.0003, 0), (0.0003, 0)),
+    ("RELU6", (1 / 4096, 0), (1 / 4096, 0)),
+])
+def test_relu_int16(tmp_path, kind, qin, qout):
+    b = ModelBuilder()
+    x = b.input("x", [3, 41], "int16", *qin)
+    y = b.op(kind, [x], out=b.tensor("y", [3, 41], "int16", *qout))
+    b.output(y)
+    check(tmp_path, b)
+
+
+def test_add_int16_constant_operand(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [1, 3, 4, 6], "int16", 0.0008, 0)
+    c = b.const("c", np.array([I16_MIN, I16_MAX, -1, 0, 1, 12345], np.int16), "int16", 2e-5, 0)
+    y = b.op("ADD", [x, c], out=b.tensor("y", [1, 3, 4, 6], "int16", 0.001, 0))
+    z = b.op("MUL", [y, c], out=b.tensor("z", [1, 3, 4, 6], "int16", 1e-5, 0))
+    b.output(z)
+    check(tmp_path, b)

@@ -1,35 +1,24 @@
-/* Reference int8 max pooling over in-image taps. */
+/* int8 max pooling over in-image taps (pool_q.h). */
 #include "aot/kernels/pooling.h"
+#include "pool_q.h"
 
 void aot_max_pool_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
                      int32_t channels, int8_t* output, int32_t out_h, int32_t out_w,
                      int32_t filter_h, int32_t filter_w, int32_t stride_h, int32_t stride_w,
                      int32_t pad_top, int32_t pad_left, int32_t act_min, int32_t act_max)
 {
-    int32_t b, oy, ox, c, fy, fx;
-    for (b = 0; b < batches; b++) {
-        for (oy = 0; oy < out_h; oy++) {
-            const int32_t y0 = oy * stride_h - pad_top;
-            const int32_t fy_start = y0 < 0 ? -y0 : 0;
-            const int32_t fy_end = filter_h < in_h - y0 ? filter_h : in_h - y0;
-            for (ox = 0; ox < out_w; ox++) {
-                const int32_t x0 = ox * stride_w - pad_left;
-                const int32_t fx_start = x0 < 0 ? -x0 : 0;
-                const int32_t fx_end = filter_w < in_w - x0 ? filter_w : in_w - x0;
-                for (c = 0; c < channels; c++) {
-                    int32_t best = -128;
-                    for (fy = fy_start; fy < fy_end; fy++) {
-                        for (fx = fx_start; fx < fx_end; fx++) {
-                            const int32_t v =
-                                input[((b * in_h + y0 + fy) * in_w + x0 + fx) * channels + c];
-                            best = v > best ? v : best;
-                        }
-                    }
-                    best = best < act_min ? act_min : best;
-                    best = best > act_max ? act_max : best;
-                    output[((b * out_h + oy) * out_w + ox) * channels + c] = (int8_t)best;
-                }
-            }
-        }
-    }
+    struct aot_pool_q_shape s;
+    s.batches = batches;
+    s.in_h = in_h;
+    s.in_w = in_w;
+    s.channels = channels;
+    s.out_h = out_h;
+    s.out_w = out_w;
+    s.filter_h = filter_h;
+    s.filter_w = filter_w;
+    s.stride_h = stride_h;
+    s.stride_w = stride_w;
+    s.pad_top = pad_top;
+    s.pad_left = pad_left;
+    (void)aot_pool_q(input, output, &s, 1, 0, act_min, act_max);
 }

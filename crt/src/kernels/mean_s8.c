@@ -1,66 +1,10 @@
-/* int8 mean with TFLite's integer requantization of the sum. */
+/* int8 mean with TFLite's integer requantization of the sum (mean_q.h). */
 #include "aot/kernels/mean.h"
-#include "aot/requant.h"
+#include "mean_q.h"
 
 void aot_mean_s8(const int8_t* input, int8_t* output, const int32_t* in_dims,
                  const int32_t* reduced, int32_t input_offset, int32_t multiplier, int32_t shift,
                  int32_t output_offset)
 {
-    int32_t od[4], rd[4];
-    int32_t d, o0, o1, o2, o3, r0, r1, r2, r3;
-    int32_t o = 0;
-    /* Output loops run over kept dimensions, reduction loops over reduced
-     * ones; input coordinate d is then o_d + r_d (one of them is always 0). */
-    for (d = 0; d < 4; d++) {
-        od[d] = reduced[d] ? 1 : in_dims[d];
-        rd[d] = reduced[d] ? in_dims[d] : 1;
-    }
-    if (!reduced[0] && reduced[1] && reduced[2] && !reduced[3]) {
-        /* Global average pooling (NHWC, over H and W): one strided walk per channel, the input offset added once
-         * per output instead of once per element. */
-        const int32_t c_n = in_dims[3], pixels = in_dims[1] * in_dims[2];
-        for (o0 = 0; o0 < in_dims[0]; o0++) {
-            const int8_t* const image = input + o0 * pixels * c_n;
-            for (o3 = 0; o3 < c_n; o3++) {
-                const int8_t* x = image + o3;
-                int32_t acc = pixels * input_offset;
-                int32_t q;
-                for (r1 = 0; r1 < pixels; r1++) {
-                    acc += *x;
-                    x += c_n;
-                }
-                q = aot_multiply_by_quantized_multiplier(acc, multiplier, shift) + output_offset;
-                q = q < -128 ? -128 : q;
-                q = q > 127 ? 127 : q;
-                output[o++] = (int8_t)q;
-            }
-        }
-        return;
-    }
-    for (o0 = 0; o0 < od[0]; o0++) {
-        for (o1 = 0; o1 < od[1]; o1++) {
-            for (o2 = 0; o2 < od[2]; o2++) {
-                for (o3 = 0; o3 < od[3]; o3++) {
-                    int32_t acc = 0;
-                    int32_t q;
-                    for (r0 = 0; r0 < rd[0]; r0++) {
-                        for (r1 = 0; r1 < rd[1]; r1++) {
-                            for (r2 = 0; r2 < rd[2]; r2++) {
-                                const int32_t row =
-                                    (((o0 + r0) * in_dims[1] + (o1 + r1)) * in_dims[2] + (o2 + r2)) *
-                                    in_dims[3];
-                                for (r3 = 0; r3 < rd[3]; r3++) {
-                                    acc += (int32_t)input[row + o3 + r3] + input_offset;
-                                }
-                            }
-                        }
-                    }
-                    q = aot_multiply_by_quantized_multiplier(acc, multiplier, shift) + output_offset;
-                    q = q < -128 ? -128 : q;
-                    q = q > 127 ? 127 : q;
-                    output[o++] = (int8_t)q;
-                }
-            }
-        }
-    }
+    aot_mean_q(input, output, 1, in_dims, reduced, input_offset, multiplier, shift, output_offset);
 }

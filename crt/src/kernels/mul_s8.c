@@ -1,30 +1,19 @@
-/* int8 element-wise multiply with broadcasting (TFLite reference semantics). */
+/* int8 element-wise multiply with broadcasting: TFLite's reference arithmetic (mul_general.h). */
 #include "aot/kernels/mul.h"
-#include "aot/requant.h"
+#include "mul_general.h"
 
 void aot_mul_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims,
                 const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,
                 int32_t in2_offset, int32_t out_multiplier, int32_t out_shift,
                 int32_t output_offset, int32_t act_min, int32_t act_max)
 {
-    int32_t i0, i1, i2, i3;
-    int32_t o = 0;
-    for (i0 = 0; i0 < dims[0]; i0++) {
-        for (i1 = 0; i1 < dims[1]; i1++) {
-            for (i2 = 0; i2 < dims[2]; i2++) {
-                const int32_t base1 = i0 * in1_strides[0] + i1 * in1_strides[1] + i2 * in1_strides[2];
-                const int32_t base2 = i0 * in2_strides[0] + i1 * in2_strides[1] + i2 * in2_strides[2];
-                for (i3 = 0; i3 < dims[3]; i3++) {
-                    const int32_t a = (int32_t)in1[base1 + i3 * in1_strides[3]] + in1_offset;
-                    const int32_t b = (int32_t)in2[base2 + i3 * in2_strides[3]] + in2_offset;
-                    /* |a * b| <= 255 * 255, so the product cannot overflow. */
-                    int32_t out = aot_multiply_by_quantized_multiplier(a * b, out_multiplier,
-                                                                       out_shift) + output_offset;
-                    out = out < act_min ? act_min : out;
-                    out = out > act_max ? act_max : out;
-                    output[o++] = (int8_t)out;
-                }
-            }
-        }
-    }
+    struct aot_mul_general p;
+    p.in1_offset = in1_offset;
+    p.in2_offset = in2_offset;
+    p.out_multiplier = out_multiplier;
+    p.out_shift = out_shift;
+    p.output_offset = output_offset;
+    p.act_min = act_min;
+    p.act_max = act_max;
+    aot_mul_general_walk(in1, in2, output, 1, dims, in1_strides, in2_strides, &p);
 }

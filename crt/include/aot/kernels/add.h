@@ -2,8 +2,9 @@
  *
  * dims[4] is the output shape (left-padded with 1s); in1_strides/in2_strides
  * give each input's element stride per output dimension (0 = broadcast).
- * int8 follows TFLite: inputs are offset, shifted left by left_shift, rescaled
- * to a common scale, summed and requantized; all multipliers are precomputed.
+ * int8 and int16 follow TFLite: inputs are offset, shifted left by left_shift
+ * (20 for int8, 15 for int16), rescaled to a common scale, summed and
+ * requantized; all multipliers are precomputed.
  *
  * aot_add_s8_elementwise is the same arithmetic for inputs of the output's shape (no broadcast) in a short form
  * that the compiler proves exact for the op (crt/src/kernels/add_s8_elem.h says how); the convolutions use the
@@ -49,6 +50,13 @@ void aot_add_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int3
                 int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
                 int32_t out_multiplier, int32_t out_shift, int32_t output_offset,
                 int32_t act_min, int32_t act_max);
+
+void aot_add_s16(const int16_t* in1, const int16_t* in2, int16_t* output, const int32_t* dims,
+                 const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,
+                 int32_t in1_multiplier, int32_t in1_shift, int32_t in2_offset,
+                 int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
+                 int32_t out_multiplier, int32_t out_shift, int32_t output_offset,
+                 int32_t act_min, int32_t act_max);
 
 void aot_add_f32(const float* in1, const float* in2, float* output, const int32_t* dims,
                  const int32_t* in1_strides, const int32_t* in2_strides, float act_min,

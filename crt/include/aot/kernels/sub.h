@@ -1,5 +1,5 @@
 /* Element-wise subtraction (in1 - in2) with up to 4-D broadcasting; same conventions as aot/kernels/add.h
- * (int8: TFLite's SUB, i.e. ADD's two-stage rescale with the second input subtracted). */
+ * (int8, int16: TFLite's SUB, i.e. ADD's two-stage rescale with the second input subtracted). */
 #ifndef AOT_KERNELS_SUB_H_
 #define AOT_KERNELS_SUB_H_
 
@@ -21,6 +21,13 @@ void aot_sub_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int3
                 int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
                 int32_t out_multiplier, int32_t out_shift, int32_t output_offset,
                 int32_t act_min, int32_t act_max);
+
+void aot_sub_s16(const int16_t* in1, const int16_t* in2, int16_t* output, const int32_t* dims,
+                 const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,
+                 int32_t in1_multiplier, int32_t in1_shift, int32_t in2_offset,
+                 int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
+                 int32_t out_multiplier, int32_t out_shift, int32_t output_offset,
+                 int32_t act_min, int32_t act_max);
 
 void aot_sub_f32(const float* in1, const float* in2, float* output, const int32_t* dims,
                  const int32_t* in1_strides, const int32_t* in2_strides, float act_min,
