@@ -247,3 +247,19 @@ def test_real_svdf_chain_over_a_sequence(tmp_path, rel, what):
     whole = [[rng.integers(-32768, 32768, size=(1, 96)).astype(np.int16)] for _ in range(SEQUENCE)]
     (tmp_path / "whole").mkdir()
     check_against_tflm(tmp_path / "whole", SavedModel(path), cases=whole)
+
+
+def test_info_report_and_budget_count_the_state(tmp_path, capsys):
+    from compiler.commands.info_cmd import render_info
+    from compiler.commands.report_cmd import render_summary
+    b = svdf_model("int8", "int16", state_q=(0.004, 0), out_q=(0.5, 5))
+    path = b.save(tmp_path / "sv.tflite")
+    info = render_info(path)
+    assert "State (variable tensors" in info and "State: 124 B" in info and "(op 0)" in info
+    compiled = compile_model(path, "sv")
+    assert "state               124 B" in render_summary(compiled.manifest)
+    assert "state 124 B" in compiled.files["sv_plan.svg"]
+    # ram_budget holds workspace + state: the workspace alone (16 B) fits 100 B, with the state it does not.
+    with pytest.raises(CompileError, match="plus 124 B of state"):
+        compile_model(path, "sv", ram_budget="100")
+    compile_model(path, "sv", ram_budget="140")
