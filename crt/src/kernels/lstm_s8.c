@@ -3,11 +3,11 @@
  *
  * The zero points of the input and the hidden state are folded by the compiler into per-row constants
  * (-zero point x row sum, added to the bias), so the matrix products are plain int8 dot products, four weight
- * rows per pass over the vector. */
-#include "aot/kernels/dot_s8_inline.h"
+ * rows per pass over the vector (SMLAD on DSP cores, dot_rows_s8.h). */
 #include "aot/kernels/lstm.h"
 #include "aot/requant.h"
 #include "aot/sigmoid_s16.h"
+#include "dot_rows_s8.h"
 
 static int32_t aot_lstm_clamp(int32_t x, int32_t lo, int32_t hi)
 {
@@ -24,7 +24,7 @@ static void aot_lstm_s8_product(const int8_t* v, int32_t n, const int8_t* rows, 
         for (j = 0; j < 4; j++) {
             acc[j] = bias[r + j];
         }
-        aot_dot4_s8(v, rows + r * n, n, n, 0, acc);
+        aot_dot4_rows_s8(v, rows + r * n, n, acc);
         for (j = 0; j < 4; j++) {
             out[r + j] = (int16_t)aot_lstm_clamp(aot_multiply_by_quantized_multiplier(acc[j], mult, shift), -32768,
                                                  32767);

@@ -9,9 +9,9 @@
  * input's, time_bias for the state's, so the products are plain dot products (the feature one four filters per
  * pass over the input). The state rows are rings (see aot/kernels/svdf.h): the newest step overwrites the oldest.
  */
-#include "aot/kernels/dot_s8_inline.h"
 #include "aot/kernels/svdf.h"
 #include "aot/requant.h"
+#include "dot_rows_s8.h"
 
 static int32_t aot_svdf_clamp(int32_t x, int32_t lo, int32_t hi)
 {
@@ -40,7 +40,7 @@ static int32_t aot_svdf_rescale(int32_t acc, const struct aot_svdf_s8_params* p,
             for (r = 0; r < 4; r++) {                                                                              \
                 acc[r] = feature_bias[f + r];                                                                      \
             }                                                                                                      \
-            aot_dot4_s8(in, weights_feature + f * shape->input_size, shape->input_size, shape->input_size, 0, acc);\
+            aot_dot4_rows_s8(in, weights_feature + f * shape->input_size, shape->input_size, acc);                  \
             for (r = 0; r < 4; r++) {                                                                              \
                 st[(f + r) * memory] = (T)(params->state_zero_point + aot_svdf_rescale(acc[r], params, LO, HI));   \
             }                                                                                                      \
