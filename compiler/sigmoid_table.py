@@ -1,4 +1,6 @@
-"""The 256-entry sigmoid table of the int16 sigmoid/tanh helpers (crt/src/aot_sigmoid_s16.c), computed.
+"""The 256-entry sigmoid table of the int16 sigmoid/tanh helpers (aot/sigmoid_s16.h), computed.
+
+The C copy is crt/src/aot_sigmoid_s16.c.
 
 Entry i is sigmoid(i / 24) in unsigned 0.16 fixed point, lowered by 1/16 of the step squared times the curve's
 second derivative so that linear interpolation between entries (what the helpers do) is centred on the curve; the
