@@ -25,19 +25,25 @@ static inline int32_t aot_sigmoid_rescale(int16_t x, int32_t multiplier, int32_t
     return ((int32_t)x * multiplier + round) >> shift;
 }
 
+/* The table entry at mag >> bits, interpolated linearly by the low `bits` bits, scaled by 2^bits; `saturated`
+ * past the table's end. */
+static inline uint32_t aot_sigmoid_interpolate(uint32_t mag, uint32_t bits, uint32_t saturated)
+{
+    const uint32_t step = mag >> bits;
+    uint32_t a, b;
+    if (step >= 255u) {
+        return saturated;
+    }
+    a = aot_sigmoid_table[step];
+    b = aot_sigmoid_table[step + 1u];
+    return (a << bits) + (mag & ((1u << bits) - 1u)) * (b - a);
+}
+
 static inline int16_t aot_sigmoid_s16(int16_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
-    const uint32_t mag = (uint32_t)abs(v);
     /* 9 fraction bits per table step: 7 for the Q3.12 -> step conversion, 2 for the 3/4 input scale. */
-    const uint32_t step = mag >> 9;
-    uint32_t r;
-    if (step >= 255u) {
-        r = 0x7FFFu << 10;
-    } else {
-        const uint32_t a = aot_sigmoid_table[step], b = aot_sigmoid_table[step + 1u];
-        r = (a << 9) + (mag & 0x1FFu) * (b - a);
-    }
+    uint32_t r = aot_sigmoid_interpolate((uint32_t)abs(v), 9, 0x7FFFu << 10);
     r = v >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
     return (int16_t)(r >> 10);
 }
@@ -45,15 +51,8 @@ static inline int16_t aot_sigmoid_s16(int16_t x, int32_t multiplier, int32_t shi
 static inline int16_t aot_tanh_s16(int16_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
-    const uint32_t mag = (uint32_t)abs(v);
-    const uint32_t step = mag >> 8;
-    int32_t r;
-    if (step >= 255u) {
-        r = (int32_t)(0xFFFFu << 8);
-    } else {
-        const uint32_t a = aot_sigmoid_table[step], b = aot_sigmoid_table[step + 1u];
-        r = (int32_t)((a << 8) + (mag & 0xFFu) * (b - a));
-    }
+    /* tanh(x) = 2 sigmoid(2x) - 1: one fraction bit fewer per step. */
+    int32_t r = (int32_t)aot_sigmoid_interpolate((uint32_t)abs(v), 8, 0xFFFFu << 8);
     r = v >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
     return (int16_t)(r >> 8);
 }
