@@ -1,0 +1,31 @@
+/* TFLite Micro's signal operators (the audio front-end of micro_speech), bit-exact with its signal library.
+ *
+ * Every parameter TFLite Micro reads from the operator's FlexBuffer options is a compile-time constant here; tables
+ * (the log2 correction) are const arrays the compiler computes.  One operator per source file. */
+#ifndef AOT_KERNELS_SIGNAL_H_
+#define AOT_KERNELS_SIGNAL_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* out[i] = saturate_int16((in[i] * window[i % frame]) >> shift), size a multiple of frame. */
+void aot_signal_window_s16(const int16_t* input, const int16_t* window, int16_t* output, int32_t size,
+                           int32_t frame, int32_t shift);
+
+/* out[k] = re[k]^2 + im[k]^2 (wrapping in uint32) for start <= k < end of the interleaved complex input; other
+ * bins 0. */
+void aot_signal_energy_s16(const int16_t* input, uint32_t* output, int32_t size, int32_t start, int32_t end);
+
+/* out[i] = min(32767, scale * ln(in[i] << correction_bits)) in TFLite Micro's fixed point; log2_table holds the
+ * 129 (+1 padding) corrections log2(1 + f) - f in 1/65536. */
+void aot_signal_filter_bank_log(const uint32_t* input, int16_t* output, int32_t size, int32_t correction_bits,
+                                int32_t scale, const uint16_t* log2_table);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

