@@ -28,7 +28,7 @@ _OP_NAMES = {
 # TFLite TensorType enum -> IR dtype name (None: not representable at all).
 _TENSOR_TYPES = {
     0: "float32", 1: "float16", 2: "int32", 3: "uint8", 4: "int64", 5: None,
-    6: "bool", 7: "int16", 8: None, 9: "int8", 10: "float64", 15: "uint32",
+    6: "bool", 7: "int16", 8: None, 9: "int8", 10: "float64", 12: "uint64", 15: "uint32",
 }
 _TYPE_NAMES = {
     0: "FLOAT32", 1: "FLOAT16", 2: "INT32", 3: "UINT8", 4: "INT64", 5: "STRING",

@@ -1,7 +1,7 @@
 """Validate model I/O and run every lowering's check()."""
 
 from ..errors import CompileError, UnsupportedError
-from ..ir.dtypes import ACTIVATION_DTYPES
+from ..ir.dtypes import ACTIVATION_DTYPES, INTERMEDIATE_ONLY_DTYPES
 
 # Operator options that count something (window sizes, steps, multipliers): a model file can hold any int32 there,
 # and 0 or a negative value would divide by zero or loop backwards in the shape arithmetic.
@@ -79,7 +79,7 @@ def check_graph(graph) -> None:
                     "stateful tensors are not supported)."
                 )
         for t in op.outputs:
-            if t.dtype not in ACTIVATION_DTYPES:
+            if t.dtype not in ACTIVATION_DTYPES + INTERMEDIATE_ONLY_DTYPES:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}) produces tensor '{t.name}' of type "
                     f"{t.dtype}; supported activation types are: {', '.join(ACTIVATION_DTYPES)}."

@@ -113,3 +113,36 @@ def test_missing_option_is_refused(tmp_path):
     b.output(b.op("CUSTOM:SignalWindow", [x, w], out=b.tensor("y", [8], "int16"), options={"shft": 3}))
     msg = str(_compile_error(tmp_path, b))
     assert "SignalWindow" in msg and "'shift'" in msg
+
+
+# --- SignalFilterBank + SignalFilterBankSquareRoot (the uint64 sums stay inside the model) ----------------------
+
+
+def _bands(rng, channels, bins, max_width):
+    """Random band tables: channel j covers width[j] bins from freq_start[j], its weights from weight_start[j]."""
+    width = rng.integers(0, max_width + 1, channels + 1)
+    start = np.minimum(rng.integers(0, bins, channels + 1), bins - width)
+    wstart = np.concatenate([[0], np.cumsum(width)[:-1]])
+    return start, wstart, width, int(width.sum())
+
+
+@pytest.mark.parametrize("channels,bins,max_width,weight_range,scale_bits", [
+    (40, 257, 12, (0, 4097), 0),        # the micro_speech front-end's shape
+    (40, 257, 12, (0, 4097), 7),
+    (8, 33, 33, (-32768, 32768), 3),    # any int16 weights, wide overlapping bands
+    (3, 16, 1, (4096, 4097), 31),
+])
+def test_filter_bank_sqrt(tmp_path, channels, bins, max_width, weight_range, scale_bits):
+    rng = np.random.default_rng(channels + max_width)
+    start, wstart, width, total = _bands(rng, channels, bins, max_width)
+    w = rng.integers(*weight_range, max(total, 1))
+    b = ModelBuilder()
+    x = b.input("x", [bins], "uint32")
+    cfg = [b.const(name, v, "int16") for name, v in (("w", w), ("uw", 4096 - np.clip(w, 0, 4096)),
+                                                     ("fs", start), ("ws", wstart), ("wd", width))]
+    fb_out = b.op("CUSTOM:SignalFilterBank", [x] + cfg, out=b.tensor("fb", [channels], "uint64"),
+                  options={"num_channels": channels})
+    bits = b.const("bits", np.array(scale_bits), "int32")
+    y = b.op("CUSTOM:SignalFilterBankSquareRoot", [fb_out, bits], out=b.tensor("y", [channels], "uint32"))
+    b.output(y)
+    check_exact(tmp_path, b, count=10)

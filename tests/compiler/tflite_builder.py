@@ -44,6 +44,7 @@ _TYPES = {
     "int16": (fb.TensorType.INT16, np.int16),
     "int32": (fb.TensorType.INT32, np.int32),
     "uint32": (fb.TensorType.UINT32, np.uint32),
+    "uint64": (fb.TensorType.UINT64, np.uint64),
     "int64": (fb.TensorType.INT64, np.int64),
 }
 

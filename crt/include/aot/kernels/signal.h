@@ -24,6 +24,17 @@ void aot_signal_energy_s16(const int16_t* input, uint32_t* output, int32_t size,
 void aot_signal_filter_bank_log(const uint32_t* input, int16_t* output, int32_t size, int32_t correction_bits,
                                 int32_t scale, const uint16_t* log2_table);
 
+/* Filter bank: channel c (0 <= c < channels) = sum over band c+1 of weights * energy plus sum over band c of
+ * unweights * energy (band j: width[j] bins from freq_start[j], weights from weight_start[j]), as 64-bit values
+ * stored as two uint32 words, low word first. */
+void aot_signal_filter_bank(const uint32_t* energy, const int16_t* weights, const int16_t* unweights,
+                            const int16_t* freq_start, const int16_t* weight_start, const int16_t* width,
+                            uint32_t* output_words, int32_t channels);
+
+/* out[i] = isqrt(in[i]) >> *scale_bits, in[i] a 64-bit value as two uint32 words (low first). */
+void aot_signal_filter_bank_sqrt(const uint32_t* input_words, const int32_t* scale_bits, uint32_t* output,
+                                 int32_t size);
+
 #ifdef __cplusplus
 }
 #endif
