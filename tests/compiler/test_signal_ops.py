@@ -39,14 +39,15 @@ def _draw(rng, t, n):
     return out
 
 
-def check_exact(tmp_path, b, seed=0, count=8, compare=None):
+def check_exact(tmp_path, b, seed=0, count=8, compare=None, cases=()):
     """Compile + run the model and TFLM on the same seeded inputs; integer outputs must agree bit for bit (only
-    the slice `compare` of each output when given: values TFLite Micro leaves unwritten are not compared)."""
+    the slice `compare` of each output when given: values TFLite Micro leaves unwritten are not compared); `cases`
+    are run after the drawn ones."""
     path = b.save(tmp_path / "model.tflite")
     graph = load_model(path)
     rng = np.random.default_rng(seed)
     per_input = [_draw(rng, t, count) for t in graph.inputs]
-    cases = [[per_input[i][n] for i in range(len(graph.inputs))] for n in range(count)]
+    cases = [[per_input[i][n] for i in range(len(graph.inputs))] for n in range(count)] + [list(c) for c in cases]
     in_npz = tmp_path / "inputs.npz"
     np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
     got = run_model(str(path), str(in_npz), None, target="host")
@@ -146,3 +147,40 @@ def test_filter_bank_sqrt(tmp_path, channels, bins, max_width, weight_range, sca
     y = b.op("CUSTOM:SignalFilterBankSquareRoot", [fb_out, bits], out=b.tensor("y", [channels], "uint32"))
     b.output(y)
     check_exact(tmp_path, b, count=10)
+
+
+# --- SignalFftAutoScale ------------------------------------------------------------------------------------------
+
+
+def test_fft_auto_scale(tmp_path):
+    rng = np.random.default_rng(5)
+    n = 64
+    quiet = [rng.integers(-(1 << k), 1 << k, n) for k in range(0, 15)]
+    wrapped = [np.concatenate([[-32768], rng.integers(-9, 9, n - 1)]),     # the running maximum wraps
+               np.concatenate([rng.integers(-9, 9, n - 1), [-32768]]), np.zeros(n), np.full(n, -1),
+               np.full(n, 16384), np.full(n, -16384), np.full(n, -16385)]
+    b = ModelBuilder()
+    x = b.input("x", [n], "int16")
+    y, bits = b.op("CUSTOM:SignalFftAutoScale", [x], out=[b.tensor("y", [n], "int16"), b.tensor("s", [], "int32")])
+    b.output(y, bits)
+    check_exact(tmp_path, b, cases=[[np.asarray(v, np.int16)] for v in quiet + wrapped])
+
+
+# --- SignalPCAN --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("table_kind,shift", [("smooth", 6), ("random", 6), ("random", 0), ("smooth", 40)])
+def test_pcan(tmp_path, table_kind, shift):
+    rng = np.random.default_rng(shift)
+    if table_kind == "random":       # any int16 coefficients: the int32 intermediate wraps as TFLite Micro's
+        table = rng.integers(-32768, 32768, 125)
+    else:                            # a decreasing gain, as a real front-end's table is
+        table = np.clip(np.round(32767 / np.sqrt(1 + np.arange(125))), 0, 32767).astype(np.int64)
+        table[2::4] = rng.integers(-200, 200, len(table[2::4]))
+    b = ModelBuilder()
+    x = b.input("x", [40], "uint32")
+    noise = b.input("noise", [40], "uint32")
+    lut = b.const("lut", table, "int16")
+    y = b.op("CUSTOM:SignalPCAN", [x, noise, lut], out=b.tensor("y", [40], "uint32"), options={"snr_shift": shift})
+    b.output(y)
+    check_exact(tmp_path, b, count=12)

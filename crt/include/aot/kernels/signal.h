@@ -35,6 +35,15 @@ void aot_signal_filter_bank(const uint32_t* energy, const int16_t* weights, cons
 void aot_signal_filter_bank_sqrt(const uint32_t* input_words, const int32_t* scale_bits, uint32_t* output,
                                  int32_t size);
 
+/* Scales the int16 frame up by the largest power of two that keeps its peak (as TFLite Micro's running
+ * maximum of |x| finds it, wrapping at -32768) within int16; *scale_bits = that power. */
+void aot_signal_fft_auto_scale_s16(const int16_t* input, int16_t* output, int32_t* scale_bits, int32_t size);
+
+/* PCAN (per-channel amplitude normalization): gain from the noise estimate through the 4-entries-per-octave gain
+ * table, snr = (in * gain) >> snr_shift, then the soft compression to 6 output bits. */
+void aot_signal_pcan(const uint32_t* input, const uint32_t* noise_estimate, const int16_t* gain_table,
+                     uint32_t* output, int32_t size, int32_t snr_shift);
+
 #ifdef __cplusplus
 }
 #endif
