@@ -184,3 +184,19 @@ def test_pcan(tmp_path, table_kind, shift):
     y = b.op("CUSTOM:SignalPCAN", [x, noise, lut], out=b.tensor("y", [40], "uint32"), options={"snr_shift": shift})
     b.output(y)
     check_exact(tmp_path, b, count=12)
+
+
+# --- SignalRfft (int16) ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape,fft_length", [((480,), 512), ((2, 8), 8), ((100,), 128), ((3, 64), 64), ((4,), 4)])
+def test_rfft_int16(tmp_path, shape, fft_length):
+    b = ModelBuilder()
+    x = b.input("x", shape, "int16")
+    out_shape = tuple(shape[:-1]) + (fft_length + 2,)
+    y = b.op("CUSTOM:SignalRfft", [x], out=b.tensor("y", out_shape, "int16"),
+             options={"T": 7, "fft_length": fft_length})
+    b.output(y)
+    rng = np.random.default_rng(fft_length)
+    tone = np.round(12000 * np.sin(np.arange(np.prod(shape)) * 0.3)).reshape(shape)
+    check_exact(tmp_path, b, cases=[[tone.astype(np.int16)], [rng.integers(-300, 300, shape).astype(np.int16)]])

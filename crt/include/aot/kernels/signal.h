@@ -44,6 +44,15 @@ void aot_signal_fft_auto_scale_s16(const int16_t* input, int16_t* output, int32_
 void aot_signal_pcan(const uint32_t* input, const uint32_t* noise_estimate, const int16_t* gain_table,
                      uint32_t* output, int32_t size, int32_t snr_shift);
 
+/* Real FFT of int16 frames (TFLite Micro's fixed-point kissfft form): each frame of frame_length samples, zero
+ * padded to fft_length = 2 * half, gives half + 1 complex bins (re, im interleaved).  The half-length complex FFT
+ * runs in radix-4 / radix-2 stages (factors: radix, span pairs) scaling by 1/radix per stage; then the split into
+ * real bins scales by 1/2.  twiddles: half complex int16 values exp(-2 pi i k / half); split_twiddles: half / 2
+ * values exp(-i pi ((k + 1) / half + 1/2)); scratch: 4 * fft_length bytes. */
+void aot_signal_rfft_s16(const int16_t* input, int16_t* output, int32_t frames, int32_t frame_length, int32_t half,
+                         const int32_t* factors, const int16_t* twiddles, const int16_t* split_twiddles,
+                         int16_t* scratch);
+
 #ifdef __cplusplus
 }
 #endif
