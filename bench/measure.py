@@ -88,6 +88,8 @@ def measure(entry: str, plugin: str) -> dict:
         # RAM.
         "workspace_bytes": manifest["workspace"]["size"],
         "workspace_lower_bound": manifest["workspace"]["lower_bound"],
+        # Stateful models (LSTM, SVDF): their variable tensors, in a buffer of their own kept between runs.
+        "state_bytes": manifest.get("state", {}).get("size", 0),
         "run_stack_bytes": int(fields.get("run_stack", -1)),
         "run_stack_static_bound": mine.get("run_stack"),
         "static_data_bytes": mine["ram"] + crt["ram"],
@@ -117,11 +119,12 @@ def fit(unfit: str, boards: dict) -> dict:
                 "reason": str(e).split(" Supported ")[0]}
     b = boards[board]
     io = sum(t["bytes"] for t in m["inputs"] + m["outputs"])
-    ram_need = m["workspace"]["size"] + io + b["stack_bytes"]
+    state = m.get("state", {}).get("size", 0)
+    ram_need = m["workspace"]["size"] + state + io + b["stack_bytes"]
     flash_need = m["weight_bytes"] + m["param_bytes"]
     reasons = []
     if ram_need > b["ram_bytes"]:
-        reasons.append(f"RAM: workspace {m['workspace']['size']:,} B + inputs/outputs {io:,} B + stack "
+        reasons.append(f"RAM: workspace {m['workspace']['size']:,} B + state {state:,} B + inputs/outputs {io:,} B + stack "
                        f"{b['stack_bytes']:,} B = {ram_need:,} B > {b['ram_bytes']:,} B")
     if flash_need > b["flash_bytes"]:
         reasons.append(f"flash: weights and parameters {flash_need:,} B > {b['flash_bytes']:,} B")

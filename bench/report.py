@@ -9,6 +9,17 @@ kind (bench/layers.py), and the (model, board) pairs that do not fit. Then how i
 from bench import layers
 
 
+def _ratio(ours, theirs):
+    """ours / theirs, or None where the reference has no figure (the issue gives none)."""
+    return None if theirs is None else ours / theirs
+
+
+def ram_bytes(row: dict) -> int:
+    """What the model needs of RAM besides I/O and stack: its workspace plus, for a stateful model, its state (the
+    figure to hold against TFLite Micro's arena, which holds both)."""
+    return row["workspace_bytes"] + row.get("state_bytes", 0)
+
+
 def compare(row: dict, ref: dict) -> dict:
     """Ratios to TFLite Micro's figures and the issue's targets, for a row on the reference board ({} otherwise)."""
     r = ref["models"].get(row["model"])
@@ -16,16 +27,16 @@ def compare(row: dict, ref: dict) -> dict:
         return {}
     t = ref["targets"]
     out = {
-        "vs_tflm_reference": row["instructions"] / r["tflm_reference_instructions"],
-        "vs_tflm_cmsis_nn": row["instructions"] / r["tflm_cmsis_nn_instructions"],
-        "workspace_vs_arena": row["workspace_bytes"] / r["tflm_arena_bytes"],
-        "code_vs_library": row["code_bytes"] / r["tflm_library_code_bytes"],
+        "vs_tflm_reference": _ratio(row["instructions"], r.get("tflm_reference_instructions")),
+        "vs_tflm_cmsis_nn": _ratio(row["instructions"], r["tflm_cmsis_nn_instructions"]),
+        "workspace_vs_arena": _ratio(ram_bytes(row), r["tflm_arena_bytes"]),
+        "code_vs_library": _ratio(row["code_bytes"], r.get("tflm_library_code_bytes")),
         "instruction_target": r["target_instruction_ratio"],
     }
     out["meets"] = {
         "instructions": out["vs_tflm_cmsis_nn"] <= r["target_instruction_ratio"],
         "workspace": out["workspace_vs_arena"] <= t["workspace_vs_arena"],
-        "code": out["code_vs_library"] <= t["code_vs_library"],
+        "code": None if out["code_vs_library"] is None else out["code_vs_library"] <= t["code_vs_library"],
         "weights": row["weight_bytes"] <= row["model_file_weight_bytes"],
     }
     return out
@@ -33,11 +44,27 @@ def compare(row: dict, ref: dict) -> dict:
 
 def _m(n: float) -> str:
     """Millions with two decimals, as the issue writes them; small counts (hello_world) as they are."""
+    if n is None:
+        return "n/a"
     return f"{n / 1e6:.2f} M" if n >= 10_000 else f"{n:,}"
 
 
 def _ok(passed: bool) -> str:
-    return "pass" if passed else "**fail**"
+    return "n/a" if passed is None else "pass" if passed else "**fail**"
+
+
+def _x(ratio) -> str:
+    return "" if ratio is None else f" ({ratio:.2f}×)"
+
+
+def _ram(row: dict) -> str:
+    """The workspace, plus the state of a stateful model."""
+    state = row.get("state_bytes", 0)
+    return f"{row['workspace_bytes']:,} + {state:,} state" if state else f"{row['workspace_bytes']:,}"
+
+
+def _n(n) -> str:
+    return "n/a" if n is None else f"{n:,}"
 
 
 def _reference_table(rows, ref) -> list:
@@ -46,7 +73,7 @@ def _reference_table(rows, ref) -> list:
         f"### Against TFLite Micro ({ref['board']})",
         "",
         "Each TFLM figure is followed by ours / TFLM. Targets: instructions ≤ the ratio shown × TFLM + CMSIS-NN; "
-        f"workspace ≤ {t['workspace_vs_arena']:.2f}× TFLM's arena; code (runner + CRT kernels) ≤ "
+        f"workspace (+ state, for stateful models) ≤ {t['workspace_vs_arena']:.2f}× TFLM's arena; code (runner + CRT kernels) ≤ "
         f"{t['code_vs_library']:.2f}× TFLM's library code; weights ≤ the weights in the model file.",
         "",
         "| model | MACs | instructions | TFLM reference kernels | TFLM + CMSIS-NN | instr target | workspace B | "
@@ -61,12 +88,12 @@ def _reference_table(rows, ref) -> list:
         r = ref["models"][row["model"]]
         lines.append(
             f"| {row['model']} | {_m(row['macs'])} | {_m(row['instructions'])} | "
-            f"{_m(r['tflm_reference_instructions'])} ({c['vs_tflm_reference']:.2f}×) | "
-            f"{_m(r['tflm_cmsis_nn_instructions'])} ({c['vs_tflm_cmsis_nn']:.2f}×) | "
+            f"{_m(r.get('tflm_reference_instructions'))}{_x(c['vs_tflm_reference'])} | "
+            f"{_m(r['tflm_cmsis_nn_instructions'])}{_x(c['vs_tflm_cmsis_nn'])} | "
             f"≤ {c['instruction_target']:.2f}× {_ok(c['meets']['instructions'])} | "
-            f"{row['workspace_bytes']:,} | {r['tflm_arena_bytes']:,} ({c['workspace_vs_arena']:.2f}×) | "
+            f"{_ram(row)} | {r['tflm_arena_bytes']:,}{_x(c['workspace_vs_arena'])} | "
             f"{_ok(c['meets']['workspace'])} | "
-            f"{row['code_bytes']:,} | {r['tflm_library_code_bytes']:,} ({c['code_vs_library']:.2f}×) | "
+            f"{row['code_bytes']:,} | {_n(r.get('tflm_library_code_bytes'))}{_x(c['code_vs_library'])} | "
             f"{_ok(c['meets']['code'])} | "
             f"{row['weight_bytes']:,} | {r['model_file_bytes']:,} ({row['model_file_weight_bytes']:,}) | "
             f"{_ok(c['meets']['weights'])} |")
@@ -93,7 +120,7 @@ def _all_table(rows) -> list:
             f"{row['instructions'] / max(row['macs'], 1):.2f} | "
             f"{row['runner_code_bytes']:,} + {row['crt_code_bytes']:,} = {row['code_bytes']:,} | "
             f"{row['startup_libc_code_bytes']:,} | {row['weight_bytes']:,} (+ {row['param_bytes']:,}) | "
-            f"{row['workspace_bytes']:,} ({row['workspace_lower_bound']:,}) | "
+            f"{_ram(row)} ({row['workspace_lower_bound']:,}) | "
             f"{row['run_stack_bytes']:,} ({row['run_stack_static_bound']}) | {row['static_data_bytes']:,} | "
             f"{row['compile_seconds']:.2f} ({row['compile_process_seconds']:.2f}) | "
             + ("bit-exact" if row["outputs_exact"] else "**WRONG**") + " |")

@@ -1,7 +1,7 @@
 """RAM and flash budgets of one model, checked at compile time from the memory plan and the constant arrays.
 
 A budget is a byte count written like `24K`, `1.5M` or `4096` (K = 1024). The model's RAM is its workspace (every
-intermediate tensor and kernel scratch, as planned); its flash is the data it adds to the image (weights and
+intermediate tensor and kernel scratch, as planned) plus its state buffer (variable tensors kept between runs); its flash is the data it adds to the image (weights and
 per-layer parameters; code is shared by all models and is checked after linking, on the firmware). Over budget, the
 error names the budget, the actual figure and the three largest contributors, so the user knows what to shrink.
 """
@@ -30,12 +30,13 @@ def _top3(items) -> str:
 def check_budgets(prefix: str, plan, consts, workspace_size: int, ram_budget: str, flash_budget: str) -> None:
     if ram_budget:
         budget = parse_bytes(ram_budget, "ram_budget")
-        if workspace_size > budget:
-            live_at_peak = _peak_buffers(plan)
+        if workspace_size + plan.state_size > budget:
+            state = (f" plus {plan.state_size} B of state (variable tensors: "
+                     f"{_top3([(s.size, repr(s.name[:60])) for s in plan.state])})" if plan.stateful else "")
             raise CompileError(
                 f"Model '{prefix}' is over its ram_budget of {budget} B ({ram_budget}): its workspace needs "
-                f"{workspace_size} B (lower bound {plan.lower_bound} B). Largest contributors, live together at "
-                f"the peak: {_top3(live_at_peak)}.")
+                f"{workspace_size} B (lower bound {plan.lower_bound} B){state}. Largest contributors, live "
+                f"together at the peak: {_top3(_peak_buffers(plan))}.")
     if flash_budget:
         budget = parse_bytes(flash_budget, "flash_budget")
         total = sum(c.nbytes for c in consts)

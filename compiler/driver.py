@@ -88,7 +88,8 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
     check_budgets(prefix, plan, ctx.consts, workspace_size, ram_budget, flash_budget)
     files = {
         f"{prefix}.h": render_header(prefix, label, fields, workspace_size, plan.alignment,
-                                     sum(c.nbytes for c in ctx.consts if c.in_weights_file)),
+                                     sum(c.nbytes for c in ctx.consts if c.in_weights_file),
+                                     plan.state_size, plan.state_alignment),
         f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines,
                                      workspace_size),
         f"{prefix}_weights.c": render_weights(prefix, label, ctx.consts),
@@ -97,7 +98,8 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
                               workspace_size)
     files[f"{prefix}.json"] = render_manifest(manifest)
     files[f"{prefix}_plan.svg"] = render_plan_svg(f"{prefix} ({label})", plan.buffers, len(graph.ops),
-                                                  workspace_size, plan.lower_bound)
+                                                  workspace_size, plan.lower_bound,
+                                                  state_size=plan.state_size)
     return CompiledModel(prefix, graph, storage_map, plan, fields, files, manifest)
 
 

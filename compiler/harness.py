@@ -1,5 +1,8 @@
 """C main() used by `run`: streams raw input cases from a file through
-<prefix>_run() and writes raw outputs (host only, uses stdio files)."""
+<prefix>_run() and writes raw outputs (host only, uses stdio files).  A stateful model is reset once and then
+carries its state from case to case, as one TFLite Micro interpreter invoked once per case does."""
+
+from .codegen.state_caller import run_call, state_declaration, state_reset
 
 
 def render_run_harness(prefix: str, fields) -> str:
@@ -16,7 +19,7 @@ def render_run_harness(prefix: str, fields) -> str:
         "",
         f"static uint8_t harness_ws[{P}_WORKSPACE_SIZE] "
         f"__attribute__((aligned({P}_WORKSPACE_ALIGN)));",
-    ]
+    ] + state_declaration(prefix, "harness_state")
     for f in ins + outs:
         L.append(f"static {f.tensor.ctype} harness_{f.kind}_{f.position}"
                  f"[{f.tensor.num_elements}];")
@@ -45,6 +48,7 @@ def render_run_harness(prefix: str, fields) -> str:
         L.append(f"    in.{f.field} = harness_input_{f.position};")
     for f in outs:
         L.append(f"    out.{f.field} = harness_output_{f.position};")
+    L += state_reset(prefix, "harness_state", "    ", "return 1;")
     L.append("    for (i = 0; i < n; i++) {")
     for f in ins:
         L += [
@@ -55,7 +59,7 @@ def render_run_harness(prefix: str, fields) -> str:
             "        }",
         ]
     L += [
-        f"        rc = {prefix}_run(&in, &out, harness_ws);",
+        f"        rc = {run_call(prefix, '&in', '&out', 'harness_ws', 'harness_state')};",
         "        if (rc != 0) {",
         f'            fprintf(stderr, "{prefix}_run failed with %d\\n", (int)rc);',
         "            return 1;",

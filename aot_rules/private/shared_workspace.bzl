@@ -7,6 +7,9 @@ constant expressions, so the buffer is sized by the C compiler from the models' 
 - "concurrent": models that may run at the same time (e.g. from different tasks) are planned side by side, each at
   an offset aligned for it; size = the aligned sum.
 `<NAME>_SEPARATE_BYTES` is what separate buffers would take and `<NAME>_SAVED_BYTES` the difference.
+A stateful model (its header defines `<PREFIX>_STATE_SIZE`) keeps variable tensors from one run to the next, so its
+state is never shared: the rule gives it a buffer of its own, `<name>_state_<prefix>` (pointer `<NAME>_STATE_<PREFIX>`
+for `<prefix>_reset()` / `<prefix>_run()`), outside the shared workspace; `<NAME>_STATE_BYTES` is their total.
 The `<name>_report` target is `<name>_plan.svg`: the models' plans drawn where they live in the shared buffer.
 """
 
@@ -66,6 +69,25 @@ def _aot_workspace_impl(ctx):
     ]
     for p in prefixes:
         h.append("#define %s_%s ((void*)(%s + %s_%s_OFFSET))" % (N, p.upper(), name, N, p.upper()))
+    h += ["", "/* Stateful models: each one's own state buffer (kept between runs, never shared). */"]
+    c_state = []
+    for p in prefixes:
+        P = p.upper()
+        h += [
+            "#ifdef %s_STATE_SIZE" % P,
+            "extern uint8_t %s_state_%s[%s_STATE_SIZE];" % (name, p, P),
+            "#define %s_STATE_%s ((void*)%s_state_%s)" % (N, P, name, p),
+            "#define %s_%s_STATE_BYTES %s_STATE_SIZE" % (N, P, P),
+            "#else",
+            "#define %s_%s_STATE_BYTES 0u" % (N, P),
+            "#endif",
+        ]
+        c_state += [
+            "#ifdef %s_STATE_SIZE" % P,
+            "uint8_t %s_state_%s[%s_STATE_SIZE] __attribute__((aligned(%s_STATE_ALIGN)));" % (name, p, P, P),
+            "#endif",
+        ]
+    h.append("#define %s_STATE_BYTES (%s)" % (N, " + ".join(["%s_%s_STATE_BYTES" % (N, p.upper()) for p in prefixes])))
     h += ["", "#endif /* %s_H_ */" % N, ""]
     attrs = "aligned(%s_ALIGN)" % N
     if ctx.attr.section:
@@ -75,6 +97,8 @@ def _aot_workspace_impl(ctx):
         "#include \"%s.h\"" % name,
         "",
         "uint8_t %s[%s_SIZE] __attribute__((%s));" % (name, N, attrs),
+        "",
+    ] + c_state + [
         "",
     ]
     hdr = ctx.actions.declare_file(name + ".h")

@@ -31,7 +31,8 @@ class ConstArray:
 
 @dataclass
 class ConstStruct:
-    """A `static const struct` of int32_t fields (kernel parameter blocks, e.g. struct aot_add_s8_params)."""
+    """A `static const struct` of int32_t fields (kernel parameter blocks, e.g. struct aot_add_s8_params); a field
+    whose value is a tuple is an int32_t array of that length."""
     symbol: str
     struct: str              # C struct tag
     fields: tuple            # field names, in declaration order
@@ -40,10 +41,12 @@ class ConstStruct:
 
     @property
     def nbytes(self) -> int:
-        return 4 * len(self.values)
+        return 4 * sum(len(v) if isinstance(v, tuple) else 1 for v in self.values)
 
     def definition(self) -> list:
-        body = [f"    .{name} = {int_literal(v)}," for name, v in zip(self.fields, self.values)]
+        def literal(v):
+            return "{" + ", ".join(int_literal(x) for x in v) + "}" if isinstance(v, tuple) else int_literal(v)
+        body = [f"    .{name} = {literal(v)}," for name, v in zip(self.fields, self.values)]
         body[-1] = body[-1][:-1]
         return [f"static const struct {self.struct} {self.symbol} = {{"] + body + ["};"]
 
@@ -58,6 +61,7 @@ class EmitContext:
         self.consts = []             # ConstArray, in creation order
         self._by_content = {}
         self.uses_workspace = False
+        self.uses_state = False
         self.uses_status = False
         self.functions = []          # (name, C lines) of the runner's static helper functions
         self._fn_by_key = {}
@@ -72,9 +76,17 @@ class EmitContext:
         if st.kind == "const":
             src = self.graph.tensors[st.key]
             return self.weight(f"t{src.index}", src.data, DTYPES[src.dtype].ctype)
+        if st.kind == "state":
+            self.uses_state = True
+            return f"(({tensor.ctype}*)(st + {self.plan.state_offset[tensor.index]}u))"
         self.uses_workspace = True
         off = self.plan.tensor_offset[tensor.index]
         return f"(({tensor.ctype}*)(ws + {off}u))"
+
+    def op_state(self, op, ctype: str) -> str:
+        """The operator's own state (OpLowering.state_bytes), in the state buffer."""
+        self.uses_state = True
+        return f"(({ctype}*)(st + {self.plan.op_state_offset[op.index]}u))"
 
     def scratch(self, op, ctype: str) -> str:
         self.uses_workspace = True
@@ -108,7 +120,7 @@ class EmitContext:
 
     def param_struct(self, hint: str, struct: str, fields, values) -> str:
         """`&symbol` of a static const struct (int32_t fields) in the runner; identical blocks are emitted once."""
-        values = tuple(int(v) for v in values)
+        values = tuple(tuple(int(x) for x in v) if isinstance(v, (tuple, list)) else int(v) for v in values)
         key = ("struct " + struct, tuple(fields), values)
         if key not in self._by_content:
             c = ConstStruct(f"{self.prefix}_{hint}", struct, tuple(fields), values)

@@ -41,6 +41,8 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
                  "size": t.nbytes, "storage": st.kind, "offset": None, "lifetime": None}
         if st.kind == "workspace":
             entry["offset"] = plan.tensor_offset.get(t.index)
+        elif st.kind == "state":
+            entry["offset"] = plan.state_offset.get(t.index)
         if not t.is_const:
             start = t.producer if t.producer is not None else -1
             end = max([start] + list(t.consumers))
@@ -66,6 +68,15 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
                  "lifetime": [b.start, b.end], "tensors": b.tensors}
                 for b in plan.buffers
             ],
+        },
+        # Variable tensors, kept between runs in the model's own buffer (size 0: a stateless model).
+        "state": {
+            "size": plan.state_size,
+            "alignment": plan.state_alignment,
+            "tensors": [{"index": s.tensor, "name": s.name, "dtype": s.dtype, "offset": s.offset, "size": s.size,
+                         "reset_byte": s.fill} for s in plan.state if s.tensor >= 0],
+            # Kernels' own state (SVDF's ring position): {op index, offset, size}, reset to zero.
+            "ops": [{"op": s.op, "offset": s.offset, "size": s.size} for s in plan.state if s.op >= 0],
         },
         "macs": sum(op_macs(op) for op in graph.ops),
         "weight_bytes": sum(c.nbytes for c in weights),

@@ -3,6 +3,31 @@
 from .cformat import array_definition
 from .cnames import sanitize_comment
 from .emit_context import ConstStruct
+from .header import run_signature
+
+
+def _pointer_check(name: str, align_macro: str, error: str) -> list:
+    return [
+        f"    if ({name} == NULL) {{",
+        "        return AOT_ERR_NULL_ARG;",
+        "    }",
+        f"    if (((uintptr_t){name} & (uintptr_t)({align_macro} - 1u)) != 0u) {{",
+        f"        return {error};",
+        "    }",
+    ]
+
+
+def render_reset(prefix: str, plan) -> list:
+    """<prefix>_reset(): every state tensor set to TFLite Micro's initial value (planner/state_plan.py)."""
+    P = prefix.upper()
+    L = [f"int32_t {prefix}_reset(void* state)", "{",
+         "    uint8_t* const st = (uint8_t*)state;"]
+    L += _pointer_check("state", f"{P}_STATE_ALIGN", "AOT_ERR_STATE_ALIGN")
+    for s in plan.state:
+        L.append(f"    memset(st + {s.offset}u, {s.fill}, {s.size}u); /* '{sanitize_comment(s.name, 48)}' "
+                 f"{s.dtype} */")
+    L += ["    return AOT_OK;", "}", ""]
+    return L
 
 
 def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
@@ -14,6 +39,7 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
         f"{sanitize_comment(model_label)}. Do not edit. */",
         "#include <stddef.h>",
         "#include <stdint.h>",
+    ] + (["#include <string.h>"] if ctx.plan.stateful else []) + [
         "",
         f'#include "{prefix}.h"',
         '#include "aot/errors.h"',
@@ -36,11 +62,15 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
         L += lines
         L.append("")
 
-    L.append(f"int32_t {prefix}_run(const struct {prefix}_inputs* inputs, "
-             f"struct {prefix}_outputs* outputs, void* workspace)")
+    stateful = ctx.plan.stateful
+    if stateful:
+        L += render_reset(prefix, ctx.plan)
+    L.append(run_signature(prefix, stateful))
     L.append("{")
     if ctx.uses_workspace:
         L.append("    uint8_t* const ws = (uint8_t*)workspace;")
+    if stateful:
+        L.append("    uint8_t* const st = (uint8_t*)state;")
     if ctx.uses_status:
         L.append("    int32_t rc;")
     L.append("    if (inputs == NULL || outputs == NULL) {")
@@ -52,16 +82,11 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
     L.append("        return AOT_ERR_NULL_ARG;")
     L.append("    }")
     if ctx.uses_workspace:
-        L += [
-            "    if (workspace == NULL) {",
-            "        return AOT_ERR_NULL_ARG;",
-            "    }",
-            f"    if (((uintptr_t)workspace & (uintptr_t)({P}_WORKSPACE_ALIGN - 1u)) != 0u) {{",
-            "        return AOT_ERR_WORKSPACE_ALIGN;",
-            "    }",
-        ]
+        L += _pointer_check("workspace", f"{P}_WORKSPACE_ALIGN", "AOT_ERR_WORKSPACE_ALIGN")
     else:
         L.append("    (void)workspace; /* every tensor lives in user buffers */")
+    if stateful:
+        L += _pointer_check("state", f"{P}_STATE_ALIGN", "AOT_ERR_STATE_ALIGN")
     for op, lines in zip(graph.ops, op_lines):
         outs = ", ".join(f"'{sanitize_comment(t.name, 48)}'" for t in op.outputs)
         what = "aliased, no code" if op.is_noop and op.fused_into is None else op.kernel_label(graph)

@@ -11,7 +11,8 @@ def run_compile(model: str, flags) -> int:
         return 0
     for path in paths:
         print(path)
-    ws = compiled.manifest["workspace"]
+    ws, state = compiled.manifest["workspace"], compiled.manifest["state"]["size"]
     print(f"{prefix}: {len(compiled.graph.ops)} ops, workspace {ws['size']} B "
-          f"(lower bound {ws['lower_bound']} B), weights {compiled.manifest['weight_bytes']} B")
+          f"(lower bound {ws['lower_bound']} B), " + (f"state {state} B, " if state else "")
+          + f"weights {compiled.manifest['weight_bytes']} B")
     return 0

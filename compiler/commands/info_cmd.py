@@ -26,7 +26,8 @@ def render_info(model: str) -> str:
         if not (t.is_input or t.is_output or t.producer is not None or t.consumers):
             continue
         st = storage_map.storage(t)
-        off = plan.tensor_offset.get(t.index, "") if st.kind == "workspace" else ""
+        off = (plan.tensor_offset.get(t.index, "") if st.kind == "workspace" else
+               plan.state_offset.get(t.index, "") if st.kind == "state" else "")
         life = "" if t.is_const else f"{t.producer if t.producer is not None else '-'}.." \
             f"{max([t.producer or 0] + t.consumers)}"
         q = ""
@@ -53,6 +54,13 @@ def render_info(model: str) -> str:
         f"Workspace: {plan.workspace_size} B (alignment {plan.alignment}), "
         f"lower bound {plan.lower_bound} B",
     ]
+    if plan.stateful:
+        parts += ["", "State (variable tensors, kept between runs in their own buffer)",
+                  _table(["tensor", "name", "dtype", "offset", "size", "reset byte"],
+                         [[s.tensor if s.tensor >= 0 else f"(op {s.op})", sanitize_comment(s.name, 40), s.dtype,
+                           s.offset, s.size, s.fill]
+                          for s in plan.state]),
+                  "", f"State: {plan.state_size} B (alignment {plan.state_alignment})"]
     return "\n".join(parts)
 
 

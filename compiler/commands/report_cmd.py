@@ -38,6 +38,12 @@ def render_summary(manifest: dict) -> str:
         _table(["#", "op", "kernel", "MACs", "output", "bytes"], ops),
         "",
         f"workspace    {ws['size']:>10,} B   lower bound {ws['lower_bound']:,} B: {ws['gap']}",
+    ]
+    st = manifest["state"]
+    if st["size"]:
+        lines.append(f"state        {st['size']:>10,} B   {len(st['tensors'])} variable tensors kept between runs, "
+                     "in a buffer of their own (not shareable)")
+    lines += [
         f"weights      {manifest['weight_bytes']:>10,} B   (+ {manifest['param_bytes']:,} B of per-layer "
         "parameters), const, in flash",
         f"MACs         {manifest['macs']:>10,}",
@@ -47,11 +53,12 @@ def render_summary(manifest: dict) -> str:
     return "\n".join(lines)
 
 
-def render_tflm_comparison(workspace: int, arena) -> str:
+def render_tflm_comparison(workspace: int, arena, state: int = 0) -> str:
     if arena is None:
         return "TFLite Micro  (not measured: the tflite-micro interpreter is unavailable or refuses the model)"
+    ours = f"our workspace + state ({workspace:,} + {state:,} B)" if state else "our workspace"
     return (f"TFLite Micro  {arena.total:>10,} B arena = {arena.head:,} B for tensors (its plan) + {arena.tail:,} B "
-            f"of interpreter data; our workspace is {100.0 * workspace / arena.total:.0f} % of its arena")
+            f"of interpreter data; {ours} is {100.0 * (workspace + state) / arena.total:.0f} % of its arena")
 
 
 def run_report(model: str, flags) -> int:
@@ -59,7 +66,8 @@ def run_report(model: str, flags) -> int:
     compiled = compile_model(model, prefix, flags.target)
     print(render_summary(compiled.manifest))
     if flags.compare_tflm:
-        print(render_tflm_comparison(compiled.manifest["workspace"]["size"], measure(model)))
+        print(render_tflm_comparison(compiled.manifest["workspace"]["size"], measure(model),
+                                     compiled.manifest["state"]["size"]))
     if flags.out_dir:
         names = (f"{prefix}.json", f"{prefix}_plan.svg")
         for path in write_files(flags.out_dir, {n: compiled.files[n] for n in names}):

@@ -5,12 +5,14 @@ Seeded random inputs are run through the oracle (TFLite Micro's interpreter; onn
 `P_run()` and compares: bit-exact for integer outputs, |got - want| <= 1e-5 * |want| + 1e-6 for float32 (for ONNX
 models the tolerances of compiler.oracle.output_tolerances: int8 within 1, float within 1e-5 + 1e-4 * |want|). It prints one line per mismatch
 (at most a few) and a summary, and returns non-zero on any difference, so the same file is a host cc_test and a
-QEMU firmware test.
+QEMU firmware test. A stateful model is reset once and runs the cases in order with its state carried, as the
+oracle's one interpreter invoked once per case does, so a state lost between runs shows as a mismatch.
 """
 
 import numpy as np
 
 from ..codegen.cformat import array_body
+from ..codegen.state_caller import run_call, state_declaration, state_reset
 from ..driver import write_files
 from ..reference import reference_cases
 
@@ -49,6 +51,7 @@ def render_test(prefix: str, ref) -> str:
         f'#include "{prefix}.h"',
         "",
         f"static uint8_t test_workspace[{P}_WORKSPACE_SIZE] __attribute__((aligned({P}_WORKSPACE_ALIGN)));",
+    ] + state_declaration(prefix, "test_state") + [
         "",
     ]
     L += case_arrays(ref, "static const ", _test_name)
@@ -76,12 +79,13 @@ def render_test(prefix: str, ref) -> str:
     ]
     for f in outs:
         L.append(f"    out.{f.field} = test_got_{f.position};")
+    L += state_reset(prefix, "test_state", "    ", "return 1;")
     L.append(f"    for (c = 0; c < {n}; c++) {{")
     L.append("        int32_t bad = 0;")
     for f in ins:
         L.append(f"        in.{f.field} = &test_in_{f.position}[c * {f.tensor.num_elements}];")
     L += [
-        f"        rc = {prefix}_run(&in, &out, test_workspace);",
+        f"        rc = {run_call(prefix, '&in', '&out', 'test_workspace', 'test_state')};",
         "        if (rc != 0) {",
         f'            printf("{prefix}: case %d: {prefix}_run returned %d\\n", (int)c, (int)rc);',
         "            return 1;",

@@ -285,4 +285,8 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
                 f"shape {list(shape)} and type {dtype} need {n * dt.size} bytes."
             )
         arr = np.frombuffer(raw, dtype=np.dtype(dt.np).newbyteorder("<")).reshape(shape).copy()
-    return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=quant, data=arr)
+    # A variable tensor's buffer, if any, is ignored as by TFLite Micro (which resets it to zeros / the int8 zero
+    # point before the first invocation): it is state, never a constant.
+    is_variable = bool(t.IsVariable())
+    return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=quant,
+                  data=None if is_variable else arr, is_variable=is_variable)

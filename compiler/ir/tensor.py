@@ -34,6 +34,7 @@ class Tensor:
     data: Optional[np.ndarray] = None    # constant payload (weights), shaped
     is_input: bool = False
     is_output: bool = False
+    is_variable: bool = False            # TFLite variable tensor: state kept from one run to the next
     producer: Optional[int] = None       # operator index
     consumers: list = field(default_factory=list)
 

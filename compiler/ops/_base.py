@@ -32,6 +32,9 @@ class OpLowering:
     # so the output may overwrite such an input whose buffer dies here (passes/alias.py, in-place ops).
     elementwise: bool = False
     num_outputs: tuple = (1, 1)   # allowed number of output tensors (min, max)
+    # Input positions that are TFLite variable tensors: state the kernel reads and updates in place, kept in the
+    # model's state buffer from one run to the next (SVDF's activation state, an LSTM's hidden and cell state).
+    state_inputs: tuple = ()
 
     # --- validation -------------------------------------------------------
     def check(self, op) -> None:
@@ -59,6 +62,10 @@ class OpLowering:
 
     def scratch_bytes(self, op) -> int:
         """Workspace bytes the kernel needs only while this op runs."""
+        return 0
+
+    def state_bytes(self, op) -> int:
+        """Bytes the kernel keeps for itself from one run to the next (in the state buffer, reset to zero)."""
         return 0
 
     # --- code generation -------------------------------------------------

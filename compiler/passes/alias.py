@@ -20,7 +20,7 @@ from ..ir.dtypes import DTYPES
 
 @dataclass(frozen=True)
 class Storage:
-    kind: str   # "input" | "output" | "const" | "workspace"
+    kind: str   # "input" | "output" | "const" | "workspace" | "state"
     key: int    # model I/O position, tensor index (const) or buffer id (workspace)
 
 
@@ -46,6 +46,10 @@ class StorageMap:
     def group_of(self, tensor) -> int:
         return self._group[tensor.index]
 
+    def state_tensors(self) -> list:
+        """Indices of the tensors that live in the state buffer, in tensor order."""
+        return sorted(g for g, st in self._storage.items() if st.kind == "state")
+
     def workspace_groups(self) -> dict:
         """{group id: [tensor indices]} for groups that need workspace memory."""
         return {g: sorted(m) for g, m in sorted(self._members.items())
@@ -63,6 +67,9 @@ def assign_storage(graph) -> StorageMap:
             sm._new_group(t, Storage("output", out_pos[t.index]))
         elif t.is_const:
             sm._new_group(t, Storage("const", t.index))
+        elif t.is_variable:
+            # Kept across runs in the model's own state buffer (planner/state_plan.py), never in the workspace.
+            sm._new_group(t, Storage("state", t.index))
         else:
             sm._new_group(t, Storage("workspace", t.index))
 

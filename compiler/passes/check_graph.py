@@ -31,6 +31,25 @@ def _check_structure(op) -> None:
                     f"to {_MAX_OPTION}. The model file is malformed.")
 
 
+def _check_state_input(op, pos: int, t) -> None:
+    """A variable tensor is state: only an operator that updates it in place (SVDF, LSTM) may read it, and no
+    operator may write it as an output or expose it as model I/O."""
+    if pos not in op.lowering.state_inputs:
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}) reads variable tensor '{t.name}' as its input {pos}; variable "
+            "(stateful) tensors are supported only as the state inputs of SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM.")
+    if t.is_input or t.is_output or t.producer is not None or t.dtype not in ("int8", "int16", "float32"):
+        what = ("a model input" if t.is_input else "a model output" if t.is_output else
+                f"written by operator {t.producer}" if t.producer is not None else f"of type {t.dtype}")
+        raise UnsupportedError(
+            f"Variable tensor '{t.name}' (state of operator {op.index}, {op.kind}) is {what}; state tensors must "
+            "be int8, int16 or float32, private to the model and updated only by the operator that owns them.")
+    if len([c for c in t.consumers]) != 1:
+        raise UnsupportedError(
+            f"Variable tensor '{t.name}' is the state of operators {t.consumers}; each state tensor must belong to "
+            "one operator.")
+
+
 def check_graph(graph) -> None:
     for kind, tensors in (("input", graph.inputs), ("output", graph.outputs)):
         for t in tensors:
@@ -67,7 +86,10 @@ def check_graph(graph) -> None:
                     f"Tensor '{t.name}' is written by operators {written[t.index]} and {op.index}; every tensor "
                     "must have one producer. The model file is malformed.")
             written[t.index] = op.index
-        for t in op.inputs:
+        for pos, t in enumerate(op.inputs):
+            if t is not None and t.is_variable:
+                _check_state_input(op, pos, t)
+                continue
             if t is not None and t.producer is not None and t.producer >= op.index:
                 raise CompileError(
                     f"Operator {op.index} ({op.kind}) reads tensor '{t.name}' before operator {t.producer} "
@@ -75,8 +97,8 @@ def check_graph(graph) -> None:
             if t is not None and not t.is_const and not t.is_input and t.producer is None:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}) reads tensor '{t.name}' which is neither "
-                    "a constant, a model input nor produced by an earlier operator (variable/"
-                    "stateful tensors are not supported)."
+                    "a constant, a model input nor produced by an earlier operator. The model file is "
+                    "malformed."
                 )
         for t in op.outputs:
             if t.dtype not in ACTIVATION_DTYPES + INTERMEDIATE_ONLY_DTYPES:

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from .allocator import allocate
 from .liveness import lower_bound, scratch_buffers, tensor_buffers
+from .state_plan import STATE_ALIGN, plan_state
 
 WORKSPACE_ALIGN = 16
 
@@ -28,6 +29,23 @@ class MemoryPlan:
     alignment: int
     tensor_offset: dict       # tensor index -> workspace offset
     scratch_offset: dict      # op index -> scratch offset
+    state: list = None        # list[StateBuffer]: the variable tensors, in the separate state buffer
+    state_size: int = 0       # bytes of the state buffer (0: a stateless model, today's API)
+    state_alignment: int = STATE_ALIGN
+
+    @property
+    def stateful(self) -> bool:
+        return self.state_size > 0
+
+    @property
+    def state_offset(self) -> dict:
+        """tensor index -> offset in the state buffer"""
+        return {s.tensor: s.offset for s in self.state or [] if s.tensor >= 0}
+
+    @property
+    def op_state_offset(self) -> dict:
+        """op index -> offset of the operator's own state (OpLowering.state_bytes) in the state buffer"""
+        return {s.op: s.offset for s in self.state or [] if s.op >= 0}
 
     def overlapping_live_pairs(self) -> list:
         """Pairs of buffers that are live together and overlap in memory (must be empty)."""
@@ -55,6 +73,8 @@ def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryP
             scratch_offset[p.id - len(graph.tensors)] = p.offset
         for t in p.tensors:
             tensor_offset[t] = p.offset
+    state, state_size = plan_state(graph, storage_map)
     return MemoryPlan(buffers=planned, workspace_size=total,
                       lower_bound=lower_bound(live, len(graph.ops)), alignment=alignment,
-                      tensor_offset=tensor_offset, scratch_offset=scratch_offset)
+                      tensor_offset=tensor_offset, scratch_offset=scratch_offset,
+                      state=state, state_size=state_size)

@@ -1,7 +1,8 @@
 """Multiply-accumulate (MAC) count of each operator, from shapes alone.
 
 Convolutions and fully connected layers count one MAC per weight tap per output element (the figure papers and
-the MLPerf Tiny tables quote); pooling counts one operation per window element, element-wise ops one per output
+the MLPerf Tiny tables quote), recurrent ops every weight of their matrix products once per step (SVDF: feature
+and time weights per batch row; LSTM: the four gates' input and recurrent weights per batch row and time step); pooling counts one operation per window element, element-wise ops one per output
 element, and data movement (reshape, pad, concatenation, (de)quantize) zero.
 """
 
@@ -46,6 +47,12 @@ def op_macs(op) -> int:
         return _transpose_conv_macs(op)
     if kind == "FULLY_CONNECTED":
         return _prod(out.shape) * int(op.input(1).shape[-1])
+    if kind == "SVDF":
+        return int(op.input(0).shape[0]) * (_prod(op.input(1).shape) + _prod(op.input(2).shape))
+    if kind == "UNIDIRECTIONAL_SEQUENCE_LSTM":
+        inp = op.input(0)
+        state = int(op.input(2).shape[0])
+        return int(inp.shape[0]) * int(inp.shape[1]) * 4 * state * (int(inp.shape[2]) + state)
     if kind in ("AVERAGE_POOL_2D", "MAX_POOL_2D"):
         o = op.options
         return _prod(out.shape) * int(o.get("FilterHeight", 1)) * int(o.get("FilterWidth", 1))

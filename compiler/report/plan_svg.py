@@ -27,12 +27,13 @@ def _label_bytes(n: int) -> str:
 
 
 def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lower_bound: int,
-                    xlabel: str = "", sections=(), bands=()) -> str:
+                    xlabel: str = "", sections=(), bands=(), state_size: int = 0) -> str:
     """buffers: objects with name, kind, offset, size, start, end (inclusive operator indices).
 
     xlabel replaces the time axis' label; sections are (first step, label) pairs drawn as vertical dividers and
     bands (offset, label) pairs as horizontal ones (a shared workspace shows where each model's timeline or region
-    starts). lower_bound None: no lower-bound line (a shared workspace has none of its own).
+    starts). lower_bound None: no lower-bound line (a shared workspace has none of its own). state_size: bytes of
+    the model's state buffer, named in the title (it is a separate buffer, live across runs, not part of the plan).
     """
     steps = max(num_steps, 1)
     top = max([workspace_size, lower_bound or 0, 1] + [b.offset + b.size for b in buffers])
@@ -46,7 +47,9 @@ def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lo
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
         f'<text x="{_LEFT}" y="20" font-size="14">{escape(title)}: workspace {_label_bytes(workspace_size)}'
         + (f", lower bound {_label_bytes(lower_bound)}" if lower_bound is not None else "")
-        + f", {len(buffers)} buffers</text>",
+        + f", {len(buffers)} buffers"
+        + (f"; + state {_label_bytes(state_size)} in its own buffer (kept between runs)" if state_size else "")
+        + "</text>",
         f'<rect x="{_LEFT}" y="{_TOP}" width="{_W}" height="{_H}" fill="#f4f4f4" stroke="#999"/>',
     ]
     for i, b in enumerate(sorted(buffers, key=lambda b: (b.start, b.offset, b.name))):

@@ -11,7 +11,8 @@ import pytest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
-# The six models every compiler guarantee is checked on (LSTM/SVDF models are not supported yet).
+# The six models every compiler guarantee is checked on (the stateful LSTM/SVDF models have their own tests:
+# test_lstm.py, test_stateful.py).
 SHARED_MODELS = ("hello_world_int8", "hello_world_float", "micro_speech_quantized", "kws_ref_model", "ad01_int8",
                  "pretrainedResnet_quant")
 

@@ -69,6 +69,8 @@ _OPTIONS_FOR_OP = {
     "AVERAGE_POOL_2D": "Pool2DOptions",
     "MAX_POOL_2D": "Pool2DOptions",
     "TRANSPOSE_CONV": "TransposeConvOptions",
+    "SVDF": "SVDFOptions",
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": "UnidirectionalSequenceLSTMOptions",
 }
 
 
@@ -133,6 +135,12 @@ class ModelBuilder:
         arr = np.asarray(data)
         return self.tensor(name, arr.shape, dtype, scale, zero_point, quantized_dimension,
                            data=arr)
+
+    def variable(self, name: str, shape, dtype: str, scale=None, zero_point=None) -> Tensor:
+        """A variable tensor (is_variable): state an operator updates in place and keeps between invocations."""
+        h = self.tensor(name, shape, dtype, scale, zero_point)
+        self._tensors[h.index].isVariable = True
+        return h
 
     def output(self, *handles: Tensor) -> None:
         for h in handles:

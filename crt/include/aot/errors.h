@@ -13,5 +13,7 @@
 #define AOT_ERR_WORKSPACE_ALIGN (-2)
 /* A kernel detected an impossible condition at run time (e.g. empty pooling window). */
 #define AOT_ERR_KERNEL (-3)
+/* The state pointer of a stateful model does not satisfy <PREFIX>_STATE_ALIGN. */
+#define AOT_ERR_STATE_ALIGN (-4)
 
 #endif /* AOT_ERRORS_H_ */

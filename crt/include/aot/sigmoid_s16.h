@@ -1,0 +1,64 @@
+/* int16 sigmoid and tanh by interpolation in a 256-entry table of sigmoid(i/24) (tanh(x) = 2 sigmoid(2x) - 1),
+ * with TFLite's int16 rounding: the gates of the integer LSTM, and any int16 LOGISTIC / TANH.
+ *
+ * The input is first rescaled: x * multiplier (rounded) >> shift, where multiplier 3 and shift 0 read an input in
+ * Q3.12 (the scale 2^-12 of the LSTM's gate pre-activations). Outputs are Q0.15. Interpolation is on the
+ * magnitude; the sign is restored by symmetry (sigmoid(-x) = 1 - sigmoid(x)) with the rounding constants that make
+ * the result bit-exact with TFLite. The bodies are inline: the LSTM calls them once per gate element.
+ */
+#ifndef AOT_SIGMOID_S16_H_
+#define AOT_SIGMOID_S16_H_
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* sigmoid(i / 24) in 0.16 fixed point, i < 256 (crt/src/aot_sigmoid_s16.c). */
+extern const uint16_t aot_sigmoid_table[256];
+
+static inline int32_t aot_sigmoid_rescale(int16_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
+    return ((int32_t)x * multiplier + round) >> shift;
+}
+
+/* The table entry at mag >> bits, interpolated linearly by the low `bits` bits, scaled by 2^bits; `saturated`
+ * past the table's end. */
+static inline uint32_t aot_sigmoid_interpolate(uint32_t mag, uint32_t bits, uint32_t saturated)
+{
+    const uint32_t step = mag >> bits;
+    uint32_t a, b;
+    if (step >= 255u) {
+        return saturated;
+    }
+    a = aot_sigmoid_table[step];
+    b = aot_sigmoid_table[step + 1u];
+    return (a << bits) + (mag & ((1u << bits) - 1u)) * (b - a);
+}
+
+static inline int16_t aot_sigmoid_s16(int16_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
+    /* 9 fraction bits per table step: 7 for the Q3.12 -> step conversion, 2 for the 3/4 input scale. */
+    uint32_t r = aot_sigmoid_interpolate((uint32_t)abs(v), 9, 0x7FFFu << 10);
+    r = v >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
+    return (int16_t)(r >> 10);
+}
+
+static inline int16_t aot_tanh_s16(int16_t x, int32_t multiplier, int32_t shift)
+{
+    const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
+    /* tanh(x) = 2 sigmoid(2x) - 1: one fraction bit fewer per step. */
+    int32_t r = (int32_t)aot_sigmoid_interpolate((uint32_t)abs(v), 8, 0xFFFFu << 8);
+    r = v >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
+    return (int16_t)(r >> 8);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AOT_SIGMOID_S16_H_ */

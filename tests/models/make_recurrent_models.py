@@ -1,0 +1,43 @@
+"""Generates the small recurrent models committed next to this script, for on-target bit-exact tests of the
+stateful kernels (BUILD.bazel: recurrent_*_test on the host, a DSP core and a core without DSP or FPU):
+
+- lstm_float.tflite: UNIDIRECTIONAL_SEQUENCE_LSTM in float32, time-major, 2 batches, cell clipping;
+- lstm_int8_extremes.tflite: the integer LSTM with a hidden-state zero point of 127, a 2^-15 cell scale (the
+  right-shifted tanh input) with clipping, 2 batches, batch-major;
+- svdf_int16_state.tflite: int8 SVDF with an int16 state, rank 2;
+- svdf_float.tflite: float32 SVDF with RELU6.
+
+The builders are the compiler tests' own (tests/compiler/test_lstm.py, test_stateful.py), no TensorFlow needed.
+Regenerate with
+    .venv/bin/python tests/models/make_recurrent_models.py
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "compiler"))
+
+from test_lstm import lstm_model  # noqa: E402
+from test_stateful import svdf_model  # noqa: E402
+
+MODELS = {
+    "lstm_float": lambda: lstm_model("float32", batches=2, steps=5, time_major=True, clip=0.4)[0],
+    "lstm_int8_extremes": lambda: lstm_model("int8", batches=2, steps=6, input_size=12, state=8,
+                                             hidden_q=(0.004, 127), in_q=(0.05, -128), weight_scale=0.03,
+                                             cell_scale=2.0 ** -15, clip=0.5)[0],
+    "svdf_int16_state": lambda: svdf_model("int8", "int16", batches=1, input_size=24, filters=8, rank=2, memory=6,
+                                           state_q=(0.004, 0), out_q=(0.5, 5)),
+    "svdf_float": lambda: svdf_model("float32", batches=1, input_size=12, filters=6, rank=3, memory=4,
+                                     act="RELU6"),
+}
+
+
+def main():
+    for name, make in MODELS.items():
+        path = make().save(os.path.join(HERE, name + ".tflite"))
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
