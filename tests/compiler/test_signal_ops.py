@@ -200,3 +200,28 @@ def test_rfft_int16(tmp_path, shape, fft_length):
     rng = np.random.default_rng(fft_length)
     tone = np.round(12000 * np.sin(np.arange(np.prod(shape)) * 0.3)).reshape(shape)
     check_exact(tmp_path, b, cases=[[tone.astype(np.int16)], [rng.integers(-300, 300, shape).astype(np.int16)]])
+
+
+# --- SignalFilterBankSpectralSubtraction (noise estimate kept in the state buffer across runs) ------------------
+
+
+@pytest.mark.parametrize("clamping,smoothing_bits,bits,values", [
+    (False, 10, 14, (409, 15975, 983, 15401, 819)),      # the micro_speech front-end's parameters
+    (True, 10, 14, (409, 15975, 983, 15401, 819)),
+    (True, 0, 0, (1, 0, 0, 1, 1)),
+    (False, 31, 31, (2 ** 31 - 1, 7, 3, 2 ** 31 - 1, 2 ** 31 - 1)),
+])
+def test_spectral_subtraction_sequence(tmp_path, clamping, smoothing_bits, bits, values):
+    names = ("smoothing", "one_minus_smoothing", "alternate_smoothing", "alternate_one_minus_smoothing",
+             "min_signal_remaining")
+    b = ModelBuilder()
+    x = b.input("x", [40], "uint32")
+    y, noise = b.op("CUSTOM:SignalFilterBankSpectralSubtraction", [x],
+                    out=[b.tensor("y", [40], "uint32"), b.tensor("noise", [40], "uint32")],
+                    options=dict(zip(names, values), clamping=clamping, num_channels=40,
+                                 smoothing_bits=smoothing_bits, spectral_subtraction_bits=bits))
+    b.output(y, noise)
+    rng = np.random.default_rng(bits)
+    # A quiet stretch after loud frames, so the estimate both rises above the signal and decays.
+    quiet = [[rng.integers(0, 1 << 12, 40).astype(np.uint32)] for _ in range(6)]
+    check_exact(tmp_path, b, count=10, cases=quiet)

@@ -53,6 +53,13 @@ void aot_signal_rfft_s16(const int16_t* input, int16_t* output, int32_t frames, 
                          const int32_t* factors, const int16_t* twiddles, const int16_t* split_twiddles,
                          int16_t* scratch);
 
+/* Spectral subtraction: per channel the noise estimate (persistent, zero after a reset) follows the signal with
+ * the even / odd channels' smoothing; the output is the signal minus the estimate, at least min_remaining of it.
+ * config: smoothing, one_minus_smoothing, alternate_smoothing, alternate_one_minus_smoothing,
+ * min_signal_remaining, smoothing_bits, spectral_subtraction_bits, clamping (0/1). */
+void aot_signal_spectral_subtraction(const uint32_t* input, uint32_t* output, uint32_t* noise_out,
+                                     uint32_t* noise_state, int32_t size, const int32_t* config);
+
 #ifdef __cplusplus
 }
 #endif
