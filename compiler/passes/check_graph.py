@@ -58,7 +58,9 @@ def check_graph(graph) -> None:
                     f"Model {kind} tensor '{t.name}' has element type {t.dtype}; model inputs "
                     f"and outputs must be one of: {', '.join(ACTIVATION_DTYPES)}."
                 )
-            if t.dtype == "int8" and (t.quant is None or t.quant.per_channel):
+            raw_cast = kind == "output" and t.quant is None and t.producer is not None and \
+                graph.ops[t.producer].kind == "CAST"   # raw int8 data, as the audio front-end's features
+            if t.dtype == "int8" and (t.quant is None or t.quant.per_channel) and not raw_cast:
                 raise UnsupportedError(
                     f"Model {kind} tensor '{t.name}' is int8 but has "
                     f"{'no' if t.quant is None else 'per-channel'} quantization parameters; "
