@@ -16,6 +16,7 @@ from test_ops_tflite import _compile_error, needs_tflm  # noqa: E402
 
 from compiler.commands.run_cmd import run_model  # noqa: E402
 from compiler.driver import load_model  # noqa: E402
+from compiler.errors import UnsupportedError  # noqa: E402
 from compiler.oracle import tflm_outputs  # noqa: E402
 
 pytestmark = needs_tflm
@@ -225,3 +226,83 @@ def test_spectral_subtraction_sequence(tmp_path, clamping, smoothing_bits, bits,
     # A quiet stretch after loud frames, so the estimate both rises above the signal and decays.
     quiet = [[rng.integers(0, 1 << 12, 40).astype(np.uint32)] for _ in range(6)]
     check_exact(tmp_path, b, count=10, cases=quiet)
+
+
+# --- raw int32 arithmetic (the front-end's feature scaling) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["ADD", "SUB", "MUL", "DIV"])
+def test_raw_int32_arith(tmp_path, kind):
+    b = ModelBuilder()
+    x = b.input("x", [40], "int32")
+    c = b.const("c", np.array([-7]) if kind == "DIV" else np.array([333]), "int32")
+    b.output(b.op(kind, [x, c], out=b.tensor("y", [40], "int32"), options={}))
+    rng = np.random.default_rng(3)
+    check_exact(tmp_path, b, count=1, cases=[[rng.integers(-40000, 40000, 40).astype(np.int32)] for _ in range(3)])
+
+
+# --- refusals ----------------------------------------------------------------------------------------------------
+
+
+def test_rfft_other_forms_are_refused(tmp_path):
+    for dtype, t_code, n in (("int32", 2, 8), ("float32", 0, 8), ("int16", 7, 12)):
+        b = ModelBuilder()
+        x = b.input("x", [8], dtype)
+        b.output(b.op("CUSTOM:SignalRfft", [x], out=b.tensor("y", [n + 2], dtype),
+                      options={"T": t_code, "fft_length": n}))
+        err = _compile_error(tmp_path, b)
+        assert isinstance(err, UnsupportedError) and "SignalRfft" in str(err), str(err)
+
+
+def test_other_signal_ops_are_refused(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [8], "int16")
+    b.output(b.op("CUSTOM:SignalFramer", [x], out=b.tensor("y", [8], "int16"), options={"frame_size": 4}))
+    msg = str(_compile_error(tmp_path, b))
+    assert "CUSTOM:SignalFramer" in msg and "CUSTOM:SignalRfft" in msg, msg
+
+
+def test_filter_bank_output_is_no_model_output(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [4], "uint32")
+    cfg = [b.const(n, v, "int16") for n, v in (("w", [1, 2]), ("uw", [3, 4]), ("fs", [0, 1]), ("ws", [0, 1]),
+                                               ("wd", [1, 1]))]
+    b.output(b.op("CUSTOM:SignalFilterBank", [x] + cfg, out=b.tensor("y", [1], "uint64"),
+                  options={"num_channels": 1}))
+    err = _compile_error(tmp_path, b)
+    assert isinstance(err, UnsupportedError) and "uint64" in str(err), str(err)
+
+
+# --- the field models: TFLite Micro's micro_speech audio preprocessors ------------------------------------------
+
+
+def _field_model(name):
+    root = os.environ.get("AOT_FIELD_MODELS_DIR") or (os.path.join(os.environ["AOT_MODELS_DIR"], "field")
+                                                     if os.environ.get("AOT_MODELS_DIR") else
+                                                     os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                                                                  "shared", "models", "field"))
+    path = os.path.join(root, "tflm", name + ".tflite")
+    if not os.path.isfile(path):
+        pytest.skip(f"field model {name}.tflite not found under {root} (set AOT_FIELD_MODELS_DIR)")
+    return path
+
+
+@pytest.mark.parametrize("name", ["audio_preprocessor_int8", "audio_preprocessor_float"])
+def test_field_audio_preprocessor(tmp_path, name):
+    """A sequence of 30 frames at several loudnesses (the spectral subtraction's noise estimate carries over from
+    one run to the next) against the TFLite Micro interpreter run on the same sequence: identical outputs."""
+    path = _field_model(name)
+    graph = load_model(path)
+    rng = np.random.default_rng(7)
+    cases = []
+    for k in range(30):
+        amp = (32767, 3000, 200, 10, 0, 32767)[k % 6]
+        tone = amp * np.sin(np.arange(480) * (0.05 + 0.01 * k))
+        frame = np.clip(np.round(tone + rng.integers(-amp // 4 - 1, amp // 4 + 1, 480)), -32768, 32767)
+        cases.append([frame.astype(np.int16).reshape(graph.inputs[0].shape)])
+    in_npz = tmp_path / "inputs.npz"
+    np.savez(in_npz, **{graph.inputs[0].name: np.stack([c[0] for c in cases])})
+    got = run_model(path, str(in_npz), None, target="host")[graph.outputs[0].name]
+    want = tflm_outputs(path, cases, 1)
+    for n, w in enumerate(want):
+        assert np.array_equal(got[n].reshape(-1), np.asarray(w[0]).reshape(-1)), f"run {n} differs"

@@ -53,6 +53,7 @@ _OPTIONS_FOR_OP = {
     "ADD": "AddOptions",
     "SUB": "SubOptions",
     "MUL": "MulOptions",
+    "DIV": "DivOptions",
     "CONCATENATION": "ConcatenationOptions",
     "PAD": "PadOptions",
     "PADV2": "PadV2Options",
