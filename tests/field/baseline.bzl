@@ -5,6 +5,8 @@ QEMU_SAMPLE: (model, target name, cases) run on mps2-an386 by tests/field/BUILD.
 """
 
 PASSING = [
+    "tflm/audio_preprocessor_float.tflite",
+    "tflm/audio_preprocessor_int8.tflite",
     "tflm/mobilenet_v2_quantized_1x3x224x224.tflite",
     "tflm/simple_add_model.tflite",
     "tflm/sine_float.tflite",
@@ -13,6 +15,7 @@ PASSING = [
 ]
 
 QEMU_SAMPLE = [
+    ("tflm/audio_preprocessor_int8.tflite", "field_tflm_audio_preprocessor_int8", 3),
     ("tflm/mobilenet_v2_quantized_1x3x224x224.tflite", "field_tflm_mobilenet_v2_quantized_1x3x224x224", 1),
     ("tflm/simple_add_model.tflite", "field_tflm_simple_add_model", 3),
     ("tiny/pretrainedResnet_large_float.tflite", "field_tiny_pretrainedresnet_large_float", 1),
