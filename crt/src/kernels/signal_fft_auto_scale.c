@@ -1,11 +1,6 @@
 /* SignalFftAutoScale: shift an int16 frame left so that its peak uses the whole int16 range before the FFT. */
 #include "aot/kernels/signal.h"
-
-static int16_t wrap16(int32_t v)  /* two's complement narrowing without implementation-defined conversion */
-{
-    const uint32_t u = (uint32_t)v & 0xFFFFu;
-    return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
-}
+#include "signal_fixed.h"
 
 void aot_signal_fft_auto_scale_s16(const int16_t* input, int16_t* output, int32_t* scale_bits, int32_t size)
 {
@@ -18,7 +13,7 @@ void aot_signal_fft_auto_scale_s16(const int16_t* input, int16_t* output, int32_
         if (v > peak) {
             peak = v;
         } else if (-(int32_t)v > peak) {
-            peak = wrap16(-(int32_t)v);
+            peak = aot_sig_wrap16(-(int32_t)v);
         }
     }
     if (peak > 0) {
@@ -32,7 +27,7 @@ void aot_signal_fft_auto_scale_s16(const int16_t* input, int16_t* output, int32_
         bits = 0;  /* no sample, or the peak wrapped to -32768: TFLite Micro's top-bit index is 32 then */
     }
     for (i = 0; i < size; ++i) {
-        output[i] = wrap16((int32_t)((uint32_t)(int32_t)input[i] << bits));
+        output[i] = aot_sig_wrap16((int32_t)((uint32_t)(int32_t)input[i] << bits));
     }
     *scale_bits = bits;
 }

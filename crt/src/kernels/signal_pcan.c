@@ -4,19 +4,10 @@
  * octave e (top bit e, 2..32) three coefficients at 4e - 6 evaluated at the 10 bits below the top one, in
  * TFLite Micro's 32-bit fixed point (its int32 intermediate wraps on extreme tables; so does this one). */
 #include "aot/kernels/signal.h"
+#include "signal_fixed.h"
 
 #define AOT_PCAN_SNR_BITS 12
 #define AOT_PCAN_OUTPUT_BITS 6
-
-static int32_t asr(int32_t v, int32_t n)  /* arithmetic shift right (floor), without shifting a negative value */
-{
-    return v >= 0 ? v >> n : -(int32_t)((((uint32_t)0u - (uint32_t)v) + ((1u << n) - 1u)) >> n);
-}
-
-static int32_t wrap32(uint32_t u)
-{
-    return u <= 0x7FFFFFFFu ? (int32_t)u : -(int32_t)(0xFFFFFFFFu - u) - 1;
-}
 
 static int16_t gain_of(uint32_t x, const int16_t* table)
 {
@@ -33,12 +24,11 @@ static int16_t gain_of(uint32_t x, const int16_t* table)
     }
     c = table + 4 * top - 6;
     frac = (int32_t)((top < 11 ? x << (11 - top) : x >> (top - 11)) & 0x3FFu);
-    r = asr((int32_t)c[2] * frac, 5);
+    r = aot_sig_asr((int32_t)c[2] * frac, 5);
     u = (uint32_t)r + ((uint32_t)(int32_t)c[1] << 5);
     u = u * (uint32_t)frac + (1u << 14);
-    r = asr(wrap32(u), 15) + c[0];
-    u = (uint32_t)r & 0xFFFFu;
-    return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
+    r = aot_sig_asr(aot_sig_wrap32(u), 15) + c[0];
+    return aot_sig_wrap16(r);
 }
 
 static uint32_t shrink(uint32_t x)

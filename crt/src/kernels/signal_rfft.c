@@ -5,21 +5,11 @@
  * its butterflies.  These are the rounding points of the reference, so the bins agree bit for bit.  Complex
  * values are int16 pairs (re, im). */
 #include "aot/kernels/signal.h"
-
-static int16_t wrap16(int32_t v)
-{
-    const uint32_t u = (uint32_t)v & 0xFFFFu;
-    return (int16_t)(u >= 0x8000u ? (int32_t)u - 0x10000 : (int32_t)u);
-}
-
-static int32_t asr(int32_t v, int32_t n)  /* floor(v / 2^n) without shifting a negative value */
-{
-    return v >= 0 ? v >> n : -(int32_t)((((uint32_t)0u - (uint32_t)v) + ((1u << n) - 1u)) >> n);
-}
+#include "signal_fixed.h"
 
 static int16_t q15_round(int32_t product)
 {
-    return wrap16(asr(product + (1 << 14), 15));
+    return aot_sig_wrap16(aot_sig_asr(product + (1 << 14), 15));
 }
 
 /* c = c * (32767 / radix), both parts */
@@ -48,10 +38,10 @@ static void radix2(int16_t* out, int32_t stride, int32_t m, const int16_t* tw)
         divide(a, 2);
         divide(b, 2);
         cmul(t, b, tw + 2 * k * stride);
-        b[0] = wrap16(a[0] - t[0]);
-        b[1] = wrap16(a[1] - t[1]);
-        a[0] = wrap16(a[0] + t[0]);
-        a[1] = wrap16(a[1] + t[1]);
+        b[0] = aot_sig_wrap16(a[0] - t[0]);
+        b[1] = aot_sig_wrap16(a[1] - t[1]);
+        a[0] = aot_sig_wrap16(a[0] + t[0]);
+        a[1] = aot_sig_wrap16(a[1] + t[1]);
     }
 }
 
@@ -71,22 +61,22 @@ static void radix4(int16_t* out, int32_t stride, int32_t m, const int16_t* tw)
         cmul(s0, b, tw + 2 * k * stride);
         cmul(s1, c, tw + 4 * k * stride);
         cmul(s2, d, tw + 6 * k * stride);
-        s5[0] = wrap16(a[0] - s1[0]);
-        s5[1] = wrap16(a[1] - s1[1]);
-        a[0] = wrap16(a[0] + s1[0]);
-        a[1] = wrap16(a[1] + s1[1]);
-        s3[0] = wrap16(s0[0] + s2[0]);
-        s3[1] = wrap16(s0[1] + s2[1]);
-        s4[0] = wrap16(s0[0] - s2[0]);
-        s4[1] = wrap16(s0[1] - s2[1]);
-        c[0] = wrap16(a[0] - s3[0]);
-        c[1] = wrap16(a[1] - s3[1]);
-        a[0] = wrap16(a[0] + s3[0]);
-        a[1] = wrap16(a[1] + s3[1]);
-        b[0] = wrap16(s5[0] + s4[1]);
-        b[1] = wrap16(s5[1] - s4[0]);
-        d[0] = wrap16(s5[0] - s4[1]);
-        d[1] = wrap16(s5[1] + s4[0]);
+        s5[0] = aot_sig_wrap16(a[0] - s1[0]);
+        s5[1] = aot_sig_wrap16(a[1] - s1[1]);
+        a[0] = aot_sig_wrap16(a[0] + s1[0]);
+        a[1] = aot_sig_wrap16(a[1] + s1[1]);
+        s3[0] = aot_sig_wrap16(s0[0] + s2[0]);
+        s3[1] = aot_sig_wrap16(s0[1] + s2[1]);
+        s4[0] = aot_sig_wrap16(s0[0] - s2[0]);
+        s4[1] = aot_sig_wrap16(s0[1] - s2[1]);
+        c[0] = aot_sig_wrap16(a[0] - s3[0]);
+        c[1] = aot_sig_wrap16(a[1] - s3[1]);
+        a[0] = aot_sig_wrap16(a[0] + s3[0]);
+        a[1] = aot_sig_wrap16(a[1] + s3[1]);
+        b[0] = aot_sig_wrap16(s5[0] + s4[1]);
+        b[1] = aot_sig_wrap16(s5[1] - s4[0]);
+        d[0] = aot_sig_wrap16(s5[0] - s4[1]);
+        d[1] = aot_sig_wrap16(s5[1] + s4[0]);
     }
 }
 
@@ -131,28 +121,28 @@ void aot_signal_rfft_s16(const int16_t* input, int16_t* output, int32_t frames, 
         dc[0] = spectrum[0];
         dc[1] = spectrum[1];
         divide(dc, 2);
-        y[0] = wrap16(dc[0] + dc[1]);
+        y[0] = aot_sig_wrap16(dc[0] + dc[1]);
         y[1] = 0;
-        y[2 * half] = wrap16(dc[0] - dc[1]);
+        y[2 * half] = aot_sig_wrap16(dc[0] - dc[1]);
         y[2 * half + 1] = 0;
         for (k = 1; k <= half / 2; ++k) {
             int16_t p[2], n[2], sum[2], diff[2], t[2];
             p[0] = spectrum[2 * k];
             p[1] = spectrum[2 * k + 1];
             n[0] = spectrum[2 * (half - k)];
-            n[1] = wrap16(-(int32_t)spectrum[2 * (half - k) + 1]);
+            n[1] = aot_sig_wrap16(-(int32_t)spectrum[2 * (half - k) + 1]);
             divide(p, 2);
             divide(n, 2);
-            sum[0] = wrap16(p[0] + n[0]);
-            sum[1] = wrap16(p[1] + n[1]);
-            diff[0] = wrap16(p[0] - n[0]);
-            diff[1] = wrap16(p[1] - n[1]);
+            sum[0] = aot_sig_wrap16(p[0] + n[0]);
+            sum[1] = aot_sig_wrap16(p[1] + n[1]);
+            diff[0] = aot_sig_wrap16(p[0] - n[0]);
+            diff[1] = aot_sig_wrap16(p[1] - n[1]);
             cmul(t, diff, split_twiddles + 2 * (k - 1));
             /* Bin k first, then bin half - k: at k = half / 2 they are the same bin and the second write stays. */
-            y[2 * k] = wrap16(asr(sum[0] + t[0], 1));
-            y[2 * k + 1] = wrap16(asr(sum[1] + t[1], 1));
-            y[2 * (half - k)] = wrap16(asr(sum[0] - t[0], 1));
-            y[2 * (half - k) + 1] = wrap16(asr(t[1] - sum[1], 1));
+            y[2 * k] = aot_sig_wrap16(aot_sig_asr(sum[0] + t[0], 1));
+            y[2 * k + 1] = aot_sig_wrap16(aot_sig_asr(sum[1] + t[1], 1));
+            y[2 * (half - k)] = aot_sig_wrap16(aot_sig_asr(sum[0] - t[0], 1));
+            y[2 * (half - k) + 1] = aot_sig_wrap16(aot_sig_asr(t[1] - sum[1], 1));
         }
     }
 }
