@@ -72,7 +72,7 @@ def render(m: dict) -> str:
     for o in m["outputs"]:
         n = f"{P}_{o['c_name'].upper()}_SIZE / sizeof(out_{o['c_name']}[0])"
         want = f"{p}_ref_{o['c_name']}_want"
-        if o["dtype"] != "float32":
+        if o["dtype"] != "float32":  # integers: bit-exact
             lines.append(f"  exact &= memcmp(out_{o['c_name']}, {want}, sizeof(out_{o['c_name']})) == 0;")
         else:
             lines += [f"  for (unsigned k = 0; k < {n}; ++k) {{",

@@ -14,7 +14,7 @@ from ..ir.dtypes import DTYPES
 from .cformat import NonFiniteConstant, float_literal, int_literal
 
 _NP_FOR_CTYPE = {"int8_t": np.int8, "int32_t": np.int32, "float": np.float32,
-                 "uint8_t": np.uint8, "int16_t": np.int16}
+                 "uint8_t": np.uint8, "int16_t": np.int16, "uint16_t": np.uint16, "uint32_t": np.uint32}
 
 
 @dataclass

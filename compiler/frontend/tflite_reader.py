@@ -17,6 +17,7 @@ from ..errors import CompileError
 from ..ir import Graph, Operator, QuantParams, Tensor
 from .tflite_hybrid import check_not_hybrid
 from .tflite_options import decode_builtin_options
+from .tflite_custom_options import decode_custom_options
 
 _OP_NAMES = {
     value: name
@@ -27,7 +28,7 @@ _OP_NAMES = {
 # TFLite TensorType enum -> IR dtype name (None: not representable at all).
 _TENSOR_TYPES = {
     0: "float32", 1: "float16", 2: "int32", 3: "uint8", 4: "int64", 5: None,
-    6: "bool", 7: "int16", 8: None, 9: "int8", 10: "float64",
+    6: "bool", 7: "int16", 8: None, 9: "int8", 10: "float64", 12: "uint64", 15: "uint32",
 }
 _TYPE_NAMES = {
     0: "FLOAT32", 1: "FLOAT16", 2: "INT32", 3: "UINT8", 4: "INT64", 5: "STRING",
@@ -168,7 +169,7 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
             kind=kind,
             inputs=[tensors[i] if i >= 0 else None for i in ins],
             outputs=[tensors[i] for i in outs],
-            options=decode_builtin_options(op),
+            options=decode_builtin_options(op) if not kind.startswith("CUSTOM:") else decode_custom_options(op),
         ))
 
     graph = Graph(

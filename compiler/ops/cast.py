@@ -1,5 +1,6 @@
-"""CAST lowering (not a TFLite builtin; produced by the ONNX frontend): integer element-type conversion with an
-added offset, out = wrap(in + Offset), between int8, uint8, int32 and bool.
+"""CAST lowering (from the ONNX frontend, and TFLite's CAST): integer element-type conversion with an added offset,
+out = wrap(in + Offset), between int8, uint8, int16, int32, uint32 and bool, and from any of them to float32 (TFLite
+Micro's audio front-end casts its uint32 energies to int32 and back, and its int16 features to float32).
 
 The ONNX frontend uses it at the model boundary for uint8 data (uint8 quantized data is int8 data shifted by
 -128 with the zero point shifted alike: the same real values) and around integer arithmetic (int8/uint8 values
@@ -10,14 +11,16 @@ from ..errors import UnsupportedError
 from ._base import OpLowering, register
 from ._common import require_inputs, require_same_shape
 
-TYPE_CODES = {"int8": 0, "uint8": 1, "int32": 2, "bool": 3}
+TYPE_CODES = {"int8": 0, "uint8": 1, "int32": 2, "bool": 3, "int16": 4, "uint32": 5}
+# float32 is only an output: the integer's value (TFLite Micro's audio front-end turns int16 features to float).
+FLOAT_CODE = 6
 
 
 @register
 class Cast(OpLowering):
     builtins = ("CAST",)
     elementwise = True
-    dtypes = tuple(TYPE_CODES)
+    dtypes = tuple(TYPE_CODES) + ("float32",)
     header = "aot/kernels/cast.h"
 
     def check(self, op):
@@ -27,12 +30,12 @@ class Cast(OpLowering):
         if inp.dtype not in TYPE_CODES:
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): input '{inp.name}' has type {inp.dtype}; CAST converts "
-                f"between {', '.join(TYPE_CODES)} only.")
+                f"between {', '.join(TYPE_CODES)} only (and from them to float32).")
         require_same_shape(op, inp, out)
 
     def prepare(self, op):
         op.params = dict(size=op.output.num_elements, offset=int(op.options.get("Offset", 0)),
-                         src=TYPE_CODES[op.input(0).dtype], dst=TYPE_CODES[op.output.dtype])
+                         src=TYPE_CODES[op.input(0).dtype], dst=TYPE_CODES.get(op.output.dtype, FLOAT_CODE))
         op.kernel = "aot_cast"
 
     def emit(self, op, ctx):

@@ -1,4 +1,4 @@
-"""CONCATENATION lowering along any axis (int8, int16, float32).
+"""CONCATENATION lowering along any axis (int8, int16, float32, and raw int32).
 
 Emitted as one strided byte copy per input.  TFLite Micro only accepts int8
 inputs that share the output's scale and zero point (it concatenates bytes
@@ -27,7 +27,7 @@ def _positive_axis(op, rank: int) -> int:
 @register
 class Concatenation(OpLowering):
     builtins = ("CONCATENATION",)
-    dtypes = ("int8", "int16", "float32")
+    dtypes = ("int8", "int16", "float32", "int32")
     header = "aot/kernels/concatenation.h"
 
     def check(self, op):
@@ -64,7 +64,7 @@ class Concatenation(OpLowering):
                 f"Operator {op.index} ({op.kind}): the inputs add up to {total} along axis "
                 f"{axis} but output '{out.name}' has {out.shape[axis]}."
             )
-        if dtype != "float32":
+        if dtype in ("int8", "int16"):   # int32 (the audio front-end's raw energies) and float32 move as they are
             require_quant(op, out, "output")
             for i, t in enumerate(op.inputs):
                 require_same_quant(

@@ -1,7 +1,7 @@
 """Validate model I/O and run every lowering's check()."""
 
 from ..errors import CompileError, UnsupportedError
-from ..ir.dtypes import ACTIVATION_DTYPES
+from ..ir.dtypes import ACTIVATION_DTYPES, INTERMEDIATE_ONLY_DTYPES
 
 # Operator options that count something (window sizes, steps, multipliers): a model file can hold any int32 there,
 # and 0 or a negative value would divide by zero or loop backwards in the shape arithmetic.
@@ -58,7 +58,9 @@ def check_graph(graph) -> None:
                     f"Model {kind} tensor '{t.name}' has element type {t.dtype}; model inputs "
                     f"and outputs must be one of: {', '.join(ACTIVATION_DTYPES)}."
                 )
-            if t.dtype == "int8" and (t.quant is None or t.quant.per_channel):
+            raw_cast = kind == "output" and t.quant is None and t.producer is not None and \
+                graph.ops[t.producer].kind == "CAST"   # raw int8 data, as the audio front-end's features
+            if t.dtype == "int8" and (t.quant is None or t.quant.per_channel) and not raw_cast:
                 raise UnsupportedError(
                     f"Model {kind} tensor '{t.name}' is int8 but has "
                     f"{'no' if t.quant is None else 'per-channel'} quantization parameters; "
@@ -101,7 +103,7 @@ def check_graph(graph) -> None:
                     "malformed."
                 )
         for t in op.outputs:
-            if t.dtype not in ACTIVATION_DTYPES:
+            if t.dtype not in ACTIVATION_DTYPES + INTERMEDIATE_ONLY_DTYPES:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}) produces tensor '{t.name}' of type "
                     f"{t.dtype}; supported activation types are: {', '.join(ACTIVATION_DTYPES)}."

@@ -30,6 +30,10 @@ def _custom_note(missing: dict) -> str:
         return ""
     note = (f" {', '.join(custom)} {'is a custom operator' if len(custom) == 1 else 'are custom operators'}: not "
             "part of TFLite's operator set; its code comes from the tool or application that wrote the model.")
+    signal = sorted(k for k in lowering_registry() if k.startswith("CUSTOM:Signal"))
+    if any(k.startswith("CUSTOM:Signal") for k in custom):
+        note += (" Of TFLite Micro's signal library (its audio front-end operators) these are supported: "
+                 f"{', '.join(signal)}.")
     if "CUSTOM:ethos-u" in custom:
         note += (" CUSTOM:ethos-u is a command stream for an Arm Ethos-U NPU (the model went through the Vela "
                  "compiler): compile the .tflite from before Vela instead.")

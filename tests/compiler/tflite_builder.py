@@ -21,7 +21,8 @@ shapes and quantization parameters they want to exercise:
   omitted optional input (index -1).  `options` is either a schema *OptionsT
   object or a dict of its attribute names (camelCase, as in the schema's
   Python object API); the options table type for the op comes from
-  _OPTIONS_FOR_OP or from the *OptionsT class name.
+  _OPTIONS_FOR_OP or from the *OptionsT class name.  kind "CUSTOM:<name>" makes a CUSTOM operator of that
+  custom code; its `options` dict is written as a FlexBuffer map (as TFLite Micro's signal operators read it).
 - Quantization: scale/zero_point may be scalars (per tensor) or sequences
   (per axis, with `quantized_dimension`).  Float tensors get none.
 - Constants get their own buffer; buffer 0 stays empty as the schema requires.
@@ -42,6 +43,8 @@ _TYPES = {
     "uint8": (fb.TensorType.UINT8, np.uint8),
     "int16": (fb.TensorType.INT16, np.int16),
     "int32": (fb.TensorType.INT32, np.int32),
+    "uint32": (fb.TensorType.UINT32, np.uint32),
+    "uint64": (fb.TensorType.UINT64, np.uint64),
     "int64": (fb.TensorType.INT64, np.int64),
 }
 
@@ -50,6 +53,7 @@ _OPTIONS_FOR_OP = {
     "ADD": "AddOptions",
     "SUB": "SubOptions",
     "MUL": "MulOptions",
+    "DIV": "DivOptions",
     "CONCATENATION": "ConcatenationOptions",
     "PAD": "PadOptions",
     "PADV2": "PadV2Options",
@@ -146,8 +150,11 @@ class ModelBuilder:
     # --- operators -----------------------------------------------------------
     def _opcode(self, kind: str) -> int:
         if kind not in self._opcodes:
-            code = getattr(fb.BuiltinOperator, kind)
+            custom = kind.startswith("CUSTOM:")
+            code = fb.BuiltinOperator.CUSTOM if custom else getattr(fb.BuiltinOperator, kind)
             oc = fb.OperatorCodeT()
+            if custom:
+                oc.customCode = kind[len("CUSTOM:"):]
             oc.builtinCode = code
             # Codes above 127 only fit the new field; the old one saturates.
             oc.deprecatedBuiltinCode = min(code, fb.BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
@@ -162,7 +169,10 @@ class ModelBuilder:
         o.inputs = [-1 if t is None else t.index for t in inputs]
         outs = out if isinstance(out, (list, tuple)) else [out]
         o.outputs = [t.index for t in outs]
-        if options is not None:
+        if kind.startswith("CUSTOM:"):
+            from flatbuffers import flexbuffers
+            o.customOptions = list(flexbuffers.Dumps(dict(options or {})))
+        elif options is not None:
             if isinstance(options, dict):
                 table = _OPTIONS_FOR_OP.get(kind)
                 if table is None:

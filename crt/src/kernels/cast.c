@@ -8,6 +8,10 @@ static uint32_t load(const void* p, int32_t type, int32_t i)
         return (uint32_t)(int32_t)((const int8_t*)p)[i];
     case AOT_CAST_INT32:
         return (uint32_t)((const int32_t*)p)[i];
+    case AOT_CAST_INT16:
+        return (uint32_t)(int32_t)((const int16_t*)p)[i];
+    case AOT_CAST_UINT32:
+        return ((const uint32_t*)p)[i];
     default:
         return (uint32_t)((const uint8_t*)p)[i];
     }
@@ -27,6 +31,14 @@ static void store(void* p, int32_t type, int32_t i, uint32_t v)
     case AOT_CAST_BOOL:
         ((uint8_t*)p)[i] = (uint8_t)(v != 0u);
         break;
+    case AOT_CAST_INT16: {
+        const int32_t h = (int32_t)(v & 0xFFFFu);
+        ((int16_t*)p)[i] = (int16_t)(h > 32767 ? h - 65536 : h);
+        break;
+    }
+    case AOT_CAST_UINT32:
+        ((uint32_t*)p)[i] = v;
+        break;
     default:
         ((uint8_t*)p)[i] = (uint8_t)(v & 0xFFu);
         break;
@@ -37,6 +49,15 @@ void aot_cast(const void* input, int32_t input_type, void* output, int32_t outpu
               int32_t offset)
 {
     int32_t i;
+    if (output_type == AOT_CAST_FLOAT32) {
+        /* Integer to float: the value (unsigned for uint32 input), as TFLite's static_cast gives it. */
+        for (i = 0; i < size; i++) {
+            const uint32_t v = load(input, input_type, i) + (uint32_t)offset;
+            ((float*)output)[i] = input_type == AOT_CAST_UINT32 ? (float)v
+                                  : v <= 0x7FFFFFFFu ? (float)(int32_t)v : -(float)(0xFFFFFFFFu - v) - 1.0f;
+        }
+        return;
+    }
     for (i = 0; i < size; i++) {
         store(output, output_type, i, load(input, input_type, i) + (uint32_t)offset);
     }
