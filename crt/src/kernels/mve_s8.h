@@ -33,6 +33,18 @@
 #include <arm_mve.h>
 #endif
 
+/* Are all n shifts right shifts (in [-31, -1])?  Then the kernels take aot_mve_requant_right. */
+static inline int aot_mve_all_right(const int32_t* shift, int32_t n)
+{
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        if (shift[i] >= 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Short runs of im2col and padded bands (unaligned, a few bytes to a few hundred). */
 /* n bytes of value at dst. */
 static inline void aot_mve_fill(int8_t* dst, int32_t n, int8_t value)
@@ -95,6 +107,15 @@ static inline int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int
     /* -1 where v < 0 and right < 0 (the sign masks of both), added with saturation. */
     v = vqaddq_s32(v, vandq_s32(vshrq_n_s32(v, 31), vshrq_n_s32(right, 31)));
     return vrshlq_s32(v, right);
+}
+
+/* aot_mve_requant for shifts that are all right shifts (every lane's shift in [-31, -1]: what nearly every layer
+ * has): no left shift, and the -1 fix-up needs no mask. */
+static inline int32x4_t aot_mve_requant_right(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
+{
+    int32x4_t v = vqrdmulhq_s32(acc, multiplier);
+    v = vqaddq_s32(v, vshrq_n_s32(v, 31));
+    return vrshlq_s32(v, shift);
 }
 
 /* One input of the fused residual ADD rescaled as aot_add_s8_rescale (add_s8_elem.h) does: there the doubled value
