@@ -1,13 +1,16 @@
 /* int8 depthwise convolution (depth multiplier 1) for cores with Helium (MVE), with a portable fallback.
  *
- * NHWC keeps a pixel's channels together, so the kernel vectorises across channels: four channels per vector
- * (VLDRB.S32 widens four int8 inputs and four weights to int32 lanes; MVE has no vector-by-vector VMLA, so a
- * VMUL and a VADD accumulate per lane): eight channels of two horizontally adjacent output pixels per pass, so
- * each weight vector serves both (sixteen channels of an odd last pixel), then the remaining groups of four.  The channel count needs no particular
+ * NHWC keeps a pixel's channels together, so the kernel vectorises across channels.  MVE has no vector-by-vector
+ * multiply-accumulate, so per tap: VLDRB.S16 widens 8 inputs and 8 weights to int16 lanes, VMULLB / VMULLT multiply
+ * the even and the odd lanes into int32 products and two VADDs accumulate them: 8 channels of two horizontally
+ * adjacent output pixels per pass (each weight vector serves both), of one pixel for an odd last one; the channels
+ * left over go four at a time (VLDRB.S32, VMUL, VADD).  The channel count needs no particular
  * value: the last group is predicated (VCTP).  The filter stays as in the model ([kh][kw][channels]).  The input zero
  * point is folded into the bias by the compiler, so a tap outside the image must read the zero point (the padded
  * band below), and any padding, stride and dilation is exact.
- * Requantization per channel with TFLite's multiplier and shift, vectorised as in mve_s8.h.
+ * Requantization per channel with TFLite's multiplier and shift, vectorised as in mve_s8.h (aot_mve_requant_right
+ * when every shift of the layer is a right shift), of 8 channels as two int32 vectors of even and odd channels
+ * narrowed with saturation into one int16 vector back in channel order, clamped and stored 8 lanes at a time.
  * Output rows whose windows leave the image are computed from a padded band in scratch: the filter_h input rows
  * they read (dilation_h apart), each padded with the zero point to the width the row of windows spans, so every
  * window reads without bounds checks.  Scratch: filter_h * band_w * channels bytes, band_w =
@@ -113,27 +116,11 @@ AOT_ALWAYS_INLINE void aot_dw_out8(int32x4_t ae, int32x4_t ao, const int32_t* m,
     }
 }
 
-/* One tap of 8 channels of two pixels (inputs X0, X1; weights W) into ae, ao, be, bo.  In asm: GCC reassociates
- * the additions of the C form and then spills accumulators (the eight Q registers are exactly enough). */
-#define AOT_DW_TAP2(X0, X1, W) \
-    __asm__("vmullb.s16 %q[t], %q[x0], %q[w]\n\t" \
-            "vadd.i32 %q[ae], %q[ae], %q[t]\n\t" \
-            "vmullt.s16 %q[t], %q[x0], %q[w]\n\t" \
-            "vadd.i32 %q[ao], %q[ao], %q[t]\n\t" \
-            "vmullb.s16 %q[t], %q[x1], %q[w]\n\t" \
-            "vadd.i32 %q[be], %q[be], %q[t]\n\t" \
-            "vmullt.s16 %q[t], %q[x1], %q[w]\n\t" \
-            "vadd.i32 %q[bo], %q[bo], %q[t]" \
-            : [ae] "+w"(ae), [ao] "+w"(ao), [be] "+w"(be), [bo] "+w"(bo), [t] "=&w"(t) \
-            : [x0] "w"(X0), [x1] "w"(X1), [w] "w"(W))
-
 /* Eight channels c..c+7 of output pixel (y0, x0) and, with `two`, (y0, x0 + stride) (windows inside g).  VLDRB.S16
  * widens 8 inputs and 8 weights to int16 lanes; VMULLB / VMULLT multiply the even and the odd lanes into int32
- * products, so 8 channels cost one load per operand and two multiplies (the weight vector serves both pixels).
- * `slide` (stride_w == dilation_w): the second pixel's tap kx is the first pixel's tap kx + 1, so each input vector
- * of a filter row is loaded once. */
+ * products, so 8 channels cost one load per operand and two multiplies (the weight vector serves both pixels). */
 AOT_ALWAYS_INLINE void aot_dw_group8(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
-                                     int32_t y0, int32_t x0, int32_t c, int8_t* out, int two, int right, int slide)
+                                     int32_t y0, int32_t x0, int32_t c, int8_t* out, int two, int right)
 {
     const int32_t ch = g->channels;
     const int8_t* wp = g->filter + c;
@@ -144,30 +131,7 @@ AOT_ALWAYS_INLINE void aot_dw_group8(const struct aot_dw_geom* g, const struct a
     const int32x4x2_t bias = vld2q_s32(rq->bias + c);
     int32x4_t ae = bias.val[0], ao = bias.val[1], be = ae, bo = ao;
     int32_t ky, kx;
-    for (ky = 0; ky < g->filter_h && two && slide; ky++) {
-        /* Taps two at a time, so that the input vectors swap roles instead of being copied. */
-        const int8_t* q = row;
-        int16x8_t x = vldrbq_s16(q), xn, w;
-        int32x4_t t;
-        for (kx = 0; kx + 2 <= g->filter_w; kx += 2) {
-            w = vldrbq_s16(wp);
-            xn = vldrbq_s16(q + step_x);
-            AOT_DW_TAP2(x, xn, w);
-            w = vldrbq_s16(wp + ch);
-            q += 2 * step_x;
-            x = vldrbq_s16(q);
-            AOT_DW_TAP2(xn, x, w);
-            wp += 2 * ch;
-        }
-        if (kx < g->filter_w) {
-            w = vldrbq_s16(wp);
-            xn = vldrbq_s16(q + step_x);
-            AOT_DW_TAP2(x, xn, w);
-            wp += ch;
-        }
-        row += step_y;
-    }
-    for (ky = 0; ky < g->filter_h && !(two && slide); ky++) {
+    for (ky = 0; ky < g->filter_h; ky++) {
         const int8_t* q = row;
         for (kx = 0; kx < g->filter_w; kx++) {
             const int16x8_t w = vldrbq_s16(wp);
@@ -201,11 +165,11 @@ AOT_ALWAYS_INLINE void aot_dw_group8(const struct aot_dw_geom* g, const struct a
 /* Every channel group of one or two output pixels; `two` and `right` (all shifts right shifts) constants at each
  * call site. */
 AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
-                                     int32_t y0, int32_t x0, int8_t* out0, int two, int right, int slide)
+                                     int32_t y0, int32_t x0, int8_t* out0, int two, int right)
 {
     int32_t c = 0;
     for (; c + 8 <= g->channels; c += 8) {
-        aot_dw_group8(g, rq, in_b, y0, x0, c, out0, two, right, slide);
+        aot_dw_group8(g, rq, in_b, y0, x0, c, out0, two, right);
     }
     for (; c + 4 <= g->channels; c += 4) {
         aot_dw_group(g, rq, in_b, y0, x0, c, 0xFFFF, out0, out0 + g->channels, two, 1);
@@ -220,10 +184,9 @@ AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct a
 /* Portable: the same arithmetic, channel by channel, for one or two output pixels (bounds are checked, though the
  * windows are inside). */
 static void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b, int32_t y0,
-                          int32_t x0, int8_t* out0, int two, int right, int slide)
+                          int32_t x0, int8_t* out0, int two, int right)
 {
     (void)right;
-    (void)slide;
     int32_t i, s, ky, kx;
     for (s = 0; s < (two ? 2 : 1); s++) {
         const int32_t xs = x0 + s * g->stride_w;
@@ -255,18 +218,12 @@ static void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* 
 AOT_ALWAYS_INLINE void aot_dw_row_body(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
                                        int32_t y0, int32_t x0, int8_t* out, int32_t out_w, int right)
 {
-    int32_t ox = 0;
-    if (g->stride_w == g->dilation_w) {
-        for (; ox + 2 <= out_w; ox += 2) {
-            aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 1, right, 1);
-        }
-    } else {
-        for (; ox + 2 <= out_w; ox += 2) {
-            aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 1, right, 0);
-        }
+    int32_t ox;
+    for (ox = 0; ox + 2 <= out_w; ox += 2) {
+        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 1, right);
     }
     if (ox < out_w) {
-        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 0, right, 0);
+        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 0, right);
     }
 }
 
