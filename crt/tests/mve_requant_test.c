@@ -1,4 +1,5 @@
-/* The Helium requantization (crt/src/kernels/mve_s8.h: aot_mve_requant and the fused ADD's aot_mve_add_elem)
+/* The Helium requantization (crt/src/kernels/mve_s8.h: aot_mve_requant, aot_mve_requant_right for the right shifts
+ * and the fused ADD's aot_mve_add_elem)
  * against the CRT's reference arithmetic, on the Cortex-M55 under QEMU (mps3-an547): every shift TFLite allows
  * (-31..31), multipliers 0, 2^30, 2^31 - 1 and pseudo-random ones, accumulators at the int32 extremes, small
  * values, pseudo-random ones and exact negative and positive ties of every right shift.  Exit code = mismatches. */
@@ -27,6 +28,16 @@ static void check(const int32_t* acc, int32_t multiplier, int32_t shift)
         if (got[i] != want && fails++ < 10) {
             printf("acc %ld mult %ld shift %ld: got %ld want %ld\n", (long)acc[i], (long)multiplier, (long)shift,
                    (long)got[i], (long)want);
+        }
+    }
+    if (shift < 0) {
+        vst1q_s32(got, aot_mve_requant_right(vld1q_s32(acc), vdupq_n_s32(multiplier), vdupq_n_s32(shift)));
+        for (i = 0; i < 4; i++) {
+            const int32_t want = aot_multiply_by_quantized_multiplier(acc[i], multiplier, shift);
+            if (got[i] != want && fails++ < 10) {
+                printf("right: acc %ld mult %ld shift %ld: got %ld want %ld\n", (long)acc[i], (long)multiplier,
+                       (long)shift, (long)got[i], (long)want);
+            }
         }
     }
 #else

@@ -7,7 +7,9 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   to 0 through right shifts of 31 to left shifts of 9; DEPTHWISE_CONV_2D 3x3 stride 2, dilation 2, 13 channels (a
   predicated last channel group, taps outside the image); FULLY_CONNECTED 7 units over the 4-D tensor read as 3
   rows of depth 130 (a pair of rows, then one), extreme per-channel scales again; beside it CONV_2D 3x3 on 16
-  channels with dilated rows (filter rows of 48 bytes read in place inside the image, im2col at the borders);
+  channels with dilated rows (filter rows of 48 bytes read in place inside the image, im2col at the borders); two
+  DEPTHWISE_CONV_2D 3x3 on those 16 channels with the extreme scales, stride 1 and stride 2 (odd width: a last
+  single pixel);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
   predicated channel block of the fused ADD), an odd pixel count.
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
@@ -58,6 +60,13 @@ def layers_model():
     g = _layer(b, rng, "rows", "CONV_2D", e, [1, 9, 11, 8], (8, 3, 3, 16), EXTREME_SCALES[8:16], (0.2, 6),
                {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0, "dilationHFactor": 2,
                 "dilationWFactor": 1}, in_scale=0.1)
+    # Depthwise on 16 channels with the extreme scales (left shifts: the general requantization), stride 1 (the
+    # pixel pairs share their input vectors) and stride 2 (they do not).
+    for name, stride, ow in (("dw_slide", 1, 11), ("dw_step", 2, 6)):
+        b.output(_layer(b, rng, name, "DEPTHWISE_CONV_2D", e, [1, 9, ow, 16], (1, 3, 3, 16), EXTREME_SCALES,
+                        (0.2, 3), {"padding": 0, "strideH": 1, "strideW": stride, "fusedActivationFunction": 0,
+                                   "depthMultiplier": 1, "dilationHFactor": 1, "dilationWFactor": 1},
+                        in_scale=0.1))
     b.output(g)
     b.output(f)
     return b

@@ -75,10 +75,11 @@ static const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
 }
 #endif
 
-/* The whole layer; `fused` (a constant in each entry point) adds the residual. */
-AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
+/* The whole layer; `fused` (a constant in each entry point) adds the residual, `right` (a constant) says every
+ * shift is a right shift. */
+AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
-                                              int8_t* scratch, const int8_t* residual, int fused)
+                                              int8_t* scratch, const int8_t* residual, int fused, int right)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int32_t pixels = batches * g->out_h * g->out_w;
@@ -96,7 +97,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
             if (w0 && w1) {
                 aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
                                   filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                                  fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused);
+                                  fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused, right);
                 continue;
             }
         }
@@ -104,12 +105,23 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
         const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
         const int8_t* x1 = aot_mve_im2col(g, p + 1, scratch + k, direct);
         aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused);
+                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right);
     }
     if (p < pixels) {
         const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
         aot_mve_gemm(x0, x0, filter, k, out_c, rq, output + p * out_c, output + p * out_c,
-                     fused ? residual + p * out_c : 0, 0, 0, fused);
+                     fused ? residual + p * out_c : 0, 0, 0, fused, right);
+    }
+}
+
+AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
+                                              int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
+                                              int8_t* scratch, const int8_t* residual, int fused)
+{
+    if (aot_mve_all_right(rq->shift, out_c)) {
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1);
+    } else {
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0);
     }
 }
 

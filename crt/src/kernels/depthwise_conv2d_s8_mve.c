@@ -1,13 +1,16 @@
 /* int8 depthwise convolution (depth multiplier 1) for cores with Helium (MVE), with a portable fallback.
  *
- * NHWC keeps a pixel's channels together, so the kernel vectorises across channels: four channels per vector
- * (VLDRB.S32 widens four int8 inputs and four weights to int32 lanes; MVE has no vector-by-vector VMLA, so a
- * VMUL and a VADD accumulate per lane): eight channels of two horizontally adjacent output pixels per pass, so
- * each weight vector serves both (sixteen channels of an odd last pixel), then the remaining groups of four.  The channel count needs no particular
+ * NHWC keeps a pixel's channels together, so the kernel vectorises across channels.  MVE has no vector-by-vector
+ * multiply-accumulate, so per tap: VLDRB.S16 widens 8 inputs and 8 weights to int16 lanes, VMULLB / VMULLT multiply
+ * the even and the odd lanes into int32 products and two VADDs accumulate them: 8 channels of two horizontally
+ * adjacent output pixels per pass (each weight vector serves both), of one pixel for an odd last one; the channels
+ * left over go four at a time (VLDRB.S32, VMUL, VADD).  The channel count needs no particular
  * value: the last group is predicated (VCTP).  The filter stays as in the model ([kh][kw][channels]).  The input zero
  * point is folded into the bias by the compiler, so a tap outside the image must read the zero point (the padded
  * band below), and any padding, stride and dilation is exact.
- * Requantization per channel with TFLite's multiplier and shift, vectorised as in mve_s8.h.
+ * Requantization per channel with TFLite's multiplier and shift, vectorised as in mve_s8.h (aot_mve_requant_right
+ * when every shift of the layer is a right shift), of 8 channels as two int32 vectors of even and odd channels
+ * narrowed with saturation into one int16 vector back in channel order, clamped and stored 8 lanes at a time.
  * Output rows whose windows leave the image are computed from a padded band in scratch: the filter_h input rows
  * they read (dilation_h apart), each padded with the zero point to the width the row of windows spans, so every
  * window reads without bounds checks.  Scratch: filter_h * band_w * channels bytes, band_w =
@@ -87,57 +90,37 @@ AOT_ALWAYS_INLINE void aot_dw_group(const struct aot_dw_geom* g, const struct ao
     }
 }
 
-/* Requantizes (multipliers and shifts at m and s), offsets, clamps to [lo, hi] and stores 4 channels at out. */
-static inline void aot_dw_out4(int32x4_t acc, const int32_t* m, const int32_t* s, int32_t offset, int32x4_t lo,
-                               int32x4_t hi, int8_t* out)
+/* The requantization of 8 channels of one pixel held as even channels (ae: c, c+2, c+4, c+6) and odd ones (ao),
+ * with the constants split the same way (VLD2): narrowed with saturation to int16 lanes back in channel order
+ * (VQMOVNB / VQMOVNT), clamped 8 lanes at a time, stored by a narrowing VSTRB.16.  The saturation cannot change
+ * the clamped value: the activation range lies inside int16. */
+AOT_ALWAYS_INLINE void aot_dw_out8(int32x4_t ae, int32x4_t ao, const int32_t* m, const int32_t* s, int32_t offset,
+                                   int16x8_t lo, int16x8_t hi, int8_t* out, mve_pred16_t p, int full, int right)
 {
-    const int32x4_t v = vaddq_n_s32(aot_mve_requant(acc, vldrwq_s32(m), vldrwq_s32(s)), offset);
-    vstrbq_s32(out, vminq_s32(vmaxq_s32(v, lo), hi));
-}
-
-/* Sixteen channels c..c+15 of one output pixel (window inside g): four int32 vectors, so each tap's input and weight
- * pointers serve four loads at immediate offsets. */
-static inline void aot_dw_group16(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
-                                  int32_t y0, int32_t x0, int32_t c, int8_t* out)
-{
-    const int32_t ch = g->channels;
-    const int8_t* wp = g->filter + c;
-    const int8_t* row = in_b + (y0 * g->in_w + x0) * ch + c;
-    const int32_t step_x = g->dilation_w * ch;
-    const int32_t step_y = g->dilation_h * g->in_w * ch;
-    int32x4_t a0 = vldrwq_s32(rq->bias + c), a1 = vldrwq_s32(rq->bias + c + 4);
-    int32x4_t a2 = vldrwq_s32(rq->bias + c + 8), a3 = vldrwq_s32(rq->bias + c + 12);
-    int32_t ky, kx;
-    for (ky = 0; ky < g->filter_h; ky++) {
-        const int8_t* q = row;
-        for (kx = 0; kx < g->filter_w; kx++) {
-            a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(q), vldrbq_s32(wp)));
-            a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(q + 4), vldrbq_s32(wp + 4)));
-            a2 = vaddq_s32(a2, vmulq_s32(vldrbq_s32(q + 8), vldrbq_s32(wp + 8)));
-            a3 = vaddq_s32(a3, vmulq_s32(vldrbq_s32(q + 12), vldrbq_s32(wp + 12)));
-            q += step_x;
-            wp += ch;
-        }
-        row += step_y;
+    const int32x4x2_t mm = vld2q_s32(m), ss = vld2q_s32(s);
+    int16x8_t h = vuninitializedq_s16();
+    if (right) {
+        ae = aot_mve_requant_right(ae, mm.val[0], ss.val[0]);
+        ao = aot_mve_requant_right(ao, mm.val[1], ss.val[1]);
+    } else {
+        ae = aot_mve_requant(ae, mm.val[0], ss.val[0]);
+        ao = aot_mve_requant(ao, mm.val[1], ss.val[1]);
     }
-    {
-        /* Read before the first int8 store, which could alias them for the compiler. */
-        const int32_t* m = rq->multiplier + c;
-        const int32_t* s = rq->shift + c;
-        const int32_t offset = rq->out_offset;
-        const int32x4_t lo = vdupq_n_s32(rq->act_min), hi = vdupq_n_s32(rq->act_max);
-        out += c;
-        aot_dw_out4(a0, m, s, offset, lo, hi, out);
-        aot_dw_out4(a1, m + 4, s + 4, offset, lo, hi, out + 4);
-        aot_dw_out4(a2, m + 8, s + 8, offset, lo, hi, out + 8);
-        aot_dw_out4(a3, m + 12, s + 12, offset, lo, hi, out + 12);
+    h = vqmovnbq_s32(h, vaddq_n_s32(ae, offset));
+    h = vqmovntq_s32(h, vaddq_n_s32(ao, offset));
+    h = vminq_s16(vmaxq_s16(h, lo), hi);
+    if (full) {
+        vstrbq_s16(out, h);
+    } else {
+        vstrbq_p_s16(out, h, p);
     }
 }
 
-/* Eight channels c..c+7 of two horizontally adjacent output pixels (windows inside g): each weight vector serves
- * both pixels. */
-static inline void aot_dw_group8x2(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
-                                   int32_t y0, int32_t x0, int32_t c, int8_t* out)
+/* Eight channels c..c+7 of output pixel (y0, x0) and, with `two`, (y0, x0 + stride) (windows inside g).  VLDRB.S16
+ * widens 8 inputs and 8 weights to int16 lanes; VMULLB / VMULLT multiply the even and the odd lanes into int32
+ * products, so 8 channels cost one load per operand and two multiplies (the weight vector serves both pixels). */
+AOT_ALWAYS_INLINE void aot_dw_group8(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
+                                     int32_t y0, int32_t x0, int32_t c, int8_t* out, int two, int right)
 {
     const int32_t ch = g->channels;
     const int8_t* wp = g->filter + c;
@@ -145,17 +128,21 @@ static inline void aot_dw_group8x2(const struct aot_dw_geom* g, const struct aot
     const int32_t step_x = g->dilation_w * ch;
     const int32_t step_y = g->dilation_h * g->in_w * ch;
     const int32_t second = g->stride_w * ch;
-    int32x4_t a0 = vldrwq_s32(rq->bias + c), a1 = vldrwq_s32(rq->bias + c + 4);
-    int32x4_t b0 = a0, b1 = a1;
+    const int32x4x2_t bias = vld2q_s32(rq->bias + c);
+    int32x4_t ae = bias.val[0], ao = bias.val[1], be = ae, bo = ao;
     int32_t ky, kx;
     for (ky = 0; ky < g->filter_h; ky++) {
         const int8_t* q = row;
         for (kx = 0; kx < g->filter_w; kx++) {
-            const int32x4_t w0 = vldrbq_s32(wp), w1 = vldrbq_s32(wp + 4);
-            a0 = vaddq_s32(a0, vmulq_s32(vldrbq_s32(q), w0));
-            a1 = vaddq_s32(a1, vmulq_s32(vldrbq_s32(q + 4), w1));
-            b0 = vaddq_s32(b0, vmulq_s32(vldrbq_s32(q + second), w0));
-            b1 = vaddq_s32(b1, vmulq_s32(vldrbq_s32(q + second + 4), w1));
+            const int16x8_t w = vldrbq_s16(wp);
+            const int16x8_t x = vldrbq_s16(q);
+            ae = vaddq_s32(ae, vmullbq_int_s16(x, w));
+            ao = vaddq_s32(ao, vmulltq_int_s16(x, w));
+            if (two) {
+                const int16x8_t x1 = vldrbq_s16(q + second);
+                be = vaddq_s32(be, vmullbq_int_s16(x1, w));
+                bo = vaddq_s32(bo, vmulltq_int_s16(x1, w));
+            }
             q += step_x;
             wp += ch;
         }
@@ -166,28 +153,23 @@ static inline void aot_dw_group8x2(const struct aot_dw_geom* g, const struct aot
         const int32_t* m = rq->multiplier + c;
         const int32_t* s = rq->shift + c;
         const int32_t offset = rq->out_offset;
-        const int32x4_t lo = vdupq_n_s32(rq->act_min), hi = vdupq_n_s32(rq->act_max);
+        const int16x8_t lo = vdupq_n_s16((int16_t)rq->act_min), hi = vdupq_n_s16((int16_t)rq->act_max);
         out += c;
-        aot_dw_out4(a0, m, s, offset, lo, hi, out);
-        aot_dw_out4(a1, m + 4, s + 4, offset, lo, hi, out + 4);
-        aot_dw_out4(b0, m, s, offset, lo, hi, out + ch);
-        aot_dw_out4(b1, m + 4, s + 4, offset, lo, hi, out + ch + 4);
+        aot_dw_out8(ae, ao, m, s, offset, lo, hi, out, 0xFFFF, 1, right);
+        if (two) {
+            aot_dw_out8(be, bo, m, s, offset, lo, hi, out + ch, 0xFFFF, 1, right);
+        }
     }
 }
 
-/* Every channel group of one or two output pixels; `two` a constant at each call site. */
+/* Every channel group of one or two output pixels; `two` and `right` (all shifts right shifts) constants at each
+ * call site. */
 AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
-                                     int32_t y0, int32_t x0, int8_t* out0, int two)
+                                     int32_t y0, int32_t x0, int8_t* out0, int two, int right)
 {
     int32_t c = 0;
-    if (two) {
-        for (; c + 8 <= g->channels; c += 8) {
-            aot_dw_group8x2(g, rq, in_b, y0, x0, c, out0);
-        }
-    } else {
-        for (; c + 16 <= g->channels; c += 16) {
-            aot_dw_group16(g, rq, in_b, y0, x0, c, out0);
-        }
+    for (; c + 8 <= g->channels; c += 8) {
+        aot_dw_group8(g, rq, in_b, y0, x0, c, out0, two, right);
     }
     for (; c + 4 <= g->channels; c += 4) {
         aot_dw_group(g, rq, in_b, y0, x0, c, 0xFFFF, out0, out0 + g->channels, two, 1);
@@ -202,8 +184,9 @@ AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct a
 /* Portable: the same arithmetic, channel by channel, for one or two output pixels (bounds are checked, though the
  * windows are inside). */
 static void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b, int32_t y0,
-                          int32_t x0, int8_t* out0, int two)
+                          int32_t x0, int8_t* out0, int two, int right)
 {
+    (void)right;
     int32_t i, s, ky, kx;
     for (s = 0; s < (two ? 2 : 1); s++) {
         const int32_t xs = x0 + s * g->stride_w;
@@ -232,20 +215,28 @@ static void aot_dw_pixels(const struct aot_dw_geom* g, const struct aot_mve_rq* 
 
 /* One output row from rows whose windows are all inside (the input, or the padded band): pixel pairs, then an
  * odd last pixel.  x0: input column of the first window's left tap. */
+AOT_ALWAYS_INLINE void aot_dw_row_body(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
+                                       int32_t y0, int32_t x0, int8_t* out, int32_t out_w, int right)
+{
+    int32_t ox;
+    for (ox = 0; ox + 2 <= out_w; ox += 2) {
+        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 1, right);
+    }
+    if (ox < out_w) {
+        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 0, right);
+    }
+}
+
 static void aot_dw_row(const struct aot_dw_geom* geom, const struct aot_mve_rq* requant, const int8_t* in_b,
-                       int32_t y0, int32_t x0, int8_t* out, int32_t out_w)
+                       int32_t y0, int32_t x0, int8_t* out, int32_t out_w, int right)
 {
     /* Local copies: the int8 stores cannot alias them. */
     const struct aot_dw_geom gc = *geom;
     const struct aot_mve_rq rc = *requant;
-    const struct aot_dw_geom* g = &gc;
-    const struct aot_mve_rq* rq = &rc;
-    int32_t ox;
-    for (ox = 0; ox + 2 <= out_w; ox += 2) {
-        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 1);
-    }
-    if (ox < out_w) {
-        aot_dw_pixels(g, rq, in_b, y0, x0 + ox * g->stride_w, out + ox * g->channels, 0);
+    if (right) {
+        aot_dw_row_body(&gc, &rc, in_b, y0, x0, out, out_w, 1);
+    } else {
+        aot_dw_row_body(&gc, &rc, in_b, y0, x0, out, out_w, 0);
     }
 }
 
@@ -262,6 +253,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     const int32_t span_h = (filter_h - 1) * dilation_h;
     const int32_t span_w = (filter_w - 1) * dilation_w;
     const int32_t band_w = (out_w - 1) * stride_w + span_w + 1;
+    const int right = aot_mve_all_right(out_shift, channels);
     int32_t b, oy;
     rq.bias = bias;
     rq.multiplier = out_multiplier;
@@ -291,7 +283,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
             const int32_t y0 = oy * stride_h - pad_top;
             int8_t* out_row = output + (b * out_h + oy) * out_w * channels;
             if (y0 >= 0 && y0 + span_h < in_h && pad_left == 0 && band_w <= in_w) {
-                aot_dw_row(&g, &rq, in_b, y0, 0, out_row, out_w);
+                aot_dw_row(&g, &rq, in_b, y0, 0, out_row, out_w, right);
             } else {
                 /* The band: row ky is input row y0 + ky * dilation_h, band column j input column j - pad_left. */
                 const int32_t row_bytes = band_w * channels;
@@ -311,7 +303,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
                         aot_mve_fill(dst + hi * channels, (band_w - hi) * channels, (int8_t)input_zero_point);
                     }
                 }
-                aot_dw_row(&band, &rq, scratch, 0, 0, out_row, out_w);
+                aot_dw_row(&band, &rq, scratch, 0, 0, out_row, out_w, right);
             }
         }
     }

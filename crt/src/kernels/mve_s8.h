@@ -33,6 +33,18 @@
 #include <arm_mve.h>
 #endif
 
+/* Are all n shifts right shifts (in [-31, -1])?  Then the kernels take aot_mve_requant_right. */
+static inline int aot_mve_all_right(const int32_t* shift, int32_t n)
+{
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        if (shift[i] >= 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Short runs of im2col and padded bands (unaligned, a few bytes to a few hundred). */
 /* n bytes of value at dst. */
 static inline void aot_mve_fill(int8_t* dst, int32_t n, int8_t value)
@@ -97,6 +109,15 @@ static inline int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int
     return vrshlq_s32(v, right);
 }
 
+/* aot_mve_requant for shifts that are all right shifts (every lane's shift in [-31, -1]: what nearly every layer
+ * has): no left shift, and the -1 fix-up needs no mask. */
+static inline int32x4_t aot_mve_requant_right(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
+{
+    int32x4_t v = vqrdmulhq_s32(acc, multiplier);
+    v = vqaddq_s32(v, vshrq_n_s32(v, 31));
+    return vrshlq_s32(v, shift);
+}
+
 /* One input of the fused residual ADD rescaled as aot_add_s8_rescale (add_s8_elem.h) does: there the doubled value
  * x2 = (x + offset) * 2^21 goes through SMMLAR; x2 is even, so round(x2 * m / 2^32) is VQRDMULH of x2 / 2. */
 static inline int32x4_t aot_mve_add_rescale(int32x4_t x, int32_t bias, int32_t multiplier, int32_t add,
@@ -145,12 +166,14 @@ AOT_ALWAYS_INLINE void aot_mve_chan_load(struct aot_mve_chan* ch, const struct a
     }
 }
 
-/* Requantizes, offsets, clamps (and adds the residual) for the channels of ch starting at c; stores them. */
+/* Requantizes, offsets, clamps (and adds the residual) for the channels of ch starting at c; stores them.
+ * right: every shift of the layer is a right shift (aot_mve_requant_right). */
 AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_mve_chan* ch,
                                      const struct aot_mve_rq* rq, const int8_t* residual, int8_t* out, int fused,
-                                     int whole)
+                                     int whole, int right)
 {
-    int32x4_t v = aot_mve_requant(vaddq_s32(acc, ch->bias), ch->multiplier, ch->shift);
+    int32x4_t v = right ? aot_mve_requant_right(vaddq_s32(acc, ch->bias), ch->multiplier, ch->shift)
+                        : aot_mve_requant(vaddq_s32(acc, ch->bias), ch->multiplier, ch->shift);
     v = vaddq_n_s32(v, rq->out_offset);
     v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
     if (whole) {
@@ -315,7 +338,7 @@ AOT_ALWAYS_INLINE void aot_mve_dot4_runs(const int8_t* x0, const int8_t* x1, con
 AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int32_t runs, int32_t run_len,
                                          int32_t stride, const int8_t* filter, int32_t out_c,
                                          const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1,
-                                         const int8_t* res0, const int8_t* res1, int fused)
+                                         const int8_t* res0, const int8_t* res1, int fused, int right)
 {
     const int32_t k = runs * run_len;
     const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
@@ -326,8 +349,8 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int
         struct aot_mve_chan ch;
         aot_mve_dot4_runs(x0, x1, w, runs, run_len, stride, &r0, &r1);
         aot_mve_chan_load(&ch, &q, c, 4);
-        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1);
-        aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1);
+        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1, right);
+        aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1, right);
         w += 4 * k;
     }
 }
@@ -357,7 +380,7 @@ AOT_ALWAYS_INLINE void aot_mve_dot1(const int8_t* x0, const int8_t* x1, const in
  * values each), residual elements (fused ADD) at res0 / res1. */
 AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
                                     const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
-                                    const int8_t* res1, int two, int fused)
+                                    const int8_t* res1, int two, int fused, int right)
 {
     const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
     const int8_t* w = filter;
@@ -367,9 +390,9 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
         struct aot_mve_chan ch;
         aot_mve_dot4(x0, x1, w, k, two, &r0, &r1);
         aot_mve_chan_load(&ch, &q, c, 4);
-        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1);
+        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1, right);
         if (two) {
-            aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1);
+            aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1, right);
         }
         w += 4 * k;
     }
@@ -382,9 +405,9 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
             w += k;
         }
         aot_mve_chan_load(&ch, &q, c, n);
-        aot_mve_store(vld1q_s32(a), c, &ch, &q, res0, out0, fused, 0);
+        aot_mve_store(vld1q_s32(a), c, &ch, &q, res0, out0, fused, 0, right);
         if (two) {
-            aot_mve_store(vld1q_s32(b), c, &ch, &q, res1, out1, fused, 0);
+            aot_mve_store(vld1q_s32(b), c, &ch, &q, res1, out1, fused, 0, right);
         }
     }
 }
@@ -409,9 +432,10 @@ static inline int8_t aot_mve_weight(const int8_t* filter, int32_t k, int32_t out
 
 static inline void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
                                 const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
-                                const int8_t* res1, int two, int fused)
+                                const int8_t* res1, int two, int fused, int right)
 {
     int32_t c, j, s;
+    (void)right;
     for (s = 0; s < (two ? 2 : 1); s++) {
         const int8_t* x = s ? x1 : x0;
         int8_t* out = s ? out1 : out0;
