@@ -67,18 +67,11 @@ def test_no_quantization_fallback(target):
 
 
 def _overflowing_fold_conv(tmp_path) -> str:
-    """A 3x3 CONV_2D whose input zero point -128 folded into a bias near the int32 maximum overflows int32."""
-    import numpy as np
-    from tflite_builder import ModelBuilder
-    b = ModelBuilder()
-    x = b.input("x", [1, 6, 6, 4], "int8", 0.05, -128)
-    w = b.const("w", np.full((4, 3, 3, 4), 127, np.int8), "int8", np.full(4, 0.004), 0, quantized_dimension=0)
-    bias = b.const("b", np.full(4, (1 << 31) - 1000, np.int32), "int32", np.full(4, 0.0002, np.float32), 0,
-                   quantized_dimension=0)
-    y = b.tensor("y", [1, 4, 4, 4], "int8", 0.2, 0)
-    b.op("CONV_2D", [x, w, bias], y, {"padding": 1, "strideH": 1, "strideW": 1})
-    b.output(y)
-    return b.save(tmp_path / "fold.tflite")
+    """A 3x3 CONV_2D whose input zero point -128 folded into a bias near the int32 maximum overflows int32 (the
+    model of tests/budgets' strict_kernels fixture)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "budgets"))
+    from make_fold_overflow import build
+    return build(str(tmp_path / "fold.tflite"))
 
 
 def test_strict_kernels_names_the_layer(tmp_path):
