@@ -66,18 +66,27 @@ def test_no_quantization_fallback(target):
     assert compiled > 0
 
 
-def _overflowing_fold_conv(tmp_path) -> str:
-    """A 3x3 CONV_2D whose input zero point -128 folded into a bias near the int32 maximum overflows int32 (the
-    model of tests/budgets' strict_kernels fixture)."""
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "budgets"))
-    from make_fold_overflow import build
-    return build(str(tmp_path / "fold.tflite"))
+def fold_overflow_model(path: str) -> str:
+    """A 3x3 CONV_2D whose input zero point (-128) folded into its bias (near the int32 maximum) overflows int32, so
+    on DSP cores it keeps the portable kernel because of its quantization parameters (also the model of
+    tests/budgets' strict_kernels fixture, written by tests/budgets/make_fold_overflow.py)."""
+    import numpy as np
+    from tflite_builder import ModelBuilder
+    b = ModelBuilder("strict_kernels fixture: zero-point fold overflows int32")
+    x = b.input("x", [1, 6, 6, 4], "int8", 0.05, -128)
+    w = b.const("w", np.full((4, 3, 3, 4), 127, np.int8), "int8", np.full(4, 0.004), 0, quantized_dimension=0)
+    bias = b.const("b", np.full(4, (1 << 31) - 1000, np.int32), "int32", np.full(4, 0.0002, np.float32), 0,
+                   quantized_dimension=0)
+    y = b.tensor("y", [1, 4, 4, 4], "int8", 0.2, 0)
+    b.op("CONV_2D", [x, w, bias], y, {"padding": 1, "strideH": 1, "strideW": 1})
+    b.output(y)
+    return b.save(path)
 
 
 def test_strict_kernels_names_the_layer(tmp_path):
     """A layer whose numbers keep it off the DSP kernel (here: a zero point whose fold overflows int32) fails the
     strict build in one paragraph naming the operator, its kernel and why; without strict it builds."""
-    path = _overflowing_fold_conv(tmp_path)
+    path = fold_overflow_model(str(tmp_path / "fold.tflite"))
     ops = compile_model(path, "m", "cortex-m4").manifest["ops"]
     assert ops[0]["kernel_reason_numeric"] and "overflows int32" in ops[0]["kernel_reason"]
     with pytest.raises(UnsupportedError, match=r"strict_kernels: 1 layer.*operator 0 \(CONV_2D\) runs aot_conv2d_s8 "
