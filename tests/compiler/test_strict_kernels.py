@@ -52,7 +52,7 @@ def test_no_quantization_fallback(target):
     models = _models()
     if not models:
         pytest.skip(f"no .tflite models under {models_dir()} (set AOT_MODELS_DIR)")
-    compiled, refused, report = 0, [], []
+    compiled, refused, report, field = 0, [], [], 0
     for path in models:
         refusal, slow = _fallbacks(path, target)
         if refusal is not None:
@@ -60,10 +60,13 @@ def test_no_quantization_fallback(target):
             continue
         compiled += 1
         rel = os.path.relpath(path, models_dir())
+        field += rel.startswith("field")
         report += [f"  {rel}: {s}" for s in slow]
     print(f"\n{target}: {compiled} models built with strict_kernels; structural fallbacks: {len(report)}\n"
           + "\n".join(report) + f"\nout of scope ({len(refused)}):\n" + "\n".join(refused))
     assert compiled > 0
+    if os.path.isdir(os.path.join(models_dir(), "field")):
+        assert field > 100, f"only {field} field models built"
 
 
 def fold_overflow_model(path: str) -> str:
