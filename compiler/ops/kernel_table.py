@@ -23,17 +23,16 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import CompileError, UnsupportedError
+from ..targets import TARGETS, has_dsp, has_mve, specializes
 
-# Core families per target, best first (compiler/targets.py lists the cores).
-FAMILIES = {
-    "host": ("portable",),
-    "cortex-m0": ("specialized", "portable"),
-    "cortex-m3": ("specialized", "portable"),
-    "cortex-m4": ("dsp", "portable"),
-    "cortex-m7": ("dsp", "portable"),
-    "cortex-m33": ("dsp", "portable"),
-    "cortex-m55": ("mve", "dsp", "portable"),
-}
+def _families(target: str) -> tuple:
+    """The core families a target has, best first (compiler/targets.py says which core has which extension)."""
+    have = (("mve", has_mve(target)), ("dsp", has_dsp(target)), ("specialized", specializes(target)))
+    return tuple(f for f, ok in have if ok) + ("portable",)
+
+
+# Core families per target, best first.
+FAMILIES = {t: _families(t) for t in TARGETS}
 
 # --specialize: the layer kinds made shape-specialized functions on the Cortex-M0/M3 (README "Shape-specialized
 # layers" says what each earns).

@@ -15,7 +15,8 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 from compiler.driver import compile_model  # noqa: E402
 from compiler.errors import CompileError, UnsupportedError  # noqa: E402
-from compiler.ops.kernel_table import FAMILIES, KernelOptions  # noqa: E402
+from compiler.ops.kernel_table import FAMILIES, TABLE, KernelOptions  # noqa: E402
+from compiler.targets import TARGETS as ALL_TARGETS  # noqa: E402
 from conftest import models_dir, shared_model_path  # noqa: E402
 
 TARGETS = ("cortex-m4", "cortex-m7", "cortex-m33")
@@ -45,6 +46,10 @@ def _fallbacks(path: str, target: str):
 def test_targets_share_one_family_list():
     # The three cores choose from the same families, so one model's choice is the same on each of them.
     assert len({FAMILIES[t] for t in TARGETS}) == 1
+    # Every target has its families, each ending with the portable one that takes every layer.
+    assert set(FAMILIES) == set(ALL_TARGETS) and all(f[-1] == "portable" for f in FAMILIES.values())
+    for (kind, dtype), kernels in TABLE.items():
+        assert kernels[-1].family == "portable" and kernels[-1].serves is None and kernels[-1].when is None, kind
 
 
 @pytest.mark.parametrize("target", TARGETS)
