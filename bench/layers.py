@@ -53,8 +53,9 @@ def _kind(op: dict, tensors: dict) -> str:
 
 
 def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict):
-    """[{index, kind, layer, kernel, macs, instructions}] for the manifest's operators, or None if the runner's
-    calls cannot be matched with them."""
+    """[{index, kind, layer, kernel, entry, kernel_reason, macs, instructions}] for the manifest's operators (entry:
+    the function called, e.g. aot_conv2d_s8_dsp_exact; kernel_reason: why a layer is not on its core's best
+    kernel, ops/kernel_table.py), or None if the runner's calls cannot be matched with them."""
     calls = _calls(elf, *runner)
     if not calls:
         return None
@@ -65,7 +66,8 @@ def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict):
     ops = [op for op in manifest["ops"] if op.get("fused_into") is None]
     tensors = {t["index"]: t for t in manifest["tensors"]}
     rows = [{"index": op["index"], "kind": op["kind"], "layer": _kind(op, tensors),
-             "kernel": op.get("kernel"), "macs": op.get("macs", 0), "instructions": 0} for op in ops]
+             "kernel": op.get("kernel"), "entry": op.get("entry"), "kernel_reason": op.get("kernel_reason"),
+             "macs": op.get("macs", 0), "instructions": 0} for op in ops]
     i = 0
     for (_, callee), n in zip(calls, per_call):
         if callee in HELPERS and i > 0:

@@ -23,6 +23,8 @@ flags.DEFINE_string("target", "host", "Core to generate code for: host or cortex
 flags.DEFINE_string("specialize", None, "Layer kinds made shape-specialized functions on cortex-m0/m3: a "
                     "comma-separated subset of conv, depthwise, fc (the default: all three), or none.",
                     flag_values=FLAGS)
+flags.DEFINE_boolean("strict_kernels", False, "compile, report: fail when a layer leaves the best kernels of its core "
+                     "because of its quantization parameters (naming each such layer and why).", flag_values=FLAGS)
 flags.DEFINE_string("inputs", None, "run: .npz with one array per model input (keys = input tensor names).",
                     flag_values=FLAGS)
 flags.DEFINE_string("outputs", None, "run: .npz to write the outputs to (keys = output tensor names).",
@@ -51,7 +53,7 @@ USAGE = """usage: aotc <command> [flags] MODEL
 
 commands:
   compile MODEL --prefix P --out_dir D [--target CORE] [--specialize conv,depthwise,fc|none] [--ram_budget 24K]
-          [--flash_budget 64K]
+          [--flash_budget 64K] [--strict_kernels]
                   write P.h, P.c, P_weights.c and P.json (the model's C and its report)
   run MODEL --inputs IN.npz --outputs OUT.npz
                   compile for this machine with the system C compiler, run, write the outputs
@@ -130,8 +132,8 @@ def main(argv) -> int:
         from .frontend.onnx_reader import parse_dims
         driver.ONNX_DIMS.clear()
         driver.ONNX_DIMS.update(parse_dims(FLAGS.dim))
-        from .ops import _specialize
-        _specialize.configure(FLAGS.specialize)
+        from .ops.kernel_table import parse_specialize
+        parse_specialize(FLAGS.specialize)   # a bad --specialize fails before any work
     except CompileError as e:
         FLAGS.unparse_flags()
         return _fail(str(e))

@@ -21,6 +21,7 @@ from .codegen.runner import render_runner
 from .codegen.weights import render_weights
 from .codegen.cnames import validate_prefix
 from .frontend import load_onnx, load_tflite
+from .ops.kernel_table import DEFAULT_OPTIONS, check_strict
 from .passes import run_passes
 from .planner import plan_memory
 from .report.plan_svg import render_plan_svg
@@ -53,10 +54,12 @@ def load_model(model_path: str):
     return load_tflite(model_path)
 
 
-def analyze(model_path: str, target: str = "host"):
-    """Parse, run passes and plan memory (no code generation) for `target` (kernels and their scratch)."""
+def analyze(model_path: str, target: str = "host", kernel_options=None):
+    """Parse, run passes and plan memory (no code generation) for `target` (kernels and their scratch, chosen
+    with `kernel_options`, ops/kernel_table.KernelOptions; None: the defaults)."""
     graph = load_model(model_path)
     graph.target = target
+    graph.kernel_options = kernel_options or DEFAULT_OPTIONS
     storage_map = run_passes(graph)
     plan = plan_memory(graph, storage_map)
     return graph, storage_map, plan
@@ -73,10 +76,11 @@ def _emit(op, ctx) -> list:
 
 
 def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget: str = "",
-                  flash_budget: str = "") -> CompiledModel:
+                  flash_budget: str = "", kernel_options=None) -> CompiledModel:
     validate_prefix(prefix)
     validate_target(target)
-    graph, storage_map, plan = analyze(model_path, target)
+    graph, storage_map, plan = analyze(model_path, target, kernel_options)
+    check_strict(graph)
     label = os.path.basename(model_path)
     fields = io_fields(graph)
     field_map = {(f.kind, f.position): f.field for f in fields}

@@ -1,8 +1,8 @@
 """Code generation targets accepted by --target.
 
-The target is validated, recorded in the JSON manifest and selects kernels:
-cores with the DSP extension get the *_dsp int8 kernels (see DSP_TARGETS), Cortex-M0/M3 shape-specialized
-functions (SPECIALIZE_TARGETS).
+The target is validated, recorded in the JSON manifest and selects kernels: which core has which extension is
+said here (MVE_TARGETS, DSP_TARGETS, SPECIALIZE_TARGETS); which kernels a layer takes on them is the kernel
+table's business (ops/kernel_table.py, its FAMILIES per target come from these lists).
 """
 
 from .errors import CompileError

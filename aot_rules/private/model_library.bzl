@@ -51,6 +51,8 @@ def _aot_model_codegen_impl(ctx):
         args.add("--ram_budget", ctx.attr.ram_budget)
     if ctx.attr.flash_budget:
         args.add("--flash_budget", ctx.attr.flash_budget)
+    if ctx.attr.strict_kernels:
+        args.add("--strict_kernels")
     args.add_all(ctx.attr.compiler_flags)
     ctx.actions.run(
         executable = ctx.executable._compiler,
@@ -80,12 +82,13 @@ aot_model_codegen = rule(
         "compiler_flags": attr.string_list(doc = "Extra flags for `aotc compile`."),
         "ram_budget": attr.string(doc = "Fail the build if the workspace exceeds this (e.g. \"24K\")."),
         "flash_budget": attr.string(doc = "Fail the build if weights + parameters exceed this (e.g. \"64K\")."),
+        "strict_kernels": attr.bool(doc = "Fail the build if a layer leaves its core's best kernels because of its quantization parameters."),
         "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
     },
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", **kwargs):
+def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -100,6 +103,9 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         is larger.
       flash_budget: e.g. "64K": the build fails, naming the largest arrays, if the model's weights and
         parameters are larger (code is shared by all models; budget it on the firmware).
+      strict_kernels: the build fails, naming each layer and why, if a layer leaves the best kernels of the core
+        it is built for because of its quantization parameters (`aotc compile --strict_kernels`; layers that
+        leave them for a structural reason are listed in the report, <prefix>.json).
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name
@@ -113,6 +119,7 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         compiler_flags = compiler_flags,
         ram_budget = ram_budget,
         flash_budget = flash_budget,
+        strict_kernels = strict_kernels,
         visibility = kwargs.get("visibility"),
         testonly = kwargs.get("testonly"),
         tags = kwargs.get("tags"),

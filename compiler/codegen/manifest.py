@@ -4,6 +4,7 @@ import json
 
 from .. import __version__
 from ..ir.dtypes import QUANTIZED_IO_DTYPES
+from ..ops.kernel_table import entry_point
 from ..report.macs import op_macs
 
 
@@ -83,6 +84,11 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
         "param_bytes": sum(c.nbytes for c in params),
         "ops": [
             {"index": op.index, "kind": op.kind, "kernel": None if op.is_noop else op.kernel,
+             # The function the layer's code calls (its exact / short / unrolled variant, or the specialized
+             # body) and, for a layer not on the best kernel its core has, why (ops/kernel_table.py).
+             "entry": None if op.is_noop else entry_point(op),
+             "kernel_reason": getattr(op, "kernel_reason", None),
+             "kernel_reason_numeric": bool(getattr(op, "kernel_reason_numeric", False)),
              "aliased": op.is_noop and op.fused_into is None, "fused_into": op.fused_into,
              "fused_ops": list(op.fused_ops), "macs": op_macs(op),
              # int16x8 layers: how the 64-bit accumulation of TFLite is computed (compiler/ops/_int16.py).

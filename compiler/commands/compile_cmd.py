@@ -1,11 +1,13 @@
 """`compile MODEL --prefix P --out_dir D [--target T]`: write P.h, P.c, P_weights.c, P.json."""
 
 from ..driver import compile_model, write_files
+from ..ops.kernel_table import options_from_flags
 
 
 def run_compile(model: str, flags) -> int:
     prefix = flags.prefix
-    compiled = compile_model(model, prefix, flags.target, flags.ram_budget, flags.flash_budget)
+    compiled = compile_model(model, prefix, flags.target, flags.ram_budget, flags.flash_budget,
+                             options_from_flags(flags))
     paths = write_files(flags.out_dir, compiled.files)
     if flags.quiet:
         return 0

@@ -10,6 +10,7 @@ import os
 
 from ..codegen.cnames import sanitize_comment, sanitize_identifier
 from ..driver import compile_model, write_files
+from ..ops.kernel_table import options_from_flags
 from ..report.tflm_arena import measure
 from .info_cmd import _table
 
@@ -19,7 +20,7 @@ def _kernel(op: dict, ops: list) -> str:
         return f"(fused into op {op['fused_into']})"
     if not op["kernel"]:
         return "(aliased: no code)"
-    label = "+".join([op["kernel"]] + [ops[i]["kind"].lower() for i in op.get("fused_ops", [])])
+    label = "+".join([op.get("entry") or op["kernel"]] + [ops[i]["kind"].lower() for i in op.get("fused_ops", [])])
     # int16x8 layers name their accumulation: int32 bias, int64 bias narrowed to int32, or the wide form.
     return label + (f" [acc {op['acc16']}]" if op.get("acc16") else "")
 
@@ -47,10 +48,21 @@ def render_summary(manifest: dict) -> str:
         f"weights      {manifest['weight_bytes']:>10,} B   (+ {manifest['param_bytes']:,} B of per-layer "
         "parameters), const, in flash",
         f"MACs         {manifest['macs']:>10,}",
+    ] + fallback_lines(manifest) + [
         f"inputs       " + ", ".join(f"{i['c_name']} {i['dtype']}{i['shape']}" for i in manifest["inputs"]),
         f"outputs      " + ", ".join(f"{o['c_name']} {o['dtype']}{o['shape']}" for o in manifest["outputs"]),
     ]
     return "\n".join(lines)
+
+
+def fallback_lines(manifest: dict) -> list:
+    """One line per layer that is not on the best kernel its core has, with the reason (ops/kernel_table.py)."""
+    slow = [op for op in manifest["ops"] if op.get("kernel_reason")]
+    if not slow:
+        return [f"kernels      every layer on the best kernel of {manifest['target']}"]
+    return [f"kernels      {len(slow)} layer(s) not on the best kernel of {manifest['target']}:"] + [
+        f"  op {op['index']} {op['kind']}: {op['kernel']} because {op['kernel_reason']}"
+        + (" [quantization]" if op.get("kernel_reason_numeric") else "") for op in slow]
 
 
 def render_tflm_comparison(workspace: int, arena, state: int = 0) -> str:
@@ -63,7 +75,7 @@ def render_tflm_comparison(workspace: int, arena, state: int = 0) -> str:
 
 def run_report(model: str, flags) -> int:
     prefix = flags.prefix or sanitize_identifier(os.path.splitext(os.path.basename(model))[0], "model")
-    compiled = compile_model(model, prefix, flags.target)
+    compiled = compile_model(model, prefix, flags.target, kernel_options=options_from_flags(flags))
     print(render_summary(compiled.manifest))
     if flags.compare_tflm:
         print(render_tflm_comparison(compiled.manifest["workspace"]["size"], measure(model),

@@ -73,24 +73,19 @@ def maybe_fold(weights_by_channel, bias_arr, input_zero_point: int, can_fold: bo
     return bias_arr, input_offset, False
 
 
-def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int, in_c: int) -> bool:
-    """On DSP cores, set up aot_conv2d_s8_dsp (im2col + GEMM) for a convolution whose weights, one row per
-    output channel in (ky, kx, c) order, are `rows` [oc, K].  Returns False (keep the portable kernel) when
-    the layer does not meet the kernel's conditions.  Its im2col pads with the input zero point, so the
-    zero point is always folded into the bias, padding or not."""
-    from ..targets import has_dsp
+def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int, in_c: int):
+    """Set up aot_conv2d_s8_dsp (im2col + GEMM) for a convolution whose weights, one row per output channel in
+    (ky, kx, c) order, are `rows` [oc, K] (K >= 4 and oc * K a multiple of 4: ops/kernel_table.py checks the
+    shape).  Returns None, or why the layer's numbers keep it off the kernel.  Its im2col pads with the input zero
+    point, so the zero point is always folded into the bias, padding or not."""
     from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
     from ._short_requant import exact_requant, short_requant
 
     oc, k = rows.shape
-    # The kernel reads a channel's K % 4 leftover weights as the word ending after them, which needs a whole quad
-    # before the leftovers (K >= 4); the byte stream is read as words.
-    if not has_dsp(getattr(op, "target", "host")) or (oc * k) % 4 or k < 4:
-        return False
     try:
         bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
     except OverflowError:
-        return False
+        return "folding the input zero point into the bias overflows int32"
     short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
     # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
     exact = short is None
@@ -100,7 +95,7 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     stored, adj = raw_word_rows(rows)
     bias = bias.astype(np.int64) + adj
     if not fits_int32(bias):
-        return False
+        return "the bias with the raw-weight-word adjustment overflows int32"
     quads = k // 4
     layout = np.concatenate([interleave_rows(stored[:, :4 * quads], 2), stored[:, 4 * quads:].reshape(-1)])
     tail = k % 4
@@ -108,7 +103,7 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
              in_zp=int(input_zero_point),
              dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
     op.kernel = "aot_conv2d_s8_dsp"
-    return True
+    return None
 
 
 # aot_conv2d_s8_dsp_k<K> exists for these K, for an even out_c and the full int8 activation range.

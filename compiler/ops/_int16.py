@@ -128,15 +128,6 @@ def dsp_quad_order(filt: np.ndarray, run: int) -> np.ndarray:
     return rows.reshape(np.shape(filt))
 
 
-def prepare_dsp16(op, p: dict, run: int) -> None:
-    """On DSP cores, the SMLAD entry point (op.kernel + "_dsp") with its reordered filter, for the int32 and
-    narrowed forms (one int32 sum, which SMLAD's wrapping sum equals); wide layers keep the portable kernel."""
-    from ..targets import has_dsp
-    if has_dsp(getattr(op, "target", "host")) and p["acc16"] != "wide":
-        p["dsp_filter"] = dsp_quad_order(op.input(1).data, run)
-        op.kernel += "_dsp"
-
-
 def acc16_filter(op) -> np.ndarray:
     """The filter as the layer's kernel reads it (reordered for the SMLAD entry points)."""
     return op.params.get("dsp_filter", op.input(1).data)

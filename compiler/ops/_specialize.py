@@ -7,6 +7,8 @@ requantization form and loop bound written as a literal, so GCC constant-propaga
 constant loops and drops the branches that cannot happen.  Layers of the same shape and quantization constants
 share one function (weights, bias and requantization tables are its pointer arguments).
 
+Which layers get a body is decided in ops/kernel_table.py (--specialize is its KernelOptions.specialize).
+
 The input zero point is folded into the bias whenever the result fits in int32 (taps outside the image then
 count as the zero point, pad_fill); the short requantization form is used only where short_requant proves it
 exact, as for the DSP kernels.  Identical per-channel requantization parameters collapse to one (quant_step 0).
@@ -14,9 +16,7 @@ exact, as for the DSP kernels.  Identical per-channel requantization parameters 
 
 import numpy as np
 
-from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
-from ..targets import specializes
 from ._short_requant import short_requant
 
 # Kernel body -> (header, short name used in the function's name).
@@ -35,27 +35,6 @@ FC_MAX_DEPTH = 4095 // 3
 PEEL_MAX_TAPS = 9
 _SIGNATURE = ("const int8_t* in, int8_t* out, const int8_t* w, const int32_t* bias, const int32_t* mult, "
               "const int32_t* second")
-
-
-# Layer kinds (--specialize) and the default: see README "Shape-specialized layers" for what each earns.
-KINDS = ("conv", "depthwise", "fc")
-DEFAULT = KINDS
-_enabled = set(DEFAULT)
-
-
-def configure(spec) -> None:
-    """--specialize: a comma-separated subset of KINDS, "none", or None for DEFAULT."""
-    kinds = DEFAULT if spec is None else [k.strip() for k in spec.split(",") if k.strip() and k.strip() != "none"]
-    bad = [k for k in kinds if k not in KINDS]
-    if bad:
-        raise CompileError(f"--specialize: unknown layer kind '{bad[0]}'; use a comma-separated subset of "
-                           f"{', '.join(KINDS)}, or none.")
-    _enabled.clear()
-    _enabled.update(kinds)
-
-
-def wanted(op, kind: str) -> bool:
-    return kind in _enabled and specializes(getattr(op, "target", "host"))
 
 
 def requant_tables(p: dict, rows: np.ndarray, bias_arr: np.ndarray, in_zp: int) -> dict:

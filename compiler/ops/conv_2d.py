@@ -4,12 +4,13 @@ import numpy as np
 
 from . import _specialize
 from ._base import OpLowering, register
-from ._mve_layout import emit_mve_conv, prepare_mve_conv
+from ._mve_layout import emit_mve_conv
+from .kernel_table import Layer, select
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
-from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
+from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
-                           prepare_dsp_gemm, residual_call, residual_headers, residual_inplace_input)
+                           residual_call, residual_headers, residual_inplace_input)
 
 
 @register
@@ -52,8 +53,7 @@ class Conv2D(OpLowering):
                  sh=sh, sw=sw, dh=dh, dw=dw, pad_t=pad_t, pad_l=pad_l)
         if inp.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(oc, -1), oc, act))
-            op.kernel = "aot_conv2d_s16"
-            prepare_dsp16(op, p, kd)
+            select(op, p, Layer(in_c=kd))
         elif inp.dtype == "int8":
             in_zp = int(inp.quant.zero_point[0])
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
@@ -62,14 +62,7 @@ class Conv2D(OpLowering):
             p.update(mult=mult, shift=shift, bias=b, in_off=in_off, folded=folded,
                      out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
-            op.kernel = "aot_conv2d_s8"
-            if kd == ic and not prepare_mve_conv(op, p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp):
-                prepare_dsp_gemm(op, p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp, ic)
-            if op.kernel == "aot_conv2d_s8" and kd == ic and _specialize.wanted(op, "conv"):
-                t = _specialize.requant_tables(p, filt.data.reshape(oc, -1), int8_bias(bias, oc), in_zp)
-                args = ["in", n, ih, iw, ic, "w", kh, kw, "bias", "out", oh, ow, oc, sh, sw, dh, dw, pad_t, pad_l,
-                        t["in_off"], t["fill"]] + _specialize.requant_args(p, t)
-                _specialize.specialize(op, p, "aot_conv2d_s8_body", args, filt.data, t)
+            select(op, p, Layer(rows=filt.data.reshape(oc, -1), bias=int8_bias(bias, oc), in_zp=in_zp, in_c=ic))
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))

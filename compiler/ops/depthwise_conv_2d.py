@@ -4,17 +4,17 @@ import numpy as np
 
 from ..errors import CompileError
 from ..passes.fold_zero_point import fold_input_offset
-from ..targets import has_dsp
 from ._base import OpLowering, register
 from ._dsp_layout import fits_int32
 from ._short_requant import ACC_LIMIT, acc_range, exact_requant, short_requant
-from ._mve_layout import emit_mve_conv, emit_mve_depthwise, prepare_mve_conv, prepare_mve_depthwise
+from ._mve_layout import emit_mve_conv, emit_mve_depthwise
+from .kernel_table import Layer, select
 from . import _specialize
 from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
 from ._int16 import acc16_args, acc16_params, check_int16_layer
 from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
-                           prepare_dsp_gemm, residual_headers, residual_inplace_input)
+                           residual_headers, residual_inplace_input)
 
 
 # Accumulators the 3x3 DSP kernel keeps before a requantization pass (AOT_DW_ACC_CELLS in its source).
@@ -70,6 +70,38 @@ def use_c4(channels: int, out_h: int, out_w: int, stride: tuple) -> bool:
     return channels % 4 == 0 and (stride != (1, 1) or out_h * out_w <= C4_MAX_PIXELS)
 
 
+def prepare_dsp_3x3(op, p, rows, bias_arr, in_zp):
+    """aot_depthwise_conv2d_s8_dsp or its _c4 form (zero point always folded: its plane pads with it); None, or
+    why the layer's numbers keep it off them."""
+    try:
+        bias = fold_input_offset(rows, bias_arr, -in_zp)
+    except OverflowError:
+        return "folding the input zero point into the bias overflows int32"
+    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    exact = short is None
+    if exact:
+        # aot_depthwise_conv2d_s8_dsp_exact: TFLite's full requantization of its doubled accumulators.
+        short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+        lo, hi = acc_range(short[0], rows)
+        if lo.min(initial=0) < -ACC_LIMIT or hi.max(initial=0) >= ACC_LIMIT:
+            return "the doubled accumulators of the exact requantization may reach 2^31"
+    bias, p["mult"], radd = short
+    # The kernel pairs outputs along plane rows: let them run along the longer side of the image.
+    transpose = p["oh"] > p["ow"]
+    o_r, o_c, s_r, s_c = (p["ow"], p["oh"], p["sw"], p["sh"])
+    if not transpose:
+        o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
+    if not exact and use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
+        p.update(dsp_c4_p=dsp_c4_params(2 * np.asarray(bias, np.int64), p["mult"], radd),
+                 in_zp=in_zp, dsp_scratch=dsp_c4_scratch(p["ow"], p["sw"], p["ic"]))
+        op.kernel = "aot_depthwise_conv2d_s8_dsp_c4"
+        return None
+    p.update(dsp_bias=2 * np.asarray(bias, np.int64), radd=radd, in_zp=in_zp, dsp_exact=exact,
+             dsp_transpose=transpose, dsp_scratch=dsp_3x3_scratch(o_r, o_c, s_r, s_c))
+    op.kernel = "aot_depthwise_conv2d_s8_dsp"
+    return None
+
+
 @register
 class DepthwiseConv2D(OpLowering):
     builtins = ("DEPTHWISE_CONV_2D",)
@@ -115,7 +147,7 @@ class DepthwiseConv2D(OpLowering):
                  sh=sh, sw=sw, dh=dh, dw=dw, pad_t=pad_t, pad_l=pad_l)
         if inp.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(kh * kw, oc).T, oc, act))
-            op.kernel = "aot_depthwise_conv2d_s16"
+            select(op, p, Layer())
         elif inp.dtype == "int8":
             in_zp = int(inp.quant.zero_point[0])
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
@@ -126,61 +158,12 @@ class DepthwiseConv2D(OpLowering):
             p.update(mult=mult, shift=shift, bias=b, in_off=in_off, folded=folded,
                      out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
-            op.kernel = "aot_depthwise_conv2d_s8"
-            if ic == 1:
-                # One input channel: every output channel is an ordinary convolution of that channel,
-                # so the GEMM kernel runs it with the filter transposed to [oc, kh * kw].
-                if not prepare_mve_conv(op, p, per_channel, int8_bias(bias, oc), in_zp):
-                    prepare_dsp_gemm(op, p, per_channel, int8_bias(bias, oc), in_zp, 1)
-            elif prepare_mve_depthwise(op, p, per_channel, int8_bias(bias, oc), in_zp):
-                pass
-            elif (kh, kw, dh, dw, oc) == (3, 3, 1, 1, ic):
-                self._prepare_dsp_3x3(op, p, per_channel, int8_bias(bias, oc), in_zp)
-            if op.kernel == "aot_depthwise_conv2d_s8" and _specialize.wanted(op, "depthwise"):
-                t = _specialize.requant_tables(p, per_channel, int8_bias(bias, oc), in_zp)
-                # peel: border rows and columns unrolled one by one (no run-time tap checks), for small
-                # filters only: a 10x8 filter's unrolled border windows cost tens of KB.
-                args = ["in", n, ih, iw, ic, "w", kh, kw, oc // ic, "bias", "out", oh, ow, sh, sw, dh, dw,
-                        pad_t, pad_l, t["in_off"], t["fill"]] + _specialize.requant_args(p, t) + \
-                    [int(kh * kw <= _specialize.PEEL_MAX_TAPS)]
-                _specialize.specialize(op, p, "aot_depthwise_conv2d_s8_body", args, filt.data, t)
+            select(op, p, Layer(rows=per_channel, bias=int8_bias(bias, oc), in_zp=in_zp, in_c=1))
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_depthwise_conv2d_f32"
         op.params = p
-
-    @staticmethod
-    def _prepare_dsp_3x3(op, p, rows, bias_arr, in_zp):
-        """On DSP cores: aot_depthwise_conv2d_s8_dsp (zero point always folded: its plane pads with it)."""
-        if not has_dsp(getattr(op, "target", "host")):
-            return
-        try:
-            bias = fold_input_offset(rows, bias_arr, -in_zp)
-        except OverflowError:
-            return
-        short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-        exact = short is None
-        if exact:
-            # aot_depthwise_conv2d_s8_dsp_exact: TFLite's full requantization of its doubled accumulators.
-            short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-            lo, hi = acc_range(short[0], rows)
-            if lo.min(initial=0) < -ACC_LIMIT or hi.max(initial=0) >= ACC_LIMIT:
-                return
-        bias, p["mult"], radd = short
-        # The kernel pairs outputs along plane rows: let them run along the longer side of the image.
-        transpose = p["oh"] > p["ow"]
-        o_r, o_c, s_r, s_c = (p["ow"], p["oh"], p["sw"], p["sh"])
-        if not transpose:
-            o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
-        if not exact and use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
-            p.update(dsp_c4_p=dsp_c4_params(2 * np.asarray(bias, np.int64), p["mult"], radd),
-                     in_zp=in_zp, dsp_scratch=dsp_c4_scratch(p["ow"], p["sw"], p["ic"]))
-            op.kernel = "aot_depthwise_conv2d_s8_dsp_c4"
-            return
-        p.update(dsp_bias=2 * np.asarray(bias, np.int64), radd=radd, in_zp=in_zp, dsp_exact=exact,
-                 dsp_transpose=transpose, dsp_scratch=dsp_3x3_scratch(o_r, o_c, s_r, s_c))
-        op.kernel = "aot_depthwise_conv2d_s8_dsp"
 
     def headers(self, op):
         if op.kernel in _specialize.BODIES:

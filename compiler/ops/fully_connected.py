@@ -11,12 +11,35 @@ from . import _specialize
 from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, fused_activation,
                       require_const, require_inputs, require_same_dtype)
-from ..targets import has_dsp
-from ._int16 import acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
+from ._int16 import acc16_filter, acc16_params, check_int16_layer
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
 from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
 from ._short_requant import exact_requant, short_requant
-from ._mve_layout import mve_gemm_params
+from .kernel_table import Layer, select
+
+
+def prepare_fc_dsp(op, p):
+    """4-row interleaved raw-word weights for aot_fully_connected_s8_dsp (depth a multiple of 4 and within the
+    scratch limit: ops/kernel_table.py checks those); None, or why the layer's numbers keep it off the kernel."""
+    rows = op.input(1).data.reshape(p["units"], p["depth"])
+    if p["in_off"] != 0:
+        return "folding the input zero point into the bias overflows int32"
+    short = short_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    exact = short is None
+    if exact:
+        short = exact_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    bias, mult, radd = short
+    stored, adj = raw_word_rows(rows)
+    bias = bias.astype(np.int64) + adj
+    if not fits_int32(bias):
+        return "the bias with the raw-weight-word adjustment overflows int32"
+    # Constant rows get their own constants even in a per-tensor layer: one entry only when all agree.
+    stride = 0 if np.all(mult == mult[0]) and np.all(radd == radd[0]) else 1
+    p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
+             mult=mult[:1] if stride == 0 else mult, radd=radd[:1] if stride == 0 else radd, stride=stride,
+             dsp_exact=exact)
+    op.kernel = "aot_fully_connected_s8_dsp"
+    return None
 
 
 @register
@@ -64,8 +87,7 @@ class FullyConnected(OpLowering):
         p = dict(batches=inp.num_elements // depth, depth=depth, units=units)
         if inp.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(units, depth), units, act))
-            op.kernel = "aot_fully_connected_s16"
-            prepare_dsp16(op, p, depth)
+            select(op, p, Layer(in_c=depth))
         elif inp.dtype == "int8":
             mult, shift = channel_multipliers(op, inp, filt, out, units)
             per_channel = filt.quant.per_channel
@@ -77,50 +99,13 @@ class FullyConnected(OpLowering):
             p.update(mult=mult, shift=shift, stride=1 if per_channel else 0, bias=b,
                      in_off=in_off, folded=folded, out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
-            op.kernel = "aot_fully_connected_s8"
-            m = mve_gemm_params(op, filt.data.reshape(units, depth), int8_bias(bias, units),
-                                int(inp.quant.zero_point[0]), mult, shift)
-            if m is not None:
-                p.update(m)
-                op.kernel = "aot_fully_connected_s8_mve"
-            else:
-                self._prepare_dsp(op, p)
-            if _specialize.wanted(op, "fc") and depth <= _specialize.FC_MAX_DEPTH:
-                t = _specialize.requant_tables(p, filt.data.reshape(units, depth), int8_bias(bias, units),
-                                               int(inp.quant.zero_point[0]))
-                args = ["in", p["batches"], depth, "w", "bias", "out", units, t["in_off"]] + \
-                    _specialize.requant_args(p, t)
-                _specialize.specialize(op, p, "aot_fully_connected_s8_body", args, filt.data, t)
+            select(op, p, Layer(rows=filt.data.reshape(units, depth), bias=int8_bias(bias, units),
+                                in_zp=int(inp.quant.zero_point[0])))
         else:
             p.update(act=activation_range_f32(act),
                      bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_fully_connected_f32"
         op.params = p
-
-    @staticmethod
-    def _prepare_dsp(op, p):
-        """On DSP cores: 4-row interleaved raw-word weights for aot_fully_connected_s8_dsp."""
-        rows = op.input(1).data.reshape(p["units"], p["depth"])
-        # The expanded input row costs 2 * depth bytes of scratch: past 2 KiB (e.g. a 4000-deep layer with a
-        # few outputs) the RAM is worth more than the speed.
-        if not (has_dsp(getattr(op, "target", "host")) and p["depth"] % 4 == 0 and p["in_off"] == 0
-                and 2 * p["depth"] <= 2048):
-            return
-        short = short_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
-        exact = short is None
-        if exact:
-            short = exact_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
-        bias, mult, radd = short
-        stored, adj = raw_word_rows(rows)
-        bias = bias.astype(np.int64) + adj
-        if not fits_int32(bias):
-            return
-        # Constant rows get their own constants even in a per-tensor layer: one entry only when all agree.
-        stride = 0 if np.all(mult == mult[0]) and np.all(radd == radd[0]) else 1
-        p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
-                 mult=mult[:1] if stride == 0 else mult, radd=radd[:1] if stride == 0 else radd, stride=stride,
-                 dsp_exact=exact)
-        op.kernel = "aot_fully_connected_s8_dsp"
 
     def scratch_bytes(self, op):
         # The input row expanded to int16 lane pairs.

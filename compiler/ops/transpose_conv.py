@@ -15,7 +15,8 @@ from ._base import OpLowering, register
 from ._common import (activation_range_f32, activation_range_int8, const_int_array, fused_activation, nhwc,
                       require_const, require_inputs, require_same_dtype)
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias
-from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer, prepare_dsp16
+from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer
+from .kernel_table import Layer, select
 
 
 def transpose_padding(code: int, stride: int, out_size: int, k: int) -> int:
@@ -86,14 +87,13 @@ class TransposeConv(OpLowering):
                  pad_t=transpose_padding(code, sh, oh, kh), pad_l=transpose_padding(code, sw, ow, kw))
         if out.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(oc, -1), oc, act))
-            op.kernel = "aot_transpose_conv_s16"
-            prepare_dsp16(op, p, ic)
+            select(op, p, Layer(in_c=ic))
         elif out.dtype == "int8":
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
             p.update(mult=mult, shift=shift, bias=None if bias is None else int8_bias(bias, oc),
                      in_off=-int(inp.quant.zero_point[0]), out_off=int(out.quant.zero_point[0]),
                      act=activation_range_int8(act, *out.quant.scalar()))
-            op.kernel = "aot_transpose_conv_s8"
+            select(op, p, Layer())
         else:
             p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_transpose_conv_f32"

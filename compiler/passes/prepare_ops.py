@@ -18,6 +18,7 @@ def prepare_ops(graph) -> None:
             continue  # computed by another op (passes/fold_pad.py): nothing of its own to prepare
         # Lowerings pick target-specific kernels (and their weight layouts) from op.target.
         op.target = target
+        op.kernel_options = getattr(graph, "kernel_options", None)
         try:
             op.lowering.prepare(op)
         except QuantRangeError as e:

@@ -27,9 +27,17 @@ if [ -e "${AOT_MODELS_DIR:-$(pwd)/../shared/models}/kws_ref_model.tflite" ]; the
     "workspace needs 16000 B" "Largest contributors"
   expect_failure //tests/budgets:kws_over_flash_budget "over its flash_budget of 20480 B \(20K\)" \
     "Largest contributors: kws_flash_op[0-9]+_filter \([0-9]+ B\)"
+  if bazel build //tests/budgets:kws_strict_fw >/dev/null 2>&1; then
+    echo "ok: //tests/budgets:kws_strict_fw builds with strict_kernels"
+  else
+    echo "FAIL: //tests/budgets:kws_strict_fw does not build with strict_kernels"
+    failures=$((failures + 1))
+  fi
 else
   echo "skip: the shared models are not available; model budget fixtures not run"
 fi
+expect_failure //tests/budgets:fold_strict_fw "strict_kernels: 1 layer" \
+  "operator 0 \(CONV_2D\) runs aot_conv2d_s8 because aot_conv2d_s8_dsp: folding the input zero point"
 expect_failure //tests/budgets:hello_over_budget "over its flash_budget of 4096 B \(4K\): flash_total is [0-9]+ B" \
   "over its ram_budget of 32768 B \(32K\): ram_total is [0-9]+ B" "the stack reservation \(65536 B\)"
 [ "$failures" -eq 0 ] && echo "budget fixtures: all fail as they must"

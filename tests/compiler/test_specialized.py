@@ -13,6 +13,7 @@ import pytest
 
 from compiler.errors import CompileError
 from compiler.ops import _specialize
+from compiler.ops.kernel_table import KernelOptions, parse_specialize
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
@@ -114,15 +115,17 @@ def test_generated_code_specialized_only_for_m0_m3():
 
 
 def test_specialize_option():
+    """--specialize is a compile option (KernelOptions.specialize) passed down, not module state."""
     path = shared_model_path("kws_ref_model")
-    try:
-        _specialize.configure("fc,depthwise")
-        src = compile_model(path, "kws", "cortex-m3").files["kws.c"]
-        assert "static void kws_fc" in src and "static void kws_dw" in src and "aot_conv2d_s8(" in src
-        _specialize.configure("none")
-        src = compile_model(path, "kws", "cortex-m3").files["kws.c"]
-        assert "static void" not in src
-        with pytest.raises(CompileError, match="unknown layer kind 'pool'"):
-            _specialize.configure("conv,pool")
-    finally:
-        _specialize.configure(None)
+    opts = KernelOptions(specialize=parse_specialize("fc,depthwise"))
+    src = compile_model(path, "kws", "cortex-m3", kernel_options=opts).files["kws.c"]
+    assert "static void kws_fc" in src and "static void kws_dw" in src and "aot_conv2d_s8(" in src
+    ops = compile_model(path, "kws", "cortex-m3", kernel_options=opts).manifest["ops"]
+    assert any("--specialize leaves out conv" in (op["kernel_reason"] or "") for op in ops)
+    src = compile_model(path, "kws", "cortex-m3", kernel_options=KernelOptions(specialize=parse_specialize("none"))
+                        ).files["kws.c"]
+    assert "static void" not in src
+    # The default is back for the next compile: nothing was left behind in module state.
+    assert "static void kws_conv" in compile_model(path, "kws", "cortex-m3").files["kws.c"]
+    with pytest.raises(CompileError, match="unknown layer kind 'pool'"):
+        parse_specialize("conv,pool")

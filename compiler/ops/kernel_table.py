@@ -1,0 +1,355 @@
+"""The kernel table: which kernel runs each int8/int16 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
+TRANSPOSE_CONV layer, decided in one place (the TVM "strategy" idea).
+
+For each (op kind, dtype) the table lists candidate kernels, best first, each tagged with the core family that has
+it (mve: Helium, Cortex-M55; dsp: the DSP extension; specialized: shape-specialized bodies, Cortex-M0/M3;
+portable: every core).  A target has an ordered tuple of families (FAMILIES).  `select` walks the candidates of
+the target's families in order; each candidate has
+  - `serves`: whether the layer is of the form the kernel is written for at all (e.g. one input channel for the
+    GEMM form of a depthwise layer); a kernel that does not serve a layer is skipped silently;
+  - `when`: a structural condition, None when it holds, else a short reason ("K < 4", "grouped convolution");
+  - `setup`: computes the kernel's weight layout and constants into op.params and returns None, or the reason it
+    cannot (a quantization reason, e.g. the zero point does not fold into an int32 bias).
+The first candidate whose three steps pass sets op.kernel.  A layer whose kernel is not of the best family its
+core has for that op (the first family with a candidate serving the layer) is a fallback: op.kernel_reason says
+why the better family's kernels refused it, and op.kernel_reason_numeric whether that was because of the layer's
+quantization parameters (which `strict_kernels` refuses) rather than its structure.
+
+Options that change the choice (which layer kinds are specialized, strictness) are a KernelOptions value passed
+down from the compile command (graph.kernel_options -> op.kernel_options), never module state.
+"""
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from ..errors import CompileError, UnsupportedError
+from ..targets import TARGETS, has_dsp, has_mve, specializes
+
+def _families(target: str) -> tuple:
+    """The core families a target has, best first (compiler/targets.py says which core has which extension)."""
+    have = (("mve", has_mve(target)), ("dsp", has_dsp(target)), ("specialized", specializes(target)))
+    return tuple(f for f, ok in have if ok) + ("portable",)
+
+
+# Core families per target, best first.
+FAMILIES = {t: _families(t) for t in TARGETS}
+
+# --specialize: the layer kinds made shape-specialized functions on the Cortex-M0/M3 (README "Shape-specialized
+# layers" says what each earns).
+SPECIALIZE_KINDS = ("conv", "depthwise", "fc")
+
+
+def parse_specialize(spec) -> frozenset:
+    """--specialize: a comma-separated subset of SPECIALIZE_KINDS, "none", or None for all of them."""
+    kinds = SPECIALIZE_KINDS if spec is None else [k.strip() for k in spec.split(",")
+                                                   if k.strip() and k.strip() != "none"]
+    bad = [k for k in kinds if k not in SPECIALIZE_KINDS]
+    if bad:
+        raise CompileError(f"--specialize: unknown layer kind '{bad[0]}'; use a comma-separated subset of "
+                           f"{', '.join(SPECIALIZE_KINDS)}, or none.")
+    return frozenset(kinds)
+
+
+@dataclass(frozen=True)
+class KernelOptions:
+    """Compile options of kernel selection: the layer kinds specialized on the M0/M3 (--specialize) and whether a
+    layer that leaves its core's best kernels because of its quantization parameters fails the build
+    (--strict_kernels)."""
+    specialize: frozenset = frozenset(SPECIALIZE_KINDS)
+    strict: bool = False
+
+
+DEFAULT_OPTIONS = KernelOptions()
+
+
+def options_from_flags(flags) -> KernelOptions:
+    """The KernelOptions of the command line (--specialize, --strict_kernels)."""
+    return KernelOptions(specialize=parse_specialize(getattr(flags, "specialize", None)),
+                         strict=bool(getattr(flags, "strict_kernels", False)))
+
+
+def options_of(op) -> KernelOptions:
+    return getattr(op, "kernel_options", None) or DEFAULT_OPTIONS
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str                  # op.kernel once chosen
+    family: str                # mve / dsp / specialized / portable
+    setup: Callable            # (op, p, a) -> None, or the (quantization) reason it cannot run the layer
+    when: Callable = None      # (op, p, a) -> None, or the structural reason it cannot
+    serves: Callable = None    # (op, p, a) -> bool: the layer has the form this kernel is written for
+
+
+@dataclass
+class Layer:
+    """What a candidate's checks and set-up read besides op and op.params: the weights one row per output
+    channel ([C, K] int8), the model's int32 bias per channel, the input zero point, the GEMM's input channels."""
+    rows: object = None
+    bias: object = None
+    in_zp: int = 0
+    in_c: int = 0
+    extra: dict = field(default_factory=dict)
+
+
+# --- the candidates' conditions and set-ups (the kernels' own layout code stays next to their lowerings) --------
+
+def _grouped(op, p, a):
+    return "grouped convolution" if p["kd"] != p["ic"] else None
+
+
+def _dsp_gemm_shape(op, p, a):
+    oc, k = a.rows.shape
+    if k < 4:
+        # The kernel reads a channel's K % 4 leftover weights as the word ending after them: a whole quad first.
+        return f"K = {k} < 4 taps per output"
+    if (oc * k) % 4:
+        return f"out_c * K = {oc * k} is not a multiple of 4 (the weights are read as words)"
+    return None
+
+
+def _conv_dsp_when(op, p, a):
+    return _grouped(op, p, a) or _dsp_gemm_shape(op, p, a)
+
+
+def _fold_reason():
+    return "folding the input zero point into the bias overflows int32"
+
+
+def _mve_conv(op, p, a):
+    from ._mve_layout import prepare_mve_conv
+    return None if prepare_mve_conv(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
+
+
+def _mve_depthwise(op, p, a):
+    from ._mve_layout import prepare_mve_depthwise
+    return None if prepare_mve_depthwise(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
+
+
+def _dsp_gemm(op, p, a):
+    from ._conv_common import prepare_dsp_gemm
+    return prepare_dsp_gemm(op, p, a.rows, a.bias, a.in_zp, a.in_c)
+
+
+def _dw_dsp_when(op, p, a):
+    if (p["kh"], p["kw"]) != (3, 3):
+        return f"{p['kh']}x{p['kw']} filter (the DSP depthwise kernels take 3x3)"
+    if (p["dh"], p["dw"]) != (1, 1):
+        return f"dilation {p['dh']}x{p['dw']}"
+    if p["mult_depth"] != 1:
+        return f"depth multiplier {p['mult_depth']}"
+    return None
+
+
+def _dw_dsp(op, p, a):
+    from .depthwise_conv_2d import prepare_dsp_3x3
+    return prepare_dsp_3x3(op, p, a.rows, a.bias, a.in_zp)
+
+
+def _fc_mve(op, p, a):
+    from ._mve_layout import mve_gemm_params
+    m = mve_gemm_params(op, a.rows, a.bias, a.in_zp, p["mult"], p["shift"])
+    if m is None:
+        return _fold_reason()
+    p.update(m)
+    op.kernel = "aot_fully_connected_s8_mve"
+    return None
+
+
+# The expanded input row of aot_fully_connected_s8_dsp costs 2 * depth bytes of scratch: past 2 KiB (e.g. a
+# 4000-deep layer with a few outputs) the RAM is worth more than the speed.
+FC_DSP_MAX_SCRATCH = 2048
+
+
+def _fc_dsp_when(op, p, a):
+    if p["depth"] % 4:
+        return f"depth {p['depth']} is not a multiple of 4"
+    if 2 * p["depth"] > FC_DSP_MAX_SCRATCH:
+        return f"scratch would exceed 2 KiB (2 x depth {p['depth']} bytes)"
+    return None
+
+
+def _fc_dsp(op, p, a):
+    from .fully_connected import prepare_fc_dsp
+    return prepare_fc_dsp(op, p)
+
+
+def _specialize_when(kind):
+    def when(op, p, a):
+        if kind not in options_of(op).specialize:
+            return f"--specialize leaves out {kind}"
+        if kind == "conv":
+            return _grouped(op, p, a)
+        if kind == "fc":
+            from ._specialize import FC_MAX_DEPTH
+            if p["depth"] > FC_MAX_DEPTH:
+                return f"depth {p['depth']} > {FC_MAX_DEPTH} (load immediate range)"
+        return None
+    return when
+
+
+def _specialize_setup(kind):
+    def setup(op, p, a):
+        from . import _specialize as s
+        t = s.requant_tables(p, a.rows, a.bias, a.in_zp)
+        filt = op.input(1).data
+        if kind == "conv":
+            args = ["in", p["n"], p["ih"], p["iw"], p["ic"], "w", p["kh"], p["kw"], "bias", "out", p["oh"], p["ow"],
+                    p["oc"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], t["in_off"], t["fill"]] + \
+                s.requant_args(p, t)
+            s.specialize(op, p, "aot_conv2d_s8_body", args, filt, t)
+        elif kind == "depthwise":
+            # peel: border rows and columns unrolled one by one (no run-time tap checks), for small filters only:
+            # a 10x8 filter's unrolled border windows cost tens of KB.
+            args = ["in", p["n"], p["ih"], p["iw"], p["ic"], "w", p["kh"], p["kw"], p["mult_depth"], "bias", "out",
+                    p["oh"], p["ow"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], t["in_off"],
+                    t["fill"]] + s.requant_args(p, t) + [int(p["kh"] * p["kw"] <= s.PEEL_MAX_TAPS)]
+            s.specialize(op, p, "aot_depthwise_conv2d_s8_body", args, filt, t)
+        else:
+            args = ["in", p["batches"], p["depth"], "w", "bias", "out", p["units"], t["in_off"]] + \
+                s.requant_args(p, t)
+            s.specialize(op, p, "aot_fully_connected_s8_body", args, filt, t)
+        return None
+    return setup
+
+
+def _dsp16_when(op, p, a):
+    if p["acc16"] == "wide":
+        return ("the int64 accumulator needs the wide form (|bias| + 32768 * sum|w| >= 2^31 for some channel; the "
+                "SMLAD kernels keep one int32 sum)")
+    return None
+
+
+def _dsp16(name):
+    def setup(op, p, a):
+        from ._int16 import dsp_quad_order
+        p["dsp_filter"] = dsp_quad_order(op.input(1).data, a.in_c)
+        op.kernel = name
+        return None
+    return setup
+
+
+def _portable(name):
+    def setup(op, p, a):
+        op.kernel = name
+        return None
+    return setup
+
+
+def _ic1(op, p, a):
+    return p["ic"] == 1
+
+
+def _ic_many(op, p, a):
+    return p["ic"] != 1
+
+
+# (op kind, dtype) -> candidates, best first.  A family with no candidate for the op has no kernel of its own
+# for it (e.g. int8 TRANSPOSE_CONV: the portable gather kernel on every core).
+TABLE = {
+    ("CONV_2D", "int8"): (
+        Kernel("aot_conv2d_s8_mve", "mve", _mve_conv, when=_grouped),
+        Kernel("aot_conv2d_s8_dsp", "dsp", _dsp_gemm, when=_conv_dsp_when),
+        Kernel("aot_conv2d_s8_body", "specialized", _specialize_setup("conv"), when=_specialize_when("conv")),
+        Kernel("aot_conv2d_s8", "portable", _portable("aot_conv2d_s8")),
+    ),
+    ("DEPTHWISE_CONV_2D", "int8"): (
+        # One input channel: every output channel is an ordinary convolution of it (filter as [oc, kh * kw]).
+        Kernel("aot_conv2d_s8_mve", "mve", _mve_conv, serves=_ic1),
+        Kernel("aot_depthwise_conv2d_s8_mve", "mve", _mve_depthwise, serves=_ic_many,
+               when=lambda op, p, a: f"depth multiplier {p['mult_depth']}" if p["mult_depth"] != 1 else None),
+        Kernel("aot_conv2d_s8_dsp", "dsp", _dsp_gemm, serves=_ic1, when=_dsp_gemm_shape),
+        Kernel("aot_depthwise_conv2d_s8_dsp", "dsp", _dw_dsp, serves=_ic_many, when=_dw_dsp_when),
+        Kernel("aot_depthwise_conv2d_s8_body", "specialized", _specialize_setup("depthwise"),
+               when=_specialize_when("depthwise")),
+        Kernel("aot_depthwise_conv2d_s8", "portable", _portable("aot_depthwise_conv2d_s8")),
+    ),
+    ("FULLY_CONNECTED", "int8"): (
+        Kernel("aot_fully_connected_s8_mve", "mve", _fc_mve),
+        Kernel("aot_fully_connected_s8_dsp", "dsp", _fc_dsp, when=_fc_dsp_when),
+        Kernel("aot_fully_connected_s8_body", "specialized", _specialize_setup("fc"), when=_specialize_when("fc")),
+        Kernel("aot_fully_connected_s8", "portable", _portable("aot_fully_connected_s8")),
+    ),
+    ("TRANSPOSE_CONV", "int8"): (
+        Kernel("aot_transpose_conv_s8", "portable", _portable("aot_transpose_conv_s8")),
+    ),
+    ("CONV_2D", "int16"): (
+        Kernel("aot_conv2d_s16_dsp", "dsp", _dsp16("aot_conv2d_s16_dsp"), when=_dsp16_when),
+        Kernel("aot_conv2d_s16", "portable", _portable("aot_conv2d_s16")),
+    ),
+    ("FULLY_CONNECTED", "int16"): (
+        Kernel("aot_fully_connected_s16_dsp", "dsp", _dsp16("aot_fully_connected_s16_dsp"), when=_dsp16_when),
+        Kernel("aot_fully_connected_s16", "portable", _portable("aot_fully_connected_s16")),
+    ),
+    ("TRANSPOSE_CONV", "int16"): (
+        Kernel("aot_transpose_conv_s16_dsp", "dsp", _dsp16("aot_transpose_conv_s16_dsp"), when=_dsp16_when),
+        Kernel("aot_transpose_conv_s16", "portable", _portable("aot_transpose_conv_s16")),
+    ),
+    ("DEPTHWISE_CONV_2D", "int16"): (
+        Kernel("aot_depthwise_conv2d_s16", "portable", _portable("aot_depthwise_conv2d_s16")),
+    ),
+}
+
+
+def candidates(kind: str, dtype: str, target: str) -> list:
+    """The table's candidates for an op on `target`, in the order they are tried."""
+    fams = FAMILIES.get(target, ("portable",))
+    table = TABLE[(kind, dtype)]
+    return [k for f in fams for k in table if k.family == f]
+
+
+def select(op, p: dict, layer: Layer) -> str:
+    """Choose op's kernel from the table (sets op.kernel, the layout in p, op.kernel_reason and
+    op.kernel_reason_numeric) and return its name."""
+    op.params = p
+    best_family, reasons, numeric = None, [], False
+    for k in candidates(op.kind, op.output.dtype, getattr(op, "target", "host")):
+        if k.serves is not None and not k.serves(op, p, layer):
+            continue
+        if best_family is None:
+            best_family = k.family
+        why = k.when(op, p, layer) if k.when is not None else None
+        if why is None:
+            why = k.setup(op, p, layer)
+            numeric = numeric or (why is not None and k.family == best_family)
+        if why is None:
+            fell = k.family != best_family
+            op.kernel_reason = "; ".join(reasons) if fell else None
+            op.kernel_reason_numeric = fell and numeric
+            return op.kernel
+        if k.family == best_family:
+            reasons.append(f"{k.name}: {why}")
+    raise AssertionError(f"no portable kernel for {op.kind} {op.output.dtype}")
+
+
+def entry_point(op) -> Optional[str]:
+    """The function a layer's code actually calls (the exact / short / unrolled variants of a kernel), or the
+    specialized body with its requantization form, for reports."""
+    k, p = op.kernel, op.params or {}
+    if k is None:
+        return None
+    if "spec" in p:
+        return f"{k}[{'short' if p['spec']['tables']['short'] else 'exact'} requant]"
+    if "residual" in p:
+        return k  # its *_add form; reports append "+add"
+    if k == "aot_conv2d_s8_dsp":
+        from ._conv_common import dsp_gemm_entry
+        in_c = 1 if op.kind == "DEPTHWISE_CONV_2D" else p["ic"]
+        return dsp_gemm_entry(p, in_c, op.output.shape[3])
+    if k in ("aot_depthwise_conv2d_s8_dsp", "aot_fully_connected_s8_dsp") and p.get("dsp_exact"):
+        return k + "_exact"
+    return k
+
+
+def check_strict(graph) -> None:
+    """strict_kernels: refuse a model in which a layer leaves its core's best kernels because of its quantization
+    parameters (structural fallbacks stay allowed and are listed in the report)."""
+    if not getattr(graph, "kernel_options", DEFAULT_OPTIONS).strict:
+        return
+    bad = [op for op in graph.ops if getattr(op, "kernel_reason_numeric", False)]
+    if bad:
+        layers = "; ".join(f"operator {op.index} ({op.kind}) runs {op.kernel} because {op.kernel_reason}"
+                           for op in bad)
+        raise UnsupportedError(
+            f"strict_kernels: {len(bad)} layer(s) for {graph.target} leave the best kernels of the core because of "
+            f"their quantization parameters: {layers}. Re-quantize these layers, or build without strict_kernels.")
