@@ -62,6 +62,22 @@ AOT_INLINE_BODY int32_t aot_dw_tap_hi(int32_t i0, int32_t dilation, int32_t filt
         int32_t requant, const int32_t *out_multiplier, const int32_t *out_second, int32_t quant_step,         \
         int32_t act_min, int32_t act_max
 
+/* acc[r] += w[r] * v for r < lanes (1 or 4, a literal; written out so the accumulators stay in registers). */
+AOT_INLINE_BODY void aot_dw_mac(int32_t* acc, int32_t lanes, const int8_t* w, int32_t v)
+{
+    acc[0] += (int32_t)w[0] * v;
+    if (lanes == 4) {
+        acc[1] += (int32_t)w[1] * v;
+        acc[2] += (int32_t)w[2] * v;
+        acc[3] += (int32_t)w[3] * v;
+#if defined(__GNUC__)
+        /* Tap by tap: GCC would otherwise compute the four sums one after the other, keeping every input of
+         * the window live (spilled) in between. */
+        __asm__ __volatile__("" : "+r"(acc[0]), "+r"(acc[1]), "+r"(acc[2]), "+r"(acc[3]));
+#endif
+    }
+}
+
 /* Output pixels [ox_begin, ox_end) of one row (window top at image row iy0), all with the taps
  * [fy_lo, fy_hi) x [fx_lo, fx_hi) inside the image (the same for the whole run); the other taps count as
  * pad_fill.  With literal ranges the tap loops unroll into constant offsets from one input pointer. */
@@ -72,6 +88,9 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
     const int32_t row_step = in_w * in_c;
     const int32_t unroll = AOT_CONSTANT(fy_lo) && AOT_CONSTANT(fy_hi) && AOT_CONSTANT(fx_lo) &&
                            AOT_CONSTANT(fx_hi) && AOT_CONSTANT(filter_h) && AOT_CONSTANT(filter_w);
+    /* With a literal depth multiplier that is a multiple of 4 (e.g. one input channel feeding 8 filters),
+     * four output channels share every input load: 9 instructions per 4 MACs instead of 12 on the M0/M3. */
+    const int32_t lanes = AOT_CONSTANT(depth_multiplier) && depth_multiplier % 4 == 0 ? 4 : 1;
     int32_t ox, ic, m, fy, fx;
     (void)in_h;
     (void)out_w;
@@ -83,17 +102,29 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
         const int8_t* w_c = filter;
         int32_t oc = 0;
         for (ic = 0; ic < in_c; ic++) {
-            for (m = 0; m < depth_multiplier; m++) {
-                int32_t acc = bias != 0 ? bias[oc] : 0;
+            for (m = 0; m < depth_multiplier; m += lanes) {
+                /* Channels oc..oc+lanes of input channel ic: each input value is loaded once for all of them. */
+                int32_t acc[4];
+                int32_t r;
+                for (r = 0; r < lanes; r++) {
+                    acc[r] = bias != 0 ? bias[oc + r] : 0;
+                }
                 if (unroll) {
+                    /* Opaque per channel block: otherwise GCC hoists the window's input loads (the same for
+                     * every block of one input channel) or its weight loads (the same for every pixel) out of
+                     * the loops and spills them all. */
+                    const int8_t* x_px = in_b + first + ic;
+                    const int8_t* w_blk = w_c;
+                    AOT_OPAQUE(x_px);
+                    AOT_OPAQUE(w_blk);
                     AOT_UNROLL
                     for (fy = fy_lo; fy < fy_hi; fy++) {
                         AOT_UNROLL
                         for (fx = fx_lo; fx < fx_hi; fx++) {
-                            acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] *
-                                   ((int32_t)in_b[first + ic + (fy - fy_lo) * dilation_h * row_step +
-                                                  (fx - fx_lo) * dilation_w * in_c] +
-                                    input_offset);
+                            aot_dw_mac(acc, lanes, w_blk + (fy * filter_w + fx) * out_c,
+                                       (int32_t)x_px[(fy - fy_lo) * dilation_h * row_step +
+                                                     (fx - fx_lo) * dilation_w * in_c] +
+                                           input_offset);
                         }
                     }
                     if (pad_fill != 0) {
@@ -102,7 +133,7 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
                             AOT_UNROLL
                             for (fx = 0; fx < filter_w; fx++) {
                                 if (fy < fy_lo || fy >= fy_hi || fx < fx_lo || fx >= fx_hi) {
-                                    acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] * pad_fill;
+                                    aot_dw_mac(acc, lanes, w_c + (fy * filter_w + fx) * out_c, pad_fill);
                                 }
                             }
                         }
@@ -116,14 +147,17 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
                                                                   (fx - fx_lo) * dilation_w * in_c] +
                                                         input_offset
                                                   : pad_fill;
-                            acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] * v;
+                            aot_dw_mac(acc, lanes, w_c + (fy * filter_w + fx) * out_c, v);
                         }
                     }
                 }
-                out_px[oc] = aot_requant_s8(acc, requant, out_multiplier[oc * quant_step],
-                                            out_second[oc * quant_step], output_offset, act_min, act_max);
-                w_c++;
-                oc++;
+                for (r = 0; r < lanes; r++) {
+                    out_px[oc + r] = aot_requant_s8(acc[r], requant, out_multiplier[(oc + r) * quant_step],
+                                                    out_second[(oc + r) * quant_step], output_offset, act_min,
+                                                    act_max);
+                }
+                w_c += lanes;
+                oc += lanes;
             }
         }
     }
