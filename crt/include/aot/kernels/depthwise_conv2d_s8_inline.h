@@ -62,19 +62,79 @@ AOT_INLINE_BODY int32_t aot_dw_tap_hi(int32_t i0, int32_t dilation, int32_t filt
         int32_t requant, const int32_t *out_multiplier, const int32_t *out_second, int32_t quant_step,         \
         int32_t act_min, int32_t act_max
 
-/* acc[r] += w[r] * v for r < lanes (1 or 4, a literal; written out so the accumulators stay in registers). */
-AOT_INLINE_BODY void aot_dw_mac(int32_t* acc, int32_t lanes, const int8_t* w, int32_t v)
+/* acc[r] += w[r] * v, r = 0..3. */
+AOT_INLINE_BODY void aot_dw_mac4(int32_t* acc, const int8_t* w, int32_t v)
 {
     acc[0] += (int32_t)w[0] * v;
-    if (lanes == 4) {
-        acc[1] += (int32_t)w[1] * v;
-        acc[2] += (int32_t)w[2] * v;
-        acc[3] += (int32_t)w[3] * v;
+    acc[1] += (int32_t)w[1] * v;
+    acc[2] += (int32_t)w[2] * v;
+    acc[3] += (int32_t)w[3] * v;
 #if defined(__GNUC__)
-        /* Tap by tap: GCC would otherwise compute the four sums one after the other, keeping every input of
-         * the window live (spilled) in between. */
-        __asm__ __volatile__("" : "+r"(acc[0]), "+r"(acc[1]), "+r"(acc[2]), "+r"(acc[3]));
+    /* Tap by tap: GCC would otherwise compute the four sums one after the other, keeping every input of the
+     * window live (spilled) in between. */
+    __asm__ __volatile__("" : "+r"(acc[0]), "+r"(acc[1]), "+r"(acc[2]), "+r"(acc[3]));
 #endif
+}
+
+/* Output channels oc..oc+3 (consecutive depth multipliers of one input channel, weights w_c[0..3] of each tap)
+ * of one pixel whose first inside tap is x_px, as in aot_dw_run: each input value is loaded once for four
+ * multiply-accumulates (9 instructions per 4 MACs instead of 12 on the M0/M3). */
+AOT_INLINE_BODY void aot_dw_quad(const int8_t* x_px, const int8_t* w_c, int8_t* out_px, int32_t oc, int32_t unroll,
+                                 int32_t fy_lo, int32_t fy_hi, int32_t fx_lo, int32_t fx_hi, AOT_DW_PARAMS)
+{
+    const int32_t out_c = in_c * depth_multiplier;
+    const int32_t row_step = in_w * in_c;
+    int32_t acc[4];
+    int32_t r, fy, fx;
+    (void)in_h;
+    (void)filter;
+    (void)out_w;
+    (void)stride_w;
+    (void)pad_left;
+    for (r = 0; r < 4; r++) {
+        acc[r] = bias != 0 ? bias[oc + r] : 0;
+    }
+    /* Opaque: otherwise GCC hoists the window's input loads (the same for every quad of one input channel) or
+     * its weight loads (the same for every pixel) out of the loops around and spills them all. */
+    AOT_OPAQUE(x_px);
+    AOT_OPAQUE(w_c);
+    if (unroll) {
+        AOT_UNROLL
+        for (fy = fy_lo; fy < fy_hi; fy++) {
+            AOT_UNROLL
+            for (fx = fx_lo; fx < fx_hi; fx++) {
+                aot_dw_mac4(acc, w_c + (fy * filter_w + fx) * out_c,
+                            (int32_t)x_px[(fy - fy_lo) * dilation_h * row_step + (fx - fx_lo) * dilation_w * in_c] +
+                                input_offset);
+            }
+        }
+        if (pad_fill != 0) {
+            AOT_UNROLL
+            for (fy = 0; fy < filter_h; fy++) {
+                AOT_UNROLL
+                for (fx = 0; fx < filter_w; fx++) {
+                    if (fy < fy_lo || fy >= fy_hi || fx < fx_lo || fx >= fx_hi) {
+                        aot_dw_mac4(acc, w_c + (fy * filter_w + fx) * out_c, pad_fill);
+                    }
+                }
+            }
+        }
+    } else {
+        for (fy = 0; fy < filter_h; fy++) {
+            const int32_t row_in = fy >= fy_lo && fy < fy_hi;
+            for (fx = 0; fx < filter_w; fx++) {
+                const int32_t v = row_in && fx >= fx_lo && fx < fx_hi
+                                      ? (int32_t)x_px[(fy - fy_lo) * dilation_h * row_step +
+                                                      (fx - fx_lo) * dilation_w * in_c] +
+                                            input_offset
+                                      : pad_fill;
+                aot_dw_mac4(acc, w_c + (fy * filter_w + fx) * out_c, v);
+            }
+        }
+    }
+    for (r = 0; r < 4; r++) {
+        out_px[oc + r] = aot_requant_s8(acc[r], requant, out_multiplier[(oc + r) * quant_step],
+                                        out_second[(oc + r) * quant_step], output_offset, act_min, act_max);
     }
 }
 
@@ -88,9 +148,9 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
     const int32_t row_step = in_w * in_c;
     const int32_t unroll = AOT_CONSTANT(fy_lo) && AOT_CONSTANT(fy_hi) && AOT_CONSTANT(fx_lo) &&
                            AOT_CONSTANT(fx_hi) && AOT_CONSTANT(filter_h) && AOT_CONSTANT(filter_w);
-    /* With a literal depth multiplier that is a multiple of 4 (e.g. one input channel feeding 8 filters),
-     * four output channels share every input load: 9 instructions per 4 MACs instead of 12 on the M0/M3. */
-    const int32_t lanes = AOT_CONSTANT(depth_multiplier) && depth_multiplier % 4 == 0 ? 4 : 1;
+    /* A literal depth multiplier that is a multiple of 4 (e.g. one input channel feeding 8 filters): four
+     * output channels per input load (aot_dw_quad). */
+    const int32_t quad = AOT_CONSTANT(depth_multiplier) && depth_multiplier % 4 == 0;
     int32_t ox, ic, m, fy, fx;
     (void)in_h;
     (void)out_w;
@@ -102,29 +162,25 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
         const int8_t* w_c = filter;
         int32_t oc = 0;
         for (ic = 0; ic < in_c; ic++) {
-            for (m = 0; m < depth_multiplier; m += lanes) {
-                /* Channels oc..oc+lanes of input channel ic: each input value is loaded once for all of them. */
-                int32_t acc[4];
-                int32_t r;
-                for (r = 0; r < lanes; r++) {
-                    acc[r] = bias != 0 ? bias[oc + r] : 0;
+            for (m = 0; m < depth_multiplier; m++) {
+                int32_t acc = bias != 0 ? bias[oc] : 0;
+                if (quad) {
+                    aot_dw_quad(in_b + first + ic, w_c, out_px, oc, unroll, fy_lo, fy_hi, fx_lo, fx_hi,
+                                AOT_DW_ARGS);
+                    w_c += 4;
+                    oc += 4;
+                    m += 3;
+                    continue;
                 }
                 if (unroll) {
-                    /* Opaque per channel block: otherwise GCC hoists the window's input loads (the same for
-                     * every block of one input channel) or its weight loads (the same for every pixel) out of
-                     * the loops and spills them all. */
-                    const int8_t* x_px = in_b + first + ic;
-                    const int8_t* w_blk = w_c;
-                    AOT_OPAQUE(x_px);
-                    AOT_OPAQUE(w_blk);
                     AOT_UNROLL
                     for (fy = fy_lo; fy < fy_hi; fy++) {
                         AOT_UNROLL
                         for (fx = fx_lo; fx < fx_hi; fx++) {
-                            aot_dw_mac(acc, lanes, w_blk + (fy * filter_w + fx) * out_c,
-                                       (int32_t)x_px[(fy - fy_lo) * dilation_h * row_step +
-                                                     (fx - fx_lo) * dilation_w * in_c] +
-                                           input_offset);
+                            acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] *
+                                   ((int32_t)in_b[first + ic + (fy - fy_lo) * dilation_h * row_step +
+                                                  (fx - fx_lo) * dilation_w * in_c] +
+                                    input_offset);
                         }
                     }
                     if (pad_fill != 0) {
@@ -133,7 +189,7 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
                             AOT_UNROLL
                             for (fx = 0; fx < filter_w; fx++) {
                                 if (fy < fy_lo || fy >= fy_hi || fx < fx_lo || fx >= fx_hi) {
-                                    aot_dw_mac(acc, lanes, w_c + (fy * filter_w + fx) * out_c, pad_fill);
+                                    acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] * pad_fill;
                                 }
                             }
                         }
@@ -147,17 +203,14 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
                                                                   (fx - fx_lo) * dilation_w * in_c] +
                                                         input_offset
                                                   : pad_fill;
-                            aot_dw_mac(acc, lanes, w_c + (fy * filter_w + fx) * out_c, v);
+                            acc += (int32_t)w_c[(fy * filter_w + fx) * out_c] * v;
                         }
                     }
                 }
-                for (r = 0; r < lanes; r++) {
-                    out_px[oc + r] = aot_requant_s8(acc[r], requant, out_multiplier[(oc + r) * quant_step],
-                                                    out_second[(oc + r) * quant_step], output_offset, act_min,
-                                                    act_max);
-                }
-                w_c += lanes;
-                oc += lanes;
+                out_px[oc] = aot_requant_s8(acc, requant, out_multiplier[oc * quant_step],
+                                            out_second[oc * quant_step], output_offset, act_min, act_max);
+                w_c++;
+                oc++;
             }
         }
     }
