@@ -120,15 +120,22 @@ AOT_INLINE_BODY void aot_dw_quad(const int8_t* x_px, const int8_t* w_c, int8_t* 
             }
         }
     } else {
+        /* Run-time tap ranges (border pixels): per filter row, the columns before, inside and after the image
+         * as three plain loops (no test per tap). */
         for (fy = 0; fy < filter_h; fy++) {
-            const int32_t row_in = fy >= fy_lo && fy < fy_hi;
-            for (fx = 0; fx < filter_w; fx++) {
-                const int32_t v = row_in && fx >= fx_lo && fx < fx_hi
-                                      ? (int32_t)x_px[(fy - fy_lo) * dilation_h * row_step +
-                                                      (fx - fx_lo) * dilation_w * in_c] +
-                                            input_offset
-                                      : pad_fill;
-                aot_dw_mac4(acc, w_c + (fy * filter_w + fx) * out_c, v);
+            const int8_t* w_row = w_c + fy * filter_w * out_c;
+            const int32_t in_lo = fy >= fy_lo && fy < fy_hi ? fx_lo : filter_w;
+            const int32_t in_hi = fy >= fy_lo && fy < fy_hi ? fx_hi : filter_w;
+            for (fx = 0; fx < in_lo; fx++) {
+                aot_dw_mac4(acc, w_row + fx * out_c, pad_fill);
+            }
+            for (; fx < in_hi; fx++) {
+                aot_dw_mac4(acc, w_row + fx * out_c,
+                            (int32_t)x_px[(fy - fy_lo) * dilation_h * row_step + (fx - fx_lo) * dilation_w * in_c] +
+                                input_offset);
+            }
+            for (; fx < filter_w; fx++) {
+                aot_dw_mac4(acc, w_row + fx * out_c, pad_fill);
             }
         }
     }
