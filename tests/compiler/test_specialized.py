@@ -57,8 +57,10 @@ def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
 
 
 # The DSP suites' shapes (padding or not, strides, dilation, one input channel, depth multiplier 2) plus
-# depth multipliers on padded borders and per-tensor filter scales.
-EXTRA_DW = [((1, 7, 6, 3), 3, 3, 6, (2, 1), 0, (1, 1)), ((1, 9, 8, 2), 5, 3, 6, (1, 2), 0, (2, 1))]
+# depth multipliers on padded borders and per-tensor filter scales; multipliers 8 and 4 take four channels per
+# input load (micro_speech's shape: one input channel, 8 filters, padded), with column dilation too.
+EXTRA_DW = [((1, 7, 6, 3), 3, 3, 6, (2, 1), 0, (1, 1)), ((1, 9, 8, 2), 5, 3, 6, (1, 2), 0, (2, 1)),
+            ((1, 13, 11, 1), 5, 4, 8, (2, 2), 0, (1, 1)), ((1, 7, 6, 2), 3, 3, 8, (1, 1), 0, (1, 2))]
 
 
 @needs_tflm

@@ -58,6 +58,45 @@ AOT_INLINE_BODY void aot_dot4_s8(const int8_t* x, const int8_t* w, int32_t w_row
     acc[3] = acc3;
 }
 
+/* Two pixels (inputs x and x + x_step) x four output channels (weight rows w_row apart) over a run of n inputs:
+ * acc[r] for the first pixel, acc[4 + r] for the second.  Each weight byte is loaded once for two
+ * multiply-accumulates and each input once for four: 14 instructions per 8 MACs on the M3 (dot4: 18). */
+AOT_INLINE_BODY void aot_dot4x2_s8(const int8_t* x, int32_t x_step, const int8_t* w, int32_t w_row, int32_t n,
+                                   int32_t input_offset, int32_t* acc)
+{
+    int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    int32_t a4 = acc[4], a5 = acc[5], a6 = acc[6], a7 = acc[7];
+    int32_t d;
+    for (d = 0; d < n; d++) {
+        const int32_t p = (int32_t)x[d] + input_offset;
+        const int32_t q = (int32_t)x[d + x_step] + input_offset;
+        int32_t wv = w[d];
+        a0 += wv * p;
+        a4 += wv * q;
+        wv = w[w_row + d];
+        a1 += wv * p;
+        a5 += wv * q;
+        wv = w[2 * w_row + d];
+        a2 += wv * p;
+        a6 += wv * q;
+        wv = w[3 * w_row + d];
+        a3 += wv * p;
+        a7 += wv * q;
+#if defined(__GNUC__)
+        /* Tap by tap (see aot_dw_mac): eight sums one after the other would keep every input live. */
+        __asm__ __volatile__("" : "+r"(a0), "+r"(a1), "+r"(a2), "+r"(a3), "+r"(a4), "+r"(a5), "+r"(a6), "+r"(a7));
+#endif
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+    acc[4] = a4;
+    acc[5] = a5;
+    acc[6] = a6;
+    acc[7] = a7;
+}
+
 /* One output channel: returns acc + sum_{d < n} w[d] * (x[d] + input_offset). */
 AOT_INLINE_BODY int32_t aot_dot1_s8(const int8_t* x, const int8_t* w, int32_t n, int32_t input_offset, int32_t acc)
 {

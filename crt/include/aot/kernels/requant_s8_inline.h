@@ -48,6 +48,14 @@
 #define AOT_CONSTANT(x) 0
 #endif
 
+/* Makes the optimizer forget what pointer p holds (no instruction): keeps loads inside a loop when hoisting them
+ * would only spill them to the stack. */
+#if defined(__GNUC__)
+#define AOT_OPAQUE(p) __asm__ __volatile__("" : "+r"(p))
+#else
+#define AOT_OPAQUE(p) ((void)0)
+#endif
+
 #define AOT_REQUANT_EXACT 0
 #define AOT_REQUANT_SHORT 1
 
