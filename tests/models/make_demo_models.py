@@ -14,12 +14,11 @@ They classify nothing; they exercise the same kernels as the real models with re
 Each is checked here with the TFLite Micro interpreter: outputs must vary with the input and must not pile up at
 the ends of the int8 range.
 
-    .venv/bin/python tests/models/make_demo_models.py          # rewrites the four files next to this script
+    .venv/bin/python tests/models/make_demo_models.py [OUT_DIR]   # (re)writes the four files (default: here)
 """
 
 import os
 import sys
-import tempfile
 
 import numpy as np
 
@@ -119,4 +118,4 @@ def main(out_dir=HERE):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp() if os.environ.get("DRY_RUN") else HERE)
+    main(sys.argv[1] if len(sys.argv) > 1 else HERE)
