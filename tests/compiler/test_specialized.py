@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
 from compiler.driver import compile_model, load_model  # noqa: E402
-from conftest import SHARED_MODELS, shared_model_path  # noqa: E402
+from conftest import SHARED_MODELS, model_or_generated  # noqa: E402
 import test_dsp_kernels as dsp  # noqa: E402
 from test_dsp_kernels import CONV_CASES, DW_CASES, _check, _conv_model, _extremes, _fc_model, _kernels  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
@@ -37,7 +37,7 @@ def _exact(tmp_path, path, kind):
 @needs_tflm
 @pytest.mark.parametrize("name", [m for m in SHARED_MODELS if m != "hello_world_float"])
 def test_shared_model_bit_exact_specialized(tmp_path, name):
-    path = shared_model_path(name)
+    path = model_or_generated(name)
     _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)), target=TARGET)
 
 
@@ -96,7 +96,7 @@ def test_requant_corners(tmp_path, case):
 
 
 def test_generated_code_specialized_only_for_m0_m3():
-    path = shared_model_path("kws_ref_model")
+    path = model_or_generated("kws_ref_model")
     for target in ("cortex-m0", "cortex-m3"):
         src = compile_model(path, "kws", target).files["kws.c"]
         # kws: one function for the first convolution, one shared by its four depthwise layers, one by its
@@ -106,7 +106,7 @@ def test_generated_code_specialized_only_for_m0_m3():
         assert "aot_fully_connected_s8(" not in src
     # ResNet-8: two 3x3 layers of one shape differ only in their output zero point, which the short
     # requantization keeps in its table, so they share a function (8 conv shapes + the classifier).
-    src = compile_model(shared_model_path("pretrainedResnet_quant"), "resnet", "cortex-m3").files["resnet.c"]
+    src = compile_model(model_or_generated("pretrainedResnet_quant"), "resnet", "cortex-m3").files["resnet.c"]
     assert src.count("static void resnet_") == 9
     for target in ("host", "cortex-m4", "cortex-m7"):
         src = compile_model(path, "kws", target).files["kws.c"]
@@ -114,7 +114,7 @@ def test_generated_code_specialized_only_for_m0_m3():
 
 
 def test_specialize_option():
-    path = shared_model_path("kws_ref_model")
+    path = model_or_generated("kws_ref_model")
     try:
         _specialize.configure("fc,depthwise")
         src = compile_model(path, "kws", "cortex-m3").files["kws.c"]
