@@ -100,27 +100,22 @@ class CalibratedNet:
         kh, kw = (k, k) if isinstance(k, int) else k
         ic = x.values.shape[-1]
         p = _patches(x.values, kh, kw, stride, padding)
+        # Float weights with the output channel last: (kh, kw, ic, oc), or (kh, kw, c) for depthwise.
         if depthwise:
-            w = self.rng.normal(0, np.sqrt(2.0 / (kh * kw)), size=(kh, kw, ic))
-            z = np.einsum("nhwijc,ijc->nhwc", p, w)
+            spec, w = "nhwijc,ijc->nhwc", self.rng.normal(0, np.sqrt(2.0 / (kh * kw)), size=(kh, kw, ic))
         else:
-            w = self.rng.normal(0, np.sqrt(2.0 / (kh * kw * ic)), size=(oc, kh, kw, ic))
-            z = np.einsum("nhwijc,oijc->nhwo", p, w)
-        factor, bias = self._normalize(z, beta, gamma)
-        w = w * factor if depthwise else w * factor[:, None, None, None]
-        axis = (0 if not depthwise else 3)
-        wmax = np.abs(w).reshape(-1, ic).max(axis=0) if depthwise else np.abs(w).reshape(oc, -1).max(axis=1)
-        w_scale = (np.maximum(wmax, 1e-8) / 127.0).astype(np.float32)
-        if depthwise:
-            wq = np.clip(np.round(w / w_scale), -127, 127).astype(np.int8)[None]
-        else:
-            wq = np.clip(np.round(w / w_scale[:, None, None, None]), -127, 127).astype(np.int8)
-        wt = self.b.const(name + "/weights", wq, "int8", w_scale, 0, quantized_dimension=axis)
+            spec = "nhwijc,ijco->nhwo"
+            w = self.rng.normal(0, np.sqrt(2.0 / (kh * kw * ic)), size=(oc, kh, kw, ic)).transpose(1, 2, 3, 0)
+        factor, bias = self._normalize(np.einsum(spec, p, w), beta, gamma)
+        w = w * factor
+        w_scale = (np.maximum(np.abs(w).reshape(-1, w.shape[-1]).max(axis=0), 1e-8) / 127.0).astype(np.float32)
+        wq = np.clip(np.round(w / w_scale), -127, 127).astype(np.int8)
+        # TFLite's layouts: conv (oc, kh, kw, ic) per channel along axis 0; depthwise (1, kh, kw, c) along axis 3.
+        wt = self.b.const(name + "/weights", wq[None] if depthwise else wq.transpose(3, 0, 1, 2), "int8", w_scale, 0,
+                          quantized_dimension=3 if depthwise else 0)
         bt, bias_real = self._bias(name, bias, x.scale, w_scale)
         # The float path continues with the weights as quantized, so later layers calibrate on what int8 computes.
-        wdq = wq[0] * w_scale if depthwise else wq * w_scale[:, None, None, None]
-        z = (np.einsum("nhwijc,ijc->nhwc", p, wdq) if depthwise else np.einsum("nhwijc,oijc->nhwo", p, wdq))
-        z = z + bias_real
+        z = np.einsum(spec, p, wq * w_scale) + bias_real
         out = self._finish(name, z, act)
         oh, ow = z.shape[1:3]
         self.macs += oh * ow * (oc if not depthwise else ic) * kh * kw * (1 if depthwise else ic)
