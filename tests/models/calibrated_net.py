@@ -118,7 +118,7 @@ class CalibratedNet:
         z = np.einsum(spec, p, wq * w_scale) + bias_real
         out = self._finish(name, z, act)
         oh, ow = z.shape[1:3]
-        self.macs += oh * ow * (oc if not depthwise else ic) * kh * kw * (1 if depthwise else ic)
+        self.macs += oh * ow * oc * kh * kw * (1 if depthwise else ic)
         kind = "DEPTHWISE_CONV_2D" if depthwise else "CONV_2D"
         opts = {"padding": 0 if padding == "SAME" else 1, "strideH": stride, "strideW": stride,
                 "fusedActivationFunction": ACT[act]}
