@@ -10,7 +10,8 @@ import os
 import sys
 import unittest
 
-_MODELS = ["ad", "ic", "kws", "kws_b", "speech"]
+# argv (demo.bzl): the demo's package, then its model prefixes.
+_PACKAGE, _MODELS = "examples/multi_model", ["ad", "ic", "kws", "kws_b", "speech"]
 
 
 def _runfile(rel):
@@ -20,7 +21,7 @@ def _runfile(rel):
 class DemoReportTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        with open(_runfile("examples/multi_model/demo_fw.size.json")) as f:
+        with open(_runfile(f"{_PACKAGE}/demo_fw.size.json")) as f:
             cls.report = json.load(f)
         cls.owners = {o["name"]: o for o in cls.report["owners"]}
 
@@ -31,7 +32,7 @@ class DemoReportTest(unittest.TestCase):
 
     def test_model_figures_match_their_manifests(self):
         for prefix in _MODELS:
-            with open(_runfile(f"examples/multi_model/{prefix}.json")) as f:
+            with open(_runfile(f"{_PACKAGE}/{prefix}.json")) as f:
                 manifest = json.load(f)
             row = self.owners[prefix]
             self.assertEqual(row["workspace"], manifest["workspace"]["size"], prefix)
@@ -57,4 +58,6 @@ class DemoReportTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    sys.exit(unittest.main())
+    if len(sys.argv) > 2:
+        _PACKAGE, _MODELS = sys.argv[1], sys.argv[2:]
+    sys.exit(unittest.main(argv=sys.argv[:1]))

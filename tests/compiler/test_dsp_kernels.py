@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 from compiler.commands.run_cmd import run_model  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
-from conftest import SHARED_MODELS, shared_model_path  # noqa: E402
+from conftest import SHARED_MODELS, model_or_generated  # noqa: E402
 from tflite_builder import ModelBuilder  # noqa: E402
 
 needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
@@ -54,12 +54,12 @@ def _extremes(graph):
 @needs_tflm
 @pytest.mark.parametrize("name", [m for m in SHARED_MODELS if m != "hello_world_float"])
 def test_shared_model_bit_exact_with_dsp_kernels(tmp_path, name):
-    path = shared_model_path(name)
+    path = model_or_generated(name)
     _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)))
 
 
 def test_dsp_kernels_selected_only_for_dsp_targets():
-    path = shared_model_path("kws_ref_model")
+    path = model_or_generated("kws_ref_model")
     host = [op["kernel"] or "" for op in compile_model(path, "m", "host").manifest["ops"]]
     m3 = [op["kernel"] or "" for op in compile_model(path, "m", "cortex-m3").manifest["ops"]]
     m4 = _kernels(path)
@@ -299,7 +299,7 @@ def test_residual_add_fused_into_gemm(tmp_path, name, kw, inplace):
 def test_mve_kernels_selected_for_cortex_m55():
     # The Cortex-M55 has the DSP extension too, but its GEMM and depthwise layers take the Helium (MVE) kernels
     # (tests/compiler/test_mve_kernels.py).
-    path = shared_model_path("kws_ref_model")
+    path = model_or_generated("kws_ref_model")
     m55 = [op["kernel"] or "" for op in compile_model(path, "m", "cortex-m55").manifest["ops"]]
     m4 = _kernels(path)
     assert [k.replace("_mve", "") for k in m55] == [k.replace("_dsp", "") for k in m4]

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from compiler.driver import analyze
-from conftest import shared_model_path
+from conftest import model_or_generated
 from compiler.planner.allocator import allocate
 from compiler.planner.liveness import LiveBuffer, lower_bound
 
@@ -83,7 +83,7 @@ def test_shared_model_plans_are_valid(shared_model):
 
 
 def test_reshape_aliases_its_input():
-    graph, storage_map, plan = analyze(shared_model_path("kws_ref_model"))
+    graph, storage_map, plan = analyze(model_or_generated("kws_ref_model"))
     reshapes = [op for op in graph.ops if op.kind == "RESHAPE"]
     assert reshapes
     for op in reshapes:

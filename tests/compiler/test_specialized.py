@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
 from compiler.driver import compile_model, load_model  # noqa: E402
-from conftest import SHARED_MODELS, shared_model_path  # noqa: E402
+from conftest import SHARED_MODELS, model_or_generated  # noqa: E402
 import test_dsp_kernels as dsp  # noqa: E402
 from test_dsp_kernels import CONV_CASES, DW_CASES, _check, _conv_model, _extremes, _fc_model, _kernels  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
@@ -38,7 +38,7 @@ def _exact(tmp_path, path, kind):
 @needs_tflm
 @pytest.mark.parametrize("name", [m for m in SHARED_MODELS if m != "hello_world_float"])
 def test_shared_model_bit_exact_specialized(tmp_path, name):
-    path = shared_model_path(name)
+    path = model_or_generated(name)
     _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)), target=TARGET)
 
 
@@ -99,7 +99,7 @@ def test_requant_corners(tmp_path, case):
 
 
 def test_generated_code_specialized_only_for_m0_m3():
-    path = shared_model_path("kws_ref_model")
+    path = model_or_generated("kws_ref_model")
     for target in ("cortex-m0", "cortex-m3"):
         src = compile_model(path, "kws", target).files["kws.c"]
         # kws: one function for the first convolution, one shared by its four depthwise layers, one by its
@@ -109,7 +109,7 @@ def test_generated_code_specialized_only_for_m0_m3():
         assert "aot_fully_connected_s8(" not in src
     # ResNet-8: two 3x3 layers of one shape differ only in their output zero point, which the short
     # requantization keeps in its table, so they share a function (8 conv shapes + the classifier).
-    src = compile_model(shared_model_path("pretrainedResnet_quant"), "resnet", "cortex-m3").files["resnet.c"]
+    src = compile_model(model_or_generated("pretrainedResnet_quant"), "resnet", "cortex-m3").files["resnet.c"]
     assert src.count("static void resnet_") == 9
     for target in ("host", "cortex-m4", "cortex-m7"):
         src = compile_model(path, "kws", target).files["kws.c"]
@@ -118,7 +118,7 @@ def test_generated_code_specialized_only_for_m0_m3():
 
 def test_specialize_option():
     """--specialize is a compile option (KernelOptions.specialize) passed down, not module state."""
-    path = shared_model_path("kws_ref_model")
+    path = model_or_generated("kws_ref_model")
     opts = KernelOptions(specialize=parse_specialize("fc,depthwise"))
     src = compile_model(path, "kws", "cortex-m3", kernel_options=opts).files["kws.c"]
     assert "static void kws_fc" in src and "static void kws_dw" in src and "aot_conv2d_s8(" in src
