@@ -124,7 +124,8 @@ def fit(unfit: str, boards: dict) -> dict:
     flash_need = m["weight_bytes"] + m["param_bytes"]
     reasons = []
     if ram_need > b["ram_bytes"]:
-        reasons.append(f"RAM: workspace {m['workspace']['size']:,} B + state {state:,} B + inputs/outputs {io:,} B + stack "
+        with_state = f" + state {state:,} B" if state else ""  # stateless models: no state term
+        reasons.append(f"RAM: workspace {m['workspace']['size']:,} B{with_state} + inputs/outputs {io:,} B + stack "
                        f"{b['stack_bytes']:,} B = {ram_need:,} B > {b['ram_bytes']:,} B")
     if flash_need > b["flash_bytes"]:
         reasons.append(f"flash: weights and parameters {flash_need:,} B > {b['flash_bytes']:,} B")
