@@ -10,18 +10,7 @@ void aot_add_s16(const int16_t* in1, const int16_t* in2, int16_t* output, const 
                  int32_t out_multiplier, int32_t out_shift, int32_t output_offset,
                  int32_t act_min, int32_t act_max)
 {
-    struct aot_add_general p;
-    p.in1_offset = in1_offset;
-    p.in1_multiplier = in1_multiplier;
-    p.in1_shift = in1_shift;
-    p.in2_offset = in2_offset;
-    p.in2_multiplier = in2_multiplier;
-    p.in2_shift = in2_shift;
-    p.left_shift = left_shift;
-    p.out_multiplier = out_multiplier;
-    p.out_shift = out_shift;
-    p.output_offset = output_offset;
-    p.act_min = act_min;
-    p.act_max = act_max;
-    aot_add_general_walk(in1, in2, output, 2, dims, in1_strides, in2_strides, &p, 0);
+    aot_add_general_run(in1, in2, output, 2, dims, in1_strides, in2_strides, in1_offset, in1_multiplier,
+                        in1_shift, in2_offset, in2_multiplier, in2_shift, left_shift, out_multiplier, out_shift,
+                        output_offset, act_min, act_max, 0);
 }
