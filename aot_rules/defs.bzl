@@ -4,15 +4,22 @@
 - `aot_model_test`: bit-exact test of a model's C against the TFLite Micro interpreter, on host and boards.
 - `aot_workspace`: one static workspace buffer shared by several model libraries (exclusive or concurrent use).
 - `aot_reference_data`: seeded inputs + reference outputs of a model as C arrays, for on-target checks.
+- `aot_board`, `aot_memory_region`: a board as a target (core, memory regions, linker script, startup, QEMU).
 - `aot_firmware`: a firmware ELF (+ .bin and size report) for one board, through a platform transition.
 - `aot_qemu_test`: runs a firmware under QEMU; the guest's exit code is the test result (tagged `qemu`).
-- `AotFirmwareInfo`, `AotModelInfo`: providers.
+- `AotBoardInfo`, `AotFirmwareInfo`, `AotModelInfo`: providers.
 """
 
+load("//aot_rules/private:board.bzl", _aot_board = "aot_board", _aot_memory_region = "aot_memory_region")
 load("//aot_rules/private:firmware.bzl", _aot_firmware = "aot_firmware")
 load("//aot_rules/private:model_library.bzl", _aot_model_library = "aot_model_library")
 load("//aot_rules/private:model_test.bzl", _aot_model_test = "aot_model_test")
-load("//aot_rules/private:providers.bzl", _AotFirmwareInfo = "AotFirmwareInfo", _AotModelInfo = "AotModelInfo")
+load(
+    "//aot_rules/private:providers.bzl",
+    _AotBoardInfo = "AotBoardInfo",
+    _AotFirmwareInfo = "AotFirmwareInfo",
+    _AotModelInfo = "AotModelInfo",
+)
 load("//aot_rules/private:qemu_test.bzl", _aot_qemu_test = "aot_qemu_test")
 load("//aot_rules/private:reference_data.bzl", _aot_reference_data = "aot_reference_data")
 load("//aot_rules/private:shared_workspace.bzl", _aot_workspace = "aot_workspace")
@@ -21,7 +28,10 @@ aot_model_library = _aot_model_library
 aot_model_test = _aot_model_test
 aot_workspace = _aot_workspace
 aot_reference_data = _aot_reference_data
+aot_board = _aot_board
+aot_memory_region = _aot_memory_region
 aot_firmware = _aot_firmware
 aot_qemu_test = _aot_qemu_test
+AotBoardInfo = _AotBoardInfo
 AotFirmwareInfo = _AotFirmwareInfo
 AotModelInfo = _AotModelInfo

@@ -1,14 +1,17 @@
-"""Outgoing-edge transition that builds a dependency for a board's platform (toolchains/boards).
+"""Outgoing-edge transition that builds a dependency for a board's platform (the `<board>_platform` that aot_board
+declares beside every board; the rule using it has a label attribute `board`).
 
 A rule using it may also have a `compilation_mode` string attribute: "" keeps the command line's mode, "opt" (or
 "dbg", "fastbuild") forces it for everything below, which the benchmarks use to measure -O2 code whatever the
 user's flags.
 """
 
+load(":board.bzl", "board_platform")
+
 def _board_transition_impl(settings, attr):
     mode = getattr(attr, "compilation_mode", "") or settings["//command_line_option:compilation_mode"]
     return {
-        "//command_line_option:platforms": str(Label("//toolchains/boards:" + attr.board)),
+        "//command_line_option:platforms": board_platform(attr.board),
         "//command_line_option:compilation_mode": mode,
     }
 

@@ -5,10 +5,30 @@ load("//toolchains:cores.bzl", "BOARDS")
 load(":cc_tools.bzl", "AotCcToolsInfo")
 load(":linked_models.bzl", "AotLinkedModelsInfo", "linked_models_aspect")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS", "board_transition")
-load(":providers.bzl", "AotFirmwareInfo")
+load(":link_layout.bzl", "aot_link_layout", "resolve_placement")
+load(":providers.bzl", "AotBoardInfo", "AotFirmwareInfo")
+
+def board_label(board):
+    """The aot_board label of `board`: one of the six built-in names (an alias of //toolchains/boards:<name>)
+    or a label."""
+    if board in BOARDS:
+        return str(Label("//toolchains/boards:" + board))
+    return board
+
+def _region_args(board, placement, budgets):
+    args = ["--region=%s:%d:%d:%s" % (r.name, r.origin, r.length, r.attributes) for r in board.regions]
+    args += ["--placement=%s=%s" % (k, v) for k, v in sorted(placement.items())]
+    names = [r.name for r in board.regions]
+    for region, budget in sorted(budgets.items()):
+        if region not in names:
+            fail("aot_firmware: region_budgets names \"%s\"; board %s has regions %s" % (region, board.name, ", ".join(names)))
+        args.append("--region_budget=%s=%s" % (region, budget))
+    return args
 
 def _aot_firmware_impl(ctx):
-    board = BOARDS[ctx.attr.board]
+    board = ctx.attr.board[0][AotBoardInfo]
+    placement = resolve_placement(board, ctx.attr.placement, "aot_firmware(name = \"%s\")" % ctx.label.name)
+    regions = {r.name: r for r in board.regions}
     tools = ctx.attr._cc_tools[0][AotCcToolsInfo]
     linked = ctx.attr.binary[0][DefaultInfo].files.to_list()
     if len(linked) != 1:
@@ -35,15 +55,15 @@ def _aot_firmware_impl(ctx):
         arguments = [
             "--elf=" + elf.path,
             "--name=" + str(ctx.label),
-            "--board=" + ctx.attr.board,
-            "--flash_bytes=%d" % board["flash"][1],
-            "--ram_bytes=%d" % board["ram"][1],
+            "--board=" + board.name,
+            "--flash_bytes=%d" % regions[board.code_region].length,
+            "--ram_bytes=%d" % regions[board.ram_region].length,
             "--json_out=" + size_json.path,
             "--text_out=" + size_txt.path,
             "--flash_budget=" + ctx.attr.flash_budget,
             "--ram_budget=" + ctx.attr.ram_budget,
             "--objdump=" + tools.objdump,
-        ] + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models],
+        ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models],
         inputs = depset([elf] + [m.report for m in models], transitive = [tools.files]),
         outputs = [size_json, size_txt],
         mnemonic = "AotSizeReport",
@@ -56,9 +76,11 @@ def _aot_firmware_impl(ctx):
             elf = elf,
             bin = bin,
             size_report = size_json,
-            board = ctx.attr.board,
-            core = board["core"],
-            qemu_machine = board["qemu_machine"],
+            board = board.name,
+            board_label = ctx.attr.board[0].label,
+            core = board.core,
+            qemu_machine = board.qemu_machine,
+            placement = placement,
         ),
         OutputGroupInfo(
             elf = depset([elf]),
@@ -79,7 +101,14 @@ _aot_firmware = rule(
             aspects = [linked_models_aspect],
             doc = "The cc_binary to build for the board.",
         ),
-        "board": attr.string(mandatory = True, values = BOARDS.keys(), doc = "Board from toolchains/cores.bzl."),
+        "board": attr.label(
+            mandatory = True,
+            cfg = board_transition,
+            providers = [AotBoardInfo],
+            doc = "An aot_board target.",
+        ),
+        "placement": attr.string_dict(doc = "kind (weights, workspace, state, io) -> region of the board."),
+        "region_budgets": attr.string_dict(doc = "region -> budget (e.g. \"48K\"): the build fails above it."),
         "compilation_mode": attr.string(
             values = ["", "fastbuild", "dbg", "opt"],
             doc = "Build the image in this mode whatever the command line says (\"\": the command line's).",
@@ -97,7 +126,7 @@ _aot_firmware = rule(
 )
 
 def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], defines = [], flash_budget = "",
-                 ram_budget = "", compilation_mode = "", **kwargs):
+                 ram_budget = "", compilation_mode = "", placement = {}, region_budgets = {}, **kwargs):
     """A firmware image for `board`: `<name>.elf`, `<name>.bin` and `<name>.size.txt`/`.size.json`.
 
     The sources are compiled with the board's core flags (one platform transition, so a plain host `bazel build`
@@ -105,7 +134,8 @@ def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], d
 
     Args:
       name: target name.
-      board: one of microbit, mps2-an385, mps2-an386, mps2-an500, mps2-an505, mps3-an547.
+      board: an aot_board label (e.g. "//boards:stm32f7"), or one of the built-in boards microbit, mps2-an385,
+        mps2-an386, mps2-an500, mps2-an505, mps3-an547 (short for //toolchains/boards:<name>).
       srcs: C sources with `int main(void)`.
       deps: cc_library targets (e.g. aot_model_library targets, //crt).
       copts: extra compiler flags.
@@ -116,20 +146,34 @@ def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], d
       ram_budget: e.g. "64K": the same for RAM (data + bss + stack).
       compilation_mode: "opt", "dbg" or "fastbuild" to build the image (models and CRT included) in that mode
         whatever the command line says; default: the command line's.
+      placement: where the models' memory goes, kind -> region of the board: "weights" (a read-only region),
+        "workspace", "state", "io" (writable regions). Default: the board's placement, else weights in its code
+        region and the rest in its RAM region. The buffers must be defined with the models' section macros
+        (`<PREFIX>_SECTION_WORKSPACE`, ...; aot_workspace and generated tests do).
+      region_budgets: region -> budget, e.g. {"DTCM": "48K"}: the build fails if the region holds more, naming
+        the region, the figure and what is in it (which model's weights, workspace, ...).
       **kwargs: visibility, tags, testonly, ...
     """
-    if board not in BOARDS:
-        fail("aot_firmware(name = \"%s\"): unknown board \"%s\"; boards: %s" % (name, board, ", ".join(BOARDS)))
+    board = board_label(board)
     binary = "_%s.elf" % name
-    linker_script = str(Label("//toolchains/boards:%s_ld" % board))
+    layout = "_%s_layout" % name
+    aot_link_layout(
+        name = layout,
+        board = board,
+        placement = placement,
+        firmware = name,
+        tags = ["manual"],
+        testonly = kwargs.get("testonly"),
+        visibility = ["//visibility:private"],
+    )
     cc_binary(
         name = binary,
         srcs = srcs,
-        deps = deps + [str(Label("//toolchains/boards:%s_startup" % board))],
+        # The layout carries the board's startup, its linker script and -nostartfiles (and rdimon's specs when
+        # the board does output and exit through semihosting).
+        deps = deps + [":" + layout],
         copts = copts,
-        additional_linker_inputs = [linker_script],
-        # Startup code comes from the board library; output and exit go through semihosting (rdimon).
-        linkopts = ["-nostartfiles", "--specs=rdimon.specs", "-T$(location %s)" % linker_script] + linkopts,
+        linkopts = linkopts,
         defines = defines,
         target_compatible_with = ["@platforms//os:none"],
         tags = ["manual"],
@@ -140,6 +184,8 @@ def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], d
         name = name,
         binary = ":" + binary,
         board = board,
+        placement = placement,
+        region_budgets = region_budgets,
         compilation_mode = compilation_mode,
         flash_budget = flash_budget,
         ram_budget = ram_budget,

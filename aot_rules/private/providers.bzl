@@ -6,9 +6,29 @@ AotFirmwareInfo = provider(
         "elf": "File: the linked ELF.",
         "bin": "File: raw binary image of the loadable sections (objcopy -O binary).",
         "size_report": "File: JSON with text/rodata/data/bss/stack bytes and flash/RAM totals.",
-        "board": "string: board name (a key of BOARDS in toolchains/cores.bzl).",
+        "board": "string: board name (the aot_board target's name, e.g. mps2-an386).",
+        "board_label": "Label: the aot_board target.",
         "core": "string: Cortex-M core of the board.",
-        "qemu_machine": "string: QEMU -M value that emulates the board.",
+        "qemu_machine": "string: QEMU -M value that emulates the board (\"\" if none).",
+        "placement": "dict: kind (weights, workspace, state, io) -> memory region it was placed in.",
+    },
+)
+
+AotBoardInfo = provider(
+    doc = "A board: its core, memory regions, linker script and startup (declared with aot_board).",
+    fields = {
+        "name": "string: board name.",
+        "core": "string: Cortex-M core (a key of CORES in toolchains/cores.bzl).",
+        "description": "string: one line for reports.",
+        "regions": "list of struct(name, origin, length, attributes): the memory map, in declaration order.",
+        "code_region": "string: region of vectors, code, rodata and the .data load image.",
+        "ram_region": "string: region of .data, .bss, heap and stack.",
+        "stack_size": "int: bytes reserved for the stack at the top of ram_region.",
+        "placement": "dict: the board's default placement, kind -> region (a firmware's own wins per kind).",
+        "linker_script": "File or None: the user's own linker script, used as is (placeholders expanded).",
+        "linker_script_template": "File: template expanded with the regions and the firmware's placement.",
+        "semihosting": "bool: the startup does output and exit through semihosting (link with rdimon).",
+        "qemu_machine": "string: QEMU -M value that runs the board's images (\"\": none, no aot_qemu_test).",
     },
 )
 

@@ -4,6 +4,8 @@ load(":providers.bzl", "AotFirmwareInfo")
 
 def _aot_qemu_test_impl(ctx):
     fw = ctx.attr.firmware[AotFirmwareInfo]
+    if not fw.qemu_machine:
+        fail("aot_qemu_test(name = \"%s\"): board %s of %s has no qemu_machine" % (ctx.label.name, fw.board_label, ctx.attr.firmware.label))
     runner = ctx.executable._runner
     script = ctx.actions.declare_file(ctx.label.name + ".sh")
     ctx.actions.write(

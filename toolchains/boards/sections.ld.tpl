@@ -1,36 +1,53 @@
-/* aot_rules linker script, shared by every board: MEMORY comes from toolchains/cores.bzl (BOARDS).
- * Vectors, code, rodata (model weights) and the .data load image go to FLASH; .data, .bss, heap and stack to RAM.
- * The stack sits at the top of RAM and is painted at reset so its high-water mark can be measured. */
+/* aot_rules linker script template, filled per firmware from its aot_board (regions) and placement
+ * (aot_rules/private/link_layout.bzl). Vectors, code, rodata and the .data load image go to the code region;
+ * .data, .bss, heap and stack to the RAM region. What the firmware's placement puts elsewhere (weights,
+ * workspace, state, I/O buffers: the input sections generated code names, .rodata.aot_weights.<prefix> and
+ * .bss.aot_<kind>.<...>) gets an output section in that region, before the generic patterns that would
+ * otherwise catch it. Every kind is framed by __aot_<kind>_start / _end wherever it lands (the image report
+ * reads them). Placed RAM sections are zeroed at reset from the table __aot_zero_table_start .. _end.
+ * The stack sits at the top of the RAM region and is painted at reset so its high-water mark can be measured.
+ * A board's own template may use the same placeholders. */
 ENTRY(aot_reset_handler)
 
 MEMORY
 {
-  FLASH (rx)  : ORIGIN = %FLASH_ORIGIN%, LENGTH = %FLASH_LENGTH%
-  RAM   (rwx) : ORIGIN = %RAM_ORIGIN%, LENGTH = %RAM_LENGTH%
+%AOT_MEMORY%
 }
 
-__aot_stack_size = %STACK_SIZE%;
+__aot_stack_size = %AOT_STACK_SIZE%;
 
 SECTIONS
 {
-  .vectors : { KEEP(*(.vectors)) } > FLASH
+  .vectors : { KEEP(*(.vectors)) } > %AOT_CODE%
 
   .text :
   {
     *(.text .text.*)
     KEEP(*(.init))
     KEEP(*(.fini))
-  } > FLASH
+  } > %AOT_CODE%
 
-  .rodata : { *(.rodata .rodata.*) } > FLASH
+%AOT_PLACED_SECTIONS%
+  .rodata :
+  {
+%AOT_CODE_KINDS%
+    *(.rodata .rodata.*)
+  } > %AOT_CODE%
 
-  .ARM.extab : { *(.ARM.extab* .gnu.linkonce.armextab.*) } > FLASH
+  .aot_zero_table : ALIGN(4)
+  {
+    __aot_zero_table_start = .;
+%AOT_ZERO_TABLE%
+    __aot_zero_table_end = .;
+  } > %AOT_CODE%
+
+  .ARM.extab : { *(.ARM.extab* .gnu.linkonce.armextab.*) } > %AOT_CODE%
   .ARM.exidx :
   {
     __exidx_start = .;
     *(.ARM.exidx* .gnu.linkonce.armexidx.*)
     __exidx_end = .;
-  } > FLASH
+  } > %AOT_CODE%
 
   .init_array :
   {
@@ -45,7 +62,7 @@ SECTIONS
     KEEP(*(SORT(.fini_array.*)))
     KEEP(*(.fini_array))
     PROVIDE_HIDDEN(__fini_array_end = .);
-  } > FLASH
+  } > %AOT_CODE%
 
   .data : ALIGN(8)
   {
@@ -53,17 +70,18 @@ SECTIONS
     *(.data .data.*)
     . = ALIGN(8);
     __data_end__ = .;
-  } > RAM AT > FLASH
+  } > %AOT_RAM% AT > %AOT_CODE%
   __data_load__ = LOADADDR(.data);
 
   .bss (NOLOAD) : ALIGN(8)
   {
     __bss_start__ = .;
+%AOT_RAM_KINDS%
     *(.bss .bss.*)
     *(COMMON)
     . = ALIGN(8);
     __bss_end__ = .;
-  } > RAM
+  } > %AOT_RAM%
 
   /* newlib's sbrk grows the heap from `end` towards the stack. */
   .heap (NOLOAD) : ALIGN(8)
@@ -71,15 +89,15 @@ SECTIONS
     end = .;
     _end = .;
     __end__ = .;
-    . = ORIGIN(RAM) + LENGTH(RAM) - __aot_stack_size;
-  } > RAM
+    . = ORIGIN(%AOT_RAM%) + LENGTH(%AOT_RAM%) - __aot_stack_size;
+  } > %AOT_RAM%
 
   .stack (NOLOAD) : ALIGN(8)
   {
     __stack_bottom = .;
     . += __aot_stack_size;
     __stack_top = .;
-  } > RAM
+  } > %AOT_RAM%
 
-  ASSERT(__stack_top <= ORIGIN(RAM) + LENGTH(RAM), "aot_rules: RAM overflow (data + bss + stack do not fit)")
+  ASSERT(__stack_top <= ORIGIN(%AOT_RAM%) + LENGTH(%AOT_RAM%), "aot_rules: %AOT_RAM% overflow (data + bss + stack do not fit)")
 }

@@ -13,6 +13,10 @@
 
 extern uint32_t __data_start__, __data_end__, __data_load__, __bss_start__, __bss_end__;
 extern uint32_t __stack_bottom, __stack_top;
+/* Pairs of (start, end) addresses of RAM sections the firmware's placement put outside .bss (aot_firmware's
+ * linker script); weak so a board's own linker script need not define them. */
+extern const uint32_t __aot_zero_table_start[] __attribute__((weak));
+extern const uint32_t __aot_zero_table_end[] __attribute__((weak));
 extern int main(void);
 extern void initialise_monitor_handles(void);
 
@@ -131,6 +135,9 @@ void aot_reset_handler(void) {
   const uint32_t* src = &__data_load__;
   for (uint32_t* dst = &__data_start__; dst < &__data_end__;) *dst++ = *src++;
   for (uint32_t* dst = &__bss_start__; dst < &__bss_end__;) *dst++ = 0u;
+  for (const uint32_t* entry = __aot_zero_table_start; entry + 1 < __aot_zero_table_end; entry += 2) {
+    for (uint32_t* dst = (uint32_t*)entry[0]; dst < (uint32_t*)entry[1];) *dst++ = 0u;
+  }
   /* Paint the stack below the current frame so benchmarks can read its high-water mark. */
   uint32_t* sp;
   __asm__ volatile("mov %0, sp" : "=r"(sp));

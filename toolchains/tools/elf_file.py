@@ -55,6 +55,33 @@ def read_sections(data: bytes):
         yield _cstr(data, strtab_off + name_off), sh_type, sh_flags, size
 
 
+@dataclass(frozen=True)
+class Section:
+    name: str
+    address: int   # where it runs (VMA)
+    load: int      # where its bytes are stored in the image (LMA; = address unless copied at reset)
+    size: int
+    nobits: bool
+
+
+def read_alloc_sections(data: bytes):
+    """Every allocated, non-empty section with its run and load address (from the PT_LOAD program headers)."""
+    phoff, = struct.unpack_from("<I", data, 0x1C)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x2A)
+    segments = [struct.unpack_from("<IIIIIIII", data, phoff + i * phentsize) for i in range(phnum)]
+    headers, shstrndx = _section_headers(data)
+    strtab_off = headers[shstrndx][4]
+    for name_off, sh_type, sh_flags, addr, _off, size, *_ in headers:
+        if not sh_flags & SHF_ALLOC or size == 0:
+            continue
+        load = addr
+        for p_type, _p_off, vaddr, paddr, filesz, _memsz, *_ in segments:
+            if p_type == 1 and sh_type != SHT_NOBITS and vaddr <= addr < vaddr + max(filesz, 1):
+                load = paddr + (addr - vaddr)
+                break
+        yield Section(_cstr(data, strtab_off + name_off), addr, load, size, sh_type == SHT_NOBITS)
+
+
 def read_symbols(data: bytes):
     """Yields a Symbol for every sized symbol in an allocated section (aliases included: see unique_symbols)."""
     headers, _ = _section_headers(data)
@@ -81,3 +108,20 @@ def unique_symbols(symbols):
         if sym.address >= end:
             end = sym.address + sym.size
             yield sym
+
+
+def read_marker_symbols(data: bytes, prefix: str) -> dict:
+    """name -> value of every symbol (sized or not: linker-script symbols have no size) whose name starts with
+    `prefix`."""
+    headers, _ = _section_headers(data)
+    out = {}
+    for h in headers:
+        if h[1] != _SHT_SYMTAB:
+            continue
+        strtab_off = headers[h[6]][4]
+        for i in range(h[5] // 16):
+            st_name, value, *_ = struct.unpack_from("<IIIBBH", data, h[4] + i * 16)
+            name = _cstr(data, strtab_off + st_name)
+            if name.startswith(prefix):
+                out[name] = value
+    return out

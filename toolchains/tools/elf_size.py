@@ -14,8 +14,10 @@ from absl import app, flags
 
 from compiler.budgets import parse_bytes
 from compiler.errors import CompileError
-from toolchains.tools.elf_file import SHF_ALLOC, read_sections, read_symbols, section_kind, unique_symbols
+from toolchains.tools.elf_file import (SHF_ALLOC, read_alloc_sections, read_marker_symbols, read_sections,
+                                       read_symbols, section_kind, unique_symbols)
 from toolchains.tools.image_report import attribute, owner_json, render_owners
+from toolchains.tools.regions import parse_region, region_budget_problems, region_rows, render_regions, usage
 from toolchains.tools.stack_usage import estimate
 
 FLAGS = flags.FLAGS
@@ -30,6 +32,9 @@ flags.DEFINE_string("flash_budget", "", "Fail if flash_total exceeds this (e.g. 
 flags.DEFINE_string("ram_budget", "", "Fail if ram_total exceeds this (e.g. 64K).")
 flags.DEFINE_string("objdump", "", "objdump of the board's toolchain (for the stack estimate).")
 flags.DEFINE_multi_string("model", [], "PREFIX=MANIFEST.json of a model linked into the image.")
+flags.DEFINE_multi_string("region", [], "NAME:ORIGIN:LENGTH:ATTRIBUTES of a memory region of the board.")
+flags.DEFINE_multi_string("placement", [], "KIND=REGION: where the firmware placed weights, workspace, state, io.")
+flags.DEFINE_multi_string("region_budget", [], "REGION=BUDGET (e.g. DTCM=48K): fail if the region holds more.")
 
 
 def budget_problems(report, symbols, flash_budget: str, ram_budget: str):
@@ -76,6 +81,8 @@ def render(report):
         lines.append(f"  {key:<12}{report[key]:>10} B{pct}")
     lines.append("  (flash = text + rodata + data load image; RAM = data + bss + stack; heap = rest of RAM)")
     text = "\n".join(lines) + "\n"
+    if report.get("regions"):
+        text += "\n" + render_regions(report["regions"])
     if report.get("owners"):
         text += "\n" + render_owners(report["owners_detail"])
     return text
@@ -97,13 +104,23 @@ def main(argv):
     try:
         report = classify(read_sections(data))
         symbols = list(unique_symbols(read_symbols(data)))
+        sections = list(read_alloc_sections(data))
+        markers = read_marker_symbols(data, "__aot_")
     except (ValueError, struct.error, IndexError) as e:
         sys.exit(f"elf_size: {FLAGS.elf}: {e}")
+    regions = [parse_region(spec) for spec in FLAGS.region]
+    placement = dict(spec.split("=", 1) for spec in FLAGS.placement)
+    budget_texts = dict(spec.split("=", 1) for spec in FLAGS.region_budget)
+    try:
+        budgets = {r: parse_bytes(t, f"region_budgets[{r}]") for r, t in budget_texts.items()}
+    except CompileError as e:
+        sys.exit(f"aot_firmware: {e}")
+    rows = region_rows(regions, usage(regions, sections), budgets, placement)
     models = _models()
     stacks = estimate(FLAGS.objdump, FLAGS.elf, [p + "_run" for p in models]) if FLAGS.objdump and models else {}
     owners = attribute(symbols, models, stacks)
     report.update(name=FLAGS.name, board=FLAGS.board, flash_bytes=FLAGS.flash_bytes, ram_bytes=FLAGS.ram_bytes,
-                  owners=[owner_json(o) for o in owners])
+                  owners=[owner_json(o) for o in owners], regions=rows, placement=placement)
     if FLAGS.json_out:
         with open(FLAGS.json_out, "w") as f:
             json.dump(report, f, indent=2, sort_keys=True)
@@ -116,6 +133,8 @@ def main(argv):
         sys.stdout.write(text)
     try:
         problems = budget_problems(report, symbols, FLAGS.flash_budget, FLAGS.ram_budget)
+        problems += region_budget_problems(report["name"], regions, rows, symbols, sections, markers, models,
+                                           placement, budget_texts)
     except CompileError as e:
         sys.exit(f"aot_firmware: {e}")
     if problems:
