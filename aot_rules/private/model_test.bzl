@@ -23,7 +23,8 @@ def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0
       name: test name.
       model: .tflite (or .onnx) model.
       prefix: C prefix (default: `name`).
-      boards: boards to also run the test on under QEMU, e.g. ["mps2-an386", "microbit"].
+      boards: boards to also run the test on under QEMU, e.g. ["mps2-an386", "//my/board:stm32f7"] (tests are
+        named after the board's target name).
       count: number of random input cases.
       seed: seed of the random inputs.
       sanitizers: also create the `<name>_sanitized` host test.
@@ -62,8 +63,10 @@ def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0
             **kwargs
         )
     for board in boards:
+        # A board label (//my/board:stm32f7) names its tests after its target name.
+        board_name = board.split(":")[-1].split("/")[-1]
         aot_firmware(
-            name = "%s_%s_fw" % (name, board),
+            name = "%s_%s_fw" % (name, board_name),
             srcs = [":" + name + "_src"],
             deps = [":" + lib],
             board = board,
@@ -71,8 +74,8 @@ def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0
             testonly = True,
         )
         aot_qemu_test(
-            name = "%s_%s" % (name, board),
-            firmware = ":%s_%s_fw" % (name, board),
+            name = "%s_%s" % (name, board_name),
+            firmware = ":%s_%s_fw" % (name, board_name),
             tags = tags,
             **kwargs
         )

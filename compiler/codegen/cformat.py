@@ -44,7 +44,8 @@ def array_body(values: np.ndarray, ctype: str, per_line: int = None) -> list:
     return lines
 
 
-def array_definition(qualifiers: str, ctype: str, symbol: str, values: np.ndarray) -> list:
+def array_definition(qualifiers: str, ctype: str, symbol: str, values: np.ndarray, attributes: str = "") -> list:
     n = max(int(np.asarray(values).size), 1)
     body = array_body(values, ctype) if np.asarray(values).size else ["    0"]
-    return [f"{qualifiers}{ctype} {symbol}[{n}] = {{"] + body + ["};"]
+    attributes = f" {attributes}" if attributes else ""
+    return [f"{qualifiers}{ctype} {symbol}[{n}]{attributes} = {{"] + body + ["};"]

@@ -3,6 +3,7 @@
 from ..ir.dtypes import QUANTIZED_IO_DTYPES
 from .cformat import float_literal
 from .cnames import sanitize_comment
+from .sections import section_macros
 
 
 def run_signature(prefix: str, stateful: bool) -> str:
@@ -52,6 +53,9 @@ def render_header(prefix: str, model_label: str, fields, workspace_size: int,
     if stateful:
         L += [f"#define {P}_STATE_SIZE {state_size}u /* variable tensors, kept between runs */",
               f"#define {P}_STATE_ALIGN {state_alignment}u"]
+    L += ["/* Define the workspace, state and I/O buffers with these (after the declarator) so a firmware's",
+          " * placement can put each in a memory region of its board; the weights carry their own. */"]
+    L += section_macros(prefix, ["WORKSPACE"] + (["STATE"] if stateful else []) + ["IO"])
     L += [
         f"#define {P}_WEIGHT_BYTES {weight_bytes}u /* const arrays in flash */",
         f"#define {P}_NUM_INPUTS {sum(1 for f in fields if f.kind == 'input')}",

@@ -11,7 +11,7 @@ def state_declaration(prefix: str, buffer: str) -> list:
     P, B = prefix.upper(), buffer.upper()
     return [
         f"#ifdef {P}_STATE_SIZE",
-        f"static uint8_t {buffer}[{P}_STATE_SIZE] __attribute__((aligned({P}_STATE_ALIGN)));",
+        f"static uint8_t {buffer}[{P}_STATE_SIZE] __attribute__((aligned({P}_STATE_ALIGN))) {P}_SECTION_STATE;",
         f"#define {B}_ARG , {buffer}",
         "#else",
         f"#define {B}_ARG",

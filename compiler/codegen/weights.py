@@ -2,6 +2,7 @@
 
 from .cformat import array_definition
 from .cnames import sanitize_comment
+from .sections import section_macros
 
 
 def render_weights(prefix: str, model_label: str, consts) -> str:
@@ -12,13 +13,16 @@ def render_weights(prefix: str, model_label: str, consts) -> str:
         "",
     ]
     weights = [c for c in consts if c.in_weights_file]
+    if weights:
+        # In their own section, which a firmware's placement can put in any read-only region (codegen/sections.py).
+        L += section_macros(prefix, ["WEIGHTS"]) + [""]
     for c in weights:
         # Declaration first keeps -Wmissing-variable-declarations style checks quiet.
         L.append(f"extern const {c.ctype} {c.symbol}[{max(c.values.size, 1)}];")
     if weights:
         L.append("")
     for c in weights:
-        L += array_definition("const ", c.ctype, c.symbol, c.values)
+        L += array_definition("const ", c.ctype, c.symbol, c.values, f"{prefix.upper()}_SECTION_WEIGHTS")
         L.append("")
     if not weights:
         # ISO C forbids an empty translation unit.

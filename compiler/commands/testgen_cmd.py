@@ -50,13 +50,14 @@ def render_test(prefix: str, ref) -> str:
         "",
         f'#include "{prefix}.h"',
         "",
-        f"static uint8_t test_workspace[{P}_WORKSPACE_SIZE] __attribute__((aligned({P}_WORKSPACE_ALIGN)));",
+        f"static uint8_t test_workspace[{P}_WORKSPACE_SIZE] __attribute__((aligned({P}_WORKSPACE_ALIGN))) "
+        f"{P}_SECTION_WORKSPACE;",
     ] + state_declaration(prefix, "test_state") + [
         "",
     ]
     L += case_arrays(ref, "static const ", _test_name)
     for f in outs:
-        L += [f"static {f.tensor.ctype} test_got_{f.position}[{f.tensor.num_elements}];", ""]
+        L += [f"static {f.tensor.ctype} test_got_{f.position}[{f.tensor.num_elements}] {P}_SECTION_IO;", ""]
     tolerances = ref.tolerances or [(0, None, None)] * len(outs)
     if any(f.tensor.dtype == "float32" for f in outs):
         L += [

@@ -37,5 +37,8 @@ expect_failure //tests/budgets:fold_strict_fw "strict_kernels: 1 layer" \
   "operator 0 \(CONV_2D\) runs aot_conv2d_s8 because aot_conv2d_s8_dsp: folding the input zero point"
 expect_failure //tests/budgets:hello_over_budget "over its flash_budget of 4096 B \(4K\): flash_total is [0-9]+ B" \
   "over its ram_budget of 32768 B \(32K\): ram_total is [0-9]+ B" "the stack reservation \(65536 B\)"
+expect_failure //tests/budgets:kws_over_region_budget \
+  "region DTCM holds [0-9]+ B, over its budget of 8192 B \(8K; the region is 65536 B\)" \
+  "Contributors: workspace buffer test_workspace \([0-9]+ B\)" "placed_kws's workspace [0-9]+ B"
 [ "$failures" -eq 0 ] && echo "budget fixtures: all fail as they must"
 [ "$failures" -eq 0 ]

@@ -17,7 +17,8 @@ from compiler.errors import CompileError
 from toolchains.tools.elf_file import (SHF_ALLOC, read_alloc_sections, read_marker_symbols, read_sections,
                                        read_symbols, section_kind, unique_symbols)
 from toolchains.tools.image_report import attribute, owner_json, render_owners
-from toolchains.tools.regions import parse_region, region_budget_problems, region_rows, render_regions, usage
+from toolchains.tools.regions import (parse_region, placed_kinds, region_budget_problems, region_rows,
+                                     render_placed, render_regions, usage)
 from toolchains.tools.stack_usage import estimate
 
 FLAGS = flags.FLAGS
@@ -82,7 +83,7 @@ def render(report):
     lines.append("  (flash = text + rodata + data load image; RAM = data + bss + stack; heap = rest of RAM)")
     text = "\n".join(lines) + "\n"
     if report.get("regions"):
-        text += "\n" + render_regions(report["regions"])
+        text += "\n" + render_regions(report["regions"]) + render_placed(report.get("placed", {}))
     if report.get("owners"):
         text += "\n" + render_owners(report["owners_detail"])
     return text
@@ -120,7 +121,8 @@ def main(argv):
     stacks = estimate(FLAGS.objdump, FLAGS.elf, [p + "_run" for p in models]) if FLAGS.objdump and models else {}
     owners = attribute(symbols, models, stacks)
     report.update(name=FLAGS.name, board=FLAGS.board, flash_bytes=FLAGS.flash_bytes, ram_bytes=FLAGS.ram_bytes,
-                  owners=[owner_json(o) for o in owners], regions=rows, placement=placement)
+                  owners=[owner_json(o) for o in owners], regions=rows, placement=placement,
+                  placed=placed_kinds(regions, symbols, markers, placement))
     if FLAGS.json_out:
         with open(FLAGS.json_out, "w") as f:
             json.dump(report, f, indent=2, sort_keys=True)

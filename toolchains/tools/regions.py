@@ -82,6 +82,26 @@ def contributors(region: Region, symbols, sections, markers: dict, models: dict,
     return sorted(((size, desc) for desc, size in groups.items()), key=lambda x: (-x[0], x[1]))
 
 
+def placed_kinds(regions, symbols, markers: dict, placement: dict) -> dict:
+    """kind -> {region (where the linker put its frame), bytes, symbols}: what the placement did, for the JSON."""
+    out = {}
+    for kind in KINDS:
+        start, end = markers.get(f"__aot_{kind}_start"), markers.get(f"__aot_{kind}_end")
+        if start is None or end is None:
+            continue
+        out[kind] = {
+            "region": region_of(regions, start) if end > start else placement.get(kind),
+            "bytes": end - start,
+            "symbols": sorted(s.name for s in symbols if start <= s.address < end),
+        }
+    return out
+
+
+def render_placed(placed: dict) -> str:
+    return "".join(f"  {kind:<10} {p['bytes']:>9} B in {p['region']}: {', '.join(p['symbols'][:4])}"
+                   f"{' ...' if len(p['symbols']) > 4 else ''}\n" for kind, p in placed.items() if p["bytes"])
+
+
 def planned_note(region: Region, models: dict, placement: dict) -> str:
     """What the models' plans need of the kinds placed in `region` (their buffers are the application's)."""
     parts = []
