@@ -43,6 +43,9 @@ flags.DEFINE_string("max_weight_bytes", None, "Refuse models with more constant 
                     flag_values=FLAGS)
 flags.DEFINE_string("max_model_bytes", None, "Refuse model files larger than this (default 512M).",
                     flag_values=FLAGS)
+flags.DEFINE_boolean("io_in_workspace", False, "compile, run: plan the inputs and outputs inside the workspace "
+                     "(accessors <prefix>_input_<name>(ws) / _output_<name>(ws); <prefix>_run(ws)).",
+                     flag_values=FLAGS)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
 flags.DEFINE_multi_string("dim", [], "ONNX: pin a symbolic input dimension, NAME=N (repeatable, e.g. --dim batch=1).",

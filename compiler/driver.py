@@ -15,6 +15,7 @@ from .errors import CompileError
 from .codegen.cformat import NonFiniteConstant
 from .codegen.emit_context import EmitContext
 from .codegen.header import render_header
+from .codegen.io_accessors import io_saving
 from .codegen.io_fields import io_fields
 from .codegen.manifest import build_manifest, render_manifest
 from .codegen.runner import render_runner
@@ -54,12 +55,14 @@ def load_model(model_path: str):
     return load_tflite(model_path)
 
 
-def analyze(model_path: str, target: str = "host", kernel_options=None):
+def analyze(model_path: str, target: str = "host", kernel_options=None, io_in_workspace: bool = False):
     """Parse, run passes and plan memory (no code generation) for `target` (kernels and their scratch, chosen
-    with `kernel_options`, ops/kernel_table.KernelOptions; None: the defaults)."""
+    with `kernel_options`, ops/kernel_table.KernelOptions; None: the defaults). With `io_in_workspace` the model's
+    inputs and outputs are planned inside the workspace (codegen/io_accessors.py)."""
     graph = load_model(model_path)
     graph.target = target
     graph.kernel_options = kernel_options or DEFAULT_OPTIONS
+    graph.io_in_workspace = io_in_workspace
     storage_map = run_passes(graph)
     plan = plan_memory(graph, storage_map)
     return graph, storage_map, plan
@@ -76,10 +79,10 @@ def _emit(op, ctx) -> list:
 
 
 def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget: str = "",
-                  flash_budget: str = "", kernel_options=None) -> CompiledModel:
+                  flash_budget: str = "", kernel_options=None, io_in_workspace: bool = False) -> CompiledModel:
     validate_prefix(prefix)
     validate_target(target)
-    graph, storage_map, plan = analyze(model_path, target, kernel_options)
+    graph, storage_map, plan = analyze(model_path, target, kernel_options, io_in_workspace)
     check_strict(graph)
     label = os.path.basename(model_path)
     fields = io_fields(graph)
@@ -93,15 +96,23 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
     files = {
         f"{prefix}.h": render_header(prefix, label, fields, workspace_size, plan.alignment,
                                      sum(c.nbytes for c in ctx.consts if c.in_weights_file),
-                                     plan.state_size, plan.state_alignment),
+                                     plan.state_size, plan.state_alignment,
+                                     io_plan=plan if io_in_workspace else None),
         f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines,
                                      workspace_size),
         f"{prefix}_weights.c": render_weights(prefix, label, ctx.consts),
     }
     manifest = build_manifest(prefix, label, target, graph, storage_map, plan, fields, ctx,
                               workspace_size)
+    title = f"{prefix} ({label})"
+    if io_in_workspace:
+        # What it saves: the same model planned with its I/O in buffers of their own.
+        separate = max(analyze(model_path, target, kernel_options)[2].workspace_size, plan.alignment)
+        manifest["io_in_workspace"] = io_saving(fields, workspace_size, separate)
+        title += (f", I/O inside: {workspace_size} B in all against {separate} B + "
+                  f"{manifest['io_in_workspace']['io_bytes']} B of I/O buffers")
     files[f"{prefix}.json"] = render_manifest(manifest)
-    files[f"{prefix}_plan.svg"] = render_plan_svg(f"{prefix} ({label})", plan.buffers, len(graph.ops),
+    files[f"{prefix}_plan.svg"] = render_plan_svg(title, plan.buffers, len(graph.ops),
                                                   workspace_size, plan.lower_bound,
                                                   state_size=plan.state_size)
     return CompiledModel(prefix, graph, storage_map, plan, fields, files, manifest)

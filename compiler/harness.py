@@ -2,7 +2,7 @@
 <prefix>_run() and writes raw outputs (host only, uses stdio files).  A stateful model is reset once and then
 carries its state from case to case, as one TFLite Micro interpreter invoked once per case does."""
 
-from .codegen.state_caller import run_call, state_declaration, state_reset
+from .codegen.state_caller import io_declarations, run_with_io, state_declaration, state_reset
 
 
 def render_run_harness(prefix: str, fields) -> str:
@@ -14,6 +14,7 @@ def render_run_harness(prefix: str, fields) -> str:
         "#include <stdint.h>",
         "#include <stdio.h>",
         "#include <stdlib.h>",
+        "#include <string.h>",
         "",
         f'#include "{prefix}.h"',
         "",
@@ -30,8 +31,7 @@ def render_run_harness(prefix: str, fields) -> str:
         "    FILE* fin;",
         "    FILE* fout;",
         "    int32_t n, i, rc;",
-        f"    struct {prefix}_inputs in;",
-        f"    struct {prefix}_outputs out;",
+    ] + io_declarations(prefix, "    ") + [
         "    if (argc != 4) {",
         '        fprintf(stderr, "usage: %s IN OUT COUNT\\n", argv[0]);',
         "        return 2;",
@@ -44,10 +44,6 @@ def render_run_harness(prefix: str, fields) -> str:
         "    }",
         "    n = (int32_t)atoi(argv[3]);",
     ]
-    for f in ins:
-        L.append(f"    in.{f.field} = harness_input_{f.position};")
-    for f in outs:
-        L.append(f"    out.{f.field} = harness_output_{f.position};")
     L += state_reset(prefix, "harness_state", "    ", "return 1;")
     L.append("    for (i = 0; i < n; i++) {")
     for f in ins:
@@ -58,8 +54,11 @@ def render_run_harness(prefix: str, fields) -> str:
             "            return 2;",
             "        }",
         ]
+    L += run_with_io(prefix, [(f.field, f"harness_input_{f.position}", f"sizeof(harness_input_{f.position})")
+                              for f in ins],
+                     [(f.field, f"harness_output_{f.position}", f"sizeof(harness_output_{f.position})")
+                      for f in outs], "harness_ws", "harness_state", "        ", "rc")
     L += [
-        f"        rc = {run_call(prefix, '&in', '&out', 'harness_ws', 'harness_state')};",
         "        if (rc != 0) {",
         f'            fprintf(stderr, "{prefix}_run failed with %d\\n", (int)rc);',
         "            return 1;",

@@ -53,6 +53,8 @@ def _aot_model_codegen_impl(ctx):
         args.add("--flash_budget", ctx.attr.flash_budget)
     if ctx.attr.strict_kernels:
         args.add("--strict_kernels")
+    if ctx.attr.io_in_workspace:
+        args.add("--io_in_workspace")
     args.add_all(ctx.attr.compiler_flags)
     ctx.actions.run(
         executable = ctx.executable._compiler,
@@ -83,12 +85,13 @@ aot_model_codegen = rule(
         "ram_budget": attr.string(doc = "Fail the build if the workspace exceeds this (e.g. \"24K\")."),
         "flash_budget": attr.string(doc = "Fail the build if weights + parameters exceed this (e.g. \"64K\")."),
         "strict_kernels": attr.bool(doc = "Fail the build if a layer leaves its core's best kernels because of its quantization parameters."),
+        "io_in_workspace": attr.bool(doc = "Plan the inputs and outputs inside the workspace (accessors; run(workspace))."),
         "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
     },
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, **kwargs):
+def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -106,6 +109,9 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
       strict_kernels: the build fails, naming each layer and why, if a layer leaves the best kernels of the core
         it is built for because of its quantization parameters (`aotc compile --strict_kernels`; layers that
         leave them for a structural reason are listed in the report, <prefix>.json).
+      io_in_workspace: plan the model's inputs and outputs inside its workspace: no I/O buffers of their own;
+        the header gives `<prefix>_input_<name>(workspace)` / `<prefix>_output_<name>(workspace)` and
+        `<prefix>_run(workspace)` (see compiler/codegen/io_accessors.py).
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name
@@ -120,6 +126,7 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         ram_budget = ram_budget,
         flash_budget = flash_budget,
         strict_kernels = strict_kernels,
+        io_in_workspace = io_in_workspace,
         visibility = kwargs.get("visibility"),
         testonly = kwargs.get("testonly"),
         tags = kwargs.get("tags"),

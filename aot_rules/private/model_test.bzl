@@ -12,7 +12,8 @@ load(":model_library.bzl", "aot_model_library", "validate_prefix")
 load(":qemu_test.bzl", "aot_qemu_test")
 load(":reference_data.bzl", "aot_reference_gen")
 
-def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0, sanitizers = True, tags = [], **kwargs):
+def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0, sanitizers = True, tags = [],
+                   io_in_workspace = False, **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
 
     Creates `<name>` (host cc_test), `<name>_sanitized` (the same on the host with the generated C and the CRT
@@ -29,12 +30,14 @@ def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0
       seed: seed of the random inputs.
       sanitizers: also create the `<name>_sanitized` host test.
       tags: extra tags for every test.
+      io_in_workspace: compile the model with its inputs and outputs inside the workspace (the generated test
+        copies each case in and out through the accessors).
       **kwargs: size, timeout, visibility, ...
     """
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
     lib = name + "_model"
-    aot_model_library(name = lib, model = model, prefix = prefix, testonly = True)
+    aot_model_library(name = lib, model = model, prefix = prefix, io_in_workspace = io_in_workspace, testonly = True)
     aot_reference_gen(
         name = name + "_src",
         model = model,

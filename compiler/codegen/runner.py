@@ -65,7 +65,8 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
     stateful = ctx.plan.stateful
     if stateful:
         L += render_reset(prefix, ctx.plan)
-    L.append(run_signature(prefix, stateful))
+    io_in_workspace = getattr(graph, "io_in_workspace", False)
+    L.append(run_signature(prefix, stateful, io_in_workspace))
     L.append("{")
     if ctx.uses_workspace:
         L.append("    uint8_t* const ws = (uint8_t*)workspace;")
@@ -73,14 +74,15 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
         L.append("    uint8_t* const st = (uint8_t*)state;")
     if ctx.uses_status:
         L.append("    int32_t rc;")
-    L.append("    if (inputs == NULL || outputs == NULL) {")
-    L.append("        return AOT_ERR_NULL_ARG;")
-    L.append("    }")
-    ptr_checks = [f"{'inputs' if f.kind == 'input' else 'outputs'}->{f.field} == NULL"
-                  for f in fields]
-    L.append("    if (" + " ||\n        ".join(ptr_checks) + ") {")
-    L.append("        return AOT_ERR_NULL_ARG;")
-    L.append("    }")
+    if not io_in_workspace:
+        L.append("    if (inputs == NULL || outputs == NULL) {")
+        L.append("        return AOT_ERR_NULL_ARG;")
+        L.append("    }")
+        ptr_checks = [f"{'inputs' if f.kind == 'input' else 'outputs'}->{f.field} == NULL"
+                      for f in fields]
+        L.append("    if (" + " ||\n        ".join(ptr_checks) + ") {")
+        L.append("        return AOT_ERR_NULL_ARG;")
+        L.append("    }")
     if ctx.uses_workspace:
         L += _pointer_check("workspace", f"{P}_WORKSPACE_ALIGN", "AOT_ERR_WORKSPACE_ALIGN")
     else:

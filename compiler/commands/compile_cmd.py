@@ -7,7 +7,7 @@ from ..ops.kernel_table import options_from_flags
 def run_compile(model: str, flags) -> int:
     prefix = flags.prefix
     compiled = compile_model(model, prefix, flags.target, flags.ram_budget, flags.flash_budget,
-                             options_from_flags(flags))
+                             options_from_flags(flags), io_in_workspace=flags.io_in_workspace)
     paths = write_files(flags.out_dir, compiled.files)
     if flags.quiet:
         return 0
@@ -17,4 +17,8 @@ def run_compile(model: str, flags) -> int:
     print(f"{prefix}: {len(compiled.graph.ops)} ops, workspace {ws['size']} B "
           f"(lower bound {ws['lower_bound']} B), " + (f"state {state} B, " if state else "")
           + f"weights {compiled.manifest['weight_bytes']} B")
+    io = compiled.manifest.get("io_in_workspace")
+    if io:
+        print(f"{prefix}: I/O in the workspace: {io['total_ram']} B of RAM in all, against "
+              f"{io['workspace_with_separate_io']} B + {io['io_bytes']} B of I/O buffers (saves {io['saved']} B)")
     return 0

@@ -85,10 +85,11 @@ def execute_on_host(compiled, cases: list, timeout: float = 300.0) -> list:
     return results
 
 
-def run_model(model: str, inputs_path: str, outputs_path: str, target: str = "host") -> dict:
+def run_model(model: str, inputs_path: str, outputs_path: str, target: str = "host",
+              io_in_workspace: bool = False) -> dict:
     """`target` selects kernels and weight layouts; the build is always for this PC (kernels for DSP cores
     fall back to portable emulations of their instructions), so other targets' code can be checked here."""
-    compiled = compile_model(model, _PREFIX, target)
+    compiled = compile_model(model, _PREFIX, target, io_in_workspace=io_in_workspace)
     graph = compiled.graph
     arrays, count, batched = _load_cases(inputs_path, graph)
     per_case = execute_on_host(compiled, [[a[i] for a in arrays] for i in range(count)])
@@ -110,7 +111,7 @@ def run_model(model: str, inputs_path: str, outputs_path: str, target: str = "ho
 
 
 def run_run(model: str, flags) -> int:
-    result = run_model(model, flags.inputs, flags.outputs)
+    result = run_model(model, flags.inputs, flags.outputs, io_in_workspace=flags.io_in_workspace)
     for k, v in result.items():
         print(f"{k}: {v.dtype} {list(v.shape)}")
     return 0

@@ -12,7 +12,7 @@ oracle's one interpreter invoked once per case does, so a state lost between run
 import numpy as np
 
 from ..codegen.cformat import array_body
-from ..codegen.state_caller import run_call, state_declaration, state_reset
+from ..codegen.state_caller import io_declarations, run_with_io, state_declaration, state_reset
 from ..driver import write_files
 from ..reference import reference_cases
 
@@ -47,6 +47,7 @@ def render_test(prefix: str, ref) -> str:
         " * outputs from the reference interpreter. Returns 0 iff every output matches. */",
         "#include <stdint.h>",
         "#include <stdio.h>",
+        "#include <string.h>",
         "",
         f'#include "{prefix}.h"',
         "",
@@ -72,21 +73,21 @@ def render_test(prefix: str, ref) -> str:
     L += [
         "int main(void)",
         "{",
-        f"    struct {prefix}_inputs in;",
-        f"    struct {prefix}_outputs out;",
+    ] + io_declarations(prefix, "    ") + [
         "    int32_t c, i, rc;",
         "    int32_t bad_cases = 0;",
         "    int32_t reported = 0;",
     ]
-    for f in outs:
-        L.append(f"    out.{f.field} = test_got_{f.position};")
     L += state_reset(prefix, "test_state", "    ", "return 1;")
     L.append(f"    for (c = 0; c < {n}; c++) {{")
     L.append("        int32_t bad = 0;")
-    for f in ins:
-        L.append(f"        in.{f.field} = &test_in_{f.position}[c * {f.tensor.num_elements}];")
+    L += run_with_io(
+        prefix,
+        [(f.field, f"&test_in_{f.position}[c * {f.tensor.num_elements}]",
+          f"{f.tensor.num_elements}u * sizeof(test_in_{f.position}[0])") for f in ins],
+        [(f.field, f"test_got_{f.position}", f"sizeof(test_got_{f.position})") for f in outs],
+        "test_workspace", "test_state", "        ", "rc")
     L += [
-        f"        rc = {run_call(prefix, '&in', '&out', 'test_workspace', 'test_state')};",
         "        if (rc != 0) {",
         f'            printf("{prefix}: case %d: {prefix}_run returned %d\\n", (int)c, (int)rc);',
         "            return 1;",

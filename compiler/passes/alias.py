@@ -11,6 +11,11 @@ output over an input of the same shape and element size when that input's
 buffer is read for the last time by this op, so the two never need separate
 memory.  Only workspace buffers are reused this way: model inputs are const to
 the kernel, and a model output's buffer belongs to the caller.
+
+With I/O in the workspace (graph.io_in_workspace, `--io_in_workspace`) the
+model's inputs and outputs are workspace tensors like any other: planned,
+shared and reused in place; the planner keeps inputs live from the start of
+the run and outputs to its end (planner/liveness.py).
 """
 
 from dataclasses import dataclass
@@ -60,6 +65,8 @@ def assign_storage(graph) -> StorageMap:
     sm = StorageMap(graph)
     in_pos = {t.index: i for i, t in enumerate(graph.inputs)}
     out_pos = {t.index: i for i, t in enumerate(graph.outputs)}
+    if getattr(graph, "io_in_workspace", False):
+        in_pos, out_pos = {}, {}
     for t in graph.tensors:
         if t.index in in_pos:
             sm._new_group(t, Storage("input", in_pos[t.index]))

@@ -25,6 +25,9 @@ class LiveBuffer:
 
 def tensor_buffers(graph, storage_map) -> list:
     buffers = []
+    # I/O in the workspace: the application writes the inputs before the run and reads the outputs after it.
+    io_in_workspace = getattr(graph, "io_in_workspace", False)
+    first, last = 0, max(len(graph.ops) - 1, 0)
     for group, members in storage_map.workspace_groups().items():
         tensors = [graph.tensors[i] for i in members]
         starts, ends = [], []
@@ -33,6 +36,11 @@ def tensor_buffers(graph, storage_map) -> list:
                 starts.append(t.producer)
                 ends.append(t.producer)
             ends.extend(t.consumers)
+            if io_in_workspace and t.is_input:
+                starts.append(first)
+                ends.append(first)
+            if io_in_workspace and t.is_output:
+                ends.append(last)
         if not starts:
             continue  # never written: unused tensor
         size = max(t.nbytes for t in tensors)
