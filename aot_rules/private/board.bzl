@@ -138,5 +138,8 @@ def aot_board(name, core, regions, **kwargs):
     _aot_board(name = name, core = core, regions = regions, **kwargs)
 
 def board_platform(board):
-    """The platform label of a board Label (aot_board's `<name>_platform`), as a string for a transition."""
-    return "@%s//%s:%s_platform" % (board.workspace_name, board.package, board.name)
+    """The platform label of a board Label (aot_board's `<name>_platform`), as a string for a transition.
+
+    str() of a Label names the target explicitly and, on Bazel 7+ with bzlmod, spells the repository canonically
+    (`@@...`), which a command-line option needs."""
+    return str(board) + "_platform"

@@ -25,7 +25,7 @@ def resolve_placement(board, placement, what):
         if region not in names:
             fail("%s: placement %s = \"%s\": board %s has regions %s" % (what, kind, region, board.name, ", ".join(names)))
         if (kind == "weights") == writable[region]:
-            fail("%s: placement %s = \"%s\": %s need a %s region (%s is %s)" % (
+            fail("%s: placement %s = \"%s\": %s go in a %s region; %s is %s" % (
                 what,
                 kind,
                 region,

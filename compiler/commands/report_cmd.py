@@ -44,6 +44,11 @@ def render_summary(manifest: dict) -> str:
     if st["size"]:
         lines.append(f"state        {st['size']:>10,} B   {len(st['tensors'])} variable tensors kept between runs, "
                      "in a buffer of their own (not shareable)")
+    io = manifest.get("io_in_workspace")
+    if io:
+        lines.append(f"I/O          inside the workspace: {io['total_ram']:,} B of RAM in all, against "
+                     f"{io['workspace_with_separate_io']:,} + {io['io_bytes']:,} B with separate I/O buffers "
+                     f"(saves {io['saved']:,} B)")
     lines += [
         f"weights      {manifest['weight_bytes']:>10,} B   (+ {manifest['param_bytes']:,} B of per-layer "
         "parameters), const, in flash",
@@ -75,7 +80,8 @@ def render_tflm_comparison(workspace: int, arena, state: int = 0) -> str:
 
 def run_report(model: str, flags) -> int:
     prefix = flags.prefix or sanitize_identifier(os.path.splitext(os.path.basename(model))[0], "model")
-    compiled = compile_model(model, prefix, flags.target, kernel_options=options_from_flags(flags))
+    compiled = compile_model(model, prefix, flags.target, kernel_options=options_from_flags(flags),
+                             io_in_workspace=flags.io_in_workspace)
     print(render_summary(compiled.manifest))
     if flags.compare_tflm:
         print(render_tflm_comparison(compiled.manifest["workspace"]["size"], measure(model),
