@@ -1,8 +1,8 @@
 """The one table of Cortex-M cores: compiler flags per core, and the boards (QEMU machines) that carry them.
 
-Everything core- or board-specific in aot_rules is derived from these two dicts: the constraint values and
-platforms (toolchains/BUILD.bazel, toolchains/boards/BUILD.bazel), the ARM cc_toolchains (one per core), the
-startup/linker script choice of `aot_firmware` and the QEMU machine of `aot_qemu_test`.
+Everything core-specific in aot_rules is derived from CORES: the constraint values (toolchains/BUILD.bazel) and the
+ARM cc_toolchains (one per core). BOARDS is the data of the six built-in boards, which toolchains/boards/BUILD.bazel
+declares with aot_board (regions, platform, QEMU machine); users declare theirs the same way.
 """
 
 # core -> flags given to every compile and link action for that core (they select the newlib/libgcc multilib).
