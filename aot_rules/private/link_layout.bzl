@@ -2,7 +2,7 @@
 board's startup, handed to the firmware's cc_binary as one CcInfo dependency.
 
 Placement maps a kind (weights, workspace, state, io) to a region of the board. Weights need a read-only region
-(they are not copied at reset), the other kinds a writable one. A kind placed in the code or RAM region joins
+or the code region (they are not copied at reset), the other kinds a writable one. A kind placed in the code or RAM region joins
 .rodata / .bss there; a kind placed elsewhere gets an output section `.aot_<region>` in that region (NOLOAD and
 zeroed at reset for RAM).
 """
@@ -24,7 +24,9 @@ def resolve_placement(board, placement, what):
     for kind, region in out.items():
         if region not in names:
             fail("%s: placement %s = \"%s\": board %s has regions %s" % (what, kind, region, board.name, ", ".join(names)))
-        if (kind == "weights") == writable[region]:
+        # Weights are never copied at reset: a read-only region, or the code region whatever its attributes.
+        ok = (not writable[region] or region == board.code_region) if kind == "weights" else writable[region]
+        if not ok:
             fail("%s: placement %s = \"%s\": %s go in a %s region; %s is %s" % (
                 what,
                 kind,
