@@ -1,26 +1,33 @@
-"""LOGISTIC lowering (int8, float32).
+"""LOGISTIC lowering (int8, int16, float32).
 
 int8 follows TFLite Micro's reference kernel (gemmlowp fixed point, not a
 lookup table): the input is rescaled to Q4.27 with a multiplier and left
 shift computed here, inputs beyond the saturation radius are clamped, and
 the output must use TFLite's fixed quantization (scale 1/256, zp -128).
+int16 interpolates in the 256-entry sigmoid table (aot/sigmoid_s16.h) after the
+input rescaling of _sigmoid_s16_rescale.py, as TFLite Micro's int16 kernel does.
 """
 
 from ..quant_math import gemmlowp_input_rescale
 from ._base import OpLowering, register
+from ._sigmoid_s16_rescale import sigmoid_s16_rescale
 from ._common import require_fixed_quant, unary_check
 
 
 @register
 class Logistic(OpLowering):
     builtins = ("LOGISTIC",)
+    dtypes = ("int8", "int16", "float32")
     elementwise = True
     header = "aot/kernels/logistic.h"
 
     def check(self, op):
         super().check(op)
-        if unary_check(op) == "int8":
+        dtype = unary_check(op, self.dtypes)
+        if dtype == "int8":
             require_fixed_quant(op, op.output, "output", 1.0 / 256, -128, "1/256")
+        elif dtype == "int16":
+            sigmoid_s16_rescale(op, (0,))
 
     def prepare(self, op):
         inp = op.input(0)
@@ -30,6 +37,10 @@ class Logistic(OpLowering):
             mult, shift, radius = gemmlowp_input_rescale(scale, 4)
             p.update(zp=zp, radius=radius, mult=mult, shift=shift)
             op.kernel = "aot_logistic_s8"
+        elif inp.dtype == "int16":
+            mult, shift = sigmoid_s16_rescale(op, (0,))
+            p.update(mult=mult, shift=shift)
+            op.kernel = "aot_logistic_s16"
         else:
             op.kernel = "aot_logistic_f32"
         op.params = p
@@ -39,4 +50,6 @@ class Logistic(OpLowering):
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
         if op.kernel == "aot_logistic_s8":
             args += [p["zp"], p["radius"], p["mult"], p["shift"]]
+        elif op.kernel == "aot_logistic_s16":
+            args += [p["mult"], p["shift"]]
         return [ctx.call(op.kernel, args)]

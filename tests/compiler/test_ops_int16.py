@@ -376,8 +376,40 @@ def test_add_int16_constant_operand(tmp_path):
     check(tmp_path, b)
 
 
-@pytest.mark.parametrize("kind,qout", [("LOGISTIC", (1 / 32768, 0)), ("TANH", (1 / 32768, 0)),
-                                       ("SOFTMAX", (1 / 256, 0)), ("HARD_SWISH", (0.001, 0))])
+# Input scales: TFLite's power-of-two fast cases (2^-12 for both, 2^-11 for TANH), powers of two just outside them
+# (general multiplier path), ordinary scales, the smallest and the largest the 15-bit multiplier takes.
+SIGMOID_S16_SCALES = [2.0 ** -12, 2.0 ** -11, 2.0 ** -10, 2.0 ** -13, 2.0 ** -15, 1 / 3000, 0.00123, 3.7e-3, 1e-6,
+                      1e-9, 0.25, 1.0, 2.6]
+
+
+@pytest.mark.parametrize("kind", ["LOGISTIC", "TANH"])
+@pytest.mark.parametrize("scale", SIGMOID_S16_SCALES)
+def test_sigmoid_tanh_int16_every_input(tmp_path, kind, scale):
+    """Every int16 value through int16 LOGISTIC / TANH, bit-exact with TFLite Micro."""
+    b = ModelBuilder()
+    x = b.input("x", [256, 256], "int16", scale, 0)
+    y = b.op(kind, [x], out=b.tensor("y", [256, 256], "int16", 1 / 32768, 0))
+    b.output(y)
+    every = np.arange(I16_MIN, I16_MAX + 1, dtype=np.int16).reshape(256, 256)
+    check_against_tflm(tmp_path, b, cases=[[every]])
+
+
+@pytest.mark.parametrize("kind,qin,qout,says", [
+    ("LOGISTIC", (1 / 4096, 0), (1 / 256, 0), "2^-15"),
+    ("TANH", (1 / 4096, 0), (1 / 16384, 0), "2^-15"),
+    ("LOGISTIC", (4.0, 0), (1 / 32768, 0), "input scales up to"),
+    ("TANH", (100.0, 0), (1 / 32768, 0), "input scales up to"),
+])
+def test_reject_int16_sigmoid_tanh_quantization(tmp_path, kind, qin, qout, says):
+    b = ModelBuilder()
+    x = b.input("x", [2, 8], "int16", *qin)
+    y = b.op(kind, [x], out=b.tensor("y", [2, 8], "int16", *qout))
+    b.output(y)
+    err = _compile_error(tmp_path, b)
+    assert isinstance(err, UnsupportedError) and kind in str(err) and says in str(err), err
+
+
+@pytest.mark.parametrize("kind,qout", [("SOFTMAX", (1 / 256, 0)), ("HARD_SWISH", (0.001, 0))])
 def test_reject_unsupported_int16_activations(tmp_path, kind, qout):
     b = ModelBuilder()
     x = b.input("x", [2, 8], "int16", 1 / 4096, 0)

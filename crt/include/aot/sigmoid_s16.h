@@ -39,7 +39,7 @@ static inline uint32_t aot_sigmoid_interpolate(uint32_t mag, uint32_t bits, uint
     return (a << bits) + (mag & ((1u << bits) - 1u)) * (b - a);
 }
 
-static inline int16_t aot_sigmoid_s16(int16_t x, int32_t multiplier, int32_t shift)
+static inline int16_t aot_sigmoid_s16_elem(int16_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
     /* 9 fraction bits per table step: 7 for the Q3.12 -> step conversion, 2 for the 3/4 input scale. */
@@ -48,7 +48,7 @@ static inline int16_t aot_sigmoid_s16(int16_t x, int32_t multiplier, int32_t shi
     return (int16_t)(r >> 10);
 }
 
-static inline int16_t aot_tanh_s16(int16_t x, int32_t multiplier, int32_t shift)
+static inline int16_t aot_tanh_s16_elem(int16_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
     /* tanh(x) = 2 sigmoid(2x) - 1: one fraction bit fewer per step. */

@@ -59,7 +59,7 @@ static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const
         for (k = 0; k < state_size; k++) {
             const int16_t sum = (int16_t)aot_lstm_clamp((int32_t)gate[k] + rec[k], -32768, 32767);
             /* Q3.12 in: multiplier 3, no shift. */
-            gate[k] = g == 2 ? aot_tanh_s16(sum, 3, 0) : aot_sigmoid_s16(sum, 3, 0);
+            gate[k] = g == 2 ? aot_tanh_s16_elem(sum, 3, 0) : aot_sigmoid_s16_elem(sum, 3, 0);
         }
     }
     for (k = 0; k < state_size; k++) {
@@ -73,7 +73,7 @@ static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const
         c[k] = (int16_t)ck;
     }
     for (k = 0; k < state_size; k++) {
-        const int32_t t = aot_tanh_s16(c[k], p->cell_tanh_mult, p->cell_tanh_shift);
+        const int32_t t = aot_tanh_s16_elem(c[k], p->cell_tanh_mult, p->cell_tanh_shift);
         const int32_t v = aot_multiply_by_quantized_multiplier(t * gates[3 * state_size + k], p->hidden_mult,
                                                                p->hidden_shift) + p->hidden_zero_point;
         h[k] = (int8_t)aot_lstm_clamp(v, -128, 127);
