@@ -1,11 +1,11 @@
 """BINARY_INT32 (ONNX integer arithmetic: Add, Sub, Mul, Div, Min, Max on int32 with wrap-around and truncating
-division) and MAXIMUM / MINIMUM (float32, int32), all on the shared broadcast loop of aot/kernels/binary.h."""
+division) and MAXIMUM / MINIMUM (float32, int32, and int8 / int16 comparing stored values as TFLite Micro does), all on the shared broadcast loop of aot/kernels/binary.h."""
 
 import numpy as np
 
 from ..errors import CompileError
 from ._base import OpLowering, register
-from ._common import broadcast_4d, require_inputs, require_same_dtype
+from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
 
 CODES = {"ADD": 0, "SUB": 1, "MUL": 2, "DIV": 3, "PRELU": 4, "MIN": 5, "MAX": 6}
 FLT_MAX = float(np.finfo(np.float32).max)
@@ -15,7 +15,7 @@ FLT_MAX = float(np.finfo(np.float32).max)
 class BinaryInt(OpLowering):
     builtins = ("BINARY_INT32", "MAXIMUM", "MINIMUM")
     elementwise = True
-    dtypes = ("int32", "float32")
+    dtypes = ("int32", "float32", "int8", "int16")
     header = "aot/kernels/binary.h"
 
     def _code(self, op):
@@ -35,6 +35,10 @@ class BinaryInt(OpLowering):
         dtype = require_same_dtype(op, a, b, out)
         if op.kind == "BINARY_INT32" and dtype != "int32":
             raise CompileError(f"Operator {op.index} ({op.kind}) works on int32 tensors, not {dtype}.")
+        if dtype in ("int8", "int16"):
+            require_quant(op, a, "first input")
+            require_quant(op, b, "second input")
+            require_quant(op, out, "output")
         self._code(op)
         broadcast_4d(op, a.shape, b.shape, out.shape)
 
@@ -43,7 +47,8 @@ class BinaryInt(OpLowering):
         dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
         op.params = dict(code=self._code(op), dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
                          sb=np.array(sb, np.int32))
-        op.kernel = "aot_binary_s32" if out.dtype == "int32" else "aot_binary_f32"
+        op.kernel = {"int32": "aot_binary_s32", "float32": "aot_binary_f32", "int8": "aot_minmax_s8",
+                     "int16": "aot_minmax_s16"}[out.dtype]
 
     def emit(self, op, ctx):
         p = op.params

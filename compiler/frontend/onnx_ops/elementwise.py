@@ -1,5 +1,6 @@
 """Element-wise ONNX operators: activations (Relu, LeakyRelu, PRelu, Clip, Sigmoid, Tanh, HardSigmoid,
-HardSwish), binary arithmetic with broadcasting (Add, Sub, Mul, Div) and the identities (Identity, Dropout).
+HardSwish), unary math (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round), binary arithmetic
+with broadcasting (Add, Sub, Mul, Div), the variadic Min / Max and the identities (Identity, Dropout).
 
 Element-wise ops run in whatever layout their input already has (NHWC inside a CNN), so no transposes
 are added around them; constants are broadcast to 4-D and permuted alongside.  Above 4-D, axes with the same
@@ -61,7 +62,7 @@ def _clip_options(ctx):
     return {"Min": float(lo), "Max": float(hi)}
 
 
-_INT_OPS = {"ADD": "ADD", "SUB": "SUB", "MUL": "MUL", "DIV": "DIV"}
+_INT_OPS = {"ADD": "ADD", "SUB": "SUB", "MUL": "MUL", "DIV": "DIV", "MINIMUM": "MIN", "MAXIMUM": "MAX"}
 
 
 def merge_broadcast(shapes, out):
@@ -227,6 +228,62 @@ def _identity(ctx):
     ctx.set_output(0, x)
 
 
+def _variadic(kind):
+    """Min / Max of one or more broadcasting operands: a chain of two-operand MINIMUM / MAXIMUM; raw integer data
+    (int8, uint8, int32) compares in int32 and is narrowed back, as for Add."""
+
+    def convert(ctx):
+        if ctx.quantized:
+            raise NotQuantizable()
+        b = ctx.b
+        vals = [ctx.input(i) for i in range(ctx.num_inputs())]
+        shape = ctx.out_shape(0)
+        raw = any(is_raw_int(v) and not v.is_const for v in vals)
+        dtypes = {v.dtype for v in vals}
+        if raw and len(dtypes) != 1:
+            raise ctx.unsupported(f"operands of types {sorted(dtypes)}")
+        work = "int32" if raw else "float32"
+        tensors = [to_int32(ctx, v) if raw else
+                   b.const_tensor(f"{ctx.name}:{v.name}", float_const(ctx, v, "operand"), "float32") if v.is_const
+                   else data_tensor(ctx, v, "onnx") for v in vals]
+        out = None if raw else b.runtime_value(ctx.out_name(), shape, "float32")
+        final = b.new_tensor(f"{ctx.name}:i32", shape, "int32") if raw else out.tensors["onnx"]
+        if len(tensors) == 1:
+            b.add_op("RESHAPE", [tensors[0]], [final])
+        acc = tensors[0]
+        for i, t in enumerate(tensors[1:]):
+            last = i == len(tensors) - 2
+            dst = final if last else b.new_tensor(
+                f"{ctx.name}:{i}", np.broadcast_shapes(tuple(acc.shape), tuple(t.shape)), work)
+            if raw:
+                _emit_binary(ctx, "BINARY_INT32", [acc, t], dst, {"Operation": _INT_OPS[kind]})
+            else:
+                _emit_binary(ctx, kind, [acc, t], dst, {})
+            acc = dst
+        if raw:
+            dtype = dtypes.pop()
+            if dtype == "int32":
+                out = b.runtime_value(ctx.out_name(), shape, "int32")
+                b.add_op("RESHAPE", [final], [out.tensors["onnx"]])
+            else:
+                out = narrow(ctx, final, dtype, shape)
+        ctx.set_output(0, out)
+
+    return convert
+
+
+def _reciprocal(ctx):
+    """1 / x as DIV by the broadcast constant 1."""
+    if ctx.quantized:
+        raise NotQuantizable()
+    x = ctx.input(0)
+    one = ctx.b.const_tensor(f"{ctx.name}:one", np.ones([1] * max(1, x.rank), np.float32), "float32")
+    out = out_value(ctx, 0, tuple(x.shape), "onnx")
+    _emit_binary(ctx, "DIV", [one, data_tensor(ctx, x, "onnx")], out.tensors["onnx"],
+                 {"FusedActivationFunction": 0})
+    ctx.set_output(0, out)
+
+
 CONVERTERS = {
     "Relu": (_unary("RELU", int8=lambda ctx: True), "compute"),
     "LeakyRelu": (_unary("LEAKY_RELU", lambda ctx: {"Alpha": float(ctx.attr("alpha", 0.01))}), "compute"),
@@ -241,6 +298,19 @@ CONVERTERS = {
     "Mul": (_binary("MUL", True), "compute"),
     "Div": (_binary("DIV", False), "compute"),
     "PRelu": (_binary("PRELU", False), "compute"),
+    "Abs": (_unary("ABS", int8=lambda ctx: True), "compute"),
+    "Neg": (_unary("NEG"), "compute"),
+    "Sqrt": (_unary("SQRT"), "compute"),
+    "Reciprocal": (_reciprocal, "compute"),
+    "Exp": (_unary("EXP"), "compute"),
+    "Log": (_unary("LOG"), "compute"),
+    "Sin": (_unary("SIN"), "compute"),
+    "Cos": (_unary("COS"), "compute"),
+    "Floor": (_unary("FLOOR"), "compute"),
+    "Ceil": (_unary("CEIL"), "compute"),
+    "Round": (_unary("ROUND"), "compute"),
+    "Min": (_variadic("MINIMUM"), "compute"),
+    "Max": (_variadic("MAXIMUM"), "compute"),
     "Identity": (_identity, "move"),
     "Dropout": (_identity, "move"),
 }

@@ -32,6 +32,12 @@ void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* outpu
 void aot_binary_s32(int32_t op, const int32_t* in1, const int32_t* in2, int32_t* output, const int32_t* dims,
                     const int32_t* in1_strides, const int32_t* in2_strides);
 
+/* MAXIMUM / MINIMUM (op AOT_BINARY_MAX or AOT_BINARY_MIN) on int8 and int16: compares the stored values. */
+void aot_minmax_s8(int32_t op, const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims,
+                   const int32_t* in1_strides, const int32_t* in2_strides);
+void aot_minmax_s16(int32_t op, const int16_t* in1, const int16_t* in2, int16_t* output, const int32_t* dims,
+                    const int32_t* in1_strides, const int32_t* in2_strides);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,55 @@
+"""Element-wise unary math: ABS, NEG, SQRT, RSQRT, EXP, LOG, SQUARE, SIN, COS, FLOOR, CEIL, ROUND.
+
+TFLite Micro's reference kernels take these in float32 only, except ABS (also int8 and int16, quantized: the
+magnitude rescaled from the input to the output scale when they differ) — so do we; RSQRT's int8 form is refused
+with its own paragraph. The float kernels are one loop each over the C library function (aot/kernels/unary.h).
+"""
+
+import numpy as np
+
+from ..errors import UnsupportedError
+from ..quant_math import quantize_multiplier
+from ._base import OpLowering, register
+from ._common import unary_check
+
+FLOAT_ONLY = ("NEG", "SQRT", "RSQRT", "EXP", "LOG", "SQUARE", "SIN", "COS", "FLOOR", "CEIL", "ROUND")
+
+
+@register
+class UnaryMath(OpLowering):
+    builtins = ("ABS",) + FLOAT_ONLY
+    dtypes = ("int8", "int16", "float32")
+    elementwise = True
+    header = "aot/kernels/unary.h"
+
+    def check(self, op):
+        allowed = self.dtypes if op.kind == "ABS" else ("float32",)
+        dtype = op.outputs[0].dtype if op.outputs else None
+        if op.kind == "RSQRT" and dtype == "int8":
+            raise UnsupportedError(
+                f"Operator {op.index} (RSQRT) on int8 tensor '{op.output.name}': quantized RSQRT is not supported "
+                "yet; RSQRT is supported for float32.")
+        unary_check(op, allowed)
+
+    def prepare(self, op):
+        inp, out = op.input(0), op.output
+        p = dict(size=inp.num_elements)
+        if inp.dtype == "float32":
+            op.kernel = f"aot_{op.kind.lower()}_f32"
+        else:
+            si, zi = inp.quant.scalar()
+            so, zo = out.quant.scalar()
+            rescale = np.float32(si) != np.float32(so)
+            m, sh = quantize_multiplier(float(np.float32(np.float32(si) / np.float32(so)))) if rescale else (0, 0)
+            p.update(in_zp=zi, out_zp=zo, rescale=int(rescale), mult=m, shift=sh)
+            op.kernel = "aot_abs_s8" if inp.dtype == "int8" else "aot_abs_s16"
+        op.params = p
+
+    def emit(self, op, ctx):
+        p = op.params
+        args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
+        if op.kernel == "aot_abs_s8":
+            args += [p["in_zp"], p["out_zp"], p["rescale"], p["mult"], p["shift"]]
+        elif op.kernel == "aot_abs_s16":
+            args += [p["rescale"], p["mult"], p["shift"]]
+        return [ctx.call(op.kernel, args)]
