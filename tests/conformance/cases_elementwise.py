@@ -1,0 +1,53 @@
+"""Conformance cases: element-wise unary and binary operators in every type TFLite Micro's kernels take."""
+
+from builders import Q_EXTREME, binary, leaky_relu_options, unary
+from case import Case
+
+F32_UNARY = {"ABS": (-5, 5), "NEG": (-5, 5), "SQRT": (0, 100), "RSQRT": (0.01, 100), "EXP": (-20, 20),
+             "LOG": (1e-3, 1e3), "SQUARE": (-100, 100), "SIN": (-10, 10), "COS": (-10, 10), "FLOOR": (-10, 10),
+             "CEIL": (-10, 10), "ROUND": (-10, 10), "RELU": (-3, 3), "RELU6": (-3, 9), "LOGISTIC": (-9, 9),
+             "TANH": (-5, 5), "HARD_SWISH": (-5, 5), "LEAKY_RELU": (-3, 3)}
+SHAPES = [[2, 3, 4, 5], [1, 17], [7]]
+
+
+def cases():
+    out = []
+    for op, rng in F32_UNARY.items():
+        opts = leaky_relu_options(0.2) if op == "LEAKY_RELU" else None
+        for i, s in enumerate(SHAPES):
+            out.append(Case(op, "float32", f"rank{len(s)}_{i}", unary(op, s, "float32", options=opts), float_range=rng,
+                            qemu_sample=i == 0 and op in ("EXP", "ROUND")))
+    # Quantized forms TFLite Micro has.
+    for qi, qo in [((0.05, 0), (0.05, 0)), ((0.02, 127), (0.1, -128)), ((0.3, -7), (0.01, 5))]:
+        out.append(Case("ABS", "int8", f"q{qi}_{qo}", unary("ABS", [3, 50], "int8", qi, qo),
+                        qemu_sample=qi == (0.02, 127)))
+    for qi, qo in [((0.001, 0), (0.001, 0)), ((2e-5, 0), (0.7, 0))]:
+        out.append(Case("ABS", "int16", f"q{qi}_{qo}", unary("ABS", [3, 50], "int16", qi, qo)))
+    for qi in [(2.0 ** -12, 0), (2.0 ** -11, 0), (1 / 3000, 0), (1e-6, 0), (2.5, 0)]:
+        for op in ("LOGISTIC", "TANH"):
+            out.append(Case(op, "int16", f"in_scale_{qi[0]:.3g}", unary(op, [4, 64], "int16", qi, (1 / 32768, 0)),
+                            qemu_sample=qi[0] == 1 / 3000))
+    for op, qo in (("LOGISTIC", (1 / 256, -128)), ("TANH", (1 / 128, 0))):
+        for qi in [(0.05, -3)] + Q_EXTREME["int8"]:
+            out.append(Case(op, "int8", f"in{qi}", unary(op, [4, 40], "int8", qi, qo)))
+    for dt in ("int8", "int16"):
+        for qi in Q_EXTREME[dt]:
+            out.append(Case("RELU", dt, f"in{qi}", unary("RELU", [5, 21], dt, qi, (qi[0] * 1.7, 0 if dt == "int16" else 9))))
+            out.append(Case("LEAKY_RELU", dt, f"in{qi}", unary("LEAKY_RELU", [5, 21], dt, qi,
+                                                               (qi[0] * 0.8, 0 if dt == "int16" else -9),
+                                                               options=leaky_relu_options(0.1))))
+    out.append(Case("RSQRT", "int8", "refused", unary("RSQRT", [8], "int8", (0.1, -128), (0.1, 0)),
+                    refused="RSQRT"))
+    # Binary with broadcasting.
+    pairs = [([2, 3, 4, 5], [2, 3, 4, 5]), ([2, 3, 4, 5], [5]), ([1, 3, 1, 5], [2, 1, 4, 1])]
+    for op in ("MAXIMUM", "MINIMUM"):
+        for dt in ("float32", "int8", "int16"):
+            for i, (sa, sb) in enumerate(pairs):
+                out.append(Case(op, dt, f"bcast{i}", binary(op, sa, sb, dt), qemu_sample=i == 2 and dt == "int8"))
+    for op in ("ADD", "SUB", "MUL"):
+        for dt in ("float32", "int8", "int16"):
+            for i, (sa, sb) in enumerate(pairs):
+                qo = {"float32": None, "int8": (0.07, 4), "int16": (0.002, 0)}[dt]
+                out.append(Case(op, dt, f"bcast{i}", binary(op, sa, sb, dt, qout=qo)))
+    out.append(Case("DIV", "float32", "bcast", binary("DIV", [2, 3, 4, 5], [5], "float32", const_b=[1.5, -2, 3, 0.25, 7])))
+    return out
