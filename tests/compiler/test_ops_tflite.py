@@ -41,6 +41,8 @@ def _random_case(graph, rng, float_range):
             # The whole range of the type (quantized int32 only appears at QUANTIZE boundaries).
             info = np.iinfo(t.dtype)
             case.append(rng.integers(info.min, info.max, size=t.shape, endpoint=True).astype(t.dtype))
+        elif t.dtype == "bool":
+            case.append(rng.integers(0, 2, size=t.shape).astype(np.bool_))
         else:
             lo, hi = float_range[t.name] if isinstance(float_range, dict) else float_range
             case.append(rng.uniform(lo, hi, size=t.shape).astype(np.float32))
@@ -689,7 +691,7 @@ def _compile_error(tmp_path, builder) -> CompileError:
 
 
 def test_reject_int16_activations(tmp_path):
-    err = _compile_error(tmp_path, unary_model("TANH", [8], "int16", (1 / 4096, 0), (1 / 32768, 0)))
+    err = _compile_error(tmp_path, unary_model("HARD_SWISH", [8], "int16", (1 / 4096, 0), (1 / 32768, 0)))
     assert isinstance(err, UnsupportedError) and "int16" in str(err)
 
 

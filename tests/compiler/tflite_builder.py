@@ -46,6 +46,7 @@ _TYPES = {
     "uint32": (fb.TensorType.UINT32, np.uint32),
     "uint64": (fb.TensorType.UINT64, np.uint64),
     "int64": (fb.TensorType.INT64, np.int64),
+    "bool": (fb.TensorType.BOOL, np.bool_),
 }
 
 # Builtin op name -> options table name, where it is not "<CamelCaseOp>Options".

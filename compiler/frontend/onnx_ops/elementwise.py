@@ -1,6 +1,7 @@
 """Element-wise ONNX operators: activations (Relu, LeakyRelu, PRelu, Clip, Sigmoid, Tanh, HardSigmoid,
 HardSwish), unary math (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round), binary arithmetic
-with broadcasting (Add, Sub, Mul, Div), the variadic Min / Max and the identities (Identity, Dropout).
+with broadcasting (Add, Sub, Mul, Div), the variadic Min / Max, comparisons and logic (Equal, Less, LessOrEqual,
+Greater, GreaterOrEqual, And, Or, Not), Where and the identities (Identity, Dropout).
 
 Element-wise ops run in whatever layout their input already has (NHWC inside a CNN), so no transposes
 are added around them; constants are broadcast to 4-D and permuted alongside.  Above 4-D, axes with the same
@@ -272,6 +273,70 @@ def _variadic(kind):
     return convert
 
 
+def _compare(kind):
+    """Equal / Less / LessOrEqual / Greater / GreaterOrEqual (float32, raw integers compared in int32, bool for
+    Equal) and And / Or (bool): a bool output, operands broadcast."""
+
+    def convert(ctx):
+        if ctx.quantized:
+            raise NotQuantizable()
+        b = ctx.b
+        a, c = ctx.input(0), ctx.input(1)
+        shape = ctx.out_shape(0)
+        dtypes = {v.dtype for v in (a, c)}
+        if len(dtypes) != 1:
+            raise ctx.unsupported(f"operands of types {sorted(dtypes)}")
+        dtype = dtypes.pop()
+        tensors = []
+        for v in (a, c):
+            if dtype in ("int8", "uint8", "int32"):
+                tensors.append(to_int32(ctx, v))
+            elif v.is_const:
+                arr = np.asarray(v.const, np.bool_ if dtype == "bool" else np.float32)
+                tensors.append(b.const_tensor(f"{ctx.name}:{v.name}", arr, "bool" if dtype == "bool" else "float32"))
+            else:
+                tensors.append(b.get(v, "onnx") if dtype == "bool" else data_tensor(ctx, v, "onnx"))
+        out = b.runtime_value(ctx.out_name(), shape, "bool")
+        _emit_binary(ctx, kind, tensors, out.tensors["onnx"], {})
+        ctx.set_output(0, out)
+
+    return convert
+
+
+def _logical_not(ctx):
+    if ctx.quantized:
+        raise NotQuantizable()
+    x = ctx.input(0)
+    if x.dtype != "bool":
+        raise ctx.unsupported(f"input '{x.name}' of type {x.dtype}; Not takes bool")
+    out = ctx.b.runtime_value(ctx.out_name(), tuple(x.shape), "bool")
+    ctx.b.add_op("LOGICAL_NOT", [ctx.b.get(x, "onnx")], [out.tensors["onnx"]], {})
+    ctx.set_output(0, out)
+
+
+def _where(ctx):
+    """Where(condition, x, y): SELECT_V2 on float32 data (up to 4-D, broadcast)."""
+    if ctx.quantized:
+        raise NotQuantizable()
+    b = ctx.b
+    cond, x, y = ctx.input(0), ctx.input(1), ctx.input(2)
+    shape = ctx.out_shape(0)
+    if len(shape) > 4:
+        raise ctx.unsupported(f"output rank {len(shape)}; Where is supported up to 4-D")
+    if {x.dtype, y.dtype} != {"float32"}:
+        raise ctx.unsupported(f"x and y of types {x.dtype}, {y.dtype}; Where is supported on float32 data")
+    tensors = []
+    for v, dt in ((cond, "bool"), (x, "float32"), (y, "float32")):
+        if v.is_const:
+            tensors.append(b.const_tensor(f"{ctx.name}:{v.name}", np.asarray(v.const).astype(
+                np.bool_ if dt == "bool" else np.float32), dt))
+        else:
+            tensors.append(b.get(v, "onnx") if dt == "bool" else data_tensor(ctx, v, "onnx"))
+    out = b.runtime_value(ctx.out_name(), shape, "float32")
+    b.add_op("SELECT_V2", tensors, [out.tensors["onnx"]], {})
+    ctx.set_output(0, out)
+
+
 def _reciprocal(ctx):
     """1 / x as DIV by the broadcast constant 1."""
     if ctx.quantized:
@@ -311,6 +376,15 @@ CONVERTERS = {
     "Round": (_unary("ROUND"), "compute"),
     "Min": (_variadic("MINIMUM"), "compute"),
     "Max": (_variadic("MAXIMUM"), "compute"),
+    "Equal": (_compare("EQUAL"), "compute"),
+    "Less": (_compare("LESS"), "compute"),
+    "LessOrEqual": (_compare("LESS_EQUAL"), "compute"),
+    "Greater": (_compare("GREATER"), "compute"),
+    "GreaterOrEqual": (_compare("GREATER_EQUAL"), "compute"),
+    "And": (_compare("LOGICAL_AND"), "compute"),
+    "Or": (_compare("LOGICAL_OR"), "compute"),
+    "Not": (_logical_not, "compute"),
+    "Where": (_where, "compute"),
     "Identity": (_identity, "move"),
     "Dropout": (_identity, "move"),
 }

@@ -1,0 +1,67 @@
+"""EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL: two broadcasting operands of one type, a bool output.
+
+Types as TFLite Micro's kernels take them: float32, int32, int8 (quantized: each input is rescaled by its own scale
+after a left shift of 8, so inputs with different quantization compare by real value, and equal quantization
+compares the stored values), bool for EQUAL / NOT_EQUAL. int16 is refused (TFLite Micro has no int16 comparison).
+"""
+
+import numpy as np
+
+from ..errors import UnsupportedError
+from ..quant_math import quantize_multiplier
+from ._base import OpLowering, register
+from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
+
+CODES = {"EQUAL": 0, "NOT_EQUAL": 1, "LESS": 2, "LESS_EQUAL": 3, "GREATER": 4, "GREATER_EQUAL": 5}
+_FIELDS = ("rescale", "offset1", "multiplier1", "shift1", "offset2", "multiplier2", "shift2")
+
+
+@register
+class Comparison(OpLowering):
+    builtins = tuple(CODES)
+    dtypes = ("bool",)
+    header = "aot/kernels/compare.h"
+
+    def check(self, op):
+        super().check(op)
+        require_inputs(op, 2)
+        a, b = op.input(0), op.input(1)
+        dtype = require_same_dtype(op, a, b)
+        allowed = ("float32", "int32", "int8") + (("bool",) if op.kind in ("EQUAL", "NOT_EQUAL") else ())
+        if dtype not in allowed:
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}) on tensor '{a.name}' of type {dtype}; {op.kind} is supported "
+                f"for: {', '.join(allowed)} (as in TFLite Micro).")
+        if dtype == "int8":
+            for t, what in ((a, "first input"), (b, "second input")):
+                s, _ = require_quant(op, t, what).scalar()
+                if not 0.0 < float(s) < 1.0:
+                    raise UnsupportedError(
+                        f"Operator {op.index} ({op.kind}): int8 {what} '{t.name}' has scale {float(s):.9g}; "
+                        "TFLite's int8 comparisons take input scales below 1.")
+        broadcast_4d(op, a.shape, b.shape, op.output.shape)
+
+    def prepare(self, op):
+        a, b, out = op.input(0), op.input(1), op.output
+        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
+        p = dict(code=CODES[op.kind], dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
+                 sb=np.array(sb, np.int32))
+        suffix = {"float32": "f32", "int32": "s32", "int8": "s8", "bool": "bool"}[a.dtype]
+        if a.dtype == "int8":
+            (s1, z1), (s2, z2) = a.quant.scalar(), b.quant.scalar()
+            m1, sh1 = quantize_multiplier(float(np.float32(s1)))
+            m2, sh2 = quantize_multiplier(float(np.float32(s2)))
+            same = np.float32(s1) == np.float32(s2) and z1 == z2
+            p["s8"] = (0 if same else 1, -z1, m1, sh1, -z2, m2, sh2)
+        op.kernel = f"aot_compare_{suffix}"
+        op.params = p
+
+    def emit(self, op, ctx):
+        p = op.params
+        args = [p["code"], ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
+                ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+                ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+                ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
+        if op.kernel == "aot_compare_s8":
+            args.append(ctx.param_struct(f"op{op.index}_cmp", "aot_compare_s8_params", _FIELDS, p["s8"]))
+        return [ctx.call(op.kernel, args)]
