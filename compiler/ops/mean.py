@@ -6,35 +6,12 @@ int8 and int16 match TFLite Micro's integer QuantizedMeanOrSum: the sum of
 output shape, never the row-major layout, so it needs no code.
 """
 
-import numpy as np
 
-from ..errors import CompileError, UnsupportedError
+from ..errors import UnsupportedError
 from ..quant_math import fold_count_into_multiplier, quantize_multiplier
 from ._base import OpLowering, register
-from ._common import (const_int_array, require_inputs, require_quant, require_same_dtype,
-                      shape_4d)
-
-
-def _reduced_axes(op) -> list:
-    inp = op.input(0)
-    rank = len(inp.shape)
-    axes = const_int_array(op, op.input(1), "the axis operand").reshape(-1)
-    if axes.size == 0:
-        raise UnsupportedError(
-            f"Operator {op.index} ({op.kind}) has an empty axis list; MEAN is supported over "
-            "one or more axes."
-        )
-    resolved = []
-    for a in axes.tolist():
-        if not -rank <= a < rank:
-            raise CompileError(
-                f"Operator {op.index} ({op.kind}): axis {a} is out of range for input "
-                f"'{inp.name}' of rank {rank}."
-            )
-        a = a + rank if a < 0 else a
-        if a not in resolved:
-            resolved.append(a)
-    return sorted(resolved)
+from ._common import require_inputs, require_quant, require_same_dtype
+from ._reduce_common import check_reduced_shape, reduction_4d
 
 
 @register
@@ -48,18 +25,7 @@ class Mean(OpLowering):
         require_inputs(op, 2)
         inp, out = op.input(0), op.output
         dtype = require_same_dtype(op, inp, out)
-        shape_4d(op, inp.shape, f"input '{inp.name}'")
-        axes = _reduced_axes(op)
-        keep = bool(op.options.get("KeepDims", False))
-        expected = [1 if d in axes else int(n) for d, n in enumerate(inp.shape)]
-        if not keep:
-            expected = [n for d, n in enumerate(expected) if d not in axes]
-        if [int(d) for d in out.shape] != expected:
-            raise CompileError(
-                f"Operator {op.index} ({op.kind}): output '{out.name}' has shape "
-                f"{list(out.shape)}; reducing {list(inp.shape)} over axes {axes} with "
-                f"keep_dims={keep} gives {expected}."
-            )
+        check_reduced_shape(op)
         if dtype != "float32":
             require_quant(op, inp, "input")
             require_quant(op, out, "output")
@@ -71,15 +37,8 @@ class Mean(OpLowering):
 
     def prepare(self, op):
         inp, out = op.input(0), op.output
-        axes = _reduced_axes(op)
-        pad = 4 - len(inp.shape)
-        reduced = [0] * 4
-        count = 1
-        for a in axes:
-            reduced[a + pad] = 1
-            count *= int(inp.shape[a])
-        p = dict(in_dims=np.array(shape_4d(op, inp.shape, "input"), np.int32),
-                 reduced=np.array(reduced, np.int32))
+        in_dims, reduced, count = reduction_4d(op)
+        p = dict(in_dims=in_dims, reduced=reduced)
         if inp.dtype != "float32":
             si, zi = inp.quant.scalar()
             so, zo = out.quant.scalar()

@@ -49,4 +49,19 @@ def cases():
         for axes, keep in (([1, 2], True), ([-1], False)):
             out.append(Case("MEAN", dt, f"axes{axes}_keep{keep}", reduce_op("MEAN", [2, 5, 4, 6], axes, dt, keep,
                                                                             qi, qo)))
+    return out + reduction_cases()
+
+
+def reduction_cases():
+    """SUM, REDUCE_MAX, REDUCE_MIN over varied axes, keep_dims both ways."""
+    out = []
+    axes_list = (([1, 2], True), ([-1], False), ([0, 3], False), ([0, 1, 2, 3], True))
+    for op in ("SUM", "REDUCE_MAX", "REDUCE_MIN"):
+        # TFLite Micro's REDUCE_MAX / REDUCE_MIN take float32 and int8 only.
+        types = (("float32", None), ("int8", (0.05, -128))) + ((("int16", (0.001, 0)),) if op == "SUM" else ())
+        for dt, q in types:
+            for axes, keep in axes_list:
+                refused = "SUM" if op == "SUM" and dt != "float32" else None
+                out.append(Case(op, dt, f"axes{axes}_keep{keep}", reduce_op(op, [2, 5, 4, 6], axes, dt, keep, q, q),
+                                float_range=(-5, 5), refused=refused))
     return out

@@ -82,11 +82,11 @@ def run_case(key) -> tuple:
         except RuntimeError as e:
             # "Interpreter ...": the oracle itself rejects the model (TFLite Micro does not run this operator/type).
             outcome, detail = (("tflm_refuses", " ".join(str(e).split())) if "Interpreter" in str(e)
-                               else ("crash", traceback.format_exc()[-700:]))
+                               else ("crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:]))
         except AssertionError as e:
             outcome, detail = "wrong", " ".join(str(e).split())[:400]
         except Exception:  # noqa: BLE001 - a crash is an outcome to report, not to propagate
-            outcome, detail = "crash", traceback.format_exc()[-700:]
+            outcome, detail = "crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:]
     return module, c.op, c.dtype, c.name, outcome, detail
 
 

@@ -1,0 +1,47 @@
+"""SUM (float32), REDUCE_MAX and REDUCE_MIN (float32, int8, int16) over any constant set of axes, up to 4-D.
+
+The quantized max / min keep the stored values, so input and output must share one quantization (TFLite Micro
+checks the same). The quantized SUM is refused: TFLite Micro computes it through float arithmetic
+(sum * scale + bias, rounded) that we have not reproduced yet.
+"""
+
+from ..errors import UnsupportedError
+from ._base import OpLowering, register
+from ._common import require_inputs, require_same_dtype, require_same_quant
+from ._reduce_common import check_reduced_shape, reduction_4d
+
+_KERNELS = {"SUM": "aot_sum", "REDUCE_MAX": "aot_reduce_max", "REDUCE_MIN": "aot_reduce_min"}
+
+
+@register
+class Reduce(OpLowering):
+    builtins = tuple(_KERNELS)
+    dtypes = ("float32", "int8", "int16")
+    header = "aot/kernels/reduce.h"
+
+    def check(self, op):
+        super().check(op)
+        require_inputs(op, 2)
+        inp, out = op.input(0), op.output
+        dtype = require_same_dtype(op, inp, out)
+        if op.kind == "SUM" and dtype != "float32":
+            raise UnsupportedError(
+                f"Operator {op.index} (SUM) on {dtype} tensor '{inp.name}': the quantized SUM is not supported "
+                "yet; SUM is supported for float32 (MEAN for int8 and int16).")
+        if dtype != "float32":
+            require_same_quant(op, inp, out, "input", "output",
+                               f"Quantized {op.kind} keeps the stored values: input and output must share one "
+                               "quantization, as TFLite Micro requires.")
+        check_reduced_shape(op)
+
+    def prepare(self, op):
+        in_dims, reduced, _ = reduction_4d(op)
+        suffix = {"float32": "f32", "int8": "s8", "int16": "s16"}[op.input(0).dtype]
+        op.kernel = f"{_KERNELS[op.kind]}_{suffix}"
+        op.params = dict(in_dims=in_dims, reduced=reduced)
+
+    def emit(self, op, ctx):
+        p = op.params
+        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output),
+                                     ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
+                                     ctx.param(f"op{op.index}_reduced", p["reduced"], "int32_t")])]
