@@ -47,7 +47,8 @@ def binary(kind, sa, sb, dtype, qa=None, qb=None, qout=None, options=None, out_d
         else:
             y = b.input("b", sb, dtype, *(qb or Q[dtype]))
         od = out_dtype or dtype
-        b.output(b.op(kind, [x, y], out=b.tensor("y", out_shape, od, *(qout or Q[od])), options=options))
+        opts = options() if callable(options) else options
+        b.output(b.op(kind, [x, y], out=b.tensor("y", out_shape, od, *(qout or Q[od])), options=opts))
         return b
     return build
 

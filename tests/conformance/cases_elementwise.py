@@ -50,4 +50,30 @@ def cases():
                 qo = {"float32": None, "int8": (0.07, 4), "int16": (0.002, 0)}[dt]
                 out.append(Case(op, dt, f"bcast{i}", binary(op, sa, sb, dt, qout=qo)))
     out.append(Case("DIV", "float32", "bcast", binary("DIV", [2, 3, 4, 5], [5], "float32", const_b=[1.5, -2, 3, 0.25, 7])))
+    return out + more_cases()
+
+
+def more_cases():
+    """FLOOR_DIV / FLOOR_MOD (float32: signs mixed, exact multiples) and ARG_MAX / ARG_MIN over each axis."""
+    from builders import schema_options, with_consts
+    import numpy as np
+    out = []
+    for op, opt in (("FLOOR_DIV", "FloorDivOptionsT"), ("FLOOR_MOD", "FloorModOptionsT")):
+        for i, (sa, sb) in enumerate([([2, 3, 4, 5], [5]), ([3, 7], [3, 7])]):
+            out.append(Case(op, "float32", f"bcast{i}", binary(op, sa, sb, "float32",
+                                                                const_b=[2.5, -1.5, 3.0, -0.75, 7.0],
+                                                                options=schema_options(opt)),
+                            float_range=(-20, 20)))
+    for op, opt in (("ARG_MAX", "ArgMaxOptionsT"), ("ARG_MIN", "ArgMinOptionsT")):
+        for dt, q in (("float32", None), ("int8", (0.05, -3)), ("int8", (0.5, 127))):
+            for axis in (0, 1, -1):
+                shape = [3, 5, 4]
+                out_shape = [d for i, d in enumerate(shape) if i != axis % 3]
+                out.append(Case(op, dt, f"axis{axis}_{q}", with_consts(
+                    op, shape, dt, [np.array([axis], np.int32)], out_shape,
+                    schema_options(opt, outputType=2), q=q, out_dtype="int32", qout=(None, None)),
+                    qemu_sample=op == "ARG_MAX" and dt == "int8" and axis == -1 and q[1] == -3))
+        out.append(Case(op, "float32", "int64_refused", with_consts(
+            op, [3, 5], "float32", [np.array([1], np.int32)], [3], schema_options(opt, outputType=4),
+            out_dtype="int64", qout=(None, None)), refused="int64"))
     return out

@@ -10,15 +10,15 @@ and "int32" appear where an operator's data (not only its shape/axis operands) m
 F, I8, I16, I32, B = "float32", "int8", "int16", "int32", "bool"
 
 TFLM_BUILTINS = {
-    "ABS": (F, I8, I16), "ADD": (F, I8, I16, I32), "ADD_N": (F, I8, I32), "ARG_MAX": (F, I8, I32),
-    "ARG_MIN": (F, I8, I32), "ASSIGN_VARIABLE": (F, I8, I16, I32), "AVERAGE_POOL_2D": (F, I8, I16),
+    "ABS": (F, I8, I16), "ADD": (F, I8, I16, I32), "ADD_N": (F, I8, I32), "ARG_MAX": (F, I8),
+    "ARG_MIN": (F, I8), "ASSIGN_VARIABLE": (F, I8, I16, I32), "AVERAGE_POOL_2D": (F, I8, I16),
     "BATCH_MATMUL": (F, I8, I16), "BATCH_TO_SPACE_ND": (F, I8, I16, I32), "BROADCAST_ARGS": (I32,),
     "BROADCAST_TO": (F, I8, I16, I32, B), "CALL_ONCE": (), "CAST": (F, I8, I16, I32, B), "CEIL": (F,),
     "CONCATENATION": (F, I8, I16, I32, B), "CONV_2D": (F, I8, I16), "COS": (F,), "CUMSUM": (F, I8, I16),
     "DEPTHWISE_CONV_2D": (F, I8, I16), "DEPTH_TO_SPACE": (F, I8), "DEQUANTIZE": (I8, I16),
     "DIV": (F, I8), "DYNAMIC_UPDATE_SLICE": (F, I8, I16, I32), "ELU": (F, I8), "EMBEDDING_LOOKUP": (F, I8),
     "EQUAL": (F, I8, I32, B), "EXP": (F,), "EXPAND_DIMS": (F, I8, I16), "FILL": (F, I8, I16, I32),
-    "FLOOR": (F,), "FLOOR_DIV": (F, I32), "FLOOR_MOD": (F, I32), "FULLY_CONNECTED": (F, I8, I16),
+    "FLOOR": (F,), "FLOOR_DIV": (F,), "FLOOR_MOD": (F,), "FULLY_CONNECTED": (F, I8, I16),
     "GATHER": (F, I8, I32), "GATHER_ND": (F, I8, I32), "GREATER": (F, I8, I32),
     "GREATER_EQUAL": (F, I8, I32), "HARD_SWISH": (F, I8), "IF": (), "L2_NORMALIZATION": (F, I8),
     "L2_POOL_2D": (F,), "LEAKY_RELU": (F, I8, I16), "LESS": (F, I8, I32), "LESS_EQUAL": (F, I8, I32),

@@ -1,5 +1,20 @@
-/* float32 element-wise binary operations with broadcasting: the one loop behind ADD / SUB / MUL / DIV / PRELU. */
+/* float32 element-wise binary operations with broadcasting: the one loop behind ADD / SUB / MUL / DIV / PRELU /
+ * MAXIMUM / MINIMUM / FLOOR_DIV / FLOOR_MOD. */
+#include <math.h>
+
 #include "aot/kernels/binary.h"
+
+static float aot_floor_div(float x, float y)
+{
+    return (float)floor((double)x / (double)y);
+}
+
+/* The remainder with the divisor's sign (TFLite's FLOOR_MOD). */
+static float aot_floor_mod(float x, float y)
+{
+    const float r = fmodf(x, y);
+    return (r != 0.0f && ((y < 0.0f) != (r < 0.0f))) ? r + y : r;
+}
 
 /* One innermost row: the operation is chosen once per row, not per element. */
 #define AOT_BINARY_ROW(EXPR)                                  \
@@ -39,6 +54,10 @@ void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* outpu
                     AOT_BINARY_ROW(x >= 0.0f ? x : x * y);
                 case AOT_BINARY_MIN:
                     AOT_BINARY_ROW(x < y ? x : y);
+                case AOT_BINARY_FLOOR_DIV:
+                    AOT_BINARY_ROW(aot_floor_div(x, y));
+                case AOT_BINARY_FLOOR_MOD:
+                    AOT_BINARY_ROW(aot_floor_mod(x, y));
                 default:
                     AOT_BINARY_ROW(x > y ? x : y);
                 }

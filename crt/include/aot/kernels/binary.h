@@ -25,6 +25,9 @@ extern "C" {
 #define AOT_BINARY_PRELU 4
 #define AOT_BINARY_MIN 5
 #define AOT_BINARY_MAX 6
+/* float32 only, as TFLite Micro: floor(x / y) divided in double; x - floor(x / y) * y from fmodf. */
+#define AOT_BINARY_FLOOR_DIV 7
+#define AOT_BINARY_FLOOR_MOD 8
 
 void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* output, const int32_t* dims,
                     const int32_t* in1_strides, const int32_t* in2_strides, float act_min, float act_max);

@@ -1,0 +1,21 @@
+/* ARG_MAX / ARG_MIN along one axis: the input seen as [outer, axis_size, inner], the output [outer, inner] int32
+ * indices; ties go to the first index, as in TFLite Micro.  */
+#ifndef AOT_KERNELS_ARG_MINMAX_H_
+#define AOT_KERNELS_ARG_MINMAX_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+void aot_arg_minmax_f32(const float* input, int32_t* output, int32_t outer, int32_t axis_size, int32_t inner,
+                        int32_t is_max);
+void aot_arg_minmax_s8(const int8_t* input, int32_t* output, int32_t outer, int32_t axis_size, int32_t inner,
+                       int32_t is_max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
