@@ -1,0 +1,68 @@
+"""Conformance cases: SLICE, REVERSE_V2, BROADCAST_TO, SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPLIT, SPLIT_V, UNPACK and
+PACK in the types TFLite Micro takes, with negative / multiple axes and -1 sizes."""
+
+import numpy as np
+
+from builders import ModelBuilder, Q, schema_options, with_consts
+from case import Case
+
+I32 = np.int32
+
+
+def _multi_out(kind, in_shape, dtype, consts, out_shapes, options, const_first=False):
+    def build():
+        b = ModelBuilder()
+        q = Q[dtype]
+        x = b.input("x", in_shape, dtype, *q)
+        cs = [b.const(f"c{i}", np.asarray(v), "int32") for i, v in enumerate(consts)]
+        outs = [b.tensor(f"y{i}", s, dtype, *q) for i, s in enumerate(out_shapes)]
+        b.op(kind, cs + [x] if const_first else [x] + cs, outs, options=options())
+        b.output(*outs)
+        return b
+    return build
+
+
+def _pack(dtype, n, shape, axis):
+    def build():
+        b = ModelBuilder()
+        q = Q[dtype]
+        ins = [b.input(f"x{i}", shape, dtype, *q) for i in range(n)]
+        out_shape = list(shape[:axis % (len(shape) + 1)]) + [n] + list(shape[axis % (len(shape) + 1):])
+        b.output(b.op("PACK", ins, out=b.tensor("y", out_shape, dtype, *q),
+                      options=schema_options("PackOptionsT", valuesCount=n, axis=axis)()))
+        return b
+    return build
+
+
+def cases():
+    out = []
+    for dt in ("float32", "int8", "int16", "int32"):
+        out.append(Case("SLICE", dt, "size_minus1", with_consts("SLICE", [3, 6, 5], dt, [np.array([1, 2, 0], I32),
+                                                                                     np.array([2, -1, 3], I32)],
+                                                               [2, 4, 3]), qemu_sample=dt == "int8"))
+        out.append(Case("REVERSE_V2", dt, "axis1", with_consts("REVERSE_V2", [2, 5, 3], dt, [np.array([1], I32)],
+                                                               [2, 5, 3])))
+        out.append(Case("REVERSE_V2", dt, "axis_last", with_consts("REVERSE_V2", [4, 7], dt, [np.array([-1], I32)],
+                                                                   [4, 7])))
+        out.append(Case("BROADCAST_TO", dt, "rank_up", with_consts("BROADCAST_TO", [3, 1], dt,
+                                                                   [np.array([2, 3, 4], I32)], [2, 3, 4])))
+        out.append(Case("SPLIT", dt, "three", _multi_out("SPLIT", [2, 6, 4], dt, [np.array([1], I32)],
+                                                         [[2, 2, 4]] * 3, schema_options("SplitOptionsT", numSplits=3),
+                                                         const_first=True), qemu_sample=dt == "int16"))
+        out.append(Case("SPLIT_V", dt, "minus1", _multi_out("SPLIT_V", [2, 7, 3], dt,
+                                                            [np.array([2, -1, 1], I32), np.array([-2], I32)],
+                                                            [[2, 2, 3], [2, 4, 3], [2, 1, 3]],
+                                                            schema_options("SplitVOptionsT", numSplits=3))))
+        out.append(Case("UNPACK", dt, "axis1", _multi_out("UNPACK", [2, 3, 4], dt, [], [[2, 4]] * 3,
+                                                          schema_options("UnpackOptionsT", num=3, axis=1))))
+        out.append(Case("PACK", dt, "axis0", _pack(dt, 3, [2, 4], 0)))
+        out.append(Case("PACK", dt, "axis_last", _pack(dt, 2, [3, 5], -1)))
+    out.append(Case("SLICE", "bool", "bool", with_consts("SLICE", [3, 4], "bool", [np.array([1, 1], I32),
+                                                                                   np.array([2, 2], I32)], [2, 2])))
+    for dt in ("float32", "int8"):
+        out.append(Case("SPACE_TO_DEPTH", dt, "bs2", with_consts("SPACE_TO_DEPTH", [1, 4, 6, 3], dt, [], [1, 2, 3, 12],
+                                                                 schema_options("SpaceToDepthOptionsT", blockSize=2))))
+        out.append(Case("DEPTH_TO_SPACE", dt, "bs2", with_consts("DEPTH_TO_SPACE", [2, 2, 3, 8], dt, [], [2, 4, 6, 2],
+                                                                 schema_options("DepthToSpaceOptionsT", blockSize=2)),
+                        qemu_sample=dt == "int8"))
+    return out
