@@ -50,7 +50,7 @@ def cases():
                 qo = {"float32": None, "int8": (0.07, 4), "int16": (0.002, 0)}[dt]
                 out.append(Case(op, dt, f"bcast{i}", binary(op, sa, sb, dt, qout=qo)))
     out.append(Case("DIV", "float32", "bcast", binary("DIV", [2, 3, 4, 5], [5], "float32", const_b=[1.5, -2, 3, 0.25, 7])))
-    return out + more_cases()
+    return out + more_cases() + squared_difference_cases()
 
 
 def more_cases():
@@ -76,4 +76,20 @@ def more_cases():
         out.append(Case(op, "float32", "int64_refused", with_consts(
             op, [3, 5], "float32", [np.array([1], np.int32)], [3], schema_options(opt, outputType=4),
             out_dtype="int64", qout=(None, None)), refused="int64"))
+    return out
+
+
+def squared_difference_cases():
+    out = []
+    pairs = [([2, 3, 4, 5], [2, 3, 4, 5]), ([2, 3, 4, 5], [5]), ([1, 3, 1, 5], [2, 1, 4, 1])]
+    quants = {"float32": [(None, None, None)], "int32": [(None, None, None)],
+              "int8": [((0.05, -3), (0.02, 7), (0.1, -128)), ((0.9, 127), (0.003, -128), (0.5, 3)),
+                       ((0.01, 0), (0.01, 0), (2e-4, -100))],
+              "int16": [((0.001, 0), (0.003, 0), (0.01, 0)), ((3e-5, 0), (3e-5, 0), (1e-6, 0))]}
+    for dt, qs in quants.items():
+        for qa, qb, qo in qs:
+            for i, (sa, sb) in enumerate(pairs):
+                out.append(Case("SQUARED_DIFFERENCE", dt, f"bcast{i}_{qa}_{qb}_{qo}",
+                                binary("SQUARED_DIFFERENCE", sa, sb, dt, qa, qb, qo), float_range=(-3, 3),
+                                qemu_sample=dt == "int8" and i == 2 and qa == (0.05, -3)))
     return out
