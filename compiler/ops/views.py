@@ -1,6 +1,6 @@
 """Operators whose every output is a strided view of their one data input, copied by the shared strided copy
-(aot/kernels/strided_copy.h): SLICE, REVERSE_V2, BROADCAST_TO, SPACE_TO_DEPTH, DEPTH_TO_SPACE, SPLIT, SPLIT_V and
-UNPACK. Each output is described by its dims, the input step per output dimension (0 to repeat, negative to
+(aot/kernels/strided_copy.h): SLICE, REVERSE_V2, BROADCAST_TO, FILL, SPACE_TO_DEPTH, DEPTH_TO_SPACE,
+BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND (without crops / paddings), SPLIT, SPLIT_V and UNPACK. Each output is described by its dims, the input step per output dimension (0 to repeat, negative to
 reverse) and the input element of output element 0, all computed here from the constant operands; data only
 moves, so quantized outputs must carry the input's quantization (as TFLite Micro copies stored values).
 """
@@ -15,7 +15,8 @@ from .transpose import MAX_RANK, pad_view, row_major_strides
 
 # (number of inputs, position of the data input)
 _DATA = {"SLICE": (3, 0), "REVERSE_V2": (2, 0), "BROADCAST_TO": (2, 0), "SPACE_TO_DEPTH": (1, 0),
-         "DEPTH_TO_SPACE": (1, 0), "SPLIT": (2, 1), "SPLIT_V": (3, 0), "UNPACK": (1, 0)}
+         "DEPTH_TO_SPACE": (1, 0), "SPLIT": (2, 1), "SPLIT_V": (3, 0), "UNPACK": (1, 0), "FILL": (2, 1),
+         "BATCH_TO_SPACE_ND": (3, 0), "SPACE_TO_BATCH_ND": (3, 0)}
 
 
 def _fail(op, what):
@@ -57,6 +58,32 @@ def _views(op) -> list:
         if any(a != t and a != 1 for a, t in zip(xs, target)):
             raise _fail(op, f"input shape {shape} does not broadcast to {target}")
         return [(target, [0 if a == 1 and t != 1 else s for a, t, s in zip(xs, target, xst)], 0)]
+    if k == "FILL":
+        dims = [int(v) for v in const_int_array(op, op.input(0), "the dims operand").reshape(-1)]
+        if x.num_elements != 1:
+            raise _fail(op, f"the value '{x.name}' must be a scalar (it has {x.num_elements} elements)")
+        return [(dims, [0] * len(dims), 0)]
+    if k in ("BATCH_TO_SPACE_ND", "SPACE_TO_BATCH_ND"):
+        block = [int(v) for v in const_int_array(op, op.input(1), "the block shape operand").reshape(-1)]
+        edges = const_int_array(op, op.input(2), "the crops/paddings operand").reshape(-1)
+        what = "crops" if k == "BATCH_TO_SPACE_ND" else "paddings"
+        if rank != 4 or len(block) != 2:
+            raise UnsupportedError(f"Operator {op.index} ({k}): supported on 4-D NHWC input with a 2-D block "
+                                   f"(input {shape}, block {block}).")
+        if edges.size and np.any(edges != 0):
+            raise UnsupportedError(f"Operator {op.index} ({k}): non-zero {what} {edges.tolist()} are not supported "
+                                   f"yet; {k} is supported with zero {what}.")
+        (bh, bw), (n, h, w, c) = block, shape
+        if k == "BATCH_TO_SPACE_ND":
+            if n % (bh * bw):
+                raise _fail(op, f"batch {n} is not a multiple of the block size {bh * bw}")
+            no = n // (bh * bw)
+            # output [n', h*bh + i, w*bw + j, ch] = input [(i*bw + j)*no + n', h, w, ch]
+            return [([no, h, bh, w, bw, c], [h * w * c, w * c, bw * no * h * w * c, c, no * h * w * c, 1], 0)]
+        if h % bh or w % bw:
+            raise _fail(op, f"height {h} and width {w} must be multiples of the block {block}")
+        # output [(i*bw + j)*n + n', h', w', ch] = input [n', h'*bh + i, w'*bw + j, ch]
+        return [([bh, bw, n, h // bh, w // bw, c], [w * c, c, h * w * c, bh * w * c, bw * c, 1], 0)]
     if k in ("SPACE_TO_DEPTH", "DEPTH_TO_SPACE"):
         bs = int(op.options.get("BlockSize", 0))
         if rank != 4 or bs < 1:

@@ -65,4 +65,30 @@ def cases():
         out.append(Case("DEPTH_TO_SPACE", dt, "bs2", with_consts("DEPTH_TO_SPACE", [2, 2, 3, 8], dt, [], [2, 4, 6, 2],
                                                                  schema_options("DepthToSpaceOptionsT", blockSize=2)),
                         qemu_sample=dt == "int8"))
+    return out + more_cases()
+
+
+def more_cases():
+    out = []
+    for dt in ("float32", "int8", "int32"):  # the types TFLite Micro's FILL / ZEROS_LIKE take
+        out.append(Case("FILL", dt, "rank3", lambda dt=dt: _fill(dt)))
+        out.append(Case("ZEROS_LIKE", dt, "rank3", with_consts("ZEROS_LIKE", [2, 3, 4], dt, [], [2, 3, 4])))
+    for dt in ("float32", "int8"):  # TFLite Micro's BATCH_TO_SPACE_ND / SPACE_TO_BATCH_ND
+        out.append(Case("BATCH_TO_SPACE_ND", dt, "block2x2", with_consts(
+            "BATCH_TO_SPACE_ND", [8, 2, 3, 2], dt, [np.array([2, 2], I32), np.zeros((2, 2), I32)], [2, 4, 6, 2])))
+        out.append(Case("SPACE_TO_BATCH_ND", dt, "block2x3", with_consts(
+            "SPACE_TO_BATCH_ND", [2, 4, 6, 2], dt, [np.array([2, 3], I32), np.zeros((2, 2), I32)], [12, 2, 2, 2]),
+            qemu_sample=dt == "int8"))
+    out.append(Case("BATCH_TO_SPACE_ND", "float32", "crops_refused", with_consts(
+        "BATCH_TO_SPACE_ND", [4, 2, 3, 1], "float32", [np.array([2, 2], I32), np.array([[0, 1], [0, 0]], I32)],
+        [1, 3, 6, 1]), refused="crops"))
     return out
+
+
+def _fill(dtype):
+    b = ModelBuilder()
+    q = Q[dtype]
+    v = b.input("v", [], dtype, *q)
+    dims = b.const("dims", np.array([2, 3, 4], I32), "int32")
+    b.output(b.op("FILL", [dims, v], out=b.tensor("y", [2, 3, 4], dtype, *q)))
+    return b

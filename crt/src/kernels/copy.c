@@ -1,4 +1,4 @@
-/* Byte copy for reshapes whose buffers cannot be aliased. */
+/* Byte copy for reshapes whose buffers cannot be aliased; zero fill for ZEROS_LIKE. */
 #include <string.h>
 
 #include "aot/kernels/copy.h"
@@ -7,5 +7,12 @@ void aot_copy(void* dst, const void* src, int32_t bytes)
 {
     if (dst != src && bytes > 0) {
         memcpy(dst, src, (size_t)bytes);
+    }
+}
+
+void aot_zero(void* dst, int32_t bytes)
+{
+    if (bytes > 0) {
+        memset(dst, 0, (size_t)bytes);
     }
 }

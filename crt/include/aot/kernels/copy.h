@@ -10,6 +10,9 @@ extern "C" {
 
 void aot_copy(void* dst, const void* src, int32_t bytes);
 
+/* ZEROS_LIKE: every byte 0 (0.0f, integer 0; a quantized output stores 0, as TFLite Micro does). */
+void aot_zero(void* dst, int32_t bytes);
+
 #ifdef __cplusplus
 }
 #endif
