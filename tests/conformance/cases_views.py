@@ -65,7 +65,7 @@ def cases():
         out.append(Case("DEPTH_TO_SPACE", dt, "bs2", with_consts("DEPTH_TO_SPACE", [2, 2, 3, 8], dt, [], [2, 4, 6, 2],
                                                                  schema_options("DepthToSpaceOptionsT", blockSize=2)),
                         qemu_sample=dt == "int8"))
-    return out + more_cases()
+    return out + more_cases() + mirror_pad_cases()
 
 
 def more_cases():
@@ -92,3 +92,17 @@ def _fill(dtype):
     dims = b.const("dims", np.array([2, 3, 4], I32), "int32")
     b.output(b.op("FILL", [dims, v], out=b.tensor("y", [2, 3, 4], dtype, *q)))
     return b
+
+
+def mirror_pad_cases():
+    out = []
+    pads = np.array([[0, 0], [1, 2], [3, 0], [0, 0]], I32)
+    for dt in ("float32", "int8"):  # TFLite Micro's MIRROR_PAD types
+        for mode, name in ((0, "reflect"), (1, "symmetric")):
+            out.append(Case("MIRROR_PAD", dt, name, with_consts("MIRROR_PAD", [1, 4, 5, 2], dt, [pads], [1, 7, 8, 2],
+                                                                schema_options("MirrorPadOptionsT", mode=mode)),
+                            qemu_sample=dt == "int8" and mode == 1))
+    out.append(Case("MIRROR_PAD", "float32", "too_wide", with_consts(
+        "MIRROR_PAD", [1, 3, 3, 1], "float32", [np.array([[0, 0], [3, 0], [0, 0], [0, 0]], I32)], [1, 6, 3, 1],
+        schema_options("MirrorPadOptionsT", mode=0)), refused="at most"))
+    return out

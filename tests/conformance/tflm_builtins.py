@@ -24,7 +24,7 @@ TFLM_BUILTINS = {
     "L2_POOL_2D": (F,), "LEAKY_RELU": (F, I8, I16), "LESS": (F, I8, I32), "LESS_EQUAL": (F, I8, I32),
     "LOG": (F,), "LOGICAL_AND": (B,), "LOGICAL_NOT": (B,), "LOGICAL_OR": (B,), "LOGISTIC": (F, I8, I16),
     "LOG_SOFTMAX": (F, I8), "MAXIMUM": (F, I8, I16, I32), "MAX_POOL_2D": (F, I8, I16), "MEAN": (F, I8, I16),
-    "MINIMUM": (F, I8, I16, I32), "MIRROR_PAD": (F, I8, I16), "MUL": (F, I8, I16, I32), "NEG": (F,),
+    "MINIMUM": (F, I8, I16, I32), "MIRROR_PAD": (F, I8), "MUL": (F, I8, I16, I32), "NEG": (F,),
     "NOT_EQUAL": (F, I8, I32, B), "PACK": (F, I8, I16, I32), "PAD": (F, I8, I16), "PADV2": (F, I8, I16),
     "PRELU": (F, I8), "QUANTIZE": (F, I8, I16, I32), "READ_VARIABLE": (F, I8, I16, I32),
     "REDUCE_ALL": (B,), "REDUCE_MAX": (F, I8), "REDUCE_MIN": (F, I8), "RELU": (F, I8, I16),

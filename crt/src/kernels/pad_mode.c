@@ -1,4 +1,4 @@
-/* Reflect / edge / wrap padding (reference loop over the output, element-size generic). */
+/* Reflect / edge / wrap / symmetric padding (reference loop over the output, element-size generic). */
 #include "aot/kernels/pad_mode.h"
 
 static int32_t positive_mod(int32_t a, int32_t m)
@@ -17,6 +17,10 @@ static int32_t source_index(int32_t i, int32_t n, int32_t mode)
     }
     if (mode == AOT_PAD_WRAP) {
         return positive_mod(i, n);
+    }
+    if (mode == AOT_PAD_SYMMETRIC) {
+        i = positive_mod(i, 2 * n);
+        return i < n ? i : 2 * n - 1 - i;
     }
     i = positive_mod(i, 2 * (n - 1));
     return i < n ? i : 2 * (n - 1) - i;

@@ -17,6 +17,8 @@ extern "C" {
 #define AOT_PAD_REFLECT 0
 #define AOT_PAD_EDGE 1
 #define AOT_PAD_WRAP 2
+/* TFLite's MIRROR_PAD SYMMETRIC: the edge is repeated (reflect excludes it). */
+#define AOT_PAD_SYMMETRIC 3
 
 void aot_pad_mode(const void* input, void* output, int32_t element_size, const int32_t* in_dims,
                   const int32_t* out_dims, const int32_t* pad_before, int32_t mode);
