@@ -23,7 +23,7 @@ def _axis(op) -> int:
 @register
 class Gather(OpLowering):
     builtins = ("GATHER",)
-    dtypes = ("int8", "float32")
+    dtypes = ("int8", "float32", "int32")
     header = "aot/kernels/gather.h"
 
     def check(self, op):

@@ -40,7 +40,7 @@ def emit_strided_copy(op, ctx, start: int = 0) -> list:
 @register
 class Transpose(OpLowering):
     builtins = ("TRANSPOSE",)
-    dtypes = ("int8", "int16", "float32")
+    dtypes = ("int8", "int16", "float32", "int32")
     header = "aot/kernels/strided_copy.h"
 
     def _perm(self, op) -> list:

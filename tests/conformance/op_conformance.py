@@ -82,7 +82,7 @@ def run_case(key) -> tuple:
                 outcome, detail = ("ok" if c.refused else "refused"), msg
         except RuntimeError as e:
             # "Interpreter ...": the oracle itself rejects the model (TFLite Micro does not run this operator/type).
-            outcome, detail = (("tflm_refuses", " ".join(str(e).split())) if "Interpreter" in str(e)
+            outcome, detail = (("tflm_refuses", " ".join(str(e).split())) if "Interpreter" in str(e) or "TFLM" in str(e)
                                else ("crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:]))
         except AssertionError as e:
             outcome, detail = "wrong", " ".join(str(e).split())[:400]
