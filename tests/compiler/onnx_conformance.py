@@ -48,7 +48,7 @@ if REPO not in sys.path:
 OPS = ("Conv Gemm MatMul Relu LeakyRelu PRelu Clip Sigmoid Tanh HardSigmoid HardSwish Softmax MaxPool AveragePool "
        "GlobalAveragePool GlobalMaxPool Add Sub Mul Div Reshape Flatten Transpose Concat Squeeze Unsqueeze "
        "BatchNormalization Pad ReduceMean Identity Dropout Slice Split Gather QuantizeLinear DequantizeLinear "
-       "QLinearConv QLinearMatMul Abs Neg Sqrt Reciprocal Exp Log Sin Cos Floor Ceil Round Min Max Equal Less LessOrEqual Greater GreaterOrEqual And Or Not Where").split()
+       "QLinearConv QLinearMatMul Abs Neg Sqrt Reciprocal Exp Log Sin Cos Floor Ceil Round Min Max Equal Less LessOrEqual Greater GreaterOrEqual And Or Not Where Resize Upsample").split()
 # Constant carries no computation (it is folded); cases using it with listed ops are applicable.
 ALLOWED = set(OPS) | {"Constant"}
 SPATIAL = {"Conv", "MaxPool", "AveragePool", "BatchNormalization", "GlobalAveragePool", "GlobalMaxPool",
@@ -65,7 +65,7 @@ PARAM_SLOTS = {"Conv": {1, 2}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2
                "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "Slice": {1, 2, 3, 4}, "Split": {1},
                "Gather": {1}, "Pad": {1, 2, 3}, "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2},
                "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8}, "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7},
-               "Dropout": {1, 2}}
+               "Dropout": {1, 2}, "Resize": {1, 2, 3}, "Upsample": {1}}
 
 
 def freeze_parameters(model, data_sets):
