@@ -74,6 +74,7 @@ _OPTIONS_FOR_OP = {
     "CONV_2D": "Conv2DOptions",
     "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions",
     "AVERAGE_POOL_2D": "Pool2DOptions",
+    "L2_POOL_2D": "Pool2DOptions",
     "MAX_POOL_2D": "Pool2DOptions",
     "TRANSPOSE_CONV": "TransposeConvOptions",
     "SVDF": "SVDFOptions",

@@ -16,7 +16,9 @@ class Case:
     name: str                    # unique within the op, says what is varied ("broadcast_4d", "zp_at_limits")
     build: Callable[[], object]  # returns a tests/compiler/tflite_builder.ModelBuilder
     float_range: tuple = (-1.0, 1.0)
-    # A case that must be refused (dynamic shapes, types TFLite Micro rejects): the expected error substring.
+    # A case that must be refused (TFLite Micro rejects it too, or the ABI forbids it, e.g. int64 outputs): the
+    # expected error substring; it then counts as conformant. Cases we merely do not support yet leave this None
+    # and show as "refused" (not covered) in the table.
     refused: Optional[str] = None
     # Inputs to run in addition to the random ones (list of per-input arrays), e.g. boundary values.
     extra_inputs: tuple = field(default_factory=tuple)

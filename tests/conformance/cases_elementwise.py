@@ -36,8 +36,7 @@ def cases():
             out.append(Case("LEAKY_RELU", dt, f"in{qi}", unary("LEAKY_RELU", [5, 21], dt, qi,
                                                                (qi[0] * 0.8, 0 if dt == "int16" else -9),
                                                                options=leaky_relu_options(0.1))))
-    out.append(Case("RSQRT", "int8", "refused", unary("RSQRT", [8], "int8", (0.1, -128), (0.1, 0)),
-                    refused="RSQRT"))
+    out.append(Case("RSQRT", "int8", "not_yet", unary("RSQRT", [8], "int8", (0.1, -128), (0.1, 0))))
     # Binary with broadcasting.
     pairs = [([2, 3, 4, 5], [2, 3, 4, 5]), ([2, 3, 4, 5], [5]), ([1, 3, 1, 5], [2, 1, 4, 1])]
     for op in ("MAXIMUM", "MINIMUM"):
@@ -50,7 +49,7 @@ def cases():
                 qo = {"float32": None, "int8": (0.07, 4), "int16": (0.002, 0)}[dt]
                 out.append(Case(op, dt, f"bcast{i}", binary(op, sa, sb, dt, qout=qo)))
     out.append(Case("DIV", "float32", "bcast", binary("DIV", [2, 3, 4, 5], [5], "float32", const_b=[1.5, -2, 3, 0.25, 7])))
-    return out + more_cases() + squared_difference_cases()
+    return out + more_cases() + squared_difference_cases() + elu_cases() + add_n_cases()
 
 
 def more_cases():
@@ -93,3 +92,29 @@ def squared_difference_cases():
                                 binary("SQUARED_DIFFERENCE", sa, sb, dt, qa, qb, qo), float_range=(-3, 3),
                                 qemu_sample=dt == "int8" and i == 2 and qa == (0.05, -3)))
     return out
+
+
+def elu_cases():
+    out = [Case("ELU", "float32", f"rank{len(s)}", unary("ELU", s, "float32"), float_range=(-6, 3))
+           for s in ([2, 3, 4, 5], [17])]
+    for qi, qo in [((0.05, -3), (0.04, 20)), ((0.1, 127), (0.02, -128)), ((0.003, -128), (0.5, 100)),
+                   ((0.2, 0), (0.2, 0))]:
+        out.append(Case("ELU", "int8", f"q{qi}_{qo}", unary("ELU", [2, 128], "int8", qi, qo),
+                        qemu_sample=qi == (0.05, -3)))
+    return out
+
+
+def _add_n(dtype, n, shape, q=None):
+    def build():
+        from builders import ModelBuilder, Q
+        b = ModelBuilder()
+        qq = q or Q[dtype]
+        ins = [b.input(f"x{i}", shape, dtype, *qq) for i in range(n)]
+        b.output(b.op("ADD_N", ins, out=b.tensor("y", shape, dtype, *qq)))
+        return b
+    return build
+
+
+def add_n_cases():
+    return [Case("ADD_N", "float32", f"n{n}", _add_n("float32", n, [2, 3, 7])) for n in (2, 3, 5)] + \
+        [Case("ADD_N", "int8", "not_yet", _add_n("int8", 3, [4, 5]))]

@@ -10,7 +10,7 @@ and "int32" appear where an operator's data (not only its shape/axis operands) m
 F, I8, I16, I32, B = "float32", "int8", "int16", "int32", "bool"
 
 TFLM_BUILTINS = {
-    "ABS": (F, I8, I16), "ADD": (F, I8, I16, I32), "ADD_N": (F, I8, I32), "ARG_MAX": (F, I8),
+    "ABS": (F, I8, I16), "ADD": (F, I8, I16, I32), "ADD_N": (F, I8), "ARG_MAX": (F, I8),
     "ARG_MIN": (F, I8), "ASSIGN_VARIABLE": (F, I8, I16, I32), "AVERAGE_POOL_2D": (F, I8, I16),
     "BATCH_MATMUL": (F, I8, I16), "BATCH_TO_SPACE_ND": (F, I8), "BROADCAST_ARGS": (I32,),
     "BROADCAST_TO": (F, I8, I16, I32, B), "CALL_ONCE": (), "CAST": (F, I8, I16, I32, B), "CEIL": (F,),

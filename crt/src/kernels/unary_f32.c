@@ -17,6 +17,7 @@ static float aot_round_half_even(float x)
 static float aot_neg(float x) { return -x; }
 static float aot_rsqrt(float x) { return 1.0f / sqrtf(x); }
 static float aot_square(float x) { return x * x; }
+static float aot_elu(float x) { return x < 0.0f ? expf(x) - 1.0f : x; }
 
 #define AOT_UNARY_F32(name, fn)                                                 \
     void aot_##name##_f32(const float* input, float* output, int32_t size)      \
@@ -39,3 +40,4 @@ AOT_UNARY_F32(cos, cosf)
 AOT_UNARY_F32(floor, floorf)
 AOT_UNARY_F32(ceil, ceilf)
 AOT_UNARY_F32(round, aot_round_half_even)
+AOT_UNARY_F32(elu, aot_elu)

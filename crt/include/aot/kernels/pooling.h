@@ -26,6 +26,12 @@ int32_t aot_avg_pool_f32(const float* input, int32_t batches, int32_t in_h, int3
                          int32_t filter_h, int32_t filter_w, int32_t stride_h, int32_t stride_w,
                          int32_t pad_top, int32_t pad_left, float act_min, float act_max);
 
+/* L2_POOL_2D (float32): sqrt(mean of squares) over each window's in-image part. */
+int32_t aot_l2_pool_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
+                        int32_t channels, float* output, int32_t out_h, int32_t out_w,
+                        int32_t filter_h, int32_t filter_w, int32_t stride_h, int32_t stride_w,
+                        int32_t pad_top, int32_t pad_left, float act_min, float act_max);
+
 void aot_max_pool_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
                      int32_t channels, int8_t* output, int32_t out_h, int32_t out_w,
                      int32_t filter_h, int32_t filter_w, int32_t stride_h, int32_t stride_w,
