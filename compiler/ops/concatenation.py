@@ -27,7 +27,7 @@ def _positive_axis(op, rank: int) -> int:
 @register
 class Concatenation(OpLowering):
     builtins = ("CONCATENATION",)
-    dtypes = ("int8", "int16", "float32", "int32")
+    dtypes = ("int8", "int16", "float32", "int32", "bool")
     header = "aot/kernels/concatenation.h"
 
     def check(self, op):

@@ -62,7 +62,7 @@ def slice_view(op):
 @register
 class StridedSlice(OpLowering):
     builtins = ("STRIDED_SLICE",)
-    dtypes = ("int8", "int16", "float32", "int32")
+    dtypes = ("int8", "int16", "float32", "int32", "bool")
     header = "aot/kernels/strided_copy.h"
 
     def check(self, op):

@@ -1,0 +1,97 @@
+"""Conformance cases for operators whose own tests live elsewhere (tests/compiler), so the coverage table sees
+every type: int32 arithmetic, bool data movement, DIV / HARD_SWISH / RELU6 / PRELU / PADV2 quantized, BATCH_MATMUL,
+SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM (one invocation here; the state carried over invocations is tested in
+tests/compiler/test_stateful.py and test_lstm.py)."""
+
+import numpy as np
+
+from builders import ModelBuilder, Q, binary, schema_options, unary, with_consts
+from case import Case
+
+I32 = np.int32
+
+
+def _matmul(dtype, sa, sb, qa=None, qb=None, qo=None):
+    def build():
+        b = ModelBuilder()
+        x = b.input("a", sa, dtype, *(qa or Q[dtype]))
+        y = b.input("b", sb, dtype, *(qb or Q[dtype]))
+        out_shape = list(np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))) + [sa[-2], sb[-1]]
+        b.output(b.op("BATCH_MATMUL", [x, y], out=b.tensor("y", out_shape, dtype, *(qo or Q[dtype])),
+                      options=schema_options("BatchMatMulOptionsT")()))
+        return b
+    return build
+
+
+def _prelu(dtype, shape, alpha_shape, qa=None, qo=None):
+    def build():
+        rng = np.random.default_rng(0)
+        b = ModelBuilder()
+        x = b.input("x", shape, dtype, *(Q[dtype] if qa is None else qa))
+        if dtype == "float32":
+            a = b.const("alpha", rng.uniform(-0.5, 0.5, alpha_shape).astype(np.float32), "float32")
+        else:
+            a = b.const("alpha", rng.integers(-128, 128, alpha_shape).astype(np.int8), "int8", 0.004, 3)
+        b.output(b.op("PRELU", [x, a], out=b.tensor("y", shape, dtype, *(Q[dtype] if qo is None else qo))))
+        return b
+    return build
+
+
+def cases():
+    from test_lstm import lstm_model
+    from test_stateful import svdf_model
+    out = []
+    pairs = [([2, 3, 4], [2, 3, 4]), ([2, 3, 4], [4])]
+    for op in ("ADD", "SUB", "MUL", "MAXIMUM", "MINIMUM"):
+        for i, (sa, sb) in enumerate(pairs):
+            out.append(Case(op, "int32", f"bcast{i}", binary(op, sa, sb, "int32")))
+    out.append(Case("CONCATENATION", "int32", "axis1", lambda: _concat("int32")))
+    out.append(Case("CONCATENATION", "bool", "axis1", lambda: _concat("bool")))
+    out.append(Case("RESHAPE", "bool", "3d_to_2d", with_consts("RESHAPE", [2, 3, 4], "bool", [np.array([6, 4], I32)],
+                                                               [6, 4], {"newShape": [6, 4]})))
+    out.append(Case("SQUEEZE", "bool", "axis0", with_consts("SQUEEZE", [1, 3, 4], "bool", [], [3, 4],
+                                                            schema_options("SqueezeOptionsT", squeezeDims=[0]))))
+    out.append(Case("STRIDED_SLICE", "bool", "strided", with_consts(
+        "STRIDED_SLICE", [4, 6], "bool", [np.array([1, 0], I32), np.array([4, 6], I32), np.array([2, 2], I32)],
+        [2, 3], schema_options("StridedSliceOptionsT"))))
+    out.append(Case("BROADCAST_TO", "bool", "rank_up", with_consts("BROADCAST_TO", [3, 1], "bool",
+                                                                   [np.array([2, 3, 4], I32)], [2, 3, 4])))
+    for qa, qb, qo in (((0.05, -3), (0.1, 7), (0.02, 4)), ((0.5, 127), (0.9, -128), (0.3, 0))):
+        out.append(Case("DIV", "int8", f"q{qa}_{qb}_{qo}", binary("DIV", [3, 8], [8], "int8", qa, qb, qo,
+                                                                   const_b=[1, 2, 3, 5, 7, 9, 11, 13])))
+    for qi, qo in (((0.05, -3), (0.04, 7)), ((0.1, 127), (0.02, -128))):
+        out.append(Case("HARD_SWISH", "int8", f"q{qi}_{qo}", unary("HARD_SWISH", [3, 64], "int8", qi, qo)))
+    for dt, q in (("int8", (0.05, -3)), ("int8", (0.04, -128)), ("int16", (0.001, 0))):
+        out.append(Case("RELU6", dt, f"q{q}", unary("RELU6", [3, 50], dt, q, q)))
+    for dt in ("float32", "int8", "int16"):
+        value = {"float32": np.array([1.5], np.float32), "int8": np.array([-7], np.int8),
+                 "int16": np.array([300], np.int16)}[dt]
+        out.append(Case("PADV2", dt, "value", lambda dt=dt, value=value: _padv2(dt, value)))
+    out.append(Case("PRELU", "float32", "channel_alpha", _prelu("float32", [1, 4, 5, 6], [1, 1, 6])))
+    out.append(Case("PRELU", "int8", "channel_alpha", _prelu("int8", [1, 4, 5, 6], [1, 1, 6], (0.05, -3), (0.03, 5))))
+    for dt, qs in (("float32", (None, None, None)), ("int8", ((0.05, -3), (0.02, 0), (0.3, 5))),
+                   ("int16", ((0.001, 0), (0.002, 0), (0.05, 0)))):
+        out.append(Case("BATCH_MATMUL", dt, "batched", _matmul(dt, [2, 3, 5], [2, 5, 4], *qs)))
+    out.append(Case("SVDF", "int8", "one_step", lambda: svdf_model()))
+    out.append(Case("SVDF", "float32", "one_step", lambda: svdf_model(dtype="float32", state_dtype="float32")))
+    out.append(Case("UNIDIRECTIONAL_SEQUENCE_LSTM", "float32", "steps4", lambda: lstm_model("float32")[0]))
+    out.append(Case("UNIDIRECTIONAL_SEQUENCE_LSTM", "int8", "steps4", lambda: lstm_model("int8")[0]))
+    return out
+
+
+def _concat(dtype):
+    b = ModelBuilder()
+    x = b.input("x0", [2, 3], dtype)
+    y = b.input("x1", [2, 2], dtype)
+    b.output(b.op("CONCATENATION", [x, y], out=b.tensor("y", [2, 5], dtype), options={"axis": 1}))
+    return b
+
+
+def _padv2(dtype, value):
+    b = ModelBuilder()
+    q = Q[dtype]
+    x = b.input("x", [1, 3, 4, 2], dtype, *q)
+    pads = b.const("pads", np.array([[0, 0], [1, 1], [2, 0], [0, 0]], I32), "int32")
+    v = b.const("value", value, dtype, *q)
+    b.output(b.op("PADV2", [x, pads, v], out=b.tensor("y", [1, 5, 6, 2], dtype, *q)))
+    return b
