@@ -1,4 +1,5 @@
-"""SUM (float32), REDUCE_MAX and REDUCE_MIN (float32, int8, int16) over any constant set of axes, up to 4-D.
+"""SUM (float32), REDUCE_MAX and REDUCE_MIN (float32, int8, int16) and REDUCE_ALL (bool) over any constant set of
+axes, up to 4-D.
 
 The quantized max / min keep the stored values, so input and output must share one quantization (TFLite Micro
 checks the same). The quantized SUM is refused: TFLite Micro computes it through float arithmetic
@@ -10,13 +11,14 @@ from ._base import OpLowering, register
 from ._common import require_inputs, require_same_dtype, require_same_quant
 from ._reduce_common import check_reduced_shape, reduction_4d
 
-_KERNELS = {"SUM": "aot_sum", "REDUCE_MAX": "aot_reduce_max", "REDUCE_MIN": "aot_reduce_min"}
+_KERNELS = {"SUM": "aot_sum", "REDUCE_MAX": "aot_reduce_max", "REDUCE_MIN": "aot_reduce_min",
+            "REDUCE_ALL": "aot_reduce_all"}
 
 
 @register
 class Reduce(OpLowering):
     builtins = tuple(_KERNELS)
-    dtypes = ("float32", "int8", "int16")
+    dtypes = ("float32", "int8", "int16", "bool")
     header = "aot/kernels/reduce.h"
 
     def check(self, op):
@@ -28,7 +30,10 @@ class Reduce(OpLowering):
             raise UnsupportedError(
                 f"Operator {op.index} (SUM) on {dtype} tensor '{inp.name}': the quantized SUM is not supported "
                 "yet; SUM is supported for float32 (MEAN for int8 and int16).")
-        if dtype != "float32":
+        if (op.kind == "REDUCE_ALL") != (dtype == "bool"):
+            raise UnsupportedError(f"Operator {op.index} ({op.kind}) on {dtype} tensor '{inp.name}': REDUCE_ALL takes "
+                                   "bool, SUM / REDUCE_MAX / REDUCE_MIN take float32, int8 and int16.")
+        if dtype in ("int8", "int16"):
             require_same_quant(op, inp, out, "input", "output",
                                f"Quantized {op.kind} keeps the stored values: input and output must share one "
                                "quantization, as TFLite Micro requires.")
@@ -36,7 +41,7 @@ class Reduce(OpLowering):
 
     def prepare(self, op):
         in_dims, reduced, _ = reduction_4d(op)
-        suffix = {"float32": "f32", "int8": "s8", "int16": "s16"}[op.input(0).dtype]
+        suffix = {"float32": "f32", "int8": "s8", "int16": "s16", "bool": "bool"}[op.input(0).dtype]
         op.kernel = f"{_KERNELS[op.kind]}_{suffix}"
         op.params = dict(in_dims=in_dims, reduced=reduced)
 

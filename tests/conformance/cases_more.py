@@ -76,7 +76,7 @@ def cases():
     out.append(Case("SVDF", "float32", "one_step", lambda: svdf_model(dtype="float32", state_dtype="float32")))
     out.append(Case("UNIDIRECTIONAL_SEQUENCE_LSTM", "float32", "steps4", lambda: lstm_model("float32")[0]))
     out.append(Case("UNIDIRECTIONAL_SEQUENCE_LSTM", "int8", "steps4", lambda: lstm_model("int8")[0]))
-    return out
+    return out + more_cases()
 
 
 def _concat(dtype):
@@ -95,3 +95,31 @@ def _padv2(dtype, value):
     v = b.const("value", value, dtype, *q)
     b.output(b.op("PADV2", [x, pads, v], out=b.tensor("y", [1, 5, 6, 2], dtype, *q)))
     return b
+
+
+def more_cases():
+    from builders import reduce_op
+    out = []
+    for dt in ("float32", "int8"):  # TFLite Micro's GATHER_ND
+        out.append(Case("GATHER_ND", dt, "k2", with_consts("GATHER_ND", [3, 4, 5], dt,
+                                                           [np.array([[2, 1], [0, 3], [2, 1]], I32)], [3, 5])))
+        out.append(Case("GATHER_ND", dt, "k3_batched", with_consts("GATHER_ND", [3, 4, 5], dt,
+                                                                   [np.array([[[0, 0, 4]], [[2, 3, 1]]], I32)], [2, 1])))
+    out.append(Case("SHAPE", "int32", "rank4", with_consts("SHAPE", [2, 3, 4, 5], "float32", [], [4], out_dtype="int32",
+                                                           qout=(None, None),
+                                                           options=schema_options("ShapeOptionsT", outType=2))))
+    for axes, keep in (([1], False), ([0, 2], True)):
+        out.append(Case("REDUCE_ALL", "bool", f"axes{axes}", reduce_op("REDUCE_ALL", [3, 4, 2], axes, "bool", keep)))
+    for excl in (False, True):
+        for rev in (False, True):
+            out.append(Case("CUMSUM", "float32", f"excl{int(excl)}_rev{int(rev)}", with_consts(
+                "CUMSUM", [2, 5, 3], "float32", [np.array([1], I32)], [2, 5, 3],
+                schema_options("CumsumOptionsT", exclusive=excl, reverse=rev))))
+    out.append(Case("CAST", "int16", "to_int32", with_consts("CAST", [4, 9], "int16", [], [4, 9], out_dtype="int32",
+                                                             q=(None, None), qout=(None, None))))
+    out.append(Case("CAST", "bool", "to_float32", with_consts("CAST", [4, 9], "bool", [], [4, 9], out_dtype="float32",
+                                                              qout=(None, None))))
+    out.append(Case("QUANTIZE", "int32", "to_int16", with_consts("QUANTIZE", [2, 30], "int32", [], [2, 30],
+                                                                 q=(1.4901161e-07, 0), out_dtype="int16",
+                                                                 qout=(0.00092197146, 0))))
+    return out

@@ -19,7 +19,7 @@ TFLM_BUILTINS = {
     "DIV": (F, I8), "DYNAMIC_UPDATE_SLICE": (F, I8, I16, I32), "ELU": (F, I8), "EMBEDDING_LOOKUP": (F, I8),
     "EQUAL": (F, I8, I32, B), "EXP": (F,), "EXPAND_DIMS": (F, I8, I16), "FILL": (F, I8, I32),
     "FLOOR": (F,), "FLOOR_DIV": (F,), "FLOOR_MOD": (F,), "FULLY_CONNECTED": (F, I8, I16),
-    "GATHER": (F, I8), "GATHER_ND": (F, I8, I32), "GREATER": (F, I8, I32),
+    "GATHER": (F, I8), "GATHER_ND": (F, I8), "GREATER": (F, I8, I32),
     "GREATER_EQUAL": (F, I8, I32), "HARD_SWISH": (F, I8), "IF": (), "L2_NORMALIZATION": (F, I8),
     "L2_POOL_2D": (F,), "LEAKY_RELU": (F, I8, I16), "LESS": (F, I8, I32), "LESS_EQUAL": (F, I8, I32),
     "LOG": (F,), "LOGICAL_AND": (B,), "LOGICAL_NOT": (B,), "LOGICAL_OR": (B,), "LOGISTIC": (F, I8, I16),

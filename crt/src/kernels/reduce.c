@@ -5,6 +5,7 @@
 #define AOT_SUM(acc, v) ((acc) + (v))
 #define AOT_MAX(acc, v) ((v) > (acc) ? (v) : (acc))
 #define AOT_MIN(acc, v) ((v) < (acc) ? (v) : (acc))
+#define AOT_ALL(acc, v) ((acc) && (v))
 
 #define AOT_REDUCE(name, T, COMBINE)                                                                          \
     void name(const T* input, T* output, const int32_t* in_dims, const int32_t* reduced)                    \
@@ -51,3 +52,4 @@ AOT_REDUCE(aot_reduce_max_s8, int8_t, AOT_MAX)
 AOT_REDUCE(aot_reduce_min_s8, int8_t, AOT_MIN)
 AOT_REDUCE(aot_reduce_max_s16, int16_t, AOT_MAX)
 AOT_REDUCE(aot_reduce_min_s16, int16_t, AOT_MIN)
+AOT_REDUCE(aot_reduce_all_bool, uint8_t, AOT_ALL)

@@ -17,6 +17,8 @@ void aot_reduce_min_f32(const float* input, float* output, const int32_t* in_dim
 void aot_reduce_max_s8(const int8_t* input, int8_t* output, const int32_t* in_dims, const int32_t* reduced);
 void aot_reduce_min_s8(const int8_t* input, int8_t* output, const int32_t* in_dims, const int32_t* reduced);
 void aot_reduce_max_s16(const int16_t* input, int16_t* output, const int32_t* in_dims, const int32_t* reduced);
+/* REDUCE_ALL on bool (uint8_t 0 / 1). */
+void aot_reduce_all_bool(const uint8_t* input, uint8_t* output, const int32_t* in_dims, const int32_t* reduced);
 void aot_reduce_min_s16(const int16_t* input, int16_t* output, const int32_t* in_dims, const int32_t* reduced);
 
 #ifdef __cplusplus
