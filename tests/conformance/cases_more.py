@@ -68,7 +68,10 @@ def cases():
                  "int16": np.array([300], np.int16)}[dt]
         out.append(Case("PADV2", dt, "value", lambda dt=dt, value=value: _padv2(dt, value)))
     out.append(Case("PRELU", "float32", "channel_alpha", _prelu("float32", [1, 4, 5, 6], [1, 1, 6])))
-    out.append(Case("PRELU", "int8", "channel_alpha", _prelu("int8", [1, 4, 5, 6], [1, 1, 6], (0.05, -3), (0.03, 5))))
+    for qa, qo in (((0.05, -3), (0.03, 5)), ((0.5, 127), (0.02, -128)), ((0.004, -128), (0.9, 100))):
+        out.append(Case("PRELU", "int8", f"channel_alpha_{qa}_{qo}", _prelu("int8", [1, 4, 5, 6], [1, 1, 6], qa, qo),
+                        qemu_sample=qa == (0.05, -3)))
+    out.append(Case("PRELU", "int8", "full_alpha", _prelu("int8", [2, 3, 4], [2, 3, 4], (0.1, 3), (0.05, -2))))
     for dt, qs in (("float32", (None, None, None)), ("int8", ((0.05, -3), (0.02, 0), (0.3, 5))),
                    ("int16", ((0.001, 0), (0.002, 0), (0.05, 0)))):
         out.append(Case("BATCH_MATMUL", dt, "batched", _matmul(dt, [2, 3, 5], [2, 5, 4], *qs)))

@@ -16,4 +16,16 @@ def cases():
                                             [2, oh, ow, 3], schema_options("ResizeNearestNeighborOptionsT",
                                                                            alignCorners=ac, halfPixelCenters=hp)),
                                 qemu_sample=dt == "int8" and (h, w) == (3, 4) and hp))
+    return out + bilinear_cases()
+
+
+def bilinear_cases():
+    out = []
+    for (h, w), (oh, ow) in (((3, 4), (6, 8)), ((5, 7), (3, 4)), ((4, 4), (7, 9)), ((1, 3), (2, 5))):
+        for ac, hp in ((False, False), (True, False), (False, True)):
+            out.append(Case("RESIZE_BILINEAR", "float32", f"{h}x{w}_to_{oh}x{ow}_ac{int(ac)}_hp{int(hp)}",
+                            with_consts("RESIZE_BILINEAR", [2, h, w, 3], "float32", [np.array([oh, ow], np.int32)],
+                                        [2, oh, ow, 3], schema_options("ResizeBilinearOptionsT", alignCorners=ac,
+                                                                       halfPixelCenters=hp)),
+                            float_range=(-5, 5), qemu_sample=(h, w) == (3, 4) and hp))
     return out

@@ -1,0 +1,71 @@
+"""RESIZE_BILINEAR in float32 with a constant output size, on the separable resampling kernel
+(aot/kernels/resize_separable.h): the two source rows (columns) and their weights per output row (column) are
+computed here in float32 as TFLite Micro's reference does (scale, half-pixel offset, floor / ceil clamped to the
+input). The int8 / int16 forms (TFLite Micro's 10-bit fixed point) are refused by name."""
+
+import math
+
+import numpy as np
+
+from ..errors import CompileError, UnsupportedError
+from ._base import OpLowering, register
+from ._common import const_int_array, require_inputs, require_same_dtype
+
+
+def bilinear_taps(in_size: int, out_size: int, align_corners: bool, half_pixel: bool):
+    f32 = np.float32
+    scale = f32(in_size) / f32(out_size)
+    if align_corners and out_size > 1:
+        scale = f32(in_size - 1) / f32(out_size - 1)
+    at = np.zeros((out_size, 2), np.int32)
+    w = np.zeros((out_size, 2), np.float32)
+    for v in range(out_size):
+        s = (f32(v) + f32(0.5)) * scale - f32(0.5) if half_pixel else f32(v) * scale
+        lo = max(int(math.floor(float(s))), 0)
+        hi = min(int(math.ceil(float(s))), in_size - 1)
+        frac = f32(s - f32(lo))
+        at[v] = (lo, hi)
+        w[v] = (f32(1) - frac, frac)
+    return at, w
+
+
+@register
+class ResizeBilinear(OpLowering):
+    builtins = ("RESIZE_BILINEAR",)
+    dtypes = ("float32", "int8", "int16")
+    header = "aot/kernels/resize_separable.h"
+
+    def check(self, op):
+        super().check(op)
+        require_inputs(op, 2)
+        x, out = op.input(0), op.output
+        dtype = require_same_dtype(op, x, out)
+        if dtype != "float32":
+            raise UnsupportedError(f"Operator {op.index} (RESIZE_BILINEAR) on {dtype} tensor '{x.name}': the "
+                                   "quantized RESIZE_BILINEAR is not supported yet; it is supported for float32.")
+        if len(x.shape) != 4:
+            raise UnsupportedError(f"Operator {op.index} (RESIZE_BILINEAR): input '{x.name}' has rank "
+                                   f"{len(x.shape)}; 4-D NHWC data is supported.")
+        size = [int(v) for v in const_int_array(op, op.input(1), "the size operand").reshape(-1)]
+        want = [int(x.shape[0]), *size, int(x.shape[3])]
+        if len(size) != 2 or [int(d) for d in out.shape] != want:
+            raise CompileError(f"Operator {op.index} (RESIZE_BILINEAR): output '{out.name}' has shape "
+                               f"{list(out.shape)}; size {size} gives {want}.")
+
+    def prepare(self, op):
+        n, h, w, c = (int(d) for d in op.input(0).shape)
+        oh, ow = int(op.output.shape[1]), int(op.output.shape[2])
+        ac, hp = bool(op.options.get("AlignCorners", False)), bool(op.options.get("HalfPixelCenters", False))
+        row_at, row_w = bilinear_taps(h, oh, ac, hp)
+        col_at, col_w = bilinear_taps(w, ow, ac, hp)
+        op.kernel = "aot_resize_separable_f32"
+        op.params = dict(dims=np.array([n, h, w, c, oh, ow, 2, 2], np.int32), taps=(row_at, row_w, col_at, col_w))
+
+    def emit(self, op, ctx):
+        row_at, row_w, col_at, col_w = op.params["taps"]
+        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output),
+                                     ctx.param(f"op{op.index}_dims", op.params["dims"], "int32_t"),
+                                     ctx.param(f"op{op.index}_row_at", row_at.reshape(-1), "int32_t"),
+                                     ctx.param(f"op{op.index}_row_w", row_w.reshape(-1), "float"),
+                                     ctx.param(f"op{op.index}_col_at", col_at.reshape(-1), "int32_t"),
+                                     ctx.param(f"op{op.index}_col_w", col_w.reshape(-1), "float")])]
