@@ -52,7 +52,7 @@ def cases():
         for axes, keep in (([1, 2], True), ([-1], False)):
             out.append(Case("MEAN", dt, f"axes{axes}_keep{keep}", reduce_op("MEAN", [2, 5, 4, 6], axes, dt, keep,
                                                                             qi, qo)))
-    return out + reduction_cases() + normalize_cases()
+    return out + reduction_cases() + normalize_cases() + sum_requant_cases()
 
 
 def reduction_cases():
@@ -78,3 +78,10 @@ def normalize_cases():
                                                      (16 / 256, 127) if op == "LOG_SOFTMAX" else (1 / 128, 0)),
                         ))  # not yet supported: reported as refused, not covered
     return out
+
+
+def sum_requant_cases():
+    """Quantized SUM into a differently quantized output (the sum usually needs a wider range)."""
+    return [Case("SUM", dt, f"requant_{qi}_{qo}", reduce_op("SUM", [2, 5, 4, 6], [1, 2], dt, False, qi, qo))
+            for dt, qi, qo in (("int8", (0.05, -3), (0.6, 10)), ("int8", (0.02, 127), (0.5, -128)),
+                               ("int16", (0.001, 0), (0.02, 0)))]
