@@ -1,5 +1,5 @@
 """CAST lowering (from the ONNX frontend, and TFLite's CAST): integer element-type conversion with an added offset,
-out = wrap(in + Offset), between int8, uint8, int16, int32, uint32 and bool, and from any of them to float32 (TFLite
+out = wrap(in + Offset), between int8, uint8, int16, int32, uint32 and bool, from any of them to float32 and from float32 to them (truncating) (TFLite
 Micro's audio front-end casts its uint32 energies to int32 and back, and its int16 features to float32).
 
 The ONNX frontend uses it at the model boundary for uint8 data (uint8 quantized data is int8 data shifted by
@@ -27,15 +27,16 @@ class Cast(OpLowering):
         super().check(op)
         require_inputs(op, 1)
         inp, out = op.input(0), op.output
-        if inp.dtype not in TYPE_CODES:
+        if inp.dtype not in TYPE_CODES and not (inp.dtype == "float32" and out.dtype in TYPE_CODES):
             raise UnsupportedError(
-                f"Operator {op.index} ({op.kind}): input '{inp.name}' has type {inp.dtype}; CAST converts "
-                f"between {', '.join(TYPE_CODES)} only (and from them to float32).")
+                f"Operator {op.index} ({op.kind}): input '{inp.name}' has type {inp.dtype} and output "
+                f"'{out.name}' {out.dtype}; CAST converts between {', '.join(TYPE_CODES)} and float32 (float32 to an "
+                "integer truncates toward zero).")
         require_same_shape(op, inp, out)
 
     def prepare(self, op):
         op.params = dict(size=op.output.num_elements, offset=int(op.options.get("Offset", 0)),
-                         src=TYPE_CODES[op.input(0).dtype], dst=TYPE_CODES.get(op.output.dtype, FLOAT_CODE))
+                         src=TYPE_CODES.get(op.input(0).dtype, FLOAT_CODE), dst=TYPE_CODES.get(op.output.dtype, FLOAT_CODE))
         op.kernel = "aot_cast"
 
     def emit(self, op, ctx):

@@ -75,10 +75,10 @@ def test_unsupported_op_is_named_with_the_supported_list(tmp_path):
     b = ModelBuilder()
     x = b.input("x", [4], "float32")
     y = b.op("RELU", [x], out=b.tensor("y", [4], "float32"))
-    axis = b.const("axis", np.array([0], np.int32), "int32")
-    b.output(b.op("REVERSE_V2", [y, axis], out=b.tensor("z", [4], "float32")))
-    result = compile_into(tmp_path, b.save(tmp_path / "reverse.tflite"))
-    assert_clear_error(result, "REVERSE_V2", "operator 1", "Supported TFLite operators are:", "CONV_2D",
+    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+    b.output(b.op("RANK", [y], out=b.tensor("z", [], "int32"), options=fb.RankOptionsT()))
+    result = compile_into(tmp_path, b.save(tmp_path / "rank.tflite"))
+    assert_clear_error(result, "RANK", "operator 1", "Supported TFLite operators are:", "CONV_2D",
                        "UNIDIRECTIONAL_SEQUENCE_LSTM", "SVDF")
     # Kinds only the ONNX frontend produces are no TFLite operator a user could pick.
     assert "PAD_MODE" not in result.stderr and "QUANTIZE_ONNX" not in result.stderr

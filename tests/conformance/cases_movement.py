@@ -62,7 +62,8 @@ def cases():
     for dt, q in (("int8", (0.02, -128)), ("int16", (3e-4, 0))):
         out.append(Case("DEQUANTIZE", dt, "to_f32", with_consts("DEQUANTIZE", [2, 40], dt, [], [2, 40], q=q,
                                                                 out_dtype="float32")))
-    for src, dst in (("int8", "float32"), ("float32", "int32"), ("int32", "float32"), ("int8", "int32")):
+    for src, dst in (("int8", "float32"), ("float32", "int32"), ("int32", "float32"), ("int8", "int32"),
+                     ("float32", "int8"), ("float32", "int16")):
         out.append(Case("CAST", src, f"to_{dst}", with_consts("CAST", [4, 9], src, [], [4, 9], out_dtype=dst,
                                                               q=(0.1, 0) if src == "int8" else (None, None),
                                                               qout=(None, None)),

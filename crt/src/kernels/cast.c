@@ -45,10 +45,37 @@ static void store(void* p, int32_t type, int32_t i, uint32_t v)
     }
 }
 
+/* float to integer: truncation toward zero as C's (and TFLite's) conversion; NaN gives 0 and values beyond int32
+ * saturate (where the conversion itself would be undefined). */
+static uint32_t from_float(float f)
+{
+    if (!(f == f)) {
+        return 0u;
+    }
+    if (f >= 2147483647.0f) {
+        return 0x7FFFFFFFu;
+    }
+    if (f <= -2147483648.0f) {
+        return 0x80000000u;
+    }
+    return (uint32_t)(int32_t)f;
+}
+
 void aot_cast(const void* input, int32_t input_type, void* output, int32_t output_type, int32_t size,
               int32_t offset)
 {
     int32_t i;
+    if (input_type == AOT_CAST_FLOAT32) {
+        for (i = 0; i < size; i++) {
+            const float f = ((const float*)input)[i];
+            if (output_type == AOT_CAST_BOOL) {
+                ((uint8_t*)output)[i] = (uint8_t)(f != 0.0f);
+            } else {
+                store(output, output_type, i, from_float(f) + (uint32_t)offset);
+            }
+        }
+        return;
+    }
     if (output_type == AOT_CAST_FLOAT32) {
         /* Integer to float: the value (unsigned for uint32 input), as TFLite's static_cast gives it. */
         for (i = 0; i < size; i++) {

@@ -19,7 +19,7 @@ extern "C" {
 #define AOT_CAST_BOOL 3
 #define AOT_CAST_INT16 4
 #define AOT_CAST_UINT32 5
-#define AOT_CAST_FLOAT32 6 /* output only: the integer's value, rounded to float as a C conversion rounds it */
+#define AOT_CAST_FLOAT32 6 /* to float: the integer's value as C rounds it; from float: truncated toward zero */
 
 void aot_cast(const void* input, int32_t input_type, void* output, int32_t output_type, int32_t size,
               int32_t offset);
