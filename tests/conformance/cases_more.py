@@ -74,7 +74,11 @@ def cases():
     out.append(Case("PRELU", "int8", "full_alpha", _prelu("int8", [2, 3, 4], [2, 3, 4], (0.1, 3), (0.05, -2))))
     for dt, qs in (("float32", (None, None, None)), ("int8", ((0.05, -3), (0.02, 0), (0.3, 5))),
                    ("int16", ((0.001, 0), (0.002, 0), (0.05, 0)))):
-        out.append(Case("BATCH_MATMUL", dt, "batched", _matmul(dt, [2, 3, 5], [2, 5, 4], *qs)))
+        out.append(Case("BATCH_MATMUL", dt, "batched", _matmul(dt, [2, 3, 5], [2, 5, 4], *qs),
+                        qemu_sample=dt != "float32"))
+        out.append(Case("BATCH_MATMUL", dt, "broadcast_rhs", _matmul(dt, [3, 4, 16], [1, 16, 3], *qs)))
+    out.append(Case("BATCH_MATMUL", "int8", "zp_limits", _matmul("int8", [2, 2, 40], [2, 40, 3], (0.02, 127),
+                                                                  (0.05, -128), (2.0, -128))))
     out.append(Case("SVDF", "int8", "one_step", lambda: svdf_model()))
     out.append(Case("SVDF", "float32", "one_step", lambda: svdf_model(dtype="float32", state_dtype="float32")))
     out.append(Case("UNIDIRECTIONAL_SEQUENCE_LSTM", "float32", "steps4", lambda: lstm_model("float32")[0]))
