@@ -23,3 +23,5 @@ class Case:
     # Inputs to run in addition to the random ones (list of per-input arrays), e.g. boundary values.
     extra_inputs: tuple = field(default_factory=tuple)
     qemu_sample: bool = False    # also run in the QEMU sample
+    # Run only extra_inputs (no random inputs): operators whose inputs must be valid (shapes, ids).
+    only_extra: bool = False

@@ -83,7 +83,7 @@ def cases():
     out.append(Case("SVDF", "float32", "one_step", lambda: svdf_model(dtype="float32", state_dtype="float32")))
     out.append(Case("UNIDIRECTIONAL_SEQUENCE_LSTM", "float32", "steps4", lambda: lstm_model("float32")[0]))
     out.append(Case("UNIDIRECTIONAL_SEQUENCE_LSTM", "int8", "steps4", lambda: lstm_model("int8")[0]))
-    return out + more_cases()
+    return out + more_cases() + embedding_cases() + broadcast_args_cases()
 
 
 def _concat(dtype):
@@ -130,3 +130,39 @@ def more_cases():
                                                                  q=(1.4901161e-07, 0), out_dtype="int16",
                                                                  qout=(0.00092197146, 0))))
     return out
+
+
+def _embedding(value_dtype, out_dtype, q=None):
+    def build():
+        b = ModelBuilder()
+        ids = b.const("ids", np.array([3, 0, 4, 4, 1], I32), "int32")
+        v = b.input("value", [5, 2, 3], value_dtype, *(q or (None, None)))
+        b.output(b.op("EMBEDDING_LOOKUP", [ids, v], out=b.tensor("y", [5, 2, 3], out_dtype,
+                                                                 *(q if out_dtype == value_dtype and q else
+                                                                   (None, None)))))
+        return b
+    return build
+
+
+def embedding_cases():
+    return [Case("EMBEDDING_LOOKUP", "float32", "rows", _embedding("float32", "float32")),
+            Case("EMBEDDING_LOOKUP", "int8", "rows", _embedding("int8", "int8", (0.05, 3))),
+            Case("EMBEDDING_LOOKUP", "int8", "hybrid_to_float", _embedding("int8", "float32", (0.05, 0)),
+                 qemu_sample=True)]
+
+
+def _bargs(sa, sb):
+    def build():
+        b = ModelBuilder()
+        x = b.input("a", [len(sa)], "int32")
+        y = b.const("b", np.array(sb, I32), "int32")
+        b.output(b.op("BROADCAST_ARGS", [x, y], out=b.tensor("y", [max(len(sa), len(sb))], "int32")))
+        return b
+    return build
+
+
+def broadcast_args_cases():
+    # Random int32 shapes would not broadcast: only the given shapes run.
+    return [Case("BROADCAST_ARGS", "int32", f"{len(sa)}d_{len(sb)}d", _bargs(sa, sb),
+                 extra_inputs=((np.array(sa, I32),), (np.ones(len(sa), I32),)), only_extra=True)
+            for sa, sb in (([2, 1, 4], [3, 1]), ([5], [2, 3, 5]))]

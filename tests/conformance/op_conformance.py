@@ -71,7 +71,10 @@ def run_case(key) -> tuple:
     module, c = _case(key)
     with tempfile.TemporaryDirectory(prefix="aot_conf_") as tmp:
         try:
-            check_against_tflm(Path(tmp), c.build(), float_range=c.float_range, extra_cases=c.extra_inputs)
+            if c.only_extra:
+                check_against_tflm(Path(tmp), c.build(), cases=[list(x) for x in c.extra_inputs])
+            else:
+                check_against_tflm(Path(tmp), c.build(), float_range=c.float_range, extra_cases=c.extra_inputs)
             outcome, detail = ("crash", f"compiled, but must be refused ({c.refused})") if c.refused else ("ok", "")
         except (CompileError, UnsupportedError) as e:
             msg = " ".join(str(e).split())
