@@ -117,4 +117,16 @@ def _add_n(dtype, n, shape, q=None):
 
 def add_n_cases():
     return [Case("ADD_N", "float32", f"n{n}", _add_n("float32", n, [2, 3, 7])) for n in (2, 3, 5)] + \
-        [Case("ADD_N", "int8", "not_yet", _add_n("int8", 3, [4, 5]))]
+        [Case("ADD_N", "int8", f"n{n}_{q}_{qo}", _add_n_q(n, [4, 5], q, qo), qemu_sample=n == 3 and q[1] == -3)
+         for n, q, qo in ((2, (0.05, -3), (0.2, 4)), (3, (0.05, -3), (0.3, -10)), (4, (0.02, 127), (0.5, -128)),
+                          (2, (0.1, -128), (0.4, 127)))]
+
+
+def _add_n_q(n, shape, q, qo):
+    def build():
+        from builders import ModelBuilder
+        b = ModelBuilder()
+        ins = [b.input(f"x{i}", shape, "int8", *q) for i in range(n)]
+        b.output(b.op("ADD_N", ins, out=b.tensor("y", shape, "int8", *qo)))
+        return b
+    return build
