@@ -1,7 +1,9 @@
 """RESIZE_BILINEAR in float32 with a constant output size, on the separable resampling kernel
 (aot/kernels/resize_separable.h): the two source rows (columns) and their weights per output row (column) are
 computed here in float32 as TFLite Micro's reference does (scale, half-pixel offset, floor / ceil clamped to the
-input). The int8 / int16 forms (TFLite Micro's 10-bit fixed point) are refused by name."""
+input). int8 is TFLite Micro's integer form: 10-bit fixed-point source positions and weights computed here, the
+kernel sums the four products in 64 bits (aot/kernels/resize_bilinear.h); input and output share one quantization.
+int16 is refused (TFLite Micro has none)."""
 
 import math
 
@@ -9,7 +11,30 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import const_int_array, require_inputs, require_same_dtype
+from ._common import const_int_array, require_inputs, require_same_dtype, require_same_quant
+
+
+def _tdiv(a: int, b: int) -> int:
+    """C integer division (truncating toward zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def bilinear_taps_10(in_size: int, out_size: int, align_corners: bool, half_pixel: bool):
+    """(rows [out, 2], weights [out, 2] in 1/1024) as TFLite's integer resize computes them."""
+    scale = ((1 << 10) * in_size + out_size // 2) // out_size
+    if align_corners and out_size > 1:
+        scale = ((1 << 10) * (in_size - 1) + (out_size - 1) // 2) // (out_size - 1)
+    at = np.zeros((out_size, 2), np.int32)
+    w = np.zeros((out_size, 2), np.int32)
+    for v in range(out_size):
+        s = v * scale + scale // 2 - (1 << 9) if half_pixel else v * scale
+        lo = max(_tdiv(s, 1 << 10), 0)
+        hi = min(_tdiv(s + (1 << 10) - 1, 1 << 10), in_size - 1)
+        frac = s - (1 << 10) * lo
+        at[v] = (lo, hi)
+        w[v] = ((1 << 10) - frac, frac)
+    return at, w
 
 
 def bilinear_taps(in_size: int, out_size: int, align_corners: bool, half_pixel: bool):
@@ -40,9 +65,12 @@ class ResizeBilinear(OpLowering):
         require_inputs(op, 2)
         x, out = op.input(0), op.output
         dtype = require_same_dtype(op, x, out)
-        if dtype != "float32":
-            raise UnsupportedError(f"Operator {op.index} (RESIZE_BILINEAR) on {dtype} tensor '{x.name}': the "
-                                   "quantized RESIZE_BILINEAR is not supported yet; it is supported for float32.")
+        if dtype == "int16":
+            raise UnsupportedError(f"Operator {op.index} (RESIZE_BILINEAR) on int16 tensor '{x.name}'; it is "
+                                   "supported for float32 and int8 (as in TFLite Micro).")
+        if dtype == "int8":
+            require_same_quant(op, x, out, "input", "output", "RESIZE_BILINEAR interpolates stored values: input "
+                               "and output need one quantization.")
         if len(x.shape) != 4:
             raise UnsupportedError(f"Operator {op.index} (RESIZE_BILINEAR): input '{x.name}' has rank "
                                    f"{len(x.shape)}; 4-D NHWC data is supported.")
@@ -56,13 +84,28 @@ class ResizeBilinear(OpLowering):
         n, h, w, c = (int(d) for d in op.input(0).shape)
         oh, ow = int(op.output.shape[1]), int(op.output.shape[2])
         ac, hp = bool(op.options.get("AlignCorners", False)), bool(op.options.get("HalfPixelCenters", False))
+        if op.input(0).dtype == "int8":
+            rows, row_w = bilinear_taps_10(h, oh, ac, hp)
+            cols, col_w = bilinear_taps_10(w, ow, ac, hp)
+            op.kernel = "aot_resize_bilinear_s8"
+            op.params = dict(dims=(n, h, w, c, oh, ow), taps=(rows, row_w, cols, col_w))
+            return
         row_at, row_w = bilinear_taps(h, oh, ac, hp)
         col_at, col_w = bilinear_taps(w, ow, ac, hp)
         op.kernel = "aot_resize_separable_f32"
         op.params = dict(dims=np.array([n, h, w, c, oh, ow, 2, 2], np.int32), taps=(row_at, row_w, col_at, col_w))
 
+    def headers(self, op):
+        return ["aot/kernels/resize_bilinear.h" if op.kernel == "aot_resize_bilinear_s8" else self.header]
+
     def emit(self, op, ctx):
         row_at, row_w, col_at, col_w = op.params["taps"]
+        if op.kernel == "aot_resize_bilinear_s8":
+            return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), *op.params["dims"],
+                                         ctx.param(f"op{op.index}_rows", row_at.reshape(-1), "int32_t"),
+                                         ctx.param(f"op{op.index}_row_w", row_w.reshape(-1), "int32_t"),
+                                         ctx.param(f"op{op.index}_cols", col_at.reshape(-1), "int32_t"),
+                                         ctx.param(f"op{op.index}_col_w", col_w.reshape(-1), "int32_t")])]
         return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output),
                                      ctx.param(f"op{op.index}_dims", op.params["dims"], "int32_t"),
                                      ctx.param(f"op{op.index}_row_at", row_at.reshape(-1), "int32_t"),

@@ -21,11 +21,13 @@ def cases():
 
 def bilinear_cases():
     out = []
-    for (h, w), (oh, ow) in (((3, 4), (6, 8)), ((5, 7), (3, 4)), ((4, 4), (7, 9)), ((1, 3), (2, 5))):
-        for ac, hp in ((False, False), (True, False), (False, True)):
-            out.append(Case("RESIZE_BILINEAR", "float32", f"{h}x{w}_to_{oh}x{ow}_ac{int(ac)}_hp{int(hp)}",
-                            with_consts("RESIZE_BILINEAR", [2, h, w, 3], "float32", [np.array([oh, ow], np.int32)],
-                                        [2, oh, ow, 3], schema_options("ResizeBilinearOptionsT", alignCorners=ac,
-                                                                       halfPixelCenters=hp)),
-                            float_range=(-5, 5), qemu_sample=(h, w) == (3, 4) and hp))
+    sizes = (((3, 4), (6, 8)), ((5, 7), (3, 4)), ((4, 4), (7, 9)), ((1, 3), (2, 5)))
+    for dt in ("float32", "int8"):
+        for (h, w), (oh, ow) in sizes:
+            for ac, hp in ((False, False), (True, False), (False, True)):
+                opts = schema_options("ResizeBilinearOptionsT", alignCorners=ac, halfPixelCenters=hp)
+                out.append(Case("RESIZE_BILINEAR", dt, f"{h}x{w}_to_{oh}x{ow}_ac{int(ac)}_hp{int(hp)}",
+                                with_consts("RESIZE_BILINEAR", [2, h, w, 3], dt, [np.array([oh, ow], np.int32)],
+                                            [2, oh, ow, 3], opts),
+                                float_range=(-5, 5), qemu_sample=(h, w) == (3, 4) and hp and dt == "int8"))
     return out

@@ -28,7 +28,7 @@ TFLM_BUILTINS = {
     "NOT_EQUAL": (F, I8, I32, B), "PACK": (F, I8, I16, I32), "PAD": (F, I8, I16), "PADV2": (F, I8, I16),
     "PRELU": (F, I8), "QUANTIZE": (F, I8, I16, I32), "READ_VARIABLE": (F, I8, I16, I32),
     "REDUCE_ALL": (B,), "REDUCE_MAX": (F, I8), "REDUCE_MIN": (F, I8), "RELU": (F, I8, I16),
-    "RELU6": (F, I8, I16), "RESHAPE": (F, I8, I16, I32, B), "RESIZE_BILINEAR": (F, I8, I16),
+    "RELU6": (F, I8, I16), "RESHAPE": (F, I8, I16, I32, B), "RESIZE_BILINEAR": (F, I8),
     "RESIZE_NEAREST_NEIGHBOR": (F, I8, I16), "REVERSE_V2": (F, I8, I16, I32), "ROUND": (F,), "RSQRT": (F, I8),
     "SELECT_V2": (F, I8, I16), "SHAPE": (I32,), "SIN": (F,), "SLICE": (F, I8, I16, I32, B),
     "SOFTMAX": (F, I8, I16), "SPACE_TO_BATCH_ND": (F, I8), "SPACE_TO_DEPTH": (F, I8),
