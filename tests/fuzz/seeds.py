@@ -72,6 +72,58 @@ def _float_mlp():
     return b.build()
 
 
+def _opts(name, **fields):
+    from tflite_builder import fb
+    o = getattr(fb, name)()
+    for k, v in fields.items():
+        setattr(o, k, v)
+    return o
+
+
+def _math_logic():
+    """float math, comparisons, selection, reductions and arg-max (the option tables of the newer operators)."""
+    b = ModelBuilder("fuzz seed: math and logic")
+    x = b.input("x", [2, 3, 4], "float32")
+    y = b.input("y", [4], "float32")
+    a = b.op("ABS", [x], out=b.tensor("abs", [2, 3, 4], "float32"))
+    e = b.op("EXP", [b.op("NEG", [a], out=b.tensor("neg", [2, 3, 4], "float32"))],
+             out=b.tensor("exp", [2, 3, 4], "float32"))
+    d = b.op("SQUARED_DIFFERENCE", [e, y], out=b.tensor("sqd", [2, 3, 4], "float32"))
+    c = b.op("GREATER", [d, y], out=b.tensor("gt", [2, 3, 4], "bool"))
+    s = b.op("SELECT_V2", [c, d, e], out=b.tensor("sel", [2, 3, 4], "float32"))
+    axes = b.const("axes", np.array([1], np.int32), "int32")
+    r = b.op("REDUCE_MAX", [s, axes], out=b.tensor("rmax", [2, 4], "float32"), options={"keepDims": False})
+    am = b.op("ARG_MAX", [r, b.const("axis", np.array([1], np.int32), "int32")], out=b.tensor("am", [2], "int32"),
+              options=_opts("ArgMaxOptionsT", outputType=2))
+    b.output(am, b.op("LOG_SOFTMAX", [r], out=b.tensor("lsm", [2, 4], "float32"), options=_opts("LogSoftmaxOptionsT")))
+    return b.build()
+
+
+def _movement():
+    """int8 data movement and resampling: slices, splits, packs, mirror pads, resizes, gathers, views."""
+    b = ModelBuilder("fuzz seed: data movement")
+    x = b.input("x", [1, 4, 6, 2], "int8", 0.05, 3)
+    sl = b.op("SLICE", [x, b.const("begin", np.array([0, 1, 0, 0], np.int32), "int32"),
+                        b.const("size", np.array([1, 2, -1, 2], np.int32), "int32")],
+              out=_q(b, "slice", [1, 2, 6, 2], 0.05, 3))
+    halves = [_q(b, f"half{i}", [1, 2, 3, 2], 0.05, 3) for i in range(2)]
+    b.op("SPLIT", [b.const("split_axis", np.array([2], np.int32), "int32"), sl], halves,
+         options=_opts("SplitOptionsT", numSplits=2))
+    pk = b.op("PACK", halves, out=_q(b, "pack", [2, 1, 2, 3, 2], 0.05, 3), options=_opts("PackOptionsT", valuesCount=2))
+    mp = b.op("MIRROR_PAD", [x, b.const("mpads", np.array([[0, 0], [1, 1], [2, 0], [0, 0]], np.int32), "int32")],
+              out=_q(b, "mpad", [1, 6, 8, 2], 0.05, 3), options=_opts("MirrorPadOptionsT", mode=1))
+    rz = b.op("RESIZE_NEAREST_NEIGHBOR", [mp, b.const("size", np.array([3, 4], np.int32), "int32")],
+              out=_q(b, "resize", [1, 3, 4, 2], 0.05, 3),
+              options=_opts("ResizeNearestNeighborOptionsT", halfPixelCenters=True))
+    bl = b.op("RESIZE_BILINEAR", [rz, b.const("size2", np.array([5, 5], np.int32), "int32")],
+              out=_q(b, "bilinear", [1, 5, 5, 2], 0.05, 3), options=_opts("ResizeBilinearOptionsT"))
+    g = b.op("GATHER_ND", [bl, b.const("idx", np.array([[0, 4], [0, 1]], np.int32), "int32")],
+             out=_q(b, "gnd", [2, 5, 2], 0.05, 3))
+    b.output(pk, b.op("ELU", [g], out=_q(b, "elu", [2, 5, 2], 0.04, 20)))
+    return b.build()
+
+
 def builder_seeds() -> dict:
     """{name: bytes} of the generated seeds."""
-    return {"conv_block": _conv_block(), "elementwise": _elementwise(), "float_mlp": _float_mlp()}
+    return {"conv_block": _conv_block(), "elementwise": _elementwise(), "float_mlp": _float_mlp(),
+            "math_logic": _math_logic(), "movement": _movement()}
