@@ -5,12 +5,13 @@
     aot_rules_dependencies()
     aot_rules_register_toolchains()
 
-Everything declared here is local: offline stand-ins for the repositories Bazel 4.2.3 would download, the Python
-venv toolchain that runs the compiler, and the pinned arm-none-eabi GCC.
+Declared here: offline stand-ins for the repositories Bazel 4.2.3 would download, the Python toolchain that runs
+the compiler (by default a venv built from the hash-checked requirements_lock.txt, the one thing fetched from the
+package registry), and the pinned arm-none-eabi GCC (local install or official archive).
 """
 
 load("//aot_rules/private:offline_shims.bzl", "offline_shim")
-load("//aot_rules/private:python_venv.bzl", "python_venv")
+load("//aot_rules/private:python_venv.bzl", "python_hermetic", "python_venv")
 load("//toolchains/arm_gnu:repository.bzl", "arm_gnu_toolchain")
 
 def _shim(name, files, packages):
@@ -23,7 +24,9 @@ def _shim(name, files, packages):
         )
 
 def aot_rules_dependencies(
+        python = "hermetic",
         python_interpreter = None,
+        python_base = None,
         arm_toolchain_local_path = "auto",
         arm_toolchain_urls = None,
         arm_toolchain_sha256 = None,
@@ -31,8 +34,11 @@ def aot_rules_dependencies(
     """Declares the repositories aot_rules needs. Call it before anything loads @rules_cc.
 
     Args:
-      python_interpreter: absolute path of the Python that runs the compiler; default: `.venv` in the aot_rules
-        checkout (created by tools/setup.sh).
+      python: "hermetic" (default): the compiler runs in a venv that a repository rule creates from the pinned,
+        hash-checked requirements_lock.txt (pip, from the package registry; CPython 3.11 needed on the host);
+        "venv": the `.venv` of an aot_rules checkout (tools/setup.sh) or python_interpreter.
+      python_interpreter: with python = "venv", the <prefix>/bin/python3 to use instead of the checkout's `.venv`.
+      python_base: with python = "hermetic", the CPython 3.11 to create the venv from (default: from PATH).
       arm_toolchain_local_path: prefix of a local arm-none-eabi GCC install whose version must match the pinned
         release (Debian: "/usr"); "auto" (default): /usr when it holds the pinned release, otherwise the official
         archive for this host (macOS, Windows, other Linux distributions). None: always the archive.
@@ -45,7 +51,12 @@ def aot_rules_dependencies(
     _shim("rules_java", ["java/defs.bzl"], ["", "java"])
     _shim("remote_coverage_tools", ["BUILD.shim", "noop.sh"], [""])
     if not native.existing_rule("aot_python"):
-        python_venv(name = "aot_python", interpreter = python_interpreter or "")
+        if python == "venv":
+            python_venv(name = "aot_python", interpreter = python_interpreter or "")
+        elif python == "hermetic":
+            python_hermetic(name = "aot_python", python = python_base or "")
+        else:
+            fail("aot_rules_dependencies: python must be \"hermetic\" or \"venv\", not %r" % python)
     if not native.existing_rule("arm_none_eabi"):
         arm_gnu_toolchain(
             name = "arm_none_eabi",
@@ -56,5 +67,5 @@ def aot_rules_dependencies(
         )
 
 def aot_rules_register_toolchains():
-    """Registers the venv Python toolchain and one arm-none-eabi cc_toolchain per Cortex-M core."""
+    """Registers the compiler's Python toolchain and one arm-none-eabi cc_toolchain per Cortex-M core."""
     native.register_toolchains("@aot_python//:toolchain", "@arm_none_eabi//:all")
