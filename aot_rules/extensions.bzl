@@ -4,10 +4,11 @@ Kept in its own file because Bazel 4.2.3 cannot load bzlmod constructs from anyt
 Usage (MODULE.bazel):
     aot = use_extension("@aot_rules//aot_rules:extensions.bzl", "aot")
     aot.toolchain(local_path = "auto")            # or "/usr", or urls = [...], sha256 = "...", strip_prefix = "..."
-    use_repo(aot, "aot_python", "arm_none_eabi")
+    use_repo(aot, "aot_cpu", "aot_python", "arm_none_eabi")
 """
 
-load("//aot_rules/private:python_venv.bzl", "python_venv")
+load("//aot_rules/private:cpu_settings.bzl", "aot_cpu_settings")
+load("//aot_rules/private:python_venv.bzl", "python_hermetic", "python_venv")
 load("//toolchains/arm_gnu:repository.bzl", "arm_gnu_toolchain")
 
 _toolchain = tag_class(attrs = {
@@ -19,13 +20,18 @@ _toolchain = tag_class(attrs = {
     "urls": attr.string_list(doc = "Archive URLs of the toolchain."),
     "sha256": attr.string(doc = "sha256 of the archive."),
     "strip_prefix": attr.string(doc = "Top-level directory inside the archive."),
-    "python_interpreter": attr.string(doc = "Python that runs the compiler (default: the aot_rules .venv)."),
+    "python": attr.string(default = "hermetic", doc = "\"hermetic\": a venv from requirements_lock.txt; \"venv\": a checkout's .venv."),
+    "python_interpreter": attr.string(doc = "With python = \"venv\": the <prefix>/bin/python3 to use."),
 })
 
 def _aot_impl(module_ctx):
     tags = [t for mod in module_ctx.modules for t in mod.tags.toolchain]
     tag = tags[0] if tags else None
-    python_venv(name = "aot_python", interpreter = tag.python_interpreter if tag else "")
+    if tag and tag.python == "venv":
+        python_venv(name = "aot_python", interpreter = tag.python_interpreter)
+    else:
+        python_hermetic(name = "aot_python")
+    aot_cpu_settings(name = "aot_cpu")
     arm_gnu_toolchain(
         name = "arm_none_eabi",
         local_path = (tag.local_path if not tag.urls else "") if tag else "auto",

@@ -10,6 +10,7 @@ the compiler (by default a venv built from the hash-checked requirements_lock.tx
 package registry), and the pinned arm-none-eabi GCC (local install or official archive).
 """
 
+load("//aot_rules/private:cpu_settings.bzl", "aot_cpu_settings")
 load("//aot_rules/private:offline_shims.bzl", "offline_shim")
 load("//aot_rules/private:python_venv.bzl", "python_hermetic", "python_venv")
 load("//toolchains/arm_gnu:repository.bzl", "arm_gnu_toolchain")
@@ -50,6 +51,8 @@ def aot_rules_dependencies(
     _shim("rules_cc", ["cc/defs.bzl"], ["", "cc"])
     _shim("rules_java", ["java/defs.bzl"], ["", "java"])
     _shim("remote_coverage_tools", ["BUILD.shim", "noop.sh"], [""])
+    if not native.existing_rule("aot_cpu"):
+        aot_cpu_settings(name = "aot_cpu")
     if not native.existing_rule("aot_python"):
         if python == "venv":
             python_venv(name = "aot_python", interpreter = python_interpreter or "")

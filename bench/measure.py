@@ -13,7 +13,6 @@ A measured row holds:
 """
 
 import json
-import os
 import re
 import statistics
 import subprocess

@@ -32,7 +32,7 @@ def marker_addresses(elf: str) -> tuple:
     try:
         return syms["bench_start_marker"], syms["bench_end_marker"]
     except KeyError as e:
-        raise RuntimeError(f"{elf} has no marker function {e}; bench firmware must define both markers")
+        raise RuntimeError(f"{elf} has no marker function {e}; bench firmware must define both markers") from None
 
 
 def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner: tuple = None) -> Run:

@@ -125,7 +125,7 @@ def write_files(out_dir: str, files: dict) -> list:
         tmp = tempfile.mkdtemp(prefix=".aotc-", dir=out_dir)
     except OSError as e:
         raise CompileError(f"Cannot write into the output directory '{out_dir}': {e.strerror or e}. --out_dir "
-                           "must be a directory (it is created if missing) that this user may write to.")
+                           "must be a directory (it is created if missing) that this user may write to.") from None
     try:
         for name, text in files.items():
             with open(os.path.join(tmp, name), "w", encoding="ascii", newline="\n") as f:
@@ -137,6 +137,6 @@ def write_files(out_dir: str, files: dict) -> list:
             paths.append(dst)
         return paths
     except OSError as e:
-        raise CompileError(f"Cannot write the generated files into '{out_dir}': {e.strerror or e}.")
+        raise CompileError(f"Cannot write the generated files into '{out_dir}': {e.strerror or e}.") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

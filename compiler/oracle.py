@@ -20,7 +20,7 @@ def _interpreter(model_path: str):
         from tflite_micro.python.tflite_micro import runtime
     except Exception as e:
         raise CompileError(f"The tflite_micro package is not available ({e}); it is needed "
-                           "to compute expected outputs.")
+                           "to compute expected outputs.") from None
     arena = max(os.path.getsize(model_path) * 10, 1 << 20)
     return runtime.Interpreter.from_file(model_path, arena_size=arena)
 
@@ -44,7 +44,7 @@ def onnxruntime_outputs(model_path: str, graph, cases: list) -> list:
         import onnxruntime as ort
     except Exception as e:
         raise CompileError(f"The onnxruntime package is not available ({e}); it is needed to compute expected "
-                           "outputs of ONNX models.")
+                           "outputs of ONNX models.") from None
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     sess = ort.InferenceSession(model_path, opts, providers=["CPUExecutionProvider"])

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent set-up of everything aot_rules needs on a Debian machine; ./bazelw and .ci/run call it first.
 #   - Debian packages: bazel-bootstrap (Bazel 4.2.3), gcc-arm-none-eabi + libnewlib-arm-none-eabi (the pinned
-#     arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), installed only when missing;
+#     arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), nginx-light (the remote-cache test),
+#     installed only when missing;
 #   - ./.venv: a Python venv with the pinned requirements.txt and the compiler itself (`aotc`), rebuilt only when
 #     requirements.txt or pyproject.toml change.
 # A second run is a no-op that takes well under 2 s. It prints what it installs.
@@ -15,6 +16,8 @@ command -v bazel >/dev/null 2>&1 || missing+=(bazel-bootstrap)
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || missing+=(gcc-arm-none-eabi)
 [ -e /usr/lib/arm-none-eabi/newlib ] || [ -e /usr/lib/arm-none-eabi/lib/librdimon.a ] || missing+=(libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || missing+=(qemu-system-arm)
+# The remote-cache test's HTTP cache (WebDAV PUT/GET on loopback).
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   sudo_cmd=()

@@ -2,9 +2,12 @@
 # Runs every test of aot_rules (README command 2; .ci/run calls it):
 #   1. `bazel test //...`: compiler pytest, host C tests (plain and ASan/UBSan), QEMU tests on all six boards, the
 #      multi-model demo, hygiene tests, in one invocation;
-#   2. the consumer workspace e2e/, which uses the rules exactly as an outside user would;
+#   2. the consumer workspace e2e/, which uses the rules exactly as an outside user would: an http_archive of this
+#      checkout's `git archive` (e2e/make_archive.sh), the compiler in the hermetic venv from requirements_lock.txt;
 #   3. budget fixtures that must fail `bazel build` with a message naming budget, figure and contributors;
-#   4. the archive path of the ARM toolchain (file:// tarball + sha256, and a wrong sha256).
+#   4. the archive path of the ARM toolchain (file:// tarball + sha256, and a wrong sha256);
+#   5. a real HTTP remote cache (nginx WebDAV on loopback) shared by two clones at different paths: 0 actions run
+#      in the second.
 # It sets itself up first (tools/setup.sh, which may use the package registries). Then, when it can (root, or
 # unprivileged user namespaces), it runs the suites inside a fresh network namespace with nothing but loopback:
 # any download attempted by a build or test fails there, which proves that none is made.
@@ -15,6 +18,13 @@ cd "$root"
 
 if [ -z "${AOT_IN_NETNS:-}" ]; then
   "$root/tools/setup.sh" || exit 1
+  if [ -f "$root/e2e/WORKSPACE" ]; then
+    # e2e consumes the ruleset as a release archive, whose hermetic Python venv comes from the package registry:
+    # pack it and fetch e2e's repositories here, where the registry is reachable (the suites below are not).
+    "$root/e2e/make_archive.sh" || exit 1
+    (cd "$root/e2e" && bazel build --nobuild //... >/dev/null 2>&1 && bazel shutdown) \
+      || { echo "test_all: cannot fetch e2e's repositories (the aot_rules archive and its hermetic Python)" >&2; exit 1; }
+  fi
   if [ -z "${AOT_ALLOW_NETWORK:-}" ] && unshare -n true 2>/dev/null; then
     # A Bazel server started outside the namespace cannot be reached from inside it (and vice versa).
     bazel shutdown >/dev/null 2>&1 || true
@@ -37,6 +47,7 @@ if [ -f "$root/e2e/WORKSPACE" ]; then
 fi
 suite "budgets fail the build" "$root/tests/budgets/run_test.sh"
 suite "ARM toolchain from a file:// archive" "$root/tests/toolchain_archive/run_test.sh"
+suite "remote cache shared by two clones" "$root/tests/remote_cache/run_test.sh"
 # Leave no server behind inside the namespace: the next bazel command starts a fresh one.
 [ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true
 echo "test_all: suites: $passed passed, $failed failed"

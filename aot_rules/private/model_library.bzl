@@ -1,5 +1,6 @@
 """`aot_model_library`: runs the aot compiler on a .tflite/.onnx model and wraps the C it writes in a cc_library."""
 
+load("@aot_cpu//:defs.bzl", "CPU_CORES")
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:cores.bzl", "CORES")
 load(":copts.bzl", "AOT_C_COPTS")
@@ -31,11 +32,19 @@ def validate_prefix(prefix, what):
         fail("%s: prefix \"%s\" is not a valid C identifier prefix: %s." % (what, prefix, problem))
 
 def target_select():
-    """The compiler's --target for the configuration being built: the board's core, or host."""
+    """The core of the configuration being built by aot_rules' own core constraint (boards, aot_firmware), or ""."""
     return select(dict(
         {str(Label("//toolchains:" + core)): core for core in CORES},
-        **{"//conditions:default": "host"}
+        **{"//conditions:default": ""}
     ))
+
+def cpu_target_select():
+    """The core implied by the platform's standard @platforms//cpu value (a user's own platform), or host."""
+    return select(dict(CPU_CORES, **{"//conditions:default": "host"}))
+
+def _target(ctx):
+    """--target: the explicit `core`, else the core constraint, else the @platforms//cpu value, else host."""
+    return ctx.attr.core or ctx.attr.target or ctx.attr.cpu_target
 
 def _aot_model_codegen_impl(ctx):
     prefix = ctx.attr.prefix
@@ -46,7 +55,10 @@ def _aot_model_codegen_impl(ctx):
     args.add("--quiet")
     args.add("--prefix", prefix)
     args.add("--out_dir", outs[".h"].dirname)
-    args.add("--target", ctx.attr.target)
+    if ctx.attr.core and ctx.attr.core not in CORES:
+        fail("%s: core \"%s\" is not one of %s" % (ctx.label, ctx.attr.core, ", ".join(sorted(CORES))))
+    target = _target(ctx)
+    args.add("--target", target)
     if ctx.attr.ram_budget:
         args.add("--ram_budget", ctx.attr.ram_budget)
     if ctx.attr.flash_budget:
@@ -62,7 +74,7 @@ def _aot_model_codegen_impl(ctx):
         inputs = [ctx.file.model],
         outputs = outs.values(),
         mnemonic = "AotCompile",
-        progress_message = "Compiling model %s to C (prefix %s, %s)" % (ctx.file.model.short_path, prefix, ctx.attr.target),
+        progress_message = "Compiling model %s to C (prefix %s, %s)" % (ctx.file.model.short_path, prefix, target),
     )
     return [
         DefaultInfo(files = depset([outs[".h"], outs[".c"], outs["_weights.c"]])),
@@ -80,7 +92,9 @@ aot_model_codegen = rule(
     attrs = {
         "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"], doc = "The model file."),
         "prefix": attr.string(mandatory = True, doc = "C identifier prefix of every symbol the model emits."),
-        "target": attr.string(default = "host", doc = "Core to generate code for (host or a key of CORES)."),
+        "target": attr.string(doc = "Core from aot_rules' core constraint of the configuration (a key of CORES)."),
+        "cpu_target": attr.string(default = "host", doc = "Core implied by the platform's @platforms//cpu."),
+        "core": attr.string(doc = "Explicit core (a key of CORES); wins over the configuration's."),
         "compiler_flags": attr.string_list(doc = "Extra flags for `aotc compile`."),
         "ram_budget": attr.string(doc = "Fail the build if the workspace exceeds this (e.g. \"24K\")."),
         "flash_budget": attr.string(doc = "Fail the build if weights + parameters exceed this (e.g. \"64K\")."),
@@ -91,7 +105,7 @@ aot_model_codegen = rule(
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, **kwargs):
+def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -112,6 +126,10 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
       io_in_workspace: plan the model's inputs and outputs inside its workspace: no I/O buffers of their own;
         the header gives `<prefix>_input_<name>(workspace)` / `<prefix>_output_<name>(workspace)` and
         `<prefix>_run(workspace)` (see compiler/codegen/io_accessors.py).
+      core: the core to generate code (and pick kernels) for, e.g. "cortex-m7", whatever the configuration; by
+        default the core of the platform being built: aot_rules' boards and aot_firmware set it, a user's own
+        platform gives it with a standard @platforms//cpu value (armv6-m, armv7-m, armv7e-m, armv7e-mf, armv8-m,
+        armv8.1-m, where its @platforms has them); otherwise the host.
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name
@@ -122,6 +140,8 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         model = model,
         prefix = prefix,
         target = target_select(),
+        cpu_target = cpu_target_select(),
+        core = core,
         compiler_flags = compiler_flags,
         ram_budget = ram_budget,
         flash_budget = flash_budget,

@@ -98,7 +98,7 @@ def render_header(prefix: str, model_label: str, fields, workspace_size: int,
     if io_plan is not None:
         L += accessor_lines(prefix, fields, io_plan)
     if stateful:
-        L += [f"/* Sets the state to its initial values (TFLite Micro's: zeros, the zero point for int8). */",
+        L += ["/* Sets the state to its initial values (TFLite Micro's: zeros, the zero point for int8). */",
               f"int32_t {prefix}_reset(void* state);", ""]
     L += [
         run_signature(prefix, stateful, io_plan is not None) + ";",

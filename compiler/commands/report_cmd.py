@@ -54,8 +54,8 @@ def render_summary(manifest: dict) -> str:
         "parameters), const, in flash",
         f"MACs         {manifest['macs']:>10,}",
     ] + fallback_lines(manifest) + [
-        f"inputs       " + ", ".join(f"{i['c_name']} {i['dtype']}{i['shape']}" for i in manifest["inputs"]),
-        f"outputs      " + ", ".join(f"{o['c_name']} {o['dtype']}{o['shape']}" for o in manifest["outputs"]),
+        "inputs       " + ", ".join(f"{i['c_name']} {i['dtype']}{i['shape']}" for i in manifest["inputs"]),
+        "outputs      " + ", ".join(f"{o['c_name']} {o['dtype']}{o['shape']}" for o in manifest["outputs"]),
     ]
     return "\n".join(lines)
 

@@ -23,7 +23,7 @@ def _load_cases(path: str, graph):
     try:
         data = np.load(path)
     except Exception as e:
-        raise CompileError(f"Cannot read inputs file '{path}' as .npz: {e}.")
+        raise CompileError(f"Cannot read inputs file '{path}' as .npz: {e}.") from None
     arrays, batched, count = [], False, None
     for t in graph.inputs:
         if t.name not in data:

@@ -20,7 +20,7 @@ def _load(path: str):
         return m["prefix"], m
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise CompileError(f"Cannot read the model report '{path}' ({e}); pass the <prefix>.json files that "
-                           "`aotc compile` writes.")
+                           "`aotc compile` writes.") from None
 
 
 def run_workspace(reports: list, flags) -> int:

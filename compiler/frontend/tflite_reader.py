@@ -53,7 +53,7 @@ def load_tflite(path: str) -> Graph:
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.")
+        raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.") from None
     return read_tflite(data, os.path.basename(path))
 
 

@@ -121,7 +121,7 @@ def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
                 and INT32_MIN <= short_hi(a, m, add) and short_hi(b, m, add) <= INT32_MAX):
             out_m[c], out_add[c] = m, add
             continue
-        step = _two_valued(a, b, lambda x: tflite_requant(x, m, s, out_zp, act[0], act[1]), v_lo)
+        step = _two_valued(a, b, lambda x, m=m, s=s: tflite_requant(x, m, s, out_zp, act[0], act[1]), v_lo)
         if step is None:
             return None
         d, out_m[c], out_add[c] = step

@@ -90,7 +90,7 @@ class Conv2D(OpLowering):
             return emit_mve_conv(op, ctx, p["ic"], p["oc"])
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, p["ic"], p["oc"])
-        inp, filt, out = op.input(0), op.input(1), op.output
+        inp, out = op.input(0), op.output
         ctype = "float" if inp.dtype == "float32" else "int8_t"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
                 ctx.weight(f"op{op.index}_filter", acc16_filter(op), ctype), p["kh"], p["kw"], p["kd"]]

@@ -101,7 +101,7 @@ class TransposeConv(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        filt, inp, out = op.input(1), op.input(2), op.output
+        inp, out = op.input(2), op.output
         ftype = "float" if out.dtype == "float32" else "int8_t"
         btype = "float" if out.dtype == "float32" else "int32_t"
         args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tflite_builder import ACT, ModelBuilder  # noqa: E402
 from test_ops_tflite import _compile_error, needs_tflm  # noqa: E402
 from test_ops_int16 import check  # noqa: E402
-from test_transpose_conv import natural, tconv_model  # noqa: E402
+from test_transpose_conv import natural  # noqa: E402
 
 from compiler.driver import analyze  # noqa: E402
 from compiler.errors import UnsupportedError  # noqa: E402

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from conftest import REPO, models_dir  # noqa: E402
 from submodel import SavedModel, save_submodel  # noqa: E402
 from test_ops_tflite import check_against_tflm, needs_tflm  # noqa: E402
-from test_stateful import SEQUENCE, _cases  # noqa: E402
+from test_stateful import _cases  # noqa: E402
 from tflite_builder import ACT, ModelBuilder  # noqa: E402
 
 from compiler.driver import compile_model  # noqa: E402

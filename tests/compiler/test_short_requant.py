@@ -78,7 +78,7 @@ def test_short_form_equals_tflite_on_extreme_channels(seed):
         lo, hi = (int(v[0]) for v in acc_range(bias[c:c + 1], rows[c:c + 1]))
         lo2, hi2 = (int(v[0]) for v in acc_range([b2], rows[c:c + 1]))
         m, s = int(mult[c]), int(shift[c])
-        ref = lambda a: tflite_requant(a, m, s, zp, *act)
+        ref = lambda a, m=m, s=s: tflite_requant(a, m, s, zp, *act)
         # The kernel sees bias b2 instead of bias: the accumulator moves by b2 - bias.
         d = b2 - int(bias[c])
         pts = [lo, hi] + _steps(lo, hi, ref) + [int(x) for x in rng.integers(lo, hi + 1, 200)]

@@ -4,7 +4,6 @@ TFLite Micro: input scales from tiny to large and beta values around 1, rows of 
 import os
 import sys
 
-import numpy as np
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -48,7 +48,7 @@ def test_targets_share_one_family_list():
     assert len({FAMILIES[t] for t in TARGETS}) == 1
     # Every target has its families, each ending with the portable one that takes every layer.
     assert set(FAMILIES) == set(ALL_TARGETS) and all(f[-1] == "portable" for f in FAMILIES.values())
-    for (kind, dtype), kernels in TABLE.items():
+    for (kind, _dtype), kernels in TABLE.items():
         assert kernels[-1].family == "portable" and kernels[-1].serves is None and kernels[-1].when is None, kind
 
 

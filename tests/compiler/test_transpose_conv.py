@@ -15,7 +15,7 @@ from tflite_builder import ACT, ModelBuilder  # noqa: E402
 from test_ops_tflite import _compile_error, check_against_tflm, needs_tflm  # noqa: E402
 
 from compiler.driver import analyze  # noqa: E402
-from compiler.errors import CompileError, UnsupportedError  # noqa: E402
+from compiler.errors import CompileError  # noqa: E402
 
 
 def tconv_model(in_shape, oc, k, stride, padding, out_hw, dtype="int8", bias=True, act="NONE", per_channel=True,

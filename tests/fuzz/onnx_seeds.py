@@ -16,7 +16,6 @@ import os
 import sys
 
 import numpy as np
-import onnx
 from onnx import TensorProto, helper, numpy_helper
 
 F = TensorProto.FLOAT
