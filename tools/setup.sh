@@ -2,7 +2,7 @@
 # Idempotent set-up of everything aot_rules needs on a Debian machine; ./bazelw and .ci/run call it first.
 #   - Debian packages: bazel-bootstrap (Bazel 4.2.3), gcc-arm-none-eabi + libnewlib-arm-none-eabi (the pinned
 #     arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), nginx-light (the remote-cache test),
-#     installed only when missing;
+#     clang-format (tools/lint.sh), installed only when missing;
 #   - ./.venv: a Python venv with the pinned requirements.txt and the compiler itself (`aotc`), rebuilt only when
 #     requirements.txt or pyproject.toml change.
 # A second run is a no-op that takes well under 2 s. It prints what it installs.
@@ -18,6 +18,8 @@ command -v arm-none-eabi-gcc >/dev/null 2>&1 || missing+=(gcc-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || missing+=(qemu-system-arm)
 # The remote-cache test's HTTP cache (WebDAV PUT/GET on loopback).
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+# C format check (tools/lint.sh).
+command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   sudo_cmd=()
