@@ -1,8 +1,9 @@
-"""aot_rules ahead-of-time compiler: TFLite flatbuffers to prefix-mangled C99.
+"""aot_rules ahead-of-time compiler: .tflite and .onnx models to prefix-mangled C99 for Cortex-M (and the host).
 
-Pipeline: frontend (flatbuffer -> IR) -> passes (op checks, compile-time
-quantization parameters, buffer aliasing) -> static memory planner -> C code
-generation.  `python -m compiler --help` lists the command line tools.
+Pipeline: frontends (TFLite flatbuffer, ONNX protobuf -> IR) -> passes (graph checks, compile-time quantization
+parameters, folding and fusion, buffer aliasing) -> static memory planner (workspace, state buffer) -> per-core
+kernel choice (ops/kernel_table.py) -> C code generation (header, runner, weights, manifest). `aotc --help` lists
+the commands (compile, info, run, ref, report, workspace, bench, ...).
 """
 
 __version__ = "0.1.0"
