@@ -48,6 +48,8 @@ flags.DEFINE_boolean("io_in_workspace", False, "compile, run: plan the inputs an
                      flag_values=FLAGS)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
+flags.DEFINE_multi_string("freeze_input", [], "ONNX: compile a graph input as a constant, NAME=FILE.npy "
+                          "(repeatable; inputs with an initializer are constants already).", flag_values=FLAGS)
 flags.DEFINE_multi_string("dim", [], "ONNX: pin a symbolic input dimension, NAME=N (repeatable, e.g. --dim batch=1).",
                           flag_values=FLAGS)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
@@ -132,9 +134,11 @@ def main(argv) -> int:
         return _fail(str(e))
     try:
         from . import driver
-        from .frontend.onnx_reader import parse_dims
+        from .frontend.onnx_reader import parse_dims, parse_frozen
         driver.ONNX_DIMS.clear()
         driver.ONNX_DIMS.update(parse_dims(FLAGS.dim))
+        driver.ONNX_FROZEN.clear()
+        driver.ONNX_FROZEN.update(parse_frozen(FLAGS.freeze_input))
         from .ops.kernel_table import parse_specialize
         parse_specialize(FLAGS.specialize)   # a bad --specialize fails before any work
     except CompileError as e:

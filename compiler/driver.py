@@ -46,12 +46,14 @@ def output_names(prefix: str) -> list:
 
 # Symbolic ONNX input dimensions pinned by `--dim NAME=N` ({name: size}); set by the CLI before compiling.
 ONNX_DIMS = {}
+# ONNX graph inputs compiled as constants by `--freeze_input NAME=FILE.npy` ({name: array}); set by the CLI.
+ONNX_FROZEN = {}
 
 
 def load_model(model_path: str):
     """Parse a model file into the IR with the frontend of its format (chosen by the file extension)."""
     if model_path.lower().endswith(".onnx"):
-        return load_onnx(model_path, ONNX_DIMS)
+        return load_onnx(model_path, ONNX_DIMS, ONNX_FROZEN)
     return load_tflite(model_path)
 
 

@@ -30,6 +30,12 @@ _INPUT_TYPES = {onnx.TensorProto.FLOAT: "float32", onnx.TensorProto.INT8: "int8"
                 onnx.TensorProto.INT32: "int32", onnx.TensorProto.BOOL: "bool"}
 
 
+# ONNX element types a frozen input may have, as numpy types (any type a constant may have).
+_NUMPY_TYPES = {onnx.TensorProto.FLOAT: "float32", onnx.TensorProto.INT8: "int8", onnx.TensorProto.UINT8: "uint8",
+                onnx.TensorProto.INT32: "int32", onnx.TensorProto.INT64: "int64", onnx.TensorProto.BOOL: "bool",
+                onnx.TensorProto.INT16: "int16"}
+
+
 def parse_dims(pins) -> dict:
     """['batch=1', 'seq=16'] -> {'batch': 1, 'seq': 16}."""
     out = {}
@@ -41,7 +47,25 @@ def parse_dims(pins) -> dict:
     return out
 
 
-def load_onnx(path: str, dims: dict = None) -> Graph:
+def parse_frozen(items) -> dict:
+    """['w=weights.npy'] -> {'w': array}: graph inputs to compile as constants (`--freeze_input`)."""
+    out = {}
+    for item in items or []:
+        name, sep, path = str(item).partition("=")
+        if not sep or not name.strip() or not path.strip():
+            raise CompileError(f"--freeze_input '{item}' is not NAME=FILE.npy (the graph input's name and a .npy "
+                               "file with its constant value).")
+        try:
+            arr = np.load(path.strip(), allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise CompileError(f"--freeze_input {name}: cannot read '{path}' as a .npy array ({e}).") from None
+        if not isinstance(arr, np.ndarray):
+            raise CompileError(f"--freeze_input {name}: '{path}' holds several arrays; give one .npy file.")
+        out[name.strip()] = arr
+    return out
+
+
+def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
     name = os.path.basename(path) or path
     try:
         limits.check_model_bytes(name, os.path.getsize(path))
@@ -57,18 +81,21 @@ def load_onnx(path: str, dims: dict = None) -> Graph:
         what = f": {defect}" if defect else f" ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
         raise CompileError(f"'{name}' could not be parsed as an ONNX model{what}. The file is truncated or corrupt, "
                            "or not an ONNX file; only complete .onnx protobuf files are supported.") from None
-    return read_onnx(model, name, dims or {})
+    return read_onnx(model, name, dims or {}, frozen or {})
 
 
-def read_onnx(model, source_name: str = "model", dims: dict = None) -> Graph:
-    return _Reader(model, source_name, dims or {}).run()
+def read_onnx(model, source_name: str = "model", dims: dict = None, frozen: dict = None) -> Graph:
+    """The IR of an ONNX ModelProto. Graph inputs with an initializer (the exporter's default value) are constants;
+    `frozen` ({input name: array}) makes others constants too."""
+    return _Reader(model, source_name, dims or {}, frozen or {}).run()
 
 
 class _Reader:
-    def __init__(self, model, source_name: str, dims: dict):
+    def __init__(self, model, source_name: str, dims: dict, frozen: dict = None):
         self.model = model
         self.source = source_name
         self.dims = dims
+        self.frozen = frozen or {}
         self.builder = Builder()
         self.values = {}
         self.shapes = {}
@@ -110,7 +137,8 @@ class _Reader:
             arr = numpy_helper.to_array(t)
             self.values[t.name] = Value(t.name, tuple(arr.shape), str(arr.dtype), const=arr)
         self._output_names = [o.name for o in g.output]
-        self._pin_inputs([i for i in g.input if i.name not in init_names])
+        self._freeze_inputs(g, init_names)
+        self._pin_inputs([i for i in g.input if i.name not in init_names and i.name not in self.frozen])
         self._infer_shapes()
         self._consumers = {}
         for idx, node in enumerate(g.node):
@@ -131,6 +159,29 @@ class _Reader:
             else:
                 convert_node(self, node, idx)
         return self._finish()
+
+    def _freeze_inputs(self, g, init_names) -> None:
+        """--freeze_input: a graph input (one without an initializer) becomes a constant of the given value, which
+        must have the input's element type and static shape."""
+        free = {i.name: i for i in g.input if i.name not in init_names}
+        for name, arr in self.frozen.items():
+            if name not in free:
+                raise CompileError(
+                    f"--freeze_input {name}: '{self.source}' has no graph input of that name without an "
+                    f"initializer; its free inputs are: {', '.join(sorted(free)) or '(none)'}.")
+            tt = free[name].type.tensor_type
+            want = _NUMPY_TYPES.get(tt.elem_type)
+            if want is None or arr.dtype != np.dtype(want):
+                raise CompileError(
+                    f"--freeze_input {name}: the file holds {arr.dtype} values; the input is "
+                    f"{elem_type_name(tt.elem_type)}" + (f" (save the array as {want})." if want else "."))
+            dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+            if tt.HasField("shape") and (len(dims) != arr.ndim or
+                                         any(d is not None and d != n for d, n in zip(dims, arr.shape))):
+                raise CompileError(
+                    f"--freeze_input {name}: the array has shape {list(arr.shape)}; the input's shape is "
+                    f"{[d if d is not None else '?' for d in dims]}.")
+            self.values[name] = Value(name, tuple(arr.shape), str(arr.dtype), const=arr)
 
     def _pin_inputs(self, inputs) -> None:
         for inp in inputs:
