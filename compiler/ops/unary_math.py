@@ -1,4 +1,5 @@
-"""Element-wise unary math: ABS, NEG, SQRT, RSQRT, EXP, LOG, SQUARE, SIN, COS, FLOOR, CEIL, ROUND.
+"""Element-wise unary math: ABS, NEG, SQRT, RSQRT, EXP, LOG, SQUARE, SIN, COS, FLOOR, CEIL, ROUND, and ERF and
+SOFTPLUS (float32 kinds only the ONNX frontend produces: Erf, Softplus, Gelu).
 
 TFLite Micro's reference kernels take these in float32 only, except ABS (also int8 and int16, quantized: the
 magnitude rescaled from the input to the output scale when they differ) — so do we; RSQRT's int8 form is refused
@@ -12,7 +13,8 @@ from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
 from ._common import unary_check
 
-FLOAT_ONLY = ("NEG", "SQRT", "RSQRT", "EXP", "LOG", "SQUARE", "SIN", "COS", "FLOOR", "CEIL", "ROUND")
+FLOAT_ONLY = ("NEG", "SQRT", "RSQRT", "EXP", "LOG", "SQUARE", "SIN", "COS", "FLOOR", "CEIL", "ROUND", "ERF",
+              "SOFTPLUS")
 
 
 @register

@@ -1,7 +1,7 @@
 """Operators whose every output is a strided view of their one data input, copied by the shared strided copy
-(aot/kernels/strided_copy.h): SLICE, REVERSE_V2, BROADCAST_TO, FILL, SPACE_TO_DEPTH, DEPTH_TO_SPACE,
-BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND (without crops / paddings), SPLIT, SPLIT_V and UNPACK. Each output is described by its dims, the input step per output dimension (0 to repeat, negative to
-reverse) and the input element of output element 0, all computed here from the constant operands; data only
+(aot/kernels/strided_copy.h): SLICE, REVERSE_V2, BROADCAST_TO, TILE, FILL, SPACE_TO_DEPTH, DEPTH_TO_SPACE,
+BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND (without crops / paddings), SPLIT, SPLIT_V and UNPACK. Each output is
+described by its dims, the input step per output dimension (0 to repeat, negative to reverse) and the input element of output element 0, all computed here from the constant operands; data only
 moves, so quantized outputs must carry the input's quantization (as TFLite Micro copies stored values).
 """
 
@@ -14,7 +14,7 @@ from ._common import const_int_array, require_same_quant
 from .transpose import MAX_RANK, pad_view, row_major_strides
 
 # (number of inputs, position of the data input)
-_DATA = {"SLICE": (3, 0), "REVERSE_V2": (2, 0), "BROADCAST_TO": (2, 0), "SPACE_TO_DEPTH": (1, 0),
+_DATA = {"SLICE": (3, 0), "REVERSE_V2": (2, 0), "BROADCAST_TO": (2, 0), "TILE": (2, 0), "SPACE_TO_DEPTH": (1, 0),
          "DEPTH_TO_SPACE": (1, 0), "SPLIT": (2, 1), "SPLIT_V": (3, 0), "UNPACK": (1, 0), "FILL": (2, 1),
          "BATCH_TO_SPACE_ND": (3, 0), "SPACE_TO_BATCH_ND": (3, 0)}
 
@@ -27,6 +27,19 @@ def _axis(op, value, rank):
     if not -rank <= int(value) < rank:
         raise _fail(op, f"axis {int(value)} is out of range for rank {rank}")
     return int(value) % rank
+
+
+def _merge_dims(dims, steps):
+    """(dims, steps, 0) with neighbours that walk memory as one dimension merged (fewer view dimensions)."""
+    md, ms = [dims[0]], [steps[0]]
+    for d, s in zip(dims[1:], steps[1:]):
+        if ms[-1] == d * s:
+            md[-1] *= d
+            ms[-1] = s
+        else:
+            md.append(d)
+            ms.append(s)
+    return md, ms, 0
 
 
 def _views(op) -> list:
@@ -58,6 +71,19 @@ def _views(op) -> list:
         if any(a != t and a != 1 for a, t in zip(xs, target)):
             raise _fail(op, f"input shape {shape} does not broadcast to {target}")
         return [(target, [0 if a == 1 and t != 1 else s for a, t, s in zip(xs, target, xst)], 0)]
+    if k == "TILE":
+        mult = [int(v) for v in const_int_array(op, op.input(1), "the multiples operand").reshape(-1)]
+        if len(mult) != rank or any(m < 1 for m in mult):
+            raise _fail(op, f"multiples {mult} must be one positive count per input dimension ({rank})")
+        # Each repeated dimension d becomes [multiples[d], shape[d]], the outer one with step 0.
+        dims, steps = [], []
+        for d in range(rank):
+            if mult[d] > 1:
+                dims.append(mult[d])
+                steps.append(0)
+            dims.append(shape[d])
+            steps.append(st[d])
+        return [_merge_dims(dims, steps)]
     if k == "FILL":
         dims = [int(v) for v in const_int_array(op, op.input(0), "the dims operand").reshape(-1)]
         if x.num_elements != 1:

@@ -48,7 +48,9 @@ if REPO not in sys.path:
 OPS = ("Conv Gemm MatMul Relu LeakyRelu PRelu Clip Sigmoid Tanh HardSigmoid HardSwish Softmax MaxPool AveragePool "
        "GlobalAveragePool GlobalMaxPool Add Sub Mul Div Reshape Flatten Transpose Concat Squeeze Unsqueeze "
        "BatchNormalization Pad ReduceMean Identity Dropout Slice Split Gather QuantizeLinear DequantizeLinear "
-       "QLinearConv QLinearMatMul Abs Neg Sqrt Reciprocal Exp Log Sin Cos Floor Ceil Round Min Max Equal Less LessOrEqual Greater GreaterOrEqual And Or Not Where Resize Upsample").split()
+       "QLinearConv QLinearMatMul Abs Neg Sqrt Reciprocal Exp Log Sin Cos Floor Ceil Round Min Max Equal Less "
+       "LessOrEqual Greater GreaterOrEqual And Or Not Where Resize Upsample Erf Softplus Gelu Expand Tile ReduceMax "
+       "ReduceMin ReduceSum ArgMax ArgMin").split()
 # Constant carries no computation (it is folded); cases using it with listed ops are applicable.
 ALLOWED = set(OPS) | {"Constant"}
 SPATIAL = {"Conv", "MaxPool", "AveragePool", "BatchNormalization", "GlobalAveragePool", "GlobalMaxPool",

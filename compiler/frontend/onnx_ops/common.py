@@ -54,4 +54,4 @@ def prefer_nhwc(ctx, *values) -> bool:
 
 
 MOVE_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Slice", "Split", "Gather",
-            "Identity", "Dropout", "Pad", "MaxPool", "GlobalMaxPool"}
+            "Identity", "Dropout", "Pad", "MaxPool", "GlobalMaxPool", "Expand", "Tile"}

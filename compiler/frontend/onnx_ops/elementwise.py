@@ -1,5 +1,6 @@
 """Element-wise ONNX operators: activations (Relu, LeakyRelu, PRelu, Clip, Sigmoid, Tanh, HardSigmoid,
-HardSwish), unary math (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round), binary arithmetic
+HardSwish, Softplus, Gelu), unary math (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round, Erf),
+binary arithmetic
 with broadcasting (Add, Sub, Mul, Div), the variadic Min / Max, comparisons and logic (Equal, Less, LessOrEqual,
 Greater, GreaterOrEqual, And, Or, Not), Where and the identities (Identity, Dropout).
 
@@ -349,6 +350,49 @@ def _reciprocal(ctx):
     ctx.set_output(0, out)
 
 
+def _gelu(ctx):
+    """Gelu (opset 20): x/2 * (1 + erf(x/sqrt(2))), or with approximate = "tanh"
+    x/2 * (1 + tanh(sqrt(2/pi) * (x + 0.044715 x^3))), as element-wise float ops in the input's layout."""
+    if ctx.quantized:
+        raise NotQuantizable()
+    b = ctx.b
+    x = ctx.input(0)
+    approx = ctx.attr_str("approximate", "none")
+    if approx not in ("none", "tanh"):
+        raise ctx.unsupported(f"approximate = '{approx}' (ONNX defines 'none' and 'tanh')")
+    layout = b.preferred_layout(x)
+    t = data_tensor(ctx, x, layout)
+    ones = [1] * max(1, len(t.shape))
+    step = [0]
+
+    def new(kind, ins, opts=None):
+        step[0] += 1
+        res = b.new_tensor(f"{ctx.name}:gelu{step[0]}", t.shape, "float32")
+        _emit_binary(ctx, kind, ins, res, opts if opts is not None else {"FusedActivationFunction": 0})
+        return res
+
+    def const(v):
+        step[0] += 1
+        return b.const_tensor(f"{ctx.name}:c{step[0]}", np.full(ones, v, np.float32), "float32")
+
+    def unary(kind, a):
+        step[0] += 1
+        res = b.new_tensor(f"{ctx.name}:gelu{step[0]}", t.shape, "float32")
+        b.add_op(kind, [a], [res], {})
+        return res
+
+    if approx == "none":
+        inner = unary("ERF", new("MUL", [t, const(1.0 / math.sqrt(2.0))]))
+    else:
+        cube = new("MUL", [new("MUL", [t, t]), t])
+        arg = new("ADD", [t, new("MUL", [cube, const(0.044715)])])
+        inner = unary("TANH", new("MUL", [arg, const(math.sqrt(2.0 / math.pi))]))
+    out = out_value(ctx, 0, t.shape, layout)
+    _emit_binary(ctx, "MUL", [new("MUL", [t, const(0.5)]), new("ADD", [inner, const(1.0)])], out.tensors[layout],
+                 {"FusedActivationFunction": 0})
+    ctx.set_output(0, out)
+
+
 CONVERTERS = {
     "Relu": (_unary("RELU", int8=lambda ctx: True), "compute"),
     "LeakyRelu": (_unary("LEAKY_RELU", lambda ctx: {"Alpha": float(ctx.attr("alpha", 0.01))}), "compute"),
@@ -374,6 +418,9 @@ CONVERTERS = {
     "Floor": (_unary("FLOOR"), "compute"),
     "Ceil": (_unary("CEIL"), "compute"),
     "Round": (_unary("ROUND"), "compute"),
+    "Erf": (_unary("ERF"), "compute"),
+    "Softplus": (_unary("SOFTPLUS"), "compute"),
+    "Gelu": (_gelu, "compute"),
     "Min": (_variadic("MINIMUM"), "compute"),
     "Max": (_variadic("MAXIMUM"), "compute"),
     "Equal": (_compare("EQUAL"), "compute"),

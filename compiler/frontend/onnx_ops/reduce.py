@@ -1,4 +1,5 @@
-"""Reductions over axes: ReduceMean (MEAN) and Softmax (SOFTMAX over the last axis; other axes are moved
+"""Reductions over axes: ReduceMean (MEAN), ReduceMax / ReduceMin / ReduceSum (REDUCE_MAX / REDUCE_MIN / SUM, on
+float data), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax (SOFTMAX over the last axis; other axes are moved
 last by a TRANSPOSE, or, before opset 13, flattened to 2-D as that opset defines)."""
 
 import numpy as np
@@ -8,13 +9,20 @@ from .context import NotQuantizable
 from .layout import nhwc_axis
 
 
-def reduce_mean(ctx):
+def _reduce(kind, axes_input_opset):
+    """ONNX Reduce<kind>: the axes are an attribute before `axes_input_opset`, the optional input 1 from it."""
+
+    def convert(ctx):
+        if kind != "MEAN" and ctx.quantized:
+            raise NotQuantizable()
+        _reduce_to(ctx, kind, ctx.attr("axes") if ctx.opset < axes_input_opset else ctx.const_input(1, "the axes"))
+
+    return convert
+
+
+def _reduce_to(ctx, kind, axes):
     b = ctx.b
     x = ctx.input(0)
-    if ctx.opset < 18:
-        axes = ctx.attr("axes")
-    else:
-        axes = ctx.const_input(1, "the axes")
     keep = bool(int(ctx.attr("keepdims", 1)))
     if axes is None or np.asarray(axes).size == 0:
         if int(ctx.attr("noop_with_empty_axes", 0)):
@@ -33,8 +41,34 @@ def reduce_mean(ctx):
     if not keep:
         shape = [d for i, d in enumerate(t.shape) if i not in ir_axes]
     out = out_value(ctx, 0, shape, layout)
-    b.add_op("MEAN", [t, b.int32_const(f"{ctx.name}:axes", ir_axes)], [out.tensors[layout]], {"KeepDims": keep})
+    b.add_op(kind, [t, b.int32_const(f"{ctx.name}:axes", ir_axes)], [out.tensors[layout]], {"KeepDims": keep})
     ctx.set_output(0, out)
+
+
+def _arg(kind):
+    """ArgMax / ArgMin (float32 or int8 data) as ARG_MAX / ARG_MIN over one axis. ONNX gives int64 indices; the
+    C API has no 64-bit integers, so the output is int32 (indices < 2^31 always fit). select_last_index = 1 is
+    refused (TFLite Micro's kernels return the first index of a tie)."""
+
+    def convert(ctx):
+        b = ctx.b
+        x = ctx.input(0)
+        if int(ctx.attr("select_last_index", 0)):
+            raise ctx.unsupported("select_last_index = 1 is not supported (the first index of a tie is returned)")
+        axis = ctx.axis(ctx.attr("axis", 0), x.rank)
+        keep = bool(int(ctx.attr("keepdims", 1)))
+        if x.rank > 4:
+            raise ctx.unsupported(f"input rank {x.rank} is above 4")
+        t = data_tensor(ctx, x, "onnx")
+        shape = [d for i, d in enumerate(x.shape) if i != axis]
+        res = b.new_tensor(f"{ctx.name}:indices", shape or [1], "int32")
+        b.add_op(kind, [t, b.int32_const(f"{ctx.name}:axis", [axis])], [res], {"OutputType": 2})
+        final = [1 if i == axis else d for i, d in enumerate(x.shape)] if keep else shape
+        out = b.runtime_value(ctx.out_name(), tuple(final), "int32", "onnx")
+        b.add_op("RESHAPE", [res], [out.tensors["onnx"]])
+        ctx.set_output(0, out)
+
+    return convert
 
 
 def softmax(ctx):
@@ -80,6 +114,11 @@ def softmax(ctx):
 
 
 CONVERTERS = {
-    "ReduceMean": (reduce_mean, "compute"),
+    "ReduceMean": (_reduce("MEAN", 18), "compute"),
+    "ReduceMax": (_reduce("REDUCE_MAX", 18), "compute"),
+    "ReduceMin": (_reduce("REDUCE_MIN", 18), "compute"),
+    "ReduceSum": (_reduce("SUM", 13), "compute"),
+    "ArgMax": (_arg("ARG_MAX"), "compute"),
+    "ArgMin": (_arg("ARG_MIN"), "compute"),
     "Softmax": (softmax, "compute"),
 }

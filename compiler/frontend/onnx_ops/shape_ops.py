@@ -1,6 +1,7 @@
 """Data-movement ONNX operators: Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Concat, Slice, Split,
-Gather (constant indices) and Pad (constant; reflect / edge / wrap as PAD_MODE).  They work on float or int8 data alike (on a dequantized view they move
-the int8 data: see dispatch.py), so they never create quantization of their own."""
+Gather (constant indices), Pad (constant; reflect / edge / wrap as PAD_MODE), Expand (BROADCAST_TO) and Tile
+(TILE), shapes and counts constant.  They work on float or int8 data alike (on a dequantized view they move the
+int8 data: see dispatch.py), so they never create quantization of their own."""
 
 import numpy as np
 
@@ -254,7 +255,38 @@ def pad(ctx):
     ctx.set_output(0, out)
 
 
+def expand(ctx):
+    """Expand: numpy broadcasting of the input and the constant shape (a 1 in either keeps the other's size)."""
+    b = ctx.b
+    x = ctx.input(0)
+    shape = ctx.ints(ctx.const_input(1, "the shape"), "the shape")
+    try:
+        target = tuple(int(d) for d in np.broadcast_shapes(tuple(x.shape), tuple(shape)))
+    except ValueError:
+        raise ctx.error(f"the input of shape {list(x.shape)} does not broadcast with the shape {list(shape)}") from None
+    if any(d <= 0 for d in target):
+        raise ctx.unsupported(f"an empty result (shape {list(target)}) is not supported")
+    out = b.like(x, ctx.out_name(), target)
+    b.add_op("BROADCAST_TO", [data_tensor(ctx, x, "onnx"), b.int32_const(f"{ctx.name}:shape", target)],
+             [out.tensors["onnx"]])
+    ctx.set_output(0, out)
+
+
+def tile(ctx):
+    b = ctx.b
+    x = ctx.input(0)
+    reps = ctx.ints(ctx.const_input(1, "the repeats"), "the repeats", x.rank)
+    if any(r < 1 for r in reps):
+        raise ctx.unsupported(f"repeats {list(reps)}: only positive counts are supported (0 gives an empty tensor)")
+    out = b.like(x, ctx.out_name(), tuple(int(d) * int(r) for d, r in zip(x.shape, reps)))
+    b.add_op("TILE", [data_tensor(ctx, x, "onnx"), b.int32_const(f"{ctx.name}:repeats", reps)],
+             [out.tensors["onnx"]])
+    ctx.set_output(0, out)
+
+
 CONVERTERS = {
+    "Expand": (expand, "move"),
+    "Tile": (tile, "move"),
     "Reshape": (reshape, "move"),
     "Flatten": (flatten, "move"),
     "Squeeze": (squeeze_like, "move"),

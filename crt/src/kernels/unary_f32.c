@@ -18,6 +18,7 @@ static float aot_neg(float x) { return -x; }
 static float aot_rsqrt(float x) { return 1.0f / sqrtf(x); }
 static float aot_square(float x) { return x * x; }
 static float aot_elu(float x) { return x < 0.0f ? expf(x) - 1.0f : x; }
+static float aot_softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
 
 #define AOT_UNARY_F32(name, fn)                                                 \
     void aot_##name##_f32(const float* input, float* output, int32_t size)      \
@@ -41,3 +42,5 @@ AOT_UNARY_F32(floor, floorf)
 AOT_UNARY_F32(ceil, ceilf)
 AOT_UNARY_F32(round, aot_round_half_even)
 AOT_UNARY_F32(elu, aot_elu)
+AOT_UNARY_F32(erf, erff)
+AOT_UNARY_F32(softplus, aot_softplus)

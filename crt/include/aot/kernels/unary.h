@@ -1,4 +1,5 @@
-/* Element-wise unary math: ABS, NEG, SQRT, RSQRT, EXP, LOG, SQUARE, SIN, COS, FLOOR, CEIL, ROUND, ELU.
+/* Element-wise unary math: ABS, NEG, SQRT, RSQRT, EXP, LOG, SQUARE, SIN, COS, FLOOR, CEIL, ROUND, ELU, ERF,
+ * SOFTPLUS.
  *
  * float32 follows TFLite Micro's reference kernels (the C library's functions; ROUND rounds half to even).
  * ABS also takes int8 and int16 as TFLite Micro does: |x - input zero point|, rescaled to the output scale with
@@ -26,6 +27,10 @@ void aot_ceil_f32(const float* input, float* output, int32_t size);
 void aot_round_f32(const float* input, float* output, int32_t size);
 /* ELU: x < 0 ? exp(x) - 1 : x (TFLite Micro's float form; int8 goes through aot/kernels/lut.h). */
 void aot_elu_f32(const float* input, float* output, int32_t size);
+/* ERF and SOFTPLUS (ONNX Erf, Softplus, Gelu): erff(x); log(1 + exp(x)), which is x itself to float precision
+ * above 20 (where exp(x) would overflow for large x). */
+void aot_erf_f32(const float* input, float* output, int32_t size);
+void aot_softplus_f32(const float* input, float* output, int32_t size);
 
 /* rescale 0: the scales are equal and multiplier/shift are unused. */
 void aot_abs_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
