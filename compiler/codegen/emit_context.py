@@ -23,6 +23,8 @@ class ConstArray:
     ctype: str
     values: np.ndarray
     in_weights_file: bool
+    # Handed to a user kernel: 16-byte aligned (DMA engines and NPUs such as Ethos-U need it).
+    aligned: bool = False
 
     @property
     def nbytes(self) -> int:
@@ -148,6 +150,11 @@ class EmitContext:
             self.consts.append(c)
             self._by_content[key] = c
         return "&" + self._by_content[key].symbol
+
+    def align_const(self, symbol: str) -> None:
+        for c in self.consts:
+            if c.symbol == symbol and isinstance(c, ConstArray):
+                c.aligned = True
 
     def raw_const(self, symbol: str, lines: list, nbytes: int) -> None:
         self.consts.append(ConstRaw(symbol, lines, nbytes))

@@ -62,7 +62,7 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines,
         f"{sanitize_comment(model_label)}. Do not edit. */",
         "#include <stddef.h>",
         "#include <stdint.h>",
-    ] + (["#include <string.h>"] if ctx.plan.stateful else []) + [
+    ] + (["#include <string.h>"] if ctx.plan.stateful or getattr(ctx, "uses_memcpy", False) else []) + [
         "",
         f'#include "{prefix}.h"',
         '#include "aot/errors.h"',

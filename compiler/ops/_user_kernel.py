@@ -64,6 +64,9 @@ def params_block(ctx, op, scratch: int) -> str:
     ins = [_tensor_entry(ctx, op, t, f"input {i}") for i, t in enumerate(op.inputs)]
     outs = [_tensor_entry(ctx, op, t, f"output {i}") for i, t in enumerate(op.outputs)]
     consts = [ctx.ptr(t) if t is not None and t.is_const else "NULL" for t in op.inputs]
+    for c in consts:
+        if c != "NULL":
+            ctx.align_const(c)
     raw = op.options.get("custom_bytes", b"") if op.kind.startswith("CUSTOM:") else b""
     opts = ctx.param(f"uk{op.index}_opts", np.frombuffer(raw, np.uint8), "uint8_t") if raw else "NULL"
     p = ctx.prefix
@@ -96,6 +99,8 @@ class CustomOpLowering(OpLowering):
     dtypes = tuple(UK_TYPES)
     num_outputs = (1, 64)
     header = HEADER
+    # Inputs nobody writes are the kernel's working memory (Vela's scratch tensors), planned in the workspace.
+    scratch_inputs = True
 
     def __init__(self, kernel):
         self.kernel = kernel
@@ -114,23 +119,61 @@ class CustomOpLowering(OpLowering):
 
     def prepare(self, op) -> None:
         op.kernel = self.kernel.fn
+        # Tensors the model placed itself (TFLite Micro's OfflineMemoryAllocation, written by Vela): a command
+        # stream addresses them at these offsets from one base, so they share one block, laid out as planned,
+        # after the kernel's own scratch. Constants stay in flash.
+        placed = {t.index: (t, t.offline_offset) for t in op.inputs + op.outputs
+                  if t is not None and not t.is_const and getattr(t, "offline_offset", None) is not None}
+        if placed:
+            at = _align(self.kernel.scratch)
+            op.params["block"] = {i: at + off for i, (t, off) in placed.items()}
+            op.params["block_bytes"] = _align(max(off + t.nbytes for t, off in placed.values()))
+            op.params["block_at"] = at
+            for t, _ in placed.values():
+                t.in_user_block = True
 
     def scratch_bytes(self, op) -> int:
+        if "block" in op.params:
+            return op.params["block_at"] + op.params["block_bytes"]
         return self.kernel.scratch
 
     def emit(self, op, ctx) -> list:
         params = params_block(ctx, op, self.kernel.scratch)
         ctx.declare_user_function(self.kernel.fn, "int32_t " + self.kernel.fn + UK_PROTOTYPE, op)
-        ins = [ctx.ptr(t) if t is not None else "NULL" for t in op.inputs] or ["NULL"]
-        outs = [ctx.ptr(t) for t in op.outputs]
-        scratch = ctx.scratch(op, "void") if self.kernel.scratch else "NULL"
+        block = op.params.get("block", {})
+        base = ctx.scratch(op, "uint8_t") if block or self.kernel.scratch else None
+        copy_in, copy_out = [], []
+
+        def where(t, role):
+            if t is None:
+                return "NULL"
+            if t.index not in block:
+                return ctx.ptr(t)
+            inside = f"({base} + {block[t.index]}u)"
+            # Data from elsewhere (model I/O, earlier operators) is copied to where the plan put it; a tensor
+            # nobody writes is working memory and needs no copy.
+            if role == "in" and (t.is_input or t.producer is not None):
+                copy_in.append(f"memcpy({inside}, {ctx.ptr(t)}, {t.nbytes}u);")
+            elif role == "out":
+                copy_out.append(f"memcpy({ctx.ptr(t)}, {inside}, {t.nbytes}u);")
+            return inside
+
+        ins = [where(t, "in") for t in op.inputs] or ["NULL"]
+        outs = [where(t, "out") for t in op.outputs]
+        if copy_in or copy_out:
+            ctx.uses_memcpy = True
+        scratch = f"(void*){base}" if self.kernel.scratch else "NULL"
         call = f"{self.kernel.fn}({params}, uk_in, uk_out, {scratch})"
         if self.kernel.init:
             ctx.init_hooks.append((op, self.kernel.init, params))
-        return ["{",
-                f"    const void* const uk_in[{len(ins)}] = {{{', '.join(ins)}}};",
-                f"    void* const uk_out[{len(outs)}] = {{{', '.join(outs)}}};"] + \
-               ["    " + ln for ln in _status_lines(ctx, op, call)] + ["}"]
+        return (["{",
+                 f"    const void* const uk_in[{len(ins)}] = {{{', '.join(ins)}}};",
+                 f"    void* const uk_out[{len(outs)}] = {{{', '.join(outs)}}};"] + ["    " + c for c in copy_in] +
+                ["    " + ln for ln in _status_lines(ctx, op, call)] + ["    " + c for c in copy_out] + ["}"])
+
+
+def _align(n: int, a: int = 16) -> int:
+    return (n + a - 1) // a * a
 
 
 # --- built-in operators routed to a user function -----------------------------------------------------------------
