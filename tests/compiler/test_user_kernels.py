@@ -453,3 +453,23 @@ def test_cli_compile_with_user_kernels(tmp_path, capsys):
     assert rc == 0 and "no operator of the model matches user kernel mapping 'MAX_POOL_2D=unused_pool'" in out
     text = (tmp_path / "o" / "m.c").read_text()
     assert "rc = my_op(&m_uk1, uk_in, uk_out, ((void*)(ws + " in text and "rc = my_fc(" in text
+
+
+def test_custom_op_models_are_the_scripts_output(tmp_path):
+    """examples/user_kernels' custom-operator network and its twin are what make_custom_op_models.py writes, and
+    ClampFloor really clamps part of the values on seeded inputs (else the example would not exercise it)."""
+    sys.path.insert(0, os.path.join(REPO, "tests", "models"))
+    import make_custom_op_models
+    make_custom_op_models.main(str(tmp_path))
+    for name in ("user_custom_int8.tflite", "user_custom_twin_int8.tflite"):
+        with open(os.path.join(REPO, "tests", "models", name), "rb") as f:
+            assert (tmp_path / name).read_bytes() == f.read(), name
+    from compiler.driver import load_model
+    g = load_model(str(tmp_path / "user_custom_int8.tflite"))
+    floor = int(g.ops[1].inputs[1].data.reshape(-1)[0])
+    rng = np.random.default_rng(7)
+    xs = [[rng.integers(-128, 128, (1, 32)).astype(np.int8)] for _ in range(16)]
+    hs = np.stack([np.asarray(o[0]).reshape(-1) for o in tflm_outputs(
+        make_custom_op_models.build(False, upto_h=True).save(tmp_path / "h.tflite"), xs, 1)])
+    below = float(np.mean(hs < floor))
+    assert 0.05 < below < 0.95, f"{below:.0%} of h below the floor {floor}"

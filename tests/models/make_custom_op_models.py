@@ -21,13 +21,17 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "compiler"))
 from tflite_builder import ModelBuilder  # noqa: E402
 
 
-def build(custom: bool) -> ModelBuilder:
+def build(custom: bool, upto_h: bool = False) -> ModelBuilder:
+    """The network (custom: with ClampFloor, else the MAXIMUM twin); upto_h: only its first layer, output h."""
     rng = np.random.default_rng(2024)
     b = ModelBuilder("examples/user_kernels: " + ("ClampFloor custom operator" if custom else "MAXIMUM twin"))
     x = b.input("x", [1, 32], "int8", scale=0.05, zero_point=-3)
     w1 = b.const("w1", rng.integers(-127, 128, (24, 32)).astype(np.int8), "int8", scale=0.004, zero_point=0)
     b1 = b.const("b1", rng.integers(-2000, 2000, 24).astype(np.int32), "int32", scale=0.05 * 0.004, zero_point=0)
     h = b.op("FULLY_CONNECTED", [x, w1, b1], out=b.tensor("h", [1, 24], "int8", 0.06, 2))
+    if upto_h:
+        b.output(h)
+        return b
     floor = b.const("floor", np.array([-20], np.int8), "int8", scale=0.06, zero_point=2)
     g = b.tensor("g", [1, 24], "int8", 0.06, 2)
     if custom:
