@@ -168,6 +168,7 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         library = ":" + name,
         prefix = prefix,
         sources = [":%s_c_sources" % name, ":%s_header" % name],
+        user_kernels = sorted({k: None for k in list(custom_ops.values()) + list(offload.values())}.keys()),
         size = "small",
         tags = kwargs.get("tags"),
         visibility = ["//visibility:private"],
