@@ -452,7 +452,7 @@ def test_cli_compile_with_user_kernels(tmp_path, capsys):
     out = capsys.readouterr().out
     assert rc == 0 and "no operator of the model matches user kernel mapping 'MAX_POOL_2D=unused_pool'" in out
     text = (tmp_path / "o" / "m.c").read_text()
-    assert "rc = my_op(&m_uk1, uk_in, uk_out, ((void*)(ws + " in text and "rc = my_fc(" in text
+    assert "rc = my_op(&m_uk1, uk_in, uk_out, (void*)((uint8_t*)(ws + " in text and "rc = my_fc(" in text
 
 
 def test_custom_op_models_are_the_scripts_output(tmp_path):
