@@ -473,3 +473,99 @@ def test_custom_op_models_are_the_scripts_output(tmp_path):
         make_custom_op_models.build(False, upto_h=True).save(tmp_path / "h.tflite"), xs, 1)])
     below = float(np.mean(hs < floor))
     assert 0.05 < below < 0.95, f"{below:.0%} of h below the floor {floor}"
+
+
+# --- tensors nobody writes (an NPU's scratch) and offline-planned offsets, as Vela writes them --------------------
+
+NPU_C = r"""
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "aot/errors.h"
+#include "aot/user_kernel.h"
+#include "expect.h"
+
+int32_t npu_fn(const struct aot_uk_params* p, const void* const* inputs, void* const* outputs, void* scratch)
+{
+    const uint8_t* cms = (const uint8_t*)inputs[0];
+    uint8_t* scr = (uint8_t*)inputs[1];
+    const int8_t* x = (const int8_t*)inputs[2];
+    int8_t* y = (int8_t*)outputs[0];
+    int32_t i;
+    if (scratch != NULL || p->inputs[1].bytes != EXPECT_SCRATCH_BYTES || p->inputs[1].is_const) return -2101;
+    if (((uintptr_t)scr & 15u) || ((uintptr_t)cms & 15u)) return -2102;
+#if EXPECT_OFFLINE
+    if ((const uint8_t*)x - scr != EXPECT_OFF_IN - EXPECT_OFF_SCR) return -2103;
+    if ((uint8_t*)y - scr != EXPECT_OFF_OUT - EXPECT_OFF_SCR) return -2104;
+#else
+    if ((const uint8_t*)x >= scr && (const uint8_t*)x < scr + EXPECT_SCRATCH_BYTES) return -2105;
+    if ((uint8_t*)y >= scr && (uint8_t*)y < scr + EXPECT_SCRATCH_BYTES) return -2106;
+#endif
+    /* The "NPU" stages the input in its scratch first (which may overlap input and output, as Vela plans). */
+    {
+        int8_t staged[EXPECT_N];
+        memcpy(staged, x, EXPECT_N);
+        memset(scr, 0xA5, EXPECT_SCRATCH_BYTES);
+        for (i = 0; i < EXPECT_N; ++i) y[i] = (int8_t)(staged[i] ^ (int8_t)cms[i % EXPECT_CMS_BYTES]);
+    }
+    return AOT_OK;
+}
+"""
+
+
+def _npu_model(rng, n, scratch_bytes, offsets):
+    b = ModelBuilder()
+    y = b.tensor("y", [1, n], "int8", 0.1, 0)
+    cms = b.const("cms", rng.integers(0, 256, 37).astype(np.uint8), "uint8")
+    scr = b.tensor("scratch", [scratch_bytes], "uint8")
+    x = b.input("x", [1, n], "int8", scale=0.1, zero_point=0)
+    b.op("CUSTOM:fake-npu", [cms, scr, x], out=y, options={"t": 1})
+    b.output(y)
+    if offsets is not None:
+        # Tensor order: y, cms, scratch, x (as created): version 0, subgraph 0, count, one offset per tensor.
+        words = [0, 0, 4, offsets["out"], -1, offsets["scr"], offsets["in"]]
+        b.metadata["OfflineMemoryAllocation"] = np.asarray(words, "<i4").tobytes()
+    return b
+
+
+@pytest.mark.parametrize("n,scratch_bytes,offsets", [
+    (16, 256, None),
+    (16, 256, {"scr": 0, "in": 0, "out": 0}),          # Vela's shared-SRAM layout: all at the arena base
+    (24, 100, {"scr": 48, "in": 0, "out": 160}),       # spread out, the scratch not first
+    (5, 64, {"scr": 16, "in": 16 + 64, "out": 0}),
+])
+def test_npu_scratch_and_offline_offsets(tmp_path, n, scratch_bytes, offsets):
+    rng = np.random.default_rng(n + scratch_bytes)
+    path = _npu_model(rng, n, scratch_bytes, offsets).save(tmp_path / "m.tflite")
+    compiled = compile_model(str(path), "m", user_kernels=_opts(["fake-npu=npu_fn"]))
+    ws = compiled.manifest["workspace"]["size"]
+    if offsets is None:
+        # The scratch tensor is planned like a tensor (the I/O stay in the application's buffers).
+        assert ws == (scratch_bytes + 15) // 16 * 16
+        assert "memcpy" not in compiled.files["m.c"]
+    else:
+        end = max(offsets["scr"] + scratch_bytes, offsets["in"] + n, offsets["out"] + n)
+        assert ws == (end + 15) // 16 * 16
+        assert compiled.files["m.c"].count("memcpy(") == 2
+    cms = compiled.graph.ops[0].inputs[0].data.reshape(-1)
+    expect = "\n".join([f"#define EXPECT_N {n}", f"#define EXPECT_SCRATCH_BYTES {scratch_bytes}",
+                        f"#define EXPECT_CMS_BYTES {cms.size}", f"#define EXPECT_OFFLINE {int(offsets is not None)}"]
+                       + ([f"#define EXPECT_OFF_{k.upper()} {v}" for k, v in offsets.items()] if offsets else [])
+                       + [""])
+    cases = [np.full(n, -128), np.full(n, 127), rng.integers(-128, 128, n)]
+    lines, got = _build_and_run(tmp_path, compiled, [NPU_C], expect, MAIN_C, cases)
+    got = got.reshape(len(cases), n)
+    for i, c in enumerate(cases):
+        assert lines[i] == "run 0 failed -1", lines[i]
+        want = (c.astype(np.int8).view(np.uint8) ^ cms[np.arange(n) % cms.size]).view(np.int8)
+        np.testing.assert_array_equal(got[i], want)
+
+
+def test_unwritten_tensor_still_refused_for_builtins(tmp_path):
+    b = ModelBuilder()
+    x = b.input("x", [1, 4], "int8", scale=0.1, zero_point=0)
+    z = b.tensor("z", [1, 4], "int8", 0.1, 0)
+    y = b.op("ADD", [x, z], out=b.tensor("y", [1, 4], "int8", 0.1, 0))
+    b.output(y)
+    with pytest.raises(UnsupportedError, match="neither a constant, a model input nor produced"):
+        compile_model(b.save(tmp_path / "m.tflite"), "m")
