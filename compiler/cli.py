@@ -46,10 +46,10 @@ flags.DEFINE_string("max_model_bytes", None, "Refuse model files larger than thi
 flags.DEFINE_boolean("io_in_workspace", False, "compile, run: plan the inputs and outputs inside the workspace "
                      "(accessors <prefix>_input_<name>(ws) / _output_<name>(ws); <prefix>_run(ws)).",
                      flag_values=FLAGS)
-flags.DEFINE_multi_string("custom_op", [], "compile: run CUSTOM operator NAME with your C function, "
+flags.DEFINE_multi_string("custom_op", [], "compile, report: run CUSTOM operator NAME with your C function, "
                           "NAME=FUNCTION[,scratch=BYTES][,init=FUNCTION] (repeatable; crt/include/aot/user_kernel.h).",
                           flag_values=FLAGS)
-flags.DEFINE_multi_string("offload", [], "compile: route built-in operators to your C function with the built-in "
+flags.DEFINE_multi_string("offload", [], "compile, report: route built-in operators to your C function with the built-in "
                           "kernel's arguments, PATTERN=FUNCTION[,init=FUNCTION]; PATTERN is an operator type "
                           "(CONV_2D), #N (operator N) or name:GLOB (first output name) (repeatable).",
                           flag_values=FLAGS)
