@@ -15,7 +15,7 @@
  *      const array in flash; an omitted optional input is NULL (type AOT_UK_NONE).
  *    - params: a const block in flash, fixed at compile time: every tensor's shape and quantization, the
  *      operator's custom options bytes exactly as the model stores them, the scratch size.
- *    - scratch: params->scratch_size bytes (the `scratch=N` of the mapping) aligned to 8, planned in the model's
+ *    - scratch: params->scratch_size bytes (the `scratch=N` of the mapping) aligned to 16, planned in the model's
  *      workspace like any tensor and live only during this call; NULL when no scratch was declared.
  *    - returns AOT_OK (0), or any other value: <prefix>_run() then stops and returns that value unchanged, and
  *      <prefix>_failed_op() returns params->op_index.  Use AOT_ERR_KERNEL or codes of your own (keep them
