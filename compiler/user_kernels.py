@@ -14,7 +14,7 @@ The compile options carry them as a UserKernelOptions value (graph.user_kernels)
 
 import fnmatch
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Optional
 
 from .errors import CompileError
