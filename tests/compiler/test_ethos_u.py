@@ -13,6 +13,7 @@ an output the test then finds in the application's output buffer. Skipped when t
 
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -20,6 +21,10 @@ import pytest
 from compiler.driver import compile_model, write_files
 from compiler.hostbuild import build_executable
 from compiler.user_kernels import UserKernelOptions, parse_spec
+
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ethos_u")
+sys.path.insert(0, HERE)
+from ethos_u_expect import expect_header, expectations  # noqa: E402
 
 
 def _field_model(name):
@@ -33,157 +38,6 @@ def _field_model(name):
                     "hand-off test needs it")
     return path
 
-
-def _expectations(path):
-    """What the driver must receive, straight from the flatbuffer."""
-    from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
-    data = open(path, "rb").read()
-    m = fb.Model.GetRootAsModel(data, 0)
-    sg = m.Subgraphs(0)
-    op = sg.Operators(0)
-    code = m.OperatorCodes(op.OpcodeIndex())
-    assert code.CustomCode() == b"ethos-u" and sg.OperatorsLength() == 1
-    ins = list(op.InputsAsNumpy())
-    outs = list(op.OutputsAsNumpy())
-
-    def nbytes(i):
-        t = sg.Tensors(i)
-        size = {fb.TensorType.UINT8: 1, fb.TensorType.INT8: 1}[t.Type()]
-        return int(np.prod(t.ShapeAsNumpy())) * size
-
-    def buffer(i):
-        b = m.Buffers(sg.Tensors(i).Buffer())
-        if b.Offset() > 1:   # large models keep buffers after the flatbuffer
-            return data[b.Offset():b.Offset() + b.Size()]
-        return b.DataAsNumpy().tobytes()
-
-    offsets = None
-    for k in range(m.MetadataLength()):
-        md = m.Metadata(k)
-        if md.Name() == b"OfflineMemoryAllocation":
-            words = np.frombuffer(m.Buffers(md.Buffer()).DataAsNumpy().tobytes(), "<i4")
-            offsets = [int(w) for w in words[3:]]
-    assert offsets is not None, "Vela writes an OfflineMemoryAllocation"
-    return {"cms": buffer(ins[0]), "flash": buffer(ins[1]), "options": op.CustomOptionsAsNumpy().tobytes(),
-            "bases": ins[1:] + outs, "sizes": [nbytes(i) for i in ins[1:] + outs],
-            "offsets": [offsets[i] for i in ins[1:] + outs], "in_size": nbytes(ins[4]),
-            "out_size": nbytes(outs[0])}
-
-
-def _array(name, raw):
-    body = ",".join(str(b) for b in raw)
-    return f"static const uint8_t {name}[{len(raw)}] = {{{body}}};"
-
-
-def _expect_header(e):
-    return "\n".join([
-        "#include <stdint.h>",
-        _array("expect_cms", e["cms"]),
-        _array("expect_flash", e["flash"]),
-        _array("expect_options", e["options"]),
-        f"#define EXPECT_NUM_BASES {len(e['bases'])}",
-        "static const int32_t expect_sizes[] = {" + ", ".join(map(str, e["sizes"])) + "};",
-        # -1: not in the arena (the weights, in flash).
-        "static const int32_t expect_offsets[] = {" + ", ".join(map(str, e["offsets"])) + "};",
-        f"#define EXPECT_IN_SIZE {e['in_size']}",
-        f"#define EXPECT_OUT_SIZE {e['out_size']}", ""])
-
-
-# The driver glue's test double: builds base_addrs / base_addrs_size exactly as TFLite Micro's ethos-u kernel does
-# (inputs 1.. then outputs, at most 8) and checks them; returns a distinct code per failed check.
-DOUBLE_C = r"""
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-#include "aot/errors.h"
-#include "aot/user_kernel.h"
-#include "expect.h"
-
-const uint8_t* double_ws = NULL;        /* the application's workspace and its size, set by main */
-uint32_t double_ws_size = 0;
-const int8_t* double_app_input = NULL;  /* the application's input buffer */
-int32_t double_init_calls = 0, double_invoke_calls = 0;
-
-static int32_t in_ws(uintptr_t a, int32_t n)
-{
-    return a >= (uintptr_t)double_ws && a + (uintptr_t)n <= (uintptr_t)double_ws + double_ws_size;
-}
-
-static int32_t check_common(const struct aot_uk_params* p)
-{
-    int32_t i;
-    if (p->num_inputs != 5 || p->num_outputs != 1) return -2001;
-    if (p->options_size != (int32_t)sizeof expect_options || memcmp(p->options, expect_options, sizeof expect_options))
-        return -2002;
-    if (p->inputs[0].bytes != (int32_t)sizeof expect_cms || !p->inputs[0].is_const) return -2003;
-    for (i = 1; i < 5; ++i) if (p->inputs[i].bytes != expect_sizes[i - 1]) return -2004;
-    if (p->outputs[0].bytes != expect_sizes[4]) return -2005;
-    if (!p->inputs[1].is_const || p->inputs[2].is_const || p->inputs[3].is_const || p->inputs[4].is_const)
-        return -2006;
-    return 0;
-}
-
-int32_t ethosu_init(const struct aot_uk_params* p)
-{
-    const uint8_t* cms = (const uint8_t*)p->const_inputs[0];
-    const uint8_t* flash = (const uint8_t*)p->const_inputs[1];
-    int32_t rc = check_common(p);
-    double_init_calls++;
-    if (rc) return rc;
-    /* The command stream and the weights: byte for byte, 16-byte aligned (the NPU reads them by DMA). */
-    if (memcmp(cms, expect_cms, sizeof expect_cms) != 0) return -2010;
-    if (memcmp(flash, expect_flash, sizeof expect_flash) != 0) return -2011;
-    if (((uintptr_t)cms & 15u) || ((uintptr_t)flash & 15u)) return -2012;
-    if (p->const_inputs[2] != NULL || p->const_inputs[4] != NULL) return -2013;
-    return AOT_OK;
-}
-
-int32_t ethosu_invoke(const struct aot_uk_params* p, const void* const* inputs, void* const* outputs, void* scratch)
-{
-    uintptr_t base_addrs[8];
-    int32_t base_addrs_size[8];
-    int32_t n = 0, i, rc = check_common(p);
-    const uint8_t* cms = (const uint8_t*)inputs[0];
-    int8_t* out;
-    double_invoke_calls++;
-    if (rc) return rc;
-    if (scratch != NULL) return -2020;
-    if (cms != p->const_inputs[0] || memcmp(cms, expect_cms, sizeof expect_cms) != 0) return -2021;
-    for (i = 1; i < p->num_inputs; ++i) {
-        base_addrs[n] = (uintptr_t)inputs[i];
-        base_addrs_size[n++] = p->inputs[i].bytes;
-    }
-    for (i = 0; i < p->num_outputs; ++i) {
-        base_addrs[n] = (uintptr_t)outputs[i];
-        base_addrs_size[n++] = p->outputs[i].bytes;
-    }
-    if (n != EXPECT_NUM_BASES) return -2022;
-    for (i = 0; i < n; ++i) {
-        if (base_addrs_size[i] != expect_sizes[i]) return -2023;
-        if (base_addrs[i] & 15u) return -2024;
-        if (expect_offsets[i] < 0) {
-            /* not in the arena: the weights, in flash, byte for byte */
-            if (in_ws(base_addrs[i], 1) || base_addrs[i] != (uintptr_t)p->const_inputs[i + 1]) return -2025;
-            if (memcmp((const void*)base_addrs[i], expect_flash, sizeof expect_flash) != 0) return -2026;
-        } else {
-            /* in the arena: inside the workspace, at Vela's offset relative to the scratch (base 1) */
-            if (!in_ws(base_addrs[i], base_addrs_size[i])) return -2027;
-            if ((int32_t)(base_addrs[i] - base_addrs[1]) != expect_offsets[i] - expect_offsets[1]) return -2028;
-        }
-    }
-    /* The input was copied to where the command stream reads it. */
-    if (memcmp(inputs[4], double_app_input, EXPECT_IN_SIZE) != 0) return -2029;
-    /* Stand-in for the NPU's result: a function of the input the test recomputes. */
-    out = (int8_t*)outputs[0];
-    for (i = 0; i < EXPECT_OUT_SIZE; ++i) {
-        uint32_t h = 2166136261u + (uint32_t)i;
-        int32_t k;
-        for (k = 0; k < EXPECT_IN_SIZE; ++k) h = (h ^ (uint8_t)double_app_input[k]) * 16777619u;
-        out[i] = (int8_t)(h & 0xffu);
-    }
-    return AOT_OK;
-}
-"""
 
 MAIN_C = r"""
 #include <stdio.h>
@@ -237,7 +91,7 @@ def _npu_standin(x: np.ndarray, n: int) -> list:
 
 def test_ethos_u_hand_off(tmp_path):
     path = _field_model("person_detect_vela")
-    e = _expectations(path)
+    e = expectations(path)
     opts = UserKernelOptions((parse_spec("ethos-u=ethosu_invoke,init=ethosu_init", "--custom_op", True),))
     compiled = compile_model(path, "pd", user_kernels=opts)
     # The scratch, fast scratch, input and output share one block laid out as Vela planned it: the workspace is
@@ -246,8 +100,8 @@ def test_ethos_u_hand_off(tmp_path):
     assert compiled.manifest["workspace"]["size"] == (arena + 15) // 16 * 16
     gen = tmp_path / "gen"
     write_files(str(gen), compiled.files)
-    (tmp_path / "expect.h").write_text(_expect_header(e))
-    (tmp_path / "double.c").write_text(DOUBLE_C)
+    (tmp_path / "expect.h").write_text(expect_header(e))
+    (tmp_path / "double.c").write_text(open(os.path.join(HERE, "ethosu_double.c")).read())
     (tmp_path / "main.c").write_text(MAIN_C)
     exe = tmp_path / "prog"
     build_executable([str(gen / "pd.c"), str(gen / "pd_weights.c"), str(tmp_path / "double.c"),
