@@ -196,7 +196,10 @@ def _read_offline_offsets(model, data: bytes, tensors: list) -> None:
         md = model.Metadata(i)
         if md.Name() != b"OfflineMemoryAllocation" or md.Buffer() >= model.BuffersLength():
             continue
-        raw = _buffer_bytes(model, data, md.Buffer(), "the OfflineMemoryAllocation metadata")
+        try:
+            raw = _buffer_bytes(model, data, md.Buffer(), "the OfflineMemoryAllocation metadata")
+        except CompileError:
+            return   # a broken plan is ignored (only user kernels read it), not a broken model
         if len(raw) % 4:
             return
         words = np.frombuffer(raw, "<i4")
