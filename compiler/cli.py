@@ -46,6 +46,13 @@ flags.DEFINE_string("max_model_bytes", None, "Refuse model files larger than thi
 flags.DEFINE_boolean("io_in_workspace", False, "compile, run: plan the inputs and outputs inside the workspace "
                      "(accessors <prefix>_input_<name>(ws) / _output_<name>(ws); <prefix>_run(ws)).",
                      flag_values=FLAGS)
+flags.DEFINE_multi_string("custom_op", [], "compile, report: run CUSTOM operator NAME with your C function, "
+                          "NAME=FUNCTION[,scratch=BYTES][,init=FUNCTION] (repeatable; crt/include/aot/user_kernel.h).",
+                          flag_values=FLAGS)
+flags.DEFINE_multi_string("offload", [], "compile, report: route built-in operators to your C function with the built-in "
+                          "kernel's arguments, PATTERN=FUNCTION[,init=FUNCTION]; PATTERN is an operator type "
+                          "(CONV_2D), #N (operator N) or name:GLOB (first output name) (repeatable).",
+                          flag_values=FLAGS)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
 flags.DEFINE_multi_string("freeze_input", [], "ONNX: compile a graph input as a constant, NAME=FILE.npy "
@@ -58,7 +65,8 @@ USAGE = """usage: aotc <command> [flags] MODEL
 
 commands:
   compile MODEL --prefix P --out_dir D [--target CORE] [--specialize conv,depthwise,fc|none] [--ram_budget 24K]
-          [--flash_budget 64K] [--strict_kernels]
+          [--flash_budget 64K] [--strict_kernels] [--custom_op NAME=FN[,scratch=N][,init=FN]]
+          [--offload CONV_2D|#N|name:GLOB=FN[,init=FN]]
                   write P.h, P.c, P_weights.c and P.json (the model's C and its report)
   run MODEL --inputs IN.npz --outputs OUT.npz
                   compile for this machine with the system C compiler, run, write the outputs
@@ -141,6 +149,8 @@ def main(argv) -> int:
         driver.ONNX_FROZEN.update(parse_frozen(FLAGS.freeze_input))
         from .ops.kernel_table import parse_specialize
         parse_specialize(FLAGS.specialize)   # a bad --specialize fails before any work
+        from .user_kernels import options_from_flags as user_kernel_options
+        user_kernel_options(FLAGS)
     except CompileError as e:
         FLAGS.unparse_flags()
         return _fail(str(e))

@@ -27,6 +27,8 @@ from .passes import run_passes
 from .planner import plan_memory
 from .report.plan_svg import render_plan_svg
 from .targets import validate_target
+from .ops._user_kernel import emit_offloaded
+from .user_kernels import NO_USER_KERNELS, user_api
 
 
 @dataclass
@@ -57,13 +59,16 @@ def load_model(model_path: str):
     return load_tflite(model_path)
 
 
-def analyze(model_path: str, target: str = "host", kernel_options=None, io_in_workspace: bool = False):
+def analyze(model_path: str, target: str = "host", kernel_options=None, io_in_workspace: bool = False,
+            user_kernels=None):
     """Parse, run passes and plan memory (no code generation) for `target` (kernels and their scratch, chosen
     with `kernel_options`, ops/kernel_table.KernelOptions; None: the defaults). With `io_in_workspace` the model's
-    inputs and outputs are planned inside the workspace (codegen/io_accessors.py)."""
+    inputs and outputs are planned inside the workspace (codegen/io_accessors.py). `user_kernels`
+    (user_kernels.UserKernelOptions) routes operators to the application's functions."""
     graph = load_model(model_path)
     graph.target = target
     graph.kernel_options = kernel_options or DEFAULT_OPTIONS
+    graph.user_kernels = user_kernels or NO_USER_KERNELS
     graph.io_in_workspace = io_in_workspace
     storage_map = run_passes(graph)
     plan = plan_memory(graph, storage_map)
@@ -72,6 +77,8 @@ def analyze(model_path: str, target: str = "host", kernel_options=None, io_in_wo
 
 def _emit(op, ctx) -> list:
     try:
+        if getattr(op, "user_route", None) == "offload":
+            return emit_offloaded(op, ctx)
         return op.lowering.emit(op, ctx)
     except NonFiniteConstant as e:
         outs = ", ".join(f"'{t.name}'" for t in op.outputs)
@@ -81,10 +88,11 @@ def _emit(op, ctx) -> list:
 
 
 def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget: str = "",
-                  flash_budget: str = "", kernel_options=None, io_in_workspace: bool = False) -> CompiledModel:
+                  flash_budget: str = "", kernel_options=None, io_in_workspace: bool = False,
+                  user_kernels=None) -> CompiledModel:
     validate_prefix(prefix)
     validate_target(target)
-    graph, storage_map, plan = analyze(model_path, target, kernel_options, io_in_workspace)
+    graph, storage_map, plan = analyze(model_path, target, kernel_options, io_in_workspace, user_kernels)
     check_strict(graph)
     label = os.path.basename(model_path)
     fields = io_fields(graph)
@@ -99,7 +107,8 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
         f"{prefix}.h": render_header(prefix, label, fields, workspace_size, plan.alignment,
                                      sum(c.nbytes for c in ctx.consts if c.in_weights_file),
                                      plan.state_size, plan.state_alignment,
-                                     io_plan=plan if io_in_workspace else None),
+                                     io_plan=plan if io_in_workspace else None,
+                                     user_api=user_api(graph)),
         f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines,
                                      workspace_size),
         f"{prefix}_weights.c": render_weights(prefix, label, ctx.consts),
@@ -109,7 +118,8 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
     title = f"{prefix} ({label})"
     if io_in_workspace:
         # What it saves: the same model planned with its I/O in buffers of their own.
-        separate = max(analyze(model_path, target, kernel_options)[2].workspace_size, plan.alignment)
+        separate = max(analyze(model_path, target, kernel_options, user_kernels=user_kernels)[2].workspace_size,
+                       plan.alignment)
         manifest["io_in_workspace"] = io_saving(fields, workspace_size, separate)
         title += (f", I/O inside: {workspace_size} B in all against {separate} B + "
                   f"{manifest['io_in_workspace']['io_bytes']} B of I/O buffers")

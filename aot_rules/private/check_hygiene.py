@@ -6,7 +6,12 @@
   or DLTensor-style types (comments and string literals are ignored; 64-bit arithmetic lives only in the CRT's
   one named requantization helper).
 
-usage: check_hygiene.py NM PREFIX [--objects OBJ...] [--sources SRC...]
+- User kernels: with --user_symbols (a model whose operators run the application's functions, aot_user_kernel),
+  every symbol the model's objects *use* but do not define is the model's own, the CRT's (aot_), one of the named
+  user functions, the C library's memory functions, or the toolchain's (leading '_'): the generated code calls
+  nothing of the user's it was not told to.
+
+usage: check_hygiene.py NM PREFIX [--objects OBJ...] [--sources SRC...] [--user_symbols NAME...]
 Prints every violation and exits 1 if there is any.
 """
 
@@ -40,16 +45,38 @@ def symbol_violations(nm, obj, prefix):
             yield f"SYMBOL: {obj} defines global symbol '{fields[2]}', which does not start with '{prefix}'"
 
 
+_LIBC = ("memcpy", "memset", "memmove")
+
+
+def undefined_violations(nm, obj, prefix, user_symbols):
+    out = subprocess.run([nm, "-u", obj], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        name = line.split()[-1] if line.split() else ""
+        if not name or name.startswith((prefix, "aot_", "_")) or name in user_symbols or name in _LIBC:
+            continue
+        yield (f"SYMBOL: {obj} uses '{name}', which is neither the model's, the CRT's, nor one of its user "
+               f"kernels ({', '.join(sorted(user_symbols)) or 'none'})")
+
+
 def main(argv):
     nm, prefix, rest = argv[1], argv[2], argv[3:]
     problems, mode = [], None
+    objects, user_symbols = [], None
     for arg in rest:
-        if arg in ("--objects", "--sources"):
+        if arg in ("--objects", "--sources", "--user_symbols"):
             mode = arg
+            if arg == "--user_symbols":
+                user_symbols = set()
         elif mode == "--objects":
+            objects.append(arg)
             problems += symbol_violations(nm, arg, prefix)
         elif mode == "--sources":
             problems += abi_violations(arg)
+        elif mode == "--user_symbols":
+            user_symbols.add(arg)
+    if user_symbols is not None:
+        for obj in objects:
+            problems += undefined_violations(nm, obj, prefix, user_symbols)
     for p in problems:
         print(p)
     if not problems:

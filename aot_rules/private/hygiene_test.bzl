@@ -5,6 +5,7 @@ dependencies) and on the generated sources and headers.
 """
 
 load(":cc_tools.bzl", "AotCcToolsInfo")
+load(":providers.bzl", "AotUserKernelInfo")
 
 def _own_objects(cc_info, owner):
     objs = []
@@ -26,6 +27,12 @@ def _aot_hygiene_test_impl(ctx):
     checker = ctx.executable._checker
     args = [checker.short_path, tools.nm, ctx.attr.prefix, "--objects"] + [o.short_path for o in objects]
     args += ["--sources"] + [f.short_path for f in ctx.files.sources]
+    if ctx.attr.user_kernels:
+        # A model with user kernels may use their functions, and only those (check_hygiene.py).
+        names = []
+        for k in ctx.attr.user_kernels:
+            names += [k[AotUserKernelInfo].function] + ([k[AotUserKernelInfo].init] if k[AotUserKernelInfo].init else [])
+        args += ["--user_symbols"] + sorted({n: None for n in names}.keys())
     if ctx.attr.expect_violations:
         # Fixture mode: the checker must fail and name each expected violation.
         body = "out=$(%s)\nrc=$?\necho \"$out\"\n[ $rc -ne 0 ] || { echo 'expected violations, got none'; exit 1; }\n" % (
@@ -54,6 +61,7 @@ aot_hygiene_test = rule(
         "prefix": attr.string(mandatory = True, doc = "Required prefix of every defined global symbol."),
         "sources": attr.label_list(allow_files = [".c", ".h"], doc = "Generated sources and headers to scan."),
         "expect_violations": attr.string_list(doc = "Fixture mode: violations that must be reported."),
+        "user_kernels": attr.label_list(providers = [AotUserKernelInfo], doc = "The model's aot_user_kernels: the only outside functions it may use."),
         "_cc_tools": attr.label(default = "//aot_rules/private:cc_tools"),
         "_checker": attr.label(default = "//aot_rules/private:check_hygiene", executable = True, cfg = "target"),
     },

@@ -5,7 +5,8 @@ load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:cores.bzl", "CORES")
 load(":copts.bzl", "AOT_C_COPTS")
 load(":hygiene_test.bzl", "aot_hygiene_test")
-load(":providers.bzl", "AotModelInfo")
+load(":providers.bzl", "AotModelInfo", "AotUserKernelInfo")
+load(":user_kernel.bzl", "invert_kernel_map", "kernel_flags")
 
 _C_KEYWORDS = [
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
@@ -67,6 +68,8 @@ def _aot_model_codegen_impl(ctx):
         args.add("--strict_kernels")
     if ctx.attr.io_in_workspace:
         args.add("--io_in_workspace")
+    args.add_all(kernel_flags("--custom_op", ctx.attr.custom_ops))
+    args.add_all(kernel_flags("--offload", ctx.attr.offload))
     args.add_all(ctx.attr.compiler_flags)
     ctx.actions.run(
         executable = ctx.executable._compiler,
@@ -100,12 +103,14 @@ aot_model_codegen = rule(
         "flash_budget": attr.string(doc = "Fail the build if weights + parameters exceed this (e.g. \"64K\")."),
         "strict_kernels": attr.bool(doc = "Fail the build if a layer leaves its core's best kernels because of its quantization parameters."),
         "io_in_workspace": attr.bool(doc = "Plan the inputs and outputs inside the workspace (accessors; run(workspace))."),
+        "custom_ops": attr.label_keyed_string_dict(providers = [AotUserKernelInfo], doc = "aot_user_kernel -> custom operator names ('|'-separated)."),
+        "offload": attr.label_keyed_string_dict(providers = [AotUserKernelInfo], doc = "aot_user_kernel -> --offload patterns ('|'-separated)."),
         "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
     },
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", **kwargs):
+def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -130,6 +135,11 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         default the core of the platform being built: aot_rules' boards and aot_firmware set it, a user's own
         platform gives it with a standard @platforms//cpu value (armv6-m, armv7-m, armv7e-m, armv7e-mf, armv8-m,
         armv8.1-m, where its @platforms has them); otherwise the host.
+      custom_ops: {"MyOp": "//pkg:my_op"}: the model's CUSTOM operator MyOp runs the function of the
+        aot_user_kernel //pkg:my_op (crt/include/aot/user_kernel.h), whose cc_library is linked in.
+      offload: {"CONV_2D": "//pkg:npu_conv2d"}: built-in operators matching the key (an operator type, "#N" for
+        operator N, "name:GLOB" for an output name) call the aot_user_kernel's function with the arguments of the
+        portable built-in kernel (README "User kernels and accelerators").
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name
@@ -147,6 +157,8 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         flash_budget = flash_budget,
         strict_kernels = strict_kernels,
         io_in_workspace = io_in_workspace,
+        custom_ops = invert_kernel_map(custom_ops, "aot_model_library(name = \"%s\").custom_ops" % name),
+        offload = invert_kernel_map(offload, "aot_model_library(name = \"%s\").offload" % name),
         visibility = kwargs.get("visibility"),
         testonly = kwargs.get("testonly"),
         tags = kwargs.get("tags"),
@@ -168,7 +180,7 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         copts = AOT_C_COPTS,
         # Users write #include "<prefix>.h" (-I, not -isystem: the header stays under -Werror).
         strip_include_prefix = "/" + native.package_name(),
-        deps = [str(Label("//crt"))],
+        deps = [str(Label("//crt"))] + sorted({k: None for k in list(custom_ops.values()) + list(offload.values())}.keys()),
         **kwargs
     )
     aot_hygiene_test(
@@ -176,6 +188,7 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         library = ":" + name,
         prefix = prefix,
         sources = [":%s_c_sources" % name, ":%s_header" % name],
+        user_kernels = sorted({k: None for k in list(custom_ops.values()) + list(offload.values())}.keys()),
         size = "small",
         tags = kwargs.get("tags"),
         visibility = ["//visibility:private"],

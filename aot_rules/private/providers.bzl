@@ -41,3 +41,13 @@ AotModelInfo = provider(
         "report": "File: <prefix>.json (I/O, quantization, workspace size and its lower bound, ops).",
     },
 )
+
+AotUserKernelInfo = provider(
+    doc = "A user kernel (aot_user_kernel): what the aot compiler needs to call the application's function.",
+    fields = {
+        "function": "string: C name of the kernel function.",
+        "scratch": "int: bytes of workspace it gets during its call.",
+        "init": "string: C name of its init hook, or \"\".",
+        "spec": "string: FUNCTION[,scratch=N][,init=HOOK], the right-hand side of --custom_op / --offload.",
+    },
+)

@@ -23,6 +23,8 @@ class ConstArray:
     ctype: str
     values: np.ndarray
     in_weights_file: bool
+    # Handed to a user kernel: 16-byte aligned (DMA engines and NPUs such as Ethos-U need it).
+    aligned: bool = False
 
     @property
     def nbytes(self) -> int:
@@ -51,6 +53,23 @@ class ConstStruct:
         return [f"static const struct {self.struct} {self.symbol} = {{"] + body + ["};"]
 
 
+@dataclass
+class ConstRaw:
+    """A static const definition written out by its owner (the user-kernel parameter blocks, ops/_user_kernel.py,
+    whose fields are not all int32_t)."""
+    symbol: str
+    lines: list
+    size: int
+    in_weights_file: bool = False
+
+    @property
+    def nbytes(self) -> int:
+        return self.size
+
+    def definition(self) -> list:
+        return list(self.lines)
+
+
 class EmitContext:
     def __init__(self, prefix: str, graph, storage_map, plan, io_fields: dict):
         self.prefix = prefix
@@ -65,6 +84,10 @@ class EmitContext:
         self.uses_status = False
         self.functions = []          # (name, C lines) of the runner's static helper functions
         self._fn_by_key = {}
+        # User kernels (ops/_user_kernel.py): {function: (prototype, first op, built-in kernel it stands in for)}
+        # and the init hooks as (op, hook, &params), in operator order.
+        self.user_functions = {}
+        self.init_hooks = []
 
     # --- buffers ------------------------------------------------------------
     def ptr(self, tensor) -> str:
@@ -127,6 +150,29 @@ class EmitContext:
             self.consts.append(c)
             self._by_content[key] = c
         return "&" + self._by_content[key].symbol
+
+    def align_const(self, symbol: str) -> None:
+        for c in self.consts:
+            if c.symbol == symbol and isinstance(c, ConstArray):
+                c.aligned = True
+
+    def raw_const(self, symbol: str, lines: list, nbytes: int) -> None:
+        self.consts.append(ConstRaw(symbol, lines, nbytes))
+
+    def declare_user_function(self, fn: str, prototype: str, op, stands_in_for: str = None) -> None:
+        """A user function the runner declares; one name must keep one prototype across the model's operators."""
+        from ..errors import CompileError
+        known = self.user_functions.get(fn)
+        if known is not None and known[0] != prototype:
+            first = self.graph.ops[known[1]]
+            raise CompileError(
+                f"User function {fn} is given operator {known[1]} ({first.kind}"
+                f"{', for ' + known[2] if known[2] else ''}) and operator {op.index} ({op.kind}"
+                f"{', for ' + stands_in_for if stands_in_for else ''}), whose calls need different parameter lists "
+                f"({known[0]} and {prototype}). Map them to different functions (--offload '#N=...' or "
+                "'name:GLOB=...' selects operators).")
+        if known is None:
+            self.user_functions[fn] = (prototype, op.index, stands_in_for)
 
     # --- helper functions -------------------------------------------------
     def function(self, key, hint: str, define) -> str:

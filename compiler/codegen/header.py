@@ -29,8 +29,9 @@ def _state_usage(prefix: str, P: str) -> list:
 
 def render_header(prefix: str, model_label: str, fields, workspace_size: int,
                   alignment: int, weight_bytes: int, state_size: int = 0, state_alignment: int = 4,
-                  io_plan=None) -> str:
-    """`io_plan`: the memory plan when the I/O lives in the workspace (accessors instead of I/O structs)."""
+                  io_plan=None, user_api=(False, False)) -> str:
+    """`io_plan`: the memory plan when the I/O lives in the workspace (accessors instead of I/O structs);
+    `user_api`: (has user kernels, needs init), user_kernels.user_api."""
     P = prefix.upper()
     guard = f"{P}_H_"
     stateful = state_size > 0
@@ -100,6 +101,18 @@ def render_header(prefix: str, model_label: str, fields, workspace_size: int,
     if stateful:
         L += ["/* Sets the state to its initial values (TFLite Micro's: zeros, the zero point for int8). */",
               f"int32_t {prefix}_reset(void* state);", ""]
+    has_user, needs_init = user_api
+    if needs_init:
+        L += ["/* Runs the init hooks of the model's user kernels (crt/include/aot/user_kernel.h) in operator order:",
+              f" * call once before the first {prefix}_run(), which returns AOT_ERR_NOT_INITIALIZED until it",
+              " * succeeds.  Returns AOT_OK or the first failing hook's status (its operator: "
+              f"{prefix}_failed_op()). */",
+              f"int32_t {prefix}_init(void);", ""]
+    if has_user:
+        L += [f"/* The index of the operator whose user kernel (or init hook) failed in the last {prefix}_run()"
+              + (f" or {prefix}_init()" if needs_init else ""),
+              " * (its status is what that call returned), or -1 if none failed. */",
+              f"int32_t {prefix}_failed_op(void);", ""]
     L += [
         run_signature(prefix, stateful, io_plan is not None) + ";",
         "",

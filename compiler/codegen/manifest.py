@@ -51,7 +51,7 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
                 end = len(graph.ops)
             entry["lifetime"] = [start, end]
         tensors.append(entry)
-    return {
+    manifest = {
         "generator": f"aot_rules compiler {__version__}",
         "prefix": prefix,
         "model": model_label,
@@ -99,6 +99,16 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
         ],
         "tensors": tensors,
     }
+    users = [op for op in graph.ops if getattr(op, "user_kernel", None) is not None and op.fused_into is None]
+    if users:
+        # Which operators run the application's functions (compiler/user_kernels.py), and for an offloaded
+        # built-in the CRT kernel whose parameter list the function takes.
+        manifest["user_kernels"] = [
+            {"op": op.index, "kind": op.kind, "route": op.user_route, "function": op.user_kernel.fn,
+             "stands_in_for": getattr(op, "offloaded_from", None), "scratch": op.user_kernel.scratch,
+             "scratch_offset": ctx.plan.scratch_offset.get(op.index) if op.user_kernel.scratch else None,
+             "init": op.user_kernel.init} for op in users]
+    return manifest
 
 
 def render_manifest(manifest: dict) -> str:

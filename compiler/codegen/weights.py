@@ -16,13 +16,19 @@ def render_weights(prefix: str, model_label: str, consts) -> str:
     if weights:
         # In their own section, which a firmware's placement can put in any read-only region (codegen/sections.py).
         L += section_macros(prefix, ["WEIGHTS"]) + [""]
+    P = prefix.upper()
+    if any(getattr(c, "aligned", False) for c in weights):
+        # Constants handed to user kernels (ops/_user_kernel.py): devices that read them by DMA need 16 bytes.
+        L += ["#if defined(__GNUC__)", f"#define {P}_ALIGN_USER __attribute__((aligned(16)))", "#else",
+              f"#define {P}_ALIGN_USER", "#endif", ""]
     for c in weights:
         # Declaration first keeps -Wmissing-variable-declarations style checks quiet.
         L.append(f"extern const {c.ctype} {c.symbol}[{max(c.values.size, 1)}];")
     if weights:
         L.append("")
     for c in weights:
-        L += array_definition("const ", c.ctype, c.symbol, c.values, f"{prefix.upper()}_SECTION_WEIGHTS")
+        attrs = f"{P}_SECTION_WEIGHTS" + (f" {P}_ALIGN_USER" if getattr(c, "aligned", False) else "")
+        L += array_definition("const ", c.ctype, c.symbol, c.values, attrs)
         L.append("")
     if not weights:
         # ISO C forbids an empty translation unit.

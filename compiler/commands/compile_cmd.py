@@ -2,13 +2,17 @@
 
 from ..driver import compile_model, write_files
 from ..ops.kernel_table import options_from_flags
+from ..user_kernels import options_from_flags as user_kernel_options, unused_mappings
 
 
 def run_compile(model: str, flags) -> int:
     prefix = flags.prefix
     compiled = compile_model(model, prefix, flags.target, flags.ram_budget, flags.flash_budget,
-                             options_from_flags(flags), io_in_workspace=flags.io_in_workspace)
+                             options_from_flags(flags), io_in_workspace=flags.io_in_workspace,
+                             user_kernels=user_kernel_options(flags))
     paths = write_files(flags.out_dir, compiled.files)
+    for spec in unused_mappings(compiled.graph, compiled.graph.user_kernels):
+        print(f"{prefix}: note: no operator of the model matches user kernel mapping '{spec}'")
     if flags.quiet:
         return 0
     for path in paths:

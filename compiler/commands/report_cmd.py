@@ -80,8 +80,9 @@ def render_tflm_comparison(workspace: int, arena, state: int = 0) -> str:
 
 def run_report(model: str, flags) -> int:
     prefix = flags.prefix or sanitize_identifier(os.path.splitext(os.path.basename(model))[0], "model")
+    from ..user_kernels import options_from_flags as user_kernel_options
     compiled = compile_model(model, prefix, flags.target, kernel_options=options_from_flags(flags),
-                             io_in_workspace=flags.io_in_workspace)
+                             io_in_workspace=flags.io_in_workspace, user_kernels=user_kernel_options(flags))
     print(render_summary(compiled.manifest))
     if flags.compare_tflm:
         print(render_tflm_comparison(compiled.manifest["workspace"]["size"], measure(model),

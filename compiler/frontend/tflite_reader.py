@@ -183,7 +183,31 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
     graph.link()
     _check_shapes(graph)
     check_not_hybrid(graph)
+    at.what = "the model's metadata"
+    _read_offline_offsets(model, data, tensors)
     return graph
+
+
+def _read_offline_offsets(model, data: bytes, tensors: list) -> None:
+    """TFLite Micro's "OfflineMemoryAllocation" metadata (written by Vela): [version, subgraph, count, one arena
+    offset per tensor, -1 for none]. Kept on each tensor as `offline_offset`; only user kernels use it
+    (ops/_user_kernel.py: a Vela command stream addresses its feature maps at these offsets)."""
+    for i in range(model.MetadataLength()):
+        md = model.Metadata(i)
+        if md.Name() != b"OfflineMemoryAllocation" or md.Buffer() >= model.BuffersLength():
+            continue
+        try:
+            raw = _buffer_bytes(model, data, md.Buffer(), "the OfflineMemoryAllocation metadata")
+        except CompileError:
+            return   # a broken plan is ignored (only user kernels read it), not a broken model
+        if len(raw) % 4:
+            return
+        words = np.frombuffer(raw, "<i4")
+        if len(words) < 3 or words[2] != len(tensors) or len(words) != 3 + len(tensors):
+            return
+        for t, off in zip(tensors, words[3:]):
+            if off >= 0:
+                t.offline_offset = int(off)
 
 
 def _check_shapes(graph: Graph) -> None:

@@ -40,7 +40,12 @@ class Operator:
             return f"(fused into op {self.fused_into})"
         if self.is_noop:
             return "(alias)"
-        label = "+".join([self.kernel] + [graph.ops[i].kind.lower() for i in self.fused_ops])
+        kernel = self.kernel
+        if getattr(self, "user_route", None) == "offload":
+            kernel = f"user {self.user_kernel.fn} for {getattr(self, 'offloaded_from', None) or self.kernel}"
+        elif getattr(self, "user_route", None) == "custom":
+            kernel = f"user {self.kernel}"
+        label = "+".join([kernel] + [graph.ops[i].kind.lower() for i in self.fused_ops])
         acc16 = (self.params or {}).get("acc16")   # int16x8 layers: accumulation form (compiler/ops/_int16.py)
         return label + (f" [acc {acc16}]" if acc16 else "")
 

@@ -97,6 +97,10 @@ def check_graph(graph) -> None:
                     f"Operator {op.index} ({op.kind}) reads tensor '{t.name}' before operator {t.producer} "
                     "writes it; operators must be stored in execution order. The model file is malformed.")
             if t is not None and not t.is_const and not t.is_input and t.producer is None:
+                if getattr(op.lowering, "scratch_inputs", False) and t.consumers == [op.index]:
+                    # A user kernel's working memory the model declares as a tensor nobody writes (the scratch
+                    # areas of a Vela-compiled ethos-u operator): planned in the workspace for this operator only.
+                    continue
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}) reads tensor '{t.name}' which is neither "
                     "a constant, a model input nor produced by an earlier operator. The model file is "

@@ -17,7 +17,9 @@ def prepare_ops(graph) -> None:
         if op.fused_into is not None:
             continue  # computed by another op (passes/fold_pad.py): nothing of its own to prepare
         # Lowerings pick target-specific kernels (and their weight layouts) from op.target.
-        op.target = target
+        # An operator offloaded to a user function gets the portable kernel's parameters, the same on every
+        # core, so one user kernel serves all targets (ops/_user_kernel.py).
+        op.target = "host" if getattr(op, "user_route", None) == "offload" else target
         op.kernel_options = getattr(graph, "kernel_options", None)
         try:
             op.lowering.prepare(op)

@@ -1,14 +1,33 @@
-"""Attach an op lowering to every operator; reject unknown ops in one message."""
+"""Attach an op lowering to every operator; reject unknown ops in one message.
+
+Operators the compile options route to a user kernel (compiler/user_kernels.py, `route`) are marked here:
+a mapped CUSTOM operator gets the user-kernel lowering, an offloaded built-in keeps its own lowering and
+op.user_kernel names the function its kernel call goes to (ops/_user_kernel.py)."""
 
 from ..errors import UnsupportedError
 from ..ops import lowering_registry, supported_tflite_ops
+from ..ops._user_kernel import CustomOpLowering
+from ..user_kernels import NO_USER_KERNELS, route
 
 
 def select_lowerings(graph) -> None:
     registry = lowering_registry()
+    options = getattr(graph, "user_kernels", None) or NO_USER_KERNELS
     missing = {}
+    custom_lowerings = {}
     for op in graph.ops:
         lowering = registry.get(op.kind)
+        op.user_kernel, op.user_route = None, None
+        routed = route(op, options)
+        if routed is not None:
+            op.user_route, op.user_kernel = routed
+            if op.user_route == "custom":
+                lowering = custom_lowerings.setdefault(id(op.user_kernel), CustomOpLowering(op.user_kernel))
+            elif lowering is None:
+                raise UnsupportedError(
+                    f"Operator {op.index} ({op.kind}) matches --offload '{op.user_kernel.spec}', but it has no "
+                    f"built-in kernel to stand in for; map a custom operator with --custom_op "
+                    f"{op.kind[len('CUSTOM:'):] if op.kind.startswith('CUSTOM:') else op.kind}=FUNCTION instead.")
         if lowering is None:
             missing.setdefault(op.kind, []).append(op.index)
         op.lowering = lowering
@@ -36,5 +55,12 @@ def _custom_note(missing: dict) -> str:
                  f"{', '.join(signal)}.")
     if "CUSTOM:ethos-u" in custom:
         note += (" CUSTOM:ethos-u is a command stream for an Arm Ethos-U NPU (the model went through the Vela "
-                 "compiler): compile the .tflite from before Vela instead.")
+                 "compiler): compile the .tflite from before Vela instead, or hand the command stream to your "
+                 "Ethos-U driver with a user kernel (--custom_op ethos-u=FUNCTION).")
+    name = custom[0][len("CUSTOM:"):]
+    note += (f" To run a custom operator with your own C function, map it to a user kernel: `aotc compile "
+             f"--custom_op {name}=my_function[,scratch=BYTES][,init=my_init]`, or in Bazel "
+             f"aot_model_library(custom_ops = {{\"{name}\": \"//pkg:my_kernel\"}}) with an aot_user_kernel "
+             "target (crt/include/aot/user_kernel.h is the C interface; README \"User kernels and "
+             "accelerators\").")
     return note

@@ -41,6 +41,15 @@ def tensor_buffers(graph, storage_map) -> list:
                 ends.append(first)
             if io_in_workspace and t.is_output:
                 ends.append(last)
+        if all(getattr(t, "in_user_block", False) for t in tensors) and not any(t.is_input or t.is_output
+                                                                                for t in tensors):
+            # Lives inside its user kernel's block (ops/_user_kernel.py), planned with that operator's scratch.
+            if not any(t.producer is not None for t in tensors):
+                continue
+        if not starts and any(t.consumers and not t.is_input and not t.is_const for t in tensors):
+            # Read but never written: a user kernel's scratch area declared as a tensor (passes/check_graph.py
+            # allows it only there), live while that operator runs.
+            starts = [min(c for t in tensors for c in t.consumers)]
         if not starts:
             continue  # never written: unused tensor
         size = max(t.nbytes for t in tensors)

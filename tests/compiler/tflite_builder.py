@@ -100,6 +100,8 @@ class ModelBuilder:
         self._opcode_list = []
         self._inputs, self._outputs = [], []
         self._description = description
+        # Model metadata, name -> bytes (e.g. TFLite Micro's "OfflineMemoryAllocation" as Vela writes it).
+        self.metadata = {}
 
     # --- tensors -------------------------------------------------------------
     def tensor(self, name: str, shape, dtype: str, scale=None, zero_point=None,
@@ -216,6 +218,16 @@ class ModelBuilder:
         m.subgraphs = [sg]
         m.buffers = self._buffers
         m.description = self._description
+        if self.metadata:
+            m.metadata = []
+            for name, raw in self.metadata.items():
+                buf = fb.BufferT()
+                buf.data = list(raw)
+                m.buffers = m.buffers + [buf]
+                md = fb.MetadataT()
+                md.name = name
+                md.buffer = len(m.buffers) - 1
+                m.metadata.append(md)
         b = flatbuffers.Builder(1024)
         b.Finish(m.Pack(b), file_identifier=b"TFL3")
         return bytes(b.Output())

@@ -15,5 +15,7 @@
 #define AOT_ERR_KERNEL (-3)
 /* The state pointer of a stateful model does not satisfy <PREFIX>_STATE_ALIGN. */
 #define AOT_ERR_STATE_ALIGN (-4)
+/* <prefix>_run() of a model with user-kernel init hooks was called before <prefix>_init() succeeded. */
+#define AOT_ERR_NOT_INITIALIZED (-5)
 
 #endif /* AOT_ERRORS_H_ */
