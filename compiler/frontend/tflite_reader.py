@@ -119,10 +119,15 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
     # Every subgraph's tensors go into one list (a subgraph's tensor i gets index base + i), so that the operators
     # of a CALL_ONCE init subgraph can be placed into the main graph (tflite_subgraphs.py).
     tensors, subgraphs, resources = [], [], set()
+    if model.SubgraphsLength() > limits.active().max_ops:
+        raise CompileError(f"'{source_name}' declares {model.SubgraphsLength()} subgraphs; the limit is "
+                           f"{limits.active().max_ops} (one per operator).")
+    n_ops = 0
     for k in range(model.SubgraphsLength()):
         sg = model.Subgraphs(k)
         where = f" of subgraph {k}" if k else ""
-        limits.check_counts(source_name, sg.OperatorsLength(), sg.TensorsLength())
+        n_ops += sg.OperatorsLength()
+        limits.check_counts(source_name, n_ops, len(tensors) + sg.TensorsLength())
         base = len(tensors)
         for ti in range(sg.TensorsLength()):
             at.what = f"the table of tensor {ti}{where}"

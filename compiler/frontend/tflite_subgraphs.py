@@ -12,8 +12,8 @@ ASSIGN_VARIABLE copy from / into the variable tensor. A variable's type, shape a
 value of its first ASSIGN_VARIABLE in TFLite Micro's prepare order (subgraph by subgraph, operators in order); its
 reset value is the int8 zero point (else zeros), as TFLite Micro fills it.
 
-Subgraphs no CALL_ONCE runs (the branches of IF, the condition and body of WHILE) stay out of the graph; their
-IF / WHILE operators are refused by name.
+IF's branches and WHILE's condition and body are placed inline the same way, between marker operators that
+become plain C control flow (see _expand). Subgraphs no operator runs stay out of the graph.
 """
 
 from dataclasses import dataclass
@@ -38,45 +38,121 @@ def _name(op) -> str:
 
 
 def inline_subgraphs(subgraphs: list, tensors: list, resources: set) -> list:
-    """The main graph's operators with every CALL_ONCE's init subgraph placed after it, resource handles resolved
-    to variable tensors (appended to `tensors`), renumbered in execution order."""
+    """The main graph's operators with every CALL_ONCE / IF / WHILE subgraph placed inline (see _expand),
+    resource handles resolved to variable tensors (appended to `tensors`), renumbered in execution order."""
     for sg in subgraphs:
         for pos, op in enumerate(sg.ops):
             op.origin = (sg.index, pos)
-    ops, run_by = [], {}
-    for op in subgraphs[0].ops:
-        if op.kind != "CALL_ONCE":
-            ops.append(op)
-            continue
-        k = op.options.get("InitSubgraphIndex")
-        if op.inputs or op.outputs:
-            raise CompileError(f"{_name(op)} has {len(op.inputs)} inputs and {len(op.outputs)} outputs; CALL_ONCE "
-                               "has none. The model file is malformed.")
-        if not isinstance(k, int) or not 0 < k < len(subgraphs):
-            raise CompileError(f"{_name(op)} runs subgraph {k}, but the model's subgraphs are 0 (the main graph) to "
-                               f"{len(subgraphs) - 1}. The model file is malformed.")
-        if k in run_by:
-            raise UnsupportedError(f"{_name(op)} runs subgraph {k}, which the CALL_ONCE operator {run_by[k]} runs "
-                                   "too; each init subgraph may be run by one CALL_ONCE.")
-        init = subgraphs[k]
-        if init.inputs or init.outputs:
-            raise UnsupportedError(f"{_name(op)} runs subgraph {k}, which has {len(init.inputs)} inputs and "
-                                   f"{len(init.outputs)} outputs; a CALL_ONCE init subgraph has none (TFLite Micro "
-                                   "runs it without any).")
-        for b in init.ops:
-            if b.kind in ("CALL_ONCE", "IF", "WHILE"):
-                raise UnsupportedError(f"{_name(b)}: control flow inside the init subgraph of a CALL_ONCE is not "
-                                       "supported; CALL_ONCE init subgraphs may hold ordinary operators and resource "
-                                       "variable operators.")
-        run_by[k] = op.origin[1]
-        end = Operator(index=-1, kind="CALL_ONCE_END", inputs=[], outputs=[], options={})
-        end.origin, end.begin = (0, op.origin[1]), op
-        ops += [op] + init.ops + [end]
+    ops = _expand(subgraphs[0].ops, subgraphs, tensors, {}, ())
     _resolve_resources(ops, tensors, resources, [op for sg in subgraphs for op in sg.ops])
     ops = [op for op in ops if op.kind != "VAR_HANDLE"]
     for i, op in enumerate(ops):
         op.index = i
     return ops
+
+
+def _marker(kind, begin, inputs, outputs):
+    m = Operator(index=-1, kind=kind, inputs=list(inputs), outputs=list(outputs), options={})
+    m.origin, m.begin = begin.origin, begin
+    return m
+
+
+def _subgraph(op, field, subgraphs, used, stack):
+    """The subgraph an operator's option `field` names, checked: exists, is not the main graph, runs once."""
+    k = op.options.get(field)
+    if not isinstance(k, int) or not 0 < k < len(subgraphs):
+        raise CompileError(f"{_name(op)} runs subgraph {k} ({field}), but the model's subgraphs are 0 (the main "
+                           f"graph) to {len(subgraphs) - 1}. The model file is malformed.")
+    if k in stack:
+        raise UnsupportedError(f"{_name(op)} runs subgraph {k} from within itself; recursion is not supported.")
+    if k in used:
+        raise UnsupportedError(f"{_name(op)} runs subgraph {k}, which {used[k]} runs too; the compiler places each "
+                               "subgraph inline once, so each may be run by one operator.")
+    used[k] = _name(op)
+    return subgraphs[k]
+
+
+def _require_like(op, what, pairs):
+    for src, dst in pairs:
+        if src.dtype != dst.dtype or src.nbytes != dst.nbytes:
+            raise UnsupportedError(f"{_name(op)}: {what}: tensor '{src.name}' ({src.dtype} {list(src.shape)}) is "
+                                   f"passed as '{dst.name}' ({dst.dtype} {list(dst.shape)}); the subgraphs of IF and "
+                                   "WHILE must take and give tensors of the operator's constant types and shapes.")
+
+
+def _expand(ops, subgraphs, tensors, used, stack) -> list:
+    """ops with each CALL_ONCE / IF / WHILE followed by its subgraphs' operators and marker operators that the
+    lowerings (ops/call_once.py, ops/if_then_else.py, ops/while_loop.py) turn into plain C control flow:
+
+        CALL_ONCE, init ops, CALL_ONCE_END                      if (!done) { ...; done = 1; }
+        IF, then ops, IF_ELSE, else ops, IF_END                 if (c) { in -> then in; ... } else { ... }; out
+        WHILE, cond ops, WHILE_BODY, body ops, WHILE_END        S = in; for (;;) { S -> cond in; ...;
+                                                                  if (!c) break; S -> body in; ...; S = body out }
+
+    Every value crossing into or out of a subgraph is copied, as TFLite Micro copies it, so the memory planner sees
+    ordinary operators in a line: a subgraph's tensors live between the markers, loop state across the loop."""
+    out = []
+    for op in ops:
+        if op.kind == "CALL_ONCE":
+            if op.inputs or op.outputs:
+                raise CompileError(f"{_name(op)} has {len(op.inputs)} inputs and {len(op.outputs)} outputs; "
+                                   "CALL_ONCE has none. The model file is malformed.")
+            init = _subgraph(op, "InitSubgraphIndex", subgraphs, used, stack)
+            if init.inputs or init.outputs:
+                raise UnsupportedError(f"{_name(op)} runs subgraph {init.index}, which has {len(init.inputs)} inputs "
+                                       f"and {len(init.outputs)} outputs; a CALL_ONCE init subgraph has none (TFLite "
+                                       "Micro runs it without any).")
+            out += [op] + _expand(init.ops, subgraphs, tensors, used, stack + (init.index,)) + [
+                _marker("CALL_ONCE_END", op, [], [])]
+        elif op.kind == "IF":
+            then_sg = _subgraph(op, "ThenSubgraphIndex", subgraphs, used, stack)
+            else_sg = _subgraph(op, "ElseSubgraphIndex", subgraphs, used, stack)
+            if not op.inputs or op.inputs[0] is None or op.inputs[0].dtype != "bool" or \
+                    op.inputs[0].num_elements < 1 or any(t is None for t in op.inputs):
+                raise UnsupportedError(f"{_name(op)}: the condition (input 0) must be a bool tensor, as TFLite Micro "
+                                       "reads it.")
+            cond, operands, results = op.inputs[0], op.inputs[1:], op.outputs
+            branches = []
+            for sg in (then_sg, else_sg):
+                sg_in = [tensors[i] for i in sg.inputs]
+                sg_out = [tensors[i] for i in sg.outputs]
+                if len(sg_in) != len(operands) or len(sg_out) != len(results):
+                    raise UnsupportedError(f"{_name(op)}: subgraph {sg.index} has {len(sg_in)} inputs and "
+                                           f"{len(sg_out)} outputs; the IF passes {len(operands)} and takes "
+                                           f"{len(results)}.")
+                _require_like(op, f"subgraph {sg.index}", list(zip(operands, sg_in)) + list(zip(sg_out, results)))
+                branches.append((sg, sg_in, sg_out))
+            (tsg, t_in, t_out), (esg, e_in, e_out) = branches
+            out += ([_marker("IF", op, [cond] + operands, t_in)]
+                    + _expand(tsg.ops, subgraphs, tensors, used, stack + (tsg.index,))
+                    + [_marker("IF_ELSE", op, [cond] + operands, e_in)]
+                    + _expand(esg.ops, subgraphs, tensors, used, stack + (esg.index,))
+                    + [_marker("IF_END", op, [cond] + t_out + e_out, results)])
+        elif op.kind == "WHILE":
+            cond_sg = _subgraph(op, "CondSubgraphIndex", subgraphs, used, stack)
+            body_sg = _subgraph(op, "BodySubgraphIndex", subgraphs, used, stack)
+            loop_in, state = op.inputs, op.outputs
+            c_in, c_out = [tensors[i] for i in cond_sg.inputs], [tensors[i] for i in cond_sg.outputs]
+            b_in, b_out = [tensors[i] for i in body_sg.inputs], [tensors[i] for i in body_sg.outputs]
+            if any(t is None for t in loop_in) or len(loop_in) != len(state) or not \
+                    len(c_in) == len(b_in) == len(b_out) == len(state) or len(c_out) != 1:
+                raise UnsupportedError(f"{_name(op)} has {len(loop_in)} inputs and {len(state)} outputs, its condition "
+                                       f"subgraph {cond_sg.index} {len(c_in)} inputs and {len(c_out)} outputs, its "
+                                       f"body subgraph {body_sg.index} {len(b_in)} inputs and {len(b_out)} outputs; "
+                                       "all must pass the same loop values (and the condition give one bool).")
+            if c_out[0].dtype != "bool":
+                raise UnsupportedError(f"{_name(op)}: the condition subgraph's output '{c_out[0].name}' is "
+                                       f"{c_out[0].dtype}; it must be bool.")
+            _require_like(op, "loop values", list(zip(loop_in, state)) + list(zip(state, c_in))
+                          + list(zip(state, b_in)) + list(zip(b_out, state)))
+            out += ([_marker("WHILE", op, loop_in, state + c_in)]
+                    + _expand(cond_sg.ops, subgraphs, tensors, used, stack + (cond_sg.index,))
+                    + [_marker("WHILE_BODY", op, c_out + state, b_in)]
+                    + _expand(body_sg.ops, subgraphs, tensors, used, stack + (body_sg.index,))
+                    + [_marker("WHILE_END", op, b_out + state, [])])
+        else:
+            out.append(op)
+    return out
 
 
 def _text(raw):
