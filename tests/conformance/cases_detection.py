@@ -15,7 +15,7 @@ def cases():
         Case(OP, "float32", "fast_background", detection_model(n=64, score=-0.5, iou=0.6)),
         Case(OP, "float32", "fast_no_background_300", detection_model(n=300, classes=4, background=False,
                                                                        score=-2.0, iou=0.3, max_det=20)),
-        Case(OP, "float32", "regular_background", detection_model(regular=True)),
+        Case(OP, "float32", "regular_background", detection_model(regular=True), qemu_sample=True),
         Case(OP, "float32", "regular_no_background", detection_model(regular=True, background=False, classes=7,
                                                                       per_class=2, max_det=5)),
         Case(OP, "float32", "regular_many_per_class_iou1", detection_model(regular=True, per_class=30, max_det=6,
