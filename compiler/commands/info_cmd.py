@@ -20,7 +20,7 @@ def render_info(model: str) -> str:
         ins = ",".join(str(t.index) for t in op.inputs if t is not None)
         outs = ",".join(str(t.index) for t in op.outputs)
         ops.append([op.index, op.kind, op.kernel_label(graph), ins, outs,
-                    "x".join(map(str, op.output.shape))])
+                    "x".join(map(str, op.output.shape)) if op.outputs else "-"])
     tensors = []
     for t in graph.tensors:
         if not (t.is_input or t.is_output or t.producer is not None or t.consumers):

@@ -18,6 +18,7 @@ from ..ir import Graph, Operator, QuantParams, Tensor
 from .tflite_hybrid import check_not_hybrid
 from .tflite_options import decode_builtin_options
 from .tflite_custom_options import decode_custom_options
+from .tflite_subgraphs import Subgraph, inline_subgraphs
 
 _OP_NAMES = {
     value: name
@@ -30,6 +31,7 @@ _TENSOR_TYPES = {
     0: "float32", 1: "float16", 2: "int32", 3: "uint8", 4: "int64", 5: None,
     6: "bool", 7: "int16", 8: None, 9: "int8", 10: "float64", 12: "uint64", 15: "uint32",
 }
+_RESOURCE = 13
 _TYPE_NAMES = {
     0: "FLOAT32", 1: "FLOAT16", 2: "INT32", 3: "UINT8", 4: "INT64", 5: "STRING",
     6: "BOOL", 7: "INT16", 8: "COMPLEX64", 9: "INT8", 10: "FLOAT64",
@@ -112,68 +114,54 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
         raise CompileError(
             f"'{source_name}' uses TFLite schema version {version}; only version 3 is supported."
         )
-    if model.SubgraphsLength() != 1:
-        raise CompileError(
-            f"'{source_name}' has {model.SubgraphsLength()} subgraphs; only single-subgraph "
-            "models are supported (no control flow ops such as WHILE/IF/CALL_ONCE)."
-        )
-    sg = model.Subgraphs(0)
-    limits.check_counts(source_name, sg.OperatorsLength(), sg.TensorsLength())
-    tensors = []
-    for ti in range(sg.TensorsLength()):
-        at.what = f"the table of tensor {ti}"
-        tensors.append(_parse_tensor(model, data, sg.Tensors(ti), ti))
+    if model.SubgraphsLength() < 1:
+        raise CompileError(f"'{source_name}' has no subgraph; a TFLite model has its main graph as subgraph 0.")
+    # Every subgraph's tensors go into one list (a subgraph's tensor i gets index base + i), so that the operators
+    # of a CALL_ONCE init subgraph can be placed into the main graph (tflite_subgraphs.py).
+    tensors, subgraphs, resources = [], [], set()
+    if model.SubgraphsLength() > limits.active().max_ops:
+        raise CompileError(f"'{source_name}' declares {model.SubgraphsLength()} subgraphs; the limit is "
+                           f"{limits.active().max_ops} (one per operator).")
+    n_ops = 0
+    for k in range(model.SubgraphsLength()):
+        sg = model.Subgraphs(k)
+        where = f" of subgraph {k}" if k else ""
+        n_ops += sg.OperatorsLength()
+        limits.check_counts(source_name, n_ops, len(tensors) + sg.TensorsLength())
+        base = len(tensors)
+        for ti in range(sg.TensorsLength()):
+            at.what = f"the table of tensor {ti}{where}"
+            t = sg.Tensors(ti)
+            if t.Type() == _RESOURCE:
+                # VAR_HANDLE's handle: resolved to the variable it names at compile time, never data.
+                resources.add(base + ti)
+                tensors.append(Tensor(index=base + ti, name=_decode_name(t.Name()) or f"tensor_{base + ti}",
+                                      shape=(), dtype="int32"))
+                continue
+            parsed = _parse_tensor(model, data, t, base + ti)
+            tensors.append(parsed)
+        at.what = f"the input/output list{where}"
+        ins = [base + int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
+        outs = [base + int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
+        for i in ins + outs:
+            if i < base or i >= len(tensors):
+                raise CompileError(f"Model input/output refers to missing tensor index {i - base}." if not k else
+                                   f"Subgraph {k} input/output refers to missing tensor index {i - base}.")
+        if k == 0:
+            if not ins or not outs:
+                raise CompileError("The model declares no inputs or no outputs; both are required.")
+            for i in ins:
+                tensors[i].is_input = True
+            for i in outs:
+                tensors[i].is_output = True
+        subgraphs.append(Subgraph(k, ins, outs, _parse_ops(model, sg, tensors, base, where, at)))
     limits.check_weights(source_name, sum(t.data.nbytes for t in tensors if t.data is not None))
 
-    at.what = "the subgraph's input/output list"
-    input_ids = [int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
-    output_ids = [int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
-    for i in input_ids + output_ids:
-        if i < 0 or i >= len(tensors):
-            raise CompileError(f"Model input/output refers to missing tensor index {i}.")
-    if not input_ids or not output_ids:
-        raise CompileError("The model declares no inputs or no outputs; both are required.")
-    for i in input_ids:
-        tensors[i].is_input = True
-    for i in output_ids:
-        tensors[i].is_output = True
-
-    ops = []
-    for oi in range(sg.OperatorsLength()):
-        at.what = f"the table of operator {oi}"
-        op = sg.Operators(oi)
-        code_index = op.OpcodeIndex()
-        if code_index >= model.OperatorCodesLength():
-            raise CompileError(f"Operator {oi} refers to missing operator code {code_index}.")
-        oc = model.OperatorCodes(code_index)
-        code = max(oc.BuiltinCode(), oc.DeprecatedBuiltinCode())
-        if code == BuiltinOperator.CUSTOM:
-            kind = "CUSTOM:" + _decode_name(oc.CustomCode())
-        else:
-            kind = _OP_NAMES.get(code, f"BUILTIN_{code}")
-        ins = [int(i) for i in op.InputsAsNumpy()] if op.InputsLength() else []
-        outs = [int(i) for i in op.OutputsAsNumpy()] if op.OutputsLength() else []
-        for i in ins + outs:
-            if i >= len(tensors) or i < -1:
-                raise CompileError(f"Operator {oi} ({kind}) refers to missing tensor {i}.")
-        for pos, i in enumerate(outs):
-            # Checked here, before any operator order or producer analysis, so the message names the real defect.
-            if i < 0 or tensors[i].is_const or tensors[i].is_input:
-                what = ("no tensor (-1)" if i < 0 else f"tensor {i} '{tensors[i].name}', which is "
-                        + ("a constant" if tensors[i].is_const else "a model input"))
-                raise CompileError(f"Operator {oi} ({kind}) output {pos} is {what}; an operator must write a "
-                                   "tensor of its own. The model file is malformed.")
-        at.what = f"the options table of operator {oi} ({kind})"
-        ops.append(Operator(
-            index=oi,
-            kind=kind,
-            inputs=[tensors[i] if i >= 0 else None for i in ins],
-            outputs=[tensors[i] for i in outs],
-            options=decode_builtin_options(op) if not kind.startswith("CUSTOM:") else decode_custom_options(op),
-        ))
+    input_ids, output_ids = subgraphs[0].inputs, subgraphs[0].outputs
+    ops = inline_subgraphs(subgraphs, tensors, resources)
 
     graph = Graph(
-        name=_decode_name(sg.Name()) or "main",
+        name=_decode_name(model.Subgraphs(0).Name()) or "main",
         tensors=tensors,
         ops=ops,
         inputs=[tensors[i] for i in input_ids],
@@ -184,7 +172,8 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
     _check_shapes(graph)
     check_not_hybrid(graph)
     at.what = "the model's metadata"
-    _read_offline_offsets(model, data, tensors)
+    # Vela's plan covers the main subgraph, whose tensors come first.
+    _read_offline_offsets(model, data, tensors[:model.Subgraphs(0).TensorsLength()])
     return graph
 
 
@@ -208,6 +197,46 @@ def _read_offline_offsets(model, data: bytes, tensors: list) -> None:
         for t, off in zip(tensors, words[3:]):
             if off >= 0:
                 t.offline_offset = int(off)
+
+
+def _parse_ops(model, sg, tensors: list, base: int, where: str, at: _Cursor) -> list:
+    """The operators of one subgraph, reading the tensors base + i of its tensor i."""
+    ops = []
+    for oi in range(sg.OperatorsLength()):
+        at.what = f"the table of operator {oi}{where}"
+        op = sg.Operators(oi)
+        code_index = op.OpcodeIndex()
+        if code_index >= model.OperatorCodesLength():
+            raise CompileError(f"Operator {oi}{where} refers to missing operator code {code_index}.")
+        oc = model.OperatorCodes(code_index)
+        code = max(oc.BuiltinCode(), oc.DeprecatedBuiltinCode())
+        if code == BuiltinOperator.CUSTOM:
+            kind = "CUSTOM:" + _decode_name(oc.CustomCode())
+        else:
+            kind = _OP_NAMES.get(code, f"BUILTIN_{code}")
+        ins = [int(i) for i in op.InputsAsNumpy()] if op.InputsLength() else []
+        outs = [int(i) for i in op.OutputsAsNumpy()] if op.OutputsLength() else []
+        for i in ins + outs:
+            if i >= len(tensors) - base or i < -1:
+                raise CompileError(f"Operator {oi}{where} ({kind}) refers to missing tensor {i}.")
+        ins = [base + i if i >= 0 else -1 for i in ins]
+        outs = [base + i if i >= 0 else -1 for i in outs]
+        for pos, i in enumerate(outs):
+            # Checked here, before any operator order or producer analysis, so the message names the real defect.
+            if i < 0 or tensors[i].is_const or tensors[i].is_input:
+                what = ("no tensor (-1)" if i < 0 else f"tensor {i} '{tensors[i].name}', which is "
+                        + ("a constant" if tensors[i].is_const else "a model input"))
+                raise CompileError(f"Operator {oi}{where} ({kind}) output {pos} is {what}; an operator must write "
+                                   "a tensor of its own. The model file is malformed.")
+        at.what = f"the options table of operator {oi}{where} ({kind})"
+        ops.append(Operator(
+            index=oi,
+            kind=kind,
+            inputs=[tensors[i] if i >= 0 else None for i in ins],
+            outputs=[tensors[i] for i in outs],
+            options=decode_builtin_options(op) if not kind.startswith("CUSTOM:") else decode_custom_options(op),
+        ))
+    return ops
 
 
 def _check_shapes(graph: Graph) -> None:

@@ -34,12 +34,17 @@ def supported_ops() -> list:
     return sorted(lowering_registry())
 
 
+# TFLite builtins the TFLite frontend resolves at compile time, so that no lowering ever sees them: VAR_HANDLE names
+# a resource variable (frontend/tflite_subgraphs.py).
+FRONTEND_RESOLVED = ("VAR_HANDLE",)
+
+
 def supported_tflite_ops() -> list:
-    """The TFLite builtins among supported_ops(): the rest (CLAMP, PAD_MODE, ...) are kinds only the ONNX frontend
-    produces, which would mislead a TFLite user."""
+    """The TFLite builtins among supported_ops(), plus FRONTEND_RESOLVED: the rest (CLAMP, PAD_MODE, IF_ELSE, ...)
+    are kinds only the ONNX frontend or the control-flow expansion produces, which would mislead a TFLite user."""
     import tflite  # the TFLite frontend's schema package; imported here so ONNX-only use does not need it
 
-    return [k for k in supported_ops() if hasattr(tflite.BuiltinOperator, k)]
+    return sorted([k for k in supported_ops() if hasattr(tflite.BuiltinOperator, k)] + list(FRONTEND_RESOLVED))
 
 
 __all__ = ["OpLowering", "register", "lowering_registry", "supported_ops", "supported_tflite_ops"]

@@ -31,20 +31,24 @@ def _check_structure(op) -> None:
                     f"to {_MAX_OPTION}. The model file is malformed.")
 
 
-def _check_state_input(op, pos: int, t) -> None:
+def _check_state_input(graph, op, pos: int, t) -> None:
     """A variable tensor is state: only an operator that updates it in place (SVDF, LSTM) may read it, and no
-    operator may write it as an output or expose it as model I/O."""
+    operator may write it as an output or expose it as model I/O. A resource variable is read and assigned by
+    several operators (lowerings with `shares_state`), which then are its only users."""
     if pos not in op.lowering.state_inputs:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}) reads variable tensor '{t.name}' as its input {pos}; variable "
-            "(stateful) tensors are supported only as the state inputs of SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM.")
-    if t.is_input or t.is_output or t.producer is not None or t.dtype not in ("int8", "int16", "float32"):
+            "(stateful) tensors are supported only as the state inputs of SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM "
+            "and as resource variables (READ_VARIABLE / ASSIGN_VARIABLE).")
+    shared = all(getattr(graph.ops[c].lowering, "shares_state", False) for c in t.consumers)
+    types = ("int8", "int16", "float32", "int32") if shared else ("int8", "int16", "float32")
+    if t.is_input or t.is_output or t.producer is not None or t.dtype not in types:
         what = ("a model input" if t.is_input else "a model output" if t.is_output else
                 f"written by operator {t.producer}" if t.producer is not None else f"of type {t.dtype}")
         raise UnsupportedError(
             f"Variable tensor '{t.name}' (state of operator {op.index}, {op.kind}) is {what}; state tensors must "
             "be int8, int16 or float32, private to the model and updated only by the operator that owns them.")
-    if len([c for c in t.consumers]) != 1:
+    if len([c for c in t.consumers]) != 1 and not shared:
         raise UnsupportedError(
             f"Variable tensor '{t.name}' is the state of operators {t.consumers}; each state tensor must belong to "
             "one operator.")
@@ -90,7 +94,7 @@ def check_graph(graph) -> None:
             written[t.index] = op.index
         for pos, t in enumerate(op.inputs):
             if t is not None and t.is_variable:
-                _check_state_input(op, pos, t)
+                _check_state_input(graph, op, pos, t)
                 continue
             if t is not None and t.producer is not None and t.producer >= op.index:
                 raise CompileError(

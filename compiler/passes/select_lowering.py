@@ -53,6 +53,9 @@ def _custom_note(missing: dict) -> str:
     if any(k.startswith("CUSTOM:Signal") for k in custom):
         note += (" Of TFLite Micro's signal library (its audio front-end operators) these are supported: "
                  f"{', '.join(signal)}.")
+    shipped = sorted(k for k in lowering_registry() if k.startswith("CUSTOM:") and not k.startswith("CUSTOM:Signal"))
+    if shipped:
+        note += f" Custom operators that ship with TFLite Micro and are supported: {', '.join(shipped)}."
     if "CUSTOM:ethos-u" in custom:
         note += (" CUSTOM:ethos-u is a command stream for an Arm Ethos-U NPU (the model went through the Vela "
                  "compiler): compile the .tflite from before Vela instead, or hand the command stream to your "

@@ -26,6 +26,9 @@ shapes and quantization parameters they want to exercise:
 - Quantization: scale/zero_point may be scalars (per tensor) or sequences
   (per axis, with `quantized_dimension`).  Float tensors get none.
 - Constants get their own buffer; buffer 0 stays empty as the schema requires.
+- More subgraphs (CALL_ONCE's init, IF's branches, WHILE's cond/body): `sg = b.subgraph()` is a builder of its own
+  tensors, operators, inputs and outputs (subgraph index sg.index, in creation order after the main one, 0),
+  sharing the model's buffers and operator codes.  Resource tensors (VAR_HANDLE's output) have dtype "resource".
 """
 
 from dataclasses import dataclass
@@ -47,6 +50,7 @@ _TYPES = {
     "uint64": (fb.TensorType.UINT64, np.uint64),
     "int64": (fb.TensorType.INT64, np.int64),
     "bool": (fb.TensorType.BOOL, np.bool_),
+    "resource": (fb.TensorType.RESOURCE, np.int32),
 }
 
 # Builtin op name -> options table name, where it is not "<CamelCaseOp>Options".
@@ -102,6 +106,8 @@ class ModelBuilder:
         self._description = description
         # Model metadata, name -> bytes (e.g. TFLite Micro's "OfflineMemoryAllocation" as Vela writes it).
         self.metadata = {}
+        self._subgraphs = []      # further ModelBuilders sharing buffers and operator codes (subgraph 1, 2, ...)
+        self.index = 0
 
     # --- tensors -------------------------------------------------------------
     def tensor(self, name: str, shape, dtype: str, scale=None, zero_point=None,
@@ -204,18 +210,30 @@ class ModelBuilder:
         self._ops.append(o)
         return out
 
-    # --- serialization -------------------------------------------------------
-    def build(self) -> bytes:
+    # --- subgraphs -------------------------------------------------------------
+    def subgraph(self) -> "ModelBuilder":
+        """A further subgraph of this model (index 1, 2, ... in creation order)."""
+        sub = ModelBuilder(self._description)
+        sub._buffers, sub._opcodes, sub._opcode_list = self._buffers, self._opcodes, self._opcode_list
+        self._subgraphs.append(sub)
+        sub.index = len(self._subgraphs)
+        return sub
+
+    def _subgraph_t(self, name):
         sg = fb.SubGraphT()
         sg.tensors = self._tensors
         sg.inputs = list(self._inputs)
         sg.outputs = list(self._outputs)
         sg.operators = self._ops
-        sg.name = "main"
+        sg.name = name
+        return sg
+
+    # --- serialization -------------------------------------------------------
+    def build(self) -> bytes:
         m = fb.ModelT()
         m.version = 3
         m.operatorCodes = self._opcode_list
-        m.subgraphs = [sg]
+        m.subgraphs = [self._subgraph_t("main")] + [s._subgraph_t(f"subgraph{s.index}") for s in self._subgraphs]
         m.buffers = self._buffers
         m.description = self._description
         if self.metadata:

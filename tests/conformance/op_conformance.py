@@ -30,7 +30,7 @@ for p in (REPO, HERE, os.path.join(REPO, "tests", "compiler")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from tflm_builtins import TFLM_BUILTINS  # noqa: E402
+from tflm_builtins import CUSTOM_KINDS, TFLM_BUILTINS  # noqa: E402
 
 TYPES = ("float32", "int8", "int16", "int32", "bool")
 
@@ -117,12 +117,12 @@ def write_qemu_sample(out_dir) -> list:
 
 def coverage_table(results) -> tuple:
     """(markdown table, summary line, covered pairs, applicable pairs)."""
-    from compiler.ops import supported_tflite_ops
+    from compiler.ops import supported_ops, supported_tflite_ops
 
     by = defaultdict(list)
     for _, op, dtype, _, outcome, _ in results:
         by[(op, dtype)].append(outcome)
-    compiled = set(supported_tflite_ops())
+    compiled = set(supported_tflite_ops()) | {op for op, kind in CUSTOM_KINDS.items() if kind in supported_ops()}
     rows = ["| TFLite Micro builtin | compiler | " + " | ".join(TYPES) + " |",
             "|---|---|" + "---|" * len(TYPES)]
     covered = applicable = ops_full = 0

@@ -5,6 +5,9 @@ Facts, not code: the operator names are those TFLite Micro's MicroMutableOpResol
 (tensorflow/lite/micro/micro_mutable_op_resolver.h: 100 builtins besides CUSTOM, read in November 2026); the types
 are the activation types each reference kernel's Prepare/Eval accepts (tensorflow/lite/micro/kernels/*.cc). "bool"
 and "int32" appear where an operator's data (not only its shape/axis operands) may have that type.
+
+DETECTION_POSTPROCESS is no builtin code but the CUSTOM operator "TFLite_Detection_PostProcess", which the resolver
+registers by name (AddDetectionPostprocess) like a builtin; CUSTOM_KINDS gives the IR kind of such rows.
 """
 
 F, I8, I16, I32, B = "float32", "int8", "int16", "int32", "bool"
@@ -15,7 +18,7 @@ TFLM_BUILTINS = {
     "BATCH_MATMUL": (F, I8, I16), "BATCH_TO_SPACE_ND": (F, I8), "BROADCAST_ARGS": (I32,),
     "BROADCAST_TO": (F, I8, I16, I32, B), "CALL_ONCE": (), "CAST": (F, I8, I16, I32, B), "CEIL": (F,),
     "CONCATENATION": (F, I8, I16, I32, B), "CONV_2D": (F, I8, I16), "COS": (F,), "CUMSUM": (F, I8, I16),
-    "DEPTHWISE_CONV_2D": (F, I8, I16), "DEPTH_TO_SPACE": (F, I8), "DEQUANTIZE": (I8, I16),
+    "DEPTHWISE_CONV_2D": (F, I8, I16), "DEPTH_TO_SPACE": (F, I8), "DETECTION_POSTPROCESS": (F,), "DEQUANTIZE": (I8, I16),
     "DIV": (F, I8), "DYNAMIC_UPDATE_SLICE": (F, I8, I16, I32), "ELU": (F, I8), "EMBEDDING_LOOKUP": (F, I8),
     "EQUAL": (F, I8, I32, B), "EXP": (F,), "EXPAND_DIMS": (F, I8, I16), "FILL": (F, I8, I32),
     "FLOOR": (F,), "FLOOR_DIV": (F,), "FLOOR_MOD": (F,), "FULLY_CONNECTED": (F, I8, I16),
@@ -38,3 +41,5 @@ TFLM_BUILTINS = {
     "TRANSPOSE": (F, I8, I16), "TRANSPOSE_CONV": (F, I8, I16), "UNIDIRECTIONAL_SEQUENCE_LSTM": (F, I8),
     "UNPACK": (F, I8, I16, I32), "VAR_HANDLE": (), "WHILE": (), "ZEROS_LIKE": (F, I8, I32),
 }
+
+CUSTOM_KINDS = {"DETECTION_POSTPROCESS": "CUSTOM:TFLite_Detection_PostProcess"}
