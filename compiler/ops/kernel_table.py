@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ..errors import CompileError, UnsupportedError
-from ..targets import TARGETS, has_dsp, has_mve, specializes
+from ..targets import TARGETS, has_dsp, has_mve, packs_weights, specializes
 
 def _families(target: str) -> tuple:
     """The core families a target has, best first (compiler/targets.py says which core has which extension)."""
@@ -188,7 +188,12 @@ def _specialize_when(kind):
             return f"--specialize leaves out {kind}"
         if kind == "conv":
             return _grouped(op, p, a)
-        # A fully connected layer deeper than FC_MAX_DEPTH is refused in the set-up unless its weights are packed.
+        if kind == "fc":
+            from ._specialize import FC_MAX_DEPTH
+            packs = packs_weights(getattr(op, "target", "host")) and options_of(op).pack
+            if p["depth"] > FC_MAX_DEPTH and not packs:
+                return f"depth {p['depth']} > {FC_MAX_DEPTH} (load immediate range)"
+        # Deeper ones with packed weights: refused in the set-up if the zero point cannot be folded after all.
         return None
     return when
 
@@ -201,7 +206,7 @@ def _specialize_setup(kind):
         filt = op.input(1).data
         # Packed weights (two channels per SMLAL) need the zero point folded into the bias: every tap value is then
         # an int8 value, which is what their exactness bound assumes.
-        packed = t["in_off"] == 0 and options_of(op).pack
+        packed = t["in_off"] == 0 and options_of(op).pack and packs_weights(getattr(op, "target", "host"))
         conv_like = kind == "conv" or (kind == "depthwise" and p["ic"] == 1)
         if packed and conv_like and _packed.lane_bound(a.rows):
             in_c = p["ic"] if kind == "conv" else 1
