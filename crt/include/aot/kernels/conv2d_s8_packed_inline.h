@@ -18,35 +18,49 @@
 #include "aot/kernels/depthwise_conv2d_s8_inline.h"
 #include "aot/kernels/dot_packed_s8_inline.h"
 
+/* a[j] += fill * w[2 d + j] for d < n: taps outside the image, whose value is the zero point. */
+AOT_INLINE_BODY void aot_pfill4_s8(int32_t fill, const int32_t* w, int32_t n, int64_t* a)
+{
+    int64_t a0 = a[0], a1 = a[1];
+    int32_t d;
+    for (d = 0; d < n; d++) {
+        a0 += (int64_t)fill * w[0];
+        a1 += (int64_t)fill * w[1];
+        w += 2;
+    }
+    a[0] = a0;
+    a[1] = a1;
+}
+
 /* a[0..2) += one group's taps of one window: the inside taps (rows [fy_lo, fy_hi), columns [fx_lo, fx_hi)) and
- * pad_fill times the weights of the others. */
+ * pad_fill times the weights of the others, filter row by filter row (each row: up to three runs, no per-tap
+ * test). */
 AOT_INLINE_BODY void aot_pconv_window(const int8_t* in_b, const int32_t* w, int32_t iy0, int32_t ix0, int32_t fy_lo,
                                       int32_t fy_hi, int32_t fx_lo, int32_t fx_hi, int32_t in_w, int32_t in_c,
                                       int32_t filter_h, int32_t filter_w, int32_t dilation_h, int32_t dilation_w,
                                       int32_t pad_fill, int64_t* a)
 {
-    const int32_t runs = dilation_w == 1 ? 1 : fx_hi - fx_lo;
-    const int32_t run = dilation_w == 1 ? (fx_hi - fx_lo) * in_c : in_c;
-    int32_t fy, fx, k;
-    for (fy = fy_lo; fy < fy_hi; fy++) {
-        const int8_t* x_row = in_b + ((iy0 + fy * dilation_h) * in_w + ix0 + fx_lo * dilation_w) * in_c;
-        const int32_t* w_row = w + 2 * (fy * filter_w + fx_lo) * in_c;
-        for (k = 0; k < runs; k++) {
-            aot_pdot4_s8(x_row + k * dilation_w * in_c, w_row + 2 * k * in_c, run, a);
+    const int32_t row = filter_w * in_c;
+    int32_t fy, k;
+    for (fy = 0; fy < filter_h; fy++) {
+        const int32_t* w_row = w + 2 * fy * row;
+        const int8_t* x_row;
+        if (fy < fy_lo || fy >= fy_hi) {
+            if (pad_fill != 0) {
+                aot_pfill4_s8(pad_fill, w_row, row, a);
+            }
+            continue;
         }
-    }
-    if (pad_fill != 0 && (fy_lo != 0 || fy_hi != filter_h || fx_lo != 0 || fx_hi != filter_w)) {
-        int32_t c;
-        for (fy = 0; fy < filter_h; fy++) {
-            for (fx = 0; fx < filter_w; fx++) {
-                const int32_t* w_tap = w + 2 * (fy * filter_w + fx) * in_c;
-                if (fy >= fy_lo && fy < fy_hi && fx >= fx_lo && fx < fx_hi) {
-                    continue;
-                }
-                for (c = 0; c < 2 * in_c; c += 2) {
-                    a[0] += (int64_t)pad_fill * w_tap[c];
-                    a[1] += (int64_t)pad_fill * w_tap[c + 1];
-                }
+        x_row = in_b + ((iy0 + fy * dilation_h) * in_w + ix0 + fx_lo * dilation_w) * in_c;
+        if (pad_fill != 0) {
+            aot_pfill4_s8(pad_fill, w_row, fx_lo * in_c, a);
+            aot_pfill4_s8(pad_fill, w_row + 2 * fx_hi * in_c, (filter_w - fx_hi) * in_c, a);
+        }
+        if (dilation_w == 1) {
+            aot_pdot4_s8(x_row, w_row + 2 * fx_lo * in_c, (fx_hi - fx_lo) * in_c, a);
+        } else {
+            for (k = 0; k < fx_hi - fx_lo; k++) {
+                aot_pdot4_s8(x_row + k * dilation_w * in_c, w_row + 2 * (fx_lo + k) * in_c, in_c, a);
             }
         }
     }
