@@ -217,3 +217,18 @@ def test_packed_fully_connected_chunks(tmp_path, depth, units, wmax):
     chunk = op.params["spec"]["args"][7]
     assert chunk == (depth if _packed.lane_bound(rows) else _packed.PACK_SAFE_RUN)
     assert (chunk == depth) == (wmax == 10)
+
+
+def test_residual_add_fused_into_packed_conv():
+    """ResNet-8's three residual ADDs run inside the packed convolutions on the M3 (passes/fuse_residual_add.py), as
+    on the DSP and Helium kernels: no ADD call, and the workspace that the unfused sums needed is gone (the
+    shared-model tests above check the outputs)."""
+    path = model_or_generated("pretrainedResnet_quant")
+    fused = compile_model(path, "resnet", TARGET)
+    adds = [op for op in fused.manifest["ops"] if op["kind"] == "ADD"]
+    assert adds and all(op["fused_into"] is not None for op in adds)
+    src = fused.files["resnet.c"]
+    assert "aot_add_s8_elementwise(" not in src and src.count("_residual_add);") == len(adds)
+    unfused = compile_model(path, "resnet", TARGET, kernel_options=UNPACKED)
+    assert all(op["fused_into"] is None for op in unfused.manifest["ops"] if op["kind"] == "ADD")
+    assert fused.manifest["workspace"]["size"] < unfused.manifest["workspace"]["size"]
