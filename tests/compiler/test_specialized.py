@@ -232,3 +232,17 @@ def test_residual_add_fused_into_packed_conv():
     unfused = compile_model(path, "resnet", TARGET, kernel_options=UNPACKED)
     assert all(op["fused_into"] is None for op in unfused.manifest["ops"] if op["kind"] == "ADD")
     assert fused.manifest["workspace"]["size"] < unfused.manifest["workspace"]["size"]
+
+
+@needs_tflm
+@pytest.mark.parametrize("name,kw,inplace", dsp.RESIDUAL_CASES, ids=[c[0] for c in dsp.RESIDUAL_CASES])
+def test_residual_add_fused_into_packed_conv_cases(tmp_path, name, kw, inplace):
+    """test_dsp_kernels' fused residual cases (output over the residual in place, odd channel counts, the ADD's
+    activation, the convolution as its second input, a one-channel depthwise layer) on the M3's packed body."""
+    from test_ops_tflite import fusion, residual_model
+
+    path = residual_model(seed=len(name), **kw).save(tmp_path / "res.tflite")
+    fused_into, add, off, ops = fusion(path, TARGET)
+    assert fused_into is not None and ops[fused_into]["kernel"] == PACKED_BODY["CONV_2D"]
+    assert (off["s"] == off["r"]) == inplace
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
