@@ -88,7 +88,15 @@ def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict):
 
 
 def _matches(kernel, callee: str) -> bool:
-    return bool(kernel) and (callee == kernel or callee.startswith(kernel + "_"))
+    if not kernel:
+        return False
+    if callee == kernel or callee.startswith(kernel + "_"):
+        return True
+    # A shape-specialized layer (Cortex-M0/M3) calls the model's `<prefix>_<short><n>` function of its body
+    # (compiler/ops/_specialize.py BODIES; GCC may add a .constprop/.isra suffix).
+    from compiler.ops._specialize import BODIES
+    short = BODIES.get(kernel, (None, None))[1]
+    return short is not None and re.fullmatch(rf"\w+_{short}\d+(\.\w+)*", callee) is not None
 
 
 def by_kind(rows: list) -> dict:

@@ -20,8 +20,8 @@ flags.DEFINE_string("out_dir", None, "Directory for the generated files (compile
                     flag_values=FLAGS)
 flags.DEFINE_string("target", "host", "Core to generate code for: host or cortex-m0/m3/m4/m7/m33/m55.",
                     flag_values=FLAGS)
-flags.DEFINE_string("specialize", None, "Layer kinds made shape-specialized functions on cortex-m0/m3: a "
-                    "comma-separated subset of conv, depthwise, fc (the default: all three), or none.",
+flags.DEFINE_string("specialize", None, "Layer kinds made shape-specialized functions on cortex-m0/m3 (and \"packed\": two output channels per weight word): a "
+                    "comma-separated subset of conv, depthwise, fc, packed (the default: all four), or none.",
                     flag_values=FLAGS)
 flags.DEFINE_boolean("strict_kernels", False, "compile, report: fail when a layer leaves the best kernels of its core "
                      "because of its quantization parameters (naming each such layer and why).", flag_values=FLAGS)

@@ -55,3 +55,13 @@ SPECIALIZE_TARGETS = ("cortex-m0", "cortex-m3")
 
 def specializes(target: str) -> bool:
     return target in SPECIALIZE_TARGETS
+
+
+# Specializing cores with a single-instruction 32 x 32 -> 64 multiply-accumulate (SMLAL, ARMv7-M): their
+# specialized convolutions and fully connected layers may take packed weights (ops/_packed.py).  The Cortex-M0
+# (ARMv6-M) has only MULS, so a 64-bit product there is a library call and packing would be slower.
+PACK_TARGETS = ("cortex-m3",)
+
+
+def packs_weights(target: str) -> bool:
+    return target in PACK_TARGETS

@@ -86,10 +86,11 @@ def execute_on_host(compiled, cases: list, timeout: float = 300.0) -> list:
 
 
 def run_model(model: str, inputs_path: str, outputs_path: str, target: str = "host",
-              io_in_workspace: bool = False) -> dict:
+              io_in_workspace: bool = False, kernel_options=None) -> dict:
     """`target` selects kernels and weight layouts; the build is always for this PC (kernels for DSP cores
-    fall back to portable emulations of their instructions), so other targets' code can be checked here."""
-    compiled = compile_model(model, _PREFIX, target, io_in_workspace=io_in_workspace)
+    fall back to portable emulations of their instructions), so other targets' code can be checked here.
+    kernel_options: ops/kernel_table.py's KernelOptions (None: the defaults)."""
+    compiled = compile_model(model, _PREFIX, target, io_in_workspace=io_in_workspace, kernel_options=kernel_options)
     graph = compiled.graph
     arrays, count, batched = _load_cases(inputs_path, graph)
     per_case = execute_on_host(compiled, [[a[i] for a in arrays] for i in range(count)])

@@ -24,7 +24,14 @@ BODIES = {
     "aot_conv2d_s8_body": ("aot/kernels/conv2d_s8_inline.h", "conv"),
     "aot_depthwise_conv2d_s8_body": ("aot/kernels/depthwise_conv2d_s8_inline.h", "dw"),
     "aot_fully_connected_s8_body": ("aot/kernels/fully_connected_s8_inline.h", "fc"),
+    # Two output channels per weight word (ops/_packed.py), where the packed sums are proven exact.
+    "aot_conv2d_s8_packed_body": ("aot/kernels/conv2d_s8_packed_inline.h", "pconv"),
+    "aot_fully_connected_s8_packed_body": ("aot/kernels/fully_connected_s8_packed_inline.h", "pfc"),
 }
+# Bodies whose weights are packed int32 words, and of those the ones taking a fused residual ADD (its two pointer
+# parameters `res` and `add`, literal 0 when the layer has none).
+PACKED = ("aot_conv2d_s8_packed_body", "aot_fully_connected_s8_packed_body")
+RESIDUAL = ("aot_conv2d_s8_packed_body",)
 # The pointer parameters of every specialized function, in order.
 POINTERS = ("in", "out", "w", "bias", "mult", "second")
 # Fully connected layers deeper than this keep the CRT kernel: the body reads four weight rows `depth` apart, and
@@ -33,8 +40,9 @@ POINTERS = ("in", "out", "w", "bias", "mult", "second")
 FC_MAX_DEPTH = 4095 // 3
 # Depthwise layers with at most this many filter taps unroll their border pixels (the body's `peel`).
 PEEL_MAX_TAPS = 9
-_SIGNATURE = ("const int8_t* in, int8_t* out, const int8_t* w, const int32_t* bias, const int32_t* mult, "
+_SIGNATURE = ("const int8_t* in, int8_t* out, const {wtype}* w, const int32_t* bias, const int32_t* mult, "
               "const int32_t* second")
+_RES_SIGNATURE = ", const int8_t* res, const struct aot_add_s8_params* add"
 
 
 def requant_tables(p: dict, rows: np.ndarray, bias_arr: np.ndarray, in_zp: int) -> dict:
@@ -76,15 +84,28 @@ def header(op):
 def emit(op, ctx) -> list:
     """The call of the layer's specialized function (defined once per distinct argument list)."""
     s = op.params["spec"]
-    body, args, t = s["body"], s["args"], s["tables"]
+    body, args, t = s["body"], list(s["args"]), s["tables"]
+    wtype = "int32_t" if body in PACKED else "int8_t"
+    res = op.params.get("residual")
+    if body in RESIDUAL:
+        args += ["res", "add"] if res is not None else ["(const int8_t*)0", "(const struct aot_add_s8_params*)0"]
 
     def define(name):
         call = ctx.call(body, args)
-        return [f"static void {name}({_SIGNATURE})", "{"] + ["    " + ln for ln in call.split("\n")] + ["}"]
+        sig = _SIGNATURE.format(wtype=wtype) + (_RES_SIGNATURE if body in RESIDUAL else "")
+        unused = ["    (void)res;", "    (void)add;"] if body in RESIDUAL and res is None else []
+        return [f"static void {name}({sig})", "{"] + unused + ["    " + ln for ln in call.split("\n")] + ["}"]
 
     fn = ctx.function((body, tuple(str(a) for a in args)), BODIES[body][1], define)
-    ptrs = [ctx.ptr(op.input(0)), ctx.ptr(op.output), ctx.weight(f"op{op.index}_filter", s["weights"], "int8_t"),
+    ptrs = [ctx.ptr(op.input(0)), ctx.ptr(op.output), ctx.weight(f"op{op.index}_filter", s["weights"], wtype),
             ctx.weight(f"op{op.index}_bias", t["bias"], "int32_t"),
             ctx.param(f"op{op.index}_mult", t["mult"], "int32_t"),
             ctx.param(f"op{op.index}_{'radd' if t['short'] else 'shift'}", t["second"], "int32_t")]
+    if body in RESIDUAL:
+        if res is not None:
+            from .add import short_add_struct
+            ptrs += [ctx.ptr(op.input(res["index"])),
+                     short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"])]
+        else:
+            ptrs += ["(const int8_t*)0", "(const struct aot_add_s8_params*)0"]
     return [ctx.call(fn, ptrs)]

@@ -7,8 +7,9 @@ conv2d.h).  The arithmetic is that of TFLite running the convolution and then th
 - the ADD is int8, its two inputs and its output have the same shape (no broadcast), and the short ADD arithmetic
   is exact for its scales (ops/_add_s8_fast.py: the fused kernels only have that form);
 - X is produced by an int8 CONV_2D or by the GEMM kernel of the DSP cores (aot_conv2d_s8 / aot_conv2d_s8_dsp,
-  the latter also running DEPTHWISE_CONV_2D with one input channel), nothing else reads X and it is not a model
-  output;
+  the latter also running DEPTHWISE_CONV_2D with one input channel), the Helium one, or the packed shape-specialized
+  body of the Cortex-M0/M3 (aot_conv2d_s8_packed_body, crt/include/aot/kernels/conv2d_s8_packed_inline.h), nothing
+  else reads X and it is not a model output;
 - that convolution runs after R is produced (it is the last producer of the ADD's inputs), so R is ready when the
   fused op runs; the ADD's output only moves earlier, before any of its readers.
 
@@ -20,7 +21,7 @@ input shares R's memory: it reads a window around each element, not just the ele
 
 from ..ops import _add_s8_fast
 
-FUSABLE_KERNELS = ("aot_conv2d_s8", "aot_conv2d_s8_dsp", "aot_conv2d_s8_mve")
+FUSABLE_KERNELS = ("aot_conv2d_s8", "aot_conv2d_s8_dsp", "aot_conv2d_s8_mve", "aot_conv2d_s8_packed_body")
 
 
 def _alias_root(graph, t):

@@ -26,12 +26,12 @@ needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is no
 TARGET = "cortex-m4"
 
 
-def _check(tmp_path, model_path, count=4, seed=0, extra_cases=(), target=TARGET):
+def _check(tmp_path, model_path, count=4, seed=0, extra_cases=(), target=TARGET, kernel_options=None):
     graph = load_model(model_path)
     cases = random_inputs(graph, count, seed) + [list(c) for c in extra_cases]
     in_npz = tmp_path / "inputs.npz"
     np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
-    got = run_model(model_path, str(in_npz), None, target=target)
+    got = run_model(model_path, str(in_npz), None, target=target, kernel_options=kernel_options)
     want = tflm_outputs(model_path, cases, len(graph.outputs))
     for k, t in enumerate(graph.outputs):
         for n, case_want in enumerate(want):

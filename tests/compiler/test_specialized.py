@@ -9,6 +9,7 @@ The QEMU tests of //tests/models run the same code on mps2-an385 (Cortex-M3).
 import os
 import sys
 
+import numpy as np
 import pytest
 
 from compiler.errors import CompileError
@@ -25,14 +26,29 @@ from test_dsp_kernels import CONV_CASES, DW_CASES, _check, _conv_model, _extreme
 from test_dsp_kernels import needs_tflm  # noqa: E402
 
 TARGET = "cortex-m3"
+# The bodies with int8 weights (--specialize without "packed", or a layer the packed sums do not fit) and with
+# packed weights (the default; ops/_packed.py).
 BODY = {"CONV_2D": "aot_conv2d_s8_body", "DEPTHWISE_CONV_2D": "aot_depthwise_conv2d_s8_body",
         "FULLY_CONNECTED": "aot_fully_connected_s8_body"}
 BODY["DEPTHWISE_CONV_2D_C4"] = BODY["DEPTHWISE_CONV_2D"]  # the channel-vectorized shape is DSP-only; M3 specializes it
+PACKED_BODY = {"CONV_2D": "aot_conv2d_s8_packed_body", "FULLY_CONNECTED": "aot_fully_connected_s8_packed_body"}
+UNPACKED = KernelOptions(specialize=parse_specialize("conv,depthwise,fc"))
+
+
+def _first_kernel(path, options=None):
+    return compile_model(path, "m", TARGET, kernel_options=options).manifest["ops"][0]["kernel"]
 
 
 def _exact(tmp_path, path, kind):
-    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
-    assert _kernels(path, TARGET)[0] == BODY[kind]
+    """Bit-exact with both weight forms; the packed one wherever it applies (a depthwise layer with one input
+    channel runs as a packed convolution)."""
+    graph = load_model(path)
+    _check(tmp_path, path, extra_cases=_extremes(graph), target=TARGET)
+    _check(tmp_path, path, extra_cases=_extremes(graph), target=TARGET, kernel_options=UNPACKED)
+    assert _first_kernel(path, UNPACKED) == BODY[kind]
+    one_channel = kind.startswith("DEPTHWISE") and graph.inputs[0].shape[-1] == 1
+    want = PACKED_BODY["CONV_2D"] if one_channel else PACKED_BODY.get(kind, BODY[kind])
+    assert _first_kernel(path) == want
 
 
 @needs_tflm
@@ -51,9 +67,11 @@ def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
     path = b.save(tmp_path / "fc.tflite")
     if depth <= _specialize.FC_MAX_DEPTH:
         _exact(tmp_path, path, "FULLY_CONNECTED")
-    else:  # too deep: the CRT kernel
+    else:  # too deep for int8 weights (the CRT kernel); packed, its sums split every 255 inputs
         _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
-        assert _kernels(path, TARGET)[0] == "aot_fully_connected_s8"
+        _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET, kernel_options=UNPACKED)
+        assert _first_kernel(path, UNPACKED) == "aot_fully_connected_s8"
+        assert _first_kernel(path) == PACKED_BODY["FULLY_CONNECTED"]
 
 
 # The DSP suites' shapes (padding or not, strides, dilation, one input channel, depth multiplier 2) plus
@@ -105,12 +123,14 @@ def test_generated_code_specialized_only_for_m0_m3():
         # kws: one function for the first convolution, one shared by its four depthwise layers, one by its
         # four pointwise convolutions, one for the classifier.
         assert src.count("static void kws_") == 4, src
+        # Packed weights need SMLAL (ARMv7-M): not on the Cortex-M0.
+        assert ("aot_conv2d_s8_packed_body(" in src) == (target == "cortex-m3")
         assert "aot_conv2d_s8(" not in src and "aot_depthwise_conv2d_s8(" not in src
         assert "aot_fully_connected_s8(" not in src
-    # ResNet-8: two 3x3 layers of one shape differ only in their output zero point, which the short
-    # requantization keeps in its table, so they share a function (8 conv shapes + the classifier).
+    # ResNet-8: nine convolutions, three of them with the block's residual ADD fused in (their own functions:
+    # the ADD's pointers are literal 0 in the others), and the classifier.
     src = compile_model(model_or_generated("pretrainedResnet_quant"), "resnet", "cortex-m3").files["resnet.c"]
-    assert src.count("static void resnet_") == 9
+    assert src.count("static void resnet_") == 10
     for target in ("host", "cortex-m4", "cortex-m7"):
         src = compile_model(path, "kws", target).files["kws.c"]
         assert "static void" not in src and "_inline.h" not in src
@@ -128,6 +148,101 @@ def test_specialize_option():
                         ).files["kws.c"]
     assert "static void" not in src
     # The default is back for the next compile: nothing was left behind in module state.
-    assert "static void kws_conv" in compile_model(path, "kws", "cortex-m3").files["kws.c"]
+    assert "static void kws_pconv" in compile_model(path, "kws", "cortex-m3").files["kws.c"]
     with pytest.raises(CompileError, match="unknown layer kind 'pool'"):
         parse_specialize("conv,pool")
+
+
+# --- packed weights (ops/_packed.py): two output channels per word, one SMLAL per two MACs ---------------------
+
+
+def _packed_sums(words: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """The kernel's arithmetic in Python integers: per group and word, the 64-bit sum from AOT_PACK_BIAS of x * word,
+    split into its two lanes as aot_pack_split does.  Returns [channels] sums."""
+    out = []
+    for g in range(words.shape[0]):
+        for j in range(2):
+            a = (1 << 22) + sum(int(xv) * int(wv) for xv, wv in zip(x, words[g, :, j]))
+            out += [(a & ((1 << 23) - 1)) - (1 << 22), a >> 23]
+    return np.array(out, np.int64)
+
+
+def test_packed_lanes_exact_at_the_bound():
+    from compiler.ops import _packed
+    rng = np.random.default_rng(5)
+    for c, k in ((4, 9), (6, 40), (1, 3), (7, 258)):
+        rows = rng.integers(-128, 128, size=(c, k)).astype(np.int8)
+        words = _packed.pack(rows)
+        assert words.dtype == np.int32 and words.shape == (-(-c // 4), k, 2)
+        for x in (rng.integers(-128, 128, size=k), np.full(k, -128), np.full(k, 127)):
+            want = rows.astype(np.int64) @ x.astype(np.int64)
+            if _packed.lane_bound(rows):
+                assert np.array_equal(_packed_sums(words, x)[:c], want)
+    # Low-lane weights summing to 2^15: inputs of -128 reach exactly -2^22, the lowest value the lane holds.
+    rows = np.zeros((2, 259), np.int8)
+    rows[0, :258] = 127
+    rows[0, 258] = 2
+    rows[1] = -128  # the high lane has no bound of its own
+    assert int(rows[0].astype(np.int64).sum()) == 1 << 15 and _packed.lane_bound(rows)
+    x = np.full(259, -128)
+    assert np.array_equal(_packed_sums(_packed.pack(rows), x)[:2], rows.astype(np.int64) @ x)
+    rows[0, 258] = 3  # one more: -2^22 - 128 no longer fits
+    assert not _packed.lane_bound(rows)
+    assert _packed.PACK_SAFE_RUN * 128 * 128 < 1 << 22
+
+
+@needs_tflm
+def test_packed_conv_falls_back_when_the_lanes_could_overflow(tmp_path):
+    """3x3x64 taps of weights near +-127: a low lane's sum can leave [-2^22, 2^22), so the layer keeps int8
+    weights (and stays exact)."""
+    b = _conv_model("CONV_2D", (1, 5, 5, 64), 3, 3, 8, act=0, seed=3)
+    path = b.save(tmp_path / "conv.tflite")
+    rows = load_model(path).ops[0].input(1).data.reshape(8, -1)
+    from compiler.ops import _packed
+    assert not _packed.lane_bound(rows)
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+    assert _first_kernel(path) == BODY["CONV_2D"]
+
+
+@needs_tflm
+@pytest.mark.parametrize("depth,units,wmax", [(700, 6, 127), (300, 4, 10), (4000, 4, 127)])
+def test_packed_fully_connected_chunks(tmp_path, depth, units, wmax):
+    """A deep layer whose packed sums could overflow over its whole depth splits them every 255 inputs."""
+    from compiler.ops import _packed
+    path = _fc_model(depth, units, per_channel=True, seed=depth, wmax=wmax).save(tmp_path / "fc.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+    op = compile_model(path, "m", TARGET).graph.ops[0]
+    assert op.kernel == PACKED_BODY["FULLY_CONNECTED"]
+    rows = op.input(1).data.reshape(units, depth)
+    chunk = op.params["spec"]["args"][7]
+    assert chunk == (depth if _packed.lane_bound(rows) else _packed.PACK_SAFE_RUN)
+    assert (chunk == depth) == (wmax == 10)
+
+
+def test_residual_add_fused_into_packed_conv():
+    """ResNet-8's three residual ADDs run inside the packed convolutions on the M3 (passes/fuse_residual_add.py), as
+    on the DSP and Helium kernels: no ADD call, and the workspace that the unfused sums needed is gone (the
+    shared-model tests above check the outputs)."""
+    path = model_or_generated("pretrainedResnet_quant")
+    fused = compile_model(path, "resnet", TARGET)
+    adds = [op for op in fused.manifest["ops"] if op["kind"] == "ADD"]
+    assert adds and all(op["fused_into"] is not None for op in adds)
+    src = fused.files["resnet.c"]
+    assert "aot_add_s8_elementwise(" not in src and src.count("_residual_add);") == len(adds)
+    unfused = compile_model(path, "resnet", TARGET, kernel_options=UNPACKED)
+    assert all(op["fused_into"] is None for op in unfused.manifest["ops"] if op["kind"] == "ADD")
+    assert fused.manifest["workspace"]["size"] < unfused.manifest["workspace"]["size"]
+
+
+@needs_tflm
+@pytest.mark.parametrize("name,kw,inplace", dsp.RESIDUAL_CASES, ids=[c[0] for c in dsp.RESIDUAL_CASES])
+def test_residual_add_fused_into_packed_conv_cases(tmp_path, name, kw, inplace):
+    """test_dsp_kernels' fused residual cases (output over the residual in place, odd channel counts, the ADD's
+    activation, the convolution as its second input, a one-channel depthwise layer) on the M3's packed body."""
+    from test_ops_tflite import fusion, residual_model
+
+    path = residual_model(seed=len(name), **kw).save(tmp_path / "res.tflite")
+    fused_into, add, off, ops = fusion(path, TARGET)
+    assert fused_into is not None and ops[fused_into]["kernel"] == PACKED_BODY["CONV_2D"]
+    assert (off["s"] == off["r"]) == inplace
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)

@@ -108,8 +108,15 @@ def test_structural_reasons_in_the_manifest():
     fc = [op for op in ops if op["kind"] == "FULLY_CONNECTED"][0]
     assert fc["kernel"] == "aot_fully_connected_s8" and not fc["kernel_reason_numeric"]
     assert "scratch would exceed 2 KiB" in fc["kernel_reason"]
-    ops = compile_model(shared_model_path("micro_speech_quantized"), "m", "cortex-m3").manifest["ops"]
+    ops = compile_model(shared_model_path("micro_speech_quantized"), "m", "cortex-m0").manifest["ops"]
     fc = [op for op in ops if op["kind"] == "FULLY_CONNECTED"][0]
     assert fc["kernel_reason"] == "aot_fully_connected_s8_body: depth 4000 > 1365 (load immediate range)"
     dw = [op for op in ops if op["kind"] == "DEPTHWISE_CONV_2D"][0]
     assert dw["entry"] == "aot_depthwise_conv2d_s8_body[short requant]" and dw["kernel_reason"] is None
+    # The Cortex-M3 packs the weights (ops/_packed.py): the deep layer is specialized too, and the one-channel
+    # depthwise layer runs as a packed convolution.
+    ops = compile_model(shared_model_path("micro_speech_quantized"), "m", "cortex-m3").manifest["ops"]
+    fc = [op for op in ops if op["kind"] == "FULLY_CONNECTED"][0]
+    assert fc["entry"] == "aot_fully_connected_s8_packed_body[short requant]" and fc["kernel_reason"] is None
+    dw = [op for op in ops if op["kind"] == "DEPTHWISE_CONV_2D"][0]
+    assert dw["entry"] == "aot_conv2d_s8_packed_body[short requant]" and dw["kernel_reason"] is None
