@@ -126,6 +126,16 @@ def _mve_depthwise(op, p, a):
     return None if prepare_mve_depthwise(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
 
 
+def _mve_depthwise_plane(op, p, a):
+    from ._mve_layout import prepare_mve_depthwise_plane
+    return None if prepare_mve_depthwise_plane(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
+
+
+def _mve_plane_when(op, p, a):
+    from ._mve_layout import plane_when
+    return plane_when(op, p)
+
+
 def _dsp_gemm(op, p, a):
     from ._conv_common import prepare_dsp_gemm
     return prepare_dsp_gemm(op, p, a.rows, a.bias, a.in_zp, a.in_c)
@@ -256,6 +266,8 @@ TABLE = {
     ("DEPTHWISE_CONV_2D", "int8"): (
         # One input channel: every output channel is an ordinary convolution of it (filter as [oc, kh * kw]).
         Kernel("aot_conv2d_s8_mve", "mve", _mve_conv, serves=_ic1),
+        Kernel("aot_depthwise_conv2d_s8_mve_plane", "mve", _mve_depthwise_plane, serves=_ic_many,
+               when=_mve_plane_when),
         Kernel("aot_depthwise_conv2d_s8_mve", "mve", _mve_depthwise, serves=_ic_many,
                when=lambda op, p, a: f"depth multiplier {p['mult_depth']}" if p["mult_depth"] != 1 else None),
         Kernel("aot_conv2d_s8_dsp", "dsp", _dsp_gemm, serves=_ic1, when=_dsp_gemm_shape),
