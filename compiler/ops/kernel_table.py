@@ -282,6 +282,10 @@ TABLE = {
         Kernel("aot_fully_connected_s8_body", "specialized", _specialize_setup("fc"), when=_specialize_when("fc")),
         Kernel("aot_fully_connected_s8", "portable", _portable("aot_fully_connected_s8")),
     ),
+    ("AVERAGE_POOL_2D", "int8"): (
+        Kernel("aot_avg_pool_s8_mve", "mve", _portable("aot_avg_pool_s8_mve")),
+        Kernel("aot_avg_pool_s8", "portable", _portable("aot_avg_pool_s8")),
+    ),
     ("TRANSPOSE_CONV", "int8"): (
         Kernel("aot_transpose_conv_s8", "portable", _portable("aot_transpose_conv_s8")),
     ),

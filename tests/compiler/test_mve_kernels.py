@@ -113,6 +113,39 @@ def test_plane_geometry():
     assert plane_when(None, dict(kws, mult_depth=2)) == "depth multiplier 2"
 
 
+# AVERAGE_POOL_2D int8 (aot_avg_pool_s8_mve): whole-image windows (KWS), border windows with fewer taps (SAME),
+# channel counts around the 16-channel groups, strides, batches, fused activations.
+POOL_CASES = [
+    # in_shape, filter (h, w), stride, padding, act
+    ((1, 25, 5, 64), (25, 5), (1, 1), 1, 0),
+    ((2, 7, 6, 19), (3, 3), (2, 2), 0, 1),
+    ((1, 5, 9, 3), (2, 4), (1, 3), 0, 3),
+    ((1, 4, 4, 16), (4, 4), (2, 2), 0, 2),
+    ((1, 6, 5, 33), (2, 2), (2, 2), 1, 0),
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(POOL_CASES)))
+def test_avg_pool(tmp_path, case):
+    from tflite_builder import ModelBuilder
+    in_shape, (fh, fw), (sh, sw), padding, act = POOL_CASES[case]
+    if padding == 0:
+        oh, ow = -(-in_shape[1] // sh), -(-in_shape[2] // sw)
+    else:
+        oh, ow = (in_shape[1] - fh) // sh + 1, (in_shape[2] - fw) // sw + 1
+    b = ModelBuilder()
+    x = b.input("x", in_shape, "int8", 0.05, -9 + case)
+    y = b.tensor("y", [in_shape[0], oh, ow, in_shape[3]], "int8", 0.05, -9 + case)
+    b.op("AVERAGE_POOL_2D", [x], y, {"padding": padding, "strideH": sh, "strideW": sw, "filterHeight": fh,
+                                     "filterWidth": fw, "fusedActivationFunction": act})
+    b.output(y)
+    path = b.save(tmp_path / "pool.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+    assert _kernels(path, TARGET)[0] == "aot_avg_pool_s8_mve"
+    assert _kernels(path, "cortex-m4")[0] == "aot_avg_pool_s8"
+
+
 @needs_tflm
 @pytest.mark.parametrize("depth,units,batches,act", [(8, 4, 1, 0), (12, 7, 2, 1), (64, 13, 1, 3), (4, 1, 3, 0),
                                                      (640, 9, 1, 0), (6, 5, 1, 0), (33, 8, 3, 2)])

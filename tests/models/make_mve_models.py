@@ -14,7 +14,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   (every window within 16 bytes of a channel plane): 3x3 SAME on 13 channels (a group of 8 and one of 5: a
   predicated 4 + 1) with the extreme scales (left shifts: the general requantization), 3x3 SAME on 16 channels
   with right shifts only and ReLU6 (the assembly loop, a narrow clamp), 3x3 SAME stride 2 on an odd 7x4 image
-  (bottom and right padding), and 2x2 VALID with dilation 2 on 6 channels;
+  (bottom and right padding), and 2x2 VALID with dilation 2 on 6 channels; AVERAGE_POOL_2D 3x3 SAME stride 2 on
+  the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
   predicated channel block of the fused ADD), an odd pixel count.
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
@@ -86,6 +87,10 @@ def plane_model():
     d = _layer(b, rng, "dw_extreme", "DEPTHWISE_CONV_2D", x, [1, 6, 5, 13], (1, 3, 3, 13), EXTREME_SCALES[:13],
                (0.2, 4), dict(same1, fusedActivationFunction=0))
     b.output(d)
+    pool = b.tensor("pool", [1, 3, 3, 13], "int8", 0.2, 4)
+    b.op("AVERAGE_POOL_2D", [d], pool, {"padding": 0, "strideH": 2, "strideW": 2, "filterHeight": 3,
+                                        "filterWidth": 3, "fusedActivationFunction": 1})
+    b.output(pool)
     e = _layer(b, rng, "widen", "CONV_2D", x, [1, 6, 5, 16], (16, 1, 1, 13), rng.uniform(0.002, 0.01, size=16),
                (0.1, -2), {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0})
     r = _layer(b, rng, "dw_relu6", "DEPTHWISE_CONV_2D", e, [1, 6, 5, 16], (1, 3, 3, 16),
