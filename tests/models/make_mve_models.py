@@ -13,7 +13,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
 - mve_plane_int8.tflite: DEPTHWISE_CONV_2D layers on images narrow enough for aot_depthwise_conv2d_s8_mve_plane
   (every window within 16 bytes of a channel plane): 3x3 SAME on 13 channels (a group of 8 and one of 5: a
   predicated 4 + 1) with the extreme scales (left shifts: the general requantization), 3x3 SAME on 16 channels
-  with right shifts only and ReLU6 (the assembly loop, a narrow clamp), 3x3 SAME stride 2 on an odd 7x4 image
+  with right shifts only and ReLU6 (the assembly loop, a narrow clamp) and without activation at a small output
+  scale (the same loop clamping to all of int8, saturating both ways), 3x3 SAME stride 2 on an odd 7x4 image
   (bottom and right padding), and 2x2 VALID with dilation 2 on 6 channels; AVERAGE_POOL_2D 3x3 SAME stride 2 on
   the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
@@ -96,6 +97,11 @@ def plane_model():
     r = _layer(b, rng, "dw_relu6", "DEPTHWISE_CONV_2D", e, [1, 6, 5, 16], (1, 3, 3, 16),
                rng.uniform(0.002, 0.01, size=16), (0.03, -128), dict(same1, fusedActivationFunction=3), in_scale=0.1)
     b.output(r)
+    # The same loop with the clamp to all of int8 (a saturating shift), at a small output scale so that many sums
+    # saturate both ways.
+    b.output(_layer(b, rng, "dw_full", "DEPTHWISE_CONV_2D", e, [1, 6, 5, 16], (1, 3, 3, 16),
+                    rng.uniform(0.002, 0.01, size=16), (0.004, 5), dict(same1, fusedActivationFunction=0),
+                    in_scale=0.1))
     y = b.input("y", [1, 7, 4, 8], "int8", 0.05, 3)
     b.output(_layer(b, rng, "dw_step", "DEPTHWISE_CONV_2D", y, [1, 4, 2, 8], (1, 3, 3, 8),
                     rng.uniform(0.002, 0.01, size=8), (0.1, -3),

@@ -32,6 +32,41 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
 
 #if defined(__ARM_FEATURE_MVE)
 
+/* One output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2. */
+#define AOT_DWP_ROW_ASM(CLAMP) \
+    __asm__ volatile( \
+        "1:\n\t" \
+        "vldrb.s8 q3, [%[p0]], #1\n\t" \
+        "vmladav.s8 %[a0], q3, %q[w0]\n\t" \
+        "vldrb.s8 q3, [%[p1]], #1\n\t" \
+        "vmladav.s8 %[a1], q3, %q[w1]\n\t" \
+        "vldrb.s8 q3, [%[p2]], #1\n\t" \
+        "vmladav.s8 %[a2], q3, %q[w2]\n\t" \
+        "vldrb.s8 q3, [%[p3]], #1\n\t" \
+        "vmladav.s8 %[a3], q3, %q[w3]\n\t" \
+        "vdup.32 q2, %[a0]\n\t" \
+        "vmov.32 q2[1], %[a1]\n\t" \
+        "vmov.32 q2[2], %[a2]\n\t" \
+        "vmov.32 q2[3], %[a3]\n\t" \
+        "vadd.i32 q2, q2, %q[bias]\n\t" \
+        "vqrdmulh.s32 q2, q2, %q[mult]\n\t" \
+        "vshr.s32 q3, q2, #31\n\t" \
+        "vqadd.s32 q2, q2, q3\n\t" \
+        "vldrw.32 q3, [%[k]]\n\t" \
+        "vrshl.s32 q2, q2, q3\n\t" \
+        "ldr %[a0], [%[k], #48]\n\t" \
+        "vadd.i32 q2, q2, %[a0]\n\t" \
+        CLAMP \
+        "vstrb.32 q2, [%[out]]\n\t" \
+        "ldr %[a1], [%[k], #52]\n\t" \
+        "add %[out], %[out], %[a1]\n\t" \
+        "subs %[n], %[n], #1\n\t" \
+        "bne 1b" \
+        : [a0] "=r"(a0), [a1] "=r"(a1), [a2] "=r"(a2), [a3] "=r"(a3), [p0] "+r"(p0), [p1] "+r"(p1), \
+          [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "+r"(n), [k] "+r"(kp) \
+        : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult) \
+        : "q2", "q3", "memory", "cc")
+
 /* Four channels c..c+3 (m of them valid: m == 4 a constant at the call site when whole) of every output pixel of
  * one image, from the planes at `planes` (plane k of channel c + k). */
 AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_bytes, int32_t plane_w,
@@ -82,41 +117,16 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
             int32_t* kp = k;
             /* VSTRB.32 takes a low base register. */
             register int8_t* o __asm__("r1") = out;
-            __asm__ volatile(
-                "1:\n\t"
-                "vldrb.s8 q3, [%[p0]], #1\n\t"
-                "vmladav.s8 %[a0], q3, %q[w0]\n\t"
-                "vldrb.s8 q3, [%[p1]], #1\n\t"
-                "vmladav.s8 %[a1], q3, %q[w1]\n\t"
-                "vldrb.s8 q3, [%[p2]], #1\n\t"
-                "vmladav.s8 %[a2], q3, %q[w2]\n\t"
-                "vldrb.s8 q3, [%[p3]], #1\n\t"
-                "vmladav.s8 %[a3], q3, %q[w3]\n\t"
-                "vdup.32 q2, %[a0]\n\t"
-                "vmov.32 q2[1], %[a1]\n\t"
-                "vmov.32 q2[2], %[a2]\n\t"
-                "vmov.32 q2[3], %[a3]\n\t"
-                "vadd.i32 q2, q2, %q[bias]\n\t"
-                "vqrdmulh.s32 q2, q2, %q[mult]\n\t"
-                "vshr.s32 q3, q2, #31\n\t"
-                "vqadd.s32 q2, q2, q3\n\t"
-                "vldrw.32 q3, [%[k]]\n\t"
-                "vrshl.s32 q2, q2, q3\n\t"
-                "ldr %[a0], [%[k], #48]\n\t"
-                "vadd.i32 q2, q2, %[a0]\n\t"
-                "vldrw.32 q3, [%[k], #16]\n\t"
-                "vmax.s32 q2, q2, q3\n\t"
-                "vldrw.32 q3, [%[k], #32]\n\t"
-                "vmin.s32 q2, q2, q3\n\t"
-                "vstrb.32 q2, [%[out]]\n\t"
-                "ldr %[a1], [%[k], #52]\n\t"
-                "add %[out], %[out], %[a1]\n\t"
-                "subs %[n], %[n], #1\n\t"
-                "bne 1b"
-                : [a0] "=r"(a0), [a1] "=r"(a1), [a2] "=r"(a2), [a3] "=r"(a3), [p0] "+r"(p0), [p1] "+r"(p1),
-                  [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "+r"(n), [k] "+r"(kp)
-                : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult)
-                : "q2", "q3", "memory", "cc");
+            if (lo == -128 && hi == 127) {
+                /* The clamp to all of int8 as a saturating shift to the top byte and back. */
+                AOT_DWP_ROW_ASM("vqshl.s32 q2, q2, #24\n\t"
+                                "vshr.s32 q2, q2, #24\n\t");
+            } else {
+                AOT_DWP_ROW_ASM("vldrw.32 q3, [%[k], #16]\n\t"
+                                "vmax.s32 q2, q2, q3\n\t"
+                                "vldrw.32 q3, [%[k], #32]\n\t"
+                                "vmin.s32 q2, q2, q3\n\t");
+            }
             out = o;
             p0 += row_step;
             p1 += row_step;
@@ -178,9 +188,16 @@ AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t i
         for (y = 0; y < rows; y++) {
             const int8_t* src = in_b + y * in_w * channels + c0;
             int8_t* dst = scratch + (y + pad_top) * plane_w + pad_left;
-            for (x = 0; x < in_w; x++) {
-                vstrbq_scatter_offset_p_s16(dst + x, to_plane, vldrbq_z_s16(src, pn), pn);
-                src += channels;
+            if (n == AOT_DWP_GROUP) {
+                for (x = 0; x < in_w; x++) {
+                    vstrbq_scatter_offset_s16(dst + x, to_plane, vldrbq_s16(src));
+                    src += channels;
+                }
+            } else {
+                for (x = 0; x < in_w; x++) {
+                    vstrbq_scatter_offset_p_s16(dst + x, to_plane, vldrbq_z_s16(src, pn), pn);
+                    src += channels;
+                }
             }
         }
         for (c = c0; c + 4 <= c0 + n; c += 4) {
