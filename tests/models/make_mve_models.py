@@ -16,7 +16,9 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   with right shifts only and ReLU6 (the assembly loop, a narrow clamp) and without activation at a small output
   scale (the same loop clamping to all of int8, saturating both ways), 3x3 SAME stride 2 on an odd 7x4 image
   (bottom and right padding), and 2x2 VALID with dilation 2 on 6 channels; AVERAGE_POOL_2D 3x3 SAME stride 2 on
-  the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve);
+  the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve); CONV_2D 3x3
+  with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered straight
+  from it, the others through im2col; a single last channel);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
   predicated channel block of the fused ADD), an odd pixel count.
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
@@ -111,6 +113,10 @@ def plane_model():
                     rng.uniform(0.002, 0.01, size=6), (0.1, 1),
                     {"padding": 1, "strideH": 1, "strideW": 1, "depthMultiplier": 1, "dilationHFactor": 2,
                      "dilationWFactor": 2, "fusedActivationFunction": 0}))
+    u = b.input("u", [1, 8, 7, 2], "int8", 0.05, -100)
+    b.output(_layer(b, rng, "gathered", "CONV_2D", u, [1, 8, 4, 5], (5, 3, 3, 2), EXTREME_SCALES[3:8], (0.2, -1),
+                    {"padding": 0, "strideH": 1, "strideW": 2, "fusedActivationFunction": 0, "dilationHFactor": 2,
+                     "dilationWFactor": 1}))
     return b
 
 
