@@ -216,6 +216,122 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
         : \
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc")
 
+#if defined(__OPTIMIZE__)
+/* What aot_mve_dot_blocks reads and updates in memory (its loop has no general register left for them). */
+struct aot_mve_blocks_args {
+    const int8_t* x0;
+    const int8_t* x1;
+    int32_t passes, blocks;
+    int32_t* sums;
+};
+
+/* Two pixels (rows of K = 16 * passes int8 inputs) against a.blocks blocks of 4 channels (no K tail), in one loop:
+ * the eight sums of a block (pixel 0's 4 channels, then pixel 1's) stored as words at a.sums, 8 per block.  The
+ * accumulators stay pinned to r0, r2, ..., r12 and lr across the blocks (per block only the rows are re-read),
+ * where a loop of one block per call spilled and reloaded the caller's values around every block. */
+static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
+{
+    register int32_t ra0 __asm__("r0");
+    register int32_t ra1 __asm__("r2");
+    register int32_t ra2 __asm__("r4");
+    register int32_t ra3 __asm__("r6");
+    register int32_t rb0 __asm__("r8");
+    register int32_t rb1 __asm__("r10");
+    register int32_t rb2 __asm__("r12");
+    register int32_t rb3 __asm__("lr");
+    const int8_t* x0;
+    const int8_t* x1;
+    int32_t n;
+    __asm__ volatile(
+        "2:\n\t"
+        "ldr %[x0], [%[a]]\n\t"
+        "ldr %[x1], [%[a], #4]\n\t"
+        "ldr %[n], [%[a], #8]\n\t"
+        /* The first pass sets the sums (VMLADAV), the others add to them. */
+        "vldrb.8 q1, [%[w], #16]\n\t"
+        "vldrb.8 q2, [%[w], #32]\n\t"
+        "vldrb.8 q3, [%[w], #48]\n\t"
+        "vldrb.8 q0, [%[w]], #64\n\t"
+        "vldrb.8 q4, [%[x0]], #16\n\t"
+        "vmladav.s8 %[a0], q4, q0\n\t"
+        "vmladav.s8 %[a1], q4, q1\n\t"
+        "vmladav.s8 %[a2], q4, q2\n\t"
+        "vmladav.s8 %[a3], q4, q3\n\t"
+        "vldrb.8 q5, [%[x1]], #16\n\t"
+        "vmladav.s8 %[b0], q5, q0\n\t"
+        "vmladav.s8 %[b1], q5, q1\n\t"
+        "vmladav.s8 %[b2], q5, q2\n\t"
+        "vmladav.s8 %[b3], q5, q3\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "beq 3f\n\t"
+        "1:\n\t"
+        "vldrb.8 q1, [%[w], #16]\n\t"
+        "vldrb.8 q2, [%[w], #32]\n\t"
+        "vldrb.8 q3, [%[w], #48]\n\t"
+        "vldrb.8 q0, [%[w]], #64\n\t"
+        "vldrb.8 q4, [%[x0]], #16\n\t"
+        "vmladava.s8 %[a0], q4, q0\n\t"
+        "vmladava.s8 %[a1], q4, q1\n\t"
+        "vmladava.s8 %[a2], q4, q2\n\t"
+        "vmladava.s8 %[a3], q4, q3\n\t"
+        "vldrb.8 q5, [%[x1]], #16\n\t"
+        "vmladava.s8 %[b0], q5, q0\n\t"
+        "vmladava.s8 %[b1], q5, q1\n\t"
+        "vmladava.s8 %[b2], q5, q2\n\t"
+        "vmladava.s8 %[b3], q5, q3\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t"
+        "3:\n\t"
+        "ldr %[n], [%[a], #16]\n\t"
+        "strd %[a0], %[a1], [%[n]]\n\t"
+        "strd %[a2], %[a3], [%[n], #8]\n\t"
+        "strd %[b0], %[b1], [%[n], #16]\n\t"
+        "strd %[b2], %[b3], [%[n], #24]\n\t"
+        "adds %[n], %[n], #32\n\t"
+        "str %[n], [%[a], #16]\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "str %[n], [%[a], #12]\n\t"
+        "bne 2b"
+        : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
+          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [w] "+r"(w)
+        : [a] "r"(a)
+        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
+}
+
+/* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization. */
+#define AOT_MVE_BLOCKS 8
+
+/* aot_mve_gemm for two pixels, K a multiple of 16 and out_c of 4: the products of up to AOT_MVE_BLOCKS channel
+ * blocks in one aot_mve_dot_blocks call, then their requantization. */
+AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k,
+                                        int32_t out_c, const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1,
+                                        const int8_t* res0, const int8_t* res1, int fused, int right)
+{
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    const int8_t* w = filter;
+    int32_t sums[8 * AOT_MVE_BLOCKS];
+    struct aot_mve_blocks_args a;
+    int32_t c, i;
+    for (c = 0; c < out_c; c += 4 * AOT_MVE_BLOCKS) {
+        const int32_t nb = (out_c - c) / 4 < AOT_MVE_BLOCKS ? (out_c - c) / 4 : AOT_MVE_BLOCKS;
+        a.x0 = x0;
+        a.x1 = x1;
+        a.passes = k >> 4;
+        a.blocks = nb;
+        a.sums = sums;
+        aot_mve_dot_blocks(&a, w);
+        w += nb * 4 * k;
+        for (i = 0; i < nb; i++) {
+            struct aot_mve_chan ch;
+            aot_mve_chan_load(&ch, &q, c + 4 * i, 4);
+            aot_mve_store(vldrwq_s32(sums + 8 * i), c + 4 * i, &ch, &q, res0, out0, fused, 1, right);
+            aot_mve_store(vldrwq_s32(sums + 8 * i + 4), c + 4 * i, &ch, &q, res1, out1, fused, 1, right);
+        }
+    }
+}
+#endif
+
 /* One or two pixels (x1 ignored unless `two`) against a block of 4 channels laid out as above: r0/r1 get the
  * 4 dot products of each pixel. */
 AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
@@ -385,6 +501,12 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
     const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
     const int8_t* w = filter;
     int32_t c;
+#if defined(__OPTIMIZE__)
+    if (two && k >= 16 && (k & 15) == 0 && (out_c & 3) == 0) {
+        aot_mve_gemm_k16(x0, x1, filter, k, out_c, rq, out0, out1, res0, res1, fused, right);
+        return;
+    }
+#endif
     for (c = 0; c + 4 <= out_c; c += 4) {
         int32x4_t r0, r1 = vdupq_n_s32(0);
         struct aot_mve_chan ch;
