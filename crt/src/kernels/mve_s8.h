@@ -5,7 +5,8 @@
  * and adds the sum to a scalar accumulator.  The GEMM takes one or two pixels (rows of K int8 inputs) against
  * four output channels at a time: per 16 taps one input vector per pixel and one weight vector per channel are
  * loaded, so each weight load serves both pixels and each input load four channels.  The K % 16 last taps are
- * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.
+ * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.  With K a multiple of 16, up to
+ * 8 such blocks of a pixel pair run in one assembly loop (aot_mve_dot_blocks) and are requantized after it.
  *
  * Weight layout written by the compiler (compiler/ops/_mve_layout.py; the same bytes as the model, reordered):
  *   - output channels in blocks of 4; per block, per 16 taps: 16 weights of each of the 4 channels (64 bytes);
