@@ -7,6 +7,7 @@ last out_c % 4 channels follow row by row.  Only the order of the bytes changes:
 as in the model file.  The input zero point is always folded into the bias (im2col pads with it); requantization
 takes TFLite's per-channel multiplier and shift as they are, so every layer qualifies unless that fold overflows.
 aot_depthwise_conv2d_s8_mve (depth multiplier 1) reads the model's filter as it is, with the same folded bias.
+aot_depthwise_conv2d_s8_mve_plane (small images, see plane_geometry) reads it channel by channel ([C][kh * kw]).
 """
 
 import numpy as np
@@ -81,10 +82,52 @@ def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_po
     return True
 
 
+# Channels per transposition into planes (AOT_DWP_GROUP in depthwise_conv2d_s8_mve_plane.c).
+PLANE_GROUP = 8
+
+
+def plane_geometry(p: dict):
+    """(plane_w, plane_bytes, span) of aot_depthwise_conv2d_s8_mve_plane for the layer p, computed as the kernel
+    does: plane rows of plane_w bytes (a row's right padding is the next row's left padding), 16 bytes of zero point
+    after the last row, and span: how many consecutive plane bytes hold a window's taps."""
+    last = (p["ow"] - 1) * p["sw"] + (p["kw"] - 1) * p["dw"]
+    plane_w = max(p["iw"] + p["pad_l"], last - p["pad_l"] + 1)
+    rows = (p["oh"] - 1) * p["sh"] + (p["kh"] - 1) * p["dh"] + 1
+    span = (p["kh"] - 1) * p["dh"] * plane_w + (p["kw"] - 1) * p["dw"] + 1
+    return plane_w, rows * plane_w + 16, span
+
+
+def plane_when(op, p: dict):
+    """None when aot_depthwise_conv2d_s8_mve_plane runs the layer (every window's taps within one 16-byte load of
+    its channel's plane), else why not."""
+    if p["mult_depth"] != 1:
+        return f"depth multiplier {p['mult_depth']}"
+    plane_w, _, span = plane_geometry(p)
+    if span > 16:
+        return (f"a window spans {span} bytes of a {plane_w}-byte-wide channel plane (at most 16: one vector "
+                "load per window)")
+    return None
+
+
+def prepare_mve_depthwise_plane(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int) -> bool:
+    """aot_depthwise_conv2d_s8_mve_plane (plane_when holds); rows: [channels, kh * kw], which is its filter
+    layout (the model's bytes, channel by channel)."""
+    m = mve_gemm_params(op, rows, bias_arr, input_zero_point, p["mult"], p["shift"])
+    if m is None:
+        return False
+    m["mve_weights"] = np.ascontiguousarray(np.asarray(rows, np.int8)).reshape(-1)
+    m["mve_scratch"] = min(p["ic"], PLANE_GROUP) * plane_geometry(p)[1]
+    p.update(m)
+    op.kernel = "aot_depthwise_conv2d_s8_mve_plane"
+    return True
+
+
 def emit_mve_depthwise(op, ctx) -> list:
     p = op.params
+    plane = op.kernel == "aot_depthwise_conv2d_s8_mve_plane"
     args = [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], p["ic"],
-            ctx.weight(f"op{op.index}_filter", op.input(1).data, "int8_t"), p["kh"], p["kw"],
+            ctx.weight(f"op{op.index}_filter", p["mve_weights"] if plane else op.input(1).data, "int8_t"),
+            p["kh"], p["kw"],
             ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
             p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], p["in_zp"], p["out_off"],
             ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),

@@ -2,6 +2,7 @@
 
 from ._base import OpLowering, register
 from ._pool_common import POOL_SUFFIX, check_pool, pool_args, pool_params
+from .kernel_table import Layer, select
 
 
 @register
@@ -16,7 +17,11 @@ class AveragePool2D(OpLowering):
 
     def prepare(self, op):
         op.params = pool_params(op)
-        op.kernel = f"aot_avg_pool_{POOL_SUFFIX[op.output.dtype]}"
+        if op.output.dtype == "int8":
+            # The kernel table: the Helium kernel on the Cortex-M55, the portable one elsewhere.
+            select(op, op.params, Layer())
+        else:
+            op.kernel = f"aot_avg_pool_{POOL_SUFFIX[op.output.dtype]}"
 
     def emit(self, op, ctx):
         # Returns a status: an empty window (impossible for valid shapes) is an error.

@@ -177,7 +177,7 @@ class DepthwiseConv2D(OpLowering):
         return residual_inplace_input(op)
 
     def scratch_bytes(self, op):
-        if op.kernel in ("aot_conv2d_s8_mve", "aot_depthwise_conv2d_s8_mve"):
+        if op.kernel in ("aot_conv2d_s8_mve", "aot_depthwise_conv2d_s8_mve", "aot_depthwise_conv2d_s8_mve_plane"):
             return op.params["mve_scratch"]
         return op.params.get("dsp_scratch", 0) if op.kernel.endswith(("_dsp", "_dsp_c4")) else 0
 
@@ -187,7 +187,7 @@ class DepthwiseConv2D(OpLowering):
             return _specialize.emit(op, ctx)
         if op.kernel == "aot_conv2d_s8_mve":
             return emit_mve_conv(op, ctx, 1, op.output.shape[3])
-        if op.kernel == "aot_depthwise_conv2d_s8_mve":
+        if op.kernel in ("aot_depthwise_conv2d_s8_mve", "aot_depthwise_conv2d_s8_mve_plane"):
             return emit_mve_depthwise(op, ctx)
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])

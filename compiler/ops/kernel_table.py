@@ -134,6 +134,16 @@ def _mve_depthwise(op, p, a):
     return None if prepare_mve_depthwise(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
 
 
+def _mve_depthwise_plane(op, p, a):
+    from ._mve_layout import prepare_mve_depthwise_plane
+    return None if prepare_mve_depthwise_plane(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
+
+
+def _mve_plane_when(op, p, a):
+    from ._mve_layout import plane_when
+    return plane_when(op, p)
+
+
 def _dsp_gemm(op, p, a):
     from ._conv_common import prepare_dsp_gemm
     return prepare_dsp_gemm(op, p, a.rows, a.bias, a.in_zp, a.in_c)
@@ -286,6 +296,8 @@ TABLE = {
     ("DEPTHWISE_CONV_2D", "int8"): (
         # One input channel: every output channel is an ordinary convolution of it (filter as [oc, kh * kw]).
         Kernel("aot_conv2d_s8_mve", "mve", _mve_conv, serves=_ic1),
+        Kernel("aot_depthwise_conv2d_s8_mve_plane", "mve", _mve_depthwise_plane, serves=_ic_many,
+               when=_mve_plane_when),
         Kernel("aot_depthwise_conv2d_s8_mve", "mve", _mve_depthwise, serves=_ic_many,
                when=lambda op, p, a: f"depth multiplier {p['mult_depth']}" if p["mult_depth"] != 1 else None),
         Kernel("aot_conv2d_s8_dsp", "dsp", _dsp_gemm, serves=_ic1, when=_dsp_gemm_shape),
@@ -299,6 +311,10 @@ TABLE = {
         Kernel("aot_fully_connected_s8_dsp", "dsp", _fc_dsp, when=_fc_dsp_when),
         Kernel("aot_fully_connected_s8_body", "specialized", _specialize_setup("fc"), when=_specialize_when("fc")),
         Kernel("aot_fully_connected_s8", "portable", _portable("aot_fully_connected_s8")),
+    ),
+    ("AVERAGE_POOL_2D", "int8"): (
+        Kernel("aot_avg_pool_s8_mve", "mve", _portable("aot_avg_pool_s8_mve")),
+        Kernel("aot_avg_pool_s8", "portable", _portable("aot_avg_pool_s8")),
     ),
     ("TRANSPOSE_CONV", "int8"): (
         Kernel("aot_transpose_conv_s8", "portable", _portable("aot_transpose_conv_s8")),

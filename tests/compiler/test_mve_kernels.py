@@ -47,8 +47,103 @@ def test_depthwise_conv2d(tmp_path, case):
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
     want = "aot_conv2d_s8_mve" if in_shape[3] == 1 else (
         "aot_depthwise_conv2d_s8_mve" if oc == in_shape[3] else None)
+    if want == "aot_depthwise_conv2d_s8_mve" and _plane_fits(in_shape, kh, kw, stride, padding, dilation):
+        want = "aot_depthwise_conv2d_s8_mve_plane"
     if want:
         assert _kernels(path, TARGET)[0] == want
+
+
+def _plane_fits(in_shape, kh, kw, stride, padding, dilation):
+    """Does every window of this layer lie within 16 bytes of a channel plane (aot_depthwise_conv2d_s8_mve_plane)?
+    Computed here from the layer's shape (TFLite's SAME / VALID arithmetic), not from the compiler's code."""
+    _, ih, iw, _ = in_shape
+    sh, sw = stride
+    dh, dw = dilation
+    eh, ew = (kh - 1) * dh + 1, (kw - 1) * dw + 1
+    if padding == 0:  # SAME
+        oh, ow = -(-ih // sh), -(-iw // sw)
+        pad_l = max((ow - 1) * sw + ew - iw, 0) // 2
+    else:
+        oh, ow = (ih - eh) // sh + 1, (iw - ew) // sw + 1
+        pad_l = 0
+    plane_w = max(iw + pad_l, (ow - 1) * sw + ew - pad_l)
+    return (kh - 1) * dh * plane_w + ew <= 16
+
+
+# Narrow images that aot_depthwise_conv2d_s8_mve_plane takes: channel groups of 8 with tails of 1..7, strides,
+# dilation, 2x2 / 1x3 / 3x1 filters, SAME (left, right, top and bottom padding) and VALID, batches.
+PLANE_CASES = [
+    # in_shape, kh, kw, stride, padding, dilation
+    ((1, 25, 5, 64), 3, 3, (1, 1), 0, (1, 1)),     # KWS's layers
+    ((2, 6, 5, 13), 3, 3, (1, 1), 0, (1, 1)),      # 8 + 5 channels, batches
+    ((1, 7, 4, 9), 3, 3, (2, 2), 0, (1, 1)),       # stride 2, odd height: bottom padding
+    ((1, 8, 3, 6), 3, 3, (1, 2), 0, (1, 1)),       # mixed strides
+    ((1, 7, 6, 3), 2, 2, (1, 1), 1, (2, 2)),       # dilated 2x2 VALID, 3 channels
+    ((1, 4, 12, 17), 1, 3, (1, 1), 0, (1, 1)),     # one filter row, 12 columns
+    ((1, 9, 1, 5), 3, 1, (3, 1), 0, (1, 1)),       # one column, stride 3
+    ((1, 3, 3, 32), 3, 3, (1, 1), 0, (1, 1)),      # every tap row and column padded
+    ((1, 5, 5, 8), 3, 3, (1, 1), 1, (1, 1)),       # VALID: no padding at all
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(PLANE_CASES)))
+def test_depthwise_plane(tmp_path, case):
+    in_shape, kh, kw, stride, padding, dilation = PLANE_CASES[case]
+    oc = in_shape[3]
+    scales = EXTREME_SCALES * (oc // len(EXTREME_SCALES) + 1) if case % 3 == 2 else None
+    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 4,
+                    seed=40 + case, filter_scales=None if scales is None else scales[:oc])
+    path = b.save(tmp_path / "dwp.tflite")
+    assert _plane_fits(in_shape, kh, kw, stride, padding, dilation)
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+    assert _kernels(path, TARGET)[0] == "aot_depthwise_conv2d_s8_mve_plane"
+
+
+def test_plane_geometry():
+    """KWS's 25x5 layers: planes 6 bytes wide (the right padding shared with the next row's left), 27 rows and 16
+    bytes after them, windows of 15 bytes; a 6-wide image no longer fits one 16-byte load, and neither do dilated
+    rows."""
+    from compiler.ops._mve_layout import plane_geometry, plane_when
+    kws = dict(iw=5, ow=5, sw=1, kw=3, dw=1, pad_l=1, oh=25, sh=1, kh=3, dh=1, mult_depth=1)
+    assert plane_geometry(kws) == (6, 27 * 6 + 16, 15)
+    assert plane_when(None, kws) is None
+    assert "17 bytes" in plane_when(None, dict(kws, iw=6, ow=6))
+    assert plane_when(None, dict(kws, dh=2, oh=23)) is not None
+    assert plane_when(None, dict(kws, mult_depth=2)) == "depth multiplier 2"
+
+
+# AVERAGE_POOL_2D int8 (aot_avg_pool_s8_mve): whole-image windows (KWS), border windows with fewer taps (SAME),
+# channel counts around the 16-channel groups, strides, batches, fused activations.
+POOL_CASES = [
+    # in_shape, filter (h, w), stride, padding, act
+    ((1, 25, 5, 64), (25, 5), (1, 1), 1, 0),
+    ((2, 7, 6, 19), (3, 3), (2, 2), 0, 1),
+    ((1, 5, 9, 3), (2, 4), (1, 3), 0, 3),
+    ((1, 4, 4, 16), (4, 4), (2, 2), 0, 2),
+    ((1, 6, 5, 33), (2, 2), (2, 2), 1, 0),
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(POOL_CASES)))
+def test_avg_pool(tmp_path, case):
+    from tflite_builder import ModelBuilder
+    in_shape, (fh, fw), (sh, sw), padding, act = POOL_CASES[case]
+    if padding == 0:
+        oh, ow = -(-in_shape[1] // sh), -(-in_shape[2] // sw)
+    else:
+        oh, ow = (in_shape[1] - fh) // sh + 1, (in_shape[2] - fw) // sw + 1
+    b = ModelBuilder()
+    x = b.input("x", in_shape, "int8", 0.05, -9 + case)
+    y = b.tensor("y", [in_shape[0], oh, ow, in_shape[3]], "int8", 0.05, -9 + case)
+    b.op("AVERAGE_POOL_2D", [x], y, {"padding": padding, "strideH": sh, "strideW": sw, "filterHeight": fh,
+                                     "filterWidth": fw, "fusedActivationFunction": act})
+    b.output(y)
+    path = b.save(tmp_path / "pool.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+    assert _kernels(path, TARGET)[0] == "aot_avg_pool_s8_mve"
+    assert _kernels(path, "cortex-m4")[0] == "aot_avg_pool_s8"
 
 
 @needs_tflm
@@ -68,7 +163,7 @@ def test_extreme_requantization(tmp_path, kind, in_shape, k, oc, out_zp):
     b = _conv_model(kind, in_shape, k, k, oc, seed=oc + k, out_zp=out_zp, filter_scales=EXTREME_SCALES)
     path = b.save(tmp_path / "rq.tflite")
     _check(tmp_path, path, count=6, extra_cases=_extremes(load_model(path)), target=TARGET)
-    assert _kernels(path, TARGET)[0].endswith("_mve")
+    assert _kernels(path, TARGET)[0].endswith(("_mve", "_mve_plane"))
 
 
 @needs_tflm

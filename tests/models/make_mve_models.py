@@ -10,6 +10,15 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   channels with dilated rows (filter rows of 48 bytes read in place inside the image, im2col at the borders); two
   DEPTHWISE_CONV_2D 3x3 on those 16 channels with the extreme scales, stride 1 and stride 2 (odd width: a last
   single pixel);
+- mve_plane_int8.tflite: DEPTHWISE_CONV_2D layers on images narrow enough for aot_depthwise_conv2d_s8_mve_plane
+  (every window within 16 bytes of a channel plane): 3x3 SAME on 13 channels (a group of 8 and one of 5: a
+  predicated 4 + 1) with the extreme scales (left shifts: the general requantization), 3x3 SAME on 16 channels
+  with right shifts only and ReLU6 (the assembly loop, a narrow clamp) and without activation at a small output
+  scale (the same loop clamping to all of int8, saturating both ways), 3x3 SAME stride 2 on an odd 7x4 image
+  (bottom and right padding), and 2x2 VALID with dilation 2 on 6 channels; AVERAGE_POOL_2D 3x3 SAME stride 2 on
+  the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve); CONV_2D 3x3
+  with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered straight
+  from it, the others through im2col; a single last channel);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
   predicated channel block of the fused ADD), an odd pixel count.
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
@@ -72,8 +81,48 @@ def layers_model():
     return b
 
 
+def plane_model():
+    rng = np.random.default_rng(55)
+    b = ModelBuilder()
+    x = b.input("x", [1, 6, 5, 13], "int8", 0.05, -7)
+    same1 = {"padding": 0, "strideH": 1, "strideW": 1, "depthMultiplier": 1, "dilationHFactor": 1,
+             "dilationWFactor": 1}
+    d = _layer(b, rng, "dw_extreme", "DEPTHWISE_CONV_2D", x, [1, 6, 5, 13], (1, 3, 3, 13), EXTREME_SCALES[:13],
+               (0.2, 4), dict(same1, fusedActivationFunction=0))
+    b.output(d)
+    pool = b.tensor("pool", [1, 3, 3, 13], "int8", 0.2, 4)
+    b.op("AVERAGE_POOL_2D", [d], pool, {"padding": 0, "strideH": 2, "strideW": 2, "filterHeight": 3,
+                                        "filterWidth": 3, "fusedActivationFunction": 1})
+    b.output(pool)
+    e = _layer(b, rng, "widen", "CONV_2D", x, [1, 6, 5, 16], (16, 1, 1, 13), rng.uniform(0.002, 0.01, size=16),
+               (0.1, -2), {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0})
+    r = _layer(b, rng, "dw_relu6", "DEPTHWISE_CONV_2D", e, [1, 6, 5, 16], (1, 3, 3, 16),
+               rng.uniform(0.002, 0.01, size=16), (0.03, -128), dict(same1, fusedActivationFunction=3), in_scale=0.1)
+    b.output(r)
+    # The same loop with the clamp to all of int8 (a saturating shift), at a small output scale so that many sums
+    # saturate both ways.
+    b.output(_layer(b, rng, "dw_full", "DEPTHWISE_CONV_2D", e, [1, 6, 5, 16], (1, 3, 3, 16),
+                    rng.uniform(0.002, 0.01, size=16), (0.004, 5), dict(same1, fusedActivationFunction=0),
+                    in_scale=0.1))
+    y = b.input("y", [1, 7, 4, 8], "int8", 0.05, 3)
+    b.output(_layer(b, rng, "dw_step", "DEPTHWISE_CONV_2D", y, [1, 4, 2, 8], (1, 3, 3, 8),
+                    rng.uniform(0.002, 0.01, size=8), (0.1, -3),
+                    dict(same1, strideH=2, strideW=2, fusedActivationFunction=1)))
+    z = b.input("z", [1, 7, 6, 6], "int8", 0.05, 0)
+    b.output(_layer(b, rng, "dw_dilated", "DEPTHWISE_CONV_2D", z, [1, 5, 4, 6], (1, 2, 2, 6),
+                    rng.uniform(0.002, 0.01, size=6), (0.1, 1),
+                    {"padding": 1, "strideH": 1, "strideW": 1, "depthMultiplier": 1, "dilationHFactor": 2,
+                     "dilationWFactor": 2, "fusedActivationFunction": 0}))
+    u = b.input("u", [1, 8, 7, 2], "int8", 0.05, -100)
+    b.output(_layer(b, rng, "gathered", "CONV_2D", u, [1, 8, 4, 5], (5, 3, 3, 2), EXTREME_SCALES[3:8], (0.2, -1),
+                    {"padding": 0, "strideH": 1, "strideW": 2, "fusedActivationFunction": 0, "dilationHFactor": 2,
+                     "dilationWFactor": 1}))
+    return b
+
+
 def main():
     layers_model().save(os.path.join(HERE, "mve_layers_int8.tflite"))
+    plane_model().save(os.path.join(HERE, "mve_plane_int8.tflite"))
     residual_model(shape=(1, 5, 5, 8), oc=7, mid=8, per_channel=True, add_act=1, seed=3).save(
         os.path.join(HERE, "mve_residual_int8.tflite"))
 

@@ -75,6 +75,54 @@ static const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
 }
 #endif
 
+#if defined(__ARM_FEATURE_MVE)
+/* The gather offsets of a window's K taps from its first tap, 16 per vector (taps past K: 0), when K <= 48 and
+ * every tap lies within 256 bytes of the first (a first layer's 3x3 window on 3 channels, a 10x4 one on one
+ * channel): returns 1 and fills offs, else 0. */
+static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48])
+{
+    int32_t ky, kx, c, j = 0;
+    const int32_t last = ((g->filter_h - 1) * g->dilation_h * g->in_w + (g->filter_w - 1) * g->dilation_w) * g->in_c
+                         + g->in_c - 1;
+    if (k > 48 || last > 255) {
+        return 0;
+    }
+    memset(offs, 0, 48);
+    for (ky = 0; ky < g->filter_h; ky++) {
+        for (kx = 0; kx < g->filter_w; kx++) {
+            for (c = 0; c < g->in_c; c++) {
+                offs[j++] = (uint8_t)((ky * g->dilation_h * g->in_w + kx * g->dilation_w) * g->in_c + c);
+            }
+        }
+    }
+    return 1;
+}
+
+/* Output pixel `pixel`'s GEMM row gathered into `row` (VLDRB gathers, 16 taps each) when its window is inside the
+ * image; 0 when it is not (then aot_mve_im2col pads it). */
+static const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs, int32_t k,
+                                        int8_t* row)
+{
+    const int32_t ox = pixel % g->out_w;
+    const int32_t oy = (pixel / g->out_w) % g->out_h;
+    const int32_t b = pixel / (g->out_w * g->out_h);
+    const int32_t y0 = oy * g->stride_h - g->pad_top;
+    const int32_t x0 = ox * g->stride_w - g->pad_left;
+    const int8_t* base;
+    int32_t j;
+    if (y0 < 0 || x0 < 0 || y0 + (g->filter_h - 1) * g->dilation_h >= g->in_h ||
+        x0 + (g->filter_w - 1) * g->dilation_w >= g->in_w) {
+        return 0;
+    }
+    base = g->input + ((b * g->in_h + y0) * g->in_w + x0) * g->in_c;
+    for (j = 0; j < k; j += 16) {
+        const mve_pred16_t p = vctp8q((uint32_t)(k - j));
+        vstrbq_p_s8(row + j, vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), p), p);
+    }
+    return row;
+}
+#endif
+
 /* The whole layer; `fused` (a constant in each entry point) adds the residual, `right` (a constant) says every
  * shift is a right shift. */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
@@ -85,6 +133,11 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     const int32_t pixels = batches * g->out_h * g->out_w;
     const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
     int32_t p;
+#if defined(__ARM_FEATURE_MVE)
+    /* Short windows (K <= 48, within 256 bytes) gathered straight from the image where they are inside it. */
+    uint8_t offs[48];
+    const int gather = !direct && aot_mve_gather_offsets(g, k, offs);
+#endif
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
     /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
     const int runs = !direct && g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
@@ -102,8 +155,16 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
             }
         }
 #endif
-        const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
-        const int8_t* x1 = aot_mve_im2col(g, p + 1, scratch + k, direct);
+        const int8_t* x0 = 0;
+        const int8_t* x1 = 0;
+#if defined(__ARM_FEATURE_MVE)
+        if (gather) {
+            x0 = aot_mve_gather_row(g, p, offs, k, scratch);
+            x1 = aot_mve_gather_row(g, p + 1, offs, k, scratch + k);
+        }
+#endif
+        x0 = x0 ? x0 : aot_mve_im2col(g, p, scratch, direct);
+        x1 = x1 ? x1 : aot_mve_im2col(g, p + 1, scratch + k, direct);
         aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
                      fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right);
     }

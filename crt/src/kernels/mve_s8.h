@@ -5,7 +5,8 @@
  * and adds the sum to a scalar accumulator.  The GEMM takes one or two pixels (rows of K int8 inputs) against
  * four output channels at a time: per 16 taps one input vector per pixel and one weight vector per channel are
  * loaded, so each weight load serves both pixels and each input load four channels.  The K % 16 last taps are
- * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.
+ * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.  With K a multiple of 16, up to
+ * 8 such blocks of a pixel pair run in one assembly loop (aot_mve_dot_blocks) and are requantized after it.
  *
  * Weight layout written by the compiler (compiler/ops/_mve_layout.py; the same bytes as the model, reordered):
  *   - output channels in blocks of 4; per block, per 16 taps: 16 weights of each of the 4 channels (64 bytes);
@@ -216,6 +217,133 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
         : \
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc")
 
+#if defined(__OPTIMIZE__)
+/* What aot_mve_dot_blocks reads and updates in memory (its loop has no general register left for them). */
+struct aot_mve_blocks_args {
+    const int8_t* x0;
+    const int8_t* x1;
+    int32_t passes, blocks;
+    int32_t* sums;
+    int32_t skip, runs;
+};
+
+/* One pass of 16 taps of both pixels against the 4 channels (VMLADAVA, or OP). */
+#define AOT_MVE_PASS(OP) \
+    "vldrb.8 q1, [%[w], #16]\n\t" \
+    "vldrb.8 q2, [%[w], #32]\n\t" \
+    "vldrb.8 q3, [%[w], #48]\n\t" \
+    "vldrb.8 q0, [%[w]], #64\n\t" \
+    "vldrb.8 q4, [%[x0]], #16\n\t" \
+    OP " %[a0], q4, q0\n\t" \
+    OP " %[a1], q4, q1\n\t" \
+    OP " %[a2], q4, q2\n\t" \
+    OP " %[a3], q4, q3\n\t" \
+    "vldrb.8 q5, [%[x1]], #16\n\t" \
+    OP " %[b0], q5, q0\n\t" \
+    OP " %[b1], q5, q1\n\t" \
+    OP " %[b2], q5, q2\n\t" \
+    OP " %[b3], q5, q3\n\t"
+
+/* Two pixels against a.blocks blocks of 4 channels (no K tail), in one loop.  A pixel's K taps are a.runs runs of
+ * 16 * a.passes bytes, a.skip bytes apart (a convolution's filter rows read in place; one run: a plain row).  The
+ * eight sums of a block (pixel 0's 4 channels, then pixel 1's) are stored as words at a.sums, 8 per block.  The
+ * accumulators stay pinned to r0, r2, ..., r12 and lr across the blocks (per block only the rows are re-read),
+ * where a loop of one block per call spilled and reloaded the caller's values around every block. */
+static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
+{
+    register int32_t ra0 __asm__("r0");
+    register int32_t ra1 __asm__("r2");
+    register int32_t ra2 __asm__("r4");
+    register int32_t ra3 __asm__("r6");
+    register int32_t rb0 __asm__("r8");
+    register int32_t rb1 __asm__("r10");
+    register int32_t rb2 __asm__("r12");
+    register int32_t rb3 __asm__("lr");
+    const int8_t* x0;
+    const int8_t* x1;
+    int32_t n, r;
+    __asm__ volatile(
+        "2:\n\t"
+        "ldr %[x0], [%[a]]\n\t"
+        "ldr %[x1], [%[a], #4]\n\t"
+        "ldr %[r], [%[a], #24]\n\t"
+        "ldr %[n], [%[a], #8]\n\t"
+        /* The first pass sets the sums (VMLADAV), the others add to them. */
+        AOT_MVE_PASS("vmladav.s8")
+        "subs %[n], %[n], #1\n\t"
+        "beq 4f\n\t"
+        "1:\n\t"
+        AOT_MVE_PASS("vmladava.s8")
+        "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t"
+        "4:\n\t"
+        "subs %[r], %[r], #1\n\t"
+        "beq 3f\n\t"
+        "ldr %[n], [%[a], #20]\n\t"
+        "add %[x0], %[x0], %[n]\n\t"
+        "add %[x1], %[x1], %[n]\n\t"
+        "ldr %[n], [%[a], #8]\n\t"
+        "5:\n\t"
+        AOT_MVE_PASS("vmladava.s8")
+        "subs %[n], %[n], #1\n\t"
+        "bne 5b\n\t"
+        "b 4b\n\t"
+        "3:\n\t"
+        "ldr %[n], [%[a], #16]\n\t"
+        "strd %[a0], %[a1], [%[n]]\n\t"
+        "strd %[a2], %[a3], [%[n], #8]\n\t"
+        "strd %[b0], %[b1], [%[n], #16]\n\t"
+        "strd %[b2], %[b3], [%[n], #24]\n\t"
+        "adds %[n], %[n], #32\n\t"
+        "str %[n], [%[a], #16]\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "str %[n], [%[a], #12]\n\t"
+        "bne 2b"
+        : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
+          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [r] "=&r"(r),
+          [w] "+r"(w)
+        : [a] "r"(a)
+        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
+}
+
+/* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization. */
+#define AOT_MVE_BLOCKS 8
+
+/* aot_mve_gemm for two pixels, K a multiple of 16 and out_c of 4 (each pixel's K taps `runs` runs of K / runs
+ * bytes, `skip` bytes from one run's end to the next's start): the products of up to AOT_MVE_BLOCKS channel
+ * blocks in one aot_mve_dot_blocks call, then their requantization. */
+AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k,
+                                        int32_t runs, int32_t skip, int32_t out_c, const struct aot_mve_rq* rq,
+                                        int8_t* out0, int8_t* out1, const int8_t* res0, const int8_t* res1, int fused,
+                                        int right)
+{
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    const int8_t* w = filter;
+    int32_t sums[8 * AOT_MVE_BLOCKS];
+    struct aot_mve_blocks_args a;
+    int32_t c, i;
+    for (c = 0; c < out_c; c += 4 * AOT_MVE_BLOCKS) {
+        const int32_t nb = (out_c - c) / 4 < AOT_MVE_BLOCKS ? (out_c - c) / 4 : AOT_MVE_BLOCKS;
+        a.x0 = x0;
+        a.x1 = x1;
+        a.passes = (k / runs) >> 4;
+        a.blocks = nb;
+        a.sums = sums;
+        a.skip = skip;
+        a.runs = runs;
+        aot_mve_dot_blocks(&a, w);
+        w += nb * 4 * k;
+        for (i = 0; i < nb; i++) {
+            struct aot_mve_chan ch;
+            aot_mve_chan_load(&ch, &q, c + 4 * i, 4);
+            aot_mve_store(vldrwq_s32(sums + 8 * i), c + 4 * i, &ch, &q, res0, out0, fused, 1, right);
+            aot_mve_store(vldrwq_s32(sums + 8 * i + 4), c + 4 * i, &ch, &q, res1, out1, fused, 1, right);
+        }
+    }
+}
+#endif
+
 /* One or two pixels (x1 ignored unless `two`) against a block of 4 channels laid out as above: r0/r1 get the
  * 4 dot products of each pixel. */
 AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
@@ -302,57 +430,15 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
 }
 
 #if defined(__OPTIMIZE__)
-/* Two pixels whose K taps are `runs` runs of run_len bytes (a multiple of 16), `stride` apart in the input (a
- * convolution's filter rows inside the image: no im2col copy), against a block of 4 channels. */
-AOT_ALWAYS_INLINE void aot_mve_dot4_runs(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t runs,
-                                         int32_t run_len, int32_t stride, int32x4_t* r0, int32x4_t* r1)
-{
-    register int32_t ra0 __asm__("r0") = 0;
-    register int32_t ra1 __asm__("r2") = 0;
-    register int32_t ra2 __asm__("r4") = 0;
-    register int32_t ra3 __asm__("r6") = 0;
-    register int32_t rb0 __asm__("r8") = 0;
-    register int32_t rb1 __asm__("r10") = 0;
-    register int32_t rb2 __asm__("r12") = 0;
-    register int32_t rb3 __asm__("lr") = 0;
-    int32_t r;
-    for (r = 0; r < runs; r++) {
-        const int8_t* p0 = x0 + r * stride;
-        const int8_t* p1 = x1 + r * stride;
-        int32_t n = run_len >> 4;
-        AOT_MVE_DOT4X2_LOOP(p0, p1, w, n);
-    }
-    {
-        int32x4_t v = vdupq_n_s32(ra0);
-        v = vsetq_lane_s32(ra1, v, 1);
-        v = vsetq_lane_s32(ra2, v, 2);
-        *r0 = vsetq_lane_s32(ra3, v, 3);
-        v = vdupq_n_s32(rb0);
-        v = vsetq_lane_s32(rb1, v, 1);
-        v = vsetq_lane_s32(rb2, v, 2);
-        *r1 = vsetq_lane_s32(rb3, v, 3);
-    }
-}
-
-/* aot_mve_gemm for two such pixels and out_c a multiple of 4. */
+/* aot_mve_gemm for two pixels whose K taps are `runs` runs of run_len bytes (a multiple of 16), `stride` apart in
+ * the input (a convolution's filter rows inside the image: no im2col copy), and out_c a multiple of 4. */
 AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int32_t runs, int32_t run_len,
                                          int32_t stride, const int8_t* filter, int32_t out_c,
                                          const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1,
                                          const int8_t* res0, const int8_t* res1, int fused, int right)
 {
-    const int32_t k = runs * run_len;
-    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
-    const int8_t* w = filter;
-    int32_t c;
-    for (c = 0; c < out_c; c += 4) {
-        int32x4_t r0, r1;
-        struct aot_mve_chan ch;
-        aot_mve_dot4_runs(x0, x1, w, runs, run_len, stride, &r0, &r1);
-        aot_mve_chan_load(&ch, &q, c, 4);
-        aot_mve_store(r0, c, &ch, &q, res0, out0, fused, 1, right);
-        aot_mve_store(r1, c, &ch, &q, res1, out1, fused, 1, right);
-        w += 4 * k;
-    }
+    aot_mve_gemm_k16(x0, x1, filter, runs * run_len, runs, stride - run_len, out_c, rq, out0, out1, res0, res1,
+                     fused, right);
 }
 #endif
 
@@ -385,6 +471,12 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
     const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
     const int8_t* w = filter;
     int32_t c;
+#if defined(__OPTIMIZE__)
+    if (two && k >= 16 && (k & 15) == 0 && (out_c & 3) == 0) {
+        aot_mve_gemm_k16(x0, x1, filter, k, 1, 0, out_c, rq, out0, out1, res0, res1, fused, right);
+        return;
+    }
+#endif
     for (c = 0; c + 4 <= out_c; c += 4) {
         int32x4_t r0, r1 = vdupq_n_s32(0);
         struct aot_mve_chan ch;

@@ -1,0 +1,295 @@
+/* int8 depthwise convolution (depth multiplier 1) for cores with Helium (MVE) on small images: one VMLADAVA.S8 per
+ * output and channel, with a portable fallback.
+ *
+ * The input's channels are copied, eight at a time, into planes in scratch (one plane per channel: rows of
+ * plane_w bytes, the image surrounded by its padding, which holds the input zero point; the zero point itself is
+ * folded into the bias by the compiler).  The right padding of a plane row and the left padding of the next one
+ * are the same bytes, so plane_w is only as wide as the windows need (see aot_dwp_plane_w).  When the taps of a
+ * window lie within 16 consecutive plane bytes (a 3x3 filter on an image up to 5 columns wide, a 2x2 up to 14, ...;
+ * the compiler chooses this kernel only then), one 16-byte load holds the whole window, and a weight vector with
+ * the channel's taps in the lanes of their plane offsets (zeros elsewhere) takes all of its products in one
+ * VMLADAVA: kh * kw MACs per instruction instead of one vector multiply and add per tap.  Four channels of one
+ * output pixel go together: their four sums become one vector, requantized across the channels as in mve_s8.h
+ * and stored as four bytes.
+ *
+ * Filter: [channels][filter_h * filter_w] (the model's bytes reordered by the compiler).  Scratch:
+ * min(channels, 8) * aot_dwp_plane_bytes() bytes.
+ */
+#include "aot/kernels/depthwise_conv2d.h"
+#include "mve_s8.h"
+
+#define AOT_DWP_GROUP 8
+
+/* Plane row width: the image and its left padding, and wide enough that the right-most tap of a row's last window
+ * (which can wrap past the row end) lands in the next row's left padding. */
+static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, int32_t stride_w, int32_t dilation_w,
+                               int32_t pad_left)
+{
+    const int32_t last = (out_w - 1) * stride_w + (filter_w - 1) * dilation_w;
+    const int32_t need = last - pad_left + 1;
+    return in_w + pad_left > need ? in_w + pad_left : need;
+}
+
+#if defined(__ARM_FEATURE_MVE)
+
+/* One output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2. */
+#define AOT_DWP_ROW_ASM(CLAMP) \
+    __asm__ volatile( \
+        "1:\n\t" \
+        "vldrb.s8 q3, [%[p0]], #1\n\t" \
+        "vmladav.s8 %[a0], q3, %q[w0]\n\t" \
+        "vldrb.s8 q3, [%[p1]], #1\n\t" \
+        "vmladav.s8 %[a1], q3, %q[w1]\n\t" \
+        "vldrb.s8 q3, [%[p2]], #1\n\t" \
+        "vmladav.s8 %[a2], q3, %q[w2]\n\t" \
+        "vldrb.s8 q3, [%[p3]], #1\n\t" \
+        "vmladav.s8 %[a3], q3, %q[w3]\n\t" \
+        "vdup.32 q2, %[a0]\n\t" \
+        "vmov.32 q2[1], %[a1]\n\t" \
+        "vmov.32 q2[2], %[a2]\n\t" \
+        "vmov.32 q2[3], %[a3]\n\t" \
+        "vadd.i32 q2, q2, %q[bias]\n\t" \
+        "vqrdmulh.s32 q2, q2, %q[mult]\n\t" \
+        "vshr.s32 q3, q2, #31\n\t" \
+        "vqadd.s32 q2, q2, q3\n\t" \
+        "vldrw.32 q3, [%[k]]\n\t" \
+        "vrshl.s32 q2, q2, q3\n\t" \
+        "ldr %[a0], [%[k], #48]\n\t" \
+        "vadd.i32 q2, q2, %[a0]\n\t" \
+        CLAMP \
+        "vstrb.32 q2, [%[out]]\n\t" \
+        "ldr %[a1], [%[k], #52]\n\t" \
+        "add %[out], %[out], %[a1]\n\t" \
+        "subs %[n], %[n], #1\n\t" \
+        "bne 1b" \
+        : [a0] "=r"(a0), [a1] "=r"(a1), [a2] "=r"(a2), [a3] "=r"(a3), [p0] "+r"(p0), [p1] "+r"(p1), \
+          [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "+r"(n), [k] "+r"(kp) \
+        : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult) \
+        : "q2", "q3", "memory", "cc")
+
+/* Four channels c..c+3 (m of them valid: m == 4 a constant at the call site when whole) of every output pixel of
+ * one image, from the planes at `planes` (plane k of channel c + k). */
+AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_bytes, int32_t plane_w,
+                                         const int8_t* filter, int32_t taps, uint8x16_t lane_tap,
+                                         mve_pred16_t tap_lanes, const struct aot_mve_rq* rq, int32_t c, int32_t m,
+                                         int8_t* out, int32_t out_h, int32_t out_w, int32_t channels,
+                                         int32_t stride_h, int32_t stride_w, int right)
+{
+    const mve_pred16_t p = m == 4 ? 0xFFFF : vctp32q((uint32_t)m);
+    /* A missing channel reads plane 0 against zero weights; its lane is never stored. */
+    const int8_t* p0 = planes;
+    const int8_t* p1 = planes + (m > 1 ? plane_bytes : 0);
+    const int8_t* p2 = planes + (m > 2 ? 2 * plane_bytes : 0);
+    const int8_t* p3 = planes + (m > 3 ? 3 * plane_bytes : 0);
+    const int8x16_t w0 = vldrbq_gather_offset_z_s8(filter + c * taps, lane_tap, tap_lanes);
+    const int8x16_t w1 = vldrbq_gather_offset_z_s8(filter + (c + (m > 1)) * taps, lane_tap,
+                                                   m > 1 ? tap_lanes : 0);
+    const int8x16_t w2 = vldrbq_gather_offset_z_s8(filter + (c + (m > 2 ? 2 : 0)) * taps, lane_tap,
+                                                   m > 2 ? tap_lanes : 0);
+    const int8x16_t w3 = vldrbq_gather_offset_z_s8(filter + (c + (m > 3 ? 3 : 0)) * taps, lane_tap,
+                                                   m > 3 ? tap_lanes : 0);
+    const int32x4_t bias = vldrwq_z_s32(rq->bias + c, p);
+    const int32x4_t mult = vldrwq_z_s32(rq->multiplier + c, p);
+    /* Only the weights, bias and multiplier stay in q registers (eight in all with a load and the sums); the shifts
+     * are reloaded and the clamp bounds duplicated per pixel rather than spilled. */
+    const int32_t* shift = rq->shift + c;
+    const int32_t offset = rq->out_offset, lo = rq->act_min, hi = rq->act_max;
+    const int32_t row_step = stride_h * plane_w - out_w * stride_w;
+    int32_t oy, ox;
+    out += c;
+#if defined(__OPTIMIZE__)
+    if (m == 4 && right && stride_w == 1) {
+        /* The common case as one loop per output row (GCC keeps the invariants of the C loop below on the stack
+         * and reloads them per pixel): the sums pinned to even registers (VMLADAV takes no others), the shifts
+         * and clamp bounds read as vectors from `k`. */
+        int32_t k[16];
+        vstrwq_s32(k, vldrwq_s32(shift));
+        vstrwq_s32(k + 4, vdupq_n_s32(lo));
+        vstrwq_s32(k + 8, vdupq_n_s32(hi));
+        k[12] = offset;
+        k[13] = channels;
+        for (oy = 0; oy < out_h; oy++) {
+            register int32_t a0 __asm__("r0");
+            register int32_t a1 __asm__("r2");
+            register int32_t a2 __asm__("r4");
+            register int32_t a3 __asm__("r6");
+            int32_t n = out_w;
+            int32_t* kp = k;
+            /* VSTRB.32 takes a low base register. */
+            register int8_t* o __asm__("r1") = out;
+            if (lo == -128 && hi == 127) {
+                /* The clamp to all of int8 as a saturating shift to the top byte and back. */
+                AOT_DWP_ROW_ASM("vqshl.s32 q2, q2, #24\n\t"
+                                "vshr.s32 q2, q2, #24\n\t");
+            } else {
+                AOT_DWP_ROW_ASM("vldrw.32 q3, [%[k], #16]\n\t"
+                                "vmax.s32 q2, q2, q3\n\t"
+                                "vldrw.32 q3, [%[k], #32]\n\t"
+                                "vmin.s32 q2, q2, q3\n\t");
+            }
+            out = o;
+            p0 += row_step;
+            p1 += row_step;
+            p2 += row_step;
+            p3 += row_step;
+        }
+        return;
+    }
+#endif
+    for (oy = 0; oy < out_h; oy++) {
+        for (ox = 0; ox < out_w; ox++) {
+            const int32_t a0 = vmladavq_s8(vldrbq_s8(p0), w0);
+            const int32_t a1 = vmladavq_s8(vldrbq_s8(p1), w1);
+            const int32_t a2 = vmladavq_s8(vldrbq_s8(p2), w2);
+            const int32_t a3 = vmladavq_s8(vldrbq_s8(p3), w3);
+            const int32x4_t s = m == 4 ? vldrwq_s32(shift) : vldrwq_z_s32(shift, p);
+            int32x4_t v = vdupq_n_s32(a0);
+            v = vsetq_lane_s32(a1, v, 1);
+            v = vsetq_lane_s32(a2, v, 2);
+            v = vsetq_lane_s32(a3, v, 3);
+            v = vaddq_s32(v, bias);
+            v = right ? aot_mve_requant_right(v, mult, s) : aot_mve_requant(v, mult, s);
+            v = vaddq_n_s32(v, offset);
+            v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(lo)), vdupq_n_s32(hi));
+            if (m == 4) {
+                vstrbq_s32(out, v);
+            } else {
+                vstrbq_p_s32(out, v, p);
+            }
+            out += channels;
+            p0 += stride_w;
+            p1 += stride_w;
+            p2 += stride_w;
+            p3 += stride_w;
+        }
+        p0 += row_step;
+        p1 += row_step;
+        p2 += row_step;
+        p3 += row_step;
+    }
+}
+
+/* Every channel group of one image: transposed into planes eight channels at a time, then computed. */
+AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t in_w, int32_t channels, const int8_t* filter,
+                          int32_t taps, uint8x16_t lane_tap, mve_pred16_t tap_lanes, const struct aot_mve_rq* rq,
+                          int8_t* out_b, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                          int32_t pad_top, int32_t pad_left, int32_t plane_w, int32_t plane_rows,
+                          int32_t plane_bytes, int8_t* scratch, int right)
+{
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    /* Lane k of a pixel's 8 channels goes to plane k. */
+    const uint16x8_t to_plane = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)plane_bytes);
+    const int32_t rows = in_h < plane_rows - pad_top ? in_h : plane_rows - pad_top;
+    int32_t c0;
+    for (c0 = 0; c0 < channels; c0 += AOT_DWP_GROUP) {
+        const int32_t n = channels - c0 < AOT_DWP_GROUP ? channels - c0 : AOT_DWP_GROUP;
+        const mve_pred16_t pn = vctp16q((uint32_t)n);
+        int32_t y, x, c;
+        for (y = 0; y < rows; y++) {
+            const int8_t* src = in_b + y * in_w * channels + c0;
+            int8_t* dst = scratch + (y + pad_top) * plane_w + pad_left;
+            if (n == AOT_DWP_GROUP) {
+                for (x = 0; x < in_w; x++) {
+                    vstrbq_scatter_offset_s16(dst + x, to_plane, vldrbq_s16(src));
+                    src += channels;
+                }
+            } else {
+                for (x = 0; x < in_w; x++) {
+                    vstrbq_scatter_offset_p_s16(dst + x, to_plane, vldrbq_z_s16(src, pn), pn);
+                    src += channels;
+                }
+            }
+        }
+        for (c = c0; c + 4 <= c0 + n; c += 4) {
+            aot_dwp_channels4(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap,
+                              tap_lanes, &q, c, 4, out_b, out_h, out_w, channels, stride_h, stride_w, right);
+        }
+        if (c < c0 + n) {
+            aot_dwp_channels4(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap,
+                              tap_lanes, &q, c, c0 + n - c, out_b, out_h, out_w, channels, stride_h, stride_w,
+                              right);
+        }
+    }
+}
+
+#endif
+
+void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                       int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
+                                       const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
+                                       int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                                       int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
+                                       int32_t output_offset, const int32_t* out_multiplier,
+                                       const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch)
+{
+    const int32_t taps = filter_h * filter_w;
+    int32_t b;
+#if defined(__ARM_FEATURE_MVE)
+    const int32_t plane_w = aot_dwp_plane_w(in_w, out_w, filter_w, stride_w, dilation_w, pad_left);
+    const int32_t plane_rows = (out_h - 1) * stride_h + (filter_h - 1) * dilation_h + 1;
+    /* 16 bytes past the last row: the last windows' loads and wrapped taps stay inside the plane. */
+    const int32_t plane_bytes = plane_rows * plane_w + 16;
+    const int32_t groups = channels < AOT_DWP_GROUP ? channels : AOT_DWP_GROUP;
+    const int right = aot_mve_all_right(out_shift, channels);
+    uint8_t lanes[16] = {0};
+    mve_pred16_t tap_lanes = 0;
+    struct aot_mve_rq rq;
+    int32_t ky, kx;
+    for (ky = 0; ky < filter_h; ky++) {
+        for (kx = 0; kx < filter_w; kx++) {
+            const int32_t lane = ky * dilation_h * plane_w + kx * dilation_w;
+            lanes[lane] = (uint8_t)(ky * filter_w + kx);
+            tap_lanes |= (mve_pred16_t)(1u << lane);
+        }
+    }
+    rq.bias = bias;
+    rq.multiplier = out_multiplier;
+    rq.shift = out_shift;
+    rq.per_channel = 1;
+    rq.out_offset = output_offset;
+    rq.act_min = act_min;
+    rq.act_max = act_max;
+    rq.add = 0;
+    /* The padding is never overwritten: fill once, then each channel group writes only the image. */
+    aot_mve_fill(scratch, groups * plane_bytes, (int8_t)input_zero_point);
+    for (b = 0; b < batches; b++) {
+        const int8_t* in_b = input + b * in_h * in_w * channels;
+        int8_t* out_b = output + b * out_h * out_w * channels;
+        if (right) {
+            aot_dwp_image(in_b, in_h, in_w, channels, filter, taps, vldrbq_u8(lanes), tap_lanes, &rq, out_b, out_h,
+                          out_w, stride_h, stride_w, pad_top, pad_left, plane_w, plane_rows, plane_bytes, scratch, 1);
+        } else {
+            aot_dwp_image(in_b, in_h, in_w, channels, filter, taps, vldrbq_u8(lanes), tap_lanes, &rq, out_b, out_h,
+                          out_w, stride_h, stride_w, pad_top, pad_left, plane_w, plane_rows, plane_bytes, scratch, 0);
+        }
+    }
+#else
+    /* Portable: the same arithmetic straight from the input (the host checks the layout and the folded bias). */
+    int32_t oy, ox, c, ky, kx;
+    (void)scratch;
+    (void)aot_dwp_plane_w;
+    for (b = 0; b < batches; b++) {
+        for (oy = 0; oy < out_h; oy++) {
+            for (ox = 0; ox < out_w; ox++) {
+                for (c = 0; c < channels; c++) {
+                    uint32_t acc = (uint32_t)bias[c];
+                    int32_t v;
+                    for (ky = 0; ky < filter_h; ky++) {
+                        const int32_t iy = oy * stride_h - pad_top + ky * dilation_h;
+                        for (kx = 0; kx < filter_w; kx++) {
+                            const int32_t ix = ox * stride_w - pad_left + kx * dilation_w;
+                            const int32_t x = (uint32_t)iy < (uint32_t)in_h && (uint32_t)ix < (uint32_t)in_w
+                                                  ? input[((b * in_h + iy) * in_w + ix) * channels + c]
+                                                  : input_zero_point;
+                            acc += (uint32_t)(filter[c * taps + ky * filter_w + kx] * x);
+                        }
+                    }
+                    v = aot_multiply_by_quantized_multiplier((int32_t)acc, out_multiplier[c], out_shift[c]);
+                    v = aot_dsp_clamp((int32_t)((uint32_t)v + (uint32_t)output_offset), act_min, act_max);
+                    output[((b * out_h + oy) * out_w + ox) * channels + c] = (int8_t)v;
+                }
+            }
+        }
+    }
+#endif
+}
