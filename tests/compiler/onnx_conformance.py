@@ -67,7 +67,8 @@ PARAM_SLOTS = {"Conv": {1, 2}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2
                "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "Slice": {1, 2, 3, 4}, "Split": {1},
                "Gather": {1}, "Pad": {1, 2, 3}, "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2},
                "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8}, "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7},
-               "Dropout": {1, 2}, "Resize": {1, 2, 3}, "Upsample": {1}}
+               "Dropout": {1, 2}, "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
+               "ReduceMax": {1}, "ReduceMin": {1}, "ReduceSum": {1}}
 
 
 def freeze_parameters(model, data_sets):
