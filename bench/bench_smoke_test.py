@@ -37,8 +37,14 @@ class BenchSmokeTest(unittest.TestCase):
         (row,) = self.results["rows"]
         self.assertTrue(row["outputs_exact"])
         self.assertGreater(row["instructions"], 0)
-        for key in ("code_bytes", "runner_code_bytes", "crt_code_bytes", "weight_bytes", "workspace_bytes",
-                    "run_stack_bytes"):
+        for key in (
+            "code_bytes",
+            "runner_code_bytes",
+            "crt_code_bytes",
+            "weight_bytes",
+            "workspace_bytes",
+            "run_stack_bytes",
+        ):
             self.assertGreater(row[key], 0, key)
         self.assertEqual(row["code_bytes"], row["runner_code_bytes"] + row["crt_code_bytes"])
         self.assertIn("| hello_world_int8 | mps2-an386 (cortex-m4) |", self.markdown)

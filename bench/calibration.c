@@ -7,23 +7,29 @@
 
 void bench_start_marker(void) __attribute__((noinline));
 void bench_end_marker(void) __attribute__((noinline));
-void bench_start_marker(void) { __asm__ volatile("nop"); }
-void bench_end_marker(void) { __asm__ volatile("nop"); }
+void bench_start_marker(void)
+{
+    __asm__ volatile("nop");
+}
+void bench_end_marker(void)
+{
+    __asm__ volatile("nop");
+}
 
 #define CALIBRATION_N 1234567u
 
-int main(void) {
-  uint32_t n = CALIBRATION_N;
-  __asm__ volatile(
-      "  bl bench_start_marker\n"
-      "1:\n"
-      "  subs %0, %0, #1\n"
-      "  nop\n"
-      "  bne 1b\n"
-      "  bl bench_end_marker\n"
-      : "+l"(n)
-      :
-      : "cc", "r0", "r1", "r2", "r3", "r12", "lr", "memory");
-  printf("calibration: N=%u\n", CALIBRATION_N);
-  return 0;
+int main(void)
+{
+    uint32_t n = CALIBRATION_N;
+    __asm__ volatile("  bl bench_start_marker\n"
+                     "1:\n"
+                     "  subs %0, %0, #1\n"
+                     "  nop\n"
+                     "  bne 1b\n"
+                     "  bl bench_end_marker\n"
+                     : "+l"(n)
+                     :
+                     : "cc", "r0", "r1", "r2", "r3", "r12", "lr", "memory");
+    printf("calibration: N=%u\n", CALIBRATION_N);
+    return 0;
 }

@@ -38,8 +38,8 @@ def render(m: dict) -> str:
         "extern uint32_t __stack_bottom;",
         "",
         "/* The instruction counter snapshots at the first instruction of each marker. */",
-        'void bench_start_marker(void) __attribute__((noinline));',
-        'void bench_end_marker(void) __attribute__((noinline));',
+        "void bench_start_marker(void) __attribute__((noinline));",
+        "void bench_end_marker(void) __attribute__((noinline));",
         'void bench_start_marker(void) { __asm__ volatile("nop"); }',
         'void bench_end_marker(void) { __asm__ volatile("nop"); }',
         "",
@@ -55,29 +55,37 @@ def render(m: dict) -> str:
         lines.append(f"  in.{i['c_name']} = {p}_ref_{i['c_name']};")
     for o in m["outputs"]:
         lines.append(f"  out.{o['c_name']} = out_{o['c_name']};")
-    lines += ["  int32_t rc = 0;"] + reset + [
-        f"  rc |= {p}_run(&in, &out, workspace{state_arg});",
-        "  uint32_t* sp;",
-        '  __asm__ volatile("mov %0, sp" : "=r"(sp));',
-        "  for (uint32_t* w = &__stack_bottom; w < sp - 16; ++w) *w = BENCH_PAINT;",
-    ] + reset + [
-        "  bench_start_marker();",
-        f"  rc |= {p}_run(&in, &out, workspace{state_arg});",
-        "  bench_end_marker();",
-        "  const uint32_t* low = &__stack_bottom;",
-        "  while (low < sp && *low == BENCH_PAINT) ++low;",
-        "  unsigned run_stack = (unsigned)((uintptr_t)sp - (uintptr_t)low);",
-        "  int exact = 1;",
-    ]
+    lines += (
+        ["  int32_t rc = 0;"]
+        + reset
+        + [
+            f"  rc |= {p}_run(&in, &out, workspace{state_arg});",
+            "  uint32_t* sp;",
+            '  __asm__ volatile("mov %0, sp" : "=r"(sp));',
+            "  for (uint32_t* w = &__stack_bottom; w < sp - 16; ++w) *w = BENCH_PAINT;",
+        ]
+        + reset
+        + [
+            "  bench_start_marker();",
+            f"  rc |= {p}_run(&in, &out, workspace{state_arg});",
+            "  bench_end_marker();",
+            "  const uint32_t* low = &__stack_bottom;",
+            "  while (low < sp && *low == BENCH_PAINT) ++low;",
+            "  unsigned run_stack = (unsigned)((uintptr_t)sp - (uintptr_t)low);",
+            "  int exact = 1;",
+        ]
+    )
     for o in m["outputs"]:
         n = f"{P}_{o['c_name'].upper()}_SIZE / sizeof(out_{o['c_name']}[0])"
         want = f"{p}_ref_{o['c_name']}_want"
         if o["dtype"] != "float32":  # integers: bit-exact
             lines.append(f"  exact &= memcmp(out_{o['c_name']}, {want}, sizeof(out_{o['c_name']})) == 0;")
         else:
-            lines += [f"  for (unsigned k = 0; k < {n}; ++k) {{",
-                      f"    if (fabsf(out_{o['c_name']}[k] - {want}[k]) > 1e-4f * (1.0f + fabsf({want}[k]))) exact = 0;",
-                      "  }"]
+            lines += [
+                f"  for (unsigned k = 0; k < {n}; ++k) {{",
+                f"    if (fabsf(out_{o['c_name']}[k] - {want}[k]) > 1e-4f * (1.0f + fabsf({want}[k]))) exact = 0;",
+                "  }",
+            ]
     lines += [
         '  printf("bench: rc=%d exact=%d run_stack=%u\\n", (int)rc, exact, run_stack);',
         "  return rc != 0 || !exact;",

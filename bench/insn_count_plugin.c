@@ -50,112 +50,121 @@ static char out_path[4096];
  * call, and everything the callee executes lands on that block. */
 #define MAX_SITES 4096
 struct block {
-  uint64_t pc, n;
+    uint64_t pc, n;
 };
 static uint64_t runner_lo, runner_hi;
 static char sites_path[4096];
 static uint64_t site_pc[MAX_SITES], site_count[MAX_SITES];
 static int n_sites, current_site = -1, measuring;
 
-static int site_of(uint64_t pc) {
-  for (int i = 0; i < n_sites; ++i) {
-    if (site_pc[i] == pc) return i;
-  }
-  if (n_sites == MAX_SITES) return current_site;
-  site_pc[n_sites] = pc;
-  return n_sites++;
-}
-
-static void on_block(unsigned int vcpu, void* userdata) {
-  (void)vcpu;
-  const struct block* b = userdata;
-  if (!measuring) return;
-  if (b->pc >= runner_lo && b->pc < runner_hi) current_site = site_of(b->pc);
-  if (current_site >= 0) site_count[current_site] += b->n;
-}
-
-static void on_start(unsigned int vcpu, void* userdata) {
-  (void)vcpu;
-  (void)userdata;
-  at_start = insn_count;
-  measuring = 1;
-  current_site = -1;
-}
-
-static void on_end(unsigned int vcpu, void* userdata) {
-  (void)vcpu;
-  (void)userdata;
-  at_end = insn_count;
-  measuring = 0;
-}
-
-static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
-  (void)id;
-  size_t n = qemu_plugin_tb_n_insns(tb);
-  qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insn_count, n);
-  if (sites_path[0] != '\0') {
-    struct block* b = malloc(sizeof *b); /* lives as long as the translation: never freed */
-    if (b != NULL) {
-      b->pc = qemu_plugin_tb_vaddr(tb);
-      b->n = n;
-      qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, b);
+static int site_of(uint64_t pc)
+{
+    for (int i = 0; i < n_sites; ++i) {
+        if (site_pc[i] == pc) return i;
     }
-  }
-  for (size_t i = 0; i < n; ++i) {
-    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
-    uint64_t pc = qemu_plugin_insn_vaddr(insn);
-    if (pc == start_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, NULL);
-    if (pc == end_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
-  }
+    if (n_sites == MAX_SITES) return current_site;
+    site_pc[n_sites] = pc;
+    return n_sites++;
 }
 
-static void on_exit(qemu_plugin_id_t id, void* userdata) {
-  (void)id;
-  (void)userdata;
-  FILE* f = fopen(out_path, "w");
-  if (f == NULL) {
-    fprintf(stderr, "insn_count: cannot write %s\n", out_path);
-    return;
-  }
-  fprintf(f, "%" PRIu64 " %" PRIu64 "\n", at_start, at_end);
-  fclose(f);
-  if (sites_path[0] != '\0') {
-    FILE* g = fopen(sites_path, "w");
-    if (g == NULL) {
-      fprintf(stderr, "insn_count: cannot write %s\n", sites_path);
-      return;
+static void on_block(unsigned int vcpu, void* userdata)
+{
+    (void)vcpu;
+    const struct block* b = userdata;
+    if (!measuring) return;
+    if (b->pc >= runner_lo && b->pc < runner_hi) current_site = site_of(b->pc);
+    if (current_site >= 0) site_count[current_site] += b->n;
+}
+
+static void on_start(unsigned int vcpu, void* userdata)
+{
+    (void)vcpu;
+    (void)userdata;
+    at_start = insn_count;
+    measuring = 1;
+    current_site = -1;
+}
+
+static void on_end(unsigned int vcpu, void* userdata)
+{
+    (void)vcpu;
+    (void)userdata;
+    at_end = insn_count;
+    measuring = 0;
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb)
+{
+    (void)id;
+    size_t n = qemu_plugin_tb_n_insns(tb);
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insn_count, n);
+    if (sites_path[0] != '\0') {
+        struct block* b = malloc(sizeof *b); /* lives as long as the translation: never freed */
+        if (b != NULL) {
+            b->pc = qemu_plugin_tb_vaddr(tb);
+            b->n = n;
+            qemu_plugin_register_vcpu_tb_exec_cb(tb, on_block, QEMU_PLUGIN_CB_NO_REGS, b);
+        }
     }
-    for (int i = 0; i < n_sites; ++i) fprintf(g, "%" PRIx64 " %" PRIu64 "\n", site_pc[i], site_count[i]);
-    fclose(g);
-  }
+    for (size_t i = 0; i < n; ++i) {
+        struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
+        uint64_t pc = qemu_plugin_insn_vaddr(insn);
+        if (pc == start_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_start, QEMU_PLUGIN_CB_NO_REGS, NULL);
+        if (pc == end_addr) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    }
+}
+
+static void on_exit(qemu_plugin_id_t id, void* userdata)
+{
+    (void)id;
+    (void)userdata;
+    FILE* f = fopen(out_path, "w");
+    if (f == NULL) {
+        fprintf(stderr, "insn_count: cannot write %s\n", out_path);
+        return;
+    }
+    fprintf(f, "%" PRIu64 " %" PRIu64 "\n", at_start, at_end);
+    fclose(f);
+    if (sites_path[0] != '\0') {
+        FILE* g = fopen(sites_path, "w");
+        if (g == NULL) {
+            fprintf(stderr, "insn_count: cannot write %s\n", sites_path);
+            return;
+        }
+        for (int i = 0; i < n_sites; ++i) fprintf(g, "%" PRIx64 " %" PRIu64 "\n", site_pc[i], site_count[i]);
+        fclose(g);
+    }
 }
 
 __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const struct qemu_info_t* info,
-                                                                int argc, char** argv) {
-  (void)info;
-  for (int i = 0; i < argc; ++i) {
-    if (strncmp(argv[i], "start=", 6) == 0) {
-      start_addr = strtoull(argv[i] + 6, NULL, 16);
-    } else if (strncmp(argv[i], "end=", 4) == 0) {
-      end_addr = strtoull(argv[i] + 4, NULL, 16);
-    } else if (strncmp(argv[i], "out=", 4) == 0 && strlen(argv[i] + 4) < sizeof(out_path)) {
-      strcpy(out_path, argv[i] + 4);
-    } else if (strncmp(argv[i], "runner_lo=", 10) == 0) {
-      runner_lo = strtoull(argv[i] + 10, NULL, 16);
-    } else if (strncmp(argv[i], "runner_hi=", 10) == 0) {
-      runner_hi = strtoull(argv[i] + 10, NULL, 16);
-    } else if (strncmp(argv[i], "sites=", 6) == 0 && strlen(argv[i] + 6) < sizeof(sites_path)) {
-      strcpy(sites_path, argv[i] + 6);
-    } else {
-      fprintf(stderr, "insn_count: unknown argument '%s' (expected start=, end=, out=, runner_lo=, runner_hi=, sites=)\n", argv[i]);
-      return -1;
+                                                               int argc, char** argv)
+{
+    (void)info;
+    for (int i = 0; i < argc; ++i) {
+        if (strncmp(argv[i], "start=", 6) == 0) {
+            start_addr = strtoull(argv[i] + 6, NULL, 16);
+        } else if (strncmp(argv[i], "end=", 4) == 0) {
+            end_addr = strtoull(argv[i] + 4, NULL, 16);
+        } else if (strncmp(argv[i], "out=", 4) == 0 && strlen(argv[i] + 4) < sizeof(out_path)) {
+            strcpy(out_path, argv[i] + 4);
+        } else if (strncmp(argv[i], "runner_lo=", 10) == 0) {
+            runner_lo = strtoull(argv[i] + 10, NULL, 16);
+        } else if (strncmp(argv[i], "runner_hi=", 10) == 0) {
+            runner_hi = strtoull(argv[i] + 10, NULL, 16);
+        } else if (strncmp(argv[i], "sites=", 6) == 0 && strlen(argv[i] + 6) < sizeof(sites_path)) {
+            strcpy(sites_path, argv[i] + 6);
+        } else {
+            fprintf(stderr,
+                    "insn_count: unknown argument '%s' (expected start=, end=, out=, runner_lo=, runner_hi=, sites=)\n",
+                    argv[i]);
+            return -1;
+        }
     }
-  }
-  if (start_addr == 0 || end_addr == 0 || out_path[0] == '\0') {
-    fprintf(stderr, "insn_count: start=, end= and out= are required\n");
-    return -1;
-  }
-  qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
-  qemu_plugin_register_atexit_cb(id, on_exit, NULL);
-  return 0;
+    if (start_addr == 0 || end_addr == 0 || out_path[0] == '\0') {
+        fprintf(stderr, "insn_count: start=, end= and out= are required\n");
+        return -1;
+    }
+    qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+    qemu_plugin_register_atexit_cb(id, on_exit, NULL);
+    return 0;
 }

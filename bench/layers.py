@@ -19,8 +19,14 @@ from toolchains.tools.elf_file import read_symbols
 # C library calls the runner may make for a layer (copies of graph inputs or outputs).
 HELPERS = ("memcpy", "memmove", "memset")
 # Summary columns: (key, heading).
-KINDS = (("conv1x1", "1x1 conv"), ("conv", "KxK conv"), ("depthwise", "depthwise"), ("fc", "fully connected"),
-         ("tconv", "transpose conv"), ("other", "other ops"))
+KINDS = (
+    ("conv1x1", "1x1 conv"),
+    ("conv", "KxK conv"),
+    ("depthwise", "depthwise"),
+    ("fc", "fully connected"),
+    ("tconv", "transpose conv"),
+    ("other", "other ops"),
+)
 
 
 def runner_range(elf: str, prefix: str):
@@ -38,8 +44,12 @@ def _calls(elf: str, lo: int, hi: int) -> list:
     objdump = shutil.which("arm-none-eabi-objdump")
     if not objdump:
         return []
-    text = subprocess.run([objdump, "-d", f"--start-address={lo:#x}", f"--stop-address={hi:#x}", elf],
-                          capture_output=True, text=True, check=True).stdout
+    text = subprocess.run(
+        [objdump, "-d", f"--start-address={lo:#x}", f"--stop-address={hi:#x}", elf],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     found = (re.match(r"\s*([0-9a-f]+):.*\tbl\s+[0-9a-f]+ <([\w.]+)>", line) for line in text.splitlines())
     return [(int(m.group(1), 16), m.group(2)) for m in found if m]
 
@@ -48,8 +58,9 @@ def _kind(op: dict, tensors: dict) -> str:
     if op["kind"] == "CONV_2D":
         shape = tensors[op["inputs"][1]]["shape"]
         return "conv1x1" if len(shape) == 4 and shape[1] == shape[2] == 1 else "conv"
-    return {"DEPTHWISE_CONV_2D": "depthwise", "FULLY_CONNECTED": "fc", "TRANSPOSE_CONV": "tconv"}.get(op["kind"],
-                                                                                                    "other")
+    return {"DEPTHWISE_CONV_2D": "depthwise", "FULLY_CONNECTED": "fc", "TRANSPOSE_CONV": "tconv"}.get(
+        op["kind"], "other"
+    )
 
 
 def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict):
@@ -65,9 +76,19 @@ def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict):
         per_call[bisect.bisect_left(addrs, pc)] += n
     ops = [op for op in manifest["ops"] if op.get("fused_into") is None]
     tensors = {t["index"]: t for t in manifest["tensors"]}
-    rows = [{"index": op["index"], "kind": op["kind"], "layer": _kind(op, tensors),
-             "kernel": op.get("kernel"), "entry": op.get("entry"), "kernel_reason": op.get("kernel_reason"),
-             "macs": op.get("macs", 0), "instructions": 0} for op in ops]
+    rows = [
+        {
+            "index": op["index"],
+            "kind": op["kind"],
+            "layer": _kind(op, tensors),
+            "kernel": op.get("kernel"),
+            "entry": op.get("entry"),
+            "kernel_reason": op.get("kernel_reason"),
+            "macs": op.get("macs", 0),
+            "instructions": 0,
+        }
+        for op in ops
+    ]
     i = 0
     for (_, callee), n in zip(calls, per_call):
         if callee in HELPERS and i > 0:
@@ -95,6 +116,7 @@ def _matches(kernel, callee: str) -> bool:
     # A shape-specialized layer (Cortex-M0/M3) calls the model's `<prefix>_<short><n>` function of its body
     # (compiler/ops/_specialize.py BODIES; GCC may add a .constprop/.isra suffix).
     from compiler.ops._specialize import BODIES
+
     short = BODIES.get(kernel, (None, None))[1]
     return short is not None and re.fullmatch(rf"\w+_{short}\d+(\.\w+)*", callee) is not None
 

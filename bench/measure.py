@@ -41,8 +41,23 @@ def compile_seconds(model: str, prefix: str, core: str) -> dict:
         times.append(time.perf_counter() - t0)
     with tempfile.TemporaryDirectory(prefix="aot-bench-") as out:
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "compiler", "compile", model, "--quiet", "--prefix", prefix,
-                        "--out_dir", out, "--target", core], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "compiler",
+                "compile",
+                model,
+                "--quiet",
+                "--prefix",
+                prefix,
+                "--out_dir",
+                out,
+                "--target",
+                core,
+            ],
+            check=True,
+        )
         process = time.perf_counter() - t0
     return {"compile_seconds": round(statistics.median(times), 3), "compile_process_seconds": round(process, 3)}
 
@@ -63,9 +78,9 @@ def _guest_fields(output: str) -> dict:
 def measure(entry: str, plugin: str) -> dict:
     """The row of one `--entry=NAME|BOARD|CORE|MACHINE|MODEL|ELF` (see bench.bzl)."""
     name, board, core, machine, model, elf = entry.split("|")
-    with open(elf[:-len(".elf")] + ".size.json") as f:
+    with open(elf[: -len(".elf")] + ".size.json") as f:
         image = json.load(f)
-    with open(elf[:-len(".elf")] + ".model.json") as f:  # the model as compiled for this board
+    with open(elf[: -len(".elf")] + ".model.json") as f:  # the model as compiled for this board
         manifest = json.load(f)
     owners = {o["name"]: o for o in image["owners"]}
     mine, crt, rest = owners[name], owners[CRT], owners[REST]
@@ -74,13 +89,20 @@ def measure(entry: str, plugin: str) -> dict:
     fields = _guest_fields(run.output)
     per_layer = layers.per_layer(elf, runner, run.sites, manifest) if runner and run.sites else None
     row = {
-        "model": name, "board": board, "core": core, "macs": manifest["macs"],
-        "instructions": run.instructions, "exit_code": run.exit_code,
+        "model": name,
+        "board": board,
+        "core": core,
+        "macs": manifest["macs"],
+        "instructions": run.instructions,
+        "exit_code": run.exit_code,
         "outputs_exact": fields.get("exact") == "1" and fields.get("rc") == "0",
         # Flash.
-        "code_bytes": mine["code"] + crt["code"], "runner_code_bytes": mine["code"], "crt_code_bytes": crt["code"],
+        "code_bytes": mine["code"] + crt["code"],
+        "runner_code_bytes": mine["code"],
+        "crt_code_bytes": crt["code"],
         "startup_libc_code_bytes": rest["code"],
-        "weight_bytes": manifest["weight_bytes"], "param_bytes": manifest["param_bytes"],
+        "weight_bytes": manifest["weight_bytes"],
+        "param_bytes": manifest["param_bytes"],
         "model_file_weight_bytes": model_file_weight_bytes(model),
         "constants_in_image": mine["constants"] + crt["constants"],
         "image_flash_bytes": image["flash_total"],
@@ -114,8 +136,14 @@ def fit(unfit: str, boards: dict) -> dict:
         m = driver.compile_model(model, name, core).manifest
     except UnsupportedError as e:
         # The first sentence names the operators; the list of supported ones is in the README.
-        return {"model": name, "board": board, "core": core, "fits": False, "unsupported": True,
-                "reason": str(e).split(" Supported ")[0]}
+        return {
+            "model": name,
+            "board": board,
+            "core": core,
+            "fits": False,
+            "unsupported": True,
+            "reason": str(e).split(" Supported ")[0],
+        }
     b = boards[board]
     io = sum(t["bytes"] for t in m["inputs"] + m["outputs"])
     state = m.get("state", {}).get("size", 0)
@@ -124,10 +152,18 @@ def fit(unfit: str, boards: dict) -> dict:
     reasons = []
     if ram_need > b["ram_bytes"]:
         with_state = f" + state {state:,} B" if state else ""  # stateless models: no state term
-        reasons.append(f"RAM: workspace {m['workspace']['size']:,} B{with_state} + inputs/outputs {io:,} B + stack "
-                       f"{b['stack_bytes']:,} B = {ram_need:,} B > {b['ram_bytes']:,} B")
+        reasons.append(
+            f"RAM: workspace {m['workspace']['size']:,} B{with_state} + inputs/outputs {io:,} B + stack "
+            f"{b['stack_bytes']:,} B = {ram_need:,} B > {b['ram_bytes']:,} B"
+        )
     if flash_need > b["flash_bytes"]:
         reasons.append(f"flash: weights and parameters {flash_need:,} B > {b['flash_bytes']:,} B")
-    return {"model": name, "board": board, "core": core, "fits": not reasons,
-            "reason": "; ".join(reasons) or f"the lower bound ({ram_need:,} B RAM, {flash_need:,} B flash) fits: "
-                                            "build it (bench/BUILD.bazel lists it as unfit)"}
+    return {
+        "model": name,
+        "board": board,
+        "core": core,
+        "fits": not reasons,
+        "reason": "; ".join(reasons)
+        or f"the lower bound ({ram_need:,} B RAM, {flash_need:,} B flash) fits: "
+        "build it (bench/BUILD.bazel lists it as unfit)",
+    }

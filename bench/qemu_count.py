@@ -19,11 +19,11 @@ MARKER_OVERHEAD = 3
 
 @dataclass
 class Run:
-    raw_count: int        # end - start snapshot, as the plugin measured it
-    instructions: int     # raw_count - MARKER_OVERHEAD
+    raw_count: int  # end - start snapshot, as the plugin measured it
+    instructions: int  # raw_count - MARKER_OVERHEAD
     exit_code: int
-    output: str           # the guest's semihosting stdout
-    sites: dict = None    # with `runner`: instructions per runner block address
+    output: str  # the guest's semihosting stdout
+    sites: dict = None  # with `runner`: instructions per runner block address
 
 
 def marker_addresses(elf: str) -> tuple:
@@ -44,9 +44,22 @@ def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner: t
     start, end = marker_addresses(elf)
     with tempfile.TemporaryDirectory(prefix="aot-bench-") as tmp:
         out = os.path.join(tmp, "count.txt")
-        cmd = [qemu, "-M", machine, "-nographic", "-monitor", "none", "-serial", "null",
-               "-semihosting-config", "enable=on,target=native", "-kernel", elf,
-               "-plugin", f"{os.path.abspath(plugin)},start={start:#x},end={end:#x},out={out}"]
+        cmd = [
+            qemu,
+            "-M",
+            machine,
+            "-nographic",
+            "-monitor",
+            "none",
+            "-serial",
+            "null",
+            "-semihosting-config",
+            "enable=on,target=native",
+            "-kernel",
+            elf,
+            "-plugin",
+            f"{os.path.abspath(plugin)},start={start:#x},end={end:#x},out={out}",
+        ]
         sites_file = os.path.join(tmp, "sites.txt")
         if runner:
             cmd[-1] += f",runner_lo={runner[0]:#x},runner_hi={runner[1]:#x},sites={sites_file}"

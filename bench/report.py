@@ -96,7 +96,8 @@ def _reference_table(rows, ref) -> list:
             f"{row['code_bytes']:,} | {_n(r.get('tflm_library_code_bytes'))}{_x(c['code_vs_library'])} | "
             f"{_ok(c['meets']['code'])} | "
             f"{row['weight_bytes']:,} | {r['model_file_bytes']:,} ({row['model_file_weight_bytes']:,}) | "
-            f"{_ok(c['meets']['weights'])} |")
+            f"{_ok(c['meets']['weights'])} |"
+        )
     return lines
 
 
@@ -123,7 +124,9 @@ def _all_table(rows) -> list:
             f"{_ram(row)} ({row['workspace_lower_bound']:,}) | "
             f"{row['run_stack_bytes']:,} ({row['run_stack_static_bound']}) | {row['static_data_bytes']:,} | "
             f"{row['compile_seconds']:.2f} ({row['compile_process_seconds']:.2f}) | "
-            + ("bit-exact" if row["outputs_exact"] else "**WRONG**") + " |")
+            + ("bit-exact" if row["outputs_exact"] else "**WRONG**")
+            + " |"
+        )
     return lines
 
 
@@ -156,18 +159,24 @@ def _cores_table(rows, ref) -> list:
     order = {b: i for i, b in enumerate(sorted({row["board"] for row, _ in pairs}))}
     pairs.sort(key=lambda p: (p[0]["model"], order[p[0]["board"]]))
     t = ref["targets"]["workspace_vs_arena"]
-    lines = ["", "### Against TFLite Micro + CMSIS-NN on every core", "",
-             "TFLM + CMSIS-NN built for each core (its Helium kernels on the Cortex-M55, portable C on the M3); "
-             f"targets: instructions ≤ the ratio shown, workspace ≤ {t:.2f}× TFLM's arena on that core.", "",
-             "| model | board (core) | instructions | TFLM + CMSIS-NN | ours / TFLM | instr target | workspace B | "
-             "TFLM arena B | ws target |",
-             "|---|---|---:|---:|---:|---|---:|---:|---|"]
+    lines = [
+        "",
+        "### Against TFLite Micro + CMSIS-NN on every core",
+        "",
+        "TFLM + CMSIS-NN built for each core (its Helium kernels on the Cortex-M55, portable C on the M3); "
+        f"targets: instructions ≤ the ratio shown, workspace ≤ {t:.2f}× TFLM's arena on that core.",
+        "",
+        "| model | board (core) | instructions | TFLM + CMSIS-NN | ours / TFLM | instr target | workspace B | "
+        "TFLM arena B | ws target |",
+        "|---|---|---:|---:|---:|---|---:|---:|---|",
+    ]
     for row, c in pairs:
         lines.append(
             f"| {row['model']} | {row['board']} ({row['core']}) | {row['instructions']:,} | "
             f"{c['tflm_cmsis_nn_instructions']:,} | {c['vs_tflm_cmsis_nn']:.2f}× | ≤ {c['instruction_target']:.2f}× "
             f"{_ok(c['meets']['instructions'])} | {row['workspace_bytes']:,} | {c['tflm_arena_bytes']:,} "
-            f"({c['workspace_vs_arena']:.2f}×) | {_ok(c['meets']['workspace'])} |")
+            f"({c['workspace_vs_arena']:.2f}×) | {_ok(c['meets']['workspace'])} |"
+        )
     return lines
 
 
@@ -177,12 +186,17 @@ def _kind_table(rows) -> list:
     rows = [r for r in rows if r.get("by_kind")]
     if not rows:
         return []
-    lines = ["", "### Instructions per MAC by layer kind", "",
-             "Each layer's instructions (its kernel call, argument set-up included) over its MACs, summed per kind; "
-             "in brackets the kind's share of the inference. Other ops (pooling, softmax, ADD, PAD, ...): "
-             "their share only.", "",
-             "| model | board | " + " | ".join(h for _, h in layers.KINDS) + " |",
-             "|---|---|" + "---:|" * len(layers.KINDS)]
+    lines = [
+        "",
+        "### Instructions per MAC by layer kind",
+        "",
+        "Each layer's instructions (its kernel call, argument set-up included) over its MACs, summed per kind; "
+        "in brackets the kind's share of the inference. Other ops (pooling, softmax, ADD, PAD, ...): "
+        "their share only.",
+        "",
+        "| model | board | " + " | ".join(h for _, h in layers.KINDS) + " |",
+        "|---|---|" + "---:|" * len(layers.KINDS),
+    ]
     for r in rows:
         total = sum(v["instructions"] for v in r["by_kind"].values()) or 1
         cells = []
@@ -204,9 +218,17 @@ def _unfit_table(unfit) -> list:
         return []
     lines = ["### Not measured", "", "| model | board (core) | why |", "|---|---|---|"]
     for u in unfit:
-        lines.append(f"| {u['model']} | {u['board']} ({u['core']}) | "
-                     + ("not compiled: " if u.get("unsupported") else "does not fit: " if not u["fits"]
-                        else "**not built, but** ") + f"{u['reason']} |")
+        lines.append(
+            f"| {u['model']} | {u['board']} ({u['core']}) | "
+            + (
+                "not compiled: "
+                if u.get("unsupported")
+                else "does not fit: "
+                if not u["fits"]
+                else "**not built, but** "
+            )
+            + f"{u['reason']} |"
+        )
     return [""] + lines
 
 
@@ -235,5 +257,13 @@ def _how(rows, build, env, ref) -> list:
 
 def render_markdown(rows, unfit, ref, build, env) -> str:
     lines = ["## Benchmark: instructions per inference, flash, RAM, compile time", ""]
-    lines += _reference_table(rows, ref) + _cores_table(rows, ref) + [""] + _all_table(rows) + _kind_table(rows) + _unfit_table(unfit) + _how(rows, build, env, ref)
+    lines += (
+        _reference_table(rows, ref)
+        + _cores_table(rows, ref)
+        + [""]
+        + _all_table(rows)
+        + _kind_table(rows)
+        + _unfit_table(unfit)
+        + _how(rows, build, env, ref)
+    )
     return "\n".join(lines) + "\n"

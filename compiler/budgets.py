@@ -31,12 +31,17 @@ def check_budgets(prefix: str, plan, consts, workspace_size: int, ram_budget: st
     if ram_budget:
         budget = parse_bytes(ram_budget, "ram_budget")
         if workspace_size + plan.state_size > budget:
-            state = (f" plus {plan.state_size} B of state (variable tensors: "
-                     f"{_top3([(s.size, repr(s.name[:60])) for s in plan.state])})" if plan.stateful else "")
+            state = (
+                f" plus {plan.state_size} B of state (variable tensors: "
+                f"{_top3([(s.size, repr(s.name[:60])) for s in plan.state])})"
+                if plan.stateful
+                else ""
+            )
             raise CompileError(
                 f"Model '{prefix}' is over its ram_budget of {budget} B ({ram_budget}): its workspace needs "
                 f"{workspace_size} B (lower bound {plan.lower_bound} B){state}. Largest contributors, live "
-                f"together at the peak: {_top3(_peak_buffers(plan))}.")
+                f"together at the peak: {_top3(_peak_buffers(plan))}."
+            )
     if flash_budget:
         budget = parse_bytes(flash_budget, "flash_budget")
         total = sum(c.nbytes for c in consts)
@@ -44,7 +49,8 @@ def check_budgets(prefix: str, plan, consts, workspace_size: int, ram_budget: st
             raise CompileError(
                 f"Model '{prefix}' is over its flash_budget of {budget} B ({flash_budget}): its weights and "
                 f"parameters take {total} B. Largest contributors: "
-                f"{_top3([(c.nbytes, c.symbol) for c in consts])}.")
+                f"{_top3([(c.nbytes, c.symbol) for c in consts])}."
+            )
 
 
 def _peak_buffers(plan):

@@ -16,49 +16,83 @@ from .errors import CompileError
 
 FLAGS = flags.FlagValues()
 flags.DEFINE_string("prefix", None, "C prefix of every generated symbol (compile, testgen).", flag_values=FLAGS)
-flags.DEFINE_string("out_dir", None, "Directory for the generated files (compile, testgen, report).",
-                    flag_values=FLAGS)
-flags.DEFINE_string("target", "host", "Core to generate code for: host or cortex-m0/m3/m4/m7/m33/m55.",
-                    flag_values=FLAGS)
-flags.DEFINE_string("specialize", None, "Layer kinds made shape-specialized functions on cortex-m0/m3 (and \"packed\": two output channels per weight word): a "
-                    "comma-separated subset of conv, depthwise, fc, packed (the default: all four), or none.",
-                    flag_values=FLAGS)
-flags.DEFINE_boolean("strict_kernels", False, "compile, report: fail when a layer leaves the best kernels of its core "
-                     "because of its quantization parameters (naming each such layer and why).", flag_values=FLAGS)
-flags.DEFINE_string("inputs", None, "run: .npz with one array per model input (keys = input tensor names).",
-                    flag_values=FLAGS)
-flags.DEFINE_string("outputs", None, "run: .npz to write the outputs to (keys = output tensor names).",
-                    flag_values=FLAGS)
-flags.DEFINE_string("ram_budget", None, "compile: fail if the workspace exceeds this many bytes (e.g. 24K).",
-                    flag_values=FLAGS)
-flags.DEFINE_string("flash_budget", None, "compile: fail if weights + parameters exceed this (e.g. 64K).",
-                    flag_values=FLAGS)
-flags.DEFINE_string("mode", "exclusive", "workspace: exclusive (models run one at a time) or concurrent.",
-                    flag_values=FLAGS)
-flags.DEFINE_boolean("compare_tflm", False, "report: also measure TFLite Micro's arena for the model.",
-                     flag_values=FLAGS)
-flags.DEFINE_string("max_tensor_bytes", None, "Refuse models with a tensor larger than this (default 64M).",
-                    flag_values=FLAGS)
-flags.DEFINE_string("max_weight_bytes", None, "Refuse models with more constant data than this (default 256M).",
-                    flag_values=FLAGS)
-flags.DEFINE_string("max_model_bytes", None, "Refuse model files larger than this (default 512M).",
-                    flag_values=FLAGS)
-flags.DEFINE_boolean("io_in_workspace", False, "compile, run: plan the inputs and outputs inside the workspace "
-                     "(accessors <prefix>_input_<name>(ws) / _output_<name>(ws); <prefix>_run(ws)).",
-                     flag_values=FLAGS)
-flags.DEFINE_multi_string("custom_op", [], "compile, report: run CUSTOM operator NAME with your C function, "
-                          "NAME=FUNCTION[,scratch=BYTES][,init=FUNCTION] (repeatable; crt/include/aot/user_kernel.h).",
-                          flag_values=FLAGS)
-flags.DEFINE_multi_string("offload", [], "compile, report: route built-in operators to your C function with the built-in "
-                          "kernel's arguments, PATTERN=FUNCTION[,init=FUNCTION]; PATTERN is an operator type "
-                          "(CONV_2D), #N (operator N) or name:GLOB (first output name) (repeatable).",
-                          flag_values=FLAGS)
+flags.DEFINE_string("out_dir", None, "Directory for the generated files (compile, testgen, report).", flag_values=FLAGS)
+flags.DEFINE_string(
+    "target", "host", "Core to generate code for: host or cortex-m0/m3/m4/m7/m33/m55.", flag_values=FLAGS
+)
+flags.DEFINE_string(
+    "specialize",
+    None,
+    'Layer kinds made shape-specialized functions on cortex-m0/m3 (and "packed": two output channels per weight word): a '
+    "comma-separated subset of conv, depthwise, fc, packed (the default: all four), or none.",
+    flag_values=FLAGS,
+)
+flags.DEFINE_boolean(
+    "strict_kernels",
+    False,
+    "compile, report: fail when a layer leaves the best kernels of its core "
+    "because of its quantization parameters (naming each such layer and why).",
+    flag_values=FLAGS,
+)
+flags.DEFINE_string(
+    "inputs", None, "run: .npz with one array per model input (keys = input tensor names).", flag_values=FLAGS
+)
+flags.DEFINE_string(
+    "outputs", None, "run: .npz to write the outputs to (keys = output tensor names).", flag_values=FLAGS
+)
+flags.DEFINE_string(
+    "ram_budget", None, "compile: fail if the workspace exceeds this many bytes (e.g. 24K).", flag_values=FLAGS
+)
+flags.DEFINE_string(
+    "flash_budget", None, "compile: fail if weights + parameters exceed this (e.g. 64K).", flag_values=FLAGS
+)
+flags.DEFINE_string(
+    "mode", "exclusive", "workspace: exclusive (models run one at a time) or concurrent.", flag_values=FLAGS
+)
+flags.DEFINE_boolean(
+    "compare_tflm", False, "report: also measure TFLite Micro's arena for the model.", flag_values=FLAGS
+)
+flags.DEFINE_string(
+    "max_tensor_bytes", None, "Refuse models with a tensor larger than this (default 64M).", flag_values=FLAGS
+)
+flags.DEFINE_string(
+    "max_weight_bytes", None, "Refuse models with more constant data than this (default 256M).", flag_values=FLAGS
+)
+flags.DEFINE_string("max_model_bytes", None, "Refuse model files larger than this (default 512M).", flag_values=FLAGS)
+flags.DEFINE_boolean(
+    "io_in_workspace",
+    False,
+    "compile, run: plan the inputs and outputs inside the workspace "
+    "(accessors <prefix>_input_<name>(ws) / _output_<name>(ws); <prefix>_run(ws)).",
+    flag_values=FLAGS,
+)
+flags.DEFINE_multi_string(
+    "custom_op",
+    [],
+    "compile, report: run CUSTOM operator NAME with your C function, "
+    "NAME=FUNCTION[,scratch=BYTES][,init=FUNCTION] (repeatable; crt/include/aot/user_kernel.h).",
+    flag_values=FLAGS,
+)
+flags.DEFINE_multi_string(
+    "offload",
+    [],
+    "compile, report: route built-in operators to your C function with the built-in "
+    "kernel's arguments, PATTERN=FUNCTION[,init=FUNCTION]; PATTERN is an operator type "
+    "(CONV_2D), #N (operator N) or name:GLOB (first output name) (repeatable).",
+    flag_values=FLAGS,
+)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
-flags.DEFINE_multi_string("freeze_input", [], "ONNX: compile a graph input as a constant, NAME=FILE.npy "
-                          "(repeatable; inputs with an initializer are constants already).", flag_values=FLAGS)
-flags.DEFINE_multi_string("dim", [], "ONNX: pin a symbolic input dimension, NAME=N (repeatable, e.g. --dim batch=1).",
-                          flag_values=FLAGS)
+flags.DEFINE_multi_string(
+    "freeze_input",
+    [],
+    "ONNX: compile a graph input as a constant, NAME=FILE.npy "
+    "(repeatable; inputs with an initializer are constants already).",
+    flag_values=FLAGS,
+)
+flags.DEFINE_multi_string(
+    "dim", [], "ONNX: pin a symbolic input dimension, NAME=N (repeatable, e.g. --dim batch=1).", flag_values=FLAGS
+)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
 
 USAGE = """usage: aotc <command> [flags] MODEL
@@ -91,6 +125,7 @@ MODEL is a .tflite file. `aotc <command> --help` lists every flag.
 
 def _commands():
     from .commands import compile_cmd, info_cmd, refdata_cmd, report_cmd, run_cmd, testgen_cmd, workspace_cmd
+
     return {
         "report": (report_cmd.run_report, ()),
         "refdata": (refdata_cmd.run_refdata, ("prefix", "out_dir")),
@@ -119,6 +154,7 @@ def main(argv) -> int:
     command, rest = argv[1], list(argv[2:])
     if command == "bench":  # its flags are the benchmark runner's, not aotc's
         from .commands.bench_cmd import run_bench
+
         try:
             return run_bench(rest)
         except CompileError as e:
@@ -135,21 +171,28 @@ def main(argv) -> int:
     except flags.Error as e:
         return _fail(f"{e}. Run `aotc {command} --help` for the flags.")
     try:
-        limits.configure(**{name: parse_bytes(getattr(FLAGS, name), "--" + name) if getattr(FLAGS, name) else None
-                            for name in ("max_tensor_bytes", "max_weight_bytes", "max_model_bytes")})
+        limits.configure(
+            **{
+                name: parse_bytes(getattr(FLAGS, name), "--" + name) if getattr(FLAGS, name) else None
+                for name in ("max_tensor_bytes", "max_weight_bytes", "max_model_bytes")
+            }
+        )
     except CompileError as e:
         FLAGS.unparse_flags()
         return _fail(str(e))
     try:
         from . import driver
         from .frontend.onnx_reader import parse_dims, parse_frozen
+
         driver.ONNX_DIMS.clear()
         driver.ONNX_DIMS.update(parse_dims(FLAGS.dim))
         driver.ONNX_FROZEN.clear()
         driver.ONNX_FROZEN.update(parse_frozen(FLAGS.freeze_input))
         from .ops.kernel_table import parse_specialize
-        parse_specialize(FLAGS.specialize)   # a bad --specialize fails before any work
+
+        parse_specialize(FLAGS.specialize)  # a bad --specialize fails before any work
         from .user_kernels import options_from_flags as user_kernel_options
+
         user_kernel_options(FLAGS)
     except CompileError as e:
         FLAGS.unparse_flags()
@@ -170,9 +213,12 @@ def main(argv) -> int:
     except Exception as e:  # noqa: BLE001 - the last line of defence: one paragraph, never a traceback
         if os.environ.get("AOT_DEBUG"):
             raise
-        print(f"aotc: internal error: {type(e).__name__}: {' '.join(str(e).split())[:300]} (while running "
-              f"`{command}` on {positional}). This is a bug in aot_rules, not in your model's format; please "
-              "report it with the model. Set AOT_DEBUG=1 for the traceback.", file=sys.stderr)
+        print(
+            f"aotc: internal error: {type(e).__name__}: {' '.join(str(e).split())[:300]} (while running "
+            f"`{command}` on {positional}). This is a bug in aot_rules, not in your model's format; please "
+            "report it with the model. Set AOT_DEBUG=1 for the traceback.",
+            file=sys.stderr,
+        )
         return 3
     finally:
         FLAGS.unparse_flags()

@@ -38,7 +38,7 @@ class CompiledModel:
     storage_map: object
     plan: object
     fields: list
-    files: dict        # file name -> text
+    files: dict  # file name -> text
     manifest: dict
 
 
@@ -59,8 +59,9 @@ def load_model(model_path: str):
     return load_tflite(model_path)
 
 
-def analyze(model_path: str, target: str = "host", kernel_options=None, io_in_workspace: bool = False,
-            user_kernels=None):
+def analyze(
+    model_path: str, target: str = "host", kernel_options=None, io_in_workspace: bool = False, user_kernels=None
+):
     """Parse, run passes and plan memory (no code generation) for `target` (kernels and their scratch, chosen
     with `kernel_options`, ops/kernel_table.KernelOptions; None: the defaults). With `io_in_workspace` the model's
     inputs and outputs are planned inside the workspace (codegen/io_accessors.py). `user_kernels`
@@ -82,14 +83,23 @@ def _emit(op, ctx) -> list:
         return op.lowering.emit(op, ctx)
     except NonFiniteConstant as e:
         outs = ", ".join(f"'{t.name}'" for t in op.outputs)
-        raise CompileError(f"Operator {op.index} ({op.kind}) computing {outs}: {e}. C float constants must be "
-                           "finite: the model's weights or operator attributes hold a NaN or an infinity (or a "
-                           "value that overflows float32).") from None
+        raise CompileError(
+            f"Operator {op.index} ({op.kind}) computing {outs}: {e}. C float constants must be "
+            "finite: the model's weights or operator attributes hold a NaN or an infinity (or a "
+            "value that overflows float32)."
+        ) from None
 
 
-def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget: str = "",
-                  flash_budget: str = "", kernel_options=None, io_in_workspace: bool = False,
-                  user_kernels=None) -> CompiledModel:
+def compile_model(
+    model_path: str,
+    prefix: str,
+    target: str = "host",
+    ram_budget: str = "",
+    flash_budget: str = "",
+    kernel_options=None,
+    io_in_workspace: bool = False,
+    user_kernels=None,
+) -> CompiledModel:
     validate_prefix(prefix)
     validate_target(target)
     graph, storage_map, plan = analyze(model_path, target, kernel_options, io_in_workspace, user_kernels)
@@ -104,29 +114,37 @@ def compile_model(model_path: str, prefix: str, target: str = "host", ram_budget
     workspace_size = max(plan.workspace_size, plan.alignment)
     check_budgets(prefix, plan, ctx.consts, workspace_size, ram_budget, flash_budget)
     files = {
-        f"{prefix}.h": render_header(prefix, label, fields, workspace_size, plan.alignment,
-                                     sum(c.nbytes for c in ctx.consts if c.in_weights_file),
-                                     plan.state_size, plan.state_alignment,
-                                     io_plan=plan if io_in_workspace else None,
-                                     user_api=user_api(graph)),
-        f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines,
-                                     workspace_size),
+        f"{prefix}.h": render_header(
+            prefix,
+            label,
+            fields,
+            workspace_size,
+            plan.alignment,
+            sum(c.nbytes for c in ctx.consts if c.in_weights_file),
+            plan.state_size,
+            plan.state_alignment,
+            io_plan=plan if io_in_workspace else None,
+            user_api=user_api(graph),
+        ),
+        f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines, workspace_size),
         f"{prefix}_weights.c": render_weights(prefix, label, ctx.consts),
     }
-    manifest = build_manifest(prefix, label, target, graph, storage_map, plan, fields, ctx,
-                              workspace_size)
+    manifest = build_manifest(prefix, label, target, graph, storage_map, plan, fields, ctx, workspace_size)
     title = f"{prefix} ({label})"
     if io_in_workspace:
         # What it saves: the same model planned with its I/O in buffers of their own.
-        separate = max(analyze(model_path, target, kernel_options, user_kernels=user_kernels)[2].workspace_size,
-                       plan.alignment)
+        separate = max(
+            analyze(model_path, target, kernel_options, user_kernels=user_kernels)[2].workspace_size, plan.alignment
+        )
         manifest["io_in_workspace"] = io_saving(fields, workspace_size, separate)
-        title += (f", I/O inside: {workspace_size} B in all against {separate} B + "
-                  f"{manifest['io_in_workspace']['io_bytes']} B of I/O buffers")
+        title += (
+            f", I/O inside: {workspace_size} B in all against {separate} B + "
+            f"{manifest['io_in_workspace']['io_bytes']} B of I/O buffers"
+        )
     files[f"{prefix}.json"] = render_manifest(manifest)
-    files[f"{prefix}_plan.svg"] = render_plan_svg(title, plan.buffers, len(graph.ops),
-                                                  workspace_size, plan.lower_bound,
-                                                  state_size=plan.state_size)
+    files[f"{prefix}_plan.svg"] = render_plan_svg(
+        title, plan.buffers, len(graph.ops), workspace_size, plan.lower_bound, state_size=plan.state_size
+    )
     return CompiledModel(prefix, graph, storage_map, plan, fields, files, manifest)
 
 
@@ -136,8 +154,10 @@ def write_files(out_dir: str, files: dict) -> list:
         os.makedirs(out_dir, exist_ok=True)
         tmp = tempfile.mkdtemp(prefix=".aotc-", dir=out_dir)
     except OSError as e:
-        raise CompileError(f"Cannot write into the output directory '{out_dir}': {e.strerror or e}. --out_dir "
-                           "must be a directory (it is created if missing) that this user may write to.") from None
+        raise CompileError(
+            f"Cannot write into the output directory '{out_dir}': {e.strerror or e}. --out_dir "
+            "must be a directory (it is created if missing) that this user may write to."
+        ) from None
     try:
         for name, text in files.items():
             with open(os.path.join(tmp, name), "w", encoding="ascii", newline="\n") as f:

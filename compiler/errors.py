@@ -5,7 +5,6 @@ missing quantization) raises CompileError.  The CLI turns it into one readable
 paragraph and exit code 2; anything else is a bug and keeps its traceback.
 """
 
-
 import re
 
 # Names quoted in messages come from the model file: a corrupt one can be kilobytes of binary. Longer quoted names
@@ -15,16 +14,16 @@ import re
 _LONG_QUOTED = re.compile(r"(?<!\w)'([^']{%d,})'(?!\w)" % 81)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\ufffd]")
 _LONG_WORD = re.compile(r"\S{121,}")
-_MAX_MESSAGE = 3000   # the unsupported-operator paragraph lists ~110 supported operators
+_MAX_MESSAGE = 3000  # the unsupported-operator paragraph lists ~110 supported operators
 
 
 def _readable(message: str) -> str:
     text = " ".join(str(message).split())
     text = _LONG_QUOTED.sub(lambda m: f"'{m.group(1)[:60]}...' ({len(m.group(1))} characters)", text)
     text = _CONTROL.sub("?", text)
-    text = _LONG_WORD.sub(lambda m: m.group(0)[:60] + "...", text)   # e.g. a long name with a quote in it
+    text = _LONG_WORD.sub(lambda m: m.group(0)[:60] + "...", text)  # e.g. a long name with a quote in it
     if len(text) > _MAX_MESSAGE:
-        text = text[:_MAX_MESSAGE // 2] + " [...] " + text[-_MAX_MESSAGE // 2:]
+        text = text[: _MAX_MESSAGE // 2] + " [...] " + text[-_MAX_MESSAGE // 2 :]
     return text
 
 

@@ -18,32 +18,34 @@ def render_run_harness(prefix: str, fields) -> str:
         "",
         f'#include "{prefix}.h"',
         "",
-        f"static uint8_t harness_ws[{P}_WORKSPACE_SIZE] "
-        f"__attribute__((aligned({P}_WORKSPACE_ALIGN)));",
+        f"static uint8_t harness_ws[{P}_WORKSPACE_SIZE] __attribute__((aligned({P}_WORKSPACE_ALIGN)));",
     ] + state_declaration(prefix, "harness_state")
     for f in ins + outs:
-        L.append(f"static {f.tensor.ctype} harness_{f.kind}_{f.position}"
-                 f"[{f.tensor.num_elements}];")
-    L += [
-        "",
-        "int main(int argc, char** argv)",
-        "{",
-        "    FILE* fin;",
-        "    FILE* fout;",
-        "    int32_t n, i, rc;",
-    ] + io_declarations(prefix, "    ") + [
-        "    if (argc != 4) {",
-        '        fprintf(stderr, "usage: %s IN OUT COUNT\\n", argv[0]);',
-        "        return 2;",
-        "    }",
-        '    fin = fopen(argv[1], "rb");',
-        '    fout = fopen(argv[2], "wb");',
-        "    if (fin == NULL || fout == NULL) {",
-        '        fprintf(stderr, "cannot open data files\\n");',
-        "        return 2;",
-        "    }",
-        "    n = (int32_t)atoi(argv[3]);",
-    ]
+        L.append(f"static {f.tensor.ctype} harness_{f.kind}_{f.position}[{f.tensor.num_elements}];")
+    L += (
+        [
+            "",
+            "int main(int argc, char** argv)",
+            "{",
+            "    FILE* fin;",
+            "    FILE* fout;",
+            "    int32_t n, i, rc;",
+        ]
+        + io_declarations(prefix, "    ")
+        + [
+            "    if (argc != 4) {",
+            '        fprintf(stderr, "usage: %s IN OUT COUNT\\n", argv[0]);',
+            "        return 2;",
+            "    }",
+            '    fin = fopen(argv[1], "rb");',
+            '    fout = fopen(argv[2], "wb");',
+            "    if (fin == NULL || fout == NULL) {",
+            '        fprintf(stderr, "cannot open data files\\n");',
+            "        return 2;",
+            "    }",
+            "    n = (int32_t)atoi(argv[3]);",
+        ]
+    )
     L += state_reset(prefix, "harness_state", "    ", "return 1;")
     L.append("    for (i = 0; i < n; i++) {")
     for f in ins:
@@ -54,10 +56,15 @@ def render_run_harness(prefix: str, fields) -> str:
             "            return 2;",
             "        }",
         ]
-    L += run_with_io(prefix, [(f.field, f"harness_input_{f.position}", f"sizeof(harness_input_{f.position})")
-                              for f in ins],
-                     [(f.field, f"harness_output_{f.position}", f"sizeof(harness_output_{f.position})")
-                      for f in outs], "harness_ws", "harness_state", "        ", "rc")
+    L += run_with_io(
+        prefix,
+        [(f.field, f"harness_input_{f.position}", f"sizeof(harness_input_{f.position})") for f in ins],
+        [(f.field, f"harness_output_{f.position}", f"sizeof(harness_output_{f.position})") for f in outs],
+        "harness_ws",
+        "harness_state",
+        "        ",
+        "rc",
+    )
     L += [
         "        if (rc != 0) {",
         f'            fprintf(stderr, "{prefix}_run failed with %d\\n", (int)rc);',
@@ -65,7 +72,6 @@ def render_run_harness(prefix: str, fields) -> str:
         "        }",
     ]
     for f in outs:
-        L.append(f"        fwrite(harness_output_{f.position}, 1, "
-                 f"sizeof(harness_output_{f.position}), fout);")
+        L.append(f"        fwrite(harness_output_{f.position}, 1, sizeof(harness_output_{f.position}), fout);")
     L += ["    }", "    fclose(fin);", "    fclose(fout);", "    return 0;", "}", ""]
     return "\n".join(L)

@@ -20,7 +20,8 @@ CFLAGS = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"]
 
 def crt_dir() -> str:
     d = os.environ.get("AOT_CRT_DIR") or os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "crt")
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "crt"
+    )
     if not os.path.isdir(os.path.join(d, "include", "aot")):
         raise CompileError(
             f"C runtime not found at '{d}' (expected include/aot/ inside). Set AOT_CRT_DIR to "
@@ -81,7 +82,10 @@ def _check_build(cmd: list, proc: subprocess.CompletedProcess) -> None:
     if proc.returncode != 0:
         raise RuntimeError(
             "C compilation of generated code failed (this is a compiler bug):\n"
-            + " ".join(cmd) + "\n" + proc.stdout + proc.stderr
+            + " ".join(cmd)
+            + "\n"
+            + proc.stdout
+            + proc.stderr
         )
 
 

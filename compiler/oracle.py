@@ -10,6 +10,7 @@ from .errors import CompileError
 def tflm_available() -> bool:
     try:
         from tflite_micro.python.tflite_micro import runtime  # noqa: F401
+
         return True
     except Exception:
         return False
@@ -19,8 +20,9 @@ def _interpreter(model_path: str):
     try:
         from tflite_micro.python.tflite_micro import runtime
     except Exception as e:
-        raise CompileError(f"The tflite_micro package is not available ({e}); it is needed "
-                           "to compute expected outputs.") from None
+        raise CompileError(
+            f"The tflite_micro package is not available ({e}); it is needed to compute expected outputs."
+        ) from None
     arena = max(os.path.getsize(model_path) * 10, 1 << 20)
     return runtime.Interpreter.from_file(model_path, arena_size=arena)
 
@@ -43,8 +45,9 @@ def onnxruntime_outputs(model_path: str, graph, cases: list) -> list:
     try:
         import onnxruntime as ort
     except Exception as e:
-        raise CompileError(f"The onnxruntime package is not available ({e}); it is needed to compute expected "
-                           "outputs of ONNX models.") from None
+        raise CompileError(
+            f"The onnxruntime package is not available ({e}); it is needed to compute expected outputs of ONNX models."
+        ) from None
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     sess = ort.InferenceSession(model_path, opts, providers=["CPUExecutionProvider"])
@@ -87,12 +90,16 @@ def random_inputs(graph, count: int, seed: int) -> list:
         for t in graph.inputs:
             if t.dtype in ("int8", "int16") or (t.dtype == "int32" and t.quant is not None):
                 info = np.iinfo(t.dtype)
-                case.append(rng.integers(info.min, info.max, size=t.shape, dtype=np.int64, endpoint=True)
-                            .astype(t.dtype))
-            elif t.dtype in ("uint8", "int32", "bool"):     # ONNX raw data: full byte range / small ints
+                case.append(
+                    rng.integers(info.min, info.max, size=t.shape, dtype=np.int64, endpoint=True).astype(t.dtype)
+                )
+            elif t.dtype in ("uint8", "int32", "bool"):  # ONNX raw data: full byte range / small ints
                 hi = {"uint8": 256, "int32": 128, "bool": 2}[t.dtype]
-                case.append(rng.integers(0 if t.dtype != "int32" else -128, hi, size=t.shape, dtype=np.int64)
-                            .astype(np.dtype(t.dtype if t.dtype != "bool" else np.bool_)))
+                case.append(
+                    rng.integers(0 if t.dtype != "int32" else -128, hi, size=t.shape, dtype=np.int64).astype(
+                        np.dtype(t.dtype if t.dtype != "bool" else np.bool_)
+                    )
+                )
             else:
                 case.append(rng.uniform(-1.0, 1.0, size=t.shape).astype(np.float32))
         cases.append(case)

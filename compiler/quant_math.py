@@ -42,8 +42,9 @@ def quantize_multiplier(real: float) -> tuple[int, int]:
         return 0, 0
     if shift > 31:
         # The kernels shift the input left by `shift` in 32 bits: beyond 31 that is undefined behaviour in C.
-        raise QuantRangeError(f"the rescaling factor {real:.6g} is too large for a 32-bit fixed-point multiplier "
-                              "(at most 2^31)")
+        raise QuantRangeError(
+            f"the rescaling factor {real:.6g} is too large for a 32-bit fixed-point multiplier (at most 2^31)"
+        )
     return int(q_fixed), int(shift)
 
 
@@ -65,11 +66,11 @@ def quantize_value_f32(value: float, scale: float, zero_point: int) -> int:
     return int(zero_point) + round_half_away(float(q))
 
 
-def calculate_input_radius(input_integer_bits: int, input_left_shift: int,
-                           total_signed_bits: int = 31) -> int:
+def calculate_input_radius(input_integer_bits: int, input_left_shift: int, total_signed_bits: int = 31) -> int:
     """Largest input difference that does not saturate after rescaling."""
     max_input_rescaled = (
-        1.0 * ((1 << input_integer_bits) - 1)
+        1.0
+        * ((1 << input_integer_bits) - 1)
         * float(1 << (total_signed_bits - input_integer_bits))
         / float(1 << input_left_shift)
     )
@@ -107,8 +108,10 @@ def gemmlowp_input_rescale(input_scale: float, integer_bits: int = 4) -> tuple[i
         shift += 1
     if not 0 <= shift <= 31:
         # A negative or over-wide left shift of the input has no fixed-point meaning (and is UB in the kernel).
-        raise QuantRangeError(f"the input scale {float(input_scale):.6g} is outside the range its fixed-point "
-                              f"rescaling supports (2^-{32 - integer_bits} to 2^{integer_bits})")
+        raise QuantRangeError(
+            f"the input scale {float(input_scale):.6g} is outside the range its fixed-point "
+            f"rescaling supports (2^-{32 - integer_bits} to 2^{integer_bits})"
+        )
     return int(mult), int(shift), calculate_input_radius(integer_bits, shift)
 
 

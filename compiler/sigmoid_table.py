@@ -30,7 +30,7 @@ def sigmoid_table() -> list:
 
 def c_rows(per_row: int = 12) -> list:
     t = sigmoid_table()
-    return ["    " + ", ".join(str(v) for v in t[i:i + per_row]) + "," for i in range(0, len(t), per_row)]
+    return ["    " + ", ".join(str(v) for v in t[i : i + per_row]) + "," for i in range(0, len(t), per_row)]
 
 
 if __name__ == "__main__":

@@ -20,9 +20,7 @@ TARGETS = (
 
 def validate_target(name: str) -> str:
     if name not in TARGETS:
-        raise CompileError(
-            f"Unknown --target '{name}'. Supported targets: {', '.join(TARGETS)}."
-        )
+        raise CompileError(f"Unknown --target '{name}'. Supported targets: {', '.join(TARGETS)}.")
     return name
 
 

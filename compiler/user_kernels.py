@@ -26,23 +26,22 @@ MAX_SCRATCH = 1 << 28
 
 @dataclass(frozen=True)
 class UserKernel:
-    fn: str                     # the user's C function
-    scratch: int = 0            # bytes of workspace it gets during its call (custom operators only)
+    fn: str  # the user's C function
+    scratch: int = 0  # bytes of workspace it gets during its call (custom operators only)
     init: Optional[str] = None  # its init hook, run by <prefix>_init()
-    spec: str = ""              # the flag text, for messages
+    spec: str = ""  # the flag text, for messages
 
 
 @dataclass(frozen=True)
 class UserKernelOptions:
-    custom: tuple = ()          # ((custom code, UserKernel), ...)
-    offload: tuple = ()         # ((pattern, UserKernel), ...), first match wins
+    custom: tuple = ()  # ((custom code, UserKernel), ...)
+    offload: tuple = ()  # ((pattern, UserKernel), ...), first match wins
 
     def __bool__(self):
         return bool(self.custom or self.offload)
 
     def function_names(self) -> set:
-        return {k.fn for _, k in self.custom + self.offload} | {k.init for _, k in self.custom + self.offload
-                                                                 if k.init}
+        return {k.fn for _, k in self.custom + self.offload} | {k.init for _, k in self.custom + self.offload if k.init}
 
 
 NO_USER_KERNELS = UserKernelOptions()
@@ -50,18 +49,24 @@ NO_USER_KERNELS = UserKernelOptions()
 
 def _ident(value: str, flag: str, spec: str, what: str) -> str:
     if not _IDENT.match(value):
-        raise CompileError(f"{flag} '{spec}': {what} '{value}' is not a C identifier (letters, digits and '_', not "
-                           "starting with a digit).")
+        raise CompileError(
+            f"{flag} '{spec}': {what} '{value}' is not a C identifier (letters, digits and '_', not "
+            "starting with a digit)."
+        )
     if value == "aot" or value.startswith("aot_") or value.startswith("__"):
-        raise CompileError(f"{flag} '{spec}': {what} '{value}' is reserved ('aot_' belongs to the C runtime, '__' "
-                           "to the C implementation); name your function otherwise.")
+        raise CompileError(
+            f"{flag} '{spec}': {what} '{value}' is reserved ('aot_' belongs to the C runtime, '__' "
+            "to the C implementation); name your function otherwise."
+        )
     return value
 
 
 def parse_spec(spec: str, flag: str, allow_scratch: bool):
     """'KEY=FN[,scratch=N][,init=FN]' -> (KEY, UserKernel), or a CompileError naming the flag and the field."""
-    usage = (f"expected KEY=FUNCTION[,{'scratch=BYTES,' if allow_scratch else ''}init=FUNCTION], e.g. "
-             f"{'MyOp=my_op,scratch=256,init=my_op_init' if allow_scratch else 'CONV_2D=npu_conv2d'}")
+    usage = (
+        f"expected KEY=FUNCTION[,{'scratch=BYTES,' if allow_scratch else ''}init=FUNCTION], e.g. "
+        f"{'MyOp=my_op,scratch=256,init=my_op_init' if allow_scratch else 'CONV_2D=npu_conv2d'}"
+    )
     key, sep, rest = spec.partition("=")
     if not sep or not key.strip() or not rest.strip():
         raise CompileError(f"{flag} '{spec}': {usage}.")
@@ -73,15 +78,18 @@ def parse_spec(spec: str, flag: str, allow_scratch: bool):
         name, value = name.strip(), value.strip()
         if name == "scratch" and eq and allow_scratch:
             if not value.isdigit() or int(value) > MAX_SCRATCH:
-                raise CompileError(f"{flag} '{spec}': scratch must be a byte count from 0 to {MAX_SCRATCH}, got "
-                                   f"'{value}'.")
+                raise CompileError(
+                    f"{flag} '{spec}': scratch must be a byte count from 0 to {MAX_SCRATCH}, got '{value}'."
+                )
             scratch = int(value)
         elif name == "init" and eq:
             init = _ident(value, flag, spec, "init hook")
         elif name == "scratch" and not allow_scratch:
-            raise CompileError(f"{flag} '{spec}': an offloaded operator's function receives the arguments of the "
-                               "built-in kernel, including that kernel's own scratch; it takes no scratch of its "
-                               "own (scratch= is for --custom_op).")
+            raise CompileError(
+                f"{flag} '{spec}': an offloaded operator's function receives the arguments of the "
+                "built-in kernel, including that kernel's own scratch; it takes no scratch of its "
+                "own (scratch= is for --custom_op)."
+            )
         else:
             raise CompileError(f"{flag} '{spec}': unknown field '{p}'; {usage}.")
     return key.strip(), UserKernel(fn, scratch, init, spec)
@@ -92,7 +100,7 @@ def options_from_flags(flags) -> UserKernelOptions:
     for spec in getattr(flags, "custom_op", None) or []:
         name, k = parse_spec(spec, "--custom_op", allow_scratch=True)
         if name.startswith("CUSTOM:"):
-            name = name[len("CUSTOM:"):]
+            name = name[len("CUSTOM:") :]
         if name in seen:
             raise CompileError(f"--custom_op: operator '{name}' is mapped twice ('{seen[name]}' and '{spec}').")
         seen[name] = spec
@@ -111,11 +119,14 @@ def _check_pattern(pattern: str, spec: str) -> None:
             raise CompileError(f"--offload '{spec}': '#' must be followed by an operator index, e.g. #3.")
     elif pattern.startswith("name:"):
         if not pattern[5:]:
-            raise CompileError(f"--offload '{spec}': 'name:' must be followed by a tensor name pattern, e.g. "
-                               "name:*conv*.")
+            raise CompileError(
+                f"--offload '{spec}': 'name:' must be followed by a tensor name pattern, e.g. name:*conv*."
+            )
     elif not re.match(r"[A-Z][A-Z0-9_]*\Z", pattern):
-        raise CompileError(f"--offload '{spec}': '{pattern}' is neither an operator type (e.g. CONV_2D), nor #N "
-                           "(operator N), nor name:GLOB (operators whose first output name matches GLOB).")
+        raise CompileError(
+            f"--offload '{spec}': '{pattern}' is neither an operator type (e.g. CONV_2D), nor #N "
+            "(operator N), nor name:GLOB (operators whose first output name matches GLOB)."
+        )
 
 
 def _matches(pattern: str, op) -> bool:
@@ -150,6 +161,7 @@ def unused_mappings(graph, options: UserKernelOptions) -> list:
 def user_api(graph) -> tuple:
     """(has user kernels, needs init): what the model's API gains — <prefix>_failed_op() when any operator runs a
     user kernel, <prefix>_init() when one of them declares an init hook; a model without either keeps its API."""
-    kernels = [op.user_kernel for op in graph.ops if getattr(op, "user_kernel", None) is not None
-               and op.fused_into is None]
+    kernels = [
+        op.user_kernel for op in graph.ops if getattr(op, "user_kernel", None) is not None and op.fused_into is None
+    ]
     return bool(kernels), any(k.init for k in kernels)

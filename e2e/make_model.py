@@ -28,7 +28,7 @@ def build() -> bytes:
     rng = np.random.default_rng(2026)
     b = ModelBuilder("aot_rules e2e: tiny MobileNet-style int8 classifier")
     in_s, in_zp = 0.02, -1
-    act_s, act_zp = 0.03, -128        # RELU6 outputs: 0..6 over the int8 range
+    act_s, act_zp = 0.03, -128  # RELU6 outputs: 0..6 over the int8 range
     x = b.input("image", [1, 16, 16, 3], "int8", in_s, in_zp)
 
     def conv(name, x, x_s, kind, w_shape, out_shape, stride, channel_axis):
@@ -46,17 +46,30 @@ def build() -> bytes:
     h = conv("stem", x, in_s, "CONV_2D", [8, 3, 3, 3], [1, 8, 8, 8], 2, 0)
     h = conv("dw", h, act_s, "DEPTHWISE_CONV_2D", [1, 3, 3, 8], [1, 8, 8, 8], 1, 3)
     h = conv("pw", h, act_s, "CONV_2D", [16, 1, 1, 8], [1, 8, 8, 16], 1, 0)
-    pooled = b.op("AVERAGE_POOL_2D", [h], out=b.tensor("pool", [1, 1, 1, 16], "int8", act_s, act_zp),
-                  options={"padding": 1, "strideW": 1, "strideH": 1, "filterWidth": 8, "filterHeight": 8})
+    pooled = b.op(
+        "AVERAGE_POOL_2D",
+        [h],
+        out=b.tensor("pool", [1, 1, 1, 16], "int8", act_s, act_zp),
+        options={"padding": 1, "strideW": 1, "strideH": 1, "filterWidth": 8, "filterHeight": 8},
+    )
     shape = b.const("flatten/shape", np.array([1, 16], np.int32), "int32")
-    flat = b.op("RESHAPE", [pooled, shape], out=b.tensor("flatten", [1, 16], "int8", act_s, act_zp),
-                options={"newShape": [1, 16]})
+    flat = b.op(
+        "RESHAPE",
+        [pooled, shape],
+        out=b.tensor("flatten", [1, 16], "int8", act_s, act_zp),
+        options={"newShape": [1, 16]},
+    )
     w, ws = weights(rng, [4, 16], 0)
-    logits = b.op("FULLY_CONNECTED", [flat, b.const("fc/weights", w, "int8", ws, 0),
-                                      b.const("fc/bias", np.zeros(4, np.int32), "int32", ws * act_s, 0)],
-                  out=b.tensor("logits", [1, 4], "int8", 0.1, 0))
-    scores = b.op("SOFTMAX", [logits], out=b.tensor("scores", [1, 4], "int8", 1.0 / 256, -128),
-                  options={"beta": 1.0})
+    logits = b.op(
+        "FULLY_CONNECTED",
+        [
+            flat,
+            b.const("fc/weights", w, "int8", ws, 0),
+            b.const("fc/bias", np.zeros(4, np.int32), "int32", ws * act_s, 0),
+        ],
+        out=b.tensor("logits", [1, 4], "int8", 0.1, 0),
+    )
+    scores = b.op("SOFTMAX", [logits], out=b.tensor("scores", [1, 4], "int8", 1.0 / 256, -128), options={"beta": 1.0})
     b.output(scores)
     return b.build()
 

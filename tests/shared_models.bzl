@@ -32,8 +32,8 @@ def _shared_models_impl(rctx):
         rctx.symlink(rctx.path(field_path), "field")
         field = ["field/" + m for m in _field_models(rctx, field_path)]
     rctx.file("BUILD.bazel", "exports_files(%r, visibility = [\"//visibility:public\"])\n" % (
-        models + (["MANIFEST.md"] if models else []) + field
-    ) + "filegroup(name = \"all\", srcs = %r, visibility = [\"//visibility:public\"])\n" % models +
+                                 models + (["MANIFEST.md"] if models else []) + field
+                             ) + "filegroup(name = \"all\", srcs = %r, visibility = [\"//visibility:public\"])\n" % models +
                              "filegroup(name = \"field\", srcs = %r, visibility = [\"//visibility:public\"])\n" % field)
     rctx.file("defs.bzl", "\"\"\"Generated: which shared models exist.\"\"\"\nDIR = %r\nAVAILABLE = %r\nMODELS = %r\n" % (
         str(path),

@@ -20,7 +20,8 @@ import subprocess
 import sys
 
 FORBIDDEN = re.compile(
-    r"\b(u?int64_t|long\s+long|double|malloc|calloc|realloc|free|DLTensor|TVMValue|TVMArgs|TVMFFIAny)\b")
+    r"\b(u?int64_t|long\s+long|double|malloc|calloc|realloc|free|DLTensor|TVMValue|TVMArgs|TVMFFIAny)\b"
+)
 _COMMENT_OR_STRING = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 
 
@@ -54,8 +55,10 @@ def undefined_violations(nm, obj, prefix, user_symbols):
         name = line.split()[-1] if line.split() else ""
         if not name or name.startswith((prefix, "aot_", "_")) or name in user_symbols or name in _LIBC:
             continue
-        yield (f"SYMBOL: {obj} uses '{name}', which is neither the model's, the CRT's, nor one of its user "
-               f"kernels ({', '.join(sorted(user_symbols)) or 'none'})")
+        yield (
+            f"SYMBOL: {obj} uses '{name}', which is neither the model's, the CRT's, nor one of its user "
+            f"kernels ({', '.join(sorted(user_symbols)) or 'none'})"
+        )
 
 
 def main(argv):

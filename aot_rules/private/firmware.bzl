@@ -2,10 +2,10 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 load("//toolchains:cores.bzl", "BOARDS")
-load(":cc_tools.bzl", "AotCcToolsInfo")
-load(":linked_models.bzl", "AotLinkedModelsInfo", "linked_models_aspect")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS", "board_transition")
+load(":cc_tools.bzl", "AotCcToolsInfo")
 load(":link_layout.bzl", "aot_link_layout", "resolve_placement")
+load(":linked_models.bzl", "AotLinkedModelsInfo", "linked_models_aspect")
 load(":providers.bzl", "AotBoardInfo", "AotFirmwareInfo")
 
 def board_label(board):
@@ -125,8 +125,20 @@ _aot_firmware = rule(
     provides = [AotFirmwareInfo],
 )
 
-def aot_firmware(name, board, srcs = [], deps = [], copts = [], linkopts = [], defines = [], flash_budget = "",
-                 ram_budget = "", compilation_mode = "", placement = {}, region_budgets = {}, **kwargs):
+def aot_firmware(
+        name,
+        board,
+        srcs = [],
+        deps = [],
+        copts = [],
+        linkopts = [],
+        defines = [],
+        flash_budget = "",
+        ram_budget = "",
+        compilation_mode = "",
+        placement = {},
+        region_budgets = {},
+        **kwargs):
     """A firmware image for `board`: `<name>.elf`, `<name>.bin` and `<name>.size.txt`/`.size.json`.
 
     The sources are compiled with the board's core flags (one platform transition, so a plain host `bazel build`

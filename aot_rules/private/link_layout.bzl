@@ -24,6 +24,7 @@ def resolve_placement(board, placement, what):
     for kind, region in out.items():
         if region not in names:
             fail("%s: placement %s = \"%s\": board %s has regions %s" % (what, kind, region, board.name, ", ".join(names)))
+
         # Weights are never copied at reset: a read-only region, or the code region whatever its attributes.
         ok = (not writable[region] or region == board.code_region) if kind == "weights" else writable[region]
         if not ok:

@@ -12,8 +12,17 @@ load(":model_library.bzl", "aot_model_library", "validate_prefix")
 load(":qemu_test.bzl", "aot_qemu_test")
 load(":reference_data.bzl", "aot_reference_gen")
 
-def aot_model_test(name, model, prefix = None, boards = [], count = 10, seed = 0, sanitizers = True, tags = [],
-                   io_in_workspace = False, **kwargs):
+def aot_model_test(
+        name,
+        model,
+        prefix = None,
+        boards = [],
+        count = 10,
+        seed = 0,
+        sanitizers = True,
+        tags = [],
+        io_in_workspace = False,
+        **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
 
     Creates `<name>` (host cc_test), `<name>_sanitized` (the same on the host with the generated C and the CRT

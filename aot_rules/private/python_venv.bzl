@@ -111,8 +111,19 @@ def _python_hermetic_impl(rctx):
     python = str(rctx.path("venv/bin/python3"))
     rctx.report_progress("installing the hash-checked compiler requirements")
     res = rctx.execute(
-        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
-         "--only-binary=:all:", "--require-hashes", "-r", str(lock)],
+        [
+            python,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--require-hashes",
+            "-r",
+            str(lock),
+        ],
         timeout = rctx.attr.timeout,
     )
     if res.return_code != 0:

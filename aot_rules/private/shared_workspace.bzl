@@ -89,6 +89,7 @@ def _aot_workspace_impl(ctx):
         ]
     h.append("#define %s_STATE_BYTES (%s)" % (N, " + ".join(["%s_%s_STATE_BYTES" % (N, p.upper()) for p in prefixes])))
     h += ["", "#endif /* %s_H_ */" % N, ""]
+
     # The buffer goes where the firmware's placement puts workspaces (the first model's section macro), unless
     # `section` names another.
     section = "__attribute__((section(\"%s\")))" % ctx.attr.section if ctx.attr.section else "%s_SECTION_WORKSPACE" % prefixes[0].upper()

@@ -38,7 +38,7 @@ def array_body(values: np.ndarray, ctype: str, per_line: int = None) -> list:
     items = [literal(v, ctype) for v in flat.tolist()]
     lines = []
     for i in range(0, len(items), per_line):
-        lines.append("    " + ", ".join(items[i:i + per_line]) + ",")
+        lines.append("    " + ", ".join(items[i : i + per_line]) + ",")
     if lines:
         lines[-1] = lines[-1][:-1]
     return lines

@@ -9,20 +9,24 @@ import re
 
 from ..errors import CompileError
 
-C_KEYWORDS = frozenset("""
+C_KEYWORDS = frozenset(
+    """
 auto break case char const continue default do double else enum extern float for goto
 if inline int long register restrict return short signed sizeof static struct switch
 typedef union unsigned void volatile while _Bool _Complex _Imaginary bool true false
-""".split())
+""".split()
+)
 
 # The header is also included from C++ (it has extern "C"), so a field must not be a C++ keyword either.
-CXX_KEYWORDS = frozenset("""
+CXX_KEYWORDS = frozenset(
+    """
 alignas alignof and and_eq asm bitand bitor catch char16_t char32_t char8_t class compl concept consteval
 constexpr constinit const_cast co_await co_return co_yield decltype delete dynamic_cast explicit export friend
 mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public reinterpret_cast
 requires static_assert static_cast template this thread_local throw try typeid typename using virtual wchar_t
 xor xor_eq
-""".split())
+""".split()
+)
 
 # Lower-case macros a C compiler may predefine (GCC in its default GNU modes: `linux`, `unix`; other hosts and
 # older ABIs the rest) or the standard headers the generated code includes define: as a field name they would be
@@ -77,5 +81,5 @@ def sanitize_comment(text: str, max_len: int = 80) -> str:
     s = "".join(c if 32 <= ord(c) < 127 else "?" for c in str(text))
     s = s.replace("*/", "*_/").replace("/*", "/_*").replace("??", "?_?").replace("\\", "/")
     if len(s) > max_len:
-        s = s[:max_len - 3] + "..."
+        s = s[: max_len - 3] + "..."
     return s

@@ -13,8 +13,15 @@ import numpy as np
 from ..ir.dtypes import DTYPES
 from .cformat import NonFiniteConstant, float_literal, int_literal
 
-_NP_FOR_CTYPE = {"int8_t": np.int8, "int32_t": np.int32, "float": np.float32,
-                 "uint8_t": np.uint8, "int16_t": np.int16, "uint16_t": np.uint16, "uint32_t": np.uint32}
+_NP_FOR_CTYPE = {
+    "int8_t": np.int8,
+    "int32_t": np.int32,
+    "float": np.float32,
+    "uint8_t": np.uint8,
+    "int16_t": np.int16,
+    "uint16_t": np.uint16,
+    "uint32_t": np.uint32,
+}
 
 
 @dataclass
@@ -35,10 +42,11 @@ class ConstArray:
 class ConstStruct:
     """A `static const struct` of int32_t fields (kernel parameter blocks, e.g. struct aot_add_s8_params); a field
     whose value is a tuple is an int32_t array of that length."""
+
     symbol: str
-    struct: str              # C struct tag
-    fields: tuple            # field names, in declaration order
-    values: tuple            # ints, same order
+    struct: str  # C struct tag
+    fields: tuple  # field names, in declaration order
+    values: tuple  # ints, same order
     in_weights_file: bool = False
 
     @property
@@ -48,6 +56,7 @@ class ConstStruct:
     def definition(self) -> list:
         def literal(v):
             return "{" + ", ".join(int_literal(x) for x in v) + "}" if isinstance(v, tuple) else int_literal(v)
+
         body = [f"    .{name} = {literal(v)}," for name, v in zip(self.fields, self.values)]
         body[-1] = body[-1][:-1]
         return [f"static const struct {self.struct} {self.symbol} = {{"] + body + ["};"]
@@ -57,6 +66,7 @@ class ConstStruct:
 class ConstRaw:
     """A static const definition written out by its owner (the user-kernel parameter blocks, ops/_user_kernel.py,
     whose fields are not all int32_t)."""
+
     symbol: str
     lines: list
     size: int
@@ -76,13 +86,13 @@ class EmitContext:
         self.graph = graph
         self.storage_map = storage_map
         self.plan = plan
-        self.io_fields = io_fields   # ("input"|"output", position) -> C field name
-        self.consts = []             # ConstArray, in creation order
+        self.io_fields = io_fields  # ("input"|"output", position) -> C field name
+        self.consts = []  # ConstArray, in creation order
         self._by_content = {}
         self.uses_workspace = False
         self.uses_state = False
         self.uses_status = False
-        self.functions = []          # (name, C lines) of the runner's static helper functions
+        self.functions = []  # (name, C lines) of the runner's static helper functions
         self._fn_by_key = {}
         # User kernels (ops/_user_kernel.py): {function: (prototype, first op, built-in kernel it stands in for)}
         # and the init hooks as (op, hook, &params), in operator order.
@@ -120,8 +130,9 @@ class EmitContext:
         arr = np.ascontiguousarray(np.asarray(values).astype(_NP_FOR_CTYPE[ctype]).reshape(-1))
         if ctype == "float" and not np.all(np.isfinite(arr)):
             # Checked here, while the operator that uses the array is emitted, so the error can name it.
-            raise NonFiniteConstant(f"the float array '{hint}' holds {int(np.sum(~np.isfinite(arr)))} NaN or "
-                                    "infinite values")
+            raise NonFiniteConstant(
+                f"the float array '{hint}' holds {int(np.sum(~np.isfinite(arr)))} NaN or infinite values"
+            )
         key = (ctype, weights, arr.tobytes())
         if key in self._by_content:
             return self._by_content[key].symbol
@@ -162,6 +173,7 @@ class EmitContext:
     def declare_user_function(self, fn: str, prototype: str, op, stands_in_for: str = None) -> None:
         """A user function the runner declares; one name must keep one prototype across the model's operators."""
         from ..errors import CompileError
+
         known = self.user_functions.get(fn)
         if known is not None and known[0] != prototype:
             first = self.graph.ops[known[1]]
@@ -170,7 +182,8 @@ class EmitContext:
                 f"{', for ' + known[2] if known[2] else ''}) and operator {op.index} ({op.kind}"
                 f"{', for ' + stands_in_for if stands_in_for else ''}), whose calls need different parameter lists "
                 f"({known[0]} and {prototype}). Map them to different functions (--offload '#N=...' or "
-                "'name:GLOB=...' selects operators).")
+                "'name:GLOB=...' selects operators)."
+            )
         if known is None:
             self.user_functions[fn] = (prototype, op.index, stands_in_for)
 
@@ -202,8 +215,7 @@ class EmitContext:
     def checked_call(self, fn: str, args) -> list:
         """Call of a kernel returning an AOT_* status; propagate errors."""
         self.uses_status = True
-        return [self._format_call(f"rc = {fn}(", args) + ";",
-                "if (rc != AOT_OK) {", "    return rc;", "}"]
+        return [self._format_call(f"rc = {fn}(", args) + ";", "if (rc != AOT_OK) {", "    return rc;", "}"]
 
     def _format_call(self, head: str, args) -> str:
         parts = [self.arg(a) for a in args]

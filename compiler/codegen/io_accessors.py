@@ -24,8 +24,11 @@ def accessor_lines(prefix: str, fields, plan) -> list:
     offsets = io_offsets(fields, plan)
     L = [f"#define {P}_IO_IN_WORKSPACE 1 /* inputs and outputs live in the workspace: use the accessors */"]
     L += [f"#define {P}_{f.field.upper()}_OFFSET {offsets[f.field]}u" for f in fields]
-    L += ["", f"/* Where to write each input before {prefix}_run() and read each output after it: inside the",
-          " * workspace. The run consumes its inputs: write them again before every run. */"]
+    L += [
+        "",
+        f"/* Where to write each input before {prefix}_run() and read each output after it: inside the",
+        " * workspace. The run consumes its inputs: write them again before every run. */",
+    ]
     for f in fields:
         c, M = f.tensor.ctype, f"{P}_{f.field.upper()}_OFFSET"
         if f.kind == "input":

@@ -20,6 +20,10 @@ def section_macros(prefix: str, kinds) -> list:
     """`#define <PREFIX>_SECTION_<KIND>` for each of `kinds` (keys of KIND_SECTIONS), ELF-only."""
     P = prefix.upper()
     names = [f"{P}_SECTION_{k}" for k in kinds]
-    return (["#if defined(__ELF__)"]
-            + [f'#define {n} __attribute__((section("{KIND_SECTIONS[k]}.{prefix}")))' for n, k in zip(names, kinds)]
-            + ["#else"] + [f"#define {n}" for n in names] + ["#endif"])
+    return (
+        ["#if defined(__ELF__)"]
+        + [f'#define {n} __attribute__((section("{KIND_SECTIONS[k]}.{prefix}")))' for n, k in zip(names, kinds)]
+        + ["#else"]
+        + [f"#define {n}" for n in names]
+        + ["#endif"]
+    )

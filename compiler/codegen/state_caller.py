@@ -37,8 +37,12 @@ def run_call(prefix: str, inputs: str, outputs: str, workspace: str, buffer: str
 
 def io_declarations(prefix: str, indent: str) -> list:
     """The I/O structs of the run call, unless the model keeps its I/O in the workspace."""
-    return [f"#ifndef {prefix.upper()}_IO_IN_WORKSPACE", f"{indent}struct {prefix}_inputs in;",
-            f"{indent}struct {prefix}_outputs out;", "#endif"]
+    return [
+        f"#ifndef {prefix.upper()}_IO_IN_WORKSPACE",
+        f"{indent}struct {prefix}_inputs in;",
+        f"{indent}struct {prefix}_outputs out;",
+        "#endif",
+    ]
 
 
 def run_with_io(prefix: str, ins, outs, workspace: str, buffer: str, indent: str, rc: str) -> list:

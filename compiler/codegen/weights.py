@@ -19,8 +19,14 @@ def render_weights(prefix: str, model_label: str, consts) -> str:
     P = prefix.upper()
     if any(getattr(c, "aligned", False) for c in weights):
         # Constants handed to user kernels (ops/_user_kernel.py): devices that read them by DMA need 16 bytes.
-        L += ["#if defined(__GNUC__)", f"#define {P}_ALIGN_USER __attribute__((aligned(16)))", "#else",
-              f"#define {P}_ALIGN_USER", "#endif", ""]
+        L += [
+            "#if defined(__GNUC__)",
+            f"#define {P}_ALIGN_USER __attribute__((aligned(16)))",
+            "#else",
+            f"#define {P}_ALIGN_USER",
+            "#endif",
+            "",
+        ]
     for c in weights:
         # Declaration first keeps -Wmissing-variable-declarations style checks quiet.
         L.append(f"extern const {c.ctype} {c.symbol}[{max(c.values.size, 1)}];")

@@ -15,8 +15,10 @@ from ..errors import CompileError
 def _checkout() -> str:
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     if not os.path.exists(os.path.join(root, "bench", "BUILD.bazel")):
-        raise CompileError("`aotc bench` runs the benchmark suite of an aot_rules checkout (`bazel run "
-                           "//bench:bench`), and this compiler is not installed from one.")
+        raise CompileError(
+            "`aotc bench` runs the benchmark suite of an aot_rules checkout (`bazel run "
+            "//bench:bench`), and this compiler is not installed from one."
+        )
     return root
 
 
@@ -30,7 +32,7 @@ markdown table (also written as JSON and .md under bench/results/ or --out_dir).
 
 def run_bench(args: list) -> int:
     if any(a in ("-h", "--help", "-help") for a in args):
-        print(_HELP)       # without building everything first
+        print(_HELP)  # without building everything first
         return 0
     root = _checkout()
     bazel = shlex.split(os.environ.get("AOT_BAZEL", "")) or [os.path.join(root, "bazelw")]

@@ -30,8 +30,16 @@ def render_summary(manifest: dict) -> str:
     for op in manifest["ops"]:
         outs = [t for t in manifest["tensors"] if t["index"] in op["outputs"]]
         shape = "x".join(map(str, outs[0]["shape"])) if outs else ""
-        ops.append([op["index"], op["kind"], _kernel(op, manifest["ops"]), f"{op['macs']:,}", shape,
-                    outs[0]["size"] if outs else ""])
+        ops.append(
+            [
+                op["index"],
+                op["kind"],
+                _kernel(op, manifest["ops"]),
+                f"{op['macs']:,}",
+                shape,
+                outs[0]["size"] if outs else "",
+            ]
+        )
     ws = manifest["workspace"]
     lines = [
         f"Model {sanitize_comment(manifest['model'])} as '{manifest['prefix']}' ({manifest['target']})",
@@ -42,21 +50,29 @@ def render_summary(manifest: dict) -> str:
     ]
     st = manifest["state"]
     if st["size"]:
-        lines.append(f"state        {st['size']:>10,} B   {len(st['tensors'])} variable tensors kept between runs, "
-                     "in a buffer of their own (not shareable)")
+        lines.append(
+            f"state        {st['size']:>10,} B   {len(st['tensors'])} variable tensors kept between runs, "
+            "in a buffer of their own (not shareable)"
+        )
     io = manifest.get("io_in_workspace")
     if io:
-        lines.append(f"I/O          inside the workspace: {io['total_ram']:,} B of RAM in all, against "
-                     f"{io['workspace_with_separate_io']:,} + {io['io_bytes']:,} B with separate I/O buffers "
-                     f"(saves {io['saved']:,} B)")
-    lines += [
-        f"weights      {manifest['weight_bytes']:>10,} B   (+ {manifest['param_bytes']:,} B of per-layer "
-        "parameters), const, in flash",
-        f"MACs         {manifest['macs']:>10,}",
-    ] + fallback_lines(manifest) + [
-        "inputs       " + ", ".join(f"{i['c_name']} {i['dtype']}{i['shape']}" for i in manifest["inputs"]),
-        "outputs      " + ", ".join(f"{o['c_name']} {o['dtype']}{o['shape']}" for o in manifest["outputs"]),
-    ]
+        lines.append(
+            f"I/O          inside the workspace: {io['total_ram']:,} B of RAM in all, against "
+            f"{io['workspace_with_separate_io']:,} + {io['io_bytes']:,} B with separate I/O buffers "
+            f"(saves {io['saved']:,} B)"
+        )
+    lines += (
+        [
+            f"weights      {manifest['weight_bytes']:>10,} B   (+ {manifest['param_bytes']:,} B of per-layer "
+            "parameters), const, in flash",
+            f"MACs         {manifest['macs']:>10,}",
+        ]
+        + fallback_lines(manifest)
+        + [
+            "inputs       " + ", ".join(f"{i['c_name']} {i['dtype']}{i['shape']}" for i in manifest["inputs"]),
+            "outputs      " + ", ".join(f"{o['c_name']} {o['dtype']}{o['shape']}" for o in manifest["outputs"]),
+        ]
+    )
     return "\n".join(lines)
 
 
@@ -67,26 +83,40 @@ def fallback_lines(manifest: dict) -> list:
         return [f"kernels      every layer on the best kernel of {manifest['target']}"]
     return [f"kernels      {len(slow)} layer(s) not on the best kernel of {manifest['target']}:"] + [
         f"  op {op['index']} {op['kind']}: {op['kernel']} because {op['kernel_reason']}"
-        + (" [quantization]" if op.get("kernel_reason_numeric") else "") for op in slow]
+        + (" [quantization]" if op.get("kernel_reason_numeric") else "")
+        for op in slow
+    ]
 
 
 def render_tflm_comparison(workspace: int, arena, state: int = 0) -> str:
     if arena is None:
         return "TFLite Micro  (not measured: the tflite-micro interpreter is unavailable or refuses the model)"
     ours = f"our workspace + state ({workspace:,} + {state:,} B)" if state else "our workspace"
-    return (f"TFLite Micro  {arena.total:>10,} B arena = {arena.head:,} B for tensors (its plan) + {arena.tail:,} B "
-            f"of interpreter data; {ours} is {100.0 * (workspace + state) / arena.total:.0f} % of its arena")
+    return (
+        f"TFLite Micro  {arena.total:>10,} B arena = {arena.head:,} B for tensors (its plan) + {arena.tail:,} B "
+        f"of interpreter data; {ours} is {100.0 * (workspace + state) / arena.total:.0f} % of its arena"
+    )
 
 
 def run_report(model: str, flags) -> int:
     prefix = flags.prefix or sanitize_identifier(os.path.splitext(os.path.basename(model))[0], "model")
     from ..user_kernels import options_from_flags as user_kernel_options
-    compiled = compile_model(model, prefix, flags.target, kernel_options=options_from_flags(flags),
-                             io_in_workspace=flags.io_in_workspace, user_kernels=user_kernel_options(flags))
+
+    compiled = compile_model(
+        model,
+        prefix,
+        flags.target,
+        kernel_options=options_from_flags(flags),
+        io_in_workspace=flags.io_in_workspace,
+        user_kernels=user_kernel_options(flags),
+    )
     print(render_summary(compiled.manifest))
     if flags.compare_tflm:
-        print(render_tflm_comparison(compiled.manifest["workspace"]["size"], measure(model),
-                                     compiled.manifest["state"]["size"]))
+        print(
+            render_tflm_comparison(
+                compiled.manifest["workspace"]["size"], measure(model), compiled.manifest["state"]["size"]
+            )
+        )
     if flags.out_dir:
         names = (f"{prefix}.json", f"{prefix}_plan.svg")
         for path in write_files(flags.out_dir, {n: compiled.files[n] for n in names}):

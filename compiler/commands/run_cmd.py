@@ -39,8 +39,7 @@ def _load_cases(path: str, graph):
             n, this_batched = a.shape[0], True
         else:
             raise CompileError(
-                f"Input '{t.name}' has shape {list(a.shape)}; expected {list(t.shape)} or "
-                f"[N] + {list(t.shape)}."
+                f"Input '{t.name}' has shape {list(a.shape)}; expected {list(t.shape)} or [N] + {list(t.shape)}."
             )
         if count is not None and n != count:
             raise CompileError("All inputs must have the same number of cases.")
@@ -64,8 +63,9 @@ def execute_on_host(compiled, cases: list, timeout: float = 300.0) -> list:
         with open(harness, "w") as f:
             f.write(render_run_harness(prefix, compiled.fields))
         exe = os.path.join(tmp, "model_run")
-        build_executable([os.path.join(tmp, f"{prefix}.c"),
-                          os.path.join(tmp, f"{prefix}_weights.c"), harness], [tmp], exe)
+        build_executable(
+            [os.path.join(tmp, f"{prefix}.c"), os.path.join(tmp, f"{prefix}_weights.c"), harness], [tmp], exe
+        )
         in_bin, out_bin = os.path.join(tmp, "in.bin"), os.path.join(tmp, "out.bin")
         with open(in_bin, "wb") as f:
             for case in cases:
@@ -79,14 +79,20 @@ def execute_on_host(compiled, cases: list, timeout: float = 300.0) -> list:
     for _ in cases:
         outs = []
         for t in graph.outputs:
-            outs.append(np.frombuffer(raw[pos:pos + t.nbytes], DTYPES[t.dtype].np).reshape(t.shape))
+            outs.append(np.frombuffer(raw[pos : pos + t.nbytes], DTYPES[t.dtype].np).reshape(t.shape))
             pos += t.nbytes
         results.append(outs)
     return results
 
 
-def run_model(model: str, inputs_path: str, outputs_path: str, target: str = "host",
-              io_in_workspace: bool = False, kernel_options=None) -> dict:
+def run_model(
+    model: str,
+    inputs_path: str,
+    outputs_path: str,
+    target: str = "host",
+    io_in_workspace: bool = False,
+    kernel_options=None,
+) -> dict:
     """`target` selects kernels and weight layouts; the build is always for this PC (kernels for DSP cores
     fall back to portable emulations of their instructions), so other targets' code can be checked here.
     kernel_options: ops/kernel_table.py's KernelOptions (None: the defaults)."""

@@ -19,8 +19,9 @@ def _load(path: str):
             m = json.load(f)
         return m["prefix"], m
     except (OSError, ValueError, KeyError, TypeError) as e:
-        raise CompileError(f"Cannot read the model report '{path}' ({e}); pass the <prefix>.json files that "
-                           "`aotc compile` writes.") from None
+        raise CompileError(
+            f"Cannot read the model report '{path}' ({e}); pass the <prefix>.json files that `aotc compile` writes."
+        ) from None
 
 
 def run_workspace(reports: list, flags) -> int:

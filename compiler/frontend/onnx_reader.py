@@ -26,14 +26,25 @@ from .onnx_validate import check_model
 from .onnx_wire import describe_defect
 
 # ONNX element types a model input may have (IR activation types); other types are refused by name.
-_INPUT_TYPES = {onnx.TensorProto.FLOAT: "float32", onnx.TensorProto.INT8: "int8", onnx.TensorProto.UINT8: "uint8",
-                onnx.TensorProto.INT32: "int32", onnx.TensorProto.BOOL: "bool"}
+_INPUT_TYPES = {
+    onnx.TensorProto.FLOAT: "float32",
+    onnx.TensorProto.INT8: "int8",
+    onnx.TensorProto.UINT8: "uint8",
+    onnx.TensorProto.INT32: "int32",
+    onnx.TensorProto.BOOL: "bool",
+}
 
 
 # ONNX element types a frozen input may have, as numpy types (any type a constant may have).
-_NUMPY_TYPES = {onnx.TensorProto.FLOAT: "float32", onnx.TensorProto.INT8: "int8", onnx.TensorProto.UINT8: "uint8",
-                onnx.TensorProto.INT32: "int32", onnx.TensorProto.INT64: "int64", onnx.TensorProto.BOOL: "bool",
-                onnx.TensorProto.INT16: "int16"}
+_NUMPY_TYPES = {
+    onnx.TensorProto.FLOAT: "float32",
+    onnx.TensorProto.INT8: "int8",
+    onnx.TensorProto.UINT8: "uint8",
+    onnx.TensorProto.INT32: "int32",
+    onnx.TensorProto.INT64: "int64",
+    onnx.TensorProto.BOOL: "bool",
+    onnx.TensorProto.INT16: "int16",
+}
 
 
 def parse_dims(pins) -> dict:
@@ -53,8 +64,10 @@ def parse_frozen(items) -> dict:
     for item in items or []:
         name, sep, path = str(item).partition("=")
         if not sep or not name.strip() or not path.strip():
-            raise CompileError(f"--freeze_input '{item}' is not NAME=FILE.npy (the graph input's name and a .npy "
-                               "file with its constant value).")
+            raise CompileError(
+                f"--freeze_input '{item}' is not NAME=FILE.npy (the graph input's name and a .npy "
+                "file with its constant value)."
+            )
         try:
             arr = np.load(path.strip(), allow_pickle=False)
         except (OSError, ValueError) as e:
@@ -76,11 +89,13 @@ def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
     try:
         # Parsed from the bytes read above: external data is refused (onnx_validate), never read.
         model = onnx.ModelProto.FromString(data)
-    except Exception as e:   # protobuf decode errors come in several types
+    except Exception as e:  # protobuf decode errors come in several types
         defect = describe_defect(data)
         what = f": {defect}" if defect else f" ({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
-        raise CompileError(f"'{name}' could not be parsed as an ONNX model{what}. The file is truncated or corrupt, "
-                           "or not an ONNX file; only complete .onnx protobuf files are supported.") from None
+        raise CompileError(
+            f"'{name}' could not be parsed as an ONNX model{what}. The file is truncated or corrupt, "
+            "or not an ONNX file; only complete .onnx protobuf files are supported."
+        ) from None
     return read_onnx(model, name, dims or {}, frozen or {})
 
 
@@ -99,7 +114,7 @@ class _Reader:
         self.builder = Builder()
         self.values = {}
         self.shapes = {}
-        self.skip = set()          # node indices already translated as part of another node's group
+        self.skip = set()  # node indices already translated as part of another node's group
         self.opset = 1
         for imp in model.opset_import:
             if imp.domain in ("", "ai.onnx"):
@@ -113,8 +128,10 @@ class _Reader:
         shape = self.shapes.get(name)
         if shape is None:
             who = f"ONNX node '{ctx.name}' ({ctx.op_type})" if ctx else "The model"
-            raise UnsupportedError(f"{who}: the shape of '{name}' is not static after shape inference (only "
-                                   "static shapes are supported; pin symbolic input dimensions with --dim NAME=N).")
+            raise UnsupportedError(
+                f"{who}: the shape of '{name}' is not static after shape inference (only "
+                "static shapes are supported; pin symbolic input dimensions with --dim NAME=N)."
+            )
         return shape
 
     def consumers(self, name: str) -> list:
@@ -125,12 +142,14 @@ class _Reader:
 
     # --- steps --------------------------------------------------------------------------------------------------
     def run(self) -> Graph:
-        check_model(self.model, self.source)     # graph structure, constants, attributes, limits (onnx_validate)
+        check_model(self.model, self.source)  # graph structure, constants, attributes, limits (onnx_validate)
         g = self.model.graph
         for imp in self.model.opset_import:
             if imp.domain not in ("", "ai.onnx", "com.microsoft") and any(n.domain == imp.domain for n in g.node):
-                raise UnsupportedError(f"'{self.source}' uses operators of domain '{imp.domain}'; only the "
-                                       "standard ONNX domain is supported.")
+                raise UnsupportedError(
+                    f"'{self.source}' uses operators of domain '{imp.domain}'; only the "
+                    "standard ONNX domain is supported."
+                )
         limits.check_counts(self.source, len(g.node), len(g.value_info) + len(g.initializer) + len(g.input))
         init_names = {t.name for t in g.initializer}
         for t in g.initializer:
@@ -151,9 +170,11 @@ class _Reader:
                 continue
             for name in node.input:
                 if name and name not in self.values:
-                    raise CompileError(f"ONNX node '{node.name or node.op_type}' ({node.op_type}) reads '{name}', "
-                                       "which no earlier node, input or initializer defines. The model file is "
-                                       "malformed (nodes must be in topological order).")
+                    raise CompileError(
+                        f"ONNX node '{node.name or node.op_type}' ({node.op_type}) reads '{name}', "
+                        "which no earlier node, input or initializer defines. The model file is "
+                        "malformed (nodes must be in topological order)."
+                    )
             if foldable(self, node):
                 fold_node(self, node, idx)
             else:
@@ -168,19 +189,23 @@ class _Reader:
             if name not in free:
                 raise CompileError(
                     f"--freeze_input {name}: '{self.source}' has no graph input of that name without an "
-                    f"initializer; its free inputs are: {', '.join(sorted(free)) or '(none)'}.")
+                    f"initializer; its free inputs are: {', '.join(sorted(free)) or '(none)'}."
+                )
             tt = free[name].type.tensor_type
             want = _NUMPY_TYPES.get(tt.elem_type)
             if want is None or arr.dtype != np.dtype(want):
                 raise CompileError(
                     f"--freeze_input {name}: the file holds {arr.dtype} values; the input is "
-                    f"{elem_type_name(tt.elem_type)}" + (f" (save the array as {want})." if want else "."))
+                    f"{elem_type_name(tt.elem_type)}" + (f" (save the array as {want})." if want else ".")
+                )
             dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-            if tt.HasField("shape") and (len(dims) != arr.ndim or
-                                         any(d is not None and d != n for d, n in zip(dims, arr.shape))):
+            if tt.HasField("shape") and (
+                len(dims) != arr.ndim or any(d is not None and d != n for d, n in zip(dims, arr.shape))
+            ):
                 raise CompileError(
                     f"--freeze_input {name}: the array has shape {list(arr.shape)}; the input's shape is "
-                    f"{[d if d is not None else '?' for d in dims]}.")
+                    f"{[d if d is not None else '?' for d in dims]}."
+                )
             self.values[name] = Value(name, tuple(arr.shape), str(arr.dtype), const=arr)
 
     def _pin_inputs(self, inputs) -> None:
@@ -191,7 +216,8 @@ class _Reader:
                 raise UnsupportedError(
                     f"Model input '{inp.name}' has element type {elem_type_name(code)}; model inputs must be "
                     "FLOAT (float32), INT8 or UINT8 (raw, or quantized data read by DequantizeLinear / QLinear "
-                    "operators), INT32 or BOOL.")
+                    "operators), INT32 or BOOL."
+                )
             if not tt.HasField("shape"):
                 raise UnsupportedError(f"Model input '{inp.name}' has no shape; static shapes are required.")
             shape = []
@@ -199,16 +225,20 @@ class _Reader:
                 if d.HasField("dim_value") and d.dim_value > 0:
                     shape.append(int(d.dim_value))
                 elif d.HasField("dim_param") and d.dim_param in self.dims:
-                    d.dim_value = self.dims[d.dim_param]     # pin in the proto too, for shape inference
+                    d.dim_value = self.dims[d.dim_param]  # pin in the proto too, for shape inference
                     shape.append(int(d.dim_value))
                 else:
                     what = f"symbolic dimension '{d.dim_param}'" if d.HasField("dim_param") else "an unknown dimension"
-                    hint = (f"pin it with --dim {d.dim_param}=N" if d.HasField("dim_param")
-                            else "re-export the model with a fixed input shape")
+                    hint = (
+                        f"pin it with --dim {d.dim_param}=N"
+                        if d.HasField("dim_param")
+                        else "re-export the model with a fixed input shape"
+                    )
                     raise UnsupportedError(
                         f"Model input '{inp.name}' has {what} (dimension {len(shape)} of "
                         f"{[x.dim_value or x.dim_param or '?' for x in tt.shape.dim]}); only static shapes are "
-                        f"supported: {hint}.")
+                        f"supported: {hint}."
+                    )
             v = self.builder.runtime_value(inp.name, shape, _INPUT_TYPES[code])
             v.tensors["onnx"].is_input = True
             self.values[inp.name] = v
@@ -238,19 +268,27 @@ class _Reader:
             if v is None:
                 raise CompileError(f"Model output '{name}' is not produced by any node. The model file is malformed.")
             if v.is_const and str(np.asarray(v.const).dtype) not in ("float32", "int8", "uint8", "int32", "bool"):
-                raise UnsupportedError(f"Model output '{name}' is a constant of type {array_type_name(v.const)}; "
-                                       "constant outputs must be float32, int8, uint8, int32 or bool.")
+                raise UnsupportedError(
+                    f"Model output '{name}' is a constant of type {array_type_name(v.const)}; "
+                    "constant outputs must be float32, int8, uint8, int32 or bool."
+                )
             t = b.get(v, "onnx")
             if getattr(v, "onnx_dtype", None) == "uint8" and t.dtype == "int8":
                 # uint8 quantized data is held as int8 shifted by -128: shift back at the boundary.
                 q = t.quant
-                u8 = b.new_tensor(name + ":u8", t.shape, "uint8", None if q is None else type(q)(
-                    scale=q.scale, zero_point=q.zero_point + 128, axis=q.axis))
+                u8 = b.new_tensor(
+                    name + ":u8",
+                    t.shape,
+                    "uint8",
+                    None if q is None else type(q)(scale=q.scale, zero_point=q.zero_point + 128, axis=q.axis),
+                )
                 b.add_op("CAST", [t], [u8], {"Offset": 128})
                 t = u8
             if t.dtype == "int8" and getattr(v, "per_axis_q", None) is not None:
-                raise UnsupportedError(f"Model output '{name}' is INT8 quantized per axis; int8 model outputs "
-                                       "need one scale and zero point (uint8 or float outputs may be per axis).")
+                raise UnsupportedError(
+                    f"Model output '{name}' is INT8 quantized per axis; int8 model outputs "
+                    "need one scale and zero point (uint8 or float outputs may be per axis)."
+                )
             if t.dtype == "int8" and t.quant is None:
                 t.quant = b.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64)))
             if t.is_input or t.is_output or t.is_const or t.name != name:
@@ -277,7 +315,7 @@ class _Reader:
         used = {id(t) for op in kept for t in op.inputs + op.outputs if t is not None} | {id(t) for t in outputs}
         inputs = list(getattr(self, "graph_inputs", []))
         for t in inputs:
-            if t.dtype == "int8" and t.quant is None:      # raw int8 data: the identity quantization
+            if t.dtype == "int8" and t.quant is None:  # raw int8 data: the identity quantization
                 t.quant = b.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64)))
         tensors = [t for t in b.tensors if id(t) in used or t.is_input]
         for i, t in enumerate(tensors):
@@ -285,7 +323,13 @@ class _Reader:
         for i, op in enumerate(kept):
             op.index = i
         limits.check_weights(self.source, sum(t.data.nbytes for t in tensors if t.data is not None))
-        graph = Graph(name=self.model.graph.name or "main", tensors=tensors, ops=kept, inputs=inputs,
-                      outputs=outputs, description=f"ONNX opset {self.opset}")
+        graph = Graph(
+            name=self.model.graph.name or "main",
+            tensors=tensors,
+            ops=kept,
+            inputs=inputs,
+            outputs=outputs,
+            description=f"ONNX opset {self.opset}",
+        )
         graph.link()
         return graph

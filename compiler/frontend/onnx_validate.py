@@ -34,11 +34,18 @@ from ..errors import CompileError, UnsupportedError
 # Element types a constant may have, with their item size in bytes and the typed field that can hold the payload
 # when raw_data is not used (ONNX stores int8/uint8/int16/uint16/bool/float16 values in int32_data).
 _CONST_TYPES = {
-    TensorProto.FLOAT: (4, "float_data"), TensorProto.UINT8: (1, "int32_data"), TensorProto.INT8: (1, "int32_data"),
-    TensorProto.UINT16: (2, "int32_data"), TensorProto.INT16: (2, "int32_data"),
-    TensorProto.INT32: (4, "int32_data"), TensorProto.INT64: (8, "int64_data"), TensorProto.BOOL: (1, "int32_data"),
-    TensorProto.FLOAT16: (2, "int32_data"), TensorProto.DOUBLE: (8, "double_data"),
-    TensorProto.UINT32: (4, "uint64_data"), TensorProto.UINT64: (8, "uint64_data"),
+    TensorProto.FLOAT: (4, "float_data"),
+    TensorProto.UINT8: (1, "int32_data"),
+    TensorProto.INT8: (1, "int32_data"),
+    TensorProto.UINT16: (2, "int32_data"),
+    TensorProto.INT16: (2, "int32_data"),
+    TensorProto.INT32: (4, "int32_data"),
+    TensorProto.INT64: (8, "int64_data"),
+    TensorProto.BOOL: (1, "int32_data"),
+    TensorProto.FLOAT16: (2, "int32_data"),
+    TensorProto.DOUBLE: (8, "double_data"),
+    TensorProto.UINT32: (4, "uint64_data"),
+    TensorProto.UINT64: (8, "uint64_data"),
 }
 _TYPED_FIELDS = ("float_data", "int32_data", "int64_data", "double_data", "uint64_data", "string_data")
 
@@ -46,17 +53,29 @@ _TYPED_FIELDS = ("float_data", "int32_data", "int64_data", "double_data", "uint6
 # strides and pads are tiny; these bounds only keep shape arithmetic (in the onnx package's C++ shape inference
 # and in the converters) far from int64 overflow and huge loops.
 _MAX_SPATIAL = 1 << 20
-_MAX_LIST = 1024           # entries of an INTS / FLOATS / STRINGS attribute
+_MAX_LIST = 1024  # entries of an INTS / FLOATS / STRINGS attribute
 _POSITIVE = ("kernel_shape", "strides", "dilations", "group")
 _NON_NEGATIVE = ("pads", "output_padding")
 _AXES = ("axis", "axes", "perm")
 
-_ATTR_FIELD = {AttributeProto.FLOAT: "f", AttributeProto.INT: "i", AttributeProto.STRING: "s",
-               AttributeProto.TENSOR: "t", AttributeProto.GRAPH: "g", AttributeProto.SPARSE_TENSOR: "sparse_tensor",
-               AttributeProto.TYPE_PROTO: "tp"}
-_ATTR_LIST = {AttributeProto.FLOATS: "floats", AttributeProto.INTS: "ints", AttributeProto.STRINGS: "strings",
-              AttributeProto.TENSORS: "tensors", AttributeProto.GRAPHS: "graphs",
-              AttributeProto.SPARSE_TENSORS: "sparse_tensors", AttributeProto.TYPE_PROTOS: "type_protos"}
+_ATTR_FIELD = {
+    AttributeProto.FLOAT: "f",
+    AttributeProto.INT: "i",
+    AttributeProto.STRING: "s",
+    AttributeProto.TENSOR: "t",
+    AttributeProto.GRAPH: "g",
+    AttributeProto.SPARSE_TENSOR: "sparse_tensor",
+    AttributeProto.TYPE_PROTO: "tp",
+}
+_ATTR_LIST = {
+    AttributeProto.FLOATS: "floats",
+    AttributeProto.INTS: "ints",
+    AttributeProto.STRINGS: "strings",
+    AttributeProto.TENSORS: "tensors",
+    AttributeProto.GRAPHS: "graphs",
+    AttributeProto.SPARSE_TENSORS: "sparse_tensors",
+    AttributeProto.TYPE_PROTOS: "type_protos",
+}
 
 
 def _type_name(code: int) -> str:
@@ -98,26 +117,37 @@ def _walk_tensors(graph, where: str):
 
 
 def _check_external(model, source: str) -> None:
-    graphs = [model.graph] + [g for f in model.functions for n in f.node for a in n.attribute
-                              for g in ([a.g] if a.HasField("g") else []) + list(a.graphs)]
+    graphs = [model.graph] + [
+        g
+        for f in model.functions
+        for n in f.node
+        for a in n.attribute
+        for g in ([a.g] if a.HasField("g") else []) + list(a.graphs)
+    ]
     for g in graphs:
         for t, what in _walk_tensors(g, source):
             if t.data_location == TensorProto.EXTERNAL or len(t.external_data) or t.HasField("segment"):
                 loc = next((e.value for e in t.external_data if e.key == "location"), "")
-                kind = "is a segment of a larger tensor" if t.HasField("segment") and not len(t.external_data) \
+                kind = (
+                    "is a segment of a larger tensor"
+                    if t.HasField("segment") and not len(t.external_data)
                     else "stores its data outside the model file" + (f" (location '{loc}')" if loc else "")
+                )
                 raise UnsupportedError(
                     f"'{source}': {what} {kind}. External data is not supported: the compiler reads only the "
                     ".onnx file and never opens files named inside it. Save the model with its weights inside "
-                    "(onnx.save_model(model, path, save_as_external_data=False); at most 2 GB).")
+                    "(onnx.save_model(model, path, save_as_external_data=False); at most 2 GB)."
+                )
 
 
 # --- constants -------------------------------------------------------------------------------------------------
 def check_tensor_proto(t, what: str) -> int:
     """Checks a constant's type, dims, size and payload length; returns its size in bytes."""
     if t.data_type not in _CONST_TYPES:
-        raise UnsupportedError(f"The {what} has element type {_type_name(t.data_type)}; constants of type "
-                               f"{_supported_types()} are supported.")
+        raise UnsupportedError(
+            f"The {what} has element type {_type_name(t.data_type)}; constants of type "
+            f"{_supported_types()} are supported."
+        )
     itemsize, field = _CONST_TYPES[t.data_type]
     dims = list(t.dims)
     if any(d < 0 for d in dims):
@@ -126,23 +156,29 @@ def check_tensor_proto(t, what: str) -> int:
     count = math.prod(dims)
     if t.HasField("raw_data"):
         if len(t.raw_data) != count * itemsize:
-            raise CompileError(f"The {what} of type {_type_name(t.data_type)} and shape {dims} needs "
-                               f"{count * itemsize} bytes of raw_data but holds {len(t.raw_data)}. The model file "
-                               "is malformed.")
+            raise CompileError(
+                f"The {what} of type {_type_name(t.data_type)} and shape {dims} needs "
+                f"{count * itemsize} bytes of raw_data but holds {len(t.raw_data)}. The model file "
+                "is malformed."
+            )
     else:
         have = {f: len(getattr(t, f)) for f in _TYPED_FIELDS if len(getattr(t, f))}
         if set(have) - {field} or have.get(field, 0) != count:
             found = ", ".join(f"{n} values in {f}" for f, n in have.items()) or "no values"
-            raise CompileError(f"The {what} of type {_type_name(t.data_type)} and shape {dims} needs {count} "
-                               f"values (in raw_data or {field}) but has {found}. The model file is malformed.")
+            raise CompileError(
+                f"The {what} of type {_type_name(t.data_type)} and shape {dims} needs {count} "
+                f"values (in raw_data or {field}) but has {found}. The model file is malformed."
+            )
     return nbytes
 
 
 def _check_constants(graph, source: str) -> None:
     if len(graph.sparse_initializer):
         sp = graph.sparse_initializer[0]
-        raise UnsupportedError(f"'{source}': sparse initializer '{sp.values.name}' is not supported; store the "
-                               "weights as dense initializers.")
+        raise UnsupportedError(
+            f"'{source}': sparse initializer '{sp.values.name}' is not supported; store the "
+            "weights as dense initializers."
+        )
     total = 0
     for t in graph.initializer:
         total += check_tensor_proto(t, f"initializer '{t.name}'")
@@ -151,28 +187,35 @@ def _check_constants(graph, source: str) -> None:
             if a.type == AttributeProto.TENSOR:
                 total += check_tensor_proto(a.t, f"attribute '{a.name}' of {_node_label(n, i)}")
             elif a.type in (AttributeProto.TENSORS, AttributeProto.SPARSE_TENSOR, AttributeProto.SPARSE_TENSORS):
-                raise UnsupportedError(f"{_node_label(n, i)}: attribute '{a.name}' of type "
-                                       f"{AttributeProto.AttributeType.Name(a.type)} is not supported (constant "
-                                       "attributes must be dense tensors).")
+                raise UnsupportedError(
+                    f"{_node_label(n, i)}: attribute '{a.name}' of type "
+                    f"{AttributeProto.AttributeType.Name(a.type)} is not supported (constant "
+                    "attributes must be dense tensors)."
+                )
     limits.check_weights(source, total)
 
 
 # --- graph inputs and outputs ----------------------------------------------------------------------------------
 def _check_value_info(vi, what: str) -> None:
     if vi.type.WhichOneof("value") not in (None, "tensor_type"):
-        raise UnsupportedError(f"{what} '{vi.name}' is a {vi.type.WhichOneof('value').replace('_type', '')}; only "
-                               "tensors are supported.")
+        raise UnsupportedError(
+            f"{what} '{vi.name}' is a {vi.type.WhichOneof('value').replace('_type', '')}; only tensors are supported."
+        )
     tt = vi.type.tensor_type
     if not tt.HasField("shape"):
         return
     dims = [d.dim_value for d in tt.shape.dim if d.HasField("dim_value")]
     if any(d < 0 for d in dims):
-        raise CompileError(f"{what} '{vi.name}' has a negative dimension in its shape "
-                           f"{[d.dim_value if d.HasField('dim_value') else d.dim_param or '?' for d in tt.shape.dim]}."
-                           " The model file is malformed.")
+        raise CompileError(
+            f"{what} '{vi.name}' has a negative dimension in its shape "
+            f"{[d.dim_value if d.HasField('dim_value') else d.dim_param or '?' for d in tt.shape.dim]}."
+            " The model file is malformed."
+        )
     if len(tt.shape.dim) > limits.active().max_rank:
-        raise UnsupportedError(f"{what} '{vi.name}' has rank {len(tt.shape.dim)}; at most "
-                               f"{limits.active().max_rank} dimensions are supported.")
+        raise UnsupportedError(
+            f"{what} '{vi.name}' has rank {len(tt.shape.dim)}; at most "
+            f"{limits.active().max_rank} dimensions are supported."
+        )
     itemsize = _CONST_TYPES.get(tt.elem_type, (1, ""))[0]
     limits.check_tensor("(value)", f"{what.lower()} '{vi.name}'", dims, itemsize)
 
@@ -183,33 +226,40 @@ def _check_attribute(a, label: str) -> None:
         return CompileError(f"{label}: attribute '{a.name}' {msg}. The model file is malformed.")
 
     if a.type in _ATTR_FIELD:
-        if a.type not in (AttributeProto.FLOAT, AttributeProto.INT, AttributeProto.STRING) \
-                and not a.HasField(_ATTR_FIELD[a.type]):
+        if a.type not in (AttributeProto.FLOAT, AttributeProto.INT, AttributeProto.STRING) and not a.HasField(
+            _ATTR_FIELD[a.type]
+        ):
             raise bad(f"is declared {AttributeProto.AttributeType.Name(a.type)} but holds no such value")
         if a.type == AttributeProto.GRAPH:
-            raise UnsupportedError(f"{label}: attribute '{a.name}' is a subgraph; control flow (If, Loop, Scan and "
-                                   "other operators with graph attributes) is not supported.")
+            raise UnsupportedError(
+                f"{label}: attribute '{a.name}' is a subgraph; control flow (If, Loop, Scan and "
+                "other operators with graph attributes) is not supported."
+            )
     elif a.type in _ATTR_LIST:
         if a.type == AttributeProto.GRAPHS:
             raise UnsupportedError(f"{label}: attribute '{a.name}' holds subgraphs; control flow is not supported.")
         n = len(getattr(a, _ATTR_LIST[a.type]))
         if n > _MAX_LIST:
-            raise UnsupportedError(f"{label}: attribute '{a.name}' has {n} entries; at most {_MAX_LIST} are "
-                                   "supported.")
+            raise UnsupportedError(f"{label}: attribute '{a.name}' has {n} entries; at most {_MAX_LIST} are supported.")
     else:
         raise bad(f"has type {a.type}, which ONNX does not define (UNDEFINED or unknown)")
     if a.type not in (AttributeProto.INT, AttributeProto.INTS):
         return
     values = [a.i] if a.type == AttributeProto.INT else list(a.ints)
     if a.name in _POSITIVE and any(not 1 <= v <= _MAX_SPATIAL for v in values):
-        raise UnsupportedError(f"{label}: attribute '{a.name}' is {values if len(values) > 1 else values[0]}; "
-                               f"values from 1 to {_MAX_SPATIAL} are supported.")
+        raise UnsupportedError(
+            f"{label}: attribute '{a.name}' is {values if len(values) > 1 else values[0]}; "
+            f"values from 1 to {_MAX_SPATIAL} are supported."
+        )
     if a.name in _NON_NEGATIVE and any(not 0 <= v <= _MAX_SPATIAL for v in values):
-        raise UnsupportedError(f"{label}: attribute '{a.name}' is {values}; values from 0 to {_MAX_SPATIAL} are "
-                               "supported.")
+        raise UnsupportedError(
+            f"{label}: attribute '{a.name}' is {values}; values from 0 to {_MAX_SPATIAL} are supported."
+        )
     if a.name in _AXES and any(abs(v) > 64 for v in values):
-        raise UnsupportedError(f"{label}: attribute '{a.name}' is {values if len(values) > 1 else values[0]}; axes "
-                               f"must lie within the tensor's rank (at most {limits.active().max_rank}).")
+        raise UnsupportedError(
+            f"{label}: attribute '{a.name}' is {values if len(values) > 1 else values[0]}; axes "
+            f"must lie within the tensor's rank (at most {limits.active().max_rank})."
+        )
 
 
 def _schema(node, opset: int):
@@ -234,31 +284,39 @@ def _check_schema(n, label: str, opset: int) -> None:
     if schema is None:
         return
     what = f"{n.op_type} (opset {opset})"
-    for kind, names, lo, hi, formal in (("inputs", n.input, schema.min_input, schema.max_input, schema.inputs),
-                                        ("outputs", n.output, schema.min_output, schema.max_output, schema.outputs)):
+    for kind, names, lo, hi, formal in (
+        ("inputs", n.input, schema.min_input, schema.max_input, schema.inputs),
+        ("outputs", n.output, schema.min_output, schema.max_output, schema.outputs),
+    ):
         if not lo <= len(names) <= hi:
-            raise CompileError(f"{label} has {len(names)} {kind}; {what} takes {_count(lo, hi)}. The model file is "
-                               "malformed.")
+            raise CompileError(
+                f"{label} has {len(names)} {kind}; {what} takes {_count(lo, hi)}. The model file is malformed."
+            )
         for i, p in enumerate(formal):
             if i < len(names) and not names[i] and p.option == onnx.defs.OpSchema.FormalParameterOption.Single:
-                raise CompileError(f"{label}: {kind[:-1]} {i} ('{p.name}') is required but its name is empty. The "
-                                   "model file is malformed.")
+                raise CompileError(
+                    f"{label}: {kind[:-1]} {i} ('{p.name}') is required but its name is empty. The "
+                    "model file is malformed."
+                )
     present = set()
     for a in n.attribute:
         present.add(a.name)
         spec = schema.attributes.get(a.name)
         if spec is not None and int(a.type) != int(spec.type.value):
-            raise CompileError(f"{label}: attribute '{a.name}' is {AttributeProto.AttributeType.Name(a.type)}, but "
-                               f"{what} defines it as {spec.type.name}. The model file is malformed.")
+            raise CompileError(
+                f"{label}: attribute '{a.name}' is {AttributeProto.AttributeType.Name(a.type)}, but "
+                f"{what} defines it as {spec.type.name}. The model file is malformed."
+            )
     for name, spec in schema.attributes.items():
         if spec.required and name not in present:
-            raise CompileError(f"{label} lacks the attribute '{name}', which {what} requires. The model file is "
-                               "malformed.")
+            raise CompileError(
+                f"{label} lacks the attribute '{name}', which {what} requires. The model file is malformed."
+            )
 
 
 def _check_nodes(model, graph, source: str, opset: int) -> None:
     functions = {(f.domain, f.name) for f in model.functions}
-    defined = {}                       # value name -> what defines it
+    defined = {}  # value name -> what defines it
     for t in graph.initializer:
         if t.name in defined:
             raise CompileError(f"'{source}' has two initializers named '{t.name}'. The model file is malformed.")
@@ -266,33 +324,44 @@ def _check_nodes(model, graph, source: str, opset: int) -> None:
     inputs = set()
     for vi in graph.input:
         if vi.name in inputs or not vi.name:
-            raise CompileError(f"'{source}' declares the graph input '{vi.name}' "
-                               + ("twice" if vi.name else "with an empty name") + ". The model file is malformed.")
+            raise CompileError(
+                f"'{source}' declares the graph input '{vi.name}' "
+                + ("twice" if vi.name else "with an empty name")
+                + ". The model file is malformed."
+            )
         inputs.add(vi.name)
         defined.setdefault(vi.name, "a graph input")
     for i, n in enumerate(graph.node):
         label = _node_label(n, i)
         if (n.domain, n.op_type) in functions:
-            raise UnsupportedError(f"{label} calls a function defined in the model (domain '{n.domain}'); "
-                                   "model-local functions are not supported.")
+            raise UnsupportedError(
+                f"{label} calls a function defined in the model (domain '{n.domain}'); "
+                "model-local functions are not supported."
+            )
         for a in n.attribute:
             _check_attribute(a, label)
         _check_schema(n, label, opset)
         for name in n.input:
             if name and name not in defined:
-                raise CompileError(f"{label} reads '{name}', which no earlier node, graph input or initializer "
-                                   "defines. The model file is malformed (nodes must be in topological order, "
-                                   "without cycles).")
+                raise CompileError(
+                    f"{label} reads '{name}', which no earlier node, graph input or initializer "
+                    "defines. The model file is malformed (nodes must be in topological order, "
+                    "without cycles)."
+                )
         for name in n.output:
             if name and name in defined:
-                raise CompileError(f"{label} writes '{name}', which is already defined by {defined[name]}; every "
-                                   "value must have exactly one producer. The model file is malformed.")
+                raise CompileError(
+                    f"{label} writes '{name}', which is already defined by {defined[name]}; every "
+                    "value must have exactly one producer. The model file is malformed."
+                )
             if name:
                 defined[name] = label
     for vi in graph.output:
         if vi.name not in defined:
-            raise CompileError(f"Model output '{vi.name}' is not produced by any node, graph input or initializer. "
-                               "The model file is malformed.")
+            raise CompileError(
+                f"Model output '{vi.name}' is not produced by any node, graph input or initializer. "
+                "The model file is malformed."
+            )
 
 
 # --- the entry point -------------------------------------------------------------------------------------------
@@ -306,8 +375,10 @@ def check_model(model, source: str) -> None:
     newest = onnx.defs.onnx_opset_version()
     if len(versions) != 1 or not 1 <= versions[0] <= newest:
         found = "no opset" if not versions else f"opset {versions}" if len(versions) > 1 else f"opset {versions[0]}"
-        raise UnsupportedError(f"'{source}' imports {found} for the standard ONNX domain; exactly one opset from 1 "
-                               f"to {newest} is supported.")
+        raise UnsupportedError(
+            f"'{source}' imports {found} for the standard ONNX domain; exactly one opset from 1 "
+            f"to {newest} is supported."
+        )
     limits.check_counts(source, len(g.node), len(g.value_info) + len(g.initializer) + len(g.input))
     if not len(g.output):
         raise CompileError(f"'{source}' declares no graph outputs; a model needs at least one.")

@@ -11,12 +11,25 @@ depth, so it is safe on any input.
 
 from google.protobuf.descriptor import FieldDescriptor
 
-MAX_DEPTH = 100          # protobuf's default recursion limit for nested messages
-_FIXED = {FieldDescriptor.TYPE_FLOAT: 4, FieldDescriptor.TYPE_FIXED32: 4, FieldDescriptor.TYPE_SFIXED32: 4,
-          FieldDescriptor.TYPE_DOUBLE: 8, FieldDescriptor.TYPE_FIXED64: 8, FieldDescriptor.TYPE_SFIXED64: 8}
-_VARINT = {FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT32,
-           FieldDescriptor.TYPE_UINT64, FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SINT64,
-           FieldDescriptor.TYPE_BOOL, FieldDescriptor.TYPE_ENUM}
+MAX_DEPTH = 100  # protobuf's default recursion limit for nested messages
+_FIXED = {
+    FieldDescriptor.TYPE_FLOAT: 4,
+    FieldDescriptor.TYPE_FIXED32: 4,
+    FieldDescriptor.TYPE_SFIXED32: 4,
+    FieldDescriptor.TYPE_DOUBLE: 8,
+    FieldDescriptor.TYPE_FIXED64: 8,
+    FieldDescriptor.TYPE_SFIXED64: 8,
+}
+_VARINT = {
+    FieldDescriptor.TYPE_INT32,
+    FieldDescriptor.TYPE_INT64,
+    FieldDescriptor.TYPE_UINT32,
+    FieldDescriptor.TYPE_UINT64,
+    FieldDescriptor.TYPE_SINT32,
+    FieldDescriptor.TYPE_SINT64,
+    FieldDescriptor.TYPE_BOOL,
+    FieldDescriptor.TYPE_ENUM,
+}
 
 
 class _Defect(Exception):
@@ -60,20 +73,17 @@ def _walk(buf, pos: int, end: int, desc, path: str, depth: int) -> None:
         elif wire in (1, 5):
             size = 8 if wire == 1 else 4
             if pos + size > end:
-                raise _Defect(f"{fpath} at byte {start} needs {size} bytes, but only {end - pos} remain in "
-                              f"{here}")
+                raise _Defect(f"{fpath} at byte {start} needs {size} bytes, but only {end - pos} remain in {here}")
             pos += size
         elif wire == 2:
             length, pos = _varint(buf, pos, end, fpath)
             if length > end - pos:
-                raise _Defect(f"{fpath} at byte {start} claims {length} bytes, but only {end - pos} remain in "
-                              f"{here}")
+                raise _Defect(f"{fpath} at byte {start} claims {length} bytes, but only {end - pos} remain in {here}")
             if field is not None and field.type == FieldDescriptor.TYPE_MESSAGE:
                 _walk(buf, pos, pos + length, field.message_type, fpath, depth + 1)
             elif field is not None and field.is_repeated and field.type in _FIXED:
                 if length % _FIXED[field.type]:
-                    raise _Defect(f"{fpath} at byte {start} packs {length} bytes of {_FIXED[field.type]}-byte "
-                                  "numbers")
+                    raise _Defect(f"{fpath} at byte {start} packs {length} bytes of {_FIXED[field.type]}-byte numbers")
             elif field is not None and field.is_repeated and field.type in _VARINT:
                 p = pos
                 while p < pos + length:
@@ -119,6 +129,7 @@ def describe_defect(data: bytes) -> str:
     """The first wire-format defect of `data` as an ONNX ModelProto ('graph.node[3].attribute[0] at byte 812
     claims 4000 bytes, but only 37 remain in graph.node[3]'), or '' if the walk finds none."""
     import onnx
+
     try:
         _walk(memoryview(data), 0, len(data), onnx.ModelProto.DESCRIPTOR, "", 0)
     except _Defect as e:

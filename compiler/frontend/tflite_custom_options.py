@@ -33,5 +33,6 @@ def custom_option(op, name: str, kinds=(int,)):
         raise CompileError(
             f"Operator {op.index} ({op.kind}) has no valid custom option '{name}' (its custom options must be a "
             f"FlexBuffer map holding '{name}' as {' or '.join(k.__name__ for k in kinds)}, as TFLite Micro's "
-            "signal library writes them). The model file is malformed.")
+            "signal library writes them). The model file is malformed."
+        )
     return value

@@ -11,9 +11,7 @@ import tflite
 from tflite.BuiltinOptions import BuiltinOptions
 
 _OPTION_CLASS_BY_CODE = {
-    value: name
-    for name, value in vars(BuiltinOptions).items()
-    if not name.startswith("_") and isinstance(value, int)
+    value: name for name, value in vars(BuiltinOptions).items() if not name.startswith("_") and isinstance(value, int)
 }
 
 _SKIP_SUFFIXES = ("Length", "IsNone", "AsNumpy")

@@ -21,22 +21,45 @@ from .tflite_custom_options import decode_custom_options
 from .tflite_subgraphs import Subgraph, inline_subgraphs
 
 _OP_NAMES = {
-    value: name
-    for name, value in vars(BuiltinOperator).items()
-    if not name.startswith("_") and isinstance(value, int)
+    value: name for name, value in vars(BuiltinOperator).items() if not name.startswith("_") and isinstance(value, int)
 }
 
 # TFLite TensorType enum -> IR dtype name (None: not representable at all).
 _TENSOR_TYPES = {
-    0: "float32", 1: "float16", 2: "int32", 3: "uint8", 4: "int64", 5: None,
-    6: "bool", 7: "int16", 8: None, 9: "int8", 10: "float64", 12: "uint64", 15: "uint32",
+    0: "float32",
+    1: "float16",
+    2: "int32",
+    3: "uint8",
+    4: "int64",
+    5: None,
+    6: "bool",
+    7: "int16",
+    8: None,
+    9: "int8",
+    10: "float64",
+    12: "uint64",
+    15: "uint32",
 }
 _RESOURCE = 13
 _TYPE_NAMES = {
-    0: "FLOAT32", 1: "FLOAT16", 2: "INT32", 3: "UINT8", 4: "INT64", 5: "STRING",
-    6: "BOOL", 7: "INT16", 8: "COMPLEX64", 9: "INT8", 10: "FLOAT64",
-    11: "COMPLEX128", 12: "UINT64", 13: "RESOURCE", 14: "VARIANT", 15: "UINT32",
-    16: "UINT16", 17: "INT4",
+    0: "FLOAT32",
+    1: "FLOAT16",
+    2: "INT32",
+    3: "UINT8",
+    4: "INT64",
+    5: "STRING",
+    6: "BOOL",
+    7: "INT16",
+    8: "COMPLEX64",
+    9: "INT8",
+    10: "FLOAT64",
+    11: "COMPLEX128",
+    12: "UINT64",
+    13: "RESOURCE",
+    14: "VARIANT",
+    15: "UINT32",
+    16: "UINT16",
+    17: "INT4",
 }
 
 
@@ -70,7 +93,7 @@ def read_tflite(data: bytes, source_name: str = "model") -> Graph:
     try:
         return _parse(data, source_name, at)
     except (CompileError, MemoryError):
-        raise   # a MemoryError is the compiler's bug (a missing limit), not the file's
+        raise  # a MemoryError is the compiler's bug (a missing limit), not the file's
     except Exception as e:  # malformed/truncated flatbuffers fail in many ways
         raise CompileError(
             f"'{source_name}' could not be parsed as a TFLite flatbuffer: {at.what} is "
@@ -87,11 +110,12 @@ class _Cursor:
 
 def _buffer_bytes(model, data: bytes, index: int, tensor: str) -> bytes:
     if index == 0:
-        return b""   # buffer 0 is the schema's empty sentinel: not a constant
+        return b""  # buffer 0 is the schema's empty sentinel: not a constant
     if not 0 < index < model.BuffersLength():
         raise CompileError(
             f"{tensor} refers to buffer {index}, but the model has {model.BuffersLength()} buffers (0 to "
-            f"{model.BuffersLength() - 1}). The model file is malformed.")
+            f"{model.BuffersLength() - 1}). The model file is malformed."
+        )
     buf = model.Buffers(index)
     if buf is None:
         return b""
@@ -100,8 +124,9 @@ def _buffer_bytes(model, data: bytes, index: int, tensor: str) -> bytes:
         if offset + size > len(data):
             raise CompileError(
                 f"{tensor} has its data in buffer {index} at file offset {offset} ({size} bytes), past the end of "
-                f"the {len(data)}-byte file. The model file is truncated or malformed.")
-        return data[offset:offset + size]
+                f"the {len(data)}-byte file. The model file is truncated or malformed."
+            )
+        return data[offset : offset + size]
     if buf.DataLength() == 0:
         return b""
     return buf.DataAsNumpy().tobytes()
@@ -111,17 +136,17 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
     model = tflite.Model.GetRootAsModel(data, 0)
     version = model.Version()
     if version != 3:
-        raise CompileError(
-            f"'{source_name}' uses TFLite schema version {version}; only version 3 is supported."
-        )
+        raise CompileError(f"'{source_name}' uses TFLite schema version {version}; only version 3 is supported.")
     if model.SubgraphsLength() < 1:
         raise CompileError(f"'{source_name}' has no subgraph; a TFLite model has its main graph as subgraph 0.")
     # Every subgraph's tensors go into one list (a subgraph's tensor i gets index base + i), so that the operators
     # of a CALL_ONCE init subgraph can be placed into the main graph (tflite_subgraphs.py).
     tensors, subgraphs, resources = [], [], set()
     if model.SubgraphsLength() > limits.active().max_ops:
-        raise CompileError(f"'{source_name}' declares {model.SubgraphsLength()} subgraphs; the limit is "
-                           f"{limits.active().max_ops} (one per operator).")
+        raise CompileError(
+            f"'{source_name}' declares {model.SubgraphsLength()} subgraphs; the limit is "
+            f"{limits.active().max_ops} (one per operator)."
+        )
     n_ops = 0
     for k in range(model.SubgraphsLength()):
         sg = model.Subgraphs(k)
@@ -135,8 +160,11 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
             if t.Type() == _RESOURCE:
                 # VAR_HANDLE's handle: resolved to the variable it names at compile time, never data.
                 resources.add(base + ti)
-                tensors.append(Tensor(index=base + ti, name=_decode_name(t.Name()) or f"tensor_{base + ti}",
-                                      shape=(), dtype="int32"))
+                tensors.append(
+                    Tensor(
+                        index=base + ti, name=_decode_name(t.Name()) or f"tensor_{base + ti}", shape=(), dtype="int32"
+                    )
+                )
                 continue
             parsed = _parse_tensor(model, data, t, base + ti)
             tensors.append(parsed)
@@ -145,8 +173,11 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
         outs = [base + int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
         for i in ins + outs:
             if i < base or i >= len(tensors):
-                raise CompileError(f"Model input/output refers to missing tensor index {i - base}." if not k else
-                                   f"Subgraph {k} input/output refers to missing tensor index {i - base}.")
+                raise CompileError(
+                    f"Model input/output refers to missing tensor index {i - base}."
+                    if not k
+                    else f"Subgraph {k} input/output refers to missing tensor index {i - base}."
+                )
         if k == 0:
             if not ins or not outs:
                 raise CompileError("The model declares no inputs or no outputs; both are required.")
@@ -173,7 +204,7 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
     check_not_hybrid(graph)
     at.what = "the model's metadata"
     # Vela's plan covers the main subgraph, whose tensors come first.
-    _read_offline_offsets(model, data, tensors[:model.Subgraphs(0).TensorsLength()])
+    _read_offline_offsets(model, data, tensors[: model.Subgraphs(0).TensorsLength()])
     return graph
 
 
@@ -188,7 +219,7 @@ def _read_offline_offsets(model, data: bytes, tensors: list) -> None:
         try:
             raw = _buffer_bytes(model, data, md.Buffer(), "the OfflineMemoryAllocation metadata")
         except CompileError:
-            return   # a broken plan is ignored (only user kernels read it), not a broken model
+            return  # a broken plan is ignored (only user kernels read it), not a broken model
         if len(raw) % 4:
             return
         words = np.frombuffer(raw, "<i4")
@@ -224,18 +255,26 @@ def _parse_ops(model, sg, tensors: list, base: int, where: str, at: _Cursor) -> 
         for pos, i in enumerate(outs):
             # Checked here, before any operator order or producer analysis, so the message names the real defect.
             if i < 0 or tensors[i].is_const or tensors[i].is_input:
-                what = ("no tensor (-1)" if i < 0 else f"tensor {i} '{tensors[i].name}', which is "
-                        + ("a constant" if tensors[i].is_const else "a model input"))
-                raise CompileError(f"Operator {oi}{where} ({kind}) output {pos} is {what}; an operator must write "
-                                   "a tensor of its own. The model file is malformed.")
+                what = (
+                    "no tensor (-1)"
+                    if i < 0
+                    else f"tensor {i} '{tensors[i].name}', which is "
+                    + ("a constant" if tensors[i].is_const else "a model input")
+                )
+                raise CompileError(
+                    f"Operator {oi}{where} ({kind}) output {pos} is {what}; an operator must write "
+                    "a tensor of its own. The model file is malformed."
+                )
         at.what = f"the options table of operator {oi}{where} ({kind})"
-        ops.append(Operator(
-            index=oi,
-            kind=kind,
-            inputs=[tensors[i] if i >= 0 else None for i in ins],
-            outputs=[tensors[i] for i in outs],
-            options=decode_builtin_options(op) if not kind.startswith("CUSTOM:") else decode_custom_options(op),
-        ))
+        ops.append(
+            Operator(
+                index=oi,
+                kind=kind,
+                inputs=[tensors[i] if i >= 0 else None for i in ins],
+                outputs=[tensors[i] for i in outs],
+                options=decode_builtin_options(op) if not kind.startswith("CUSTOM:") else decode_custom_options(op),
+            )
+        )
     return ops
 
 
@@ -263,16 +302,21 @@ def _check_quant(index: int, name: str, dtype: str, shape: tuple, quant: QuantPa
     per-channel parameters along an existing axis with one entry per channel."""
     bad = [float(x) for x in quant.scale if not (np.isfinite(x) and x > 0)]
     if bad:
-        raise CompileError(f"Tensor {index} '{name}' has quantization scale {bad[0]}; scales must be positive "
-                           "finite numbers. The model file is malformed.")
+        raise CompileError(
+            f"Tensor {index} '{name}' has quantization scale {bad[0]}; scales must be positive "
+            "finite numbers. The model file is malformed."
+        )
     lo, hi = _ZERO_POINT_RANGE.get(dtype, (-(1 << 31), (1 << 31) - 1))
     if any(not lo <= int(z) <= hi for z in quant.zero_point):
-        raise CompileError(f"Tensor {index} '{name}' ({dtype}) has a zero point outside {lo}..{hi}. The model "
-                           "file is malformed.")
+        raise CompileError(
+            f"Tensor {index} '{name}' ({dtype}) has a zero point outside {lo}..{hi}. The model file is malformed."
+        )
     if len(quant.scale) > 1 and not (0 <= quant.axis < len(shape) and shape[quant.axis] == len(quant.scale)):
-        raise CompileError(f"Tensor {index} '{name}' has {len(quant.scale)} per-channel scales along dimension "
-                           f"{quant.axis} of shape {list(shape)}; there must be one per channel of an existing "
-                           "dimension. The model file is malformed.")
+        raise CompileError(
+            f"Tensor {index} '{name}' has {len(quant.scale)} per-channel scales along dimension "
+            f"{quant.axis} of shape {list(shape)}; there must be one per channel of an existing "
+            "dimension. The model file is malformed."
+        )
 
 
 def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
@@ -286,8 +330,10 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
             "activation types are INT8 and FLOAT32 (INT32 for biases and shape operands)."
         )
     if t.ShapeLength() > limits.active().max_rank:
-        raise CompileError(f"Tensor {index} '{name}' has rank {t.ShapeLength()}; at most "
-                           f"{limits.active().max_rank} dimensions are supported.")
+        raise CompileError(
+            f"Tensor {index} '{name}' has rank {t.ShapeLength()}; at most "
+            f"{limits.active().max_rank} dimensions are supported."
+        )
     shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
     signature = tuple(int(d) for d in t.ShapeSignatureAsNumpy()) if t.ShapeSignatureLength() else ()
     if len(signature) == len(shape) and any(d < 0 for d in signature[1:]):
@@ -295,6 +341,7 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
         # any other dynamic dimension has no static size to compile for.
         shape = signature
     from ..ir.dtypes import DTYPES
+
     limits.check_tensor(index, name, shape, DTYPES[dtype].size)
     if any(d <= 0 for d in shape):
         # Only an error if an operator or the model I/O actually uses it
@@ -305,15 +352,13 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
     q = t.Quantization()
     if q is not None and q.ScaleLength() > 0:
         scale = q.ScaleAsNumpy().astype(np.float32)
-        zp = (q.ZeroPointAsNumpy().astype(np.int64) if q.ZeroPointLength()
-              else np.zeros(len(scale), np.int64))
+        zp = q.ZeroPointAsNumpy().astype(np.int64) if q.ZeroPointLength() else np.zeros(len(scale), np.int64)
         if len(zp) != len(scale):
             if len(zp) == 1:
                 zp = np.full(len(scale), zp[0], np.int64)
             else:
                 raise CompileError(
-                    f"Tensor {index} '{name}' has {len(scale)} quantization scales but "
-                    f"{len(zp)} zero points."
+                    f"Tensor {index} '{name}' has {len(scale)} quantization scales but {len(zp)} zero points."
                 )
         axis = int(q.QuantizedDimension())
         if len(shape) == 1 and len(scale) == shape[0] > 1:
@@ -328,6 +373,7 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
     arr = None
     if raw:
         from ..ir.dtypes import DTYPES
+
         dt = DTYPES[dtype]
         n = 1
         for d in shape:
@@ -341,5 +387,12 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
     # A variable tensor's buffer, if any, is ignored as by TFLite Micro (which resets it to zeros / the int8 zero
     # point before the first invocation): it is state, never a constant.
     is_variable = bool(t.IsVariable())
-    return Tensor(index=index, name=name, shape=shape, dtype=dtype, quant=quant,
-                  data=None if is_variable else arr, is_variable=is_variable)
+    return Tensor(
+        index=index,
+        name=name,
+        shape=shape,
+        dtype=dtype,
+        quant=quant,
+        data=None if is_variable else arr,
+        is_variable=is_variable,
+    )

@@ -7,10 +7,10 @@ import numpy as np
 
 @dataclass(frozen=True)
 class DType:
-    name: str        # IR name, also used in the JSON manifest
-    ctype: str       # C element type
-    np: type         # numpy scalar type
-    size: int        # bytes per element
+    name: str  # IR name, also used in the JSON manifest
+    ctype: str  # C element type
+    np: type  # numpy scalar type
+    size: int  # bytes per element
 
 
 DTYPES = {

@@ -9,16 +9,18 @@ from .tensor import Tensor
 @dataclass
 class Operator:
     index: int
-    kind: str                     # TFLite builtin name, e.g. "CONV_2D"
-    inputs: list                  # list[Optional[Tensor]] (None = omitted optional input)
-    outputs: list                 # list[Tensor]
-    options: dict                 # raw builtin options, keys as in the schema
-    lowering: Any = None          # compiler.ops lowering object
-    params: dict = field(default_factory=dict)   # compile-time constants from passes
+    kind: str  # TFLite builtin name, e.g. "CONV_2D"
+    inputs: list  # list[Optional[Tensor]] (None = omitted optional input)
+    outputs: list  # list[Tensor]
+    options: dict  # raw builtin options, keys as in the schema
+    lowering: Any = None  # compiler.ops lowering object
+    params: dict = field(default_factory=dict)  # compile-time constants from passes
     kernel: Optional[str] = None  # CRT function chosen
-    is_noop: bool = False         # no code emitted (aliasing reshape, or an op fused into another)
-    fused_into: Optional[int] = None  # index of the op that computes this one (passes/fuse_residual_add.py, fold_pad.py)
-    fused_ops: list = field(default_factory=list)   # indices of the ops this one computes besides its own
+    is_noop: bool = False  # no code emitted (aliasing reshape, or an op fused into another)
+    fused_into: Optional[int] = (
+        None  # index of the op that computes this one (passes/fuse_residual_add.py, fold_pad.py)
+    )
+    fused_ops: list = field(default_factory=list)  # indices of the ops this one computes besides its own
 
     def input(self, i: int) -> Optional[Tensor]:
         return self.inputs[i] if i < len(self.inputs) else None
@@ -46,7 +48,7 @@ class Operator:
         elif getattr(self, "user_route", None) == "custom":
             kernel = f"user {self.kernel}"
         label = "+".join([kernel] + [graph.ops[i].kind.lower() for i in self.fused_ops])
-        acc16 = (self.params or {}).get("acc16")   # int16x8 layers: accumulation form (compiler/ops/_int16.py)
+        acc16 = (self.params or {}).get("acc16")  # int16x8 layers: accumulation form (compiler/ops/_int16.py)
         return label + (f" [acc {acc16}]" if acc16 else "")
 
 
@@ -55,8 +57,8 @@ class Graph:
     name: str
     tensors: list
     ops: list
-    inputs: list      # list[Tensor], model order
-    outputs: list     # list[Tensor], model order
+    inputs: list  # list[Tensor], model order
+    outputs: list  # list[Tensor], model order
     description: str = ""
 
     def link(self) -> None:

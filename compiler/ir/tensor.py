@@ -12,8 +12,8 @@ from .dtypes import DTYPES
 class QuantParams:
     """Affine quantization: real = scale * (q - zero_point), per tensor or per axis."""
 
-    scale: np.ndarray        # float32, length 1 (per tensor) or channels
-    zero_point: np.ndarray   # int64, same length as scale
+    scale: np.ndarray  # float32, length 1 (per tensor) or channels
+    zero_point: np.ndarray  # int64, same length as scale
     axis: int = 0
 
     @property
@@ -31,11 +31,11 @@ class Tensor:
     shape: tuple
     dtype: str
     quant: Optional[QuantParams] = None
-    data: Optional[np.ndarray] = None    # constant payload (weights), shaped
+    data: Optional[np.ndarray] = None  # constant payload (weights), shaped
     is_input: bool = False
     is_output: bool = False
-    is_variable: bool = False            # TFLite variable tensor: state kept from one run to the next
-    producer: Optional[int] = None       # operator index
+    is_variable: bool = False  # TFLite variable tensor: state kept from one run to the next
+    producer: Optional[int] = None  # operator index
     consumers: list = field(default_factory=list)
 
     @property

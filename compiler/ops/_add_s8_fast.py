@@ -12,12 +12,25 @@ import numpy as np
 
 from ..quant_math import quantize_multiplier_smaller_than_one
 
-LEFT_SHIFT = 20          # TFLite's int8 ADD / SUB left shift
+LEFT_SHIFT = 20  # TFLite's int8 ADD / SUB left shift
 _I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
 
 # Field order of struct aot_add_s8_params (crt/include/aot/kernels/add.h).
-FIELDS = ("in1_bias", "in1_multiplier", "in1_add", "in1_shift", "in2_bias", "in2_multiplier", "in2_add",
-          "in2_shift", "out_multiplier", "out_add", "out_shift", "act_min", "act_max")
+FIELDS = (
+    "in1_bias",
+    "in1_multiplier",
+    "in1_add",
+    "in1_shift",
+    "in2_bias",
+    "in2_multiplier",
+    "in2_add",
+    "in2_shift",
+    "out_multiplier",
+    "out_add",
+    "out_shift",
+    "act_min",
+    "act_max",
+)
 
 
 def tflite_params(s1: float, s2: float, so: float, left_shift: int = LEFT_SHIFT) -> dict:
@@ -110,8 +123,15 @@ def short_params(s1: float, z1: int, s2: float, z2: int, so: float, zo: int, act
     out_add = (1 << (rso - 1)) + zo * (1 << rso)
     if not _I32_MIN <= out_add <= _I32_MAX:
         return None
-    fields = dict(in1_bias=-z1 << (LEFT_SHIFT + 1), in2_bias=-z2 << (LEFT_SHIFT + 1), out_multiplier=p["mo"],
-                  out_add=out_add, out_shift=rso, act_min=int(act[0]), act_max=int(act[1]))
+    fields = dict(
+        in1_bias=-z1 << (LEFT_SHIFT + 1),
+        in2_bias=-z2 << (LEFT_SHIFT + 1),
+        out_multiplier=p["mo"],
+        out_add=out_add,
+        out_shift=rso,
+        act_min=int(act[0]),
+        act_max=int(act[1]),
+    )
     for k, (m, add, rs) in zip((1, 2), steps):
         fields.update({f"in{k}_multiplier": m, f"in{k}_add": add, f"in{k}_shift": rs})
     if not all(_I32_MIN <= v <= _I32_MAX for v in fields.values()):

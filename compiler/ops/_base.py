@@ -25,13 +25,13 @@ def registered_lowerings() -> dict:
 
 
 class OpLowering:
-    builtins: tuple = ()          # TFLite builtin names handled by this lowering
+    builtins: tuple = ()  # TFLite builtin names handled by this lowering
     dtypes: tuple = ("int8", "float32")
-    header: str = ""              # CRT header declaring the kernel(s), e.g. "aot/kernels/add.h"
+    header: str = ""  # CRT header declaring the kernel(s), e.g. "aot/kernels/add.h"
     # Element-wise kernels read element i of each full-shape input just before writing element i of the output,
     # so the output may overwrite such an input whose buffer dies here (passes/alias.py, in-place ops).
     elementwise: bool = False
-    num_outputs: tuple = (1, 1)   # allowed number of output tensors (min, max)
+    num_outputs: tuple = (1, 1)  # allowed number of output tensors (min, max)
     # Input positions that are TFLite variable tensors: state the kernel reads and updates in place, kept in the
     # model's state buffer from one run to the next (SVDF's activation state, an LSTM's hidden and cell state).
     state_inputs: tuple = ()

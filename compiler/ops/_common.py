@@ -58,7 +58,8 @@ def require_inputs(op, count_min: int, count_max: int = None) -> None:
     if not count_min <= n <= count_max or any(op.inputs[i] is None for i in range(count_min)):
         raise CompileError(
             f"Operator {op.index} ({op.kind}) has {n} inputs; expected {count_min}"
-            + (f" to {count_max}" if count_max != count_min else "") + "."
+            + (f" to {count_max}" if count_max != count_min else "")
+            + "."
         )
 
 
@@ -108,8 +109,9 @@ def require_const(op, tensor, what: str):
     return tensor.data
 
 
-def padding_amount(padding_code: int, stride: int, dilation: int, in_size: int,
-                   filter_size: int, out_size: int) -> tuple[int, int]:
+def padding_amount(
+    padding_code: int, stride: int, dilation: int, in_size: int, filter_size: int, out_size: int
+) -> tuple[int, int]:
     """(leading padding, total padding) as TFLite computes them (SAME=0, VALID=1)."""
     eff = (filter_size - 1) * dilation + 1
     if padding_code == 0:
@@ -128,8 +130,9 @@ def padding_amount(padding_code: int, stride: int, dilation: int, in_size: int,
     return total // 2, total
 
 
-def conv_padding(op, stride: int, dilation: int, in_size: int, filter_size: int, out_size: int,
-                 axis: int) -> tuple[int, int]:
+def conv_padding(
+    op, stride: int, dilation: int, in_size: int, filter_size: int, out_size: int, axis: int
+) -> tuple[int, int]:
     """(leading padding, total padding) of a convolution along axis 0 (height) or 1 (width): its SAME/VALID
     padding, plus the explicit padding of a PAD folded into it (passes/fold_pad.py records the PAD's
     ((top, bottom), (left, right)) as option "FoldedPadding"; in_size is then the unpadded size).  The kernels
@@ -148,9 +151,7 @@ def conv_padding(op, stride: int, dilation: int, in_size: int, filter_size: int,
 
 def nhwc(shape: tuple, op, what: str) -> tuple:
     if len(shape) != 4:
-        raise UnsupportedError(
-            f"Operator {op.index} ({op.kind}): {what} must be 4-D NHWC, got shape {list(shape)}."
-        )
+        raise UnsupportedError(f"Operator {op.index} ({op.kind}): {what} must be 4-D NHWC, got shape {list(shape)}.")
     return tuple(int(d) for d in shape)
 
 
@@ -158,9 +159,7 @@ def broadcast_4d(op, a_shape: tuple, b_shape: tuple, out_shape: tuple):
     """Output dims (4) and per-input element strides (0 where broadcast)."""
     rank = max(len(a_shape), len(b_shape), len(out_shape))
     if rank > 4:
-        raise UnsupportedError(
-            f"Operator {op.index} ({op.kind}) has rank {rank}; element-wise ops support up to 4-D."
-        )
+        raise UnsupportedError(f"Operator {op.index} ({op.kind}) has rank {rank}; element-wise ops support up to 4-D.")
 
     def pad(s):
         return (1,) * (4 - len(s)) + tuple(int(d) for d in s)
@@ -206,8 +205,7 @@ def require_same_quant(op, a, b, what_a: str, what_b: str, reason: str) -> None:
         )
 
 
-def require_fixed_quant(op, tensor, what: str, scale: float, zero_point: int,
-                        label: str) -> None:
+def require_fixed_quant(op, tensor, what: str, scale: float, zero_point: int, label: str) -> None:
     """int8 tensors whose quantization TFLite fixes (e.g. logistic output 1/256, -128)."""
     s, z = require_quant(op, tensor, what).scalar()
     if z != zero_point or abs(s - scale) > scale * 1e-3:

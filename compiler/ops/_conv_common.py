@@ -32,8 +32,7 @@ def check_int8_weights(op, inp, filt, bias, out, channel_axis: int):
         )
     if bias is not None and bias.dtype != "int32":
         raise UnsupportedError(
-            f"Operator {op.index} ({op.kind}): bias '{bias.name}' is {bias.dtype}; int8 "
-            "operators need int32 biases."
+            f"Operator {op.index} ({op.kind}): bias '{bias.name}' is {bias.dtype}; int8 operators need int32 biases."
         )
 
 
@@ -97,11 +96,17 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     if not fits_int32(bias):
         return "the bias with the raw-weight-word adjustment overflows int32"
     quads = k // 4
-    layout = np.concatenate([interleave_rows(stored[:, :4 * quads], 2), stored[:, 4 * quads:].reshape(-1)])
+    layout = np.concatenate([interleave_rows(stored[:, : 4 * quads], 2), stored[:, 4 * quads :].reshape(-1)])
     tail = k % 4
-    p.update(dsp_weights=as_words(layout), dsp_bias=bias.astype(np.int32), mult=mult, radd=radd, dsp_exact=exact,
-             in_zp=int(input_zero_point),
-             dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4))
+    p.update(
+        dsp_weights=as_words(layout),
+        dsp_bias=bias.astype(np.int32),
+        mult=mult,
+        radd=radd,
+        dsp_exact=exact,
+        in_zp=int(input_zero_point),
+        dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4),
+    )
     op.kernel = "aot_conv2d_s8_dsp"
     return None
 
@@ -124,13 +129,33 @@ def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:
 def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
     """The aot_conv2d_s8_dsp call prepared by prepare_dsp_gemm (conv, or depthwise with one input channel)."""
     p = op.params
-    args = [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], in_c,
-            ctx.weight(f"op{op.index}_filter", p["dsp_weights"], "int32_t"), p["kh"], p["kw"],
-            ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(op.output),
-            p["oh"], p["ow"], out_c, p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"],
-            p["in_zp"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-            ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
-            p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
+    args = [
+        ctx.ptr(op.input(0)),
+        p["n"],
+        p["ih"],
+        p["iw"],
+        in_c,
+        ctx.weight(f"op{op.index}_filter", p["dsp_weights"], "int32_t"),
+        p["kh"],
+        p["kw"],
+        ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"),
+        ctx.ptr(op.output),
+        p["oh"],
+        p["ow"],
+        out_c,
+        p["sh"],
+        p["sw"],
+        p["dh"],
+        p["dw"],
+        p["pad_t"],
+        p["pad_l"],
+        p["in_zp"],
+        ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+        ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
+        p["act"][0],
+        p["act"][1],
+        ctx.scratch(op, "int32_t"),
+    ]
     if "residual" in p:
         return [residual_call(op, ctx, args)]
     return [ctx.call(dsp_gemm_entry(p, in_c, out_c), args)]
@@ -146,8 +171,11 @@ def residual_call(op, ctx, args: list) -> str:
     if res is None:
         return ctx.call(op.kernel, args)
     from .add import short_add_struct
-    return ctx.call(op.kernel + "_add", args + [
-        ctx.ptr(op.input(res["index"])), short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"])])
+
+    return ctx.call(
+        op.kernel + "_add",
+        args + [ctx.ptr(op.input(res["index"])), short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"])],
+    )
 
 
 def residual_inplace_input(op):

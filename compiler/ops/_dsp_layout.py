@@ -12,6 +12,7 @@ lowerings keep the portable kernels for a layer it refuses.
 
 import numpy as np
 
+
 def raw_word_rows(rows: np.ndarray) -> tuple:
     """rows: [R, K] int8 weights (one output channel per row).
 

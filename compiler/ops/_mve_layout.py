@@ -24,11 +24,11 @@ def mve_rows(rows: np.ndarray) -> np.ndarray:
     full = k // 16 * 16
     parts = []
     if blocks:
-        head = rows[:4 * blocks].reshape(blocks, 4, k)
+        head = rows[: 4 * blocks].reshape(blocks, 4, k)
         chunks = head[:, :, :full].reshape(blocks, 4, k // 16, 16).transpose(0, 2, 1, 3).reshape(blocks, -1)
         tails = head[:, :, full:].reshape(blocks, -1)
         parts.append(np.concatenate([chunks, tails], axis=1).reshape(-1))
-    parts.append(rows[4 * blocks:].reshape(-1))
+    parts.append(rows[4 * blocks :].reshape(-1))
     out = np.concatenate(parts)
     assert out.size == rows.size
     return out
@@ -44,9 +44,13 @@ def mve_gemm_params(op, rows: np.ndarray, bias_arr, input_zero_point: int, mult,
     except OverflowError:
         return None
     # mult / shift: one per channel, or one for all (fully connected layers with per-tensor weights).
-    return dict(mve_weights=mve_rows(rows), mve_bias=np.asarray(bias, np.int32),
-                mve_mult=np.asarray(mult, np.int32), mve_shift=np.asarray(shift, np.int32),
-                in_zp=int(input_zero_point))
+    return dict(
+        mve_weights=mve_rows(rows),
+        mve_bias=np.asarray(bias, np.int32),
+        mve_mult=np.asarray(mult, np.int32),
+        mve_shift=np.asarray(shift, np.int32),
+        in_zp=int(input_zero_point),
+    )
 
 
 def prepare_mve_conv(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int) -> bool:
@@ -74,8 +78,7 @@ def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_po
     # Output rows whose windows leave the image read a band of kh input rows padded with the zero point.
     span_h, span_w = (p["kh"] - 1) * p["dh"], (p["kw"] - 1) * p["dw"]
     band_w = (p["ow"] - 1) * p["sw"] + span_w + 1
-    inside = (p["pad_t"] == 0 and p["pad_l"] == 0 and (p["oh"] - 1) * p["sh"] + span_h < p["ih"]
-              and band_w <= p["iw"])
+    inside = p["pad_t"] == 0 and p["pad_l"] == 0 and (p["oh"] - 1) * p["sh"] + span_h < p["ih"] and band_w <= p["iw"]
     m["mve_scratch"] = 0 if inside else p["kh"] * band_w * p["ic"]
     p.update(m)
     op.kernel = "aot_depthwise_conv2d_s8_mve"
@@ -104,8 +107,10 @@ def plane_when(op, p: dict):
         return f"depth multiplier {p['mult_depth']}"
     plane_w, _, span = plane_geometry(p)
     if span > 16:
-        return (f"a window spans {span} bytes of a {plane_w}-byte-wide channel plane (at most 16: one vector "
-                "load per window)")
+        return (
+            f"a window spans {span} bytes of a {plane_w}-byte-wide channel plane (at most 16: one vector "
+            "load per window)"
+        )
     return None
 
 
@@ -125,26 +130,67 @@ def prepare_mve_depthwise_plane(op, p: dict, rows: np.ndarray, bias_arr, input_z
 def emit_mve_depthwise(op, ctx) -> list:
     p = op.params
     plane = op.kernel == "aot_depthwise_conv2d_s8_mve_plane"
-    args = [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], p["ic"],
-            ctx.weight(f"op{op.index}_filter", p["mve_weights"] if plane else op.input(1).data, "int8_t"),
-            p["kh"], p["kw"],
-            ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
-            p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], p["in_zp"], p["out_off"],
-            ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
-            ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["act"][0], p["act"][1],
-            ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0"]
+    args = [
+        ctx.ptr(op.input(0)),
+        p["n"],
+        p["ih"],
+        p["iw"],
+        p["ic"],
+        ctx.weight(f"op{op.index}_filter", p["mve_weights"] if plane else op.input(1).data, "int8_t"),
+        p["kh"],
+        p["kw"],
+        ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"),
+        ctx.ptr(op.output),
+        p["oh"],
+        p["ow"],
+        p["sh"],
+        p["sw"],
+        p["dh"],
+        p["dw"],
+        p["pad_t"],
+        p["pad_l"],
+        p["in_zp"],
+        p["out_off"],
+        ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
+        ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"),
+        p["act"][0],
+        p["act"][1],
+        ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0",
+    ]
     return [ctx.call(op.kernel, args)]
 
 
 def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:
     """The aot_conv2d_s8_mve call (with a fused residual ADD: aot_conv2d_s8_mve_add) prepared above."""
     from ._conv_common import residual_call
+
     p = op.params
-    args = [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], in_c,
-            ctx.weight(f"op{op.index}_filter", p["mve_weights"], "int8_t"), p["kh"], p["kw"],
-            ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(op.output),
-            p["oh"], p["ow"], out_c, p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"],
-            p["in_zp"], p["out_off"], ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
-            ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"),
-            p["act"][0], p["act"][1], ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0"]
+    args = [
+        ctx.ptr(op.input(0)),
+        p["n"],
+        p["ih"],
+        p["iw"],
+        in_c,
+        ctx.weight(f"op{op.index}_filter", p["mve_weights"], "int8_t"),
+        p["kh"],
+        p["kw"],
+        ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"),
+        ctx.ptr(op.output),
+        p["oh"],
+        p["ow"],
+        out_c,
+        p["sh"],
+        p["sw"],
+        p["dh"],
+        p["dw"],
+        p["pad_t"],
+        p["pad_l"],
+        p["in_zp"],
+        p["out_off"],
+        ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
+        ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"),
+        p["act"][0],
+        p["act"][1],
+        ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0",
+    ]
     return [residual_call(op, ctx, args)]

@@ -1,8 +1,16 @@
 """Shared checks/parameters for AVERAGE_POOL_2D and MAX_POOL_2D (int8, int16, float32)."""
 
 from ..errors import UnsupportedError
-from ._common import (activation_range_f32, activation_range_quantized, fused_activation, nhwc,
-                      padding_amount, require_inputs, require_quant, require_same_dtype)
+from ._common import (
+    activation_range_f32,
+    activation_range_quantized,
+    fused_activation,
+    nhwc,
+    padding_amount,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+)
 
 
 def check_pool(op):
@@ -42,16 +50,28 @@ def pool_params(op) -> dict:
         rng = activation_range_quantized(act, *out.quant.scalar(), inp.dtype)
     else:
         rng = activation_range_f32(act)
-    return dict(n=n, ih=ih, iw=iw, c=c, oh=oh, ow=ow, fh=fh, fw=fw, sh=sh, sw=sw,
-                pad_t=pad_t, pad_l=pad_l, act=rng)
+    return dict(n=n, ih=ih, iw=iw, c=c, oh=oh, ow=ow, fh=fh, fw=fw, sh=sh, sw=sw, pad_t=pad_t, pad_l=pad_l, act=rng)
 
 
 def pool_args(op, ctx) -> list:
     p = op.params
-    lim = (list(p["act"]) if op.input(0).dtype != "float32"
-           else [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])
-    return [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], p["c"], ctx.ptr(op.output),
-            p["oh"], p["ow"], p["fh"], p["fw"], p["sh"], p["sw"], p["pad_t"], p["pad_l"]] + lim
+    lim = list(p["act"]) if op.input(0).dtype != "float32" else [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
+    return [
+        ctx.ptr(op.input(0)),
+        p["n"],
+        p["ih"],
+        p["iw"],
+        p["c"],
+        ctx.ptr(op.output),
+        p["oh"],
+        p["ow"],
+        p["fh"],
+        p["fw"],
+        p["sh"],
+        p["sw"],
+        p["pad_t"],
+        p["pad_l"],
+    ] + lim
 
 
 POOL_SUFFIX = {"int8": "s8", "int16": "s16", "float32": "f32"}

@@ -14,15 +14,13 @@ def _reduced_axes(op) -> list:
     axes = const_int_array(op, op.input(1), "the axis operand").reshape(-1)
     if axes.size == 0:
         raise UnsupportedError(
-            f"Operator {op.index} ({op.kind}) has an empty axis list; {op.kind} is supported over "
-            f"one or more axes."
+            f"Operator {op.index} ({op.kind}) has an empty axis list; {op.kind} is supported over one or more axes."
         )
     resolved = []
     for a in axes.tolist():
         if not -rank <= a < rank:
             raise CompileError(
-                f"Operator {op.index} ({op.kind}): axis {a} is out of range for input "
-                f"'{inp.name}' of rank {rank}."
+                f"Operator {op.index} ({op.kind}): axis {a} is out of range for input '{inp.name}' of rank {rank}."
             )
         a = a + rank if a < 0 else a
         if a not in resolved:
@@ -42,7 +40,8 @@ def check_reduced_shape(op) -> list:
     if [int(d) for d in out.shape] != expected:
         raise CompileError(
             f"Operator {op.index} ({op.kind}): output '{out.name}' has shape {list(out.shape)}; reducing "
-            f"{list(inp.shape)} over axes {axes} with keep_dims={keep} gives {expected}.")
+            f"{list(inp.shape)} over axes {axes} with keep_dims={keep} gives {expected}."
+        )
     return axes
 
 

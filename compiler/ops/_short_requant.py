@@ -117,8 +117,13 @@ def short_requant(bias, rows, mult, shift, out_zp: int, act: tuple):
             continue
         rs = -s
         add = (1 << (rs - 1)) + out_zp * (1 << rs) if rs >= 1 else 0
-        if (1 <= rs <= 31 and -ACC_LIMIT <= a and b < ACC_LIMIT
-                and INT32_MIN <= short_hi(a, m, add) and short_hi(b, m, add) <= INT32_MAX):
+        if (
+            1 <= rs <= 31
+            and -ACC_LIMIT <= a
+            and b < ACC_LIMIT
+            and INT32_MIN <= short_hi(a, m, add)
+            and short_hi(b, m, add) <= INT32_MAX
+        ):
             out_m[c], out_add[c] = m, add
             continue
         step = _two_valued(a, b, lambda x, m=m, s=s: tflite_requant(x, m, s, out_zp, act[0], act[1]), v_lo)

@@ -34,7 +34,8 @@ def sigmoid_s16_rescale(op, pot_shifts) -> tuple:
     if not out_pot or out_log2 != -_OUTPUT_FRACTION_BITS:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}): int16 output '{out.name}' has scale {out_scale:.9g}; TFLite's int16 "
-            f"{op.kind} requires the output scale 2^-15 (1/32768) with zero point 0.")
+            f"{op.kind} requires the output scale 2^-15 (1/32768) with zero point 0."
+        )
     in_log2, pot = _checked_log2(in_scale)
     left_shift = (15 - _INPUT_INTEGER_BITS) + in_log2
     if pot and left_shift in pot_shifts:
@@ -47,5 +48,6 @@ def sigmoid_s16_rescale(op, pot_shifts) -> tuple:
     if multiplier > 32767.0:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}): int16 input '{inp.name}' has scale {in_scale:.9g}; TFLite's int16 "
-            f"{op.kind} takes input scales up to {32767 / 12288:.6g} (a 15-bit input multiplier).")
+            f"{op.kind} takes input scales up to {32767 / 12288:.6g} (a 15-bit input multiplier)."
+        )
     return int(multiplier), shift

@@ -10,13 +10,15 @@ def require_signal_types(op, inputs: tuple, outputs: tuple) -> None:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}) has {len(op.inputs)} inputs and {len(op.outputs)} outputs; "
             f"{op.kind} takes {len(inputs)} inputs ({', '.join(inputs)}) and {len(outputs)} output(s) "
-            f"({', '.join(outputs)}).")
+            f"({', '.join(outputs)})."
+        )
     for what, tensors, types in (("input", op.inputs, inputs), ("output", op.outputs, outputs)):
         for i, (t, dtype) in enumerate(zip(tensors, types)):
             if t.dtype != dtype:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}) {what} {i} '{t.name}' has type {t.dtype}; {op.kind} takes "
-                    f"{', '.join(inputs)} inputs and gives {', '.join(outputs)} (TFLite Micro's signal library).")
+                    f"{', '.join(inputs)} inputs and gives {', '.join(outputs)} (TFLite Micro's signal library)."
+                )
 
 
 def require_rank1(op, *tensors) -> None:
@@ -24,4 +26,5 @@ def require_rank1(op, *tensors) -> None:
         if len(t.shape) != 1:
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): tensor '{t.name}' has shape {list(t.shape)}; {op.kind} takes "
-                "rank-1 tensors, as TFLite Micro's signal library requires.")
+                "rank-1 tensors, as TFLite Micro's signal library requires."
+            )

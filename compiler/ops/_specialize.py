@@ -40,8 +40,9 @@ POINTERS = ("in", "out", "w", "bias", "mult", "second")
 FC_MAX_DEPTH = 4095 // 3
 # Depthwise layers with at most this many filter taps unroll their border pixels (the body's `peel`).
 PEEL_MAX_TAPS = 9
-_SIGNATURE = ("const int8_t* in, int8_t* out, const {wtype}* w, const int32_t* bias, const int32_t* mult, "
-              "const int32_t* second")
+_SIGNATURE = (
+    "const int8_t* in, int8_t* out, const {wtype}* w, const int32_t* bias, const int32_t* mult, const int32_t* second"
+)
 _RES_SIGNATURE = ", const int8_t* res, const struct aot_add_s8_params* add"
 
 
@@ -60,8 +61,15 @@ def requant_tables(p: dict, rows: np.ndarray, bias_arr: np.ndarray, in_zp: int) 
     step = 1
     if np.all(mult == mult[0]) and np.all(second == second[0]):
         mult, second, step = mult[:1], second[:1], 0
-    return dict(bias=np.asarray(bias, np.int32), in_off=in_off, fill=fill, short=short is not None, mult=mult,
-                second=np.asarray(second, np.int32), step=step)
+    return dict(
+        bias=np.asarray(bias, np.int32),
+        in_off=in_off,
+        fill=fill,
+        short=short is not None,
+        mult=mult,
+        second=np.asarray(second, np.int32),
+        step=step,
+    )
 
 
 def specialize(op, p: dict, body: str, args: list, weights: np.ndarray, t: dict) -> None:
@@ -73,8 +81,15 @@ def specialize(op, p: dict, body: str, args: list, weights: np.ndarray, t: dict)
 def requant_args(p: dict, t: dict) -> list:
     """The body arguments from output_offset to act_max (shared order of the three bodies).  The short form
     holds the output offset in its add table, so its literal is 0 and layers differing only there share."""
-    return [0 if t["short"] else p["out_off"], "AOT_REQUANT_SHORT" if t["short"] else "AOT_REQUANT_EXACT", "mult", "second",
-            t["step"], p["act"][0], p["act"][1]]
+    return [
+        0 if t["short"] else p["out_off"],
+        "AOT_REQUANT_SHORT" if t["short"] else "AOT_REQUANT_EXACT",
+        "mult",
+        "second",
+        t["step"],
+        p["act"][0],
+        p["act"][1],
+    ]
 
 
 def header(op):
@@ -97,15 +112,22 @@ def emit(op, ctx) -> list:
         return [f"static void {name}({sig})", "{"] + unused + ["    " + ln for ln in call.split("\n")] + ["}"]
 
     fn = ctx.function((body, tuple(str(a) for a in args)), BODIES[body][1], define)
-    ptrs = [ctx.ptr(op.input(0)), ctx.ptr(op.output), ctx.weight(f"op{op.index}_filter", s["weights"], wtype),
-            ctx.weight(f"op{op.index}_bias", t["bias"], "int32_t"),
-            ctx.param(f"op{op.index}_mult", t["mult"], "int32_t"),
-            ctx.param(f"op{op.index}_{'radd' if t['short'] else 'shift'}", t["second"], "int32_t")]
+    ptrs = [
+        ctx.ptr(op.input(0)),
+        ctx.ptr(op.output),
+        ctx.weight(f"op{op.index}_filter", s["weights"], wtype),
+        ctx.weight(f"op{op.index}_bias", t["bias"], "int32_t"),
+        ctx.param(f"op{op.index}_mult", t["mult"], "int32_t"),
+        ctx.param(f"op{op.index}_{'radd' if t['short'] else 'shift'}", t["second"], "int32_t"),
+    ]
     if body in RESIDUAL:
         if res is not None:
             from .add import short_add_struct
-            ptrs += [ctx.ptr(op.input(res["index"])),
-                     short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"])]
+
+            ptrs += [
+                ctx.ptr(op.input(res["index"])),
+                short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"]),
+            ]
         else:
             ptrs += ["(const int8_t*)0", "(const struct aot_add_s8_params*)0"]
     return [ctx.call(fn, ptrs)]

@@ -22,8 +22,7 @@ from ._base import OpLowering
 UK_TYPES = {"int8": 1, "uint8": 2, "int16": 3, "int32": 4, "uint32": 5, "float32": 6, "bool": 7}
 MAX_DIMS = 6
 HEADER = "aot/user_kernel.h"
-UK_PROTOTYPE = ("(const struct aot_uk_params* params, const void* const* inputs, void* const* outputs, "
-                "void* scratch)")
+UK_PROTOTYPE = "(const struct aot_uk_params* params, const void* const* inputs, void* const* outputs, void* scratch)"
 
 
 def failed_var(prefix: str) -> str:
@@ -32,21 +31,31 @@ def failed_var(prefix: str) -> str:
 
 def _status_lines(ctx, op, call: str) -> list:
     ctx.uses_status = True
-    return [f"rc = {call};", "if (rc != AOT_OK) {", f"    {failed_var(ctx.prefix)} = {op.index};",
-            "    return rc;", "}"]
+    return [
+        f"rc = {call};",
+        "if (rc != AOT_OK) {",
+        f"    {failed_var(ctx.prefix)} = {op.index};",
+        "    return rc;",
+        "}",
+    ]
 
 
 def _tensor_entry(ctx, op, t, role: str) -> str:
     if t is None:
-        return "{.type = 0, .rank = 0, .dims = {0}, .bytes = 0, .is_const = 0, .quant_count = 0, .quant_axis = 0, " \
-               ".scales = NULL, .zero_points = NULL}"
+        return (
+            "{.type = 0, .rank = 0, .dims = {0}, .bytes = 0, .is_const = 0, .quant_count = 0, .quant_axis = 0, "
+            ".scales = NULL, .zero_points = NULL}"
+        )
     if t.dtype not in UK_TYPES:
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}) has {role} '{t.name}' of type {t.dtype}; tensors handed to a user "
-            f"kernel must be one of: {', '.join(UK_TYPES)}.")
+            f"kernel must be one of: {', '.join(UK_TYPES)}."
+        )
     if len(t.shape) > MAX_DIMS:
-        raise UnsupportedError(f"Operator {op.index} ({op.kind}) has {role} '{t.name}' of rank {len(t.shape)}; a "
-                               f"user kernel's tensors have at most {MAX_DIMS} dimensions.")
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}) has {role} '{t.name}' of rank {len(t.shape)}; a "
+            f"user kernel's tensors have at most {MAX_DIMS} dimensions."
+        )
     dims = ", ".join(str(int(d)) for d in t.shape) or "0"
     scales = zps = "NULL"
     count = axis = 0
@@ -54,9 +63,11 @@ def _tensor_entry(ctx, op, t, role: str) -> str:
         count, axis = len(t.quant.scale), int(t.quant.axis)
         scales = ctx.param(f"uk{op.index}_s{t.index}_", np.asarray(t.quant.scale, np.float32), "float")
         zps = ctx.param(f"uk{op.index}_z{t.index}_", np.asarray(t.quant.zero_point).astype(np.int32), "int32_t")
-    return (f"{{.type = {UK_TYPES[t.dtype]}, .rank = {len(t.shape)}, .dims = {{{dims}}}, .bytes = {t.nbytes}, "
-            f".is_const = {1 if t.is_const else 0}, .quant_count = {count}, .quant_axis = {axis}, "
-            f".scales = {scales}, .zero_points = {zps}}}")
+    return (
+        f"{{.type = {UK_TYPES[t.dtype]}, .rank = {len(t.shape)}, .dims = {{{dims}}}, .bytes = {t.nbytes}, "
+        f".is_const = {1 if t.is_const else 0}, .quant_count = {count}, .quant_axis = {axis}, "
+        f".scales = {scales}, .zero_points = {zps}}}"
+    )
 
 
 def params_block(ctx, op, scratch: int) -> str:
@@ -72,22 +83,30 @@ def params_block(ctx, op, scratch: int) -> str:
     p = ctx.prefix
     lines = []
     if ins:
-        lines += [f"static const struct aot_uk_tensor {p}_uk{op.index}_in[{len(ins)}] = {{"] + \
-                 [f"    {e}," for e in ins] + ["};"]
+        lines += (
+            [f"static const struct aot_uk_tensor {p}_uk{op.index}_in[{len(ins)}] = {{"]
+            + [f"    {e}," for e in ins]
+            + ["};"]
+        )
         lines += [f"static const void* const {p}_uk{op.index}_const[{len(ins)}] = {{{', '.join(consts)}}};"]
-    lines += [f"static const struct aot_uk_tensor {p}_uk{op.index}_out[{len(outs)}] = {{"] + \
-             [f"    {e}," for e in outs] + ["};"]
-    lines += [f"static const struct aot_uk_params {p}_uk{op.index} = {{",
-              f"    .op_index = {op.index},",
-              f"    .num_inputs = {len(ins)},",
-              f"    .num_outputs = {len(outs)},",
-              f"    .inputs = {f'{p}_uk{op.index}_in' if ins else 'NULL'},",
-              f"    .outputs = {p}_uk{op.index}_out,",
-              f"    .options = {opts},",
-              f"    .options_size = {len(raw)},",
-              f"    .scratch_size = {scratch},",
-              f"    .const_inputs = {f'{p}_uk{op.index}_const' if ins else 'NULL'}",
-              "};"]
+    lines += (
+        [f"static const struct aot_uk_tensor {p}_uk{op.index}_out[{len(outs)}] = {{"]
+        + [f"    {e}," for e in outs]
+        + ["};"]
+    )
+    lines += [
+        f"static const struct aot_uk_params {p}_uk{op.index} = {{",
+        f"    .op_index = {op.index},",
+        f"    .num_inputs = {len(ins)},",
+        f"    .num_outputs = {len(outs)},",
+        f"    .inputs = {f'{p}_uk{op.index}_in' if ins else 'NULL'},",
+        f"    .outputs = {p}_uk{op.index}_out,",
+        f"    .options = {opts},",
+        f"    .options_size = {len(raw)},",
+        f"    .scratch_size = {scratch},",
+        f"    .const_inputs = {f'{p}_uk{op.index}_const' if ins else 'NULL'}",
+        "};",
+    ]
     nbytes = (len(ins) + len(outs)) * 4 * (8 + MAX_DIMS) + 40
     ctx.raw_const(f"{p}_uk{op.index}", lines, nbytes)
     return f"&{p}_uk{op.index}"
@@ -111,19 +130,24 @@ class CustomOpLowering(OpLowering):
                 if t is not None and t.dtype not in UK_TYPES:
                     raise UnsupportedError(
                         f"Operator {op.index} ({op.kind}) has {role} {i} '{t.name}' of type {t.dtype}; tensors "
-                        f"handed to a user kernel must be one of: {', '.join(UK_TYPES)}.")
+                        f"handed to a user kernel must be one of: {', '.join(UK_TYPES)}."
+                    )
                 if t is not None and t.is_variable:
                     raise UnsupportedError(
                         f"Operator {op.index} ({op.kind}) reads variable tensor '{t.name}'; a user kernel keeps "
-                        "its state in memory of its own (variable tensors are supported only for SVDF and LSTM).")
+                        "its state in memory of its own (variable tensors are supported only for SVDF and LSTM)."
+                    )
 
     def prepare(self, op) -> None:
         op.kernel = self.kernel.fn
         # Tensors the model placed itself (TFLite Micro's OfflineMemoryAllocation, written by Vela): a command
         # stream addresses them at these offsets from one base, so they share one block, laid out as planned,
         # after the kernel's own scratch. Constants stay in flash.
-        placed = {t.index: (t, t.offline_offset) for t in op.inputs + op.outputs
-                  if t is not None and not t.is_const and getattr(t, "offline_offset", None) is not None}
+        placed = {
+            t.index: (t, t.offline_offset)
+            for t in op.inputs + op.outputs
+            if t is not None and not t.is_const and getattr(t, "offline_offset", None) is not None
+        }
         if placed:
             at = _align(self.kernel.scratch)
             op.params["block"] = {i: at + off for i, (t, off) in placed.items()}
@@ -166,10 +190,17 @@ class CustomOpLowering(OpLowering):
         call = f"{self.kernel.fn}({params}, uk_in, uk_out, {scratch})"
         if self.kernel.init:
             ctx.init_hooks.append((op, self.kernel.init, params))
-        return (["{",
-                 f"    const void* const uk_in[{len(ins)}] = {{{', '.join(ins)}}};",
-                 f"    void* const uk_out[{len(outs)}] = {{{', '.join(outs)}}};"] + ["    " + c for c in copy_in] +
-                ["    " + ln for ln in _status_lines(ctx, op, call)] + ["    " + c for c in copy_out] + ["}"])
+        return (
+            [
+                "{",
+                f"    const void* const uk_in[{len(ins)}] = {{{', '.join(ins)}}};",
+                f"    void* const uk_out[{len(outs)}] = {{{', '.join(outs)}}};",
+            ]
+            + ["    " + c for c in copy_in]
+            + ["    " + ln for ln in _status_lines(ctx, op, call)]
+            + ["    " + c for c in copy_out]
+            + ["}"]
+        )
 
 
 def _align(n: int, a: int = 16) -> int:
@@ -178,9 +209,11 @@ def _align(n: int, a: int = 16) -> int:
 
 # --- built-in operators routed to a user function -----------------------------------------------------------------
 
+
 def _builtin_prototype(op, kernel_fn: str) -> str:
     """The parameter list of CRT kernel `kernel_fn` as its header declares it."""
     from ..hostbuild import crt_dir
+
     for h in op.lowering.headers(op):
         path = os.path.join(crt_dir(), "include", h)
         if not os.path.exists(path):
@@ -190,8 +223,10 @@ def _builtin_prototype(op, kernel_fn: str) -> str:
         m = re.search(r"\b(?:void|int32_t)\s+" + re.escape(kernel_fn) + r"\s*\(([^;{]*)\)\s*;", text)
         if m:
             return "(" + " ".join(m.group(1).split()) + ")"
-    raise CompileError(f"Operator {op.index} ({op.kind}) cannot be offloaded: the declaration of its built-in "
-                       f"kernel {kernel_fn} was not found in {', '.join(op.lowering.headers(op)) or 'any header'}.")
+    raise CompileError(
+        f"Operator {op.index} ({op.kind}) cannot be offloaded: the declaration of its built-in "
+        f"kernel {kernel_fn} was not found in {', '.join(op.lowering.headers(op)) or 'any header'}."
+    )
 
 
 class _RoutingContext:
@@ -207,8 +242,9 @@ class _RoutingContext:
 
     def _route(self, fn, args) -> list:
         self.calls.append(fn)
-        self._ctx.declare_user_function(self._kernel.fn, "int32_t " + self._kernel.fn +
-                                        _builtin_prototype(self._op, fn), self._op, stands_in_for=fn)
+        self._ctx.declare_user_function(
+            self._kernel.fn, "int32_t " + self._kernel.fn + _builtin_prototype(self._op, fn), self._op, stands_in_for=fn
+        )
         call = self._ctx._format_call(f"{self._kernel.fn}(", args)
         return _status_lines(self._ctx, self._op, call.replace("\n", "\n    "))
 
@@ -222,8 +258,10 @@ class _RoutingContext:
 def emit_offloaded(op, ctx) -> list:
     kernel = op.user_kernel
     if op.lowering.headers(op) == []:
-        raise UnsupportedError(f"Operator {op.index} ({op.kind}) cannot be offloaded to {kernel.fn}: its built-in "
-                               "code is no CRT kernel call (it is inline code or an alias).")
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}) cannot be offloaded to {kernel.fn}: its built-in "
+            "code is no CRT kernel call (it is inline code or an alias)."
+        )
     routing = _RoutingContext(ctx, op, kernel)
     lines = op.lowering.emit(op, routing)
     if len(routing.calls) != 1:
@@ -231,7 +269,8 @@ def emit_offloaded(op, ctx) -> list:
             f"Operator {op.index} ({op.kind}) cannot be offloaded to {kernel.fn}: its built-in code makes "
             f"{len(routing.calls)} kernel calls ({', '.join(routing.calls) or 'none'}), and a user function stands "
             "in for exactly one. Offload operators whose built-in code is one kernel call (CONV_2D, "
-            "DEPTHWISE_CONV_2D, FULLY_CONNECTED, pooling, ADD, ...).")
+            "DEPTHWISE_CONV_2D, FULLY_CONNECTED, pooling, ADD, ...)."
+        )
     if kernel.init:
         ctx.init_hooks.append((op, kernel.init, params_block(ctx, op, 0)))
     op.offloaded_from = routing.calls[0]

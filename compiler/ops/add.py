@@ -15,8 +15,15 @@ import numpy as np
 
 from . import _add_s8_fast
 from ._base import OpLowering, register
-from ._common import (activation_range_f32, activation_range_quantized, broadcast_4d,
-                      fused_activation, require_inputs, require_quant, require_same_dtype)
+from ._common import (
+    activation_range_f32,
+    activation_range_quantized,
+    broadcast_4d,
+    fused_activation,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+)
 
 _SHORT_STRUCT = "aot_add_s8_params"
 
@@ -48,8 +55,7 @@ class Add(OpLowering):
         a, b, out = op.input(0), op.input(1), op.output
         dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
         act = fused_activation(op)
-        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
-                 sb=np.array(sb, np.int32))
+        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
         generic, flat, f32, generic16 = self.kernels
         if out.dtype != "float32":
             s1, z1 = a.quant.scalar()
@@ -57,9 +63,19 @@ class Add(OpLowering):
             so, zo = out.quant.scalar()
             left = self._LEFT_SHIFT[out.dtype]
             tp = _add_s8_fast.tflite_params(s1, s2, so, left)
-            p.update(off1=-z1, m1=tp["m1"], sh1=tp["sh1"], off2=-z2, m2=tp["m2"], sh2=tp["sh2"],
-                     left=left, mo=tp["mo"], sho=tp["sho"], out_off=zo,
-                     act=activation_range_quantized(act, so, zo, out.dtype))
+            p.update(
+                off1=-z1,
+                m1=tp["m1"],
+                sh1=tp["sh1"],
+                off2=-z2,
+                m2=tp["m2"],
+                sh2=tp["sh2"],
+                left=left,
+                mo=tp["mo"],
+                sho=tp["sho"],
+                out_off=zo,
+                act=activation_range_quantized(act, so, zo, out.dtype),
+            )
             if out.dtype == "int16":
                 p["short"] = None
                 op.kernel = generic16
@@ -77,17 +93,38 @@ class Add(OpLowering):
         p = op.params
         generic, flat, _, generic16 = self.kernels
         if op.kernel == flat:
-            params = ctx.param_struct(f"op{op.index}_params", _SHORT_STRUCT, _add_s8_fast.FIELDS,
-                                      _add_s8_fast.values(p["short"]))
-            return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
-                                         op.output.num_elements, params])]
-        args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
-                ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-                ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-                ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
+            params = ctx.param_struct(
+                f"op{op.index}_params", _SHORT_STRUCT, _add_s8_fast.FIELDS, _add_s8_fast.values(p["short"])
+            )
+            return [
+                ctx.call(
+                    op.kernel,
+                    [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output), op.output.num_elements, params],
+                )
+            ]
+        args = [
+            ctx.ptr(op.input(0)),
+            ctx.ptr(op.input(1)),
+            ctx.ptr(op.output),
+            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+        ]
         if op.kernel in (generic, generic16):
-            args += [p["off1"], p["m1"], p["sh1"], p["off2"], p["m2"], p["sh2"], p["left"],
-                     p["mo"], p["sho"], p["out_off"], p["act"][0], p["act"][1]]
+            args += [
+                p["off1"],
+                p["m1"],
+                p["sh1"],
+                p["off2"],
+                p["m2"],
+                p["sh2"],
+                p["left"],
+                p["mo"],
+                p["sho"],
+                p["out_off"],
+                p["act"][0],
+                p["act"][1],
+            ]
         else:
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
         return [ctx.call(op.kernel, args)]

@@ -22,15 +22,24 @@ class AddN(OpLowering):
         super().check(op)
         out = op.output
         if len(op.inputs) < 2:
-            raise CompileError(f"Operator {op.index} (ADD_N) has {len(op.inputs)} input; ADD_N takes at least two "
-                               "(as in TFLite Micro).")
+            raise CompileError(
+                f"Operator {op.index} (ADD_N) has {len(op.inputs)} input; ADD_N takes at least two "
+                "(as in TFLite Micro)."
+            )
         if any(t is None or t.dtype != out.dtype or tuple(t.shape) != tuple(out.shape) for t in op.inputs):
-            raise CompileError(f"Operator {op.index} (ADD_N): every input must be {out.dtype} of the output's shape "
-                               f"{list(out.shape)}.")
+            raise CompileError(
+                f"Operator {op.index} (ADD_N): every input must be {out.dtype} of the output's shape {list(out.shape)}."
+            )
         if out.dtype == "int8":
             for i, t in enumerate(op.inputs):
-                require_same_quant(op, t, op.input(0), f"input {i}", "input 0",
-                                   "TFLite Micro's int8 ADD_N takes inputs of one scale and zero point.")
+                require_same_quant(
+                    op,
+                    t,
+                    op.input(0),
+                    f"input {i}",
+                    "input 0",
+                    "TFLite Micro's int8 ADD_N takes inputs of one scale and zero point.",
+                )
             require_quant(op, out, "output")
             self._q(op)
 
@@ -42,8 +51,10 @@ class AddN(OpLowering):
         mi, shi = quantize_multiplier(si / twice)
         real_out = twice / ((1 << 20) * so)
         if not 0 < real_out < 1:
-            raise UnsupportedError(f"Operator {op.index} (ADD_N): the output scale {so:.9g} is too small for the "
-                                   "input scale (TFLite's int8 ADD_N needs 2 s_in / (2^20 s_out) below one).")
+            raise UnsupportedError(
+                f"Operator {op.index} (ADD_N): the output scale {so:.9g} is too small for the "
+                "input scale (TFLite's int8 ADD_N needs 2 s_in / (2^20 s_out) below one)."
+            )
         mo, sho = quantize_multiplier(real_out)
         return -zi, mi, shi, mo, sho, zo
 
@@ -59,23 +70,44 @@ class AddN(OpLowering):
             op.params = dict(size=op.output.num_elements, q=self._q(op))
             return
         op.kernel = "aot_binary_f32"
-        op.params = dict(dims=np.array([1, 1, 1, op.output.num_elements], np.int32),
-                         st=np.array([0, 0, 0, 1], np.int32))
+        op.params = dict(
+            dims=np.array([1, 1, 1, op.output.num_elements], np.int32), st=np.array([0, 0, 0, 1], np.int32)
+        )
 
     def emit(self, op, ctx):
         p = op.params
         if op.kernel == "aot_add_n_s8":
             off, mi, shi, mo, sho, zo = p["q"]
             acc = ctx.scratch(op, "int32_t")
-            return ([ctx.call("aot_add_n_s8_begin", [acc, p["size"], off, mi, shi])] +
-                    [ctx.call("aot_add_n_s8_add", [ctx.ptr(t), acc, p["size"], off, mi, shi]) for t in op.inputs] +
-                    [ctx.call("aot_add_n_s8_end", [acc, ctx.ptr(op.output), p["size"], mo, sho, zo])])
+            return (
+                [ctx.call("aot_add_n_s8_begin", [acc, p["size"], off, mi, shi])]
+                + [ctx.call("aot_add_n_s8_add", [ctx.ptr(t), acc, p["size"], off, mi, shi]) for t in op.inputs]
+                + [ctx.call("aot_add_n_s8_end", [acc, ctx.ptr(op.output), p["size"], mo, sho, zo])]
+            )
         dims = ctx.param(f"op{op.index}_dims", p["dims"], "int32_t")
         st = ctx.param(f"op{op.index}_strides", p["st"], "int32_t")
         out = ctx.ptr(op.output)
-        lines = [ctx.call("aot_binary_f32", [CODES["ADD"], ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), out, dims,
-                                             st, st, ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)])]
+        lines = [
+            ctx.call(
+                "aot_binary_f32",
+                [
+                    CODES["ADD"],
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.input(1)),
+                    out,
+                    dims,
+                    st,
+                    st,
+                    ctx.f32(-FLT_MAX),
+                    ctx.f32(FLT_MAX),
+                ],
+            )
+        ]
         for t in op.inputs[2:]:
-            lines.append(ctx.call("aot_binary_f32", [CODES["ADD"], out, ctx.ptr(t), out, dims, st, st,
-                                                     ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)]))
+            lines.append(
+                ctx.call(
+                    "aot_binary_f32",
+                    [CODES["ADD"], out, ctx.ptr(t), out, dims, st, st, ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)],
+                )
+            )
         return lines

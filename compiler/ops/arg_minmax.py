@@ -21,34 +21,47 @@ class ArgMinMax(OpLowering):
         if out.dtype != "int32":
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): output '{out.name}' is {out.dtype}; {op.kind} is supported with "
-                "int32 indices (no 64-bit type enters the generated API; convert with output_type=tf.int32).")
+                "int32 indices (no 64-bit type enters the generated API; convert with output_type=tf.int32)."
+            )
         if inp.dtype not in ("float32", "int8"):
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}) on tensor '{inp.name}' of type {inp.dtype}; {op.kind} is "
-                "supported for: float32, int8 (as in TFLite Micro).")
+                "supported for: float32, int8 (as in TFLite Micro)."
+            )
         axis = self._axis(op)
         want = [int(d) for i, d in enumerate(inp.shape) if i != axis]
         if [int(d) for d in out.shape] != want:
-            raise CompileError(f"Operator {op.index} ({op.kind}): output '{out.name}' has shape {list(out.shape)}; "
-                               f"reducing {list(inp.shape)} over axis {axis} gives {want}.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}): output '{out.name}' has shape {list(out.shape)}; "
+                f"reducing {list(inp.shape)} over axis {axis} gives {want}."
+            )
 
     @staticmethod
     def _axis(op) -> int:
         axes = const_int_array(op, op.input(1), "the axis operand").reshape(-1)
         rank = len(op.input(0).shape)
         if axes.size != 1 or not -rank <= int(axes[0]) < rank:
-            raise CompileError(f"Operator {op.index} ({op.kind}): the axis operand must be one axis of the rank-{rank} "
-                               f"input, not {axes.tolist()}.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}): the axis operand must be one axis of the rank-{rank} "
+                f"input, not {axes.tolist()}."
+            )
         return int(axes[0]) % rank
 
     def prepare(self, op):
         shape = [int(d) for d in op.input(0).shape]
         axis = self._axis(op)
         op.kernel = "aot_arg_minmax_f32" if op.input(0).dtype == "float32" else "aot_arg_minmax_s8"
-        op.params = dict(outer=int(np.prod(shape[:axis])), size=shape[axis], inner=int(np.prod(shape[axis + 1:])),
-                         is_max=int(op.kind == "ARG_MAX"))
+        op.params = dict(
+            outer=int(np.prod(shape[:axis])),
+            size=shape[axis],
+            inner=int(np.prod(shape[axis + 1 :])),
+            is_max=int(op.kind == "ARG_MAX"),
+        )
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["outer"], p["size"], p["inner"],
-                                     p["is_max"]])]
+        return [
+            ctx.call(
+                op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["outer"], p["size"], p["inner"], p["is_max"]]
+            )
+        ]

@@ -17,8 +17,10 @@ class AssignVariable(OpLowering):
 
     def check(self, op):
         if len(op.inputs) != 2 or op.inputs[1] is None:
-            raise UnsupportedError(f"Operator {op.index} (ASSIGN_VARIABLE) has {len(op.inputs)} inputs; it takes the "
-                                   "variable and the value.")
+            raise UnsupportedError(
+                f"Operator {op.index} (ASSIGN_VARIABLE) has {len(op.inputs)} inputs; it takes the "
+                "variable and the value."
+            )
         require_like_variable(op, op.input(0), op.input(1), "value")
 
     def prepare(self, op):

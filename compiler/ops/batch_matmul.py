@@ -13,14 +13,18 @@ from ._common import require_inputs, require_quant, require_same_dtype
 def _geometry(op):
     a, b, out = op.input(0), op.input(1), op.output
     if len(a.shape) < 2 or len(b.shape) < 2:
-        raise UnsupportedError(f"Operator {op.index} ({op.kind}): both operands must have rank >= 2 (got "
-                               f"{list(a.shape)} and {list(b.shape)}).")
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): both operands must have rank >= 2 (got "
+            f"{list(a.shape)} and {list(b.shape)})."
+        )
     m, k = int(a.shape[-2]), int(a.shape[-1])
     k2, n = int(b.shape[-2]), int(b.shape[-1])
     batch = int(np.prod(out.shape[:-2], dtype=np.int64)) if len(out.shape) > 2 else 1
     if k != k2 or list(out.shape[-2:]) != [m, n]:
-        raise CompileError(f"Operator {op.index} ({op.kind}): shapes {list(a.shape)} x {list(b.shape)} -> "
-                           f"{list(out.shape)} do not multiply.")
+        raise CompileError(
+            f"Operator {op.index} ({op.kind}): shapes {list(a.shape)} x {list(b.shape)} -> "
+            f"{list(out.shape)} do not multiply."
+        )
     steps = []
     for t, size in ((a, m * k), (b, k * n)):
         tb = int(np.prod(t.shape[:-2], dtype=np.int64)) if len(t.shape) > 2 else 1
@@ -29,9 +33,11 @@ def _geometry(op):
         elif tb == 1:
             steps.append(0)
         else:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): operand '{t.name}' {list(t.shape)} broadcasts "
-                                   f"partially over the batch of {list(out.shape)}; only full or single batches "
-                                   "are supported.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): operand '{t.name}' {list(t.shape)} broadcasts "
+                f"partially over the batch of {list(out.shape)}; only full or single batches "
+                "are supported."
+            )
     return batch, m, k, n, steps
 
 
@@ -68,5 +74,20 @@ class BatchMatMul(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output), p["batch"],
-                                     p["m"], p["k"], p["n"], p["sa"], p["sb"]] + p.get("q", []))]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.input(1)),
+                    ctx.ptr(op.output),
+                    p["batch"],
+                    p["m"],
+                    p["k"],
+                    p["n"],
+                    p["sa"],
+                    p["sb"],
+                ]
+                + p.get("q", []),
+            )
+        ]

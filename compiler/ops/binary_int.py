@@ -39,8 +39,10 @@ class BinaryInt(OpLowering):
         if op.kind == "BINARY_INT32" and dtype != "int32":
             raise CompileError(f"Operator {op.index} ({op.kind}) works on int32 tensors, not {dtype}.")
         if op.kind in ("FLOOR_DIV", "FLOOR_MOD") and dtype != "float32":
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}) on {dtype} tensor '{a.name}'; {op.kind} is "
-                                   "supported for float32 (as in TFLite Micro).")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}) on {dtype} tensor '{a.name}'; {op.kind} is "
+                "supported for float32 (as in TFLite Micro)."
+            )
         if dtype in ("int8", "int16"):
             require_quant(op, a, "first input")
             require_quant(op, b, "second input")
@@ -51,17 +53,27 @@ class BinaryInt(OpLowering):
     def prepare(self, op):
         a, b, out = op.input(0), op.input(1), op.output
         dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
-        op.params = dict(code=self._code(op), dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
-                         sb=np.array(sb, np.int32))
-        op.kernel = {"int32": "aot_binary_s32", "float32": "aot_binary_f32", "int8": "aot_minmax_s8",
-                     "int16": "aot_minmax_s16"}[out.dtype]
+        op.params = dict(
+            code=self._code(op), dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32)
+        )
+        op.kernel = {
+            "int32": "aot_binary_s32",
+            "float32": "aot_binary_f32",
+            "int8": "aot_minmax_s8",
+            "int16": "aot_minmax_s16",
+        }[out.dtype]
 
     def emit(self, op, ctx):
         p = op.params
-        args = [p["code"], ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
-                ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-                ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-                ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
+        args = [
+            p["code"],
+            ctx.ptr(op.input(0)),
+            ctx.ptr(op.input(1)),
+            ctx.ptr(op.output),
+            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+        ]
         if op.kernel == "aot_binary_f32":
             args += [ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)]
         return [ctx.call(op.kernel, args)]

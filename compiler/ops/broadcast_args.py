@@ -17,11 +17,14 @@ class BroadcastArgs(OpLowering):
         require_inputs(op, 2)
         a, b, out = op.input(0), op.input(1), op.output
         if a.dtype != "int32" or b.dtype != "int32":
-            raise UnsupportedError(f"Operator {op.index} (BROADCAST_ARGS): shapes of type {a.dtype} / {b.dtype}; "
-                                   "int32 is supported.")
+            raise UnsupportedError(
+                f"Operator {op.index} (BROADCAST_ARGS): shapes of type {a.dtype} / {b.dtype}; int32 is supported."
+            )
         if len(a.shape) != 1 or len(b.shape) != 1 or list(out.shape) != [max(int(a.shape[0]), int(b.shape[0]))]:
-            raise CompileError(f"Operator {op.index} (BROADCAST_ARGS): expects two shape vectors and an output of "
-                               "the longer one's length.")
+            raise CompileError(
+                f"Operator {op.index} (BROADCAST_ARGS): expects two shape vectors and an output of "
+                "the longer one's length."
+            )
 
     def prepare(self, op):
         op.kernel = "aot_broadcast_args"
@@ -29,5 +32,6 @@ class BroadcastArgs(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        return ctx.checked_call(op.kernel, [ctx.ptr(op.input(0)), p["na"], ctx.ptr(op.input(1)), p["nb"],
-                                            ctx.ptr(op.output), p["n"]])
+        return ctx.checked_call(
+            op.kernel, [ctx.ptr(op.input(0)), p["na"], ctx.ptr(op.input(1)), p["nb"], ctx.ptr(op.output), p["n"]]
+        )

@@ -15,8 +15,9 @@ class _Marker(OpLowering):
 
     def check(self, op):
         if op.inputs:
-            raise CompileError(f"Operator {op.index} ({op.kind}) has inputs; CALL_ONCE has none. The model file is "
-                               "malformed.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}) has inputs; CALL_ONCE has none. The model file is malformed."
+            )
 
 
 @register
@@ -37,6 +38,7 @@ class CallOnce(_Marker):
 @register
 class CallOnceEnd(_Marker):
     """Closes the operators of a CALL_ONCE's init subgraph (an IR-only kind; op.begin is the CALL_ONCE)."""
+
     builtins = ("CALL_ONCE_END",)
     dtypes = ()
 

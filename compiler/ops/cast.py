@@ -31,15 +31,21 @@ class Cast(OpLowering):
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): input '{inp.name}' has type {inp.dtype} and output "
                 f"'{out.name}' {out.dtype}; CAST converts between {', '.join(TYPE_CODES)} and float32 (float32 to an "
-                "integer truncates toward zero).")
+                "integer truncates toward zero)."
+            )
         require_same_shape(op, inp, out)
 
     def prepare(self, op):
-        op.params = dict(size=op.output.num_elements, offset=int(op.options.get("Offset", 0)),
-                         src=TYPE_CODES.get(op.input(0).dtype, FLOAT_CODE), dst=TYPE_CODES.get(op.output.dtype, FLOAT_CODE))
+        op.params = dict(
+            size=op.output.num_elements,
+            offset=int(op.options.get("Offset", 0)),
+            src=TYPE_CODES.get(op.input(0).dtype, FLOAT_CODE),
+            dst=TYPE_CODES.get(op.output.dtype, FLOAT_CODE),
+        )
         op.kernel = "aot_cast"
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), p["src"], ctx.ptr(op.output), p["dst"], p["size"],
-                                     p["offset"]])]
+        return [
+            ctx.call(op.kernel, [ctx.ptr(op.input(0)), p["src"], ctx.ptr(op.output), p["dst"], p["size"], p["offset"]])
+        ]

@@ -22,8 +22,14 @@ class Clamp(OpLowering):
     def check(self, op):
         super().check(op)
         if unary_check(op) == "int8":
-            require_same_quant(op, op.input(0), op.output, "input", "output",
-                               "int8 CLAMP compares stored values, so both must share scale and zero point.")
+            require_same_quant(
+                op,
+                op.input(0),
+                op.output,
+                "input",
+                "output",
+                "int8 CLAMP compares stored values, so both must share scale and zero point.",
+            )
 
     def prepare(self, op):
         lo, hi = float(op.options.get("Min", -math.inf)), float(op.options.get("Max", math.inf))

@@ -31,21 +31,24 @@ class Comparison(OpLowering):
         if dtype not in allowed:
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}) on tensor '{a.name}' of type {dtype}; {op.kind} is supported "
-                f"for: {', '.join(allowed)} (as in TFLite Micro).")
+                f"for: {', '.join(allowed)} (as in TFLite Micro)."
+            )
         if dtype == "int8":
             for t, what in ((a, "first input"), (b, "second input")):
                 s, _ = require_quant(op, t, what).scalar()
                 if not 0.0 < float(s) < 1.0:
                     raise UnsupportedError(
                         f"Operator {op.index} ({op.kind}): int8 {what} '{t.name}' has scale {float(s):.9g}; "
-                        "TFLite's int8 comparisons take input scales below 1.")
+                        "TFLite's int8 comparisons take input scales below 1."
+                    )
         broadcast_4d(op, a.shape, b.shape, op.output.shape)
 
     def prepare(self, op):
         a, b, out = op.input(0), op.input(1), op.output
         dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
-        p = dict(code=CODES[op.kind], dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
-                 sb=np.array(sb, np.int32))
+        p = dict(
+            code=CODES[op.kind], dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32)
+        )
         suffix = {"float32": "f32", "int32": "s32", "int8": "s8", "bool": "bool"}[a.dtype]
         if a.dtype == "int8":
             (s1, z1), (s2, z2) = a.quant.scalar(), b.quant.scalar()
@@ -58,10 +61,15 @@ class Comparison(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        args = [p["code"], ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
-                ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-                ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-                ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
+        args = [
+            p["code"],
+            ctx.ptr(op.input(0)),
+            ctx.ptr(op.input(1)),
+            ctx.ptr(op.output),
+            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+        ]
         if op.kernel == "aot_compare_s8":
             args.append(ctx.param_struct(f"op{op.index}_cmp", "aot_compare_s8_params", _FIELDS, p["s8"]))
         return [ctx.call(op.kernel, args)]

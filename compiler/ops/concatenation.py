@@ -18,9 +18,7 @@ from ._common import ACTIVATIONS, require_quant, require_same_dtype, require_sam
 def _positive_axis(op, rank: int) -> int:
     axis = int(op.options.get("Axis", 0))
     if not -rank <= axis < rank:
-        raise CompileError(
-            f"Operator {op.index} ({op.kind}): axis {axis} is out of range for rank {rank}."
-        )
+        raise CompileError(f"Operator {op.index} ({op.kind}): axis {axis} is out of range for rank {rank}.")
     return axis + rank if axis < 0 else axis
 
 
@@ -51,8 +49,7 @@ class Concatenation(OpLowering):
         axis = _positive_axis(op, rank)
         total = 0
         for t in op.inputs:
-            if len(t.shape) != rank or any(
-                    int(t.shape[d]) != int(out.shape[d]) for d in range(rank) if d != axis):
+            if len(t.shape) != rank or any(int(t.shape[d]) != int(out.shape[d]) for d in range(rank) if d != axis):
                 raise CompileError(
                     f"Operator {op.index} ({op.kind}): input '{t.name}' has shape "
                     f"{list(t.shape)}, which does not match output shape {list(out.shape)} "
@@ -64,13 +61,18 @@ class Concatenation(OpLowering):
                 f"Operator {op.index} ({op.kind}): the inputs add up to {total} along axis "
                 f"{axis} but output '{out.name}' has {out.shape[axis]}."
             )
-        if dtype in ("int8", "int16"):   # int32 (the audio front-end's raw energies) and float32 move as they are
+        if dtype in ("int8", "int16"):  # int32 (the audio front-end's raw energies) and float32 move as they are
             require_quant(op, out, "output")
             for i, t in enumerate(op.inputs):
                 require_same_quant(
-                    op, t, out, f"input {i}", "output",
+                    op,
+                    t,
+                    out,
+                    f"input {i}",
+                    "output",
                     f"CONCATENATION copies {dtype} values without rescaling (as TFLite Micro does), so every "
-                    "input needs the output's scale and zero point; requantize the input first.")
+                    "input needs the output's scale and zero point; requantize the input first.",
+                )
 
     def prepare(self, op):
         out = op.output
@@ -80,7 +82,7 @@ class Concatenation(OpLowering):
         for d in out.shape[:axis]:
             outer *= int(d)
         inner = 1
-        for d in out.shape[axis + 1:]:
+        for d in out.shape[axis + 1 :]:
             inner *= int(d)
         row = int(out.shape[axis]) * inner * size
         pieces, offset = [], 0
@@ -97,6 +99,5 @@ class Concatenation(OpLowering):
         for t, (chunk, offset) in zip(op.inputs, p["pieces"]):
             if chunk == 0:
                 continue
-            lines.append(ctx.call(op.kernel, [ctx.ptr(op.output), ctx.ptr(t), p["outer"], chunk,
-                                              p["row"], offset]))
+            lines.append(ctx.call(op.kernel, [ctx.ptr(op.output), ctx.ptr(t), p["outer"], chunk, p["row"], offset]))
         return lines

@@ -20,8 +20,10 @@ class Cumsum(OpLowering):
         dtype = require_same_dtype(op, op.input(0), op.output)
         require_same_shape(op, op.input(0), op.output)
         if dtype != "float32":
-            raise UnsupportedError(f"Operator {op.index} (CUMSUM) on {dtype} tensor '{op.input(0).name}': the "
-                                   "quantized CUMSUM is not supported yet; CUMSUM is supported for float32.")
+            raise UnsupportedError(
+                f"Operator {op.index} (CUMSUM) on {dtype} tensor '{op.input(0).name}': the "
+                "quantized CUMSUM is not supported yet; CUMSUM is supported for float32."
+            )
         self._axis(op)
 
     @staticmethod
@@ -36,11 +38,27 @@ class Cumsum(OpLowering):
         shape = [int(d) for d in op.input(0).shape]
         axis = self._axis(op)
         op.kernel = "aot_cumsum_f32"
-        op.params = dict(outer=int(np.prod(shape[:axis])), n=shape[axis], inner=int(np.prod(shape[axis + 1:])),
-                         exclusive=int(bool(op.options.get("Exclusive", False))),
-                         reverse=int(bool(op.options.get("Reverse", False))))
+        op.params = dict(
+            outer=int(np.prod(shape[:axis])),
+            n=shape[axis],
+            inner=int(np.prod(shape[axis + 1 :])),
+            exclusive=int(bool(op.options.get("Exclusive", False))),
+            reverse=int(bool(op.options.get("Reverse", False))),
+        )
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["outer"], p["n"], p["inner"],
-                                     p["exclusive"], p["reverse"]])]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    p["outer"],
+                    p["n"],
+                    p["inner"],
+                    p["exclusive"],
+                    p["reverse"],
+                ],
+            )
+        ]

@@ -10,11 +10,26 @@ from ._short_requant import ACC_LIMIT, acc_range, exact_requant, short_requant
 from ._mve_layout import emit_mve_conv, emit_mve_depthwise
 from .kernel_table import Layer, select
 from . import _specialize
-from ._common import (activation_range_f32, activation_range_int8, conv_padding, fused_activation, nhwc,
-                      require_const, require_inputs, require_same_dtype)
+from ._common import (
+    activation_range_f32,
+    activation_range_int8,
+    conv_padding,
+    fused_activation,
+    nhwc,
+    require_const,
+    require_inputs,
+    require_same_dtype,
+)
 from ._int16 import acc16_args, acc16_params, check_int16_layer
-from ._conv_common import (channel_multipliers, check_int8_weights, emit_dsp_gemm, int8_bias, maybe_fold,
-                           residual_headers, residual_inplace_input)
+from ._conv_common import (
+    channel_multipliers,
+    check_int8_weights,
+    emit_dsp_gemm,
+    int8_bias,
+    maybe_fold,
+    residual_headers,
+    residual_inplace_input,
+)
 
 
 # Accumulators the 3x3 DSP kernel keeps before a requantization pass (AOT_DW_ACC_CELLS in its source).
@@ -46,11 +61,16 @@ def dsp_c4_params(bias2: np.ndarray, mult: np.ndarray, radd: np.ndarray) -> np.n
     halves (channels c, c+1 for c = 0, then 2): the two channels' doubled bias, then per channel its multiplier
     and add constant (the right shift is recovered from the add constant, dsp_s8.h)."""
     c = np.asarray(bias2).shape[0]
-    bias2, mult, radd = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4)
-                         for v in (bias2, mult, radd))
+    bias2, mult, radd = (np.broadcast_to(np.asarray(v, np.int64), (c,)).reshape(c // 4, 4) for v in (bias2, mult, radd))
     parts = []
     for h in (0, 2):
-        parts += [bias2[:, h:h + 2], mult[:, h:h + 1], radd[:, h:h + 1], mult[:, h + 1:h + 2], radd[:, h + 1:h + 2]]
+        parts += [
+            bias2[:, h : h + 2],
+            mult[:, h : h + 1],
+            radd[:, h : h + 1],
+            mult[:, h + 1 : h + 2],
+            radd[:, h + 1 : h + 2],
+        ]
     rec = np.concatenate(parts, axis=1)
     assert rec.shape[1] == 12 and fits_int32(rec)
     return rec.astype(np.int32).reshape(-1)
@@ -92,12 +112,21 @@ def prepare_dsp_3x3(op, p, rows, bias_arr, in_zp):
     if not transpose:
         o_r, o_c, s_r, s_c = p["oh"], p["ow"], p["sh"], p["sw"]
     if not exact and use_c4(p["ic"], p["oh"], p["ow"], (p["sh"], p["sw"])):
-        p.update(dsp_c4_p=dsp_c4_params(2 * np.asarray(bias, np.int64), p["mult"], radd),
-                 in_zp=in_zp, dsp_scratch=dsp_c4_scratch(p["ow"], p["sw"], p["ic"]))
+        p.update(
+            dsp_c4_p=dsp_c4_params(2 * np.asarray(bias, np.int64), p["mult"], radd),
+            in_zp=in_zp,
+            dsp_scratch=dsp_c4_scratch(p["ow"], p["sw"], p["ic"]),
+        )
         op.kernel = "aot_depthwise_conv2d_s8_dsp_c4"
         return None
-    p.update(dsp_bias=2 * np.asarray(bias, np.int64), radd=radd, in_zp=in_zp, dsp_exact=exact,
-             dsp_transpose=transpose, dsp_scratch=dsp_3x3_scratch(o_r, o_c, s_r, s_c))
+    p.update(
+        dsp_bias=2 * np.asarray(bias, np.int64),
+        radd=radd,
+        in_zp=in_zp,
+        dsp_exact=exact,
+        dsp_transpose=transpose,
+        dsp_scratch=dsp_3x3_scratch(o_r, o_c, s_r, s_c),
+    )
     op.kernel = "aot_depthwise_conv2d_s8_dsp"
     return None
 
@@ -143,8 +172,23 @@ class DepthwiseConv2D(OpLowering):
         pad_t, tot_h = conv_padding(op, sh, dh, ih, kh, oh, 0)
         pad_l, tot_w = conv_padding(op, sw, dw, iw, kw, ow, 1)
         act = fused_activation(op)
-        p = dict(n=n, ih=ih, iw=iw, ic=ic, oh=oh, ow=ow, kh=kh, kw=kw, mult_depth=oc // ic,
-                 sh=sh, sw=sw, dh=dh, dw=dw, pad_t=pad_t, pad_l=pad_l)
+        p = dict(
+            n=n,
+            ih=ih,
+            iw=iw,
+            ic=ic,
+            oh=oh,
+            ow=ow,
+            kh=kh,
+            kw=kw,
+            mult_depth=oc // ic,
+            sh=sh,
+            sw=sw,
+            dh=dh,
+            dw=dw,
+            pad_t=pad_t,
+            pad_l=pad_l,
+        )
         if inp.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(kh * kw, oc).T, oc, act))
             select(op, p, Layer())
@@ -153,15 +197,21 @@ class DepthwiseConv2D(OpLowering):
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
             # [1, kh, kw, oc] -> per output channel rows for the zero-point fold.
             per_channel = filt.data.reshape(kh * kw, oc).T
-            b, in_off, folded = maybe_fold(per_channel, int8_bias(bias, oc), in_zp,
-                                           can_fold=(tot_h == 0 and tot_w == 0))
-            p.update(mult=mult, shift=shift, bias=b, in_off=in_off, folded=folded,
-                     out_off=int(out.quant.zero_point[0]),
-                     act=activation_range_int8(act, *out.quant.scalar()))
+            b, in_off, folded = maybe_fold(
+                per_channel, int8_bias(bias, oc), in_zp, can_fold=(tot_h == 0 and tot_w == 0)
+            )
+            p.update(
+                mult=mult,
+                shift=shift,
+                bias=b,
+                in_off=in_off,
+                folded=folded,
+                out_off=int(out.quant.zero_point[0]),
+                act=activation_range_int8(act, *out.quant.scalar()),
+            )
             select(op, p, Layer(rows=per_channel, bias=int8_bias(bias, oc), in_zp=in_zp, in_c=1))
         else:
-            p.update(act=activation_range_f32(act),
-                     bias=None if bias is None else bias.data.astype(np.float32))
+            p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_depthwise_conv2d_f32"
         op.params = p
 
@@ -192,49 +242,124 @@ class DepthwiseConv2D(OpLowering):
         if op.kernel == "aot_conv2d_s8_dsp":
             return emit_dsp_gemm(op, ctx, 1, op.output.shape[3])
         if op.kernel == "aot_depthwise_conv2d_s8_dsp_c4":
-            args = [ctx.ptr(op.input(0)), p["n"], p["ic"], p["ih"], p["iw"],
-                    ctx.weight(f"op{op.index}_filter", op.input(1).data, "int8_t"),
-                    ctx.param(f"op{op.index}_c4", p["dsp_c4_p"], "int32_t"), ctx.ptr(op.output), p["oh"], p["ow"],
-                    p["sh"], p["sw"], p["pad_t"], p["pad_l"], p["in_zp"], p["act"][0], p["act"][1],
-                    ctx.scratch(op, "int32_t")]
+            args = [
+                ctx.ptr(op.input(0)),
+                p["n"],
+                p["ic"],
+                p["ih"],
+                p["iw"],
+                ctx.weight(f"op{op.index}_filter", op.input(1).data, "int8_t"),
+                ctx.param(f"op{op.index}_c4", p["dsp_c4_p"], "int32_t"),
+                ctx.ptr(op.output),
+                p["oh"],
+                p["ow"],
+                p["sh"],
+                p["sw"],
+                p["pad_t"],
+                p["pad_l"],
+                p["in_zp"],
+                p["act"][0],
+                p["act"][1],
+                ctx.scratch(op, "int32_t"),
+            ]
             return [ctx.call(op.kernel, args)]
         if op.kernel == "aot_depthwise_conv2d_s8_dsp":
             inp, filt, out = op.input(0), op.input(1), op.output
             c = p["ic"]
-            rows = dict(in_n=p["ih"], in_step=p["iw"] * c, out_n=p["oh"], out_step=p["ow"] * c, s=p["sh"],
-                        pad=p["pad_t"])
+            rows = dict(
+                in_n=p["ih"], in_step=p["iw"] * c, out_n=p["oh"], out_step=p["ow"] * c, s=p["sh"], pad=p["pad_t"]
+            )
             cols = dict(in_n=p["iw"], in_step=c, out_n=p["ow"], out_step=c, s=p["sw"], pad=p["pad_l"])
             weights = filt.data
             if p["dsp_transpose"]:
                 rows, cols = cols, rows
                 weights = np.ascontiguousarray(weights.transpose(0, 2, 1, 3))
-            args = [ctx.ptr(inp), p["n"], c, rows["in_n"], cols["in_n"], rows["in_step"], cols["in_step"],
-                    ctx.weight(f"op{op.index}_filter", weights, "int8_t"),
-                    ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(out),
-                    rows["out_n"], cols["out_n"], rows["out_step"], cols["out_step"], rows["s"], cols["s"],
-                    rows["pad"], cols["pad"], p["in_zp"],
-                    ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                    ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
-                    p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
+            args = [
+                ctx.ptr(inp),
+                p["n"],
+                c,
+                rows["in_n"],
+                cols["in_n"],
+                rows["in_step"],
+                cols["in_step"],
+                ctx.weight(f"op{op.index}_filter", weights, "int8_t"),
+                ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"),
+                ctx.ptr(out),
+                rows["out_n"],
+                cols["out_n"],
+                rows["out_step"],
+                cols["out_step"],
+                rows["s"],
+                cols["s"],
+                rows["pad"],
+                cols["pad"],
+                p["in_zp"],
+                ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
+                p["act"][0],
+                p["act"][1],
+                ctx.scratch(op, "int32_t"),
+            ]
             return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
         inp, filt, out = op.input(0), op.input(1), op.output
         ctype = "float" if inp.dtype == "float32" else "int8_t"
-        args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
-                ctx.weight(f"op{op.index}_filter", filt.data, ctype), p["kh"], p["kw"],
-                p["mult_depth"]]
+        args = [
+            ctx.ptr(inp),
+            p["n"],
+            p["ih"],
+            p["iw"],
+            p["ic"],
+            ctx.weight(f"op{op.index}_filter", filt.data, ctype),
+            p["kh"],
+            p["kw"],
+            p["mult_depth"],
+        ]
         if inp.dtype == "int16":
-            args += [ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),
-                     p["oh"], p["ow"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"]]
+            args += [
+                ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"),
+                ctx.ptr(out),
+                p["oh"],
+                p["ow"],
+                p["sh"],
+                p["sw"],
+                p["dh"],
+                p["dw"],
+                p["pad_t"],
+                p["pad_l"],
+            ]
             return [ctx.call(op.kernel, args + acc16_args(op, ctx))]
         if inp.dtype == "int8":
-            args += [ctx.weight(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),
-                     p["oh"], p["ow"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"],
-                     p["pad_l"], p["in_off"], p["out_off"],
-                     ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                     ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"),
-                     p["act"][0], p["act"][1]]
+            args += [
+                ctx.weight(f"op{op.index}_bias", p["bias"], "int32_t"),
+                ctx.ptr(out),
+                p["oh"],
+                p["ow"],
+                p["sh"],
+                p["sw"],
+                p["dh"],
+                p["dw"],
+                p["pad_t"],
+                p["pad_l"],
+                p["in_off"],
+                p["out_off"],
+                ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"),
+                p["act"][0],
+                p["act"][1],
+            ]
         else:
-            args += [ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"), ctx.ptr(out),
-                     p["oh"], p["ow"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"],
-                     p["pad_l"], ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
+            args += [
+                ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"),
+                ctx.ptr(out),
+                p["oh"],
+                p["ow"],
+                p["sh"],
+                p["sw"],
+                p["dh"],
+                p["dw"],
+                p["pad_t"],
+                p["pad_l"],
+                ctx.f32(p["act"][0]),
+                ctx.f32(p["act"][1]),
+            ]
         return [ctx.call(op.kernel, args)]

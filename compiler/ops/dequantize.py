@@ -32,5 +32,6 @@ class Dequantize(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"],
-                                     ctx.f32(p["scale"]), p["zp"]])]
+        return [
+            ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], ctx.f32(p["scale"]), p["zp"]])
+        ]

@@ -19,20 +19,28 @@ class EmbeddingLookup(OpLowering):
         require_inputs(op, 2)
         ids, value, out = op.input(0), op.input(1), op.output
         if ids.dtype != "int32" or len(ids.shape) != 1:
-            raise UnsupportedError(f"Operator {op.index} (EMBEDDING_LOOKUP): ids '{ids.name}' must be a 1-D int32 "
-                                   f"tensor (got {ids.dtype} {list(ids.shape)}).")
+            raise UnsupportedError(
+                f"Operator {op.index} (EMBEDDING_LOOKUP): ids '{ids.name}' must be a 1-D int32 "
+                f"tensor (got {ids.dtype} {list(ids.shape)})."
+            )
         if (value.dtype, out.dtype) not in (("float32", "float32"), ("int8", "int8"), ("int8", "float32")):
-            raise UnsupportedError(f"Operator {op.index} (EMBEDDING_LOOKUP): value {value.dtype} to output "
-                                   f"{out.dtype}; supported are float32 -> float32, int8 -> int8 and int8 -> float32.")
+            raise UnsupportedError(
+                f"Operator {op.index} (EMBEDDING_LOOKUP): value {value.dtype} to output "
+                f"{out.dtype}; supported are float32 -> float32, int8 -> int8 and int8 -> float32."
+            )
         if value.dtype == "int8":
             q = require_quant(op, value, "value")
             if out.dtype == "float32" and (q.per_channel or int(q.zero_point[0]) != 0):
-                raise UnsupportedError(f"Operator {op.index} (EMBEDDING_LOOKUP): the int8 value table '{value.name}' "
-                                       "must have one scale and zero point 0 to dequantize rows.")
+                raise UnsupportedError(
+                    f"Operator {op.index} (EMBEDDING_LOOKUP): the int8 value table '{value.name}' "
+                    "must have one scale and zero point 0 to dequantize rows."
+                )
         want = [int(ids.shape[0])] + [int(d) for d in value.shape[1:]]
         if [int(d) for d in out.shape] != want or len(value.shape) < 2:
-            raise CompileError(f"Operator {op.index} (EMBEDDING_LOOKUP): output '{out.name}' has shape "
-                               f"{list(out.shape)}; expected {want}.")
+            raise CompileError(
+                f"Operator {op.index} (EMBEDDING_LOOKUP): output '{out.name}' has shape "
+                f"{list(out.shape)}; expected {want}."
+            )
 
     def prepare(self, op):
         value, out = op.input(1), op.output

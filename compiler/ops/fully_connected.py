@@ -9,8 +9,14 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from . import _specialize
 from ._base import OpLowering, register
-from ._common import (activation_range_f32, activation_range_int8, fused_activation,
-                      require_const, require_inputs, require_same_dtype)
+from ._common import (
+    activation_range_f32,
+    activation_range_int8,
+    fused_activation,
+    require_const,
+    require_inputs,
+    require_same_dtype,
+)
 from ._int16 import acc16_filter, acc16_params, check_int16_layer
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
 from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
@@ -35,9 +41,14 @@ def prepare_fc_dsp(op, p):
         return "the bias with the raw-weight-word adjustment overflows int32"
     # Constant rows get their own constants even in a per-tensor layer: one entry only when all agree.
     stride = 0 if np.all(mult == mult[0]) and np.all(radd == radd[0]) else 1
-    p.update(dsp_weights=as_words(interleave_rows(stored, 4)), dsp_bias=bias.astype(np.int32),
-             mult=mult[:1] if stride == 0 else mult, radd=radd[:1] if stride == 0 else radd, stride=stride,
-             dsp_exact=exact)
+    p.update(
+        dsp_weights=as_words(interleave_rows(stored, 4)),
+        dsp_bias=bias.astype(np.int32),
+        mult=mult[:1] if stride == 0 else mult,
+        radd=radd[:1] if stride == 0 else radd,
+        stride=stride,
+        dsp_exact=exact,
+    )
     op.kernel = "aot_fully_connected_s8_dsp"
     return None
 
@@ -58,13 +69,11 @@ class FullyConnected(OpLowering):
             require_const(op, bias, "bias")
         if op.options.get("WeightsFormat", 0) != 0:
             raise UnsupportedError(
-                f"Operator {op.index} ({op.kind}) uses shuffled weights; only the DEFAULT "
-                "weights format is supported."
+                f"Operator {op.index} ({op.kind}) uses shuffled weights; only the DEFAULT weights format is supported."
             )
         if len(filt.shape) != 2:
             raise CompileError(
-                f"Operator {op.index} ({op.kind}): weights '{filt.name}' must be 2-D, got "
-                f"{list(filt.shape)}."
+                f"Operator {op.index} ({op.kind}): weights '{filt.name}' must be 2-D, got {list(filt.shape)}."
             )
         units, depth = filt.shape
         if inp.num_elements % depth or out.num_elements != inp.num_elements // depth * units:
@@ -93,17 +102,30 @@ class FullyConnected(OpLowering):
             per_channel = filt.quant.per_channel
             if not per_channel:
                 mult, shift = mult[:1], shift[:1]
-            b, in_off, folded = maybe_fold(filt.data.reshape(units, depth),
-                                           int8_bias(bias, units),
-                                           int(inp.quant.zero_point[0]), can_fold=True)
-            p.update(mult=mult, shift=shift, stride=1 if per_channel else 0, bias=b,
-                     in_off=in_off, folded=folded, out_off=int(out.quant.zero_point[0]),
-                     act=activation_range_int8(act, *out.quant.scalar()))
-            select(op, p, Layer(rows=filt.data.reshape(units, depth), bias=int8_bias(bias, units),
-                                in_zp=int(inp.quant.zero_point[0])))
+            b, in_off, folded = maybe_fold(
+                filt.data.reshape(units, depth), int8_bias(bias, units), int(inp.quant.zero_point[0]), can_fold=True
+            )
+            p.update(
+                mult=mult,
+                shift=shift,
+                stride=1 if per_channel else 0,
+                bias=b,
+                in_off=in_off,
+                folded=folded,
+                out_off=int(out.quant.zero_point[0]),
+                act=activation_range_int8(act, *out.quant.scalar()),
+            )
+            select(
+                op,
+                p,
+                Layer(
+                    rows=filt.data.reshape(units, depth),
+                    bias=int8_bias(bias, units),
+                    in_zp=int(inp.quant.zero_point[0]),
+                ),
+            )
         else:
-            p.update(act=activation_range_f32(act),
-                     bias=None if bias is None else bias.data.astype(np.float32))
+            p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_fully_connected_f32"
         op.params = p
 
@@ -120,40 +142,84 @@ class FullyConnected(OpLowering):
             return _specialize.emit(op, ctx)
         inp, filt, out = op.input(0), op.input(1), op.output
         if op.kernel == "aot_fully_connected_s8_mve":
-            args = [ctx.ptr(inp), p["batches"], p["depth"],
-                    ctx.weight(f"op{op.index}_weights", p["mve_weights"], "int8_t"),
-                    ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"), ctx.ptr(out), p["units"],
-                    p["out_off"], ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
-                    ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"), p["stride"], p["act"][0],
-                    p["act"][1]]
+            args = [
+                ctx.ptr(inp),
+                p["batches"],
+                p["depth"],
+                ctx.weight(f"op{op.index}_weights", p["mve_weights"], "int8_t"),
+                ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"),
+                ctx.ptr(out),
+                p["units"],
+                p["out_off"],
+                ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
+                ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"),
+                p["stride"],
+                p["act"][0],
+                p["act"][1],
+            ]
             return [ctx.call(op.kernel, args)]
         if op.kernel == "aot_fully_connected_s8_dsp":
-            args = [ctx.ptr(inp), p["batches"], p["depth"],
-                    ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t"),
-                    ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"), ctx.ptr(out),
-                    p["units"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                    ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"), p["stride"],
-                    p["act"][0], p["act"][1], ctx.scratch(op, "int32_t")]
+            args = [
+                ctx.ptr(inp),
+                p["batches"],
+                p["depth"],
+                ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t"),
+                ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"),
+                ctx.ptr(out),
+                p["units"],
+                ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
+                p["stride"],
+                p["act"][0],
+                p["act"][1],
+                ctx.scratch(op, "int32_t"),
+            ]
             return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
         if inp.dtype == "int16":
             # Per-channel tables even for a per-tensor layer (multiplier stride 1): acc16_params gives one entry
             # per output row.
-            args = [ctx.ptr(inp), p["batches"], p["depth"],
-                    ctx.weight(f"op{op.index}_weights", acc16_filter(op), "int8_t"),
-                    ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out), p["units"],
-                    p["mode"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                    ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"), 1, p["act"][0], p["act"][1]]
+            args = [
+                ctx.ptr(inp),
+                p["batches"],
+                p["depth"],
+                ctx.weight(f"op{op.index}_weights", acc16_filter(op), "int8_t"),
+                ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"),
+                ctx.ptr(out),
+                p["units"],
+                p["mode"],
+                ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"),
+                1,
+                p["act"][0],
+                p["act"][1],
+            ]
         elif inp.dtype == "int8":
-            args = [ctx.ptr(inp), p["batches"], p["depth"],
-                    ctx.weight(f"op{op.index}_weights", filt.data, "int8_t"),
-                    ctx.weight(f"op{op.index}_bias", p["bias"], "int32_t"), ctx.ptr(out),
-                    p["units"], p["in_off"], p["out_off"],
-                    ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                    ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"), p["stride"],
-                    p["act"][0], p["act"][1]]
+            args = [
+                ctx.ptr(inp),
+                p["batches"],
+                p["depth"],
+                ctx.weight(f"op{op.index}_weights", filt.data, "int8_t"),
+                ctx.weight(f"op{op.index}_bias", p["bias"], "int32_t"),
+                ctx.ptr(out),
+                p["units"],
+                p["in_off"],
+                p["out_off"],
+                ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+                ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"),
+                p["stride"],
+                p["act"][0],
+                p["act"][1],
+            ]
         else:
-            args = [ctx.ptr(inp), p["batches"], p["depth"],
-                    ctx.weight(f"op{op.index}_weights", filt.data, "float"),
-                    ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"), ctx.ptr(out),
-                    p["units"], ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
+            args = [
+                ctx.ptr(inp),
+                p["batches"],
+                p["depth"],
+                ctx.weight(f"op{op.index}_weights", filt.data, "float"),
+                ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"),
+                ctx.ptr(out),
+                p["units"],
+                ctx.f32(p["act"][0]),
+                ctx.f32(p["act"][1]),
+            ]
         return [ctx.call(op.kernel, args)]

@@ -16,12 +16,13 @@ def _flat(op):
     idx = const_int_array(op, op.input(1), "indices")
     k = int(idx.shape[-1]) if idx.ndim else 0
     if idx.ndim < 1 or not 1 <= k <= len(shape):
-        raise CompileError(f"Operator {op.index} (GATHER_ND): indices of shape {list(idx.shape)} for an input of "
-                           f"rank {len(shape)}.")
+        raise CompileError(
+            f"Operator {op.index} (GATHER_ND): indices of shape {list(idx.shape)} for an input of rank {len(shape)}."
+        )
     rows = idx.reshape(-1, k)
     if np.any(rows < 0) or np.any(rows >= np.array(shape[:k])):
         raise CompileError(f"Operator {op.index} (GATHER_ND): an index is outside the input shape {shape}.")
-    mult = np.array([int(np.prod(shape[j + 1:k])) for j in range(k)], np.int64)
+    mult = np.array([int(np.prod(shape[j + 1 : k])) for j in range(k)], np.int64)
     flat = (rows.astype(np.int64) * mult).sum(axis=1).astype(np.int32)
     return flat, int(np.prod(shape[:k])), int(np.prod(shape[k:])), list(idx.shape[:-1]) + shape[k:]
 
@@ -37,12 +38,16 @@ class GatherNd(OpLowering):
         require_inputs(op, 2)
         require_same_dtype(op, op.input(0), op.output)
         if op.input(1).data is None:
-            raise UnsupportedError(f"Operator {op.index} (GATHER_ND): indices '{op.input(1).name}' are computed at "
-                                   "run time; only constant indices are supported.")
+            raise UnsupportedError(
+                f"Operator {op.index} (GATHER_ND): indices '{op.input(1).name}' are computed at "
+                "run time; only constant indices are supported."
+            )
         _, _, _, want = _flat(op)
         if want != [int(d) for d in op.output.shape]:
-            raise CompileError(f"Operator {op.index} (GATHER_ND): output '{op.output.name}' has shape "
-                               f"{list(op.output.shape)}; expected {want}.")
+            raise CompileError(
+                f"Operator {op.index} (GATHER_ND): output '{op.output.name}' has shape "
+                f"{list(op.output.shape)}; expected {want}."
+            )
 
     def prepare(self, op):
         flat, n, inner, _ = _flat(op)
@@ -53,6 +58,18 @@ class GatherNd(OpLowering):
         p = op.params
         if op.output.num_elements == 0:
             return []
-        return [ctx.call("aot_gather", [ctx.ptr(op.input(0)), ctx.ptr(op.output), DTYPES[op.output.dtype].size, 1,
-                                        p["n"], p["inner"], ctx.param(f"op{op.index}_indices", p["idx"], "int32_t"),
-                                        len(p["idx"])])]
+        return [
+            ctx.call(
+                "aot_gather",
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    DTYPES[op.output.dtype].size,
+                    1,
+                    p["n"],
+                    p["inner"],
+                    ctx.param(f"op{op.index}_indices", p["idx"], "int32_t"),
+                    len(p["idx"]),
+                ],
+            )
+        ]

@@ -23,5 +23,9 @@ class HardSigmoid(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], ctx.f32(p["alpha"]),
-                                     ctx.f32(p["beta"])])]
+        return [
+            ctx.call(
+                op.kernel,
+                [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], ctx.f32(p["alpha"]), ctx.f32(p["beta"])],
+            )
+        ]

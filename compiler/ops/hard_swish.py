@@ -21,8 +21,7 @@ def _multipliers(op):
     reluish_scale = np.float32(3.0) / np.float32(32768.0)
     out_m, out_e = quantize_multiplier(float(np.float32(hires / np.float32(so))))
     rel_m, rel_e = quantize_multiplier(float(np.float32(hires / reluish_scale)))
-    return (downscale_multiplier_to_int16(rel_m), rel_e,
-            downscale_multiplier_to_int16(out_m), out_e)
+    return (downscale_multiplier_to_int16(rel_m), rel_e, downscale_multiplier_to_int16(out_m), out_e)
 
 
 @register
@@ -53,8 +52,14 @@ class HardSwish(OpLowering):
         p = dict(size=inp.num_elements)
         if inp.dtype == "int8":
             rel_m, rel_e, out_m, out_e = _multipliers(op)
-            p.update(in_zp=inp.quant.scalar()[1], out_zp=op.output.quant.scalar()[1],
-                     rel_m=rel_m, rel_e=rel_e, out_m=out_m, out_e=out_e)
+            p.update(
+                in_zp=inp.quant.scalar()[1],
+                out_zp=op.output.quant.scalar()[1],
+                rel_m=rel_m,
+                rel_e=rel_e,
+                out_m=out_m,
+                out_e=out_e,
+            )
             op.kernel = "aot_hard_swish_s8"
         else:
             op.kernel = "aot_hard_swish_f32"

@@ -17,6 +17,7 @@ def copies(ctx, pairs) -> list:
 
 class ControlMarker(OpLowering):
     """A marker of inline control flow: its inputs/outputs are what it copies, its code opens or closes a block."""
+
     dtypes = ()
     header = "aot/kernels/copy.h"
     num_outputs = (0, 64)
@@ -33,8 +34,9 @@ class IfBegin(ControlMarker):
     builtins = ("IF",)
 
     def emit(self, op, ctx):
-        return [f"if ({ctx.ptr(op.inputs[0])}[0]) {{ /* IF: then branch */"] + copies(ctx, zip(op.inputs[1:],
-                                                                                              op.outputs))
+        return [f"if ({ctx.ptr(op.inputs[0])}[0]) {{ /* IF: then branch */"] + copies(
+            ctx, zip(op.inputs[1:], op.outputs)
+        )
 
 
 @register
@@ -51,6 +53,11 @@ class IfEnd(ControlMarker):
 
     def emit(self, op, ctx):
         n = len(op.outputs)
-        then_out, else_out = op.inputs[1:1 + n], op.inputs[1 + n:]
-        return (["} /* end of IF */", f"if ({ctx.ptr(op.inputs[0])}[0]) {{"] + copies(ctx, zip(then_out, op.outputs))
-                + ["} else {"] + copies(ctx, zip(else_out, op.outputs)) + ["}"])
+        then_out, else_out = op.inputs[1 : 1 + n], op.inputs[1 + n :]
+        return (
+            ["} /* end of IF */", f"if ({ctx.ptr(op.inputs[0])}[0]) {{"]
+            + copies(ctx, zip(then_out, op.outputs))
+            + ["} else {"]
+            + copies(ctx, zip(else_out, op.outputs))
+            + ["}"]
+        )

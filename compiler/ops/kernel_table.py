@@ -25,6 +25,7 @@ from typing import Callable, Optional
 from ..errors import CompileError, UnsupportedError
 from ..targets import TARGETS, has_dsp, has_mve, packs_weights, specializes
 
+
 def _families(target: str) -> tuple:
     """The core families a target has, best first (compiler/targets.py says which core has which extension)."""
     have = (("mve", has_mve(target)), ("dsp", has_dsp(target)), ("specialized", specializes(target)))
@@ -45,12 +46,17 @@ PACKED = "packed"
 
 def parse_specialize(spec) -> frozenset:
     """--specialize: a comma-separated subset of SPECIALIZE_KINDS and PACKED, "none", or None for all of them."""
-    kinds = SPECIALIZE_KINDS + (PACKED,) if spec is None else [k.strip() for k in spec.split(",")
-                                                               if k.strip() and k.strip() != "none"]
+    kinds = (
+        SPECIALIZE_KINDS + (PACKED,)
+        if spec is None
+        else [k.strip() for k in spec.split(",") if k.strip() and k.strip() != "none"]
+    )
     bad = [k for k in kinds if k not in SPECIALIZE_KINDS + (PACKED,)]
     if bad:
-        raise CompileError(f"--specialize: unknown layer kind '{bad[0]}'; use a comma-separated subset of "
-                           f"{', '.join(SPECIALIZE_KINDS + (PACKED,))}, or none.")
+        raise CompileError(
+            f"--specialize: unknown layer kind '{bad[0]}'; use a comma-separated subset of "
+            f"{', '.join(SPECIALIZE_KINDS + (PACKED,))}, or none."
+        )
     return frozenset(kinds)
 
 
@@ -59,6 +65,7 @@ class KernelOptions:
     """Compile options of kernel selection: the layer kinds specialized on the M0/M3 (--specialize) and whether a
     layer that leaves its core's best kernels because of its quantization parameters fails the build
     (--strict_kernels)."""
+
     specialize: frozenset = frozenset(SPECIALIZE_KINDS + (PACKED,))
     strict: bool = False
 
@@ -72,8 +79,10 @@ DEFAULT_OPTIONS = KernelOptions()
 
 def options_from_flags(flags) -> KernelOptions:
     """The KernelOptions of the command line (--specialize, --strict_kernels)."""
-    return KernelOptions(specialize=parse_specialize(getattr(flags, "specialize", None)),
-                         strict=bool(getattr(flags, "strict_kernels", False)))
+    return KernelOptions(
+        specialize=parse_specialize(getattr(flags, "specialize", None)),
+        strict=bool(getattr(flags, "strict_kernels", False)),
+    )
 
 
 def options_of(op) -> KernelOptions:
@@ -82,17 +91,18 @@ def options_of(op) -> KernelOptions:
 
 @dataclass(frozen=True)
 class Kernel:
-    name: str                  # op.kernel once chosen
-    family: str                # mve / dsp / specialized / portable
-    setup: Callable            # (op, p, a) -> None, or the (quantization) reason it cannot run the layer
-    when: Callable = None      # (op, p, a) -> None, or the structural reason it cannot
-    serves: Callable = None    # (op, p, a) -> bool: the layer has the form this kernel is written for
+    name: str  # op.kernel once chosen
+    family: str  # mve / dsp / specialized / portable
+    setup: Callable  # (op, p, a) -> None, or the (quantization) reason it cannot run the layer
+    when: Callable = None  # (op, p, a) -> None, or the structural reason it cannot
+    serves: Callable = None  # (op, p, a) -> bool: the layer has the form this kernel is written for
 
 
 @dataclass
 class Layer:
     """What a candidate's checks and set-up read besides op and op.params: the weights one row per output
     channel ([C, K] int8), the model's int32 bias per channel, the input zero point, the GEMM's input channels."""
+
     rows: object = None
     bias: object = None
     in_zp: int = 0
@@ -101,6 +111,7 @@ class Layer:
 
 
 # --- the candidates' conditions and set-ups (the kernels' own layout code stays next to their lowerings) --------
+
 
 def _grouped(op, p, a):
     return "grouped convolution" if p["kd"] != p["ic"] else None
@@ -126,26 +137,31 @@ def _fold_reason():
 
 def _mve_conv(op, p, a):
     from ._mve_layout import prepare_mve_conv
+
     return None if prepare_mve_conv(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
 
 
 def _mve_depthwise(op, p, a):
     from ._mve_layout import prepare_mve_depthwise
+
     return None if prepare_mve_depthwise(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
 
 
 def _mve_depthwise_plane(op, p, a):
     from ._mve_layout import prepare_mve_depthwise_plane
+
     return None if prepare_mve_depthwise_plane(op, p, a.rows, a.bias, a.in_zp) else _fold_reason()
 
 
 def _mve_plane_when(op, p, a):
     from ._mve_layout import plane_when
+
     return plane_when(op, p)
 
 
 def _dsp_gemm(op, p, a):
     from ._conv_common import prepare_dsp_gemm
+
     return prepare_dsp_gemm(op, p, a.rows, a.bias, a.in_zp, a.in_c)
 
 
@@ -161,11 +177,13 @@ def _dw_dsp_when(op, p, a):
 
 def _dw_dsp(op, p, a):
     from .depthwise_conv_2d import prepare_dsp_3x3
+
     return prepare_dsp_3x3(op, p, a.rows, a.bias, a.in_zp)
 
 
 def _fc_mve(op, p, a):
     from ._mve_layout import mve_gemm_params
+
     m = mve_gemm_params(op, a.rows, a.bias, a.in_zp, p["mult"], p["shift"])
     if m is None:
         return _fold_reason()
@@ -189,6 +207,7 @@ def _fc_dsp_when(op, p, a):
 
 def _fc_dsp(op, p, a):
     from .fully_connected import prepare_fc_dsp
+
     return prepare_fc_dsp(op, p)
 
 
@@ -200,11 +219,13 @@ def _specialize_when(kind):
             return _grouped(op, p, a)
         if kind == "fc":
             from ._specialize import FC_MAX_DEPTH
+
             packs = packs_weights(getattr(op, "target", "host")) and options_of(op).pack
             if p["depth"] > FC_MAX_DEPTH and not packs:
                 return f"depth {p['depth']} > {FC_MAX_DEPTH} (load immediate range)"
         # Deeper ones with packed weights: refused in the set-up if the zero point cannot be folded after all.
         return None
+
     return when
 
 
@@ -212,6 +233,7 @@ def _specialize_setup(kind):
     def setup(op, p, a):
         from . import _specialize as s
         from . import _packed
+
         t = s.requant_tables(p, a.rows, a.bias, a.in_zp)
         filt = op.input(1).data
         # Packed weights (two channels per SMLAL) need the zero point folded into the bias: every tap value is then
@@ -220,9 +242,28 @@ def _specialize_setup(kind):
         conv_like = kind == "conv" or (kind == "depthwise" and p["ic"] == 1)
         if packed and conv_like and _packed.lane_bound(a.rows):
             in_c = p["ic"] if kind == "conv" else 1
-            args = ["in", p["n"], p["ih"], p["iw"], in_c, "w", p["kh"], p["kw"], "bias", "out", p["oh"], p["ow"],
-                    a.rows.shape[0], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], t["fill"]] + \
-                s.requant_args(p, t)
+            args = [
+                "in",
+                p["n"],
+                p["ih"],
+                p["iw"],
+                in_c,
+                "w",
+                p["kh"],
+                p["kw"],
+                "bias",
+                "out",
+                p["oh"],
+                p["ow"],
+                a.rows.shape[0],
+                p["sh"],
+                p["sw"],
+                p["dh"],
+                p["dw"],
+                p["pad_t"],
+                p["pad_l"],
+                t["fill"],
+            ] + s.requant_args(p, t)
             s.specialize(op, p, "aot_conv2d_s8_packed_body", args, _packed.pack(a.rows), t)
             return None
         if packed and kind == "fc":
@@ -231,41 +272,91 @@ def _specialize_setup(kind):
             s.specialize(op, p, "aot_fully_connected_s8_packed_body", args, _packed.pack(a.rows), t)
             return None
         if kind == "fc" and p["depth"] > s.FC_MAX_DEPTH:
-            return (f"depth {p['depth']} > {s.FC_MAX_DEPTH} (load immediate range) and the input zero point cannot "
-                    "be folded into the bias (packed weights need it)")
+            return (
+                f"depth {p['depth']} > {s.FC_MAX_DEPTH} (load immediate range) and the input zero point cannot "
+                "be folded into the bias (packed weights need it)"
+            )
         if kind == "conv":
-            args = ["in", p["n"], p["ih"], p["iw"], p["ic"], "w", p["kh"], p["kw"], "bias", "out", p["oh"], p["ow"],
-                    p["oc"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], t["in_off"], t["fill"]] + \
-                s.requant_args(p, t)
+            args = [
+                "in",
+                p["n"],
+                p["ih"],
+                p["iw"],
+                p["ic"],
+                "w",
+                p["kh"],
+                p["kw"],
+                "bias",
+                "out",
+                p["oh"],
+                p["ow"],
+                p["oc"],
+                p["sh"],
+                p["sw"],
+                p["dh"],
+                p["dw"],
+                p["pad_t"],
+                p["pad_l"],
+                t["in_off"],
+                t["fill"],
+            ] + s.requant_args(p, t)
             s.specialize(op, p, "aot_conv2d_s8_body", args, filt, t)
         elif kind == "depthwise":
             # peel: border rows and columns unrolled one by one (no run-time tap checks), for small filters only:
             # a 10x8 filter's unrolled border windows cost tens of KB.
-            args = ["in", p["n"], p["ih"], p["iw"], p["ic"], "w", p["kh"], p["kw"], p["mult_depth"], "bias", "out",
-                    p["oh"], p["ow"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"], t["in_off"],
-                    t["fill"]] + s.requant_args(p, t) + [int(p["kh"] * p["kw"] <= s.PEEL_MAX_TAPS)]
+            args = (
+                [
+                    "in",
+                    p["n"],
+                    p["ih"],
+                    p["iw"],
+                    p["ic"],
+                    "w",
+                    p["kh"],
+                    p["kw"],
+                    p["mult_depth"],
+                    "bias",
+                    "out",
+                    p["oh"],
+                    p["ow"],
+                    p["sh"],
+                    p["sw"],
+                    p["dh"],
+                    p["dw"],
+                    p["pad_t"],
+                    p["pad_l"],
+                    t["in_off"],
+                    t["fill"],
+                ]
+                + s.requant_args(p, t)
+                + [int(p["kh"] * p["kw"] <= s.PEEL_MAX_TAPS)]
+            )
             s.specialize(op, p, "aot_depthwise_conv2d_s8_body", args, filt, t)
         else:
-            args = ["in", p["batches"], p["depth"], "w", "bias", "out", p["units"], t["in_off"]] + \
-                s.requant_args(p, t)
+            args = ["in", p["batches"], p["depth"], "w", "bias", "out", p["units"], t["in_off"]] + s.requant_args(p, t)
             s.specialize(op, p, "aot_fully_connected_s8_body", args, filt, t)
         return None
+
     return setup
 
 
 def _dsp16_when(op, p, a):
     if p["acc16"] == "wide":
-        return ("the int64 accumulator needs the wide form (|bias| + 32768 * sum|w| >= 2^31 for some channel; the "
-                "SMLAD kernels keep one int32 sum)")
+        return (
+            "the int64 accumulator needs the wide form (|bias| + 32768 * sum|w| >= 2^31 for some channel; the "
+            "SMLAD kernels keep one int32 sum)"
+        )
     return None
 
 
 def _dsp16(name):
     def setup(op, p, a):
         from ._int16 import dsp_quad_order
+
         p["dsp_filter"] = dsp_quad_order(op.input(1).data, a.in_c)
         op.kernel = name
         return None
+
     return setup
 
 
@@ -273,6 +364,7 @@ def _portable(name):
     def setup(op, p, a):
         op.kernel = name
         return None
+
     return setup
 
 
@@ -296,14 +388,22 @@ TABLE = {
     ("DEPTHWISE_CONV_2D", "int8"): (
         # One input channel: every output channel is an ordinary convolution of it (filter as [oc, kh * kw]).
         Kernel("aot_conv2d_s8_mve", "mve", _mve_conv, serves=_ic1),
-        Kernel("aot_depthwise_conv2d_s8_mve_plane", "mve", _mve_depthwise_plane, serves=_ic_many,
-               when=_mve_plane_when),
-        Kernel("aot_depthwise_conv2d_s8_mve", "mve", _mve_depthwise, serves=_ic_many,
-               when=lambda op, p, a: f"depth multiplier {p['mult_depth']}" if p["mult_depth"] != 1 else None),
+        Kernel("aot_depthwise_conv2d_s8_mve_plane", "mve", _mve_depthwise_plane, serves=_ic_many, when=_mve_plane_when),
+        Kernel(
+            "aot_depthwise_conv2d_s8_mve",
+            "mve",
+            _mve_depthwise,
+            serves=_ic_many,
+            when=lambda op, p, a: f"depth multiplier {p['mult_depth']}" if p["mult_depth"] != 1 else None,
+        ),
         Kernel("aot_conv2d_s8_dsp", "dsp", _dsp_gemm, serves=_ic1, when=_dsp_gemm_shape),
         Kernel("aot_depthwise_conv2d_s8_dsp", "dsp", _dw_dsp, serves=_ic_many, when=_dw_dsp_when),
-        Kernel("aot_depthwise_conv2d_s8_body", "specialized", _specialize_setup("depthwise"),
-               when=_specialize_when("depthwise")),
+        Kernel(
+            "aot_depthwise_conv2d_s8_body",
+            "specialized",
+            _specialize_setup("depthwise"),
+            when=_specialize_when("depthwise"),
+        ),
         Kernel("aot_depthwise_conv2d_s8", "portable", _portable("aot_depthwise_conv2d_s8")),
     ),
     ("FULLY_CONNECTED", "int8"): (
@@ -316,9 +416,7 @@ TABLE = {
         Kernel("aot_avg_pool_s8_mve", "mve", _portable("aot_avg_pool_s8_mve")),
         Kernel("aot_avg_pool_s8", "portable", _portable("aot_avg_pool_s8")),
     ),
-    ("TRANSPOSE_CONV", "int8"): (
-        Kernel("aot_transpose_conv_s8", "portable", _portable("aot_transpose_conv_s8")),
-    ),
+    ("TRANSPOSE_CONV", "int8"): (Kernel("aot_transpose_conv_s8", "portable", _portable("aot_transpose_conv_s8")),),
     ("CONV_2D", "int16"): (
         Kernel("aot_conv2d_s16_dsp", "dsp", _dsp16("aot_conv2d_s16_dsp"), when=_dsp16_when),
         Kernel("aot_conv2d_s16", "portable", _portable("aot_conv2d_s16")),
@@ -380,6 +478,7 @@ def entry_point(op) -> Optional[str]:
         return k  # its *_add form; reports append "+add"
     if k == "aot_conv2d_s8_dsp":
         from ._conv_common import dsp_gemm_entry
+
         in_c = 1 if op.kind == "DEPTHWISE_CONV_2D" else p["ic"]
         return dsp_gemm_entry(p, in_c, op.output.shape[3])
     if k in ("aot_depthwise_conv2d_s8_dsp", "aot_fully_connected_s8_dsp") and p.get("dsp_exact"):
@@ -394,8 +493,8 @@ def check_strict(graph) -> None:
         return
     bad = [op for op in graph.ops if getattr(op, "kernel_reason_numeric", False)]
     if bad:
-        layers = "; ".join(f"operator {op.index} ({op.kind}) runs {op.kernel} because {op.kernel_reason}"
-                           for op in bad)
+        layers = "; ".join(f"operator {op.index} ({op.kind}) runs {op.kernel} because {op.kernel_reason}" for op in bad)
         raise UnsupportedError(
             f"strict_kernels: {len(bad)} layer(s) for {graph.target} leave the best kernels of the core because of "
-            f"their quantization parameters: {layers}. Re-quantize these layers, or build without strict_kernels.")
+            f"their quantization parameters: {layers}. Re-quantize these layers, or build without strict_kernels."
+        )

@@ -27,14 +27,28 @@ class Logical(OpLowering):
             return
         dims, sa, sb = broadcast_4d(op, op.input(0).shape, op.input(1).shape, op.output.shape)
         op.kernel = "aot_logical_bool"
-        op.params = dict(code=0 if op.kind == "LOGICAL_AND" else 1, dims=np.array(dims, np.int32),
-                         sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+        op.params = dict(
+            code=0 if op.kind == "LOGICAL_AND" else 1,
+            dims=np.array(dims, np.int32),
+            sa=np.array(sa, np.int32),
+            sb=np.array(sb, np.int32),
+        )
 
     def emit(self, op, ctx):
         p = op.params
         if op.kernel == "aot_logical_not_bool":
             return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]])]
-        return [ctx.call(op.kernel, [p["code"], ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
-                                     ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-                                     ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-                                     ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")])]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    p["code"],
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.input(1)),
+                    ctx.ptr(op.output),
+                    ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+                    ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+                    ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+                ],
+            )
+        ]

@@ -6,7 +6,6 @@ int8 and int16 match TFLite Micro's integer QuantizedMeanOrSum: the sum of
 output shape, never the row-major layout, so it needs no code.
 """
 
-
 from ..errors import UnsupportedError
 from ..quant_math import fold_count_into_multiplier, quantize_multiplier
 from ._base import OpLowering, register
@@ -33,7 +32,8 @@ class Mean(OpLowering):
             if dtype == "int16" and count > 1 << 16:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}): int16 mean over {count} values; at most 65536 (the int32 "
-                    "sum of TFLite's kernel must not overflow).")
+                    "sum of TFLite's kernel must not overflow)."
+                )
 
     def prepare(self, op):
         inp, out = op.input(0), op.output
@@ -51,9 +51,12 @@ class Mean(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        args = [ctx.ptr(op.input(0)), ctx.ptr(op.output),
-                ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
-                ctx.param(f"op{op.index}_reduced", p["reduced"], "int32_t")]
+        args = [
+            ctx.ptr(op.input(0)),
+            ctx.ptr(op.output),
+            ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
+            ctx.param(f"op{op.index}_reduced", p["reduced"], "int32_t"),
+        ]
         if op.kernel != "aot_mean_f32":
             args += [p["in_off"], p["mult"], p["shift"], p["out_off"]]
         return [ctx.call(op.kernel, args)]

@@ -6,7 +6,7 @@ from ._base import register
 from ._common import require_same_quant
 from .pad_mode import PadMode
 
-_MODES = {0: 0, 1: 3}   # TFLite MirrorPadMode -> AOT_PAD_REFLECT / AOT_PAD_SYMMETRIC
+_MODES = {0: 0, 1: 3}  # TFLite MirrorPadMode -> AOT_PAD_REFLECT / AOT_PAD_SYMMETRIC
 
 
 @register
@@ -17,23 +17,32 @@ class MirrorPad(PadMode):
     def check(self, op):
         mode = int(op.options.get("Mode", 0))
         if mode not in _MODES:
-            raise UnsupportedError(f"Operator {op.index} (MIRROR_PAD): mode {mode}; REFLECT (0) and SYMMETRIC (1) "
-                                   "are supported.")
-        op.options = dict(op.options, Mode="reflect")   # PadMode's checks; the kernel mode is set in prepare
+            raise UnsupportedError(
+                f"Operator {op.index} (MIRROR_PAD): mode {mode}; REFLECT (0) and SYMMETRIC (1) are supported."
+            )
+        op.options = dict(op.options, Mode="reflect")  # PadMode's checks; the kernel mode is set in prepare
         try:
             super().check(op)
         finally:
             op.options["Mode"] = mode
         if op.input(0).dtype in ("int8", "int16"):
-            require_same_quant(op, op.input(0), op.output, "input", "output",
-                               "MIRROR_PAD repeats stored values: input and output need one quantization.")
+            require_same_quant(
+                op,
+                op.input(0),
+                op.output,
+                "input",
+                "output",
+                "MIRROR_PAD repeats stored values: input and output need one quantization.",
+            )
         pads = self._pads(op)
         limit = 1 if mode == 0 else 0
         for d, (b, a) in zip(op.input(0).shape, pads):
             if max(b, a) > int(d) - limit:
-                raise UnsupportedError(f"Operator {op.index} (MIRROR_PAD): padding {[int(b), int(a)]} of a dimension "
-                                       f"of size {int(d)}; {'REFLECT' if mode == 0 else 'SYMMETRIC'} allows at most "
-                                       f"{int(d) - limit}.")
+                raise UnsupportedError(
+                    f"Operator {op.index} (MIRROR_PAD): padding {[int(b), int(a)]} of a dimension "
+                    f"of size {int(d)}; {'REFLECT' if mode == 0 else 'SYMMETRIC'} allows at most "
+                    f"{int(d) - limit}."
+                )
 
     def prepare(self, op):
         mode = int(op.options["Mode"])

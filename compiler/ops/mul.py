@@ -9,8 +9,15 @@ import numpy as np
 
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._common import (activation_range_f32, activation_range_quantized, broadcast_4d,
-                      fused_activation, require_inputs, require_quant, require_same_dtype)
+from ._common import (
+    activation_range_f32,
+    activation_range_quantized,
+    broadcast_4d,
+    fused_activation,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+)
 
 
 @register
@@ -35,16 +42,16 @@ class Mul(OpLowering):
         a, b, out = op.input(0), op.input(1), op.output
         dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
         act = fused_activation(op)
-        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32),
-                 sb=np.array(sb, np.int32))
+        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
         if out.dtype != "float32":
             s1, z1 = a.quant.scalar()
             s2, z2 = b.quant.scalar()
             so, zo = out.quant.scalar()
             # Same evaluation order as TFLite's Prepare (in double).
             mo, sho = quantize_multiplier(s1 * s2 / so)
-            p.update(off1=-z1, off2=-z2, mo=mo, sho=sho, out_off=zo,
-                     act=activation_range_quantized(act, so, zo, out.dtype))
+            p.update(
+                off1=-z1, off2=-z2, mo=mo, sho=sho, out_off=zo, act=activation_range_quantized(act, so, zo, out.dtype)
+            )
             op.kernel = "aot_mul_s8" if out.dtype == "int8" else "aot_mul_s16"
         else:
             p.update(act=activation_range_f32(act))
@@ -53,13 +60,16 @@ class Mul(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
-                ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-                ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-                ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")]
+        args = [
+            ctx.ptr(op.input(0)),
+            ctx.ptr(op.input(1)),
+            ctx.ptr(op.output),
+            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+        ]
         if op.kernel != "aot_mul_f32":
-            args += [p["off1"], p["off2"], p["mo"], p["sho"], p["out_off"], p["act"][0],
-                     p["act"][1]]
+            args += [p["off1"], p["off2"], p["mo"], p["sho"], p["out_off"], p["act"][0], p["act"][1]]
         else:
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
         return [ctx.call(op.kernel, args)]

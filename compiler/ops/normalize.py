@@ -14,11 +14,14 @@ class Normalize(OpLowering):
 
     def check(self, op):
         if unary_check(op, self.dtypes) == "int8":
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}) on int8 tensor '{op.input(0).name}': the "
-                                   f"quantized {op.kind} is not supported yet; {op.kind} is supported for float32.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}) on int8 tensor '{op.input(0).name}': the "
+                f"quantized {op.kind} is not supported yet; {op.kind} is supported for float32."
+            )
         if op.kind == "L2_NORMALIZATION" and int(op.options.get("FusedActivationFunction", 0)) != 0:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}) has a fused activation; TFLite Micro supports "
-                                   "none there.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}) has a fused activation; TFLite Micro supports none there."
+            )
 
     def prepare(self, op):
         shape = [int(d) for d in op.input(0).shape]

@@ -35,16 +35,25 @@ class Pack(OpLowering):
         want = shape[:axis] + [len(op.inputs)] + shape[axis:]
         for t in op.inputs:
             if [int(d) for d in t.shape] != shape:
-                raise CompileError(f"Operator {op.index} (PACK): input '{t.name}' has shape {list(t.shape)}; "
-                                   f"every input must have shape {shape}.")
+                raise CompileError(
+                    f"Operator {op.index} (PACK): input '{t.name}' has shape {list(t.shape)}; "
+                    f"every input must have shape {shape}."
+                )
         if [int(d) for d in out.shape] != want:
-            raise CompileError(f"Operator {op.index} (PACK): output '{out.name}' has shape {list(out.shape)}; "
-                               f"stacking {len(op.inputs)} inputs of shape {shape} on axis {axis} gives {want}.")
+            raise CompileError(
+                f"Operator {op.index} (PACK): output '{out.name}' has shape {list(out.shape)}; "
+                f"stacking {len(op.inputs)} inputs of shape {shape} on axis {axis} gives {want}."
+            )
         if dtype in ("int8", "int16"):
             for i, t in enumerate(op.inputs):
-                require_same_quant(op, t, out, f"input {i}", "output",
-                                   "PACK copies values without rescaling: every input needs the output's "
-                                   "quantization.")
+                require_same_quant(
+                    op,
+                    t,
+                    out,
+                    f"input {i}",
+                    "output",
+                    "PACK copies values without rescaling: every input needs the output's quantization.",
+                )
         if dtype not in self.dtypes:
             raise UnsupportedError(f"Operator {op.index} (PACK) on {dtype}; supported: {', '.join(self.dtypes)}.")
 
@@ -58,5 +67,8 @@ class Pack(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.output), ctx.ptr(t), p["outer"], p["chunk"], p["row"], k * p["chunk"]])
-                for k, t in enumerate(op.inputs) if p["chunk"]]
+        return [
+            ctx.call(op.kernel, [ctx.ptr(op.output), ctx.ptr(t), p["outer"], p["chunk"], p["row"], k * p["chunk"]])
+            for k, t in enumerate(op.inputs)
+            if p["chunk"]
+        ]

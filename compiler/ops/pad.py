@@ -10,8 +10,15 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import (const_int_array, require_const, require_inputs, require_quant,
-                      require_same_dtype, require_same_quant, shape_4d)
+from ._common import (
+    const_int_array,
+    require_const,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+    require_same_quant,
+    shape_4d,
+)
 
 
 def _paddings(op) -> np.ndarray:
@@ -60,9 +67,15 @@ class Pad(OpLowering):
         shape_4d(op, inp.shape, f"input '{inp.name}'")
         _paddings(op)
         if dtype != "float32":
-            require_same_quant(op, inp, out, "input", "output",
-                               f"{dtype} padding copies values unchanged, so input and output must "
-                               "share scale and zero point (TFLite quantization spec).")
+            require_same_quant(
+                op,
+                inp,
+                out,
+                "input",
+                "output",
+                f"{dtype} padding copies values unchanged, so input and output must "
+                "share scale and zero point (TFLite quantization spec).",
+            )
         cv = op.input(2)
         if cv is not None:
             require_const(op, cv, "the PADV2 constant value")
@@ -73,9 +86,14 @@ class Pad(OpLowering):
                 )
             if dtype != "float32":
                 require_quant(op, cv, "constant value")
-                require_same_quant(op, cv, out, "constant value", "output",
-                                   "TFLite Micro requires the PADV2 constant to share the "
-                                   "output's quantization.")
+                require_same_quant(
+                    op,
+                    cv,
+                    out,
+                    "constant value",
+                    "output",
+                    "TFLite Micro requires the PADV2 constant to share the output's quantization.",
+                )
 
     def prepare(self, op):
         inp, out = op.input(0), op.output
@@ -87,16 +105,27 @@ class Pad(OpLowering):
             value = float(value) if out.dtype == "float32" else int(value)
         else:
             value = 0.0 if out.dtype == "float32" else out.quant.scalar()[1]
-        op.params = dict(in_dims=np.array(shape_4d(op, inp.shape, "input"), np.int32),
-                         out_dims=np.array(shape_4d(op, out.shape, "output"), np.int32),
-                         before=np.array(before, np.int32), value=value)
+        op.params = dict(
+            in_dims=np.array(shape_4d(op, inp.shape, "input"), np.int32),
+            out_dims=np.array(shape_4d(op, out.shape, "output"), np.int32),
+            before=np.array(before, np.int32),
+            value=value,
+        )
         op.kernel = _KERNELS[out.dtype]
 
     def emit(self, op, ctx):
         p = op.params
         value = ctx.f32(p["value"]) if op.kernel == "aot_pad_f32" else p["value"]
-        return [ctx.call(op.kernel, [
-            ctx.ptr(op.input(0)), ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
-            ctx.param(f"op{op.index}_out_dims", p["out_dims"], "int32_t"),
-            ctx.param(f"op{op.index}_pad_before", p["before"], "int32_t"), value])]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
+                    ctx.param(f"op{op.index}_out_dims", p["out_dims"], "int32_t"),
+                    ctx.param(f"op{op.index}_pad_before", p["before"], "int32_t"),
+                    value,
+                ],
+            )
+        ]

@@ -39,9 +39,21 @@ class Prelu(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
-                                     ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-                                     ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-                                     ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t")] +
-                        ([ctx.param_struct(f"op{op.index}_prelu", "aot_prelu_s8_params", _FIELDS, p["q"])]
-                         if op.kernel == "aot_prelu_s8" else []))]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.input(1)),
+                    ctx.ptr(op.output),
+                    ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+                    ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+                    ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+                ]
+                + (
+                    [ctx.param_struct(f"op{op.index}_prelu", "aot_prelu_s8_params", _FIELDS, p["q"])]
+                    if op.kernel == "aot_prelu_s8"
+                    else []
+                ),
+            )
+        ]

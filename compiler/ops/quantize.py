@@ -14,9 +14,20 @@ from ._common import require_inputs, require_quant, require_same_shape
 _SHORT = {"int8": "s8", "int16": "s16", "int32": "s32"}
 # (input type, output type) -> kernel; int8 -> int8 keeps its historical name.
 _REQUANTIZE = {("int8", "int8"): "aot_requantize_s8"}
-_REQUANTIZE.update({(i, o): f"aot_requantize_{_SHORT[i]}_{_SHORT[o]}"
-                    for i, o in (("int16", "int8"), ("int8", "int16"), ("int16", "int16"), ("int16", "int32"),
-                                 ("int32", "int16"), ("int8", "int32"), ("int32", "int8"))})
+_REQUANTIZE.update(
+    {
+        (i, o): f"aot_requantize_{_SHORT[i]}_{_SHORT[o]}"
+        for i, o in (
+            ("int16", "int8"),
+            ("int8", "int16"),
+            ("int16", "int16"),
+            ("int16", "int32"),
+            ("int32", "int16"),
+            ("int8", "int32"),
+            ("int32", "int8"),
+        )
+    }
+)
 _FROM_FLOAT = {"int8": "aot_quantize_f32_s8", "int16": "aot_quantize_f32_s16"}
 
 

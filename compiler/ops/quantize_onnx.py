@@ -30,8 +30,9 @@ class QuantizeOnnx(OpLowering):
         if scales.size > 1:
             axis = int(op.options.get("Axis", 0))
             if not 0 <= axis < len(out.shape) or out.shape[axis] != scales.size:
-                raise CompileError(f"Operator {op.index} ({op.kind}): {scales.size} scales for axis {axis} of "
-                                   f"shape {list(out.shape)}.")
+                raise CompileError(
+                    f"Operator {op.index} ({op.kind}): {scales.size} scales for axis {axis} of shape {list(out.shape)}."
+                )
 
     def prepare(self, op):
         out = op.output
@@ -39,14 +40,31 @@ class QuantizeOnnx(OpLowering):
         zps = np.asarray(op.options["ZeroPoints"], np.int64).reshape(-1)
         inner = 1
         if scales.size > 1:
-            inner = int(np.prod(out.shape[int(op.options.get("Axis", 0)) + 1:], dtype=np.int64))
-        op.params = dict(size=out.num_elements, mode=0 if op.options["Mode"] == "divide" else 1, scales=scales,
-                         zps=zps.astype(np.int32), channels=int(scales.size), inner=max(inner, 1))
+            inner = int(np.prod(out.shape[int(op.options.get("Axis", 0)) + 1 :], dtype=np.int64))
+        op.params = dict(
+            size=out.num_elements,
+            mode=0 if op.options["Mode"] == "divide" else 1,
+            scales=scales,
+            zps=zps.astype(np.int32),
+            channels=int(scales.size),
+            inner=max(inner, 1),
+        )
         op.kernel = "aot_quantize_onnx_f32_s8"
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], p["mode"],
-                                     ctx.param(f"op{op.index}_scales", p["scales"], "float"),
-                                     ctx.param(f"op{op.index}_zero_points", p["zps"], "int32_t"),
-                                     p["channels"], p["inner"]])]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    p["size"],
+                    p["mode"],
+                    ctx.param(f"op{op.index}_scales", p["scales"], "float"),
+                    ctx.param(f"op{op.index}_zero_points", p["zps"], "int32_t"),
+                    p["channels"],
+                    p["inner"],
+                ],
+            )
+        ]

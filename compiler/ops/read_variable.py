@@ -10,7 +10,8 @@ def require_like_variable(op, var, t, what):
         raise UnsupportedError(
             f"Operator {op.index} ({op.kind}): {what} '{t.name}' is {t.dtype} {list(t.shape)} but resource variable "
             f"'{var.name}' is {var.dtype} {list(var.shape)} (the value of its first ASSIGN_VARIABLE); every read and "
-            "assignment of a variable must have its type and size (TFLite Micro copies the variable's bytes).")
+            "assignment of a variable must have its type and size (TFLite Micro copies the variable's bytes)."
+        )
 
 
 @register
@@ -19,13 +20,14 @@ class ReadVariable(OpLowering):
     dtypes = ("float32", "int8", "int16", "int32")
     header = "aot/kernels/copy.h"
     state_inputs = (0,)
-    shares_state = True   # every READ / ASSIGN of the variable uses the same state tensor
+    shares_state = True  # every READ / ASSIGN of the variable uses the same state tensor
 
     def check(self, op):
         super().check(op)
         if len(op.inputs) != 1:
-            raise UnsupportedError(f"Operator {op.index} (READ_VARIABLE) has {len(op.inputs)} inputs; it takes the "
-                                   "variable only.")
+            raise UnsupportedError(
+                f"Operator {op.index} (READ_VARIABLE) has {len(op.inputs)} inputs; it takes the variable only."
+            )
         require_like_variable(op, op.input(0), op.output, "output")
 
     def prepare(self, op):

@@ -13,8 +13,12 @@ from ..quant_math import quantize_multiplier
 from ._common import require_inputs, require_quant, require_same_dtype, require_same_quant
 from ._reduce_common import check_reduced_shape, reduction_4d
 
-_KERNELS = {"SUM": "aot_sum", "REDUCE_MAX": "aot_reduce_max", "REDUCE_MIN": "aot_reduce_min",
-            "REDUCE_ALL": "aot_reduce_all"}
+_KERNELS = {
+    "SUM": "aot_sum",
+    "REDUCE_MAX": "aot_reduce_max",
+    "REDUCE_MIN": "aot_reduce_min",
+    "REDUCE_ALL": "aot_reduce_all",
+}
 
 
 @register
@@ -33,17 +37,27 @@ class Reduce(OpLowering):
             require_quant(op, out, "output")
             count = inp.num_elements // max(out.num_elements, 1)
             if dtype == "int16" and count > 1 << 16:
-                raise UnsupportedError(f"Operator {op.index} (SUM): int16 sum over {count} values; at most 65536 "
-                                       "(TFLite's int32 accumulator must not overflow).")
+                raise UnsupportedError(
+                    f"Operator {op.index} (SUM): int16 sum over {count} values; at most 65536 "
+                    "(TFLite's int32 accumulator must not overflow)."
+                )
             check_reduced_shape(op)
             return
         if (op.kind == "REDUCE_ALL") != (dtype == "bool"):
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}) on {dtype} tensor '{inp.name}': REDUCE_ALL takes "
-                                   "bool, SUM / REDUCE_MAX / REDUCE_MIN take float32, int8 and int16.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}) on {dtype} tensor '{inp.name}': REDUCE_ALL takes "
+                "bool, SUM / REDUCE_MAX / REDUCE_MIN take float32, int8 and int16."
+            )
         if dtype in ("int8", "int16"):
-            require_same_quant(op, inp, out, "input", "output",
-                               f"Quantized {op.kind} keeps the stored values: input and output must share one "
-                               "quantization, as TFLite Micro requires.")
+            require_same_quant(
+                op,
+                inp,
+                out,
+                "input",
+                "output",
+                f"Quantized {op.kind} keeps the stored values: input and output must share one "
+                "quantization, as TFLite Micro requires.",
+            )
         check_reduced_shape(op)
 
     def prepare(self, op):
@@ -60,9 +74,18 @@ class Reduce(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output),
-                                     ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
-                                     ctx.param(f"op{op.index}_reduced", p["reduced"], "int32_t")] + list(p.get("q", ())))]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
+                    ctx.param(f"op{op.index}_reduced", p["reduced"], "int32_t"),
+                ]
+                + list(p.get("q", ())),
+            )
+        ]
 
     def headers(self, op):
         return ["aot/kernels/mean.h" if op.kernel.startswith("aot_mean") else self.header]

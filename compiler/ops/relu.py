@@ -24,9 +24,14 @@ class Relu(OpLowering):
         super().check(op)
         if unary_check(op, self.dtypes) != "float32" and op.kind == "RELU6":
             require_same_quant(
-                op, op.input(0), op.output, "input", "output",
+                op,
+                op.input(0),
+                op.output,
+                "input",
+                "output",
                 "Quantized RELU6 is supported only with identical input and output quantization "
-                "(TFLite Micro clamps in the input's quantization and ignores the output's).")
+                "(TFLite Micro clamps in the input's quantization and ignores the output's).",
+            )
 
     def prepare(self, op):
         inp, out = op.input(0), op.output

@@ -23,8 +23,7 @@ class Reshape(OpLowering):
         require_same_dtype(op, inp, out)
         if inp.num_elements != out.num_elements:
             raise CompileError(
-                f"Operator {op.index} ({op.kind}) changes the element count: "
-                f"{list(inp.shape)} -> {list(out.shape)}."
+                f"Operator {op.index} ({op.kind}) changes the element count: {list(inp.shape)} -> {list(out.shape)}."
             )
 
     def prepare(self, op):
@@ -37,8 +36,7 @@ class Reshape(OpLowering):
     def emit(self, op, ctx):
         if op.is_noop:
             return []
-        return [ctx.call("aot_copy", [ctx.ptr(op.output), ctx.ptr(op.input(0)),
-                                      op.params["nbytes"]])]
+        return [ctx.call("aot_copy", [ctx.ptr(op.output), ctx.ptr(op.input(0)), op.params["nbytes"]])]
 
     def headers(self, op):
         return [] if op.is_noop else [self.header]

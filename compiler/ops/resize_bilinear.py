@@ -66,19 +66,31 @@ class ResizeBilinear(OpLowering):
         x, out = op.input(0), op.output
         dtype = require_same_dtype(op, x, out)
         if dtype == "int16":
-            raise UnsupportedError(f"Operator {op.index} (RESIZE_BILINEAR) on int16 tensor '{x.name}'; it is "
-                                   "supported for float32 and int8 (as in TFLite Micro).")
+            raise UnsupportedError(
+                f"Operator {op.index} (RESIZE_BILINEAR) on int16 tensor '{x.name}'; it is "
+                "supported for float32 and int8 (as in TFLite Micro)."
+            )
         if dtype == "int8":
-            require_same_quant(op, x, out, "input", "output", "RESIZE_BILINEAR interpolates stored values: input "
-                               "and output need one quantization.")
+            require_same_quant(
+                op,
+                x,
+                out,
+                "input",
+                "output",
+                "RESIZE_BILINEAR interpolates stored values: input and output need one quantization.",
+            )
         if len(x.shape) != 4:
-            raise UnsupportedError(f"Operator {op.index} (RESIZE_BILINEAR): input '{x.name}' has rank "
-                                   f"{len(x.shape)}; 4-D NHWC data is supported.")
+            raise UnsupportedError(
+                f"Operator {op.index} (RESIZE_BILINEAR): input '{x.name}' has rank "
+                f"{len(x.shape)}; 4-D NHWC data is supported."
+            )
         size = [int(v) for v in const_int_array(op, op.input(1), "the size operand").reshape(-1)]
         want = [int(x.shape[0]), *size, int(x.shape[3])]
         if len(size) != 2 or [int(d) for d in out.shape] != want:
-            raise CompileError(f"Operator {op.index} (RESIZE_BILINEAR): output '{out.name}' has shape "
-                               f"{list(out.shape)}; size {size} gives {want}.")
+            raise CompileError(
+                f"Operator {op.index} (RESIZE_BILINEAR): output '{out.name}' has shape "
+                f"{list(out.shape)}; size {size} gives {want}."
+            )
 
     def prepare(self, op):
         n, h, w, c = (int(d) for d in op.input(0).shape)
@@ -101,14 +113,31 @@ class ResizeBilinear(OpLowering):
     def emit(self, op, ctx):
         row_at, row_w, col_at, col_w = op.params["taps"]
         if op.kernel == "aot_resize_bilinear_s8":
-            return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), *op.params["dims"],
-                                         ctx.param(f"op{op.index}_rows", row_at.reshape(-1), "int32_t"),
-                                         ctx.param(f"op{op.index}_row_w", row_w.reshape(-1), "int32_t"),
-                                         ctx.param(f"op{op.index}_cols", col_at.reshape(-1), "int32_t"),
-                                         ctx.param(f"op{op.index}_col_w", col_w.reshape(-1), "int32_t")])]
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output),
-                                     ctx.param(f"op{op.index}_dims", op.params["dims"], "int32_t"),
-                                     ctx.param(f"op{op.index}_row_at", row_at.reshape(-1), "int32_t"),
-                                     ctx.param(f"op{op.index}_row_w", row_w.reshape(-1), "float"),
-                                     ctx.param(f"op{op.index}_col_at", col_at.reshape(-1), "int32_t"),
-                                     ctx.param(f"op{op.index}_col_w", col_w.reshape(-1), "float")])]
+            return [
+                ctx.call(
+                    op.kernel,
+                    [
+                        ctx.ptr(op.input(0)),
+                        ctx.ptr(op.output),
+                        *op.params["dims"],
+                        ctx.param(f"op{op.index}_rows", row_at.reshape(-1), "int32_t"),
+                        ctx.param(f"op{op.index}_row_w", row_w.reshape(-1), "int32_t"),
+                        ctx.param(f"op{op.index}_cols", col_at.reshape(-1), "int32_t"),
+                        ctx.param(f"op{op.index}_col_w", col_w.reshape(-1), "int32_t"),
+                    ],
+                )
+            ]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    ctx.param(f"op{op.index}_dims", op.params["dims"], "int32_t"),
+                    ctx.param(f"op{op.index}_row_at", row_at.reshape(-1), "int32_t"),
+                    ctx.param(f"op{op.index}_row_w", row_w.reshape(-1), "float"),
+                    ctx.param(f"op{op.index}_col_at", col_at.reshape(-1), "int32_t"),
+                    ctx.param(f"op{op.index}_col_w", col_w.reshape(-1), "float"),
+                ],
+            )
+        ]

@@ -15,8 +15,7 @@ from ._common import const_int_array, require_inputs, require_same_dtype, requir
 
 def nearest_indices(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) -> np.ndarray:
     f32 = np.float32
-    scale = (f32(in_size - 1) / f32(out_size - 1) if align_corners and out_size > 1
-             else f32(in_size) / f32(out_size))
+    scale = f32(in_size - 1) / f32(out_size - 1) if align_corners and out_size > 1 else f32(in_size) / f32(out_size)
     offset = f32(0.5) if half_pixel else f32(0.0)
     out = []
     for v in range(out_size):
@@ -39,16 +38,26 @@ class ResizeNearestNeighbor(OpLowering):
         x, out = op.input(0), op.output
         require_same_dtype(op, x, out)
         if len(x.shape) != 4:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): input '{x.name}' has rank {len(x.shape)}; "
-                                   "RESIZE_NEAREST_NEIGHBOR takes 4-D NHWC data.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): input '{x.name}' has rank {len(x.shape)}; "
+                "RESIZE_NEAREST_NEIGHBOR takes 4-D NHWC data."
+            )
         size = [int(v) for v in const_int_array(op, op.input(1), "the size operand").reshape(-1)]
         want = [int(x.shape[0]), *size, int(x.shape[3])]
         if len(size) != 2 or [int(d) for d in out.shape] != want:
-            raise CompileError(f"Operator {op.index} ({op.kind}): output '{out.name}' has shape {list(out.shape)}; "
-                               f"size {size} gives {want}.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}): output '{out.name}' has shape {list(out.shape)}; "
+                f"size {size} gives {want}."
+            )
         if x.dtype in ("int8", "int16"):
-            require_same_quant(op, x, out, "input", "output", "RESIZE_NEAREST_NEIGHBOR copies stored values: input "
-                               "and output need one quantization.")
+            require_same_quant(
+                op,
+                x,
+                out,
+                "input",
+                "output",
+                "RESIZE_NEAREST_NEIGHBOR copies stored values: input and output need one quantization.",
+            )
 
     def prepare(self, op):
         x, out = op.input(0), op.output
@@ -56,11 +65,25 @@ class ResizeNearestNeighbor(OpLowering):
         oh, ow = int(out.shape[1]), int(out.shape[2])
         ac, hp = bool(op.options.get("AlignCorners", False)), bool(op.options.get("HalfPixelCenters", False))
         op.kernel = "aot_resize_nearest"
-        op.params = dict(size=DTYPES[x.dtype].size, dims=(n, h, w, c, oh, ow),
-                         rows=nearest_indices(h, oh, ac, hp), cols=nearest_indices(w, ow, ac, hp))
+        op.params = dict(
+            size=DTYPES[x.dtype].size,
+            dims=(n, h, w, c, oh, ow),
+            rows=nearest_indices(h, oh, ac, hp),
+            cols=nearest_indices(w, ow, ac, hp),
+        )
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], *p["dims"],
-                                     ctx.param(f"op{op.index}_rows", p["rows"], "int32_t"),
-                                     ctx.param(f"op{op.index}_cols", p["cols"], "int32_t")])]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    p["size"],
+                    *p["dims"],
+                    ctx.param(f"op{op.index}_rows", p["rows"], "int32_t"),
+                    ctx.param(f"op{op.index}_cols", p["cols"], "int32_t"),
+                ],
+            )
+        ]

@@ -20,7 +20,10 @@ class ResizeSeparable(OpLowering):
         require_inputs(op, 1)
         o = op.options
         outer, in_h, in_w, inner, out_h, out_w = (int(v) for v in o["Dims"])
-        if op.input(0).num_elements != outer * in_h * in_w * inner or op.output.num_elements != outer * out_h * out_w * inner:
+        if (
+            op.input(0).num_elements != outer * in_h * in_w * inner
+            or op.output.num_elements != outer * out_h * out_w * inner
+        ):
             raise CompileError(f"Operator {op.index} ({op.kind}): dims {o['Dims']} do not match the tensors.")
         for at, n in ((o["RowAt"], in_h), (o["ColAt"], in_w)):
             if np.min(at) < 0 or np.max(at) >= n:
@@ -34,9 +37,17 @@ class ResizeSeparable(OpLowering):
 
     def emit(self, op, ctx):
         o = op.options
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output),
-                                     ctx.param(f"op{op.index}_dims", op.params["dims"], "int32_t"),
-                                     ctx.param(f"op{op.index}_row_at", o["RowAt"].reshape(-1), "int32_t"),
-                                     ctx.param(f"op{op.index}_row_w", o["RowW"].reshape(-1), "float"),
-                                     ctx.param(f"op{op.index}_col_at", o["ColAt"].reshape(-1), "int32_t"),
-                                     ctx.param(f"op{op.index}_col_w", o["ColW"].reshape(-1), "float")])]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    ctx.param(f"op{op.index}_dims", op.params["dims"], "int32_t"),
+                    ctx.param(f"op{op.index}_row_at", o["RowAt"].reshape(-1), "int32_t"),
+                    ctx.param(f"op{op.index}_row_w", o["RowW"].reshape(-1), "float"),
+                    ctx.param(f"op{op.index}_col_at", o["ColAt"].reshape(-1), "int32_t"),
+                    ctx.param(f"op{op.index}_col_w", o["ColW"].reshape(-1), "float"),
+                ],
+            )
+        ]

@@ -17,8 +17,10 @@ class Shape(OpLowering):
     def check(self, op):
         require_inputs(op, 1)
         if op.output.dtype != "int32":
-            raise UnsupportedError(f"Operator {op.index} (SHAPE): output '{op.output.name}' is {op.output.dtype}; "
-                                   "SHAPE is supported with out_type int32.")
+            raise UnsupportedError(
+                f"Operator {op.index} (SHAPE): output '{op.output.name}' is {op.output.dtype}; "
+                "SHAPE is supported with out_type int32."
+            )
 
     def prepare(self, op):
         op.kernel = "aot_copy"
@@ -26,5 +28,8 @@ class Shape(OpLowering):
 
     def emit(self, op, ctx):
         shape = op.params["shape"]
-        return [ctx.call("aot_copy", [ctx.ptr(op.output), ctx.param(f"op{op.index}_shape", shape, "int32_t"),
-                                      4 * len(shape)])]
+        return [
+            ctx.call(
+                "aot_copy", [ctx.ptr(op.output), ctx.param(f"op{op.index}_shape", shape, "int32_t"), 4 * len(shape)]
+            )
+        ]

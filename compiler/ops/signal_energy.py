@@ -23,11 +23,13 @@ class SignalEnergy(OpLowering):
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): input '{inp.name}' {list(inp.shape)}, output '{out.name}' "
                 f"{list(out.shape)}, bins {start}..{end}: the input must hold two int16 values (re, im) per output "
-                "bin and 0 <= start_index <= end_index <= output length.")
+                "bin and 0 <= start_index <= end_index <= output length."
+            )
 
     def prepare(self, op):
-        op.params = dict(size=op.output.shape[0], start=custom_option(op, "start_index"),
-                         end=custom_option(op, "end_index"))
+        op.params = dict(
+            size=op.output.shape[0], start=custom_option(op, "start_index"), end=custom_option(op, "end_index")
+        )
         op.kernel = "aot_signal_energy_s16"
 
     def emit(self, op, ctx):

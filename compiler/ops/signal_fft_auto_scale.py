@@ -20,13 +20,18 @@ class SignalFftAutoScale(OpLowering):
         require_rank1(op, op.input(0), op.outputs[0])
         require_same_shape(op, op.input(0), op.outputs[0])
         if op.outputs[1].num_elements != 1:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): scale output '{op.outputs[1].name}' has "
-                                   f"shape {list(op.outputs[1].shape)}; it must be one int32 value.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): scale output '{op.outputs[1].name}' has "
+                f"shape {list(op.outputs[1].shape)}; it must be one int32 value."
+            )
 
     def prepare(self, op):
         op.params = dict(size=op.outputs[0].shape[0])
         op.kernel = "aot_signal_fft_auto_scale_s16"
 
     def emit(self, op, ctx):
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.outputs[0]), ctx.ptr(op.outputs[1]),
-                                     op.params["size"]])]
+        return [
+            ctx.call(
+                op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.outputs[0]), ctx.ptr(op.outputs[1]), op.params["size"]]
+            )
+        ]

@@ -34,13 +34,16 @@ class SignalFilterBank(OpLowering):
             bad = f"num_channels {channels} is not the output's length {op.output.shape[0]}"
         elif len(w) != len(uw) or not len(fs) == len(ws) == len(wd) == channels + 1:
             bad = "the weights and unweights differ in length or the band tables do not hold num_channels + 1 entries"
-        elif np.any(wd < 0) or np.any(fs < 0) or np.any(ws < 0) or np.any(fs + wd > n_in) or \
-                np.any(ws + wd > len(w)):
-            bad = (f"a band reaches outside the {n_in}-bin spectrum or the {len(w)} weights (or has a negative "
-                   "start or width)")
+        elif np.any(wd < 0) or np.any(fs < 0) or np.any(ws < 0) or np.any(fs + wd > n_in) or np.any(ws + wd > len(w)):
+            bad = (
+                f"a band reaches outside the {n_in}-bin spectrum or the {len(w)} weights (or has a negative "
+                "start or width)"
+            )
         if bad:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): {bad}; the filter bank's configuration must "
-                                   "describe bands inside its input and weights.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): {bad}; the filter bank's configuration must "
+                "describe bands inside its input and weights."
+            )
 
     def prepare(self, op):
         op.params = dict(channels=op.output.shape[0])

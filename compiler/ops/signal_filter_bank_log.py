@@ -36,14 +36,30 @@ class SignalFilterBankLog(OpLowering):
         if not 0 <= bits <= 31 or not 0 <= scale < (1 << 31):
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): input_correction_bits {bits} / output_scale {scale}; supported "
-                "are 0..31 bits and a non-negative 31-bit scale.")
+                "are 0..31 bits and a non-negative 31-bit scale."
+            )
 
     def prepare(self, op):
-        op.params = dict(size=op.output.shape[0], bits=custom_option(op, "input_correction_bits"),
-                         scale=custom_option(op, "output_scale"), table=log2_correction_table())
+        op.params = dict(
+            size=op.output.shape[0],
+            bits=custom_option(op, "input_correction_bits"),
+            scale=custom_option(op, "output_scale"),
+            table=log2_correction_table(),
+        )
         op.kernel = "aot_signal_filter_bank_log"
 
     def emit(self, op, ctx):
         p = op.params
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], p["bits"], p["scale"],
-                                     ctx.param("signal_log2_table", p["table"], "uint16_t")])]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.output),
+                    p["size"],
+                    p["bits"],
+                    p["scale"],
+                    ctx.param("signal_log2_table", p["table"], "uint16_t"),
+                ],
+            )
+        ]

@@ -20,16 +20,20 @@ class SignalFilterBankSquareRoot(OpLowering):
         require_same_shape(op, op.input(0), op.output)
         bits = op.input(1)
         if bits.num_elements != 1:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): scale bits '{bits.name}' has shape "
-                                   f"{list(bits.shape)}; it must be one int32 value.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): scale bits '{bits.name}' has shape "
+                f"{list(bits.shape)}; it must be one int32 value."
+            )
         if bits.is_const and not 0 <= int(bits.data.reshape(-1)[0]) <= 31:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): scale bits {int(bits.data.reshape(-1)[0])} "
-                                   "is outside 0..31.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): scale bits {int(bits.data.reshape(-1)[0])} is outside 0..31."
+            )
 
     def prepare(self, op):
         op.params = dict(size=op.output.shape[0])
         op.kernel = "aot_signal_filter_bank_sqrt"
 
     def emit(self, op, ctx):
-        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output),
-                                     op.params["size"]])]
+        return [
+            ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output), op.params["size"]])
+        ]

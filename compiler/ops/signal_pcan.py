@@ -30,12 +30,16 @@ class SignalPcan(OpLowering):
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): gain table '{table.name}' has {table.shape[0]} entries and "
                 f"snr_shift is {shift}; the table needs {_TABLE_ENTRIES} entries (every octave of a uint32 noise "
-                "estimate) and the shift must be 0..63.")
+                "estimate) and the shift must be 0..63."
+            )
 
     def prepare(self, op):
         op.params = dict(size=op.output.shape[0], shift=custom_option(op, "snr_shift"))
         op.kernel = "aot_signal_pcan"
 
     def emit(self, op, ctx):
-        return [ctx.call(op.kernel, [ctx.ptr(t) for t in op.inputs] + [ctx.ptr(op.output), op.params["size"],
-                                                                      op.params["shift"]])]
+        return [
+            ctx.call(
+                op.kernel, [ctx.ptr(t) for t in op.inputs] + [ctx.ptr(op.output), op.params["size"], op.params["shift"]]
+            )
+        ]

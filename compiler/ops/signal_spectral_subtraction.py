@@ -12,8 +12,15 @@ from ._common import require_same_shape
 from ._signal import require_rank1, require_signal_types
 
 # Order of the kernel's config array (crt/include/aot/kernels/signal.h).
-_CONFIG = ("smoothing", "one_minus_smoothing", "alternate_smoothing", "alternate_one_minus_smoothing",
-           "min_signal_remaining", "smoothing_bits", "spectral_subtraction_bits")
+_CONFIG = (
+    "smoothing",
+    "one_minus_smoothing",
+    "alternate_smoothing",
+    "alternate_one_minus_smoothing",
+    "min_signal_remaining",
+    "smoothing_bits",
+    "spectral_subtraction_bits",
+)
 
 
 @register
@@ -31,15 +38,19 @@ class SignalSpectralSubtraction(OpLowering):
         values = [custom_option(op, name) for name in _CONFIG]
         custom_option(op, "clamping", (bool,))
         channels = custom_option(op, "num_channels")
-        if channels != op.input(0).shape[0] or not all(0 <= v <= 31 for v in values[5:]) or \
-                not all(-(1 << 31) <= v < (1 << 31) for v in values):
+        if (
+            channels != op.input(0).shape[0]
+            or not all(0 <= v <= 31 for v in values[5:])
+            or not all(-(1 << 31) <= v < (1 << 31) for v in values)
+        ):
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): num_channels {channels} for {op.input(0).shape[0]} channels, "
                 f"smoothing_bits {values[5]}, spectral_subtraction_bits {values[6]}; num_channels must be the "
-                "input's length, the shifts 0..31 and the coefficients 32-bit.")
+                "input's length, the shifts 0..31 and the coefficients 32-bit."
+            )
 
     def state_bytes(self, op):
-        return 4 * op.input(0).shape[0]   # the noise estimate, one uint32 per channel
+        return 4 * op.input(0).shape[0]  # the noise estimate, one uint32 per channel
 
     def prepare(self, op):
         config = [custom_option(op, name) for name in _CONFIG] + [int(custom_option(op, "clamping", (bool,)))]
@@ -47,6 +58,16 @@ class SignalSpectralSubtraction(OpLowering):
         op.kernel = "aot_signal_spectral_subtraction"
 
     def emit(self, op, ctx):
-        return [ctx.call(op.kernel, [
-            ctx.ptr(op.input(0)), ctx.ptr(op.outputs[0]), ctx.ptr(op.outputs[1]), ctx.op_state(op, "uint32_t"),
-            op.params["size"], ctx.param(f"op{op.index}_spectral_subtraction", op.params["config"], "int32_t")])]
+        return [
+            ctx.call(
+                op.kernel,
+                [
+                    ctx.ptr(op.input(0)),
+                    ctx.ptr(op.outputs[0]),
+                    ctx.ptr(op.outputs[1]),
+                    ctx.op_state(op, "uint32_t"),
+                    op.params["size"],
+                    ctx.param(f"op{op.index}_spectral_subtraction", op.params["config"], "int32_t"),
+                ],
+            )
+        ]

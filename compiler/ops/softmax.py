@@ -70,14 +70,14 @@ class Softmax(OpLowering):
         p = dict(outer=inp.num_elements // depth, depth=depth, beta=beta)
         if inp.dtype == "int8":
             in_scale = float(inp.quant.scale[0])
-            real = min(beta * in_scale * float(1 << (31 - _SCALED_DIFF_INTEGER_BITS)),
-                       float((1 << 31) - 1))
+            real = min(beta * in_scale * float(1 << (31 - _SCALED_DIFF_INTEGER_BITS)), float((1 << 31) - 1))
             if not real > 1.0:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}): input '{inp.name}' has scale {in_scale:g} and beta "
                     f"{beta:g}; their product must exceed 2^-{31 - _SCALED_DIFF_INTEGER_BITS} for TFLite's int8 "
                     "softmax (TFLite Micro rejects such a model as well). The tensor's range is degenerate: "
-                    "re-quantize the model with representative data.")
+                    "re-quantize the model with representative data."
+                )
             mult, left = quantize_multiplier_greater_than_one(real)
             diff_min = -calculate_input_radius(_SCALED_DIFF_INTEGER_BITS, left)
             p.update(mult=mult, left=left, diff_min=diff_min)
@@ -93,14 +93,27 @@ class Softmax(OpLowering):
     def emit(self, op, ctx):
         p = op.params
         if op.kernel in ("aot_softmax_s8", "aot_softmax_s8_s16"):
-            args = [ctx.ptr(op.input(0)), p["outer"], p["depth"], p["mult"], p["left"],
-                    p["diff_min"], ctx.ptr(op.output)]
+            args = [
+                ctx.ptr(op.input(0)),
+                p["outer"],
+                p["depth"],
+                p["mult"],
+                p["left"],
+                p["diff_min"],
+                ctx.ptr(op.output),
+            ]
         elif op.kernel == "aot_softmax_s16":
             exp_lut, recip_lut = p["luts"]
-            args = [ctx.ptr(op.input(0)), p["outer"], p["depth"], p["mult"], p["shift"],
-                    ctx.param("softmax_exp_lut", exp_lut, "int16_t"),
-                    ctx.param("softmax_recip_lut", recip_lut, "int16_t"), ctx.ptr(op.output)]
+            args = [
+                ctx.ptr(op.input(0)),
+                p["outer"],
+                p["depth"],
+                p["mult"],
+                p["shift"],
+                ctx.param("softmax_exp_lut", exp_lut, "int16_t"),
+                ctx.param("softmax_recip_lut", recip_lut, "int16_t"),
+                ctx.ptr(op.output),
+            ]
         else:
-            args = [ctx.ptr(op.input(0)), p["outer"], p["depth"], ctx.f32(p["beta"]),
-                    ctx.ptr(op.output)]
+            args = [ctx.ptr(op.input(0)), p["outer"], p["depth"], ctx.f32(p["beta"]), ctx.ptr(op.output)]
         return [ctx.call(op.kernel, args)]

@@ -25,8 +25,10 @@ def slice_view(op):
     end = const_int_array(op, op.input(2), "end").reshape(-1).tolist()
     strides = const_int_array(op, op.input(3), "strides").reshape(-1).tolist()
     if not len(begin) == len(end) == len(strides) == rank:
-        raise CompileError(f"Operator {op.index} ({op.kind}): begin/end/strides need {rank} values each for input "
-                           f"'{inp.name}' of shape {list(inp.shape)}.")
+        raise CompileError(
+            f"Operator {op.index} ({op.kind}): begin/end/strides need {rank} values each for input "
+            f"'{inp.name}' of shape {list(inp.shape)}."
+        )
     o = op.options
     bmask, emask, smask = int(o.get("BeginMask", 0)), int(o.get("EndMask", 0)), int(o.get("ShrinkAxisMask", 0))
     in_strides = row_major_strides(inp.shape)
@@ -73,16 +75,18 @@ class StridedSlice(OpLowering):
         o = op.options
         for name in ("EllipsisMask", "NewAxisMask", "Offset"):
             if o.get(name):
-                raise UnsupportedError(f"Operator {op.index} ({op.kind}) uses {name}; only begin, end and shrink "
-                                       "masks are supported.")
+                raise UnsupportedError(
+                    f"Operator {op.index} ({op.kind}) uses {name}; only begin, end and shrink masks are supported."
+                )
         if len(inp.shape) > MAX_RANK:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): input rank {len(inp.shape)} is above "
-                                   f"{MAX_RANK}.")
+            raise UnsupportedError(f"Operator {op.index} ({op.kind}): input rank {len(inp.shape)} is above {MAX_RANK}.")
         sizes, _, _, keep = slice_view(op)
         want = [s for s, k in zip(sizes, keep) if k]
         if want != [int(d) for d in out.shape]:
-            raise CompileError(f"Operator {op.index} ({op.kind}): output '{out.name}' has shape "
-                               f"{list(out.shape)} but the slice of {list(inp.shape)} has {want}.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}): output '{out.name}' has shape "
+                f"{list(out.shape)} but the slice of {list(inp.shape)} has {want}."
+            )
 
     def prepare(self, op):
         sizes, steps, start, _ = slice_view(op)

@@ -25,16 +25,27 @@ def row_major_strides(shape) -> list:
 def pad_view(dims: list, strides: list) -> tuple:
     """Left-pad a view to the kernel's fixed 6 dimensions (size 1, step 0)."""
     pad = MAX_RANK - len(dims)
-    return (np.array([1] * pad + [int(d) for d in dims], np.int32),
-            np.array([0] * pad + [int(s) for s in strides], np.int32))
+    return (
+        np.array([1] * pad + [int(d) for d in dims], np.int32),
+        np.array([0] * pad + [int(s) for s in strides], np.int32),
+    )
 
 
 def emit_strided_copy(op, ctx, start: int = 0) -> list:
     p = op.params
-    return [ctx.call("aot_strided_copy", [
-        ctx.ptr(op.input(0)), ctx.ptr(op.output), DTYPES[op.output.dtype].size,
-        ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-        ctx.param(f"op{op.index}_steps", p["steps"], "int32_t"), start])]
+    return [
+        ctx.call(
+            "aot_strided_copy",
+            [
+                ctx.ptr(op.input(0)),
+                ctx.ptr(op.output),
+                DTYPES[op.output.dtype].size,
+                ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+                ctx.param(f"op{op.index}_steps", p["steps"], "int32_t"),
+                start,
+            ],
+        )
+    ]
 
 
 @register
@@ -48,8 +59,10 @@ class Transpose(OpLowering):
         perm = [int(v) for v in const_int_array(op, op.input(1), "the permutation").reshape(-1)]
         rank = len(inp.shape)
         if sorted(perm) != list(range(rank)):
-            raise CompileError(f"Operator {op.index} ({op.kind}): permutation {perm} is not a permutation of the "
-                               f"{rank} dimensions of input '{inp.name}'.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}): permutation {perm} is not a permutation of the "
+                f"{rank} dimensions of input '{inp.name}'."
+            )
         return perm
 
     def check(self, op):
@@ -58,16 +71,26 @@ class Transpose(OpLowering):
         inp, out = op.input(0), op.output
         require_same_dtype(op, inp, out)
         if len(inp.shape) > MAX_RANK:
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): input '{inp.name}' has rank "
-                                   f"{len(inp.shape)}; TRANSPOSE is supported up to {MAX_RANK}-D.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): input '{inp.name}' has rank "
+                f"{len(inp.shape)}; TRANSPOSE is supported up to {MAX_RANK}-D."
+            )
         perm = self._perm(op)
         if [int(inp.shape[a]) for a in perm] != [int(d) for d in out.shape]:
-            raise CompileError(f"Operator {op.index} ({op.kind}): output '{out.name}' has shape "
-                               f"{list(out.shape)}; permuting {list(inp.shape)} by {perm} gives another shape.")
-        if inp.dtype != "float32" and inp.quant is not None and out.quant is not None \
-                and inp.quant.scalar() != out.quant.scalar():
-            raise UnsupportedError(f"Operator {op.index} ({op.kind}): {inp.dtype} input and output are quantized "
-                                   "differently; TRANSPOSE moves values without rescaling.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}): output '{out.name}' has shape "
+                f"{list(out.shape)}; permuting {list(inp.shape)} by {perm} gives another shape."
+            )
+        if (
+            inp.dtype != "float32"
+            and inp.quant is not None
+            and out.quant is not None
+            and inp.quant.scalar() != out.quant.scalar()
+        ):
+            raise UnsupportedError(
+                f"Operator {op.index} ({op.kind}): {inp.dtype} input and output are quantized "
+                "differently; TRANSPOSE moves values without rescaling."
+            )
 
     def prepare(self, op):
         inp = op.input(0)

@@ -12,8 +12,16 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import (activation_range_f32, activation_range_int8, const_int_array, fused_activation, nhwc,
-                      require_const, require_inputs, require_same_dtype)
+from ._common import (
+    activation_range_f32,
+    activation_range_int8,
+    const_int_array,
+    fused_activation,
+    nhwc,
+    require_const,
+    require_inputs,
+    require_same_dtype,
+)
 from ._conv_common import channel_multipliers, check_int8_weights, int8_bias
 from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer
 from .kernel_table import Layer, select
@@ -44,13 +52,16 @@ class TransposeConv(OpLowering):
         if shape_t.dtype != "int32" or len(shape_t.shape) != 1 or shape_t.num_elements != 4:
             raise CompileError(
                 f"{what}: its output shape input '{shape_t.name}' must be an int32 vector of 4 values (got "
-                f"{shape_t.dtype} {list(shape_t.shape)}).")
-        dims = list(out.shape) if shape_t.data is None else [int(v) for v in const_int_array(op, shape_t,
-                                                                                              "output shape")]
+                f"{shape_t.dtype} {list(shape_t.shape)})."
+            )
+        dims = (
+            list(out.shape) if shape_t.data is None else [int(v) for v in const_int_array(op, shape_t, "output shape")]
+        )
         if dims != list(out.shape):
             raise CompileError(
                 f"{what}: its output shape input '{shape_t.name}' says {dims} but output '{out.name}' has shape "
-                f"{list(out.shape)}; they must agree.")
+                f"{list(out.shape)}; they must agree."
+            )
         require_const(op, filt, "filter")
         if bias is not None:
             require_const(op, bias, "bias")
@@ -60,11 +71,12 @@ class TransposeConv(OpLowering):
         if on != n or fic != ic or foc != oc:
             raise CompileError(
                 f"{what}: filter {list(filt.shape)} does not map input {list(inp.shape)} to output "
-                f"{list(out.shape)} (the filter must be [out_c, kh, kw, in_c], batches equal).")
+                f"{list(out.shape)} (the filter must be [out_c, kh, kw, in_c], batches equal)."
+            )
         o = op.options
         if o.get("StrideH", 1) < 1 or o.get("StrideW", 1) < 1:
             raise CompileError(f"{what}: strides must be at least 1 (got {o.get('StrideH')}, {o.get('StrideW')}).")
-        transpose_padding(o.get("Padding", 0), 1, 1, 1)   # unknown padding codes are refused here
+        transpose_padding(o.get("Padding", 0), 1, 1, 1)  # unknown padding codes are refused here
         fused_activation(op)
         if out.dtype == "int16":
             check_int16_layer(op, inp, filt, bias, out, channel_axis=0)
@@ -83,16 +95,34 @@ class TransposeConv(OpLowering):
         sh, sw = o.get("StrideH", 1), o.get("StrideW", 1)
         code = o.get("Padding", 0)
         act = fused_activation(op)
-        p = dict(n=n, ih=ih, iw=iw, ic=ic, oh=oh, ow=ow, oc=oc, kh=kh, kw=kw, sh=sh, sw=sw,
-                 pad_t=transpose_padding(code, sh, oh, kh), pad_l=transpose_padding(code, sw, ow, kw))
+        p = dict(
+            n=n,
+            ih=ih,
+            iw=iw,
+            ic=ic,
+            oh=oh,
+            ow=ow,
+            oc=oc,
+            kh=kh,
+            kw=kw,
+            sh=sh,
+            sw=sw,
+            pad_t=transpose_padding(code, sh, oh, kh),
+            pad_l=transpose_padding(code, sw, ow, kw),
+        )
         if out.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(oc, -1), oc, act))
             select(op, p, Layer(in_c=ic))
         elif out.dtype == "int8":
             mult, shift = channel_multipliers(op, inp, filt, out, oc)
-            p.update(mult=mult, shift=shift, bias=None if bias is None else int8_bias(bias, oc),
-                     in_off=-int(inp.quant.zero_point[0]), out_off=int(out.quant.zero_point[0]),
-                     act=activation_range_int8(act, *out.quant.scalar()))
+            p.update(
+                mult=mult,
+                shift=shift,
+                bias=None if bias is None else int8_bias(bias, oc),
+                in_off=-int(inp.quant.zero_point[0]),
+                out_off=int(out.quant.zero_point[0]),
+                act=activation_range_int8(act, *out.quant.scalar()),
+            )
             select(op, p, Layer())
         else:
             p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
@@ -104,15 +134,36 @@ class TransposeConv(OpLowering):
         inp, out = op.input(2), op.output
         ftype = "float" if out.dtype == "float32" else "int8_t"
         btype = "float" if out.dtype == "float32" else "int32_t"
-        args = [ctx.ptr(inp), p["n"], p["ih"], p["iw"], p["ic"],
-                ctx.weight(f"op{op.index}_filter", acc16_filter(op), ftype), p["kh"], p["kw"],
-                ctx.weight_or_null(f"op{op.index}_bias", p["bias"], btype), ctx.ptr(out),
-                p["oh"], p["ow"], p["oc"], p["sh"], p["sw"], p["pad_t"], p["pad_l"]]
+        args = [
+            ctx.ptr(inp),
+            p["n"],
+            p["ih"],
+            p["iw"],
+            p["ic"],
+            ctx.weight(f"op{op.index}_filter", acc16_filter(op), ftype),
+            p["kh"],
+            p["kw"],
+            ctx.weight_or_null(f"op{op.index}_bias", p["bias"], btype),
+            ctx.ptr(out),
+            p["oh"],
+            p["ow"],
+            p["oc"],
+            p["sh"],
+            p["sw"],
+            p["pad_t"],
+            p["pad_l"],
+        ]
         if out.dtype == "float32":
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
             return [ctx.call(op.kernel, args)]
         if out.dtype == "int16":
             return [ctx.call(op.kernel, args + acc16_args(op, ctx))]
-        args += [p["in_off"], p["out_off"], ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                 ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"), p["act"][0], p["act"][1]]
+        args += [
+            p["in_off"],
+            p["out_off"],
+            ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
+            ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"),
+            p["act"][0],
+            p["act"][1],
+        ]
         return [ctx.call(op.kernel, args)]

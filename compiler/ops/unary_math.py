@@ -13,8 +13,7 @@ from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
 from ._common import unary_check
 
-FLOAT_ONLY = ("NEG", "SQRT", "RSQRT", "EXP", "LOG", "SQUARE", "SIN", "COS", "FLOOR", "CEIL", "ROUND", "ERF",
-              "SOFTPLUS")
+FLOAT_ONLY = ("NEG", "SQRT", "RSQRT", "EXP", "LOG", "SQUARE", "SIN", "COS", "FLOOR", "CEIL", "ROUND", "ERF", "SOFTPLUS")
 
 
 @register
@@ -30,7 +29,8 @@ class UnaryMath(OpLowering):
         if op.kind == "RSQRT" and dtype == "int8":
             raise UnsupportedError(
                 f"Operator {op.index} (RSQRT) on int8 tensor '{op.output.name}': quantized RSQRT is not supported "
-                "yet; RSQRT is supported for float32.")
+                "yet; RSQRT is supported for float32."
+            )
         unary_check(op, allowed)
 
     def prepare(self, op):

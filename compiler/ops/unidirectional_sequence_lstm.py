@@ -20,20 +20,33 @@ from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
 from ._common import ACTIVATIONS, require_const, require_quant
 
-GATE_INPUTS = (1, 2, 3, 4)          # input-to-{input, forget, cell, output} weights
-GATE_RECURRENT = (5, 6, 7, 8)       # recurrent-to-{...} weights
+GATE_INPUTS = (1, 2, 3, 4)  # input-to-{input, forget, cell, output} weights
+GATE_RECURRENT = (5, 6, 7, 8)  # recurrent-to-{...} weights
 GATE_BIASES = (12, 13, 14, 15)
 HIDDEN, CELL = 18, 19
-ABSENT = (9, 10, 11, 16, 17, 20, 21, 22, 23)   # peephole, projection, layer norm
-PRE_ACTIVATION_SCALE = 2.0 ** -12
-GATE_SCALE = 2.0 ** -15
+ABSENT = (9, 10, 11, 16, 17, 20, 21, 22, 23)  # peephole, projection, layer norm
+PRE_ACTIVATION_SCALE = 2.0**-12
+GATE_SCALE = 2.0**-15
 
 SHAPE_STRUCT = "aot_lstm_shape"
 SHAPE_FIELDS = ("batches", "time_steps", "input_size", "state_size", "time_major")
 S8_STRUCT = "aot_lstm_s8_params"
-S8_FIELDS = ("hidden_zero_point", "input_mult", "input_shift", "recurrent_mult",
-             "recurrent_shift", "forget_mult", "forget_shift", "input_gate_mult", "input_gate_shift", "hidden_mult",
-             "hidden_shift", "cell_clip", "cell_tanh_mult", "cell_tanh_shift")
+S8_FIELDS = (
+    "hidden_zero_point",
+    "input_mult",
+    "input_shift",
+    "recurrent_mult",
+    "recurrent_shift",
+    "forget_mult",
+    "forget_shift",
+    "input_gate_mult",
+    "input_gate_shift",
+    "hidden_mult",
+    "hidden_shift",
+    "cell_clip",
+    "cell_tanh_mult",
+    "cell_tanh_shift",
+)
 
 
 def _scale(t) -> float:
@@ -53,9 +66,11 @@ def _row_sums(packed: np.ndarray, row_length: int) -> np.ndarray:
 def _folded(op, values: np.ndarray, what: str) -> np.ndarray:
     """A zero-point-folded constant as int32; one beyond int32 would make the kernel's sums overflow."""
     if values.min() < -(1 << 31) or values.max() >= (1 << 31):
-        raise UnsupportedError(f"Operator {op.index} ({op.kind}): the {what} with the zero point folded in exceeds "
-                               "int32 (biases or zero points at the ends of their range); such a model is not "
-                               "supported.")
+        raise UnsupportedError(
+            f"Operator {op.index} ({op.kind}): the {what} with the zero point folded in exceeds "
+            "int32 (biases or zero points at the ends of their range); such a model is not "
+            "supported."
+        )
     return values.astype(np.int32)
 
 
@@ -71,29 +86,40 @@ class UnidirectionalSequenceLstm(OpLowering):
     def check(self, op):
         super().check(op)
         if len(op.inputs) != 24:
-            raise CompileError(f"Operator {op.index} ({op.kind}) has {len(op.inputs)} inputs; the op has 24 "
-                               "(unused ones marked -1). The model file is malformed.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}) has {len(op.inputs)} inputs; the op has 24 "
+                "(unused ones marked -1). The model file is malformed."
+            )
         required = (0,) + GATE_INPUTS + GATE_RECURRENT + GATE_BIASES + (HIDDEN, CELL)
         missing = [i for i in required if op.input(i) is None]
         present = [i for i in ABSENT if op.input(i) is not None]
         if missing or present:
-            self._unsupported(op, f"inputs {missing} are missing / {present} are present; supported is the standard "
-                                  "LSTM with an input gate (inputs 0-8, 12-15, 18, 19) and no peephole (9-11), "
-                                  "projection (16, 17) or layer normalization (20-23), as TFLite Micro runs it.")
+            self._unsupported(
+                op,
+                f"inputs {missing} are missing / {present} are present; supported is the standard "
+                "LSTM with an input gate (inputs 0-8, 12-15, 18, 19) and no peephole (9-11), "
+                "projection (16, 17) or layer normalization (20-23), as TFLite Micro runs it.",
+            )
         for i in GATE_INPUTS + GATE_RECURRENT + GATE_BIASES:
             require_const(op, op.input(i), f"input {i}")
         for i in (HIDDEN, CELL):
             if not op.input(i).is_variable:
-                self._unsupported(op, f"the {'hidden' if i == HIDDEN else 'cell'} state '{op.input(i).name}' is not "
-                                      "a variable tensor; both states must be (they persist between runs).")
+                self._unsupported(
+                    op,
+                    f"the {'hidden' if i == HIDDEN else 'cell'} state '{op.input(i).name}' is not "
+                    "a variable tensor; both states must be (they persist between runs).",
+                )
         act = op.options.get("FusedActivationFunction", 0)
         if ACTIVATIONS.get(act) != "TANH":
-            self._unsupported(op, f"cell activation {ACTIVATIONS.get(act, act)}; TFLite Micro's LSTM (and this "
-                                  "compiler) supports TANH.")
+            self._unsupported(
+                op,
+                f"cell activation {ACTIVATIONS.get(act, act)}; TFLite Micro's LSTM (and this compiler) supports TANH.",
+            )
         inp, out = op.input(0), op.output
         if len(inp.shape) != 3 or len(out.shape) != 3:
-            raise CompileError(f"Operator {op.index} ({op.kind}): input {list(inp.shape)} and output "
-                               f"{list(out.shape)} must be 3-D.")
+            raise CompileError(
+                f"Operator {op.index} ({op.kind}): input {list(inp.shape)} and output {list(out.shape)} must be 3-D."
+            )
         time_major = bool(op.options.get("TimeMajor", False))
         batches = inp.shape[1] if time_major else inp.shape[0]
         hidden, cell = op.input(HIDDEN), op.input(CELL)
@@ -104,12 +130,16 @@ class UnidirectionalSequenceLstm(OpLowering):
         want["output"] = (out.shape, (inp.shape[0], inp.shape[1], state_size))
         for what, (got, exp) in want.items():
             if tuple(got) != exp:
-                raise CompileError(f"Operator {op.index} ({op.kind}): {what} has shape {list(got)}; with input "
-                                   f"{list(inp.shape)} and state size {state_size} it must be {list(exp)}.")
+                raise CompileError(
+                    f"Operator {op.index} ({op.kind}): {what} has shape {list(got)}; with input "
+                    f"{list(inp.shape)} and state size {state_size} it must be {list(exp)}."
+                )
         for t in (hidden, cell):
             if t.num_elements != batches * state_size:
-                raise CompileError(f"Operator {op.index} ({op.kind}): state '{t.name}' has {t.num_elements} "
-                                   f"elements; it must have batches x state size = {batches * state_size}.")
+                raise CompileError(
+                    f"Operator {op.index} ({op.kind}): state '{t.name}' has {t.num_elements} "
+                    f"elements; it must have batches x state size = {batches * state_size}."
+                )
         weights = [op.input(i) for i in GATE_INPUTS + GATE_RECURRENT]
         biases = [op.input(i) for i in GATE_BIASES]
         if inp.dtype == "float32":
@@ -117,19 +147,32 @@ class UnidirectionalSequenceLstm(OpLowering):
             if types != {"float32"}:
                 self._unsupported(op, f"a float32 LSTM needs every tensor in float32 (got {sorted(types)}).")
             return
-        if not (inp.dtype == "int8" and hidden.dtype == "int8" and out.dtype == "int8" and cell.dtype == "int16"
-                and all(w.dtype == "int8" for w in weights) and all(b.dtype == "int32" for b in biases)):
-            self._unsupported(op, f"input {inp.dtype}, hidden state {hidden.dtype}, cell state {cell.dtype}, weights "
-                                  f"{sorted({w.dtype for w in weights})}, biases {sorted({b.dtype for b in biases})}; "
-                                  "the integer LSTM supported is int8 input, hidden state and output, int8 weights, "
-                                  "int32 biases and an int16 cell state (16-bit activations are not supported yet).")
-        for t, what in [(inp, "input"), (hidden, "hidden state"), (cell, "cell state")] + \
-                [(w, "weights") for w in weights]:
+        if not (
+            inp.dtype == "int8"
+            and hidden.dtype == "int8"
+            and out.dtype == "int8"
+            and cell.dtype == "int16"
+            and all(w.dtype == "int8" for w in weights)
+            and all(b.dtype == "int32" for b in biases)
+        ):
+            self._unsupported(
+                op,
+                f"input {inp.dtype}, hidden state {hidden.dtype}, cell state {cell.dtype}, weights "
+                f"{sorted({w.dtype for w in weights})}, biases {sorted({b.dtype for b in biases})}; "
+                "the integer LSTM supported is int8 input, hidden state and output, int8 weights, "
+                "int32 biases and an int16 cell state (16-bit activations are not supported yet).",
+            )
+        for t, what in [(inp, "input"), (hidden, "hidden state"), (cell, "cell state")] + [
+            (w, "weights") for w in weights
+        ]:
             require_quant(op, t, what)
         for w in weights:
             if int(w.quant.zero_point[0]) != 0:
-                self._unsupported(op, f"weights '{w.name}' have zero point {int(w.quant.zero_point[0])}; LSTM "
-                                      "weights must be symmetric (zero point 0).")
+                self._unsupported(
+                    op,
+                    f"weights '{w.name}' have zero point {int(w.quant.zero_point[0])}; LSTM "
+                    "weights must be symmetric (zero point 0).",
+                )
         if int(cell.quant.zero_point[0]) != 0:
             self._unsupported(op, f"the cell state '{cell.name}' has a zero point; it must be symmetric.")
 
@@ -137,19 +180,28 @@ class UnidirectionalSequenceLstm(OpLowering):
         inp, hidden, cell = op.input(0), op.input(HIDDEN), op.input(CELL)
         time_major = bool(op.options.get("TimeMajor", False))
         state_size = op.input(GATE_INPUTS[0]).shape[0]
-        shape = (inp.shape[1] if time_major else inp.shape[0], inp.shape[0] if time_major else inp.shape[1],
-                 inp.shape[2], state_size, int(time_major))
+        shape = (
+            inp.shape[1] if time_major else inp.shape[0],
+            inp.shape[0] if time_major else inp.shape[1],
+            inp.shape[2],
+            state_size,
+            int(time_major),
+        )
         clip = float(op.options.get("CellClip", 0.0))
-        p = dict(shape=shape,
-                 w_in=np.concatenate([op.input(i).data.reshape(-1) for i in GATE_INPUTS]),
-                 w_rec=np.concatenate([op.input(i).data.reshape(-1) for i in GATE_RECURRENT]),
-                 bias=np.concatenate([op.input(i).data.reshape(-1) for i in GATE_BIASES]))
+        p = dict(
+            shape=shape,
+            w_in=np.concatenate([op.input(i).data.reshape(-1) for i in GATE_INPUTS]),
+            w_rec=np.concatenate([op.input(i).data.reshape(-1) for i in GATE_RECURRENT]),
+            bias=np.concatenate([op.input(i).data.reshape(-1) for i in GATE_BIASES]),
+        )
         if inp.dtype == "float32":
             p["clip"] = clip
             op.kernel = "aot_lstm_f32"
         else:
+
             def mult(real):
                 return quantize_multiplier(real)
+
             gate_in = [mult(_scale(inp) * _scale(op.input(i)) / PRE_ACTIVATION_SCALE) for i in GATE_INPUTS]
             gate_rec = [mult(_scale(hidden) * _scale(op.input(i)) / PRE_ACTIVATION_SCALE) for i in GATE_RECURRENT]
             cell_scale = _scale(cell)
@@ -160,13 +212,25 @@ class UnidirectionalSequenceLstm(OpLowering):
             tanh_mult, tanh_shift = (3, -left) if left < 0 else (3 << left, 0)
             qclip = int(np.trunc(min(max(clip / cell_scale, -32768.0), 32767.0))) if clip > 0 else -1
             hz = int(hidden.quant.zero_point[0])
-            p["s8"] = (hz,
-                       tuple(m for m, _ in gate_in), tuple(s for _, s in gate_in),
-                       tuple(m for m, _ in gate_rec), tuple(s for _, s in gate_rec),
-                       *forget, *input_gate, *hid, qclip, tanh_mult, tanh_shift)
+            p["s8"] = (
+                hz,
+                tuple(m for m, _ in gate_in),
+                tuple(s for _, s in gate_in),
+                tuple(m for m, _ in gate_rec),
+                tuple(s for _, s in gate_rec),
+                *forget,
+                *input_gate,
+                *hid,
+                qclip,
+                tanh_mult,
+                tanh_shift,
+            )
             # Zero points folded into per-row constants: the kernel's products are plain dot products.
-            p["bias"] = _folded(op, p["bias"].astype(np.int64) - int(inp.quant.zero_point[0]) *
-                                _row_sums(p["w_in"], inp.shape[2]), "gate biases")
+            p["bias"] = _folded(
+                op,
+                p["bias"].astype(np.int64) - int(inp.quant.zero_point[0]) * _row_sums(p["w_in"], inp.shape[2]),
+                "gate biases",
+            )
             p["rec_bias"] = _folded(op, -hz * _row_sums(p["w_rec"], state_size), "recurrent offsets")
             op.kernel = "aot_lstm_s8"
         op.params = p
@@ -181,15 +245,30 @@ class UnidirectionalSequenceLstm(OpLowering):
         shape = ctx.param_struct(f"op{i}_shape", SHAPE_STRUCT, SHAPE_FIELDS, p["shape"])
         hidden, cell = ctx.ptr(op.input(HIDDEN)), ctx.ptr(op.input(CELL))
         if op.kernel == "aot_lstm_f32":
-            args = [ctx.ptr(op.input(0)), ctx.weight(f"op{i}_input_weights", p["w_in"], "float"),
-                    ctx.weight(f"op{i}_recurrent_weights", p["w_rec"], "float"),
-                    ctx.weight(f"op{i}_bias", p["bias"], "float"), hidden, cell, ctx.ptr(op.output), shape,
-                    ctx.f32(p["clip"]), ctx.scratch(op, "float")]
+            args = [
+                ctx.ptr(op.input(0)),
+                ctx.weight(f"op{i}_input_weights", p["w_in"], "float"),
+                ctx.weight(f"op{i}_recurrent_weights", p["w_rec"], "float"),
+                ctx.weight(f"op{i}_bias", p["bias"], "float"),
+                hidden,
+                cell,
+                ctx.ptr(op.output),
+                shape,
+                ctx.f32(p["clip"]),
+                ctx.scratch(op, "float"),
+            ]
         else:
-            args = [ctx.ptr(op.input(0)), ctx.weight(f"op{i}_input_weights", p["w_in"], "int8_t"),
-                    ctx.weight(f"op{i}_recurrent_weights", p["w_rec"], "int8_t"),
-                    ctx.weight(f"op{i}_bias", p["bias"], "int32_t"),
-                    ctx.param(f"op{i}_recurrent_bias", p["rec_bias"], "int32_t"), hidden, cell, ctx.ptr(op.output),
-                    shape,
-                    ctx.param_struct(f"op{i}_params", S8_STRUCT, S8_FIELDS, p["s8"]), ctx.scratch(op, "int16_t")]
+            args = [
+                ctx.ptr(op.input(0)),
+                ctx.weight(f"op{i}_input_weights", p["w_in"], "int8_t"),
+                ctx.weight(f"op{i}_recurrent_weights", p["w_rec"], "int8_t"),
+                ctx.weight(f"op{i}_bias", p["bias"], "int32_t"),
+                ctx.param(f"op{i}_recurrent_bias", p["rec_bias"], "int32_t"),
+                hidden,
+                cell,
+                ctx.ptr(op.output),
+                shape,
+                ctx.param_struct(f"op{i}_params", S8_STRUCT, S8_FIELDS, p["s8"]),
+                ctx.scratch(op, "int16_t"),
+            ]
         return [ctx.call(op.kernel, args)]

@@ -14,9 +14,20 @@ from ._common import const_int_array, require_same_quant
 from .transpose import MAX_RANK, pad_view, row_major_strides
 
 # (number of inputs, position of the data input)
-_DATA = {"SLICE": (3, 0), "REVERSE_V2": (2, 0), "BROADCAST_TO": (2, 0), "TILE": (2, 0), "SPACE_TO_DEPTH": (1, 0),
-         "DEPTH_TO_SPACE": (1, 0), "SPLIT": (2, 1), "SPLIT_V": (3, 0), "UNPACK": (1, 0), "FILL": (2, 1),
-         "BATCH_TO_SPACE_ND": (3, 0), "SPACE_TO_BATCH_ND": (3, 0)}
+_DATA = {
+    "SLICE": (3, 0),
+    "REVERSE_V2": (2, 0),
+    "BROADCAST_TO": (2, 0),
+    "TILE": (2, 0),
+    "SPACE_TO_DEPTH": (1, 0),
+    "DEPTH_TO_SPACE": (1, 0),
+    "SPLIT": (2, 1),
+    "SPLIT_V": (3, 0),
+    "UNPACK": (1, 0),
+    "FILL": (2, 1),
+    "BATCH_TO_SPACE_ND": (3, 0),
+    "SPACE_TO_BATCH_ND": (3, 0),
+}
 
 
 def _fail(op, what):
@@ -60,8 +71,7 @@ def _views(op) -> list:
         return [(size, st, sum(b * s for b, s in zip(begin, st)))]
     if k == "REVERSE_V2":
         axes = {_axis(op, a, rank) for a in const_int_array(op, op.input(1), "the axis operand").reshape(-1)}
-        return [(shape, [-s if d in axes else s for d, s in enumerate(st)],
-                 sum((shape[d] - 1) * st[d] for d in axes))]
+        return [(shape, [-s if d in axes else s for d, s in enumerate(st)], sum((shape[d] - 1) * st[d] for d in axes))]
     if k == "BROADCAST_TO":
         target = [int(v) for v in const_int_array(op, op.input(1), "the shape operand").reshape(-1)]
         pad = len(target) - rank
@@ -94,11 +104,15 @@ def _views(op) -> list:
         edges = const_int_array(op, op.input(2), "the crops/paddings operand").reshape(-1)
         what = "crops" if k == "BATCH_TO_SPACE_ND" else "paddings"
         if rank != 4 or len(block) != 2:
-            raise UnsupportedError(f"Operator {op.index} ({k}): supported on 4-D NHWC input with a 2-D block "
-                                   f"(input {shape}, block {block}).")
+            raise UnsupportedError(
+                f"Operator {op.index} ({k}): supported on 4-D NHWC input with a 2-D block "
+                f"(input {shape}, block {block})."
+            )
         if edges.size and np.any(edges != 0):
-            raise UnsupportedError(f"Operator {op.index} ({k}): non-zero {what} {edges.tolist()} are not supported "
-                                   f"yet; {k} is supported with zero {what}.")
+            raise UnsupportedError(
+                f"Operator {op.index} ({k}): non-zero {what} {edges.tolist()} are not supported "
+                f"yet; {k} is supported with zero {what}."
+            )
         (bh, bw), (n, h, w, c) = block, shape
         if k == "BATCH_TO_SPACE_ND":
             if n % (bh * bw):
@@ -143,8 +157,10 @@ def _views(op) -> list:
         if sizes.count(-1) == 1:
             sizes[sizes.index(-1)] = shape[axis] - (sum(sizes) + 1)
         if len(sizes) != len(op.outputs) or sum(sizes) != shape[axis] or min(sizes) < 0:
-            raise _fail(op, f"size_splits {sizes} do not split dimension {axis} of size {shape[axis]} into "
-                            f"{len(op.outputs)} parts")
+            raise _fail(
+                op,
+                f"size_splits {sizes} do not split dimension {axis} of size {shape[axis]} into {len(op.outputs)} parts",
+            )
     views, at = [], 0
     for s in sizes:
         dims = list(shape)
@@ -172,22 +188,33 @@ class StridedView(OpLowering):
             if out.dtype != x.dtype:
                 raise _fail(op, f"output '{out.name}' is {out.dtype} but the input '{x.name}' is {x.dtype}")
             if x.dtype not in self.dtypes:
-                raise UnsupportedError(f"Operator {op.index} ({op.kind}) on tensor '{x.name}' of type {x.dtype}; "
-                                       f"{op.kind} is supported for: {', '.join(self.dtypes)}.")
+                raise UnsupportedError(
+                    f"Operator {op.index} ({op.kind}) on tensor '{x.name}' of type {x.dtype}; "
+                    f"{op.kind} is supported for: {', '.join(self.dtypes)}."
+                )
             if x.dtype in ("int8", "int16"):
-                require_same_quant(op, x, out, "input", f"output '{out.name}'",
-                                   f"{op.kind} moves values without rescaling: its outputs need the input's "
-                                   "quantization.")
+                require_same_quant(
+                    op,
+                    x,
+                    out,
+                    "input",
+                    f"output '{out.name}'",
+                    f"{op.kind} moves values without rescaling: its outputs need the input's quantization.",
+                )
         views = _views(op)
         if len(views) != len(op.outputs):
             raise _fail(op, f"has {len(op.outputs)} outputs where {len(views)} are expected")
         for out, (dims, _, _) in zip(op.outputs, views):
             if len(dims) > MAX_RANK:
-                raise UnsupportedError(f"Operator {op.index} ({op.kind}) needs a {len(dims)}-D view; up to "
-                                       f"{MAX_RANK}-D is supported.")
+                raise UnsupportedError(
+                    f"Operator {op.index} ({op.kind}) needs a {len(dims)}-D view; up to {MAX_RANK}-D is supported."
+                )
             if int(np.prod(dims)) != out.num_elements:
-                raise _fail(op, f"output '{out.name}' has shape {list(out.shape)}, the operator gives "
-                                f"{int(np.prod(dims))} elements")
+                raise _fail(
+                    op,
+                    f"output '{out.name}' has shape {list(out.shape)}, the operator gives "
+                    f"{int(np.prod(dims))} elements",
+                )
 
     def prepare(self, op):
         op.kernel = "aot_strided_copy"
@@ -197,7 +224,17 @@ class StridedView(OpLowering):
         x = op.input(_DATA[op.kind][1])
         lines = []
         for i, (out, (dims, steps, start)) in enumerate(zip(op.outputs, op.params["views"])):
-            lines.append(ctx.call("aot_strided_copy", [
-                ctx.ptr(x), ctx.ptr(out), DTYPES[out.dtype].size, ctx.param(f"op{op.index}_dims{i}", dims, "int32_t"),
-                ctx.param(f"op{op.index}_steps{i}", steps, "int32_t"), start]))
+            lines.append(
+                ctx.call(
+                    "aot_strided_copy",
+                    [
+                        ctx.ptr(x),
+                        ctx.ptr(out),
+                        DTYPES[out.dtype].size,
+                        ctx.param(f"op{op.index}_dims{i}", dims, "int32_t"),
+                        ctx.param(f"op{op.index}_steps{i}", steps, "int32_t"),
+                        start,
+                    ],
+                )
+            )
         return lines

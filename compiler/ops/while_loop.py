@@ -15,8 +15,7 @@ class WhileBegin(ControlMarker):
     def emit(self, op, ctx):
         n = len(op.inputs)
         state, cond_in = op.outputs[:n], op.outputs[n:]
-        return (copies(ctx, zip(op.inputs, state)) + ["for (;;) { /* WHILE */"]
-                + copies(ctx, zip(state, cond_in)))
+        return copies(ctx, zip(op.inputs, state)) + ["for (;;) { /* WHILE */"] + copies(ctx, zip(state, cond_in))
 
 
 @register
@@ -24,8 +23,7 @@ class WhileBody(ControlMarker):
     builtins = ("WHILE_BODY",)
 
     def emit(self, op, ctx):
-        return ([f"if (!{ctx.ptr(op.inputs[0])}[0]) {{", "    break;", "}"]
-                + copies(ctx, zip(op.inputs[1:], op.outputs)))
+        return [f"if (!{ctx.ptr(op.inputs[0])}[0]) {{", "    break;", "}"] + copies(ctx, zip(op.inputs[1:], op.outputs))
 
 
 @register

@@ -25,16 +25,16 @@ from ..ir.dtypes import DTYPES
 
 @dataclass(frozen=True)
 class Storage:
-    kind: str   # "input" | "output" | "const" | "workspace" | "state"
-    key: int    # model I/O position, tensor index (const) or buffer id (workspace)
+    kind: str  # "input" | "output" | "const" | "workspace" | "state"
+    key: int  # model I/O position, tensor index (const) or buffer id (workspace)
 
 
 class StorageMap:
     def __init__(self, graph):
         self.graph = graph
-        self._group = {}          # tensor index -> group id (representative tensor)
-        self._members = {}        # group id -> [tensor indices]
-        self._storage = {}        # group id -> Storage
+        self._group = {}  # tensor index -> group id (representative tensor)
+        self._members = {}  # group id -> [tensor indices]
+        self._storage = {}  # group id -> Storage
 
     def _new_group(self, t, storage):
         self._group[t.index] = t.index
@@ -57,8 +57,7 @@ class StorageMap:
 
     def workspace_groups(self) -> dict:
         """{group id: [tensor indices]} for groups that need workspace memory."""
-        return {g: sorted(m) for g, m in sorted(self._members.items())
-                if self._storage[g].kind == "workspace"}
+        return {g: sorted(m) for g, m in sorted(self._members.items()) if self._storage[g].kind == "workspace"}
 
 
 def assign_storage(graph) -> StorageMap:
@@ -113,12 +112,15 @@ def _inplace_candidates(op) -> list:
     if not op.lowering.elementwise or len(op.outputs) != 1:
         return []
     out = op.output
-    return [i for i, t in enumerate(op.inputs)
-            if t is not None and tuple(t.shape) == tuple(out.shape) and DTYPES[t.dtype].size == DTYPES[out.dtype].size]
+    return [
+        i
+        for i, t in enumerate(op.inputs)
+        if t is not None and tuple(t.shape) == tuple(out.shape) and DTYPES[t.dtype].size == DTYPES[out.dtype].size
+    ]
 
 
 def _share_inplace(graph, sm: StorageMap) -> None:
-    last_use = {}                                  # group id -> last op reading any of its tensors
+    last_use = {}  # group id -> last op reading any of its tensors
     for t in graph.tensors:
         g = sm.group_of(t)
         last_use[g] = max([last_use.get(g, -1)] + list(t.consumers))
@@ -132,13 +134,14 @@ def _share_inplace(graph, sm: StorageMap) -> None:
         for i in _inplace_candidates(op):
             src = op.input(i)
             src_group = sm.group_of(src)
-            if src_group == dst_group or sm._storage[src_group].kind != "workspace" or \
-                    last_use[src_group] != op.index:
+            if src_group == dst_group or sm._storage[src_group].kind != "workspace" or last_use[src_group] != op.index:
                 continue
             # Another input in the same buffer must be read at the same flat index (no broadcast), or the
             # output would overwrite elements it still has to read.
-            if any(t is not None and j != i and sm.group_of(t) == src_group and t.num_elements != dst.num_elements
-                   for j, t in enumerate(op.inputs)):
+            if any(
+                t is not None and j != i and sm.group_of(t) == src_group and t.num_elements != dst.num_elements
+                for j, t in enumerate(op.inputs)
+            ):
                 continue
             for idx in sm._members.pop(dst_group):
                 sm._group[idx] = src_group

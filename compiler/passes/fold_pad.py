@@ -87,6 +87,7 @@ def _output_size_ok(conv, pairs) -> bool:
     """The convolution's output size matches its padding on the padded input (otherwise leave the graph as it is:
     prepare reports the mismatch on the model's own shapes)."""
     from ..ops._common import padding_amount
+
     o = conv.options
     _, h, w, _ = conv.input(0).shape
     _, kh, kw, _ = conv.input(1).shape

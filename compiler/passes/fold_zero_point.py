@@ -9,8 +9,7 @@ callers decide that.
 import numpy as np
 
 
-def fold_input_offset(weights_by_channel: np.ndarray, bias: np.ndarray,
-                      input_offset: int) -> np.ndarray:
+def fold_input_offset(weights_by_channel: np.ndarray, bias: np.ndarray, input_offset: int) -> np.ndarray:
     """weights_by_channel: [channels, K] int8; returns the folded int32 bias."""
     sums = weights_by_channel.astype(np.int64).sum(axis=1)
     folded = bias.astype(np.int64) + int(input_offset) * sums

@@ -39,8 +39,12 @@ def _fusable_conv(graph, add, x, r):
     if x.producer is None or x is r or x.is_output or x.consumers != [add.index]:
         return None
     conv = graph.ops[x.producer]
-    if (conv.kernel not in FUSABLE_KERNELS or conv.fused_into is not None or "residual" in conv.params
-            or conv.params.get("dsp_exact")):  # the fused form has only the short requantization
+    if (
+        conv.kernel not in FUSABLE_KERNELS
+        or conv.fused_into is not None
+        or "residual" in conv.params
+        or conv.params.get("dsp_exact")
+    ):  # the fused form has only the short requantization
         return None
     if len(conv.outputs) != 1 or conv.output is not x:
         return None
@@ -75,14 +79,16 @@ def _fuse(graph, conv, add, pos: int) -> None:
     x, r, y = add.inputs[pos], add.inputs[1 - pos], add.output
     short = add.params["short"]
     while len(conv.inputs) < 3:
-        conv.inputs.append(None)          # an omitted bias keeps its position
+        conv.inputs.append(None)  # an omitted bias keeps its position
     conv.inputs.append(r)
     conv.outputs = [y]
     conv.params["residual"] = dict(
-        add_op=add.index, index=len(conv.inputs) - 1,
+        add_op=add.index,
+        index=len(conv.inputs) - 1,
         # The kernels pass the convolution's value as the ADD's first input (a + b == b + a in int32).
         fields=short if pos == 0 else _add_s8_fast.swapped(short),
-        inplace_ok=_alias_root(graph, conv.input(0)) is not _alias_root(graph, r))
+        inplace_ok=_alias_root(graph, conv.input(0)) is not _alias_root(graph, r),
+    )
     add.fuse_into(conv)
     # Keep producer/consumer links current for the next candidates (graph.link() redoes them all at the end).
     x.producer, x.consumers = None, []

@@ -1,7 +1,6 @@
 """Compute every op's compile-time constants (requantization multipliers and
 shifts, folded biases, softmax/add parameters) via its lowering's prepare()."""
 
-
 from ..errors import CompileError
 from ..quant_math import QuantRangeError
 
@@ -27,4 +26,5 @@ def prepare_ops(graph) -> None:
             raise CompileError(
                 f"Operator {op.index} ({op.kind}): {e}, so its quantization scales are degenerate (tensor "
                 f"scales: {_scales(op)}). TFLite Micro cannot run such a model correctly either; re-quantize it "
-                "with representative data.") from None
+                "with representative data."
+            ) from None

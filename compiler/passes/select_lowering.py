@@ -27,7 +27,8 @@ def select_lowerings(graph) -> None:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}) matches --offload '{op.user_kernel.spec}', but it has no "
                     f"built-in kernel to stand in for; map a custom operator with --custom_op "
-                    f"{op.kind[len('CUSTOM:'):] if op.kind.startswith('CUSTOM:') else op.kind}=FUNCTION instead.")
+                    f"{op.kind[len('CUSTOM:') :] if op.kind.startswith('CUSTOM:') else op.kind}=FUNCTION instead."
+                )
         if lowering is None:
             missing.setdefault(op.kind, []).append(op.index)
         op.lowering = lowering
@@ -47,23 +48,31 @@ def _custom_note(missing: dict) -> str:
     custom = sorted(k for k in missing if k.startswith("CUSTOM:"))
     if not custom:
         return ""
-    note = (f" {', '.join(custom)} {'is a custom operator' if len(custom) == 1 else 'are custom operators'}: not "
-            "part of TFLite's operator set; its code comes from the tool or application that wrote the model.")
+    note = (
+        f" {', '.join(custom)} {'is a custom operator' if len(custom) == 1 else 'are custom operators'}: not "
+        "part of TFLite's operator set; its code comes from the tool or application that wrote the model."
+    )
     signal = sorted(k for k in lowering_registry() if k.startswith("CUSTOM:Signal"))
     if any(k.startswith("CUSTOM:Signal") for k in custom):
-        note += (" Of TFLite Micro's signal library (its audio front-end operators) these are supported: "
-                 f"{', '.join(signal)}.")
+        note += (
+            " Of TFLite Micro's signal library (its audio front-end operators) these are supported: "
+            f"{', '.join(signal)}."
+        )
     shipped = sorted(k for k in lowering_registry() if k.startswith("CUSTOM:") and not k.startswith("CUSTOM:Signal"))
     if shipped:
         note += f" Custom operators that ship with TFLite Micro and are supported: {', '.join(shipped)}."
     if "CUSTOM:ethos-u" in custom:
-        note += (" CUSTOM:ethos-u is a command stream for an Arm Ethos-U NPU (the model went through the Vela "
-                 "compiler): compile the .tflite from before Vela instead, or hand the command stream to your "
-                 "Ethos-U driver with a user kernel (--custom_op ethos-u=FUNCTION).")
-    name = custom[0][len("CUSTOM:"):]
-    note += (f" To run a custom operator with your own C function, map it to a user kernel: `aotc compile "
-             f"--custom_op {name}=my_function[,scratch=BYTES][,init=my_init]`, or in Bazel "
-             f"aot_model_library(custom_ops = {{\"{name}\": \"//pkg:my_kernel\"}}) with an aot_user_kernel "
-             "target (crt/include/aot/user_kernel.h is the C interface; README \"User kernels and "
-             "accelerators\").")
+        note += (
+            " CUSTOM:ethos-u is a command stream for an Arm Ethos-U NPU (the model went through the Vela "
+            "compiler): compile the .tflite from before Vela instead, or hand the command stream to your "
+            "Ethos-U driver with a user kernel (--custom_op ethos-u=FUNCTION)."
+        )
+    name = custom[0][len("CUSTOM:") :]
+    note += (
+        f" To run a custom operator with your own C function, map it to a user kernel: `aotc compile "
+        f"--custom_op {name}=my_function[,scratch=BYTES][,init=my_init]`, or in Bazel "
+        f'aot_model_library(custom_ops = {{"{name}": "//pkg:my_kernel"}}) with an aot_user_kernel '
+        'target (crt/include/aot/user_kernel.h is the C interface; README "User kernels and '
+        'accelerators").'
+    )
     return note

@@ -16,7 +16,7 @@ class LiveBuffer:
     size: int
     start: int
     end: int
-    kind: str = "tensor"                         # "tensor" or "scratch"
+    kind: str = "tensor"  # "tensor" or "scratch"
     tensors: list = field(default_factory=list)  # tensor indices sharing the buffer
 
     def overlaps(self, other) -> bool:
@@ -41,8 +41,9 @@ def tensor_buffers(graph, storage_map) -> list:
                 ends.append(first)
             if io_in_workspace and t.is_output:
                 ends.append(last)
-        if all(getattr(t, "in_user_block", False) for t in tensors) and not any(t.is_input or t.is_output
-                                                                                for t in tensors):
+        if all(getattr(t, "in_user_block", False) for t in tensors) and not any(
+            t.is_input or t.is_output for t in tensors
+        ):
             # Lives inside its user kernel's block (ops/_user_kernel.py), planned with that operator's scratch.
             if not any(t.producer is not None for t in tensors):
                 continue
@@ -54,8 +55,9 @@ def tensor_buffers(graph, storage_map) -> list:
             continue  # never written: unused tensor
         size = max(t.nbytes for t in tensors)
         head = graph.tensors[group]
-        buffers.append(LiveBuffer(id=group, name=head.name, size=size, start=min(starts),
-                                  end=max(ends), tensors=list(members)))
+        buffers.append(
+            LiveBuffer(id=group, name=head.name, size=size, start=min(starts), end=max(ends), tensors=list(members))
+        )
     return buffers
 
 
@@ -64,8 +66,16 @@ def scratch_buffers(graph, first_id: int) -> list:
     for op in graph.ops:
         n = op.lowering.scratch_bytes(op) if op.lowering else 0
         if n > 0:
-            out.append(LiveBuffer(id=first_id + op.index, name=f"op{op.index}_scratch", size=n,
-                                  start=op.index, end=op.index, kind="scratch"))
+            out.append(
+                LiveBuffer(
+                    id=first_id + op.index,
+                    name=f"op{op.index}_scratch",
+                    size=n,
+                    start=op.index,
+                    end=op.index,
+                    kind="scratch",
+                )
+            )
     return out
 
 

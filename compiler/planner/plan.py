@@ -23,14 +23,14 @@ class PlannedBuffer:
 
 @dataclass
 class MemoryPlan:
-    buffers: list             # list[PlannedBuffer], sorted by offset then id
-    workspace_size: int       # bytes, multiple of alignment (0 allowed)
-    lower_bound: int          # max over ops of simultaneously live bytes
+    buffers: list  # list[PlannedBuffer], sorted by offset then id
+    workspace_size: int  # bytes, multiple of alignment (0 allowed)
+    lower_bound: int  # max over ops of simultaneously live bytes
     alignment: int
-    tensor_offset: dict       # tensor index -> workspace offset
-    scratch_offset: dict      # op index -> scratch offset
-    state: list = None        # list[StateBuffer]: the variable tensors, in the separate state buffer
-    state_size: int = 0       # bytes of the state buffer (0: a stateless model, today's API)
+    tensor_offset: dict  # tensor index -> workspace offset
+    scratch_offset: dict  # op index -> scratch offset
+    state: list = None  # list[StateBuffer]: the variable tensors, in the separate state buffer
+    state_size: int = 0  # bytes of the state buffer (0: a stateless model, today's API)
     state_alignment: int = STATE_ALIGN
 
     @property
@@ -51,7 +51,7 @@ class MemoryPlan:
         """Pairs of buffers that are live together and overlap in memory (must be empty)."""
         bad = []
         for i, a in enumerate(self.buffers):
-            for b in self.buffers[i + 1:]:
+            for b in self.buffers[i + 1 :]:
                 if a.start <= b.end and b.start <= a.end:
                     if a.offset < b.offset + b.size and b.offset < a.offset + a.size:
                         bad.append((a.name, b.name))
@@ -63,8 +63,19 @@ def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryP
     live += scratch_buffers(graph, first_id=len(graph.tensors))
     offsets, total = allocate(live, alignment)
     planned = sorted(
-        (PlannedBuffer(id=b.id, name=b.name, kind=b.kind, size=b.size, offset=offsets[b.id],
-                       start=b.start, end=b.end, tensors=b.tensors) for b in live),
+        (
+            PlannedBuffer(
+                id=b.id,
+                name=b.name,
+                kind=b.kind,
+                size=b.size,
+                offset=offsets[b.id],
+                start=b.start,
+                end=b.end,
+                tensors=b.tensors,
+            )
+            for b in live
+        ),
         key=lambda p: (p.offset, p.id),
     )
     tensor_offset, scratch_offset = {}, {}
@@ -74,7 +85,13 @@ def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryP
         for t in p.tensors:
             tensor_offset[t] = p.offset
     state, state_size = plan_state(graph, storage_map)
-    return MemoryPlan(buffers=planned, workspace_size=total,
-                      lower_bound=lower_bound(live, len(graph.ops)), alignment=alignment,
-                      tensor_offset=tensor_offset, scratch_offset=scratch_offset,
-                      state=state, state_size=state_size)
+    return MemoryPlan(
+        buffers=planned,
+        workspace_size=total,
+        lower_bound=lower_bound(live, len(graph.ops)),
+        alignment=alignment,
+        tensor_offset=tensor_offset,
+        scratch_offset=scratch_offset,
+        state=state,
+        state_size=state_size,
+    )

@@ -10,18 +10,18 @@ after the tensors and reset to zero.
 
 from dataclasses import dataclass
 
-STATE_ALIGN = 4   # every state tensor starts on a word: the kernels load int16/int32/float elements
+STATE_ALIGN = 4  # every state tensor starts on a word: the kernels load int16/int32/float elements
 
 
 @dataclass
 class StateBuffer:
-    tensor: int       # tensor index (-1 for an operator's own state)
+    tensor: int  # tensor index (-1 for an operator's own state)
     name: str
     dtype: str
     offset: int
     size: int
-    fill: int         # byte value <prefix>_reset writes (the int8 zero point, else 0)
-    op: int = -1      # the operator whose own state this is (tensor -1)
+    fill: int  # byte value <prefix>_reset writes (the int8 zero point, else 0)
+    op: int = -1  # the operator whose own state this is (tensor -1)
 
 
 def _fill_byte(t) -> int:

@@ -22,6 +22,7 @@ def _taps_inside(in_size: int, k: int, stride: int, pad: int, out_size: int) -> 
 def _transpose_conv_macs(op) -> int:
     """One MAC per input element, filter tap and output channel that lands inside the output."""
     from ..ops.transpose_conv import transpose_padding
+
     n, ih, iw, ic = (int(d) for d in op.input(2).shape)
     _, kh, kw, _ = (int(d) for d in op.input(1).shape)
     _, oh, ow, oc = (int(d) for d in op.outputs[0].shape)

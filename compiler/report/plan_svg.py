@@ -16,7 +16,8 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 def escape(text: str) -> str:
     return _escape(_NOT_XML.sub("?", str(text)))
 
-_W, _H = 900, 480                 # drawing area in px
+
+_W, _H = 900, 480  # drawing area in px
 _LEFT, _TOP, _BOTTOM = 70, 40, 50
 _TENSOR_COLORS = ("#4e79a7", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#9c755f", "#bab0ac")
 _SCRATCH_COLOR = "#e15759"
@@ -26,8 +27,17 @@ def _label_bytes(n: int) -> str:
     return f"{n / 1024:.1f} KiB" if n >= 1024 else f"{n} B"
 
 
-def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lower_bound: int,
-                    xlabel: str = "", sections=(), bands=(), state_size: int = 0) -> str:
+def render_plan_svg(
+    title: str,
+    buffers,
+    num_steps: int,
+    workspace_size: int,
+    lower_bound: int,
+    xlabel: str = "",
+    sections=(),
+    bands=(),
+    state_size: int = 0,
+) -> str:
     """buffers: objects with name, kind, offset, size, start, end (inclusive operator indices).
 
     xlabel replaces the time axis' label; sections are (first step, label) pairs drawn as vertical dividers and
@@ -63,7 +73,8 @@ def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lo
             f'<rect class="buffer" x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" '
             f'fill="{color}" fill-opacity="0.85" stroke="white" stroke-width="0.5" '
             f'data-offset="{b.offset}" data-size="{b.size}" data-start="{b.start}" data-end="{b.end}">'
-            f"<title>{escape(tip)}</title></rect>")
+            f"<title>{escape(tip)}</title></rect>"
+        )
     marks = [(workspace_size, "#c00", "workspace"), (lower_bound, "#080", "lower bound")]
     if lower_bound is None:
         marks = [(workspace_size, "#c00", "workspace")]
@@ -71,10 +82,13 @@ def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lo
         marks = [(workspace_size, "#c00", "workspace = lower bound")]
     for value, color, label in marks:
         y = _TOP + value * sy
-        out.append(f'<line x1="{_LEFT}" y1="{y:.2f}" x2="{_LEFT + _W}" y2="{y:.2f}" stroke="{color}" '
-                   f'stroke-dasharray="6,3"/>')
-        out.append(f'<text x="{_LEFT + _W - 4}" y="{y - 4:.2f}" text-anchor="end" fill="{color}">{label} '
-                   f"{_label_bytes(value)}</text>")
+        out.append(
+            f'<line x1="{_LEFT}" y1="{y:.2f}" x2="{_LEFT + _W}" y2="{y:.2f}" stroke="{color}" stroke-dasharray="6,3"/>'
+        )
+        out.append(
+            f'<text x="{_LEFT + _W - 4}" y="{y - 4:.2f}" text-anchor="end" fill="{color}">{label} '
+            f"{_label_bytes(value)}</text>"
+        )
     for step, label in sections:
         x = _LEFT + step * sx
         out.append(f'<line class="section" x1="{x:.2f}" y1="{_TOP}" x2="{x:.2f}" y2="{_TOP + _H}" stroke="#333"/>')
@@ -85,8 +99,10 @@ def render_plan_svg(title: str, buffers, num_steps: int, workspace_size: int, lo
         out.append(f'<text x="{_LEFT + _W - 4}" y="{y + 14:.2f}" text-anchor="end">{escape(label)}</text>')
     xlabel = xlabel or f"operator (execution order, 0..{steps - 1})"
     out.append(f'<text x="{_LEFT + _W / 2}" y="{height - 12}" text-anchor="middle">{escape(xlabel)}</text>')
-    out.append(f'<text x="14" y="{_TOP + _H / 2}" transform="rotate(-90 14 {_TOP + _H / 2})" '
-               'text-anchor="middle">workspace offset (bytes, from 0 at the top)</text>')
+    out.append(
+        f'<text x="14" y="{_TOP + _H / 2}" transform="rotate(-90 14 {_TOP + _H / 2})" '
+        'text-anchor="middle">workspace offset (bytes, from 0 at the top)</text>'
+    )
     out.append(f'<text x="{_LEFT - 4}" y="{_TOP + 10}" text-anchor="end">0</text>')
     out.append(f'<text x="{_LEFT - 4}" y="{_TOP + _H}" text-anchor="end">{_label_bytes(top)}</text>')
     out.append("</svg>")

@@ -23,16 +23,20 @@ _LINE = re.compile(r"Arena allocation (total|head|tail) (\d+) bytes")
 
 @dataclass
 class TflmArena:
-    total: int    # everything TFLM allocated in its arena
-    head: int     # its plan of the intermediate tensors
-    tail: int     # persistent interpreter data
+    total: int  # everything TFLM allocated in its arena
+    head: int  # its plan of the intermediate tensors
+    tail: int  # persistent interpreter data
 
 
 def measure(model_path: str, arena_size: int = 8 << 20, timeout: float = 120.0):
     """TflmArena for the model, or None when the interpreter is unavailable or refuses the model."""
     try:
-        out = subprocess.run([sys.executable, "-c", _SCRIPT, model_path, str(arena_size)], capture_output=True,
-                             text=True, timeout=timeout)
+        out = subprocess.run(
+            [sys.executable, "-c", _SCRIPT, model_path, str(arena_size)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     figures = dict((k, int(v)) for k, v in _LINE.findall(out.stdout + out.stderr))

@@ -42,8 +42,16 @@ def layout(manifests: list, mode: str):
             base = _align_up(base, align)
         for b in ws["buffers"]:
             start, end = b["lifetime"]
-            boxes.append(_Box(f"{prefix}: {b['name']}", b["kind"], base + b["offset"], b["size"],
-                              t0 + max(start, 0), t0 + min(end, n_ops - 1)))
+            boxes.append(
+                _Box(
+                    f"{prefix}: {b['name']}",
+                    b["kind"],
+                    base + b["offset"],
+                    b["size"],
+                    t0 + max(start, 0),
+                    t0 + min(end, n_ops - 1),
+                )
+            )
         sections.append((t0 if mode == "exclusive" else base, f"{prefix} ({ws['size']} B)"))
         if mode == "exclusive":
             t0 += n_ops
@@ -65,5 +73,13 @@ def render_workspace_svg(name: str, manifests: list, mode: str) -> str:
         xlabel = "operator of each model (the models may run at the same time: one band each)"
     title = f"{name} ({mode}, {len(manifests)} models; separate buffers: {separate} B)"
     exclusive = mode == "exclusive"
-    return render_plan_svg(title, boxes, steps, size, None, xlabel=xlabel, sections=sections if exclusive else [],
-                           bands=[] if exclusive else sections)
+    return render_plan_svg(
+        title,
+        boxes,
+        steps,
+        size,
+        None,
+        xlabel=xlabel,
+        sections=sections if exclusive else [],
+        bands=[] if exclusive else sections,
+    )

@@ -69,24 +69,21 @@ int32_t aot_fp_count_leading_zeros(uint32_t x)
 /* exp(a) for a in [-1/4, 0), Q0.31 in and out (4th order Taylor around -1/8). */
 static int32_t aot_fp_exp_quarter_interval(int32_t a)
 {
-    const int32_t constant_term = 1895147668;   /* exp(-1/8) */
+    const int32_t constant_term = 1895147668;    /* exp(-1/8) */
     const int32_t constant_1_over_3 = 715827883; /* 1/3 */
     const int32_t x = a + (1 << 28);             /* a + 1/8 */
     const int32_t x2 = aot_fp_mul(x, x);
     const int32_t x3 = aot_fp_mul(x2, x);
     const int32_t x4 = aot_fp_mul(x2, x2);
     const int32_t x4_over_4 = aot_fp_rounding_divide_by_pot(x4, 2);
-    const int32_t poly = aot_fp_rounding_divide_by_pot(
-        aot_fp_mul(x4_over_4 + x3, constant_1_over_3) + x2, 1);
+    const int32_t poly = aot_fp_rounding_divide_by_pot(aot_fp_mul(x4_over_4 + x3, constant_1_over_3) + x2, 1);
     return constant_term + aot_fp_mul(constant_term, x + poly);
 }
 
 int32_t aot_fp_exp_on_negative_values(int32_t a, int32_t integer_bits)
 {
     /* exp(-2^k) in Q0.31 for k = -2 .. 4, applied for each set bit of -a. */
-    static const int32_t multipliers[7] = {
-        1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242
-    };
+    static const int32_t multipliers[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
     const int32_t fractional_bits = 31 - integer_bits;
     const int32_t one_quarter = (int32_t)1 << (fractional_bits - 2);
     const int32_t mask = one_quarter - 1;
@@ -137,8 +134,7 @@ int32_t aot_fp_one_over_one_plus_x(int32_t a)
 int32_t aot_fp_reciprocal(int32_t x, int32_t x_integer_bits, int32_t* num_bits_over_unit)
 {
     const int32_t headroom_plus_one = aot_fp_count_leading_zeros((uint32_t)x);
-    const int32_t shifted_minus_one =
-        (int32_t)(((uint32_t)x << headroom_plus_one) - ((uint32_t)1 << 31));
+    const int32_t shifted_minus_one = (int32_t)(((uint32_t)x << headroom_plus_one) - ((uint32_t)1 << 31));
     *num_bits_over_unit = x_integer_bits - headroom_plus_one;
     return aot_fp_one_over_one_plus_x(shifted_minus_one);
 }
@@ -168,8 +164,7 @@ int32_t aot_fp_logistic(int32_t a, int32_t integer_bits)
     if (a == 0) {
         return (int32_t)1 << 30; /* exactly 1/2 */
     }
-    positive = aot_fp_one_over_one_plus_x(
-        aot_fp_exp_on_negative_values(a > 0 ? -a : a, integer_bits));
+    positive = aot_fp_one_over_one_plus_x(aot_fp_exp_on_negative_values(a > 0 ? -a : a, integer_bits));
     return a > 0 ? positive : INT32_MAX - positive;
 }
 

@@ -1,7 +1,7 @@
 /* The single CRT translation unit allowed to use 64-bit arithmetic.
  *
- * aot_multiply_by_quantized_multiplier's semantics follow TFLite's default ("double rounding") MultiplyByQuantizedMultiplier:
- *   RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x << left, m), right)
+ * aot_multiply_by_quantized_multiplier's semantics follow TFLite's default ("double rounding")
+ * MultiplyByQuantizedMultiplier: RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x << left, m), right)
  * Bit-exactness with the TFLite Micro reference kernels depends on every
  * detail here (rounding of the high half, saturation corner case, rounding of the right shift).
  */

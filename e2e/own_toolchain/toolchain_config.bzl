@@ -7,10 +7,13 @@ load("@bazel_tools//tools/cpp:cc_toolchain_config_lib.bzl", "feature", "flag_gro
 _CORE_FLAGS = ["-mcpu=cortex-m7", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-d16"]
 
 def _impl(ctx):
-    tools = [tool_path(name = n, path = "/usr/bin/arm-none-eabi-" + n) for n in
-             ["gcc", "ld", "ar", "cpp", "nm", "objcopy", "objdump", "strip", "gcov"]]
-    compile_actions = [ACTION_NAMES.c_compile, ACTION_NAMES.cpp_compile, ACTION_NAMES.assemble,
-                       ACTION_NAMES.preprocess_assemble]
+    tools = [tool_path(name = n, path = "/usr/bin/arm-none-eabi-" + n) for n in ["gcc", "ld", "ar", "cpp", "nm", "objcopy", "objdump", "strip", "gcov"]]
+    compile_actions = [
+        ACTION_NAMES.c_compile,
+        ACTION_NAMES.cpp_compile,
+        ACTION_NAMES.assemble,
+        ACTION_NAMES.preprocess_assemble,
+    ]
     flags = feature(
         name = "product_flags",
         enabled = True,

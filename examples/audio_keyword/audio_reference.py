@@ -42,29 +42,40 @@ def reference(preprocessor, classifier, seed):
     """(clip, window, stride, starts, features [frames, feature_size] int8, scores int8, classifier graph)."""
     pre = load_model(preprocessor)
     cls = load_model(classifier)
-    if len(pre.inputs) != 1 or pre.inputs[0].dtype != "int16" or len(pre.outputs) != 1 \
-            or pre.outputs[0].dtype != "int8":
-        raise CompileError(f"{preprocessor}: expected one int16 audio input and one int8 feature output "
-                           "(TFLite Micro's audio_preprocessor_int8)")
-    if len(cls.inputs) != 1 or cls.inputs[0].dtype != "int8" or len(cls.outputs) != 1 \
-            or cls.outputs[0].dtype != "int8":
-        raise CompileError(f"{classifier}: expected one int8 feature input and one int8 score output "
-                           "(TFLite Micro's micro_speech_quantized)")
+    if (
+        len(pre.inputs) != 1
+        or pre.inputs[0].dtype != "int16"
+        or len(pre.outputs) != 1
+        or pre.outputs[0].dtype != "int8"
+    ):
+        raise CompileError(
+            f"{preprocessor}: expected one int16 audio input and one int8 feature output "
+            "(TFLite Micro's audio_preprocessor_int8)"
+        )
+    if len(cls.inputs) != 1 or cls.inputs[0].dtype != "int8" or len(cls.outputs) != 1 or cls.outputs[0].dtype != "int8":
+        raise CompileError(
+            f"{classifier}: expected one int8 feature input and one int8 score output "
+            "(TFLite Micro's micro_speech_quantized)"
+        )
     window = int(np.prod(pre.inputs[0].shape))
     feature_size = int(np.prod(pre.outputs[0].shape))
     matrix = int(np.prod(cls.inputs[0].shape))
     if matrix % feature_size:
-        raise CompileError(f"{classifier}: its input ({matrix} values) is not a whole number of "
-                           f"{feature_size}-value feature rows of {preprocessor}")
+        raise CompileError(
+            f"{classifier}: its input ({matrix} values) is not a whole number of "
+            f"{feature_size}-value feature rows of {preprocessor}"
+        )
     frames = matrix // feature_size
     stride = stride_samples()
     clip = synth_clip(seed)
     starts = frame_starts(len(clip), frames, window, stride)
     if len(starts) != frames:
-        raise CompileError(f"a {len(clip)}-sample clip gives {len(starts)} windows of {window} samples every "
-                           f"{stride}, the classifier needs {frames}")
+        raise CompileError(
+            f"a {len(clip)}-sample clip gives {len(starts)} windows of {window} samples every "
+            f"{stride}, the classifier needs {frames}"
+        )
     # One interpreter for all windows (tflm_outputs keeps it across cases), as micro_speech keeps one.
-    cases = [[clip[s:s + window].reshape(pre.inputs[0].shape)] for s in starts]
+    cases = [[clip[s : s + window].reshape(pre.inputs[0].shape)] for s in starts]
     features = np.stack([np.asarray(o[0]).reshape(-1) for o in tflm_outputs(preprocessor, cases, 1)])
     scores = np.asarray(tflm_outputs(classifier, [[features.reshape(cls.inputs[0].shape)]], 1)[0][0]).reshape(-1)
     if len(scores) != len(LABELS):
@@ -75,19 +86,27 @@ def reference(preprocessor, classifier, seed):
 def float_features(float_preprocessor, clip, window, starts, feature_size):
     """The float32 preprocessor's features for the same windows (its own interpreter, so its own state)."""
     pre = load_model(float_preprocessor)
-    if len(pre.inputs) != 1 or pre.inputs[0].dtype != "int16" or int(np.prod(pre.inputs[0].shape)) != window \
-            or len(pre.outputs) != 1 or pre.outputs[0].dtype != "float32" \
-            or int(np.prod(pre.outputs[0].shape)) != feature_size:
-        raise CompileError(f"{float_preprocessor}: expected one int16 input of {window} samples and one float32 "
-                           f"output of {feature_size} features (TFLite Micro's audio_preprocessor_float)")
-    cases = [[clip[s:s + window].reshape(pre.inputs[0].shape)] for s in starts]
-    return np.stack([np.asarray(o[0], dtype=np.float32).reshape(-1)
-                     for o in tflm_outputs(float_preprocessor, cases, 1)])
+    if (
+        len(pre.inputs) != 1
+        or pre.inputs[0].dtype != "int16"
+        or int(np.prod(pre.inputs[0].shape)) != window
+        or len(pre.outputs) != 1
+        or pre.outputs[0].dtype != "float32"
+        or int(np.prod(pre.outputs[0].shape)) != feature_size
+    ):
+        raise CompileError(
+            f"{float_preprocessor}: expected one int16 input of {window} samples and one float32 "
+            f"output of {feature_size} features (TFLite Micro's audio_preprocessor_float)"
+        )
+    cases = [[clip[s : s + window].reshape(pre.inputs[0].shape)] for s in starts]
+    return np.stack(
+        [np.asarray(o[0], dtype=np.float32).reshape(-1) for o in tflm_outputs(float_preprocessor, cases, 1)]
+    )
 
 
 def _rows(values, per_line):
     vals = [str(int(v)) for v in values]
-    return ",\n".join("    " + ", ".join(vals[i:i + per_line]) for i in range(0, len(vals), per_line))
+    return ",\n".join("    " + ", ".join(vals[i : i + per_line]) for i in range(0, len(vals), per_line))
 
 
 def write_sources(out_dir, name, seed, clip, window, stride, starts, features, scores, sources, ffeatures=None):
@@ -129,7 +148,7 @@ def write_sources(out_dir, name, seed, clip, window, stride, starts, features, s
     ]
     c = [
         f"/* {name}.c: generated by examples/audio_keyword/audio_reference.py (seed {seed}). Do not edit. */",
-        f"#include \"{name}.h\"",
+        f'#include "{name}.h"',
         "",
         f"const int16_t {name}_audio[{N}_NUM_SAMPLES] = {{",
         _rows(clip, 16),
@@ -143,14 +162,14 @@ def write_sources(out_dir, name, seed, clip, window, stride, starts, features, s
         _rows(scores, 16),
         "};",
         "",
-        f"const char* const {name}_labels[{N}_NUM_SCORES] = {{" + ", ".join(f"\"{s}\"" for s in LABELS) + "};",
+        f"const char* const {name}_labels[{N}_NUM_SCORES] = {{" + ", ".join(f'"{s}"' for s in LABELS) + "};",
         "",
     ]
     if ffeatures is not None:
         bits = [f"0x{int(b):08x}u" for b in np.ascontiguousarray(ffeatures, dtype="<f4").view("<u4").reshape(-1)]
         c += [
             f"const uint32_t {name}_float_features_want[{N}_FRAMES * {N}_FEATURE_SIZE] = {{",
-            ",\n".join("    " + ", ".join(bits[i:i + 8]) for i in range(0, len(bits), 8)),
+            ",\n".join("    " + ", ".join(bits[i : i + 8]) for i in range(0, len(bits), 8)),
             "};",
             "",
         ]
@@ -172,14 +191,31 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         clip, window, stride, starts, features, scores = reference(args.preprocessor, args.classifier, args.seed)
-        ffeatures = (float_features(args.float_preprocessor, clip, window, starts, features.shape[1])
-                     if args.float_preprocessor else None)
+        ffeatures = (
+            float_features(args.float_preprocessor, clip, window, starts, features.shape[1])
+            if args.float_preprocessor
+            else None
+        )
     except CompileError as e:
         print(f"audio_reference: {e}", file=sys.stderr)
         return 1
-    write_sources(args.out_dir, args.name, args.seed, clip, window, stride, starts, features, scores,
-                  (os.path.basename(args.preprocessor), os.path.basename(args.classifier),
-                   os.path.basename(args.float_preprocessor or "")), ffeatures)
+    write_sources(
+        args.out_dir,
+        args.name,
+        args.seed,
+        clip,
+        window,
+        stride,
+        starts,
+        features,
+        scores,
+        (
+            os.path.basename(args.preprocessor),
+            os.path.basename(args.classifier),
+            os.path.basename(args.float_preprocessor or ""),
+        ),
+        ffeatures,
+    )
     return 0
 
 

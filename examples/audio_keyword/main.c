@@ -144,8 +144,7 @@ int main(void)
         printf("float preprocessor run failed\n");
         return 1;
     }
-    printf("float front-end (%dx%d float32, bit patterns) vs TFLite Micro: ", AUDIO_REF_FRAMES,
-           AUDIO_REF_FEATURE_SIZE);
+    printf("float front-end (%dx%d float32, bit patterns) vs TFLite Micro: ", AUDIO_REF_FRAMES, AUDIO_REF_FEATURE_SIZE);
     if (float_differ == 0) {
         printf("bit-exact\n");
     } else {
@@ -170,7 +169,7 @@ int main(void)
         printf("match: features and scores equal TFLite Micro's bit for bit\n");
         return 0;
     }
-    printf("MISMATCH: %d feature rows, %d scores and %d float features differ from TFLite Micro's\n",
-           (int)bad_frames, (int)bad_scores, (int)float_differ);
+    printf("MISMATCH: %d feature rows, %d scores and %d float features differ from TFLite Micro's\n", (int)bad_frames,
+           (int)bad_scores, (int)float_differ);
     return 1;
 }

@@ -46,7 +46,7 @@ def synth_clip(seed, num_samples=SAMPLE_RATE, rate=SAMPLE_RATE):
     """int16 samples: noise floor + voiced burst + hiss, all drawn from `seed`."""
     rng = np.random.default_rng(seed)
     t = np.arange(num_samples) / rate
-    clip = rng.normal(0.0, 60.0, num_samples)                      # background noise floor (about -55 dBFS)
+    clip = rng.normal(0.0, 60.0, num_samples)  # background noise floor (about -55 dBFS)
 
     # Voiced burst: position, length, pitch and formants drawn from the seed.
     start = rng.uniform(0.20, 0.35)
@@ -61,7 +61,7 @@ def synth_clip(seed, num_samples=SAMPLE_RATE, rate=SAMPLE_RATE):
     f0_mean = 0.5 * (f0_start + f0_end)
     for k in range(1, int(4000.0 / f0_mean)):
         f = k * f0_mean
-        gain = sum(1.0 / (1.0 + ((f - fc) / 150.0) ** 2) for fc in formants) / k ** 0.5
+        gain = sum(1.0 / (1.0 + ((f - fc) / 150.0) ** 2) for fc in formants) / k**0.5
         voiced += gain * np.sin(k * phase + rng.uniform(0.0, 2.0 * np.pi))
     voiced *= envelope
     clip += 9000.0 * voiced / max(np.max(np.abs(voiced)), 1e-9)

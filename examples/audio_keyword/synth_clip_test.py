@@ -24,9 +24,9 @@ class SynthClipTest(unittest.TestCase):
         for seed in (0, 1, 16, 12345):
             clip = synth_clip(seed).astype(np.float64)
             rms = np.sqrt(np.mean(clip.reshape(-1, 320) ** 2, axis=1))  # per 20 ms
-            self.assertLess(rms[:3].max(), 200.0, seed)                 # the first 60 ms: noise floor only
-            self.assertGreater(rms.max(), 2000.0, seed)                 # the voiced burst
-            self.assertLess(np.abs(clip).max(), 32768.0, seed)          # no clipping at full scale
+            self.assertLess(rms[:3].max(), 200.0, seed)  # the first 60 ms: noise floor only
+            self.assertGreater(rms.max(), 2000.0, seed)  # the voiced burst
+            self.assertLess(np.abs(clip).max(), 32768.0, seed)  # no clipping at full scale
 
     def test_micro_speech_framing(self):
         window, stride = window_samples(), stride_samples()

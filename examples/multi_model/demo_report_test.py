@@ -44,8 +44,10 @@ class DemoReportTest(unittest.TestCase):
 
     def test_same_model_twice_costs_the_same(self):
         a, b = self.owners["kws"], self.owners["kws_b"]
-        self.assertEqual((a["code"], a["constants"], a["workspace"], a["run_stack"]),
-                         (b["code"], b["constants"], b["workspace"], b["run_stack"]))
+        self.assertEqual(
+            (a["code"], a["constants"], a["workspace"], a["run_stack"]),
+            (b["code"], b["constants"], b["workspace"], b["run_stack"]),
+        )
 
     def test_owners_add_up_to_sections(self):
         total_code = sum(o["code"] for o in self.owners.values())

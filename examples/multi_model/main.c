@@ -36,8 +36,8 @@ struct demo_result {
     const char* network;
     const char* prefix;
     int32_t rc;
-    int32_t top;       /* index of the largest output */
-    int32_t top_q;     /* its quantized value */
+    int32_t top;   /* index of the largest output */
+    int32_t top_q; /* its quantized value */
     int32_t mismatches;
     uint32_t workspace_bytes;
     uint32_t weight_bytes;
@@ -71,9 +71,9 @@ static void compare(struct demo_result* r, const int8_t* got, const int8_t* want
 
 static void print_row(const struct demo_result* r)
 {
-    printf("| %-22s | %-6s | %5d (q=%4d) | %-15s | %9u | %9u |\n", r->network, r->prefix, (int)r->top,
-           (int)r->top_q, r->rc != 0 ? "run failed" : (r->mismatches == 0 ? "bit-exact" : "MISMATCH"),
-           (unsigned)r->workspace_bytes, (unsigned)r->weight_bytes);
+    printf("| %-22s | %-6s | %5d (q=%4d) | %-15s | %9u | %9u |\n", r->network, r->prefix, (int)r->top, (int)r->top_q,
+           r->rc != 0 ? "run failed" : (r->mismatches == 0 ? "bit-exact" : "MISMATCH"), (unsigned)r->workspace_bytes,
+           (unsigned)r->weight_bytes);
 }
 
 int main(void)
@@ -94,8 +94,8 @@ int main(void)
     {
         const struct kws_b_inputs in = {kws_b_ref_input_1};
         struct kws_b_outputs out = {kws_b_out};
-        struct demo_result r = {"keyword spotting (2nd)", "kws_b", 0, 0, 0, 0, KWS_B_WORKSPACE_SIZE,
-                                KWS_B_WEIGHT_BYTES};
+        struct demo_result r = {"keyword spotting (2nd)", "kws_b",           0, 0, 0, 0,
+                                KWS_B_WORKSPACE_SIZE,     KWS_B_WEIGHT_BYTES};
         r.rc = kws_b_run(&in, &out, DEMO_WORKSPACE_KWS_B);
         compare(&r, kws_b_out, kws_b_ref_identity_want, KWS_B_IDENTITY_SIZE);
         results[1] = r;
@@ -120,8 +120,8 @@ int main(void)
     {
         const struct vision_inputs in = {vision_ref_input_1};
         struct vision_outputs out = {vision_out};
-        struct demo_result r = {"vision MobileNet v1", "vision", 0, 0, 0, 0, VISION_WORKSPACE_SIZE,
-                                VISION_WEIGHT_BYTES};
+        struct demo_result r = {"vision MobileNet v1", "vision",           0, 0, 0, 0,
+                                VISION_WORKSPACE_SIZE, VISION_WEIGHT_BYTES};
         r.rc = vision_run(&in, &out, DEMO_WORKSPACE_VISION);
         compare(&r, vision_out, vision_ref_identity_want, VISION_IDENTITY_SIZE);
         results[4] = r;
@@ -130,8 +130,8 @@ int main(void)
     {
         const struct speech_inputs in = {speech_ref_reshape_1};
         struct speech_outputs out = {speech_out};
-        struct demo_result r = {"micro_speech yes/no", "speech", 0, 0, 0, 0, SPEECH_WORKSPACE_SIZE,
-                                SPEECH_WEIGHT_BYTES};
+        struct demo_result r = {"micro_speech yes/no", "speech",           0, 0, 0, 0,
+                                SPEECH_WORKSPACE_SIZE, SPEECH_WEIGHT_BYTES};
         r.rc = speech_run(&in, &out, DEMO_WORKSPACE_SPEECH);
         compare(&r, speech_out, speech_ref_labels_softmax_want, SPEECH_LABELS_SOFTMAX_SIZE);
         results[4] = r;
@@ -140,8 +140,8 @@ int main(void)
 
     printf("\naot_rules multi-model demo on %s: 5 model libraries, one image\n", DEMO_PLATFORM);
     printf("models: %s\n\n", DEMO_MODEL_SET);
-    printf("| %-22s | %-6s | %-14s | %-15s | %9s | %9s |\n", "network", "prefix", "top output",
-           "vs TFLite Micro", "workspace", "weights");
+    printf("| %-22s | %-6s | %-14s | %-15s | %9s | %9s |\n", "network", "prefix", "top output", "vs TFLite Micro",
+           "workspace", "weights");
     printf("|------------------------|--------|----------------|-----------------|-----------|-----------|\n");
     for (i = 0; i < 5; i++) {
         print_row(&results[i]);
@@ -156,7 +156,8 @@ int main(void)
         }
     }
     printf("\nshared workspace (exclusive): %u B for all five models; separate buffers would take %u B "
-           "(saves %u B)\n", (unsigned)DEMO_WORKSPACE_SIZE, (unsigned)DEMO_WORKSPACE_SEPARATE_BYTES,
+           "(saves %u B)\n",
+           (unsigned)DEMO_WORKSPACE_SIZE, (unsigned)DEMO_WORKSPACE_SEPARATE_BYTES,
            (unsigned)DEMO_WORKSPACE_SAVED_BYTES);
     if (kws_twins_differ) {
         printf("kws and kws_b disagree on the same input\n");

@@ -29,9 +29,9 @@ int32_t clamp_floor_init(const struct aot_uk_params* params)
         return CLAMP_FLOOR_BAD_MODEL;
     }
     /* Raw comparison is only right when all three share one quantization. */
-    if (in->quant_count != 1 || fl->quant_count != 1 || out->quant_count != 1 ||
-        in->scales[0] != out->scales[0] || in->scales[0] != fl->scales[0] ||
-        in->zero_points[0] != out->zero_points[0] || in->zero_points[0] != fl->zero_points[0]) {
+    if (in->quant_count != 1 || fl->quant_count != 1 || out->quant_count != 1 || in->scales[0] != out->scales[0] ||
+        in->scales[0] != fl->scales[0] || in->zero_points[0] != out->zero_points[0] ||
+        in->zero_points[0] != fl->zero_points[0]) {
         return CLAMP_FLOOR_BAD_MODEL;
     }
     return AOT_OK;

@@ -102,8 +102,8 @@ int main(void)
         expect("the kernel's status and operator index reach the caller; later layers do not run",
                rc == USER_FC_FAULT && ad_failed_op() == 3 && user_fc_calls == 4);
         rc = ad_run(&in, &out, UK_WORKSPACE_AD);
-        expect("the next run succeeds and clears ad_failed_op()", rc == AOT_OK && ad_failed_op() == -1 &&
-               mismatches(ad_out, ad_ref_identity_want, AD_IDENTITY_SIZE) == 0);
+        expect("the next run succeeds and clears ad_failed_op()",
+               rc == AOT_OK && ad_failed_op() == -1 && mismatches(ad_out, ad_ref_identity_want, AD_IDENTITY_SIZE) == 0);
     }
     printf("%s\n", failures == 0 ? "all user-kernel checks passed" : "FAILED");
     return failures == 0 ? 0 : 1;

@@ -36,7 +36,8 @@ int32_t user_fully_connected_s8(const int8_t* input, int32_t batches, int32_t ac
                 acc += ((int32_t)in[d] + input_offset) * (int32_t)w[d];
             }
             q = aot_multiply_by_quantized_multiplier(acc, out_multiplier[o * multiplier_stride],
-                                                     out_shift[o * multiplier_stride]) + output_offset;
+                                                     out_shift[o * multiplier_stride]) +
+                output_offset;
             q = q < act_min ? act_min : q;
             q = q > act_max ? act_max : q;
             output[b * out_depth + o] = (int8_t)q;

@@ -23,8 +23,10 @@ class ImageReportTest(unittest.TestCase):
         self.assertEqual(placed["weights"]["region"], "EXTFLASH")
         self.assertTrue(placed["weights"]["symbols"])
         self.assertTrue(all(s.startswith("placed_kws_") for s in placed["weights"]["symbols"]))
-        self.assertEqual(placed["workspace"], {"region": "DTCM", "bytes": placed["workspace"]["bytes"],
-                                               "symbols": ["test_workspace"]})
+        self.assertEqual(
+            placed["workspace"],
+            {"region": "DTCM", "bytes": placed["workspace"]["bytes"], "symbols": ["test_workspace"]},
+        )
         self.assertEqual(placed["io"]["region"], "SRAM")
 
     def test_region_rows(self):
@@ -38,9 +40,18 @@ class ImageReportTest(unittest.TestCase):
 
 class RegionBudgetTest(unittest.TestCase):
     """The arithmetic on a synthetic image: a .data load image counts where it is stored, the heap nowhere."""
-    regions = [Region("FLASH", 0, 0x1000, "rx"), Region("DTCM", 0x2000, 0x100, "rw"), Region("RAM", 0x3000, 0x1000, "rw")]
-    sections = [Section(".text", 0, 0, 0x200, False), Section(".data", 0x3000, 0x200, 0x10, False),
-                Section(".aot_DTCM", 0x2000, 0x2000, 0x90, True), Section(".heap", 0x3010, 0x3010, 0x800, True)]
+
+    regions = [
+        Region("FLASH", 0, 0x1000, "rx"),
+        Region("DTCM", 0x2000, 0x100, "rw"),
+        Region("RAM", 0x3000, 0x1000, "rw"),
+    ]
+    sections = [
+        Section(".text", 0, 0, 0x200, False),
+        Section(".data", 0x3000, 0x200, 0x10, False),
+        Section(".aot_DTCM", 0x2000, 0x2000, 0x90, True),
+        Section(".heap", 0x3010, 0x3010, 0x800, True),
+    ]
     symbols = [Symbol("ws_a", 0x80, "bss", 0x2000), Symbol("kws_w0", 0x10, "bss", 0x2080)]
     markers = {"__aot_workspace_start": 0x2000, "__aot_workspace_end": 0x2080}
     placement = {"weights": "FLASH", "workspace": "DTCM", "state": "RAM", "io": "RAM"}
@@ -51,15 +62,34 @@ class RegionBudgetTest(unittest.TestCase):
     def test_over_budget_message(self):
         rows = region_rows(self.regions, usage(self.regions, self.sections), {"DTCM": 100}, self.placement)
         models = {"kws": {"workspace": {"size": 128}}}
-        problems = region_budget_problems("//x:fw", self.regions, rows, self.symbols, self.sections, self.markers,
-                                          models, self.placement, {"DTCM": "100"})
-        self.assertEqual(problems, [
-            "//x:fw: region DTCM holds 144 B, over its budget of 100 B (100; the region is 256 B). Contributors: "
-            "workspace buffer ws_a (128 B); kws_w0 (16 B). Placed here by the models' plans: kws's workspace 128 B."])
+        problems = region_budget_problems(
+            "//x:fw",
+            self.regions,
+            rows,
+            self.symbols,
+            self.sections,
+            self.markers,
+            models,
+            self.placement,
+            {"DTCM": "100"},
+        )
+        self.assertEqual(
+            problems,
+            [
+                "//x:fw: region DTCM holds 144 B, over its budget of 100 B (100; the region is 256 B). Contributors: "
+                "workspace buffer ws_a (128 B); kws_w0 (16 B). Placed here by the models' plans: kws's workspace 128 B."
+            ],
+        )
 
     def test_contributors_name_models(self):
-        got = contributors(self.regions[0], [Symbol("kws_w0", 8, "rodata", 0x10), Symbol("kws_w1", 8, "rodata", 0x18)],
-                           [], {"__aot_weights_start": 0x10, "__aot_weights_end": 0x20}, {"kws": {}}, self.placement)
+        got = contributors(
+            self.regions[0],
+            [Symbol("kws_w0", 8, "rodata", 0x10), Symbol("kws_w1", 8, "rodata", 0x18)],
+            [],
+            {"__aot_weights_start": 0x10, "__aot_weights_end": 0x20},
+            {"kws": {}},
+            self.placement,
+        )
         self.assertEqual(got, [(16, "weights of kws")])
 
 

@@ -15,16 +15,21 @@ IN_SCALE, OUT_SCALE = 0.05, 0.2
 def _effective_scales(rng, n, left_shifts):
     """Per channel (effective scale, at an output step)."""
     kind = rng.integers(0, 5, n)
-    e = np.where(kind == 0, 2.0 ** rng.uniform(-12, -7, n),
-        np.where(kind == 1, 2.0 ** rng.uniform(-31, -23, n),
-        np.where(kind == 2, 2.0 ** rng.uniform(-40, -33, n), 2.0 ** rng.uniform(-28, -24, n))))
+    e = np.where(
+        kind == 0,
+        2.0 ** rng.uniform(-12, -7, n),
+        np.where(
+            kind == 1,
+            2.0 ** rng.uniform(-31, -23, n),
+            np.where(kind == 2, 2.0 ** rng.uniform(-40, -33, n), 2.0 ** rng.uniform(-28, -24, n)),
+        ),
+    )
     if left_shifts:
         e[::3] = 2.0 ** rng.uniform(-1, 1.5, len(e[::3]))
-    return e, (kind == 4) & (e < 2.0 ** -20)
+    return e, (kind == 4) & (e < 2.0**-20)
 
 
-def add_layer(b, x, kind, k, oc, rng, out_zp, act, left_shifts=False, in_scale=IN_SCALE, out_scale=OUT_SCALE,
-              name="l"):
+def add_layer(b, x, kind, k, oc, rng, out_zp, act, left_shifts=False, in_scale=IN_SCALE, out_scale=OUT_SCALE, name="l"):
     """Appends CONV_2D (k x k, SAME), DEPTHWISE_CONV_2D (k x k, multiplier 1) or FULLY_CONNECTED reading x;
     returns its output tensor."""
     eff, edge = _effective_scales(rng, oc, left_shifts)
@@ -42,8 +47,7 @@ def add_layer(b, x, kind, k, oc, rng, out_zp, act, left_shifts=False, in_scale=I
     edge_bias = np.round(rng.choice([-0.5, 0.5], oc) / eff) + rng.integers(-2000, 2000, oc)
     bias = np.where(edge, np.clip(edge_bias, -limit, limit), bias).astype(np.int32)
     wt = b.const(f"{name}_w", wts, "int8", ws, 0, quantized_dimension=axis)
-    bt = b.const(f"{name}_b", bias, "int32", np.float32(in_scale) * ws.astype(np.float32), 0,
-                 quantized_dimension=0)
+    bt = b.const(f"{name}_b", bias, "int32", np.float32(in_scale) * ws.astype(np.float32), 0, quantized_dimension=0)
     if kind == "FULLY_CONNECTED":
         rows = int(np.prod(x.shape[:-1]))
         y = b.tensor(f"{name}_y", [rows, oc], "int8", out_scale, out_zp)
@@ -51,8 +55,14 @@ def add_layer(b, x, kind, k, oc, rng, out_zp, act, left_shifts=False, in_scale=I
     else:
         n, h, w, _ = x.shape
         y = b.tensor(f"{name}_y", [n, h, w, oc], "int8", out_scale, out_zp)
-        opts = {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": act,
-                "dilationHFactor": 1, "dilationWFactor": 1}
+        opts = {
+            "padding": 0,
+            "strideH": 1,
+            "strideW": 1,
+            "fusedActivationFunction": act,
+            "dilationHFactor": 1,
+            "dilationWFactor": 1,
+        }
         if kind == "DEPTHWISE_CONV_2D":
             opts["depthMultiplier"] = 1
         b.op(kind, [x, wt, bt], y, opts)

@@ -45,30 +45,51 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
-OPS = ("Conv Gemm MatMul Relu LeakyRelu PRelu Clip Sigmoid Tanh HardSigmoid HardSwish Softmax MaxPool AveragePool "
-       "GlobalAveragePool GlobalMaxPool Add Sub Mul Div Reshape Flatten Transpose Concat Squeeze Unsqueeze "
-       "BatchNormalization Pad ReduceMean Identity Dropout Slice Split Gather QuantizeLinear DequantizeLinear "
-       "QLinearConv QLinearMatMul Abs Neg Sqrt Reciprocal Exp Log Sin Cos Floor Ceil Round Min Max Equal Less "
-       "LessOrEqual Greater GreaterOrEqual And Or Not Where Resize Upsample Erf Softplus Gelu Expand Tile ReduceMax "
-       "ReduceMin ReduceSum ArgMax ArgMin").split()
+OPS = (
+    "Conv Gemm MatMul Relu LeakyRelu PRelu Clip Sigmoid Tanh HardSigmoid HardSwish Softmax MaxPool AveragePool "
+    "GlobalAveragePool GlobalMaxPool Add Sub Mul Div Reshape Flatten Transpose Concat Squeeze Unsqueeze "
+    "BatchNormalization Pad ReduceMean Identity Dropout Slice Split Gather QuantizeLinear DequantizeLinear "
+    "QLinearConv QLinearMatMul Abs Neg Sqrt Reciprocal Exp Log Sin Cos Floor Ceil Round Min Max Equal Less "
+    "LessOrEqual Greater GreaterOrEqual And Or Not Where Resize Upsample Erf Softplus Gelu Expand Tile ReduceMax "
+    "ReduceMin ReduceSum ArgMax ArgMin"
+).split()
 # Constant carries no computation (it is folded); cases using it with listed ops are applicable.
 ALLOWED = set(OPS) | {"Constant"}
-SPATIAL = {"Conv", "MaxPool", "AveragePool", "BatchNormalization", "GlobalAveragePool", "GlobalMaxPool",
-           "QLinearConv"}
+SPATIAL = {"Conv", "MaxPool", "AveragePool", "BatchNormalization", "GlobalAveragePool", "GlobalMaxPool", "QLinearConv"}
 RTOL, ATOL = 1e-4, 1e-5
 # Cases whose stored expected outputs are written by hand with fewer digits than float32 (the generator's
 # literal): compared with an absolute tolerance of half their last digit instead.
-ROUNDED_EXPECTED = {"test_averagepool_2d_ceil_last_window_starts_on_pad": 5e-5}   # y given with 4 decimals
+ROUNDED_EXPECTED = {"test_averagepool_2d_ceil_last_window_starts_on_pad": 5e-5}  # y given with 4 decimals
 
 # Operand positions that are parameters (weights, shapes, axes, indices, pads, quantization), not data.  The
 # node tests often feed them as graph inputs; an ahead-of-time compiler needs them constant, so the harness
 # freezes such an input into an initializer when every data set gives it the same value, and says so.
-PARAM_SLOTS = {"Conv": {1, 2}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2}, "PRelu": {1}, "Reshape": {1},
-               "Squeeze": {1}, "Unsqueeze": {1}, "ReduceMean": {1}, "Slice": {1, 2, 3, 4}, "Split": {1},
-               "Gather": {1}, "Pad": {1, 2, 3}, "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2},
-               "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8}, "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7},
-               "Dropout": {1, 2}, "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
-               "ReduceMax": {1}, "ReduceMin": {1}, "ReduceSum": {1}}
+PARAM_SLOTS = {
+    "Conv": {1, 2},
+    "BatchNormalization": {1, 2, 3, 4},
+    "Clip": {1, 2},
+    "PRelu": {1},
+    "Reshape": {1},
+    "Squeeze": {1},
+    "Unsqueeze": {1},
+    "ReduceMean": {1},
+    "Slice": {1, 2, 3, 4},
+    "Split": {1},
+    "Gather": {1},
+    "Pad": {1, 2, 3},
+    "QuantizeLinear": {1, 2},
+    "DequantizeLinear": {1, 2},
+    "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8},
+    "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7},
+    "Dropout": {1, 2},
+    "Resize": {1, 2, 3},
+    "Upsample": {1},
+    "Expand": {1},
+    "Tile": {1},
+    "ReduceMax": {1},
+    "ReduceMin": {1},
+    "ReduceSum": {1},
+}
 
 
 def freeze_parameters(model, data_sets):
@@ -88,7 +109,7 @@ def freeze_parameters(model, data_sets):
         if not uses.get(name) or not all(uses[name]) or any(len(ins) <= pos for ins, _ in data_sets):
             continue
         first = data_sets[0][0][pos]
-        if isinstance(first, np.generic):      # numpy scalars (e.g. a Clip bound) are 0-d tensors
+        if isinstance(first, np.generic):  # numpy scalars (e.g. a Clip bound) are 0-d tensors
             first = np.asarray(first)
         if not isinstance(first, np.ndarray) or first.dtype.kind not in "biuf":
             continue
@@ -112,10 +133,10 @@ class Case:
     source: str
     model_path: str
     ops: list
-    data_sets: list                 # [(inputs, outputs)] as numpy arrays
+    data_sets: list  # [(inputs, outputs)] as numpy arrays
     three_d: bool = False
     frozen: list = field(default_factory=list)
-    na: str = ""                    # why the case is not applicable (besides 3-D), else ""
+    na: str = ""  # why the case is not applicable (besides 3-D), else ""
     outcome: str = ""
     detail: str = ""
     prefix: str = ""
@@ -195,9 +216,20 @@ def collect_cases(tmp: str) -> list:
                 if frozen:
                     path = os.path.join(tmp, source + "_" + os.path.basename(os.path.dirname(path)) + ".onnx")
                     onnx.save(model, path)
-                cases.append(Case(os.path.basename(os.path.dirname(path)) if not frozen else
-                                  os.path.basename(path)[len(source) + 1:-5], source, path, ops, sets,
-                                  _is_3d(model), frozen, io_type_reason(model)))
+                cases.append(
+                    Case(
+                        os.path.basename(os.path.dirname(path))
+                        if not frozen
+                        else os.path.basename(path)[len(source) + 1 : -5],
+                        source,
+                        path,
+                        ops,
+                        sets,
+                        _is_3d(model),
+                        frozen,
+                        io_type_reason(model),
+                    )
+                )
     if not glob.glob(os.path.join(data, "node", "*")):
         from onnx.backend.test.case import node as node_cases
 
@@ -213,12 +245,14 @@ def collect_cases(tmp: str) -> list:
             sets = [(list(ins), list(outs)) for ins, outs in tc.data_sets]
             model, sets, frozen = freeze_parameters(tc.model, sets)
             onnx.save(model, path)
-            cases.append(Case(tc.name, "node (generated)", path, ops, sets, _is_3d(model), frozen,
-                              io_type_reason(model)))
+            cases.append(
+                Case(tc.name, "node (generated)", path, ops, sets, _is_3d(model), frozen, io_type_reason(model))
+            )
     return cases
 
 
 # --- compile one case (worker process) ------------------------------------------------------------------------
+
 
 def _compile_case(args):
     index, model_path, out_dir = args
@@ -242,15 +276,30 @@ def _compile_case(args):
         objects = []
         for src in (f"{prefix}.c", f"{prefix}_weights.c", "harness.c"):
             obj = os.path.join(out_dir, src[:-2] + ".o")
-            cmd = [compiler_command()] + CFLAGS + ["-O0", f"-Dmain={prefix}_main", "-I", out_dir, "-I",
-                                                   os.path.join(crt_dir(), "include"), "-c",
-                                                   os.path.join(out_dir, src), "-o", obj]
+            cmd = (
+                [compiler_command()]
+                + CFLAGS
+                + [
+                    "-O0",
+                    f"-Dmain={prefix}_main",
+                    "-I",
+                    out_dir,
+                    "-I",
+                    os.path.join(crt_dir(), "include"),
+                    "-c",
+                    os.path.join(out_dir, src),
+                    "-o",
+                    obj,
+                ]
+            )
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 return index, "crash", "C build failed: " + proc.stderr[-2000:], None
             objects.append(obj)
-        io = ([(t.name, t.dtype, tuple(t.shape)) for t in compiled.graph.inputs],
-              [(t.name, t.dtype, tuple(t.shape)) for t in compiled.graph.outputs])
+        io = (
+            [(t.name, t.dtype, tuple(t.shape)) for t in compiled.graph.inputs],
+            [(t.name, t.dtype, tuple(t.shape)) for t in compiled.graph.outputs],
+        )
         return index, "compiled", io, objects
     except Exception:
         return index, "crash", traceback.format_exc(limit=4), None
@@ -261,8 +310,15 @@ def _link(tmp: str, cases: list, crt_objs: list) -> str:
 
     lines = ["#include <stdio.h>", "#include <stdlib.h>", ""]
     lines += [f"int {c.prefix}_main(int argc, char** argv);" for c in cases]
-    lines += ["", "int main(int argc, char** argv)", "{", "    if (argc != 5) {", "        return 2;", "    }",
-              "    switch (atoi(argv[1])) {"]
+    lines += [
+        "",
+        "int main(int argc, char** argv)",
+        "{",
+        "    if (argc != 5) {",
+        "        return 2;",
+        "    }",
+        "    switch (atoi(argv[1])) {",
+    ]
     lines += [f"    case {c.prefix[4:]}: return {c.prefix}_main(argc - 1, argv + 1);" for c in cases]
     lines += ["    default: return 3;", "    }", "}", ""]
     main_c = os.path.join(tmp, "dispatch.c")
@@ -270,8 +326,9 @@ def _link(tmp: str, cases: list, crt_objs: list) -> str:
         f.write("\n".join(lines))
     exe = os.path.join(tmp, "conformance")
     objs = [o for c in cases for o in c.objects]
-    subprocess.run([compiler_command(), "-O0", main_c] + objs + crt_objs + ["-o", exe, "-lm"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [compiler_command(), "-O0", main_c] + objs + crt_objs + ["-o", exe, "-lm"], check=True, capture_output=True
+    )
     return exe
 
 
@@ -290,8 +347,7 @@ def _run_case(exe: str, tmp: str, case: Case, io) -> None:
                     case.outcome, case.detail = "crash", f"input '{name}' has {a.size} values, model wants {shape}"
                     return
                 f.write(np.ascontiguousarray(a.astype(dtype)).tobytes())
-    proc = subprocess.run([exe, case.prefix[4:], in_bin, out_bin, str(n)], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run([exe, case.prefix[4:], in_bin, out_bin, str(n)], capture_output=True, text=True, timeout=120)
     if proc.returncode != 0:
         case.outcome, case.detail = "crash", f"run failed ({proc.returncode}): {proc.stderr[-500:]}"
         return
@@ -307,13 +363,17 @@ def _run_case(exe: str, tmp: str, case: Case, io) -> None:
                 want = want.reshape(got.shape)
             if dtype == "float32":
                 atol = ROUNDED_EXPECTED.get(case.name, ATOL)
-                ok = want.shape == got.shape and np.allclose(got, want.astype(np.float32), rtol=RTOL, atol=atol,
-                                                             equal_nan=True)
+                ok = want.shape == got.shape and np.allclose(
+                    got, want.astype(np.float32), rtol=RTOL, atol=atol, equal_nan=True
+                )
             else:
                 ok = want.shape == got.shape and np.array_equal(got, want.astype(dtype))
             if not ok:
-                diff = float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64)))) \
-                    if want.shape == got.shape else "shape"
+                diff = (
+                    float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64))))
+                    if want.shape == got.shape
+                    else "shape"
+                )
                 case.outcome, case.detail = "wrong", f"data set {si} output '{name}': max |diff| {diff}"
                 return
     case.outcome = "pass"
@@ -367,14 +427,18 @@ def summarize(cases: list) -> tuple:
             else:
                 per_op[op]["n"] += 1
                 per_op[op][c.outcome] += 1
-    lines = ["| ONNX op | applicable 1-D/2-D cases | pass | unsupported | wrong | crash | 3-D cases (pass) | "
-             "other I/O types (n/a) |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| ONNX op | applicable 1-D/2-D cases | pass | unsupported | wrong | crash | 3-D cases (pass) | "
+        "other I/O types (n/a) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for op in OPS:
         s = per_op.get(op, {})
-        lines.append(f"| {op} | {s.get('n', 0)} | {s.get('pass', 0)} | {s.get('unsupported', 0)} | "
-                     f"{s.get('wrong', 0)} | {s.get('crash', 0)} | {s.get('3d', 0)} ({s.get('3d_pass', 0)}) | "
-                     f"{s.get('na', 0)} |")
+        lines.append(
+            f"| {op} | {s.get('n', 0)} | {s.get('pass', 0)} | {s.get('unsupported', 0)} | "
+            f"{s.get('wrong', 0)} | {s.get('crash', 0)} | {s.get('3d', 0)} ({s.get('3d_pass', 0)}) | "
+            f"{s.get('na', 0)} |"
+        )
     app = [c for c in cases if applicable(c)]
     passed = sum(c.outcome == "pass" for c in app)
     by = defaultdict(int)
@@ -382,26 +446,32 @@ def summarize(cases: list) -> tuple:
         by[c.outcome] += 1
     lines.append("")
     strict = sum(c.outcome == "pass" and not c.frozen for c in app)
-    lines.append(f"{sum(bool(c.frozen) for c in app)} applicable cases feed parameters (weights, shapes, axes, "
-                 "indices, pads, scales) as graph inputs; the harness froze those inputs into initializers (same "
-                 f"value in every data set). Without that, {strict} cases pass "
-                 f"({100.0 * strict / max(len(app), 1):.1f} %).")
+    lines.append(
+        f"{sum(bool(c.frozen) for c in app)} applicable cases feed parameters (weights, shapes, axes, "
+        "indices, pads, scales) as graph inputs; the harness froze those inputs into initializers (same "
+        f"value in every data set). Without that, {strict} cases pass "
+        f"({100.0 * strict / max(len(app), 1):.1f} %)."
+    )
     na = [c for c in cases if c.na and not c.three_d]
-    lines.append(f"Cases (a case counts once per distinct op it uses in the rows above): {len(app)} applicable "
-                 f"1-D/2-D cases, {passed} pass ({100.0 * passed / max(len(app), 1):.1f} %), "
-                 f"{by['unsupported']} unsupported, {by['wrong']} wrong, {by['crash']} crash; "
-                 f"{sum(c.three_d for c in cases)} 3-D cases ({sum(c.three_d and c.outcome == 'pass' for c in cases)} "
-                 f"pass, the rest unsupported); {len(na)} cases with other I/O element types "
-                 f"({sum(c.outcome == 'pass' for c in na)} pass anyway).")
+    lines.append(
+        f"Cases (a case counts once per distinct op it uses in the rows above): {len(app)} applicable "
+        f"1-D/2-D cases, {passed} pass ({100.0 * passed / max(len(app), 1):.1f} %), "
+        f"{by['unsupported']} unsupported, {by['wrong']} wrong, {by['crash']} crash; "
+        f"{sum(c.three_d for c in cases)} 3-D cases ({sum(c.three_d and c.outcome == 'pass' for c in cases)} "
+        f"pass, the rest unsupported); {len(na)} cases with other I/O element types "
+        f"({sum(c.outcome == 'pass' for c in na)} pass anyway)."
+    )
     fails = [c for c in cases if c.outcome != "pass"]
     if fails:
         lines.append("")
         lines.append("Not passing:")
         for c in sorted(fails, key=lambda c: (not applicable(c), c.source, c.name)):
             tag = ", 3-D" if c.three_d else (f", n/a: {c.na}" if c.na else "")
-            lines.append(f"- {c.source}/{c.name} [{c.outcome}{tag}"
-                         f"{', frozen ' + ','.join(c.frozen) if c.frozen else ''}]: "
-                         f"{' '.join(str(c.detail).split())[:300]}")
+            lines.append(
+                f"- {c.source}/{c.name} [{c.outcome}{tag}"
+                f"{', frozen ' + ','.join(c.frozen) if c.frozen else ''}]: "
+                f"{' '.join(str(c.detail).split())[:300]}"
+            )
     return "\n".join(lines), len(app), passed
 
 

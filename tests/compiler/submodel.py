@@ -14,7 +14,7 @@ def submodel(path: str, first: int, last: int, inputs: list, outputs: list) -> b
     with open(path, "rb") as f:
         model = fb.ModelT.InitFromPackedBuf(bytearray(f.read()), 0)
     sg = model.subgraphs[0]
-    sg.operators = sg.operators[first:last + 1]
+    sg.operators = sg.operators[first : last + 1]
     sg.inputs = list(inputs)
     sg.outputs = list(outputs)
     b = flatbuffers.Builder(1024)

@@ -17,8 +17,9 @@ from tflite_builder import ModelBuilder
 
 
 def aotc(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "compiler", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd or REPO)
+    return subprocess.run(
+        [sys.executable, "-m", "compiler", *map(str, args)], capture_output=True, text=True, cwd=cwd or REPO
+    )
 
 
 def assert_clear_error(result, *needles):
@@ -58,7 +59,7 @@ def test_garbage_file(tmp_path):
 @pytest.mark.parametrize("keep", [8, 100, 1000, 0.5, 0.99])
 def test_truncated_model(tmp_path, keep):
     data = open(shared_model_path("micro_speech_quantized"), "rb").read()
-    data = data[:keep if isinstance(keep, int) else int(len(data) * keep)]
+    data = data[: keep if isinstance(keep, int) else int(len(data) * keep)]
     p = tmp_path / "truncated.tflite"
     p.write_bytes(data)
     assert_clear_error(compile_into(tmp_path, p), "truncated.tflite")
@@ -76,10 +77,18 @@ def test_unsupported_op_is_named_with_the_supported_list(tmp_path):
     x = b.input("x", [4], "float32")
     y = b.op("RELU", [x], out=b.tensor("y", [4], "float32"))
     from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+
     b.output(b.op("RANK", [y], out=b.tensor("z", [], "int32"), options=fb.RankOptionsT()))
     result = compile_into(tmp_path, b.save(tmp_path / "rank.tflite"))
-    assert_clear_error(result, "RANK", "operator 1", "Supported TFLite operators are:", "CONV_2D",
-                       "UNIDIRECTIONAL_SEQUENCE_LSTM", "SVDF")
+    assert_clear_error(
+        result,
+        "RANK",
+        "operator 1",
+        "Supported TFLite operators are:",
+        "CONV_2D",
+        "UNIDIRECTIONAL_SEQUENCE_LSTM",
+        "SVDF",
+    )
     # Kinds only the ONNX frontend produces are no TFLite operator a user could pick.
     assert "PAD_MODE" not in result.stderr and "QUANTIZE_ONNX" not in result.stderr
 
@@ -101,20 +110,28 @@ def test_hybrid_model_is_refused_as_hybrid(tmp_path):
     bias = b.const("bias", np.zeros(3, np.float32), "float32")
     b.output(b.op("FULLY_CONNECTED", [x, w, bias], out=b.tensor("y", [1, 3], "float32")))
     p = b.save(tmp_path / "hybrid.tflite")
-    assert_clear_error(compile_into(tmp_path, p), "FULLY_CONNECTED", "hybrid", "'x'", "'w_int8'",
-                       "TFLite Micro does not run hybrid models", "full-integer quantization")
+    assert_clear_error(
+        compile_into(tmp_path, p),
+        "FULLY_CONNECTED",
+        "hybrid",
+        "'x'",
+        "'w_int8'",
+        "TFLite Micro does not run hybrid models",
+        "full-integer quantization",
+    )
 
 
 def test_custom_operator_is_named_as_custom(tmp_path):
     b = ModelBuilder()
     x = b.input("x", [1, 4], "int8", 0.1, 0)
     b.output(b.op("RELU", [x], out=b.tensor("y", [1, 4], "int8", 0.1, 0)))
-    oc = b._opcode_list[0]   # the converter's form of a custom operator: CUSTOM plus its name
+    oc = b._opcode_list[0]  # the converter's form of a custom operator: CUSTOM plus its name
     oc.builtinCode = oc.deprecatedBuiltinCode = 32
     oc.customCode = "ethos-u"
     p = b.save(tmp_path / "vela.tflite")
-    assert_clear_error(compile_into(tmp_path, p), "CUSTOM:ethos-u (operator 0)", "is a custom operator",
-                       "Ethos-U NPU", "before Vela")
+    assert_clear_error(
+        compile_into(tmp_path, p), "CUSTOM:ethos-u (operator 0)", "is a custom operator", "Ethos-U NPU", "before Vela"
+    )
 
 
 def _relu_with_signature(tmp_path, signature):
@@ -146,8 +163,16 @@ def test_invalid_prefix(tmp_path, prefix):
 
 
 def test_unknown_target(tmp_path):
-    result = aotc("compile", shared_model_path("hello_world_int8"), "--prefix", "m", "--out_dir", tmp_path,
-                  "--target", "cortex-a53")
+    result = aotc(
+        "compile",
+        shared_model_path("hello_world_int8"),
+        "--prefix",
+        "m",
+        "--out_dir",
+        tmp_path,
+        "--target",
+        "cortex-a53",
+    )
     assert_clear_error(result, "cortex-a53", "cortex-m4")
 
 
@@ -174,6 +199,7 @@ def test_over_ram_budget_names_the_figures(tmp_path):
 
 def test_long_quoted_names_are_shortened_alone():
     from compiler.errors import CompileError
+
     long_name = "n" * 200
     text = str(CompileError(f"Model 'm' needs 5 B; see '{long_name}' and 'x'."))
     assert text.startswith("Model 'm' needs 5 B; see '") and "(200 characters)" in text and text.endswith(" and 'x'.")
@@ -195,12 +221,17 @@ def test_run_with_wrong_inputs(tmp_path):
     out = tmp_path / "out.npz"
     # The model's input tensor is 'serving_default_dense_input:0' [1, 1] int8.
     name = "serving_default_dense_input:0"
-    assert_clear_error(aotc("run", model, "--inputs", _npz(tmp_path, wrong=np.zeros((1, 1), np.int8)),
-                            "--outputs", out), "wrong", name)
-    assert_clear_error(aotc("run", model, "--inputs", _npz(tmp_path, **{name: np.zeros((3, 3), np.int8)}),
-                            "--outputs", out), "shape")
-    assert_clear_error(aotc("run", model, "--inputs", _npz(tmp_path, **{name: np.zeros((1, 1), np.float64)}),
-                            "--outputs", out), name, "int8")
+    assert_clear_error(
+        aotc("run", model, "--inputs", _npz(tmp_path, wrong=np.zeros((1, 1), np.int8)), "--outputs", out), "wrong", name
+    )
+    assert_clear_error(
+        aotc("run", model, "--inputs", _npz(tmp_path, **{name: np.zeros((3, 3), np.int8)}), "--outputs", out), "shape"
+    )
+    assert_clear_error(
+        aotc("run", model, "--inputs", _npz(tmp_path, **{name: np.zeros((1, 1), np.float64)}), "--outputs", out),
+        name,
+        "int8",
+    )
     missing = tmp_path / "missing.npz"
     assert_clear_error(aotc("run", model, "--inputs", missing, "--outputs", out), "missing.npz")
     assert not out.exists()

@@ -16,8 +16,7 @@ from conftest import REPO, shared_model_path
 
 
 def aotc(*args):
-    return subprocess.run([sys.executable, "-m", "compiler", *map(str, args)], capture_output=True, text=True,
-                          cwd=REPO)
+    return subprocess.run([sys.executable, "-m", "compiler", *map(str, args)], capture_output=True, text=True, cwd=REPO)
 
 
 def test_compile_writes_the_files_and_a_complete_json(tmp_path):
@@ -36,15 +35,18 @@ def test_compile_writes_the_files_and_a_complete_json(tmp_path):
     assert m["weight_bytes"] > 20000
     assert [op["kind"] for op in m["ops"]].count("CONV_2D") == 5 and len(m["ops"]) == 13
     header = (tmp_path / "kws.h").read_text()
-    for needle in (f"#define KWS_WORKSPACE_SIZE {m['workspace']['size']}u", "struct kws_inputs", "struct kws_outputs",
-                   "int32_t kws_run(const struct kws_inputs* inputs, struct kws_outputs* outputs, void* workspace);"):
+    for needle in (
+        f"#define KWS_WORKSPACE_SIZE {m['workspace']['size']}u",
+        "struct kws_inputs",
+        "struct kws_outputs",
+        "int32_t kws_run(const struct kws_inputs* inputs, struct kws_outputs* outputs, void* workspace);",
+    ):
         assert needle in header
 
 
 def test_compile_specialize_flag(tmp_path):
     model = shared_model_path("kws_ref_model")
-    r = aotc("compile", model, "--prefix", "kws", "--out_dir", tmp_path, "--target", "cortex-m3",
-             "--specialize", "fc")
+    r = aotc("compile", model, "--prefix", "kws", "--out_dir", tmp_path, "--target", "cortex-m3", "--specialize", "fc")
     assert r.returncode == 0, r.stderr
     src = (tmp_path / "kws.c").read_text()
     assert src.count("static void kws_") == 1 and "aot_conv2d_s8(" in src

@@ -2,8 +2,13 @@
 
 import pytest
 
-from compiler.codegen.cnames import (C_KEYWORDS, sanitize_comment, sanitize_identifier, unique_identifiers,
-                                     validate_prefix)
+from compiler.codegen.cnames import (
+    C_KEYWORDS,
+    sanitize_comment,
+    sanitize_identifier,
+    unique_identifiers,
+    validate_prefix,
+)
 from compiler.errors import CompileError
 
 
@@ -18,16 +23,19 @@ def test_invalid_prefixes(prefix):
         validate_prefix(prefix)
 
 
-@pytest.mark.parametrize("name,expected", [
-    ("serving_default_input_1:0", "serving_default_input_1_0"),
-    ("StatefulPartitionedCall:0", "statefulpartitionedcall_0"),
-    ("1st", "t_1st"),
-    ("int", "int_t"),
-    ("workspace", "workspace_t"),
-    ("*/ evil /*", "evil"),
-    ("", "fallback"),
-    ("___", "fallback"),
-])
+@pytest.mark.parametrize(
+    "name,expected",
+    [
+        ("serving_default_input_1:0", "serving_default_input_1_0"),
+        ("StatefulPartitionedCall:0", "statefulpartitionedcall_0"),
+        ("1st", "t_1st"),
+        ("int", "int_t"),
+        ("workspace", "workspace_t"),
+        ("*/ evil /*", "evil"),
+        ("", "fallback"),
+        ("___", "fallback"),
+    ],
+)
 def test_sanitize_identifier(name, expected):
     assert sanitize_identifier(name, "fallback") == expected
 

@@ -20,6 +20,7 @@ from compiler.errors import CompileError, UnsupportedError  # noqa: E402
 
 def _o(name, **fields):
     from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+
     o = getattr(fb, name)()
     for k, v in fields.items():
         setattr(o, k, v)
@@ -47,21 +48,26 @@ def if_model(dtype="float32", shape=(2, 3), then_kind="ADD", else_kind="SUB", q_
             r = sg.op(kind, [sx, sy], out=sg.tensor("r", shape, dtype, *qo))
             outs = [r]
             if two_ops:
-                outs.append(sg.op(kind, [r, sy], out=sg.tensor("r2", shape, dtype, *qo)) if kind == then_kind
-                            else sy)
+                outs.append(sg.op(kind, [r, sy], out=sg.tensor("r2", shape, dtype, *qo)) if kind == then_kind else sy)
             sg.output(*outs)
             branches.append(sg)
         outs = [b.tensor("y", shape, dtype, *qo)] + ([b.tensor("y2", shape, dtype, *qo)] if two_ops else [])
-        b.op("IF", [c, x, y], out=outs, options=_o("IfOptionsT", thenSubgraphIndex=branches[0].index,
-                                                   elseSubgraphIndex=branches[1].index))
+        b.op(
+            "IF",
+            [c, x, y],
+            out=outs,
+            options=_o("IfOptionsT", thenSubgraphIndex=branches[0].index, elseSubgraphIndex=branches[1].index),
+        )
         b.output(*outs)
         return b
+
     return build
 
 
 def while_model(nested_if=False):
     """i = 0; acc = a; while (i < n) { acc = acc + x (or, with nested_if, acc - x when i > 2); i = i + 1 };
     outputs acc and i. n and x are model inputs carried as loop values."""
+
     def build():
         b = ModelBuilder()
         n = b.input("n", [1], "int32")
@@ -86,16 +92,25 @@ def while_model(nested_if=False):
                 sg.output(sg.op(kind, [sa, sx], out=sg.tensor("r", [4], "float32")))
                 branches.append(sg)
             acc1 = body.tensor("acc1", [4], "float32")
-            body.op("IF", [c, bi[3], bi[2]], out=[acc1], options=_o(
-                "IfOptionsT", thenSubgraphIndex=branches[0].index, elseSubgraphIndex=branches[1].index))
+            body.op(
+                "IF",
+                [c, bi[3], bi[2]],
+                out=[acc1],
+                options=_o("IfOptionsT", thenSubgraphIndex=branches[0].index, elseSubgraphIndex=branches[1].index),
+            )
         else:
             acc1 = body.op("ADD", [bi[3], bi[2]], out=body.tensor("acc1", [4], "float32"))
         body.output(i1, bi[1], bi[2], acc1)
         outs = [b.tensor(f"{nm}_out", s, d) for nm, s, d in spec]
-        b.op("WHILE", [i0, n, x, a], out=outs, options=_o("WhileOptionsT", condSubgraphIndex=cond.index,
-                                                           bodySubgraphIndex=body.index))
+        b.op(
+            "WHILE",
+            [i0, n, x, a],
+            out=outs,
+            options=_o("WhileOptionsT", condSubgraphIndex=cond.index, bodySubgraphIndex=body.index),
+        )
         b.output(outs[3], outs[0])
         return b
+
     return build
 
 
@@ -109,20 +124,22 @@ def _if_cases(dtype, shape, count=8, seed=0):
             info = np.iinfo(dtype)
             a = rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype)
             c = rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype)
-        out.append([np.array([k % 3 != 1]), a, c])   # both branches, the then branch twice in a row too
+        out.append([np.array([k % 3 != 1]), a, c])  # both branches, the then branch twice in a row too
     return out
 
 
 @needs_tflm
-@pytest.mark.parametrize("dtype,then_kind,else_kind,q_out", [
-    ("float32", "ADD", "SUB", None),
-    ("int8", "ADD", "SUB", (0.1, 5)),
-    ("int16", "MUL", "ADD", (0.004, 0)),
-    ("int32", "SUB", "MUL", None),
-])
+@pytest.mark.parametrize(
+    "dtype,then_kind,else_kind,q_out",
+    [
+        ("float32", "ADD", "SUB", None),
+        ("int8", "ADD", "SUB", (0.1, 5)),
+        ("int16", "MUL", "ADD", (0.004, 0)),
+        ("int32", "SUB", "MUL", None),
+    ],
+)
 def test_if(tmp_path, dtype, then_kind, else_kind, q_out):
-    check_against_tflm(tmp_path, if_model(dtype, (2, 3), then_kind, else_kind, q_out)(),
-                       cases=_if_cases(dtype, (2, 3)))
+    check_against_tflm(tmp_path, if_model(dtype, (2, 3), then_kind, else_kind, q_out)(), cases=_if_cases(dtype, (2, 3)))
 
 
 @needs_tflm
@@ -132,8 +149,10 @@ def test_if_two_outputs_and_pass_through(tmp_path):
 
 def _while_cases(seed=0):
     rng = np.random.default_rng(seed)
-    return [[np.array([n], np.int32), rng.uniform(-1, 1, 4).astype(np.float32), rng.uniform(-1, 1, 4).astype(
-        np.float32)] for n in (0, 1, 3, 7, -5, 12)]
+    return [
+        [np.array([n], np.int32), rng.uniform(-1, 1, 4).astype(np.float32), rng.uniform(-1, 1, 4).astype(np.float32)]
+        for n in (0, 1, 3, 7, -5, 12)
+    ]
 
 
 @needs_tflm
@@ -160,7 +179,7 @@ def test_generated_code_is_plain_control_flow(tmp_path):
 
 def test_branch_shape_mismatch_refused(tmp_path):
     b = if_model("float32", (2, 3))()
-    b._subgraphs[1]._tensors[0].shape = [2, 4]   # the else branch takes a larger first operand
+    b._subgraphs[1]._tensors[0].shape = [2, 4]  # the else branch takes a larger first operand
     with pytest.raises(UnsupportedError, match="constant types and shapes"):
         _compile(tmp_path, b)
 

@@ -28,5 +28,6 @@ def test_committed_files_are_the_script_output(tmp_path):
     for name in NAMES:
         with open(os.path.join(REPO, "tests", "models", name), "rb") as f:
             committed = f.read()
-        assert (tmp_path / name).read_bytes() == committed, \
+        assert (tmp_path / name).read_bytes() == committed, (
             f"{name} differs from make_demo_models.py's output: rerun .venv/bin/python tests/models/make_demo_models.py"
+        )

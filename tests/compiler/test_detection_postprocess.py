@@ -30,16 +30,35 @@ KIND = "CUSTOM:TFLite_Detection_PostProcess"
 def anchors_for(n, seed=0):
     """SSD-like anchors (y, x, h, w): centers in the unit square, positive sizes."""
     rng = np.random.default_rng(seed)
-    return np.stack([rng.uniform(0.0, 1.0, n), rng.uniform(0.0, 1.0, n), rng.uniform(0.02, 0.6, n),
-                     rng.uniform(0.02, 0.6, n)], 1).astype(np.float32)
+    return np.stack(
+        [rng.uniform(0.0, 1.0, n), rng.uniform(0.0, 1.0, n), rng.uniform(0.02, 0.6, n), rng.uniform(0.02, 0.6, n)], 1
+    ).astype(np.float32)
 
 
-def detection_model(n=32, classes=5, background=True, max_det=8, regular=False, per_class=4, score=0.0,
-                    iou=0.5, scales=(10.0, 10.0, 5.0, 5.0), box_width=4, int8_inputs=None, options=None,
-                    anchors=None, out_slots=None, max_classes_per_detection=1, batch=1, omit=(), direct_int8=False):
+def detection_model(
+    n=32,
+    classes=5,
+    background=True,
+    max_det=8,
+    regular=False,
+    per_class=4,
+    score=0.0,
+    iou=0.5,
+    scales=(10.0, 10.0, 5.0, 5.0),
+    box_width=4,
+    int8_inputs=None,
+    options=None,
+    anchors=None,
+    out_slots=None,
+    max_classes_per_detection=1,
+    batch=1,
+    omit=(),
+    direct_int8=False,
+):
     """One DETECTION_POSTPROCESS on run-time box encodings [batch, n, box_width] and class predictions
     [batch, n, classes (+1)], constant anchors. int8_inputs: (box q, class q) to feed it from int8 inputs through
     DEQUANTIZE, as converted int8 detectors do (or, with direct_int8, straight into the operator). omit: option names left out (TFLite Micro's defaults apply)."""
+
     def build():
         b = ModelBuilder()
         cw = classes + int(background)
@@ -57,17 +76,31 @@ def detection_model(n=32, classes=5, background=True, max_det=8, regular=False, 
             cls = b.input("cls", [batch, n, cw], "float32")
         a = b.const("anchors", anchors_for(n) if anchors is None else anchors, "float32")
         md = max_det if out_slots is None else out_slots
-        outs = [b.tensor("boxes", [1, md, 4], "float32"), b.tensor("classes", [1, md], "float32"),
-                b.tensor("scores", [1, md], "float32"), b.tensor("num_detections", [1], "float32")]
-        opts = dict(max_detections=max_det, max_classes_per_detection=max_classes_per_detection,
-                    detections_per_class=per_class, use_regular_nms=regular, nms_score_threshold=score,
-                    nms_iou_threshold=iou, num_classes=classes, y_scale=scales[0], x_scale=scales[1],
-                    h_scale=scales[2], w_scale=scales[3])
+        outs = [
+            b.tensor("boxes", [1, md, 4], "float32"),
+            b.tensor("classes", [1, md], "float32"),
+            b.tensor("scores", [1, md], "float32"),
+            b.tensor("num_detections", [1], "float32"),
+        ]
+        opts = dict(
+            max_detections=max_det,
+            max_classes_per_detection=max_classes_per_detection,
+            detections_per_class=per_class,
+            use_regular_nms=regular,
+            nms_score_threshold=score,
+            nms_iou_threshold=iou,
+            num_classes=classes,
+            y_scale=scales[0],
+            x_scale=scales[1],
+            h_scale=scales[2],
+            w_scale=scales[3],
+        )
         opts.update(options or {})
         for k in omit:
             opts.pop(k)
         b.output(*b.op(KIND, [box, cls, a], out=outs, options=opts))
         return b
+
     return build
 
 
@@ -145,8 +178,12 @@ def test_matches_tflm(tmp_path, name, kw):
 @pytest.mark.parametrize("regular", [False, True])
 def test_tied_scores(tmp_path, regular):
     """Scores from four values: the order among equal scores (lower box index first) decides the detections."""
-    counts = compare(tmp_path, detection_model(n=60, classes=3, regular=regular, per_class=5, max_det=10, iou=0.4),
-                     ties=True, count=4)
+    counts = compare(
+        tmp_path,
+        detection_model(n=60, classes=3, regular=regular, per_class=5, max_det=10, iou=0.4),
+        ties=True,
+        count=4,
+    )
     assert max(counts) >= 5
 
 
@@ -160,8 +197,9 @@ def test_nothing_above_threshold(tmp_path):
 @pytest.mark.parametrize("regular", [False, True])
 def test_int8_detector_dequantized(tmp_path, regular):
     """int8 box and class outputs (extreme zero points) dequantized into the post-processing, as in SSD int8."""
-    counts = compare(tmp_path, detection_model(int8_inputs=((0.01, 127), (1.0 / 256, -128)), regular=regular,
-                                               score=0.5))
+    counts = compare(
+        tmp_path, detection_model(int8_inputs=((0.01, 127), (1.0 / 256, -128)), regular=regular, score=0.5)
+    )
     assert any(counts)
 
 
@@ -185,17 +223,20 @@ def test_invalid_box_fails_the_run(tmp_path):
         tflm_outputs(str(tmp_path / "model.tflite"), cases, 4)
 
 
-@pytest.mark.parametrize("kw,match", [
-    (dict(max_classes_per_detection=2), "max_classes_per_detection is 2"),
-    (dict(iou=0.0), "nms_iou_threshold"),
-    (dict(iou=1.5), "nms_iou_threshold"),
-    (dict(regular=True, per_class=0), "detections_per_class is 0"),
-    (dict(batch=2), "batch 2"),
-    (dict(out_slots=6), "expected boxes"),
-    (dict(classes=3, background=True, options=dict(num_classes=1)), "num_classes is 1"),
-    (dict(omit=("nms_score_threshold",)), "nms_score_threshold"),
-    (dict(options=dict(y_scale="ten")), "y_scale"),
-])
+@pytest.mark.parametrize(
+    "kw,match",
+    [
+        (dict(max_classes_per_detection=2), "max_classes_per_detection is 2"),
+        (dict(iou=0.0), "nms_iou_threshold"),
+        (dict(iou=1.5), "nms_iou_threshold"),
+        (dict(regular=True, per_class=0), "detections_per_class is 0"),
+        (dict(batch=2), "batch 2"),
+        (dict(out_slots=6), "expected boxes"),
+        (dict(classes=3, background=True, options=dict(num_classes=1)), "num_classes is 1"),
+        (dict(omit=("nms_score_threshold",)), "nms_score_threshold"),
+        (dict(options=dict(y_scale="ten")), "y_scale"),
+    ],
+)
 def test_refused(tmp_path, kw, match):
     with pytest.raises((CompileError, UnsupportedError), match=match):
         _compile(tmp_path, detection_model(**kw))
@@ -222,6 +263,7 @@ def test_scratch_is_planned(tmp_path):
         text = files["dp.h"] if "dp.h" in files else next(v for k, v in files.items() if k.endswith(".h"))
         line = next(x for x in text.splitlines() if "DP_WORKSPACE_SIZE" in x and "#define" in x)
         return int(line.split()[2].rstrip("u").strip("()u"))
+
     # 100 boxes: 4 * 10 * 100 + 100 bytes of scratch at least; regular adds 5 * (20 + 10) slots of 4 bytes.
     assert ws(fast) >= 4100
     assert ws(regular) >= 4100 + 600

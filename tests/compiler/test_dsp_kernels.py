@@ -38,8 +38,10 @@ def _check(tmp_path, model_path, count=4, seed=0, extra_cases=(), target=TARGET,
             g = got[t.name][n]
             w = np.asarray(case_want[k]).reshape(t.shape)
             diff = np.flatnonzero(g.astype(np.int32) != w.astype(np.int32))
-            assert diff.size == 0, (f"case {n}, output '{t.name}': {diff.size} of {g.size} values differ; first "
-                                    f"at {diff[0]}: got {g.reshape(-1)[diff[0]]}, TFLM {w.reshape(-1)[diff[0]]}")
+            assert diff.size == 0, (
+                f"case {n}, output '{t.name}': {diff.size} of {g.size} values differ; first "
+                f"at {diff[0]}: got {g.reshape(-1)[diff[0]]}, TFLM {w.reshape(-1)[diff[0]]}"
+            )
 
 
 def _kernels(model_path, target=TARGET):
@@ -81,8 +83,13 @@ def _fc_model(depth, units, batches=1, per_channel=False, act=0, in_zp=3, seed=0
     w = rng.integers(-wmax, wmax + 1, size=(units, depth)).astype(np.int8)
     ws = rng.uniform(0.002, 0.01, size=units) if per_channel else 0.004
     wt = b.const("w", w, "int8", ws, 0)
-    bias = b.const("b", rng.integers(-3000, 3000, size=units).astype(np.int32), "int32",
-                   np.float32(0.05) * np.asarray(ws, np.float32), 0)
+    bias = b.const(
+        "b",
+        rng.integers(-3000, 3000, size=units).astype(np.int32),
+        "int32",
+        np.float32(0.05) * np.asarray(ws, np.float32),
+        0,
+    )
     y = b.tensor("y", [batches, units], "int8", 0.3, -5)
     b.op("FULLY_CONNECTED", [x, wt, bias], y, {"fusedActivationFunction": act})
     b.output(y)
@@ -90,8 +97,9 @@ def _fc_model(depth, units, batches=1, per_channel=False, act=0, in_zp=3, seed=0
 
 
 @needs_tflm
-@pytest.mark.parametrize("depth,units,batches,act", [(8, 4, 1, 0), (12, 7, 2, 1), (64, 13, 1, 3), (4, 1, 3, 0),
-                                                     (640, 9, 1, 0), (6, 5, 1, 0)])
+@pytest.mark.parametrize(
+    "depth,units,batches,act", [(8, 4, 1, 0), (12, 7, 2, 1), (64, 13, 1, 3), (4, 1, 3, 0), (640, 9, 1, 0), (6, 5, 1, 0)]
+)
 def test_fully_connected(tmp_path, depth, units, batches, act):
     path = _fc_model(depth, units, batches, act=act, seed=depth + units).save(tmp_path / "fc.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
@@ -99,8 +107,23 @@ def test_fully_connected(tmp_path, depth, units, batches, act):
     assert _kernels(path)[0] == want
 
 
-def _conv_model(kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(1, 1), act=0, in_zp=-7,
-                per_channel=True, seed=0, out_scale=0.2, out_zp=4, filter_scales=None):
+def _conv_model(
+    kind,
+    in_shape,
+    kh,
+    kw,
+    oc,
+    stride=(1, 1),
+    padding=0,
+    dilation=(1, 1),
+    act=0,
+    in_zp=-7,
+    per_channel=True,
+    seed=0,
+    out_scale=0.2,
+    out_zp=4,
+    filter_scales=None,
+):
     """CONV_2D (filter [oc, kh, kw, ic]) or DEPTHWISE_CONV_2D (filter [1, kh, kw, oc], oc a multiple of ic)."""
     rng = _rng(seed)
     b = ModelBuilder()
@@ -113,16 +136,28 @@ def _conv_model(kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(
         ws = np.asarray(filter_scales, np.float64)
     axis = 0 if kind == "CONV_2D" else 3
     wt = b.const("w", wts, "int8", ws, 0, quantized_dimension=axis)
-    bias = b.const("b", rng.integers(-3000, 3000, size=oc).astype(np.int32), "int32",
-                   np.float32(0.05) * np.asarray(ws, np.float32), 0, quantized_dimension=0)
+    bias = b.const(
+        "b",
+        rng.integers(-3000, 3000, size=oc).astype(np.int32),
+        "int32",
+        np.float32(0.05) * np.asarray(ws, np.float32),
+        0,
+        quantized_dimension=0,
+    )
     eff_h, eff_w = (kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1
     if padding == 0:
         oh, ow = -(-h // stride[0]), -(-w // stride[1])
     else:
         oh, ow = (h - eff_h) // stride[0] + 1, (w - eff_w) // stride[1] + 1
     y = b.tensor("y", [n, oh, ow, oc], "int8", out_scale, out_zp)
-    opts = {"padding": padding, "strideH": stride[0], "strideW": stride[1], "fusedActivationFunction": act,
-            "dilationHFactor": dilation[0], "dilationWFactor": dilation[1]}
+    opts = {
+        "padding": padding,
+        "strideH": stride[0],
+        "strideW": stride[1],
+        "fusedActivationFunction": act,
+        "dilationHFactor": dilation[0],
+        "dilationWFactor": dilation[1],
+    }
     if kind == "DEPTHWISE_CONV_2D":
         opts["depthMultiplier"] = oc // ic
     b.op(kind, [x, wt, bias], y, opts)
@@ -132,20 +167,20 @@ def _conv_model(kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(
 
 CONV_CASES = [
     # in_shape, kh, kw, oc, stride, padding, dilation
-    ((1, 6, 5, 8), 1, 1, 6, (1, 1), 1, (1, 1)),      # 1x1 as GEMM, even channels
-    ((1, 5, 5, 16), 3, 3, 7, (1, 1), 0, (1, 1)),     # SAME, odd output channels, odd pixel count
-    ((2, 7, 6, 3), 3, 3, 4, (2, 2), 0, (1, 1)),      # K % 4 == 3 (gather + tail), batches, stride 2
-    ((1, 12, 9, 1), 4, 2, 4, (2, 1), 0, (1, 1)),     # one input channel, whole-quad filter rows
-    ((1, 9, 9, 4), 3, 3, 3, (1, 1), 0, (2, 2)),      # dilation
-    ((1, 8, 8, 2), 3, 2, 2, (1, 2), 1, (1, 1)),      # VALID, K % 4 == 0 with in_c % 4 != 0
-    ((1, 5, 7, 12), 1, 1, 5, (1, 1), 1, (1, 1)),     # 1x1, 3 quads (not a multiple of the unroll), odd channels
-    ((1, 4, 4, 20), 1, 1, 9, (2, 2), 0, (1, 1)),     # 1x1 stride 2, 5 quads
-    ((1, 9, 9, 8), 3, 3, 6, (2, 2), 0, (1, 1)),      # whole-quad taps, SAME with stride 2: partial rows
-    ((1, 7, 8, 4), 3, 3, 4, (1, 1), 0, (2, 1)),      # whole-quad taps, dilated rows (row runs stay contiguous)
-    ((1, 7, 8, 4), 3, 3, 3, (1, 1), 0, (1, 2)),      # whole-quad taps, dilated columns (tap by tap)
-    ((1, 11, 10, 1), 3, 3, 8, (2, 2), 0, (1, 1)),    # rows of 3 bytes (a grayscale first layer), SAME borders
-    ((1, 7, 6, 2), 3, 1, 6, (1, 1), 0, (2, 1)),      # rows of 2 bytes, dilated rows
-    ((1, 8, 7, 1), 5, 1, 4, (1, 2), 1, (1, 1)),      # rows of 1 byte, VALID
+    ((1, 6, 5, 8), 1, 1, 6, (1, 1), 1, (1, 1)),  # 1x1 as GEMM, even channels
+    ((1, 5, 5, 16), 3, 3, 7, (1, 1), 0, (1, 1)),  # SAME, odd output channels, odd pixel count
+    ((2, 7, 6, 3), 3, 3, 4, (2, 2), 0, (1, 1)),  # K % 4 == 3 (gather + tail), batches, stride 2
+    ((1, 12, 9, 1), 4, 2, 4, (2, 1), 0, (1, 1)),  # one input channel, whole-quad filter rows
+    ((1, 9, 9, 4), 3, 3, 3, (1, 1), 0, (2, 2)),  # dilation
+    ((1, 8, 8, 2), 3, 2, 2, (1, 2), 1, (1, 1)),  # VALID, K % 4 == 0 with in_c % 4 != 0
+    ((1, 5, 7, 12), 1, 1, 5, (1, 1), 1, (1, 1)),  # 1x1, 3 quads (not a multiple of the unroll), odd channels
+    ((1, 4, 4, 20), 1, 1, 9, (2, 2), 0, (1, 1)),  # 1x1 stride 2, 5 quads
+    ((1, 9, 9, 8), 3, 3, 6, (2, 2), 0, (1, 1)),  # whole-quad taps, SAME with stride 2: partial rows
+    ((1, 7, 8, 4), 3, 3, 4, (1, 1), 0, (2, 1)),  # whole-quad taps, dilated rows (row runs stay contiguous)
+    ((1, 7, 8, 4), 3, 3, 3, (1, 1), 0, (1, 2)),  # whole-quad taps, dilated columns (tap by tap)
+    ((1, 11, 10, 1), 3, 3, 8, (2, 2), 0, (1, 1)),  # rows of 3 bytes (a grayscale first layer), SAME borders
+    ((1, 7, 6, 2), 3, 1, 6, (1, 1), 0, (2, 1)),  # rows of 2 bytes, dilated rows
+    ((1, 8, 7, 1), 5, 1, 4, (1, 2), 1, (1, 1)),  # rows of 1 byte, VALID
 ]
 
 
@@ -164,15 +199,15 @@ def test_conv2d(tmp_path, case):
 # after whole quads read as one word (K = 27, a first RGB layer).
 SMALL_K_CASES = [
     # in_shape, kh, kw, oc, stride, padding
-    ((1, 7, 5, 8), 1, 1, 12, (1, 1), 1),     # K = 8, odd pixel count
-    ((2, 4, 6, 16), 1, 1, 6, (1, 1), 0),     # K = 16, batches
-    ((1, 3, 3, 24), 1, 1, 10, (1, 1), 1),    # K = 24
-    ((1, 5, 5, 8), 1, 1, 7, (1, 1), 1),      # K = 8 with odd channels: the general GEMM
-    ((1, 9, 9, 3), 3, 3, 4, (2, 2), 0),      # K = 27: 6 quads + 3 leftovers, stride 2
-    ((1, 6, 7, 2), 3, 3, 4, (1, 1), 0),      # K = 18: 4 quads + 2 leftovers
-    ((1, 6, 6, 1), 1, 5, 4, (1, 1), 0),      # K = 5: 1 quad + 1 leftover
-    ((1, 8, 9, 1), 3, 3, 4, (2, 2), 0),      # K = 9: a grayscale first layer
-    ((1, 7, 7, 3), 3, 3, 8, (1, 1), 0),      # K = 27, SAME padding, stride 1
+    ((1, 7, 5, 8), 1, 1, 12, (1, 1), 1),  # K = 8, odd pixel count
+    ((2, 4, 6, 16), 1, 1, 6, (1, 1), 0),  # K = 16, batches
+    ((1, 3, 3, 24), 1, 1, 10, (1, 1), 1),  # K = 24
+    ((1, 5, 5, 8), 1, 1, 7, (1, 1), 1),  # K = 8 with odd channels: the general GEMM
+    ((1, 9, 9, 3), 3, 3, 4, (2, 2), 0),  # K = 27: 6 quads + 3 leftovers, stride 2
+    ((1, 6, 7, 2), 3, 3, 4, (1, 1), 0),  # K = 18: 4 quads + 2 leftovers
+    ((1, 6, 6, 1), 1, 5, 4, (1, 1), 0),  # K = 5: 1 quad + 1 leftover
+    ((1, 8, 9, 1), 3, 3, 4, (2, 2), 0),  # K = 9: a grayscale first layer
+    ((1, 7, 7, 3), 3, 3, 8, (1, 1), 0),  # K = 27, SAME padding, stride 1
 ]
 
 
@@ -191,29 +226,29 @@ DSP_DW_C4 = "aot_depthwise_conv2d_s8_dsp_c4"
 
 DW_CASES = [
     # in_shape, kh, kw, oc, stride, padding, dilation, kernel
-    ((1, 7, 5, 8), 3, 3, 8, (1, 1), 0, (1, 1), DSP_DW_C4),      # 35 pixels: channel-vectorized
-    ((2, 9, 8, 5), 3, 3, 5, (2, 2), 0, (1, 1), DSP_DW),         # 5 channels: planar
+    ((1, 7, 5, 8), 3, 3, 8, (1, 1), 0, (1, 1), DSP_DW_C4),  # 35 pixels: channel-vectorized
+    ((2, 9, 8, 5), 3, 3, 5, (2, 2), 0, (1, 1), DSP_DW),  # 5 channels: planar
     ((1, 8, 7, 3), 3, 3, 3, (2, 1), 1, (1, 1), DSP_DW),
-    ((1, 13, 11, 1), 5, 4, 6, (2, 2), 0, (1, 1), "aot_conv2d_s8_dsp"),    # one input channel -> GEMM
+    ((1, 13, 11, 1), 5, 4, 6, (2, 2), 0, (1, 1), "aot_conv2d_s8_dsp"),  # one input channel -> GEMM
     ((1, 6, 6, 4), 3, 3, 8, (1, 1), 0, (1, 1), "aot_depthwise_conv2d_s8"),  # multiplier 2: portable
-    ((1, 25, 5, 6), 3, 3, 6, (1, 1), 0, (1, 1), DSP_DW),        # taller than wide: transposed
-    ((1, 5, 20, 7), 3, 3, 7, (1, 1), 1, (1, 1), DSP_DW),        # VALID, 18 columns
-    ((1, 11, 9, 4), 3, 3, 4, (2, 2), 0, (1, 1), DSP_DW_C4),     # stride 2, odd sizes
-    ((2, 6, 13, 3), 3, 3, 3, (1, 2), 0, (1, 1), DSP_DW),        # mixed strides, batches
-    ((1, 10, 10, 5), 3, 3, 5, (3, 3), 0, (1, 1), DSP_DW),       # stride 3: one at a time
-    ((1, 12, 4, 2), 3, 3, 2, (2, 1), 1, (1, 1), DSP_DW),        # transposed, strides swap
+    ((1, 25, 5, 6), 3, 3, 6, (1, 1), 0, (1, 1), DSP_DW),  # taller than wide: transposed
+    ((1, 5, 20, 7), 3, 3, 7, (1, 1), 1, (1, 1), DSP_DW),  # VALID, 18 columns
+    ((1, 11, 9, 4), 3, 3, 4, (2, 2), 0, (1, 1), DSP_DW_C4),  # stride 2, odd sizes
+    ((2, 6, 13, 3), 3, 3, 3, (1, 2), 0, (1, 1), DSP_DW),  # mixed strides, batches
+    ((1, 10, 10, 5), 3, 3, 5, (3, 3), 0, (1, 1), DSP_DW),  # stride 3: one at a time
+    ((1, 12, 4, 2), 3, 3, 2, (2, 1), 1, (1, 1), DSP_DW),  # transposed, strides swap
     # MobileNet-like: many channels on small images, both kernels and both strides.
-    ((1, 3, 3, 32), 3, 3, 32, (1, 1), 0, (1, 1), DSP_DW_C4),    # 3x3 SAME: every tap row/column padded
+    ((1, 3, 3, 32), 3, 3, 32, (1, 1), 0, (1, 1), DSP_DW_C4),  # 3x3 SAME: every tap row/column padded
     ((1, 6, 6, 24), 3, 3, 24, (1, 1), 0, (1, 1), DSP_DW_C4),
-    ((1, 7, 7, 20), 3, 3, 20, (2, 2), 0, (1, 1), DSP_DW_C4),    # stride 2 SAME, odd: pad 1 each side
-    ((1, 6, 6, 12), 3, 3, 12, (2, 2), 0, (1, 1), DSP_DW_C4),    # stride 2 SAME, even: pad bottom/right only
-    ((1, 9, 9, 8), 3, 3, 8, (2, 2), 1, (1, 1), DSP_DW_C4),      # VALID stride 2: rows read in place
-    ((1, 5, 5, 8), 3, 3, 8, (1, 1), 1, (1, 1), DSP_DW_C4),      # VALID 3x3 output
-    ((2, 4, 4, 8), 3, 3, 8, (1, 1), 0, (1, 1), DSP_DW_C4),      # batches
-    ((1, 8, 8, 6), 3, 3, 6, (1, 1), 0, (1, 1), DSP_DW),         # channels not a multiple of 4: planar
-    ((1, 3, 3, 10), 3, 3, 10, (1, 1), 0, (1, 1), DSP_DW),       # 3x3, 10 channels: planar, odd output count
-    ((1, 13, 13, 16), 3, 3, 16, (1, 1), 0, (1, 1), DSP_DW),     # 169 pixels: planar, odd rows of 13
-    ((1, 12, 12, 8), 3, 3, 8, (1, 1), 1, (1, 1), DSP_DW),       # VALID 10x10: planar
+    ((1, 7, 7, 20), 3, 3, 20, (2, 2), 0, (1, 1), DSP_DW_C4),  # stride 2 SAME, odd: pad 1 each side
+    ((1, 6, 6, 12), 3, 3, 12, (2, 2), 0, (1, 1), DSP_DW_C4),  # stride 2 SAME, even: pad bottom/right only
+    ((1, 9, 9, 8), 3, 3, 8, (2, 2), 1, (1, 1), DSP_DW_C4),  # VALID stride 2: rows read in place
+    ((1, 5, 5, 8), 3, 3, 8, (1, 1), 1, (1, 1), DSP_DW_C4),  # VALID 3x3 output
+    ((2, 4, 4, 8), 3, 3, 8, (1, 1), 0, (1, 1), DSP_DW_C4),  # batches
+    ((1, 8, 8, 6), 3, 3, 6, (1, 1), 0, (1, 1), DSP_DW),  # channels not a multiple of 4: planar
+    ((1, 3, 3, 10), 3, 3, 10, (1, 1), 0, (1, 1), DSP_DW),  # 3x3, 10 channels: planar, odd output count
+    ((1, 13, 13, 16), 3, 3, 16, (1, 1), 0, (1, 1), DSP_DW),  # 169 pixels: planar, odd rows of 13
+    ((1, 12, 12, 8), 3, 3, 8, (1, 1), 1, (1, 1), DSP_DW),  # VALID 10x10: planar
 ]
 
 
@@ -222,8 +257,18 @@ DW_CASES = [
 def test_depthwise_conv2d(tmp_path, case):
     in_shape, kh, kw, oc, stride, padding, dilation, kernel = DW_CASES[case]
     # Fused activations: none, ReLU, ReLU_N1_TO_1 (ranges narrower than int8), and ReLU6 every fourth case.
-    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation,
-                    act=3 if case % 4 == 3 else case % 3, seed=10 + case)
+    b = _conv_model(
+        "DEPTHWISE_CONV_2D",
+        in_shape,
+        kh,
+        kw,
+        oc,
+        stride,
+        padding,
+        dilation,
+        act=3 if case % 4 == 3 else case % 3,
+        seed=10 + case,
+    )
     path = b.save(tmp_path / "dw.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
     assert _kernels(path)[0] == kernel
@@ -247,10 +292,23 @@ REQUANT_CASES = [
 def _requant_model(tmp_path, case, seed):
     """A 3x3 layer of REQUANT_CASES' form: (kind, per_channel, act, out_scale, out_zp)."""
     kind, per_channel, act, out_scale, out_zp = case
-    in_shape, oc = {"CONV_2D": ((1, 6, 7, 8), 6), "DEPTHWISE_CONV_2D": ((1, 9, 6, 6), 6),
-                    "DEPTHWISE_CONV_2D_C4": ((1, 5, 6, 12), 12)}[kind]
-    b = _conv_model(kind.replace("_C4", ""), in_shape, 3, 3, oc, act=act, per_channel=per_channel, seed=seed,
-                    out_scale=out_scale, out_zp=out_zp)
+    in_shape, oc = {
+        "CONV_2D": ((1, 6, 7, 8), 6),
+        "DEPTHWISE_CONV_2D": ((1, 9, 6, 6), 6),
+        "DEPTHWISE_CONV_2D_C4": ((1, 5, 6, 12), 12),
+    }[kind]
+    b = _conv_model(
+        kind.replace("_C4", ""),
+        in_shape,
+        3,
+        3,
+        oc,
+        act=act,
+        per_channel=per_channel,
+        seed=seed,
+        out_scale=out_scale,
+        out_zp=out_zp,
+    )
     return b.save(tmp_path / "rq.tflite")
 
 
@@ -275,9 +333,8 @@ def test_large_right_shift_takes_dsp_kernel(tmp_path, kind):
 # Residual ADD fused into the GEMM kernel (passes/fuse_residual_add.py); the model comes from test_ops_tflite.
 RESIDUAL_CASES = [
     # name, residual_model kwargs, in place
-    ("3x3_odd_pixel_count_in_place", dict(shape=(1, 5, 5, 8), oc=8), True),         # last pixel in both slots
-    ("1x1_odd_channels_per_tensor", dict(shape=(1, 4, 6, 8), oc=7, mid=8, k=1, per_channel=False,
-                                                           add_act=1), True),
+    ("3x3_odd_pixel_count_in_place", dict(shape=(1, 5, 5, 8), oc=8), True),  # last pixel in both slots
+    ("1x1_odd_channels_per_tensor", dict(shape=(1, 4, 6, 8), oc=7, mid=8, k=1, per_channel=False, add_act=1), True),
     ("conv_second_input_relu6", dict(shape=(2, 3, 5, 12), oc=12, conv_first=False, add_act=3), True),
     ("conv_reads_the_residual", dict(shape=(1, 5, 7, 4), oc=4, residual="direct"), False),
     ("depthwise_one_channel_gemm", dict(shape=(1, 6, 5, 8), oc=4, kind="DEPTHWISE_CONV_2D", add_act=2), True),

@@ -28,14 +28,17 @@ from ethos_u_expect import expect_header, expectations  # noqa: E402
 
 
 def _field_model(name):
-    root = os.environ.get("AOT_FIELD_MODELS_DIR") or (os.path.join(os.environ["AOT_MODELS_DIR"], "field")
-                                                     if os.environ.get("AOT_MODELS_DIR") else
-                                                     os.path.join(os.path.dirname(__file__), "..", "..", "..",
-                                                                  "shared", "models", "field"))
+    root = os.environ.get("AOT_FIELD_MODELS_DIR") or (
+        os.path.join(os.environ["AOT_MODELS_DIR"], "field")
+        if os.environ.get("AOT_MODELS_DIR")
+        else os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "models", "field")
+    )
     path = os.path.join(root, "tflm", name + ".tflite")
     if not os.path.isfile(path):
-        pytest.skip(f"field model {name}.tflite not found under {root} (set AOT_FIELD_MODELS_DIR): the Ethos-U "
-                    "hand-off test needs it")
+        pytest.skip(
+            f"field model {name}.tflite not found under {root} (set AOT_FIELD_MODELS_DIR): the Ethos-U "
+            "hand-off test needs it"
+        )
     return path
 
 
@@ -104,11 +107,15 @@ def test_ethos_u_hand_off(tmp_path):
     (tmp_path / "double.c").write_text(open(os.path.join(HERE, "ethosu_double.c")).read())
     (tmp_path / "main.c").write_text(MAIN_C)
     exe = tmp_path / "prog"
-    build_executable([str(gen / "pd.c"), str(gen / "pd_weights.c"), str(tmp_path / "double.c"),
-                      str(tmp_path / "main.c")], [str(gen), str(tmp_path)], str(exe))
+    build_executable(
+        [str(gen / "pd.c"), str(gen / "pd_weights.c"), str(tmp_path / "double.c"), str(tmp_path / "main.c")],
+        [str(gen), str(tmp_path)],
+        str(exe),
+    )
     rng = np.random.default_rng(4)
-    cases = [np.full(e["in_size"], -128), np.full(e["in_size"], 127)] + \
-        [rng.integers(-128, 128, e["in_size"]) for _ in range(3)]
+    cases = [np.full(e["in_size"], -128), np.full(e["in_size"], 127)] + [
+        rng.integers(-128, 128, e["in_size"]) for _ in range(3)
+    ]
     fin = tmp_path / "in.bin"
     fin.write_bytes(b"".join(c.astype(np.int8).tobytes() for c in cases))
     proc = subprocess.run([str(exe), str(fin)], capture_output=True, text=True, timeout=120)

@@ -20,7 +20,7 @@ from compiler.driver import compile_model, load_model  # noqa: E402
 
 SAME, VALID = 0, 1
 IN_Q = (0.05, -3)
-IN16_Q, OUT16_Q = (1e-3, 0), (2e-3, 0)   # int16 activations are symmetric
+IN16_Q, OUT16_Q = (1e-3, 0), (2e-3, 0)  # int16 activations are symmetric
 
 
 def _in_q(dtype):
@@ -31,19 +31,47 @@ def _weights(b, rng, name, kind, ic, oc, k, dtype):
     """Filter and bias of a k x k CONV_2D (oc x k x k x ic) or DEPTHWISE_CONV_2D (1 x k x k x oc)."""
     fshape = (oc, k, k, ic) if kind == "CONV_2D" else (1, k, k, oc)
     if dtype == "float32":
-        return (b.const(name + "_w", rng.uniform(-1, 1, size=fshape).astype(np.float32), "float32"),
-                b.const(name + "_b", rng.uniform(-1, 1, size=oc).astype(np.float32), "float32"))
+        return (
+            b.const(name + "_w", rng.uniform(-1, 1, size=fshape).astype(np.float32), "float32"),
+            b.const(name + "_b", rng.uniform(-1, 1, size=oc).astype(np.float32), "float32"),
+        )
     ws = rng.uniform(0.002, 0.01, size=oc)
-    w = b.const(name + "_w", rng.integers(-127, 128, size=fshape).astype(np.int8), "int8", ws, 0,
-                quantized_dimension=0 if kind == "CONV_2D" else 3)
+    w = b.const(
+        name + "_w",
+        rng.integers(-127, 128, size=fshape).astype(np.int8),
+        "int8",
+        ws,
+        0,
+        quantized_dimension=0 if kind == "CONV_2D" else 3,
+    )
     btype = "int64" if dtype == "int16" else "int32"
-    bias = b.const(name + "_b", rng.integers(-3000, 3000, size=oc).astype(btype), btype,
-                   np.float32(_in_q(dtype)[0]) * np.asarray(ws, np.float32), 0, quantized_dimension=0)
+    bias = b.const(
+        name + "_b",
+        rng.integers(-3000, 3000, size=oc).astype(btype),
+        btype,
+        np.float32(_in_q(dtype)[0]) * np.asarray(ws, np.float32),
+        0,
+        quantized_dimension=0,
+    )
     return w, bias
 
 
-def pad_conv(b, rng, name, x, shape, pads, kind="DEPTHWISE_CONV_2D", oc=None, k=3, stride=1, padding=VALID,
-             value=None, dtype="int8", out_q=(0.08, -5)):
+def pad_conv(
+    b,
+    rng,
+    name,
+    x,
+    shape,
+    pads,
+    kind="DEPTHWISE_CONV_2D",
+    oc=None,
+    k=3,
+    stride=1,
+    padding=VALID,
+    value=None,
+    dtype="int8",
+    out_q=(0.08, -5),
+):
     """PAD (PADV2 with `value`) of x by pads ([[before, after]] * 4), then a k x k convolution; returns
     (padded tensor, convolution output)."""
     n, h, w, c = shape
@@ -80,18 +108,27 @@ def folding_model(dtype, seed=0):
     x = b.input("x", list(shape), dtype, *_in_q(dtype))
     outs = [
         pad_conv(b, rng, "dw_s2", x, shape, [[0, 0], [0, 1], [0, 1], [0, 0]], stride=2, dtype=dtype)[1],
-        pad_conv(b, rng, "conv", x, shape, [[0, 0], [1, 2], [2, 1], [0, 0]], kind="CONV_2D", oc=4,
-                 dtype=dtype)[1],
+        pad_conv(b, rng, "conv", x, shape, [[0, 0], [1, 2], [2, 1], [0, 0]], kind="CONV_2D", oc=4, dtype=dtype)[1],
         pad_conv(b, rng, "dw_wide", x, shape, [[0, 0], [3, 3], [0, 4], [0, 0]], dtype=dtype)[1],
-        pad_conv(b, rng, "conv_same", x, shape, [[0, 0], [1, 0], [0, 1], [0, 0]], kind="CONV_2D", oc=8,
-                 stride=2, padding=SAME, dtype=dtype)[1],
+        pad_conv(
+            b,
+            rng,
+            "conv_same",
+            x,
+            shape,
+            [[0, 0], [1, 0], [0, 1], [0, 0]],
+            kind="CONV_2D",
+            oc=8,
+            stride=2,
+            padding=SAME,
+            dtype=dtype,
+        )[1],
     ]
     # A 3 x 1 image padded by 2 all round under a 3x3 filter: no window lies inside the image.
     t = b.input("t", [1, 3, 1, 8], dtype, *_in_q(dtype))
     outs.append(pad_conv(b, rng, "dw_tiny", t, (1, 3, 1, 8), [[0, 0], [2, 2], [2, 2], [0, 0]], dtype=dtype)[1])
     # Stride 4 past a left padding of 9: the windows never reach the image.
-    outs.append(pad_conv(b, rng, "dw_far", t, (1, 3, 1, 8), [[0, 0], [0, 0], [9, 0], [0, 0]], stride=4,
-                         dtype=dtype)[1])
+    outs.append(pad_conv(b, rng, "dw_far", t, (1, 3, 1, 8), [[0, 0], [0, 0], [9, 0], [0, 0]], stride=4, dtype=dtype)[1])
     b.output(*outs)
     return b
 
@@ -110,17 +147,67 @@ def _pads(ops):
 
 FOLDED = [
     # dtype, target, kernels the six convolutions must use (the model is built so that every family runs)
-    ("int8", "host", ["aot_depthwise_conv2d_s8", "aot_conv2d_s8", "aot_depthwise_conv2d_s8", "aot_conv2d_s8",
-                      "aot_depthwise_conv2d_s8", "aot_depthwise_conv2d_s8"]),
+    (
+        "int8",
+        "host",
+        [
+            "aot_depthwise_conv2d_s8",
+            "aot_conv2d_s8",
+            "aot_depthwise_conv2d_s8",
+            "aot_conv2d_s8",
+            "aot_depthwise_conv2d_s8",
+            "aot_depthwise_conv2d_s8",
+        ],
+    ),
     # (strided or small depthwise layers take the channel-vectorized _c4 kernel, the wide one the planar kernel)
-    ("int8", "cortex-m4", ["aot_depthwise_conv2d_s8_dsp_c4", "aot_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_dsp",
-                           "aot_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_dsp_c4", "aot_depthwise_conv2d_s8_dsp_c4"]),
-    ("int8", "cortex-m0", ["aot_depthwise_conv2d_s8_body", "aot_conv2d_s8_body", "aot_depthwise_conv2d_s8_body",
-                           "aot_conv2d_s8_body", "aot_depthwise_conv2d_s8_body", "aot_depthwise_conv2d_s8_body"]),
-    ("int16", "host", ["aot_depthwise_conv2d_s16", "aot_conv2d_s16", "aot_depthwise_conv2d_s16", "aot_conv2d_s16",
-                       "aot_depthwise_conv2d_s16", "aot_depthwise_conv2d_s16"]),
-    ("float32", "host", ["aot_depthwise_conv2d_f32", "aot_conv2d_f32", "aot_depthwise_conv2d_f32",
-                         "aot_conv2d_f32", "aot_depthwise_conv2d_f32", "aot_depthwise_conv2d_f32"]),
+    (
+        "int8",
+        "cortex-m4",
+        [
+            "aot_depthwise_conv2d_s8_dsp_c4",
+            "aot_conv2d_s8_dsp",
+            "aot_depthwise_conv2d_s8_dsp",
+            "aot_conv2d_s8_dsp",
+            "aot_depthwise_conv2d_s8_dsp_c4",
+            "aot_depthwise_conv2d_s8_dsp_c4",
+        ],
+    ),
+    (
+        "int8",
+        "cortex-m0",
+        [
+            "aot_depthwise_conv2d_s8_body",
+            "aot_conv2d_s8_body",
+            "aot_depthwise_conv2d_s8_body",
+            "aot_conv2d_s8_body",
+            "aot_depthwise_conv2d_s8_body",
+            "aot_depthwise_conv2d_s8_body",
+        ],
+    ),
+    (
+        "int16",
+        "host",
+        [
+            "aot_depthwise_conv2d_s16",
+            "aot_conv2d_s16",
+            "aot_depthwise_conv2d_s16",
+            "aot_conv2d_s16",
+            "aot_depthwise_conv2d_s16",
+            "aot_depthwise_conv2d_s16",
+        ],
+    ),
+    (
+        "float32",
+        "host",
+        [
+            "aot_depthwise_conv2d_f32",
+            "aot_conv2d_f32",
+            "aot_depthwise_conv2d_f32",
+            "aot_conv2d_f32",
+            "aot_depthwise_conv2d_f32",
+            "aot_depthwise_conv2d_f32",
+        ],
+    ),
 ]
 
 
@@ -222,8 +309,19 @@ def test_not_folded_into_pooling(tmp_path, pool):
     padded = b.tensor("padded", [1, 7, 7, 4], "int8", *IN_Q)
     b.op("PAD", [x, b.const("pads", np.array([[0, 0], [0, 1], [0, 1], [0, 0]], np.int32), "int32")], padded)
     y = b.tensor("y", [1, 3, 3, 4], "int8", *IN_Q)
-    b.op(pool, [padded], y, {"padding": VALID, "strideH": 2, "strideW": 2, "filterHeight": 3,
-                             "filterWidth": 3, "fusedActivationFunction": 0})
+    b.op(
+        pool,
+        [padded],
+        y,
+        {
+            "padding": VALID,
+            "strideH": 2,
+            "strideW": 2,
+            "filterHeight": 3,
+            "filterWidth": 3,
+            "fusedActivationFunction": 0,
+        },
+    )
     b.output(y)
     path = b.save(tmp_path / "model.tflite")
     ops, off = _compiled(path)

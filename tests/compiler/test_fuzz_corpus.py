@@ -34,8 +34,7 @@ def _timeout(signum, frame):
     raise TimeoutError(f"no result within {SECONDS_PER_ENTRY} s")
 
 
-@pytest.mark.parametrize("path", ENTRIES, ids=[os.path.relpath(p, os.path.join(FUZZ_DIR, "corpus"))
-                                              for p in ENTRIES])
+@pytest.mark.parametrize("path", ENTRIES, ids=[os.path.relpath(p, os.path.join(FUZZ_DIR, "corpus")) for p in ENTRIES])
 def test_entry_compiles_or_fails_clearly(path):
     old = signal.signal(signal.SIGALRM, _timeout)
     signal.alarm(SECONDS_PER_ENTRY)
@@ -54,10 +53,29 @@ def test_fuzzer_runs(tmp_path, fmt):
     """A few dozen executions of the fuzzer itself (builder seeds and the corpus only): it must keep working."""
     import json
     import subprocess
-    r = subprocess.run([sys.executable, os.path.join(FUZZ_DIR, "fuzz_frontend.py"), "--format", fmt, "--runs", "40",
-                        "--duration", "60", "--no_shared", "--check_c_every", "0", "--seed", "7", "--out",
-                        str(tmp_path)],
-                       capture_output=True, text=True, timeout=300)
+
+    r = subprocess.run(
+        [
+            sys.executable,
+            os.path.join(FUZZ_DIR, "fuzz_frontend.py"),
+            "--format",
+            fmt,
+            "--runs",
+            "40",
+            "--duration",
+            "60",
+            "--no_shared",
+            "--check_c_every",
+            "0",
+            "--seed",
+            "7",
+            "--out",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     stats = json.loads((tmp_path / "stats.json").read_text())
     assert stats["executions"] >= 40 and stats["outcomes"]["bug"] == 0, stats

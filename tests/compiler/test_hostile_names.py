@@ -18,8 +18,19 @@ from compiler.hostbuild import compiler_command
 from conftest import REPO
 from tflite_builder import ModelBuilder
 
-HOSTILE = ["*/ int evil; /*", "line\nbreak\r\n#define X", "back\\slash\\", 'quote"d\'', "tri??/graph??=",
-           "ünïcødé ☃", "int", "a-b", "a_b", "9lives", "x" * 5000]
+HOSTILE = [
+    "*/ int evil; /*",
+    "line\nbreak\r\n#define X",
+    "back\\slash\\",
+    "quote\"d'",
+    "tri??/graph??=",
+    "ünïcødé ☃",
+    "int",
+    "a-b",
+    "a_b",
+    "9lives",
+    "x" * 5000,
+]
 
 
 def _model(tmp_path):
@@ -54,16 +65,47 @@ def test_hostile_names_compile_cleanly_and_run(tmp_path):
     main.write_text('#include "hm.h"\nint main(void) { return 0; }\n')
     sources = [str(out / "hm.c"), str(out / "hm_weights.c"), str(main)]
     sources += [os.path.join(dp, f) for dp, _, fs in os.walk(os.path.join(crt, "src")) for f in fs if f.endswith(".c")]
-    r = subprocess.run([compiler_command(), "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-I", str(out),
-                        "-I", os.path.join(crt, "include"), *sources, "-lm", "-o", str(tmp_path / "a.out")],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            compiler_command(),
+            "-std=c99",
+            "-pedantic",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-I",
+            str(out),
+            "-I",
+            os.path.join(crt, "include"),
+            *sources,
+            "-lm",
+            "-o",
+            str(tmp_path / "a.out"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
 
     x0 = np.array([[1.0, -2.0, 3.0, 7.0]], np.float32)
     x1 = np.array([[0.5, 0.5, 5.0, -1.0]], np.float32)
     np.savez(tmp_path / "in.npz", **{HOSTILE[0]: x0, HOSTILE[1]: x1})
-    r = subprocess.run([sys.executable, "-m", "compiler", "run", path, "--inputs", tmp_path / "in.npz",
-                        "--outputs", tmp_path / "o.npz"], capture_output=True, text=True, cwd=REPO)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "compiler",
+            "run",
+            path,
+            "--inputs",
+            tmp_path / "in.npz",
+            "--outputs",
+            tmp_path / "o.npz",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert r.returncode == 0, r.stderr
     got = np.load(tmp_path / "o.npz")
     expected = np.clip(x0 + x1, 0, 6)  # RELU6 then RELU: idempotent after the first clamp
@@ -79,6 +121,7 @@ def test_names_safe_in_cxx_and_gnu_c_and_in_the_reports(tmp_path):
     `unix` are predefined macros: fields named after C++ keywords or those macros would break the user's build."""
     import json
     import xml.etree.ElementTree as ET
+
     b = ModelBuilder()
     ins = [b.input(n, [1, 4], "float32") for n in CXX_AND_MACRO_NAMES[:4]]
     h = b.op("ADD", ins[:2], out=b.tensor(CXX_AND_MACRO_NAMES[4], [1, 4], "float32"))
@@ -92,11 +135,42 @@ def test_names_safe_in_cxx_and_gnu_c_and_in_the_reports(tmp_path):
     assert len(set(fields)) == 5 and not set(fields) & {"class", "linux", "unix", "new", "template"}, fields
     include = os.path.join(REPO, "crt", "include")
     (tmp_path / "use.cpp").write_text('#include "cx.h"\nint main() { cx_inputs in = {}; (void)in; return 0; }\n')
-    r = subprocess.run(["g++", "-std=c++11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I",
-                        str(out), "-I", include, str(tmp_path / "use.cpp")], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            "g++",
+            "-std=c++11",
+            "-pedantic",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-fsyntax-only",
+            "-I",
+            str(out),
+            "-I",
+            include,
+            str(tmp_path / "use.cpp"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
-    r = subprocess.run(["gcc", "-std=gnu11", "-Wall", "-Wextra", "-Werror", "-fsyntax-only", "-I", str(out), "-I",
-                        include, str(out / "cx.c")], capture_output=True, text=True)
+    r = subprocess.run(
+        [
+            "gcc",
+            "-std=gnu11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-fsyntax-only",
+            "-I",
+            str(out),
+            "-I",
+            include,
+            str(out / "cx.c"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode == 0, r.stderr
     ET.fromstring(compiled.files["cx_plan.svg"])
     report = json.loads(compiled.files["cx.json"])

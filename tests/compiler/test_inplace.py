@@ -38,10 +38,10 @@ def _offsets(tmp_path, builder):
 
 def test_outputs_overwrite_inputs_that_die_at_the_op(tmp_path):
     off, plan = _offsets(tmp_path, _chain_model())
-    assert off["x"] is None and off["y"] is None            # caller's buffers
-    assert off["t"] != off["q"]                              # q is still read by the ADD after TANH
-    assert off["a"] == off["t"]                              # ADD writes over its first input
-    assert off["m"] == off["a"]                              # MUL over its full-shape input, not the constant
+    assert off["x"] is None and off["y"] is None  # caller's buffers
+    assert off["t"] != off["q"]  # q is still read by the ADD after TANH
+    assert off["a"] == off["t"]  # ADD writes over its first input
+    assert off["m"] == off["a"]  # MUL over its full-shape input, not the constant
     # Three tensors of 120 bytes at most are live together (q, t and nothing else): one buffer pair.
     assert plan.workspace_size == 2 * 128
 

@@ -23,7 +23,7 @@ from compiler.errors import UnsupportedError  # noqa: E402
 
 pytestmark = needs_tflm
 
-INT32 = 2   # TensorType.INT32, the options' quantizedBiasType
+INT32 = 2  # TensorType.INT32, the options' quantizedBiasType
 
 
 def _weights(rng, shape, big):
@@ -33,8 +33,23 @@ def _weights(rng, shape, big):
     return rng.integers(-127, 128, size=shape).astype(np.int8)
 
 
-def layer_model(kind, in_shape, out_shape, fshape, oc, options, bias="int64", bias_mag=2 ** 20, in_s=1e-3,
-                out_s=2e-3, w_scale=(0.002, 0.01), per_channel=True, big_weights=False, act="NONE", seed=0):
+def layer_model(
+    kind,
+    in_shape,
+    out_shape,
+    fshape,
+    oc,
+    options,
+    bias="int64",
+    bias_mag=2**20,
+    in_s=1e-3,
+    out_s=2e-3,
+    w_scale=(0.002, 0.01),
+    per_channel=True,
+    big_weights=False,
+    act="NONE",
+    seed=0,
+):
     """One int16x8 layer. bias: "int64", "int32", "int16", None, or "none_int32" (no bias, quantizedBiasType
     INT32)."""
     rng = np.random.default_rng(seed)
@@ -48,8 +63,15 @@ def layer_model(kind, in_shape, out_shape, fshape, oc, options, bias="int64", bi
         inputs = [b.const("output_shape", np.array(out_shape, np.int32), "int32"), w, x]
     if bias in ("int64", "int32", "int16"):
         mag = min(bias_mag, np.iinfo(bias).max)
-        inputs.append(b.const("b", rng.integers(-mag, mag + 1, size=oc).astype(bias), bias,
-                              np.float32(in_s) * np.asarray(ws, np.float32), 0))
+        inputs.append(
+            b.const(
+                "b",
+                rng.integers(-mag, mag + 1, size=oc).astype(bias),
+                bias,
+                np.float32(in_s) * np.asarray(ws, np.float32),
+                0,
+            )
+        )
     elif bias == "none_int32":
         options["quantizedBiasType"] = INT32
     options["fusedActivationFunction"] = ACT[act]
@@ -66,19 +88,23 @@ def conv(in_shape, oc, k=3, stride=1, padding="SAME", dilation=1, **kw):
     else:
         eff = (k - 1) * dilation + 1
         oh, ow = (h - eff) // stride + 1, (w - eff) // stride + 1
-    opts = {"padding": 0 if padding == "SAME" else 1, "strideH": stride, "strideW": stride,
-            "dilationHFactor": dilation, "dilationWFactor": dilation}
+    opts = {
+        "padding": 0 if padding == "SAME" else 1,
+        "strideH": stride,
+        "strideW": stride,
+        "dilationHFactor": dilation,
+        "dilationWFactor": dilation,
+    }
     return layer_model("CONV_2D", in_shape, [n, oh, ow, oc], (oc, k, k, ic), oc, opts, **kw)
 
 
 def depthwise(in_shape, mult, k=3, stride=1, padding="SAME", **kw):
     n, h, w, ic = in_shape
-    oh, ow = (-(-h // stride), -(-w // stride)) if padding == "SAME" else ((h - k) // stride + 1,
-                                                                           (w - k) // stride + 1)
-    opts = {"padding": 0 if padding == "SAME" else 1, "strideH": stride, "strideW": stride,
-            "depthMultiplier": mult}
-    return layer_model("DEPTHWISE_CONV_2D", in_shape, [n, oh, ow, ic * mult], (1, k, k, ic * mult), ic * mult,
-                       opts, **kw)
+    oh, ow = (-(-h // stride), -(-w // stride)) if padding == "SAME" else ((h - k) // stride + 1, (w - k) // stride + 1)
+    opts = {"padding": 0 if padding == "SAME" else 1, "strideH": stride, "strideW": stride, "depthMultiplier": mult}
+    return layer_model(
+        "DEPTHWISE_CONV_2D", in_shape, [n, oh, ow, ic * mult], (1, k, k, ic * mult), ic * mult, opts, **kw
+    )
 
 
 def fc(batches, depth, units, **kw):
@@ -88,8 +114,10 @@ def fc(batches, depth, units, **kw):
 def tconv(in_shape, oc, k=3, stride=2, padding="SAME", **kw):
     n, h, w, ic = in_shape
     oh, ow = natural((h, w), k, stride, padding)
-    (kh, kwid), (sh, sw) = (k if isinstance(k, tuple) else (k, k)), (stride if isinstance(stride, tuple) else
-                                                                   (stride, stride))
+    (kh, kwid), (sh, sw) = (
+        (k if isinstance(k, tuple) else (k, k)),
+        (stride if isinstance(stride, tuple) else (stride, stride)),
+    )
     opts = {"padding": 0 if padding == "SAME" else 1, "strideH": sh, "strideW": sw}
     return layer_model("TRANSPOSE_CONV", in_shape, [n, oh, ow, oc], (oc, kh, kwid, ic), oc, opts, **kw)
 
@@ -113,36 +141,51 @@ CASES = [
     ("conv_no_bias", lambda: conv([1, 4, 5, 3], 4, bias=None), "narrowed"),
     ("conv_int32_bias", lambda: conv([1, 4, 5, 3], 4, bias="int32"), "int32"),
     ("conv_no_bias_int32_type", lambda: conv([1, 4, 5, 3], 4, bias="none_int32"), "int32"),
-    ("conv_wide_bias", lambda: conv([1, 4, 5, 3], 4, bias_mag=2 ** 40, in_s=1e-4, w_scale=(0.005, 0.01),
-                                    out_s=50.0), "wide"),
-    ("conv_wide_sums", lambda: conv([1, 3, 3, 64], 4, big_weights=True, w_scale=(1e-4, 2e-4), out_s=0.02),
-     "wide"),
-    ("conv_wide_bias_and_sums", lambda: conv([1, 4, 5, 3], 4, bias_mag=2 ** 33, in_s=1e-4, w_scale=(0.005, 0.01),
-                                             out_s=0.5), "wide"),
-    ("conv_near_dead_and_large_scales", lambda: conv([1, 4, 4, 3], 6, w_scale=(1e-12, 4.0), out_s=1e-3),
-     "narrowed"),
+    (
+        "conv_wide_bias",
+        lambda: conv([1, 4, 5, 3], 4, bias_mag=2**40, in_s=1e-4, w_scale=(0.005, 0.01), out_s=50.0),
+        "wide",
+    ),
+    ("conv_wide_sums", lambda: conv([1, 3, 3, 64], 4, big_weights=True, w_scale=(1e-4, 2e-4), out_s=0.02), "wide"),
+    (
+        "conv_wide_bias_and_sums",
+        lambda: conv([1, 4, 5, 3], 4, bias_mag=2**33, in_s=1e-4, w_scale=(0.005, 0.01), out_s=0.5),
+        "wide",
+    ),
+    ("conv_near_dead_and_large_scales", lambda: conv([1, 4, 4, 3], 6, w_scale=(1e-12, 4.0), out_s=1e-3), "narrowed"),
     ("depthwise_narrowed", lambda: depthwise([1, 5, 6, 4], 1), "narrowed"),
     ("depthwise_mult2_stride2", lambda: depthwise([1, 6, 5, 3], 2, stride=2), "narrowed"),
     ("depthwise_valid_relu", lambda: depthwise([1, 6, 6, 4], 1, padding="VALID", act="RELU"), "narrowed"),
     ("depthwise_no_bias", lambda: depthwise([1, 4, 4, 4], 1, bias=None), "narrowed"),
-    ("depthwise_wide_bias", lambda: depthwise([1, 4, 4, 4], 1, bias_mag=2 ** 42, in_s=1e-4,
-                                              w_scale=(0.005, 0.01), out_s=200.0), "wide"),
+    (
+        "depthwise_wide_bias",
+        lambda: depthwise([1, 4, 4, 4], 1, bias_mag=2**42, in_s=1e-4, w_scale=(0.005, 0.01), out_s=200.0),
+        "wide",
+    ),
     ("fc_narrowed", lambda: fc(2, 24, 6), "narrowed"),
     ("fc_per_tensor", lambda: fc(1, 32, 5, per_channel=False), "narrowed"),
     ("fc_int32_bias", lambda: fc(2, 24, 6, bias="int32"), "int32"),
     ("fc_no_bias_int32_type", lambda: fc(1, 16, 4, bias="none_int32"), "int32"),
     ("fc_wide_sums", lambda: fc(1, 2048, 4, big_weights=True, w_scale=(1e-5, 2e-5), out_s=0.005), "wide"),
-    ("fc_wide_bias_relu", lambda: fc(2, 16, 4, bias_mag=2 ** 44, in_s=1e-4, w_scale=(0.005, 0.01), out_s=800.0,
-                                     act="RELU"), "wide"),
+    (
+        "fc_wide_bias_relu",
+        lambda: fc(2, 16, 4, bias_mag=2**44, in_s=1e-4, w_scale=(0.005, 0.01), out_s=800.0, act="RELU"),
+        "wide",
+    ),
     ("tconv_narrowed", lambda: tconv([1, 3, 4, 4], 5), "narrowed"),
-    ("tconv_valid_3x4_seanet_like", lambda: tconv([1, 1, 5, 8], 8, k=(3, 4), stride=(1, 2), padding="VALID"),
-     "narrowed"),
+    (
+        "tconv_valid_3x4_seanet_like",
+        lambda: tconv([1, 1, 5, 8], 8, k=(3, 4), stride=(1, 2), padding="VALID"),
+        "narrowed",
+    ),
     ("tconv_int16_bias", lambda: tconv([1, 3, 3, 4], 3, bias="int16"), "narrowed"),
     ("tconv_no_bias_relu", lambda: tconv([1, 3, 3, 4], 3, bias=None, act="RELU"), "narrowed"),
-    ("tconv_wide_sums", lambda: tconv([1, 2, 2, 96], 3, big_weights=True, w_scale=(1e-4, 2e-4), out_s=0.02),
-     "wide"),
-    ("tconv_wide_bias", lambda: tconv([1, 3, 3, 4], 3, bias_mag=2 ** 40, in_s=1e-4, w_scale=(0.005, 0.01),
-                                      out_s=50.0), "wide"),
+    ("tconv_wide_sums", lambda: tconv([1, 2, 2, 96], 3, big_weights=True, w_scale=(1e-4, 2e-4), out_s=0.02), "wide"),
+    (
+        "tconv_wide_bias",
+        lambda: tconv([1, 3, 3, 4], 3, bias_mag=2**40, in_s=1e-4, w_scale=(0.005, 0.01), out_s=50.0),
+        "wide",
+    ),
 ]
 
 

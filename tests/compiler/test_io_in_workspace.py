@@ -22,9 +22,9 @@ MODELS = [
     # e2e/make_model.py's model (e2e/ is outside this Bazel workspace, so a copy lives in tests/models).
     os.path.join(ROOT, "tests", "models", "tiny_mobilenet_int8.tflite"),
     os.path.join(ROOT, "tests", "models", "kws_ds_cnn_int8.tflite"),
-    os.path.join(ROOT, "tests", "models", "mobilenet_v1_025_96_int8.tflite"),   # 96x96x3 vision model
-    os.path.join(ROOT, "tests", "models", "resnet8_int8.tflite"),               # residual ADDs (in place)
-    os.path.join(ROOT, "tests", "models", "svdf_int16_state.tflite"),           # stateful: (workspace, state)
+    os.path.join(ROOT, "tests", "models", "mobilenet_v1_025_96_int8.tflite"),  # 96x96x3 vision model
+    os.path.join(ROOT, "tests", "models", "resnet8_int8.tflite"),  # residual ADDs (in place)
+    os.path.join(ROOT, "tests", "models", "svdf_int16_state.tflite"),  # stateful: (workspace, state)
 ]
 
 
@@ -53,8 +53,10 @@ def test_bit_exact_both_ways_with_less_ram(model):
     else:
         # A few bytes of I/O can cost more inside: every workspace buffer starts on a 16-byte boundary.
         assert io["total_ram"] <= ws_plain + 16 * (len(plain.graph.inputs) + len(plain.graph.outputs))
-    print(f"\n{os.path.basename(model)}: total RAM with separate I/O buffers {ws_plain} + {io_bytes} = "
-          f"{ws_plain + io_bytes} B; with I/O in the workspace {io['total_ram']} B (saves {io['saved']} B)")
+    print(
+        f"\n{os.path.basename(model)}: total RAM with separate I/O buffers {ws_plain} + {io_bytes} = "
+        f"{ws_plain + io_bytes} B; with I/O in the workspace {io['total_ram']} B (saves {io['saved']} B)"
+    )
 
 
 def test_api_shape():

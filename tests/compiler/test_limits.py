@@ -63,9 +63,26 @@ def test_cli_flags(tmp_path):
     import subprocess
     import sys
     from conftest import REPO
+
     path = _relu(tmp_path, [1, 4096])
-    r = subprocess.run([sys.executable, "-m", "compiler", "compile", path, "--prefix", "m", "--out_dir", tmp_path,
-                        "--max_tensor_bytes", "4K"], capture_output=True, text=True, cwd=REPO)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "compiler",
+            "compile",
+            path,
+            "--prefix",
+            "m",
+            "--out_dir",
+            tmp_path,
+            "--max_tensor_bytes",
+            "4K",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert r.returncode == 2 and "Traceback" not in r.stderr and "4096 bytes per tensor" in r.stderr
 
 
@@ -73,6 +90,7 @@ def test_op_limit_and_a_model_at_it_compiles_quickly(tmp_path):
     # A model at the operator limit must compile in seconds (the planner used to be quadratic in Python: minutes
     # here); one more operator than the limit is refused up front.
     import time
+
     b = ModelBuilder()
     h = b.input("x", [1, 4], "float32")
     for i in range(limits.Limits().max_ops):

@@ -29,8 +29,20 @@ from compiler.errors import UnsupportedError  # noqa: E402
 from compiler.sigmoid_table import sigmoid_table  # noqa: E402
 
 
-def lstm_model(dtype="float32", batches=1, steps=4, input_size=5, state=6, time_major=False, clip=0.0,
-               in_q=(0.02, -5), weight_scale=0.01, hidden_q=(1 / 128, 0), cell_scale=2.0 ** -11, seed=3):
+def lstm_model(
+    dtype="float32",
+    batches=1,
+    steps=4,
+    input_size=5,
+    state=6,
+    time_major=False,
+    clip=0.0,
+    in_q=(0.02, -5),
+    weight_scale=0.01,
+    hidden_q=(1 / 128, 0),
+    cell_scale=2.0**-11,
+    seed=3,
+):
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     shape = [steps, batches, input_size] if time_major else [batches, steps, input_size]
@@ -58,8 +70,12 @@ def lstm_model(dtype="float32", batches=1, steps=4, input_size=5, state=6, time_
         ins[18] = b.variable("h", [batches, state], "int8", *hidden_q)
         ins[19] = b.variable("c", [batches, state], "int16", cell_scale, 0)
         y = b.tensor("y", out_shape, "int8", *hidden_q)
-    b.op("UNIDIRECTIONAL_SEQUENCE_LSTM", ins, out=y,
-         options={"fusedActivationFunction": ACT["TANH"], "cellClip": clip, "timeMajor": time_major})
+    b.op(
+        "UNIDIRECTIONAL_SEQUENCE_LSTM",
+        ins,
+        out=y,
+        options={"fusedActivationFunction": ACT["TANH"], "cellClip": clip, "timeMajor": time_major},
+    )
     b.output(y)
     return b, shape
 
@@ -81,10 +97,10 @@ def test_lstm_float32_over_a_sequence(tmp_path, name, kw):
 
 INT8 = [
     ("cell_2e-11", dict()),
-    ("cell_2e-12_time_major_2_batches", dict(cell_scale=2.0 ** -12, batches=2, time_major=True)),
+    ("cell_2e-12_time_major_2_batches", dict(cell_scale=2.0**-12, batches=2, time_major=True)),
     # Below 2^-12 the tanh input is shifted right (with rounding) instead of multiplied.
-    ("cell_2e-15_clip", dict(cell_scale=2.0 ** -15, clip=0.5)),
-    ("cell_2e-8_clip_saturates", dict(cell_scale=2.0 ** -8, clip=300.0)),
+    ("cell_2e-15_clip", dict(cell_scale=2.0**-15, clip=0.5)),
+    ("cell_2e-8_clip_saturates", dict(cell_scale=2.0**-8, clip=300.0)),
     ("cell_not_power_of_two", dict(cell_scale=0.00037, batches=3)),
     ("hidden_zero_point_extremes", dict(hidden_q=(0.004, 127), in_q=(0.05, -128), weight_scale=0.03)),
     ("hidden_zero_point_min", dict(hidden_q=(0.02, -128), in_q=(0.003, 127), weight_scale=0.002, steps=7)),
@@ -102,14 +118,14 @@ def test_lstm_int8_bit_exact_over_a_sequence(tmp_path, name, kw):
 def test_sigmoid_table_in_the_crt_is_the_computed_one():
     with open(os.path.join(REPO, "crt", "src", "aot_sigmoid_s16.c")) as f:
         text = f.read()
-    body = text[text.index("aot_sigmoid_table[256] = {"):]
-    body = body[body.index("{") + 1:body.index("};")]
+    body = text[text.index("aot_sigmoid_table[256] = {") :]
+    body = body[body.index("{") + 1 : body.index("};")]
     assert [int(v) for v in re.findall(r"\d+", body)] == sigmoid_table()
 
 
 def test_lstm_variants_are_refused(tmp_path):
     b, _ = lstm_model("float32")
-    b._ops[0].inputs[9] = b._ops[0].inputs[12]     # a peephole weight present
+    b._ops[0].inputs[9] = b._ops[0].inputs[12]  # a peephole weight present
     path = b.save(tmp_path / "peephole.tflite")
     with pytest.raises(UnsupportedError, match="peephole"):
         compile_model(path, "m")
@@ -142,6 +158,7 @@ def _real_model(rel):
 def test_real_lstm_models_over_a_sequence(tmp_path, rel, lstm_out, inp):
     path = _real_model(rel)
     from compiler.driver import load_model
+
     graph = load_model(path)
     cases = _cases(graph.inputs[0].shape, graph.inputs[0].dtype, np.random.default_rng(1), count=6)
     # The LSTM's own output sequence, then the whole model (the classifier after it).

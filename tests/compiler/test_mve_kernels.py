@@ -16,8 +16,17 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from test_dsp_kernels import (CONV_CASES, DW_CASES, RESIDUAL_CASES, _check, _conv_model, _extremes, _fc_model,  # noqa
-                              _kernels, needs_tflm)
+from test_dsp_kernels import (
+    CONV_CASES,
+    DW_CASES,
+    RESIDUAL_CASES,
+    _check,
+    _conv_model,
+    _extremes,
+    _fc_model,  # noqa
+    _kernels,
+    needs_tflm,
+)
 from compiler.driver import load_model  # noqa: E402
 
 TARGET = "cortex-m55"
@@ -41,12 +50,21 @@ def test_conv2d(tmp_path, case):
 @pytest.mark.parametrize("case", range(len(DW_CASES)))
 def test_depthwise_conv2d(tmp_path, case):
     in_shape, kh, kw, oc, stride, padding, dilation, _ = DW_CASES[case]
-    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation,
-                    act=3 if case % 4 == 3 else case % 3, seed=10 + case)
+    b = _conv_model(
+        "DEPTHWISE_CONV_2D",
+        in_shape,
+        kh,
+        kw,
+        oc,
+        stride,
+        padding,
+        dilation,
+        act=3 if case % 4 == 3 else case % 3,
+        seed=10 + case,
+    )
     path = b.save(tmp_path / "dw.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
-    want = "aot_conv2d_s8_mve" if in_shape[3] == 1 else (
-        "aot_depthwise_conv2d_s8_mve" if oc == in_shape[3] else None)
+    want = "aot_conv2d_s8_mve" if in_shape[3] == 1 else ("aot_depthwise_conv2d_s8_mve" if oc == in_shape[3] else None)
     if want == "aot_depthwise_conv2d_s8_mve" and _plane_fits(in_shape, kh, kw, stride, padding, dilation):
         want = "aot_depthwise_conv2d_s8_mve_plane"
     if want:
@@ -74,15 +92,15 @@ def _plane_fits(in_shape, kh, kw, stride, padding, dilation):
 # dilation, 2x2 / 1x3 / 3x1 filters, SAME (left, right, top and bottom padding) and VALID, batches.
 PLANE_CASES = [
     # in_shape, kh, kw, stride, padding, dilation
-    ((1, 25, 5, 64), 3, 3, (1, 1), 0, (1, 1)),     # KWS's layers
-    ((2, 6, 5, 13), 3, 3, (1, 1), 0, (1, 1)),      # 8 + 5 channels, batches
-    ((1, 7, 4, 9), 3, 3, (2, 2), 0, (1, 1)),       # stride 2, odd height: bottom padding
-    ((1, 8, 3, 6), 3, 3, (1, 2), 0, (1, 1)),       # mixed strides
-    ((1, 7, 6, 3), 2, 2, (1, 1), 1, (2, 2)),       # dilated 2x2 VALID, 3 channels
-    ((1, 4, 12, 17), 1, 3, (1, 1), 0, (1, 1)),     # one filter row, 12 columns
-    ((1, 9, 1, 5), 3, 1, (3, 1), 0, (1, 1)),       # one column, stride 3
-    ((1, 3, 3, 32), 3, 3, (1, 1), 0, (1, 1)),      # every tap row and column padded
-    ((1, 5, 5, 8), 3, 3, (1, 1), 1, (1, 1)),       # VALID: no padding at all
+    ((1, 25, 5, 64), 3, 3, (1, 1), 0, (1, 1)),  # KWS's layers
+    ((2, 6, 5, 13), 3, 3, (1, 1), 0, (1, 1)),  # 8 + 5 channels, batches
+    ((1, 7, 4, 9), 3, 3, (2, 2), 0, (1, 1)),  # stride 2, odd height: bottom padding
+    ((1, 8, 3, 6), 3, 3, (1, 2), 0, (1, 1)),  # mixed strides
+    ((1, 7, 6, 3), 2, 2, (1, 1), 1, (2, 2)),  # dilated 2x2 VALID, 3 channels
+    ((1, 4, 12, 17), 1, 3, (1, 1), 0, (1, 1)),  # one filter row, 12 columns
+    ((1, 9, 1, 5), 3, 1, (3, 1), 0, (1, 1)),  # one column, stride 3
+    ((1, 3, 3, 32), 3, 3, (1, 1), 0, (1, 1)),  # every tap row and column padded
+    ((1, 5, 5, 8), 3, 3, (1, 1), 1, (1, 1)),  # VALID: no padding at all
 ]
 
 
@@ -92,8 +110,19 @@ def test_depthwise_plane(tmp_path, case):
     in_shape, kh, kw, stride, padding, dilation = PLANE_CASES[case]
     oc = in_shape[3]
     scales = EXTREME_SCALES * (oc // len(EXTREME_SCALES) + 1) if case % 3 == 2 else None
-    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 4,
-                    seed=40 + case, filter_scales=None if scales is None else scales[:oc])
+    b = _conv_model(
+        "DEPTHWISE_CONV_2D",
+        in_shape,
+        kh,
+        kw,
+        oc,
+        stride,
+        padding,
+        dilation,
+        act=case % 4,
+        seed=40 + case,
+        filter_scales=None if scales is None else scales[:oc],
+    )
     path = b.save(tmp_path / "dwp.tflite")
     assert _plane_fits(in_shape, kh, kw, stride, padding, dilation)
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
@@ -105,6 +134,7 @@ def test_plane_geometry():
     bytes after them, windows of 15 bytes; a 6-wide image no longer fits one 16-byte load, and neither do dilated
     rows."""
     from compiler.ops._mve_layout import plane_geometry, plane_when
+
     kws = dict(iw=5, ow=5, sw=1, kw=3, dw=1, pad_l=1, oh=25, sh=1, kh=3, dh=1, mult_depth=1)
     assert plane_geometry(kws) == (6, 27 * 6 + 16, 15)
     assert plane_when(None, kws) is None
@@ -129,6 +159,7 @@ POOL_CASES = [
 @pytest.mark.parametrize("case", range(len(POOL_CASES)))
 def test_avg_pool(tmp_path, case):
     from tflite_builder import ModelBuilder
+
     in_shape, (fh, fw), (sh, sw), padding, act = POOL_CASES[case]
     if padding == 0:
         oh, ow = -(-in_shape[1] // sh), -(-in_shape[2] // sw)
@@ -137,8 +168,19 @@ def test_avg_pool(tmp_path, case):
     b = ModelBuilder()
     x = b.input("x", in_shape, "int8", 0.05, -9 + case)
     y = b.tensor("y", [in_shape[0], oh, ow, in_shape[3]], "int8", 0.05, -9 + case)
-    b.op("AVERAGE_POOL_2D", [x], y, {"padding": padding, "strideH": sh, "strideW": sw, "filterHeight": fh,
-                                     "filterWidth": fw, "fusedActivationFunction": act})
+    b.op(
+        "AVERAGE_POOL_2D",
+        [x],
+        y,
+        {
+            "padding": padding,
+            "strideH": sh,
+            "strideW": sw,
+            "filterHeight": fh,
+            "filterWidth": fw,
+            "fusedActivationFunction": act,
+        },
+    )
     b.output(y)
     path = b.save(tmp_path / "pool.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
@@ -147,8 +189,10 @@ def test_avg_pool(tmp_path, case):
 
 
 @needs_tflm
-@pytest.mark.parametrize("depth,units,batches,act", [(8, 4, 1, 0), (12, 7, 2, 1), (64, 13, 1, 3), (4, 1, 3, 0),
-                                                     (640, 9, 1, 0), (6, 5, 1, 0), (33, 8, 3, 2)])
+@pytest.mark.parametrize(
+    "depth,units,batches,act",
+    [(8, 4, 1, 0), (12, 7, 2, 1), (64, 13, 1, 3), (4, 1, 3, 0), (640, 9, 1, 0), (6, 5, 1, 0), (33, 8, 3, 2)],
+)
 def test_fully_connected(tmp_path, depth, units, batches, act):
     path = _fc_model(depth, units, batches, act=act, seed=depth + units).save(tmp_path / "fc.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
@@ -156,8 +200,10 @@ def test_fully_connected(tmp_path, depth, units, batches, act):
 
 
 @needs_tflm
-@pytest.mark.parametrize("kind,in_shape,k,oc", [("CONV_2D", (1, 5, 6, 7), 3, 8), ("CONV_2D", (1, 4, 4, 19), 1, 8),
-                                                ("DEPTHWISE_CONV_2D", (1, 6, 5, 8), 3, 8)])
+@pytest.mark.parametrize(
+    "kind,in_shape,k,oc",
+    [("CONV_2D", (1, 5, 6, 7), 3, 8), ("CONV_2D", (1, 4, 4, 19), 1, 8), ("DEPTHWISE_CONV_2D", (1, 6, 5, 8), 3, 8)],
+)
 @pytest.mark.parametrize("out_zp", [-128, 127])
 def test_extreme_requantization(tmp_path, kind, in_shape, k, oc, out_zp):
     b = _conv_model(kind, in_shape, k, k, oc, seed=oc + k, out_zp=out_zp, filter_scales=EXTREME_SCALES)
@@ -180,6 +226,7 @@ def test_residual_add_fused(tmp_path, name, kw, inplace):
 
 def test_weights_keep_their_size():
     from compiler.ops._mve_layout import mve_rows
+
     rng = np.random.default_rng(0)
     for r, k in [(1, 1), (4, 16), (7, 33), (9, 15), (64, 64), (3, 100)]:
         rows = rng.integers(-128, 128, size=(r, k)).astype(np.int8)

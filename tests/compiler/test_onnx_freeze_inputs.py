@@ -21,12 +21,16 @@ def _model(path):
     b = np.array([0.5, -1.0, 2.0], np.float32)
     nodes = [helper.make_node("MatMul", ["x", "w"], ["xw"]), helper.make_node("Add", ["xw", "b"], ["y"])]
     g = helper.make_graph(
-        nodes, "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4]),
-         helper.make_tensor_value_info("w", TensorProto.FLOAT, [4, 3]),
-         helper.make_tensor_value_info("b", TensorProto.FLOAT, [3])],
+        nodes,
+        "g",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4]),
+            helper.make_tensor_value_info("w", TensorProto.FLOAT, [4, 3]),
+            helper.make_tensor_value_info("b", TensorProto.FLOAT, [3]),
+        ],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
-        initializer=[helper.make_tensor("b", TensorProto.FLOAT, [3], b)])
+        initializer=[helper.make_tensor("b", TensorProto.FLOAT, [3], b)],
+    )
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8), path)
     return b
 
@@ -43,6 +47,7 @@ def test_initializer_inputs_are_constants_and_frozen_inputs_too(tmp_path):
 
 def test_frozen_model_matches_onnxruntime(tmp_path):
     import onnxruntime as ort
+
     path = str(tmp_path / "m.onnx")
     b = _model(path)
     rng = np.random.default_rng(2)
@@ -50,19 +55,37 @@ def test_frozen_model_matches_onnxruntime(tmp_path):
     x = rng.normal(size=(5, 2, 4)).astype(np.float32)
     np.save(tmp_path / "w.npy", w)
     np.savez(tmp_path / "in.npz", x=x)
-    subprocess.run([sys.executable, "-m", "compiler", "run", path, "--inputs", str(tmp_path / "in.npz"),
-                    "--outputs", str(tmp_path / "out.npz"), "--freeze_input", f"w={tmp_path / 'w.npy'}"],
-                   cwd=REPO, check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "compiler",
+            "run",
+            path,
+            "--inputs",
+            str(tmp_path / "in.npz"),
+            "--outputs",
+            str(tmp_path / "out.npz"),
+            "--freeze_input",
+            f"w={tmp_path / 'w.npy'}",
+        ],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    )
     got = np.load(tmp_path / "out.npz")["y"]
     sess = ort.InferenceSession(path)
     want = np.stack([sess.run(None, {"x": xi, "w": w, "b": b})[0] for xi in x])
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.parametrize("value, message", [
-    (np.zeros((4, 3), np.int32), "holds int32 values; the input is FLOAT"),
-    (np.zeros((3, 4), np.float32), "the array has shape [3, 4]; the input's shape is [4, 3]"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        (np.zeros((4, 3), np.int32), "holds int32 values; the input is FLOAT"),
+        (np.zeros((3, 4), np.float32), "the array has shape [3, 4]; the input's shape is [4, 3]"),
+    ],
+)
 def test_frozen_value_must_fit_the_input(tmp_path, value, message):
     path = str(tmp_path / "m.onnx")
     _model(path)

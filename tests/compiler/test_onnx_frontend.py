@@ -54,8 +54,12 @@ def test_float_cnn_folds_batchnorm():
 
 def _dynamic_model(tmp):
     n = helper.make_node("Relu", ["x"], ["y"])
-    g = helper.make_graph([n], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4])])
+    g = helper.make_graph(
+        [n],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 4])],
+    )
     path = os.path.join(tmp, "dyn.onnx")
     onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
     return path
@@ -79,8 +83,12 @@ def test_parse_dims():
 def test_unsupported_op_is_one_clear_error():
     with tempfile.TemporaryDirectory() as tmp:
         n = helper.make_node("Erf", ["x"], ["y"], name="erf0")
-        g = helper.make_graph([n], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])])
+        g = helper.make_graph(
+            [n],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])],
+        )
         path = os.path.join(tmp, "erf.onnx")
         onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
         with pytest.raises(UnsupportedError, match="erf0.*Erf.*not supported"):
@@ -91,8 +99,13 @@ def test_3d_conv_is_refused():
     with tempfile.TemporaryDirectory() as tmp:
         w = helper.make_tensor("w", TensorProto.FLOAT, [2, 1, 1, 1, 1], [1.0, 2.0])
         n = helper.make_node("Conv", ["x", "w"], ["y"], name="c3")
-        g = helper.make_graph([n], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2, 2])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 2, 2, 2])], [w])
+        g = helper.make_graph(
+            [n],
+            "g",
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2, 2])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 2, 2, 2])],
+            [w],
+        )
         path = os.path.join(tmp, "c3.onnx")
         onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), path)
         with pytest.raises(UnsupportedError, match="3-D"):
@@ -106,8 +119,13 @@ def _run_node(op, dtype, xs, extra=None, attrs=None, opset=13, same_rank=True):
     node = helper.make_node(op, names, ["y"], **(attrs or {}))
     inits = [onnx.numpy_helper.from_array(np.asarray(v), k) for k, v in (extra or {}).items()]
     shape = list(next(iter(xs.values())).shape)
-    g = helper.make_graph([node], "g", [helper.make_tensor_value_info(k, code, list(v.shape)) for k, v in xs.items()],
-                          [helper.make_tensor_value_info("y", onnx.TensorProto.UNDEFINED, None)], inits)
+    g = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info(k, code, list(v.shape)) for k, v in xs.items()],
+        [helper.make_tensor_value_info("y", onnx.TensorProto.UNDEFINED, None)],
+        inits,
+    )
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "m.onnx")
         onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)]), path)
@@ -128,8 +146,9 @@ def test_integer_arithmetic_wraps_like_numpy():
     np.testing.assert_array_equal(_run_node("Sub", np.uint8, {"u": u, "v": v}), u - v)
     i = np.array([[-7, 7, -7, -2147483647 - 1]], np.int32)
     j = np.array([[2, -2, -2, -1]], np.int32)
-    np.testing.assert_array_equal(_run_node("Div", np.int32, {"i": i, "j": j}),
-                                  np.array([[-3, -3, 3, -2147483647 - 1]], np.int32))
+    np.testing.assert_array_equal(
+        _run_node("Div", np.int32, {"i": i, "j": j}), np.array([[-3, -3, 3, -2147483647 - 1]], np.int32)
+    )
 
 
 def test_quantize_linear_rounds_half_to_even():
@@ -141,10 +160,10 @@ def test_quantize_linear_rounds_half_to_even():
 def test_gather_index_rank_sets_the_output_rank():
     x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
     y = _run_node("Gather", np.float32, {"x": x}, {"i": np.int64(-2)}, {"axis": 1}, same_rank=False)
-    np.testing.assert_array_equal(y, x[:, -2, :])        # a scalar index removes the axis
+    np.testing.assert_array_equal(y, x[:, -2, :])  # a scalar index removes the axis
     idx = np.array([[0, 2]], np.int64)
     y = _run_node("Gather", np.float32, {"x": x}, {"i": idx}, {"axis": 1}, same_rank=False)
-    np.testing.assert_array_equal(y, x[:, idx, :])       # [2, 1, 2, 4]
+    np.testing.assert_array_equal(y, x[:, idx, :])  # [2, 1, 2, 4]
 
 
 @pytest.mark.parametrize("mode", ["reflect", "edge", "wrap"])
@@ -167,17 +186,26 @@ def test_asymmetric_conv_padding_folds_into_the_convolution(explicit_pad):
         # before the layout transpose, which then sits between PAD and convolution: not folded).
         inits.append(onnx.numpy_helper.from_array(np.array([0, 0, 0, 1, 0, 0, 1, 2], np.int64), "pads"))
         inits.append(onnx.numpy_helper.from_array(rng.uniform(-1, 1, (3, 3, 1, 1)).astype(np.float32), "w0"))
-        nodes = [helper.make_node("Conv", ["x", "w0"], ["c"]), helper.make_node("Pad", ["c", "pads"], ["p"]),
-                 helper.make_node("Conv", ["p", "w"], ["y"], strides=[2, 2])]
+        nodes = [
+            helper.make_node("Conv", ["x", "w0"], ["c"]),
+            helper.make_node("Pad", ["c", "pads"], ["p"]),
+            helper.make_node("Conv", ["p", "w"], ["y"], strides=[2, 2]),
+        ]
     else:
         nodes = [helper.make_node("Conv", ["x", "w"], ["y"], strides=[2, 2], pads=[0, 1, 1, 2])]
-    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 9, 8])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 4, 5])], inits)
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 9, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 4, 5])],
+        inits,
+    )
     x = rng.uniform(-1, 1, (2, 1, 3, 9, 8)).astype(np.float32)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "m.onnx")
         onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], ir_version=8), path)
         from compiler.driver import compile_model
+
         ops = compile_model(path, "m").manifest["ops"]
         pads = [op for op in ops if op["kind"] == "PAD"]
         assert len(pads) == 1 and ops[pads[0]["fused_into"]]["kind"] == "CONV_2D"

@@ -60,8 +60,7 @@ def _all_int8_case(graph):
     return case
 
 
-def check_against_tflm(tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases=None, target="host",
-                       extra_cases=()):
+def check_against_tflm(tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases=None, target="host", extra_cases=()):
     """Compile + run the model and TFLM on the same inputs; assert they agree.  `target` picks the kernels
     (the build is always for this machine: DSP kernels run their portable emulations); extra_cases are run
     after the given or generated ones."""
@@ -75,8 +74,7 @@ def check_against_tflm(tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases
             cases.append(exhaustive)
     cases = list(cases) + [list(c) for c in extra_cases]
     in_npz = tmp_path / "inputs.npz"
-    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases])
-                        for i, t in enumerate(graph.inputs)})
+    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
     got = run_model(str(path), str(in_npz), None, target=target)
     want = tflm_outputs(str(path), cases, len(graph.outputs))
     for k, t in enumerate(graph.outputs):
@@ -87,10 +85,10 @@ def check_against_tflm(tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases
                 assert diff.size == 0, (
                     f"case {n}, output '{t.name}': {diff.size} of {g.size} {t.dtype} values differ; "
                     f"first at flat index {diff[0]}: got {g.reshape(-1)[diff[0]]}, "
-                    f"TFLM {w.reshape(-1)[diff[0]]}")
+                    f"TFLM {w.reshape(-1)[diff[0]]}"
+                )
             else:
-                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6,
-                                           err_msg=f"case {n}, output '{t.name}'")
+                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"case {n}, output '{t.name}'")
     return graph
 
 
@@ -111,14 +109,12 @@ def multi_unary_model(kind, shape, dtype, variants, out_dtype=None):
     for i, (qin, qout) in enumerate(variants):
         x = b.input(f"x{i}", shape, dtype, *(qin or (None, None)))
         name = f"y{i}_{_qname(qin)}_to_{_qname(qout)}"
-        outs.append(b.op(kind, [x], out=b.tensor(name, shape, out_dtype or dtype,
-                                                 *(qout or (None, None)))))
+        outs.append(b.op(kind, [x], out=b.tensor(name, shape, out_dtype or dtype, *(qout or (None, None)))))
     b.output(*outs)
     return b
 
 
-def unary_model(kind, shape, dtype, in_q=(None, None), out_q=(None, None), options=None,
-                out_dtype=None):
+def unary_model(kind, shape, dtype, in_q=(None, None), out_q=(None, None), options=None, out_dtype=None):
     b = ModelBuilder()
     x = b.input("x", shape, dtype, *in_q)
     y = b.op(kind, [x], out=b.tensor("y", shape, out_dtype or dtype, *out_q), options=options)
@@ -132,17 +128,14 @@ ADD_INT8 = [
     # (name, kind, shape a, shape b, qa, qb, qout, activation, kernel: the same-shape one or the generic one)
     ("same_shape", "ADD", [1, 5, 4, 6], [1, 5, 4, 6], (0.05, -3), (0.02, 7), (0.06, 2), "NONE", "_elementwise"),
     ("relu", "ADD", [1, 5, 4, 6], [1, 5, 4, 6], (0.05, -128), (0.11, 4), (0.05, -128), "RELU", "_elementwise"),
-    ("relu6_equal_scales", "ADD", [2, 3, 7], [2, 3, 7], (0.04, 10), (0.04, -20), (0.05, -100), "RELU6",
-     "_elementwise"),
+    ("relu6_equal_scales", "ADD", [2, 3, 7], [2, 3, 7], (0.04, 10), (0.04, -20), (0.05, -100), "RELU6", "_elementwise"),
     ("relu_n1_to_1", "ADD", [3, 17], [3, 17], (0.01, 0), (0.03, 5), (1.0 / 128, 0), "RELU_N1_TO_1", "_elementwise"),
     ("extreme_zero_points", "ADD", [4, 9], [4, 9], (0.003, 127), (0.5, -128), (0.2, -128), "NONE", "_elementwise"),
     ("broadcast_channel", "ADD", [1, 4, 3, 5], [5], (0.05, -3), (0.02, 7), (0.06, 2), "RELU", ""),
     # The second input's scale is too small for a Q0.31 multiplier (it flushes to 0): the generic kernel.
     ("negligible_input", "ADD", [2, 8], [2, 8], (0.5, 3), (1e-12, 0), (0.4, -1), "NONE", ""),
-    ("sub_same_shape", "SUB", [1, 3, 5, 4], [1, 3, 5, 4], (0.05, -3), (0.02, 7), (0.06, 2), "NONE",
-     "_elementwise"),
-    ("sub_relu_second_larger", "SUB", [6, 11], [6, 11], (0.01, -128), (0.07, 30), (0.05, -128), "RELU",
-     "_elementwise"),
+    ("sub_same_shape", "SUB", [1, 3, 5, 4], [1, 3, 5, 4], (0.05, -3), (0.02, 7), (0.06, 2), "NONE", "_elementwise"),
+    ("sub_relu_second_larger", "SUB", [6, 11], [6, 11], (0.01, -128), (0.07, 30), (0.05, -128), "RELU", "_elementwise"),
     ("sub_broadcast", "SUB", [1, 3, 4, 2], [1, 1, 4, 1], (0.05, -3), (0.02, 7), (0.06, 2), "NONE", ""),
 ]
 
@@ -161,40 +154,58 @@ def test_add_sub_int8(tmp_path, name, kind, sa, sb, qa, qb, qo, act, kernel):
 
 
 @needs_tflm
-@pytest.mark.parametrize("kind,qa,qb,qo,act", [
-    ("ADD", (0.05, -3), (0.02, 7), (0.06, 2), "NONE"),
-    ("ADD", (0.0393936, -128), (0.104195, 4), (0.0509457, -128), "RELU"),     # pretrainedResnet's first ADD
-    ("ADD", (0.3, 127), (0.3, -128), (0.001, 0), "RELU6"),                  # equal scales, saturating output
-    ("SUB", (0.01, 100), (0.09, -100), (0.05, 0), "NONE"),
-])
+@pytest.mark.parametrize(
+    "kind,qa,qb,qo,act",
+    [
+        ("ADD", (0.05, -3), (0.02, 7), (0.06, 2), "NONE"),
+        ("ADD", (0.0393936, -128), (0.104195, 4), (0.0509457, -128), "RELU"),  # pretrainedResnet's first ADD
+        ("ADD", (0.3, 127), (0.3, -128), (0.001, 0), "RELU6"),  # equal scales, saturating output
+        ("SUB", (0.01, 100), (0.09, -100), (0.05, 0), "NONE"),
+    ],
+)
 def test_add_sub_int8_every_input_pair(tmp_path, kind, qa, qb, qo, act):
     """The short arithmetic on all 65,536 pairs of int8 values at once."""
     b = ModelBuilder()
     a = b.input("a", [256, 256], "int8", *qa)
     bb = b.input("b", [256, 256], "int8", *qb)
-    b.output(b.op(kind, [a, bb], out=b.tensor("y", [256, 256], "int8", *qo),
-                  options={"fusedActivationFunction": ACT[act]}))
+    b.output(
+        b.op(kind, [a, bb], out=b.tensor("y", [256, 256], "int8", *qo), options={"fusedActivationFunction": ACT[act]})
+    )
     path = b.save(tmp_path / "model.tflite")
     assert compile_model(path, "m", "host").manifest["ops"][0]["kernel"].endswith("_elementwise")
     grid = np.arange(-128, 128, dtype=np.int8)
-    check_against_tflm(tmp_path, b, cases=[[np.repeat(grid, 256).reshape(256, 256),
-                                            np.tile(grid, 256).reshape(256, 256)]])
+    check_against_tflm(
+        tmp_path, b, cases=[[np.repeat(grid, 256).reshape(256, 256), np.tile(grid, 256).reshape(256, 256)]]
+    )
 
 
 # --- residual ADD fused into a convolution (passes/fuse_residual_add.py) --------------------------------------
 
 
-def conv_layer(b, rng, name, inp, in_shape, oc, kind="CONV_2D", k=3, per_channel=True, act=0, out_q=(0.08, -5),
-               stride=1):
+def conv_layer(
+    b, rng, name, inp, in_shape, oc, kind="CONV_2D", k=3, per_channel=True, act=0, out_q=(0.08, -5), stride=1
+):
     """A CONV_2D (or DEPTHWISE_CONV_2D) with random int8 weights, SAME padding; returns (tensor, shape)."""
     n, h, w, ic = in_shape
     fshape = (oc, k, k, ic) if kind == "CONV_2D" else (1, k, k, oc)
     ws = rng.uniform(0.002, 0.01, size=oc) if per_channel else np.float32(0.005)
-    wt = b.const(name + "_w", rng.integers(-127, 128, size=fshape).astype(np.int8), "int8", ws, 0,
-                 quantized_dimension=0 if kind == "CONV_2D" else 3)
+    wt = b.const(
+        name + "_w",
+        rng.integers(-127, 128, size=fshape).astype(np.int8),
+        "int8",
+        ws,
+        0,
+        quantized_dimension=0 if kind == "CONV_2D" else 3,
+    )
     in_scale = 0.05
-    bias = b.const(name + "_b", rng.integers(-3000, 3000, size=oc).astype(np.int32), "int32",
-                   np.float32(in_scale) * np.asarray(ws, np.float32), 0, quantized_dimension=0)
+    bias = b.const(
+        name + "_b",
+        rng.integers(-3000, 3000, size=oc).astype(np.int32),
+        "int32",
+        np.float32(in_scale) * np.asarray(ws, np.float32),
+        0,
+        quantized_dimension=0,
+    )
     oh, ow = -(-h // stride), -(-w // stride)
     out = b.tensor(name, [n, oh, ow, oc], "int8", *out_q)
     opts = {"padding": 0, "strideH": stride, "strideW": stride, "fusedActivationFunction": act}
@@ -204,8 +215,20 @@ def conv_layer(b, rng, name, inp, in_shape, oc, kind="CONV_2D", k=3, per_channel
     return out, (n, oh, ow, oc)
 
 
-def residual_model(shape=(1, 6, 5, 8), oc=8, kind="CONV_2D", per_channel=True, conv_act=1, add_act=0,
-                   conv_first=True, residual="conv", k=3, tail=True, seed=0, mid=None):
+def residual_model(
+    shape=(1, 6, 5, 8),
+    oc=8,
+    kind="CONV_2D",
+    per_channel=True,
+    conv_act=1,
+    add_act=0,
+    conv_first=True,
+    residual="conv",
+    k=3,
+    tail=True,
+    seed=0,
+    mid=None,
+):
     """r = conv_r(x) (the residual; a model input when residual == "input"), y = conv_y(conv_m(r)), or
     conv_y(r) when residual == "direct"; s = ADD(y, r) (ADD(r, y) unless conv_first); then a 1x1 conv tail so that
     s is a workspace tensor (or s is the model output).  kind is conv_y's kind (DEPTHWISE_CONV_2D with one input
@@ -225,10 +248,15 @@ def residual_model(shape=(1, 6, 5, 8), oc=8, kind="CONV_2D", per_channel=True, c
         if mid is None:
             mid = 1 if kind == "DEPTHWISE_CONV_2D" else oc
         src, src_shape = conv_layer(b, rng, "m", r, rs, mid, act=1, out_q=(0.05, -128))
-    y, _ = conv_layer(b, rng, "y", src, src_shape, oc, kind=kind, k=k, per_channel=per_channel, act=conv_act,
-                      out_q=(0.1, 3))
-    s = b.op("ADD", [y, r] if conv_first else [r, y], out=b.tensor("s", list(rs), "int8", 0.09, -7),
-             options={"fusedActivationFunction": add_act})
+    y, _ = conv_layer(
+        b, rng, "y", src, src_shape, oc, kind=kind, k=k, per_channel=per_channel, act=conv_act, out_q=(0.1, 3)
+    )
+    s = b.op(
+        "ADD",
+        [y, r] if conv_first else [r, y],
+        out=b.tensor("s", list(rs), "int8", 0.09, -7),
+        options={"fusedActivationFunction": add_act},
+    )
     if tail:
         s, _ = conv_layer(b, rng, "t", s, rs, 4, k=1, out_q=(0.1, 0))
     b.output(s)
@@ -254,7 +282,7 @@ RESIDUAL_CASES = [
     ("conv_second_input_relu6", dict(conv_first=False, add_act=3), True, True),
     ("add_relu_n1_to_1_1x1", dict(k=1, add_act=2, conv_act=3), True, True),
     ("residual_is_model_input", dict(residual="input"), True, False),
-    ("conv_reads_the_residual", dict(residual="direct"), True, False),   # a window of r: not in place
+    ("conv_reads_the_residual", dict(residual="direct"), True, False),  # a window of r: not in place
     ("add_output_is_model_output", dict(tail=False), True, False),
 ]
 
@@ -269,7 +297,7 @@ def test_residual_add_fused_into_conv(tmp_path, name, kw, fused, inplace):
     if fused:
         conv = ops[fused_into]
         assert conv["kind"] == "CONV_2D" and conv["kernel"] == "aot_conv2d_s8" and conv["fused_ops"] == [add["index"]]
-        assert add["kernel"] is None and off["y"] is None       # the convolution's own output is never stored
+        assert add["kernel"] is None and off["y"] is None  # the convolution's own output is never stored
         assert (off["s"] is not None and off["s"] == off.get("r")) == inplace
     check_against_tflm(tmp_path, b, seed=len(name), extra_cases=extreme_cases(load_model(path)))
 
@@ -300,7 +328,7 @@ def test_residual_add_fused_but_not_in_place_when_the_residual_is_read_later(tmp
     assert [op["fused_into"] for op in ops if op["kind"] == "ADD"] == [2, None, 5]
     off = {t.name: plan.tensor_offset.get(t.index) for t in compiled.graph.tensors}
     assert off["s"] != off["r"] and off["y"] is None and off["y2"] is None
-    assert off["t"] == off["s2"]     # the last fused conv writes in place over its residual s2
+    assert off["t"] == off["s2"]  # the last fused conv writes in place over its residual s2
     check_against_tflm(tmp_path, b, seed=7, extra_cases=extreme_cases(load_model(path)))
 
 
@@ -388,18 +416,21 @@ def test_residual_add_fused_into_the_later_conv(tmp_path):
 
 MUL_INT8 = [
     # (name, shape a, shape b, shape out, qa, qb, qout, activation)
-    ("same_shape", [1, 4, 4, 3], [1, 4, 4, 3], [1, 4, 4, 3],
-     (0.05, -3), (0.02, 7), (0.01, 2), "NONE"),
-    ("relu", [1, 4, 4, 3], [1, 4, 4, 3], [1, 4, 4, 3],
-     (0.05, -3), (0.02, 7), (0.01, -20), "RELU"),
-    ("relu6_broadcast_channel", [1, 5, 3, 4], [4], [1, 5, 3, 4],
-     (0.1, 10), (0.05, -128), (0.05, -100), "RELU6"),
-    ("relu_n1_to_1_two_sided_broadcast", [1, 4, 1, 3], [1, 1, 5, 1], [1, 4, 5, 3],
-     (0.02, 0), (0.03, 5), (1.0 / 128, 0), "RELU_N1_TO_1"),
-    ("multiplier_above_one", [2, 3, 5], [2, 3, 5], [2, 3, 5],
-     (0.5, -1), (0.25, 3), (0.01, 0), "NONE"),
-    ("extreme_zero_points", [3, 7], [7], [3, 7],
-     (0.003, 127), (0.004, -128), (0.0001, -128), "NONE"),
+    ("same_shape", [1, 4, 4, 3], [1, 4, 4, 3], [1, 4, 4, 3], (0.05, -3), (0.02, 7), (0.01, 2), "NONE"),
+    ("relu", [1, 4, 4, 3], [1, 4, 4, 3], [1, 4, 4, 3], (0.05, -3), (0.02, 7), (0.01, -20), "RELU"),
+    ("relu6_broadcast_channel", [1, 5, 3, 4], [4], [1, 5, 3, 4], (0.1, 10), (0.05, -128), (0.05, -100), "RELU6"),
+    (
+        "relu_n1_to_1_two_sided_broadcast",
+        [1, 4, 1, 3],
+        [1, 1, 5, 1],
+        [1, 4, 5, 3],
+        (0.02, 0),
+        (0.03, 5),
+        (1.0 / 128, 0),
+        "RELU_N1_TO_1",
+    ),
+    ("multiplier_above_one", [2, 3, 5], [2, 3, 5], [2, 3, 5], (0.5, -1), (0.25, 3), (0.01, 0), "NONE"),
+    ("extreme_zero_points", [3, 7], [7], [3, 7], (0.003, 127), (0.004, -128), (0.0001, -128), "NONE"),
 ]
 
 
@@ -409,8 +440,7 @@ def test_mul_int8(tmp_path, name, sa, sb, so, qa, qb, qo, act):
     b = ModelBuilder()
     a = b.input("a", sa, "int8", *qa)
     bb = b.input("b", sb, "int8", *qb)
-    y = b.op("MUL", [a, bb], out=b.tensor("y", so, "int8", *qo),
-             options={"fusedActivationFunction": ACT[act]})
+    y = b.op("MUL", [a, bb], out=b.tensor("y", so, "int8", *qo), options={"fusedActivationFunction": ACT[act]})
     b.output(y)
     check_against_tflm(tmp_path, b, seed=sum(map(ord, name)))
 
@@ -431,8 +461,7 @@ def test_mul_float(tmp_path, act):
     b = ModelBuilder()
     a = b.input("a", [1, 3, 4, 5], "float32")
     bb = b.input("b", [1, 3, 1, 5], "float32")
-    y = b.op("MUL", [a, bb], out=b.tensor("y", [1, 3, 4, 5], "float32"),
-             options={"fusedActivationFunction": ACT[act]})
+    y = b.op("MUL", [a, bb], out=b.tensor("y", [1, 3, 4, 5], "float32"), options={"fusedActivationFunction": ACT[act]})
     b.output(y)
     check_against_tflm(tmp_path, b, seed=11, float_range=(-4.0, 4.0))
 
@@ -451,13 +480,23 @@ def test_quantize_float_to_int8(tmp_path):
     check_against_tflm(tmp_path, b, seed=1, float_range=ranges)
     # Exact halves of the scale: rounding must go half away from zero.
     rng = np.random.default_rng(2)
-    ties = [[((rng.integers(-300, 300, size=[2, 9, 11]) + 0.5) * np.float32(s))
-             .astype(np.float32) for s, _ in QUANTIZE_F32_Q] for _ in range(2)]
+    ties = [
+        [
+            ((rng.integers(-300, 300, size=[2, 9, 11]) + 0.5) * np.float32(s)).astype(np.float32)
+            for s, _ in QUANTIZE_F32_Q
+        ]
+        for _ in range(2)
+    ]
     check_against_tflm(tmp_path, b, cases=ties)
 
 
-QUANTIZE_S8_Q = [((0.05, -3), (0.1, 10)), ((0.1, 10), (0.013, -7)), ((0.02, 5), (0.02, -60)),
-                 ((0.5, 127), (0.0625, -128)), ((0.003, -128), (0.003, -128))]
+QUANTIZE_S8_Q = [
+    ((0.05, -3), (0.1, 10)),
+    ((0.1, 10), (0.013, -7)),
+    ((0.02, 5), (0.02, -60)),
+    ((0.5, 127), (0.0625, -128)),
+    ((0.003, -128), (0.003, -128)),
+]
 
 
 @needs_tflm
@@ -468,8 +507,7 @@ def test_quantize_int8_requantize(tmp_path):
 @needs_tflm
 def test_dequantize(tmp_path):
     variants = [((0.05, -3), None), ((1.0 / 256, -128), None), ((3.7, 127), None)]
-    check_against_tflm(tmp_path, multi_unary_model("DEQUANTIZE", [1, 16, 16], "int8", variants,
-                                                   out_dtype="float32"))
+    check_against_tflm(tmp_path, multi_unary_model("DEQUANTIZE", [1, 16, 16], "int8", variants, out_dtype="float32"))
 
 
 # --- CONCATENATION ---------------------------------------------------------------------
@@ -493,8 +531,7 @@ def test_concatenation(tmp_path, name, shapes, axis, dtype):
     out_shape[ax] = sum(s[ax] for s in shapes)
     b = ModelBuilder()
     ins = [b.input(f"x{i}", s, dtype, *q) for i, s in enumerate(shapes)]
-    y = b.op("CONCATENATION", ins, out=b.tensor("y", out_shape, dtype, *q),
-             options={"axis": axis})
+    y = b.op("CONCATENATION", ins, out=b.tensor("y", out_shape, dtype, *q), options={"axis": axis})
     b.output(y)
     check_against_tflm(tmp_path, b, seed=len(name))
 
@@ -506,8 +543,7 @@ def test_concatenation_with_constant_and_intermediate(tmp_path):
     x = b.input("x", [1, 3, 3, 2], "int8", 0.1, 4)
     h = b.op("RELU6", [x], out=b.tensor("h", [1, 3, 3, 2], "int8", 0.1, 4))
     c = b.const("c", np.arange(-9, 9, dtype=np.int8).reshape(1, 3, 3, 2), "int8", 0.1, 4)
-    y = b.op("CONCATENATION", [h, c, x], out=b.tensor("y", [1, 3, 3, 6], "int8", 0.1, 4),
-             options={"axis": 3})
+    y = b.op("CONCATENATION", [h, c, x], out=b.tensor("y", [1, 3, 3, 6], "int8", 0.1, 4), options={"axis": 3})
     b.output(y)
     check_against_tflm(tmp_path, b, seed=3)
 
@@ -574,16 +610,14 @@ def test_mean(tmp_path, name, shape, axes, keep, dtype, qi, qo):
     b = ModelBuilder()
     x = b.input("x", shape, dtype, *(qi or (None, None)))
     ax = b.const("axes", np.array(axes, np.int32), "int32")
-    y = b.op("MEAN", [x, ax], out=b.tensor("y", out_shape, dtype, *(qo or (None, None))),
-             options={"keepDims": keep})
+    y = b.op("MEAN", [x, ax], out=b.tensor("y", out_shape, dtype, *(qo or (None, None))), options={"keepDims": keep})
     b.output(y)
     check_against_tflm(tmp_path, b, seed=len(name))
 
 
 # --- LOGISTIC / TANH -------------------------------------------------------------------
 
-SIGMOID_INPUT_Q = [(0.1, 0), (0.0625, -20), (1.0 / 256, -128), (0.5, 100), (0.02, 17),
-                   (1.0, 0), (0.0001, 3)]
+SIGMOID_INPUT_Q = [(0.1, 0), (0.0625, -20), (1.0 / 256, -128), (0.5, 100), (0.02, 17), (1.0, 0), (0.0001, 3)]
 
 
 @needs_tflm
@@ -601,14 +635,18 @@ def test_tanh_int8(tmp_path):
 @needs_tflm
 @pytest.mark.parametrize("kind", ["LOGISTIC", "TANH"])
 def test_logistic_tanh_float(tmp_path, kind):
-    check_against_tflm(tmp_path, unary_model(kind, [1, 8, 8, 4], "float32"),
-                       float_range=(-20.0, 20.0))
+    check_against_tflm(tmp_path, unary_model(kind, [1, 8, 8, 4], "float32"), float_range=(-20.0, 20.0))
 
 
 # --- RELU / RELU6 ----------------------------------------------------------------------
 
-RELU_Q = [((0.05, -3), (0.05, -3)), ((0.05, -3), (0.025, -128)), ((0.1, 60), (0.03, -100)),
-          ((0.02, -128), (0.5, 0)), ((0.01, 127), (0.01, -128))]
+RELU_Q = [
+    ((0.05, -3), (0.05, -3)),
+    ((0.05, -3), (0.025, -128)),
+    ((0.1, 60), (0.03, -100)),
+    ((0.02, -128), (0.5, 0)),
+    ((0.01, 127), (0.01, -128)),
+]
 RELU6_Q = [(0.05, -3), (6.0 / 255, -128), (0.01, 0), (0.1, 127), (0.5, -100)]
 
 
@@ -626,21 +664,20 @@ def test_relu6_int8(tmp_path):
 @needs_tflm
 @pytest.mark.parametrize("kind", ["RELU", "RELU6"])
 def test_relu_float(tmp_path, kind):
-    check_against_tflm(tmp_path, unary_model(kind, [2, 5, 7], "float32"),
-                       float_range=(-10.0, 10.0))
+    check_against_tflm(tmp_path, unary_model(kind, [2, 5, 7], "float32"), float_range=(-10.0, 10.0))
 
 
 # --- HARD_SWISH ------------------------------------------------------------------------
 
 HARD_SWISH_Q = [
-    ((0.05, -3), (0.03, -100)),      # reluish exponent > 0 (left shifts)
+    ((0.05, -3), (0.03, -100)),  # reluish exponent > 0 (left shifts)
     ((6.0 / 255, 0), (0.0235, -10)),
-    ((0.002, 10), (0.001, -128)),    # reluish exponent < 0 (right shift)
+    ((0.002, 10), (0.001, -128)),  # reluish exponent < 0 (right shift)
     ((0.2, 127), (0.1, -128)),
     ((0.1, -128), (0.09, 90)),
-    ((2.0, 0), (0.05, 0)),           # large input scale: saturating left shifts
-    ((0.02, 0), (0.00016, 0)),       # output exponent 0: no output shift at all
-    ((0.001, 5), (0.3, -7)),         # output exponent -15: the largest supported shift
+    ((2.0, 0), (0.05, 0)),  # large input scale: saturating left shifts
+    ((0.02, 0), (0.00016, 0)),  # output exponent 0: no output shift at all
+    ((0.001, 5), (0.3, -7)),  # output exponent -15: the largest supported shift
 ]
 
 
@@ -651,8 +688,7 @@ def test_hard_swish_int8(tmp_path):
 
 @needs_tflm
 def test_hard_swish_float(tmp_path):
-    check_against_tflm(tmp_path, unary_model("HARD_SWISH", [1, 6, 6, 8], "float32"),
-                       float_range=(-6.0, 6.0))
+    check_against_tflm(tmp_path, unary_model("HARD_SWISH", [1, 6, 6, 8], "float32"), float_range=(-6.0, 6.0))
 
 
 # --- a small chain of the new ops ------------------------------------------------------
@@ -664,14 +700,20 @@ def test_chain_float_in_float_out(tmp_path):
     b = ModelBuilder()
     x = b.input("x", [1, 6, 6, 4], "float32")
     q = b.op("QUANTIZE", [x], out=b.tensor("q", [1, 6, 6, 4], "int8", 1.0 / 128, 0))
-    p = b.op("PAD", [q, b.const("pads", np.array([[0, 0], [1, 1], [1, 1], [0, 0]], np.int32),
-                                "int32")],
-             out=b.tensor("p", [1, 8, 8, 4], "int8", 1.0 / 128, 0))
+    p = b.op(
+        "PAD",
+        [q, b.const("pads", np.array([[0, 0], [1, 1], [1, 1], [0, 0]], np.int32), "int32")],
+        out=b.tensor("p", [1, 8, 8, 4], "int8", 1.0 / 128, 0),
+    )
     c = b.const("gain", np.array([100, -50, 127, 3], np.int8), "int8", 0.02, 0)
     m = b.op("MUL", [p, c], out=b.tensor("m", [1, 8, 8, 4], "int8", 0.03, -5))
     h = b.op("HARD_SWISH", [m], out=b.tensor("h", [1, 8, 8, 4], "int8", 0.02, -110))
-    r = b.op("MEAN", [h, b.const("axes", np.array([1, 2], np.int32), "int32")],
-             out=b.tensor("r", [1, 4], "int8", 0.01, -128), options={"keepDims": False})
+    r = b.op(
+        "MEAN",
+        [h, b.const("axes", np.array([1, 2], np.int32), "int32")],
+        out=b.tensor("r", [1, 4], "int8", 0.01, -128),
+        options={"keepDims": False},
+    )
     s = b.op("LOGISTIC", [r], out=b.tensor("s", [1, 4], "int8", 1.0 / 256, -128))
     y = b.op("DEQUANTIZE", [s], out=b.tensor("y", [1, 4], "float32"))
     b.output(y)
@@ -705,10 +747,14 @@ def test_reject_non_constant_paddings(tmp_path):
     assert isinstance(err, UnsupportedError) and "'pads'" in str(err)
     # The PAD lowering itself names the op and operand if it ever sees one.
     from compiler.passes.select_lowering import select_lowerings
+
     graph = load_model(str(tmp_path / "bad.tflite"))
     select_lowerings(graph)
-    with pytest.raises(UnsupportedError, match=r"Operator 0 \(PAD\): the paddings operand must "
-                                               r"be a constant tensor \('pads'"):
+    with pytest.raises(
+        UnsupportedError,
+        match=r"Operator 0 \(PAD\): the paddings operand must "
+        r"be a constant tensor \('pads'",
+    ):
         graph.ops[0].lowering.check(graph.ops[0])
 
 
@@ -716,8 +762,7 @@ def test_reject_concat_with_different_quantization(tmp_path):
     b = ModelBuilder()
     a = b.input("a", [1, 2, 2, 3], "int8", 0.05, -3)
     c = b.input("c", [1, 2, 2, 1], "int8", 0.1, 5)
-    y = b.op("CONCATENATION", [a, c], out=b.tensor("y", [1, 2, 2, 4], "int8", 0.05, -3),
-             options={"axis": 3})
+    y = b.op("CONCATENATION", [a, c], out=b.tensor("y", [1, 2, 2, 4], "int8", 0.05, -3), options={"axis": 3})
     b.output(y)
     err = _compile_error(tmp_path, b)
     assert isinstance(err, UnsupportedError)
@@ -735,8 +780,11 @@ def test_reject_wrong_fixed_output_quantization(tmp_path, kind, qout):
     assert isinstance(err, UnsupportedError) and kind in str(err) and "'y'" in str(err)
 
 
-@pytest.mark.parametrize("qin,qout", [((0.001, 0), (1.0, 0)), ((1.0, 0), (0.001, 0))],
-                         ids=["output_shift_too_large", "output_multiplier_above_one"])
+@pytest.mark.parametrize(
+    "qin,qout",
+    [((0.001, 0), (1.0, 0)), ((1.0, 0), (0.001, 0))],
+    ids=["output_shift_too_large", "output_multiplier_above_one"],
+)
 def test_reject_hard_swish_scales_out_of_range(tmp_path, qin, qout):
     err = _compile_error(tmp_path, unary_model("HARD_SWISH", [8], "int8", qin, qout))
     assert isinstance(err, UnsupportedError) and "HARD_SWISH" in str(err) and "'y'" in str(err)
@@ -745,8 +793,7 @@ def test_reject_hard_swish_scales_out_of_range(tmp_path, qin, qout):
 def test_reject_mean_rank5(tmp_path):
     b = ModelBuilder()
     x = b.input("x", [1, 2, 2, 2, 2], "float32")
-    y = b.op("MEAN", [x, b.const("axes", np.array([1], np.int32), "int32")],
-             out=b.tensor("y", [1, 2, 2, 2], "float32"))
+    y = b.op("MEAN", [x, b.const("axes", np.array([1], np.int32), "int32")], out=b.tensor("y", [1, 2, 2, 2], "float32"))
     b.output(y)
     err = _compile_error(tmp_path, b)
     assert isinstance(err, UnsupportedError) and "MEAN" in str(err) and "rank 5" in str(err)

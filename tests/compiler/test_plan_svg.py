@@ -21,8 +21,7 @@ def test_boxes_are_the_plan_to_scale(name):
     assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
     rects = [r for r in root.iter(NS + "rect") if r.get("class") == "buffer"]
     assert len(rects) == len(plan.buffers)
-    top = max([compiled.manifest["workspace"]["size"], plan.lower_bound, 1] +
-              [b.offset + b.size for b in plan.buffers])
+    top = max([compiled.manifest["workspace"]["size"], plan.lower_bound, 1] + [b.offset + b.size for b in plan.buffers])
     sx, sy = plan_svg._W / steps, plan_svg._H / top
     by_key = {(b.offset, b.size, b.start, b.end) for b in plan.buffers}
     for r in rects:
@@ -46,6 +45,7 @@ def test_boxes_are_the_plan_to_scale(name):
 def test_hostile_title_is_escaped():
     class B:
         name, kind, offset, size, start, end = "<script>&", "tensor", 0, 16, 0, 0
+
     svg = plan_svg.render_plan_svg("</svg><script>x</script> ☃", [B()], 1, 16, 16)
     root = ET.fromstring(svg)
     assert not list(root.iter(NS + "script")) and svg.isascii()
@@ -60,6 +60,7 @@ def test_control_characters_in_names_still_give_xml():
     # XML 1.0 forbids C0 controls even as character references; a tensor name may contain them.
     class B:
         name, kind, offset, size, start, end = "a\x01b\x00c\x1b[31m", "tensor", 0, 16, 0, 0
+
     root = ET.fromstring(plan_svg.render_plan_svg("t\x02\x7f", [B()], 1, 16, 16))
     assert "a?b?c?[31m" in _rects(root)[0].find(NS + "title").text
 
@@ -68,8 +69,11 @@ def test_control_characters_in_names_still_give_xml():
 def test_shared_workspace_picture_places_every_model_plan(mode):
     """aot_workspace's picture (aotc workspace): one box per buffer of every model, where layout() puts it."""
     from compiler.report.workspace_svg import layout, render_workspace_svg
-    models = [(p, compile_model(shared_model_path(n), p, "host").manifest)
-              for p, n in (("hw", "hello_world_int8"), ("ms", "micro_speech_quantized"))]
+
+    models = [
+        (p, compile_model(shared_model_path(n), p, "host").manifest)
+        for p, n in (("hw", "hello_world_int8"), ("ms", "micro_speech_quantized"))
+    ]
     boxes, steps, size, separate, sections = layout(models, mode)
     root = ET.fromstring(render_workspace_svg("ws", models, mode))
     rects = _rects(root)

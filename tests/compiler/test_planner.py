@@ -18,7 +18,7 @@ def _check(buffers, offsets, total, alignment):
     for i, a in enumerate(buffers):
         assert offsets[a.id] % alignment == 0
         assert offsets[a.id] + a.size <= total
-        for b in buffers[i + 1:]:
+        for b in buffers[i + 1 :]:
             if a.overlaps(b):
                 assert not _overlaps_in_memory(a, b, offsets), (a, b)
     assert total % alignment == 0
@@ -54,8 +54,9 @@ def test_random_intervals_are_planned_safely_and_near_the_bound(seed):
     bufs = []
     for i in range(rng.randint(1, 25)):
         start = rng.randint(0, 20)
-        bufs.append(LiveBuffer(i, f"t{i}", rng.choice([1, 7, 16, 100, 333, 1024, 4000]), start,
-                               start + rng.randint(0, 6)))
+        bufs.append(
+            LiveBuffer(i, f"t{i}", rng.choice([1, 7, 16, 100, 333, 1024, 4000]), start, start + rng.randint(0, 6))
+        )
     alignment = rng.choice([1, 4, 16])
     offsets, total = allocate(bufs, alignment)
     _check(bufs, offsets, total, alignment)
@@ -67,8 +68,10 @@ def test_random_intervals_are_planned_safely_and_near_the_bound(seed):
 
 def test_planning_is_deterministic():
     rng = random.Random(7)
-    bufs = [LiveBuffer(i, f"t{i}", rng.randint(1, 500), s, s + rng.randint(0, 4))
-            for i, s in enumerate(rng.randint(0, 10) for _ in range(20))]
+    bufs = [
+        LiveBuffer(i, f"t{i}", rng.randint(1, 500), s, s + rng.randint(0, 4))
+        for i, s in enumerate(rng.randint(0, 10) for _ in range(20))
+    ]
     assert allocate(bufs, 16) == allocate(list(bufs), 16)
 
 

@@ -4,25 +4,34 @@ import math
 
 import pytest
 
-from compiler.quant_math import (QuantRangeError, calculate_input_radius, quantize_multiplier,
-                                 quantize_multiplier_greater_than_one, quantize_multiplier_smaller_than_one,
-                                 round_half_away)
+from compiler.quant_math import (
+    QuantRangeError,
+    calculate_input_radius,
+    quantize_multiplier,
+    quantize_multiplier_greater_than_one,
+    quantize_multiplier_smaller_than_one,
+    round_half_away,
+)
 
 
-@pytest.mark.parametrize("x,expected", [(0.5, 1), (-0.5, -1), (1.5, 2), (-2.5, -3), (2.4999999, 2), (0.0, 0),
-                                        (2.0 ** 52 + 1, 2 ** 52 + 1)])
+@pytest.mark.parametrize(
+    "x,expected", [(0.5, 1), (-0.5, -1), (1.5, 2), (-2.5, -3), (2.4999999, 2), (0.0, 0), (2.0**52 + 1, 2**52 + 1)]
+)
 def test_round_half_away_from_zero(x, expected):
     assert round_half_away(x) == expected
 
 
-@pytest.mark.parametrize("real,expected", [
-    (0.5, (1 << 30, 0)),          # 0.5 = 2^30 * 2^(0-31)
-    (1.0, (1 << 30, 1)),
-    (0.25, (1 << 30, -1)),
-    (0.75, (3 << 29, 0)),
-    (0.0, (0, 0)),
-    (2.0 ** -40, (0, 0)),         # below 2^-32: flushed to zero as TFLite does
-])
+@pytest.mark.parametrize(
+    "real,expected",
+    [
+        (0.5, (1 << 30, 0)),  # 0.5 = 2^30 * 2^(0-31)
+        (1.0, (1 << 30, 1)),
+        (0.25, (1 << 30, -1)),
+        (0.75, (3 << 29, 0)),
+        (0.0, (0, 0)),
+        (2.0**-40, (0, 0)),  # below 2^-32: flushed to zero as TFLite does
+    ],
+)
 def test_quantize_multiplier_known_values(real, expected):
     assert quantize_multiplier(real) == expected
 
@@ -31,12 +40,12 @@ def test_quantize_multiplier_known_values(real, expected):
 def test_quantize_multiplier_is_close_and_normalized(real):
     m, shift = quantize_multiplier(real)
     assert (1 << 30) <= m < (1 << 31)
-    assert math.isclose(m * 2.0 ** (shift - 31), real, rel_tol=2 ** -30)
+    assert math.isclose(m * 2.0 ** (shift - 31), real, rel_tol=2**-30)
 
 
 def test_rounding_up_to_two_pow_31_renormalizes():
     # 1 - 2^-33 rounds to 2^31 in Q31: must become 2^30 with shift + 1.
-    assert quantize_multiplier(1.0 - 2.0 ** -33) == (1 << 30, 1)
+    assert quantize_multiplier(1.0 - 2.0**-33) == (1 << 30, 1)
 
 
 def test_smaller_and_greater_than_one_check_their_range():
@@ -48,7 +57,7 @@ def test_smaller_and_greater_than_one_check_their_range():
     with pytest.raises(QuantRangeError):
         quantize_multiplier_smaller_than_one(1.5)
     with pytest.raises(QuantRangeError, match="too large"):
-        quantize_multiplier(2.0 ** 40)
+        quantize_multiplier(2.0**40)
 
 
 def test_input_radius_matches_definition():

@@ -27,24 +27,45 @@ def quirky_conv(in_c, oc, k, filter_dim, bias_dim, seed=0):
     b = ModelBuilder()
     x = b.input("x", (1, 9, 8, in_c), "int8", 0.02, -3)
     ws = rng.uniform(0.002, 0.02, oc)
-    w = b.const("w", rng.integers(-127, 128, (oc, k, k, in_c)).astype(np.int8), "int8", ws, 0,
-                quantized_dimension=filter_dim)
-    bias = b.const("b", rng.integers(-5000, 5000, oc).astype(np.int32), "int32",
-                   np.float32(0.02) * ws.astype(np.float32), 0, quantized_dimension=bias_dim)
+    w = b.const(
+        "w", rng.integers(-127, 128, (oc, k, k, in_c)).astype(np.int8), "int8", ws, 0, quantized_dimension=filter_dim
+    )
+    bias = b.const(
+        "b",
+        rng.integers(-5000, 5000, oc).astype(np.int32),
+        "int32",
+        np.float32(0.02) * ws.astype(np.float32),
+        0,
+        quantized_dimension=bias_dim,
+    )
     y = b.tensor("y", (1, 9, 8, oc), "int8", 0.1, -128)
-    b.op("CONV_2D", [x, w, bias], y, {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 1,
-                                      "dilationHFactor": 1, "dilationWFactor": 1})
+    b.op(
+        "CONV_2D",
+        [x, w, bias],
+        y,
+        {
+            "padding": 0,
+            "strideH": 1,
+            "strideW": 1,
+            "fusedActivationFunction": 1,
+            "dilationHFactor": 1,
+            "dilationWFactor": 1,
+        },
+    )
     b.output(y)
     return b
 
 
 @needs_tflm
 @pytest.mark.parametrize("target", ["host", "cortex-m3", "cortex-m4"])
-@pytest.mark.parametrize("in_c,oc,k,filter_dim,bias_dim", [
-    (1, 8, 3, 0, 3),   # person_detect's first layer: a rank-1 bias declaring dimension 3
-    (8, 8, 1, 3, 0),   # filter scales declared along the input channels (same length)
-    (4, 4, 3, 3, 2),   # both
-])
+@pytest.mark.parametrize(
+    "in_c,oc,k,filter_dim,bias_dim",
+    [
+        (1, 8, 3, 0, 3),  # person_detect's first layer: a rank-1 bias declaring dimension 3
+        (8, 8, 1, 3, 0),  # filter scales declared along the input channels (same length)
+        (4, 4, 3, 3, 2),  # both
+    ],
+)
 def test_quirky_per_channel_dimensions_bit_exact(tmp_path, in_c, oc, k, filter_dim, bias_dim, target):
     path = quirky_conv(in_c, oc, k, filter_dim, bias_dim, seed=oc + k).save(tmp_path / "q.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=target)

@@ -10,14 +10,21 @@ import pytest
 
 from conftest import REPO, SHARED_MODELS, shared_model_path
 
-OWN_MODELS = [os.path.join(REPO, "tests", "models", "mobilenet_v1_025_96_int8.tflite"),
-              os.path.join(REPO, "e2e", "tiny_mobilenet_int8.tflite")]
+OWN_MODELS = [
+    os.path.join(REPO, "tests", "models", "mobilenet_v1_025_96_int8.tflite"),
+    os.path.join(REPO, "e2e", "tiny_mobilenet_int8.tflite"),
+]
 
 
 def _compile(model, out_dir, cwd, hash_seed, target):
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed), PYTHONPATH=REPO)
-    r = subprocess.run([sys.executable, "-m", "compiler", "compile", model, "--prefix", "m", "--out_dir", out_dir,
-                        "--target", target], capture_output=True, text=True, cwd=cwd, env=env)
+    r = subprocess.run(
+        [sys.executable, "-m", "compiler", "compile", model, "--prefix", "m", "--out_dir", out_dir, "--target", target],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+    )
     assert r.returncode == 0, r.stderr
     return sorted(os.listdir(out_dir))
 

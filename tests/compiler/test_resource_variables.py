@@ -23,6 +23,7 @@ from compiler.errors import CompileError, UnsupportedError  # noqa: E402
 
 def _o(name, **fields):
     from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+
     o = getattr(fb, name)()
     for k, v in fields.items():
         setattr(o, k, v)
@@ -73,6 +74,7 @@ def accumulator(dtype="float32", shape=(2, 3), init=None, init_by_op=False, name
         assign(b, h, y)
         b.output(y)
         return b
+
     return build
 
 
@@ -123,6 +125,7 @@ def test_init_subgraph_computes(tmp_path):
 def test_two_variables_and_handles(tmp_path):
     """Two variables (one per shared name; a second VAR_HANDLE of a name finds the same variable, also one naming no
     container): y = a + b + x, a = y, b = x."""
+
     def build():
         b = ModelBuilder()
         x = b.input("x", [5], "float32")
@@ -131,13 +134,17 @@ def test_two_variables_and_handles(tmp_path):
         b.op("CALL_ONCE", [], out=[], options=_o("CallOnceOptionsT", initSubgraphIndex=1))
         ha = handle(b, "a", container="c")
         hb = handle(b, "b", container="c")
-        s = b.op("ADD", [read(b, ha, "ra", [5], "float32"), read(b, hb, "rb", [5], "float32")],
-                 out=b.tensor("s", [5], "float32"))
+        s = b.op(
+            "ADD",
+            [read(b, ha, "ra", [5], "float32"), read(b, hb, "rb", [5], "float32")],
+            out=b.tensor("s", [5], "float32"),
+        )
         y = b.op("ADD", [s, x], out=b.tensor("y", [5], "float32"))
-        assign(b, handle(b, "a", tensor_name="h_a_any_container"), y)   # no container: finds ("c", "a")
+        assign(b, handle(b, "a", tensor_name="h_a_any_container"), y)  # no container: finds ("c", "a")
         assign(b, hb, x)
         b.output(y)
         return b
+
     _check(tmp_path, build, (5,), "float32")
 
 
@@ -153,12 +160,13 @@ def test_state_buffer_holds_variables(tmp_path):
     h = c.files["m.h"]
     line = next(x for x in h.splitlines() if "#define M_STATE_SIZE" in x)
     assert int(line.split()[2].strip("()u")) >= 21 + 4
-    assert "memset(st + 0u, 251, 21u)" in c.files["m.c"]   # the int8 zero point -5
+    assert "memset(st + 0u, 251, 21u)" in c.files["m.c"]  # the int8 zero point -5
 
 
 def test_container_tells_variables_apart(tmp_path):
     """Same shared name in two containers: two variables of 12 bytes each (TFLite Micro's FindId); the Python
     interpreter counts variables by shared name only, so this one is checked on the state layout."""
+
     def build():
         b = ModelBuilder()
         x = b.input("x", [3], "float32")
@@ -168,6 +176,7 @@ def test_container_tells_variables_apart(tmp_path):
         assign(b, h2, y)
         b.output(y)
         return b
+
     c = _compile(tmp_path, build)
     line = next(x for x in c.files["m.h"].splitlines() if "#define M_STATE_SIZE" in x)
     assert int(line.split()[2].strip("()u")) == 24
@@ -180,6 +189,7 @@ def test_read_never_assigned_refused(tmp_path):
         y = b.op("ADD", [read(b, handle(b, "v"), "r", [3], "float32"), x], out=b.tensor("y", [3], "float32"))
         b.output(y)
         return b
+
     with pytest.raises(UnsupportedError, match="no ASSIGN_VARIABLE of the model writes"):
         _compile(tmp_path, build)
 
@@ -193,6 +203,7 @@ def test_size_mismatch_refused(tmp_path):
         b.output(b.op("ADD", [x, x], out=b.tensor("y", [3], "float32")), r)
         assign(b, h, x)
         return b
+
     with pytest.raises(UnsupportedError, match="every read and assignment of a variable"):
         _compile(tmp_path, build)
 
@@ -206,6 +217,7 @@ def test_call_once_bad_subgraph(tmp_path, index, match):
         b.op("CALL_ONCE", [], out=[], options=_o("CallOnceOptionsT", initSubgraphIndex=index))
         b.output(b.op("ADD", [x, x], out=b.tensor("y", [3], "float32")))
         return b
+
     with pytest.raises(CompileError, match=match):
         _compile(tmp_path, build)
 
@@ -218,5 +230,6 @@ def test_resource_to_other_op_refused(tmp_path):
         assign(b, h, x)
         b.output(b.op("ADD", [x, h], out=b.tensor("y", [3], "float32")))
         return b
+
     with pytest.raises(UnsupportedError, match="resource handles are supported only"):
         _compile(tmp_path, build)

@@ -50,5 +50,7 @@ def test_seanet_layer_bit_exact(tmp_path, path):
         for n, case_want in enumerate(want):
             g, w = got[t.name][n], np.asarray(case_want[k]).reshape(t.shape)
             diff = np.flatnonzero(g.astype(np.int64) != w.astype(np.int64))
-            assert diff.size == 0, (f"{_label(path)} case {n}: {diff.size} of {g.size} values differ; first at "
-                                    f"{diff[0]}: got {g.reshape(-1)[diff[0]]}, TFLM {w.reshape(-1)[diff[0]]}")
+            assert diff.size == 0, (
+                f"{_label(path)} case {n}: {diff.size} of {g.size} values differ; first at "
+                f"{diff[0]}: got {g.reshape(-1)[diff[0]]}, TFLM {w.reshape(-1)[diff[0]]}"
+            )

@@ -47,16 +47,28 @@ def _steps(lo, hi, f):
 
 def _layer(rng, n, k):
     kinds = rng.integers(0, 6, n)
-    scales = np.where(kinds == 0, 2.0 ** rng.uniform(-45, -30, n),          # multiplier 0 after quantization
-              np.where(kinds == 1, 2.0 ** rng.uniform(-31, -22, n),         # near-dead: shifts 23..31
-              np.where(kinds == 2, 2.0 ** rng.uniform(-1.5, 0.5, n),        # effective scale near 1, left shifts
-                       2.0 ** rng.uniform(-22, -8, n))))
+    scales = np.where(
+        kinds == 0,
+        2.0 ** rng.uniform(-45, -30, n),  # multiplier 0 after quantization
+        np.where(
+            kinds == 1,
+            2.0 ** rng.uniform(-31, -22, n),  # near-dead: shifts 23..31
+            np.where(
+                kinds == 2,
+                2.0 ** rng.uniform(-1.5, 0.5, n),  # effective scale near 1, left shifts
+                2.0 ** rng.uniform(-22, -8, n),
+            ),
+        ),
+    )
     mult, shift = zip(*(quantize_multiplier(float(s)) for s in scales))
     wmax = rng.choice([1, 3, 127], n)
     rows = np.stack([rng.integers(-w, w + 1, k) for w in wmax]).astype(np.int8)
     big = rng.random(n) < 0.3
-    bias = np.where(big, rng.integers(-(1 << 31) + 128 * 127 * k, (1 << 31) - 128 * 127 * k, n),
-                    rng.integers(-(1 << 20), 1 << 20, n))
+    bias = np.where(
+        big,
+        rng.integers(-(1 << 31) + 128 * 127 * k, (1 << 31) - 128 * 127 * k, n),
+        rng.integers(-(1 << 20), 1 << 20, n),
+    )
     return bias, rows, np.array(mult), np.array(shift)
 
 
@@ -70,13 +82,13 @@ def test_short_form_equals_tflite_on_extreme_channels(seed):
     # One channel at a time, so that a channel the short form cannot take does not hide the others.
     accepted = 0
     for c in range(24):
-        got = short_requant(bias[c:c + 1], rows[c:c + 1], mult[c:c + 1], shift[c:c + 1], zp, act)
+        got = short_requant(bias[c : c + 1], rows[c : c + 1], mult[c : c + 1], shift[c : c + 1], zp, act)
         if got is None:
             continue
         accepted += 1
         b2, m2, a2 = (int(v[0]) for v in got)
-        lo, hi = (int(v[0]) for v in acc_range(bias[c:c + 1], rows[c:c + 1]))
-        lo2, hi2 = (int(v[0]) for v in acc_range([b2], rows[c:c + 1]))
+        lo, hi = (int(v[0]) for v in acc_range(bias[c : c + 1], rows[c : c + 1]))
+        lo2, hi2 = (int(v[0]) for v in acc_range([b2], rows[c : c + 1]))
         m, s = int(mult[c]), int(shift[c])
         ref = lambda a, m=m, s=s: tflite_requant(a, m, s, zp, *act)
         # The kernel sees bias b2 instead of bias: the accumulator moves by b2 - bias.
@@ -108,9 +120,9 @@ def test_left_shift_with_varying_output_is_refused():
 def test_two_valued_near_dead_channel():
     # rs 27 and zp -128: 2^27 * -128 does not fit in int32, but the output only steps once over the range.
     rows = np.array([[127, -127, 5, 0] * 16], np.int8)
-    m, s = quantize_multiplier(2.0 ** -26.5)
+    m, s = quantize_multiplier(2.0**-26.5)
     lo, hi = (int(v[0]) for v in acc_range([0], rows))
-    step = 2 ** 26.5 / 2 + 1000  # the unclamped output crosses -128 + 0.5 inside the range for this bias
+    step = 2**26.5 / 2 + 1000  # the unclamped output crosses -128 + 0.5 inside the range for this bias
     bias = [int(step)]
     got = short_requant(bias, rows, [m], [s], -128, (-128, 127))
     assert got is not None

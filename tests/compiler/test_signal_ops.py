@@ -25,8 +25,11 @@ pytestmark = needs_tflm
 def _draw(rng, t, n):
     """n seeded cases of tensor t over its whole range, the first one the extremes tiled."""
     info = np.iinfo(t.dtype)
-    edge = np.resize(np.array([info.min, info.max, 0, 1, 2, 3, info.max - 1, info.min + 1], np.int64),
-                     t.num_elements).reshape(t.shape).astype(t.dtype)
+    edge = (
+        np.resize(np.array([info.min, info.max, 0, 1, 2, 3, info.max - 1, info.min + 1], np.int64), t.num_elements)
+        .reshape(t.shape)
+        .astype(t.dtype)
+    )
     out = [edge]
     for k in range(n - 1):
         # Half of the random cases are drawn on a log scale so small values (where logarithms and square roots
@@ -59,21 +62,25 @@ def check_exact(tmp_path, b, seed=0, count=8, compare=None, cases=()):
             g = got[t.name][n].reshape(-1)[sl].astype(np.int64)
             w = np.asarray(case_want[k]).reshape(-1)[sl].astype(np.int64)
             diff = np.flatnonzero(g != w)
-            assert diff.size == 0, (f"case {n}, output '{t.name}': {diff.size} of {g.size} values differ; first "
-                                    f"at {diff[0]}: got {g[diff[0]]}, TFLM {w[diff[0]]}")
+            assert diff.size == 0, (
+                f"case {n}, output '{t.name}': {diff.size} of {g.size} values differ; first "
+                f"at {diff[0]}: got {g[diff[0]]}, TFLM {w[diff[0]]}"
+            )
 
 
 # --- SignalWindow ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("shape,frame,shift", [((1, 480), 480, 12), ((3, 16), 16, 0), ((40,), 8, 31),
-                                               ((2, 30), 30, 15)])
+@pytest.mark.parametrize(
+    "shape,frame,shift", [((1, 480), 480, 12), ((3, 16), 16, 0), ((40,), 8, 31), ((2, 30), 30, 15)]
+)
 def test_window(tmp_path, shape, frame, shift):
     rng = np.random.default_rng(frame + shift)
     b = ModelBuilder()
     x = b.input("x", shape, "int16")
-    w = b.const("w", np.resize([-32768, 32767, 0, 1], frame) if shift == 31 else
-                rng.integers(-32768, 32768, frame), "int16")
+    w = b.const(
+        "w", np.resize([-32768, 32767, 0, 1], frame) if shift == 31 else rng.integers(-32768, 32768, frame), "int16"
+    )
     y = b.op("CUSTOM:SignalWindow", [x, w], out=b.tensor("y", shape, "int16"), options={"shift": shift})
     b.output(y)
     check_exact(tmp_path, b)
@@ -86,8 +93,12 @@ def test_window(tmp_path, shape, frame, shift):
 def test_energy(tmp_path, bins, start, end):
     b = ModelBuilder()
     x = b.input("x", [2 * bins], "int16")
-    y = b.op("CUSTOM:SignalEnergy", [x], out=b.tensor("y", [bins], "uint32"),
-             options={"end_index": end, "start_index": start})
+    y = b.op(
+        "CUSTOM:SignalEnergy",
+        [x],
+        out=b.tensor("y", [bins], "uint32"),
+        options={"end_index": end, "start_index": start},
+    )
     b.output(y)
     check_exact(tmp_path, b, compare=slice(start, end))
 
@@ -99,8 +110,12 @@ def test_energy(tmp_path, bins, start, end):
 def test_filter_bank_log(tmp_path, bits, scale):
     b = ModelBuilder()
     x = b.input("x", [300], "uint32")
-    y = b.op("CUSTOM:SignalFilterBankLog", [x], out=b.tensor("y", [300], "int16"),
-             options={"input_correction_bits": bits, "output_scale": scale})
+    y = b.op(
+        "CUSTOM:SignalFilterBankLog",
+        [x],
+        out=b.tensor("y", [300], "int16"),
+        options={"input_correction_bits": bits, "output_scale": scale},
+    )
     b.output(y)
     check_exact(tmp_path, b, count=12)
 
@@ -128,22 +143,31 @@ def _bands(rng, channels, bins, max_width):
     return start, wstart, width, int(width.sum())
 
 
-@pytest.mark.parametrize("channels,bins,max_width,weight_range,scale_bits", [
-    (40, 257, 12, (0, 4097), 0),        # the micro_speech front-end's shape
-    (40, 257, 12, (0, 4097), 7),
-    (8, 33, 33, (-32768, 32768), 3),    # any int16 weights, wide overlapping bands
-    (3, 16, 1, (4096, 4097), 31),
-])
+@pytest.mark.parametrize(
+    "channels,bins,max_width,weight_range,scale_bits",
+    [
+        (40, 257, 12, (0, 4097), 0),  # the micro_speech front-end's shape
+        (40, 257, 12, (0, 4097), 7),
+        (8, 33, 33, (-32768, 32768), 3),  # any int16 weights, wide overlapping bands
+        (3, 16, 1, (4096, 4097), 31),
+    ],
+)
 def test_filter_bank_sqrt(tmp_path, channels, bins, max_width, weight_range, scale_bits):
     rng = np.random.default_rng(channels + max_width)
     start, wstart, width, total = _bands(rng, channels, bins, max_width)
     w = rng.integers(*weight_range, max(total, 1))
     b = ModelBuilder()
     x = b.input("x", [bins], "uint32")
-    cfg = [b.const(name, v, "int16") for name, v in (("w", w), ("uw", 4096 - np.clip(w, 0, 4096)),
-                                                     ("fs", start), ("ws", wstart), ("wd", width))]
-    fb_out = b.op("CUSTOM:SignalFilterBank", [x] + cfg, out=b.tensor("fb", [channels], "uint64"),
-                  options={"num_channels": channels})
+    cfg = [
+        b.const(name, v, "int16")
+        for name, v in (("w", w), ("uw", 4096 - np.clip(w, 0, 4096)), ("fs", start), ("ws", wstart), ("wd", width))
+    ]
+    fb_out = b.op(
+        "CUSTOM:SignalFilterBank",
+        [x] + cfg,
+        out=b.tensor("fb", [channels], "uint64"),
+        options={"num_channels": channels},
+    )
     bits = b.const("bits", np.array(scale_bits), "int32")
     y = b.op("CUSTOM:SignalFilterBankSquareRoot", [fb_out, bits], out=b.tensor("y", [channels], "uint32"))
     b.output(y)
@@ -157,9 +181,15 @@ def test_fft_auto_scale(tmp_path):
     rng = np.random.default_rng(5)
     n = 64
     quiet = [rng.integers(-(1 << k), 1 << k, n) for k in range(0, 15)]
-    wrapped = [np.concatenate([[-32768], rng.integers(-9, 9, n - 1)]),     # the running maximum wraps
-               np.concatenate([rng.integers(-9, 9, n - 1), [-32768]]), np.zeros(n), np.full(n, -1),
-               np.full(n, 16384), np.full(n, -16384), np.full(n, -16385)]
+    wrapped = [
+        np.concatenate([[-32768], rng.integers(-9, 9, n - 1)]),  # the running maximum wraps
+        np.concatenate([rng.integers(-9, 9, n - 1), [-32768]]),
+        np.zeros(n),
+        np.full(n, -1),
+        np.full(n, 16384),
+        np.full(n, -16384),
+        np.full(n, -16385),
+    ]
     b = ModelBuilder()
     x = b.input("x", [n], "int16")
     y, bits = b.op("CUSTOM:SignalFftAutoScale", [x], out=[b.tensor("y", [n], "int16"), b.tensor("s", [], "int32")])
@@ -173,9 +203,9 @@ def test_fft_auto_scale(tmp_path):
 @pytest.mark.parametrize("table_kind,shift", [("smooth", 6), ("random", 6), ("random", 0), ("smooth", 40)])
 def test_pcan(tmp_path, table_kind, shift):
     rng = np.random.default_rng(shift)
-    if table_kind == "random":       # any int16 coefficients: the int32 intermediate wraps as TFLite Micro's
+    if table_kind == "random":  # any int16 coefficients: the int32 intermediate wraps as TFLite Micro's
         table = rng.integers(-32768, 32768, 125)
-    else:                            # a decreasing gain, as a real front-end's table is
+    else:  # a decreasing gain, as a real front-end's table is
         table = np.clip(np.round(32767 / np.sqrt(1 + np.arange(125))), 0, 32767).astype(np.int64)
         table[2::4] = rng.integers(-200, 200, len(table[2::4]))
     b = ModelBuilder()
@@ -195,8 +225,9 @@ def test_rfft_int16(tmp_path, shape, fft_length):
     b = ModelBuilder()
     x = b.input("x", shape, "int16")
     out_shape = tuple(shape[:-1]) + (fft_length + 2,)
-    y = b.op("CUSTOM:SignalRfft", [x], out=b.tensor("y", out_shape, "int16"),
-             options={"T": 7, "fft_length": fft_length})
+    y = b.op(
+        "CUSTOM:SignalRfft", [x], out=b.tensor("y", out_shape, "int16"), options={"T": 7, "fft_length": fft_length}
+    )
     b.output(y)
     rng = np.random.default_rng(fft_length)
     tone = np.round(12000 * np.sin(np.arange(np.prod(shape)) * 0.3)).reshape(shape)
@@ -206,21 +237,37 @@ def test_rfft_int16(tmp_path, shape, fft_length):
 # --- SignalFilterBankSpectralSubtraction (noise estimate kept in the state buffer across runs) ------------------
 
 
-@pytest.mark.parametrize("clamping,smoothing_bits,bits,values", [
-    (False, 10, 14, (409, 15975, 983, 15401, 819)),      # the micro_speech front-end's parameters
-    (True, 10, 14, (409, 15975, 983, 15401, 819)),
-    (True, 0, 0, (1, 0, 0, 1, 1)),
-    (False, 31, 31, (2 ** 31 - 1, 7, 3, 2 ** 31 - 1, 2 ** 31 - 1)),
-])
+@pytest.mark.parametrize(
+    "clamping,smoothing_bits,bits,values",
+    [
+        (False, 10, 14, (409, 15975, 983, 15401, 819)),  # the micro_speech front-end's parameters
+        (True, 10, 14, (409, 15975, 983, 15401, 819)),
+        (True, 0, 0, (1, 0, 0, 1, 1)),
+        (False, 31, 31, (2**31 - 1, 7, 3, 2**31 - 1, 2**31 - 1)),
+    ],
+)
 def test_spectral_subtraction_sequence(tmp_path, clamping, smoothing_bits, bits, values):
-    names = ("smoothing", "one_minus_smoothing", "alternate_smoothing", "alternate_one_minus_smoothing",
-             "min_signal_remaining")
+    names = (
+        "smoothing",
+        "one_minus_smoothing",
+        "alternate_smoothing",
+        "alternate_one_minus_smoothing",
+        "min_signal_remaining",
+    )
     b = ModelBuilder()
     x = b.input("x", [40], "uint32")
-    y, noise = b.op("CUSTOM:SignalFilterBankSpectralSubtraction", [x],
-                    out=[b.tensor("y", [40], "uint32"), b.tensor("noise", [40], "uint32")],
-                    options=dict(zip(names, values), clamping=clamping, num_channels=40,
-                                 smoothing_bits=smoothing_bits, spectral_subtraction_bits=bits))
+    y, noise = b.op(
+        "CUSTOM:SignalFilterBankSpectralSubtraction",
+        [x],
+        out=[b.tensor("y", [40], "uint32"), b.tensor("noise", [40], "uint32")],
+        options=dict(
+            zip(names, values),
+            clamping=clamping,
+            num_channels=40,
+            smoothing_bits=smoothing_bits,
+            spectral_subtraction_bits=bits,
+        ),
+    )
     b.output(y, noise)
     rng = np.random.default_rng(bits)
     # A quiet stretch after loud frames, so the estimate both rises above the signal and decays.
@@ -248,8 +295,9 @@ def test_rfft_other_forms_are_refused(tmp_path):
     for dtype, t_code, n in (("int32", 2, 8), ("float32", 0, 8), ("int16", 7, 12)):
         b = ModelBuilder()
         x = b.input("x", [8], dtype)
-        b.output(b.op("CUSTOM:SignalRfft", [x], out=b.tensor("y", [n + 2], dtype),
-                      options={"T": t_code, "fft_length": n}))
+        b.output(
+            b.op("CUSTOM:SignalRfft", [x], out=b.tensor("y", [n + 2], dtype), options={"T": t_code, "fft_length": n})
+        )
         err = _compile_error(tmp_path, b)
         assert isinstance(err, UnsupportedError) and "SignalRfft" in str(err), str(err)
 
@@ -265,10 +313,11 @@ def test_other_signal_ops_are_refused(tmp_path):
 def test_filter_bank_output_is_no_model_output(tmp_path):
     b = ModelBuilder()
     x = b.input("x", [4], "uint32")
-    cfg = [b.const(n, v, "int16") for n, v in (("w", [1, 2]), ("uw", [3, 4]), ("fs", [0, 1]), ("ws", [0, 1]),
-                                               ("wd", [1, 1]))]
-    b.output(b.op("CUSTOM:SignalFilterBank", [x] + cfg, out=b.tensor("y", [1], "uint64"),
-                  options={"num_channels": 1}))
+    cfg = [
+        b.const(n, v, "int16")
+        for n, v in (("w", [1, 2]), ("uw", [3, 4]), ("fs", [0, 1]), ("ws", [0, 1]), ("wd", [1, 1]))
+    ]
+    b.output(b.op("CUSTOM:SignalFilterBank", [x] + cfg, out=b.tensor("y", [1], "uint64"), options={"num_channels": 1}))
     err = _compile_error(tmp_path, b)
     assert isinstance(err, UnsupportedError) and "uint64" in str(err), str(err)
 
@@ -277,10 +326,11 @@ def test_filter_bank_output_is_no_model_output(tmp_path):
 
 
 def _field_model(name):
-    root = os.environ.get("AOT_FIELD_MODELS_DIR") or (os.path.join(os.environ["AOT_MODELS_DIR"], "field")
-                                                     if os.environ.get("AOT_MODELS_DIR") else
-                                                     os.path.join(os.path.dirname(__file__), "..", "..", "..",
-                                                                  "shared", "models", "field"))
+    root = os.environ.get("AOT_FIELD_MODELS_DIR") or (
+        os.path.join(os.environ["AOT_MODELS_DIR"], "field")
+        if os.environ.get("AOT_MODELS_DIR")
+        else os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "models", "field")
+    )
     path = os.path.join(root, "tflm", name + ".tflite")
     if not os.path.isfile(path):
         pytest.skip(f"field model {name}.tflite not found under {root} (set AOT_FIELD_MODELS_DIR)")

@@ -28,8 +28,11 @@ from test_dsp_kernels import needs_tflm  # noqa: E402
 TARGET = "cortex-m3"
 # The bodies with int8 weights (--specialize without "packed", or a layer the packed sums do not fit) and with
 # packed weights (the default; ops/_packed.py).
-BODY = {"CONV_2D": "aot_conv2d_s8_body", "DEPTHWISE_CONV_2D": "aot_depthwise_conv2d_s8_body",
-        "FULLY_CONNECTED": "aot_fully_connected_s8_body"}
+BODY = {
+    "CONV_2D": "aot_conv2d_s8_body",
+    "DEPTHWISE_CONV_2D": "aot_depthwise_conv2d_s8_body",
+    "FULLY_CONNECTED": "aot_fully_connected_s8_body",
+}
 BODY["DEPTHWISE_CONV_2D_C4"] = BODY["DEPTHWISE_CONV_2D"]  # the channel-vectorized shape is DSP-only; M3 specializes it
 PACKED_BODY = {"CONV_2D": "aot_conv2d_s8_packed_body", "FULLY_CONNECTED": "aot_fully_connected_s8_packed_body"}
 UNPACKED = KernelOptions(specialize=parse_specialize("conv,depthwise,fc"))
@@ -59,9 +62,18 @@ def test_shared_model_bit_exact_specialized(tmp_path, name):
 
 
 @needs_tflm
-@pytest.mark.parametrize("depth,units,batches,act,per_channel", [
-    (8, 4, 1, 0, False), (12, 7, 2, 1, True), (64, 13, 1, 3, False), (4, 1, 3, 0, True), (6, 5, 1, 0, False),
-    (1365, 5, 1, 0, False), (1366, 5, 1, 0, False)])
+@pytest.mark.parametrize(
+    "depth,units,batches,act,per_channel",
+    [
+        (8, 4, 1, 0, False),
+        (12, 7, 2, 1, True),
+        (64, 13, 1, 3, False),
+        (4, 1, 3, 0, True),
+        (6, 5, 1, 0, False),
+        (1365, 5, 1, 0, False),
+        (1366, 5, 1, 0, False),
+    ],
+)
 def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
     b = _fc_model(depth, units, batches, per_channel=per_channel, act=act, seed=depth + units)
     path = b.save(tmp_path / "fc.tflite")
@@ -77,8 +89,12 @@ def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
 # The DSP suites' shapes (padding or not, strides, dilation, one input channel, depth multiplier 2) plus
 # depth multipliers on padded borders and per-tensor filter scales; multipliers 8 and 4 take four channels per
 # input load (micro_speech's shape: one input channel, 8 filters, padded), with column dilation too.
-EXTRA_DW = [((1, 7, 6, 3), 3, 3, 6, (2, 1), 0, (1, 1)), ((1, 9, 8, 2), 5, 3, 6, (1, 2), 0, (2, 1)),
-            ((1, 13, 11, 1), 5, 4, 8, (2, 2), 0, (1, 1)), ((1, 7, 6, 2), 3, 3, 8, (1, 1), 0, (1, 2))]
+EXTRA_DW = [
+    ((1, 7, 6, 3), 3, 3, 6, (2, 1), 0, (1, 1)),
+    ((1, 9, 8, 2), 5, 3, 6, (1, 2), 0, (2, 1)),
+    ((1, 13, 11, 1), 5, 4, 8, (2, 2), 0, (1, 1)),
+    ((1, 7, 6, 2), 3, 3, 8, (1, 1), 0, (1, 2)),
+]
 
 
 @needs_tflm
@@ -86,8 +102,9 @@ EXTRA_DW = [((1, 7, 6, 3), 3, 3, 6, (2, 1), 0, (1, 1)), ((1, 9, 8, 2), 5, 3, 6, 
 @pytest.mark.parametrize("per_channel", [True, False])
 def test_conv2d(tmp_path, case, per_channel):
     in_shape, kh, kw, oc, stride, padding, dilation = CONV_CASES[case]
-    b = _conv_model("CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3, seed=case,
-                    per_channel=per_channel)
+    b = _conv_model(
+        "CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3, seed=case, per_channel=per_channel
+    )
     _exact(tmp_path, b.save(tmp_path / "conv.tflite"), "CONV_2D")
 
 
@@ -97,8 +114,19 @@ def test_conv2d(tmp_path, case, per_channel):
 def test_depthwise_conv2d(tmp_path, case, per_channel):
     cases = [c[:7] for c in DW_CASES] + EXTRA_DW
     in_shape, kh, kw, oc, stride, padding, dilation = cases[case]
-    b = _conv_model("DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3,
-                    seed=10 + case, per_channel=per_channel)
+    b = _conv_model(
+        "DEPTHWISE_CONV_2D",
+        in_shape,
+        kh,
+        kw,
+        oc,
+        stride,
+        padding,
+        dilation,
+        act=case % 3,
+        seed=10 + case,
+        per_channel=per_channel,
+    )
     _exact(tmp_path, b.save(tmp_path / "dw.tflite"), "DEPTHWISE_CONV_2D")
 
 
@@ -144,8 +172,9 @@ def test_specialize_option():
     assert "static void kws_fc" in src and "static void kws_dw" in src and "aot_conv2d_s8(" in src
     ops = compile_model(path, "kws", "cortex-m3", kernel_options=opts).manifest["ops"]
     assert any("--specialize leaves out conv" in (op["kernel_reason"] or "") for op in ops)
-    src = compile_model(path, "kws", "cortex-m3", kernel_options=KernelOptions(specialize=parse_specialize("none"))
-                        ).files["kws.c"]
+    src = compile_model(
+        path, "kws", "cortex-m3", kernel_options=KernelOptions(specialize=parse_specialize("none"))
+    ).files["kws.c"]
     assert "static void" not in src
     # The default is back for the next compile: nothing was left behind in module state.
     assert "static void kws_pconv" in compile_model(path, "kws", "cortex-m3").files["kws.c"]
@@ -169,6 +198,7 @@ def _packed_sums(words: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 def test_packed_lanes_exact_at_the_bound():
     from compiler.ops import _packed
+
     rng = np.random.default_rng(5)
     for c, k in ((4, 9), (6, 40), (1, 3), (7, 258)):
         rows = rng.integers(-128, 128, size=(c, k)).astype(np.int8)
@@ -199,6 +229,7 @@ def test_packed_conv_falls_back_when_the_lanes_could_overflow(tmp_path):
     path = b.save(tmp_path / "conv.tflite")
     rows = load_model(path).ops[0].input(1).data.reshape(8, -1)
     from compiler.ops import _packed
+
     assert not _packed.lane_bound(rows)
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
     assert _first_kernel(path) == BODY["CONV_2D"]
@@ -209,6 +240,7 @@ def test_packed_conv_falls_back_when_the_lanes_could_overflow(tmp_path):
 def test_packed_fully_connected_chunks(tmp_path, depth, units, wmax):
     """A deep layer whose packed sums could overflow over its whole depth splits them every 255 inputs."""
     from compiler.ops import _packed
+
     path = _fc_model(depth, units, per_channel=True, seed=depth, wmax=wmax).save(tmp_path / "fc.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
     op = compile_model(path, "m", TARGET).graph.ops[0]

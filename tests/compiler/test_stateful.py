@@ -24,7 +24,7 @@ from compiler.driver import compile_model, write_files  # noqa: E402
 from compiler.errors import CompileError, UnsupportedError  # noqa: E402
 from compiler.hostbuild import build_executable  # noqa: E402
 
-SEQUENCE = 8   # consecutive invocations per test, the state carried through all of them
+SEQUENCE = 8  # consecutive invocations per test, the state carried through all of them
 
 
 def _cases(shape, dtype, rng, count=SEQUENCE, repeat_first=True):
@@ -38,9 +38,22 @@ def _cases(shape, dtype, rng, count=SEQUENCE, repeat_first=True):
     return cases
 
 
-def svdf_model(dtype="int8", state_dtype="int16", batches=2, input_size=7, filters=6, rank=2, memory=5,
-               in_q=(0.05, -3), feature_scale=0.01, time_scale=0.003, state_q=(0.02, 0), out_q=(0.05, 5),
-               act="NONE", seed=1):
+def svdf_model(
+    dtype="int8",
+    state_dtype="int16",
+    batches=2,
+    input_size=7,
+    filters=6,
+    rank=2,
+    memory=5,
+    in_q=(0.05, -3),
+    feature_scale=0.01,
+    time_scale=0.003,
+    state_q=(0.02, 0),
+    out_q=(0.05, 5),
+    act="NONE",
+    seed=1,
+):
     rng = np.random.default_rng(seed)
     b = ModelBuilder()
     units = filters // rank
@@ -73,6 +86,7 @@ def _check_sequence(tmp_path, builder, shape, dtype, seed=0, history=True):
     if not history:
         return
     from compiler.oracle import tflm_outputs
+
     want = tflm_outputs(str(tmp_path / "model.tflite"), cases[:2], 1)
     assert not np.array_equal(want[0][0], want[1][0]), "the state does not influence this model's output"
 
@@ -84,13 +98,31 @@ SVDF_INT = [
     # The projection saturates the state's type: int8 state with zero point 100 wraps after the clamp.
     ("int8_state_wraps", "int8", dict(state_q=(0.05, 100), feature_scale=0.05, time_scale=0.02, out_q=(1.0, 0))),
     ("int16_rank1_memory1", "int16", dict(filters=4, rank=1, memory=1, state_q=(0.001, 0), out_q=(2.0, -128))),
-    ("int16_rank3_batch1", "int16", dict(batches=1, filters=9, rank=3, memory=11, input_size=33,
-                                         in_q=(0.003, 127), state_q=(0.0005, 0), out_q=(0.02, 0))),
-    ("int8_extreme_scales", "int8", dict(in_q=(1e-3, -128), feature_scale=2.0, state_q=(1e-4, 0),
-                                         time_scale=1e-5, out_q=(1e-6, 3))),
+    (
+        "int16_rank3_batch1",
+        "int16",
+        dict(
+            batches=1,
+            filters=9,
+            rank=3,
+            memory=11,
+            input_size=33,
+            in_q=(0.003, 127),
+            state_q=(0.0005, 0),
+            out_q=(0.02, 0),
+        ),
+    ),
+    (
+        "int8_extreme_scales",
+        "int8",
+        dict(in_q=(1e-3, -128), feature_scale=2.0, state_q=(1e-4, 0), time_scale=1e-5, out_q=(1e-6, 3)),
+    ),
     # int16 time weights x int16 state summed over a long memory exceed int32: the reference wraps.
-    ("int16_long_memory_wraps", "int16", dict(filters=2, rank=1, memory=64, state_q=(0.001, 0), time_scale=1.0,
-                                              feature_scale=0.5, out_q=(1e3, 0))),
+    (
+        "int16_long_memory_wraps",
+        "int16",
+        dict(filters=2, rank=1, memory=64, state_q=(0.001, 0), time_scale=1.0, feature_scale=0.5, out_q=(1e3, 0)),
+    ),
     ("relu_ignored_in_integer", "int8", dict(act="RELU", state_q=(0.2, 3), time_scale=0.02, out_q=(0.1, 0))),
 ]
 
@@ -99,8 +131,9 @@ SVDF_INT = [
 @pytest.mark.parametrize("name,state_dtype,kw", SVDF_INT, ids=[c[0] for c in SVDF_INT])
 def test_svdf_int8_bit_exact_over_a_sequence(tmp_path, name, state_dtype, kw):
     b = svdf_model("int8", state_dtype, **kw)
-    _check_sequence(tmp_path, b, (kw.get("batches", 2), kw.get("input_size", 7)), "int8",
-                    history=kw.get("memory", 5) > 1)
+    _check_sequence(
+        tmp_path, b, (kw.get("batches", 2), kw.get("input_size", 7)), "int8", history=kw.get("memory", 5) > 1
+    )
 
 
 @needs_tflm
@@ -120,8 +153,7 @@ def _compile(tmp_path, builder, prefix):
 def test_stateless_api_unchanged(tmp_path):
     compiled = _compile(tmp_path, unary_model("RELU", [4], "float32"), "plain")
     h = compiled.files["plain.h"]
-    assert "int32_t plain_run(const struct plain_inputs* inputs, struct plain_outputs* outputs, " \
-           "void* workspace);" in h
+    assert "int32_t plain_run(const struct plain_inputs* inputs, struct plain_outputs* outputs, void* workspace);" in h
     assert "STATE" not in h and "reset" not in h
     assert compiled.manifest["state"] == {"size": 0, "alignment": 4, "tensors": [], "ops": []}
 
@@ -169,8 +201,9 @@ def test_stateful_api_reset_and_errors(tmp_path):
     # 2 x 30 int8 steps, and the kernel's ring position (an int32 of its own).
     assert "#define SV_STATE_SIZE 64u" in h and "#define SV_STATE_ALIGN 4u" in h
     assert "int32_t sv_reset(void* state);" in h
-    assert "int32_t sv_run(const struct sv_inputs* inputs, struct sv_outputs* outputs, void* workspace, " \
-           "void* state);" in h
+    assert (
+        "int32_t sv_run(const struct sv_inputs* inputs, struct sv_outputs* outputs, void* workspace, void* state);" in h
+    )
     state = compiled.manifest["state"]
     assert state["size"] == 64 and state["tensors"][0]["reset_byte"] == (-50) & 0xFF
     assert state["ops"] == [{"op": 0, "offset": 60, "size": 4}]
@@ -204,17 +237,17 @@ def test_variable_tensor_outside_a_stateful_op_is_refused(tmp_path):
 
 def test_svdf_bad_shapes_and_types_are_refused(tmp_path):
     b = svdf_model("float32")
-    b._ops[0].inputs[3] = -1    # no bias: TFLite Micro cannot run it either
+    b._ops[0].inputs[3] = -1  # no bias: TFLite Micro cannot run it either
     path = b.save(tmp_path / "m0.tflite")
     with pytest.raises(UnsupportedError, match="bias"):
         compile_model(path, "m0")
     b = svdf_model("int8", "int16")
-    b._tensors[4].type = 9    # the state int8 while weights_time is int16
+    b._tensors[4].type = 9  # the state int8 while weights_time is int16
     path = b.save(tmp_path / "m.tflite")
     with pytest.raises(UnsupportedError, match="both int16 or both int8"):
         compile_model(path, "m")
     b = svdf_model("int8", "int16", state_q=(0.004, 0))
-    b._tensors[3].quantization.scale = [1.0]   # the bias scale must be state scale x time scale
+    b._tensors[3].quantization.scale = [1.0]  # the bias scale must be state scale x time scale
     path = b.save(tmp_path / "m2.tflite")
     with pytest.raises(CompileError, match="bias scale"):
         compile_model(path, "m2")
@@ -224,8 +257,10 @@ def test_svdf_bad_shapes_and_types_are_refused(tmp_path):
 
 # Their SVDF / FULLY_CONNECTED chain (operators 1-12: int8 in, int8 out) with every SVDF's output compared, then
 # the whole model (int16 input, QUANTIZE to int8, ..., SOFTMAX int8 -> int16, QUANTIZE to int32).
-KEYWORD_MODELS = [("keyword_scrambled_8bit.tflite", "int8 state"), ("field/tflm/keyword_scrambled.tflite",
-                                                                     "int16 state")]
+KEYWORD_MODELS = [
+    ("keyword_scrambled_8bit.tflite", "int8 state"),
+    ("field/tflm/keyword_scrambled.tflite", "int16 state"),
+]
 
 
 @needs_tflm
@@ -233,6 +268,7 @@ KEYWORD_MODELS = [("keyword_scrambled_8bit.tflite", "int8 state"), ("field/tflm/
 def test_real_svdf_chain_over_a_sequence(tmp_path, rel, what):
     from conftest import models_dir
     from submodel import SavedModel, save_submodel
+
     path = os.path.join(models_dir(), rel)
     if not os.path.isfile(path):
         pytest.skip(f"model {rel} not found in {models_dir()} (set AOT_MODELS_DIR)")
@@ -240,8 +276,9 @@ def test_real_svdf_chain_over_a_sequence(tmp_path, rel, what):
 
     # Inputs near the zero point (-128) as the model's QUANTIZE produces them from audio features, and random.
     rng = np.random.default_rng(2)
-    cases = [[rng.integers(-128, -100, size=(1, 96)).astype(np.int8)] for _ in range(4)] + \
-        [[rng.integers(-128, 128, size=(1, 96)).astype(np.int8)] for _ in range(4)]
+    cases = [[rng.integers(-128, -100, size=(1, 96)).astype(np.int8)] for _ in range(4)] + [
+        [rng.integers(-128, 128, size=(1, 96)).astype(np.int8)] for _ in range(4)
+    ]
     (tmp_path / "chain").mkdir()
     check_against_tflm(tmp_path / "chain", SavedModel(chain), cases=cases)
     whole = [[rng.integers(-32768, 32768, size=(1, 96)).astype(np.int16)] for _ in range(SEQUENCE)]
@@ -252,6 +289,7 @@ def test_real_svdf_chain_over_a_sequence(tmp_path, rel, what):
 def test_info_report_and_budget_count_the_state(tmp_path, capsys):
     from compiler.commands.info_cmd import render_info
     from compiler.commands.report_cmd import render_summary
+
     b = svdf_model("int8", "int16", state_q=(0.004, 0), out_q=(0.5, 5))
     path = b.save(tmp_path / "sv.tflite")
     info = render_info(path)

@@ -39,8 +39,9 @@ def _fallbacks(path: str, target: str):
         if str(e).startswith("strict_kernels:"):
             raise
         return str(e).split(". ")[0], []
-    return None, [f"op {op['index']} {op['kind']} -> {op['kernel']}: {op['kernel_reason']}" for op in ops
-                  if op["kernel_reason"]]
+    return None, [
+        f"op {op['index']} {op['kind']} -> {op['kernel']}: {op['kernel_reason']}" for op in ops if op["kernel_reason"]
+    ]
 
 
 def test_targets_share_one_family_list():
@@ -67,8 +68,12 @@ def test_no_quantization_fallback(target):
         rel = os.path.relpath(path, models_dir())
         field += rel.startswith("field")
         report += [f"  {rel}: {s}" for s in slow]
-    print(f"\n{target}: {compiled} models built with strict_kernels; structural fallbacks: {len(report)}\n"
-          + "\n".join(report) + f"\nout of scope ({len(refused)}):\n" + "\n".join(refused))
+    print(
+        f"\n{target}: {compiled} models built with strict_kernels; structural fallbacks: {len(report)}\n"
+        + "\n".join(report)
+        + f"\nout of scope ({len(refused)}):\n"
+        + "\n".join(refused)
+    )
     assert compiled > 0
     if os.path.isdir(os.path.join(models_dir(), "field")):
         assert field > 100, f"only {field} field models built"
@@ -80,11 +85,13 @@ def fold_overflow_model(path: str) -> str:
     tests/budgets' strict_kernels fixture, written by tests/budgets/make_fold_overflow.py)."""
     import numpy as np
     from tflite_builder import ModelBuilder
+
     b = ModelBuilder("strict_kernels fixture: zero-point fold overflows int32")
     x = b.input("x", [1, 6, 6, 4], "int8", 0.05, -128)
     w = b.const("w", np.full((4, 3, 3, 4), 127, np.int8), "int8", np.full(4, 0.004), 0, quantized_dimension=0)
-    bias = b.const("b", np.full(4, (1 << 31) - 1000, np.int32), "int32", np.full(4, 0.0002, np.float32), 0,
-                   quantized_dimension=0)
+    bias = b.const(
+        "b", np.full(4, (1 << 31) - 1000, np.int32), "int32", np.full(4, 0.0002, np.float32), 0, quantized_dimension=0
+    )
     y = b.tensor("y", [1, 4, 4, 4], "int8", 0.2, 0)
     b.op("CONV_2D", [x, w, bias], y, {"padding": 1, "strideH": 1, "strideW": 1})
     b.output(y)
@@ -97,14 +104,18 @@ def test_strict_kernels_names_the_layer(tmp_path):
     path = fold_overflow_model(str(tmp_path / "fold.tflite"))
     ops = compile_model(path, "m", "cortex-m4").manifest["ops"]
     assert ops[0]["kernel_reason_numeric"] and "overflows int32" in ops[0]["kernel_reason"]
-    with pytest.raises(UnsupportedError, match=r"strict_kernels: 1 layer.*operator 0 \(CONV_2D\) runs aot_conv2d_s8 "
-                                               r"because aot_conv2d_s8_dsp: folding the input zero point"):
+    with pytest.raises(
+        UnsupportedError,
+        match=r"strict_kernels: 1 layer.*operator 0 \(CONV_2D\) runs aot_conv2d_s8 "
+        r"because aot_conv2d_s8_dsp: folding the input zero point",
+    ):
         compile_model(path, "m", "cortex-m4", kernel_options=STRICT)
 
 
 def test_structural_reasons_in_the_manifest():
-    ops = compile_model(shared_model_path("micro_speech_quantized"), "m", "cortex-m4",
-                        kernel_options=STRICT).manifest["ops"]
+    ops = compile_model(shared_model_path("micro_speech_quantized"), "m", "cortex-m4", kernel_options=STRICT).manifest[
+        "ops"
+    ]
     fc = [op for op in ops if op["kind"] == "FULLY_CONNECTED"][0]
     assert fc["kernel"] == "aot_fully_connected_s8" and not fc["kernel_reason_numeric"]
     assert "scratch would exceed 2 KiB" in fc["kernel_reason"]

@@ -22,8 +22,10 @@ def test_workspace_vs_lower_bound_vs_tflm_arena(shared_model, capsys):
     assert ws["size"] <= arena.head, (ws["size"], arena)
     assert ws["size"] < arena.total, (ws["size"], arena)
     with capsys.disabled():
-        print(f"\n  {shared_model.rsplit('/', 1)[-1]:<32} workspace {ws['size']:>7} B  lower bound "
-              f"{ws['lower_bound']:>7} B  TFLM arena {arena.total:>7} B (tensors {arena.head} B)")
+        print(
+            f"\n  {shared_model.rsplit('/', 1)[-1]:<32} workspace {ws['size']:>7} B  lower bound "
+            f"{ws['lower_bound']:>7} B  TFLM arena {arena.total:>7} B (tensors {arena.head} B)"
+        )
 
 
 def test_measure_refuses_garbage(tmp_path):

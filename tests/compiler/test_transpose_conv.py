@@ -18,9 +18,24 @@ from compiler.driver import analyze  # noqa: E402
 from compiler.errors import CompileError  # noqa: E402
 
 
-def tconv_model(in_shape, oc, k, stride, padding, out_hw, dtype="int8", bias=True, act="NONE", per_channel=True,
-                in_q=(0.05, -3), out_q=(0.08, 5), w_scale=(0.002, 0.01), bias_range=3000, seed=0,
-                bias_dtype=None):
+def tconv_model(
+    in_shape,
+    oc,
+    k,
+    stride,
+    padding,
+    out_hw,
+    dtype="int8",
+    bias=True,
+    act="NONE",
+    per_channel=True,
+    in_q=(0.05, -3),
+    out_q=(0.08, 5),
+    w_scale=(0.002, 0.01),
+    bias_range=3000,
+    seed=0,
+    bias_dtype=None,
+):
     """One TRANSPOSE_CONV: input `in_shape` (NHWC), filter [oc, kh, kw, ic] random, output [n, *out_hw, oc]."""
     rng = np.random.default_rng(seed)
     n, _, _, ic = in_shape
@@ -37,15 +52,15 @@ def tconv_model(in_shape, oc, k, stride, padding, out_hw, dtype="int8", bias=Tru
     else:
         x = b.input("x", in_shape, dtype, *in_q)
         ws = rng.uniform(*w_scale, size=oc) if per_channel else np.float32(w_scale[0])
-        w = b.const("w", rng.integers(-127, 128, size=(oc, kh, kw, ic)).astype(np.int8), "int8", ws, 0,
-                    quantized_dimension=0)
+        w = b.const(
+            "w", rng.integers(-127, 128, size=(oc, kh, kw, ic)).astype(np.int8), "int8", ws, 0, quantized_dimension=0
+        )
         bdt = bias_dtype or ("int32" if dtype == "int8" else "int64")
         bvals = rng.integers(-bias_range, bias_range + 1, size=oc)
         bs = np.float32(in_q[0]) * np.asarray(ws, np.float32)
         bt = b.const("b", bvals, bdt, bs, 0, quantized_dimension=0) if bias else None
         y = b.tensor("y", out_shape, dtype, *out_q)
-    opts = {"padding": 0 if padding == "SAME" else 1, "strideH": sh, "strideW": sw,
-            "fusedActivationFunction": ACT[act]}
+    opts = {"padding": 0 if padding == "SAME" else 1, "strideH": sh, "strideW": sw, "fusedActivationFunction": ACT[act]}
     b.op("TRANSPOSE_CONV", [shape_t, w, x] + ([bt] if bias else []), y, opts)
     b.output(y)
     return b
@@ -78,12 +93,18 @@ INT8_CASES = [
     ("zero_points_at_limits", [1, 4, 4, 3], 4, 3, 2, "SAME", None, dict(in_q=(0.05, 127), out_q=(0.08, -128))),
     ("zero_points_at_limits_2", [1, 4, 4, 3], 4, 3, 2, "VALID", None, dict(in_q=(0.02, -128), out_q=(0.5, 127))),
     ("near_dead_channels", [1, 3, 3, 4], 6, 3, 2, "SAME", None, dict(w_scale=(1e-10, 2e-3))),
-    ("scale_above_one", [1, 3, 3, 1], 2, 1, 2, "SAME", None, dict(in_q=(1.0, 0), w_scale=(0.5, 1.0),
-                                                                 out_q=(0.25, 0))),
-    ("large_input_scale", [1, 3, 3, 4], 4, 3, 2, "SAME", None, dict(in_q=(2.0, 0), w_scale=(0.5, 1.0),
-                                                                    out_q=(400.0, 0))),
-    ("bias_near_int32_limits", [1, 3, 3, 4], 4, 3, 2, "SAME", None, dict(bias_range=2**31 - 2**22,
-                                                                         out_q=(2e3, 0))),
+    ("scale_above_one", [1, 3, 3, 1], 2, 1, 2, "SAME", None, dict(in_q=(1.0, 0), w_scale=(0.5, 1.0), out_q=(0.25, 0))),
+    (
+        "large_input_scale",
+        [1, 3, 3, 4],
+        4,
+        3,
+        2,
+        "SAME",
+        None,
+        dict(in_q=(2.0, 0), w_scale=(0.5, 1.0), out_q=(400.0, 0)),
+    ),
+    ("bias_near_int32_limits", [1, 3, 3, 4], 4, 3, 2, "SAME", None, dict(bias_range=2**31 - 2**22, out_q=(2e3, 0))),
     ("deep_channels", [1, 2, 3, 64], 16, 3, 2, "SAME", None, {}),
 ]
 
@@ -109,8 +130,12 @@ FLOAT_CASES = [
 @pytest.mark.parametrize("name,in_shape,oc,k,stride,padding,out_hw,kw", FLOAT_CASES, ids=[c[0] for c in FLOAT_CASES])
 def test_transpose_conv_float(tmp_path, name, in_shape, oc, k, stride, padding, out_hw, kw):
     out_hw = out_hw or natural(in_shape[1:3], k, stride, padding)
-    check_against_tflm(tmp_path, tconv_model(in_shape, oc, k, stride, padding, out_hw, dtype="float32", **kw),
-                       seed=len(name), float_range=(-2.0, 2.0))
+    check_against_tflm(
+        tmp_path,
+        tconv_model(in_shape, oc, k, stride, padding, out_hw, dtype="float32", **kw),
+        seed=len(name),
+        float_range=(-2.0, 2.0),
+    )
 
 
 def test_transpose_conv_needs_no_scratch(tmp_path):
@@ -145,8 +170,10 @@ def test_transpose_conv_runtime_output_shape_is_ignored_like_tflm(tmp_path):
     y = b.tensor("y", [1, 6, 6, 2], "float32")
     b.op("TRANSPOSE_CONV", [s, w, x], y, {"padding": 0, "strideH": 2, "strideW": 2})
     b.output(y)
-    cases = [[rng.uniform(-1, 1, (1, 3, 3, 2)).astype(np.float32), np.array(v, np.int32)]
-             for v in ([1, 6, 6, 2], [7, -1, 0, 99])]
+    cases = [
+        [rng.uniform(-1, 1, (1, 3, 3, 2)).astype(np.float32), np.array(v, np.int32)]
+        for v in ([1, 6, 6, 2], [7, -1, 0, 99])
+    ]
     check_against_tflm(tmp_path, b, cases=cases)
 
 

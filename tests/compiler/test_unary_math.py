@@ -18,9 +18,20 @@ from compiler.errors import UnsupportedError  # noqa: E402
 pytestmark = needs_tflm
 
 # (op, input range the function is defined on)
-FLOAT_OPS = [("ABS", (-5, 5)), ("NEG", (-5, 5)), ("SQRT", (0, 100)), ("RSQRT", (0.01, 100)), ("EXP", (-20, 20)),
-             ("LOG", (1e-3, 1e3)), ("SQUARE", (-100, 100)), ("SIN", (-10, 10)), ("COS", (-10, 10)),
-             ("FLOOR", (-10, 10)), ("CEIL", (-10, 10)), ("ROUND", (-10, 10))]
+FLOAT_OPS = [
+    ("ABS", (-5, 5)),
+    ("NEG", (-5, 5)),
+    ("SQRT", (0, 100)),
+    ("RSQRT", (0.01, 100)),
+    ("EXP", (-20, 20)),
+    ("LOG", (1e-3, 1e3)),
+    ("SQUARE", (-100, 100)),
+    ("SIN", (-10, 10)),
+    ("COS", (-10, 10)),
+    ("FLOOR", (-10, 10)),
+    ("CEIL", (-10, 10)),
+    ("ROUND", (-10, 10)),
+]
 
 
 def unary(kind, shape, dtype, qin=(None, None), qout=(None, None)):
@@ -39,11 +50,11 @@ def test_float(tmp_path, kind, rng):
 
 
 ABS_Q = [
-    ("int8", (0.05, 0), (0.05, 0)),          # equal scales: no rescale
+    ("int8", (0.05, 0), (0.05, 0)),  # equal scales: no rescale
     ("int8", (0.05, -128), (0.05, -128)),
-    ("int8", (0.02, 127), (0.1, -128)),      # zero points at the limits, rescaled down
-    ("int8", (0.3, -7), (0.01, 5)),          # rescaled up: saturates
-    ("int8", (1e-6, 3), (0.5, -100)),        # near-dead rescale
+    ("int8", (0.02, 127), (0.1, -128)),  # zero points at the limits, rescaled down
+    ("int8", (0.3, -7), (0.01, 5)),  # rescaled up: saturates
+    ("int8", (1e-6, 3), (0.5, -100)),  # near-dead rescale
     ("int16", (0.001, 0), (0.001, 0)),
     ("int16", (0.001, 0), (0.0003, 0)),
     ("int16", (2e-5, 0), (0.7, 0)),

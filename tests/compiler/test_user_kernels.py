@@ -28,8 +28,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def _opts(custom=(), offload=()):
-    return UserKernelOptions(tuple(parse_spec(s, "--custom_op", True) for s in custom),
-                             tuple(parse_spec(s, "--offload", False) for s in offload))
+    return UserKernelOptions(
+        tuple(parse_spec(s, "--custom_op", True) for s in custom),
+        tuple(parse_spec(s, "--offload", False) for s in offload),
+    )
 
 
 def _fc_model(rng, in_n, out_n, custom_op=True, options=None, name="MyOp"):
@@ -185,17 +187,22 @@ def _build_and_run(tmp_path, compiled, kernel_sources, expect_h, main_c, cases, 
 
 def _expect_header(b_model_path, n, scratch, op_index=1):
     from compiler.driver import load_model
+
     g = load_model(str(b_model_path))
     op = g.ops[op_index]
     raw = op.options["custom_bytes"]
     c = op.inputs[2].data.reshape(-1)
-    return "\n".join([
-        f"#define EXPECT_OPTIONS {_c_array(raw)}",
-        f"#define EXPECT_H_DIMS {_c_array([1, n])}",
-        f"#define EXPECT_C_DATA {_c_array(c)}",
-        f"#define EXPECT_N {n}",
-        f"#define EXPECT_OP {op_index}",
-        f"#define EXPECT_SCRATCH {scratch}", ""])
+    return "\n".join(
+        [
+            f"#define EXPECT_OPTIONS {_c_array(raw)}",
+            f"#define EXPECT_H_DIMS {_c_array([1, n])}",
+            f"#define EXPECT_C_DATA {_c_array(c)}",
+            f"#define EXPECT_N {n}",
+            f"#define EXPECT_OP {op_index}",
+            f"#define EXPECT_SCRATCH {scratch}",
+            "",
+        ]
+    )
 
 
 @needs_tflm
@@ -211,17 +218,22 @@ def test_custom_op_user_kernel(tmp_path, n, scratch, init):
     assert ("int32_t m_init(void);" in header) == init
     assert "int32_t m_failed_op(void);" in header
     # Extremes first (h[0] == 127 drives the kernel's failure in the last case only).
-    cases = [np.full(in_n, -128), np.full(in_n, 127), np.zeros(in_n)] + \
-        [rng.integers(-128, 128, in_n) for _ in range(6)]
+    cases = [np.full(in_n, -128), np.full(in_n, 127), np.zeros(in_n)] + [
+        rng.integers(-128, 128, in_n) for _ in range(6)
+    ]
     # The FC part from TFLite Micro (the model cut before the custom op, same weights), then y = h - c.
     b_fc = _fc_model(np.random.default_rng(n * 31 + scratch), in_n, n, custom_op=False)
-    h_want = [np.asarray(o[0]).reshape(-1) for o in tflm_outputs(b_fc.save(tmp_path / "fc.tflite"),
-                                                                  [[c.astype(np.int8).reshape(1, in_n)]
-                                                                   for c in cases], 1)]
+    h_want = [
+        np.asarray(o[0]).reshape(-1)
+        for o in tflm_outputs(
+            b_fc.save(tmp_path / "fc.tflite"), [[c.astype(np.int8).reshape(1, in_n)] for c in cases], 1
+        )
+    ]
     keep = [i for i, h in enumerate(h_want) if h[0] != 127]
     fail = [i for i, h in enumerate(h_want) if h[0] == 127]
-    lines, got = _build_and_run(tmp_path, compiled, [MYOP_C], _expect_header(path, n, scratch), MAIN_C,
-                                cases, ["HAS_INIT"] if init else [])
+    lines, got = _build_and_run(
+        tmp_path, compiled, [MYOP_C], _expect_header(path, n, scratch), MAIN_C, cases, ["HAS_INIT"] if init else []
+    )
     if init:
         assert lines[0] == f"before_init {-5}"
         assert lines[1] == "init 0 failed -1 calls 1"
@@ -242,7 +254,7 @@ def test_init_hook_failure_and_failed_op(tmp_path):
     rng = np.random.default_rng(5)
     path = _fc_model(rng, 4, 6).save(tmp_path / "m.tflite")
     compiled = compile_model(str(path), "m", user_kernels=_opts(["MyOp=my_op,scratch=8,init=my_op_init"]))
-    wrong = _expect_header(path, 6, 16)     # the hook expects another scratch size: it must fail with -2012
+    wrong = _expect_header(path, 6, 16)  # the hook expects another scratch size: it must fail with -2012
     lines, _ = _build_and_run(tmp_path, compiled, [MYOP_C], wrong, MAIN_C, [np.zeros(4)], ["HAS_INIT"])
     assert lines[:3] == ["before_init -5", "init -2012 failed 1 calls 1", "run -5 failed 1"]
 
@@ -327,8 +339,12 @@ def _conv_net(rng, pad_op_first=False):
     b = ModelBuilder()
     x = b.input("x", [1, 9, 9, 3], "int8", scale=0.04, zero_point=-128)
     cur, shape, cin = x, [9, 9], 3
-    layers = [("conv_a", 3, 1, "SAME", 8), ("dw", 3, 1, "SAME", 8), ("conv_b", 1, 2, "VALID", 5),
-              ("conv_c", 3, 1, "VALID", 4)]
+    layers = [
+        ("conv_a", 3, 1, "SAME", 8),
+        ("dw", 3, 1, "SAME", 8),
+        ("conv_b", 1, 2, "VALID", 5),
+        ("conv_c", 3, 1, "VALID", 4),
+    ]
     for name, k, s, pad, cout in layers:
         if pad == "SAME":
             oh = (shape[0] + s - 1) // s
@@ -336,16 +352,36 @@ def _conv_net(rng, pad_op_first=False):
             oh = (shape[0] - k) // s + 1
         scales = rng.uniform(0.002, 0.03, cout)
         if name == "dw":
-            w = b.const(name + "_w", rng.integers(-127, 128, (1, k, k, cout)).astype(np.int8), "int8",
-                        scale=scales, zero_point=[0] * cout, quantized_dimension=3)
+            w = b.const(
+                name + "_w",
+                rng.integers(-127, 128, (1, k, k, cout)).astype(np.int8),
+                "int8",
+                scale=scales,
+                zero_point=[0] * cout,
+                quantized_dimension=3,
+            )
         else:
-            w = b.const(name + "_w", rng.integers(-127, 128, (cout, k, k, cin)).astype(np.int8), "int8",
-                        scale=scales, zero_point=[0] * cout)
-        bias = b.const(name + "_b", rng.integers(-3000, 3000, cout).astype(np.int32), "int32",
-                       scale=scales * 0.04, zero_point=[0] * cout)
+            w = b.const(
+                name + "_w",
+                rng.integers(-127, 128, (cout, k, k, cin)).astype(np.int8),
+                "int8",
+                scale=scales,
+                zero_point=[0] * cout,
+            )
+        bias = b.const(
+            name + "_b",
+            rng.integers(-3000, 3000, cout).astype(np.int32),
+            "int32",
+            scale=scales * 0.04,
+            zero_point=[0] * cout,
+        )
         out = b.tensor(name, [1, oh, oh, cout], "int8", float(rng.uniform(0.05, 0.2)), int(rng.integers(-20, 20)))
-        opts = {"padding": 0 if pad == "SAME" else 1, "strideW": s, "strideH": s,
-                "fusedActivationFunction": ACT["RELU"] if name == "conv_c" else ACT["NONE"]}
+        opts = {
+            "padding": 0 if pad == "SAME" else 1,
+            "strideW": s,
+            "strideH": s,
+            "fusedActivationFunction": ACT["RELU"] if name == "conv_c" else ACT["NONE"],
+        }
         if name == "dw":
             opts["depthMultiplier"] = 1
         cur = b.op("DEPTHWISE_CONV_2D" if name == "dw" else "CONV_2D", [cur, w, bias], out=out, options=opts)
@@ -360,17 +396,20 @@ def test_offload_every_conv(tmp_path, target):
     rng = np.random.default_rng(11)
     b = _conv_net(rng)
     path = b.save(tmp_path / "m.tflite")
-    compiled = compile_model(str(path), "m", target=target,
-                             user_kernels=_opts(offload=["CONV_2D=npu_conv2d,init=npu_init"]))
+    compiled = compile_model(
+        str(path), "m", target=target, user_kernels=_opts(offload=["CONV_2D=npu_conv2d,init=npu_init"])
+    )
     routed = [u["op"] for u in compiled.manifest["user_kernels"]]
     assert routed == [0, 2, 3]
     assert {u["stands_in_for"] for u in compiled.manifest["user_kernels"]} == {"aot_conv2d_s8"}
     c_text = compiled.files["m.c"]
     assert c_text.count("rc = npu_conv2d(") == 3 and "aot_conv2d_s8(" not in c_text
-    cases = [np.full((1, 9, 9, 3), -128), np.full((1, 9, 9, 3), 127)] + \
-        [rng.integers(-128, 128, (1, 9, 9, 3)) for _ in range(4)]
-    main_c = OFFLOAD_MAIN_C.replace("M_Y_SIZE", "M_CONV_C_SIZE").replace("{y}", "{.conv_c = y}") \
-        .replace("{x}", "{.x = x}")
+    cases = [np.full((1, 9, 9, 3), -128), np.full((1, 9, 9, 3), 127)] + [
+        rng.integers(-128, 128, (1, 9, 9, 3)) for _ in range(4)
+    ]
+    main_c = (
+        OFFLOAD_MAIN_C.replace("M_Y_SIZE", "M_CONV_C_SIZE").replace("{y}", "{.conv_c = y}").replace("{x}", "{.x = x}")
+    )
     lines, got = _build_and_run(tmp_path, compiled, [OFFLOAD_C], "", main_c, cases)
     assert lines[0] == "init 0 calls 3 ops 5"
     want = tflm_outputs(str(path), [[c.astype(np.int8)] for c in cases], 1)
@@ -389,10 +428,14 @@ def test_offload_by_index_and_name(tmp_path):
     by_index = compile_model(str(path), "m", user_kernels=_opts(offload=["#3=npu_conv2d"]))
     assert [u["op"] for u in by_index.manifest["user_kernels"]] == [3]
     assert "m_init" not in by_index.files["m.h"] and "m_failed_op" in by_index.files["m.h"]
-    by_name = compile_model(str(path), "m", user_kernels=_opts(offload=["name:conv_[ab]=npu_conv2d",
-                                                                         "DEPTHWISE_CONV_2D=npu_dw"]))
-    assert [(u["op"], u["function"]) for u in by_name.manifest["user_kernels"]] == \
-        [(0, "npu_conv2d"), (1, "npu_dw"), (2, "npu_conv2d")]
+    by_name = compile_model(
+        str(path), "m", user_kernels=_opts(offload=["name:conv_[ab]=npu_conv2d", "DEPTHWISE_CONV_2D=npu_dw"])
+    )
+    assert [(u["op"], u["function"]) for u in by_name.manifest["user_kernels"]] == [
+        (0, "npu_conv2d"),
+        (1, "npu_dw"),
+        (2, "npu_conv2d"),
+    ]
 
 
 def test_models_without_user_kernels_unchanged(tmp_path):
@@ -400,8 +443,9 @@ def test_models_without_user_kernels_unchanged(tmp_path):
     model = os.path.join(REPO, "tests", "models", "kws_ds_cnn_int8.tflite")
     for target in ("host", "cortex-m4"):
         plain = compile_model(model, "kws", target=target)
-        mapped = compile_model(model, "kws", target=target,
-                               user_kernels=_opts(["MyOp=my_op,init=my_init"], ["SVDF=npu_svdf,init=x_init"]))
+        mapped = compile_model(
+            model, "kws", target=target, user_kernels=_opts(["MyOp=my_op,init=my_init"], ["SVDF=npu_svdf,init=x_init"])
+        )
         assert plain.files == mapped.files
         assert "_init" not in plain.files["kws.h"] and "failed_op" not in plain.files["kws.h"]
         assert "user_kernel" not in plain.files["kws.c"] and "user_kernels" not in plain.manifest
@@ -415,17 +459,20 @@ def test_unmapped_custom_op_says_how(tmp_path):
     assert "CUSTOM:MyOp" in msg and "--custom_op MyOp=my_function" in msg and 'custom_ops = {"MyOp"' in msg
 
 
-@pytest.mark.parametrize("flag,spec,words", [
-    ("--custom_op", "MyOp", "expected KEY=FUNCTION"),
-    ("--custom_op", "MyOp=1fn", "not a C identifier"),
-    ("--custom_op", "MyOp=aot_mine", "reserved"),
-    ("--custom_op", "MyOp=f,scratch=-1", "scratch must be a byte count"),
-    ("--custom_op", "MyOp=f,scratch=99999999999", "scratch must be a byte count"),
-    ("--custom_op", "MyOp=f,color=red", "unknown field"),
-    ("--offload", "CONV_2D=f,scratch=8", "takes no scratch"),
-    ("--offload", "conv=f", "neither an operator type"),
-    ("--offload", "#x=f", "operator index"),
-])
+@pytest.mark.parametrize(
+    "flag,spec,words",
+    [
+        ("--custom_op", "MyOp", "expected KEY=FUNCTION"),
+        ("--custom_op", "MyOp=1fn", "not a C identifier"),
+        ("--custom_op", "MyOp=aot_mine", "reserved"),
+        ("--custom_op", "MyOp=f,scratch=-1", "scratch must be a byte count"),
+        ("--custom_op", "MyOp=f,scratch=99999999999", "scratch must be a byte count"),
+        ("--custom_op", "MyOp=f,color=red", "unknown field"),
+        ("--offload", "CONV_2D=f,scratch=8", "takes no scratch"),
+        ("--offload", "conv=f", "neither an operator type"),
+        ("--offload", "#x=f", "operator index"),
+    ],
+)
 def test_bad_mapping_flags(tmp_path, capsys, flag, spec, words):
     path = _fc_model(np.random.default_rng(0), 4, 4).save(tmp_path / "m.tflite")
     rc = aotc_main(["aotc", "compile", str(path), "--prefix", "m", "--out_dir", str(tmp_path / "o"), flag, spec])
@@ -446,9 +493,23 @@ def test_offload_refusals(tmp_path):
 
 def test_cli_compile_with_user_kernels(tmp_path, capsys):
     path = _fc_model(np.random.default_rng(2), 4, 4).save(tmp_path / "m.tflite")
-    rc = aotc_main(["aotc", "compile", str(path), "--prefix", "m", "--out_dir", str(tmp_path / "o"),
-                    "--custom_op", "MyOp=my_op,scratch=32", "--offload", "FULLY_CONNECTED=my_fc",
-                    "--offload", "MAX_POOL_2D=unused_pool"])
+    rc = aotc_main(
+        [
+            "aotc",
+            "compile",
+            str(path),
+            "--prefix",
+            "m",
+            "--out_dir",
+            str(tmp_path / "o"),
+            "--custom_op",
+            "MyOp=my_op,scratch=32",
+            "--offload",
+            "FULLY_CONNECTED=my_fc",
+            "--offload",
+            "MAX_POOL_2D=unused_pool",
+        ]
+    )
     out = capsys.readouterr().out
     assert rc == 0 and "no operator of the model matches user kernel mapping 'MAX_POOL_2D=unused_pool'" in out
     text = (tmp_path / "o" / "m.c").read_text()
@@ -460,17 +521,23 @@ def test_custom_op_models_are_the_scripts_output(tmp_path):
     ClampFloor really clamps part of the values on seeded inputs (else the example would not exercise it)."""
     sys.path.insert(0, os.path.join(REPO, "tests", "models"))
     import make_custom_op_models
+
     make_custom_op_models.main(str(tmp_path))
     for name in ("user_custom_int8.tflite", "user_custom_twin_int8.tflite"):
         with open(os.path.join(REPO, "tests", "models", name), "rb") as f:
             assert (tmp_path / name).read_bytes() == f.read(), name
     from compiler.driver import load_model
+
     g = load_model(str(tmp_path / "user_custom_int8.tflite"))
     floor = int(g.ops[1].inputs[1].data.reshape(-1)[0])
     rng = np.random.default_rng(7)
     xs = [[rng.integers(-128, 128, (1, 32)).astype(np.int8)] for _ in range(16)]
-    hs = np.stack([np.asarray(o[0]).reshape(-1) for o in tflm_outputs(
-        make_custom_op_models.build(False, upto_h=True).save(tmp_path / "h.tflite"), xs, 1)])
+    hs = np.stack(
+        [
+            np.asarray(o[0]).reshape(-1)
+            for o in tflm_outputs(make_custom_op_models.build(False, upto_h=True).save(tmp_path / "h.tflite"), xs, 1)
+        ]
+    )
     below = float(np.mean(hs < floor))
     assert 0.05 < below < 0.95, f"{below:.0%} of h below the floor {floor}"
 
@@ -528,12 +595,15 @@ def _npu_model(rng, n, scratch_bytes, offsets):
     return b
 
 
-@pytest.mark.parametrize("n,scratch_bytes,offsets", [
-    (16, 256, None),
-    (16, 256, {"scr": 0, "in": 0, "out": 0}),          # Vela's shared-SRAM layout: all at the arena base
-    (24, 100, {"scr": 48, "in": 0, "out": 160}),       # spread out, the scratch not first
-    (5, 64, {"scr": 16, "in": 16 + 64, "out": 0}),
-])
+@pytest.mark.parametrize(
+    "n,scratch_bytes,offsets",
+    [
+        (16, 256, None),
+        (16, 256, {"scr": 0, "in": 0, "out": 0}),  # Vela's shared-SRAM layout: all at the arena base
+        (24, 100, {"scr": 48, "in": 0, "out": 160}),  # spread out, the scratch not first
+        (5, 64, {"scr": 16, "in": 16 + 64, "out": 0}),
+    ],
+)
 def test_npu_scratch_and_offline_offsets(tmp_path, n, scratch_bytes, offsets):
     rng = np.random.default_rng(n + scratch_bytes)
     path = _npu_model(rng, n, scratch_bytes, offsets).save(tmp_path / "m.tflite")
@@ -548,10 +618,16 @@ def test_npu_scratch_and_offline_offsets(tmp_path, n, scratch_bytes, offsets):
         assert ws == (end + 15) // 16 * 16
         assert compiled.files["m.c"].count("memcpy(") == 2
     cms = compiled.graph.ops[0].inputs[0].data.reshape(-1)
-    expect = "\n".join([f"#define EXPECT_N {n}", f"#define EXPECT_SCRATCH_BYTES {scratch_bytes}",
-                        f"#define EXPECT_CMS_BYTES {cms.size}", f"#define EXPECT_OFFLINE {int(offsets is not None)}"]
-                       + ([f"#define EXPECT_OFF_{k.upper()} {v}" for k, v in offsets.items()] if offsets else [])
-                       + [""])
+    expect = "\n".join(
+        [
+            f"#define EXPECT_N {n}",
+            f"#define EXPECT_SCRATCH_BYTES {scratch_bytes}",
+            f"#define EXPECT_CMS_BYTES {cms.size}",
+            f"#define EXPECT_OFFLINE {int(offsets is not None)}",
+        ]
+        + ([f"#define EXPECT_OFF_{k.upper()} {v}" for k, v in offsets.items()] if offsets else [])
+        + [""]
+    )
     cases = [np.full(n, -128), np.full(n, 127), rng.integers(-128, 128, n)]
     lines, got = _build_and_run(tmp_path, compiled, [NPU_C], expect, MAIN_C, cases)
     got = got.reshape(len(cases), n)

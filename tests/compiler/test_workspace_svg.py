@@ -16,9 +16,14 @@ def _manifest(prefix, size, align, buffers, n_ops):
     return prefix, {
         "prefix": prefix,
         "ops": [{}] * n_ops,
-        "workspace": {"size": size, "alignment": align, "buffers": [
-            {"name": f"t{i}", "kind": "tensor", "offset": off, "size": sz, "lifetime": [a, b]}
-            for i, (off, sz, a, b) in enumerate(buffers)]},
+        "workspace": {
+            "size": size,
+            "alignment": align,
+            "buffers": [
+                {"name": f"t{i}", "kind": "tensor", "offset": off, "size": sz, "lifetime": [a, b]}
+                for i, (off, sz, a, b) in enumerate(buffers)
+            ],
+        },
     }
 
 

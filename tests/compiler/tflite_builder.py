@@ -96,22 +96,23 @@ class Tensor:
 
 class ModelBuilder:
     def __init__(self, description: str = "tflite_builder test model"):
-        self._tensors = []        # fb.TensorT
-        self._handles = []        # Tensor
-        self._buffers = [fb.BufferT()]   # buffer 0: the empty sentinel
-        self._ops = []            # fb.OperatorT
-        self._opcodes = {}        # builtin name -> opcode index
+        self._tensors = []  # fb.TensorT
+        self._handles = []  # Tensor
+        self._buffers = [fb.BufferT()]  # buffer 0: the empty sentinel
+        self._ops = []  # fb.OperatorT
+        self._opcodes = {}  # builtin name -> opcode index
         self._opcode_list = []
         self._inputs, self._outputs = [], []
         self._description = description
         # Model metadata, name -> bytes (e.g. TFLite Micro's "OfflineMemoryAllocation" as Vela writes it).
         self.metadata = {}
-        self._subgraphs = []      # further ModelBuilders sharing buffers and operator codes (subgraph 1, 2, ...)
+        self._subgraphs = []  # further ModelBuilders sharing buffers and operator codes (subgraph 1, 2, ...)
         self.index = 0
 
     # --- tensors -------------------------------------------------------------
-    def tensor(self, name: str, shape, dtype: str, scale=None, zero_point=None,
-               quantized_dimension: int = 0, data=None) -> Tensor:
+    def tensor(
+        self, name: str, shape, dtype: str, scale=None, zero_point=None, quantized_dimension: int = 0, data=None
+    ) -> Tensor:
         """An activation tensor (or a constant, if data is given)."""
         if dtype not in _TYPES:
             raise ValueError(f"unknown dtype {dtype}")
@@ -146,11 +147,9 @@ class ModelBuilder:
         self._inputs.append(h.index)
         return h
 
-    def const(self, name: str, data, dtype: str, scale=None, zero_point=None,
-              quantized_dimension: int = 0) -> Tensor:
+    def const(self, name: str, data, dtype: str, scale=None, zero_point=None, quantized_dimension: int = 0) -> Tensor:
         arr = np.asarray(data)
-        return self.tensor(name, arr.shape, dtype, scale, zero_point, quantized_dimension,
-                           data=arr)
+        return self.tensor(name, arr.shape, dtype, scale, zero_point, quantized_dimension, data=arr)
 
     def variable(self, name: str, shape, dtype: str, scale=None, zero_point=None) -> Tensor:
         """A variable tensor (is_variable): state an operator updates in place and keeps between invocations."""
@@ -169,7 +168,7 @@ class ModelBuilder:
             code = fb.BuiltinOperator.CUSTOM if custom else getattr(fb.BuiltinOperator, kind)
             oc = fb.OperatorCodeT()
             if custom:
-                oc.customCode = kind[len("CUSTOM:"):]
+                oc.customCode = kind[len("CUSTOM:") :]
             oc.builtinCode = code
             # Codes above 127 only fit the new field; the old one saturates.
             oc.deprecatedBuiltinCode = min(code, fb.BuiltinOperator.PLACEHOLDER_FOR_GREATER_OP_CODES)
@@ -186,6 +185,7 @@ class ModelBuilder:
         o.outputs = [t.index for t in outs]
         if kind.startswith("CUSTOM:"):
             from flatbuffers import flexbuffers
+
             o.customOptions = list(flexbuffers.Dumps(dict(options or {})))
         elif options is not None:
             if isinstance(options, dict):

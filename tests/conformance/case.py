@@ -11,9 +11,9 @@ from typing import Callable, Optional
 
 @dataclass(frozen=True)
 class Case:
-    op: str                      # the TFLite builtin under test, e.g. "RESIZE_BILINEAR"
-    dtype: str                   # activation type the case covers: float32, int8, int16, int32, bool, uint8
-    name: str                    # unique within the op, says what is varied ("broadcast_4d", "zp_at_limits")
+    op: str  # the TFLite builtin under test, e.g. "RESIZE_BILINEAR"
+    dtype: str  # activation type the case covers: float32, int8, int16, int32, bool, uint8
+    name: str  # unique within the op, says what is varied ("broadcast_4d", "zp_at_limits")
     build: Callable[[], object]  # returns a tests/compiler/tflite_builder.ModelBuilder
     float_range: tuple = (-1.0, 1.0)
     # A case that must be refused (TFLite Micro rejects it too, or the ABI forbids it, e.g. int64 outputs): the
@@ -22,6 +22,6 @@ class Case:
     refused: Optional[str] = None
     # Inputs to run in addition to the random ones (list of per-input arrays), e.g. boundary values.
     extra_inputs: tuple = field(default_factory=tuple)
-    qemu_sample: bool = False    # also run in the QEMU sample
+    qemu_sample: bool = False  # also run in the QEMU sample
     # Run only extra_inputs (no random inputs): operators whose inputs must be valid (shapes, ids).
     only_extra: bool = False

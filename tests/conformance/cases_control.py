@@ -13,6 +13,7 @@ from test_control_flow import _o, if_model, while_model
 def counted_loop(rounds, dtype="int8", q=(0.05, -3)):
     """acc = x; repeat `rounds` times: acc = ADD(acc, x) (int8: saturating), the counter a constant-started loop
     value compared with a constant bound in the condition subgraph."""
+
     def build():
         b = ModelBuilder()
         x = b.input("x", [2, 3], dtype, *q)
@@ -29,22 +30,45 @@ def counted_loop(rounds, dtype="int8", q=(0.05, -3)):
         acc1 = body.op("ADD", [bi[2], bi[1]], out=body.tensor("acc1", [2, 3], dtype, *q))
         body.output(i1, bi[1], acc1)
         outs = [b.tensor(f"{nm}_out", s, d, *qq) for nm, s, d, qq in spec]
-        b.op("WHILE", [i0, x, x], out=outs, options=_o("WhileOptionsT", condSubgraphIndex=cond.index,
-                                                        bodySubgraphIndex=body.index))
+        b.op(
+            "WHILE",
+            [i0, x, x],
+            out=outs,
+            options=_o("WhileOptionsT", condSubgraphIndex=cond.index, bodySubgraphIndex=body.index),
+        )
         b.output(outs[2])
         return b
+
     return build
 
 
 def cases():
-    out = [Case("IF", dt, f"{t.lower()}_else_{e.lower()}", if_model(dt, (2, 3), t, e, qo))
-           for dt, t, e, qo in (("float32", "ADD", "SUB", None), ("int8", "ADD", "SUB", (0.1, 5)),
-                                ("int16", "MUL", "ADD", (0.004, 0)), ("int32", "SUB", "MUL", None))]
+    out = [
+        Case("IF", dt, f"{t.lower()}_else_{e.lower()}", if_model(dt, (2, 3), t, e, qo))
+        for dt, t, e, qo in (
+            ("float32", "ADD", "SUB", None),
+            ("int8", "ADD", "SUB", (0.1, 5)),
+            ("int16", "MUL", "ADD", (0.004, 0)),
+            ("int32", "SUB", "MUL", None),
+        )
+    ]
     out.append(Case("IF", "float32", "two_outputs_pass_through", if_model("float32", (3, 4), two_ops=True)))
-    out += [Case("WHILE", "float32", "bound_from_input_nested_if", while_model(nested_if=True),
-                 only_extra=True, extra_inputs=tuple(
-                     (np.array([n], np.int32), np.linspace(-1, 1, 4, dtype=np.float32),
-                      np.full(4, 0.25, np.float32)) for n in (0, 1, 4, 9)))]
-    out += [Case("WHILE", dt, f"{r}_rounds", counted_loop(r, dt, q), qemu_sample=(dt, r) == ("int8", 3))
-            for dt, q in (("int8", (0.05, -3)), ("float32", (None, None))) for r in (0, 3)]
+    out += [
+        Case(
+            "WHILE",
+            "float32",
+            "bound_from_input_nested_if",
+            while_model(nested_if=True),
+            only_extra=True,
+            extra_inputs=tuple(
+                (np.array([n], np.int32), np.linspace(-1, 1, 4, dtype=np.float32), np.full(4, 0.25, np.float32))
+                for n in (0, 1, 4, 9)
+            ),
+        )
+    ]
+    out += [
+        Case("WHILE", dt, f"{r}_rounds", counted_loop(r, dt, q), qemu_sample=(dt, r) == ("int8", 3))
+        for dt, q in (("int8", (0.05, -3)), ("float32", (None, None)))
+        for r in (0, 3)
+    ]
     return out

@@ -17,9 +17,16 @@ def _matmul(dtype, sa, sb, qa=None, qb=None, qo=None):
         x = b.input("a", sa, dtype, *(qa or Q[dtype]))
         y = b.input("b", sb, dtype, *(qb or Q[dtype]))
         out_shape = list(np.broadcast_shapes(tuple(sa[:-2]), tuple(sb[:-2]))) + [sa[-2], sb[-1]]
-        b.output(b.op("BATCH_MATMUL", [x, y], out=b.tensor("y", out_shape, dtype, *(qo or Q[dtype])),
-                      options=schema_options("BatchMatMulOptionsT")()))
+        b.output(
+            b.op(
+                "BATCH_MATMUL",
+                [x, y],
+                out=b.tensor("y", out_shape, dtype, *(qo or Q[dtype])),
+                options=schema_options("BatchMatMulOptionsT")(),
+            )
+        )
         return b
+
     return build
 
 
@@ -34,12 +41,14 @@ def _prelu(dtype, shape, alpha_shape, qa=None, qo=None):
             a = b.const("alpha", rng.integers(-128, 128, alpha_shape).astype(np.int8), "int8", 0.004, 3)
         b.output(b.op("PRELU", [x, a], out=b.tensor("y", shape, dtype, *(Q[dtype] if qo is None else qo))))
         return b
+
     return build
 
 
 def cases():
     from test_lstm import lstm_model
     from test_stateful import svdf_model
+
     out = []
     pairs = [([2, 3, 4], [2, 3, 4]), ([2, 3, 4], [4])]
     for op in ("ADD", "SUB", "MUL", "MAXIMUM", "MINIMUM"):
@@ -47,38 +56,94 @@ def cases():
             out.append(Case(op, "int32", f"bcast{i}", binary(op, sa, sb, "int32")))
     out.append(Case("CONCATENATION", "int32", "axis1", lambda: _concat("int32")))
     out.append(Case("CONCATENATION", "bool", "axis1", lambda: _concat("bool")))
-    out.append(Case("RESHAPE", "bool", "3d_to_2d", with_consts("RESHAPE", [2, 3, 4], "bool", [np.array([6, 4], I32)],
-                                                               [6, 4], {"newShape": [6, 4]})))
-    out.append(Case("SQUEEZE", "bool", "axis0", with_consts("SQUEEZE", [1, 3, 4], "bool", [], [3, 4],
-                                                            schema_options("SqueezeOptionsT", squeezeDims=[0]))))
-    out.append(Case("STRIDED_SLICE", "bool", "strided", with_consts(
-        "STRIDED_SLICE", [4, 6], "bool", [np.array([1, 0], I32), np.array([4, 6], I32), np.array([2, 2], I32)],
-        [2, 3], schema_options("StridedSliceOptionsT"))))
-    out.append(Case("BROADCAST_TO", "bool", "rank_up", with_consts("BROADCAST_TO", [3, 1], "bool",
-                                                                   [np.array([2, 3, 4], I32)], [2, 3, 4])))
+    out.append(
+        Case(
+            "RESHAPE",
+            "bool",
+            "3d_to_2d",
+            with_consts("RESHAPE", [2, 3, 4], "bool", [np.array([6, 4], I32)], [6, 4], {"newShape": [6, 4]}),
+        )
+    )
+    out.append(
+        Case(
+            "SQUEEZE",
+            "bool",
+            "axis0",
+            with_consts("SQUEEZE", [1, 3, 4], "bool", [], [3, 4], schema_options("SqueezeOptionsT", squeezeDims=[0])),
+        )
+    )
+    out.append(
+        Case(
+            "STRIDED_SLICE",
+            "bool",
+            "strided",
+            with_consts(
+                "STRIDED_SLICE",
+                [4, 6],
+                "bool",
+                [np.array([1, 0], I32), np.array([4, 6], I32), np.array([2, 2], I32)],
+                [2, 3],
+                schema_options("StridedSliceOptionsT"),
+            ),
+        )
+    )
+    out.append(
+        Case(
+            "BROADCAST_TO",
+            "bool",
+            "rank_up",
+            with_consts("BROADCAST_TO", [3, 1], "bool", [np.array([2, 3, 4], I32)], [2, 3, 4]),
+        )
+    )
     for qa, qb, qo in (((0.05, -3), (0.1, 7), (0.02, 4)), ((0.5, 127), (0.9, -128), (0.3, 0))):
-        out.append(Case("DIV", "int8", f"q{qa}_{qb}_{qo}", binary("DIV", [3, 8], [8], "int8", qa, qb, qo,
-                                                                   const_b=[1, 2, 3, 5, 7, 9, 11, 13])))
+        out.append(
+            Case(
+                "DIV",
+                "int8",
+                f"q{qa}_{qb}_{qo}",
+                binary("DIV", [3, 8], [8], "int8", qa, qb, qo, const_b=[1, 2, 3, 5, 7, 9, 11, 13]),
+            )
+        )
     for qi, qo in (((0.05, -3), (0.04, 7)), ((0.1, 127), (0.02, -128))):
         out.append(Case("HARD_SWISH", "int8", f"q{qi}_{qo}", unary("HARD_SWISH", [3, 64], "int8", qi, qo)))
     for dt, q in (("int8", (0.05, -3)), ("int8", (0.04, -128)), ("int16", (0.001, 0))):
         out.append(Case("RELU6", dt, f"q{q}", unary("RELU6", [3, 50], dt, q, q)))
     for dt in ("float32", "int8", "int16"):
-        value = {"float32": np.array([1.5], np.float32), "int8": np.array([-7], np.int8),
-                 "int16": np.array([300], np.int16)}[dt]
+        value = {
+            "float32": np.array([1.5], np.float32),
+            "int8": np.array([-7], np.int8),
+            "int16": np.array([300], np.int16),
+        }[dt]
         out.append(Case("PADV2", dt, "value", lambda dt=dt, value=value: _padv2(dt, value)))
     out.append(Case("PRELU", "float32", "channel_alpha", _prelu("float32", [1, 4, 5, 6], [1, 1, 6])))
     for qa, qo in (((0.05, -3), (0.03, 5)), ((0.5, 127), (0.02, -128)), ((0.004, -128), (0.9, 100))):
-        out.append(Case("PRELU", "int8", f"channel_alpha_{qa}_{qo}", _prelu("int8", [1, 4, 5, 6], [1, 1, 6], qa, qo),
-                        qemu_sample=qa == (0.05, -3)))
+        out.append(
+            Case(
+                "PRELU",
+                "int8",
+                f"channel_alpha_{qa}_{qo}",
+                _prelu("int8", [1, 4, 5, 6], [1, 1, 6], qa, qo),
+                qemu_sample=qa == (0.05, -3),
+            )
+        )
     out.append(Case("PRELU", "int8", "full_alpha", _prelu("int8", [2, 3, 4], [2, 3, 4], (0.1, 3), (0.05, -2))))
-    for dt, qs in (("float32", (None, None, None)), ("int8", ((0.05, -3), (0.02, 0), (0.3, 5))),
-                   ("int16", ((0.001, 0), (0.002, 0), (0.05, 0)))):
-        out.append(Case("BATCH_MATMUL", dt, "batched", _matmul(dt, [2, 3, 5], [2, 5, 4], *qs),
-                        qemu_sample=dt != "float32"))
+    for dt, qs in (
+        ("float32", (None, None, None)),
+        ("int8", ((0.05, -3), (0.02, 0), (0.3, 5))),
+        ("int16", ((0.001, 0), (0.002, 0), (0.05, 0))),
+    ):
+        out.append(
+            Case("BATCH_MATMUL", dt, "batched", _matmul(dt, [2, 3, 5], [2, 5, 4], *qs), qemu_sample=dt != "float32")
+        )
         out.append(Case("BATCH_MATMUL", dt, "broadcast_rhs", _matmul(dt, [3, 4, 16], [1, 16, 3], *qs)))
-    out.append(Case("BATCH_MATMUL", "int8", "zp_limits", _matmul("int8", [2, 2, 40], [2, 40, 3], (0.02, 127),
-                                                                  (0.05, -128), (2.0, -128))))
+    out.append(
+        Case(
+            "BATCH_MATMUL",
+            "int8",
+            "zp_limits",
+            _matmul("int8", [2, 2, 40], [2, 40, 3], (0.02, 127), (0.05, -128), (2.0, -128)),
+        )
+    )
     out.append(Case("SVDF", "int8", "one_step", lambda: svdf_model()))
     out.append(Case("SVDF", "float32", "one_step", lambda: svdf_model(dtype="float32", state_dtype="float32")))
     out.append(Case("UNIDIRECTIONAL_SEQUENCE_LSTM", "float32", "steps4", lambda: lstm_model("float32")[0]))
@@ -106,29 +171,94 @@ def _padv2(dtype, value):
 
 def more_cases():
     from builders import reduce_op
+
     out = []
     for dt in ("float32", "int8"):  # TFLite Micro's GATHER_ND
-        out.append(Case("GATHER_ND", dt, "k2", with_consts("GATHER_ND", [3, 4, 5], dt,
-                                                           [np.array([[2, 1], [0, 3], [2, 1]], I32)], [3, 5])))
-        out.append(Case("GATHER_ND", dt, "k3_batched", with_consts("GATHER_ND", [3, 4, 5], dt,
-                                                                   [np.array([[[0, 0, 4]], [[2, 3, 1]]], I32)], [2, 1])))
-    out.append(Case("SHAPE", "int32", "rank4", with_consts("SHAPE", [2, 3, 4, 5], "float32", [], [4], out_dtype="int32",
-                                                           qout=(None, None),
-                                                           options=schema_options("ShapeOptionsT", outType=2))))
+        out.append(
+            Case(
+                "GATHER_ND",
+                dt,
+                "k2",
+                with_consts("GATHER_ND", [3, 4, 5], dt, [np.array([[2, 1], [0, 3], [2, 1]], I32)], [3, 5]),
+            )
+        )
+        out.append(
+            Case(
+                "GATHER_ND",
+                dt,
+                "k3_batched",
+                with_consts("GATHER_ND", [3, 4, 5], dt, [np.array([[[0, 0, 4]], [[2, 3, 1]]], I32)], [2, 1]),
+            )
+        )
+    out.append(
+        Case(
+            "SHAPE",
+            "int32",
+            "rank4",
+            with_consts(
+                "SHAPE",
+                [2, 3, 4, 5],
+                "float32",
+                [],
+                [4],
+                out_dtype="int32",
+                qout=(None, None),
+                options=schema_options("ShapeOptionsT", outType=2),
+            ),
+        )
+    )
     for axes, keep in (([1], False), ([0, 2], True)):
         out.append(Case("REDUCE_ALL", "bool", f"axes{axes}", reduce_op("REDUCE_ALL", [3, 4, 2], axes, "bool", keep)))
     for excl in (False, True):
         for rev in (False, True):
-            out.append(Case("CUMSUM", "float32", f"excl{int(excl)}_rev{int(rev)}", with_consts(
-                "CUMSUM", [2, 5, 3], "float32", [np.array([1], I32)], [2, 5, 3],
-                schema_options("CumsumOptionsT", exclusive=excl, reverse=rev))))
-    out.append(Case("CAST", "int16", "to_int32", with_consts("CAST", [4, 9], "int16", [], [4, 9], out_dtype="int32",
-                                                             q=(None, None), qout=(None, None))))
-    out.append(Case("CAST", "bool", "to_float32", with_consts("CAST", [4, 9], "bool", [], [4, 9], out_dtype="float32",
-                                                              qout=(None, None))))
-    out.append(Case("QUANTIZE", "int32", "to_int16", with_consts("QUANTIZE", [2, 30], "int32", [], [2, 30],
-                                                                 q=(1.4901161e-07, 0), out_dtype="int16",
-                                                                 qout=(0.00092197146, 0))))
+            out.append(
+                Case(
+                    "CUMSUM",
+                    "float32",
+                    f"excl{int(excl)}_rev{int(rev)}",
+                    with_consts(
+                        "CUMSUM",
+                        [2, 5, 3],
+                        "float32",
+                        [np.array([1], I32)],
+                        [2, 5, 3],
+                        schema_options("CumsumOptionsT", exclusive=excl, reverse=rev),
+                    ),
+                )
+            )
+    out.append(
+        Case(
+            "CAST",
+            "int16",
+            "to_int32",
+            with_consts("CAST", [4, 9], "int16", [], [4, 9], out_dtype="int32", q=(None, None), qout=(None, None)),
+        )
+    )
+    out.append(
+        Case(
+            "CAST",
+            "bool",
+            "to_float32",
+            with_consts("CAST", [4, 9], "bool", [], [4, 9], out_dtype="float32", qout=(None, None)),
+        )
+    )
+    out.append(
+        Case(
+            "QUANTIZE",
+            "int32",
+            "to_int16",
+            with_consts(
+                "QUANTIZE",
+                [2, 30],
+                "int32",
+                [],
+                [2, 30],
+                q=(1.4901161e-07, 0),
+                out_dtype="int16",
+                qout=(0.00092197146, 0),
+            ),
+        )
+    )
     return out
 
 
@@ -137,18 +267,24 @@ def _embedding(value_dtype, out_dtype, q=None):
         b = ModelBuilder()
         ids = b.const("ids", np.array([3, 0, 4, 4, 1], I32), "int32")
         v = b.input("value", [5, 2, 3], value_dtype, *(q or (None, None)))
-        b.output(b.op("EMBEDDING_LOOKUP", [ids, v], out=b.tensor("y", [5, 2, 3], out_dtype,
-                                                                 *(q if out_dtype == value_dtype and q else
-                                                                   (None, None)))))
+        b.output(
+            b.op(
+                "EMBEDDING_LOOKUP",
+                [ids, v],
+                out=b.tensor("y", [5, 2, 3], out_dtype, *(q if out_dtype == value_dtype and q else (None, None))),
+            )
+        )
         return b
+
     return build
 
 
 def embedding_cases():
-    return [Case("EMBEDDING_LOOKUP", "float32", "rows", _embedding("float32", "float32")),
-            Case("EMBEDDING_LOOKUP", "int8", "rows", _embedding("int8", "int8", (0.05, 3))),
-            Case("EMBEDDING_LOOKUP", "int8", "hybrid_to_float", _embedding("int8", "float32", (0.05, 0)),
-                 qemu_sample=True)]
+    return [
+        Case("EMBEDDING_LOOKUP", "float32", "rows", _embedding("float32", "float32")),
+        Case("EMBEDDING_LOOKUP", "int8", "rows", _embedding("int8", "int8", (0.05, 3))),
+        Case("EMBEDDING_LOOKUP", "int8", "hybrid_to_float", _embedding("int8", "float32", (0.05, 0)), qemu_sample=True),
+    ]
 
 
 def _bargs(sa, sb):
@@ -158,11 +294,20 @@ def _bargs(sa, sb):
         y = b.const("b", np.array(sb, I32), "int32")
         b.output(b.op("BROADCAST_ARGS", [x, y], out=b.tensor("y", [max(len(sa), len(sb))], "int32")))
         return b
+
     return build
 
 
 def broadcast_args_cases():
     # Random int32 shapes would not broadcast: only the given shapes run.
-    return [Case("BROADCAST_ARGS", "int32", f"{len(sa)}d_{len(sb)}d", _bargs(sa, sb),
-                 extra_inputs=((np.array(sa, I32),), (np.ones(len(sa), I32),)), only_extra=True)
-            for sa, sb in (([2, 1, 4], [3, 1]), ([5], [2, 3, 5]))]
+    return [
+        Case(
+            "BROADCAST_ARGS",
+            "int32",
+            f"{len(sa)}d_{len(sb)}d",
+            _bargs(sa, sb),
+            extra_inputs=((np.array(sa, I32),), (np.ones(len(sa), I32),)),
+            only_extra=True,
+        )
+        for sa, sb in (([2, 1, 4], [3, 1]), ([5], [2, 3, 5]))
+    ]

@@ -16,10 +16,26 @@ def cases():
         fr = (-1.0, 1.0)
         for op in ("VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE"):
             out.append(Case(op, dt, "accumulator_default_value", accumulator(dt, shape=(2, 3)), float_range=fr))
-            out.append(Case(op, dt, "accumulator_call_once_init", accumulator(dt, shape=(3, 4), init=INITS[dt]),
-                            float_range=fr))
-        out.append(Case("CALL_ONCE", dt, "init_then_accumulate", accumulator(dt, shape=(2, 5), init=INITS[dt]),
-                        qemu_sample=dt == "int8"))
-    out.append(Case("CALL_ONCE", "float32", "init_subgraph_runs_an_add",
-                    accumulator("float32", shape=(4, 5), init=0.25, init_by_op=True)))
+            out.append(
+                Case(
+                    op, dt, "accumulator_call_once_init", accumulator(dt, shape=(3, 4), init=INITS[dt]), float_range=fr
+                )
+            )
+        out.append(
+            Case(
+                "CALL_ONCE",
+                dt,
+                "init_then_accumulate",
+                accumulator(dt, shape=(2, 5), init=INITS[dt]),
+                qemu_sample=dt == "int8",
+            )
+        )
+    out.append(
+        Case(
+            "CALL_ONCE",
+            "float32",
+            "init_subgraph_runs_an_add",
+            accumulator("float32", shape=(4, 5), init=0.25, init_by_op=True),
+        )
+    )
     return out

@@ -19,6 +19,7 @@ def _multi_out(kind, in_shape, dtype, consts, out_shapes, options, const_first=F
         b.op(kind, cs + [x] if const_first else [x] + cs, outs, options=options())
         b.output(*outs)
         return b
+
     return build
 
 
@@ -27,44 +28,128 @@ def _pack(dtype, n, shape, axis):
         b = ModelBuilder()
         q = Q[dtype]
         ins = [b.input(f"x{i}", shape, dtype, *q) for i in range(n)]
-        out_shape = list(shape[:axis % (len(shape) + 1)]) + [n] + list(shape[axis % (len(shape) + 1):])
-        b.output(b.op("PACK", ins, out=b.tensor("y", out_shape, dtype, *q),
-                      options=schema_options("PackOptionsT", valuesCount=n, axis=axis)()))
+        out_shape = list(shape[: axis % (len(shape) + 1)]) + [n] + list(shape[axis % (len(shape) + 1) :])
+        b.output(
+            b.op(
+                "PACK",
+                ins,
+                out=b.tensor("y", out_shape, dtype, *q),
+                options=schema_options("PackOptionsT", valuesCount=n, axis=axis)(),
+            )
+        )
         return b
+
     return build
 
 
 def cases():
     out = []
     for dt in ("float32", "int8", "int16", "int32"):
-        out.append(Case("SLICE", dt, "size_minus1", with_consts("SLICE", [3, 6, 5], dt, [np.array([1, 2, 0], I32),
-                                                                                     np.array([2, -1, 3], I32)],
-                                                               [2, 4, 3]), qemu_sample=dt == "int8"))
-        out.append(Case("REVERSE_V2", dt, "axis1", with_consts("REVERSE_V2", [2, 5, 3], dt, [np.array([1], I32)],
-                                                               [2, 5, 3])))
-        out.append(Case("REVERSE_V2", dt, "axis_last", with_consts("REVERSE_V2", [4, 7], dt, [np.array([-1], I32)],
-                                                                   [4, 7])))
-        out.append(Case("BROADCAST_TO", dt, "rank_up", with_consts("BROADCAST_TO", [3, 1], dt,
-                                                                   [np.array([2, 3, 4], I32)], [2, 3, 4])))
-        out.append(Case("SPLIT", dt, "three", _multi_out("SPLIT", [2, 6, 4], dt, [np.array([1], I32)],
-                                                         [[2, 2, 4]] * 3, schema_options("SplitOptionsT", numSplits=3),
-                                                         const_first=True), qemu_sample=dt == "int16"))
-        out.append(Case("SPLIT_V", dt, "minus1", _multi_out("SPLIT_V", [2, 7, 3], dt,
-                                                            [np.array([2, -1, 1], I32), np.array([-2], I32)],
-                                                            [[2, 2, 3], [2, 4, 3], [2, 1, 3]],
-                                                            schema_options("SplitVOptionsT", numSplits=3))))
-        out.append(Case("UNPACK", dt, "axis1", _multi_out("UNPACK", [2, 3, 4], dt, [], [[2, 4]] * 3,
-                                                          schema_options("UnpackOptionsT", num=3, axis=1))))
+        out.append(
+            Case(
+                "SLICE",
+                dt,
+                "size_minus1",
+                with_consts("SLICE", [3, 6, 5], dt, [np.array([1, 2, 0], I32), np.array([2, -1, 3], I32)], [2, 4, 3]),
+                qemu_sample=dt == "int8",
+            )
+        )
+        out.append(
+            Case("REVERSE_V2", dt, "axis1", with_consts("REVERSE_V2", [2, 5, 3], dt, [np.array([1], I32)], [2, 5, 3]))
+        )
+        out.append(
+            Case("REVERSE_V2", dt, "axis_last", with_consts("REVERSE_V2", [4, 7], dt, [np.array([-1], I32)], [4, 7]))
+        )
+        out.append(
+            Case(
+                "BROADCAST_TO",
+                dt,
+                "rank_up",
+                with_consts("BROADCAST_TO", [3, 1], dt, [np.array([2, 3, 4], I32)], [2, 3, 4]),
+            )
+        )
+        out.append(
+            Case(
+                "SPLIT",
+                dt,
+                "three",
+                _multi_out(
+                    "SPLIT",
+                    [2, 6, 4],
+                    dt,
+                    [np.array([1], I32)],
+                    [[2, 2, 4]] * 3,
+                    schema_options("SplitOptionsT", numSplits=3),
+                    const_first=True,
+                ),
+                qemu_sample=dt == "int16",
+            )
+        )
+        out.append(
+            Case(
+                "SPLIT_V",
+                dt,
+                "minus1",
+                _multi_out(
+                    "SPLIT_V",
+                    [2, 7, 3],
+                    dt,
+                    [np.array([2, -1, 1], I32), np.array([-2], I32)],
+                    [[2, 2, 3], [2, 4, 3], [2, 1, 3]],
+                    schema_options("SplitVOptionsT", numSplits=3),
+                ),
+            )
+        )
+        out.append(
+            Case(
+                "UNPACK",
+                dt,
+                "axis1",
+                _multi_out("UNPACK", [2, 3, 4], dt, [], [[2, 4]] * 3, schema_options("UnpackOptionsT", num=3, axis=1)),
+            )
+        )
         out.append(Case("PACK", dt, "axis0", _pack(dt, 3, [2, 4], 0)))
         out.append(Case("PACK", dt, "axis_last", _pack(dt, 2, [3, 5], -1)))
-    out.append(Case("SLICE", "bool", "bool", with_consts("SLICE", [3, 4], "bool", [np.array([1, 1], I32),
-                                                                                   np.array([2, 2], I32)], [2, 2])))
+    out.append(
+        Case(
+            "SLICE",
+            "bool",
+            "bool",
+            with_consts("SLICE", [3, 4], "bool", [np.array([1, 1], I32), np.array([2, 2], I32)], [2, 2]),
+        )
+    )
     for dt in ("float32", "int8"):
-        out.append(Case("SPACE_TO_DEPTH", dt, "bs2", with_consts("SPACE_TO_DEPTH", [1, 4, 6, 3], dt, [], [1, 2, 3, 12],
-                                                                 schema_options("SpaceToDepthOptionsT", blockSize=2))))
-        out.append(Case("DEPTH_TO_SPACE", dt, "bs2", with_consts("DEPTH_TO_SPACE", [2, 2, 3, 8], dt, [], [2, 4, 6, 2],
-                                                                 schema_options("DepthToSpaceOptionsT", blockSize=2)),
-                        qemu_sample=dt == "int8"))
+        out.append(
+            Case(
+                "SPACE_TO_DEPTH",
+                dt,
+                "bs2",
+                with_consts(
+                    "SPACE_TO_DEPTH",
+                    [1, 4, 6, 3],
+                    dt,
+                    [],
+                    [1, 2, 3, 12],
+                    schema_options("SpaceToDepthOptionsT", blockSize=2),
+                ),
+            )
+        )
+        out.append(
+            Case(
+                "DEPTH_TO_SPACE",
+                dt,
+                "bs2",
+                with_consts(
+                    "DEPTH_TO_SPACE",
+                    [2, 2, 3, 8],
+                    dt,
+                    [],
+                    [2, 4, 6, 2],
+                    schema_options("DepthToSpaceOptionsT", blockSize=2),
+                ),
+                qemu_sample=dt == "int8",
+            )
+        )
     return out + more_cases() + mirror_pad_cases()
 
 
@@ -74,14 +159,41 @@ def more_cases():
         out.append(Case("FILL", dt, "rank3", lambda dt=dt: _fill(dt)))
         out.append(Case("ZEROS_LIKE", dt, "rank3", with_consts("ZEROS_LIKE", [2, 3, 4], dt, [], [2, 3, 4])))
     for dt in ("float32", "int8"):  # TFLite Micro's BATCH_TO_SPACE_ND / SPACE_TO_BATCH_ND
-        out.append(Case("BATCH_TO_SPACE_ND", dt, "block2x2", with_consts(
-            "BATCH_TO_SPACE_ND", [8, 2, 3, 2], dt, [np.array([2, 2], I32), np.zeros((2, 2), I32)], [2, 4, 6, 2])))
-        out.append(Case("SPACE_TO_BATCH_ND", dt, "block2x3", with_consts(
-            "SPACE_TO_BATCH_ND", [2, 4, 6, 2], dt, [np.array([2, 3], I32), np.zeros((2, 2), I32)], [12, 2, 2, 2]),
-            qemu_sample=dt == "int8"))
-    out.append(Case("BATCH_TO_SPACE_ND", "float32", "crops_refused", with_consts(
-        "BATCH_TO_SPACE_ND", [4, 2, 3, 1], "float32", [np.array([2, 2], I32), np.array([[0, 1], [0, 0]], I32)],
-        [1, 3, 6, 1])))  # not yet supported: reported as refused
+        out.append(
+            Case(
+                "BATCH_TO_SPACE_ND",
+                dt,
+                "block2x2",
+                with_consts(
+                    "BATCH_TO_SPACE_ND", [8, 2, 3, 2], dt, [np.array([2, 2], I32), np.zeros((2, 2), I32)], [2, 4, 6, 2]
+                ),
+            )
+        )
+        out.append(
+            Case(
+                "SPACE_TO_BATCH_ND",
+                dt,
+                "block2x3",
+                with_consts(
+                    "SPACE_TO_BATCH_ND", [2, 4, 6, 2], dt, [np.array([2, 3], I32), np.zeros((2, 2), I32)], [12, 2, 2, 2]
+                ),
+                qemu_sample=dt == "int8",
+            )
+        )
+    out.append(
+        Case(
+            "BATCH_TO_SPACE_ND",
+            "float32",
+            "crops_refused",
+            with_consts(
+                "BATCH_TO_SPACE_ND",
+                [4, 2, 3, 1],
+                "float32",
+                [np.array([2, 2], I32), np.array([[0, 1], [0, 0]], I32)],
+                [1, 3, 6, 1],
+            ),
+        )
+    )  # not yet supported: reported as refused
     return out
 
 
@@ -99,10 +211,36 @@ def mirror_pad_cases():
     pads = np.array([[0, 0], [1, 2], [3, 0], [0, 0]], I32)
     for dt in ("float32", "int8"):  # TFLite Micro's MIRROR_PAD types
         for mode, name in ((0, "reflect"), (1, "symmetric")):
-            out.append(Case("MIRROR_PAD", dt, name, with_consts("MIRROR_PAD", [1, 4, 5, 2], dt, [pads], [1, 7, 8, 2],
-                                                                schema_options("MirrorPadOptionsT", mode=mode)),
-                            qemu_sample=dt == "int8" and mode == 1))
-    out.append(Case("MIRROR_PAD", "float32", "too_wide", with_consts(
-        "MIRROR_PAD", [1, 3, 3, 1], "float32", [np.array([[0, 0], [3, 0], [0, 0], [0, 0]], I32)], [1, 6, 3, 1],
-        schema_options("MirrorPadOptionsT", mode=0)), refused="at most"))
+            out.append(
+                Case(
+                    "MIRROR_PAD",
+                    dt,
+                    name,
+                    with_consts(
+                        "MIRROR_PAD",
+                        [1, 4, 5, 2],
+                        dt,
+                        [pads],
+                        [1, 7, 8, 2],
+                        schema_options("MirrorPadOptionsT", mode=mode),
+                    ),
+                    qemu_sample=dt == "int8" and mode == 1,
+                )
+            )
+    out.append(
+        Case(
+            "MIRROR_PAD",
+            "float32",
+            "too_wide",
+            with_consts(
+                "MIRROR_PAD",
+                [1, 3, 3, 1],
+                "float32",
+                [np.array([[0, 0], [3, 0], [0, 0], [0, 0]], I32)],
+                [1, 6, 3, 1],
+                schema_options("MirrorPadOptionsT", mode=0),
+            ),
+            refused="at most",
+        )
+    )
     return out

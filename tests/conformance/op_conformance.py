@@ -85,8 +85,11 @@ def run_case(key) -> tuple:
                 outcome, detail = ("ok" if c.refused else "refused"), msg
         except RuntimeError as e:
             # "Interpreter ...": the oracle itself rejects the model (TFLite Micro does not run this operator/type).
-            outcome, detail = (("tflm_refuses", " ".join(str(e).split())) if "Interpreter" in str(e) or "TFLM" in str(e)
-                               else ("crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:]))
+            outcome, detail = (
+                ("tflm_refuses", " ".join(str(e).split()))
+                if "Interpreter" in str(e) or "TFLM" in str(e)
+                else ("crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:])
+            )
         except AssertionError as e:
             outcome, detail = "wrong", " ".join(str(e).split())[:400]
         except Exception:  # noqa: BLE001 - a crash is an outcome to report, not to propagate
@@ -123,8 +126,7 @@ def coverage_table(results) -> tuple:
     for _, op, dtype, _, outcome, _ in results:
         by[(op, dtype)].append(outcome)
     compiled = set(supported_tflite_ops()) | {op for op, kind in CUSTOM_KINDS.items() if kind in supported_ops()}
-    rows = ["| TFLite Micro builtin | compiler | " + " | ".join(TYPES) + " |",
-            "|---|---|" + "---|" * len(TYPES)]
+    rows = ["| TFLite Micro builtin | compiler | " + " | ".join(TYPES) + " |", "|---|---|" + "---|" * len(TYPES)]
     covered = applicable = ops_full = 0
     for op in sorted(TFLM_BUILTINS):
         tflm_types = TFLM_BUILTINS[op]
@@ -132,7 +134,9 @@ def coverage_table(results) -> tuple:
         for t in TYPES:
             outs = by.get((op, t))
             if t not in tflm_types:
-                cells.append("n/a" if not outs else "extra: " + ("ok" if set(outs) == {"ok"} else "/".join(sorted(set(outs)))))
+                cells.append(
+                    "n/a" if not outs else "extra: " + ("ok" if set(outs) == {"ok"} else "/".join(sorted(set(outs))))
+                )
                 continue
             applicable += 1
             if not outs:
@@ -150,11 +154,13 @@ def coverage_table(results) -> tuple:
     counts = defaultdict(int)
     for r in results:
         counts[r[4]] += 1
-    summary = (f"{n} cases: {counts['ok']} ok, {counts['refused']} refused, {counts['wrong']} wrong, "
-               f"{counts['crash']} crash, {counts['tflm_refuses']} that TFLite Micro itself does not run. TFLite Micro builtin x type pairs covered (all cases ok): {covered} of "
-               f"{applicable} ({100.0 * covered / max(1, applicable):.1f} %); builtins covered in every type "
-               f"TFLite Micro takes: {ops_full} of {sum(1 for v in TFLM_BUILTINS.values() if v)}; compiled by "
-               f"aotc: {len(compiled & set(TFLM_BUILTINS))} of {len(TFLM_BUILTINS)}.")
+    summary = (
+        f"{n} cases: {counts['ok']} ok, {counts['refused']} refused, {counts['wrong']} wrong, "
+        f"{counts['crash']} crash, {counts['tflm_refuses']} that TFLite Micro itself does not run. TFLite Micro builtin x type pairs covered (all cases ok): {covered} of "
+        f"{applicable} ({100.0 * covered / max(1, applicable):.1f} %); builtins covered in every type "
+        f"TFLite Micro takes: {ops_full} of {sum(1 for v in TFLM_BUILTINS.values() if v)}; compiled by "
+        f"aotc: {len(compiled & set(TFLM_BUILTINS))} of {len(TFLM_BUILTINS)}."
+    )
     return "\n".join(rows), summary, covered, applicable
 
 
@@ -164,9 +170,12 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2)))
     ap.add_argument("--out", help="also write the table and the failures to this file")
     ap.add_argument("--quiet", action="store_true", help="print only the summary and the failures")
-    ap.add_argument("--write_qemu_sample", metavar="DIR",
-                    help="write the models of the cases marked qemu_sample to DIR (tests/conformance/qemu_sample, "
-                         "run by `bazel test //tests/conformance:qemu_sample`) and exit")
+    ap.add_argument(
+        "--write_qemu_sample",
+        metavar="DIR",
+        help="write the models of the cases marked qemu_sample to DIR (tests/conformance/qemu_sample, "
+        "run by `bazel test //tests/conformance:qemu_sample`) and exit",
+    )
     args = ap.parse_args(argv)
     if args.write_qemu_sample:
         for path in write_qemu_sample(args.write_qemu_sample):
@@ -175,8 +184,7 @@ def main(argv=None) -> int:
     from compiler.oracle import tflm_available
 
     if not tflm_available():
-        print("op_conformance: SKIPPED: the tflite-micro interpreter (the oracle) is not installed; run "
-              "tools/setup.sh")
+        print("op_conformance: SKIPPED: the tflite-micro interpreter (the oracle) is not installed; run tools/setup.sh")
         return 0
     items = discover(args.only)
     if args.jobs > 1 and len(items) > 1:

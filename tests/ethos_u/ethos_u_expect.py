@@ -14,6 +14,7 @@ import numpy as np
 def expectations(path):
     """What the driver must receive, straight from the flatbuffer."""
     from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+
     data = open(path, "rb").read()
     m = fb.Model.GetRootAsModel(data, 0)
     sg = m.Subgraphs(0)
@@ -30,8 +31,8 @@ def expectations(path):
 
     def buffer(i):
         b = m.Buffers(sg.Tensors(i).Buffer())
-        if b.Offset() > 1:   # large models keep buffers after the flatbuffer
-            return data[b.Offset():b.Offset() + b.Size()]
+        if b.Offset() > 1:  # large models keep buffers after the flatbuffer
+            return data[b.Offset() : b.Offset() + b.Size()]
         return b.DataAsNumpy().tobytes()
 
     offsets = None
@@ -41,10 +42,16 @@ def expectations(path):
             words = np.frombuffer(m.Buffers(md.Buffer()).DataAsNumpy().tobytes(), "<i4")
             offsets = [int(w) for w in words[3:]]
     assert offsets is not None, "Vela writes an OfflineMemoryAllocation"
-    return {"cms": buffer(ins[0]), "flash": buffer(ins[1]), "options": op.CustomOptionsAsNumpy().tobytes(),
-            "bases": ins[1:] + outs, "sizes": [nbytes(i) for i in ins[1:] + outs],
-            "offsets": [offsets[i] for i in ins[1:] + outs], "in_size": nbytes(ins[4]),
-            "out_size": nbytes(outs[0])}
+    return {
+        "cms": buffer(ins[0]),
+        "flash": buffer(ins[1]),
+        "options": op.CustomOptionsAsNumpy().tobytes(),
+        "bases": ins[1:] + outs,
+        "sizes": [nbytes(i) for i in ins[1:] + outs],
+        "offsets": [offsets[i] for i in ins[1:] + outs],
+        "in_size": nbytes(ins[4]),
+        "out_size": nbytes(outs[0]),
+    }
 
 
 def _array(name, raw):
@@ -53,17 +60,21 @@ def _array(name, raw):
 
 
 def expect_header(e):
-    return "\n".join([
-        "#include <stdint.h>",
-        _array("expect_cms", e["cms"]),
-        _array("expect_flash", e["flash"]),
-        _array("expect_options", e["options"]),
-        f"#define EXPECT_NUM_BASES {len(e['bases'])}",
-        "static const int32_t expect_sizes[] = {" + ", ".join(map(str, e["sizes"])) + "};",
-        # -1: not in the arena (the weights, in flash).
-        "static const int32_t expect_offsets[] = {" + ", ".join(map(str, e["offsets"])) + "};",
-        f"#define EXPECT_IN_SIZE {e['in_size']}",
-        f"#define EXPECT_OUT_SIZE {e['out_size']}", ""])
+    return "\n".join(
+        [
+            "#include <stdint.h>",
+            _array("expect_cms", e["cms"]),
+            _array("expect_flash", e["flash"]),
+            _array("expect_options", e["options"]),
+            f"#define EXPECT_NUM_BASES {len(e['bases'])}",
+            "static const int32_t expect_sizes[] = {" + ", ".join(map(str, e["sizes"])) + "};",
+            # -1: not in the arena (the weights, in flash).
+            "static const int32_t expect_offsets[] = {" + ", ".join(map(str, e["offsets"])) + "};",
+            f"#define EXPECT_IN_SIZE {e['in_size']}",
+            f"#define EXPECT_OUT_SIZE {e['out_size']}",
+            "",
+        ]
+    )
 
 
 def main(argv) -> int:

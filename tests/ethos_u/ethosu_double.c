@@ -9,9 +9,9 @@
 #include "aot/user_kernel.h"
 #include "expect.h"
 
-const uint8_t* double_ws = NULL;        /* the application's workspace and its size, set by main */
+const uint8_t* double_ws = NULL; /* the application's workspace and its size, set by main */
 uint32_t double_ws_size = 0;
-const int8_t* double_app_input = NULL;  /* the application's input buffer */
+const int8_t* double_app_input = NULL; /* the application's input buffer */
 int32_t double_init_calls = 0, double_invoke_calls = 0;
 
 static int32_t in_ws(uintptr_t a, int32_t n)
@@ -26,10 +26,10 @@ static int32_t check_common(const struct aot_uk_params* p)
     if (p->options_size != (int32_t)sizeof expect_options || memcmp(p->options, expect_options, sizeof expect_options))
         return -2002;
     if (p->inputs[0].bytes != (int32_t)sizeof expect_cms || !p->inputs[0].is_const) return -2003;
-    for (i = 1; i < 5; ++i) if (p->inputs[i].bytes != expect_sizes[i - 1]) return -2004;
+    for (i = 1; i < 5; ++i)
+        if (p->inputs[i].bytes != expect_sizes[i - 1]) return -2004;
     if (p->outputs[0].bytes != expect_sizes[4]) return -2005;
-    if (!p->inputs[1].is_const || p->inputs[2].is_const || p->inputs[3].is_const || p->inputs[4].is_const)
-        return -2006;
+    if (!p->inputs[1].is_const || p->inputs[2].is_const || p->inputs[3].is_const || p->inputs[4].is_const) return -2006;
     return 0;
 }
 

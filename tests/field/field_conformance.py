@@ -52,25 +52,25 @@ BAD_OUTCOMES = ("wrong", "crash", "not_refused")
 
 @dataclass
 class Result:
-    model: str                      # path relative to the corpus directory
-    ops: dict                       # operator kind -> count
-    inputs: list                    # input element types and shapes, e.g. "int8[1, 49, 10, 1]"
+    model: str  # path relative to the corpus directory
+    ops: dict  # operator kind -> count
+    inputs: list  # input element types and shapes, e.g. "int8[1, 49, 10, 1]"
     bytes: int
-    outcome: str = ""               # ok / refused / refused_tflm / wrong / crash / not_refused
-    detail: str = ""                # refusal reason (first sentence), mismatch or failure
-    reason: str = ""                # the refusal reason with names and numbers removed (groups models)
-    tflm: str = ""                  # "" when TFLite Micro runs the model, else its error
+    outcome: str = ""  # ok / refused / refused_tflm / wrong / crash / not_refused
+    detail: str = ""  # refusal reason (first sentence), mismatch or failure
+    reason: str = ""  # the refusal reason with names and numbers removed (groups models)
+    tflm: str = ""  # "" when TFLite Micro runs the model, else its error
     cases: int = 0
     seconds: float = 0.0
-    qemu: str = ""                  # "", "pass" or "fail: ..." (QEMU sample, with --qemu)
-    error: str = field(default="", repr=False)   # the full refusal paragraph or traceback
+    qemu: str = ""  # "", "pass" or "fail: ..." (QEMU sample, with --qemu)
+    error: str = field(default="", repr=False)  # the full refusal paragraph or traceback
 
 
 def default_models_dir() -> str:
     if os.environ.get("AOT_FIELD_MODELS_DIR"):
         return os.environ["AOT_FIELD_MODELS_DIR"]
     runfiles = os.environ.get("TEST_SRCDIR")
-    if runfiles:   # under Bazel: the @shared_models repository (tests/shared_models.bzl) in the runfiles
+    if runfiles:  # under Bazel: the @shared_models repository (tests/shared_models.bzl) in the runfiles
         return os.path.join(runfiles, "shared_models", "field")
     if os.environ.get("AOT_MODELS_DIR"):
         return os.path.join(os.environ["AOT_MODELS_DIR"], "field")
@@ -93,6 +93,7 @@ def natural_key(name: str):
 
 
 # --- what a model holds (read with the flatbuffer bindings, so refused models are described too) ---------------
+
 
 def describe(path: str) -> tuple:
     """(operator kind -> count, input descriptions) of a .tflite file; empty when it cannot be read."""
@@ -120,16 +121,17 @@ def describe(path: str) -> tuple:
             shape = [int(d) for d in t.ShapeAsNumpy()] if t.ShapeLength() else []
             inputs.append(f"{type_names.get(t.Type(), t.Type())}{shape}")
         return ops, inputs
-    except Exception as e:   # a malformed file: the compiler's refusal will say more
+    except Exception as e:  # a malformed file: the compiler's refusal will say more
         return {}, [f"unreadable ({type(e).__name__})"]
 
 
 # --- one model (runs in a worker process) --------------------------------------------------------------------
 
+
 def first_sentence(message: str) -> str:
     text = " ".join(str(message).split())
     m = re.search(r"(?<!\.\.)[.;](\s+)(?=[A-Z(])", text)
-    return text[:m.start() + 1] if m else text
+    return text[: m.start() + 1] if m else text
 
 
 def reason_key(sentence: str) -> str:
@@ -203,8 +205,10 @@ def compare(got: list, want: list, outputs) -> str:
             bad = g != w
         if bad.any():
             diff = np.abs(g.astype(np.float64) - w.astype(np.float64))
-            return (f"output '{t.name[:60]}': {int(bad.sum())} of {bad.size} values differ "
-                    f"(max |diff| {float(np.nanmax(diff)):.6g})")
+            return (
+                f"output '{t.name[:60]}': {int(bad.sum())} of {bad.size} values differ "
+                f"(max |diff| {float(np.nanmax(diff)):.6g})"
+            )
     return ""
 
 
@@ -266,7 +270,7 @@ def run_suite(root: str, models: list, jobs: int, count: int, seed: int, log=pri
     (a segfault in the interpreter, say) fails only its model, which is retried alone to tell which."""
     from compiler.hostbuild import crt_objects
 
-    crt_objects()   # compiled once here; the forked workers inherit the cache
+    crt_objects()  # compiled once here; the forked workers inherit the cache
     import multiprocessing
 
     ctx = multiprocessing.get_context("fork")
@@ -286,8 +290,14 @@ def run_suite(root: str, models: list, jobs: int, count: int, seed: int, log=pri
                 results[m] = pool.submit(check_model, (root, m, count, seed)).result()
             except BrokenProcessPool:
                 ops, inputs = describe(os.path.join(root, m))
-                results[m] = Result(m, ops, inputs, os.path.getsize(os.path.join(root, m)), "crash",
-                                    "the worker process died (a signal in the compiler, the interpreter or cc)")
+                results[m] = Result(
+                    m,
+                    ops,
+                    inputs,
+                    os.path.getsize(os.path.join(root, m)),
+                    "crash",
+                    "the worker process died (a signal in the compiler, the interpreter or cc)",
+                )
         log(f"  {results[m].outcome:12s} {results[m].seconds:6.1f}s  {m} (retried alone)")
     return [results[m] for m in models]
 
@@ -295,8 +305,11 @@ def run_suite(root: str, models: list, jobs: int, count: int, seed: int, log=pri
 def failures(results: list, passing: list) -> list:
     """Why this run fails: bad outcomes, and baseline models (present in this run) that no longer pass."""
     by_name = {r.model: r for r in results}
-    msgs = [f"{r.model}: {r.outcome}: {r.detail}" + (f"\n{r.error}" if r.outcome == "crash" and r.error else "")
-            for r in results if r.outcome in BAD_OUTCOMES]
+    msgs = [
+        f"{r.model}: {r.outcome}: {r.detail}" + (f"\n{r.error}" if r.outcome == "crash" and r.error else "")
+        for r in results
+        if r.outcome in BAD_OUTCOMES
+    ]
     for m in passing:
         if m in by_name and by_name[m].outcome != "ok":
             msgs.append(f"{m}: passes on main (baseline.bzl) but is now {by_name[m].outcome}: {by_name[m].detail}")
@@ -310,28 +323,38 @@ def main(argv=None) -> int:
     p.add_argument("--count", type=int, default=3, help="seeded input cases per model")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=0, help="worker processes (default: the number of CPUs, at most 4)")
-    p.add_argument("--out_dir", default="", help="where the tables go (default: $TEST_UNDECLARED_OUTPUTS_DIR or "
-                                                 "a directory under /tmp)")
+    p.add_argument(
+        "--out_dir",
+        default="",
+        help="where the tables go (default: $TEST_UNDECLARED_OUTPUTS_DIR or a directory under /tmp)",
+    )
     p.add_argument("--qemu", action="store_true", help="also run the QEMU sample (mps2-an386) through Bazel")
-    p.add_argument("--update_baseline", action="store_true",
-                   help="rewrite baseline.bzl: the models passing now and the QEMU sample drawn from them")
+    p.add_argument(
+        "--update_baseline",
+        action="store_true",
+        help="rewrite baseline.bzl: the models passing now and the QEMU sample drawn from them",
+    )
     p.add_argument("--quiet", action="store_true", help="no per-model progress lines")
     flags = p.parse_args(argv)
 
     root = flags.models_dir or default_models_dir()
     models = find_models(root, flags.only) if os.path.isdir(root) else []
     if not models:
-        print(f"field conformance: SKIPPED: no .tflite models under '{os.path.abspath(root)}'"
-              + (f" matching '{flags.only}'" if flags.only else "")
-              + " (set --models_dir, $AOT_FIELD_MODELS_DIR or $AOT_MODELS_DIR; the corpus is ../shared/models/field"
-              " beside the checkout).")
+        print(
+            f"field conformance: SKIPPED: no .tflite models under '{os.path.abspath(root)}'"
+            + (f" matching '{flags.only}'" if flags.only else "")
+            + " (set --models_dir, $AOT_FIELD_MODELS_DIR or $AOT_MODELS_DIR; the corpus is ../shared/models/field"
+            " beside the checkout)."
+        )
         return 0
     if flags.update_baseline and flags.only:
         print("field conformance: --update_baseline needs the whole corpus (no --only).", file=sys.stderr)
         return 2
     jobs = flags.jobs or max(1, min(4, os.cpu_count() or 1))
-    print(f"field conformance: {len(models)} models under {os.path.abspath(root)}, {flags.count} cases each, "
-          f"{jobs} workers")
+    print(
+        f"field conformance: {len(models)} models under {os.path.abspath(root)}, {flags.count} cases each, "
+        f"{jobs} workers"
+    )
     start = time.time()
     results = run_suite(root, models, jobs, flags.count, flags.seed, log=(lambda *_: None) if flags.quiet else print)
     host_seconds = time.time() - start
@@ -339,15 +362,20 @@ def main(argv=None) -> int:
     baseline = field_baseline.read()
     if flags.update_baseline:
         baseline = field_baseline.update(results)
-        print(f"field conformance: wrote {field_baseline.PATH}: {len(baseline.passing)} passing models, "
-              f"{len(baseline.qemu_sample)} in the QEMU sample")
+        print(
+            f"field conformance: wrote {field_baseline.PATH}: {len(baseline.passing)} passing models, "
+            f"{len(baseline.qemu_sample)} in the QEMU sample"
+        )
     if flags.qemu:
         import field_qemu
 
         field_qemu.run_sample(results, baseline.qemu_sample, flags.models_dir)
 
-    out_dir = flags.out_dir or os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or os.path.join(
-        tempfile.gettempdir(), "aot_field_conformance")
+    out_dir = (
+        flags.out_dir
+        or os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR")
+        or os.path.join(tempfile.gettempdir(), "aot_field_conformance")
+    )
     text = field_tables.render(results, baseline.passing, host_seconds)
     paths = field_tables.write(out_dir, text, results)
     print(text)

@@ -13,19 +13,27 @@ import subprocess
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 BOARD = "mps2-an386"
-_STATUS = re.compile(r"^(//tests/field:\S+)\s+(?:\(cached\)\s+)?(PASSED|FAILED|TIMEOUT|NO STATUS|FLAKY|"
-                     r"FAILED TO BUILD|SKIPPED)")
+_STATUS = re.compile(
+    r"^(//tests/field:\S+)\s+(?:\(cached\)\s+)?(PASSED|FAILED|TIMEOUT|NO STATUS|FLAKY|"
+    r"FAILED TO BUILD|SKIPPED)"
+)
 
 
 def run_sample(results: list, sample: list, models_dir: str = "") -> None:
     by_model = {r.model: r for r in results}
-    targets = {f"//tests/field:{name}_{BOARD}": model for model, name, _ in sample
-               if model in by_model and by_model[model].outcome == "ok"}
+    targets = {
+        f"//tests/field:{name}_{BOARD}": model
+        for model, name, _ in sample
+        if model in by_model and by_model[model].outcome == "ok"
+    }
     if not targets:
         print("field conformance: no QEMU sample model passed on the host; nothing to run under QEMU")
         return
     cmd = shlex.split(os.environ.get("AOT_BAZEL") or os.path.join(REPO, "bazelw")) + [
-        "test", "--test_output=errors", "--keep_going"]
+        "test",
+        "--test_output=errors",
+        "--keep_going",
+    ]
     if models_dir:
         cmd.append("--repo_env=AOT_FIELD_MODELS_DIR=" + os.path.abspath(models_dir))
     cmd += sorted(targets)

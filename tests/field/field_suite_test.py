@@ -149,8 +149,9 @@ def test_tables(results):
     text = field_tables.render(list(results.values()), ["ok/add_int8.tflite"], 1.0)
     assert "3 models: **2 ok**, 0 refused, 1 refused (TFLite Micro cannot run them either), 0 wrong" in text
     assert "| FULLY_CONNECTED | 2 | 1 | 0 | 1 | 0 | 0 |" in text
-    assert ("| `hybrid/fc_hybrid.tflite` | FULLY_CONNECTED | float32[1, 4] | refused (TFLM cannot run it either) |"
-            in text)
+    assert (
+        "| `hybrid/fc_hybrid.tflite` | FULLY_CONNECTED | float32[1, 4] | refused (TFLM cannot run it either) |" in text
+    )
 
 
 def test_skips_without_a_corpus(tmp_path, capsys):

@@ -9,8 +9,33 @@ reproducible from its seed.
 import struct
 
 # Integers that sit on the edges of the checks a parser makes (sign, 16/32-bit limits, "one past", zero).
-INTERESTING_32 = (0, 1, 2, 3, 4, 7, 8, 16, 64, 127, 128, 255, 256, 1023, 4096, 32767, 32768, 65535, 65536,
-                  0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFFFFFE, 0x40000000, 0x10000000)
+INTERESTING_32 = (
+    0,
+    1,
+    2,
+    3,
+    4,
+    7,
+    8,
+    16,
+    64,
+    127,
+    128,
+    255,
+    256,
+    1023,
+    4096,
+    32767,
+    32768,
+    65535,
+    65536,
+    0x7FFFFFFF,
+    0x80000000,
+    0xFFFFFFFF,
+    0xFFFFFFFE,
+    0x40000000,
+    0x10000000,
+)
 
 
 def flip_bits(rng, data: bytes) -> bytes:
@@ -42,7 +67,7 @@ def interesting_int(rng, data: bytes) -> bytes:
 
 
 def truncate(rng, data: bytes) -> bytes:
-    return data[:rng.randrange(0, len(data))] if data else data
+    return data[: rng.randrange(0, len(data))] if data else data
 
 
 def delete_chunk(rng, data: bytes) -> bytes:
@@ -50,7 +75,7 @@ def delete_chunk(rng, data: bytes) -> bytes:
         return data
     i = rng.randrange(len(data))
     n = rng.randint(1, min(64, len(data) - i))
-    return data[:i] + data[i + n:]
+    return data[:i] + data[i + n :]
 
 
 def duplicate_chunk(rng, data: bytes) -> bytes:
@@ -59,14 +84,14 @@ def duplicate_chunk(rng, data: bytes) -> bytes:
     i = rng.randrange(len(data))
     n = rng.randint(1, min(64, len(data) - i))
     j = rng.randrange(len(data))
-    return data[:j] + data[i:i + n] + data[j:]
+    return data[:j] + data[i : i + n] + data[j:]
 
 
 def splice(rng, data: bytes, other: bytes) -> bytes:
     """Head of one input, tail of another: offsets of one file now point into the other's tables."""
     if not data or not other:
         return data
-    return data[:rng.randrange(len(data))] + other[rng.randrange(len(other)):]
+    return data[: rng.randrange(len(data))] + other[rng.randrange(len(other)) :]
 
 
 MUTATORS = (flip_bits, random_bytes, interesting_int, interesting_int, truncate, delete_chunk, duplicate_chunk)

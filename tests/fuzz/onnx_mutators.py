@@ -20,21 +20,123 @@ import numpy as np
 import onnx
 from onnx import AttributeProto, TensorProto, helper
 
-_INTS = (-(1 << 62), -(1 << 31), -2, -1, 0, 1, 2, 3, 4, 7, 255, 256, 4096, 65535, 65536, 1 << 20, 1 << 30,
-         (1 << 31) - 1, 1 << 31, 1 << 40, (1 << 63) - 1)
+_INTS = (
+    -(1 << 62),
+    -(1 << 31),
+    -2,
+    -1,
+    0,
+    1,
+    2,
+    3,
+    4,
+    7,
+    255,
+    256,
+    4096,
+    65535,
+    65536,
+    1 << 20,
+    1 << 30,
+    (1 << 31) - 1,
+    1 << 31,
+    1 << 40,
+    (1 << 63) - 1,
+)
 _FLOATS = (0.0, -0.0, -1.0, 1e-45, 1e-30, 1e-10, 1.0, 1e10, 3.4e38, math.inf, -math.inf, math.nan)
-_NAMES = ("*/ int x; /*", "a\nb", "back\\slash", 'quo"te', "??/", "caf\u00e9 \u2603", "int", "1abc", "",
-          "x" * 300, "workspace", "\x00nul", "</title><script>", "y", "x")
-_OPS = ("Conv", "Gemm", "MatMul", "Relu", "MaxPool", "AveragePool", "GlobalAveragePool", "Add", "Mul", "Sub", "Div",
-        "Reshape", "Flatten", "Transpose", "Concat", "Squeeze", "Unsqueeze", "BatchNormalization", "Pad",
-        "ReduceMean", "Identity", "Slice", "Split", "Gather", "QuantizeLinear", "DequantizeLinear", "QLinearConv",
-        "QLinearMatMul", "Softmax", "Clip", "PRelu", "LeakyRelu", "Sigmoid", "Tanh", "HardSwish", "HardSigmoid",
-        "Shape", "Size", "ConstantOfShape", "Expand", "Tile", "Range", "Constant", "Cast", "If", "Loop", "Scan",
-        "Resize", "Where", "Equal", "NonZero", "TopK", "Erf", "Einsum", "Conv3D", "Unknown")
+_NAMES = (
+    "*/ int x; /*",
+    "a\nb",
+    "back\\slash",
+    'quo"te',
+    "??/",
+    "caf\u00e9 \u2603",
+    "int",
+    "1abc",
+    "",
+    "x" * 300,
+    "workspace",
+    "\x00nul",
+    "</title><script>",
+    "y",
+    "x",
+)
+_OPS = (
+    "Conv",
+    "Gemm",
+    "MatMul",
+    "Relu",
+    "MaxPool",
+    "AveragePool",
+    "GlobalAveragePool",
+    "Add",
+    "Mul",
+    "Sub",
+    "Div",
+    "Reshape",
+    "Flatten",
+    "Transpose",
+    "Concat",
+    "Squeeze",
+    "Unsqueeze",
+    "BatchNormalization",
+    "Pad",
+    "ReduceMean",
+    "Identity",
+    "Slice",
+    "Split",
+    "Gather",
+    "QuantizeLinear",
+    "DequantizeLinear",
+    "QLinearConv",
+    "QLinearMatMul",
+    "Softmax",
+    "Clip",
+    "PRelu",
+    "LeakyRelu",
+    "Sigmoid",
+    "Tanh",
+    "HardSwish",
+    "HardSigmoid",
+    "Shape",
+    "Size",
+    "ConstantOfShape",
+    "Expand",
+    "Tile",
+    "Range",
+    "Constant",
+    "Cast",
+    "If",
+    "Loop",
+    "Scan",
+    "Resize",
+    "Where",
+    "Equal",
+    "NonZero",
+    "TopK",
+    "Erf",
+    "Einsum",
+    "Conv3D",
+    "Unknown",
+)
 _ELEM = (0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 16, 17, 21, 22, 23, 99, -1)
 _SPATIAL = ("kernel_shape", "pads", "strides", "dilations", "output_padding", "output_shape")
-_INT_ATTRS = ("group", "axis", "keepdims", "transA", "transB", "ceil_mode", "count_include_pad", "storage_order",
-              "to", "select_last_index", "noop_with_empty_axes", "block_size", "saturate", "batch_dims")
+_INT_ATTRS = (
+    "group",
+    "axis",
+    "keepdims",
+    "transA",
+    "transB",
+    "ceil_mode",
+    "count_include_pad",
+    "storage_order",
+    "to",
+    "select_last_index",
+    "noop_with_empty_axes",
+    "block_size",
+    "saturate",
+    "batch_dims",
+)
 _LIST_ATTRS = _SPATIAL + ("perm", "axes", "split", "starts", "ends", "shape", "value_ints", "sizes")
 
 
@@ -105,7 +207,7 @@ def _dims(rng, m, g):
             shape.dim.add().dim_value = rng.choice((1, 2, 3))
     else:
         d = shape.dim.add() if not len(shape.dim) else shape.dim[0]
-        d.Clear()      # neither dim_value nor dim_param: an unknown dimension
+        d.Clear()  # neither dim_value nor dim_param: an unknown dimension
 
 
 def _elem_type(rng, m, g):
@@ -131,7 +233,7 @@ def _raw_data(rng, m, g):
     if r < 0.35:
         raw = t.raw_data
         if raw and rng.random() < 0.5:
-            t.raw_data = raw[:rng.randrange(len(raw))]
+            t.raw_data = raw[: rng.randrange(len(raw))]
         else:
             t.raw_data = raw + bytes(rng.choice((1, 3, 4, 64)))
     elif r < 0.5:
@@ -149,7 +251,7 @@ def _raw_data(rng, m, g):
         if raw:
             if t.data_type == TensorProto.FLOAT and len(raw) >= 4 and rng.random() < 0.7:
                 i = rng.randrange(len(raw) // 4) * 4
-                raw[i:i + 4] = np.float32(rng.choice(_FLOATS)).tobytes()
+                raw[i : i + 4] = np.float32(rng.choice(_FLOATS)).tobytes()
             else:
                 raw[rng.randrange(len(raw))] = rng.randrange(256)
             t.raw_data = bytes(raw)
@@ -158,8 +260,19 @@ def _raw_data(rng, m, g):
         t.ClearField("raw_data")
         t.data_location = TensorProto.EXTERNAL
         del t.external_data[:]
-        loc = rng.choice(("weights.bin", "../../../../etc/passwd", "/etc/passwd", "/dev/zero", "/dev/urandom",
-                          "input.onnx", "", "/proc/self/mem", "a/../../b"))
+        loc = rng.choice(
+            (
+                "weights.bin",
+                "../../../../etc/passwd",
+                "/etc/passwd",
+                "/dev/zero",
+                "/dev/urandom",
+                "input.onnx",
+                "",
+                "/proc/self/mem",
+                "a/../../b",
+            )
+        )
         entries = [("location", loc)]
         if rng.random() < 0.6:
             entries.append(("offset", str(rng.choice((0, 4, -1, 1 << 40)))))
@@ -216,8 +329,13 @@ def _node_io(rng, m, g):
     n = _pick(rng, g.node)
     field = n.input if rng.random() < 0.75 else n.output
     names = _value_names(g)
-    choices = ["", "dangling_" + str(rng.randrange(9)), _pick(rng, names), n.output[0] if len(n.output) else "y",
-               _pick(rng, [o for o in g.output] or [None]).name if len(g.output) else "y"]
+    choices = [
+        "",
+        "dangling_" + str(rng.randrange(9)),
+        _pick(rng, names),
+        n.output[0] if len(n.output) else "y",
+        _pick(rng, [o for o in g.output] or [None]).name if len(g.output) else "y",
+    ]
     r = rng.random()
     if r < 0.45 and len(field):
         field[rng.randrange(len(field))] = rng.choice(choices)
@@ -226,7 +344,7 @@ def _node_io(rng, m, g):
     elif r < 0.85 and len(field):
         del field[rng.randrange(len(field))]
     elif len(field):
-        field.append(field[0])       # the same input twice
+        field.append(field[0])  # the same input twice
 
 
 def _const_operand(rng, m, g):
@@ -236,22 +354,37 @@ def _const_operand(rng, m, g):
         return
     n = _pick(rng, g.node)
     name = f"hostile_const_{rng.randrange(1000)}"
-    kind = rng.choice(("value_string", "value_strings", "value_float", "value_floats", "value_int", "value_ints",
-                       "value"))
+    kind = rng.choice(
+        ("value_string", "value_strings", "value_float", "value_floats", "value_int", "value_ints", "value")
+    )
     value = {
         "value_string": lambda: rng.choice(("", "2", "\xff", "x" * 300)),
-        "value_strings": lambda: ["a", "1"][:rng.choice((0, 1, 2))],
+        "value_strings": lambda: ["a", "1"][: rng.choice((0, 1, 2))],
         "value_float": lambda: rng.choice(_FLOATS),
         "value_floats": lambda: [rng.choice(_FLOATS) for _ in range(rng.choice((0, 1, 2, 4)))],
         "value_int": lambda: _int(rng),
         "value_ints": lambda: [_int(rng) for _ in range(rng.choice((0, 1, 2, 4, 8)))],
-        "value": lambda: onnx.numpy_helper.from_array(rng.choice((
-            np.array(True), np.zeros((0, 3), np.float32), np.full((2, 2), np.nan, np.float32), np.float16(1.0),
-            np.array([1.5, 2.5], np.float64), np.array(1 << 62, np.int64), np.uint64(1 << 63))), name),
+        "value": lambda: onnx.numpy_helper.from_array(
+            rng.choice(
+                (
+                    np.array(True),
+                    np.zeros((0, 3), np.float32),
+                    np.full((2, 2), np.nan, np.float32),
+                    np.float16(1.0),
+                    np.array([1.5, 2.5], np.float64),
+                    np.array(1 << 62, np.int64),
+                    np.uint64(1 << 63),
+                )
+            ),
+            name,
+        ),
     }[kind]()
     const = helper.make_node("Constant", [], [name], name=name)
-    lists = {"value_strings": AttributeProto.STRINGS, "value_floats": AttributeProto.FLOATS,
-             "value_ints": AttributeProto.INTS}
+    lists = {
+        "value_strings": AttributeProto.STRINGS,
+        "value_floats": AttributeProto.FLOATS,
+        "value_ints": AttributeProto.INTS,
+    }
     const.attribute.append(helper.make_attribute(kind, value, attr_type=lists.get(kind)))
     if len(n.input) and rng.random() < 0.8:
         n.input[rng.randrange(len(n.input))] = name
@@ -271,7 +404,7 @@ def _node_order(rng, m, g):
     if r < 0.35:
         nodes[i], nodes[j] = nodes[j], nodes[i]
     elif r < 0.6:
-        nodes.insert(j, nodes[i])          # two producers of one value
+        nodes.insert(j, nodes[i])  # two producers of one value
     elif r < 0.8:
         del nodes[i]
     else:
@@ -318,11 +451,30 @@ def _attr_value(rng, a):
         del a.floats[:]
         a.floats.extend(rng.choice(_FLOATS) for _ in range(rng.choice((0, 1, 3))))
     elif a.type == AttributeProto.STRING:
-        a.s = rng.choice((b"", b"SAME_UPPER", b"SAME_LOWER", b"VALID", b"NOTSET", b"reflect", b"edge", b"wrap",
-                          b"constant", b"\xff\xfe", b"x" * 300))
+        a.s = rng.choice(
+            (
+                b"",
+                b"SAME_UPPER",
+                b"SAME_LOWER",
+                b"VALID",
+                b"NOTSET",
+                b"reflect",
+                b"edge",
+                b"wrap",
+                b"constant",
+                b"\xff\xfe",
+                b"x" * 300,
+            )
+        )
     elif a.type == AttributeProto.TENSOR:
-        arr = rng.choice((np.zeros((0,), np.float32), np.full((3,), np.nan, np.float32), np.array(1 << 40),
-                          np.array([1, 2], np.int8)))
+        arr = rng.choice(
+            (
+                np.zeros((0,), np.float32),
+                np.full((3,), np.nan, np.float32),
+                np.array(1 << 40),
+                np.array([1, 2], np.int8),
+            )
+        )
         a.t.CopyFrom(onnx.numpy_helper.from_array(arr, a.t.name))
     else:
         a.type = AttributeProto.INT
@@ -339,8 +491,16 @@ def _node_attr(rng, m, g):
         _attr_value(rng, n.attribute[rng.randrange(len(n.attribute))])
     elif len(n.attribute) and r < 0.65:
         a = n.attribute[rng.randrange(len(n.attribute))]
-        a.type = rng.choice((AttributeProto.FLOAT, AttributeProto.STRING, AttributeProto.INTS, AttributeProto.INT,
-                             AttributeProto.GRAPH, AttributeProto.TENSOR))
+        a.type = rng.choice(
+            (
+                AttributeProto.FLOAT,
+                AttributeProto.STRING,
+                AttributeProto.INTS,
+                AttributeProto.INT,
+                AttributeProto.GRAPH,
+                AttributeProto.TENSOR,
+            )
+        )
     elif len(n.attribute) and r < 0.75:
         del n.attribute[rng.randrange(len(n.attribute))]
     else:
@@ -355,8 +515,9 @@ def _node_attr(rng, m, g):
         elif name in ("auto_pad", "mode"):
             n.attribute.append(helper.make_attribute(name, rng.choice(("SAME_LOWER", "VALID", "bogus", "reflect"))))
         elif name == "value":
-            n.attribute.append(helper.make_attribute(name, onnx.numpy_helper.from_array(
-                np.zeros(rng.choice((0, 1, 5)), np.float32))))
+            n.attribute.append(
+                helper.make_attribute(name, onnx.numpy_helper.from_array(np.zeros(rng.choice((0, 1, 5)), np.float32)))
+            )
         else:
             n.attribute.append(helper.make_attribute(name, rng.choice(_FLOATS)))
 
@@ -374,16 +535,19 @@ def _subgraph(rng, m, g):
         cond = helper.make_tensor("cond_" + str(idx), TensorProto.BOOL, [], [rng.random() < 0.5])
         if rng.random() < 0.5:
             g.initializer.append(cond)
-        new = helper.make_node("If", [cond.name], list(n.output), then_branch=body, else_branch=body,
-                               name="if_" + str(idx))
+        new = helper.make_node(
+            "If", [cond.name], list(n.output), then_branch=body, else_branch=body, name="if_" + str(idx)
+        )
     elif r < 0.7:
         new = helper.make_node("Loop", ["", ""], list(n.output), body=body, name="loop_" + str(idx))
     elif r < 0.85:
-        new = helper.make_node("Scan", list(n.input), list(n.output), body=body, num_scan_inputs=1,
-                               name="scan_" + str(idx))
+        new = helper.make_node(
+            "Scan", list(n.input), list(n.output), body=body, num_scan_inputs=1, name="scan_" + str(idx)
+        )
     else:
-        f = helper.make_function("local", "Fn" + str(idx), list(n.input), list(n.output), [n],
-                                 [helper.make_opsetid("", 13)])
+        f = helper.make_function(
+            "local", "Fn" + str(idx), list(n.input), list(n.output), [n], [helper.make_opsetid("", 13)]
+        )
         m.functions.append(f)
         m.opset_import.append(helper.make_opsetid("local", 1))
         new = helper.make_node("Fn" + str(idx), list(n.input), list(n.output), domain="local", name="fn_" + str(idx))
@@ -425,8 +589,9 @@ def _model_header(rng, m, g):
     elif r < 0.55:
         del m.opset_import[:]
     elif r < 0.7:
-        m.opset_import.append(helper.make_opsetid(rng.choice(("com.microsoft", "ai.onnx.ml", "x", "")),
-                                                  rng.choice((1, 13, 1000))))
+        m.opset_import.append(
+            helper.make_opsetid(rng.choice(("com.microsoft", "ai.onnx.ml", "x", "")), rng.choice((1, 13, 1000)))
+        )
     elif r < 0.85:
         m.ir_version = rng.choice((0, 1, 3, 7, 10, 11, 99, -1))
     elif r < 0.92:
@@ -438,8 +603,20 @@ def _model_header(rng, m, g):
         sp.dims.extend([rng.choice((4, 1 << 40))])
 
 
-MUTATORS = ((_dims, 5), (_elem_type, 2), (_raw_data, 3), (_quant_params, 3), (_node_io, 4), (_const_operand, 2),
-            (_node_order, 2), (_node_type, 2), (_node_attr, 6), (_subgraph, 1), (_graph_io, 2), (_model_header, 2))
+MUTATORS = (
+    (_dims, 5),
+    (_elem_type, 2),
+    (_raw_data, 3),
+    (_quant_params, 3),
+    (_node_io, 4),
+    (_const_operand, 2),
+    (_node_order, 2),
+    (_node_type, 2),
+    (_node_attr, 6),
+    (_subgraph, 1),
+    (_graph_io, 2),
+    (_model_header, 2),
+)
 _TABLE = [fn for fn, weight in MUTATORS for _ in range(weight)]
 
 

@@ -38,21 +38,33 @@ def _model(nodes, inputs, outputs, inits, opset=13, name="fuzz_seed") -> bytes:
 
 def _conv_float():
     r = np.random.default_rng(1)
-    inits = [_c("w1", r.normal(0, .3, (4, 2, 3, 3))), _c("b1", r.normal(0, .1, 4)),
-             _c("g", r.uniform(.5, 1.5, 4)), _c("beta", r.normal(0, .1, 4)), _c("mean", r.normal(0, .1, 4)),
-             _c("var", r.uniform(.5, 1.5, 4)),
-             _c("dw", r.normal(0, .3, (4, 1, 3, 3))),
-             _c("fc_w", r.normal(0, .3, (3, 4))), _c("fc_b", r.normal(0, .1, 3))]
+    inits = [
+        _c("w1", r.normal(0, 0.3, (4, 2, 3, 3))),
+        _c("b1", r.normal(0, 0.1, 4)),
+        _c("g", r.uniform(0.5, 1.5, 4)),
+        _c("beta", r.normal(0, 0.1, 4)),
+        _c("mean", r.normal(0, 0.1, 4)),
+        _c("var", r.uniform(0.5, 1.5, 4)),
+        _c("dw", r.normal(0, 0.3, (4, 1, 3, 3))),
+        _c("fc_w", r.normal(0, 0.3, (3, 4))),
+        _c("fc_b", r.normal(0, 0.1, 3)),
+    ]
     nodes = [
         helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[1, 1], name="conv"),
-        helper.make_node("BatchNormalization", ["c1", "g", "beta", "mean", "var"], ["bn"], epsilon=1e-5,
-                         name="bn"),
+        helper.make_node("BatchNormalization", ["c1", "g", "beta", "mean", "var"], ["bn"], epsilon=1e-5, name="bn"),
         helper.make_node("Relu", ["bn"], ["r1"], name="relu"),
         helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2], name="maxpool"),
-        helper.make_node("Conv", ["p1", "dw"], ["d1"], group=4, pads=[1, 1, 1, 1], dilations=[1, 1],
-                         name="depthwise"),
-        helper.make_node("AveragePool", ["d1"], ["p2"], kernel_shape=[2, 2], strides=[1, 1], pads=[0, 0, 1, 1],
-                         count_include_pad=0, name="avgpool"),
+        helper.make_node("Conv", ["p1", "dw"], ["d1"], group=4, pads=[1, 1, 1, 1], dilations=[1, 1], name="depthwise"),
+        helper.make_node(
+            "AveragePool",
+            ["d1"],
+            ["p2"],
+            kernel_shape=[2, 2],
+            strides=[1, 1],
+            pads=[0, 0, 1, 1],
+            count_include_pad=0,
+            name="avgpool",
+        ),
         helper.make_node("GlobalAveragePool", ["p2"], ["gap"], name="gap"),
         helper.make_node("Flatten", ["gap"], ["flat"], axis=1, name="flatten"),
         helper.make_node("Gemm", ["flat", "fc_w", "fc_b"], ["fc"], transB=1, alpha=1.0, beta=1.0, name="fc"),
@@ -64,9 +76,14 @@ def _conv_float():
 def _conv_variants():
     """Strided, dilated, grouped (not depthwise), 1-D, auto_pad SAME_UPPER, with PRelu / Clip / GlobalMaxPool."""
     r = np.random.default_rng(2)
-    inits = [_c("w_s", r.normal(0, .3, (4, 4, 3, 3))), _c("w_g", r.normal(0, .3, (4, 2, 1, 1))),
-             _c("w_d", r.normal(0, .3, (4, 4, 2, 2))), _c("slope", r.uniform(0, .3, (4, 1, 1))),
-             _c("lo", 0.0), _c("hi", 6.0)]
+    inits = [
+        _c("w_s", r.normal(0, 0.3, (4, 4, 3, 3))),
+        _c("w_g", r.normal(0, 0.3, (4, 2, 1, 1))),
+        _c("w_d", r.normal(0, 0.3, (4, 4, 2, 2))),
+        _c("slope", r.uniform(0, 0.3, (4, 1, 1))),
+        _c("lo", 0.0),
+        _c("hi", 6.0),
+    ]
     nodes = [
         helper.make_node("Conv", ["x", "w_s"], ["a"], strides=[2, 2], auto_pad="SAME_UPPER", name="strided"),
         helper.make_node("Conv", ["a", "w_g"], ["b"], group=2, name="grouped"),
@@ -80,48 +97,68 @@ def _conv_variants():
 
 def _conv1d():
     r = np.random.default_rng(3)
-    inits = [_c("w", r.normal(0, .3, (3, 2, 3))), _c("b", r.normal(0, .1, 3))]
-    nodes = [helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1], strides=[2], name="conv1d"),
-             helper.make_node("LeakyRelu", ["c"], ["l"], alpha=0.1, name="leaky"),
-             helper.make_node("MaxPool", ["l"], ["y"], kernel_shape=[2], strides=[1], name="pool1d")]
+    inits = [_c("w", r.normal(0, 0.3, (3, 2, 3))), _c("b", r.normal(0, 0.1, 3))]
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1], strides=[2], name="conv1d"),
+        helper.make_node("LeakyRelu", ["c"], ["l"], alpha=0.1, name="leaky"),
+        helper.make_node("MaxPool", ["l"], ["y"], kernel_shape=[2], strides=[1], name="pool1d"),
+    ]
     return _model(nodes, [_vi("x", [1, 2, 10])], [_vi("y", None)], inits)
 
 
 def _mlp_matmul():
     r = np.random.default_rng(4)
-    inits = [_c("w1", r.normal(0, .3, (6, 5))), _c("b1", r.normal(0, .1, 5)),
-             _c("w2", r.normal(0, .3, (4, 5))), _c("b2", r.normal(0, .1, 4)), _c("two", 2.0)]
-    nodes = [helper.make_node("MatMul", ["x", "w1"], ["m"], name="matmul"),
-             helper.make_node("Add", ["m", "b1"], ["a"], name="bias"),
-             helper.make_node("HardSigmoid", ["a"], ["hs"], alpha=0.2, beta=0.5, name="hsig"),
-             helper.make_node("HardSwish", ["hs"], ["hw"], name="hswish"),
-             helper.make_node("Gemm", ["hw", "w2", "b2"], ["g"], transB=1, alpha=0.5, beta=2.0, name="gemm"),
-             helper.make_node("Div", ["g", "two"], ["dv"], name="div"),
-             helper.make_node("Sigmoid", ["dv"], ["s"], name="sigmoid"),
-             helper.make_node("Tanh", ["dv"], ["t"], name="tanh"),
-             helper.make_node("Sub", ["s", "t"], ["y"], name="sub")]
+    inits = [
+        _c("w1", r.normal(0, 0.3, (6, 5))),
+        _c("b1", r.normal(0, 0.1, 5)),
+        _c("w2", r.normal(0, 0.3, (4, 5))),
+        _c("b2", r.normal(0, 0.1, 4)),
+        _c("two", 2.0),
+    ]
+    nodes = [
+        helper.make_node("MatMul", ["x", "w1"], ["m"], name="matmul"),
+        helper.make_node("Add", ["m", "b1"], ["a"], name="bias"),
+        helper.make_node("HardSigmoid", ["a"], ["hs"], alpha=0.2, beta=0.5, name="hsig"),
+        helper.make_node("HardSwish", ["hs"], ["hw"], name="hswish"),
+        helper.make_node("Gemm", ["hw", "w2", "b2"], ["g"], transB=1, alpha=0.5, beta=2.0, name="gemm"),
+        helper.make_node("Div", ["g", "two"], ["dv"], name="div"),
+        helper.make_node("Sigmoid", ["dv"], ["s"], name="sigmoid"),
+        helper.make_node("Tanh", ["dv"], ["t"], name="tanh"),
+        helper.make_node("Sub", ["s", "t"], ["y"], name="sub"),
+    ]
     return _model(nodes, [_vi("x", [2, 6])], [_vi("y", [2, 4])], inits, opset=14)
 
 
 def _matmul_batched():
     """Two run-time operands, Gemm with transA, and a 3-D MatMul against a constant."""
     r = np.random.default_rng(5)
-    inits = [_c("w", r.normal(0, .3, (4, 3))), _c("c", r.normal(0, .1, (3, 3)))]
-    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"], name="mm3d"),
-             helper.make_node("Transpose", ["m"], ["mt"], perm=[0, 2, 1], name="tr"),
-             helper.make_node("MatMul", ["mt", "m"], ["mm"], name="mm_rt"),
-             helper.make_node("Reshape", ["mm", "shape"], ["flat"], name="reshape"),
-             helper.make_node("Gemm", ["flat", "c"], ["y"], transA=0, name="gemm")]
+    inits = [_c("w", r.normal(0, 0.3, (4, 3))), _c("c", r.normal(0, 0.1, (3, 3)))]
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["m"], name="mm3d"),
+        helper.make_node("Transpose", ["m"], ["mt"], perm=[0, 2, 1], name="tr"),
+        helper.make_node("MatMul", ["mt", "m"], ["mm"], name="mm_rt"),
+        helper.make_node("Reshape", ["mm", "shape"], ["flat"], name="reshape"),
+        helper.make_node("Gemm", ["flat", "c"], ["y"], transA=0, name="gemm"),
+    ]
     inits.append(_c("shape", [3, 3], np.int64))
     return _model(nodes, [_vi("x", [1, 5, 4])], [_vi("y", None)], inits)
 
 
 def _shapes():
     """Data movement: Reshape, Transpose, Concat, Slice, Gather, Pad, Squeeze, Unsqueeze, Split, Identity."""
-    inits = [_c("shape", [1, 4, 6], np.int64), _c("starts", [0, 1], np.int64), _c("ends", [1, 5], np.int64),
-             _c("axes", [0, 2], np.int64), _c("steps", [1, 2], np.int64), _c("idx", [2, 0], np.int64),
-             _c("pads", [0, 1, 0, 0, 1, 0], np.int64), _c("padv", 0.5), _c("uaxes", [0], np.int64),
-             _c("saxes", [0], np.int64), _c("split", [2, 2], np.int64)]
+    inits = [
+        _c("shape", [1, 4, 6], np.int64),
+        _c("starts", [0, 1], np.int64),
+        _c("ends", [1, 5], np.int64),
+        _c("axes", [0, 2], np.int64),
+        _c("steps", [1, 2], np.int64),
+        _c("idx", [2, 0], np.int64),
+        _c("pads", [0, 1, 0, 0, 1, 0], np.int64),
+        _c("padv", 0.5),
+        _c("uaxes", [0], np.int64),
+        _c("saxes", [0], np.int64),
+        _c("split", [2, 2], np.int64),
+    ]
     nodes = [
         helper.make_node("Reshape", ["x", "shape"], ["r"], name="reshape"),
         helper.make_node("Transpose", ["r"], ["t"], perm=[0, 2, 1], name="transpose"),
@@ -154,9 +191,11 @@ def _shape_arith():
 
 def _pad_modes():
     inits = [_c("pads", [0, 0, 1, 2, 0, 0, 2, 1], np.int64)]
-    nodes = [helper.make_node("Pad", ["x", "pads"], ["a"], mode="reflect", name="reflect"),
-             helper.make_node("Pad", ["a", "pads"], ["b"], mode="edge", name="edge"),
-             helper.make_node("Pad", ["b", "pads"], ["y"], mode="wrap", name="wrap")]
+    nodes = [
+        helper.make_node("Pad", ["x", "pads"], ["a"], mode="reflect", name="reflect"),
+        helper.make_node("Pad", ["a", "pads"], ["b"], mode="edge", name="edge"),
+        helper.make_node("Pad", ["b", "pads"], ["y"], mode="wrap", name="wrap"),
+    ]
     return _model(nodes, [_vi("x", [1, 2, 4, 4])], [_vi("y", None)], inits, opset=19)
 
 
@@ -165,13 +204,24 @@ def _qdq_conv():
     r = np.random.default_rng(6)
     w = r.integers(-127, 128, (4, 2, 3, 3)).astype(np.int8)
     fw = r.integers(-127, 128, (3, 16)).astype(np.int8)
-    inits = [_c("xs", 0.02), _c("xz", 128, np.uint8),
-             numpy_helper.from_array(w, "wq"), _c("ws", [0.01, 0.02, 0.015, 0.01]), _c("wz", [0] * 4, np.int8),
-             numpy_helper.from_array(np.arange(4, dtype=np.int32), "bq"), _c("bs", [2e-4, 4e-4, 3e-4, 2e-4]),
-             _c("bz", [0] * 4, np.int32),
-             _c("cs", 0.05), _c("cz", 0, np.uint8),
-             numpy_helper.from_array(fw, "fwq"), _c("fs", 0.01), _c("fz", 0, np.int8),
-             _c("os", 0.1), _c("oz", 128, np.uint8), _c("shape", [1, 16], np.int64)]
+    inits = [
+        _c("xs", 0.02),
+        _c("xz", 128, np.uint8),
+        numpy_helper.from_array(w, "wq"),
+        _c("ws", [0.01, 0.02, 0.015, 0.01]),
+        _c("wz", [0] * 4, np.int8),
+        numpy_helper.from_array(np.arange(4, dtype=np.int32), "bq"),
+        _c("bs", [2e-4, 4e-4, 3e-4, 2e-4]),
+        _c("bz", [0] * 4, np.int32),
+        _c("cs", 0.05),
+        _c("cz", 0, np.uint8),
+        numpy_helper.from_array(fw, "fwq"),
+        _c("fs", 0.01),
+        _c("fz", 0, np.int8),
+        _c("os", 0.1),
+        _c("oz", 128, np.uint8),
+        _c("shape", [1, 16], np.int64),
+    ]
     nodes = [
         helper.make_node("QuantizeLinear", ["x", "xs", "xz"], ["xq"], name="q_in"),
         helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"], name="dq_in"),
@@ -193,8 +243,17 @@ def _qdq_conv():
 
 def _qdq_elementwise():
     """QDQ int8 element-wise ops, Concat of views, Softmax, Sigmoid, with int8 (signed) activations."""
-    inits = [_c("s1", 0.05), _c("z1", 3, np.int8), _c("s2", 0.04), _c("z2", -2, np.int8), _c("s3", 0.1),
-             _c("z3", 0, np.int8), _c("s4", 1 / 256), _c("z4", -128, np.int8), _c("ax", [1], np.int64)]
+    inits = [
+        _c("s1", 0.05),
+        _c("z1", 3, np.int8),
+        _c("s2", 0.04),
+        _c("z2", -2, np.int8),
+        _c("s3", 0.1),
+        _c("z3", 0, np.int8),
+        _c("s4", 1 / 256),
+        _c("z4", -128, np.int8),
+        _c("ax", [1], np.int64),
+    ]
     nodes = [
         helper.make_node("QuantizeLinear", ["a", "s1", "z1"], ["aq"], name="qa"),
         helper.make_node("DequantizeLinear", ["aq", "s1", "z1"], ["ad"], name="dqa"),
@@ -221,14 +280,31 @@ def _qlinear():
     r = np.random.default_rng(7)
     w = r.integers(-100, 100, (2, 1, 3, 3)).astype(np.int8)
     m = r.integers(0, 255, (8, 3)).astype(np.uint8)
-    inits = [_c("xs", 0.02), _c("xz", 128, np.uint8), numpy_helper.from_array(w, "w"), _c("ws", 0.01),
-             _c("wz", 0, np.int8), _c("ys", 0.05), _c("yz", 100, np.uint8),
-             numpy_helper.from_array(np.array([1, -1], np.int32), "b"),
-             _c("shape", [1, 8], np.int64), numpy_helper.from_array(m, "m"), _c("ms", 0.03), _c("mz", 120, np.uint8),
-             _c("os", 0.2), _c("oz", 128, np.uint8)]
+    inits = [
+        _c("xs", 0.02),
+        _c("xz", 128, np.uint8),
+        numpy_helper.from_array(w, "w"),
+        _c("ws", 0.01),
+        _c("wz", 0, np.int8),
+        _c("ys", 0.05),
+        _c("yz", 100, np.uint8),
+        numpy_helper.from_array(np.array([1, -1], np.int32), "b"),
+        _c("shape", [1, 8], np.int64),
+        numpy_helper.from_array(m, "m"),
+        _c("ms", 0.03),
+        _c("mz", 120, np.uint8),
+        _c("os", 0.2),
+        _c("oz", 128, np.uint8),
+    ]
     nodes = [
-        helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"], ["c"],
-                         pads=[1, 1, 1, 1], strides=[2, 2], name="qconv"),
+        helper.make_node(
+            "QLinearConv",
+            ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"],
+            ["c"],
+            pads=[1, 1, 1, 1],
+            strides=[2, 2],
+            name="qconv",
+        ),
         helper.make_node("Reshape", ["c", "shape"], ["flat"], name="flatten"),
         helper.make_node("QLinearMatMul", ["flat", "ys", "yz", "m", "ms", "mz", "os", "oz"], ["y"], name="qmm"),
     ]
@@ -239,24 +315,31 @@ def _int_io():
     """Raw integer data: int32 / int8 arithmetic, Clip with attributes at opset 6, bool output of a comparison-free
     graph is not supported, so int outputs only."""
     inits = [_c("k", [[3, -4, 5, 7]], np.int32)]
-    nodes = [helper.make_node("Add", ["a", "k"], ["s"], name="add_i32"),
-             helper.make_node("Mul", ["s", "a"], ["m"], name="mul_i32"),
-             helper.make_node("Div", ["m", "k"], ["y"], name="div_i32"),
-             helper.make_node("Sub", ["b", "b2"], ["y2"], name="sub_i8"),
-             helper.make_node("Transpose", ["y2"], ["y3"], perm=[1, 0], name="tr_i8")]
-    return _model(nodes, [_vi("a", [1, 4], TensorProto.INT32), _vi("b", [2, 3], TensorProto.INT8),
-                          _vi("b2", [2, 3], TensorProto.INT8)],
-                  [_vi("y", [1, 4], TensorProto.INT32), _vi("y3", [3, 2], TensorProto.INT8)], inits)
+    nodes = [
+        helper.make_node("Add", ["a", "k"], ["s"], name="add_i32"),
+        helper.make_node("Mul", ["s", "a"], ["m"], name="mul_i32"),
+        helper.make_node("Div", ["m", "k"], ["y"], name="div_i32"),
+        helper.make_node("Sub", ["b", "b2"], ["y2"], name="sub_i8"),
+        helper.make_node("Transpose", ["y2"], ["y3"], perm=[1, 0], name="tr_i8"),
+    ]
+    return _model(
+        nodes,
+        [_vi("a", [1, 4], TensorProto.INT32), _vi("b", [2, 3], TensorProto.INT8), _vi("b2", [2, 3], TensorProto.INT8)],
+        [_vi("y", [1, 4], TensorProto.INT32), _vi("y3", [3, 2], TensorProto.INT8)],
+        inits,
+    )
 
 
 def _old_opset():
     """Opset 9 forms: attribute-style Slice/Pad/Squeeze/Unsqueeze/Clip/Split, Upsample-free."""
-    nodes = [helper.make_node("Slice", ["x"], ["s"], starts=[0, 1], ends=[1, 4], axes=[0, 1], name="slice9"),
-             helper.make_node("Pad", ["s"], ["p"], pads=[0, 1, 0, 1], value=0.0, mode="constant", name="pad9"),
-             helper.make_node("Unsqueeze", ["p"], ["u"], axes=[0], name="unsq9"),
-             helper.make_node("Squeeze", ["u"], ["q"], axes=[0], name="sq9"),
-             helper.make_node("Clip", ["q"], ["c"], min=-1.0, max=1.0, name="clip9"),
-             helper.make_node("Split", ["c"], ["y0", "y1"], axis=1, split=[2, 3], name="split9")]
+    nodes = [
+        helper.make_node("Slice", ["x"], ["s"], starts=[0, 1], ends=[1, 4], axes=[0, 1], name="slice9"),
+        helper.make_node("Pad", ["s"], ["p"], pads=[0, 1, 0, 1], value=0.0, mode="constant", name="pad9"),
+        helper.make_node("Unsqueeze", ["p"], ["u"], axes=[0], name="unsq9"),
+        helper.make_node("Squeeze", ["u"], ["q"], axes=[0], name="sq9"),
+        helper.make_node("Clip", ["q"], ["c"], min=-1.0, max=1.0, name="clip9"),
+        helper.make_node("Split", ["c"], ["y0", "y1"], axis=1, split=[2, 3], name="split9"),
+    ]
     return _model(nodes, [_vi("x", [1, 5])], [_vi("y0", None), _vi("y1", None)], [], opset=9)
 
 
@@ -271,11 +354,22 @@ def _nested_if():
 
 def builder_seeds() -> dict:
     """{name: bytes} of the generated ONNX seeds."""
-    return {"conv_float": _conv_float(), "conv_variants": _conv_variants(), "conv1d": _conv1d(),
-            "mlp_matmul": _mlp_matmul(), "matmul_batched": _matmul_batched(), "shapes": _shapes(),
-            "shape_arith": _shape_arith(), "pad_modes": _pad_modes(), "qdq_conv": _qdq_conv(),
-            "qdq_elementwise": _qdq_elementwise(), "qlinear": _qlinear(), "int_io": _int_io(),
-            "old_opset": _old_opset(), "nested_if": _nested_if()}
+    return {
+        "conv_float": _conv_float(),
+        "conv_variants": _conv_variants(),
+        "conv1d": _conv1d(),
+        "mlp_matmul": _mlp_matmul(),
+        "matmul_batched": _matmul_batched(),
+        "shapes": _shapes(),
+        "shape_arith": _shape_arith(),
+        "pad_modes": _pad_modes(),
+        "qdq_conv": _qdq_conv(),
+        "qdq_elementwise": _qdq_elementwise(),
+        "qlinear": _qlinear(),
+        "int_io": _int_io(),
+        "old_opset": _old_opset(),
+        "nested_if": _nested_if(),
+    }
 
 
 def main(argv) -> int:

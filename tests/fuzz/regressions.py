@@ -40,8 +40,11 @@ def _op(sg, m, kind):
 
 
 def _tensor(sg, name):
-    return next(t for t in sg.tensors if t.name.decode() == name) if isinstance(sg.tensors[0].name, bytes) \
+    return (
+        next(t for t in sg.tensors if t.name.decode() == name)
+        if isinstance(sg.tensors[0].name, bytes)
         else next(t for t in sg.tensors if t.name == name)
+    )
 
 
 def _set(obj, **kw):
@@ -53,27 +56,39 @@ def _set(obj, **kw):
 CASES = {
     "fc_without_outputs": ("float_mlp", lambda m, sg: _set(_op(sg, m, "FULLY_CONNECTED"), outputs=[])),
     "softmax_beta_zero": ("conv_block", lambda m, sg: _set(_op(sg, m, "SOFTMAX").builtinOptions, beta=0.0)),
-    "depthwise_stride_zero": ("conv_block",
-                              lambda m, sg: _set(_op(sg, m, "DEPTHWISE_CONV_2D").builtinOptions, strideW=0)),
-    "conv_dilation_negative": ("conv_block",
-                               lambda m, sg: _set(_op(sg, m, "CONV_2D").builtinOptions, dilationHFactor=-1)),
-    "pool_filter_huge": ("conv_block",
-                         lambda m, sg: _set(_op(sg, m, "MAX_POOL_2D").builtinOptions, filterWidth=(1 << 31) - 1)),
+    "depthwise_stride_zero": (
+        "conv_block",
+        lambda m, sg: _set(_op(sg, m, "DEPTHWISE_CONV_2D").builtinOptions, strideW=0),
+    ),
+    "conv_dilation_negative": (
+        "conv_block",
+        lambda m, sg: _set(_op(sg, m, "CONV_2D").builtinOptions, dilationHFactor=-1),
+    ),
+    "pool_filter_huge": (
+        "conv_block",
+        lambda m, sg: _set(_op(sg, m, "MAX_POOL_2D").builtinOptions, filterWidth=(1 << 31) - 1),
+    ),
     "scale_nan": ("elementwise", lambda m, sg: _set(_tensor(sg, "sum").quantization, scale=[math.nan])),
     "scale_zero": ("conv_block", lambda m, sg: _set(_tensor(sg, "w").quantization, scale=[0.0] * 4)),
     "zero_point_out_of_range": ("elementwise", lambda m, sg: _set(_tensor(sg, "x").quantization, zeroPoint=[300])),
-    "per_channel_axis_out_of_range": ("conv_block",
-                                      lambda m, sg: _set(_tensor(sg, "w").quantization, quantizedDimension=7)),
+    "per_channel_axis_out_of_range": (
+        "conv_block",
+        lambda m, sg: _set(_tensor(sg, "w").quantization, quantizedDimension=7),
+    ),
     "ops_out_of_order": ("elementwise", lambda m, sg: sg.operators.reverse()),
     "two_producers": ("elementwise", lambda m, sg: sg.operators.insert(1, sg.operators[0])),
-    "op_writes_constant": ("float_mlp", lambda m, sg: _set(
-        _op(sg, m, "HARD_SWISH"), outputs=[_op(sg, m, "FULLY_CONNECTED").inputs[1]])),
+    "op_writes_constant": (
+        "float_mlp",
+        lambda m, sg: _set(_op(sg, m, "HARD_SWISH"), outputs=[_op(sg, m, "FULLY_CONNECTED").inputs[1]]),
+    ),
     "op_writes_model_input": ("float_mlp", lambda m, sg: _set(_op(sg, m, "HARD_SWISH"), outputs=[sg.inputs[0]])),
     "huge_claimed_shape": ("float_mlp", lambda m, sg: _set(_tensor(sg, "fc"), shape=[1 << 20, 1 << 20, 1 << 20])),
     "rank_nine": ("float_mlp", lambda m, sg: _set(_tensor(sg, "hs"), shape=[1] * 8 + [5])),
     "buffer_index_out_of_range": ("float_mlp", lambda m, sg: _set(_tensor(sg, "w"), buffer=999)),
-    "buffer_offset_past_end": ("float_mlp", lambda m, sg: _set(m.buffers[_tensor(sg, "w").buffer], data=None,
-                                                               offset=1 << 40, size=120)),
+    "buffer_offset_past_end": (
+        "float_mlp",
+        lambda m, sg: _set(m.buffers[_tensor(sg, "w").buffer], data=None, offset=1 << 40, size=120),
+    ),
     "opcode_index_out_of_range": ("elementwise", lambda m, sg: _set(sg.operators[0], opcodeIndex=4000)),
     "op_input_index_out_of_range": ("elementwise", lambda m, sg: _set(sg.operators[0], inputs=[0, 999])),
     "unknown_tensor_type": ("elementwise", lambda m, sg: _set(_tensor(sg, "prod"), type=17)),
@@ -84,10 +99,19 @@ CASES = {
     "tanh_input_scale_tiny": ("elementwise", lambda m, sg: _set(_tensor(sg, "mean").quantization, scale=[1e-9])),
     "conv_output_scale_tiny": ("conv_block", lambda m, sg: _set(_tensor(sg, "conv").quantization, scale=[1e-20])),
     # A corrupt name offset made a tensor name kilobytes of binary, quoted raw in the error (run 2's finding).
-    "binary_name_in_error": ("elementwise", lambda m, sg: _set(_tensor(sg, "prod"), type=17, name="".join(
-        chr(i % 256) for i in range(1, 4400)))),
-    "hostile_names": ("float_mlp", lambda m, sg: [_set(t, name=n) for t, n in zip(
-        sg.tensors, ["class", "linux", "a\x01b", "*/ x /*", "??/", "9", "new", "unix", "\u2603", "x" * 500])]),
+    "binary_name_in_error": (
+        "elementwise",
+        lambda m, sg: _set(_tensor(sg, "prod"), type=17, name="".join(chr(i % 256) for i in range(1, 4400))),
+    ),
+    "hostile_names": (
+        "float_mlp",
+        lambda m, sg: [
+            _set(t, name=n)
+            for t, n in zip(
+                sg.tensors, ["class", "linux", "a\x01b", "*/ x /*", "??/", "9", "new", "unix", "\u2603", "x" * 500]
+            )
+        ],
+    ),
 }
 
 
@@ -131,11 +155,11 @@ def _ld(field: int, payload: bytes) -> bytes:
 def _nested_ifs(m, g, data, depth=60):
     """A graph whose If node's then_branch holds an If ... `depth` levels down (3 messages per level: deeper than
     protobuf parses). Written on the wire directly: the protobuf library will not build it either."""
-    graph = _ld(1, _ld(4, b"Relu") + _ld(1, b"x") + _ld(2, b"t"))             # GraphProto.node = NodeProto
+    graph = _ld(1, _ld(4, b"Relu") + _ld(1, b"x") + _ld(2, b"t"))  # GraphProto.node = NodeProto
     for _ in range(depth):
         attr = _ld(1, b"then_branch") + b"\xa0\x01\x05" + _ld(6, graph)  # AttributeProto name, type (20) GRAPH, g
         graph = _ld(1, _ld(4, b"If") + _ld(1, b"cond") + _ld(2, b"t") + _ld(5, attr))
-    return bytes([1 << 3, 8]) + _ld(8, bytes([2 << 3, 13])) + _ld(7, graph)   # ir_version, opset_import, graph
+    return bytes([1 << 3, 8]) + _ld(8, bytes([2 << 3, 13])) + _ld(7, graph)  # ir_version, opset_import, graph
 
 
 def _string_operand(m, g, data):
@@ -158,8 +182,10 @@ ONNX_CASES = {
     "conv_pads_string": ("conv1d", lambda m, g, d: _set_attr(g, "conv1d", "pads", "SAME")),
     "pad_mode_not_utf8": ("pad_modes", lambda m, g, d: _set_attr(g, "reflect", "mode", b"\xff\xfe")),
     # Attribute and operand values that do not fit the input (the converters).
-    "conv_pads_too_short": ("conv1d", lambda m, g, d: (_set_attr(g, "conv1d", "pads", [1]), g.value_info.append(
-        onnx_seeds._vi("c", [1, 3, 5])))),
+    "conv_pads_too_short": (
+        "conv1d",
+        lambda m, g, d: (_set_attr(g, "conv1d", "pads", [1]), g.value_info.append(onnx_seeds._vi("c", [1, 3, 5]))),
+    ),
     "conv_bias_wrong_size": ("conv_float", lambda m, g, d: _set_init(g, "b1", np.zeros(0, np.float32))),
     "qlinear_conv_bias_wrong_size": ("qlinear", lambda m, g, d: _set_init(g, "b", np.array([1, -1, 1, -1], np.int32))),
     "gemm_b_wrong_shape": ("matmul_batched", lambda m, g, d: _set_init(g, "c", np.zeros(0, np.float32))),
@@ -177,7 +203,7 @@ ONNX_CASES = {
     "batchnorm_variance_negative": ("conv_float", lambda m, g, d: _set_init(g, "var", -np.ones(4, np.float32))),
     "constant_value_string": ("mlp_matmul", _string_operand),
     # Files that are not a protobuf: the message names the file and the defect's field path and byte.
-    "decode_truncated": ("conv_float", lambda m, g, d: d[:len(d) // 2]),
+    "decode_truncated": ("conv_float", lambda m, g, d: d[: len(d) // 2]),
     "decode_field_number_zero": ("conv1d", lambda m, g, d: b"\x00" + d),
     "decode_nesting_too_deep": ("conv1d", _nested_ifs),
 }

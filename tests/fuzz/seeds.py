@@ -22,19 +22,37 @@ def _conv_block():
     rng = np.random.default_rng(1)
     b = ModelBuilder("fuzz seed: conv + depthwise + pool")
     x = b.input("x", [1, 8, 8, 2], "int8", 0.05, 3)
-    w = b.const("w", rng.integers(-127, 128, (4, 3, 3, 2)).astype(np.int8), "int8", [0.01] * 4, 0,
-                quantized_dimension=0)
+    w = b.const(
+        "w", rng.integers(-127, 128, (4, 3, 3, 2)).astype(np.int8), "int8", [0.01] * 4, 0, quantized_dimension=0
+    )
     bias = b.const("bias", np.arange(4, dtype=np.int32), "int32", [0.0005] * 4, 0)
-    h = b.op("CONV_2D", [x, w, bias], out=_q(b, "conv", [1, 4, 4, 4]),
-             options={"padding": 0, "strideW": 2, "strideH": 2, "fusedActivationFunction": ACT["RELU"]})
-    dw = b.const("dw", rng.integers(-127, 128, (1, 3, 3, 4)).astype(np.int8), "int8", [0.02] * 4, 0,
-                 quantized_dimension=3)
-    h = b.op("DEPTHWISE_CONV_2D", [h, dw, None], out=_q(b, "dwconv", [1, 4, 4, 4]),
-             options={"padding": 0, "strideW": 1, "strideH": 1, "depthMultiplier": 1})
-    h = b.op("MAX_POOL_2D", [h], out=_q(b, "maxpool", [1, 2, 2, 4]),
-             options={"padding": 1, "strideW": 2, "strideH": 2, "filterWidth": 2, "filterHeight": 2})
-    h = b.op("AVERAGE_POOL_2D", [h], out=_q(b, "avgpool", [1, 1, 1, 4]),
-             options={"padding": 1, "strideW": 1, "strideH": 1, "filterWidth": 2, "filterHeight": 2})
+    h = b.op(
+        "CONV_2D",
+        [x, w, bias],
+        out=_q(b, "conv", [1, 4, 4, 4]),
+        options={"padding": 0, "strideW": 2, "strideH": 2, "fusedActivationFunction": ACT["RELU"]},
+    )
+    dw = b.const(
+        "dw", rng.integers(-127, 128, (1, 3, 3, 4)).astype(np.int8), "int8", [0.02] * 4, 0, quantized_dimension=3
+    )
+    h = b.op(
+        "DEPTHWISE_CONV_2D",
+        [h, dw, None],
+        out=_q(b, "dwconv", [1, 4, 4, 4]),
+        options={"padding": 0, "strideW": 1, "strideH": 1, "depthMultiplier": 1},
+    )
+    h = b.op(
+        "MAX_POOL_2D",
+        [h],
+        out=_q(b, "maxpool", [1, 2, 2, 4]),
+        options={"padding": 1, "strideW": 2, "strideH": 2, "filterWidth": 2, "filterHeight": 2},
+    )
+    h = b.op(
+        "AVERAGE_POOL_2D",
+        [h],
+        out=_q(b, "avgpool", [1, 1, 1, 4]),
+        options={"padding": 1, "strideW": 1, "strideH": 1, "filterWidth": 2, "filterHeight": 2},
+    )
     shape = b.const("shape", np.array([1, 4], np.int32), "int32")
     h = b.op("RESHAPE", [h, shape], out=_q(b, "flat", [1, 4]), options={"newShape": [1, 4]})
     b.output(b.op("SOFTMAX", [h], out=b.tensor("probs", [1, 4], "int8", 1 / 256, -128), options={"beta": 1.0}))
@@ -63,8 +81,12 @@ def _float_mlp():
     x = b.input("x", [1, 6], "float32")
     w = b.const("w", rng.standard_normal((5, 6)).astype(np.float32), "float32")
     bias = b.const("b", rng.standard_normal(5).astype(np.float32), "float32")
-    h = b.op("FULLY_CONNECTED", [x, w, bias], out=b.tensor("fc", [1, 5], "float32"),
-             options={"fusedActivationFunction": ACT["RELU6"]})
+    h = b.op(
+        "FULLY_CONNECTED",
+        [x, w, bias],
+        out=b.tensor("fc", [1, 5], "float32"),
+        options={"fusedActivationFunction": ACT["RELU6"]},
+    )
     h = b.op("HARD_SWISH", [h], out=b.tensor("hs", [1, 5], "float32"))
     q = b.op("QUANTIZE", [h], out=b.tensor("q", [1, 5], "int8", 0.05, 0))
     d = b.op("DEQUANTIZE", [q], out=b.tensor("dq", [1, 5], "float32"))
@@ -74,6 +96,7 @@ def _float_mlp():
 
 def _opts(name, **fields):
     from tflite_builder import fb
+
     o = getattr(fb, name)()
     for k, v in fields.items():
         setattr(o, k, v)
@@ -86,15 +109,20 @@ def _math_logic():
     x = b.input("x", [2, 3, 4], "float32")
     y = b.input("y", [4], "float32")
     a = b.op("ABS", [x], out=b.tensor("abs", [2, 3, 4], "float32"))
-    e = b.op("EXP", [b.op("NEG", [a], out=b.tensor("neg", [2, 3, 4], "float32"))],
-             out=b.tensor("exp", [2, 3, 4], "float32"))
+    e = b.op(
+        "EXP", [b.op("NEG", [a], out=b.tensor("neg", [2, 3, 4], "float32"))], out=b.tensor("exp", [2, 3, 4], "float32")
+    )
     d = b.op("SQUARED_DIFFERENCE", [e, y], out=b.tensor("sqd", [2, 3, 4], "float32"))
     c = b.op("GREATER", [d, y], out=b.tensor("gt", [2, 3, 4], "bool"))
     s = b.op("SELECT_V2", [c, d, e], out=b.tensor("sel", [2, 3, 4], "float32"))
     axes = b.const("axes", np.array([1], np.int32), "int32")
     r = b.op("REDUCE_MAX", [s, axes], out=b.tensor("rmax", [2, 4], "float32"), options={"keepDims": False})
-    am = b.op("ARG_MAX", [r, b.const("axis", np.array([1], np.int32), "int32")], out=b.tensor("am", [2], "int32"),
-              options=_opts("ArgMaxOptionsT", outputType=2))
+    am = b.op(
+        "ARG_MAX",
+        [r, b.const("axis", np.array([1], np.int32), "int32")],
+        out=b.tensor("am", [2], "int32"),
+        options=_opts("ArgMaxOptionsT", outputType=2),
+    )
     b.output(am, b.op("LOG_SOFTMAX", [r], out=b.tensor("lsm", [2, 4], "float32"), options=_opts("LogSoftmaxOptionsT")))
     return b.build()
 
@@ -103,27 +131,56 @@ def _movement():
     """int8 data movement and resampling: slices, splits, packs, mirror pads, resizes, gathers, views."""
     b = ModelBuilder("fuzz seed: data movement")
     x = b.input("x", [1, 4, 6, 2], "int8", 0.05, 3)
-    sl = b.op("SLICE", [x, b.const("begin", np.array([0, 1, 0, 0], np.int32), "int32"),
-                        b.const("size", np.array([1, 2, -1, 2], np.int32), "int32")],
-              out=_q(b, "slice", [1, 2, 6, 2], 0.05, 3))
+    sl = b.op(
+        "SLICE",
+        [
+            x,
+            b.const("begin", np.array([0, 1, 0, 0], np.int32), "int32"),
+            b.const("size", np.array([1, 2, -1, 2], np.int32), "int32"),
+        ],
+        out=_q(b, "slice", [1, 2, 6, 2], 0.05, 3),
+    )
     halves = [_q(b, f"half{i}", [1, 2, 3, 2], 0.05, 3) for i in range(2)]
-    b.op("SPLIT", [b.const("split_axis", np.array([2], np.int32), "int32"), sl], halves,
-         options=_opts("SplitOptionsT", numSplits=2))
+    b.op(
+        "SPLIT",
+        [b.const("split_axis", np.array([2], np.int32), "int32"), sl],
+        halves,
+        options=_opts("SplitOptionsT", numSplits=2),
+    )
     pk = b.op("PACK", halves, out=_q(b, "pack", [2, 1, 2, 3, 2], 0.05, 3), options=_opts("PackOptionsT", valuesCount=2))
-    mp = b.op("MIRROR_PAD", [x, b.const("mpads", np.array([[0, 0], [1, 1], [2, 0], [0, 0]], np.int32), "int32")],
-              out=_q(b, "mpad", [1, 6, 8, 2], 0.05, 3), options=_opts("MirrorPadOptionsT", mode=1))
-    rz = b.op("RESIZE_NEAREST_NEIGHBOR", [mp, b.const("size", np.array([3, 4], np.int32), "int32")],
-              out=_q(b, "resize", [1, 3, 4, 2], 0.05, 3),
-              options=_opts("ResizeNearestNeighborOptionsT", halfPixelCenters=True))
-    bl = b.op("RESIZE_BILINEAR", [rz, b.const("size2", np.array([5, 5], np.int32), "int32")],
-              out=_q(b, "bilinear", [1, 5, 5, 2], 0.05, 3), options=_opts("ResizeBilinearOptionsT"))
-    g = b.op("GATHER_ND", [bl, b.const("idx", np.array([[0, 4], [0, 1]], np.int32), "int32")],
-             out=_q(b, "gnd", [2, 5, 2], 0.05, 3))
+    mp = b.op(
+        "MIRROR_PAD",
+        [x, b.const("mpads", np.array([[0, 0], [1, 1], [2, 0], [0, 0]], np.int32), "int32")],
+        out=_q(b, "mpad", [1, 6, 8, 2], 0.05, 3),
+        options=_opts("MirrorPadOptionsT", mode=1),
+    )
+    rz = b.op(
+        "RESIZE_NEAREST_NEIGHBOR",
+        [mp, b.const("size", np.array([3, 4], np.int32), "int32")],
+        out=_q(b, "resize", [1, 3, 4, 2], 0.05, 3),
+        options=_opts("ResizeNearestNeighborOptionsT", halfPixelCenters=True),
+    )
+    bl = b.op(
+        "RESIZE_BILINEAR",
+        [rz, b.const("size2", np.array([5, 5], np.int32), "int32")],
+        out=_q(b, "bilinear", [1, 5, 5, 2], 0.05, 3),
+        options=_opts("ResizeBilinearOptionsT"),
+    )
+    g = b.op(
+        "GATHER_ND",
+        [bl, b.const("idx", np.array([[0, 4], [0, 1]], np.int32), "int32")],
+        out=_q(b, "gnd", [2, 5, 2], 0.05, 3),
+    )
     b.output(pk, b.op("ELU", [g], out=_q(b, "elu", [2, 5, 2], 0.04, 20)))
     return b.build()
 
 
 def builder_seeds() -> dict:
     """{name: bytes} of the generated seeds."""
-    return {"conv_block": _conv_block(), "elementwise": _elementwise(), "float_mlp": _float_mlp(),
-            "math_logic": _math_logic(), "movement": _movement()}
+    return {
+        "conv_block": _conv_block(),
+        "elementwise": _elementwise(),
+        "float_mlp": _float_mlp(),
+        "math_logic": _math_logic(),
+        "movement": _movement(),
+    }

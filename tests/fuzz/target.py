@@ -64,7 +64,7 @@ class _FileWatch:
     run_target, so it costs nothing elsewhere."""
 
     installed = False
-    active = None          # None, or [model path, list of foreign paths opened]
+    active = None  # None, or [model path, list of foreign paths opened]
 
     @classmethod
     def _hook(cls, event, args):
@@ -79,10 +79,21 @@ class _FileWatch:
     @classmethod
     def start(cls, model_path: str) -> list:
         if not cls.installed:
-            dirs = {sys.prefix, sys.base_prefix, sys.exec_prefix, COMPILER_DIR, "/proc/self", "/dev/null",
-                    "/usr/lib", "/usr/share/zoneinfo"}
-            dirs |= {os.path.dirname(os.path.dirname(os.path.abspath(m.__file__)))
-                     for m in list(sys.modules.values()) if getattr(m, "__file__", None) and m.__name__ == "numpy"}
+            dirs = {
+                sys.prefix,
+                sys.base_prefix,
+                sys.exec_prefix,
+                COMPILER_DIR,
+                "/proc/self",
+                "/dev/null",
+                "/usr/lib",
+                "/usr/share/zoneinfo",
+            }
+            dirs |= {
+                os.path.dirname(os.path.dirname(os.path.abspath(m.__file__)))
+                for m in list(sys.modules.values())
+                if getattr(m, "__file__", None) and m.__name__ == "numpy"
+            }
             cls._allowed = tuple(sorted(os.path.abspath(d) for d in dirs))
             sys.addaudithook(cls._hook)
             cls.installed = True
@@ -102,6 +113,7 @@ def _onnx_external_refs(path: str) -> bool:
         return False
     try:
         import onnx
+
         with open(path, "rb") as f:
             m = onnx.ModelProto.FromString(f.read())
     except Exception:  # noqa: BLE001 - not a protobuf: nothing external to follow
@@ -127,10 +139,13 @@ def _onnx_external_refs(path: str) -> bool:
                 elif a.type == AttributeProto.GRAPHS:
                     for sg in a.graphs:
                         yield from tensors_of(sg)
-    graphs = [m.graph] + [g for f in m.functions for n in f.node for a in n.attribute
-                          if a.type == AttributeProto.GRAPH for g in [a.g]]
-    return any(t.data_location == onnx.TensorProto.EXTERNAL or len(t.external_data)
-               for g in graphs for t in tensors_of(g))
+
+    graphs = [m.graph] + [
+        g for f in m.functions for n in f.node for a in n.attribute if a.type == AttributeProto.GRAPH for g in [a.g]
+    ]
+    return any(
+        t.data_location == onnx.TensorProto.EXTERNAL or len(t.external_data) for g in graphs for t in tensors_of(g)
+    )
 
 
 def run_target(path: str, c_workdir: str = "") -> tuple:
@@ -140,6 +155,7 @@ def run_target(path: str, c_workdir: str = "") -> tuple:
     """
     from compiler.driver import compile_model
     from compiler.errors import CompileError
+
     external = _onnx_external_refs(path)
     opened = _FileWatch.start(path)
     try:

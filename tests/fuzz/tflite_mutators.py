@@ -15,8 +15,21 @@ from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
 # Values for int32 fields (shapes, indices, options): edges of every check a compiler makes.
 _INTS = (-(1 << 31), -2, -1, 0, 1, 2, 3, 4, 7, 255, 256, 4096, 65535, 65536, 1 << 20, 1 << 30, (1 << 31) - 1)
 _FLOATS = (0.0, -0.0, -1.0, 1e-45, 1e-30, 1e-10, 1.0, 1e10, 3.4e38, math.inf, -math.inf, math.nan)
-_NAMES = ("*/ int x; /*", "a\nb", "back\\slash", 'quo"te', "??/", "caf\u00e9 \u2603", "int", "1abc", "",
-          "x" * 300, "workspace", "\x00nul", "</title><script>")
+_NAMES = (
+    "*/ int x; /*",
+    "a\nb",
+    "back\\slash",
+    'quo"te',
+    "??/",
+    "caf\u00e9 \u2603",
+    "int",
+    "1abc",
+    "",
+    "x" * 300,
+    "workspace",
+    "\x00nul",
+    "</title><script>",
+)
 
 
 def _int(rng):
@@ -50,8 +63,9 @@ def _tensor_type(rng, m, sg):
 
 
 def _tensor_buffer(rng, m, sg):
-    sg.tensors[_pick(rng, sg.tensors)].buffer = rng.choice((0, 1, len(m.buffers) - 1, len(m.buffers),
-                                                            rng.randrange(len(m.buffers) + 2), (1 << 31) - 1))
+    sg.tensors[_pick(rng, sg.tensors)].buffer = rng.choice(
+        (0, 1, len(m.buffers) - 1, len(m.buffers), rng.randrange(len(m.buffers) + 2), (1 << 31) - 1)
+    )
 
 
 def _tensor_name(rng, m, sg):
@@ -91,7 +105,7 @@ def _buffer_data(rng, m, sg):
     data = np.asarray(b.data if b.data is not None else [], np.uint8)
     r = rng.random()
     if r < 0.4 and data.size:
-        data = data[:rng.randrange(data.size)]
+        data = data[: rng.randrange(data.size)]
     elif r < 0.6:
         data = np.concatenate([data, np.full(rng.choice((1, 3, 4, 64)), 0x7F, np.uint8)])
     elif r < 0.8 and data.size:
@@ -126,7 +140,8 @@ def _op_tensor_index(rng, m, sg):
 def _op_opcode(rng, m, sg):
     if rng.random() < 0.5 and sg.operators:
         sg.operators[_pick(rng, sg.operators)].opcodeIndex = rng.choice(
-            (0, len(m.operatorCodes) - 1, len(m.operatorCodes), rng.randrange(1 << 16)))
+            (0, len(m.operatorCodes) - 1, len(m.operatorCodes), rng.randrange(1 << 16))
+        )
     else:
         oc = m.operatorCodes[_pick(rng, m.operatorCodes)]
         code = rng.choice((0, 1, 3, 4, 9, 17, 22, 25, 32, 40, 127, 150, 200, rng.randrange(210)))
@@ -154,8 +169,7 @@ def _op_options(rng, m, sg):
     elif isinstance(v, int):
         # Enum-like fields (activation, padding, types) are int8 in the schema: small values pack, others do not.
         small = (-128, -1, 0, 1, 2, 3, 4, 5, 6, 7, 127)
-        setattr(opts, k, rng.choice(small) if rng.random() < 0.6 else
-                rng.choice((128, 255, 65536, (1 << 31) - 1)))
+        setattr(opts, k, rng.choice(small) if rng.random() < 0.6 else rng.choice((128, 255, 65536, (1 << 31) - 1)))
     elif isinstance(v, float):
         setattr(opts, k, rng.choice(_FLOATS))
     else:
@@ -171,7 +185,7 @@ def _op_order(rng, m, sg):
     if r < 0.4:
         ops[i], ops[j] = ops[j], ops[i]
     elif r < 0.7:
-        ops.insert(j, ops[i])      # the same operator twice: two producers of one tensor
+        ops.insert(j, ops[i])  # the same operator twice: two producers of one tensor
     else:
         del ops[i]
 
@@ -200,9 +214,20 @@ def _model_header(rng, m, sg):
         m.description = rng.choice(_NAMES)
 
 
-MUTATORS = ((_tensor_shape, 5), (_tensor_type, 2), (_tensor_buffer, 2), (_tensor_name, 1), (_quantization, 4),
-            (_buffer_data, 3), (_op_tensor_index, 4), (_op_opcode, 2), (_op_options, 5), (_op_order, 2),
-            (_graph_io, 2), (_model_header, 1))
+MUTATORS = (
+    (_tensor_shape, 5),
+    (_tensor_type, 2),
+    (_tensor_buffer, 2),
+    (_tensor_name, 1),
+    (_quantization, 4),
+    (_buffer_data, 3),
+    (_op_tensor_index, 4),
+    (_op_opcode, 2),
+    (_op_options, 5),
+    (_op_order, 2),
+    (_graph_io, 2),
+    (_model_header, 1),
+)
 _TABLE = [fn for fn, weight in MUTATORS for _ in range(weight)]
 
 
@@ -220,6 +245,7 @@ def mutate_tflite(rng, data: bytes, rounds: int = 1):
         for _ in range(rounds):
             rng.choice(_TABLE)(rng, m, sg)
         import flatbuffers
+
         b = flatbuffers.Builder(len(data) + 1024)
         b.Finish(m.Pack(b), file_identifier=b"TFL3")
         return bytes(b.Output())

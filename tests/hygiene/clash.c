@@ -4,4 +4,7 @@
 int32_t good_run(void);
 int32_t run_count;
 
-int32_t good_run(void) { return ++run_count; }
+int32_t good_run(void)
+{
+    return ++run_count;
+}

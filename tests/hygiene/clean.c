@@ -5,5 +5,11 @@ int32_t good_run(void);
 const char* good_name(void);
 static int32_t calls;
 
-int32_t good_run(void) { return ++calls; }
-const char* good_name(void) { return "no double, no int64_t here"; }
+int32_t good_run(void)
+{
+    return ++calls;
+}
+const char* good_name(void)
+{
+    return "no double, no int64_t here";
+}

@@ -4,7 +4,8 @@
 int32_t good_scale(int32_t x);
 
 /* A comment that says int64_t and double must not count. */
-int32_t good_scale(int32_t x) {
-  int64_t wide = (int64_t)x * 3;
-  return (int32_t)(wide >> 1);
+int32_t good_scale(int32_t x)
+{
+    int64_t wide = (int64_t)x * 3;
+    return (int32_t)(wide >> 1);
 }

@@ -46,12 +46,29 @@ class StackUsageTest(unittest.TestCase):
         objects = []
         for i, src in enumerate(sources):
             obj = os.path.join(tmp, f"{i}_{os.path.basename(src)[:-2]}.o")
-            subprocess.run([_GCC, "-mthumb", *flags, "-O2", "-std=c99", "-fstack-usage", "-I",
-                            os.path.join(crt, "include"), "-c", src, "-o", obj], check=True)
+            subprocess.run(
+                [
+                    _GCC,
+                    "-mthumb",
+                    *flags,
+                    "-O2",
+                    "-std=c99",
+                    "-fstack-usage",
+                    "-I",
+                    os.path.join(crt, "include"),
+                    "-c",
+                    src,
+                    "-o",
+                    obj,
+                ],
+                check=True,
+            )
             objects.append(obj)
         elf = os.path.join(tmp, "all.elf")
-        subprocess.run([_GCC, "-mthumb", *flags, "--specs=nosys.specs", "-nostartfiles", "-Wl,-e,0", *objects,
-                        "-lm", "-o", elf], check=True)
+        subprocess.run(
+            [_GCC, "-mthumb", *flags, "--specs=nosys.specs", "-nostartfiles", "-Wl,-e,0", *objects, "-lm", "-o", elf],
+            check=True,
+        )
         su = {}
         for path in glob.glob(os.path.join(tmp, "*.su")):
             for line in open(path):
@@ -103,7 +120,7 @@ class LiteralFrameTest(unittest.TestCase):
     154c:\t.word\t0xfffffdd4
 """
         frame = parse_disassembly(text)["big"]
-        self.assertEqual(frame.depth, 20 + 556)   # r4 overwritten: the second `add sp, r4` is not replayed
+        self.assertEqual(frame.depth, 20 + 556)  # r4 overwritten: the second `add sp, r4` is not replayed
 
 
 if __name__ == "__main__":

@@ -20,8 +20,10 @@ class RamTest(unittest.TestCase):
         io_bytes = sum(e["bytes"] for e in separate["inputs"] + separate["outputs"])
         total_separate = separate["workspace"]["size"] + io_bytes
         total_inside = inside["workspace"]["size"]
-        print(f"RAM for the model: separate I/O {separate['workspace']['size']} + {io_bytes} = {total_separate} B; "
-              f"I/O in the workspace {total_inside} B")
+        print(
+            f"RAM for the model: separate I/O {separate['workspace']['size']} + {io_bytes} = {total_separate} B; "
+            f"I/O in the workspace {total_inside} B"
+        )
         self.assertLess(total_inside, total_separate)
         self.assertEqual(inside["io_in_workspace"]["total_ram_separate_io"], total_separate)
         self.assertEqual(inside["io_in_workspace"]["saved"], total_separate - total_inside)

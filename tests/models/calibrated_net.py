@@ -52,8 +52,11 @@ def _patches(x, kh, kw, stride, padding):
         x, oh, ow = _pad_same(x, kh, kw, stride)
     else:
         oh, ow = (x.shape[1] - kh) // stride + 1, (x.shape[2] - kw) // stride + 1
-    rows = [x[:, i:i + stride * (oh - 1) + 1:stride, j:j + stride * (ow - 1) + 1:stride, :]
-            for i in range(kh) for j in range(kw)]
+    rows = [
+        x[:, i : i + stride * (oh - 1) + 1 : stride, j : j + stride * (ow - 1) + 1 : stride, :]
+        for i in range(kh)
+        for j in range(kw)
+    ]
     return np.stack(rows, axis=3).reshape(x.shape[0], oh, ow, kh, kw, x.shape[3])
 
 
@@ -88,15 +91,14 @@ class CalibratedNet:
 
     def _bias(self, name, bias, in_scale, w_scale):
         bscale = (np.float32(in_scale) * np.asarray(w_scale, np.float32)).astype(np.float32)
-        q = np.clip(np.round(bias / bscale), -(2 ** 31), 2 ** 31 - 1).astype(np.int32)
+        q = np.clip(np.round(bias / bscale), -(2**31), 2**31 - 1).astype(np.int32)
         return self.b.const(name + "/bias", q, "int32", bscale, 0), q * bscale
 
     def _finish(self, name, z, act):
         values = {"NONE": z, "RELU": np.maximum(z, 0), "RELU6": np.clip(z, 0, 6)}[act]
         return self._emit_act(name, values.astype(np.float32))
 
-    def conv(self, name, x, oc, k, stride=1, padding="SAME", act="RELU", beta=0.5, gamma=(0.7, 1.3),
-             depthwise=False):
+    def conv(self, name, x, oc, k, stride=1, padding="SAME", act="RELU", beta=0.5, gamma=(0.7, 1.3), depthwise=False):
         kh, kw = (k, k) if isinstance(k, int) else k
         ic = x.values.shape[-1]
         p = _patches(x.values, kh, kw, stride, padding)
@@ -111,8 +113,14 @@ class CalibratedNet:
         w_scale = (np.maximum(np.abs(w).reshape(-1, w.shape[-1]).max(axis=0), 1e-8) / 127.0).astype(np.float32)
         wq = np.clip(np.round(w / w_scale), -127, 127).astype(np.int8)
         # TFLite's layouts: conv (oc, kh, kw, ic) per channel along axis 0; depthwise (1, kh, kw, c) along axis 3.
-        wt = self.b.const(name + "/weights", wq[None] if depthwise else wq.transpose(3, 0, 1, 2), "int8", w_scale, 0,
-                          quantized_dimension=3 if depthwise else 0)
+        wt = self.b.const(
+            name + "/weights",
+            wq[None] if depthwise else wq.transpose(3, 0, 1, 2),
+            "int8",
+            w_scale,
+            0,
+            quantized_dimension=3 if depthwise else 0,
+        )
         bt, bias_real = self._bias(name, bias, x.scale, w_scale)
         # The float path continues with the weights as quantized, so later layers calibrate on what int8 computes.
         z = np.einsum(spec, p, wq * w_scale) + bias_real
@@ -120,8 +128,12 @@ class CalibratedNet:
         oh, ow = z.shape[1:3]
         self.macs += oh * ow * oc * kh * kw * (1 if depthwise else ic)
         kind = "DEPTHWISE_CONV_2D" if depthwise else "CONV_2D"
-        opts = {"padding": 0 if padding == "SAME" else 1, "strideH": stride, "strideW": stride,
-                "fusedActivationFunction": ACT[act]}
+        opts = {
+            "padding": 0 if padding == "SAME" else 1,
+            "strideH": stride,
+            "strideW": stride,
+            "fusedActivationFunction": ACT[act],
+        }
         if depthwise:
             opts["depthMultiplier"] = 1
         self.b.op(kind, [x.tensor, wt, bt], out.tensor, opts)
@@ -154,8 +166,12 @@ class CalibratedNet:
         """AVERAGE_POOL_2D over the whole image, then RESHAPE to (1, C): the Keras classifier head."""
         n, h, w, c = x.values.shape
         pooled = self._emit_act(name, x.values.mean(axis=(1, 2), keepdims=True), (x.scale, x.zero_point))
-        self.b.op("AVERAGE_POOL_2D", [x.tensor], pooled.tensor,
-                  {"padding": 1, "strideH": h, "strideW": w, "filterHeight": h, "filterWidth": w})
+        self.b.op(
+            "AVERAGE_POOL_2D",
+            [x.tensor],
+            pooled.tensor,
+            {"padding": 1, "strideH": h, "strideW": w, "filterHeight": h, "filterWidth": w},
+        )
         flat = self._emit_act(name + "/flatten", pooled.values.reshape(n, c), (x.scale, x.zero_point))
         shape = self.b.const(name + "/flatten/shape", np.array([1, c], np.int32), "int32")
         self.b.op("RESHAPE", [pooled.tensor, shape], flat.tensor, {"newShape": [1, c]})
@@ -164,7 +180,8 @@ class CalibratedNet:
     def softmax(self, name, x):
         z = x.values - x.values.max(axis=-1, keepdims=True)
         e = np.exp(z)
-        out = self._emit_act(name, (e / e.sum(axis=-1, keepdims=True)).astype(np.float32),
-                             (np.float32(1.0 / 256.0), -128))
+        out = self._emit_act(
+            name, (e / e.sum(axis=-1, keepdims=True)).astype(np.float32), (np.float32(1.0 / 256.0), -128)
+        )
         self.b.op("SOFTMAX", [x.tensor], out.tensor, {"beta": 1.0})
         return out

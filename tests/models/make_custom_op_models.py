@@ -46,10 +46,13 @@ def build(custom: bool, upto_h: bool = False) -> ModelBuilder:
 
 
 def main(out_dir: str) -> None:
-    paths = [build(True).save(os.path.join(out_dir, "user_custom_int8.tflite")),
-             build(False).save(os.path.join(out_dir, "user_custom_twin_int8.tflite"))]
+    paths = [
+        build(True).save(os.path.join(out_dir, "user_custom_int8.tflite")),
+        build(False).save(os.path.join(out_dir, "user_custom_twin_int8.tflite")),
+    ]
     sys.path.insert(0, os.path.dirname(HERE))
     from compiler.oracle import tflm_outputs
+
     rng = np.random.default_rng(0)
     cases = [[rng.integers(-128, 128, (1, 32)).astype(np.int8)] for _ in range(20)]
     ys = np.stack([np.asarray(o[0]).reshape(-1) for o in tflm_outputs(paths[1], cases, 1)])

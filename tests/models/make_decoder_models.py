@@ -55,12 +55,23 @@ class Chain:
         else:
             ws = rng.uniform(0.5, 1.0, oc) * 1e-2
             self._ws = float(ws.mean())
-            w = b.const(name + "_w", rng.integers(-127, 128, fshape).astype(np.int8), "int8", ws, 0,
-                        quantized_dimension=3 if kind == "DEPTHWISE_CONV_2D" else 0)
+            w = b.const(
+                name + "_w",
+                rng.integers(-127, 128, fshape).astype(np.int8),
+                "int8",
+                ws,
+                0,
+                quantized_dimension=3 if kind == "DEPTHWISE_CONV_2D" else 0,
+            )
             btype = "int64" if self.dtype == "int16" else "int32"
             mag = bias_mag or int(LIMIT[self.dtype] * 127 * np.sqrt(taps) / 4)
-            bias = b.const(name + "_b", rng.integers(-mag, mag + 1, oc).astype(btype), btype,
-                           np.float32(self.scale) * ws.astype(np.float32), 0)
+            bias = b.const(
+                name + "_b",
+                rng.integers(-mag, mag + 1, oc).astype(btype),
+                btype,
+                np.float32(self.scale) * ws.astype(np.float32),
+                0,
+            )
             oscale, ozp = self._out_q(taps)
             if bias_mag:
                 oscale += float(bias_mag * self.scale * self._ws / LIMIT[self.dtype])
@@ -93,7 +104,7 @@ def decoder(dtype, seed):
         c.layer("DEPTHWISE_CONV_2D", (1, 3, 3, 8), [1, 4, 5, 8], dict(conv_opts(), depthMultiplier=1), 9)
     c.layer("TRANSPOSE_CONV", (6, 3, 3, 8), [1, 8, 10, 6], tconv_opts(2, 2, 0), 18)
     if dtype == "int16":
-        c.layer("CONV_2D", (6, 1, 1, 6), [1, 8, 10, 6], conv_opts(), 6, bias_mag=2 ** 36)
+        c.layer("CONV_2D", (6, 1, 1, 6), [1, 8, 10, 6], conv_opts(), 6, bias_mag=2**36)
     c.layer("TRANSPOSE_CONV", (4, 3, 4, 6), [1, 10, 22, 4], tconv_opts(1, 2, 1), 36)
     return c
 

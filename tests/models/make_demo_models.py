@@ -111,8 +111,10 @@ def main(out_dir=HERE):
         with open(path, "wb") as f:
             f.write(data)
         tops, distinct, saturated = check_outputs(path)
-        print(f"{name}: {len(data)} bytes, {net.macs:,} MACs; over 32 random inputs {distinct} distinct outputs, "
-              f"{tops} distinct top indices, {saturated:.1%} of outputs at 127")
+        print(
+            f"{name}: {len(data)} bytes, {net.macs:,} MACs; over 32 random inputs {distinct} distinct outputs, "
+            f"{tops} distinct top indices, {saturated:.1%} of outputs at 127"
+        )
         if distinct < 16 or saturated > 0.05:
             raise SystemExit(f"{name}: outputs are (nearly) constant or saturated")
 

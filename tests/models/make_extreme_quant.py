@@ -25,10 +25,12 @@ def extreme_chain(seed: int = 14) -> ModelBuilder:
     b = ModelBuilder("extreme per-channel quantization (tests/models/make_extreme_quant.py)")
     x = b.input("x", [1, 8, 8, 16], "int8", 0.05, -128)
     scales = [0.05, 0.2, 0.1, 0.3, 0.25]
-    layers = [("CONV_2D", 3, 16, -128, 1, False),             # ReLU, zero point at the int8 minimum
-              ("DEPTHWISE_CONV_2D", 3, 16, 127, 0, True),     # zero point at the int8 maximum, left shifts
-              ("CONV_2D", 1, 24, 3, 3, True),                 # ReLU6, left shifts: aot_conv2d_s8_dsp_exact
-              ("FULLY_CONNECTED", 0, 12, -7, 0, True)]        # left shifts: aot_fully_connected_s8_dsp_exact
+    layers = [
+        ("CONV_2D", 3, 16, -128, 1, False),  # ReLU, zero point at the int8 minimum
+        ("DEPTHWISE_CONV_2D", 3, 16, 127, 0, True),  # zero point at the int8 maximum, left shifts
+        ("CONV_2D", 1, 24, 3, 3, True),  # ReLU6, left shifts: aot_conv2d_s8_dsp_exact
+        ("FULLY_CONNECTED", 0, 12, -7, 0, True),
+    ]  # left shifts: aot_fully_connected_s8_dsp_exact
     for i, (kind, k, oc, zp, act, left) in enumerate(layers):
         x = add_layer(b, x, kind, k, oc, rng, zp, act, left, scales[i], scales[i + 1], name=f"l{i}")
     b.output(x)

@@ -20,6 +20,7 @@ from tflite_builder import ACT, ModelBuilder  # noqa: E402
 
 def _leaky(alpha: float):
     from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+
     opts = fb.LeakyReluOptionsT()
     opts.alpha = alpha
     return opts
@@ -27,6 +28,7 @@ def _leaky(alpha: float):
 
 def _slice():
     from tflite_micro.tensorflow.lite.micro.python import schema_py_generated as fb
+
     return fb.StridedSliceOptionsT()
 
 
@@ -34,27 +36,49 @@ def int16_ops() -> ModelBuilder:
     b = ModelBuilder("int16 element-wise and data-movement operators (aot_rules tests/models/make_int16_models.py)")
     x = b.input("audio", [1, 2, 40, 8], "int16", 1 / 32768, 0)
     bias = b.input("bias", [8], "int16", 2e-5, 0)
-    pad = b.op("PAD", [x, b.const("pads", np.array([[0, 0], [0, 0], [3, 0], [0, 0]], np.int32), "int32")],
-               out=b.tensor("padded", [1, 2, 43, 8], "int16", 1 / 32768, 0))
-    sl = b.op("STRIDED_SLICE", [pad, b.const("begin", np.array([0, 0, 0, 0], np.int32), "int32"),
-                                b.const("end", np.array([1, 2, 40, 8], np.int32), "int32"),
-                                b.const("strides", np.array([1, 1, 1, 1], np.int32), "int32")],
-              out=b.tensor("sliced", [1, 2, 40, 8], "int16", 1 / 32768, 0), options=_slice())
+    pad = b.op(
+        "PAD",
+        [x, b.const("pads", np.array([[0, 0], [0, 0], [3, 0], [0, 0]], np.int32), "int32")],
+        out=b.tensor("padded", [1, 2, 43, 8], "int16", 1 / 32768, 0),
+    )
+    sl = b.op(
+        "STRIDED_SLICE",
+        [
+            pad,
+            b.const("begin", np.array([0, 0, 0, 0], np.int32), "int32"),
+            b.const("end", np.array([1, 2, 40, 8], np.int32), "int32"),
+            b.const("strides", np.array([1, 1, 1, 1], np.int32), "int32"),
+        ],
+        out=b.tensor("sliced", [1, 2, 40, 8], "int16", 1 / 32768, 0),
+        options=_slice(),
+    )
     add = b.op("ADD", [sl, x], out=b.tensor("sum", [1, 2, 40, 8], "int16", 1 / 16384, 0))
-    sub = b.op("SUB", [add, bias], out=b.tensor("diff", [1, 2, 40, 8], "int16", 1 / 16000, 0),
-               options={"fusedActivationFunction": ACT["NONE"]})
+    sub = b.op(
+        "SUB",
+        [add, bias],
+        out=b.tensor("diff", [1, 2, 40, 8], "int16", 1 / 16000, 0),
+        options={"fusedActivationFunction": ACT["NONE"]},
+    )
     lr = b.op("LEAKY_RELU", [sub], out=b.tensor("leaky", [1, 2, 40, 8], "int16", 1 / 16000, 0), options=_leaky(0.3))
     mul = b.op("MUL", [lr, sl], out=b.tensor("prod", [1, 2, 40, 8], "int16", 1 / 20000, 0))
-    cat = b.op("CONCATENATION", [mul, mul], out=b.tensor("cat", [1, 2, 40, 16], "int16", 1 / 20000, 0),
-               options={"axis": 3})
-    pool = b.op("MAX_POOL_2D", [cat], out=b.tensor("pool", [1, 1, 20, 16], "int16", 1 / 20000, 0),
-                options={"padding": 1, "filterHeight": 2, "filterWidth": 2, "strideH": 2, "strideW": 2})
+    cat = b.op(
+        "CONCATENATION", [mul, mul], out=b.tensor("cat", [1, 2, 40, 16], "int16", 1 / 20000, 0), options={"axis": 3}
+    )
+    pool = b.op(
+        "MAX_POOL_2D",
+        [cat],
+        out=b.tensor("pool", [1, 1, 20, 16], "int16", 1 / 20000, 0),
+        options={"padding": 1, "filterHeight": 2, "filterWidth": 2, "strideH": 2, "strideW": 2},
+    )
     q8 = b.op("QUANTIZE", [pool], out=b.tensor("q8", [1, 1, 20, 16], "int8", 1 / 100, -3))
     q16 = b.op("QUANTIZE", [q8], out=b.tensor("q16", [1, 1, 20, 16], "int16", 1 / 4096, 0))
-    soft = b.op("SOFTMAX", [q16], out=b.tensor("soft", [1, 1, 20, 16], "int16", 1 / 32768, 0),
-                options={"beta": 1.0})
-    mean = b.op("MEAN", [soft, b.const("axes", np.array([2], np.int32), "int32")],
-                out=b.tensor("mean", [1, 1, 16], "int16", 1 / 32768, 0), options={"keepDims": False})
+    soft = b.op("SOFTMAX", [q16], out=b.tensor("soft", [1, 1, 20, 16], "int16", 1 / 32768, 0), options={"beta": 1.0})
+    mean = b.op(
+        "MEAN",
+        [soft, b.const("axes", np.array([2], np.int32), "int32")],
+        out=b.tensor("mean", [1, 1, 16], "int16", 1 / 32768, 0),
+        options={"keepDims": False},
+    )
     y = b.op("DEQUANTIZE", [mean], out=b.tensor("probs", [1, 1, 16], "float32"))
     b.output(y, q8)
     return b

@@ -36,16 +36,38 @@ from tflite_builder import ModelBuilder  # noqa: E402
 from test_ops_tflite import residual_model  # noqa: E402
 
 # Input scale 0.05, output scale 0.2: real multiplier = scale / 4 (see tests/compiler/test_mve_kernels.py).
-EXTREME_SCALES = [1e-10, 1.5e-9, 3e-8, 1e-6, 0.004, 0.3, 40.0, 2000.0, 0.006, 0.003, 0.008, 0.005, 0.002, 0.004,
-                  0.007, 0.009]
+EXTREME_SCALES = [
+    1e-10,
+    1.5e-9,
+    3e-8,
+    1e-6,
+    0.004,
+    0.3,
+    40.0,
+    2000.0,
+    0.006,
+    0.003,
+    0.008,
+    0.005,
+    0.002,
+    0.004,
+    0.007,
+    0.009,
+]
 
 
 def _layer(b, rng, name, kind, x, out_shape, fshape, scales, out_q, options, in_scale=0.05):
     w = rng.integers(-127, 128, size=fshape).astype(np.int8)
     axis = 3 if kind == "DEPTHWISE_CONV_2D" else 0
     wt = b.const(name + "_w", w, "int8", np.asarray(scales), 0, quantized_dimension=axis)
-    bias = b.const(name + "_b", rng.integers(-3000, 3000, size=len(scales)).astype(np.int32), "int32",
-                   np.float32(in_scale) * np.asarray(scales, np.float32), 0, quantized_dimension=0)
+    bias = b.const(
+        name + "_b",
+        rng.integers(-3000, 3000, size=len(scales)).astype(np.int32),
+        "int32",
+        np.float32(in_scale) * np.asarray(scales, np.float32),
+        0,
+        quantized_dimension=0,
+    )
     y = b.tensor(name, out_shape, "int8", *out_q)
     b.op(kind, [x, wt, bias], y, options)
     return y
@@ -55,27 +77,111 @@ def layers_model():
     rng = np.random.default_rng(18)
     b = ModelBuilder()
     x = b.input("x", [1, 9, 11, 3], "int8", 0.05, -7)
-    c = _layer(b, rng, "conv", "CONV_2D", x, [1, 9, 11, 13], (13, 3, 3, 3), EXTREME_SCALES[:13], (0.2, 4),
-               {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0})
-    d = _layer(b, rng, "dw", "DEPTHWISE_CONV_2D", c, [1, 5, 6, 13], (1, 3, 3, 13),
-               rng.uniform(0.002, 0.01, size=13), (0.1, -3),
-               {"padding": 0, "strideH": 2, "strideW": 2, "fusedActivationFunction": 1, "depthMultiplier": 1,
-                "dilationHFactor": 2, "dilationWFactor": 2}, in_scale=0.2)
-    f = _layer(b, rng, "fc", "FULLY_CONNECTED", d, [3, 7], (7, 130), EXTREME_SCALES[:7], (0.2, -5),
-               {"fusedActivationFunction": 0}, in_scale=0.1)
+    c = _layer(
+        b,
+        rng,
+        "conv",
+        "CONV_2D",
+        x,
+        [1, 9, 11, 13],
+        (13, 3, 3, 3),
+        EXTREME_SCALES[:13],
+        (0.2, 4),
+        {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0},
+    )
+    d = _layer(
+        b,
+        rng,
+        "dw",
+        "DEPTHWISE_CONV_2D",
+        c,
+        [1, 5, 6, 13],
+        (1, 3, 3, 13),
+        rng.uniform(0.002, 0.01, size=13),
+        (0.1, -3),
+        {
+            "padding": 0,
+            "strideH": 2,
+            "strideW": 2,
+            "fusedActivationFunction": 1,
+            "depthMultiplier": 1,
+            "dilationHFactor": 2,
+            "dilationWFactor": 2,
+        },
+        in_scale=0.2,
+    )
+    f = _layer(
+        b,
+        rng,
+        "fc",
+        "FULLY_CONNECTED",
+        d,
+        [3, 7],
+        (7, 130),
+        EXTREME_SCALES[:7],
+        (0.2, -5),
+        {"fusedActivationFunction": 0},
+        in_scale=0.1,
+    )
     # 16 channels, 3x3 dilated rows, SAME: filter rows of 48 bytes read in place where the window is inside.
-    e = _layer(b, rng, "widen", "CONV_2D", x, [1, 9, 11, 16], (16, 3, 3, 3), rng.uniform(0.002, 0.01, size=16),
-               (0.1, -2), {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 1})
-    g = _layer(b, rng, "rows", "CONV_2D", e, [1, 9, 11, 8], (8, 3, 3, 16), EXTREME_SCALES[8:16], (0.2, 6),
-               {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0, "dilationHFactor": 2,
-                "dilationWFactor": 1}, in_scale=0.1)
+    e = _layer(
+        b,
+        rng,
+        "widen",
+        "CONV_2D",
+        x,
+        [1, 9, 11, 16],
+        (16, 3, 3, 3),
+        rng.uniform(0.002, 0.01, size=16),
+        (0.1, -2),
+        {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 1},
+    )
+    g = _layer(
+        b,
+        rng,
+        "rows",
+        "CONV_2D",
+        e,
+        [1, 9, 11, 8],
+        (8, 3, 3, 16),
+        EXTREME_SCALES[8:16],
+        (0.2, 6),
+        {
+            "padding": 0,
+            "strideH": 1,
+            "strideW": 1,
+            "fusedActivationFunction": 0,
+            "dilationHFactor": 2,
+            "dilationWFactor": 1,
+        },
+        in_scale=0.1,
+    )
     # Depthwise on 16 channels with the extreme scales (left shifts: the general requantization), stride 1 (the
     # pixel pairs share their input vectors) and stride 2 (they do not).
     for name, stride, ow in (("dw_slide", 1, 11), ("dw_step", 2, 6)):
-        b.output(_layer(b, rng, name, "DEPTHWISE_CONV_2D", e, [1, 9, ow, 16], (1, 3, 3, 16), EXTREME_SCALES,
-                        (0.2, 3), {"padding": 0, "strideH": 1, "strideW": stride, "fusedActivationFunction": 0,
-                                   "depthMultiplier": 1, "dilationHFactor": 1, "dilationWFactor": 1},
-                        in_scale=0.1))
+        b.output(
+            _layer(
+                b,
+                rng,
+                name,
+                "DEPTHWISE_CONV_2D",
+                e,
+                [1, 9, ow, 16],
+                (1, 3, 3, 16),
+                EXTREME_SCALES,
+                (0.2, 3),
+                {
+                    "padding": 0,
+                    "strideH": 1,
+                    "strideW": stride,
+                    "fusedActivationFunction": 0,
+                    "depthMultiplier": 1,
+                    "dilationHFactor": 1,
+                    "dilationWFactor": 1,
+                },
+                in_scale=0.1,
+            )
+        )
     b.output(g)
     b.output(f)
     return b
@@ -85,38 +191,131 @@ def plane_model():
     rng = np.random.default_rng(55)
     b = ModelBuilder()
     x = b.input("x", [1, 6, 5, 13], "int8", 0.05, -7)
-    same1 = {"padding": 0, "strideH": 1, "strideW": 1, "depthMultiplier": 1, "dilationHFactor": 1,
-             "dilationWFactor": 1}
-    d = _layer(b, rng, "dw_extreme", "DEPTHWISE_CONV_2D", x, [1, 6, 5, 13], (1, 3, 3, 13), EXTREME_SCALES[:13],
-               (0.2, 4), dict(same1, fusedActivationFunction=0))
+    same1 = {"padding": 0, "strideH": 1, "strideW": 1, "depthMultiplier": 1, "dilationHFactor": 1, "dilationWFactor": 1}
+    d = _layer(
+        b,
+        rng,
+        "dw_extreme",
+        "DEPTHWISE_CONV_2D",
+        x,
+        [1, 6, 5, 13],
+        (1, 3, 3, 13),
+        EXTREME_SCALES[:13],
+        (0.2, 4),
+        dict(same1, fusedActivationFunction=0),
+    )
     b.output(d)
     pool = b.tensor("pool", [1, 3, 3, 13], "int8", 0.2, 4)
-    b.op("AVERAGE_POOL_2D", [d], pool, {"padding": 0, "strideH": 2, "strideW": 2, "filterHeight": 3,
-                                        "filterWidth": 3, "fusedActivationFunction": 1})
+    b.op(
+        "AVERAGE_POOL_2D",
+        [d],
+        pool,
+        {"padding": 0, "strideH": 2, "strideW": 2, "filterHeight": 3, "filterWidth": 3, "fusedActivationFunction": 1},
+    )
     b.output(pool)
-    e = _layer(b, rng, "widen", "CONV_2D", x, [1, 6, 5, 16], (16, 1, 1, 13), rng.uniform(0.002, 0.01, size=16),
-               (0.1, -2), {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0})
-    r = _layer(b, rng, "dw_relu6", "DEPTHWISE_CONV_2D", e, [1, 6, 5, 16], (1, 3, 3, 16),
-               rng.uniform(0.002, 0.01, size=16), (0.03, -128), dict(same1, fusedActivationFunction=3), in_scale=0.1)
+    e = _layer(
+        b,
+        rng,
+        "widen",
+        "CONV_2D",
+        x,
+        [1, 6, 5, 16],
+        (16, 1, 1, 13),
+        rng.uniform(0.002, 0.01, size=16),
+        (0.1, -2),
+        {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0},
+    )
+    r = _layer(
+        b,
+        rng,
+        "dw_relu6",
+        "DEPTHWISE_CONV_2D",
+        e,
+        [1, 6, 5, 16],
+        (1, 3, 3, 16),
+        rng.uniform(0.002, 0.01, size=16),
+        (0.03, -128),
+        dict(same1, fusedActivationFunction=3),
+        in_scale=0.1,
+    )
     b.output(r)
     # The same loop with the clamp to all of int8 (a saturating shift), at a small output scale so that many sums
     # saturate both ways.
-    b.output(_layer(b, rng, "dw_full", "DEPTHWISE_CONV_2D", e, [1, 6, 5, 16], (1, 3, 3, 16),
-                    rng.uniform(0.002, 0.01, size=16), (0.004, 5), dict(same1, fusedActivationFunction=0),
-                    in_scale=0.1))
+    b.output(
+        _layer(
+            b,
+            rng,
+            "dw_full",
+            "DEPTHWISE_CONV_2D",
+            e,
+            [1, 6, 5, 16],
+            (1, 3, 3, 16),
+            rng.uniform(0.002, 0.01, size=16),
+            (0.004, 5),
+            dict(same1, fusedActivationFunction=0),
+            in_scale=0.1,
+        )
+    )
     y = b.input("y", [1, 7, 4, 8], "int8", 0.05, 3)
-    b.output(_layer(b, rng, "dw_step", "DEPTHWISE_CONV_2D", y, [1, 4, 2, 8], (1, 3, 3, 8),
-                    rng.uniform(0.002, 0.01, size=8), (0.1, -3),
-                    dict(same1, strideH=2, strideW=2, fusedActivationFunction=1)))
+    b.output(
+        _layer(
+            b,
+            rng,
+            "dw_step",
+            "DEPTHWISE_CONV_2D",
+            y,
+            [1, 4, 2, 8],
+            (1, 3, 3, 8),
+            rng.uniform(0.002, 0.01, size=8),
+            (0.1, -3),
+            dict(same1, strideH=2, strideW=2, fusedActivationFunction=1),
+        )
+    )
     z = b.input("z", [1, 7, 6, 6], "int8", 0.05, 0)
-    b.output(_layer(b, rng, "dw_dilated", "DEPTHWISE_CONV_2D", z, [1, 5, 4, 6], (1, 2, 2, 6),
-                    rng.uniform(0.002, 0.01, size=6), (0.1, 1),
-                    {"padding": 1, "strideH": 1, "strideW": 1, "depthMultiplier": 1, "dilationHFactor": 2,
-                     "dilationWFactor": 2, "fusedActivationFunction": 0}))
+    b.output(
+        _layer(
+            b,
+            rng,
+            "dw_dilated",
+            "DEPTHWISE_CONV_2D",
+            z,
+            [1, 5, 4, 6],
+            (1, 2, 2, 6),
+            rng.uniform(0.002, 0.01, size=6),
+            (0.1, 1),
+            {
+                "padding": 1,
+                "strideH": 1,
+                "strideW": 1,
+                "depthMultiplier": 1,
+                "dilationHFactor": 2,
+                "dilationWFactor": 2,
+                "fusedActivationFunction": 0,
+            },
+        )
+    )
     u = b.input("u", [1, 8, 7, 2], "int8", 0.05, -100)
-    b.output(_layer(b, rng, "gathered", "CONV_2D", u, [1, 8, 4, 5], (5, 3, 3, 2), EXTREME_SCALES[3:8], (0.2, -1),
-                    {"padding": 0, "strideH": 1, "strideW": 2, "fusedActivationFunction": 0, "dilationHFactor": 2,
-                     "dilationWFactor": 1}))
+    b.output(
+        _layer(
+            b,
+            rng,
+            "gathered",
+            "CONV_2D",
+            u,
+            [1, 8, 4, 5],
+            (5, 3, 3, 2),
+            EXTREME_SCALES[3:8],
+            (0.2, -1),
+            {
+                "padding": 0,
+                "strideH": 1,
+                "strideW": 2,
+                "fusedActivationFunction": 0,
+                "dilationHFactor": 2,
+                "dilationWFactor": 1,
+            },
+        )
+    )
     return b
 
 
@@ -124,7 +323,8 @@ def main():
     layers_model().save(os.path.join(HERE, "mve_layers_int8.tflite"))
     plane_model().save(os.path.join(HERE, "mve_plane_int8.tflite"))
     residual_model(shape=(1, 5, 5, 8), oc=7, mid=8, per_channel=True, add_act=1, seed=3).save(
-        os.path.join(HERE, "mve_residual_int8.tflite"))
+        os.path.join(HERE, "mve_residual_int8.tflite")
+    )
 
 
 if __name__ == "__main__":

@@ -31,17 +31,22 @@ def make_float_model() -> onnx.ModelProto:
         return rng.normal(0.0, 1.0 / np.sqrt(fan_in), size=shape)
 
     inits = [
-        _init("c1_w", w(8, 3, 3, 3)), _init("c1_b", rng.normal(0, 0.1, 8)),
-        _init("bn_scale", rng.uniform(0.5, 1.5, 8)), _init("bn_bias", rng.normal(0, 0.1, 8)),
-        _init("bn_mean", rng.normal(0, 0.1, 8)), _init("bn_var", rng.uniform(0.5, 1.5, 8)),
-        _init("dw_w", w(8, 1, 3, 3)), _init("dw_b", rng.normal(0, 0.1, 8)),
-        _init("pw_w", w(16, 8, 1, 1)), _init("pw_b", rng.normal(0, 0.1, 16)),
-        _init("fc_w", w(10, 16)), _init("fc_b", rng.normal(0, 0.1, 10)),
+        _init("c1_w", w(8, 3, 3, 3)),
+        _init("c1_b", rng.normal(0, 0.1, 8)),
+        _init("bn_scale", rng.uniform(0.5, 1.5, 8)),
+        _init("bn_bias", rng.normal(0, 0.1, 8)),
+        _init("bn_mean", rng.normal(0, 0.1, 8)),
+        _init("bn_var", rng.uniform(0.5, 1.5, 8)),
+        _init("dw_w", w(8, 1, 3, 3)),
+        _init("dw_b", rng.normal(0, 0.1, 8)),
+        _init("pw_w", w(16, 8, 1, 1)),
+        _init("pw_b", rng.normal(0, 0.1, 16)),
+        _init("fc_w", w(10, 16)),
+        _init("fc_b", rng.normal(0, 0.1, 10)),
     ]
     nodes = [
         helper.make_node("Conv", ["input", "c1_w", "c1_b"], ["c1"], pads=[1, 1, 1, 1], name="conv1"),
-        helper.make_node("BatchNormalization", ["c1", "bn_scale", "bn_bias", "bn_mean", "bn_var"], ["bn1"],
-                         name="bn1"),
+        helper.make_node("BatchNormalization", ["c1", "bn_scale", "bn_bias", "bn_mean", "bn_var"], ["bn1"], name="bn1"),
         helper.make_node("Relu", ["bn1"], ["r1"], name="relu1"),
         helper.make_node("MaxPool", ["r1"], ["p1"], kernel_shape=[2, 2], strides=[2, 2], name="pool1"),
         helper.make_node("Conv", ["p1", "dw_w", "dw_b"], ["dw"], pads=[1, 1, 1, 1], group=8, name="dwconv"),
@@ -53,9 +58,12 @@ def make_float_model() -> onnx.ModelProto:
         helper.make_node("Gemm", ["flat", "fc_w", "fc_b"], ["logits"], transB=1, name="fc"),
     ]
     graph = helper.make_graph(
-        nodes, "onnx_cnn",
+        nodes,
+        "onnx_cnn",
         [helper.make_tensor_value_info("input", TensorProto.FLOAT, list(INPUT_SHAPE))],
-        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 10])], inits)
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 10])],
+        inits,
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="aot_rules")
     model.ir_version = 8
     onnx.checker.check_model(model)
@@ -79,8 +87,15 @@ def quantize_qdq(float_path: str, out_path: str) -> None:
     pre_path = out_path + ".pre.onnx"
     try:
         quant_pre_process(float_path, pre_path, skip_symbolic_shape=True)
-        quantize_static(pre_path, out_path, Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
-                        activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+        quantize_static(
+            pre_path,
+            out_path,
+            Reader(),
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+        )
     finally:
         if os.path.exists(pre_path):
             os.remove(pre_path)

@@ -23,13 +23,22 @@ from test_stateful import svdf_model  # noqa: E402
 
 MODELS = {
     "lstm_float": lambda: lstm_model("float32", batches=2, steps=5, time_major=True, clip=0.4)[0],
-    "lstm_int8_extremes": lambda: lstm_model("int8", batches=2, steps=6, input_size=12, state=8,
-                                             hidden_q=(0.004, 127), in_q=(0.05, -128), weight_scale=0.03,
-                                             cell_scale=2.0 ** -15, clip=0.5)[0],
-    "svdf_int16_state": lambda: svdf_model("int8", "int16", batches=1, input_size=24, filters=8, rank=2, memory=6,
-                                           state_q=(0.004, 0), out_q=(0.5, 5)),
-    "svdf_float": lambda: svdf_model("float32", batches=1, input_size=12, filters=6, rank=3, memory=4,
-                                     act="RELU6"),
+    "lstm_int8_extremes": lambda: lstm_model(
+        "int8",
+        batches=2,
+        steps=6,
+        input_size=12,
+        state=8,
+        hidden_q=(0.004, 127),
+        in_q=(0.05, -128),
+        weight_scale=0.03,
+        cell_scale=2.0**-15,
+        clip=0.5,
+    )[0],
+    "svdf_int16_state": lambda: svdf_model(
+        "int8", "int16", batches=1, input_size=24, filters=8, rank=2, memory=6, state_q=(0.004, 0), out_q=(0.5, 5)
+    ),
+    "svdf_float": lambda: svdf_model("float32", batches=1, input_size=12, filters=6, rank=3, memory=4, act="RELU6"),
 }
 
 

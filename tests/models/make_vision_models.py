@@ -34,8 +34,9 @@ def _normalize_batchnorms(model, images):
             x = tf.keras.Model(model.inputs, layer.input)(images, training=False).numpy()
             axes = tuple(range(x.ndim - 1))
             gamma, beta, _, _ = layer.get_weights()
-            layer.set_weights([np.ones_like(gamma), np.full_like(beta, 0.5), x.mean(axis=axes),
-                               x.var(axis=axes) + 1e-3])
+            layer.set_weights(
+                [np.ones_like(gamma), np.full_like(beta, 0.5), x.mean(axis=axes), x.var(axis=axes) + 1e-3]
+            )
 
 
 def _convert(model, input_shape, seed):
@@ -60,8 +61,9 @@ def mobilenet_v1():
     shape = (96, 96, 1)
     # A fixed batch of 1 keeps the classifier's reshape static (no SHAPE/STRIDED_SLICE/PACK in the graph).
     inp = tf.keras.Input(shape=shape, batch_size=1)
-    model = tf.keras.applications.MobileNet(input_tensor=inp, alpha=0.25, weights=None, classes=2,
-                                            include_top=True, classifier_activation="softmax")
+    model = tf.keras.applications.MobileNet(
+        input_tensor=inp, alpha=0.25, weights=None, classes=2, include_top=True, classifier_activation="softmax"
+    )
     return _convert(model, shape, 1)
 
 
@@ -69,14 +71,17 @@ def mobilenet_v2():
     tf.keras.utils.set_random_seed(35)
     shape = (96, 96, 3)
     inp = tf.keras.Input(shape=shape, batch_size=1)
-    model = tf.keras.applications.MobileNetV2(input_tensor=inp, alpha=0.35, weights=None, classes=10,
-                                              include_top=True, classifier_activation="softmax")
+    model = tf.keras.applications.MobileNetV2(
+        input_tensor=inp, alpha=0.35, weights=None, classes=10, include_top=True, classifier_activation="softmax"
+    )
     return _convert(model, shape, 2)
 
 
 if __name__ == "__main__":
-    for name, build in (("mobilenet_v1_025_96_int8.tflite", mobilenet_v1),
-                        ("mobilenet_v2_035_96_int8.tflite", mobilenet_v2)):
+    for name, build in (
+        ("mobilenet_v1_025_96_int8.tflite", mobilenet_v1),
+        ("mobilenet_v2_035_96_int8.tflite", mobilenet_v2),
+    ):
         path = os.path.join(HERE, name)
         data = build()
         with open(path, "wb") as f:

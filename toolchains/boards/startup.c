@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #define AOT_FAULT_EXIT_CODE 134u
-#define AOT_STACK_PAINT 0xA5A5A5A5u
+#define AOT_STACK_PAINT     0xA5A5A5A5u
 
 extern uint32_t __data_start__, __data_end__, __data_load__, __bss_start__, __bss_end__;
 extern uint32_t __stack_bottom, __stack_top;
@@ -30,58 +30,66 @@ void aot_securefault_handler(void);
 void aot_unexpected_handler(void);
 void aot_fault_report(const uint32_t* frame, uint32_t fault);
 
-static int32_t semihost(uint32_t op, const void* arg) {
-  register uint32_t r0 __asm__("r0") = op;
-  register const void* r1 __asm__("r1") = arg;
-  __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
-  return (int32_t)r0;
+static int32_t semihost(uint32_t op, const void* arg)
+{
+    register uint32_t r0 __asm__("r0") = op;
+    register const void* r1 __asm__("r1") = arg;
+    __asm__ volatile("bkpt 0xab" : "+r"(r0) : "r"(r1) : "memory");
+    return (int32_t)r0;
 }
 
-static void write_str(const char* s) { (void)semihost(0x04u /* SYS_WRITE0 */, s); }
+static void write_str(const char* s)
+{
+    (void)semihost(0x04u /* SYS_WRITE0 */, s);
+}
 
-static void write_hex(uint32_t v) {
-  char buf[11] = "0x";
-  for (int32_t i = 0; i < 8; ++i) {
-    uint32_t nibble = (v >> (28 - 4 * i)) & 0xFu;
-    buf[2 + i] = (char)(nibble < 10u ? '0' + nibble : 'a' + nibble - 10u);
-  }
-  buf[10] = '\0';
-  write_str(buf);
+static void write_hex(uint32_t v)
+{
+    char buf[11] = "0x";
+    for (int32_t i = 0; i < 8; ++i) {
+        uint32_t nibble = (v >> (28 - 4 * i)) & 0xFu;
+        buf[2 + i] = (char)(nibble < 10u ? '0' + nibble : 'a' + nibble - 10u);
+    }
+    buf[10] = '\0';
+    write_str(buf);
 }
 
 /* SYS_EXIT_EXTENDED carries a full exit code (plain SYS_EXIT only says "success" or "failure"). */
-static void exit_with(uint32_t code) {
-  uint32_t block[2] = {0x20026u /* ADP_Stopped_ApplicationExit */, code};
-  (void)semihost(0x20u, block);
-  for (;;) {
-  }
+static void exit_with(uint32_t code)
+{
+    uint32_t block[2] = {0x20026u /* ADP_Stopped_ApplicationExit */, code};
+    (void)semihost(0x20u, block);
+    for (;;) {
+    }
 }
 
-void aot_fault_report(const uint32_t* frame, uint32_t fault) {
-  static const char* const names[] = {"NMI",         "HardFault",   "MemManage fault",     "BusFault",
-                                      "UsageFault",  "SecureFault", "unexpected interrupt"};
-  write_str("\n*** FAULT: ");
-  write_str(names[fault < 7u ? fault : 6u]);
-  write_str(" at pc=");
-  write_hex(frame[6]);
-  write_str(" lr=");
-  write_hex(frame[5]);
+void aot_fault_report(const uint32_t* frame, uint32_t fault)
+{
+    static const char* const names[] = {"NMI",        "HardFault",   "MemManage fault",     "BusFault",
+                                        "UsageFault", "SecureFault", "unexpected interrupt"};
+    write_str("\n*** FAULT: ");
+    write_str(names[fault < 7u ? fault : 6u]);
+    write_str(" at pc=");
+    write_hex(frame[6]);
+    write_str(" lr=");
+    write_hex(frame[5]);
 #if !defined(__ARM_ARCH_6M__)
-  /* Configurable/HardFault status registers exist from Armv7-M on (not on Cortex-M0). */
-  write_str(" CFSR=");
-  write_hex(*(volatile const uint32_t*)0xE000ED28u);
-  write_str(" HFSR=");
-  write_hex(*(volatile const uint32_t*)0xE000ED2Cu);
+    /* Configurable/HardFault status registers exist from Armv7-M on (not on Cortex-M0). */
+    write_str(" CFSR=");
+    write_hex(*(volatile const uint32_t*)0xE000ED28u);
+    write_str(" HFSR=");
+    write_hex(*(volatile const uint32_t*)0xE000ED2Cu);
 #endif
-  write_str(" ***\n");
-  exit_with(AOT_FAULT_EXIT_CODE);
+    write_str(" ***\n");
+    exit_with(AOT_FAULT_EXIT_CODE);
 }
 
 /* Each handler passes the exception stack frame (always MSP: nothing here switches to PSP) and its fault id. */
-#define AOT_FAULT_HANDLER(fn, id)                                                        \
-  __attribute__((naked)) void fn(void) {                                                \
-    __asm__ volatile("mrs r0, msp\n movs r1, #" #id "\n ldr r2, =aot_fault_report\n bx r2\n"); \
-  }
+#define AOT_FAULT_HANDLER(fn, id)                                                                                      \
+    __attribute__((naked)) void fn(void)                                                                               \
+    {                                                                                                                  \
+        __asm__ volatile("mrs r0, msp\n movs r1, #" #id "\n ldr r2, =aot_fault_report\n bx r2\n");                     \
+    }
 AOT_FAULT_HANDLER(aot_nmi_handler, 0)
 AOT_FAULT_HANDLER(aot_hardfault_handler, 1)
 AOT_FAULT_HANDLER(aot_memmanage_handler, 2)
@@ -116,32 +124,45 @@ __attribute__((section(".vectors"), used)) static const aot_vector aot_vectors[3
     0,
     aot_unexpected_handler, /* PendSV */
     aot_unexpected_handler, /* SysTick */
-    aot_unexpected_handler, aot_unexpected_handler, aot_unexpected_handler, aot_unexpected_handler,
-    aot_unexpected_handler, aot_unexpected_handler, aot_unexpected_handler, aot_unexpected_handler,
-    aot_unexpected_handler, aot_unexpected_handler, aot_unexpected_handler, aot_unexpected_handler,
-    aot_unexpected_handler, aot_unexpected_handler, aot_unexpected_handler, aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
+    aot_unexpected_handler,
 };
 
-void aot_reset_handler(void) {
+void aot_reset_handler(void)
+{
 #if defined(__ARM_FP)
-  /* Grant full access to CP10/CP11 before any floating-point instruction runs. */
-  *(volatile uint32_t*)0xE000ED88u |= 0xFu << 20;
-  __asm__ volatile("dsb\n isb" ::: "memory");
+    /* Grant full access to CP10/CP11 before any floating-point instruction runs. */
+    *(volatile uint32_t*)0xE000ED88u |= 0xFu << 20;
+    __asm__ volatile("dsb\n isb" ::: "memory");
 #endif
 #if !defined(__ARM_ARCH_6M__)
-  /* Report MemManage, BusFault and UsageFault by name instead of escalating them to HardFault. */
-  *(volatile uint32_t*)0xE000ED24u |= (1u << 16) | (1u << 17) | (1u << 18);
+    /* Report MemManage, BusFault and UsageFault by name instead of escalating them to HardFault. */
+    *(volatile uint32_t*)0xE000ED24u |= (1u << 16) | (1u << 17) | (1u << 18);
 #endif
-  const uint32_t* src = &__data_load__;
-  for (uint32_t* dst = &__data_start__; dst < &__data_end__;) *dst++ = *src++;
-  for (uint32_t* dst = &__bss_start__; dst < &__bss_end__;) *dst++ = 0u;
-  for (const uint32_t* entry = __aot_zero_table_start; entry + 1 < __aot_zero_table_end; entry += 2) {
-    for (uint32_t* dst = (uint32_t*)entry[0]; dst < (uint32_t*)entry[1];) *dst++ = 0u;
-  }
-  /* Paint the stack below the current frame so benchmarks can read its high-water mark. */
-  uint32_t* sp;
-  __asm__ volatile("mov %0, sp" : "=r"(sp));
-  for (uint32_t* p = &__stack_bottom; p < sp - 16; ++p) *p = AOT_STACK_PAINT;
-  initialise_monitor_handles();
-  exit(main());
+    const uint32_t* src = &__data_load__;
+    for (uint32_t* dst = &__data_start__; dst < &__data_end__;) *dst++ = *src++;
+    for (uint32_t* dst = &__bss_start__; dst < &__bss_end__;) *dst++ = 0u;
+    for (const uint32_t* entry = __aot_zero_table_start; entry + 1 < __aot_zero_table_end; entry += 2) {
+        for (uint32_t* dst = (uint32_t*)entry[0]; dst < (uint32_t*)entry[1];) *dst++ = 0u;
+    }
+    /* Paint the stack below the current frame so benchmarks can read its high-water mark. */
+    uint32_t* sp;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    for (uint32_t* p = &__stack_bottom; p < sp - 16; ++p) *p = AOT_STACK_PAINT;
+    initialise_monitor_handles();
+    exit(main());
 }

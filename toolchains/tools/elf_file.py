@@ -15,7 +15,7 @@ _SHT_SYMTAB = 2
 class Symbol:
     name: str
     size: int
-    kind: str      # "text", "rodata", "data" (flash and RAM) or "bss"
+    kind: str  # "text", "rodata", "data" (flash and RAM) or "bss"
     address: int = 0
 
     @property
@@ -30,13 +30,13 @@ class Symbol:
 def _section_headers(data: bytes):
     if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 1:
         raise ValueError("not a little-endian ELF32 file")
-    shoff, = struct.unpack_from("<I", data, 0x20)
+    (shoff,) = struct.unpack_from("<I", data, 0x20)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x2E)
     return [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize) for i in range(shnum)], shstrndx
 
 
 def _cstr(data: bytes, off: int) -> str:
-    return data[off:data.index(b"\0", off)].decode(errors="replace")
+    return data[off : data.index(b"\0", off)].decode(errors="replace")
 
 
 def section_kind(sh_type: int, sh_flags: int) -> str:
@@ -58,15 +58,15 @@ def read_sections(data: bytes):
 @dataclass(frozen=True)
 class Section:
     name: str
-    address: int   # where it runs (VMA)
-    load: int      # where its bytes are stored in the image (LMA; = address unless copied at reset)
+    address: int  # where it runs (VMA)
+    load: int  # where its bytes are stored in the image (LMA; = address unless copied at reset)
     size: int
     nobits: bool
 
 
 def read_alloc_sections(data: bytes):
     """Every allocated, non-empty section with its run and load address (from the PT_LOAD program headers)."""
-    phoff, = struct.unpack_from("<I", data, 0x1C)
+    (phoff,) = struct.unpack_from("<I", data, 0x1C)
     phentsize, phnum = struct.unpack_from("<HH", data, 0x2A)
     segments = [struct.unpack_from("<IIIIIIII", data, phoff + i * phentsize) for i in range(phnum)]
     headers, shstrndx = _section_headers(data)

@@ -14,11 +14,25 @@ from absl import app, flags
 
 from compiler.budgets import parse_bytes
 from compiler.errors import CompileError
-from toolchains.tools.elf_file import (SHF_ALLOC, read_alloc_sections, read_marker_symbols, read_sections,
-                                       read_symbols, section_kind, unique_symbols)
+from toolchains.tools.elf_file import (
+    SHF_ALLOC,
+    read_alloc_sections,
+    read_marker_symbols,
+    read_sections,
+    read_symbols,
+    section_kind,
+    unique_symbols,
+)
 from toolchains.tools.image_report import attribute, owner_json, render_owners
-from toolchains.tools.regions import (parse_region, placed_kinds, region_budget_problems, region_rows,
-                                     render_placed, render_regions, usage)
+from toolchains.tools.regions import (
+    parse_region,
+    placed_kinds,
+    region_budget_problems,
+    region_rows,
+    render_placed,
+    render_regions,
+    usage,
+)
 from toolchains.tools.stack_usage import estimate
 
 FLAGS = flags.FLAGS
@@ -53,7 +67,8 @@ def budget_problems(report, symbols, flash_budget: str, ram_budget: str):
         top = sorted(items, key=lambda x: (-x[0], x[1]))[:3]
         problems.append(
             f"{report['name']} is over its {region}_budget of {budget} B ({budget_text}): {key} is {report[key]} B. "
-            f"Largest contributors: " + "; ".join(f"{name} ({size} B)" for size, name in top) + ".")
+            f"Largest contributors: " + "; ".join(f"{name} ({size} B)" for size, name in top) + "."
+        )
     return problems
 
 
@@ -120,9 +135,16 @@ def main(argv):
     models = _models()
     stacks = estimate(FLAGS.objdump, FLAGS.elf, [p + "_run" for p in models]) if FLAGS.objdump and models else {}
     owners = attribute(symbols, models, stacks)
-    report.update(name=FLAGS.name, board=FLAGS.board, flash_bytes=FLAGS.flash_bytes, ram_bytes=FLAGS.ram_bytes,
-                  owners=[owner_json(o) for o in owners], regions=rows, placement=placement,
-                  placed=placed_kinds(regions, symbols, markers, placement))
+    report.update(
+        name=FLAGS.name,
+        board=FLAGS.board,
+        flash_bytes=FLAGS.flash_bytes,
+        ram_bytes=FLAGS.ram_bytes,
+        owners=[owner_json(o) for o in owners],
+        regions=rows,
+        placement=placement,
+        placed=placed_kinds(regions, symbols, markers, placement),
+    )
     if FLAGS.json_out:
         with open(FLAGS.json_out, "w") as f:
             json.dump(report, f, indent=2, sort_keys=True)
@@ -135,8 +157,9 @@ def main(argv):
         sys.stdout.write(text)
     try:
         problems = budget_problems(report, symbols, FLAGS.flash_budget, FLAGS.ram_budget)
-        problems += region_budget_problems(report["name"], regions, rows, symbols, sections, markers, models,
-                                           placement, budget_texts)
+        problems += region_budget_problems(
+            report["name"], regions, rows, symbols, sections, markers, models, placement, budget_texts
+        )
     except CompileError as e:
         sys.exit(f"aot_firmware: {e}")
     if problems:

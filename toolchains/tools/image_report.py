@@ -15,9 +15,9 @@ REST = "startup, libc, application"
 @dataclass
 class Owner:
     name: str
-    code: int = 0         # .text bytes
-    constants: int = 0    # .rodata bytes: weights and parameters for models
-    ram: int = 0          # .data + .bss bytes
+    code: int = 0  # .text bytes
+    constants: int = 0  # .rodata bytes: weights and parameters for models
+    ram: int = 0  # .data + .bss bytes
     workspace: int = None
     weights_planned: int = None
     stack: int = None
@@ -67,7 +67,9 @@ def render_owners(owners: list) -> str:
         ws = f"{o.workspace:>9} B" if o.workspace is not None else f"{'':>11}"
         st = f"{o.stack:>9} B" if o.stack is not None else f"{'':>11}"
         lines.append(f"  {o.name:<28}{o.code:>7} B{o.constants:>9} B{o.ram:>7} B{ws}{st}")
-    lines.append("  (constants = weights and parameters in flash; workspace = the model's planned buffer, which the "
-                 "application or an aot_workspace provides; run stack = deepest call path of <prefix>_run, from "
-                 "the linked code)")
+    lines.append(
+        "  (constants = weights and parameters in flash; workspace = the model's planned buffer, which the "
+        "application or an aot_workspace provides; run stack = deepest call path of <prefix>_run, from "
+        "the linked code)"
+    )
     return "\n".join(lines) + "\n"

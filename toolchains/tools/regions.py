@@ -98,8 +98,12 @@ def placed_kinds(regions, symbols, markers: dict, placement: dict) -> dict:
 
 
 def render_placed(placed: dict) -> str:
-    return "".join(f"  {kind:<10} {p['bytes']:>9} B in {p['region']}: {', '.join(p['symbols'][:4])}"
-                   f"{' ...' if len(p['symbols']) > 4 else ''}\n" for kind, p in placed.items() if p["bytes"])
+    return "".join(
+        f"  {kind:<10} {p['bytes']:>9} B in {p['region']}: {', '.join(p['symbols'][:4])}"
+        f"{' ...' if len(p['symbols']) > 4 else ''}\n"
+        for kind, p in placed.items()
+        if p["bytes"]
+    )
 
 
 def planned_note(region: Region, models: dict, placement: dict) -> str:
@@ -107,17 +111,26 @@ def planned_note(region: Region, models: dict, placement: dict) -> str:
     parts = []
     for kind in ("workspace", "state"):
         if placement.get(kind) == region.name:
-            parts += [f"{p}'s {kind} {m[kind]['size']} B" for p, m in sorted(models.items())
-                      if m.get(kind, {}).get("size")]
+            parts += [
+                f"{p}'s {kind} {m[kind]['size']} B" for p, m in sorted(models.items()) if m.get(kind, {}).get("size")
+            ]
     return f" Placed here by the models' plans: {', '.join(parts)}." if parts else ""
 
 
 def region_rows(regions, used: dict, budgets: dict, placement: dict) -> list:
     """JSON rows: one per region with its use, length, budget and the kinds placed there."""
-    return [{
-        "name": r.name, "origin": r.origin, "length": r.length, "attributes": r.attributes, "used": used[r.name],
-        "budget": budgets.get(r.name), "holds": [k for k in KINDS if placement.get(k) == r.name],
-    } for r in regions]
+    return [
+        {
+            "name": r.name,
+            "origin": r.origin,
+            "length": r.length,
+            "attributes": r.attributes,
+            "used": used[r.name],
+            "budget": budgets.get(r.name),
+            "holds": [k for k in KINDS if placement.get(k) == r.name],
+        }
+        for r in regions
+    ]
 
 
 def render_regions(rows) -> str:
@@ -125,14 +138,17 @@ def render_regions(rows) -> str:
     for row in rows:
         pct = f"{100.0 * row['used'] / row['length']:.1f} %" if row["length"] else ""
         budget = f"{row['budget']} B" if row["budget"] is not None else "-"
-        lines.append(f"  {row['name']:<10}{row['origin']:>#12x}{row['length']:>9} B{row['used']:>9} B{pct:>9}  "
-                     f"{budget:<12}{', '.join(row['holds']) or '-'}")
+        lines.append(
+            f"  {row['name']:<10}{row['origin']:>#12x}{row['length']:>9} B{row['used']:>9} B{pct:>9}  "
+            f"{budget:<12}{', '.join(row['holds']) or '-'}"
+        )
     lines.append("  (used = sections run there + load images stored there; the heap is not counted)")
     return "\n".join(lines) + "\n"
 
 
-def region_budget_problems(name: str, regions, rows, symbols, sections, markers, models, placement,
-                           budget_texts: dict) -> list:
+def region_budget_problems(
+    name: str, regions, rows, symbols, sections, markers, models, placement, budget_texts: dict
+) -> list:
     """One message per region over its budget: region, figure (used vs budget and length), contributors."""
     problems = []
     by_name = {r.name: r for r in regions}
@@ -143,6 +159,8 @@ def region_budget_problems(name: str, regions, rows, symbols, sections, markers,
         problems.append(
             f"{name}: region {row['name']} holds {row['used']} B, over its budget of {row['budget']} B "
             f"({budget_texts[row['name']]}; the region is {row['length']} B). Contributors: "
-            + "; ".join(f"{desc} ({size} B)" for size, desc in top) + "."
-            + planned_note(by_name[row["name"]], models, placement))
+            + "; ".join(f"{desc} ({size} B)" for size, desc in top)
+            + "."
+            + planned_note(by_name[row["name"]], models, placement)
+        )
     return problems

@@ -27,9 +27,10 @@ _SP_BY_REG = re.compile(r"^sp,\s*(?:sp,\s*)?(r\d+|ip|lr)$")
 @dataclass
 class Frame:
     """What one function does to the stack: its deepest own depth and the calls it makes at which depth."""
+
     name: str
     depth: int = 0
-    calls: list = field(default_factory=list)     # (callee, own depth at the call)
+    calls: list = field(default_factory=list)  # (callee, own depth at the call)
     indirect: bool = False
 
 
@@ -109,7 +110,7 @@ def parse_disassembly(text: str) -> dict:
     frames = {}
     current = None
     offset = 0
-    registers = {}     # register -> the literal word last loaded into it (only until it is written otherwise)
+    registers = {}  # register -> the literal word last loaded into it (only until it is written otherwise)
     for line in text.splitlines():
         m = _FUNC.match(line)
         if m:
@@ -158,8 +159,8 @@ def parse_disassembly(text: str) -> dict:
 class StackEstimate:
     root: str
     bytes: int
-    path: list            # [(function, its own frame bytes)] along the deepest path
-    unbounded: str = ""   # why the figure is a lower bound only ("" when exact)
+    path: list  # [(function, its own frame bytes)] along the deepest path
+    unbounded: str = ""  # why the figure is a lower bound only ("" when exact)
 
 
 def deepest_path(frames: dict, root: str) -> StackEstimate:
@@ -190,8 +191,7 @@ def deepest_path(frames: dict, root: str) -> StackEstimate:
 
 
 def disassemble(objdump: str, elf: str) -> str:
-    return subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run([objdump, "-d", "--no-show-raw-insn", elf], check=True, capture_output=True, text=True).stdout
 
 
 def estimate(objdump: str, elf: str, roots: list) -> dict:

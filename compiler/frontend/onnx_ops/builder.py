@@ -14,9 +14,17 @@ from ...ir.dtypes import DTYPES
 from .layout import TO_NCHW, TO_NHWC, only_unit_dims_move, permute
 from .values import QInfo, Value
 
-_NP_TO_IR = {np.dtype(np.float32): "float32", np.dtype(np.int8): "int8", np.dtype(np.uint8): "uint8",
-             np.dtype(np.int32): "int32", np.dtype(np.int64): "int64", np.dtype(np.float64): "float64",
-             np.dtype(np.bool_): "bool", np.dtype(np.int16): "int16", np.dtype(np.float16): "float16"}
+_NP_TO_IR = {
+    np.dtype(np.float32): "float32",
+    np.dtype(np.int8): "int8",
+    np.dtype(np.uint8): "uint8",
+    np.dtype(np.int32): "int32",
+    np.dtype(np.int64): "int64",
+    np.dtype(np.float64): "float64",
+    np.dtype(np.bool_): "bool",
+    np.dtype(np.int16): "int16",
+    np.dtype(np.float16): "float16",
+}
 
 
 def ir_dtype(arr: np.ndarray) -> str:
@@ -46,13 +54,14 @@ class Builder:
             quant = self.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64)))
         shape = tuple(int(d) for d in shape)
         if any(d < 0 for d in shape):
-            raise CompileError(f"Tensor '{name}' would have the shape {list(shape)}; a dimension is negative. The "
-                               "model's shapes or attributes are inconsistent.")
+            raise CompileError(
+                f"Tensor '{name}' would have the shape {list(shape)}; a dimension is negative. The "
+                "model's shapes or attributes are inconsistent."
+            )
         # Every tensor a converter makes (shapes come from attributes, constant operands and shape inference, all
         # taken from the file) is held to the size limits before anything is allocated for it.
         limits.check_tensor("(value)", name, shape, DTYPES[dtype].size if dtype in DTYPES else 8)
-        t = Tensor(index=len(self.tensors), name=self._unique(name), shape=shape,
-                   dtype=dtype, quant=quant, data=data)
+        t = Tensor(index=len(self.tensors), name=self._unique(name), shape=shape, dtype=dtype, quant=quant, data=data)
         self.tensors.append(t)
         return t
 
@@ -67,8 +76,9 @@ class Builder:
         return self.const_tensor(name, np.asarray(values, np.int32), "int32")
 
     def add_op(self, kind: str, inputs: list, outputs: list, options: dict = None) -> Operator:
-        op = Operator(index=len(self.ops), kind=kind, inputs=list(inputs), outputs=list(outputs),
-                      options=dict(options or {}))
+        op = Operator(
+            index=len(self.ops), kind=kind, inputs=list(inputs), outputs=list(outputs), options=dict(options or {})
+        )
         self.ops.append(op)
         return op
 
@@ -77,14 +87,21 @@ class Builder:
         if q is None:
             return None
         axis = q.axis if axis_map is None else axis_map(q.axis)
-        return QuantParams(scale=np.asarray(q.scale, np.float32).reshape(-1),
-                           zero_point=np.asarray(q.zero_point, np.int64).reshape(-1), axis=int(axis))
+        return QuantParams(
+            scale=np.asarray(q.scale, np.float32).reshape(-1),
+            zero_point=np.asarray(q.zero_point, np.int64).reshape(-1),
+            axis=int(axis),
+        )
 
     # --- values ---------------------------------------------------------------------------------------------
     def runtime_value(self, name: str, shape, dtype: str, layout: str = "onnx", qinfo: QInfo = None) -> Value:
         """A new run-time value whose tensor in `layout` is created now (shape given in that layout)."""
-        v = Value(name=name, shape=tuple(int(d) for d in (shape if layout == "onnx" else permute(shape, TO_NCHW))),
-                  dtype=dtype, qinfo=qinfo)
+        v = Value(
+            name=name,
+            shape=tuple(int(d) for d in (shape if layout == "onnx" else permute(shape, TO_NCHW))),
+            dtype=dtype,
+            qinfo=qinfo,
+        )
         suffix = "" if layout == "onnx" else ":nhwc"
         v.tensors[layout] = self.new_tensor(name + suffix, shape, dtype, self.quant_params(qinfo))
         return v
@@ -107,8 +124,9 @@ class Builder:
             self.add_op("DEQUANTIZE", [src], [t])
         else:
             if v.rank != 4:
-                raise UnsupportedError(f"Value '{v.name}' of shape {list(v.shape)} is needed in NHWC layout; only "
-                                       "4-D tensors have one.")
+                raise UnsupportedError(
+                    f"Value '{v.name}' of shape {list(v.shape)} is needed in NHWC layout; only 4-D tensors have one."
+                )
             src_layout = "onnx" if layout == "nhwc" else "nhwc"
             src = v.tensors[src_layout]
             perm = TO_NHWC if layout == "nhwc" else TO_NCHW

@@ -14,10 +14,17 @@ def data_tensor(ctx, v: Value, layout: str = "onnx"):
         if v.is_const:
             return int8_const(ctx, v, layout)
         return ctx.b.get(v.qsrc, layout)
-    if not ctx.quantized and not v.is_dq_view and not v.is_const and v.dtype != "float32" \
-            and ctx.op_type not in MOVE_OPS:
-        raise ctx.unsupported(f"input '{v.name}' is {v.dtype} outside a QuantizeLinear/DequantizeLinear group; "
-                              "arithmetic is supported on float32, or on int8 in QDQ form")
+    if (
+        not ctx.quantized
+        and not v.is_dq_view
+        and not v.is_const
+        and v.dtype != "float32"
+        and ctx.op_type not in MOVE_OPS
+    ):
+        raise ctx.unsupported(
+            f"input '{v.name}' is {v.dtype} outside a QuantizeLinear/DequantizeLinear group; "
+            "arithmetic is supported on float32, or on int8 in QDQ form"
+        )
     return ctx.b.get(v, layout)
 
 
@@ -53,5 +60,21 @@ def prefer_nhwc(ctx, *values) -> bool:
     return any(v is not None and not v.is_const and ctx.b.preferred_layout(v) == "nhwc" for v in values)
 
 
-MOVE_OPS = {"Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose", "Concat", "Slice", "Split", "Gather",
-            "Identity", "Dropout", "Pad", "MaxPool", "GlobalMaxPool", "Expand", "Tile"}
+MOVE_OPS = {
+    "Reshape",
+    "Flatten",
+    "Squeeze",
+    "Unsqueeze",
+    "Transpose",
+    "Concat",
+    "Slice",
+    "Split",
+    "Gather",
+    "Identity",
+    "Dropout",
+    "Pad",
+    "MaxPool",
+    "GlobalMaxPool",
+    "Expand",
+    "Tile",
+}

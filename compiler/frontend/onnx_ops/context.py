@@ -22,7 +22,7 @@ class NodeCtx:
         self.op_type = node.op_type
         self.name = node.name or f"{node.op_type}_{index}"
         self._inputs = inputs
-        self.quant_out = quant_out       # list of QInfo per output in a fused int8 group, else None
+        self.quant_out = quant_out  # list of QInfo per output in a fused int8 group, else None
         self.opset = reader.opset
 
     @property
@@ -69,12 +69,14 @@ class NodeCtx:
     def ints(self, value, what: str, length: int = None) -> list:
         """A constant operand or attribute as Python ints: integer elements only, `length` of them if given."""
         arr = np.asarray(value)
-        if arr.size and arr.dtype.kind not in "iu":     # an empty list is float64 to numpy
+        if arr.size and arr.dtype.kind not in "iu":  # an empty list is float64 to numpy
             raise self.error(f"{what} has element type {arr.dtype}; it must hold integers")
         vals = [int(v) for v in arr.reshape(-1)]
         if length is not None and len(vals) != length:
-            raise self.error(f"{length} values are needed for {what}, but {len(vals)} are given "
-                             f"({vals[:8]}{' ...' if len(vals) > 8 else ''})")
+            raise self.error(
+                f"{length} values are needed for {what}, but {len(vals)} are given "
+                f"({vals[:8]}{' ...' if len(vals) > 8 else ''})"
+            )
         return vals
 
     def scalar(self, value, what: str) -> float:
@@ -113,8 +115,10 @@ class NodeCtx:
         """The inferred shape of output i; with `rank`, it must have that many dimensions."""
         shape = self.reader.shape_of(self.out_name(i), self)
         if rank is not None and len(shape) != rank:
-            raise self.error(f"output '{self.out_name(i)}' has shape {list(shape)} after shape inference, but its "
-                             f"inputs give a rank-{rank} result")
+            raise self.error(
+                f"output '{self.out_name(i)}' has shape {list(shape)} after shape inference, but its "
+                f"inputs give a rank-{rank} result"
+            )
         return shape
 
     def set_output(self, i: int, value) -> None:

@@ -30,17 +30,19 @@ def _bn_after(ctx):
     params = [reader.values.get(n) for n in bn.input[1:5]]
     channels = int(ctx.input(1).shape[0]) if ctx.input(1) is not None and ctx.input(1).rank else -1
     if any(p is None or not p.is_const or np.asarray(p.const).size != channels for p in params):
-        return None       # converted on its own, which checks the parameters
+        return None  # converted on its own, which checks the parameters
     return users[0], bn, [np.asarray(p.const, np.float64) for p in params]
 
 
 def _bn_scale_shift(label: str, node_attr, params):
     gamma, beta, mean, var = params
     eps = float(node_attr("epsilon", 1e-5))
-    if not np.all(var + eps > 0):          # also false for NaN
-        raise CompileError(f"ONNX node '{label}' (BatchNormalization): variance + epsilon must be positive, but "
-                           f"is {float(np.min(var + eps))} for some channel (epsilon {eps}). The model file is "
-                           "malformed.")
+    if not np.all(var + eps > 0):  # also false for NaN
+        raise CompileError(
+            f"ONNX node '{label}' (BatchNormalization): variance + epsilon must be positive, but "
+            f"is {float(np.min(var + eps))} for some channel (epsilon {eps}). The model file is "
+            "malformed."
+        )
     scale = gamma / np.sqrt(var + eps)
     return scale, beta - mean * scale
 
@@ -57,8 +59,9 @@ def _int8_weights(ctx, w: Value) -> _Weights:
     if not (w.is_const and w.is_dq_view) or str(w.qsrc.const.dtype) != "int8":
         raise NotQuantizable()
     if np.any(w.qinfo.zero_point != 0) or (not w.qinfo.per_tensor and w.qinfo.axis != 0):
-        raise ctx.unsupported("int8 weights must be symmetric (zero point 0) and quantized per tensor or per "
-                              "output channel (axis 0)")
+        raise ctx.unsupported(
+            "int8 weights must be symmetric (zero point 0) and quantized per tensor or per output channel (axis 0)"
+        )
     return _Weights(w.qsrc.const, w.qinfo)
 
 
@@ -66,9 +69,13 @@ def _int8_bias(ctx, bias: Value, in_scale: float, w_q: QInfo, channels: int):
     if bias is None:
         return np.zeros(channels, np.int32)
     want = in_scale * np.asarray(w_q.scale, np.float64).reshape(-1) * np.ones(channels)
-    if bias.is_dq_view and bias.is_const and str(bias.qsrc.const.dtype) == "int32" \
-            and np.asarray(bias.qinfo.scale).size in (1, channels) \
-            and np.allclose(np.asarray(bias.qinfo.scale, np.float64) * np.ones(channels), want, rtol=1e-5):
+    if (
+        bias.is_dq_view
+        and bias.is_const
+        and str(bias.qsrc.const.dtype) == "int32"
+        and np.asarray(bias.qinfo.scale).size in (1, channels)
+        and np.allclose(np.asarray(bias.qinfo.scale, np.float64) * np.ones(channels), want, rtol=1e-5)
+    ):
         return np.asarray(bias.qsrc.const, np.int64).reshape(-1)
     real = float_const(ctx, bias, "the bias").astype(np.float64).reshape(-1)
     return np.round(real / want).astype(np.int64)
@@ -78,14 +85,18 @@ def emit_conv(ctx, x: Value, w: _Weights, bias, out_name: str, out_q=None):
     """Emit the convolution of x (float or int8 data) by weights w; returns the output value (NHWC twin)."""
     b = ctx.b
     if w.data.ndim not in (3, 4):
-        raise ctx.unsupported(f"weights of rank {w.data.ndim} ({w.data.ndim - 2}-D convolution) are not "
-                              "supported; 1-D and 2-D convolutions are")
+        raise ctx.unsupported(
+            f"weights of rank {w.data.ndim} ({w.data.ndim - 2}-D convolution) are not "
+            "supported; 1-D and 2-D convolutions are"
+        )
     m = int(w.data.shape[0])
     group = int(ctx.attr("group", 1))
     if w.data.ndim != x.rank or int(w.data.shape[1]) * group != int(x.shape[1]) or m % group or m == 0:
-        raise ctx.error(f"weights of shape {list(w.data.shape)} (group {group}) do not fit the input of shape "
-                        f"{list(x.shape)}: they need the input's rank, input channels / group in dimension 1 and "
-                        "a multiple of the group in dimension 0")
+        raise ctx.error(
+            f"weights of shape {list(w.data.shape)} (group {group}) do not fit the input of shape "
+            f"{list(x.shape)}: they need the input's rank, input channels / group in dimension 1 and "
+            "a multiple of the group in dimension 0"
+        )
     if bias is not None and (bias.rank != 1 or int(bias.shape[0]) != m):
         raise ctx.error(f"the bias has shape {list(bias.shape)}; it must be [{m}] (one value per output channel)")
     one_d = w.data.ndim == 3
@@ -117,8 +128,14 @@ def emit_conv(ctx, x: Value, w: _Weights, bias, out_name: str, out_q=None):
     n, _, _, c = t_in.shape
     oh, ow = axes[0].out, axes[1].out
     out_nhwc = (n, oh, ow, m)
-    opts = {"Padding": padding, "StrideH": axes[0].stride, "StrideW": axes[1].stride,
-            "DilationHFactor": axes[0].dilation, "DilationWFactor": axes[1].dilation, "FusedActivationFunction": 0}
+    opts = {
+        "Padding": padding,
+        "StrideH": axes[0].stride,
+        "StrideW": axes[1].stride,
+        "DilationHFactor": axes[0].dilation,
+        "DilationWFactor": axes[1].dilation,
+        "FusedActivationFunction": 0,
+    }
     if quantized:
         res = b.runtime_value(out_name, out_nhwc, "int8", "nhwc", out_q)
         in_scale = float(t_in.quant.scale[0])
@@ -150,8 +167,12 @@ def emit_conv(ctx, x: Value, w: _Weights, bias, out_name: str, out_q=None):
         b.add_op("CONV_2D", [t_in, filt, bias_tensor(f"{ctx.name}:bias", bias_arr)], [out_t], opts)
     elif cin_g == 1 and m % c == 0 and group == c:
         filt = weight_tensor(f"{ctx.name}:filter", np.transpose(wdata, (1, 2, 3, 0)), 3)
-        b.add_op("DEPTHWISE_CONV_2D", [t_in, filt, bias_tensor(f"{ctx.name}:bias", bias_arr)], [out_t],
-                 dict(opts, DepthMultiplier=m // c))
+        b.add_op(
+            "DEPTHWISE_CONV_2D",
+            [t_in, filt, bias_tensor(f"{ctx.name}:bias", bias_arr)],
+            [out_t],
+            dict(opts, DepthMultiplier=m // c),
+        )
     else:
         if quantized and not w.q.per_tensor:
             raise NotQuantizable()
@@ -159,12 +180,19 @@ def emit_conv(ctx, x: Value, w: _Weights, bias, out_name: str, out_q=None):
         parts = []
         for g in range(group):
             sl = b.new_tensor(f"{ctx.name}:in{g}", (n, t_in.shape[1], t_in.shape[2], cin_g), t_in.dtype, t_in.quant)
-            b.add_op("STRIDED_SLICE", [t_in, b.int32_const(f"{ctx.name}:b{g}", [0, 0, 0, g * cin_g]),
-                                       b.int32_const(f"{ctx.name}:e{g}", list(t_in.shape[:3]) + [(g + 1) * cin_g]),
-                                       b.int32_const(f"{ctx.name}:s{g}", [1, 1, 1, 1])], [sl])
+            b.add_op(
+                "STRIDED_SLICE",
+                [
+                    t_in,
+                    b.int32_const(f"{ctx.name}:b{g}", [0, 0, 0, g * cin_g]),
+                    b.int32_const(f"{ctx.name}:e{g}", list(t_in.shape[:3]) + [(g + 1) * cin_g]),
+                    b.int32_const(f"{ctx.name}:s{g}", [1, 1, 1, 1]),
+                ],
+                [sl],
+            )
             part = b.new_tensor(f"{ctx.name}:out{g}", (n, oh, ow, mg), out_t.dtype, out_t.quant)
-            filt = weight_tensor(f"{ctx.name}:filter{g}", np.transpose(wdata[g * mg:(g + 1) * mg], (0, 2, 3, 1)), 0)
-            bias_g = None if bias_arr is None else bias_arr[g * mg:(g + 1) * mg]
+            filt = weight_tensor(f"{ctx.name}:filter{g}", np.transpose(wdata[g * mg : (g + 1) * mg], (0, 2, 3, 1)), 0)
+            bias_g = None if bias_arr is None else bias_arr[g * mg : (g + 1) * mg]
             b.add_op("CONV_2D", [sl, filt, bias_tensor(f"{ctx.name}:bias{g}", bias_g)], [part], opts)
             parts.append(part)
         b.add_op("CONCATENATION", parts, [out_t], {"Axis": 3, "FusedActivationFunction": 0})
@@ -181,8 +209,10 @@ def emit_conv(ctx, x: Value, w: _Weights, bias, out_name: str, out_q=None):
 def conv(ctx):
     x, w, bias = ctx.input(0), ctx.input(1), ctx.input(2)
     if x.rank not in (3, 4):
-        raise ctx.unsupported(f"input '{x.name}' has rank {x.rank}; 1-D and 2-D convolutions (rank 3 or 4) are "
-                              "supported, 3-D ones are not")
+        raise ctx.unsupported(
+            f"input '{x.name}' has rank {x.rank}; 1-D and 2-D convolutions (rank 3 or 4) are "
+            "supported, 3-D ones are not"
+        )
     if ctx.quantized:
         weights = _int8_weights(ctx, w)
         out = emit_conv(ctx, x, weights, bias, ctx.out_name(), ctx.out_qinfo(0))
@@ -191,14 +221,15 @@ def conv(ctx):
     wdata = float_const(ctx, w, "the weights").astype(np.float64)
     bdata = None if bias is None else float_const(ctx, bias, "the bias").astype(np.float64)
     if bdata is not None and (wdata.ndim == 0 or bdata.shape != wdata.shape[:1]):
-        raise ctx.error(f"the bias has shape {list(bdata.shape)}; it must be [{wdata.shape[0] if wdata.ndim else '?'}]"
-                        " (one value per output channel)")
+        raise ctx.error(
+            f"the bias has shape {list(bdata.shape)}; it must be [{wdata.shape[0] if wdata.ndim else '?'}]"
+            " (one value per output channel)"
+        )
     fold = _bn_after(ctx)
     name = ctx.out_name()
     if fold is not None:
         bn_idx, bn, params = fold
-        scale, shift = _bn_scale_shift(bn.name or f"BatchNormalization_{bn_idx}", lambda k, d: _attr(bn, k, d),
-                                       params)
+        scale, shift = _bn_scale_shift(bn.name or f"BatchNormalization_{bn_idx}", lambda k, d: _attr(bn, k, d), params)
         wdata = wdata * scale.reshape((-1,) + (1,) * (wdata.ndim - 1))
         bdata = (np.zeros(wdata.shape[0]) if bdata is None else bdata) * scale + shift
         ctx.reader.skip.add(bn_idx)
@@ -212,6 +243,7 @@ def conv(ctx):
 
 def _attr(node, key, default):
     from onnx import helper
+
     for a in node.attribute:
         if a.name == key:
             return helper.get_attribute_value(a)
@@ -256,8 +288,17 @@ def qlinear_conv(ctx):
     acc = emit_conv(ctx, xf, _Weights(wint.astype(np.float32)), bias_v, ctx.out_name() + ":acc")
     mult = requant_multiplier(xs, ws, ys)
     axis = 3 if layout == "nhwc" else 1
-    out = quantize_onnx(ctx, acc.tensors[layout], ctx.out_name(), yq, layout, "multiply", mult,
-                        np.full(mult.size, int(yq.zero_point[0])), axis)
+    out = quantize_onnx(
+        ctx,
+        acc.tensors[layout],
+        ctx.out_name(),
+        yq,
+        layout,
+        "multiply",
+        mult,
+        np.full(mult.size, int(yq.zero_point[0])),
+        axis,
+    )
     out.onnx_dtype = ydt
     ctx.set_output(0, out)
 
@@ -266,8 +307,10 @@ def batch_norm(ctx):
     """A BatchNormalization not folded into a Conv: y = x * scale + shift per channel (axis 1)."""
     b = ctx.b
     x = ctx.input(0)
-    params = [float_const(ctx, ctx.required(i, what), what).astype(np.float64)
-              for i, what in ((1, "scale"), (2, "bias"), (3, "mean"), (4, "variance"))]
+    params = [
+        float_const(ctx, ctx.required(i, what), what).astype(np.float64)
+        for i, what in ((1, "scale"), (2, "bias"), (3, "mean"), (4, "variance"))
+    ]
     if ctx.num_outputs() > 1 and any(ctx.out_name(i) for i in range(1, ctx.num_outputs())):
         raise ctx.unsupported("training-mode outputs (running mean/variance) are not supported")
     if x.rank > 4 or x.rank < 2:
@@ -287,8 +330,12 @@ def batch_norm(ctx):
     mid = b.new_tensor(f"{ctx.name}:scaled", t.shape, "float32")
     b.add_op("MUL", [t, b.const_tensor(f"{ctx.name}:scale", sc, "float32")], [mid], {"FusedActivationFunction": 0})
     out = out_value(ctx, 0, t.shape, layout)
-    b.add_op("ADD", [mid, b.const_tensor(f"{ctx.name}:shift", sh, "float32")], [out.tensors[layout]],
-             {"FusedActivationFunction": 0})
+    b.add_op(
+        "ADD",
+        [mid, b.const_tensor(f"{ctx.name}:shift", sh, "float32")],
+        [out.tensors[layout]],
+        {"FusedActivationFunction": 0},
+    )
     ctx.set_output(0, out)
 
 

@@ -44,19 +44,26 @@ def convert_node(reader, node, idx: int) -> None:
         raise UnsupportedError(
             f"ONNX node '{node.name or node.op_type}' uses operator {node.op_type}"
             + (f" of domain '{node.domain}'" if node.domain not in ("", "ai.onnx") else "")
-            + f", which is not supported. Supported ONNX operators are: {', '.join(supported_onnx_ops())}.")
+            + f", which is not supported. Supported ONNX operators are: {', '.join(supported_onnx_ops())}."
+        )
     fn, mode = entry
     inputs = [reader.values[n] if n else None for n in node.input]
     for v in inputs:
         kind = np.asarray(v.const).dtype.kind if v is not None and v.is_const else "f"
-        if kind not in "biuf":       # string (a Constant's value_string, a STRING initializer) or complex
-            raise UnsupportedError(f"ONNX node '{node.name or node.op_type}' ({node.op_type}) reads the constant "
-                                   f"'{v.name}' of element type {array_type_name(v.const)}; "
-                                   "operators take numeric constants only (float, integer or bool).")
+        if kind not in "biuf":  # string (a Constant's value_string, a STRING initializer) or complex
+            raise UnsupportedError(
+                f"ONNX node '{node.name or node.op_type}' ({node.op_type}) reads the constant "
+                f"'{v.name}' of element type {array_type_name(v.const)}; "
+                "operators take numeric constants only (float, integer or bool)."
+            )
     runtime = [v for v in inputs if v is not None and not v.is_const]
     views = runtime and all(v.is_dq_view for v in runtime)
-    if mode == "move" and views and all(v.qinfo.same(runtime[0].qinfo) for v in runtime) \
-            and not any(v is not None and v.is_const and v.is_dq_view for v in inputs):
+    if (
+        mode == "move"
+        and views
+        and all(v.qinfo.same(runtime[0].qinfo) for v in runtime)
+        and not any(v is not None and v.is_const and v.is_dq_view for v in inputs)
+    ):
         srcs = [v.qsrc if v is not None and v.is_dq_view else v for v in inputs]
         fn(NodeCtx(reader, node, idx, srcs))
         for name in node.output:

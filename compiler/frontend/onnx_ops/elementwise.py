@@ -42,6 +42,7 @@ def _fixed_out(scale, zp):
     def ok(ctx):
         q = ctx.out_qinfo(0)
         return int(q.zero_point[0]) == zp and abs(float(q.scale[0]) - scale) <= scale * 1e-3
+
     return ok
 
 
@@ -60,7 +61,7 @@ def _clip_options(ctx):
     if math.isnan(lo) or math.isnan(hi):
         raise ctx.unsupported(f"a NaN bound (min {lo}, max {hi}) is not supported")
     if float(lo) > float(hi):
-        lo = hi          # ONNX (numpy) Clip: min(max(x, lo), hi), so every value becomes hi
+        lo = hi  # ONNX (numpy) Clip: min(max(x, lo), hi), so every value becomes hi
     return {"Min": float(lo), "Max": float(hi)}
 
 
@@ -117,8 +118,10 @@ def _emit_binary(ctx, kind, tensors, out_t, options):
         return
     merged, merged_out = merge_broadcast([t.shape for t in tensors], out_t.shape)
     if len(merged_out) > 4:
-        raise ctx.unsupported(f"output shape {list(out_t.shape)} has rank {len(out_t.shape)} and its broadcast "
-                              "pattern does not reduce to 4-D; element-wise operators are supported up to 4-D")
+        raise ctx.unsupported(
+            f"output shape {list(out_t.shape)} has rank {len(out_t.shape)} and its broadcast "
+            "pattern does not reduce to 4-D; element-wise operators are supported up to 4-D"
+        )
     ins = [_reshaped(ctx, t, s, f"{ctx.name}:in{i}:4d") for i, (t, s) in enumerate(zip(tensors, merged))]
     res = b.new_tensor(f"{ctx.name}:4d", merged_out, out_t.dtype, out_t.quant)
     b.add_op(kind, ins, [res], options)
@@ -127,8 +130,10 @@ def _emit_binary(ctx, kind, tensors, out_t, options):
 
 def _int_binary(ctx, kind, a, c, shape):
     if kind not in _INT_OPS:
-        raise ctx.unsupported(f"integer inputs ('{a.name}' is {a.dtype}) are not supported; {ctx.op_type} is "
-                              "supported on float32 and on int8 in QDQ form")
+        raise ctx.unsupported(
+            f"integer inputs ('{a.name}' is {a.dtype}) are not supported; {ctx.op_type} is "
+            "supported on float32 and on int8 in QDQ form"
+        )
     dtypes = {v.dtype for v in (a, c) if not v.is_const}
     if len(dtypes) != 1:
         raise ctx.unsupported(f"operands of types {sorted(dtypes)}")
@@ -155,8 +160,9 @@ def _binary(kind, int8: bool):
         except ValueError:
             raise ctx.error(f"inputs of shapes {list(a.shape)} and {list(c.shape)} do not broadcast") from None
         if tuple(want) != tuple(shape):
-            raise ctx.error(f"the output has shape {list(shape)} after shape inference, but its inputs broadcast "
-                            f"to {list(want)}")
+            raise ctx.error(
+                f"the output has shape {list(shape)} after shape inference, but its inputs broadcast to {list(want)}"
+            )
         if ctx.quantized and not int8:
             raise NotQuantizable()
         if ctx.quantized and len(shape) > 4:
@@ -165,8 +171,7 @@ def _binary(kind, int8: bool):
             _int_binary(ctx, kind, a, c, shape)
             return
         runtime = [v for v in (a, c) if not v.is_const]
-        layout = "nhwc" if len(shape) == 4 and prefer_nhwc(ctx, a, c) and all(v.rank == 4 for v in runtime) \
-            else "onnx"
+        layout = "nhwc" if len(shape) == 4 and prefer_nhwc(ctx, a, c) and all(v.rank == 4 for v in runtime) else "onnx"
         if ctx.quantized:
             for v in (a, c):
                 if v.is_const and (not v.is_dq_view or not v.qinfo.per_tensor):
@@ -221,8 +226,10 @@ def _identity(ctx):
             ratio = ctx.const_input(1, "the ratio") if ctx.num_inputs() > 1 else None
             ratio = 0.5 if ratio is None else float(ctx.scalar(ratio, "the ratio"))
             if ratio != 0.0:
-                raise ctx.unsupported(f"training_mode = true with ratio {ratio} (random dropout) is not supported; "
-                                      "inference models run Dropout as the identity")
+                raise ctx.unsupported(
+                    f"training_mode = true with ratio {ratio} (random dropout) is not supported; "
+                    "inference models run Dropout as the identity"
+                )
         if ctx.num_outputs() > 1 and ctx.out_name(1):
             # Inference (or ratio 0): nothing is dropped, the mask is all true.
             name = ctx.out_name(1)
@@ -245,9 +252,14 @@ def _variadic(kind):
         if raw and len(dtypes) != 1:
             raise ctx.unsupported(f"operands of types {sorted(dtypes)}")
         work = "int32" if raw else "float32"
-        tensors = [to_int32(ctx, v) if raw else
-                   b.const_tensor(f"{ctx.name}:{v.name}", float_const(ctx, v, "operand"), "float32") if v.is_const
-                   else data_tensor(ctx, v, "onnx") for v in vals]
+        tensors = [
+            to_int32(ctx, v)
+            if raw
+            else b.const_tensor(f"{ctx.name}:{v.name}", float_const(ctx, v, "operand"), "float32")
+            if v.is_const
+            else data_tensor(ctx, v, "onnx")
+            for v in vals
+        ]
         out = None if raw else b.runtime_value(ctx.out_name(), shape, "float32")
         final = b.new_tensor(f"{ctx.name}:i32", shape, "int32") if raw else out.tensors["onnx"]
         if len(tensors) == 1:
@@ -255,8 +267,11 @@ def _variadic(kind):
         acc = tensors[0]
         for i, t in enumerate(tensors[1:]):
             last = i == len(tensors) - 2
-            dst = final if last else b.new_tensor(
-                f"{ctx.name}:{i}", np.broadcast_shapes(tuple(acc.shape), tuple(t.shape)), work)
+            dst = (
+                final
+                if last
+                else b.new_tensor(f"{ctx.name}:{i}", np.broadcast_shapes(tuple(acc.shape), tuple(t.shape)), work)
+            )
             if raw:
                 _emit_binary(ctx, "BINARY_INT32", [acc, t], dst, {"Operation": _INT_OPS[kind]})
             else:
@@ -329,8 +344,11 @@ def _where(ctx):
     tensors = []
     for v, dt in ((cond, "bool"), (x, "float32"), (y, "float32")):
         if v.is_const:
-            tensors.append(b.const_tensor(f"{ctx.name}:{v.name}", np.asarray(v.const).astype(
-                np.bool_ if dt == "bool" else np.float32), dt))
+            tensors.append(
+                b.const_tensor(
+                    f"{ctx.name}:{v.name}", np.asarray(v.const).astype(np.bool_ if dt == "bool" else np.float32), dt
+                )
+            )
         else:
             tensors.append(b.get(v, "onnx") if dt == "bool" else data_tensor(ctx, v, "onnx"))
     out = b.runtime_value(ctx.out_name(), shape, "float32")
@@ -345,8 +363,7 @@ def _reciprocal(ctx):
     x = ctx.input(0)
     one = ctx.b.const_tensor(f"{ctx.name}:one", np.ones([1] * max(1, x.rank), np.float32), "float32")
     out = out_value(ctx, 0, tuple(x.shape), "onnx")
-    _emit_binary(ctx, "DIV", [one, data_tensor(ctx, x, "onnx")], out.tensors["onnx"],
-                 {"FusedActivationFunction": 0})
+    _emit_binary(ctx, "DIV", [one, data_tensor(ctx, x, "onnx")], out.tensors["onnx"], {"FusedActivationFunction": 0})
     ctx.set_output(0, out)
 
 
@@ -388,8 +405,13 @@ def _gelu(ctx):
         arg = new("ADD", [t, new("MUL", [cube, const(0.044715)])])
         inner = unary("TANH", new("MUL", [arg, const(math.sqrt(2.0 / math.pi))]))
     out = out_value(ctx, 0, t.shape, layout)
-    _emit_binary(ctx, "MUL", [new("MUL", [t, const(0.5)]), new("ADD", [inner, const(1.0)])], out.tensors[layout],
-                 {"FusedActivationFunction": 0})
+    _emit_binary(
+        ctx,
+        "MUL",
+        [new("MUL", [t, const(0.5)]), new("ADD", [inner, const(1.0)])],
+        out.tensors[layout],
+        {"FusedActivationFunction": 0},
+    )
     ctx.set_output(0, out)
 
 
@@ -399,8 +421,12 @@ CONVERTERS = {
     "Clip": (_clip, "compute"),
     "Sigmoid": (_unary("LOGISTIC", int8=_fixed_out(1.0 / 256, -128)), "compute"),
     "Tanh": (_unary("TANH", int8=_fixed_out(1.0 / 128, 0)), "compute"),
-    "HardSigmoid": (_unary("HARD_SIGMOID", lambda ctx: {"Alpha": float(ctx.attr("alpha", 0.2)),
-                                                        "Beta": float(ctx.attr("beta", 0.5))}), "compute"),
+    "HardSigmoid": (
+        _unary(
+            "HARD_SIGMOID", lambda ctx: {"Alpha": float(ctx.attr("alpha", 0.2)), "Beta": float(ctx.attr("beta", 0.5))}
+        ),
+        "compute",
+    ),
     "HardSwish": (_unary("HARD_SWISH", int8=lambda ctx: True), "compute"),
     "Add": (_binary("ADD", True), "compute"),
     "Sub": (_binary("SUB", True), "compute"),

@@ -13,8 +13,15 @@ from ... import limits
 from ...errors import CompileError
 from .values import Value
 
-_NEVER = {"DequantizeLinear", "RandomNormal", "RandomUniform", "RandomNormalLike", "RandomUniformLike",
-          "Multinomial", "Bernoulli"}
+_NEVER = {
+    "DequantizeLinear",
+    "RandomNormal",
+    "RandomUniform",
+    "RandomNormalLike",
+    "RandomUniformLike",
+    "Multinomial",
+    "Bernoulli",
+}
 
 
 def foldable(reader, node) -> bool:
@@ -22,8 +29,11 @@ def foldable(reader, node) -> bool:
         return False
     ins = [n for n in node.input if n]
     if node.op_type in ("Shape", "Size") and ins:
-        return reader.values[ins[0]].shape is not None and all(d > 0 for d in reader.values[ins[0]].shape) \
+        return (
+            reader.values[ins[0]].shape is not None
+            and all(d > 0 for d in reader.values[ins[0]].shape)
             or reader.values[ins[0]].is_const
+        )
     return all(reader.values[n].is_const for n in ins)
 
 
@@ -48,8 +58,7 @@ def _evaluate(reader, node) -> list:
         if n and n not in feeds:
             arr = np.asarray(reader.values[n].const)
             feeds[n] = arr
-            inputs.append(helper.make_tensor_value_info(
-                n, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape)))
+            inputs.append(helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(arr.dtype), list(arr.shape)))
     outputs = [helper.make_tensor_value_info(n, onnx.TensorProto.UNDEFINED, None) for n in node.output if n]
     graph = helper.make_graph([node], "fold", inputs, outputs)
     model = helper.make_model(graph, opset_imports=list(reader.model.opset_import))
@@ -80,9 +89,11 @@ def _check_sizes(reader, node, results=None) -> None:
     label = f"ONNX node '{node.name or node.op_type}' ({node.op_type})"
     claimed = _claimed_elements(reader, node) if results is None else None
     if claimed is not None and claimed * 8 > limits.active().max_tensor_bytes:
-        raise CompileError(f"{label} has only constant inputs, but its result would have {claimed} elements, over "
-                           f"the limit of {limits.active().max_tensor_bytes} bytes per tensor (raise it with "
-                           "--max_tensor_bytes).")
+        raise CompileError(
+            f"{label} has only constant inputs, but its result would have {claimed} elements, over "
+            f"the limit of {limits.active().max_tensor_bytes} bytes per tensor (raise it with "
+            "--max_tensor_bytes)."
+        )
     names = [n for n in node.output if n]
     shapes = [reader.shapes.get(n) for n in names] if results is None else [np.shape(r) for r in results]
     for name, shape in zip(names, shapes):
@@ -98,8 +109,10 @@ def fold_node(reader, node, idx: int) -> None:
     except CompileError:
         raise
     except Exception as e:
-        raise CompileError(f"ONNX node '{node.name or node.op_type}' ({node.op_type}) has only constant inputs but "
-                           f"could not be evaluated at compile time ({type(e).__name__}: {e}).") from None
+        raise CompileError(
+            f"ONNX node '{node.name or node.op_type}' ({node.op_type}) has only constant inputs but "
+            f"could not be evaluated at compile time ({type(e).__name__}: {e})."
+        ) from None
     names = [n for n in node.output if n]
     for name, arr in zip(names, results):
         arr = np.asarray(arr)

@@ -13,8 +13,13 @@ INT_TYPES = ("int8", "uint8", "int32")
 
 
 def is_raw_int(v: Value) -> bool:
-    return v is not None and not v.is_dq_view and v.qinfo is None and v.dtype in INT_TYPES \
+    return (
+        v is not None
+        and not v.is_dq_view
+        and v.qinfo is None
+        and v.dtype in INT_TYPES
         and (not v.is_const or np.asarray(v.const).dtype.kind in "iu")
+    )
 
 
 def to_int32(ctx, v: Value, layout: str = "onnx"):

@@ -16,8 +16,12 @@ from .values import QInfo, Value
 
 def _add_const(ctx, t, data, out_t):
     b = ctx.b
-    b.add_op("ADD", [t, b.const_tensor(f"{ctx.name}:c", np.asarray(data, np.float32), "float32")], [out_t],
-             {"FusedActivationFunction": 0})
+    b.add_op(
+        "ADD",
+        [t, b.const_tensor(f"{ctx.name}:c", np.asarray(data, np.float32), "float32")],
+        [out_t],
+        {"FusedActivationFunction": 0},
+    )
 
 
 def _fc_int8(ctx, a_tensor, wq_data, wq: QInfo, bias, out_shape, out_q):
@@ -27,15 +31,23 @@ def _fc_int8(ctx, a_tensor, wq_data, wq: QInfo, bias, out_shape, out_q):
     if np.any(wq.zero_point != 0):
         raise ctx.unsupported("int8 weights must be symmetric (zero point 0)")
     scale = np.asarray(wq.scale, np.float32).reshape(-1)
-    filt = b.const_tensor(f"{ctx.name}:weights", wq_data.astype(np.int8), "int8",
-                          b.quant_params(QInfo(scale, np.zeros(scale.size, np.int64), 0)))
+    filt = b.const_tensor(
+        f"{ctx.name}:weights",
+        wq_data.astype(np.int8),
+        "int8",
+        b.quant_params(QInfo(scale, np.zeros(scale.size, np.int64), 0)),
+    )
     in_scale = float(a_tensor.quant.scale[0])
     want = in_scale * scale.astype(np.float64) * np.ones(n)
     bias_t = None
     if bias is not None:
-        if bias.is_dq_view and bias.is_const and str(bias.qsrc.const.dtype) == "int32" and \
-                np.allclose(np.asarray(bias.qinfo.scale, np.float64) * np.ones(n), want, rtol=1e-5) and \
-                bias.qsrc.const.size == n:
+        if (
+            bias.is_dq_view
+            and bias.is_const
+            and str(bias.qsrc.const.dtype) == "int32"
+            and np.allclose(np.asarray(bias.qinfo.scale, np.float64) * np.ones(n), want, rtol=1e-5)
+            and bias.qsrc.const.size == n
+        ):
             q = np.asarray(bias.qsrc.const, np.int64).reshape(-1)
         else:
             real = np.asarray(float_const(ctx, bias, "the bias"), np.float64)
@@ -44,8 +56,12 @@ def _fc_int8(ctx, a_tensor, wq_data, wq: QInfo, bias, out_shape, out_q):
             q = np.round(real.reshape(-1) / want).astype(np.int64)
         bias_t = b.const_tensor(f"{ctx.name}:bias", q.astype(np.int32), "int32")
     out = b.runtime_value(ctx.out_name(), out_shape, "int8", "onnx", out_q)
-    b.add_op("FULLY_CONNECTED", [a_tensor, filt, bias_t], [out.tensors["onnx"]],
-             {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True})
+    b.add_op(
+        "FULLY_CONNECTED",
+        [a_tensor, filt, bias_t],
+        [out.tensors["onnx"]],
+        {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True},
+    )
     return out
 
 
@@ -66,8 +82,10 @@ def gemm(ctx):
     alpha, beta = float(ctx.attr("alpha", 1.0)), float(ctx.attr("beta", 1.0))
     trans_a, trans_b = int(ctx.attr("transA", 0)), int(ctx.attr("transB", 0))
     if a.rank != 2 or w.rank != 2 or a.shape[0 if trans_a else 1] != w.shape[1 if trans_b else 0]:
-        raise ctx.error(f"A of shape {list(a.shape)} (transA {trans_a}) and B of shape {list(w.shape)} (transB "
-                        f"{trans_b}) are not matrices with a common inner dimension")
+        raise ctx.error(
+            f"A of shape {list(a.shape)} (transA {trans_a}) and B of shape {list(w.shape)} (transB "
+            f"{trans_b}) are not matrices with a common inner dimension"
+        )
     m, n = int(a.shape[1 if trans_a else 0]), int(w.shape[0 if trans_b else 1])
     out_shape = ctx.out_shape(0)
     if tuple(out_shape) != (m, n):
@@ -103,11 +121,17 @@ def gemm(ctx):
                 bias_t = b.const_tensor(f"{ctx.name}:bias", np.ascontiguousarray(cdata[0]), "float32")
             else:
                 rest = cdata
-        target = out.tensors["onnx"] if rest is None and (c is None or c.is_const) else \
-            b.new_tensor(f"{ctx.name}:ab", out_shape, "float32")
-        b.add_op("FULLY_CONNECTED", [ta, b.const_tensor(f"{ctx.name}:weights", np.ascontiguousarray(wdata),
-                                                         "float32"), bias_t], [target],
-                 {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True})
+        target = (
+            out.tensors["onnx"]
+            if rest is None and (c is None or c.is_const)
+            else b.new_tensor(f"{ctx.name}:ab", out_shape, "float32")
+        )
+        b.add_op(
+            "FULLY_CONNECTED",
+            [ta, b.const_tensor(f"{ctx.name}:weights", np.ascontiguousarray(wdata), "float32"), bias_t],
+            [target],
+            {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True},
+        )
     else:
         tb = data_tensor(ctx, w, "onnx")
         if trans_b:
@@ -119,8 +143,12 @@ def gemm(ctx):
         target = prod
         if alpha != 1.0:
             scaled = b.new_tensor(f"{ctx.name}:alpha_ab", out_shape, "float32")
-            b.add_op("MUL", [prod, b.const_tensor(f"{ctx.name}:alpha", np.asarray([alpha], np.float32), "float32")],
-                     [scaled], {"FusedActivationFunction": 0})
+            b.add_op(
+                "MUL",
+                [prod, b.const_tensor(f"{ctx.name}:alpha", np.asarray([alpha], np.float32), "float32")],
+                [scaled],
+                {"FusedActivationFunction": 0},
+            )
             target = scaled
         rest = cdata
         if c is None:
@@ -134,8 +162,12 @@ def gemm(ctx):
         tc = data_tensor(ctx, c, "onnx")
         if beta != 1.0:
             sc = b.new_tensor(f"{ctx.name}:beta_c", tc.shape, "float32")
-            b.add_op("MUL", [tc, b.const_tensor(f"{ctx.name}:beta", np.asarray([beta], np.float32), "float32")],
-                     [sc], {"FusedActivationFunction": 0})
+            b.add_op(
+                "MUL",
+                [tc, b.const_tensor(f"{ctx.name}:beta", np.asarray([beta], np.float32), "float32")],
+                [sc],
+                {"FusedActivationFunction": 0},
+            )
             tc = sc
         b.add_op("ADD", [target, tc], [out.tensors["onnx"]], {"FusedActivationFunction": 0})
     ctx.set_output(0, out)
@@ -164,8 +196,10 @@ def _matmul_out_shape(ctx, a_shape, b_shape) -> tuple:
     want = _matmul_shape(ctx, a_shape, b_shape)
     out_shape = ctx.out_shape(0)
     if tuple(out_shape) != want:
-        raise ctx.error(f"the output has shape {list(out_shape)} after shape inference, but the product of "
-                        f"{list(a_shape)} and {list(b_shape)} is {list(want)}")
+        raise ctx.error(
+            f"the output has shape {list(out_shape)} after shape inference, but the product of "
+            f"{list(a_shape)} and {list(b_shape)} is {list(want)}"
+        )
     return out_shape
 
 
@@ -193,11 +227,18 @@ def _float_matmul(ctx, ta, w: Value, out_t):
     out_shape = tuple(out_t.shape)
     if w.is_const and w.rank == 2:
         wdata = np.ascontiguousarray(float_const(ctx, w, "B").T)
-        b.add_op("FULLY_CONNECTED", [ta, b.const_tensor(f"{ctx.name}:weights", wdata, "float32"), None],
-                 [out_t], {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True})
+        b.add_op(
+            "FULLY_CONNECTED",
+            [ta, b.const_tensor(f"{ctx.name}:weights", wdata, "float32"), None],
+            [out_t],
+            {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True},
+        )
         return
-    tb = data_tensor(ctx, w, "onnx") if not w.is_const else \
-        b.const_tensor(f"{ctx.name}:B", float_const(ctx, w, "B"), "float32")
+    tb = (
+        data_tensor(ctx, w, "onnx")
+        if not w.is_const
+        else b.const_tensor(f"{ctx.name}:B", float_const(ctx, w, "B"), "float32")
+    )
     if len(ta.shape) == 1:
         t2 = b.new_tensor(f"{ctx.name}:a2", (1,) + tuple(ta.shape), ta.dtype)
         b.add_op("RESHAPE", [ta], [t2])
@@ -228,8 +269,9 @@ def qlinear_matmul(ctx):
         raise ctx.unsupported(f"input '{a.name}' must be run-time int8/uint8 data")
     w = ctx.input(3)
     if not w.is_const:
-        raise ctx.unsupported("the second operand must be a constant (weights); run-time x run-time int8 "
-                              "products are not supported")
+        raise ctx.unsupported(
+            "the second operand must be a constant (weights); run-time x run-time int8 products are not supported"
+        )
     raw = np.asarray(w.const)
     if str(raw.dtype) not in ("int8", "uint8") or raw.ndim < 2:
         raise ctx.unsupported(f"the weights must be int8/uint8 of rank 2 or more (got {raw.dtype}, rank {raw.ndim})")
@@ -247,8 +289,17 @@ def qlinear_matmul(ctx):
     acc = ctx.b.new_tensor(f"{ctx.name}:acc", out_shape, "float32")
     _float_matmul(ctx, ta, Value(w.name + ":centered", bint.shape, "float32", const=bint.astype(np.float32)), acc)
     mult = requant_multiplier(as_, bs, ys)
-    out = quantize_onnx(ctx, acc, ctx.out_name(), yq, "onnx", "multiply", mult,
-                        np.full(mult.size, int(yq.zero_point[0])), len(out_shape) - 1)
+    out = quantize_onnx(
+        ctx,
+        acc,
+        ctx.out_name(),
+        yq,
+        "onnx",
+        "multiply",
+        mult,
+        np.full(mult.size, int(yq.zero_point[0])),
+        len(out_shape) - 1,
+    )
     out.onnx_dtype = ydt
     ctx.set_output(0, out)
 

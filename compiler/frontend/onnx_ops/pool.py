@@ -52,11 +52,13 @@ def _finish(ctx, x, out_nhwc_shape, make_op):
 
 def _raw_uint8(convert):
     """uint8 data (raw bytes) through the int8 kernel: shifted by -128 (order preserving) and back."""
+
     def wrapped(ctx):
         x = ctx.input(0)
         if x is None or x.dtype != "uint8" or x.is_const or x.is_dq_view or ctx.quantized:
             return convert(ctx)
         from .integer import int8_source
+
         ctx._inputs = [int8_source(ctx, x)] + list(ctx._inputs[1:])
         convert(ctx)
         res = ctx.reader.values[ctx.out_name()]
@@ -65,6 +67,7 @@ def _raw_uint8(convert):
         out = ctx.b.runtime_value(ctx.out_name(), t.shape, "uint8", layout)
         ctx.b.add_op("CAST", [t], [out.tensors[layout]], {"Offset": 128})
         ctx.set_output(0, out)
+
     return wrapped
 
 
@@ -74,8 +77,10 @@ def _undilate(ctx, t_in, axes, include_pad):
     pads divided alike.  Updates `axes` in place; returns the sliced input."""
     for a in axes:
         if a.dilation != 1 and (a.stride % a.dilation or include_pad and (a.before or a.after)):
-            raise ctx.unsupported(f"dilation {a.dilation} with stride {a.stride} is not supported (dilated pooling "
-                                  "needs a stride that is a multiple of the dilation, and no counted pads)")
+            raise ctx.unsupported(
+                f"dilation {a.dilation} with stride {a.stride} is not supported (dilated pooling "
+                "needs a stride that is a multiple of the dilation, and no counted pads)"
+            )
     begin, steps = [0, 0, 0, 0], [1, 1, 1, 1]
     for i, a in enumerate(axes):
         if a.dilation == 1:
@@ -93,10 +98,17 @@ def _undilate(ctx, t_in, axes, include_pad):
     b = ctx.b
     shape = [t_in.shape[0], axes[0].size, axes[1].size, t_in.shape[3]]
     out = b.new_tensor(f"{ctx.name}:phase", shape, t_in.dtype, t_in.quant)
-    b.add_op("STRIDED_SLICE", [t_in, b.int32_const(f"{ctx.name}:phase_begin", begin),
-                               b.int32_const(f"{ctx.name}:phase_end", list(t_in.shape)),
-                               b.int32_const(f"{ctx.name}:phase_steps", steps)], [out],
-             {"BeginMask": 0, "EndMask": 0, "ShrinkAxisMask": 0, "EllipsisMask": 0, "NewAxisMask": 0})
+    b.add_op(
+        "STRIDED_SLICE",
+        [
+            t_in,
+            b.int32_const(f"{ctx.name}:phase_begin", begin),
+            b.int32_const(f"{ctx.name}:phase_end", list(t_in.shape)),
+            b.int32_const(f"{ctx.name}:phase_steps", steps),
+        ],
+        [out],
+        {"BeginMask": 0, "EndMask": 0, "ShrinkAxisMask": 0, "EllipsisMask": 0, "NewAxisMask": 0},
+    )
     return out
 
 
@@ -106,12 +118,11 @@ def _pool(kind):
         b = ctx.b
         x = ctx.input(0)
         if x.rank not in (3, 4):
-            raise ctx.unsupported(f"input '{x.name}' has rank {x.rank}; 1-D and 2-D pooling are supported, 3-D "
-                                  "is not")
+            raise ctx.unsupported(f"input '{x.name}' has rank {x.rank}; 1-D and 2-D pooling are supported, 3-D is not")
         if ctx.num_outputs() > 1 and ctx.out_name(1):
             raise ctx.unsupported("the Indices output is not supported")
         if ctx.quantized and not ctx.out_qinfo(0).same(x.qinfo):
-            raise NotQuantizable()   # the int8 pooling kernels keep the input's quantization
+            raise NotQuantizable()  # the int8 pooling kernels keep the input's quantization
         kernel = list(ctx.attr("kernel_shape"))
         out_shape = ctx.out_shape(0)
         axes = spatial_axes(ctx, x.shape[2:], kernel, out_shape[2:])
@@ -125,20 +136,26 @@ def _pool(kind):
             # ceil_mode windows running past the padded input would shrink; refuse rather than guess.
             for a in axes:
                 if (a.out - 1) * a.stride + a.kernel > a.size + a.before + a.after:
-                    raise ctx.unsupported("ceil_mode windows past the pads with count_include_pad = 1 are not "
-                                          "supported")
+                    raise ctx.unsupported(
+                        "ceil_mode windows past the pads with count_include_pad = 1 are not supported"
+                    )
             shape = [t_in.shape[0], t_in.shape[1] + sum(pairs[1]), t_in.shape[2] + sum(pairs[2]), t_in.shape[3]]
             padded = b.new_tensor(f"{ctx.name}:padded", shape, t_in.dtype, t_in.quant)
-            b.add_op("PAD", [t_in, b.const_tensor(f"{ctx.name}:pads", np.asarray(pairs, np.int32), "int32")],
-                     [padded])
+            b.add_op("PAD", [t_in, b.const_tensor(f"{ctx.name}:pads", np.asarray(pairs, np.int32), "int32")], [padded])
             t_in, pad_t, pad_l = padded, 0, 0
         for a in axes:
             last = (a.out - 1) * a.stride - a.before
             if last >= a.size:
                 raise ctx.unsupported("a pooling window lies entirely in the padding")
-        opts = {"ExplicitPadding": (pad_t, pad_l), "StrideH": axes[0].stride, "StrideW": axes[1].stride,
-                "FilterHeight": axes[0].kernel, "FilterWidth": axes[1].kernel, "FusedActivationFunction": 0,
-                "Padding": 1}
+        opts = {
+            "ExplicitPadding": (pad_t, pad_l),
+            "StrideH": axes[0].stride,
+            "StrideW": axes[1].stride,
+            "FilterHeight": axes[0].kernel,
+            "FilterWidth": axes[1].kernel,
+            "FusedActivationFunction": 0,
+            "Padding": 1,
+        }
         shape = (t_in.shape[0], axes[0].out, axes[1].out, t_in.shape[3])
         _finish(ctx, x, shape, lambda t: b.add_op(kind, [t_in], [t], opts))
 
@@ -168,8 +185,7 @@ def global_max_pool(ctx):
         raise ctx.unsupported(f"input rank {x.rank} is not supported (1-D and 2-D spatial data are)")
     t_in = _nhwc_input(ctx, x)
     _, h, w, c = t_in.shape
-    opts = {"Padding": 1, "StrideH": 1, "StrideW": 1, "FilterHeight": h, "FilterWidth": w,
-            "FusedActivationFunction": 0}
+    opts = {"Padding": 1, "StrideH": 1, "StrideW": 1, "FilterHeight": h, "FilterWidth": w, "FusedActivationFunction": 0}
     _finish(ctx, x, (t_in.shape[0], 1, 1, c), lambda t: b.add_op("MAX_POOL_2D", [t_in], [t], opts))
 
 

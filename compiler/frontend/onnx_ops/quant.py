@@ -34,8 +34,10 @@ def to_qinfo(ctx, scale, zp, axis: int, rank: int, default_dtype: str = "uint8")
     if zp.size == 1 and scale.size > 1:
         zp = np.full(scale.shape, int(zp[0]), np.int64)
     if scale.size == 0 or zp.size != scale.size:
-        raise ctx.error(f"the scale has {scale.size} values and the zero point {zp.size}; they must have the same "
-                        "number (at least one)")
+        raise ctx.error(
+            f"the scale has {scale.size} values and the zero point {zp.size}; they must have the same "
+            "number (at least one)"
+        )
     if not np.all(np.isfinite(scale)) or np.any(scale <= 0):
         raise ctx.unsupported("quantization scales must be positive and finite")
     if scale.size > 1:
@@ -91,8 +93,9 @@ def reinterpret(ctx, v: Value, q: QInfo) -> Value:
 
 def _check_block(ctx):
     if int(ctx.attr("block_size", 0) or 0):
-        raise ctx.unsupported("blocked quantization (block_size) is not supported; per-tensor and per-axis "
-                              "quantization are")
+        raise ctx.unsupported(
+            "blocked quantization (block_size) is not supported; per-tensor and per-axis quantization are"
+        )
 
 
 def _axis_shape(rank: int, axis: int, n: int) -> list:
@@ -124,25 +127,36 @@ def dequantize_linear(ctx):
         ctx.set_output(0, Value(ctx.out_name(), tuple(data.shape), "float32", const=real, qsrc=src, qinfo=q))
         return
     if x.dtype not in ("int8", "uint8") or (x.dtype == "uint8" and dtype != "uint8"):
-        raise ctx.unsupported(f"dequantizing run-time data of type {x.dtype} with a {dtype} zero point is not "
-                              "supported (int8 and uint8 are)")
+        raise ctx.unsupported(
+            f"dequantizing run-time data of type {x.dtype} with a {dtype} zero point is not "
+            "supported (int8 and uint8 are)"
+        )
     x = int8_source(ctx, x)
     if not q.per_tensor:
         # Per axis: (q - zero_point[c]) * scale[c] in float, each step exact but the last (ONNX's arithmetic).
         b = ctx.b
         t = b.get(x, "onnx")
-        ident = b.new_tensor(f"{ctx.name}:ident", t.shape, "int8",
-                             b.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64))))
+        ident = b.new_tensor(
+            f"{ctx.name}:ident", t.shape, "int8", b.quant_params(QInfo(np.ones(1, np.float32), np.zeros(1, np.int64)))
+        )
         b.add_op("RESHAPE", [t], [ident])
         ints = b.new_tensor(f"{ctx.name}:ints", t.shape, "float32")
         b.add_op("DEQUANTIZE", [ident], [ints])
         bshape = _axis_shape(x.rank, q.axis, q.scale.size)
         centered = b.new_tensor(f"{ctx.name}:centered", t.shape, "float32")
-        b.add_op("SUB", [ints, b.const_tensor(f"{ctx.name}:zp", q.zero_point.astype(np.float32).reshape(bshape),
-                                              "float32")], [centered], {"FusedActivationFunction": 0})
+        b.add_op(
+            "SUB",
+            [ints, b.const_tensor(f"{ctx.name}:zp", q.zero_point.astype(np.float32).reshape(bshape), "float32")],
+            [centered],
+            {"FusedActivationFunction": 0},
+        )
         out = b.runtime_value(ctx.out_name(), x.shape, "float32")
-        b.add_op("MUL", [centered, b.const_tensor(f"{ctx.name}:scale", q.scale.reshape(bshape), "float32")],
-                 [out.tensors["onnx"]], {"FusedActivationFunction": 0})
+        b.add_op(
+            "MUL",
+            [centered, b.const_tensor(f"{ctx.name}:scale", q.scale.reshape(bshape), "float32")],
+            [out.tensors["onnx"]],
+            {"FusedActivationFunction": 0},
+        )
         ctx.set_output(0, out)
         return
     src = reinterpret(ctx, x, q)
@@ -156,9 +170,17 @@ def quantize_onnx(ctx, t, name: str, out_q, layout: str, mode: str, scales, zero
     out = b.runtime_value(name, t.shape, "int8", layout, out_q)
     if out_q is None:
         out.tensors[layout].quant = None
-    b.add_op("QUANTIZE_ONNX", [t], [out.tensors[layout]],
-             {"Mode": mode, "Scales": np.asarray(scales, np.float32).reshape(-1).tolist(),
-              "ZeroPoints": np.asarray(zero_points, np.int64).reshape(-1).tolist(), "Axis": int(axis)})
+    b.add_op(
+        "QUANTIZE_ONNX",
+        [t],
+        [out.tensors[layout]],
+        {
+            "Mode": mode,
+            "Scales": np.asarray(scales, np.float32).reshape(-1).tolist(),
+            "ZeroPoints": np.asarray(zero_points, np.int64).reshape(-1).tolist(),
+            "Axis": int(axis),
+        },
+    )
     return out
 
 
@@ -167,8 +189,12 @@ def centered_float(ctx, v: Value, zero_point: int, layout: str):
     them in float, exactly while every partial sum stays below 2^24)."""
     b = ctx.b
     t = b.get(v, layout)
-    view = b.new_tensor(f"{v.name}:centered_q", t.shape, "int8",
-                        b.quant_params(QInfo(np.ones(1, np.float32), np.full(1, int(zero_point), np.int64))))
+    view = b.new_tensor(
+        f"{v.name}:centered_q",
+        t.shape,
+        "int8",
+        b.quant_params(QInfo(np.ones(1, np.float32), np.full(1, int(zero_point), np.int64))),
+    )
     b.add_op("RESHAPE", [t], [view])
     f = b.new_tensor(f"{v.name}:centered", t.shape, "float32")
     b.add_op("DEQUANTIZE", [view], [f])
@@ -185,8 +211,10 @@ def check_exact(ctx, weights_abs_sum, bias_abs=0) -> None:
     """Float evaluation of an integer product is exact while |partial sums| < 2^24 (inputs |q - zp| <= 255)."""
     bound = 255 * np.asarray(weights_abs_sum, np.float64) + np.asarray(bias_abs, np.float64)
     if bound.size and float(bound.max()) >= float(1 << 24):
-        raise ctx.unsupported("the integer accumulators could exceed 2^24 (input range 255 x sum of |weights| + "
-                              f"|bias| reaches {int(bound.max())}); such products are not evaluated exactly")
+        raise ctx.unsupported(
+            "the integer accumulators could exceed 2^24 (input range 255 x sum of |weights| + "
+            f"|bias| reaches {int(bound.max())}); such products are not evaluated exactly"
+        )
 
 
 def quantize_linear(ctx):
@@ -219,8 +247,9 @@ def quantize_linear(ctx):
         layout = b.preferred_layout(x) if q.per_tensor else "onnx"
         t = b.get(x, layout)
         axis = q.axis if layout == "onnx" else 0
-        out = quantize_onnx(ctx, t, ctx.out_name(), q if q.per_tensor else None, layout, "divide", q.scale,
-                            q.zero_point, axis)
+        out = quantize_onnx(
+            ctx, t, ctx.out_name(), q if q.per_tensor else None, layout, "divide", q.scale, q.zero_point, axis
+        )
         if not q.per_tensor:
             out.per_axis_q = q
     out.onnx_dtype = dtype

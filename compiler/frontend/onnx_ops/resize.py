@@ -34,13 +34,20 @@ def _run_node(ctx, x: np.ndarray) -> np.ndarray:
             axes = ctx.attr("axes")
             if axes is None and arr.size == 4:
                 arr[0], arr[1] = x.shape[0], x.shape[1]
-        inits.append(helper.make_tensor(f"c{i}", onnx.helper.np_dtype_to_tensor_dtype(arr.dtype), arr.shape,
-                                        arr.reshape(-1).tolist()))
+        inits.append(
+            helper.make_tensor(
+                f"c{i}", onnx.helper.np_dtype_to_tensor_dtype(arr.dtype), arr.shape, arr.reshape(-1).tolist()
+            )
+        )
         names.append(f"c{i}")
-    n = helper.make_node(node.op_type, names, ["Y"], **{a.name: helper.get_attribute_value(a)
-                                                       for a in node.attribute})
-    graph = helper.make_graph([n], "resize", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape)],
-                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)], inits)
+    n = helper.make_node(node.op_type, names, ["Y"], **{a.name: helper.get_attribute_value(a) for a in node.attribute})
+    graph = helper.make_graph(
+        [n],
+        "resize",
+        [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape)],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)],
+        inits,
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", ctx.opset)])
     return np.asarray(ReferenceEvaluator(model).run(None, {"X": x.astype(np.float32)})[0], np.float64)
 
@@ -52,8 +59,8 @@ def _taps(matrix: np.ndarray):
     at = np.zeros((len(rows), k), np.int32)
     w = np.zeros((len(rows), k), np.float32)
     for y, idx in enumerate(rows):
-        at[y, :len(idx)] = idx
-        w[y, :len(idx)] = matrix[y, idx]
+        at[y, : len(idx)] = idx
+        w[y, : len(idx)] = matrix[y, idx]
     return at, w
 
 
@@ -62,16 +69,19 @@ def _resize(ctx):
         raise NotQuantizable()
     x = ctx.input(0)
     if x.dtype != "float32" or x.rank != 4:
-        raise ctx.unsupported(f"input '{x.name}' is {x.dtype} of rank {x.rank}; {ctx.op_type} is supported on 4-D "
-                              "float32 NCHW data")
+        raise ctx.unsupported(
+            f"input '{x.name}' is {x.dtype} of rank {x.rank}; {ctx.op_type} is supported on 4-D float32 NCHW data"
+        )
     for i in range(1, ctx.num_inputs()):
         if ctx.input(i) is not None:
             ctx.const_input(i, "the roi / scales / sizes operand")
     n, c, h, w = (int(d) for d in x.shape)
     out_shape = tuple(int(d) for d in ctx.out_shape(0))
     if out_shape[:2] != (n, c):
-        raise ctx.unsupported(f"it resizes the batch or channel axes ({list(x.shape)} -> {list(out_shape)}); only "
-                              "height and width may change")
+        raise ctx.unsupported(
+            f"it resizes the batch or channel axes ({list(x.shape)} -> {list(out_shape)}); only "
+            "height and width may change"
+        )
     oh, ow = out_shape[2:]
     try:
         zero = _run_node(ctx, np.zeros((1, 1, h, w)))
@@ -83,23 +93,30 @@ def _resize(ctx):
             eye_w[0, k, :, k] = 1.0
         yh, yw = _run_node(ctx, eye_h), _run_node(ctx, eye_w)
     except Exception as e:  # the reference rejects the node: say why, in one line
-        raise ctx.unsupported(f"the ONNX reference cannot evaluate this node ({type(e).__name__}: "
-                              f"{' '.join(str(e).split())[:200]})") from None
+        raise ctx.unsupported(
+            f"the ONNX reference cannot evaluate this node ({type(e).__name__}: {' '.join(str(e).split())[:200]})"
+        ) from None
     if np.any(zero != 0):
-        raise ctx.unsupported("it writes extrapolation_value outside the crop (tf_crop_and_resize); that is not a "
-                              "linear resampling and is not supported")
+        raise ctx.unsupported(
+            "it writes extrapolation_value outside the crop (tf_crop_and_resize); that is not a "
+            "linear resampling and is not supported"
+        )
     if yh.shape[2:] != (oh, ow) or yw.shape[2:] != (oh, ow):
         raise ctx.error(f"the reference gives {list(yh.shape[2:])}, shape inference {[oh, ow]}")
-    mh = yh[0, :, :, 0].T          # [oh, h]: weight of input row k for output row y
-    mw = yw[0, :, 0, :].T          # [ow, w]
+    mh = yh[0, :, :, 0].T  # [oh, h]: weight of input row k for output row y
+    mw = yw[0, :, 0, :].T  # [ow, w]
     if not (np.allclose(yh, yh[..., :1]) and np.allclose(yw, yw[:, :, :1, :])):
         raise ctx.unsupported("its height and width resampling are not separable")
     row_at, row_w = _taps(mh)
     col_at, col_w = _taps(mw)
     b = ctx.b
     out = b.runtime_value(ctx.out_name(), out_shape, "float32")
-    b.add_op("RESIZE_SEPARABLE", [data_tensor(ctx, x, "onnx")], [out.tensors["onnx"]],
-             {"Dims": (n * c, h, w, 1, oh, ow), "RowAt": row_at, "RowW": row_w, "ColAt": col_at, "ColW": col_w})
+    b.add_op(
+        "RESIZE_SEPARABLE",
+        [data_tensor(ctx, x, "onnx")],
+        [out.tensors["onnx"]],
+        {"Dims": (n * c, h, w, 1, oh, ow), "RowAt": row_at, "RowW": row_w, "ColAt": col_at, "ColW": col_w},
+    )
     ctx.set_output(0, out)
 
 

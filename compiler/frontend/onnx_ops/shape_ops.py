@@ -35,8 +35,10 @@ def reshape(ctx):
         target = ctx.ints(target, "the target shape")
         allow_zero = int(ctx.attr("allowzero", 0) or 0)
         if not allow_zero and any(d == 0 and i >= x.rank for i, d in enumerate(target)):
-            raise ctx.error(f"the target shape {target} copies a dimension (0) that the input of shape "
-                            f"{list(x.shape)} does not have")
+            raise ctx.error(
+                f"the target shape {target} copies a dimension (0) that the input of shape "
+                f"{list(x.shape)} does not have"
+            )
         shape = [x.shape[i] if d == 0 and not allow_zero else d for i, d in enumerate(target)]
         if shape.count(-1) > 1 or any(d < -1 for d in shape):
             raise ctx.error(f"the target shape {target} has a negative dimension other than one -1")
@@ -72,7 +74,7 @@ def transpose(ctx):
         raise ctx.error(f"attribute 'perm' is {perm}, which is not a permutation of the input's {x.rank} axes")
     shape = tuple(int(x.shape[p]) for p in perm)
     if x.rank == 4 and b.preferred_layout(x) == "nhwc":
-        src = data_tensor(ctx, x, "nhwc")      # read the NHWC twin: compose the permutations
+        src = data_tensor(ctx, x, "nhwc")  # read the NHWC twin: compose the permutations
         perm = [TO_NHWC.index(p) for p in perm]
     else:
         src = data_tensor(ctx, x, "onnx")
@@ -106,8 +108,12 @@ def concat(ctx):
         tensors.append(data_tensor(ctx, v, layout))
     out_shape = shape if layout == "onnx" else permute(shape, TO_NHWC)
     out = b.like(like, ctx.out_name(), out_shape, layout)
-    b.add_op("CONCATENATION", tensors, [out.tensors[layout]],
-             {"Axis": axis if layout == "onnx" else nhwc_axis(axis), "FusedActivationFunction": 0})
+    b.add_op(
+        "CONCATENATION",
+        tensors,
+        [out.tensors[layout]],
+        {"Axis": axis if layout == "onnx" else nhwc_axis(axis), "FusedActivationFunction": 0},
+    )
     ctx.set_output(0, out)
 
 
@@ -115,9 +121,17 @@ def _slice_op(ctx, x, name, begin, end, steps, masks, shape, out_index=0):
     b = ctx.b
     src = data_tensor(ctx, x, "onnx")
     out = b.like(x, name, shape)
-    b.add_op("STRIDED_SLICE", [src, b.int32_const(f"{name}:begin", begin), b.int32_const(f"{name}:end", end),
-                               b.int32_const(f"{name}:strides", steps)], [out.tensors["onnx"]],
-             {"BeginMask": 0, "EndMask": masks, "ShrinkAxisMask": 0, "EllipsisMask": 0, "NewAxisMask": 0})
+    b.add_op(
+        "STRIDED_SLICE",
+        [
+            src,
+            b.int32_const(f"{name}:begin", begin),
+            b.int32_const(f"{name}:end", end),
+            b.int32_const(f"{name}:strides", steps),
+        ],
+        [out.tensors["onnx"]],
+        {"BeginMask": 0, "EndMask": masks, "ShrinkAxisMask": 0, "EllipsisMask": 0, "NewAxisMask": 0},
+    )
     ctx.set_output(out_index, out)
 
 
@@ -144,7 +158,7 @@ def slice_(ctx):
         n = int(x.shape[a])
         if st == 0:
             raise ctx.error("a slice step is 0")
-        st = max(min(st, max(n, 1)), -max(n, 1))     # a step past the whole axis selects one element either way
+        st = max(min(st, max(n, 1)), -max(n, 1))  # a step past the whole axis selects one element either way
         s = s + n if s < 0 else s
         e = e + n if e < 0 else e
         if st > 0:
@@ -153,7 +167,7 @@ def slice_(ctx):
             s, e = min(max(s, 0), n - 1), min(max(e, -1), n - 1)
         begin[a], end[a], stride[a] = s, e, st
         if st < 0 and e == -1:
-            mask |= 1 << a      # "to the start": an end index of -1 would mean the last element in TFLite
+            mask |= 1 << a  # "to the start": an end index of -1 would mean the last element in TFLite
     _slice_op(ctx, x, ctx.out_name(), begin, end, stride, mask, ctx.out_shape(0))
 
 
@@ -189,16 +203,19 @@ def gather(ctx):
     axis = ctx.axis(ctx.attr("axis", 0), x.rank)
     n = int(x.shape[axis])
     if idx.dtype.kind not in "iu" or idx.size and (idx.min() < -n or idx.max() >= n):
-        raise ctx.error(f"the indices ({idx.dtype}, {idx.reshape(-1)[:8].tolist()}) must be integers in [{-n}, "
-                        f"{n - 1}] for axis {axis} of length {n}")
+        raise ctx.error(
+            f"the indices ({idx.dtype}, {idx.reshape(-1)[:8].tolist()}) must be integers in [{-n}, "
+            f"{n - 1}] for axis {axis} of length {n}"
+        )
     src = data_tensor(ctx, x, "onnx")
     out = b.like(x, ctx.out_name(), ctx.out_shape(0))
     dst = out.tensors["onnx"]
-    if idx.ndim == 0:       # a scalar index removes the axis: gather one row, then reshape the axis away
-        dst = b.new_tensor(f"{ctx.name}:row", x.shape[:axis] + (1,) + x.shape[axis + 1:], dst.dtype, dst.quant)
+    if idx.ndim == 0:  # a scalar index removes the axis: gather one row, then reshape the axis away
+        dst = b.new_tensor(f"{ctx.name}:row", x.shape[:axis] + (1,) + x.shape[axis + 1 :], dst.dtype, dst.quant)
     indices = np.asarray(idx, np.int64).reshape(idx.shape or (1,))
-    b.add_op("GATHER", [src, b.const_tensor(f"{ctx.name}:indices", indices, "int64")], [dst],
-             {"Axis": axis, "BatchDims": 0})
+    b.add_op(
+        "GATHER", [src, b.const_tensor(f"{ctx.name}:indices", indices, "int64")], [dst], {"Axis": axis, "BatchDims": 0}
+    )
     if idx.ndim == 0:
         b.add_op("RESHAPE", [dst], [out.tensors["onnx"]])
     ctx.set_output(0, out)
@@ -267,8 +284,9 @@ def expand(ctx):
     if any(d <= 0 for d in target):
         raise ctx.unsupported(f"an empty result (shape {list(target)}) is not supported")
     out = b.like(x, ctx.out_name(), target)
-    b.add_op("BROADCAST_TO", [data_tensor(ctx, x, "onnx"), b.int32_const(f"{ctx.name}:shape", target)],
-             [out.tensors["onnx"]])
+    b.add_op(
+        "BROADCAST_TO", [data_tensor(ctx, x, "onnx"), b.int32_const(f"{ctx.name}:shape", target)], [out.tensors["onnx"]]
+    )
     ctx.set_output(0, out)
 
 
@@ -279,8 +297,7 @@ def tile(ctx):
     if any(r < 1 for r in reps):
         raise ctx.unsupported(f"repeats {list(reps)}: only positive counts are supported (0 gives an empty tensor)")
     out = b.like(x, ctx.out_name(), tuple(int(d) * int(r) for d, r in zip(x.shape, reps)))
-    b.add_op("TILE", [data_tensor(ctx, x, "onnx"), b.int32_const(f"{ctx.name}:repeats", reps)],
-             [out.tensors["onnx"]])
+    b.add_op("TILE", [data_tensor(ctx, x, "onnx"), b.int32_const(f"{ctx.name}:repeats", reps)], [out.tensors["onnx"]])
     ctx.set_output(0, out)
 
 

@@ -36,8 +36,9 @@ def spatial_axes(ctx, in_spatial, kernel, out_spatial, allow_dilation=True) -> l
         raise ctx.unsupported(f"{n}-D spatial data is not supported (1-D and 2-D are)")
     kernel = ctx.ints(kernel, "attribute 'kernel_shape'", n)
     if len(out_spatial) != n:
-        raise ctx.error(f"the output has {len(out_spatial)} spatial dimensions after shape inference, but the "
-                        f"input has {n}")
+        raise ctx.error(
+            f"the output has {len(out_spatial)} spatial dimensions after shape inference, but the input has {n}"
+        )
     strides = ctx.ints(ctx.attr("strides", [1] * n), "attribute 'strides'", n)
     dilations = ctx.ints(ctx.attr("dilations", [1] * n), "attribute 'dilations'", n)
     if not allow_dilation and any(d != 1 for d in dilations):
@@ -45,8 +46,10 @@ def spatial_axes(ctx, in_spatial, kernel, out_spatial, allow_dilation=True) -> l
     auto_pad = ctx.attr_str("auto_pad", "NOTSET")
     pads = ctx.ints(ctx.attr("pads", [0] * (2 * n)), "attribute 'pads'", 2 * n)
     if any(int(k) < 1 for k in kernel) or any(int(v) < 1 for v in strides + dilations) or any(p < 0 for p in pads):
-        raise ctx.error(f"kernel {kernel}, strides {strides} and dilations {dilations} must be positive and pads "
-                        f"{pads} non-negative")
+        raise ctx.error(
+            f"kernel {kernel}, strides {strides} and dilations {dilations} must be positive and pads "
+            f"{pads} non-negative"
+        )
     axes = []
     for i in range(n):
         size, k, s, d, out = int(in_spatial[i]), int(kernel[i]), int(strides[i]), int(dilations[i]), int(out_spatial[i])
@@ -64,7 +67,7 @@ def spatial_axes(ctx, in_spatial, kernel, out_spatial, allow_dilation=True) -> l
         if out < 1 or size < 1:
             raise ctx.error(f"spatial axis {i} has input size {size} and output size {out}; both must be positive")
         axes.append(Axis(size, k, s, d, before, after, out))
-    if n == 1:   # 1-D as 2-D: a height-1 axis in front
+    if n == 1:  # 1-D as 2-D: a height-1 axis in front
         axes.insert(0, Axis(1, 1, 1, 1, 0, 0, 1))
     return axes
 

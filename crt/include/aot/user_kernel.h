@@ -50,40 +50,40 @@ extern "C" {
 #define AOT_UK_MAX_DIMS 6
 
 /* Element types (struct aot_uk_tensor.type). */
-#define AOT_UK_NONE 0    /* omitted optional input: pointer is NULL */
-#define AOT_UK_INT8 1
-#define AOT_UK_UINT8 2
-#define AOT_UK_INT16 3
-#define AOT_UK_INT32 4
-#define AOT_UK_UINT32 5
+#define AOT_UK_NONE    0 /* omitted optional input: pointer is NULL */
+#define AOT_UK_INT8    1
+#define AOT_UK_UINT8   2
+#define AOT_UK_INT16   3
+#define AOT_UK_INT32   4
+#define AOT_UK_UINT32  5
 #define AOT_UK_FLOAT32 6
-#define AOT_UK_BOOL 7    /* one byte per element, 0 or 1 */
+#define AOT_UK_BOOL    7 /* one byte per element, 0 or 1 */
 
 /* One tensor of the operator, as the model declares it. */
 struct aot_uk_tensor {
-    int32_t type;                    /* AOT_UK_* */
-    int32_t rank;                    /* number of valid entries of dims */
-    int32_t dims[AOT_UK_MAX_DIMS];   /* shape, outermost first */
-    int32_t bytes;                   /* size of the buffer in bytes */
-    int32_t is_const;                /* 1: a constant of the model (in flash), 0: activation */
+    int32_t type;                  /* AOT_UK_* */
+    int32_t rank;                  /* number of valid entries of dims */
+    int32_t dims[AOT_UK_MAX_DIMS]; /* shape, outermost first */
+    int32_t bytes;                 /* size of the buffer in bytes */
+    int32_t is_const;              /* 1: a constant of the model (in flash), 0: activation */
     /* Quantization: quant_count == 0 for none, 1 per tensor, else one entry per channel of quant_axis. */
     int32_t quant_count;
     int32_t quant_axis;
-    const float* scales;             /* quant_count entries, or NULL */
-    const int32_t* zero_points;      /* quant_count entries, or NULL */
+    const float* scales;        /* quant_count entries, or NULL */
+    const int32_t* zero_points; /* quant_count entries, or NULL */
 };
 
 /* Everything about one operator that is known at compile time (a const block in flash). */
 struct aot_uk_params {
-    int32_t op_index;                      /* the operator's index in the model */
+    int32_t op_index; /* the operator's index in the model */
     int32_t num_inputs;
     int32_t num_outputs;
-    const struct aot_uk_tensor* inputs;    /* num_inputs entries */
-    const struct aot_uk_tensor* outputs;   /* num_outputs entries */
-    const uint8_t* options;                /* the CUSTOM operator's options bytes, verbatim (NULL if none) */
+    const struct aot_uk_tensor* inputs;  /* num_inputs entries */
+    const struct aot_uk_tensor* outputs; /* num_outputs entries */
+    const uint8_t* options;              /* the CUSTOM operator's options bytes, verbatim (NULL if none) */
     int32_t options_size;
-    int32_t scratch_size;                  /* bytes at the kernel's scratch pointer */
-    const void* const* const_inputs;       /* per input: its const data if is_const, else NULL (for init hooks) */
+    int32_t scratch_size;            /* bytes at the kernel's scratch pointer */
+    const void* const* const_inputs; /* per input: its const data if is_const, else NULL (for init hooks) */
 };
 
 typedef int32_t (*aot_user_kernel_fn)(const struct aot_uk_params* params, const void* const* inputs,
@@ -91,16 +91,46 @@ typedef int32_t (*aot_user_kernel_fn)(const struct aot_uk_params* params, const 
 typedef int32_t (*aot_user_init_fn)(const struct aot_uk_params* params);
 
 /* Typed views of the pointer arrays (no conversion: the element type is params->inputs[i].type). */
-static inline const int8_t* aot_uk_in_s8(const void* const* inputs, int32_t i) { return (const int8_t*)inputs[i]; }
-static inline const int16_t* aot_uk_in_s16(const void* const* inputs, int32_t i) { return (const int16_t*)inputs[i]; }
-static inline const int32_t* aot_uk_in_s32(const void* const* inputs, int32_t i) { return (const int32_t*)inputs[i]; }
-static inline const uint8_t* aot_uk_in_u8(const void* const* inputs, int32_t i) { return (const uint8_t*)inputs[i]; }
-static inline const float* aot_uk_in_f32(const void* const* inputs, int32_t i) { return (const float*)inputs[i]; }
-static inline int8_t* aot_uk_out_s8(void* const* outputs, int32_t i) { return (int8_t*)outputs[i]; }
-static inline int16_t* aot_uk_out_s16(void* const* outputs, int32_t i) { return (int16_t*)outputs[i]; }
-static inline int32_t* aot_uk_out_s32(void* const* outputs, int32_t i) { return (int32_t*)outputs[i]; }
-static inline uint8_t* aot_uk_out_u8(void* const* outputs, int32_t i) { return (uint8_t*)outputs[i]; }
-static inline float* aot_uk_out_f32(void* const* outputs, int32_t i) { return (float*)outputs[i]; }
+static inline const int8_t* aot_uk_in_s8(const void* const* inputs, int32_t i)
+{
+    return (const int8_t*)inputs[i];
+}
+static inline const int16_t* aot_uk_in_s16(const void* const* inputs, int32_t i)
+{
+    return (const int16_t*)inputs[i];
+}
+static inline const int32_t* aot_uk_in_s32(const void* const* inputs, int32_t i)
+{
+    return (const int32_t*)inputs[i];
+}
+static inline const uint8_t* aot_uk_in_u8(const void* const* inputs, int32_t i)
+{
+    return (const uint8_t*)inputs[i];
+}
+static inline const float* aot_uk_in_f32(const void* const* inputs, int32_t i)
+{
+    return (const float*)inputs[i];
+}
+static inline int8_t* aot_uk_out_s8(void* const* outputs, int32_t i)
+{
+    return (int8_t*)outputs[i];
+}
+static inline int16_t* aot_uk_out_s16(void* const* outputs, int32_t i)
+{
+    return (int16_t*)outputs[i];
+}
+static inline int32_t* aot_uk_out_s32(void* const* outputs, int32_t i)
+{
+    return (int32_t*)outputs[i];
+}
+static inline uint8_t* aot_uk_out_u8(void* const* outputs, int32_t i)
+{
+    return (uint8_t*)outputs[i];
+}
+static inline float* aot_uk_out_f32(void* const* outputs, int32_t i)
+{
+    return (float*)outputs[i];
+}
 
 /* Number of elements of a tensor. */
 static inline int32_t aot_uk_num_elements(const struct aot_uk_tensor* t)

@@ -35,8 +35,8 @@ static inline int32_t aot_add_general_load(const void* data, int32_t index, int3
 
 /* dims: output shape (4-D); strides: each input's element stride per output dimension (0 = broadcast). */
 static inline void aot_add_general_walk(const void* in1, const void* in2, void* output, int32_t size,
-                                        const int32_t* dims, const int32_t* in1_strides,
-                                        const int32_t* in2_strides, const struct aot_add_general* p, int subtract)
+                                        const int32_t* dims, const int32_t* in1_strides, const int32_t* in2_strides,
+                                        const struct aot_add_general* p, int subtract)
 {
     int32_t i0, i1, i2, i3;
     int32_t o = 0;
@@ -46,9 +46,9 @@ static inline void aot_add_general_walk(const void* in1, const void* in2, void* 
                 const int32_t base1 = i0 * in1_strides[0] + i1 * in1_strides[1] + i2 * in1_strides[2];
                 const int32_t base2 = i0 * in2_strides[0] + i1 * in2_strides[1] + i2 * in2_strides[2];
                 for (i3 = 0; i3 < dims[3]; i3++, o++) {
-                    const int32_t v = aot_add_general_elem(aot_add_general_load(in1, base1 + i3 * in1_strides[3], size),
-                                                           aot_add_general_load(in2, base2 + i3 * in2_strides[3], size),
-                                                           p, subtract);
+                    const int32_t v =
+                        aot_add_general_elem(aot_add_general_load(in1, base1 + i3 * in1_strides[3], size),
+                                             aot_add_general_load(in2, base2 + i3 * in2_strides[3], size), p, subtract);
                     if (size == 1) {
                         ((int8_t*)output)[o] = (int8_t)v;
                     } else {

@@ -6,8 +6,8 @@
 
 void aot_add_n_s8_begin(int32_t* acc, int32_t size, int32_t input_offset, int32_t in_multiplier, int32_t in_shift)
 {
-    const int32_t start = aot_multiply_by_quantized_multiplier(input_offset * (1 << AOT_ADD_N_SHIFT), in_multiplier,
-                                                               in_shift);
+    const int32_t start =
+        aot_multiply_by_quantized_multiplier(input_offset * (1 << AOT_ADD_N_SHIFT), in_multiplier, in_shift);
     int32_t i;
     for (i = 0; i < size; i++) {
         acc[i] = start;

@@ -24,8 +24,7 @@
 #include "dsp_s8.h"
 
 /* One input rescaled to the common scale (s1 or s2 above). */
-static inline int32_t aot_add_s8_rescale(int32_t x, int32_t bias, int32_t multiplier, int32_t add,
-                                         int32_t right_shift)
+static inline int32_t aot_add_s8_rescale(int32_t x, int32_t bias, int32_t multiplier, int32_t add, int32_t right_shift)
 {
     /* bias is the offset times 2^21: the doubled accumulator (x + offset) << 21 that SMMLAR takes. */
     return aot_dsp_requant_x2(x * (1 << 21) + bias, multiplier, add, right_shift);
@@ -38,8 +37,7 @@ static inline int32_t aot_add_s8_elem(int32_t x1, int32_t x2, const struct aot_a
     const int32_t a = aot_add_s8_rescale(x1, p->in1_bias, p->in1_multiplier, p->in1_add, p->in1_shift);
     const int32_t b = aot_add_s8_rescale(x2, p->in2_bias, p->in2_multiplier, p->in2_add, p->in2_shift);
     const int32_t sum = subtract ? a - b : a + b;
-    return aot_dsp_clamp(aot_dsp_requant(sum, p->out_multiplier, p->out_add, p->out_shift), p->act_min,
-                         p->act_max);
+    return aot_dsp_clamp(aot_dsp_requant(sum, p->out_multiplier, p->out_add, p->out_shift), p->act_min, p->act_max);
 }
 
 #endif /* AOT_KERNELS_ADD_S8_ELEM_H_ */

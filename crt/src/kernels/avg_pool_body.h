@@ -7,10 +7,10 @@
 
 #include "aot/errors.h"
 
-int32_t AOT_POOL_NAME(
-    const AOT_POOL_T* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels, AOT_POOL_T* output,
-    int32_t out_h, int32_t out_w, int32_t filter_h, int32_t filter_w, int32_t stride_h, int32_t stride_w,
-    int32_t pad_top, int32_t pad_left, int32_t act_min, int32_t act_max)
+int32_t AOT_POOL_NAME(const AOT_POOL_T* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels,
+                      AOT_POOL_T* output, int32_t out_h, int32_t out_w, int32_t filter_h, int32_t filter_w,
+                      int32_t stride_h, int32_t stride_w, int32_t pad_top, int32_t pad_left, int32_t act_min,
+                      int32_t act_max)
 {
     int32_t b, oy, ox, c, fy, fx;
     for (b = 0; b < batches; b++) {

@@ -2,10 +2,10 @@
 #include "aot/errors.h"
 #include "aot/kernels/pooling.h"
 
-int32_t aot_avg_pool_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
-                         int32_t channels, float* output, int32_t out_h, int32_t out_w,
-                         int32_t filter_h, int32_t filter_w, int32_t stride_h, int32_t stride_w,
-                         int32_t pad_top, int32_t pad_left, float act_min, float act_max)
+int32_t aot_avg_pool_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels,
+                         float* output, int32_t out_h, int32_t out_w, int32_t filter_h, int32_t filter_w,
+                         int32_t stride_h, int32_t stride_w, int32_t pad_top, int32_t pad_left, float act_min,
+                         float act_max)
 {
     int32_t b, oy, ox, c, fy, fx;
     for (b = 0; b < batches; b++) {

@@ -1,8 +1,8 @@
 /* float32 batched matrix product, accumulating in float in k order. */
 #include "aot/kernels/batch_matmul.h"
 
-void aot_batch_matmul_f32(const float* a, const float* b, float* output, int32_t batches, int32_t m,
-                          int32_t k, int32_t n, int32_t a_batch_stride, int32_t b_batch_stride)
+void aot_batch_matmul_f32(const float* a, const float* b, float* output, int32_t batches, int32_t m, int32_t k,
+                          int32_t n, int32_t a_batch_stride, int32_t b_batch_stride)
 {
     int32_t bi, r, c, i;
     for (bi = 0; bi < batches; bi++) {

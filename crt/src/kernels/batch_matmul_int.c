@@ -3,8 +3,8 @@
 #include "aot/requant.h"
 
 void aot_batch_matmul_s8(const int8_t* a, const int8_t* b, int8_t* output, int32_t batches, int32_t m, int32_t k,
-                         int32_t n, int32_t a_batch_stride, int32_t b_batch_stride, int32_t a_offset,
-                         int32_t b_offset, int32_t multiplier, int32_t shift, int32_t output_offset)
+                         int32_t n, int32_t a_batch_stride, int32_t b_batch_stride, int32_t a_offset, int32_t b_offset,
+                         int32_t multiplier, int32_t shift, int32_t output_offset)
 {
     int32_t bi, r, c, i;
     for (bi = 0; bi < batches; bi++) {
@@ -25,9 +25,9 @@ void aot_batch_matmul_s8(const int8_t* a, const int8_t* b, int8_t* output, int32
     }
 }
 
-void aot_batch_matmul_s16(const int16_t* a, const int16_t* b, int16_t* output, int32_t batches, int32_t m,
-                          int32_t k, int32_t n, int32_t a_batch_stride, int32_t b_batch_stride,
-                          int32_t reduced_multiplier, int32_t total_shift)
+void aot_batch_matmul_s16(const int16_t* a, const int16_t* b, int16_t* output, int32_t batches, int32_t m, int32_t k,
+                          int32_t n, int32_t a_batch_stride, int32_t b_batch_stride, int32_t reduced_multiplier,
+                          int32_t total_shift)
 {
     int32_t bi, r, c, i;
     for (bi = 0; bi < batches; bi++) {

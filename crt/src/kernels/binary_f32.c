@@ -17,15 +17,15 @@ static float aot_floor_mod(float x, float y)
 }
 
 /* One innermost row: the operation is chosen once per row, not per element. */
-#define AOT_BINARY_ROW(EXPR)                                  \
-    for (i3 = 0; i3 < n3; i3++) {                             \
-        const float x = a[i3 * sa];                           \
-        const float y = b[i3 * sb];                           \
-        float v = (EXPR);                                     \
-        v = v < act_min ? act_min : v;                        \
-        v = v > act_max ? act_max : v;                        \
-        out[i3] = v;                                          \
-    }                                                         \
+#define AOT_BINARY_ROW(EXPR)                                                                                           \
+    for (i3 = 0; i3 < n3; i3++) {                                                                                      \
+        const float x = a[i3 * sa];                                                                                    \
+        const float y = b[i3 * sb];                                                                                    \
+        float v = (EXPR);                                                                                              \
+        v = v < act_min ? act_min : v;                                                                                 \
+        v = v > act_max ? act_max : v;                                                                                 \
+        out[i3] = v;                                                                                                   \
+    }                                                                                                                  \
     break
 
 void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* output, const int32_t* dims,

@@ -2,8 +2,7 @@
 #include "aot/errors.h"
 #include "aot/kernels/broadcast_args.h"
 
-int32_t aot_broadcast_args(const int32_t* a, int32_t na, const int32_t* b, int32_t nb, int32_t* output,
-                           int32_t n_out)
+int32_t aot_broadcast_args(const int32_t* a, int32_t na, const int32_t* b, int32_t nb, int32_t* output, int32_t n_out)
 {
     int32_t i;
     for (i = 0; i < n_out; i++) {

@@ -61,8 +61,7 @@ static uint32_t from_float(float f)
     return (uint32_t)(int32_t)f;
 }
 
-void aot_cast(const void* input, int32_t input_type, void* output, int32_t output_type, int32_t size,
-              int32_t offset)
+void aot_cast(const void* input, int32_t input_type, void* output, int32_t output_type, int32_t size, int32_t offset)
 {
     int32_t i;
     if (input_type == AOT_CAST_FLOAT32) {
@@ -81,7 +80,8 @@ void aot_cast(const void* input, int32_t input_type, void* output, int32_t outpu
         for (i = 0; i < size; i++) {
             const uint32_t v = load(input, input_type, i) + (uint32_t)offset;
             ((float*)output)[i] = input_type == AOT_CAST_UINT32 ? (float)v
-                                  : v <= 0x7FFFFFFFu ? (float)(int32_t)v : -(float)(0xFFFFFFFFu - v) - 1.0f;
+                                  : v <= 0x7FFFFFFFu            ? (float)(int32_t)v
+                                                                : -(float)(0xFFFFFFFFu - v) - 1.0f;
         }
         return;
     }

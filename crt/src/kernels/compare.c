@@ -23,12 +23,11 @@ static uint8_t aot_cmp(int32_t op, int32_t lt, int32_t eq)
     }
 }
 
-#define AOT_COMPARE(suffix, T)                                                                            \
-    void aot_compare_##suffix(int32_t op, const T* in1, const T* in2, uint8_t* output, const int32_t* dims, \
-                              const int32_t* in1_strides, const int32_t* in2_strides)                     \
-    {                                                                                                     \
-        AOT_BROADCAST_2(dims, in1_strides, in2_strides,                                                   \
-                        output[o] = aot_cmp(op, in1[a] < in2[b], in1[a] == in2[b]));                      \
+#define AOT_COMPARE(suffix, T)                                                                                         \
+    void aot_compare_##suffix(int32_t op, const T* in1, const T* in2, uint8_t* output, const int32_t* dims,            \
+                              const int32_t* in1_strides, const int32_t* in2_strides)                                  \
+    {                                                                                                                  \
+        AOT_BROADCAST_2(dims, in1_strides, in2_strides, output[o] = aot_cmp(op, in1[a] < in2[b], in1[a] == in2[b]));   \
     }
 
 AOT_COMPARE(f32, float)
@@ -73,8 +72,8 @@ void aot_logical_not_bool(const uint8_t* input, uint8_t* output, int32_t size)
     }
 }
 
-void aot_select(const uint8_t* cond, const void* x, const void* y, void* output, int32_t elem_size,
-                const int32_t* dims, const int32_t* cond_strides, const int32_t* x_strides, const int32_t* y_strides)
+void aot_select(const uint8_t* cond, const void* x, const void* y, void* output, int32_t elem_size, const int32_t* dims,
+                const int32_t* cond_strides, const int32_t* x_strides, const int32_t* y_strides)
 {
     const uint8_t* xb = (const uint8_t*)x;
     const uint8_t* yb = (const uint8_t*)y;
@@ -85,8 +84,8 @@ void aot_select(const uint8_t* cond, const void* x, const void* y, void* output,
         for (i1 = 0; i1 < dims[1]; i1++) {
             for (i2 = 0; i2 < dims[2]; i2++) {
                 for (i3 = 0; i3 < dims[3]; i3++, o++) {
-                    const int32_t c = i0 * cond_strides[0] + i1 * cond_strides[1] + i2 * cond_strides[2] +
-                                      i3 * cond_strides[3];
+                    const int32_t c =
+                        i0 * cond_strides[0] + i1 * cond_strides[1] + i2 * cond_strides[2] + i3 * cond_strides[3];
                     const int32_t xi = i0 * x_strides[0] + i1 * x_strides[1] + i2 * x_strides[2] + i3 * x_strides[3];
                     const int32_t yi = i0 * y_strides[0] + i1 * y_strides[1] + i2 * y_strides[2] + i3 * y_strides[3];
                     memcpy(ob + (size_t)o * n, cond[c] ? xb + (size_t)xi * n : yb + (size_t)yi * n, n);

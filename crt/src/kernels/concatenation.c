@@ -3,8 +3,8 @@
 
 #include "aot/kernels/concatenation.h"
 
-void aot_concatenation_copy(void* output, const void* input, int32_t outer, int32_t chunk_bytes,
-                            int32_t row_bytes, int32_t offset_bytes)
+void aot_concatenation_copy(void* output, const void* input, int32_t outer, int32_t chunk_bytes, int32_t row_bytes,
+                            int32_t offset_bytes)
 {
     uint8_t* dst = (uint8_t*)output + offset_bytes;
     const uint8_t* src = (const uint8_t*)input;

@@ -1,11 +1,10 @@
 /* Reference float32 2-D convolution (NHWC / OHWI). */
 #include "aot/kernels/conv2d.h"
 
-void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                    const float* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
-                    const float* bias, float* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                    int32_t pad_top, int32_t pad_left, float act_min, float act_max)
+void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
+                    int32_t filter_h, int32_t filter_w, int32_t filter_depth, const float* bias, float* output,
+                    int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
+                    int32_t dilation_w, int32_t pad_top, int32_t pad_left, float act_min, float act_max)
 {
     const int32_t groups = in_c / filter_depth;
     const int32_t filters_per_group = out_c / groups;

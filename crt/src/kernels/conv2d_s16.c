@@ -5,13 +5,12 @@
 #include "acc16_dsp.h"
 #include "aot/kernels/requant_s8_inline.h"
 
-AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w,
-                                     int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
-                                     int32_t filter_depth, const int32_t* bias, int16_t* output, int32_t out_h,
-                                     int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
-                                     int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
-                                     int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
-                                     int32_t act_min, int32_t act_max, int32_t dsp)
+AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                     const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
+                                     const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
+                                     int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                                     int32_t pad_top, int32_t pad_left, int32_t mode, const int32_t* out_multiplier,
+                                     const int32_t* out_shift, int32_t act_min, int32_t act_max, int32_t dsp)
 {
     const int32_t filters_per_group = out_c / (in_c / filter_depth);
     const int32_t filter_size = filter_h * filter_w * filter_depth;
@@ -53,8 +52,8 @@ AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int3
                             }
                         }
                     }
-                    out_px[oc] = aot_acc16_out(&acc, mode, bias, oc, out_multiplier[oc], out_shift[oc], act_min,
-                                               act_max);
+                    out_px[oc] =
+                        aot_acc16_out(&acc, mode, bias, oc, out_multiplier[oc], out_shift[oc], act_min, act_max);
                     if (step == 2) {
                         out_px[oc + 1] = aot_acc16_out(&acc1, mode, bias, oc + 1, out_multiplier[oc + 1],
                                                        out_shift[oc + 1], act_min, act_max);
@@ -66,15 +65,14 @@ AOT_INLINE_BODY void conv2d_s16_body(const int16_t* input, int32_t batches, int3
 }
 
 void aot_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                    const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
-                    const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                    int32_t pad_left, int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
-                    int32_t act_min, int32_t act_max)
+                    const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth, const int32_t* bias,
+                    int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                    int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t mode,
+                    const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min, int32_t act_max)
 {
     conv2d_s16_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, filter_depth, bias, output, out_h,
-                    out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, mode,
-                    out_multiplier, out_shift, act_min, act_max, 0);
+                    out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, mode, out_multiplier,
+                    out_shift, act_min, act_max, 0);
 }
 
 void aot_conv2d_s16_dsp(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
@@ -85,6 +83,6 @@ void aot_conv2d_s16_dsp(const int16_t* input, int32_t batches, int32_t in_h, int
                         int32_t act_min, int32_t act_max)
 {
     conv2d_s16_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, filter_depth, bias, output, out_h,
-                    out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, mode,
-                    out_multiplier, out_shift, act_min, act_max, 1);
+                    out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, mode, out_multiplier,
+                    out_shift, act_min, act_max, 1);
 }

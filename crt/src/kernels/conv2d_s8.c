@@ -10,15 +10,13 @@
 
 /* The whole layer; `fused` is a constant in each of the two entry points below (aot_conv2d_s8_add only links
  * into firmware with fused layers). */
-AOT_ALWAYS_INLINE void aot_conv2d_s8_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
-                                          int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
-                                          int32_t filter_depth, const int32_t* bias, int8_t* output, int32_t out_h,
-                                          int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
-                                          int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
-                                          int32_t input_offset, int32_t output_offset,
-                                          const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
-                                          int32_t act_max, const int8_t* residual,
-                                          const struct aot_add_s8_params* residual_add, int fused)
+AOT_ALWAYS_INLINE void
+aot_conv2d_s8_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const int8_t* filter,
+                   int32_t filter_h, int32_t filter_w, int32_t filter_depth, const int32_t* bias, int8_t* output,
+                   int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
+                   int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
+                   const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min, int32_t act_max,
+                   const int8_t* residual, const struct aot_add_s8_params* residual_add, int fused)
 {
     const int32_t groups = in_c / filter_depth;
     const int32_t filters_per_group = out_c / groups;
@@ -77,13 +75,11 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_body(const int8_t* input, int32_t batches, 
     }
 }
 
-void aot_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                   const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
-                   const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                   int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                   int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
-                   const int32_t* out_multiplier, const int32_t* out_shift,
-                   int32_t act_min, int32_t act_max)
+void aot_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const int8_t* filter,
+                   int32_t filter_h, int32_t filter_w, int32_t filter_depth, const int32_t* bias, int8_t* output,
+                   int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
+                   int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
+                   const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min, int32_t act_max)
 {
     aot_conv2d_s8_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, filter_depth, bias, output, out_h,
                        out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_offset,
@@ -94,10 +90,9 @@ void aot_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t i
 void aot_conv2d_s8_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
                        const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                       int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                       int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
-                       const int32_t* out_multiplier, const int32_t* out_shift,
-                       int32_t act_min, int32_t act_max, const int8_t* residual,
+                       int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                       int32_t pad_left, int32_t input_offset, int32_t output_offset, const int32_t* out_multiplier,
+                       const int32_t* out_shift, int32_t act_min, int32_t act_max, const int8_t* residual,
                        const struct aot_add_s8_params* residual_add)
 {
     aot_conv2d_s8_body(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, filter_depth, bias, output, out_h,

@@ -315,8 +315,8 @@ static inline void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t*
  * `fused` are constants in each instance (aot_conv_gemm_*). */
 AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
                                       const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
-                                      int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
-                                      int full, int fused, int exact, const struct aot_conv_residual* res)
+                                      int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq, int full,
+                                      int fused, int exact, const struct aot_conv_residual* res)
 {
     const uint32_t* const xend = pairs + 4 * quads;
     const uint32_t* wp = filter;
@@ -346,10 +346,10 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
         __asm__ volatile("" ::: "memory"); /* as in aot_conv_gemm_small */
         {
             const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
-            aot_conv_out(a[0], a[2], m0, d0, exact ? 0 : aot_dsp_shift(d0), out0 + c, out1 + c, rq, full, fused,
-                         exact, res, c);
-            aot_conv_out(a[1], a[3], m1, d1, exact ? 0 : aot_dsp_shift(d1), out0 + c + 1, out1 + c + 1, rq, full,
-                         fused, exact, res, c + 1);
+            aot_conv_out(a[0], a[2], m0, d0, exact ? 0 : aot_dsp_shift(d0), out0 + c, out1 + c, rq, full, fused, exact,
+                         res, c);
+            aot_conv_out(a[1], a[3], m1, d1, exact ? 0 : aot_dsp_shift(d1), out0 + c + 1, out1 + c + 1, rq, full, fused,
+                         exact, res, c + 1);
             mp += 2;
             dp += 2;
         }
@@ -369,8 +369,8 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
         if (tail) {
             aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[0], &a[1]);
         }
-        aot_conv_out(a[0], a[1], mp[0], dp[0], exact ? 0 : aot_dsp_shift(dp[0]), out0 + c, out1 + c, rq, full,
-                     fused, exact, res, c);
+        aot_conv_out(a[0], a[1], mp[0], dp[0], exact ? 0 : aot_dsp_shift(dp[0]), out0 + c, out1 + c, rq, full, fused,
+                     exact, res, c);
     }
 }
 
@@ -430,17 +430,16 @@ AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, in
     }
 }
 
-#define AOT_CONV_GEMM_SMALL(name, kq, tail)                                                                   \
-    static void name(const uint32_t* pairs, int32_t quads, int32_t tail_, const uint32_t* filter,           \
-                     const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,    \
-                     int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,                                \
-                     const struct aot_conv_residual* res)                                                     \
-    {                                                                                                         \
-        (void)quads;                                                                                          \
-        (void)tail_;                                                                                          \
-        (void)res;                                                                                            \
-        aot_conv_gemm_small(pairs, kq, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c,            \
-                            rq->multiplier, rq->add);                                                         \
+#define AOT_CONV_GEMM_SMALL(name, kq, tail)                                                                            \
+    static void name(const uint32_t* pairs, int32_t quads, int32_t tail_, const uint32_t* filter, const int8_t* wtail, \
+                     const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0, int8_t* out1, int32_t out_c,     \
+                     const struct aot_dsp_rq* rq, const struct aot_conv_residual* res)                                 \
+    {                                                                                                                  \
+        (void)quads;                                                                                                   \
+        (void)tail_;                                                                                                   \
+        (void)res;                                                                                                     \
+        aot_conv_gemm_small(pairs, kq, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq->multiplier,     \
+                            rq->add);                                                                                  \
     }
 AOT_CONV_GEMM_SMALL(aot_conv_gemm_k8, 2, 0)
 AOT_CONV_GEMM_SMALL(aot_conv_gemm_k9, 2, 1)
@@ -448,17 +447,15 @@ AOT_CONV_GEMM_SMALL(aot_conv_gemm_k16, 4, 0)
 AOT_CONV_GEMM_SMALL(aot_conv_gemm_k24, 6, 0)
 AOT_CONV_GEMM_SMALL(aot_conv_gemm_k27, 6, 3)
 
-
 /* The general instances: whether the activation range is all of int8 and the fused ADD are decided once per layer,
  * not per output. */
-#define AOT_CONV_GEMM(name, full, fused, exact)                                                               \
-    static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,            \
-                     const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,    \
-                     int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,                                \
-                     const struct aot_conv_residual* res)                                                     \
-    {                                                                                                         \
-        aot_conv_gemm2(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, full,   \
-                       fused, exact, res);                                                                    \
+#define AOT_CONV_GEMM(name, full, fused, exact)                                                                        \
+    static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter, const int8_t* wtail,  \
+                     const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0, int8_t* out1, int32_t out_c,     \
+                     const struct aot_dsp_rq* rq, const struct aot_conv_residual* res)                                 \
+    {                                                                                                                  \
+        aot_conv_gemm2(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, full, fused,      \
+                       exact, res);                                                                                    \
     }
 AOT_CONV_GEMM(aot_conv_gemm_full, 1, 0, 0)
 AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0, 0)
@@ -468,8 +465,8 @@ AOT_CONV_GEMM(aot_conv_gemm_exact, 0, 0, 1)
 
 /* The GEMM of one pixel pair (the instances above). */
 typedef void (*aot_conv_gemm_fn)(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
-                                 const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
-                                 int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
+                                 const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,
+                                 int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
                                  const struct aot_conv_residual* res);
 
 /* The whole layer: im2col of each pixel pair, then `gemm`, chosen by the entry point (with a fused residual ADD,
@@ -482,9 +479,9 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batche
                                              int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
                                              int32_t dilation_w, int32_t pad_top, int32_t pad_left,
                                              int32_t input_zero_point, const int32_t* out_multiplier,
-                                             const int32_t* out_add, int32_t act_min, int32_t act_max,
-                                             int32_t* scratch, const int8_t* residual,
-                                             const struct aot_add_s8_params* residual_add, aot_conv_gemm_fn gemm)
+                                             const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
+                                             const int8_t* residual, const struct aot_add_s8_params* residual_add,
+                                             aot_conv_gemm_fn gemm)
 {
     const int fused = residual != (const int8_t*)0;
     const int32_t k = filter_h * filter_w * in_c;
@@ -551,18 +548,17 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batche
 }
 
 /* The entry points (conv2d.h), one per GEMM instance, so a firmware links only the instances its layers use. */
-#define AOT_CONV_DSP_ENTRY(name, gemm)                                                                          \
-    void name(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,                 \
-              const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output, \
-              int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,                \
-              int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,                      \
-              int32_t input_zero_point, const int32_t* out_multiplier, const int32_t* out_add,                \
-              int32_t act_min, int32_t act_max, int32_t* scratch)                                             \
-    {                                                                                                           \
-        aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output,     \
-                              out_h, out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top,       \
-                              pad_left, input_zero_point, out_multiplier, out_add, act_min, act_max, scratch, \
-                              (const int8_t*)0, (const struct aot_add_s8_params*)0, gemm);                    \
+#define AOT_CONV_DSP_ENTRY(name, gemm)                                                                                 \
+    void name(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const int32_t* filter,   \
+              int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,   \
+              int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,               \
+              int32_t pad_top, int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,              \
+              const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)                              \
+    {                                                                                                                  \
+        aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h,       \
+                              out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,             \
+                              input_zero_point, out_multiplier, out_add, act_min, act_max, scratch, (const int8_t*)0,  \
+                              (const struct aot_add_s8_params*)0, gemm);                                               \
     }
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp, aot_conv_gemm_clamp)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_sat, aot_conv_gemm_full)
@@ -576,20 +572,20 @@ AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_exact, aot_conv_gemm_exact)
 void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                            int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
-                           const int8_t* residual, const struct aot_add_s8_params* residual_add)
+                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                           int32_t input_zero_point, const int32_t* out_multiplier, const int32_t* out_add,
+                           int32_t act_min, int32_t act_max, int32_t* scratch, const int8_t* residual,
+                           const struct aot_add_s8_params* residual_add)
 {
     if (act_min <= -128 && act_max >= 127) {
-        aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h,
-                              out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,
-                              input_zero_point, out_multiplier, out_add, act_min, act_max, scratch, residual,
-                              residual_add, aot_conv_gemm_full_add);
+        aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
+                              out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
+                              out_multiplier, out_add, act_min, act_max, scratch, residual, residual_add,
+                              aot_conv_gemm_full_add);
     } else {
-        aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h,
-                              out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,
-                              input_zero_point, out_multiplier, out_add, act_min, act_max, scratch, residual,
-                              residual_add, aot_conv_gemm_clamp_add);
+        aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w,
+                              out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
+                              out_multiplier, out_add, act_min, act_max, scratch, residual, residual_add,
+                              aot_conv_gemm_clamp_add);
     }
 }

@@ -82,8 +82,8 @@ static const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
 static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48])
 {
     int32_t ky, kx, c, j = 0;
-    const int32_t last = ((g->filter_h - 1) * g->dilation_h * g->in_w + (g->filter_w - 1) * g->dilation_w) * g->in_c
-                         + g->in_c - 1;
+    const int32_t last =
+        ((g->filter_h - 1) * g->dilation_h * g->in_w + (g->filter_w - 1) * g->dilation_w) * g->in_c + g->in_c - 1;
     if (k > 48 || last > 255) {
         return 0;
     }
@@ -148,9 +148,10 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
             const int8_t* w0 = aot_mve_window(g, p);
             const int8_t* w1 = aot_mve_window(g, p + 1);
             if (w0 && w1) {
-                aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
-                                  filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                                  fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused, right);
+                aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c, filter,
+                                  out_c, rq, output + p * out_c, output + (p + 1) * out_c,
+                                  fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused,
+                                  right);
                 continue;
             }
         }
@@ -186,30 +187,30 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     }
 }
 
-#define AOT_CONV2D_S8_MVE_SETUP                                                                                    \
-    struct aot_mve_geom g;                                                                                         \
-    struct aot_mve_rq rq;                                                                                          \
-    g.input = input;                                                                                               \
-    g.in_h = in_h;                                                                                                 \
-    g.in_w = in_w;                                                                                                 \
-    g.in_c = in_c;                                                                                                 \
-    g.filter_h = filter_h;                                                                                         \
-    g.filter_w = filter_w;                                                                                         \
-    g.out_h = out_h;                                                                                               \
-    g.out_w = out_w;                                                                                               \
-    g.stride_h = stride_h;                                                                                         \
-    g.stride_w = stride_w;                                                                                         \
-    g.dilation_h = dilation_h;                                                                                     \
-    g.dilation_w = dilation_w;                                                                                     \
-    g.pad_top = pad_top;                                                                                           \
-    g.pad_left = pad_left;                                                                                         \
-    g.zero_point = (int8_t)input_zero_point;                                                                       \
-    rq.bias = bias;                                                                                                \
-    rq.multiplier = out_multiplier;                                                                                \
-    rq.shift = out_shift;                                                                                          \
-    rq.per_channel = 1;                                                                                            \
-    rq.out_offset = output_offset;                                                                                 \
-    rq.act_min = act_min;                                                                                          \
+#define AOT_CONV2D_S8_MVE_SETUP                                                                                        \
+    struct aot_mve_geom g;                                                                                             \
+    struct aot_mve_rq rq;                                                                                              \
+    g.input = input;                                                                                                   \
+    g.in_h = in_h;                                                                                                     \
+    g.in_w = in_w;                                                                                                     \
+    g.in_c = in_c;                                                                                                     \
+    g.filter_h = filter_h;                                                                                             \
+    g.filter_w = filter_w;                                                                                             \
+    g.out_h = out_h;                                                                                                   \
+    g.out_w = out_w;                                                                                                   \
+    g.stride_h = stride_h;                                                                                             \
+    g.stride_w = stride_w;                                                                                             \
+    g.dilation_h = dilation_h;                                                                                         \
+    g.dilation_w = dilation_w;                                                                                         \
+    g.pad_top = pad_top;                                                                                               \
+    g.pad_left = pad_left;                                                                                             \
+    g.zero_point = (int8_t)input_zero_point;                                                                           \
+    rq.bias = bias;                                                                                                    \
+    rq.multiplier = out_multiplier;                                                                                    \
+    rq.shift = out_shift;                                                                                              \
+    rq.per_channel = 1;                                                                                                \
+    rq.out_offset = output_offset;                                                                                     \
+    rq.act_min = act_min;                                                                                              \
     rq.act_max = act_max
 
 void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
@@ -227,11 +228,10 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
 void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                            int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                           int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
-                           const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
-                           int32_t act_max, int8_t* scratch, const int8_t* residual,
-                           const struct aot_add_s8_params* residual_add)
+                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                           int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                           const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch,
+                           const int8_t* residual, const struct aot_add_s8_params* residual_add)
 {
     struct aot_add_s8_params add = *residual_add; /* a local copy: the int8 stores cannot alias it */
     AOT_CONV2D_S8_MVE_SETUP;

@@ -1,12 +1,11 @@
 /* Reference float32 depthwise convolution. */
 #include "aot/kernels/depthwise_conv2d.h"
 
-void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
-                              int32_t in_c, const float* filter, int32_t filter_h,
-                              int32_t filter_w, int32_t depth_multiplier, const float* bias,
-                              float* output, int32_t out_h, int32_t out_w, int32_t stride_h,
-                              int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                              int32_t pad_top, int32_t pad_left, float act_min, float act_max)
+void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                              const float* filter, int32_t filter_h, int32_t filter_w, int32_t depth_multiplier,
+                              const float* bias, float* output, int32_t out_h, int32_t out_w, int32_t stride_h,
+                              int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                              int32_t pad_left, float act_min, float act_max)
 {
     const int32_t out_c = in_c * depth_multiplier;
     int32_t b, oy, ox, ic, m, fy, fx;
@@ -32,8 +31,7 @@ void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h,
                                 if (ix < 0 || ix >= in_w) {
                                     continue;
                                 }
-                                acc += in_b[(iy * in_w + ix) * in_c + ic] *
-                                       filter[(fy * filter_w + fx) * out_c + oc];
+                                acc += in_b[(iy * in_w + ix) * in_c + ic] * filter[(fy * filter_w + fx) * out_c + oc];
                             }
                         }
                         if (bias != 0) {

@@ -7,8 +7,8 @@ void aot_depthwise_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_
                               const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t depth_multiplier,
                               const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t stride_h,
                               int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                              int32_t pad_left, int32_t mode, const int32_t* out_multiplier,
-                              const int32_t* out_shift, int32_t act_min, int32_t act_max)
+                              int32_t pad_left, int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
+                              int32_t act_min, int32_t act_max)
 {
     const int32_t out_c = in_c * depth_multiplier;
     int32_t b, oy, ox, oc, fy, fx;
@@ -36,8 +36,8 @@ void aot_depthwise_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_
                             }
                         }
                     }
-                    out_px[oc] = aot_acc16_out(&acc, mode, bias, oc, out_multiplier[oc], out_shift[oc], act_min,
-                                               act_max);
+                    out_px[oc] =
+                        aot_acc16_out(&acc, mode, bias, oc, out_multiplier[oc], out_shift[oc], act_min, act_max);
                 }
             }
         }

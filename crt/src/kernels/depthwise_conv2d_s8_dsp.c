@@ -60,7 +60,7 @@ static inline int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
 }
 
 /* Two words at p, then p advances by `step` bytes (one LDRD with post-increment). */
-#define AOT_DW_LOAD2(p, a, b, step) \
+#define AOT_DW_LOAD2(p, a, b, step)                                                                                    \
     __asm__("ldrd %0, %1, [%2], #" #step : "=r"(a), "=r"(b), "+r"(p) : "m"(*(const uint32_t(*)[2])(p)))
 #else
 static inline int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
@@ -73,11 +73,11 @@ static inline int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
     return aot_smlabt(b, a, acc);
 }
 
-#define AOT_DW_LOAD2(p, a, b, step)                              \
-    do {                                                          \
-        (a) = aot_read32((const int8_t*)(p));                     \
-        (b) = aot_read32((const int8_t*)(p) + 4);                 \
-        (p) = (const int16_t*)((const int8_t*)(p) + (step));      \
+#define AOT_DW_LOAD2(p, a, b, step)                                                                                    \
+    do {                                                                                                               \
+        (a) = aot_read32((const int8_t*)(p));                                                                          \
+        (b) = aot_read32((const int8_t*)(p) + 4);                                                                      \
+        (p) = (const int16_t*)((const int8_t*)(p) + (step));                                                           \
     } while (0)
 #endif
 
@@ -114,8 +114,8 @@ static int32_t aot_dw_window(const int16_t* r0, int32_t wp, const uint32_t* w, i
 
 /* `rows` plane rows of n (even) outputs, stride 1, the first starting at r0 (word aligned), the next ones
  * `row_step` cells further each: pairs of outputs from aligned word pairs. */
-AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows,
-                                           int32_t n, const uint32_t* w, int32_t bias, int32_t* acc)
+AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows, int32_t n,
+                                           const uint32_t* w, int32_t bias, int32_t* acc)
 {
     const uint32_t a0 = w[0], b0 = w[1], a1 = w[2], b1 = w[3], a2 = w[4], b2 = w[5];
     const int32_t skip = row_step - n;
@@ -147,8 +147,8 @@ AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_
 }
 
 /* The same with stride 2 along rows: out0 from taps (p0,p1) (p2,p3), out1 from (p2,p3) (p4,p5). */
-AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows,
-                                           int32_t n, const uint32_t* w, int32_t bias, int32_t* acc)
+AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows, int32_t n,
+                                           const uint32_t* w, int32_t bias, int32_t* acc)
 {
     const uint32_t a0 = w[0], b0 = w[1], a1 = w[2], b1 = w[3], a2 = w[4], b2 = w[5];
     const int32_t skip = row_step - 2 * n;
@@ -185,8 +185,8 @@ AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_
 /* Requantizes `rows` rows of accumulators (n of them per row, the first `cols` of each used) into the
  * output (outputs `step` bytes apart, rows `row_step` bytes apart). */
 AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int32_t n, int32_t cols, int8_t* o,
-                           int32_t row_step, int32_t step, int32_t m, int32_t add, int32_t act_min,
-                           int32_t act_max)
+                                           int32_t row_step, int32_t step, int32_t m, int32_t add, int32_t act_min,
+                                           int32_t act_max)
 {
     const int32_t rs = aot_dsp_shift(add);
     const int32_t o_skip = row_step - cols * step;
@@ -232,9 +232,9 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
 
 /* The same with TFLite's full requantization (aot_depthwise_conv2d_s8_dsp_exact): zp_shift = zp * 256 + shift, and
  * the accumulators are 2 * acc (even, |acc| < 2^30: checked by the compiler). */
-AOT_DW_NOINLINE static void aot_dw_requant_exact(const int32_t* acc, int32_t rows, int32_t n, int32_t cols,
-                                                 int8_t* o, int32_t row_step, int32_t step, int32_t m,
-                                                 int32_t zp_shift, int32_t act_min, int32_t act_max)
+AOT_DW_NOINLINE static void aot_dw_requant_exact(const int32_t* acc, int32_t rows, int32_t n, int32_t cols, int8_t* o,
+                                                 int32_t row_step, int32_t step, int32_t m, int32_t zp_shift,
+                                                 int32_t act_min, int32_t act_max)
 {
     int32_t y, x;
     for (y = 0; y < rows; y++) {
@@ -270,8 +270,8 @@ static inline void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t
     int16_t* const end4 = d0 + (n & ~3);
     while (d0 != end4) {
         const uint32_t v = (uint32_t)aot_dw_read16(src) | ((uint32_t)aot_dw_read16(src + col_step) << 16);
-        const uint32_t u = (uint32_t)aot_dw_read16(src + 2 * col_step) |
-                           ((uint32_t)aot_dw_read16(src + 3 * col_step) << 16);
+        const uint32_t u =
+            (uint32_t)aot_dw_read16(src + 2 * col_step) | ((uint32_t)aot_dw_read16(src + 3 * col_step) << 16);
         aot_dw_write32(d0, aot_sxtb16(v));
         aot_dw_write32(d0 + plane, aot_sxtb16_ror8(v));
         aot_dw_write32(d0 + 2, aot_sxtb16(u));
@@ -292,12 +292,12 @@ static inline void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t
     }
 }
 
-#define AOT_DW_PLANAR_NAME aot_depthwise_conv2d_s8_dsp
+#define AOT_DW_PLANAR_NAME    aot_depthwise_conv2d_s8_dsp
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant
 #include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
 #undef AOT_DW_PLANAR_REQUANT
-#define AOT_DW_PLANAR_NAME aot_depthwise_conv2d_s8_dsp_exact
+#define AOT_DW_PLANAR_NAME    aot_depthwise_conv2d_s8_dsp_exact
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant_exact
 #include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
@@ -385,22 +385,22 @@ static inline int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
 #endif
 
 /* Half a group (channels 0 and 1 if !hi, else 2 and 3): acc a0, a1 += one pair of taps at a and b. */
-#define AOT_DW_C4_PAIR(a, b)                                                         \
-    do {                                                                             \
-        const uint32_t va = aot_read32(a), vb = aot_read32(b);                       \
-        const uint32_t p = hi ? aot_dw_hi_pair(va, vb) : aot_dw_lo_pair(va, vb);     \
-        uint32_t w0, w1;                                                             \
-        AOT_DW_LOAD2(rec, w0, w1, 8);                                                \
-        a0 = aot_smlad(aot_sxtb16(p), w0, a0);                                       \
-        a1 = aot_smlad(aot_sxtb16_ror8(p), w1, a1);                                  \
-        AOT_DW_BARRIER();                                                            \
+#define AOT_DW_C4_PAIR(a, b)                                                                                           \
+    do {                                                                                                               \
+        const uint32_t va = aot_read32(a), vb = aot_read32(b);                                                         \
+        const uint32_t p = hi ? aot_dw_hi_pair(va, vb) : aot_dw_lo_pair(va, vb);                                       \
+        uint32_t w0, w1;                                                                                               \
+        AOT_DW_LOAD2(rec, w0, w1, 8);                                                                                  \
+        a0 = aot_smlad(aot_sxtb16(p), w0, a0);                                                                         \
+        a1 = aot_smlad(aot_sxtb16_ror8(p), w1, a1);                                                                    \
+        AOT_DW_BARRIER();                                                                                              \
     } while (0)
 
 /* One requantized output: saturated to int8 (full) or clamped to the activation range. */
-#define AOT_DW_C4_OUT(acc, m, add, rs, dst)                                                          \
-    do {                                                                                             \
-        const int32_t v_ = aot_dsp_requant_x2((acc), (int32_t)(m), (int32_t)(add), (int32_t)(rs));  \
-        (dst) = (int8_t)(full ? aot_dsp_sat8(v_) : aot_dsp_clamp(v_, act_min, act_max));              \
+#define AOT_DW_C4_OUT(acc, m, add, rs, dst)                                                                            \
+    do {                                                                                                               \
+        const int32_t v_ = aot_dsp_requant_x2((acc), (int32_t)(m), (int32_t)(add), (int32_t)(rs));                     \
+        (dst) = (int8_t)(full ? aot_dsp_sat8(v_) : aot_dsp_clamp(v_, act_min, act_max));                               \
     } while (0)
 
 /* Two channels of one group (0 and 1 if !hi, else 2 and 3) of an output pixel whose window rows start at
@@ -444,8 +444,8 @@ AOT_DW_INLINE void aot_dw_c4_half(const int8_t* t0, const int8_t* t1, const int8
 /* All groups of four channels of one output pixel whose window rows start at t0, t1, t2 (columns cs bytes
  * apart). */
 AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int8_t* t2, int32_t cs,
-                                   const int32_t* params, int32_t groups, int8_t* o, int32_t full,
-                                   int32_t act_min, int32_t act_max)
+                                   const int32_t* params, int32_t groups, int8_t* o, int32_t full, int32_t act_min,
+                                   int32_t act_max)
 {
     const int16_t* rec = (const int16_t*)params;
     int8_t* const end = o + 4 * groups;
@@ -558,11 +558,11 @@ void aot_depthwise_conv2d_s8_dsp_c4(const int8_t* input, int32_t batches, int32_
                 const int32_t off = x * stride_c * cs;
                 int8_t* const o = output + ((b * out_rows + y) * out_cols + x) * channels;
                 if (full) {
-                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, recs, groups, o, 1,
-                                    act_min, act_max);
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, recs, groups, o, 1, act_min,
+                                    act_max);
                 } else {
-                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, recs, groups, o, 0,
-                                    act_min, act_max);
+                    aot_dw_c4_pixel(rows[0] + off, rows[1] + off, rows[2] + off, cs, recs, groups, o, 0, act_min,
+                                    act_max);
                 }
             }
         }

@@ -2,13 +2,12 @@
  * AOT_DW_PLANAR_NAME is the entry point, AOT_DW_PLANAR_REQUANT the function that requantizes a chunk of doubled
  * accumulators of one channel (aot_dw_requant: the short form; aot_dw_requant_exact: TFLite's in full).  One text
  * for both keeps the ordinary entry point's code what it was. */
-void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
-                                 int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
-                                 const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
-                                 int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
-                                 int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
-                                 int32_t input_zero_point, const int32_t* out_multiplier,
-                                 const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)
+void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows, int32_t in_cols,
+                        int32_t in_row_step, int32_t in_col_step, const int8_t* filter, const int32_t* bias,
+                        int8_t* output, int32_t out_rows, int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
+                        int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c, int32_t input_zero_point,
+                        const int32_t* out_multiplier, const int32_t* out_add, int32_t act_min, int32_t act_max,
+                        int32_t* scratch)
 {
     const int32_t n = stride_c <= 2 ? (out_cols + 1) & ~1 : out_cols;
     const int32_t hp = (out_rows - 1) * stride_r + 3;
@@ -68,7 +67,7 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
                         }
                     }
                     AOT_DW_PLANAR_REQUANT(accs, rows, n, out_cols, out + y0 * out_row_step, out_row_step, out_col_step,
-                                   m, add, act_min, act_max);
+                                          m, add, act_min, act_max);
                 }
             }
         }

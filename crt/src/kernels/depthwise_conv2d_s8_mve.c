@@ -227,8 +227,8 @@ AOT_ALWAYS_INLINE void aot_dw_row_body(const struct aot_dw_geom* g, const struct
     }
 }
 
-static void aot_dw_row(const struct aot_dw_geom* geom, const struct aot_mve_rq* requant, const int8_t* in_b,
-                       int32_t y0, int32_t x0, int8_t* out, int32_t out_w, int right)
+static void aot_dw_row(const struct aot_dw_geom* geom, const struct aot_mve_rq* requant, const int8_t* in_b, int32_t y0,
+                       int32_t x0, int8_t* out, int32_t out_w, int right)
 {
     /* Local copies: the int8 stores cannot alias them. */
     const struct aot_dw_geom gc = *geom;
@@ -240,13 +240,12 @@ static void aot_dw_row(const struct aot_dw_geom* geom, const struct aot_mve_rq* 
     }
 }
 
-void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
-                                 int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
-                                 const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
-                                 int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                                 int32_t pad_top, int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
-                                 const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
-                                 int32_t act_max, int8_t* scratch)
+void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels,
+                                 const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                                 int8_t* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                                 int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                                 int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                                 const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch)
 {
     struct aot_mve_rq rq;
     struct aot_dw_geom g, band;

@@ -33,47 +33,44 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
 #if defined(__ARM_FEATURE_MVE)
 
 /* One output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2. */
-#define AOT_DWP_ROW_ASM(CLAMP) \
-    __asm__ volatile( \
-        "1:\n\t" \
-        "vldrb.s8 q3, [%[p0]], #1\n\t" \
-        "vmladav.s8 %[a0], q3, %q[w0]\n\t" \
-        "vldrb.s8 q3, [%[p1]], #1\n\t" \
-        "vmladav.s8 %[a1], q3, %q[w1]\n\t" \
-        "vldrb.s8 q3, [%[p2]], #1\n\t" \
-        "vmladav.s8 %[a2], q3, %q[w2]\n\t" \
-        "vldrb.s8 q3, [%[p3]], #1\n\t" \
-        "vmladav.s8 %[a3], q3, %q[w3]\n\t" \
-        "vdup.32 q2, %[a0]\n\t" \
-        "vmov.32 q2[1], %[a1]\n\t" \
-        "vmov.32 q2[2], %[a2]\n\t" \
-        "vmov.32 q2[3], %[a3]\n\t" \
-        "vadd.i32 q2, q2, %q[bias]\n\t" \
-        "vqrdmulh.s32 q2, q2, %q[mult]\n\t" \
-        "vshr.s32 q3, q2, #31\n\t" \
-        "vqadd.s32 q2, q2, q3\n\t" \
-        "vldrw.32 q3, [%[k]]\n\t" \
-        "vrshl.s32 q2, q2, q3\n\t" \
-        "ldr %[a0], [%[k], #48]\n\t" \
-        "vadd.i32 q2, q2, %[a0]\n\t" \
-        CLAMP \
-        "vstrb.32 q2, [%[out]]\n\t" \
-        "ldr %[a1], [%[k], #52]\n\t" \
-        "add %[out], %[out], %[a1]\n\t" \
-        "subs %[n], %[n], #1\n\t" \
-        "bne 1b" \
-        : [a0] "=r"(a0), [a1] "=r"(a1), [a2] "=r"(a2), [a3] "=r"(a3), [p0] "+r"(p0), [p1] "+r"(p1), \
-          [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "+r"(n), [k] "+r"(kp) \
-        : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult) \
-        : "q2", "q3", "memory", "cc")
+#define AOT_DWP_ROW_ASM(CLAMP)                                                                                         \
+    __asm__ volatile("1:\n\t"                                                                                          \
+                     "vldrb.s8 q3, [%[p0]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a0], q3, %q[w0]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p1]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a1], q3, %q[w1]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p2]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                \
+                     "vdup.32 q2, %[a0]\n\t"                                                                           \
+                     "vmov.32 q2[1], %[a1]\n\t"                                                                        \
+                     "vmov.32 q2[2], %[a2]\n\t"                                                                        \
+                     "vmov.32 q2[3], %[a3]\n\t"                                                                        \
+                     "vadd.i32 q2, q2, %q[bias]\n\t"                                                                   \
+                     "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                               \
+                     "vshr.s32 q3, q2, #31\n\t"                                                                        \
+                     "vqadd.s32 q2, q2, q3\n\t"                                                                        \
+                     "vldrw.32 q3, [%[k]]\n\t"                                                                         \
+                     "vrshl.s32 q2, q2, q3\n\t"                                                                        \
+                     "ldr %[a0], [%[k], #48]\n\t"                                                                      \
+                     "vadd.i32 q2, q2, %[a0]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                    \
+                     "ldr %[a1], [%[k], #52]\n\t"                                                                      \
+                     "add %[out], %[out], %[a1]\n\t"                                                                   \
+                     "subs %[n], %[n], #1\n\t"                                                                         \
+                     "bne 1b"                                                                                          \
+                     : [a0] "=r"(a0), [a1] "=r"(a1), [a2] "=r"(a2), [a3] "=r"(a3), [p0] "+r"(p0), [p1] "+r"(p1),       \
+                       [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "+r"(n), [k] "+r"(kp)                          \
+                     : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult)      \
+                     : "q2", "q3", "memory", "cc")
 
 /* Four channels c..c+3 (m of them valid: m == 4 a constant at the call site when whole) of every output pixel of
  * one image, from the planes at `planes` (plane k of channel c + k). */
 AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_bytes, int32_t plane_w,
                                          const int8_t* filter, int32_t taps, uint8x16_t lane_tap,
                                          mve_pred16_t tap_lanes, const struct aot_mve_rq* rq, int32_t c, int32_t m,
-                                         int8_t* out, int32_t out_h, int32_t out_w, int32_t channels,
-                                         int32_t stride_h, int32_t stride_w, int right)
+                                         int8_t* out, int32_t out_h, int32_t out_w, int32_t channels, int32_t stride_h,
+                                         int32_t stride_w, int right)
 {
     const mve_pred16_t p = m == 4 ? 0xFFFF : vctp32q((uint32_t)m);
     /* A missing channel reads plane 0 against zero weights; its lane is never stored. */
@@ -82,12 +79,11 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
     const int8_t* p2 = planes + (m > 2 ? 2 * plane_bytes : 0);
     const int8_t* p3 = planes + (m > 3 ? 3 * plane_bytes : 0);
     const int8x16_t w0 = vldrbq_gather_offset_z_s8(filter + c * taps, lane_tap, tap_lanes);
-    const int8x16_t w1 = vldrbq_gather_offset_z_s8(filter + (c + (m > 1)) * taps, lane_tap,
-                                                   m > 1 ? tap_lanes : 0);
-    const int8x16_t w2 = vldrbq_gather_offset_z_s8(filter + (c + (m > 2 ? 2 : 0)) * taps, lane_tap,
-                                                   m > 2 ? tap_lanes : 0);
-    const int8x16_t w3 = vldrbq_gather_offset_z_s8(filter + (c + (m > 3 ? 3 : 0)) * taps, lane_tap,
-                                                   m > 3 ? tap_lanes : 0);
+    const int8x16_t w1 = vldrbq_gather_offset_z_s8(filter + (c + (m > 1)) * taps, lane_tap, m > 1 ? tap_lanes : 0);
+    const int8x16_t w2 =
+        vldrbq_gather_offset_z_s8(filter + (c + (m > 2 ? 2 : 0)) * taps, lane_tap, m > 2 ? tap_lanes : 0);
+    const int8x16_t w3 =
+        vldrbq_gather_offset_z_s8(filter + (c + (m > 3 ? 3 : 0)) * taps, lane_tap, m > 3 ? tap_lanes : 0);
     const int32x4_t bias = vldrwq_z_s32(rq->bias + c, p);
     const int32x4_t mult = vldrwq_z_s32(rq->multiplier + c, p);
     /* Only the weights, bias and multiplier stay in q registers (eight in all with a load and the sums); the shifts
@@ -170,11 +166,12 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
 }
 
 /* Every channel group of one image: transposed into planes eight channels at a time, then computed. */
-AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t in_w, int32_t channels, const int8_t* filter,
-                          int32_t taps, uint8x16_t lane_tap, mve_pred16_t tap_lanes, const struct aot_mve_rq* rq,
-                          int8_t* out_b, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
-                          int32_t pad_top, int32_t pad_left, int32_t plane_w, int32_t plane_rows,
-                          int32_t plane_bytes, int8_t* scratch, int right)
+AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t in_w, int32_t channels,
+                                     const int8_t* filter, int32_t taps, uint8x16_t lane_tap, mve_pred16_t tap_lanes,
+                                     const struct aot_mve_rq* rq, int8_t* out_b, int32_t out_h, int32_t out_w,
+                                     int32_t stride_h, int32_t stride_w, int32_t pad_top, int32_t pad_left,
+                                     int32_t plane_w, int32_t plane_rows, int32_t plane_bytes, int8_t* scratch,
+                                     int right)
 {
     const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
     /* Lane k of a pixel's 8 channels goes to plane k. */
@@ -201,13 +198,12 @@ AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t i
             }
         }
         for (c = c0; c + 4 <= c0 + n; c += 4) {
-            aot_dwp_channels4(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap,
-                              tap_lanes, &q, c, 4, out_b, out_h, out_w, channels, stride_h, stride_w, right);
+            aot_dwp_channels4(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap, tap_lanes,
+                              &q, c, 4, out_b, out_h, out_w, channels, stride_h, stride_w, right);
         }
         if (c < c0 + n) {
-            aot_dwp_channels4(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap,
-                              tap_lanes, &q, c, c0 + n - c, out_b, out_h, out_w, channels, stride_h, stride_w,
-                              right);
+            aot_dwp_channels4(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap, tap_lanes,
+                              &q, c, c0 + n - c, out_b, out_h, out_w, channels, stride_h, stride_w, right);
         }
     }
 }
@@ -219,8 +215,8 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
                                        const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
                                        int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
                                        int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
-                                       int32_t output_offset, const int32_t* out_multiplier,
-                                       const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch)
+                                       int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
+                                       int32_t act_min, int32_t act_max, int8_t* scratch)
 {
     const int32_t taps = filter_h * filter_w;
     int32_t b;

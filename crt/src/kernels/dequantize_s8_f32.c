@@ -1,8 +1,7 @@
 /* int8 -> float32 dequantization. */
 #include "aot/kernels/dequantize.h"
 
-void aot_dequantize_s8_f32(const int8_t* input, float* output, int32_t size, float scale,
-                           int32_t zero_point)
+void aot_dequantize_s8_f32(const int8_t* input, float* output, int32_t size, float scale, int32_t zero_point)
 {
     int32_t i;
     for (i = 0; i < size; i++) {

@@ -93,8 +93,7 @@ static float iou(const float* decoded, int32_t i, int32_t j)
     if (area_a <= 0.0f || area_b <= 0.0f) {
         return 0.0f;
     }
-    inter = max_f(min_f(a[2], b[2]) - max_f(a[0], b[0]), 0.0f) *
-            max_f(min_f(a[3], b[3]) - max_f(a[1], b[1]), 0.0f);
+    inter = max_f(min_f(a[2], b[2]) - max_f(a[0], b[0]), 0.0f) * max_f(min_f(a[3], b[3]) - max_f(a[1], b[1]), 0.0f);
     return inter / (area_a + area_b - inter);
 }
 
@@ -145,8 +144,8 @@ static int32_t nms_one(const struct aot_detection_postprocess_params* p, const f
     return n_selected;
 }
 
-static void put_detection(const struct dp_work* w, int32_t slot, int32_t box, int32_t cls, float score,
-                          float* boxes, float* classes, float* scores)
+static void put_detection(const struct dp_work* w, int32_t slot, int32_t box, int32_t cls, float score, float* boxes,
+                          float* classes, float* scores)
 {
     memcpy(boxes + 4 * slot, w->decoded + 4 * box, 4 * sizeof(float));
     classes[slot] = (float)cls;
@@ -215,9 +214,8 @@ static int32_t fast_nms(const struct aot_detection_postprocess_params* p, const 
 }
 
 int32_t aot_detection_postprocess_f32(const struct aot_detection_postprocess_params* p, const float* fparams,
-                                      const float* box_encodings, const float* class_predictions,
-                                      const float* anchors, float* boxes, float* classes, float* scores,
-                                      float* num_detections, void* scratch)
+                                      const float* box_encodings, const float* class_predictions, const float* anchors,
+                                      float* boxes, float* classes, float* scores, float* num_detections, void* scratch)
 {
     struct dp_work w;
     int32_t i, n;

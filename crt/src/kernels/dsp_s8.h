@@ -22,10 +22,10 @@
 /* GCC and Clang would not always inline the larger loops that take a constant flag; the flag must fold away. */
 #if defined(__GNUC__)
 #define AOT_ALWAYS_INLINE static inline __attribute__((always_inline))
-#define AOT_NOINLINE static __attribute__((noinline))
+#define AOT_NOINLINE      static __attribute__((noinline))
 #else
 #define AOT_ALWAYS_INLINE static inline
-#define AOT_NOINLINE static
+#define AOT_NOINLINE      static
 #endif
 
 #if defined(__ARM_FEATURE_DSP)
@@ -108,8 +108,7 @@ static inline uint32_t aot_sxtb16_ror8(uint32_t v)
 static inline int32_t aot_smlad(uint32_t a, uint32_t b, int32_t acc)
 {
     /* Unsigned arithmetic wraps like the instruction instead of being undefined. */
-    return (int32_t)((uint32_t)acc + (uint32_t)(aot_lane0(a) * aot_lane0(b)) +
-                     (uint32_t)(aot_lane1(a) * aot_lane1(b)));
+    return (int32_t)((uint32_t)acc + (uint32_t)(aot_lane0(a) * aot_lane0(b)) + (uint32_t)(aot_lane1(a) * aot_lane1(b)));
 }
 
 static inline int32_t aot_smlabb(uint32_t a, uint32_t b, int32_t acc)
@@ -242,8 +241,7 @@ static inline int32_t aot_dsp_clamp(int32_t v, int32_t act_min, int32_t act_max)
 }
 
 /* Requantized, offset, clamped and narrowed, for the paths where speed does not matter. */
-static inline int8_t aot_dsp_output(int32_t acc, int32_t multiplier, int32_t add, int32_t act_min,
-                                    int32_t act_max)
+static inline int8_t aot_dsp_output(int32_t acc, int32_t multiplier, int32_t add, int32_t act_min, int32_t act_max)
 {
     return (int8_t)aot_dsp_clamp(aot_dsp_requant(acc, multiplier, add, aot_dsp_shift(add)), act_min, act_max);
 }

@@ -4,8 +4,8 @@
 #include "aot/errors.h"
 #include "aot/kernels/embedding_lookup.h"
 
-int32_t aot_embedding_lookup(const int32_t* ids, int32_t num_ids, const void* value, int32_t rows,
-                             int32_t row_bytes, void* output)
+int32_t aot_embedding_lookup(const int32_t* ids, int32_t num_ids, const void* value, int32_t rows, int32_t row_bytes,
+                             void* output)
 {
     int32_t i;
     for (i = 0; i < num_ids; i++) {

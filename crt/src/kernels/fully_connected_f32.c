@@ -1,9 +1,8 @@
 /* Reference float32 fully connected layer. */
 #include "aot/kernels/fully_connected.h"
 
-void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth,
-                             const float* filter, const float* bias, float* output,
-                             int32_t out_depth, float act_min, float act_max)
+void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
+                             const float* bias, float* output, int32_t out_depth, float act_min, float act_max)
 {
     int32_t b, o, d;
     for (b = 0; b < batches; b++) {

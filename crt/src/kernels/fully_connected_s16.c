@@ -30,10 +30,9 @@ AOT_INLINE_BODY void fully_connected_s16_body(const int16_t* input, int32_t batc
             output[b * out_depth + o] = aot_acc16_out(&acc, mode, bias, o, out_multiplier[o * multiplier_stride],
                                                       out_shift[o * multiplier_stride], act_min, act_max);
             if (step == 2) {
-                output[b * out_depth + o + 1] = aot_acc16_out(&acc1, mode, bias, o + 1,
-                                                              out_multiplier[(o + 1) * multiplier_stride],
-                                                              out_shift[(o + 1) * multiplier_stride], act_min,
-                                                              act_max);
+                output[b * out_depth + o + 1] =
+                    aot_acc16_out(&acc1, mode, bias, o + 1, out_multiplier[(o + 1) * multiplier_stride],
+                                  out_shift[(o + 1) * multiplier_stride], act_min, act_max);
             }
         }
     }
@@ -50,8 +49,8 @@ void aot_fully_connected_s16(const int16_t* input, int32_t batches, int32_t accu
 
 void aot_fully_connected_s16_dsp(const int16_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
                                  const int32_t* bias, int16_t* output, int32_t out_depth, int32_t mode,
-                                 const int32_t* out_multiplier, const int32_t* out_shift,
-                                 int32_t multiplier_stride, int32_t act_min, int32_t act_max)
+                                 const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
+                                 int32_t act_min, int32_t act_max)
 {
     fully_connected_s16_body(input, batches, accum_depth, filter, bias, output, out_depth, mode, out_multiplier,
                              out_shift, multiplier_stride, act_min, act_max, 1);

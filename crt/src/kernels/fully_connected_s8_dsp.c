@@ -42,8 +42,8 @@ static inline void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, i
 }
 
 /* Row `row` of the output: requantized with its (or the shared) multiplier and add constant. */
-static inline int8_t aot_fc_out(int32_t acc, int32_t row, const int32_t* mult, const int32_t* add,
-                                int32_t stride, int32_t act_min, int32_t act_max)
+static inline int8_t aot_fc_out(int32_t acc, int32_t row, const int32_t* mult, const int32_t* add, int32_t stride,
+                                int32_t act_min, int32_t act_max)
 {
     return aot_dsp_output(acc, mult[row * stride], add[row * stride], act_min, act_max);
 }
@@ -57,12 +57,12 @@ static inline int8_t aot_fc_out_exact(int32_t acc, int32_t row, const int32_t* m
 }
 
 #define AOT_FC_DSP_NAME aot_fully_connected_s8_dsp
-#define AOT_FC_DSP_OUT aot_fc_out
+#define AOT_FC_DSP_OUT  aot_fc_out
 #include "fully_connected_s8_dsp_body.h"
 #undef AOT_FC_DSP_NAME
 #undef AOT_FC_DSP_OUT
 #define AOT_FC_DSP_NAME aot_fully_connected_s8_dsp_exact
-#define AOT_FC_DSP_OUT aot_fc_out_exact
+#define AOT_FC_DSP_OUT  aot_fc_out_exact
 #include "fully_connected_s8_dsp_body.h"
 #undef AOT_FC_DSP_NAME
 #undef AOT_FC_DSP_OUT

@@ -2,11 +2,10 @@
  * AOT_FC_DSP_NAME is the entry point, AOT_FC_DSP_OUT the function that requantizes one row's accumulator
  * (aot_fc_out: the short form; aot_fc_out_exact: TFLite's in full).  One text for both keeps the ordinary entry
  * point's code what it was. */
-void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth,
-                                const int32_t* filter, const int32_t* bias, int8_t* output,
-                                int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_add,
-                                int32_t multiplier_stride, int32_t act_min, int32_t act_max,
-                                int32_t* scratch)
+void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, const int32_t* filter,
+                     const int32_t* bias, int8_t* output, int32_t out_depth, const int32_t* out_multiplier,
+                     const int32_t* out_add, int32_t multiplier_stride, int32_t act_min, int32_t act_max,
+                     int32_t* scratch)
 {
     const int32_t quads = accum_depth / 4;
     const int32_t blocks = out_depth / 4;
@@ -40,12 +39,12 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth,
                 aot_fc_quad4(&wp, xa, xc, a);
             }
             out_b[row] = AOT_FC_DSP_OUT(a[0], row, out_multiplier, out_add, multiplier_stride, act_min, act_max);
-            out_b[row + 1] = AOT_FC_DSP_OUT(a[1], row + 1, out_multiplier, out_add, multiplier_stride, act_min,
-                                        act_max);
-            out_b[row + 2] = AOT_FC_DSP_OUT(a[2], row + 2, out_multiplier, out_add, multiplier_stride, act_min,
-                                        act_max);
-            out_b[row + 3] = AOT_FC_DSP_OUT(a[3], row + 3, out_multiplier, out_add, multiplier_stride, act_min,
-                                        act_max);
+            out_b[row + 1] =
+                AOT_FC_DSP_OUT(a[1], row + 1, out_multiplier, out_add, multiplier_stride, act_min, act_max);
+            out_b[row + 2] =
+                AOT_FC_DSP_OUT(a[2], row + 2, out_multiplier, out_add, multiplier_stride, act_min, act_max);
+            out_b[row + 3] =
+                AOT_FC_DSP_OUT(a[3], row + 3, out_multiplier, out_add, multiplier_stride, act_min, act_max);
         }
 
         /* The last out_depth % 4 rows, each row's words in order. */

@@ -3,8 +3,8 @@
 
 #include "aot/kernels/gather.h"
 
-void aot_gather(const void* input, void* output, int32_t elem_size, int32_t outer, int32_t axis_size,
-                int32_t inner, const int32_t* indices, int32_t num_indices)
+void aot_gather(const void* input, void* output, int32_t elem_size, int32_t outer, int32_t axis_size, int32_t inner,
+                const int32_t* indices, int32_t num_indices)
 {
     const uint8_t* in = (const uint8_t*)input;
     uint8_t* out = (uint8_t*)output;

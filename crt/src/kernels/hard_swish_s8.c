@@ -62,9 +62,8 @@ static int32_t aot_hs_wrap16(int32_t x)
     return (int32_t)((uint32_t)(x + 32768) & 0xFFFFu) - 32768;
 }
 
-void aot_hard_swish_s8(const int8_t* input, int8_t* output, int32_t size,
-                       int32_t input_zero_point, int32_t output_zero_point,
-                       int32_t reluish_multiplier, int32_t reluish_exponent,
+void aot_hard_swish_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
+                       int32_t output_zero_point, int32_t reluish_multiplier, int32_t reluish_exponent,
                        int32_t output_multiplier, int32_t output_exponent)
 {
     int32_t i;

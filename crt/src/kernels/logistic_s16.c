@@ -2,8 +2,7 @@
 #include "aot/kernels/logistic.h"
 #include "aot/sigmoid_s16.h"
 
-void aot_logistic_s16(const int16_t* input, int16_t* output, int32_t size, int32_t multiplier,
-                      int32_t shift)
+void aot_logistic_s16(const int16_t* input, int16_t* output, int32_t size, int32_t multiplier, int32_t shift)
 {
     int32_t i;
     for (i = 0; i < size; i++) {

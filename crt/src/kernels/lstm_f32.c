@@ -21,11 +21,11 @@ static void aot_lstm_f32_product(const float* v, int32_t n, const float* rows, i
 
 /* One time step of one batch row: x [input_size] -> h, c [state_size] updated, y = h. */
 static void aot_lstm_f32_step(const float* x, const float* input_weights, const float* recurrent_weights,
-                              const float* bias, float* h, float* c, float* y, int32_t input_size,
-                              int32_t state_size, float cell_clip, float* scratch)
+                              const float* bias, float* h, float* c, float* y, int32_t input_size, int32_t state_size,
+                              float cell_clip, float* scratch)
 {
-    float* gates = scratch;                    /* [4][state_size]: input, forget, cell, output */
-    float* rec = scratch + 4 * state_size;     /* [state_size] */
+    float* gates = scratch;                /* [4][state_size]: input, forget, cell, output */
+    float* rec = scratch + 4 * state_size; /* [state_size] */
     int32_t g, k;
     for (g = 0; g < 4; g++) {
         float* gate = gates + g * state_size;
@@ -54,17 +54,17 @@ static void aot_lstm_f32_step(const float* x, const float* input_weights, const 
     }
 }
 
-void aot_lstm_f32(const float* input, const float* input_weights, const float* recurrent_weights,
-                  const float* bias, float* hidden, float* cell, float* output, const struct aot_lstm_shape* shape,
-                  float cell_clip, float* scratch)
+void aot_lstm_f32(const float* input, const float* input_weights, const float* recurrent_weights, const float* bias,
+                  float* hidden, float* cell, float* output, const struct aot_lstm_shape* shape, float cell_clip,
+                  float* scratch)
 {
     const int32_t B = shape->batches, T = shape->time_steps, I = shape->input_size, S = shape->state_size;
     int32_t b, t;
     for (b = 0; b < B; b++) {
         for (t = 0; t < T; t++) {
             const int32_t row = shape->time_major ? t * B + b : b * T + t;
-            aot_lstm_f32_step(input + row * I, input_weights, recurrent_weights, bias, hidden + b * S,
-                              cell + b * S, output + row * S, I, S, cell_clip, scratch);
+            aot_lstm_f32_step(input + row * I, input_weights, recurrent_weights, bias, hidden + b * S, cell + b * S,
+                              output + row * S, I, S, cell_clip, scratch);
         }
     }
 }

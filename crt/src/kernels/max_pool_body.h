@@ -5,10 +5,10 @@
 
 #include <stdint.h>
 
-void AOT_POOL_NAME(
-    const AOT_POOL_T* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels, AOT_POOL_T* output,
-    int32_t out_h, int32_t out_w, int32_t filter_h, int32_t filter_w, int32_t stride_h, int32_t stride_w,
-    int32_t pad_top, int32_t pad_left, int32_t act_min, int32_t act_max)
+void AOT_POOL_NAME(const AOT_POOL_T* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels,
+                   AOT_POOL_T* output, int32_t out_h, int32_t out_w, int32_t filter_h, int32_t filter_w,
+                   int32_t stride_h, int32_t stride_w, int32_t pad_top, int32_t pad_left, int32_t act_min,
+                   int32_t act_max)
 {
     int32_t b, oy, ox, c, fy, fx;
     for (b = 0; b < batches; b++) {
@@ -24,8 +24,7 @@ void AOT_POOL_NAME(
                     int32_t best = AOT_POOL_LOWEST;
                     for (fy = fy_start; fy < fy_end; fy++) {
                         for (fx = fx_start; fx < fx_end; fx++) {
-                            const int32_t v =
-                                input[((b * in_h + y0 + fy) * in_w + x0 + fx) * channels + c];
+                            const int32_t v = input[((b * in_h + y0 + fy) * in_w + x0 + fx) * channels + c];
                             best = v > best ? v : best;
                         }
                     }

@@ -1,10 +1,9 @@
 /* Reference float32 max pooling over in-image taps. */
 #include "aot/kernels/pooling.h"
 
-void aot_max_pool_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
-                      int32_t channels, float* output, int32_t out_h, int32_t out_w,
-                      int32_t filter_h, int32_t filter_w, int32_t stride_h, int32_t stride_w,
-                      int32_t pad_top, int32_t pad_left, float act_min, float act_max)
+void aot_max_pool_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels, float* output,
+                      int32_t out_h, int32_t out_w, int32_t filter_h, int32_t filter_w, int32_t stride_h,
+                      int32_t stride_w, int32_t pad_top, int32_t pad_left, float act_min, float act_max)
 {
     int32_t b, oy, ox, c, fy, fx;
     for (b = 0; b < batches; b++) {
@@ -20,8 +19,7 @@ void aot_max_pool_f32(const float* input, int32_t batches, int32_t in_h, int32_t
                     float best = -3.402823466e+38f; /* lowest finite float */
                     for (fy = fy_start; fy < fy_end; fy++) {
                         for (fx = fx_start; fx < fx_end; fx++) {
-                            const float v =
-                                input[((b * in_h + y0 + fy) * in_w + x0 + fx) * channels + c];
+                            const float v = input[((b * in_h + y0 + fy) * in_w + x0 + fx) * channels + c];
                             best = v > best ? v : best;
                         }
                     }

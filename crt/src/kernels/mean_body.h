@@ -52,8 +52,7 @@ void AOT_MEAN_NAME(const AOT_MEAN_T* input, AOT_MEAN_T* output, const int32_t* i
                         for (r1 = 0; r1 < rd[1]; r1++) {
                             for (r2 = 0; r2 < rd[2]; r2++) {
                                 const int32_t row =
-                                    (((o0 + r0) * in_dims[1] + (o1 + r1)) * in_dims[2] + (o2 + r2)) *
-                                    in_dims[3];
+                                    (((o0 + r0) * in_dims[1] + (o1 + r1)) * in_dims[2] + (o2 + r2)) * in_dims[3];
                                 for (r3 = 0; r3 < rd[3]; r3++) {
                                     acc += (int32_t)input[row + o3 + r3] + input_offset;
                                 }

@@ -1,8 +1,7 @@
 /* float32 mean: sum in input order, then divide by the element count. */
 #include "aot/kernels/mean.h"
 
-void aot_mean_f32(const float* input, float* output, const int32_t* in_dims,
-                  const int32_t* reduced)
+void aot_mean_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* reduced)
 {
     int32_t od[4], rd[4];
     int32_t d, o0, o1, o2, o3, r0, r1, r2, r3;
@@ -22,8 +21,7 @@ void aot_mean_f32(const float* input, float* output, const int32_t* in_dims,
                         for (r1 = 0; r1 < rd[1]; r1++) {
                             for (r2 = 0; r2 < rd[2]; r2++) {
                                 const int32_t row =
-                                    (((o0 + r0) * in_dims[1] + (o1 + r1)) * in_dims[2] + (o2 + r2)) *
-                                    in_dims[3];
+                                    (((o0 + r0) * in_dims[1] + (o1 + r1)) * in_dims[2] + (o2 + r2)) * in_dims[3];
                                 for (r3 = 0; r3 < rd[3]; r3++) {
                                     acc += input[row + o3 + r3];
                                 }

@@ -20,8 +20,8 @@ static inline int32_t aot_mul_general_load(const void* data, int32_t index, int3
 
 /* dims: output shape (4-D); strides: each input's element stride per output dimension (0 = broadcast). */
 static inline void aot_mul_general_walk(const void* in1, const void* in2, void* output, int32_t size,
-                                        const int32_t* dims, const int32_t* in1_strides,
-                                        const int32_t* in2_strides, const struct aot_mul_general* p)
+                                        const int32_t* dims, const int32_t* in1_strides, const int32_t* in2_strides,
+                                        const struct aot_mul_general* p)
 {
     int32_t i0, i1, i2, i3;
     int32_t o = 0;
@@ -33,8 +33,8 @@ static inline void aot_mul_general_walk(const void* in1, const void* in2, void* 
                 for (i3 = 0; i3 < dims[3]; i3++, o++) {
                     const int32_t a = aot_mul_general_load(in1, base1 + i3 * in1_strides[3], size) + p->in1_offset;
                     const int32_t b = aot_mul_general_load(in2, base2 + i3 * in2_strides[3], size) + p->in2_offset;
-                    int32_t v = aot_multiply_by_quantized_multiplier(a * b, p->out_multiplier, p->out_shift) +
-                                p->output_offset;
+                    int32_t v =
+                        aot_multiply_by_quantized_multiplier(a * b, p->out_multiplier, p->out_shift) + p->output_offset;
                     v = v < p->act_min ? p->act_min : v;
                     v = v > p->act_max ? p->act_max : v;
                     if (size == 1) {

@@ -2,10 +2,9 @@
 #include "aot/kernels/mul.h"
 #include "mul_general.h"
 
-void aot_mul_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims,
-                const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,
-                int32_t in2_offset, int32_t out_multiplier, int32_t out_shift,
-                int32_t output_offset, int32_t act_min, int32_t act_max)
+void aot_mul_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims, const int32_t* in1_strides,
+                const int32_t* in2_strides, int32_t in1_offset, int32_t in2_offset, int32_t out_multiplier,
+                int32_t out_shift, int32_t output_offset, int32_t act_min, int32_t act_max)
 {
     struct aot_mul_general p;
     p.in1_offset = in1_offset;

@@ -193,29 +193,28 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
 /* 2 pixels x 4 channels, N (>= 1) passes of 16 taps, into the accumulators ra0..ra3 / rb0..rb3 pinned to r0, r2,
  * ..., r12 and lr (VMLADAVA takes even registers only; GCC alone spills one of the eight); the loop counts with
  * SUBS/BNE (lr holds an accumulator).  Only for optimised builds (unoptimised ones keep a frame pointer). */
-#define AOT_MVE_DOT4X2_LOOP(X0, X1, W, N) \
-    __asm__ volatile( \
-        "1:\n\t" \
-        "vldrb.8 q1, [%[w], #16]\n\t" \
-        "vldrb.8 q2, [%[w], #32]\n\t" \
-        "vldrb.8 q3, [%[w], #48]\n\t" \
-        "vldrb.8 q0, [%[w]], #64\n\t" \
-        "vldrb.8 q4, [%[x0]], #16\n\t" \
-        "vmladava.s8 %[a0], q4, q0\n\t" \
-        "vmladava.s8 %[a1], q4, q1\n\t" \
-        "vmladava.s8 %[a2], q4, q2\n\t" \
-        "vmladava.s8 %[a3], q4, q3\n\t" \
-        "vldrb.8 q5, [%[x1]], #16\n\t" \
-        "vmladava.s8 %[b0], q5, q0\n\t" \
-        "vmladava.s8 %[b1], q5, q1\n\t" \
-        "vmladava.s8 %[b2], q5, q2\n\t" \
-        "vmladava.s8 %[b3], q5, q3\n\t" \
-        "subs %[n], %[n], #1\n\t" \
-        "bne 1b" \
-        : [a0] "+r"(ra0), [a1] "+r"(ra1), [a2] "+r"(ra2), [a3] "+r"(ra3), [b0] "+r"(rb0), [b1] "+r"(rb1), \
-          [b2] "+r"(rb2), [b3] "+r"(rb3), [x0] "+r"(X0), [x1] "+r"(X1), [w] "+r"(W), [n] "+r"(N) \
-        : \
-        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc")
+#define AOT_MVE_DOT4X2_LOOP(X0, X1, W, N)                                                                              \
+    __asm__ volatile("1:\n\t"                                                                                          \
+                     "vldrb.8 q1, [%[w], #16]\n\t"                                                                     \
+                     "vldrb.8 q2, [%[w], #32]\n\t"                                                                     \
+                     "vldrb.8 q3, [%[w], #48]\n\t"                                                                     \
+                     "vldrb.8 q0, [%[w]], #64\n\t"                                                                     \
+                     "vldrb.8 q4, [%[x0]], #16\n\t"                                                                    \
+                     "vmladava.s8 %[a0], q4, q0\n\t"                                                                   \
+                     "vmladava.s8 %[a1], q4, q1\n\t"                                                                   \
+                     "vmladava.s8 %[a2], q4, q2\n\t"                                                                   \
+                     "vmladava.s8 %[a3], q4, q3\n\t"                                                                   \
+                     "vldrb.8 q5, [%[x1]], #16\n\t"                                                                    \
+                     "vmladava.s8 %[b0], q5, q0\n\t"                                                                   \
+                     "vmladava.s8 %[b1], q5, q1\n\t"                                                                   \
+                     "vmladava.s8 %[b2], q5, q2\n\t"                                                                   \
+                     "vmladava.s8 %[b3], q5, q3\n\t"                                                                   \
+                     "subs %[n], %[n], #1\n\t"                                                                         \
+                     "bne 1b"                                                                                          \
+                     : [a0] "+r"(ra0), [a1] "+r"(ra1), [a2] "+r"(ra2), [a3] "+r"(ra3), [b0] "+r"(rb0), [b1] "+r"(rb1), \
+                       [b2] "+r"(rb2), [b3] "+r"(rb3), [x0] "+r"(X0), [x1] "+r"(X1), [w] "+r"(W), [n] "+r"(N)          \
+                     :                                                                                                 \
+                     : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc")
 
 #if defined(__OPTIMIZE__)
 /* What aot_mve_dot_blocks reads and updates in memory (its loop has no general register left for them). */
@@ -228,21 +227,15 @@ struct aot_mve_blocks_args {
 };
 
 /* One pass of 16 taps of both pixels against the 4 channels (VMLADAVA, or OP). */
-#define AOT_MVE_PASS(OP) \
-    "vldrb.8 q1, [%[w], #16]\n\t" \
-    "vldrb.8 q2, [%[w], #32]\n\t" \
-    "vldrb.8 q3, [%[w], #48]\n\t" \
-    "vldrb.8 q0, [%[w]], #64\n\t" \
-    "vldrb.8 q4, [%[x0]], #16\n\t" \
-    OP " %[a0], q4, q0\n\t" \
-    OP " %[a1], q4, q1\n\t" \
-    OP " %[a2], q4, q2\n\t" \
-    OP " %[a3], q4, q3\n\t" \
-    "vldrb.8 q5, [%[x1]], #16\n\t" \
-    OP " %[b0], q5, q0\n\t" \
-    OP " %[b1], q5, q1\n\t" \
-    OP " %[b2], q5, q2\n\t" \
-    OP " %[b3], q5, q3\n\t"
+#define AOT_MVE_PASS(OP)                                                                                               \
+    "vldrb.8 q1, [%[w], #16]\n\t"                                                                                      \
+    "vldrb.8 q2, [%[w], #32]\n\t"                                                                                      \
+    "vldrb.8 q3, [%[w], #48]\n\t"                                                                                      \
+    "vldrb.8 q0, [%[w]], #64\n\t"                                                                                      \
+    "vldrb.8 q4, [%[x0]], #16\n\t" OP " %[a0], q4, q0\n\t" OP " %[a1], q4, q1\n\t" OP " %[a2], q4, q2\n\t" OP          \
+    " %[a3], q4, q3\n\t"                                                                                               \
+    "vldrb.8 q5, [%[x1]], #16\n\t" OP " %[b0], q5, q0\n\t" OP " %[b1], q5, q1\n\t" OP " %[b2], q5, q2\n\t" OP          \
+    " %[b3], q5, q3\n\t"
 
 /* Two pixels against a.blocks blocks of 4 channels (no K tail), in one loop.  A pixel's K taps are a.runs runs of
  * 16 * a.passes bytes, a.skip bytes apart (a convolution's filter rows read in place; one run: a plain row).  The
@@ -269,40 +262,36 @@ static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
         "ldr %[r], [%[a], #24]\n\t"
         "ldr %[n], [%[a], #8]\n\t"
         /* The first pass sets the sums (VMLADAV), the others add to them. */
-        AOT_MVE_PASS("vmladav.s8")
-        "subs %[n], %[n], #1\n\t"
-        "beq 4f\n\t"
-        "1:\n\t"
-        AOT_MVE_PASS("vmladava.s8")
-        "subs %[n], %[n], #1\n\t"
-        "bne 1b\n\t"
-        "4:\n\t"
-        "subs %[r], %[r], #1\n\t"
-        "beq 3f\n\t"
-        "ldr %[n], [%[a], #20]\n\t"
-        "add %[x0], %[x0], %[n]\n\t"
-        "add %[x1], %[x1], %[n]\n\t"
-        "ldr %[n], [%[a], #8]\n\t"
-        "5:\n\t"
-        AOT_MVE_PASS("vmladava.s8")
-        "subs %[n], %[n], #1\n\t"
-        "bne 5b\n\t"
-        "b 4b\n\t"
-        "3:\n\t"
-        "ldr %[n], [%[a], #16]\n\t"
-        "strd %[a0], %[a1], [%[n]]\n\t"
-        "strd %[a2], %[a3], [%[n], #8]\n\t"
-        "strd %[b0], %[b1], [%[n], #16]\n\t"
-        "strd %[b2], %[b3], [%[n], #24]\n\t"
-        "adds %[n], %[n], #32\n\t"
-        "str %[n], [%[a], #16]\n\t"
-        "ldr %[n], [%[a], #12]\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "str %[n], [%[a], #12]\n\t"
-        "bne 2b"
+        AOT_MVE_PASS("vmladav.s8") "subs %[n], %[n], #1\n\t"
+                                   "beq 4f\n\t"
+                                   "1:\n\t" AOT_MVE_PASS(
+                                       "vmladava.s8") "subs %[n], %[n], #1\n\t"
+                                                      "bne 1b\n\t"
+                                                      "4:\n\t"
+                                                      "subs %[r], %[r], #1\n\t"
+                                                      "beq 3f\n\t"
+                                                      "ldr %[n], [%[a], #20]\n\t"
+                                                      "add %[x0], %[x0], %[n]\n\t"
+                                                      "add %[x1], %[x1], %[n]\n\t"
+                                                      "ldr %[n], [%[a], #8]\n\t"
+                                                      "5:\n\t" AOT_MVE_PASS(
+                                                          "vmladava.s8") "subs %[n], %[n], #1\n\t"
+                                                                         "bne 5b\n\t"
+                                                                         "b 4b\n\t"
+                                                                         "3:\n\t"
+                                                                         "ldr %[n], [%[a], #16]\n\t"
+                                                                         "strd %[a0], %[a1], [%[n]]\n\t"
+                                                                         "strd %[a2], %[a3], [%[n], #8]\n\t"
+                                                                         "strd %[b0], %[b1], [%[n], #16]\n\t"
+                                                                         "strd %[b2], %[b3], [%[n], #24]\n\t"
+                                                                         "adds %[n], %[n], #32\n\t"
+                                                                         "str %[n], [%[a], #16]\n\t"
+                                                                         "ldr %[n], [%[a], #12]\n\t"
+                                                                         "subs %[n], %[n], #1\n\t"
+                                                                         "str %[n], [%[a], #12]\n\t"
+                                                                         "bne 2b"
         : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
-          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [r] "=&r"(r),
-          [w] "+r"(w)
+          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [r] "=&r"(r), [w] "+r"(w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
@@ -379,8 +368,7 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
         /* (Unoptimised builds keep the frame pointer and lack the registers of the loop above.) */
         for (n = k >> 4; n > 0; n--) {
             const int8x16_t v0 = vldrbq_s8(x0);
-            const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32),
-                            w3 = vldrbq_s8(w + 48);
+            const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32), w3 = vldrbq_s8(w + 48);
             a0 = vmladavaq_s8(a0, v0, w0);
             a1 = vmladavaq_s8(a1, v0, w1);
             a2 = vmladavaq_s8(a2, v0, w2);
@@ -434,11 +422,11 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
  * the input (a convolution's filter rows inside the image: no im2col copy), and out_c a multiple of 4. */
 AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int32_t runs, int32_t run_len,
                                          int32_t stride, const int8_t* filter, int32_t out_c,
-                                         const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1,
-                                         const int8_t* res0, const int8_t* res1, int fused, int right)
+                                         const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
+                                         const int8_t* res1, int fused, int right)
 {
-    aot_mve_gemm_k16(x0, x1, filter, runs * run_len, runs, stride - run_len, out_c, rq, out0, out1, res0, res1,
-                     fused, right);
+    aot_mve_gemm_k16(x0, x1, filter, runs * run_len, runs, stride - run_len, out_c, rq, out0, out1, res0, res1, fused,
+                     right);
 }
 #endif
 
@@ -539,7 +527,7 @@ static inline void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t
                 acc += (uint32_t)(x[j] * aot_mve_weight(filter, k, out_c, c, j));
             }
             v = aot_multiply_by_quantized_multiplier((int32_t)acc, rq->multiplier[c * rq->per_channel],
-                                                      rq->shift[c * rq->per_channel]);
+                                                     rq->shift[c * rq->per_channel]);
             v = (int32_t)((uint32_t)v + (uint32_t)rq->out_offset);
             v = aot_dsp_clamp(v, rq->act_min, rq->act_max);
             if (fused) {

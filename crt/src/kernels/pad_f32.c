@@ -4,8 +4,8 @@
 #include "aot/kernels/pad.h"
 #include "pad_runs.h"
 
-void aot_pad_f32(const float* input, float* output, const int32_t* in_dims,
-                 const int32_t* out_dims, const int32_t* pad_before, float pad_value)
+void aot_pad_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* out_dims,
+                 const int32_t* pad_before, float pad_value)
 {
     uint32_t pattern;
     memcpy(&pattern, &pad_value, sizeof pattern);

@@ -6,9 +6,9 @@
 static int8_t aot_prelu_value(int32_t x, int32_t alpha, const struct aot_prelu_s8_params* p)
 {
     const int32_t v = x + p->input_offset;
-    int32_t out = v >= 0 ? aot_multiply_by_quantized_multiplier(v, p->multiplier1, p->shift1)
-                         : aot_multiply_by_quantized_multiplier(v * (alpha + p->alpha_offset), p->multiplier2,
-                                                                p->shift2);
+    int32_t out = v >= 0
+                      ? aot_multiply_by_quantized_multiplier(v, p->multiplier1, p->shift1)
+                      : aot_multiply_by_quantized_multiplier(v * (alpha + p->alpha_offset), p->multiplier2, p->shift2);
     out += p->output_offset;
     return (int8_t)(out < -128 ? -128 : (out > 127 ? 127 : out));
 }

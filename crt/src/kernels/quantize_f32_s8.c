@@ -2,8 +2,7 @@
 #include "aot/kernels/quantize.h"
 #include "quant_elem.h"
 
-void aot_quantize_f32_s8(const float* input, int8_t* output, int32_t size, float scale,
-                         int32_t zero_point)
+void aot_quantize_f32_s8(const float* input, int8_t* output, int32_t size, float scale, int32_t zero_point)
 {
     int32_t i;
     for (i = 0; i < size; i++) {

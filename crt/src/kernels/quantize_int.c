@@ -5,15 +5,15 @@
 #include "aot/kernels/quantize.h"
 #include "quant_elem.h"
 
-#define AOT_DEFINE_REQUANTIZE(name, in_t, out_t, lo, hi)                                                      \
-    void name(const in_t* input, out_t* output, int32_t size, int32_t input_zero_point, int32_t multiplier,   \
-              int32_t shift, int32_t output_zero_point)                                                       \
-    {                                                                                                         \
-        int32_t i;                                                                                            \
-        for (i = 0; i < size; i++) {                                                                          \
-            output[i] = (out_t)aot_qe_requantize(input[i], input_zero_point, multiplier, shift,               \
-                                                 output_zero_point, lo, hi);                                  \
-        }                                                                                                     \
+#define AOT_DEFINE_REQUANTIZE(name, in_t, out_t, lo, hi)                                                               \
+    void name(const in_t* input, out_t* output, int32_t size, int32_t input_zero_point, int32_t multiplier,            \
+              int32_t shift, int32_t output_zero_point)                                                                \
+    {                                                                                                                  \
+        int32_t i;                                                                                                     \
+        for (i = 0; i < size; i++) {                                                                                   \
+            output[i] =                                                                                                \
+                (out_t)aot_qe_requantize(input[i], input_zero_point, multiplier, shift, output_zero_point, lo, hi);    \
+        }                                                                                                              \
     }
 
 AOT_DEFINE_REQUANTIZE(aot_requantize_s16_s8, int16_t, int8_t, -128, 127)

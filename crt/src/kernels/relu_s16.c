@@ -3,9 +3,8 @@
 #include "aot/kernels/relu.h"
 #include "quant_elem.h"
 
-void aot_relu_s16(const int16_t* input, int16_t* output, int32_t size, int32_t input_zero_point,
-                  int32_t multiplier, int32_t shift, int32_t output_zero_point, int32_t act_min,
-                  int32_t act_max)
+void aot_relu_s16(const int16_t* input, int16_t* output, int32_t size, int32_t input_zero_point, int32_t multiplier,
+                  int32_t shift, int32_t output_zero_point, int32_t act_min, int32_t act_max)
 {
     int32_t i;
     for (i = 0; i < size; i++) {

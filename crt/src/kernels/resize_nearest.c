@@ -3,9 +3,8 @@
 
 #include "aot/kernels/resize_nearest.h"
 
-void aot_resize_nearest(const void* input, void* output, int32_t elem_size, int32_t batches, int32_t in_h,
-                        int32_t in_w, int32_t depth, int32_t out_h, int32_t out_w, const int32_t* rows,
-                        const int32_t* cols)
+void aot_resize_nearest(const void* input, void* output, int32_t elem_size, int32_t batches, int32_t in_h, int32_t in_w,
+                        int32_t depth, int32_t out_h, int32_t out_w, const int32_t* rows, const int32_t* cols)
 {
     const uint8_t* in = (const uint8_t*)input;
     uint8_t* out = (uint8_t*)output;

@@ -24,7 +24,7 @@ void aot_signal_fft_auto_scale_s16(const int16_t* input, int16_t* output, int32_
         }
         bits = 15 - top;
     } else {
-        bits = 0;  /* no sample, or the peak wrapped to -32768: TFLite Micro's top-bit index is 32 then */
+        bits = 0; /* no sample, or the peak wrapped to -32768: TFLite Micro's top-bit index is 32 then */
     }
     for (i = 0; i < size; ++i) {
         output[i] = aot_sig_wrap16((int32_t)((uint32_t)(int32_t)input[i] << bits));

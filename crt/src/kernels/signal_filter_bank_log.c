@@ -6,11 +6,11 @@
  * their 16-bit halves, which gives the same result as a 64-bit product. */
 #include "aot/kernels/signal.h"
 
-#define AOT_LOG_SCALE_BITS 16
+#define AOT_LOG_SCALE_BITS   16
 #define AOT_LOG_SEGMENT_BITS 7
-#define AOT_LN2_Q16 45426u
+#define AOT_LN2_Q16          45426u
 
-static int32_t top_bit(uint32_t x)  /* 1-based index of the highest set bit; x != 0 */
+static int32_t top_bit(uint32_t x) /* 1-based index of the highest set bit; x != 0 */
 {
     int32_t n = 0;
     while (x != 0u) {
@@ -20,7 +20,7 @@ static int32_t top_bit(uint32_t x)  /* 1-based index of the highest set bit; x !
     return n;
 }
 
-static uint32_t mul_q16_round(uint32_t a, uint32_t b)  /* (a * b + 2^15) >> 16 for a < 2^16, any b */
+static uint32_t mul_q16_round(uint32_t a, uint32_t b) /* (a * b + 2^15) >> 16 for a < 2^16, any b */
 {
     const uint32_t hi = a * (b >> 16);
     const uint32_t lo = a * (b & 0xFFFFu) + 0x8000u;
@@ -30,7 +30,7 @@ static uint32_t mul_q16_round(uint32_t a, uint32_t b)  /* (a * b + 2^15) >> 16 f
 static uint32_t log_scaled(uint32_t x, uint32_t scale, const uint16_t* table)
 {
     const int32_t e = top_bit(x) - 1;
-    int32_t frac = (int32_t)(x - (1u << e));  /* < 2^31 */
+    int32_t frac = (int32_t)(x - (1u << e)); /* < 2^31 */
     int32_t seg, c0, c1, rel;
     uint32_t log2v, ln;
     if (e < AOT_LOG_SCALE_BITS) {

@@ -5,7 +5,7 @@
  * form, whose result saturates at 65535, as TFLite Micro's does. */
 #include "aot/kernels/signal.h"
 
-static int32_t top_bit64(uint64_t x)  /* 1-based index of the highest set bit; 0 for 0 */
+static int32_t top_bit64(uint64_t x) /* 1-based index of the highest set bit; 0 for 0 */
 {
     int32_t n = 0;
     while (x != 0u) {
@@ -18,7 +18,7 @@ static int32_t top_bit64(uint64_t x)  /* 1-based index of the highest set bit; 0
 static uint64_t root(uint64_t num, int32_t width, uint64_t res_max)
 {
     uint64_t res = 0u;
-    const int32_t start = (width - 1) - ((width - top_bit64(num)) | 1);  /* even bit position to start from */
+    const int32_t start = (width - 1) - ((width - top_bit64(num)) | 1); /* even bit position to start from */
     uint64_t bit = (uint64_t)1u << start;
     int32_t iterations = start / 2 + 1;
     while (iterations-- > 0) {
@@ -36,8 +36,7 @@ static uint64_t root(uint64_t num, int32_t width, uint64_t res_max)
     return res;
 }
 
-void aot_signal_filter_bank_sqrt(const uint32_t* input_words, const int32_t* scale_bits, uint32_t* output,
-                                 int32_t size)
+void aot_signal_filter_bank_sqrt(const uint32_t* input_words, const int32_t* scale_bits, uint32_t* output, int32_t size)
 {
     const int32_t shift = *scale_bits;
     int32_t i;

@@ -6,7 +6,7 @@
 #include "aot/kernels/signal.h"
 #include "signal_fixed.h"
 
-#define AOT_PCAN_SNR_BITS 12
+#define AOT_PCAN_SNR_BITS    12
 #define AOT_PCAN_OUTPUT_BITS 6
 
 static int16_t gain_of(uint32_t x, const int16_t* table)
@@ -39,8 +39,8 @@ static uint32_t shrink(uint32_t x)
     return (x >> (AOT_PCAN_SNR_BITS - AOT_PCAN_OUTPUT_BITS)) - (1u << AOT_PCAN_OUTPUT_BITS);
 }
 
-void aot_signal_pcan(const uint32_t* input, const uint32_t* noise_estimate, const int16_t* gain_table,
-                     uint32_t* output, int32_t size, int32_t snr_shift)
+void aot_signal_pcan(const uint32_t* input, const uint32_t* noise_estimate, const int16_t* gain_table, uint32_t* output,
+                     int32_t size, int32_t snr_shift)
 {
     int32_t i;
     for (i = 0; i < size; ++i) {

@@ -1,8 +1,8 @@
 /* SignalWindow: each frame of int16 samples times the int16 window, shifted down and saturated to int16. */
 #include "aot/kernels/signal.h"
 
-void aot_signal_window_s16(const int16_t* input, const int16_t* window, int16_t* output, int32_t size,
-                           int32_t frame, int32_t shift)
+void aot_signal_window_s16(const int16_t* input, const int16_t* window, int16_t* output, int32_t size, int32_t frame,
+                           int32_t shift)
 {
     int32_t i, j;
     for (i = 0; i < size; i += frame) {

@@ -25,8 +25,8 @@ static int32_t aot_softmax_s16_clamp(int32_t v, int32_t lo, int32_t hi)
     return v < lo ? lo : (v > hi ? hi : v);
 }
 
-void aot_softmax_s16(const int16_t* input, int32_t outer, int32_t depth, int32_t input_multiplier,
-                     int32_t input_shift, const int16_t* exp_lut, const int16_t* recip_lut, int16_t* output)
+void aot_softmax_s16(const int16_t* input, int32_t outer, int32_t depth, int32_t input_multiplier, int32_t input_shift,
+                     const int16_t* exp_lut, const int16_t* recip_lut, int16_t* output)
 {
     int32_t i, c;
     for (i = 0; i < outer; i++) {
@@ -39,16 +39,16 @@ void aot_softmax_s16(const int16_t* input, int32_t outer, int32_t depth, int32_t
         /* The exps are kept in the output row until the reciprocal is known (in place over the input is fine:
          * element c is read just before exp c is stored). */
         for (c = 0; c < depth; c++) {
-            const int32_t scaled = aot_multiply_by_quantized_multiplier((int32_t)in[c] - max_in_row,
-                                                                        input_multiplier, input_shift);
+            const int32_t scaled =
+                aot_multiply_by_quantized_multiplier((int32_t)in[c] - max_in_row, input_multiplier, input_shift);
             const int32_t e = aot_lut_s16(aot_softmax_s16_clamp(scaled + 32767, -32768, 32767), exp_lut);
             out[c] = (int16_t)e;
             sum += e;
         }
         headroom = aot_softmax_s16_clz((uint32_t)sum);
         shifted_sum = (int32_t)((((uint32_t)sum << (headroom - 1)) + (1u << 13)) >> 14);
-        reciprocal = aot_lut_s16(aot_softmax_s16_clamp(shifted_sum - ((1 << 15) + (1 << 16)), -32768, 32767),
-                                 recip_lut);
+        reciprocal =
+            aot_lut_s16(aot_softmax_s16_clamp(shifted_sum - ((1 << 15) + (1 << 16)), -32768, 32767), recip_lut);
         right_shift = 31 - headroom;
         for (c = 0; c < depth; c++) {
             const int32_t r = ((int32_t)out[c] * reciprocal + (1 << (right_shift - 1))) >> right_shift;

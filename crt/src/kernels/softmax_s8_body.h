@@ -11,7 +11,7 @@
 #include "aot/fixedpoint.h"
 #include "aot/requant.h"
 
-#define AOT_SOFTMAX_DIFF_INT_BITS 5
+#define AOT_SOFTMAX_DIFF_INT_BITS  5
 #define AOT_SOFTMAX_ACCUM_INT_BITS 12
 
 static inline void aot_softmax_s8_store(void* output, int32_t index, int32_t out_size, int32_t v)
@@ -42,22 +42,19 @@ static inline void aot_softmax_s8_body(const int8_t* input, int32_t outer, int32
         for (c = 0; c < depth; c++) {
             const int32_t diff = (int32_t)in_row[c] - max_in_row;
             if (diff >= diff_min) {
-                const int32_t scaled = aot_multiply_by_quantized_multiplier(diff, input_multiplier,
-                                                                            input_left_shift);
+                const int32_t scaled = aot_multiply_by_quantized_multiplier(diff, input_multiplier, input_left_shift);
                 const int32_t e = aot_fp_exp_on_negative_values(scaled, AOT_SOFTMAX_DIFF_INT_BITS);
                 sum_of_exps += aot_fp_rounding_divide_by_pot(e, AOT_SOFTMAX_ACCUM_INT_BITS);
             }
         }
-        shifted_scale = aot_fp_reciprocal(sum_of_exps, AOT_SOFTMAX_ACCUM_INT_BITS,
-                                          &num_bits_over_unit);
+        shifted_scale = aot_fp_reciprocal(sum_of_exps, AOT_SOFTMAX_ACCUM_INT_BITS, &num_bits_over_unit);
         for (c = 0; c < depth; c++) {
             const int32_t diff = (int32_t)in_row[c] - max_in_row;
             if (diff >= diff_min) {
-                const int32_t scaled = aot_multiply_by_quantized_multiplier(diff, input_multiplier,
-                                                                            input_left_shift);
+                const int32_t scaled = aot_multiply_by_quantized_multiplier(diff, input_multiplier, input_left_shift);
                 const int32_t e = aot_fp_exp_on_negative_values(scaled, AOT_SOFTMAX_DIFF_INT_BITS);
-                int32_t out = aot_fp_rounding_divide_by_pot(aot_fp_mul(shifted_scale, e),
-                                                            num_bits_over_unit + 31 - 8 * out_size);
+                int32_t out =
+                    aot_fp_rounding_divide_by_pot(aot_fp_mul(shifted_scale, e), num_bits_over_unit + 31 - 8 * out_size);
                 aot_softmax_s8_store(output, out_row + c, out_size, out + lowest);
             } else {
                 aot_softmax_s8_store(output, out_row + c, out_size, lowest);

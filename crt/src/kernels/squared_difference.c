@@ -22,13 +22,12 @@ void aot_squared_difference_s32(const int32_t* in1, const int32_t* in2, int32_t*
     });
 }
 
-static int32_t aot_sqdiff_q(int32_t x, int32_t y, const struct aot_squared_difference_params* p, int32_t lo,
-                            int32_t hi)
+static int32_t aot_sqdiff_q(int32_t x, int32_t y, const struct aot_squared_difference_params* p, int32_t lo, int32_t hi)
 {
-    const int32_t sx = aot_multiply_by_quantized_multiplier((x + p->offset1) * (1 << p->left_shift),
-                                                            p->multiplier1, p->shift1);
-    const int32_t sy = aot_multiply_by_quantized_multiplier((y + p->offset2) * (1 << p->left_shift),
-                                                            p->multiplier2, p->shift2);
+    const int32_t sx =
+        aot_multiply_by_quantized_multiplier((x + p->offset1) * (1 << p->left_shift), p->multiplier1, p->shift1);
+    const int32_t sy =
+        aot_multiply_by_quantized_multiplier((y + p->offset2) * (1 << p->left_shift), p->multiplier2, p->shift2);
     const int32_t d = sx - sy;
     int32_t v = aot_multiply_by_quantized_multiplier(d * d, p->out_multiplier, p->out_shift) + p->out_offset;
     return v < lo ? lo : (v > hi ? hi : v);

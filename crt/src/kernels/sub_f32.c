@@ -2,9 +2,8 @@
 #include "aot/kernels/sub.h"
 #include "aot/kernels/binary.h"
 
-void aot_sub_f32(const float* in1, const float* in2, float* output, const int32_t* dims,
-                 const int32_t* in1_strides, const int32_t* in2_strides, float act_min,
-                 float act_max)
+void aot_sub_f32(const float* in1, const float* in2, float* output, const int32_t* dims, const int32_t* in1_strides,
+                 const int32_t* in2_strides, float act_min, float act_max)
 {
     aot_binary_f32(AOT_BINARY_SUB, in1, in2, output, dims, in1_strides, in2_strides, act_min, act_max);
 }

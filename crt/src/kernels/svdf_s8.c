@@ -27,49 +27,49 @@ static int32_t aot_svdf_rescale(int32_t acc, const struct aot_svdf_s8_params* p,
 /* The zero point is added after the clamp, unclamped, as the reference does; the sum is then stored in T (modulo
  * 2^bits, as a two's complement conversion). Ring rows: step `slot` is written, the oldest is then at `oldest`, so
  * time weight m pairs with ring element (oldest + m) mod memory: two runs. */
-#define AOT_SVDF_S8_BODY(T, LO, HI)                                                                               \
-    const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                   \
-    const int32_t units = filters / rank, slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;           \
-    const int32_t first_run = memory - oldest;                                                                     \
-    int32_t b, f, u, r, m;                                                                                         \
-    for (b = 0; b < shape->batches; b++) {                                                                         \
-        const int8_t* in = input + b * shape->input_size;                                                          \
-        T* st = state + b * filters * memory + slot;                                                               \
-        for (f = 0; f + 4 <= filters; f += 4) {                                                                    \
-            int32_t acc[4];                                                                                        \
-            for (r = 0; r < 4; r++) {                                                                              \
-                acc[r] = feature_bias[f + r];                                                                      \
-            }                                                                                                      \
-            aot_dot4_rows_s8(in, weights_feature + f * shape->input_size, shape->input_size, acc);                  \
-            for (r = 0; r < 4; r++) {                                                                              \
-                st[(f + r) * memory] = (T)(params->state_zero_point + aot_svdf_rescale(acc[r], params, LO, HI));   \
-            }                                                                                                      \
-        }                                                                                                          \
-        for (; f < filters; f++) {                                                                                 \
-            const int32_t acc = aot_dot1_s8(in, weights_feature + f * shape->input_size, shape->input_size, 0,    \
-                                            feature_bias[f]);                                                      \
-            st[f * memory] = (T)(params->state_zero_point + aot_svdf_rescale(acc, params, LO, HI));               \
-        }                                                                                                          \
-        st -= slot;                                                                                                \
-        for (u = 0; u < units; u++) {                                                                              \
-            uint32_t acc = (uint32_t)bias[u];                                                                      \
-            int32_t out;                                                                                           \
-            for (r = 0; r < rank; r++) {                                                                           \
-                const int32_t row = u * rank + r;                                                                  \
-                const T* w = weights_time + row * memory;                                                          \
-                const T* s = st + row * memory;                                                                    \
-                acc += (uint32_t)time_bias[row];                                                                   \
-                for (m = 0; m < first_run; m++) {                                                                  \
-                    acc += (uint32_t)(int32_t)w[m] * (uint32_t)(int32_t)s[oldest + m];                             \
-                }                                                                                                  \
-                for (; m < memory; m++) {                                                                          \
-                    acc += (uint32_t)(int32_t)w[m] * (uint32_t)(int32_t)s[m - first_run];                          \
-                }                                                                                                  \
-            }                                                                                                      \
-            out = aot_multiply_by_quantized_multiplier((int32_t)acc, params->output_mult, params->output_shift);   \
-            output[b * units + u] = (int8_t)aot_svdf_clamp(out + params->output_zero_point, -128, 127);            \
-        }                                                                                                          \
-    }                                                                                                              \
+#define AOT_SVDF_S8_BODY(T, LO, HI)                                                                                    \
+    const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                       \
+    const int32_t units = filters / rank, slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;                \
+    const int32_t first_run = memory - oldest;                                                                         \
+    int32_t b, f, u, r, m;                                                                                             \
+    for (b = 0; b < shape->batches; b++) {                                                                             \
+        const int8_t* in = input + b * shape->input_size;                                                              \
+        T* st = state + b * filters * memory + slot;                                                                   \
+        for (f = 0; f + 4 <= filters; f += 4) {                                                                        \
+            int32_t acc[4];                                                                                            \
+            for (r = 0; r < 4; r++) {                                                                                  \
+                acc[r] = feature_bias[f + r];                                                                          \
+            }                                                                                                          \
+            aot_dot4_rows_s8(in, weights_feature + f * shape->input_size, shape->input_size, acc);                     \
+            for (r = 0; r < 4; r++) {                                                                                  \
+                st[(f + r) * memory] = (T)(params->state_zero_point + aot_svdf_rescale(acc[r], params, LO, HI));       \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (; f < filters; f++) {                                                                                     \
+            const int32_t acc =                                                                                        \
+                aot_dot1_s8(in, weights_feature + f * shape->input_size, shape->input_size, 0, feature_bias[f]);       \
+            st[f * memory] = (T)(params->state_zero_point + aot_svdf_rescale(acc, params, LO, HI));                    \
+        }                                                                                                              \
+        st -= slot;                                                                                                    \
+        for (u = 0; u < units; u++) {                                                                                  \
+            uint32_t acc = (uint32_t)bias[u];                                                                          \
+            int32_t out;                                                                                               \
+            for (r = 0; r < rank; r++) {                                                                               \
+                const int32_t row = u * rank + r;                                                                      \
+                const T* w = weights_time + row * memory;                                                              \
+                const T* s = st + row * memory;                                                                        \
+                acc += (uint32_t)time_bias[row];                                                                       \
+                for (m = 0; m < first_run; m++) {                                                                      \
+                    acc += (uint32_t)(int32_t)w[m] * (uint32_t)(int32_t)s[oldest + m];                                 \
+                }                                                                                                      \
+                for (; m < memory; m++) {                                                                              \
+                    acc += (uint32_t)(int32_t)w[m] * (uint32_t)(int32_t)s[m - first_run];                              \
+                }                                                                                                      \
+            }                                                                                                          \
+            out = aot_multiply_by_quantized_multiplier((int32_t)acc, params->output_mult, params->output_shift);       \
+            output[b * units + u] = (int8_t)aot_svdf_clamp(out + params->output_zero_point, -128, 127);                \
+        }                                                                                                              \
+    }                                                                                                                  \
     *position = oldest;
 
 void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,

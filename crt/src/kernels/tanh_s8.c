@@ -6,8 +6,7 @@
 #define AOT_TANH_INPUT_INT_BITS 4
 
 void aot_tanh_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
-                 int32_t input_range_radius, int32_t input_multiplier,
-                 int32_t input_left_shift)
+                 int32_t input_range_radius, int32_t input_multiplier, int32_t input_left_shift)
 {
     int32_t i;
     for (i = 0; i < size; i++) {
@@ -17,8 +16,7 @@ void aot_tanh_s8(const int8_t* input, int8_t* output, int32_t size, int32_t inpu
         } else if (x >= input_range_radius) {
             output[i] = 127;
         } else {
-            const int32_t x_q4 = aot_multiply_by_quantized_multiplier(x, input_multiplier,
-                                                                      input_left_shift);
+            const int32_t x_q4 = aot_multiply_by_quantized_multiplier(x, input_multiplier, input_left_shift);
             const int32_t y_q0 = aot_fp_tanh(x_q4, AOT_TANH_INPUT_INT_BITS);
             /* Q0.31 -> 1/128 steps (zero point 0). */
             int32_t q = aot_fp_rounding_divide_by_pot(y_q0, 24);

@@ -4,9 +4,9 @@
 #include "transpose_conv_taps.h"
 
 void aot_transpose_conv_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                            const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
-                            float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                            int32_t stride_w, int32_t pad_top, int32_t pad_left, float act_min, float act_max)
+                            const float* filter, int32_t filter_h, int32_t filter_w, const float* bias, float* output,
+                            int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                            int32_t pad_top, int32_t pad_left, float act_min, float act_max)
 {
     int32_t b, oy, ox, oc, iy, ix, fy, fx, c;
 

@@ -14,19 +14,34 @@ static float aot_round_half_even(float x)
     return f + 1.0f;
 }
 
-static float aot_neg(float x) { return -x; }
-static float aot_rsqrt(float x) { return 1.0f / sqrtf(x); }
-static float aot_square(float x) { return x * x; }
-static float aot_elu(float x) { return x < 0.0f ? expf(x) - 1.0f : x; }
-static float aot_softplus(float x) { return x > 20.0f ? x : log1pf(expf(x)); }
+static float aot_neg(float x)
+{
+    return -x;
+}
+static float aot_rsqrt(float x)
+{
+    return 1.0f / sqrtf(x);
+}
+static float aot_square(float x)
+{
+    return x * x;
+}
+static float aot_elu(float x)
+{
+    return x < 0.0f ? expf(x) - 1.0f : x;
+}
+static float aot_softplus(float x)
+{
+    return x > 20.0f ? x : log1pf(expf(x));
+}
 
-#define AOT_UNARY_F32(name, fn)                                                 \
-    void aot_##name##_f32(const float* input, float* output, int32_t size)      \
-    {                                                                           \
-        int32_t i;                                                              \
-        for (i = 0; i < size; i++) {                                            \
-            output[i] = fn(input[i]);                                           \
-        }                                                                       \
+#define AOT_UNARY_F32(name, fn)                                                                                        \
+    void aot_##name##_f32(const float* input, float* output, int32_t size)                                             \
+    {                                                                                                                  \
+        int32_t i;                                                                                                     \
+        for (i = 0; i < size; i++) {                                                                                   \
+            output[i] = fn(input[i]);                                                                                  \
+        }                                                                                                              \
     }
 
 AOT_UNARY_F32(abs, fabsf)

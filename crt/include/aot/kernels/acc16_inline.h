@@ -20,9 +20,9 @@
 
 #include "aot/requant.h"
 
-#define AOT_ACC16_I32 0
+#define AOT_ACC16_I32    0
 #define AOT_ACC16_NARROW 1
-#define AOT_ACC16_WIDE 2
+#define AOT_ACC16_WIDE   2
 
 struct aot_acc16 {
     uint32_t hi; /* AOT_ACC16_WIDE: sum of w * (x - x mod 256) / 256 */
@@ -30,8 +30,8 @@ struct aot_acc16 {
 };
 
 /* acc += sum over i < n of x[i * x_step] * w[i * w_step]. */
-static inline void aot_acc16_dot(struct aot_acc16* acc, int32_t mode, const int16_t* x, int32_t x_step,
-                                 const int8_t* w, int32_t w_step, int32_t n)
+static inline void aot_acc16_dot(struct aot_acc16* acc, int32_t mode, const int16_t* x, int32_t x_step, const int8_t* w,
+                                 int32_t w_step, int32_t n)
 {
     int32_t i;
     if (mode == AOT_ACC16_WIDE) {
@@ -59,8 +59,7 @@ static inline int16_t aot_acc16_out(const struct aot_acc16* acc, int32_t mode, c
 {
     int32_t r;
     if (mode == AOT_ACC16_WIDE) {
-        r = aot_requant_acc64((int32_t)acc->hi, (int32_t)acc->lo, bias != 0 ? bias + 2 * c : 0, multiplier,
-                              shift);
+        r = aot_requant_acc64((int32_t)acc->hi, (int32_t)acc->lo, bias != 0 ? bias + 2 * c : 0, multiplier, shift);
     } else {
         const int32_t sum = (int32_t)(acc->lo + (bias != 0 ? (uint32_t)bias[c] : 0u));
         r = mode == AOT_ACC16_I32 ? aot_multiply_by_quantized_multiplier(sum, multiplier, shift)

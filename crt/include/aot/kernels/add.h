@@ -44,23 +44,18 @@ struct aot_add_s8_params {
 void aot_add_s8_elementwise(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size,
                             const struct aot_add_s8_params* params);
 
-void aot_add_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims,
-                const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,
-                int32_t in1_multiplier, int32_t in1_shift, int32_t in2_offset,
-                int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
-                int32_t out_multiplier, int32_t out_shift, int32_t output_offset,
-                int32_t act_min, int32_t act_max);
+void aot_add_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims, const int32_t* in1_strides,
+                const int32_t* in2_strides, int32_t in1_offset, int32_t in1_multiplier, int32_t in1_shift,
+                int32_t in2_offset, int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
+                int32_t out_multiplier, int32_t out_shift, int32_t output_offset, int32_t act_min, int32_t act_max);
 
 void aot_add_s16(const int16_t* in1, const int16_t* in2, int16_t* output, const int32_t* dims,
-                 const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,
-                 int32_t in1_multiplier, int32_t in1_shift, int32_t in2_offset,
-                 int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
-                 int32_t out_multiplier, int32_t out_shift, int32_t output_offset,
-                 int32_t act_min, int32_t act_max);
+                 const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset, int32_t in1_multiplier,
+                 int32_t in1_shift, int32_t in2_offset, int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
+                 int32_t out_multiplier, int32_t out_shift, int32_t output_offset, int32_t act_min, int32_t act_max);
 
-void aot_add_f32(const float* in1, const float* in2, float* output, const int32_t* dims,
-                 const int32_t* in1_strides, const int32_t* in2_strides, float act_min,
-                 float act_max);
+void aot_add_f32(const float* in1, const float* in2, float* output, const int32_t* dims, const int32_t* in1_strides,
+                 const int32_t* in2_strides, float act_min, float act_max);
 
 #ifdef __cplusplus
 }

@@ -14,8 +14,7 @@
 
 /* (add + sign + round(acc2 * m / 2^32)) >> right_shift, the sum modulo 2^32 (SMLAL and a shift on the M3); sign is
  * -1 for a negative accumulator, else 0. */
-AOT_INLINE_BODY int32_t aot_add_rq_x2(int32_t acc2, int32_t sign, int32_t multiplier, int32_t add,
-                                      int32_t right_shift)
+AOT_INLINE_BODY int32_t aot_add_rq_x2(int32_t acc2, int32_t sign, int32_t multiplier, int32_t add, int32_t right_shift)
 {
     const int32_t high = (int32_t)(((int64_t)acc2 * multiplier + ((int64_t)1 << 31)) >> 32);
     return (int32_t)((uint32_t)add + (uint32_t)sign + (uint32_t)high) >> right_shift;

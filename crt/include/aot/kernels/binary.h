@@ -18,13 +18,13 @@
 extern "C" {
 #endif
 
-#define AOT_BINARY_ADD 0
-#define AOT_BINARY_SUB 1
-#define AOT_BINARY_MUL 2
-#define AOT_BINARY_DIV 3
+#define AOT_BINARY_ADD   0
+#define AOT_BINARY_SUB   1
+#define AOT_BINARY_MUL   2
+#define AOT_BINARY_DIV   3
 #define AOT_BINARY_PRELU 4
-#define AOT_BINARY_MIN 5
-#define AOT_BINARY_MAX 6
+#define AOT_BINARY_MIN   5
+#define AOT_BINARY_MAX   6
 /* float32 only, as TFLite Micro: floor(x / y) divided in double; x - floor(x / y) * y from fmodf. */
 #define AOT_BINARY_FLOOR_DIV 7
 #define AOT_BINARY_FLOOR_MOD 8

@@ -9,8 +9,7 @@
 extern "C" {
 #endif
 
-int32_t aot_broadcast_args(const int32_t* a, int32_t na, const int32_t* b, int32_t nb, int32_t* output,
-                           int32_t n_out);
+int32_t aot_broadcast_args(const int32_t* a, int32_t na, const int32_t* b, int32_t nb, int32_t* output, int32_t n_out);
 
 #ifdef __cplusplus
 }

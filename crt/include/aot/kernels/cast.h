@@ -13,16 +13,15 @@
 extern "C" {
 #endif
 
-#define AOT_CAST_INT8 0
-#define AOT_CAST_UINT8 1
-#define AOT_CAST_INT32 2
-#define AOT_CAST_BOOL 3
-#define AOT_CAST_INT16 4
-#define AOT_CAST_UINT32 5
+#define AOT_CAST_INT8    0
+#define AOT_CAST_UINT8   1
+#define AOT_CAST_INT32   2
+#define AOT_CAST_BOOL    3
+#define AOT_CAST_INT16   4
+#define AOT_CAST_UINT32  5
 #define AOT_CAST_FLOAT32 6 /* to float: the integer's value as C rounds it; from float: truncated toward zero */
 
-void aot_cast(const void* input, int32_t input_type, void* output, int32_t output_type, int32_t size,
-              int32_t offset);
+void aot_cast(const void* input, int32_t input_type, void* output, int32_t output_type, int32_t size, int32_t offset);
 
 #ifdef __cplusplus
 }

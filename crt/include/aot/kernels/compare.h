@@ -41,14 +41,14 @@ void aot_compare_s8(int32_t op, const int8_t* in1, const int8_t* in2, uint8_t* o
                     const int32_t* in1_strides, const int32_t* in2_strides, const struct aot_compare_s8_params* p);
 
 #define AOT_LOGICAL_AND 0
-#define AOT_LOGICAL_OR 1
+#define AOT_LOGICAL_OR  1
 void aot_logical_bool(int32_t op, const uint8_t* in1, const uint8_t* in2, uint8_t* output, const int32_t* dims,
                       const int32_t* in1_strides, const int32_t* in2_strides);
 void aot_logical_not_bool(const uint8_t* input, uint8_t* output, int32_t size);
 
 /* SELECT_V2: output = cond ? x : y, the three broadcast to the output (elem_size bytes per element). */
-void aot_select(const uint8_t* cond, const void* x, const void* y, void* output, int32_t elem_size,
-                const int32_t* dims, const int32_t* cond_strides, const int32_t* x_strides, const int32_t* y_strides);
+void aot_select(const uint8_t* cond, const void* x, const void* y, void* output, int32_t elem_size, const int32_t* dims,
+                const int32_t* cond_strides, const int32_t* x_strides, const int32_t* y_strides);
 
 #ifdef __cplusplus
 }

@@ -14,8 +14,8 @@
 extern "C" {
 #endif
 
-void aot_concatenation_copy(void* output, const void* input, int32_t outer, int32_t chunk_bytes,
-                            int32_t row_bytes, int32_t offset_bytes);
+void aot_concatenation_copy(void* output, const void* input, int32_t outer, int32_t chunk_bytes, int32_t row_bytes,
+                            int32_t offset_bytes);
 
 #ifdef __cplusplus
 }

@@ -22,21 +22,18 @@ struct aot_add_s8_params; /* aot/kernels/add.h */
 extern "C" {
 #endif
 
-void aot_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                   const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
-                   const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                   int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                   int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
-                   const int32_t* out_multiplier, const int32_t* out_shift,
-                   int32_t act_min, int32_t act_max);
+void aot_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const int8_t* filter,
+                   int32_t filter_h, int32_t filter_w, int32_t filter_depth, const int32_t* bias, int8_t* output,
+                   int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
+                   int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
+                   const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min, int32_t act_max);
 
 void aot_conv2d_s8_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
                        const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                       int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                       int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t output_offset,
-                       const int32_t* out_multiplier, const int32_t* out_shift,
-                       int32_t act_min, int32_t act_max, const int8_t* residual,
+                       int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                       int32_t pad_left, int32_t input_offset, int32_t output_offset, const int32_t* out_multiplier,
+                       const int32_t* out_shift, int32_t act_min, int32_t act_max, const int8_t* residual,
                        const struct aot_add_s8_params* residual_add);
 
 /* DSP-extension fast path (portable fallback elsewhere): im2col + 2x2 GEMM on the compiler's weight
@@ -52,8 +49,8 @@ typedef void aot_conv2d_s8_dsp_fn(const int8_t* input, int32_t batches, int32_t 
 aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp;
 
 /* The same for layers whose activation range is all of int8 (one saturation instead of a clamp), and for such layers
- * with K = filter_h * filter_w * in_c = 8, 9, 16, 24 or 27 and an even out_c (the GEMM unrolled for that K); the compiler
- * picks one per layer.  Same arguments and weight layout. */
+ * with K = filter_h * filter_w * in_c = 8, 9, 16, 24 or 27 and an even out_c (the GEMM unrolled for that K); the
+ * compiler picks one per layer.  Same arguments and weight layout. */
 aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_sat;
 aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k8;
 aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k9;
@@ -77,28 +74,26 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
 void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                            int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                           int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
-                           const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
-                           int32_t act_max, int8_t* scratch, const int8_t* residual,
-                           const struct aot_add_s8_params* residual_add);
+                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                           int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                           const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch,
+                           const int8_t* residual, const struct aot_add_s8_params* residual_add);
 
 void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                            int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                           int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,
-                           const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch,
-                           const int8_t* residual, const struct aot_add_s8_params* residual_add);
+                           int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                           int32_t input_zero_point, const int32_t* out_multiplier, const int32_t* out_add,
+                           int32_t act_min, int32_t act_max, int32_t* scratch, const int8_t* residual,
+                           const struct aot_add_s8_params* residual_add);
 
 /* int16x8 (int16 activations with zero point 0, int8 weights, grouped when filter_depth < in_c): accumulation
  * and requantization in the layer's `mode` (aot/kernels/acc16_inline.h); bias may be NULL. */
 void aot_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                    const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
-                    const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                    int32_t pad_left, int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
-                    int32_t act_min, int32_t act_max);
+                    const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth, const int32_t* bias,
+                    int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                    int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t mode,
+                    const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min, int32_t act_max);
 /* The same on DSP cores with SMLAD: filter quads in the order of acc16_dsp.h (compiler/ops/_int16.py
  * dsp_quad_order), int32 and narrowed forms only. */
 void aot_conv2d_s16_dsp(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
@@ -108,11 +103,10 @@ void aot_conv2d_s16_dsp(const int16_t* input, int32_t batches, int32_t in_h, int
                         int32_t pad_left, int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
                         int32_t act_min, int32_t act_max);
 
-void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
-                    const float* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,
-                    const float* bias, float* output, int32_t out_h, int32_t out_w, int32_t out_c,
-                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                    int32_t pad_top, int32_t pad_left, float act_min, float act_max);
+void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
+                    int32_t filter_h, int32_t filter_w, int32_t filter_depth, const float* bias, float* output,
+                    int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
+                    int32_t dilation_w, int32_t pad_top, int32_t pad_left, float act_min, float act_max);
 
 #ifdef __cplusplus
 }

@@ -67,8 +67,8 @@ AOT_INLINE_BODY void aot_pconv_window(const int8_t* in_b, const int32_t* w, int3
 }
 
 /* Requantizes (and with a residual, adds) one group's `rows` outputs of one pixel at element index px * out_c. */
-AOT_INLINE_BODY void aot_pconv_store(const int64_t* a, int32_t rows, const int32_t* bias, int8_t* output,
-                                     int32_t base, int32_t oc, int32_t requant, const int32_t* out_multiplier,
+AOT_INLINE_BODY void aot_pconv_store(const int64_t* a, int32_t rows, const int32_t* bias, int8_t* output, int32_t base,
+                                     int32_t oc, int32_t requant, const int32_t* out_multiplier,
                                      const int32_t* out_second, int32_t quant_step, int32_t output_offset,
                                      int32_t act_min, int32_t act_max, const int8_t* residual,
                                      const struct aot_add_s8_params* add)
@@ -80,8 +80,8 @@ AOT_INLINE_BODY void aot_pconv_store(const int64_t* a, int32_t rows, const int32
                           output_offset, act_min, act_max);
         return;
     }
-    aot_pack_requant4(a, rows, bias, v, oc, requant, out_multiplier, out_second, quant_step, output_offset,
-                      act_min, act_max);
+    aot_pack_requant4(a, rows, bias, v, oc, requant, out_multiplier, out_second, quant_step, output_offset, act_min,
+                      act_max);
     for (r = 0; r < rows; r++) {
         output[base + oc + r] = (int8_t)aot_add_s8_elem_inline(v[r], residual[base + oc + r], add);
     }
@@ -89,13 +89,15 @@ AOT_INLINE_BODY void aot_pconv_store(const int64_t* a, int32_t rows, const int32
 
 /* The whole layer; filter is the packed layout (ceil(out_c / 4) groups of 2 * filter_h * filter_w * in_c words).
  * residual / add: NULL without a fused ADD. */
-AOT_INLINE_BODY void aot_conv2d_s8_packed_body(
-    const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const int32_t* filter,
-    int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
-    int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-    int32_t pad_left, int32_t pad_fill, int32_t output_offset, int32_t requant, const int32_t* out_multiplier,
-    const int32_t* out_second, int32_t quant_step, int32_t act_min, int32_t act_max, const int8_t* residual,
-    const struct aot_add_s8_params* add)
+AOT_INLINE_BODY void aot_conv2d_s8_packed_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                               int32_t in_c, const int32_t* filter, int32_t filter_h, int32_t filter_w,
+                                               const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
+                                               int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
+                                               int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t pad_fill,
+                                               int32_t output_offset, int32_t requant, const int32_t* out_multiplier,
+                                               const int32_t* out_second, int32_t quant_step, int32_t act_min,
+                                               int32_t act_max, const int8_t* residual,
+                                               const struct aot_add_s8_params* add)
 {
     const int32_t taps = filter_h * filter_w * in_c;
     int32_t b, oy, ox, oc;
@@ -132,10 +134,10 @@ AOT_INLINE_BODY void aot_conv2d_s8_packed_body(
                 for (oc = 0; oc < out_c; oc += 4) {
                     const int32_t rows = out_c - oc < 4 ? out_c - oc : 4;
                     int64_t a[2] = {AOT_PACK_BIAS, AOT_PACK_BIAS};
-                    aot_pconv_window(in_b, filter + oc / 4 * 2 * taps, iy0, ix0, fy_lo, fy_hi, fx_lo, fx_hi, in_w,
-                                     in_c, filter_h, filter_w, dilation_h, dilation_w, pad_fill, a);
-                    aot_pconv_store(a, rows, bias, output, base, oc, requant, out_multiplier, out_second,
-                                    quant_step, output_offset, act_min, act_max, residual, add);
+                    aot_pconv_window(in_b, filter + oc / 4 * 2 * taps, iy0, ix0, fy_lo, fy_hi, fx_lo, fx_hi, in_w, in_c,
+                                     filter_h, filter_w, dilation_h, dilation_w, pad_fill, a);
+                    aot_pconv_store(a, rows, bias, output, base, oc, requant, out_multiplier, out_second, quant_step,
+                                    output_offset, act_min, act_max, residual, add);
                 }
             }
         }

@@ -11,25 +11,22 @@
 extern "C" {
 #endif
 
-void aot_depthwise_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
-                             int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
-                             int32_t depth_multiplier, const int32_t* bias, int8_t* output,
-                             int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
-                             int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+void aot_depthwise_conv2d_s8(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                             const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t depth_multiplier,
+                             const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w, int32_t stride_h,
+                             int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
                              int32_t pad_left, int32_t input_offset, int32_t output_offset,
-                             const int32_t* out_multiplier, const int32_t* out_shift,
-                             int32_t act_min, int32_t act_max);
+                             const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min, int32_t act_max);
 
 /* Helium (MVE) fast path (portable fallback elsewhere), depth multiplier 1, any filter size, stride, dilation and
  * padding: filter as in the model, input zero point folded into `bias` (taps outside the image read
  * input_zero_point); per channel a multiplier and a TFLite shift; scratch as depthwise_conv2d_s8_mve.c says. */
-void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
-                                 int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
-                                 const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
-                                 int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                                 int32_t pad_top, int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
-                                 const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
-                                 int32_t act_max, int8_t* scratch);
+void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels,
+                                 const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                                 int8_t* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                                 int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                                 int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                                 const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
 
 /* Helium (MVE) path for small images (portable fallback elsewhere), depth multiplier 1: the taps of every window
  * lie within 16 consecutive bytes of a channel plane (the compiler checks it: depthwise_conv2d_s8_mve_plane.c);
@@ -40,8 +37,8 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
                                        const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
                                        int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
                                        int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
-                                       int32_t output_offset, const int32_t* out_multiplier,
-                                       const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
+                                       int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
+                                       int32_t act_min, int32_t act_max, int8_t* scratch);
 
 /* DSP-extension fast path (portable fallback elsewhere) for 3x3 filters, depth multiplier 1, no dilation,
  * on the image as it is or transposed (rows/columns given as byte steps, filter [3][3][channels] in the same
@@ -49,23 +46,21 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
  * input_zero_point); per channel a multiplier and an add constant (output offset and
  * rounding); weight layout and scratch as depthwise_conv2d_s8_dsp.c says. */
 void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
-                                 int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
-                                 const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
-                                 int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
-                                 int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
-                                 int32_t input_zero_point, const int32_t* out_multiplier,
+                                 int32_t in_cols, int32_t in_row_step, int32_t in_col_step, const int8_t* filter,
+                                 const int32_t* bias, int8_t* output, int32_t out_rows, int32_t out_cols,
+                                 int32_t out_row_step, int32_t out_col_step, int32_t stride_r, int32_t stride_c,
+                                 int32_t pad_r, int32_t pad_c, int32_t input_zero_point, const int32_t* out_multiplier,
                                  const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch);
 
 /* The same with TFLite's full requantization per output: per channel zp * 256 + shift instead of the add
  * constant.  For layers with a channel whose quantization the short form cannot express exactly. */
 void aot_depthwise_conv2d_s8_dsp_exact(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
-                                       int32_t in_cols, int32_t in_row_step, int32_t in_col_step,
-                                       const int8_t* filter, const int32_t* bias, int8_t* output, int32_t out_rows,
-                                       int32_t out_cols, int32_t out_row_step, int32_t out_col_step,
-                                       int32_t stride_r, int32_t stride_c, int32_t pad_r, int32_t pad_c,
-                                       int32_t input_zero_point, const int32_t* out_multiplier,
-                                       const int32_t* out_zp_shift, int32_t act_min, int32_t act_max,
-                                       int32_t* scratch);
+                                       int32_t in_cols, int32_t in_row_step, int32_t in_col_step, const int8_t* filter,
+                                       const int32_t* bias, int8_t* output, int32_t out_rows, int32_t out_cols,
+                                       int32_t out_row_step, int32_t out_col_step, int32_t stride_r, int32_t stride_c,
+                                       int32_t pad_r, int32_t pad_c, int32_t input_zero_point,
+                                       const int32_t* out_multiplier, const int32_t* out_zp_shift, int32_t act_min,
+                                       int32_t act_max, int32_t* scratch);
 
 /* The same for small images with many channels (channels % 4 == 0, image as it is): four channels per input
  * word; the int8 filter as in the model and per four channels a record of int32 constants; layouts and scratch as
@@ -82,15 +77,14 @@ void aot_depthwise_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_
                               const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t depth_multiplier,
                               const int32_t* bias, int16_t* output, int32_t out_h, int32_t out_w, int32_t stride_h,
                               int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
-                              int32_t pad_left, int32_t mode, const int32_t* out_multiplier,
-                              const int32_t* out_shift, int32_t act_min, int32_t act_max);
+                              int32_t pad_left, int32_t mode, const int32_t* out_multiplier, const int32_t* out_shift,
+                              int32_t act_min, int32_t act_max);
 
-void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w,
-                              int32_t in_c, const float* filter, int32_t filter_h,
-                              int32_t filter_w, int32_t depth_multiplier, const float* bias,
-                              float* output, int32_t out_h, int32_t out_w, int32_t stride_h,
-                              int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                              int32_t pad_top, int32_t pad_left, float act_min, float act_max);
+void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                              const float* filter, int32_t filter_h, int32_t filter_w, int32_t depth_multiplier,
+                              const float* bias, float* output, int32_t out_h, int32_t out_w, int32_t stride_h,
+                              int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                              int32_t pad_left, float act_min, float act_max);
 
 #ifdef __cplusplus
 }

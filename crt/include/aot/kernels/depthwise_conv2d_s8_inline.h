@@ -51,15 +51,15 @@ AOT_INLINE_BODY int32_t aot_dw_tap_hi(int32_t i0, int32_t dilation, int32_t filt
 }
 
 /* Every parameter of the layer, passed down unchanged (literals in the specialized functions). */
-#define AOT_DW_ARGS                                                                                           \
-    in_h, in_w, in_c, filter, filter_h, filter_w, depth_multiplier, bias, out_w, stride_w, dilation_h,        \
-        dilation_w, pad_left, input_offset, pad_fill, output_offset, requant, out_multiplier, out_second,      \
-        quant_step, act_min, act_max
-#define AOT_DW_PARAMS                                                                                         \
-    int32_t in_h, int32_t in_w, int32_t in_c, const int8_t *filter, int32_t filter_h, int32_t filter_w,       \
-        int32_t depth_multiplier, const int32_t *bias, int32_t out_w, int32_t stride_w, int32_t dilation_h,   \
-        int32_t dilation_w, int32_t pad_left, int32_t input_offset, int32_t pad_fill, int32_t output_offset,  \
-        int32_t requant, const int32_t *out_multiplier, const int32_t *out_second, int32_t quant_step,         \
+#define AOT_DW_ARGS                                                                                                    \
+    in_h, in_w, in_c, filter, filter_h, filter_w, depth_multiplier, bias, out_w, stride_w, dilation_h, dilation_w,     \
+        pad_left, input_offset, pad_fill, output_offset, requant, out_multiplier, out_second, quant_step, act_min,     \
+        act_max
+#define AOT_DW_PARAMS                                                                                                  \
+    int32_t in_h, int32_t in_w, int32_t in_c, const int8_t *filter, int32_t filter_h, int32_t filter_w,                \
+        int32_t depth_multiplier, const int32_t *bias, int32_t out_w, int32_t stride_w, int32_t dilation_h,            \
+        int32_t dilation_w, int32_t pad_left, int32_t input_offset, int32_t pad_fill, int32_t output_offset,           \
+        int32_t requant, const int32_t *out_multiplier, const int32_t *out_second, int32_t quant_step,                 \
         int32_t act_min, int32_t act_max
 
 /* acc[r] += w[r] * v, r = 0..3. */
@@ -153,8 +153,8 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
 {
     const int32_t out_c = in_c * depth_multiplier;
     const int32_t row_step = in_w * in_c;
-    const int32_t unroll = AOT_CONSTANT(fy_lo) && AOT_CONSTANT(fy_hi) && AOT_CONSTANT(fx_lo) &&
-                           AOT_CONSTANT(fx_hi) && AOT_CONSTANT(filter_h) && AOT_CONSTANT(filter_w);
+    const int32_t unroll = AOT_CONSTANT(fy_lo) && AOT_CONSTANT(fy_hi) && AOT_CONSTANT(fx_lo) && AOT_CONSTANT(fx_hi) &&
+                           AOT_CONSTANT(filter_h) && AOT_CONSTANT(filter_w);
     /* A literal depth multiplier that is a multiple of 4 (e.g. one input channel feeding 8 filters): four
      * output channels per input load (aot_dw_quad). */
     const int32_t quad = AOT_CONSTANT(depth_multiplier) && depth_multiplier % 4 == 0;
@@ -172,8 +172,7 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
             for (m = 0; m < depth_multiplier; m++) {
                 int32_t acc = bias != 0 ? bias[oc] : 0;
                 if (quad) {
-                    aot_dw_quad(in_b + first + ic, w_c, out_px, oc, unroll, fy_lo, fy_hi, fx_lo, fx_hi,
-                                AOT_DW_ARGS);
+                    aot_dw_quad(in_b + first + ic, w_c, out_px, oc, unroll, fy_lo, fy_hi, fx_lo, fx_hi, AOT_DW_ARGS);
                     w_c += 4;
                     oc += 4;
                     m += 3;
@@ -214,8 +213,8 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
                         }
                     }
                 }
-                out_px[oc] = aot_requant_s8(acc, requant, out_multiplier[oc * quant_step],
-                                            out_second[oc * quant_step], output_offset, act_min, act_max);
+                out_px[oc] = aot_requant_s8(acc, requant, out_multiplier[oc * quant_step], out_second[oc * quant_step],
+                                            output_offset, act_min, act_max);
                 w_c++;
                 oc++;
             }
@@ -267,13 +266,15 @@ AOT_INLINE_BODY void aot_dw_row(const int8_t* in_b, int8_t* out_row, int32_t iy0
 /* The whole layer.  requant: AOT_REQUANT_EXACT (out_second = TFLite shifts) or AOT_REQUANT_SHORT (out_second =
  * add constants); quant_step 1 (per channel) or 0 (element 0 for every channel).  peel: unroll every border
  * row and column separately (for literal shapes with small padding; more code, no run-time tap checks). */
-AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(
-    const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const int8_t* filter,
-    int32_t filter_h, int32_t filter_w, int32_t depth_multiplier, const int32_t* bias, int8_t* output,
-    int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-    int32_t pad_top, int32_t pad_left, int32_t input_offset, int32_t pad_fill, int32_t output_offset,
-    int32_t requant, const int32_t* out_multiplier, const int32_t* out_second, int32_t quant_step,
-    int32_t act_min, int32_t act_max, int32_t peel)
+AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                                  int32_t in_c, const int8_t* filter, int32_t filter_h,
+                                                  int32_t filter_w, int32_t depth_multiplier, const int32_t* bias,
+                                                  int8_t* output, int32_t out_h, int32_t out_w, int32_t stride_h,
+                                                  int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                                                  int32_t pad_top, int32_t pad_left, int32_t input_offset,
+                                                  int32_t pad_fill, int32_t output_offset, int32_t requant,
+                                                  const int32_t* out_multiplier, const int32_t* out_second,
+                                                  int32_t quant_step, int32_t act_min, int32_t act_max, int32_t peel)
 {
     const int32_t out_c = in_c * depth_multiplier;
     /* Inner ranges [lo, hi), empty (hi = lo) when no window fits inside the input (an input smaller than the

@@ -13,11 +13,9 @@
 extern "C" {
 #endif
 
-void aot_dequantize_s8_f32(const int8_t* input, float* output, int32_t size, float scale,
-                           int32_t zero_point);
+void aot_dequantize_s8_f32(const int8_t* input, float* output, int32_t size, float scale, int32_t zero_point);
 
-void aot_dequantize_s16_f32(const int16_t* input, float* output, int32_t size, float scale,
-                            int32_t zero_point);
+void aot_dequantize_s16_f32(const int16_t* input, float* output, int32_t size, float scale, int32_t zero_point);
 
 #ifdef __cplusplus
 }

@@ -18,25 +18,25 @@
 extern "C" {
 #endif
 
-#define AOT_DETECTION_POSTPROCESS_SCRATCH_BYTES(num_boxes, regular_slots) \
+#define AOT_DETECTION_POSTPROCESS_SCRATCH_BYTES(num_boxes, regular_slots)                                              \
     (4 * (10 * (num_boxes) + 5 * (regular_slots)) + (num_boxes))
 
 struct aot_detection_postprocess_params {
     int32_t num_boxes;
-    int32_t box_stride;             /* values per box encoding (>= 4; the first four are y, x, h, w) */
+    int32_t box_stride; /* values per box encoding (>= 4; the first four are y, x, h, w) */
     int32_t num_classes;
-    int32_t class_stride;           /* num_classes, plus one when the predictions lead with a background class */
+    int32_t class_stride; /* num_classes, plus one when the predictions lead with a background class */
     int32_t max_detections;
-    int32_t detections_per_class;   /* regular NMS only */
+    int32_t detections_per_class; /* regular NMS only */
     int32_t regular_nms;
     int32_t regular_slots;
 };
 
 /* fparams: y_scale, x_scale, h_scale, w_scale, nms_score_threshold, nms_iou_threshold. */
 int32_t aot_detection_postprocess_f32(const struct aot_detection_postprocess_params* p, const float* fparams,
-                                      const float* box_encodings, const float* class_predictions,
-                                      const float* anchors, float* boxes, float* classes, float* scores,
-                                      float* num_detections, void* scratch);
+                                      const float* box_encodings, const float* class_predictions, const float* anchors,
+                                      float* boxes, float* classes, float* scores, float* num_detections,
+                                      void* scratch);
 
 #ifdef __cplusplus
 }

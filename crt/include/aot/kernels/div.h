@@ -8,9 +8,8 @@
 extern "C" {
 #endif
 
-void aot_div_f32(const float* in1, const float* in2, float* output, const int32_t* dims,
-                 const int32_t* in1_strides, const int32_t* in2_strides, float act_min,
-                 float act_max);
+void aot_div_f32(const float* in1, const float* in2, float* output, const int32_t* dims, const int32_t* in1_strides,
+                 const int32_t* in2_strides, float act_min, float act_max);
 
 #ifdef __cplusplus
 }

@@ -22,8 +22,8 @@
 
 #include "aot/kernels/requant_s8_inline.h"
 
-#define AOT_PACK_SHIFT 23
-#define AOT_PACK_BIAS ((int64_t)1 << (AOT_PACK_SHIFT - 1))
+#define AOT_PACK_SHIFT    23
+#define AOT_PACK_BIAS     ((int64_t)1 << (AOT_PACK_SHIFT - 1))
 #define AOT_PACK_SAFE_RUN 255
 
 /* The tap loops: unrolled by 8 (constant offsets, a quarter of the loop overhead per tap). */
@@ -90,8 +90,8 @@ AOT_INLINE_BODY void aot_pack_requant_sums(const int32_t* sum, int32_t rows, con
     int32_t r;
     for (r = 0; r < rows; r++) {
         const int32_t acc = sum[r] + (bias != 0 ? bias[oc + r] : 0);
-        out[r] = aot_requant_s8(acc, requant, out_multiplier[(oc + r) * quant_step],
-                                out_second[(oc + r) * quant_step], output_offset, act_min, act_max);
+        out[r] = aot_requant_s8(acc, requant, out_multiplier[(oc + r) * quant_step], out_second[(oc + r) * quant_step],
+                                output_offset, act_min, act_max);
     }
 }
 

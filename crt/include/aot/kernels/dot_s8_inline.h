@@ -109,8 +109,8 @@ AOT_INLINE_BODY int32_t aot_dot1_s8(const int8_t* x, const int8_t* w, int32_t n,
 
 /* Requantizes acc[0..rows) into out[0..rows) (output channels oc..oc+rows; parameters at channel * quant_step). */
 AOT_INLINE_BODY void aot_requant_rows_s8(const int32_t* acc, int32_t rows, int8_t* out, int32_t oc, int32_t requant,
-                                         const int32_t* out_multiplier, const int32_t* out_second,
-                                         int32_t quant_step, int32_t output_offset, int32_t act_min, int32_t act_max)
+                                         const int32_t* out_multiplier, const int32_t* out_second, int32_t quant_step,
+                                         int32_t output_offset, int32_t act_min, int32_t act_max)
 {
     int32_t r;
     for (r = 0; r < rows; r++) {

@@ -10,8 +10,8 @@
 extern "C" {
 #endif
 
-int32_t aot_embedding_lookup(const int32_t* ids, int32_t num_ids, const void* value, int32_t rows,
-                             int32_t row_bytes, void* output);
+int32_t aot_embedding_lookup(const int32_t* ids, int32_t num_ids, const void* value, int32_t rows, int32_t row_bytes,
+                             void* output);
 int32_t aot_embedding_lookup_s8_f32(const int32_t* ids, int32_t num_ids, const int8_t* value, int32_t rows,
                                     int32_t columns, float scale, float* output);
 

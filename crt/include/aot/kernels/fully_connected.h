@@ -12,29 +12,26 @@
 extern "C" {
 #endif
 
-void aot_fully_connected_s8(const int8_t* input, int32_t batches, int32_t accum_depth,
-                            const int8_t* filter, const int32_t* bias, int8_t* output,
-                            int32_t out_depth, int32_t input_offset, int32_t output_offset,
-                            const int32_t* out_multiplier, const int32_t* out_shift,
+void aot_fully_connected_s8(const int8_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
+                            const int32_t* bias, int8_t* output, int32_t out_depth, int32_t input_offset,
+                            int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
                             int32_t multiplier_stride, int32_t act_min, int32_t act_max);
 
 /* DSP-extension fast path (portable fallback elsewhere): weights in the compiler's 4-row interleaved
  * layout (fully_connected_s8_dsp.c), input zero point folded into `bias` (not NULL); per output row (or one
  * for all when multiplier_stride is 0) a multiplier and an add constant holding the output offset and the
  * rounding (dsp_s8.h); accum_depth a multiple of 4; scratch holds accum_depth * 2 bytes. */
-void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t accum_depth,
-                                const int32_t* filter, const int32_t* bias, int8_t* output,
-                                int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_add,
-                                int32_t multiplier_stride, int32_t act_min, int32_t act_max,
+void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t accum_depth, const int32_t* filter,
+                                const int32_t* bias, int8_t* output, int32_t out_depth, const int32_t* out_multiplier,
+                                const int32_t* out_add, int32_t multiplier_stride, int32_t act_min, int32_t act_max,
                                 int32_t* scratch);
 
 /* The same with TFLite's full requantization per output: per row (or one) zp * 256 + shift instead of the add
  * constant.  For layers with a row whose quantization the short form cannot express exactly. */
-void aot_fully_connected_s8_dsp_exact(const int8_t* input, int32_t batches, int32_t accum_depth,
-                                      const int32_t* filter, const int32_t* bias, int8_t* output,
-                                      int32_t out_depth, const int32_t* out_multiplier, const int32_t* out_zp_shift,
-                                      int32_t multiplier_stride, int32_t act_min, int32_t act_max,
-                                      int32_t* scratch);
+void aot_fully_connected_s8_dsp_exact(const int8_t* input, int32_t batches, int32_t accum_depth, const int32_t* filter,
+                                      const int32_t* bias, int8_t* output, int32_t out_depth,
+                                      const int32_t* out_multiplier, const int32_t* out_zp_shift,
+                                      int32_t multiplier_stride, int32_t act_min, int32_t act_max, int32_t* scratch);
 /* int16x8 (int16 activations with zero point 0, int8 weights): accumulation and requantization in the layer's
  * `mode` (aot/kernels/acc16_inline.h), parameters indexed by o * multiplier_stride; bias may be NULL. */
 void aot_fully_connected_s16(const int16_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
@@ -45,8 +42,8 @@ void aot_fully_connected_s16(const int16_t* input, int32_t batches, int32_t accu
  * dsp_quad_order), int32 and narrowed forms only. */
 void aot_fully_connected_s16_dsp(const int16_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
                                  const int32_t* bias, int16_t* output, int32_t out_depth, int32_t mode,
-                                 const int32_t* out_multiplier, const int32_t* out_shift,
-                                 int32_t multiplier_stride, int32_t act_min, int32_t act_max);
+                                 const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
+                                 int32_t act_min, int32_t act_max);
 /* Helium (MVE) fast path (portable fallback elsewhere): weights in the compiler's layout of
  * crt/src/kernels/mve_s8.h (4-channel blocks of 16 taps), input zero point folded into `bias` (not NULL); per output
  * row (or one for all when multiplier_stride is 0) a multiplier and a TFLite shift; no scratch. */
@@ -55,9 +52,8 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
                                 const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
                                 int32_t act_min, int32_t act_max);
 
-void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth,
-                             const float* filter, const float* bias, float* output,
-                             int32_t out_depth, float act_min, float act_max);
+void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
+                             const float* bias, float* output, int32_t out_depth, float act_min, float act_max);
 
 #ifdef __cplusplus
 }

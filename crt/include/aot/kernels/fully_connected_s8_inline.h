@@ -32,14 +32,14 @@ AOT_INLINE_BODY void aot_fully_connected_s8_body(const int8_t* input, int32_t ba
                 acc[r] = bias != 0 ? bias[o + r] : 0;
             }
             aot_dot4_s8(in_b, filter + o * accum_depth, accum_depth, accum_depth, input_offset, acc);
-            aot_requant_rows_s8(acc, 4, out_b + o, o, requant, out_multiplier, out_second, quant_step,
-                                output_offset, act_min, act_max);
+            aot_requant_rows_s8(acc, 4, out_b + o, o, requant, out_multiplier, out_second, quant_step, output_offset,
+                                act_min, act_max);
         }
         for (o = rows4; o < out_depth; o++) {
-            const int32_t acc = aot_dot1_s8(in_b, filter + o * accum_depth, accum_depth, input_offset,
-                                            bias != 0 ? bias[o] : 0);
-            aot_requant_rows_s8(&acc, 1, out_b + o, o, requant, out_multiplier, out_second, quant_step,
-                                output_offset, act_min, act_max);
+            const int32_t acc =
+                aot_dot1_s8(in_b, filter + o * accum_depth, accum_depth, input_offset, bias != 0 ? bias[o] : 0);
+            aot_requant_rows_s8(&acc, 1, out_b + o, o, requant, out_multiplier, out_second, quant_step, output_offset,
+                                act_min, act_max);
         }
     }
 }

@@ -19,8 +19,8 @@ AOT_INLINE_BODY void aot_fully_connected_s8_packed_body(const int8_t* input, int
                                                         const int32_t* filter, const int32_t* bias, int8_t* output,
                                                         int32_t out_depth, int32_t chunk, int32_t output_offset,
                                                         int32_t requant, const int32_t* out_multiplier,
-                                                        const int32_t* out_second, int32_t quant_step,
-                                                        int32_t act_min, int32_t act_max)
+                                                        const int32_t* out_second, int32_t quant_step, int32_t act_min,
+                                                        int32_t act_max)
 {
     int32_t b, o, d;
     for (b = 0; b < batches; b++) {

@@ -9,8 +9,8 @@
 extern "C" {
 #endif
 
-void aot_gather(const void* input, void* output, int32_t elem_size, int32_t outer, int32_t axis_size,
-                int32_t inner, const int32_t* indices, int32_t num_indices);
+void aot_gather(const void* input, void* output, int32_t elem_size, int32_t outer, int32_t axis_size, int32_t inner,
+                const int32_t* indices, int32_t num_indices);
 
 #ifdef __cplusplus
 }

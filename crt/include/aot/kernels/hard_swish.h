@@ -15,9 +15,8 @@
 extern "C" {
 #endif
 
-void aot_hard_swish_s8(const int8_t* input, int8_t* output, int32_t size,
-                       int32_t input_zero_point, int32_t output_zero_point,
-                       int32_t reluish_multiplier, int32_t reluish_exponent,
+void aot_hard_swish_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
+                       int32_t output_zero_point, int32_t reluish_multiplier, int32_t reluish_exponent,
                        int32_t output_multiplier, int32_t output_exponent);
 
 void aot_hard_swish_f32(const float* input, float* output, int32_t size);

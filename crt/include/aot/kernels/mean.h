@@ -18,16 +18,13 @@
 extern "C" {
 #endif
 
-void aot_mean_s8(const int8_t* input, int8_t* output, const int32_t* in_dims,
-                 const int32_t* reduced, int32_t input_offset, int32_t multiplier, int32_t shift,
-                 int32_t output_offset);
+void aot_mean_s8(const int8_t* input, int8_t* output, const int32_t* in_dims, const int32_t* reduced,
+                 int32_t input_offset, int32_t multiplier, int32_t shift, int32_t output_offset);
 
-void aot_mean_s16(const int16_t* input, int16_t* output, const int32_t* in_dims,
-                  const int32_t* reduced, int32_t input_offset, int32_t multiplier, int32_t shift,
-                  int32_t output_offset);
+void aot_mean_s16(const int16_t* input, int16_t* output, const int32_t* in_dims, const int32_t* reduced,
+                  int32_t input_offset, int32_t multiplier, int32_t shift, int32_t output_offset);
 
-void aot_mean_f32(const float* input, float* output, const int32_t* in_dims,
-                  const int32_t* reduced);
+void aot_mean_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* reduced);
 
 #ifdef __cplusplus
 }

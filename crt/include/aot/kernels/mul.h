@@ -14,19 +14,16 @@
 extern "C" {
 #endif
 
-void aot_mul_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims,
-                const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,
-                int32_t in2_offset, int32_t out_multiplier, int32_t out_shift,
-                int32_t output_offset, int32_t act_min, int32_t act_max);
+void aot_mul_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims, const int32_t* in1_strides,
+                const int32_t* in2_strides, int32_t in1_offset, int32_t in2_offset, int32_t out_multiplier,
+                int32_t out_shift, int32_t output_offset, int32_t act_min, int32_t act_max);
 
 void aot_mul_s16(const int16_t* in1, const int16_t* in2, int16_t* output, const int32_t* dims,
-                 const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset,
-                 int32_t in2_offset, int32_t out_multiplier, int32_t out_shift,
-                 int32_t output_offset, int32_t act_min, int32_t act_max);
+                 const int32_t* in1_strides, const int32_t* in2_strides, int32_t in1_offset, int32_t in2_offset,
+                 int32_t out_multiplier, int32_t out_shift, int32_t output_offset, int32_t act_min, int32_t act_max);
 
-void aot_mul_f32(const float* in1, const float* in2, float* output, const int32_t* dims,
-                 const int32_t* in1_strides, const int32_t* in2_strides, float act_min,
-                 float act_max);
+void aot_mul_f32(const float* in1, const float* in2, float* output, const int32_t* dims, const int32_t* in1_strides,
+                 const int32_t* in2_strides, float act_min, float act_max);
 
 #ifdef __cplusplus
 }

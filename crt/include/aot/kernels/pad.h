@@ -14,13 +14,13 @@
 extern "C" {
 #endif
 
-void aot_pad_s8(const int8_t* input, int8_t* output, const int32_t* in_dims,
-                const int32_t* out_dims, const int32_t* pad_before, int32_t pad_value);
+void aot_pad_s8(const int8_t* input, int8_t* output, const int32_t* in_dims, const int32_t* out_dims,
+                const int32_t* pad_before, int32_t pad_value);
 
-void aot_pad_s16(const int16_t* input, int16_t* output, const int32_t* in_dims,
-                 const int32_t* out_dims, const int32_t* pad_before, int32_t pad_value);
-void aot_pad_f32(const float* input, float* output, const int32_t* in_dims,
-                 const int32_t* out_dims, const int32_t* pad_before, float pad_value);
+void aot_pad_s16(const int16_t* input, int16_t* output, const int32_t* in_dims, const int32_t* out_dims,
+                 const int32_t* pad_before, int32_t pad_value);
+void aot_pad_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* out_dims,
+                 const int32_t* pad_before, float pad_value);
 
 #ifdef __cplusplus
 }

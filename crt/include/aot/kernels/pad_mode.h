@@ -15,8 +15,8 @@ extern "C" {
 #endif
 
 #define AOT_PAD_REFLECT 0
-#define AOT_PAD_EDGE 1
-#define AOT_PAD_WRAP 2
+#define AOT_PAD_EDGE    1
+#define AOT_PAD_WRAP    2
 /* TFLite's MIRROR_PAD SYMMETRIC: the edge is repeated (reflect excludes it). */
 #define AOT_PAD_SYMMETRIC 3
 

@@ -9,8 +9,8 @@
 extern "C" {
 #endif
 
-void aot_prelu_f32(const float* in1, const float* in2, float* output, const int32_t* dims,
-                   const int32_t* in1_strides, const int32_t* in2_strides);
+void aot_prelu_f32(const float* in1, const float* in2, float* output, const int32_t* dims, const int32_t* in1_strides,
+                   const int32_t* in2_strides);
 
 /* int8 PRELU as TFLite Micro: x - zp_in >= 0 ? that * (s_in / s_out) : that * (alpha - zp_alpha) * (s_in s_alpha /
  * s_out), each a quantized multiplier, plus the output zero point, saturated. */

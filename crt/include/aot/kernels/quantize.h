@@ -15,15 +15,12 @@
 extern "C" {
 #endif
 
-void aot_quantize_f32_s8(const float* input, int8_t* output, int32_t size, float scale,
-                         int32_t zero_point);
+void aot_quantize_f32_s8(const float* input, int8_t* output, int32_t size, float scale, int32_t zero_point);
 
-void aot_requantize_s8(const int8_t* input, int8_t* output, int32_t size,
-                       int32_t input_zero_point, int32_t multiplier, int32_t shift,
-                       int32_t output_zero_point);
+void aot_requantize_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point, int32_t multiplier,
+                       int32_t shift, int32_t output_zero_point);
 
-void aot_quantize_f32_s16(const float* input, int16_t* output, int32_t size, float scale,
-                          int32_t zero_point);
+void aot_quantize_f32_s16(const float* input, int16_t* output, int32_t size, float scale, int32_t zero_point);
 
 void aot_requantize_s16_s8(const int16_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
                            int32_t multiplier, int32_t shift, int32_t output_zero_point);

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define AOT_QUANTIZE_DIVIDE 0
+#define AOT_QUANTIZE_DIVIDE   0
 #define AOT_QUANTIZE_MULTIPLY 1
 
 void aot_quantize_onnx_f32_s8(const float* input, int8_t* output, int32_t size, int32_t mode, const float* scales,

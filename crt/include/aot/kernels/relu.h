@@ -17,18 +17,14 @@
 extern "C" {
 #endif
 
-void aot_relu_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
-                 int32_t multiplier, int32_t shift, int32_t output_zero_point, int32_t act_min,
-                 int32_t act_max);
+void aot_relu_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point, int32_t multiplier,
+                 int32_t shift, int32_t output_zero_point, int32_t act_min, int32_t act_max);
 
-void aot_relu6_s8(const int8_t* input, int8_t* output, int32_t size, int32_t lower,
-                  int32_t upper);
+void aot_relu6_s8(const int8_t* input, int8_t* output, int32_t size, int32_t lower, int32_t upper);
 
-void aot_relu_s16(const int16_t* input, int16_t* output, int32_t size, int32_t input_zero_point,
-                  int32_t multiplier, int32_t shift, int32_t output_zero_point, int32_t act_min,
-                  int32_t act_max);
-void aot_relu6_s16(const int16_t* input, int16_t* output, int32_t size, int32_t lower,
-                   int32_t upper);
+void aot_relu_s16(const int16_t* input, int16_t* output, int32_t size, int32_t input_zero_point, int32_t multiplier,
+                  int32_t shift, int32_t output_zero_point, int32_t act_min, int32_t act_max);
+void aot_relu6_s16(const int16_t* input, int16_t* output, int32_t size, int32_t lower, int32_t upper);
 void aot_relu_f32(const float* input, float* output, int32_t size);
 
 void aot_relu6_f32(const float* input, float* output, int32_t size);

@@ -12,8 +12,8 @@ extern "C" {
 #endif
 
 /* out[i] = saturate_int16((in[i] * window[i % frame]) >> shift), size a multiple of frame. */
-void aot_signal_window_s16(const int16_t* input, const int16_t* window, int16_t* output, int32_t size,
-                           int32_t frame, int32_t shift);
+void aot_signal_window_s16(const int16_t* input, const int16_t* window, int16_t* output, int32_t size, int32_t frame,
+                           int32_t shift);
 
 /* out[k] = re[k]^2 + im[k]^2 (wrapping in uint32) for start <= k < end of the interleaved complex input; other
  * bins 0. */
@@ -41,8 +41,8 @@ void aot_signal_fft_auto_scale_s16(const int16_t* input, int16_t* output, int32_
 
 /* PCAN (per-channel amplitude normalization): gain from the noise estimate through the 4-entries-per-octave gain
  * table, snr = (in * gain) >> snr_shift, then the soft compression to 6 output bits. */
-void aot_signal_pcan(const uint32_t* input, const uint32_t* noise_estimate, const int16_t* gain_table,
-                     uint32_t* output, int32_t size, int32_t snr_shift);
+void aot_signal_pcan(const uint32_t* input, const uint32_t* noise_estimate, const int16_t* gain_table, uint32_t* output,
+                     int32_t size, int32_t snr_shift);
 
 /* Real FFT of int16 frames (TFLite Micro's fixed-point kissfft form): each frame of frame_length samples, zero
  * padded to fft_length = 2 * half, gives half + 1 complex bins (re, im interleaved).  The half-length complex FFT

@@ -22,8 +22,8 @@ void aot_softmax_s8(const int8_t* input, int32_t outer, int32_t depth, int32_t i
 
 void aot_softmax_s8_s16(const int8_t* input, int32_t outer, int32_t depth, int32_t input_multiplier,
                         int32_t input_left_shift, int32_t diff_min, int16_t* output);
-void aot_softmax_s16(const int16_t* input, int32_t outer, int32_t depth, int32_t input_multiplier,
-                     int32_t input_shift, const int16_t* exp_lut, const int16_t* recip_lut, int16_t* output);
+void aot_softmax_s16(const int16_t* input, int32_t outer, int32_t depth, int32_t input_multiplier, int32_t input_shift,
+                     const int16_t* exp_lut, const int16_t* recip_lut, int16_t* output);
 void aot_softmax_f32(const float* input, int32_t outer, int32_t depth, float beta, float* output);
 
 #ifdef __cplusplus

@@ -15,12 +15,10 @@ extern "C" {
 #endif
 
 void aot_tanh_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
-                 int32_t input_range_radius, int32_t input_multiplier,
-                 int32_t input_left_shift);
+                 int32_t input_range_radius, int32_t input_multiplier, int32_t input_left_shift);
 
 /* int16 (Q0.15 output) by interpolation in the sigmoid table; multiplier/shift from the compiler. */
-void aot_tanh_s16(const int16_t* input, int16_t* output, int32_t size, int32_t multiplier,
-                   int32_t shift);
+void aot_tanh_s16(const int16_t* input, int16_t* output, int32_t size, int32_t multiplier, int32_t shift);
 
 void aot_tanh_f32(const float* input, float* output, int32_t size);
 

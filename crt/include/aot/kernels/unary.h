@@ -33,8 +33,8 @@ void aot_erf_f32(const float* input, float* output, int32_t size);
 void aot_softplus_f32(const float* input, float* output, int32_t size);
 
 /* rescale 0: the scales are equal and multiplier/shift are unused. */
-void aot_abs_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
-                int32_t output_zero_point, int32_t rescale, int32_t multiplier, int32_t shift);
+void aot_abs_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point, int32_t output_zero_point,
+                int32_t rescale, int32_t multiplier, int32_t shift);
 void aot_abs_s16(const int16_t* input, int16_t* output, int32_t size, int32_t rescale, int32_t multiplier,
                  int32_t shift);
 
