@@ -172,8 +172,9 @@ class UnidirectionalSequenceLstm(OpLowering):
         op.params = p
 
     def scratch_bytes(self, op):
-        elem = 4 if op.kernel == "aot_lstm_f32" else 2
-        return 5 * op.params["shape"][3] * elem
+        if op.kernel == "aot_lstm_f32":
+            return 5 * op.params["shape"][3] * 4
+        return 4 * op.params["shape"][3] * 2      # the four gates (aot/kernels/lstm.h)
 
     def emit(self, op, ctx):
         p = op.params

@@ -51,7 +51,7 @@ struct aot_lstm_s8_params {
     int32_t cell_tanh_shift;
 };
 
-/* scratch: 5 * state_size int16. */
+/* scratch: 4 * state_size int16 (the gates of one step). */
 void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t* recurrent_weights,
                  const int32_t* bias, const int32_t* recurrent_bias, int8_t* hidden, int16_t* cell, int8_t* output,
                  const struct aot_lstm_shape* shape, const struct aot_lstm_s8_params* params, int16_t* scratch);
