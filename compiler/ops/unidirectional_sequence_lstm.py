@@ -4,7 +4,8 @@ int32 biases, int16 gates and cell state). A stateful op.
 Supported is what TFLite Micro's kernel runs: the standard LSTM with an input gate, no peephole, projection or layer
 normalization, tanh as the cell activation. Inputs 18 (hidden state) and 19 (cell state) are variable tensors: they
 live in the model's state buffer and carry over from one run to the next, as in TFLite Micro. The compiler packs the
-four gates' weights in gate order (input, forget, cell, output) so the kernel takes three weight arrays.
+four gates' weights in gate order (input, forget, cell, output) so the kernel takes three weight arrays; in the
+integer form each gate's rows are stored in groups of four, interleaved (_dsp_layout.interleave_row_groups).
 
 Integer scales follow TFLite Micro's Prepare: each gate's two products are rescaled to the gate pre-activation scale
 2^-12 (Q3.12: the int16 sigmoid/tanh input), gate outputs are Q0.15 (2^-15), the cell state keeps its own scale (its
@@ -18,6 +19,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
+from ._dsp_layout import interleave_row_groups
 from ._common import ACTIVATIONS, require_const, require_quant
 
 GATE_INPUTS = (1, 2, 3, 4)          # input-to-{input, forget, cell, output} weights
@@ -168,13 +170,22 @@ class UnidirectionalSequenceLstm(OpLowering):
             p["bias"] = _folded(op, p["bias"].astype(np.int64) - int(inp.quant.zero_point[0]) *
                                 _row_sums(p["w_in"], inp.shape[2]), "gate biases")
             p["rec_bias"] = _folded(op, -hz * _row_sums(p["w_rec"], state_size), "recurrent offsets")
+            # Each gate's rows in groups of four, interleaved for the kernel's one-pointer dot products (same size).
+            p["w_in"] = np.concatenate([interleave_row_groups(g.reshape(state_size, -1))
+                                        for g in np.split(p["w_in"], 4)])
+            p["w_rec"] = np.concatenate([interleave_row_groups(g.reshape(state_size, -1))
+                                         for g in np.split(p["w_rec"], 4)])
             op.kernel = "aot_lstm_s8"
         op.params = p
 
     def scratch_bytes(self, op):
         if op.kernel == "aot_lstm_f32":
             return 5 * op.params["shape"][3] * 4
-        return 4 * op.params["shape"][3] * 2      # the four gates (aot/kernels/lstm.h)
+        state = op.params["shape"][3]
+        # The four gates (int16, padded to a multiple of 4 bytes), both products of every gate row (int32), the
+        # longer of the input and hidden vectors expanded to 16-bit lanes (2 words per quad; DSP cores).
+        longer = max(op.params["shape"][2], state) // 4
+        return 4 * ((state + 1) // 2 * 2) * 2 + 2 * 4 * state * 4 + 2 * longer * 4
 
     def emit(self, op, ctx):
         p = op.params

@@ -3,50 +3,51 @@
  *
  * The zero points of the input and the hidden state are folded by the compiler into per-row constants
  * (-zero point x row sum, added to the bias), so the matrix products are plain int8 dot products, four weight
- * rows per pass over the vector (SMLAD on DSP cores, dot_rows_s8.h). One pass per group of four gate rows forms
- * both products, rescales each (inline, requant_exact.h), adds them and applies the gate's activation, so no
- * product goes through memory; a second pass updates the cell and hidden state element by element.
+ * rows per pass over the vector, stored interleaved by the compiler (SMLAD on DSP cores, dot_rows_s8.h). Each step
+ * forms all four gates' products of the input, then of the hidden state, as int32 rows (tight loops with their
+ * registers to themselves), rescales and adds them per gate row (inline, requant_exact.h) with the gate's
+ * activation, and a last pass updates the cell and hidden state element by element.
  */
 #include "aot/kernels/lstm.h"
 #include "aot/sigmoid_s16.h"
 #include "dot_rows_s8.h"
 #include "requant_exact.h"
 
-/* The gate's activation of its Q3.12 pre-activation (multiplier 3, no shift): tanh for the cell gate. */
-#define AOT_LSTM_ACT(is_tanh, x) ((is_tanh) ? aot_tanh_s16_elem((int16_t)(x), 3, 0) : \
-                                              aot_sigmoid_s16_elem((int16_t)(x), 3, 0))
-
-/* gate[r] = act(sat16(sat16(rq_in(bias[r] + W[r] x)) + sat16(rq_rec(rbias[r] + R[r] h)))) for r < count. */
-static void aot_lstm_s8_gate(const int8_t* x, int32_t in_size, const int8_t* w, const int32_t* bias,
-                             const int8_t* h, int32_t state_size, const int8_t* r, const int32_t* rbias,
-                             struct aot_rq qi, struct aot_rq qr, int32_t is_tanh, int16_t* gate)
+/* out[r] = bias[r] + W[r] v for the 4 * state_size rows of W: four gate blocks, each in the compiler's group order
+ * (aot_dot4_group_s8) with its last state_size % 4 rows row by row. Kept out of line so its loop has the registers
+ * to itself. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* bias,
+                               int32_t state_size, int32_t* out, uint32_t* xbuf)
 {
-    int32_t k = 0, j;
-    for (; k + 4 <= state_size; k += 4) {
-        int32_t ai[4], ar[4];
-        for (j = 0; j < 4; j++) {
-            ai[j] = bias[k + j];
-            ar[j] = rbias[k + j];
+    int32_t g, k;
+    aot_expand_quads_s8(v, n, xbuf);
+    for (g = 0; g < 4; g++) {
+        for (k = 0; k + 4 <= state_size; k += 4) {
+            out[0] = bias[0];
+            out[1] = bias[1];
+            out[2] = bias[2];
+            out[3] = bias[3];
+            w = aot_dot4_group_x(xbuf, v, w, n, out);
+            out += 4;
+            bias += 4;
         }
-        aot_dot4_rows_s8(x, w + k * in_size, in_size, ai);
-        aot_dot4_rows_s8(h, r + k * state_size, state_size, ar);
-        for (j = 0; j < 4; j++) {
-            const int32_t s = aot_sat16(aot_sat16(aot_rq(ai[j], &qi)) + aot_sat16(aot_rq(ar[j], &qr)));
-            gate[k + j] = AOT_LSTM_ACT(is_tanh, s);
+        for (; k < state_size; k++) {
+            *out++ = aot_dot1_s8(v, w, n, 0, *bias++);
+            w += n;
         }
-    }
-    for (; k < state_size; k++) {
-        const int32_t ai = aot_dot1_s8(x, w + k * in_size, in_size, 0, bias[k]);
-        const int32_t ar = aot_dot1_s8(h, r + k * state_size, state_size, 0, rbias[k]);
-        const int32_t s = aot_sat16(aot_sat16(aot_rq(ai, &qi)) + aot_sat16(aot_rq(ar, &qr)));
-        gate[k] = AOT_LSTM_ACT(is_tanh, s);
     }
 }
+
+/* The sum of a gate row's two rescaled products, saturated as TFLite Micro adds them. */
+#define AOT_LSTM_PRE(i) aot_sat16(aot_sat16(aot_rq(acc_in[i], &qi)) + aot_sat16(aot_rq(acc_rec[i], &qr)))
 
 static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const int8_t* recurrent_weights,
                              const int32_t* bias, const int32_t* recurrent_bias, int8_t* h, int16_t* c, int8_t* y,
                              int32_t input_size, int32_t state_size, const struct aot_lstm_s8_params* p,
-                             int16_t* gates)
+                             int16_t* gates, int32_t* acc_in, int32_t* acc_rec)
 {
     /* gates: [4][state_size], input, forget, cell, output. */
     const int16_t* ig = gates;
@@ -59,11 +60,24 @@ static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const
     const int32_t clip = p->cell_clip, hz = p->hidden_zero_point;
     const int32_t tanh_mult = p->cell_tanh_mult, tanh_shift = p->cell_tanh_shift;
     int32_t g, k;
+    /* The expanded vector (DSP cores) after both product rows: 2 words per quad of the longer vector. */
+    aot_lstm_s8_matvec(x, input_size, input_weights, bias, state_size, acc_in, (uint32_t*)(acc_rec + 4 * state_size));
+    aot_lstm_s8_matvec(h, state_size, recurrent_weights, recurrent_bias, state_size, acc_rec,
+                       (uint32_t*)(acc_rec + 4 * state_size));
     for (g = 0; g < 4; g++) {
-        aot_lstm_s8_gate(x, input_size, input_weights + g * state_size * input_size, bias + g * state_size, h,
-                         state_size, recurrent_weights + g * state_size * state_size, recurrent_bias + g * state_size,
-                         aot_rq_prepare(p->input_mult[g], p->input_shift[g]),
-                         aot_rq_prepare(p->recurrent_mult[g], p->recurrent_shift[g]), g == 2, gates + g * state_size);
+        /* Each gate's products rescaled to Q3.12 (multiplier 3, no shift, for the activation's input). */
+        const struct aot_rq qi = aot_rq_prepare(p->input_mult[g], p->input_shift[g]);
+        const struct aot_rq qr = aot_rq_prepare(p->recurrent_mult[g], p->recurrent_shift[g]);
+        const int32_t end = (g + 1) * state_size;
+        if (g == 2) {
+            for (k = g * state_size; k < end; k++) {
+                gates[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+            }
+        } else {
+            for (k = g * state_size; k < end; k++) {
+                gates[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+            }
+        }
     }
     for (k = 0; k < state_size; k++) {
         const int32_t kept = aot_sat16(aot_rq((int32_t)fg[k] * c[k], &qf));
@@ -86,12 +100,14 @@ void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t*
                  const struct aot_lstm_shape* shape, const struct aot_lstm_s8_params* params, int16_t* scratch)
 {
     const int32_t B = shape->batches, T = shape->time_steps, I = shape->input_size, S = shape->state_size;
+    /* After the 4 S gates (int16), at a multiple of 4 bytes: the two products of every gate row (int32). */
+    int32_t* const acc = (int32_t*)(void*)(scratch + 4 * ((S + 1) / 2 * 2));
     int32_t b, t;
     for (b = 0; b < B; b++) {
         for (t = 0; t < T; t++) {
             const int32_t row = shape->time_major ? t * B + b : b * T + t;
             aot_lstm_s8_step(input + row * I, input_weights, recurrent_weights, bias, recurrent_bias, hidden + b * S,
-                             cell + b * S, output + row * S, I, S, params, scratch);
+                             cell + b * S, output + row * S, I, S, params, scratch, acc, acc + 4 * S);
         }
     }
 }
