@@ -3,7 +3,8 @@
  *
  * The zero points of the input and the hidden state are folded by the compiler into per-row constants
  * (-zero point x row sum, added to the bias), so the matrix products are plain int8 dot products, four weight
- * rows per pass over the vector, stored interleaved by the compiler (SMLAD on DSP cores, dot_rows_s8.h). Each step
+ * rows per pass over the vector, stored interleaved by the compiler in the raw-weight-word form (three instructions
+ * per four MACs on DSP cores, dot_rows_s8.h). Each step
  * forms all four gates' products of the input, then of the hidden state, as int32 rows (tight loops with their
  * registers to themselves), rescales and adds them per gate row (inline, requant_exact.h) with the gate's
  * activation, and a last pass updates the cell and hidden state element by element.
@@ -22,20 +23,20 @@ __attribute__((noinline))
 static void aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* bias,
                                int32_t state_size, int32_t* out, uint32_t* xbuf)
 {
+    const int32_t corr = aot_expand_quads_raw(v, n, xbuf);
     int32_t g, k;
-    aot_expand_quads_s8(v, n, xbuf);
     for (g = 0; g < 4; g++) {
         for (k = 0; k + 4 <= state_size; k += 4) {
-            out[0] = bias[0];
-            out[1] = bias[1];
-            out[2] = bias[2];
-            out[3] = bias[3];
-            w = aot_dot4_group_x(xbuf, v, w, n, out);
+            out[0] = bias[0] - corr;
+            out[1] = bias[1] - corr;
+            out[2] = bias[2] - corr;
+            out[3] = bias[3] - corr;
+            w = aot_dot4_group_raw(xbuf, v, w, n, out);
             out += 4;
             bias += 4;
         }
         for (; k < state_size; k++) {
-            *out++ = aot_dot1_s8(v, w, n, 0, *bias++);
+            *out++ = aot_dot1_raw(xbuf, v, w, n, *bias++ - corr);
             w += n;
         }
     }
