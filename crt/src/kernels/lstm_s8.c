@@ -45,12 +45,72 @@ static void aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, cons
 /* The sum of a gate row's two rescaled products, saturated as TFLite Micro adds them. */
 #define AOT_LSTM_PRE(i) aot_sat16(aot_sat16(aot_rq(acc_in[i], &qi)) + aot_sat16(aot_rq(acc_rec[i], &qr)))
 
-static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const int8_t* recurrent_weights,
-                             const int32_t* bias, const int32_t* recurrent_bias, int8_t* h, int16_t* c, int8_t* y,
-                             int32_t input_size, int32_t state_size, const struct aot_lstm_s8_params* p,
-                             int16_t* gates, int32_t* acc_in, int32_t* acc_rec)
+/* Both rescalings right shifts (the usual case): their constants stay in registers, no branch per row. */
+#define AOT_LSTM_PRE_RIGHT(i)                                                                                    \
+    aot_sat16(aot_sat16(aot_rq_right(acc_in[i], qi.mult, qi.c_lo, qi.c_hi, qi.right)) +                          \
+              aot_sat16(aot_rq_right(acc_rec[i], qr.mult, qr.c_lo, qr.c_hi, qr.right)))
+
+/* One gate's rows: out[k] = act(pre(k)) for k < n, act tanh for the cell gate, sigmoid otherwise. Out of line so
+ * its loop has the registers to itself. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, struct aot_rq qi,
+                             struct aot_rq qr, int32_t is_tanh, int16_t* out)
 {
-    /* gates: [4][state_size], input, forget, cell, output. */
+    int32_t k;
+    if (qi.right >= 0 && qr.right >= 0) {
+        if (is_tanh) {
+            for (k = 0; k < n; k++) {
+                out[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE_RIGHT(k), 3, 0);
+            }
+        } else {
+            for (k = 0; k < n; k++) {
+                out[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE_RIGHT(k), 3, 0);
+            }
+        }
+    } else if (is_tanh) {
+        for (k = 0; k < n; k++) {
+            out[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+        }
+    } else {
+        for (k = 0; k < n; k++) {
+            out[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+        }
+    }
+}
+
+/* The cell and hidden update of one step: c = sat16(rq_f(f c) + rq_g(i g)) (clipped), h = y = rq_h(tanh(c) o) + zp.
+ * A macro over the rescaling so the usual case (all three right shifts) keeps its constants in registers. */
+#define AOT_LSTM_CELL_LOOP(RQ_F, RQ_G, RQ_H)                                                                      \
+    for (k = 0; k < state_size; k++) {                                                                            \
+        const int32_t kept = aot_sat16(RQ_F((int32_t)fg[k] * c[k]));                                               \
+        const int32_t added = aot_sat16(RQ_G((int32_t)ig[k] * cg[k]));                                             \
+        int32_t ck = aot_sat16(kept + added);                                                                      \
+        int32_t t, v;                                                                                              \
+        if (clip >= 0) {                                                                                           \
+            ck = ck < -clip ? -clip : (ck > clip ? clip : ck);                                                     \
+        }                                                                                                          \
+        c[k] = (int16_t)ck;                                                                                        \
+        t = aot_tanh_s16_elem((int16_t)ck, tanh_mult, tanh_shift);                                                 \
+        v = aot_sat8(RQ_H(t * og[k]) + hz);                                                                        \
+        h[k] = (int8_t)v;                                                                                          \
+        y[k] = (int8_t)v;                                                                                          \
+    }
+
+#define AOT_LSTM_RQ_F(x) aot_rq((x), &qf)
+#define AOT_LSTM_RQ_G(x) aot_rq((x), &qg)
+#define AOT_LSTM_RQ_H(x) aot_rq((x), &qh)
+#define AOT_LSTM_RQ_F_RIGHT(x) aot_rq_right((x), qf.mult, qf.c_lo, qf.c_hi, qf.right)
+#define AOT_LSTM_RQ_G_RIGHT(x) aot_rq_right((x), qg.mult, qg.c_lo, qg.c_hi, qg.right)
+#define AOT_LSTM_RQ_H_RIGHT(x) aot_rq_right((x), qh.mult, qh.c_lo, qh.c_hi, qh.right)
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void aot_lstm_s8_cell(const int16_t* gates, int32_t state_size, const struct aot_lstm_s8_params* p,
+                             int16_t* c, int8_t* h, int8_t* y)
+{
     const int16_t* ig = gates;
     const int16_t* fg = gates + state_size;
     const int16_t* cg = gates + 2 * state_size;
@@ -60,40 +120,32 @@ static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const
     const struct aot_rq qh = aot_rq_prepare(p->hidden_mult, p->hidden_shift);
     const int32_t clip = p->cell_clip, hz = p->hidden_zero_point;
     const int32_t tanh_mult = p->cell_tanh_mult, tanh_shift = p->cell_tanh_shift;
-    int32_t g, k;
+    int32_t k;
+    if (qf.right >= 0 && qg.right >= 0 && qh.right >= 0) {
+        AOT_LSTM_CELL_LOOP(AOT_LSTM_RQ_F_RIGHT, AOT_LSTM_RQ_G_RIGHT, AOT_LSTM_RQ_H_RIGHT)
+    } else {
+        AOT_LSTM_CELL_LOOP(AOT_LSTM_RQ_F, AOT_LSTM_RQ_G, AOT_LSTM_RQ_H)
+    }
+}
+
+static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const int8_t* recurrent_weights,
+                             const int32_t* bias, const int32_t* recurrent_bias, int8_t* h, int16_t* c, int8_t* y,
+                             int32_t input_size, int32_t state_size, const struct aot_lstm_s8_params* p,
+                             int16_t* gates, int32_t* acc_in, int32_t* acc_rec)
+{
+    /* gates: [4][state_size], input, forget, cell, output. */
+    int32_t g;
     /* The expanded vector (DSP cores) after both product rows: 2 words per quad of the longer vector. */
     aot_lstm_s8_matvec(x, input_size, input_weights, bias, state_size, acc_in, (uint32_t*)(acc_rec + 4 * state_size));
     aot_lstm_s8_matvec(h, state_size, recurrent_weights, recurrent_bias, state_size, acc_rec,
                        (uint32_t*)(acc_rec + 4 * state_size));
     for (g = 0; g < 4; g++) {
         /* Each gate's products rescaled to Q3.12 (multiplier 3, no shift, for the activation's input). */
-        const struct aot_rq qi = aot_rq_prepare(p->input_mult[g], p->input_shift[g]);
-        const struct aot_rq qr = aot_rq_prepare(p->recurrent_mult[g], p->recurrent_shift[g]);
-        const int32_t end = (g + 1) * state_size;
-        if (g == 2) {
-            for (k = g * state_size; k < end; k++) {
-                gates[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
-            }
-        } else {
-            for (k = g * state_size; k < end; k++) {
-                gates[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
-            }
-        }
+        aot_lstm_s8_gate(acc_in + g * state_size, acc_rec + g * state_size, state_size,
+                         aot_rq_prepare(p->input_mult[g], p->input_shift[g]),
+                         aot_rq_prepare(p->recurrent_mult[g], p->recurrent_shift[g]), g == 2, gates + g * state_size);
     }
-    for (k = 0; k < state_size; k++) {
-        const int32_t kept = aot_sat16(aot_rq((int32_t)fg[k] * c[k], &qf));
-        const int32_t added = aot_sat16(aot_rq((int32_t)ig[k] * cg[k], &qg));
-        int32_t ck = aot_sat16(kept + added);
-        int32_t t, v;
-        if (clip >= 0) {
-            ck = ck < -clip ? -clip : (ck > clip ? clip : ck);
-        }
-        c[k] = (int16_t)ck;
-        t = aot_tanh_s16_elem((int16_t)ck, tanh_mult, tanh_shift);
-        v = aot_sat8(aot_rq(t * og[k], &qh) + hz);
-        h[k] = (int8_t)v;
-        y[k] = (int8_t)v;
-    }
+    aot_lstm_s8_cell(gates, state_size, p, c, h, y);
 }
 
 void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t* recurrent_weights,
