@@ -47,3 +47,17 @@ def interleave_rows(stored: np.ndarray, block: int) -> np.ndarray:
     full = R // block * block
     head = stored[:full].reshape(R // block, block, K // 4, 4).transpose(0, 2, 1, 3).reshape(-1)
     return np.concatenate([head, stored[full:].reshape(-1)])
+
+
+def interleave_row_groups(rows: np.ndarray) -> np.ndarray:
+    """[R, K] int8, any K -> the same bytes in the order of aot_dot4_group_s8 (crt/src/kernels/dot_rows_s8.h): rows
+    in groups of four; per group, per quad of K the four rows' words, then the four rows' last K % 4 bytes row by
+    row; the last R % 4 rows follow row by row. The size does not change."""
+    R, K = rows.shape
+    full, quads = R // 4 * 4, K // 4 * 4
+    if full == 0:
+        return rows.reshape(-1).copy()
+    groups = rows[:full].reshape(R // 4, 4, K)
+    head = groups[:, :, :quads].reshape(R // 4, 4, K // 4, 4).transpose(0, 2, 1, 3).reshape(R // 4, -1)
+    tail = groups[:, :, quads:].reshape(R // 4, -1)
+    return np.concatenate([np.concatenate([head, tail], axis=1).reshape(-1), rows[full:].reshape(-1)])

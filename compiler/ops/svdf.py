@@ -3,7 +3,8 @@
 Input 4 is a TFLite variable tensor, the activation state [batches, memory_size * num_filters], which the kernel
 updates in place and which lives in the model's state buffer (planner/state_plan.py), so it persists from one run
 to the next as in TFLite Micro. The kernel keeps its rows as rings (one int32 position of its own in the state
-buffer) instead of moving the whole state one step per run. The integer arithmetic follows TFLite Micro's reference kernel: the projection is
+buffer) instead of moving the whole state one step per run; the integer kernels keep it slot-major and take the
+time weights transposed to match ([memory][filters], aot/kernels/svdf.h). The integer arithmetic follows TFLite Micro's reference kernel: the projection is
 rescaled into the state's quantization by input_scale * feature_scale / state_scale and the sum of time products
 into the output's by state_scale * time_scale / output_scale, both products formed in float32 as it does; the state
 and the time weights share one element type; the fused activation applies only to float32 (TFLite Micro's integer
@@ -15,6 +16,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
+from ._dsp_layout import interleave_row_groups
 from ._common import activation_range_f32, fused_activation, require_const, require_quant
 
 SHAPE_STRUCT = "aot_svdf_shape"
@@ -145,10 +147,9 @@ class Svdf(OpLowering):
                     "weights' row sums exceeds int32; such a model is not supported."
                 )
             time = -int(state.quant.zero_point[0]) * wt.data.astype(np.int64).sum(axis=1)
-            p.update(
-                feature_bias=feature.astype(np.int32),
-                time_bias=((time + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32),
-            )
+            # Feature rows in groups of four, interleaved for the kernel's one-pointer dot products (same size).
+            p.update(feature=interleave_row_groups(wf.data.astype(np.int8)), feature_bias=feature.astype(np.int32),
+                     time_bias=((time + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32))
             op.kernel = "aot_svdf_s8_s16" if wt.dtype == "int16" else "aot_svdf_s8_s8"
         op.params = p
 
@@ -171,17 +172,11 @@ class Svdf(OpLowering):
             ]
         else:
             ct = "int16_t" if wt.dtype == "int16" else "int8_t"
-            args = [
-                ctx.ptr(inp),
-                ctx.weight(f"op{op.index}_feature", wf.data, "int8_t"),
-                ctx.param(f"op{op.index}_feature_bias", p["feature_bias"], "int32_t"),
-                ctx.weight(f"op{op.index}_time", wt.data, ct),
-                ctx.param(f"op{op.index}_time_bias", p["time_bias"], "int32_t"),
-                ctx.weight(f"op{op.index}_bias", bias.data, "int32_t"),
-                ctx.ptr(state),
-                ctx.op_state(op, "int32_t"),
-                ctx.ptr(op.output),
-                shape,
-                ctx.param_struct(f"op{op.index}_params", S8_STRUCT, S8_FIELDS, p["s8"]),
-            ]
+            args = [ctx.ptr(inp), ctx.weight(f"op{op.index}_feature", p["feature"], "int8_t"),
+                    ctx.param(f"op{op.index}_feature_bias", p["feature_bias"], "int32_t"),
+                    ctx.weight(f"op{op.index}_time", np.ascontiguousarray(wt.data.T), ct),   # [memory][filters]
+                    ctx.param(f"op{op.index}_time_bias", p["time_bias"], "int32_t"),
+                    ctx.weight(f"op{op.index}_bias", bias.data, "int32_t"), ctx.ptr(state),
+                    ctx.op_state(op, "int32_t"), ctx.ptr(op.output),
+                    shape, ctx.param_struct(f"op{op.index}_params", S8_STRUCT, S8_FIELDS, p["s8"])]
         return [ctx.call(op.kernel, args)]

@@ -4,7 +4,9 @@ int32 biases, int16 gates and cell state). A stateful op.
 Supported is what TFLite Micro's kernel runs: the standard LSTM with an input gate, no peephole, projection or layer
 normalization, tanh as the cell activation. Inputs 18 (hidden state) and 19 (cell state) are variable tensors: they
 live in the model's state buffer and carry over from one run to the next, as in TFLite Micro. The compiler packs the
-four gates' weights in gate order (input, forget, cell, output) so the kernel takes three weight arrays.
+four gates' weights in gate order (input, forget, cell, output) so the kernel takes three weight arrays; in the
+integer form each gate's rows are stored in the raw-weight-word form (_dsp_layout.raw_word_rows, the bias
+adjusted) and in groups of four, interleaved (_dsp_layout.interleave_row_groups): the same size as in the model.
 
 Integer scales follow TFLite Micro's Prepare: each gate's two products are rescaled to the gate pre-activation scale
 2^-12 (Q3.12: the int16 sigmoid/tanh input), gate outputs are Q0.15 (2^-15), the cell state keeps its own scale (its
@@ -18,6 +20,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
+from ._dsp_layout import interleave_row_groups, raw_word_rows
 from ._common import ACTIVATIONS, require_const, require_quant
 
 GATE_INPUTS = (1, 2, 3, 4)  # input-to-{input, forget, cell, output} weights
@@ -212,32 +215,38 @@ class UnidirectionalSequenceLstm(OpLowering):
             tanh_mult, tanh_shift = (3, -left) if left < 0 else (3 << left, 0)
             qclip = int(np.trunc(min(max(clip / cell_scale, -32768.0), 32767.0))) if clip > 0 else -1
             hz = int(hidden.quant.zero_point[0])
-            p["s8"] = (
-                hz,
-                tuple(m for m, _ in gate_in),
-                tuple(s for _, s in gate_in),
-                tuple(m for m, _ in gate_rec),
-                tuple(s for _, s in gate_rec),
-                *forget,
-                *input_gate,
-                *hid,
-                qclip,
-                tanh_mult,
-                tanh_shift,
-            )
-            # Zero points folded into per-row constants: the kernel's products are plain dot products.
-            p["bias"] = _folded(
-                op,
-                p["bias"].astype(np.int64) - int(inp.quant.zero_point[0]) * _row_sums(p["w_in"], inp.shape[2]),
-                "gate biases",
-            )
-            p["rec_bias"] = _folded(op, -hz * _row_sums(p["w_rec"], state_size), "recurrent offsets")
+            p["s8"] = (hz,
+                       tuple(m for m, _ in gate_in), tuple(s for _, s in gate_in),
+                       tuple(m for m, _ in gate_rec), tuple(s for _, s in gate_rec),
+                       *forget, *input_gate, *hid, qclip, tanh_mult, tanh_shift)
+            # Zero points folded into per-row constants: the kernel's products are plain dot products. Each
+            # gate's rows are then stored in the raw-weight-word form (its bias adjustment added) and in groups of
+            # four, interleaved, for the kernel's one-pointer dot products (the same size).
+            bias = p["bias"].astype(np.int64) - int(inp.quant.zero_point[0]) * _row_sums(p["w_in"], inp.shape[2])
+            rec_bias = -hz * _row_sums(p["w_rec"], state_size)
+            w_in, w_rec = [], []
+            for g in range(4):
+                rows = slice(g * state_size, (g + 1) * state_size)
+                stored, adj = raw_word_rows(p["w_in"].reshape(4 * state_size, -1)[rows])
+                bias[rows] += adj
+                w_in.append(interleave_row_groups(stored))
+                stored, adj = raw_word_rows(p["w_rec"].reshape(4 * state_size, -1)[rows])
+                rec_bias[rows] += adj
+                w_rec.append(interleave_row_groups(stored))
+            p["bias"] = _folded(op, bias, "gate biases")
+            p["rec_bias"] = _folded(op, rec_bias, "recurrent offsets")
+            p["w_in"], p["w_rec"] = np.concatenate(w_in), np.concatenate(w_rec)
             op.kernel = "aot_lstm_s8"
         op.params = p
 
     def scratch_bytes(self, op):
-        elem = 4 if op.kernel == "aot_lstm_f32" else 2
-        return 5 * op.params["shape"][3] * elem
+        if op.kernel == "aot_lstm_f32":
+            return 5 * op.params["shape"][3] * 4
+        state = op.params["shape"][3]
+        # The four gates (int16, padded to a multiple of 4 bytes), both products of every gate row (int32), the
+        # longer of the input and hidden vectors expanded to raw-weight-word operands (2 words per quad; DSP cores).
+        longer = max(op.params["shape"][2], state) // 4
+        return 4 * ((state + 1) // 2 * 2) * 2 + 2 * 4 * state * 4 + 2 * longer * 4
 
     def emit(self, op, ctx):
         p = op.params

@@ -3,83 +3,149 @@
  *
  * The zero points of the input and the hidden state are folded by the compiler into per-row constants
  * (-zero point x row sum, added to the bias), so the matrix products are plain int8 dot products, four weight
- * rows per pass over the vector (SMLAD on DSP cores, dot_rows_s8.h). */
+ * rows per pass over the vector, stored interleaved by the compiler in the raw-weight-word form (three instructions
+ * per four MACs on DSP cores, dot_rows_s8.h). Each step
+ * forms all four gates' products of the input, then of the hidden state, as int32 rows (tight loops with their
+ * registers to themselves), rescales and adds them per gate row (inline, requant_exact.h) with the gate's
+ * activation, and a last pass updates the cell and hidden state element by element.
+ */
 #include "aot/kernels/lstm.h"
-#include "aot/requant.h"
 #include "aot/sigmoid_s16.h"
 #include "dot_rows_s8.h"
+#include "requant_exact.h"
 
-static int32_t aot_lstm_clamp(int32_t x, int32_t lo, int32_t hi)
+/* out[r] = bias[r] + W[r] v for the 4 * state_size rows of W: four gate blocks, each in the compiler's group order
+ * (aot_dot4_group_s8) with its last state_size % 4 rows row by row. Kept out of line so its loop has the registers
+ * to itself. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* bias,
+                               int32_t state_size, int32_t* out, uint32_t* xbuf)
 {
-    return x < lo ? lo : (x > hi ? hi : x);
-}
-
-/* out[r] = saturate16(rescale(bias[r] + sum_k w[r][k] * v[k])) for r < count. */
-static void aot_lstm_s8_product(const int8_t* v, int32_t n, const int8_t* rows, const int32_t* bias, int32_t count,
-                                int32_t mult, int32_t shift, int16_t* out)
-{
-    int32_t acc[4];
-    int32_t r = 0, j;
-    for (; r + 4 <= count; r += 4) {
-        for (j = 0; j < 4; j++) {
-            acc[j] = bias[r + j];
+    const int32_t corr = aot_expand_quads_raw(v, n, xbuf);
+    int32_t g, k;
+    for (g = 0; g < 4; g++) {
+        for (k = 0; k + 4 <= state_size; k += 4) {
+            out[0] = bias[0] - corr;
+            out[1] = bias[1] - corr;
+            out[2] = bias[2] - corr;
+            out[3] = bias[3] - corr;
+            w = aot_dot4_group_raw(xbuf, v, w, n, out);
+            out += 4;
+            bias += 4;
         }
-        aot_dot4_rows_s8(v, rows + r * n, n, acc);
-        for (j = 0; j < 4; j++) {
-            out[r + j] =
-                (int16_t)aot_lstm_clamp(aot_multiply_by_quantized_multiplier(acc[j], mult, shift), -32768, 32767);
+        for (; k < state_size; k++) {
+            *out++ = aot_dot1_raw(xbuf, v, w, n, *bias++ - corr);
+            w += n;
         }
     }
-    for (; r < count; r++) {
-        const int32_t a = aot_dot1_s8(v, rows + r * n, n, 0, bias[r]);
-        out[r] = (int16_t)aot_lstm_clamp(aot_multiply_by_quantized_multiplier(a, mult, shift), -32768, 32767);
+}
+
+/* The sum of a gate row's two rescaled products, saturated as TFLite Micro adds them. */
+#define AOT_LSTM_PRE(i) aot_sat16(aot_sat16(aot_rq(acc_in[i], &qi)) + aot_sat16(aot_rq(acc_rec[i], &qr)))
+
+/* Both rescalings right shifts (the usual case): their constants stay in registers, no branch per row. */
+#define AOT_LSTM_PRE_RIGHT(i)                                                                                    \
+    aot_sat16(aot_sat16(aot_rq_right(acc_in[i], qi.mult, qi.c_lo, qi.c_hi, qi.right)) +                          \
+              aot_sat16(aot_rq_right(acc_rec[i], qr.mult, qr.c_lo, qr.c_hi, qr.right)))
+
+/* One gate's rows: out[k] = act(pre(k)) for k < n, act tanh for the cell gate, sigmoid otherwise. Out of line so
+ * its loop has the registers to itself. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, struct aot_rq qi,
+                             struct aot_rq qr, int32_t is_tanh, int16_t* out)
+{
+    int32_t k;
+    if (qi.right >= 0 && qr.right >= 0) {
+        if (is_tanh) {
+            for (k = 0; k < n; k++) {
+                out[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE_RIGHT(k), 3, 0);
+            }
+        } else {
+            for (k = 0; k < n; k++) {
+                out[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE_RIGHT(k), 3, 0);
+            }
+        }
+    } else if (is_tanh) {
+        for (k = 0; k < n; k++) {
+            out[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+        }
+    } else {
+        for (k = 0; k < n; k++) {
+            out[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+        }
     }
 }
 
-static int16_t aot_lstm_mul16(int32_t a, int32_t b, int32_t mult, int32_t shift)
+/* The cell and hidden update of one step: c = sat16(rq_f(f c) + rq_g(i g)) (clipped), h = y = rq_h(tanh(c) o) + zp.
+ * A macro over the rescaling so the usual case (all three right shifts) keeps its constants in registers. */
+#define AOT_LSTM_CELL_LOOP(RQ_F, RQ_G, RQ_H)                                                                      \
+    for (k = 0; k < state_size; k++) {                                                                            \
+        const int32_t kept = aot_sat16(RQ_F((int32_t)fg[k] * c[k]));                                               \
+        const int32_t added = aot_sat16(RQ_G((int32_t)ig[k] * cg[k]));                                             \
+        int32_t ck = aot_sat16(kept + added);                                                                      \
+        int32_t t, v;                                                                                              \
+        if (clip >= 0) {                                                                                           \
+            ck = ck < -clip ? -clip : (ck > clip ? clip : ck);                                                     \
+        }                                                                                                          \
+        c[k] = (int16_t)ck;                                                                                        \
+        t = aot_tanh_s16_elem((int16_t)ck, tanh_mult, tanh_shift);                                                 \
+        v = aot_sat8(RQ_H(t * og[k]) + hz);                                                                        \
+        h[k] = (int8_t)v;                                                                                          \
+        y[k] = (int8_t)v;                                                                                          \
+    }
+
+#define AOT_LSTM_RQ_F(x) aot_rq((x), &qf)
+#define AOT_LSTM_RQ_G(x) aot_rq((x), &qg)
+#define AOT_LSTM_RQ_H(x) aot_rq((x), &qh)
+#define AOT_LSTM_RQ_F_RIGHT(x) aot_rq_right((x), qf.mult, qf.c_lo, qf.c_hi, qf.right)
+#define AOT_LSTM_RQ_G_RIGHT(x) aot_rq_right((x), qg.mult, qg.c_lo, qg.c_hi, qg.right)
+#define AOT_LSTM_RQ_H_RIGHT(x) aot_rq_right((x), qh.mult, qh.c_lo, qh.c_hi, qh.right)
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void aot_lstm_s8_cell(const int16_t* gates, int32_t state_size, const struct aot_lstm_s8_params* p,
+                             int16_t* c, int8_t* h, int8_t* y)
 {
-    return (int16_t)aot_lstm_clamp(aot_multiply_by_quantized_multiplier(a * b, mult, shift), -32768, 32767);
+    const int16_t* ig = gates;
+    const int16_t* fg = gates + state_size;
+    const int16_t* cg = gates + 2 * state_size;
+    const int16_t* og = gates + 3 * state_size;
+    const struct aot_rq qf = aot_rq_prepare(p->forget_mult, p->forget_shift);
+    const struct aot_rq qg = aot_rq_prepare(p->input_gate_mult, p->input_gate_shift);
+    const struct aot_rq qh = aot_rq_prepare(p->hidden_mult, p->hidden_shift);
+    const int32_t clip = p->cell_clip, hz = p->hidden_zero_point;
+    const int32_t tanh_mult = p->cell_tanh_mult, tanh_shift = p->cell_tanh_shift;
+    int32_t k;
+    if (qf.right >= 0 && qg.right >= 0 && qh.right >= 0) {
+        AOT_LSTM_CELL_LOOP(AOT_LSTM_RQ_F_RIGHT, AOT_LSTM_RQ_G_RIGHT, AOT_LSTM_RQ_H_RIGHT)
+    } else {
+        AOT_LSTM_CELL_LOOP(AOT_LSTM_RQ_F, AOT_LSTM_RQ_G, AOT_LSTM_RQ_H)
+    }
 }
 
 static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const int8_t* recurrent_weights,
                              const int32_t* bias, const int32_t* recurrent_bias, int8_t* h, int16_t* c, int8_t* y,
                              int32_t input_size, int32_t state_size, const struct aot_lstm_s8_params* p,
-                             int16_t* scratch)
+                             int16_t* gates, int32_t* acc_in, int32_t* acc_rec)
 {
-    int16_t* gates = scratch;                /* [4][state_size]: input, forget, cell, output */
-    int16_t* rec = scratch + 4 * state_size; /* [state_size] */
-    int32_t g, k;
+    /* gates: [4][state_size], input, forget, cell, output. */
+    int32_t g;
+    /* The expanded vector (DSP cores) after both product rows: 2 words per quad of the longer vector. */
+    aot_lstm_s8_matvec(x, input_size, input_weights, bias, state_size, acc_in, (uint32_t*)(acc_rec + 4 * state_size));
+    aot_lstm_s8_matvec(h, state_size, recurrent_weights, recurrent_bias, state_size, acc_rec,
+                       (uint32_t*)(acc_rec + 4 * state_size));
     for (g = 0; g < 4; g++) {
-        int16_t* gate = gates + g * state_size;
-        aot_lstm_s8_product(x, input_size, input_weights + g * state_size * input_size, bias + g * state_size,
-                            state_size, p->input_mult[g], p->input_shift[g], gate);
-        aot_lstm_s8_product(h, state_size, recurrent_weights + g * state_size * state_size,
-                            recurrent_bias + g * state_size, state_size, p->recurrent_mult[g], p->recurrent_shift[g],
-                            rec);
-        for (k = 0; k < state_size; k++) {
-            const int16_t sum = (int16_t)aot_lstm_clamp((int32_t)gate[k] + rec[k], -32768, 32767);
-            /* Q3.12 in: multiplier 3, no shift. */
-            gate[k] = g == 2 ? aot_tanh_s16_elem(sum, 3, 0) : aot_sigmoid_s16_elem(sum, 3, 0);
-        }
+        /* Each gate's products rescaled to Q3.12 (multiplier 3, no shift, for the activation's input). */
+        aot_lstm_s8_gate(acc_in + g * state_size, acc_rec + g * state_size, state_size,
+                         aot_rq_prepare(p->input_mult[g], p->input_shift[g]),
+                         aot_rq_prepare(p->recurrent_mult[g], p->recurrent_shift[g]), g == 2, gates + g * state_size);
     }
-    for (k = 0; k < state_size; k++) {
-        const int16_t kept = aot_lstm_mul16(gates[state_size + k], c[k], p->forget_mult, p->forget_shift);
-        const int16_t added =
-            aot_lstm_mul16(gates[k], gates[2 * state_size + k], p->input_gate_mult, p->input_gate_shift);
-        int32_t ck = aot_lstm_clamp((int32_t)kept + added, -32768, 32767);
-        if (p->cell_clip >= 0) {
-            ck = aot_lstm_clamp(ck, -p->cell_clip, p->cell_clip);
-        }
-        c[k] = (int16_t)ck;
-    }
-    for (k = 0; k < state_size; k++) {
-        const int32_t t = aot_tanh_s16_elem(c[k], p->cell_tanh_mult, p->cell_tanh_shift);
-        const int32_t v =
-            aot_multiply_by_quantized_multiplier(t * gates[3 * state_size + k], p->hidden_mult, p->hidden_shift) +
-            p->hidden_zero_point;
-        h[k] = (int8_t)aot_lstm_clamp(v, -128, 127);
-        y[k] = h[k];
-    }
+    aot_lstm_s8_cell(gates, state_size, p, c, h, y);
 }
 
 void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t* recurrent_weights, const int32_t* bias,
@@ -87,12 +153,14 @@ void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t*
                  const struct aot_lstm_shape* shape, const struct aot_lstm_s8_params* params, int16_t* scratch)
 {
     const int32_t B = shape->batches, T = shape->time_steps, I = shape->input_size, S = shape->state_size;
+    /* After the 4 S gates (int16), at a multiple of 4 bytes: the two products of every gate row (int32). */
+    int32_t* const acc = (int32_t*)(void*)(scratch + 4 * ((S + 1) / 2 * 2));
     int32_t b, t;
     for (b = 0; b < B; b++) {
         for (t = 0; t < T; t++) {
             const int32_t row = shape->time_major ? t * B + b : b * T + t;
             aot_lstm_s8_step(input + row * I, input_weights, recurrent_weights, bias, recurrent_bias, hidden + b * S,
-                             cell + b * S, output + row * S, I, S, params, scratch);
+                             cell + b * S, output + row * S, I, S, params, scratch, acc, acc + 4 * S);
         }
     }
 }

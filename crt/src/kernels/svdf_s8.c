@@ -1,75 +1,155 @@
 /* int8 SVDF with an int16 or int8 state, bit-exact with TFLite Micro's reference integer kernel.
  *
  * The two variants differ only in the element type of the time weights and the state, so one body is written as a
- * macro over that type. Sums of time products use wrapping 32-bit arithmetic (unsigned in C): int16 x int16
+ * macro over that type. Sums of time products wrap modulo 2^32 (unsigned in C, SMLAxy on DSP cores): int16 x int16
  * products summed over the memory may exceed int32, where the reference wraps on every machine it runs on, and
  * signed overflow would be undefined behaviour here.
  *
  * Zero points are folded by the compiler into per-filter constants (-zero point x row sum): feature_bias for the
  * input's, time_bias for the state's, so the products are plain dot products (the feature one four filters per
- * pass over the input). The state rows are rings (see aot/kernels/svdf.h): the newest step overwrites the oldest.
+ * pass over the input, its weights interleaved by the compiler in groups of four rows: aot_dot4_group_s8).
+ *
+ * The integer variants keep the state slot-major, [memory][num_filters] per batch (aot/kernels/svdf.h), and the
+ * compiler stores the time weights transposed the same way, [memory][num_filters]: the newest step of every filter
+ * is one contiguous row (slot), and the time products of four neighbouring filters walk both arrays one word (or
+ * two) per step, each filter in its own 16-bit lane. Requantization is inline (requant_exact.h).
  */
 #include "aot/kernels/svdf.h"
-#include "aot/requant.h"
 #include "dot_rows_s8.h"
+#include "requant_exact.h"
 
-static int32_t aot_svdf_clamp(int32_t x, int32_t lo, int32_t hi)
+/* a[j] += sum over the steps of w[j] * s[j] for filters j < 4, s walking `count` slots from `s` (stride filters). */
+static inline void aot_svdf_time4_s8(const int8_t* w, const int8_t* s, int32_t count, int32_t filters, uint32_t* a)
 {
-    return x < lo ? lo : (x > hi ? hi : x);
+    /* Sums in locals: the int8 state may alias anything, so sums kept in a[] would be stored every step. */
+    uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    int32_t m;
+    for (m = 0; m < count; m++) {
+#if defined(__ARM_FEATURE_DSP)
+        const uint32_t sv = aot_read32(s), wv = aot_read32(w);
+        const uint32_t se = aot_sxtb16(sv), we = aot_sxtb16(wv);
+        const uint32_t so = aot_sxtb16_ror8(sv), wo = aot_sxtb16_ror8(wv);
+        a0 = (uint32_t)aot_smlabb(se, we, (int32_t)a0);
+        a2 = (uint32_t)__smlatt((int32_t)se, (int32_t)we, (int32_t)a2);
+        a1 = (uint32_t)aot_smlabb(so, wo, (int32_t)a1);
+        a3 = (uint32_t)__smlatt((int32_t)so, (int32_t)wo, (int32_t)a3);
+#else
+        a0 += (uint32_t)((int32_t)s[0] * w[0]);
+        a1 += (uint32_t)((int32_t)s[1] * w[1]);
+        a2 += (uint32_t)((int32_t)s[2] * w[2]);
+        a3 += (uint32_t)((int32_t)s[3] * w[3]);
+#endif
+        s += filters;
+        w += filters;
+    }
+    a[0] = a0;
+    a[1] = a1;
+    a[2] = a2;
+    a[3] = a3;
 }
 
-/* A filter's projection of the input, rescaled into the state's quantization and clamped to its type. */
-static int32_t aot_svdf_rescale(int32_t acc, const struct aot_svdf_s8_params* p, int32_t lo, int32_t hi)
+static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_t count, int32_t filters,
+                                      uint32_t* a)
 {
-    return aot_svdf_clamp(aot_multiply_by_quantized_multiplier(acc, p->feature_mult, p->feature_shift), lo, hi);
+    uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
+    int32_t m;
+    for (m = 0; m < count; m++) {
+#if defined(__ARM_FEATURE_DSP)
+        const uint32_t s01 = aot_read32((const int8_t*)s), w01 = aot_read32((const int8_t*)w);
+        const uint32_t s23 = aot_read32((const int8_t*)(s + 2)), w23 = aot_read32((const int8_t*)(w + 2));
+        a0 = (uint32_t)aot_smlabb(s01, w01, (int32_t)a0);
+        a1 = (uint32_t)__smlatt((int32_t)s01, (int32_t)w01, (int32_t)a1);
+        a2 = (uint32_t)aot_smlabb(s23, w23, (int32_t)a2);
+        a3 = (uint32_t)__smlatt((int32_t)s23, (int32_t)w23, (int32_t)a3);
+#else
+        a0 += (uint32_t)((int32_t)s[0] * w[0]);
+        a1 += (uint32_t)((int32_t)s[1] * w[1]);
+        a2 += (uint32_t)((int32_t)s[2] * w[2]);
+        a3 += (uint32_t)((int32_t)s[3] * w[3]);
+#endif
+        s += filters;
+        w += filters;
+    }
+    a[0] = a0;
+    a[1] = a1;
+    a[2] = a2;
+    a[3] = a3;
 }
+
+/* One filter's time products (the filters % 4 last ones). */
+#define AOT_SVDF_TIME1(T, w, s, count, filters, acc)                                                              \
+    do {                                                                                                           \
+        const T* ws_ = (w);                                                                                        \
+        const T* ss_ = (s);                                                                                        \
+        int32_t m_;                                                                                                \
+        for (m_ = 0; m_ < (count); m_++) {                                                                         \
+            (acc) += (uint32_t)((int32_t)*ss_ * *ws_);                                                             \
+            ss_ += (filters);                                                                                      \
+            ws_ += (filters);                                                                                      \
+        }                                                                                                          \
+    } while (0)
 
 /* The zero point is added after the clamp, unclamped, as the reference does; the sum is then stored in T (modulo
- * 2^bits, as a two's complement conversion). Ring rows: step `slot` is written, the oldest is then at `oldest`, so
- * time weight m pairs with ring element (oldest + m) mod memory: two runs. */
-#define AOT_SVDF_S8_BODY(T, LO, HI)                                                                                    \
-    const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                       \
-    const int32_t units = filters / rank, slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;                \
-    const int32_t first_run = memory - oldest;                                                                         \
-    int32_t b, f, u, r, m;                                                                                             \
-    for (b = 0; b < shape->batches; b++) {                                                                             \
-        const int8_t* in = input + b * shape->input_size;                                                              \
-        T* st = state + b * filters * memory + slot;                                                                   \
-        for (f = 0; f + 4 <= filters; f += 4) {                                                                        \
-            int32_t acc[4];                                                                                            \
-            for (r = 0; r < 4; r++) {                                                                                  \
-                acc[r] = feature_bias[f + r];                                                                          \
-            }                                                                                                          \
-            aot_dot4_rows_s8(in, weights_feature + f * shape->input_size, shape->input_size, acc);                     \
-            for (r = 0; r < 4; r++) {                                                                                  \
-                st[(f + r) * memory] = (T)(params->state_zero_point + aot_svdf_rescale(acc[r], params, LO, HI));       \
-            }                                                                                                          \
-        }                                                                                                              \
-        for (; f < filters; f++) {                                                                                     \
-            const int32_t acc =                                                                                        \
-                aot_dot1_s8(in, weights_feature + f * shape->input_size, shape->input_size, 0, feature_bias[f]);       \
-            st[f * memory] = (T)(params->state_zero_point + aot_svdf_rescale(acc, params, LO, HI));                    \
-        }                                                                                                              \
-        st -= slot;                                                                                                    \
-        for (u = 0; u < units; u++) {                                                                                  \
-            uint32_t acc = (uint32_t)bias[u];                                                                          \
-            int32_t out;                                                                                               \
-            for (r = 0; r < rank; r++) {                                                                               \
-                const int32_t row = u * rank + r;                                                                      \
-                const T* w = weights_time + row * memory;                                                              \
-                const T* s = st + row * memory;                                                                        \
-                acc += (uint32_t)time_bias[row];                                                                       \
-                for (m = 0; m < first_run; m++) {                                                                      \
-                    acc += (uint32_t)(int32_t)w[m] * (uint32_t)(int32_t)s[oldest + m];                                 \
-                }                                                                                                      \
-                for (; m < memory; m++) {                                                                              \
-                    acc += (uint32_t)(int32_t)w[m] * (uint32_t)(int32_t)s[m - first_run];                              \
-                }                                                                                                      \
-            }                                                                                                          \
-            out = aot_multiply_by_quantized_multiplier((int32_t)acc, params->output_mult, params->output_shift);       \
-            output[b * units + u] = (int8_t)aot_svdf_clamp(out + params->output_zero_point, -128, 127);                \
-        }                                                                                                              \
-    }                                                                                                                  \
+ * 2^bits, as a two's complement conversion). Step `slot` is written; the oldest is then at `oldest`, so time weight
+ * m pairs with slot (oldest + m) mod memory: two runs of slots. Each filter's sum joins its unit's in filter order;
+ * a unit's output is written once its rank filters are in. */
+#define AOT_SVDF_S8_BODY(T, SAT, TIME4)                                                                           \
+    const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                   \
+    const int32_t slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;                                    \
+    const int32_t first_run = memory - oldest, n = shape->input_size;                                              \
+    const struct aot_rq qf = aot_rq_prepare(params->feature_mult, params->feature_shift);                         \
+    const struct aot_rq qo = aot_rq_prepare(params->output_mult, params->output_shift);                           \
+    const int32_t szp = params->state_zero_point, ozp = params->output_zero_point;                                \
+    int32_t b, f, r;                                                                                               \
+    for (b = 0; b < shape->batches; b++) {                                                                         \
+        const int8_t* in = input + b * n;                                                                          \
+        T* const st = state + b * filters * memory;                                                                \
+        T* const newest = st + slot * filters;                                                                     \
+        const T* const old = st + oldest * filters;                                                                \
+        const T* const w_second = weights_time + first_run * filters;                                              \
+        int8_t* out = output + b * (filters / rank);                                                               \
+        const int8_t* wf = weights_feature;                                                                        \
+        uint32_t unit = (uint32_t)bias[0];                                                                         \
+        int32_t in_unit = 0;                                                                                       \
+        for (f = 0; f + 4 <= filters; f += 4) {                                                                    \
+            int32_t acc[4];                                                                                        \
+            for (r = 0; r < 4; r++) {                                                                              \
+                acc[r] = feature_bias[f + r];                                                                      \
+            }                                                                                                      \
+            wf = aot_dot4_group_s8(in, wf, n, acc);                                                                \
+            for (r = 0; r < 4; r++) {                                                                              \
+                newest[f + r] = (T)(szp + SAT(aot_rq(acc[r], &qf)));                                               \
+            }                                                                                                      \
+        }                                                                                                          \
+        for (; f < filters; f++) {                                                                                 \
+            const int32_t acc = aot_dot1_s8(in, wf + (f & 3) * n, n, 0, feature_bias[f]);                         \
+            newest[f] = (T)(szp + SAT(aot_rq(acc, &qf)));                                                          \
+        }                                                                                                          \
+        for (f = 0; f < filters; f += 4) {                                                                         \
+            const int32_t group = filters - f < 4 ? filters - f : 4;                                               \
+            uint32_t a[4];                                                                                         \
+            for (r = 0; r < group; r++) {                                                                          \
+                a[r] = (uint32_t)time_bias[f + r];                                                                 \
+            }                                                                                                      \
+            if (group == 4) {                                                                                      \
+                TIME4(weights_time + f, old + f, first_run, filters, a);                                           \
+                TIME4(w_second + f, st + f, oldest, filters, a);                                                   \
+            } else {                                                                                               \
+                for (r = 0; r < group; r++) {                                                                      \
+                    AOT_SVDF_TIME1(T, weights_time + f + r, old + f + r, first_run, filters, a[r]);                \
+                    AOT_SVDF_TIME1(T, w_second + f + r, st + f + r, oldest, filters, a[r]);                        \
+                }                                                                                                  \
+            }                                                                                                      \
+            for (r = 0; r < group; r++) {                                                                          \
+                unit += a[r];                                                                                      \
+                if (++in_unit == rank) {                                                                           \
+                    *out++ = (int8_t)aot_sat8(aot_rq((int32_t)unit, &qo) + ozp);                                   \
+                    in_unit = 0;                                                                                   \
+                    unit = f + r + 1 < filters ? (uint32_t)bias[(f + r + 1) / rank] : 0u;                          \
+                }                                                                                                  \
+            }                                                                                                      \
+        }                                                                                                          \
+    }                                                                                                              \
     *position = oldest;
 
 void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
@@ -77,7 +157,7 @@ void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const i
                      int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
                      const struct aot_svdf_s8_params* params)
 {
-    AOT_SVDF_S8_BODY(int16_t, -32768, 32767)
+    AOT_SVDF_S8_BODY(int16_t, aot_sat16, aot_svdf_time4_s16)
 }
 
 void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
@@ -85,5 +165,5 @@ void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const in
                     int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
                     const struct aot_svdf_s8_params* params)
 {
-    AOT_SVDF_S8_BODY(int8_t, -128, 127)
+    AOT_SVDF_S8_BODY(int8_t, aot_sat8, aot_svdf_time4_s8)
 }

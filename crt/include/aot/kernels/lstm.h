@@ -6,7 +6,10 @@
  * the cell state c are the model's state (they carry over to the next invocation).
  *
  * Weights are packed by the compiler in gate order (input, forget, cell, output): input_weights
- * [4][state_size][input_size], recurrent_weights [4][state_size][state_size], bias [4][state_size].
+ * [4][state_size][input_size], recurrent_weights [4][state_size][state_size], bias [4][state_size]. In the
+ * integer form each gate's block is stored in the raw-weight-word form (bytes 0 and 2 of every quad + 128, the
+ * bias adjusted) with its rows in groups of four, interleaved as aot_dot4_group_raw reads them
+ * (crt/src/kernels/dot_rows_s8.h); the last state_size % 4 rows of each block follow row by row.
  */
 #ifndef AOT_KERNELS_LSTM_H_
 #define AOT_KERNELS_LSTM_H_
@@ -51,9 +54,11 @@ struct aot_lstm_s8_params {
     int32_t cell_tanh_shift;
 };
 
-/* scratch: 5 * state_size int16. */
-void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t* recurrent_weights, const int32_t* bias,
-                 const int32_t* recurrent_bias, int8_t* hidden, int16_t* cell, int8_t* output,
+/* scratch (4-byte aligned): 4 * S' int16 (the gates of one step; S' = state_size rounded up to even), then
+ * 8 * state_size int32 (the input and recurrent products of every gate row), then 2 * (max(input_size,
+ * state_size) / 4) words (a vector's quads expanded to the raw-weight-word operands, on DSP cores). */
+void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t* recurrent_weights,
+                 const int32_t* bias, const int32_t* recurrent_bias, int8_t* hidden, int16_t* cell, int8_t* output,
                  const struct aot_lstm_shape* shape, const struct aot_lstm_s8_params* params, int16_t* scratch);
 
 #ifdef __cplusplus

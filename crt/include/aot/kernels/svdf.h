@@ -9,6 +9,10 @@
  * starting at *position (the oldest), which each invocation overwrites with the newest and advances, instead of
  * moving the whole state one step (TFLite Micro's layout) every time. *position is 0 after a reset, when every
  * step holds the same value, so the two layouts agree from the first invocation on.
+ *
+ * The integer variants hold each batch's state slot-major instead, [memory_size][num_filters] (slot s of every
+ * filter contiguous), and take weights_time transposed the same way, [memory_size][num_filters], so that the time
+ * products of neighbouring filters are computed side by side (crt/src/kernels/svdf_s8.c).
  */
 #ifndef AOT_KERNELS_SVDF_H_
 #define AOT_KERNELS_SVDF_H_
@@ -31,7 +35,9 @@ struct aot_svdf_shape {
 /* int8 variants: projection rescaled by (feature_mult, feature_shift) into the state's quantization, output by
  * (output_mult, output_shift); the fused activation is not applied (as in TFLite Micro's integer kernel).
  * The zero points come folded in by the compiler: feature_bias[f] = -input zero point x (row f of
- * weights_feature summed), time_bias[f] = -state zero point x (row f of weights_time summed). */
+ * weights_feature summed), time_bias[f] = -state zero point x (row f of weights_time summed). weights_feature
+ * comes with its rows in groups of four, interleaved as aot_dot4_group_s8 reads them (crt/src/kernels/dot_rows_s8.h),
+ * the last num_filters % 4 rows row by row. */
 struct aot_svdf_s8_params {
     int32_t state_zero_point;
     int32_t output_zero_point;
