@@ -148,8 +148,11 @@ class Svdf(OpLowering):
                 )
             time = -int(state.quant.zero_point[0]) * wt.data.astype(np.int64).sum(axis=1)
             # Feature rows in groups of four, interleaved for the kernel's one-pointer dot products (same size).
-            p.update(feature=interleave_row_groups(wf.data.astype(np.int8)), feature_bias=feature.astype(np.int32),
-                     time_bias=((time + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32))
+            p.update(
+                feature=interleave_row_groups(wf.data.astype(np.int8)),
+                feature_bias=feature.astype(np.int32),
+                time_bias=((time + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32),
+            )
             op.kernel = "aot_svdf_s8_s16" if wt.dtype == "int16" else "aot_svdf_s8_s8"
         op.params = p
 
@@ -172,11 +175,17 @@ class Svdf(OpLowering):
             ]
         else:
             ct = "int16_t" if wt.dtype == "int16" else "int8_t"
-            args = [ctx.ptr(inp), ctx.weight(f"op{op.index}_feature", p["feature"], "int8_t"),
-                    ctx.param(f"op{op.index}_feature_bias", p["feature_bias"], "int32_t"),
-                    ctx.weight(f"op{op.index}_time", np.ascontiguousarray(wt.data.T), ct),   # [memory][filters]
-                    ctx.param(f"op{op.index}_time_bias", p["time_bias"], "int32_t"),
-                    ctx.weight(f"op{op.index}_bias", bias.data, "int32_t"), ctx.ptr(state),
-                    ctx.op_state(op, "int32_t"), ctx.ptr(op.output),
-                    shape, ctx.param_struct(f"op{op.index}_params", S8_STRUCT, S8_FIELDS, p["s8"])]
+            args = [
+                ctx.ptr(inp),
+                ctx.weight(f"op{op.index}_feature", p["feature"], "int8_t"),
+                ctx.param(f"op{op.index}_feature_bias", p["feature_bias"], "int32_t"),
+                ctx.weight(f"op{op.index}_time", np.ascontiguousarray(wt.data.T), ct),  # [memory][filters]
+                ctx.param(f"op{op.index}_time_bias", p["time_bias"], "int32_t"),
+                ctx.weight(f"op{op.index}_bias", bias.data, "int32_t"),
+                ctx.ptr(state),
+                ctx.op_state(op, "int32_t"),
+                ctx.ptr(op.output),
+                shape,
+                ctx.param_struct(f"op{op.index}_params", S8_STRUCT, S8_FIELDS, p["s8"]),
+            ]
         return [ctx.call(op.kernel, args)]

@@ -215,10 +215,19 @@ class UnidirectionalSequenceLstm(OpLowering):
             tanh_mult, tanh_shift = (3, -left) if left < 0 else (3 << left, 0)
             qclip = int(np.trunc(min(max(clip / cell_scale, -32768.0), 32767.0))) if clip > 0 else -1
             hz = int(hidden.quant.zero_point[0])
-            p["s8"] = (hz,
-                       tuple(m for m, _ in gate_in), tuple(s for _, s in gate_in),
-                       tuple(m for m, _ in gate_rec), tuple(s for _, s in gate_rec),
-                       *forget, *input_gate, *hid, qclip, tanh_mult, tanh_shift)
+            p["s8"] = (
+                hz,
+                tuple(m for m, _ in gate_in),
+                tuple(s for _, s in gate_in),
+                tuple(m for m, _ in gate_rec),
+                tuple(s for _, s in gate_rec),
+                *forget,
+                *input_gate,
+                *hid,
+                qclip,
+                tanh_mult,
+                tanh_shift,
+            )
             # Zero points folded into per-row constants: the kernel's products are plain dot products. Each
             # gate's rows are then stored in the raw-weight-word form (its bias adjustment added) and in groups of
             # four, interleaved, for the kernel's one-pointer dot products (the same size).

@@ -33,8 +33,23 @@ static void check(int32_t x, int32_t multiplier, int32_t shift)
 
 int main(void)
 {
-    static const int32_t fixed[] = {0, 1, -1, 2, -2, 3, -3, 1 << 30, -(1 << 30), INT32_MAX, INT32_MIN,
-                                    INT32_MIN + 1, INT32_MAX - 1, 32767, -32768, 1073709056, -1073709056};
+    static const int32_t fixed[] = {0,
+                                    1,
+                                    -1,
+                                    2,
+                                    -2,
+                                    3,
+                                    -3,
+                                    1 << 30,
+                                    -(1 << 30),
+                                    INT32_MAX,
+                                    INT32_MIN,
+                                    INT32_MIN + 1,
+                                    INT32_MAX - 1,
+                                    32767,
+                                    -32768,
+                                    1073709056,
+                                    -1073709056};
     int32_t shift, i, k;
     for (shift = -31; shift <= 31; shift++) {
         for (k = 0; k < 400; k++) {

@@ -20,8 +20,9 @@
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* bias,
-                               int32_t state_size, int32_t* out, uint32_t* xbuf)
+static void
+aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* bias, int32_t state_size, int32_t* out,
+                   uint32_t* xbuf)
 {
     const int32_t corr = aot_expand_quads_raw(v, n, xbuf);
     int32_t g, k;
@@ -46,8 +47,8 @@ static void aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, cons
 #define AOT_LSTM_PRE(i) aot_sat16(aot_sat16(aot_rq(acc_in[i], &qi)) + aot_sat16(aot_rq(acc_rec[i], &qr)))
 
 /* Both rescalings right shifts (the usual case): their constants stay in registers, no branch per row. */
-#define AOT_LSTM_PRE_RIGHT(i)                                                                                    \
-    aot_sat16(aot_sat16(aot_rq_right(acc_in[i], qi.mult, qi.c_lo, qi.c_hi, qi.right)) +                          \
+#define AOT_LSTM_PRE_RIGHT(i)                                                                                          \
+    aot_sat16(aot_sat16(aot_rq_right(acc_in[i], qi.mult, qi.c_lo, qi.c_hi, qi.right)) +                                \
               aot_sat16(aot_rq_right(acc_rec[i], qr.mult, qr.c_lo, qr.c_hi, qr.right)))
 
 /* One gate's rows: out[k] = act(pre(k)) for k < n, act tanh for the cell gate, sigmoid otherwise. Out of line so
@@ -55,8 +56,9 @@ static void aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, cons
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, struct aot_rq qi,
-                             struct aot_rq qr, int32_t is_tanh, int16_t* out)
+static void
+aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, struct aot_rq qi, struct aot_rq qr,
+                 int32_t is_tanh, int16_t* out)
 {
     int32_t k;
     if (qi.right >= 0 && qr.right >= 0) {
@@ -82,25 +84,25 @@ static void aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int3
 
 /* The cell and hidden update of one step: c = sat16(rq_f(f c) + rq_g(i g)) (clipped), h = y = rq_h(tanh(c) o) + zp.
  * A macro over the rescaling so the usual case (all three right shifts) keeps its constants in registers. */
-#define AOT_LSTM_CELL_LOOP(RQ_F, RQ_G, RQ_H)                                                                      \
-    for (k = 0; k < state_size; k++) {                                                                            \
-        const int32_t kept = aot_sat16(RQ_F((int32_t)fg[k] * c[k]));                                               \
-        const int32_t added = aot_sat16(RQ_G((int32_t)ig[k] * cg[k]));                                             \
-        int32_t ck = aot_sat16(kept + added);                                                                      \
-        int32_t t, v;                                                                                              \
-        if (clip >= 0) {                                                                                           \
-            ck = ck < -clip ? -clip : (ck > clip ? clip : ck);                                                     \
-        }                                                                                                          \
-        c[k] = (int16_t)ck;                                                                                        \
-        t = aot_tanh_s16_elem((int16_t)ck, tanh_mult, tanh_shift);                                                 \
-        v = aot_sat8(RQ_H(t * og[k]) + hz);                                                                        \
-        h[k] = (int8_t)v;                                                                                          \
-        y[k] = (int8_t)v;                                                                                          \
+#define AOT_LSTM_CELL_LOOP(RQ_F, RQ_G, RQ_H)                                                                           \
+    for (k = 0; k < state_size; k++) {                                                                                 \
+        const int32_t kept = aot_sat16(RQ_F((int32_t)fg[k] * c[k]));                                                   \
+        const int32_t added = aot_sat16(RQ_G((int32_t)ig[k] * cg[k]));                                                 \
+        int32_t ck = aot_sat16(kept + added);                                                                          \
+        int32_t t, v;                                                                                                  \
+        if (clip >= 0) {                                                                                               \
+            ck = ck < -clip ? -clip : (ck > clip ? clip : ck);                                                         \
+        }                                                                                                              \
+        c[k] = (int16_t)ck;                                                                                            \
+        t = aot_tanh_s16_elem((int16_t)ck, tanh_mult, tanh_shift);                                                     \
+        v = aot_sat8(RQ_H(t * og[k]) + hz);                                                                            \
+        h[k] = (int8_t)v;                                                                                              \
+        y[k] = (int8_t)v;                                                                                              \
     }
 
-#define AOT_LSTM_RQ_F(x) aot_rq((x), &qf)
-#define AOT_LSTM_RQ_G(x) aot_rq((x), &qg)
-#define AOT_LSTM_RQ_H(x) aot_rq((x), &qh)
+#define AOT_LSTM_RQ_F(x)       aot_rq((x), &qf)
+#define AOT_LSTM_RQ_G(x)       aot_rq((x), &qg)
+#define AOT_LSTM_RQ_H(x)       aot_rq((x), &qh)
 #define AOT_LSTM_RQ_F_RIGHT(x) aot_rq_right((x), qf.mult, qf.c_lo, qf.c_hi, qf.right)
 #define AOT_LSTM_RQ_G_RIGHT(x) aot_rq_right((x), qg.mult, qg.c_lo, qg.c_hi, qg.right)
 #define AOT_LSTM_RQ_H_RIGHT(x) aot_rq_right((x), qh.mult, qh.c_lo, qh.c_hi, qh.right)
@@ -108,8 +110,9 @@ static void aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int3
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void aot_lstm_s8_cell(const int16_t* gates, int32_t state_size, const struct aot_lstm_s8_params* p,
-                             int16_t* c, int8_t* h, int8_t* y)
+static void
+aot_lstm_s8_cell(const int16_t* gates, int32_t state_size, const struct aot_lstm_s8_params* p, int16_t* c, int8_t* h,
+                 int8_t* y)
 {
     const int16_t* ig = gates;
     const int16_t* fg = gates + state_size;
@@ -130,8 +133,8 @@ static void aot_lstm_s8_cell(const int16_t* gates, int32_t state_size, const str
 
 static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const int8_t* recurrent_weights,
                              const int32_t* bias, const int32_t* recurrent_bias, int8_t* h, int16_t* c, int8_t* y,
-                             int32_t input_size, int32_t state_size, const struct aot_lstm_s8_params* p,
-                             int16_t* gates, int32_t* acc_in, int32_t* acc_rec)
+                             int32_t input_size, int32_t state_size, const struct aot_lstm_s8_params* p, int16_t* gates,
+                             int32_t* acc_in, int32_t* acc_rec)
 {
     /* gates: [4][state_size], input, forget, cell, output. */
     int32_t g;

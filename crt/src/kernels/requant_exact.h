@@ -33,8 +33,8 @@
  * non-negative x (c_lo, c_hi) and r - 1; for shift >= 0 the left shift. */
 struct aot_rq {
     int32_t mult;
-    int32_t right;    /* shift < 0: -shift - 1 (the shift of the high word); else -1 */
-    int32_t left;     /* shift > 0 ? shift : 0 */
+    int32_t right; /* shift < 0: -shift - 1 (the shift of the high word); else -1 */
+    int32_t left;  /* shift > 0 ? shift : 0 */
     uint32_t c_lo;
     int32_t c_hi;
 };

@@ -48,8 +48,7 @@ static inline void aot_svdf_time4_s8(const int8_t* w, const int8_t* s, int32_t c
     a[3] = a3;
 }
 
-static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_t count, int32_t filters,
-                                      uint32_t* a)
+static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_t count, int32_t filters, uint32_t* a)
 {
     uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
     int32_t m;
@@ -77,79 +76,79 @@ static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_
 }
 
 /* One filter's time products (the filters % 4 last ones). */
-#define AOT_SVDF_TIME1(T, w, s, count, filters, acc)                                                              \
-    do {                                                                                                           \
-        const T* ws_ = (w);                                                                                        \
-        const T* ss_ = (s);                                                                                        \
-        int32_t m_;                                                                                                \
-        for (m_ = 0; m_ < (count); m_++) {                                                                         \
-            (acc) += (uint32_t)((int32_t)*ss_ * *ws_);                                                             \
-            ss_ += (filters);                                                                                      \
-            ws_ += (filters);                                                                                      \
-        }                                                                                                          \
+#define AOT_SVDF_TIME1(T, w, s, count, filters, acc)                                                                   \
+    do {                                                                                                               \
+        const T* ws_ = (w);                                                                                            \
+        const T* ss_ = (s);                                                                                            \
+        int32_t m_;                                                                                                    \
+        for (m_ = 0; m_ < (count); m_++) {                                                                             \
+            (acc) += (uint32_t)((int32_t)*ss_ * *ws_);                                                                 \
+            ss_ += (filters);                                                                                          \
+            ws_ += (filters);                                                                                          \
+        }                                                                                                              \
     } while (0)
 
 /* The zero point is added after the clamp, unclamped, as the reference does; the sum is then stored in T (modulo
  * 2^bits, as a two's complement conversion). Step `slot` is written; the oldest is then at `oldest`, so time weight
  * m pairs with slot (oldest + m) mod memory: two runs of slots. Each filter's sum joins its unit's in filter order;
  * a unit's output is written once its rank filters are in. */
-#define AOT_SVDF_S8_BODY(T, SAT, TIME4)                                                                           \
-    const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                   \
-    const int32_t slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;                                    \
-    const int32_t first_run = memory - oldest, n = shape->input_size;                                              \
-    const struct aot_rq qf = aot_rq_prepare(params->feature_mult, params->feature_shift);                         \
-    const struct aot_rq qo = aot_rq_prepare(params->output_mult, params->output_shift);                           \
-    const int32_t szp = params->state_zero_point, ozp = params->output_zero_point;                                \
-    int32_t b, f, r;                                                                                               \
-    for (b = 0; b < shape->batches; b++) {                                                                         \
-        const int8_t* in = input + b * n;                                                                          \
-        T* const st = state + b * filters * memory;                                                                \
-        T* const newest = st + slot * filters;                                                                     \
-        const T* const old = st + oldest * filters;                                                                \
-        const T* const w_second = weights_time + first_run * filters;                                              \
-        int8_t* out = output + b * (filters / rank);                                                               \
-        const int8_t* wf = weights_feature;                                                                        \
-        uint32_t unit = (uint32_t)bias[0];                                                                         \
-        int32_t in_unit = 0;                                                                                       \
-        for (f = 0; f + 4 <= filters; f += 4) {                                                                    \
-            int32_t acc[4];                                                                                        \
-            for (r = 0; r < 4; r++) {                                                                              \
-                acc[r] = feature_bias[f + r];                                                                      \
-            }                                                                                                      \
-            wf = aot_dot4_group_s8(in, wf, n, acc);                                                                \
-            for (r = 0; r < 4; r++) {                                                                              \
-                newest[f + r] = (T)(szp + SAT(aot_rq(acc[r], &qf)));                                               \
-            }                                                                                                      \
-        }                                                                                                          \
-        for (; f < filters; f++) {                                                                                 \
-            const int32_t acc = aot_dot1_s8(in, wf + (f & 3) * n, n, 0, feature_bias[f]);                         \
-            newest[f] = (T)(szp + SAT(aot_rq(acc, &qf)));                                                          \
-        }                                                                                                          \
-        for (f = 0; f < filters; f += 4) {                                                                         \
-            const int32_t group = filters - f < 4 ? filters - f : 4;                                               \
-            uint32_t a[4];                                                                                         \
-            for (r = 0; r < group; r++) {                                                                          \
-                a[r] = (uint32_t)time_bias[f + r];                                                                 \
-            }                                                                                                      \
-            if (group == 4) {                                                                                      \
-                TIME4(weights_time + f, old + f, first_run, filters, a);                                           \
-                TIME4(w_second + f, st + f, oldest, filters, a);                                                   \
-            } else {                                                                                               \
-                for (r = 0; r < group; r++) {                                                                      \
-                    AOT_SVDF_TIME1(T, weights_time + f + r, old + f + r, first_run, filters, a[r]);                \
-                    AOT_SVDF_TIME1(T, w_second + f + r, st + f + r, oldest, filters, a[r]);                        \
-                }                                                                                                  \
-            }                                                                                                      \
-            for (r = 0; r < group; r++) {                                                                          \
-                unit += a[r];                                                                                      \
-                if (++in_unit == rank) {                                                                           \
-                    *out++ = (int8_t)aot_sat8(aot_rq((int32_t)unit, &qo) + ozp);                                   \
-                    in_unit = 0;                                                                                   \
-                    unit = f + r + 1 < filters ? (uint32_t)bias[(f + r + 1) / rank] : 0u;                          \
-                }                                                                                                  \
-            }                                                                                                      \
-        }                                                                                                          \
-    }                                                                                                              \
+#define AOT_SVDF_S8_BODY(T, SAT, TIME4)                                                                                \
+    const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                       \
+    const int32_t slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;                                        \
+    const int32_t first_run = memory - oldest, n = shape->input_size;                                                  \
+    const struct aot_rq qf = aot_rq_prepare(params->feature_mult, params->feature_shift);                              \
+    const struct aot_rq qo = aot_rq_prepare(params->output_mult, params->output_shift);                                \
+    const int32_t szp = params->state_zero_point, ozp = params->output_zero_point;                                     \
+    int32_t b, f, r;                                                                                                   \
+    for (b = 0; b < shape->batches; b++) {                                                                             \
+        const int8_t* in = input + b * n;                                                                              \
+        T* const st = state + b * filters * memory;                                                                    \
+        T* const newest = st + slot * filters;                                                                         \
+        const T* const old = st + oldest * filters;                                                                    \
+        const T* const w_second = weights_time + first_run * filters;                                                  \
+        int8_t* out = output + b * (filters / rank);                                                                   \
+        const int8_t* wf = weights_feature;                                                                            \
+        uint32_t unit = (uint32_t)bias[0];                                                                             \
+        int32_t in_unit = 0;                                                                                           \
+        for (f = 0; f + 4 <= filters; f += 4) {                                                                        \
+            int32_t acc[4];                                                                                            \
+            for (r = 0; r < 4; r++) {                                                                                  \
+                acc[r] = feature_bias[f + r];                                                                          \
+            }                                                                                                          \
+            wf = aot_dot4_group_s8(in, wf, n, acc);                                                                    \
+            for (r = 0; r < 4; r++) {                                                                                  \
+                newest[f + r] = (T)(szp + SAT(aot_rq(acc[r], &qf)));                                                   \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (; f < filters; f++) {                                                                                     \
+            const int32_t acc = aot_dot1_s8(in, wf + (f & 3) * n, n, 0, feature_bias[f]);                              \
+            newest[f] = (T)(szp + SAT(aot_rq(acc, &qf)));                                                              \
+        }                                                                                                              \
+        for (f = 0; f < filters; f += 4) {                                                                             \
+            const int32_t group = filters - f < 4 ? filters - f : 4;                                                   \
+            uint32_t a[4];                                                                                             \
+            for (r = 0; r < group; r++) {                                                                              \
+                a[r] = (uint32_t)time_bias[f + r];                                                                     \
+            }                                                                                                          \
+            if (group == 4) {                                                                                          \
+                TIME4(weights_time + f, old + f, first_run, filters, a);                                               \
+                TIME4(w_second + f, st + f, oldest, filters, a);                                                       \
+            } else {                                                                                                   \
+                for (r = 0; r < group; r++) {                                                                          \
+                    AOT_SVDF_TIME1(T, weights_time + f + r, old + f + r, first_run, filters, a[r]);                    \
+                    AOT_SVDF_TIME1(T, w_second + f + r, st + f + r, oldest, filters, a[r]);                            \
+                }                                                                                                      \
+            }                                                                                                          \
+            for (r = 0; r < group; r++) {                                                                              \
+                unit += a[r];                                                                                          \
+                if (++in_unit == rank) {                                                                               \
+                    *out++ = (int8_t)aot_sat8(aot_rq((int32_t)unit, &qo) + ozp);                                       \
+                    in_unit = 0;                                                                                       \
+                    unit = f + r + 1 < filters ? (uint32_t)bias[(f + r + 1) / rank] : 0u;                              \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+    }                                                                                                                  \
     *position = oldest;
 
 void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,

@@ -57,8 +57,8 @@ struct aot_lstm_s8_params {
 /* scratch (4-byte aligned): 4 * S' int16 (the gates of one step; S' = state_size rounded up to even), then
  * 8 * state_size int32 (the input and recurrent products of every gate row), then 2 * (max(input_size,
  * state_size) / 4) words (a vector's quads expanded to the raw-weight-word operands, on DSP cores). */
-void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t* recurrent_weights,
-                 const int32_t* bias, const int32_t* recurrent_bias, int8_t* hidden, int16_t* cell, int8_t* output,
+void aot_lstm_s8(const int8_t* input, const int8_t* input_weights, const int8_t* recurrent_weights, const int32_t* bias,
+                 const int32_t* recurrent_bias, int8_t* hidden, int16_t* cell, int8_t* output,
                  const struct aot_lstm_shape* shape, const struct aot_lstm_s8_params* params, int16_t* scratch);
 
 #ifdef __cplusplus
