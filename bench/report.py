@@ -3,7 +3,8 @@
 Five tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
 each target as a pass/fail column), the same instruction and RAM comparison on every core against TFLM + CMSIS-NN
 built for that core, every measurement with its flash and RAM split, instructions per MAC by layer
-kind (bench/layers.py), and the (model, board) pairs that do not fit. Then how it was measured and built: the exact compiler flags, versions and provenance.
+kind (bench/layers.py), and the (model, board) pairs that do not fit. Then how it was measured and built: the exact
+compiler flags, versions and provenance.
 """
 
 from bench import layers
@@ -73,7 +74,8 @@ def _reference_table(rows, ref) -> list:
         f"### Against TFLite Micro ({ref['board']})",
         "",
         "Each TFLM figure is followed by ours / TFLM. Targets: instructions ≤ the ratio shown × TFLM + CMSIS-NN; "
-        f"workspace (+ state, for stateful models) ≤ {t['workspace_vs_arena']:.2f}× TFLM's arena; code (runner + CRT kernels) ≤ "
+        f"workspace (+ state, for stateful models) ≤ {t['workspace_vs_arena']:.2f}× TFLM's arena; "
+        "code (runner + CRT kernels) ≤ "
         f"{t['code_vs_library']:.2f}× TFLM's library code; weights ≤ the weights in the model file.",
         "",
         "| model | MACs | instructions | TFLM reference kernels | TFLM + CMSIS-NN | instr target | workspace B | "

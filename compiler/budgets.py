@@ -1,7 +1,8 @@
 """RAM and flash budgets of one model, checked at compile time from the memory plan and the constant arrays.
 
 A budget is a byte count written like `24K`, `1.5M` or `4096` (K = 1024). The model's RAM is its workspace (every
-intermediate tensor and kernel scratch, as planned) plus its state buffer (variable tensors kept between runs); its flash is the data it adds to the image (weights and
+intermediate tensor and kernel scratch, as planned) plus its state buffer (variable tensors kept between runs); its
+flash is the data it adds to the image (weights and
 per-layer parameters; code is shared by all models and is checked after linking, on the firmware). Over budget, the
 error names the budget, the actual figure and the three largest contributors, so the user knows what to shrink.
 """

@@ -23,8 +23,8 @@ flags.DEFINE_string(
 flags.DEFINE_string(
     "specialize",
     None,
-    'Layer kinds made shape-specialized functions on cortex-m0/m3 (and "packed": two output channels per weight word): a '
-    "comma-separated subset of conv, depthwise, fc, packed (the default: all four), or none.",
+    'Layer kinds made shape-specialized functions on cortex-m0/m3 (and "packed": two output channels per weight '
+    "word): a comma-separated subset of conv, depthwise, fc, packed (the default: all four), or none.",
     flag_values=FLAGS,
 )
 flags.DEFINE_boolean(

@@ -20,10 +20,8 @@ case "$(uname -s)-$(uname -m)" in
   *) echo "lint: no buildifier binary for $(uname -s)-$(uname -m)" >&2; exit 1 ;;
 esac
 buildifier="$root/.tools/node_modules/@bazel/buildifier/$bin"
-if [ ! -x "$buildifier" ]; then
-  npm install --prefix "$root/.tools" --no-save --silent --no-audit --no-fund @bazel/buildifier@8.2.1 >/dev/null
-  chmod +x "$buildifier"
-fi
+[ -e "$buildifier" ] || "$root/tools/setup.sh" >/dev/null
+chmod +x "$buildifier"
 ruff="$root/.venv/bin/ruff"
 
 # Warnings off, with the reason: native-py / native-sh-* / native-cc-*: Bazel 4.2.3 has no rules_python or rules_shell

@@ -2,7 +2,7 @@
 # Idempotent set-up of everything aot_rules needs on a Debian machine; ./bazelw and .ci/run call it first.
 #   - Debian packages: bazel-bootstrap (Bazel 4.2.3), gcc-arm-none-eabi + libnewlib-arm-none-eabi (the pinned
 #     arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), nginx-light (the remote-cache test),
-#     clang-format (tools/lint.sh), installed only when missing;
+#     clang-format (tools/lint.sh), installed only when missing; buildifier from npm into .tools/;
 #   - ./.venv: a Python venv with the pinned requirements.txt and the compiler itself (`aotc`), rebuilt only when
 #     requirements.txt or pyproject.toml change.
 # A second run is a no-op that takes well under 2 s. It prints what it installs.
@@ -27,6 +27,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   echo "setup: installed ${missing[*]}"
+fi
+
+# buildifier for tools/lint.sh: the npm package carries the binaries for every host (no download at run time).
+if [ ! -e "$root/.tools/node_modules/@bazel/buildifier/package.json" ]; then
+  command -v npm >/dev/null 2>&1 || { echo "setup: npm is needed for buildifier (Debian package npm)" >&2; exit 1; }
+  echo "setup: installing buildifier 8.2.1 (npm) into .tools/"
+  npm install --prefix "$root/.tools" --no-save --silent --no-audit --no-fund @bazel/buildifier@8.2.1 >/dev/null \
+    || { echo "setup: npm could not install @bazel/buildifier" >&2; exit 1; }
 fi
 
 want=$( (cat "$root/requirements.txt"; cat "$root/pyproject.toml" 2>/dev/null || true) | sha256sum | cut -d" " -f1)

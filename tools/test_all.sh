@@ -7,7 +7,8 @@
 #   3. budget fixtures that must fail `bazel build` with a message naming budget, figure and contributors;
 #   4. the archive path of the ARM toolchain (file:// tarball + sha256, and a wrong sha256);
 #   5. a real HTTP remote cache (nginx WebDAV on loopback) shared by two clones at different paths: 0 actions run
-#      in the second.
+#      in the second;
+#   6. format and lint of every source kind (tools/lint.sh: buildifier, ruff, clang-format).
 # It sets itself up first (tools/setup.sh, which may use the package registries). Then, when it can (root, or
 # unprivileged user namespaces), it runs the suites inside a fresh network namespace with nothing but loopback:
 # any download attempted by a build or test fails there, which proves that none is made.
@@ -41,6 +42,7 @@ suite() {  # suite NAME COMMAND...
   echo "=== $1"
   if "${@:2}"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "=== $1 FAILED"; fi
 }
+suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
 suite "bazel test //..." bazel test //...
 if [ -f "$root/e2e/WORKSPACE" ]; then
   suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh; rc=\$?; bazel shutdown; exit \$rc"

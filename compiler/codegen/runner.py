@@ -33,7 +33,7 @@ def render_user_api(prefix: str, ctx, needs_init: bool) -> list:
     """Declarations of the user's functions (their names are the user's, not prefixed), the failed-operator
     getter and, when a kernel has an init hook, <prefix>_init() (crt/include/aot/user_kernel.h)."""
     L = ["/* User kernels (the application defines them; crt/include/aot/user_kernel.h). */"]
-    for fn, (proto, first, builtin) in sorted(ctx.user_functions.items()):
+    for _fn, (proto, _first, builtin) in sorted(ctx.user_functions.items()):
         L.append(f"{proto};" + (f" /* stands in for {builtin} */" if builtin else ""))
     hooks = sorted({hook for _, hook, _ in ctx.init_hooks})
     L += [f"int32_t {h}(const struct aot_uk_params* params);" for h in hooks if h not in ctx.user_functions]

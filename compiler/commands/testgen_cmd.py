@@ -3,7 +3,8 @@
 Seeded random inputs are run through the oracle (TFLite Micro's interpreter; onnxruntime for .onnx) at build time;
 `P_test.c` holds the inputs and the expected outputs as const arrays and a main() that runs every case through
 `P_run()` and compares: bit-exact for integer outputs, |got - want| <= 1e-5 * |want| + 1e-6 for float32 (for ONNX
-models the tolerances of compiler.oracle.output_tolerances: int8 within 1, float within 1e-5 + 1e-4 * |want|). It prints one line per mismatch
+models the tolerances of compiler.oracle.output_tolerances: int8 within 1, float within 1e-5 + 1e-4 * |want|). It
+prints one line per mismatch
 (at most a few) and a summary, and returns non-zero on any difference, so the same file is a host cc_test and a
 QEMU firmware test. A stateful model is reset once and runs the cases in order with its state carried, as the
 oracle's one interpreter invoked once per case does, so a state lost between runs shows as a mismatch.

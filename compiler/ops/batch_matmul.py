@@ -1,4 +1,5 @@
-"""BATCH_MATMUL lowering (float32, int8, int16; no adjoint flags): [..., m, k] x [..., k, n] where each operand's batch is
+"""BATCH_MATMUL lowering (float32, int8, int16; no adjoint flags): [..., m, k] x [..., k, n] where each operand's batch
+is
 either the output's batch or a single matrix broadcast to every batch. int8 and int16 follow TFLite Micro: operands
 less their zero points, one requantization by s_a s_b / s_out (int16 in 64 bits with TFLite's 64-bit rounding)."""
 

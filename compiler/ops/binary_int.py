@@ -1,5 +1,6 @@
 """BINARY_INT32 (ONNX integer arithmetic: Add, Sub, Mul, Div, Min, Max on int32 with wrap-around and truncating
-division) and MAXIMUM / MINIMUM (float32, int32, and int8 / int16 comparing stored values as TFLite Micro does), FLOOR_DIV
+division) and MAXIMUM / MINIMUM (float32, int32, and int8 / int16 comparing stored values as TFLite Micro does),
+FLOOR_DIV
 and FLOOR_MOD (float32), all on the shared broadcast loop of aot/kernels/binary.h."""
 
 import numpy as np

@@ -1,5 +1,6 @@
 """CAST lowering (from the ONNX frontend, and TFLite's CAST): integer element-type conversion with an added offset,
-out = wrap(in + Offset), between int8, uint8, int16, int32, uint32 and bool, from any of them to float32 and from float32 to them (truncating) (TFLite
+out = wrap(in + Offset), between int8, uint8, int16, int32, uint32 and bool, from any of them to float32 and from
+float32 to them (truncating) (TFLite
 Micro's audio front-end casts its uint32 energies to int32 and back, and its int16 features to float32).
 
 The ONNX frontend uses it at the model boundary for uint8 data (uint8 quantized data is int8 data shifted by

@@ -4,7 +4,8 @@ Input 4 is a TFLite variable tensor, the activation state [batches, memory_size 
 updates in place and which lives in the model's state buffer (planner/state_plan.py), so it persists from one run
 to the next as in TFLite Micro. The kernel keeps its rows as rings (one int32 position of its own in the state
 buffer) instead of moving the whole state one step per run; the integer kernels keep it slot-major and take the
-time weights transposed to match ([memory][filters], aot/kernels/svdf.h). The integer arithmetic follows TFLite Micro's reference kernel: the projection is
+time weights transposed to match ([memory][filters], aot/kernels/svdf.h). The integer arithmetic follows TFLite Micro's
+reference kernel: the projection is
 rescaled into the state's quantization by input_scale * feature_scale / state_scale and the sum of time products
 into the output's by state_scale * time_scale / output_scale, both products formed in float32 as it does; the state
 and the time weights share one element type; the fused activation applies only to float32 (TFLite Micro's integer

@@ -2,7 +2,8 @@
 
 Inputs as TFLite orders them: 0 the output shape (an int32 vector; a constant must equal the output tensor's
 shape; one computed at run time, as SEANet's models pass it, is ignored like TFLite Micro does, which has no
-dynamic shapes and uses the output tensor's static shape), 1 the filter [out_c, kh, kw, in_c], 2 the input, 3 the optional bias.  The padding is TFLite Micro's:
+dynamic shapes and uses the output tensor's static shape), 1 the filter [out_c, kh, kw, in_c], 2 the input, 3 the
+optional bias.  The padding is TFLite Micro's:
 computed from the OUTPUT's height and width as if the layer were a convolution of the output (SAME: half the
 total of ((ceil(out / stride) - 1) * stride + k - out), rounded down; VALID: 0).  The kernels gather per output
 pixel (aot/kernels/transpose_conv.h), so unlike TFLite's scatter form they need no accumulator scratch.

@@ -1,7 +1,8 @@
 """Operators whose every output is a strided view of their one data input, copied by the shared strided copy
 (aot/kernels/strided_copy.h): SLICE, REVERSE_V2, BROADCAST_TO, TILE, FILL, SPACE_TO_DEPTH, DEPTH_TO_SPACE,
 BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND (without crops / paddings), SPLIT, SPLIT_V and UNPACK. Each output is
-described by its dims, the input step per output dimension (0 to repeat, negative to reverse) and the input element of output element 0, all computed here from the constant operands; data only
+described by its dims, the input step per output dimension (0 to repeat, negative to reverse) and the input element of
+output element 0, all computed here from the constant operands; data only
 moves, so quantized outputs must carry the input's quantization (as TFLite Micro copies stored values).
 """
 

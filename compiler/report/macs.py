@@ -2,7 +2,8 @@
 
 Convolutions and fully connected layers count one MAC per weight tap per output element (the figure papers and
 the MLPerf Tiny tables quote), recurrent ops every weight of their matrix products once per step (SVDF: feature
-and time weights per batch row; LSTM: the four gates' input and recurrent weights per batch row and time step); pooling counts one operation per window element, element-wise ops one per output
+and time weights per batch row; LSTM: the four gates' input and recurrent weights per batch row and time step); pooling
+counts one operation per window element, element-wise ops one per output
 element, and data movement (reshape, pad, concatenation, (de)quantize) zero.
 """
 

@@ -57,7 +57,8 @@ def detection_model(
 ):
     """One DETECTION_POSTPROCESS on run-time box encodings [batch, n, box_width] and class predictions
     [batch, n, classes (+1)], constant anchors. int8_inputs: (box q, class q) to feed it from int8 inputs through
-    DEQUANTIZE, as converted int8 detectors do (or, with direct_int8, straight into the operator). omit: option names left out (TFLite Micro's defaults apply)."""
+    DEQUANTIZE, as converted int8 detectors do (or, with direct_int8, straight into the operator). omit: option names
+    left out (TFLite Micro's defaults apply)."""
 
     def build():
         b = ModelBuilder()
@@ -219,7 +220,7 @@ def test_invalid_box_fails_the_run(tmp_path):
     cases = random_inputs(compiled.graph, np.random.default_rng(0), 1)
     with pytest.raises(RuntimeError, match="failed with -3"):
         execute_on_host(compiled, cases)
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 (the interpreter raises its own exception types)
         tflm_outputs(str(tmp_path / "model.tflite"), cases, 4)
 
 
@@ -250,7 +251,7 @@ def test_int8_operands_refused(tmp_path):
         _compile(tmp_path, build)
     rng = np.random.default_rng(0)
     inputs = [rng.integers(-128, 128, (1, 32, 4)).astype(np.int8), rng.integers(-128, 128, (1, 32, 6)).astype(np.int8)]
-    with pytest.raises(Exception):
+    with pytest.raises(Exception):  # noqa: B017 (the interpreter raises its own exception types)
         tflm_outputs(str(tmp_path / "model.tflite"), [inputs], 4)
 
 

@@ -79,10 +79,10 @@ def _plane_fits(in_shape, kh, kw, stride, padding, dilation):
     dh, dw = dilation
     eh, ew = (kh - 1) * dh + 1, (kw - 1) * dw + 1
     if padding == 0:  # SAME
-        oh, ow = -(-ih // sh), -(-iw // sw)
+        _oh, ow = -(-ih // sh), -(-iw // sw)
         pad_l = max((ow - 1) * sw + ew - iw, 0) // 2
     else:
-        oh, ow = (ih - eh) // sh + 1, (iw - ew) // sw + 1
+        _oh, ow = (ih - eh) // sh + 1, (iw - ew) // sw + 1
         pad_l = 0
     plane_w = max(iw + pad_l, (ow - 1) * sw + ew - pad_l)
     return (kh - 1) * dh * plane_w + ew <= 16

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 from compiler.driver import compile_model, load_model  # noqa: E402
 from conftest import SHARED_MODELS, model_or_generated  # noqa: E402
 import test_dsp_kernels as dsp  # noqa: E402
-from test_dsp_kernels import CONV_CASES, DW_CASES, _check, _conv_model, _extremes, _fc_model, _kernels  # noqa: E402
+from test_dsp_kernels import CONV_CASES, DW_CASES, _check, _conv_model, _extremes, _fc_model  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
 
 TARGET = "cortex-m3"

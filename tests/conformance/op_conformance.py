@@ -5,7 +5,8 @@ with the TFLite Micro interpreter, and the operator x type coverage table beside
 
 Each case module `cases_<family>.py` defines `cases()` returning a list of case.Case. Outcomes per case: ok
 (bit-exact integers, floats within the harness tolerance), refused (one clear CompileError/UnsupportedError
-paragraph; expected when the case says `refused`), tflm_refuses (the interpreter itself rejects the model), wrong (a mismatch) or crash (a traceback, a C build failure or a
+paragraph; expected when the case says `refused`), tflm_refuses (the interpreter itself rejects the model), wrong (a
+mismatch) or crash (a traceback, a C build failure or a
 failed run). The exit status is non-zero on any wrong or crash, and on a case that must be refused but compiles.
 
 The table has one row per TFLite Micro builtin (tflm_builtins.py) and one column per type: "ok" when every case of
@@ -156,7 +157,8 @@ def coverage_table(results) -> tuple:
         counts[r[4]] += 1
     summary = (
         f"{n} cases: {counts['ok']} ok, {counts['refused']} refused, {counts['wrong']} wrong, "
-        f"{counts['crash']} crash, {counts['tflm_refuses']} that TFLite Micro itself does not run. TFLite Micro builtin x type pairs covered (all cases ok): {covered} of "
+        f"{counts['crash']} crash, {counts['tflm_refuses']} that TFLite Micro itself does not run. "
+        f"TFLite Micro builtin x type pairs covered (all cases ok): {covered} of "
         f"{applicable} ({100.0 * covered / max(1, applicable):.1f} %); builtins covered in every type "
         f"TFLite Micro takes: {ops_full} of {sum(1 for v in TFLM_BUILTINS.values() if v)}; compiled by "
         f"aotc: {len(compiled & set(TFLM_BUILTINS))} of {len(TFLM_BUILTINS)}."

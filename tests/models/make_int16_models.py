@@ -2,7 +2,8 @@
 element-wise and data-movement int16 operator, for the on-target bit-exact test (BUILD.bazel: int16_ops_exact_test).
 
 No TensorFlow needed: tests/compiler/tflite_builder.py writes the flatbuffer.  The quantization parameters are
-symmetric int16 scales that keep every intermediate in range; the two inputs cover an ADD / SUB with broadcasting, QUANTIZE
+symmetric int16 scales that keep every intermediate in range; the two inputs cover an ADD / SUB with broadcasting,
+QUANTIZE
 to int8 and back to int16, and a float32 output through DEQUANTIZE.  Regenerate with
     .venv/bin/python tests/models/make_int16_models.py
 """

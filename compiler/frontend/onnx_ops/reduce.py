@@ -1,5 +1,6 @@
 """Reductions over axes: ReduceMean (MEAN), ReduceMax / ReduceMin / ReduceSum (REDUCE_MAX / REDUCE_MIN / SUM, on
-float data), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax (SOFTMAX over the last axis; other axes are moved
+float data), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax (SOFTMAX over the last axis;
+other axes are moved
 last by a TRANSPOSE, or, before opset 13, flattened to 2-D as that opset defines)."""
 
 import numpy as np
