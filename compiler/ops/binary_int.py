@@ -1,7 +1,7 @@
 """BINARY_INT32 (ONNX integer arithmetic: Add, Sub, Mul, Div, Min, Max on int32 with wrap-around and truncating
 division) and MAXIMUM / MINIMUM (float32, int32, and int8 / int16 comparing stored values as TFLite Micro does),
-FLOOR_DIV
-and FLOOR_MOD (float32), all on the shared broadcast loop of aot/kernels/binary.h."""
+FLOOR_DIV, FLOOR_MOD and POW (float32; POW is TFLite's builtin, not one of TFLite Micro's, and ONNX Pow), all on the
+shared broadcast loop of aot/kernels/binary.h."""
 
 import numpy as np
 
@@ -9,13 +9,24 @@ from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
 from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
 
-CODES = {"ADD": 0, "SUB": 1, "MUL": 2, "DIV": 3, "PRELU": 4, "MIN": 5, "MAX": 6, "FLOOR_DIV": 7, "FLOOR_MOD": 8}
+CODES = {
+    "ADD": 0,
+    "SUB": 1,
+    "MUL": 2,
+    "DIV": 3,
+    "PRELU": 4,
+    "MIN": 5,
+    "MAX": 6,
+    "FLOOR_DIV": 7,
+    "FLOOR_MOD": 8,
+    "POW": 9,
+}
 FLT_MAX = float(np.finfo(np.float32).max)
 
 
 @register
 class BinaryInt(OpLowering):
-    builtins = ("BINARY_INT32", "MAXIMUM", "MINIMUM", "FLOOR_DIV", "FLOOR_MOD")
+    builtins = ("BINARY_INT32", "MAXIMUM", "MINIMUM", "FLOOR_DIV", "FLOOR_MOD", "POW")
     elementwise = True
     dtypes = ("int32", "float32", "int8", "int16")
     header = "aot/kernels/binary.h"
@@ -25,7 +36,7 @@ class BinaryInt(OpLowering):
             return CODES["MAX"]
         if op.kind == "MINIMUM":
             return CODES["MIN"]
-        if op.kind in ("FLOOR_DIV", "FLOOR_MOD"):
+        if op.kind in ("FLOOR_DIV", "FLOOR_MOD", "POW"):
             return CODES[op.kind]
         name = op.options.get("Operation", "")
         if name not in CODES:
@@ -39,10 +50,10 @@ class BinaryInt(OpLowering):
         dtype = require_same_dtype(op, a, b, out)
         if op.kind == "BINARY_INT32" and dtype != "int32":
             raise CompileError(f"Operator {op.index} ({op.kind}) works on int32 tensors, not {dtype}.")
-        if op.kind in ("FLOOR_DIV", "FLOOR_MOD") and dtype != "float32":
+        if op.kind in ("FLOOR_DIV", "FLOOR_MOD", "POW") and dtype != "float32":
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}) on {dtype} tensor '{a.name}'; {op.kind} is "
-                "supported for float32 (as in TFLite Micro)."
+                "supported for float32" + (" (as in TFLite Micro)." if op.kind != "POW" else ".")
             )
         if dtype in ("int8", "int16"):
             require_quant(op, a, "first input")

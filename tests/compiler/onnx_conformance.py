@@ -51,7 +51,7 @@ OPS = (
     "BatchNormalization Pad ReduceMean Identity Dropout Slice Split Gather QuantizeLinear DequantizeLinear "
     "QLinearConv QLinearMatMul Abs Neg Sqrt Reciprocal Exp Log Sin Cos Floor Ceil Round Min Max Equal Less "
     "LessOrEqual Greater GreaterOrEqual And Or Not Where Resize Upsample Erf Softplus Gelu Expand Tile ReduceMax "
-    "ReduceMin ReduceSum ArgMax ArgMin"
+    "ReduceMin ReduceSum ArgMax ArgMin Pow"
 ).split()
 # Constant carries no computation (it is folded); cases using it with listed ops are applicable.
 ALLOWED = set(OPS) | {"Constant"}

@@ -1,4 +1,4 @@
-"""ONNX Erf, Softplus, Gelu (both forms), Expand, Tile, ReduceMax / ReduceMin / ReduceSum and ArgMax / ArgMin,
+"""ONNX Erf, Softplus, Gelu (both forms), Expand, Tile, ReduceMax / ReduceMin / ReduceSum, ArgMax / ArgMin and Pow,
 all in one generated graph run on the host and compared with onnxruntime; refusals in one paragraph."""
 
 import os
@@ -29,11 +29,15 @@ def _graph():
         helper.make_node("ReduceSum", ["x", "ax12"], ["rsum"], keepdims=0),
         helper.make_node("ArgMax", ["x"], ["amax"], axis=2, keepdims=0),
         helper.make_node("ArgMin", ["x"], ["amin"], axis=-2, keepdims=1),
+        helper.make_node("Abs", ["x"], ["xabs"]),
+        helper.make_node("Pow", ["xabs", "p3"], ["pow"]),
+        helper.make_node("Pow", ["x", "two"], ["square"]),
     ]
     inits = [
         onnx.numpy_helper.from_array(np.array(v, np.int64), k)
-        for k, v in {"eshape": [3, 1, 2, 3, 1], "reps": [2, 1, 3], "ax12": [1, 2], "ax0": [0]}.items()
+        for k, v in {"eshape": [3, 1, 2, 3, 1], "reps": [2, 1, 3], "ax12": [1, 2], "ax0": [0], "two": [2]}.items()
     ]
+    inits.append(onnx.numpy_helper.from_array(np.array([0.5, -1.5, 3.0, 1.0], np.float32), "p3"))
     outs = {
         "erf": [2, 3, 4],
         "softplus": [2, 8],
@@ -46,6 +50,8 @@ def _graph():
         "rsum": [2],
         "amax": [2, 3],
         "amin": [2, 1, 4],
+        "pow": [2, 3, 4],
+        "square": [2, 3, 4],
     }
     out_info = [
         helper.make_tensor_value_info(k, TensorProto.INT64 if k.startswith("a") else F, v) for k, v in outs.items()

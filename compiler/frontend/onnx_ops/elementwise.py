@@ -1,6 +1,6 @@
 """Element-wise ONNX operators: activations (Relu, LeakyRelu, PRelu, Clip, Sigmoid, Tanh, HardSigmoid,
 HardSwish, Softplus, Gelu), unary math (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round, Erf),
-binary arithmetic
+binary arithmetic (and Pow)
 with broadcasting (Add, Sub, Mul, Div), the variadic Min / Max, comparisons and logic (Equal, Less, LessOrEqual,
 Greater, GreaterOrEqual, And, Or, Not), Where and the identities (Identity, Dropout).
 
@@ -167,6 +167,8 @@ def _binary(kind, int8: bool):
             raise NotQuantizable()
         if ctx.quantized and len(shape) > 4:
             raise NotQuantizable()
+        if kind == "POW" and any(v.dtype != "float32" and not v.is_const for v in (a, c)):
+            raise ctx.unsupported("Pow is supported on float32 data (a constant exponent may be of any numeric type)")
         if not ctx.quantized and any(is_raw_int(v) and not v.is_const for v in (a, c)):
             _int_binary(ctx, kind, a, c, shape)
             return
@@ -432,6 +434,7 @@ CONVERTERS = {
     "Sub": (_binary("SUB", True), "compute"),
     "Mul": (_binary("MUL", True), "compute"),
     "Div": (_binary("DIV", False), "compute"),
+    "Pow": (_binary("POW", False), "compute"),
     "PRelu": (_binary("PRELU", False), "compute"),
     "Abs": (_unary("ABS", int8=lambda ctx: True), "compute"),
     "Neg": (_unary("NEG"), "compute"),

@@ -1,5 +1,5 @@
 /* float32 element-wise binary operations with broadcasting: the one loop behind ADD / SUB / MUL / DIV / PRELU /
- * MAXIMUM / MINIMUM / FLOOR_DIV / FLOOR_MOD. */
+ * MAXIMUM / MINIMUM / FLOOR_DIV / FLOOR_MOD / POW. */
 #include <math.h>
 
 #include "aot/kernels/binary.h"
@@ -58,6 +58,8 @@ void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* outpu
                     AOT_BINARY_ROW(aot_floor_div(x, y));
                 case AOT_BINARY_FLOOR_MOD:
                     AOT_BINARY_ROW(aot_floor_mod(x, y));
+                case AOT_BINARY_POW:
+                    AOT_BINARY_ROW(powf(x, y));
                 default:
                     AOT_BINARY_ROW(x > y ? x : y);
                 }

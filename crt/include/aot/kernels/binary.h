@@ -28,6 +28,8 @@ extern "C" {
 /* float32 only, as TFLite Micro: floor(x / y) divided in double; x - floor(x / y) * y from fmodf. */
 #define AOT_BINARY_FLOOR_DIV 7
 #define AOT_BINARY_FLOOR_MOD 8
+/* float32 only: powf(x, y) (TFLite's POW, ONNX Pow). */
+#define AOT_BINARY_POW 9
 
 void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* output, const int32_t* dims,
                     const int32_t* in1_strides, const int32_t* in2_strides, float act_min, float act_max);
