@@ -175,9 +175,24 @@ def _movement():
     return b.build()
 
 
+def _stateful_control() -> dict:
+    """Multi-subgraph seeds: resource variables with a CALL_ONCE init subgraph, a WHILE loop with an IF in its body,
+    and DETECTION_POSTPROCESS (a CUSTOM operator with FlexBuffer options), from the models of their own tests."""
+    from test_control_flow import while_model
+    from test_detection_postprocess import detection_model
+    from test_resource_variables import accumulator
+
+    return {
+        "variables": accumulator("int8", shape=(2, 3), init=7, init_by_op=True)().build(),
+        "while_if": while_model(nested_if=True)().build(),
+        "detection": detection_model(n=16, classes=3, max_det=4, regular=True)().build(),
+    }
+
+
 def builder_seeds() -> dict:
     """{name: bytes} of the generated seeds."""
     return {
+        **_stateful_control(),
         "conv_block": _conv_block(),
         "elementwise": _elementwise(),
         "float_mlp": _float_mlp(),
