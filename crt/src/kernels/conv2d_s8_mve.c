@@ -2,8 +2,8 @@
  *
  * Output pixels are taken two at a time; each pixel's K = filter_h * filter_w * in_c inputs are a row of the GEMM.
  * A 1x1 filter without padding reads its rows straight from the input (any stride); other filters gather both
- * rows into scratch (2 * K bytes), out-of-image taps set to the input zero point, whose product with the weights
- * the compiler folded into the bias.  Weights in the layout of mve_s8.h; per output channel a multiplier and a
+ * rows into scratch (2 * aot_mve_row_bytes: K, or K zero-padded to a multiple of 16 for the block loop), out-of-image
+ * taps set to the input zero point, whose product with the weights the compiler folded into the bias.  Weights in the layout of mve_s8.h; per output channel a multiplier and a
  * TFLite shift (every value TFLite allows).  Requires filter depth == in_c (no groups).
  * aot_conv2d_s8_mve_add fuses a residual ADD (aot/kernels/conv2d.h): residual element i is read just before
  * output element i is stored, so the output may overwrite the residual.
@@ -18,12 +18,29 @@ struct aot_mve_geom {
     int8_t zero_point;
 };
 
-/* The GEMM row of output pixel `pixel`: in the input (1x1 filter without padding) or gathered into `row`. */
-static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel, int8_t* row, int direct)
+/* An output pixel (batch, row, column), stepped from one pixel to the next without a division. */
+struct aot_mve_px {
+    int32_t b, oy, ox;
+};
+
+static inline struct aot_mve_px aot_mve_next(const struct aot_mve_geom* g, struct aot_mve_px q)
 {
-    const int32_t ox = pixel % g->out_w;
-    const int32_t oy = (pixel / g->out_w) % g->out_h;
-    const int32_t b = pixel / (g->out_w * g->out_h);
+    if (++q.ox == g->out_w) {
+        q.ox = 0;
+        if (++q.oy == g->out_h) {
+            q.oy = 0;
+            q.b++;
+        }
+    }
+    return q;
+}
+
+/* The GEMM row of output pixel q: in the input (1x1 filter without padding) or gathered into `row`. */
+static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, struct aot_mve_px q, int8_t* row, int direct)
+{
+    const int32_t ox = q.ox;
+    const int32_t oy = q.oy;
+    const int32_t b = q.b;
     const int8_t* in_b = g->input + b * g->in_h * g->in_w * g->in_c;
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
@@ -60,12 +77,12 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
 }
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-/* The first tap of output pixel `pixel`'s window when the whole window is inside the image, else 0. */
-static const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
+/* The first tap of output pixel q's window when the whole window is inside the image, else 0. */
+static inline const int8_t* aot_mve_window(const struct aot_mve_geom* g, struct aot_mve_px q)
 {
-    const int32_t ox = pixel % g->out_w;
-    const int32_t oy = (pixel / g->out_w) % g->out_h;
-    const int32_t b = pixel / (g->out_w * g->out_h);
+    const int32_t ox = q.ox;
+    const int32_t oy = q.oy;
+    const int32_t b = q.b;
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
     if (y0 < 0 || x0 < 0 || y0 + (g->filter_h - 1) * g->dilation_h >= g->in_h || x0 + g->filter_w > g->in_w) {
@@ -98,14 +115,14 @@ static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8
     return 1;
 }
 
-/* Output pixel `pixel`'s GEMM row gathered into `row` (VLDRB gathers, 16 taps each) when its window is inside the
- * image; 0 when it is not (then aot_mve_im2col pads it). */
-static const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs, int32_t k,
-                                        int8_t* row)
+/* Output pixel q's GEMM row gathered into `row` (VLDRB gathers, 16 taps each; zeros from K to kp) when its
+ * window is inside the image; 0 when it is not (then aot_mve_im2col pads it). */
+static inline const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, struct aot_mve_px q, const uint8_t* offs,
+                                               int32_t k, int32_t kp, int8_t* row)
 {
-    const int32_t ox = pixel % g->out_w;
-    const int32_t oy = (pixel / g->out_w) % g->out_h;
-    const int32_t b = pixel / (g->out_w * g->out_h);
+    const int32_t ox = q.ox;
+    const int32_t oy = q.oy;
+    const int32_t b = q.b;
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
     const int8_t* base;
@@ -115,23 +132,41 @@ static const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pi
         return 0;
     }
     base = g->input + ((b * g->in_h + y0) * g->in_w + x0) * g->in_c;
+    if ((kp & 15) == 0) {
+        /* Whole vectors (kp <= 48): unrolled, the stores unpredicated, the lanes past K of the last gathered as
+         * zero (the row's padding). */
+        const int32_t last = kp - 16;
+        if (last >= 16) {
+            vstrbq_s8(row, vldrbq_gather_offset_s8(base, vldrbq_u8(offs)));
+        }
+        if (last >= 32) {
+            vstrbq_s8(row + 16, vldrbq_gather_offset_s8(base, vldrbq_u8(offs + 16)));
+        }
+        vstrbq_s8(row + last, vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + last), vctp8q((uint32_t)(k - last))));
+        return row;
+    }
     for (j = 0; j < k; j += 16) {
-        const mve_pred16_t p = vctp8q((uint32_t)(k - j));
-        vstrbq_p_s8(row + j, vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), p), p);
+        vstrbq_p_s8(row + j, vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), vctp8q((uint32_t)(k - j))),
+                    vctp8q((uint32_t)(kp - j)));
     }
     return row;
 }
 #endif
 
 /* The whole layer; `fused` (a constant in each entry point) adds the residual, `right` (a constant) says every
- * shift is a right shift. */
+ * shift is a right shift, `tail` (a constant) that im2col rows are zero-padded to aot_mve_row_bytes for the block
+ * loop's unpredicated K % 16 tail (aot_mve_dot_blocks_tail). */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
-                                              int8_t* scratch, const int8_t* residual, int fused, int right)
+                                              int8_t* scratch, const int8_t* residual, int fused, int right,
+                                              int tail)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int32_t pixels = batches * g->out_h * g->out_w;
     const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
+    /* Row bytes in scratch; kp > k: rows zero-padded for the block loop's unpredicated tail. */
+    const int32_t kp = tail ? aot_mve_row_bytes(k, out_c) : k;
+    struct aot_mve_px q0, q1;
     int32_t p;
 #if defined(__ARM_FEATURE_MVE)
     /* Short windows (K <= 48, within 256 bytes) gathered straight from the image where they are inside it. */
@@ -142,11 +177,13 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
     const int runs = !direct && g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
 #endif
-    for (p = 0; p + 2 <= pixels; p += 2) {
+    q0.b = q0.oy = q0.ox = 0;
+    for (p = 0; p + 2 <= pixels; p += 2, q0 = aot_mve_next(g, q1)) {
+        q1 = aot_mve_next(g, q0);
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
         if (runs) {
-            const int8_t* w0 = aot_mve_window(g, p);
-            const int8_t* w1 = aot_mve_window(g, p + 1);
+            const int8_t* w0 = aot_mve_window(g, q0);
+            const int8_t* w1 = aot_mve_window(g, q1);
             if (w0 && w1) {
                 aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
                                   filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
@@ -159,19 +196,26 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
         const int8_t* x1 = 0;
 #if defined(__ARM_FEATURE_MVE)
         if (gather) {
-            x0 = aot_mve_gather_row(g, p, offs, k, scratch);
-            x1 = aot_mve_gather_row(g, p + 1, offs, k, scratch + k);
+            x0 = aot_mve_gather_row(g, q0, offs, k, kp, scratch);
+            x1 = aot_mve_gather_row(g, q1, offs, k, kp, scratch + kp);
         }
 #endif
-        x0 = x0 ? x0 : aot_mve_im2col(g, p, scratch, direct);
-        x1 = x1 ? x1 : aot_mve_im2col(g, p + 1, scratch + k, direct);
+        if (!x0) {
+            x0 = aot_mve_im2col(g, q0, scratch, direct);
+            aot_mve_fill(scratch + k, kp - k, 0);
+        }
+        if (!x1) {
+            x1 = aot_mve_im2col(g, q1, scratch + kp, direct);
+            aot_mve_fill(scratch + kp + k, kp - k, 0);
+        }
         aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right);
+                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right,
+                     tail);
     }
     if (p < pixels) {
-        const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
+        const int8_t* x0 = aot_mve_im2col(g, q0, scratch, direct);
         aot_mve_gemm(x0, x0, filter, k, out_c, rq, output + p * out_c, output + p * out_c,
-                     fused ? residual + p * out_c : 0, 0, 0, fused, right);
+                     fused ? residual + p * out_c : 0, 0, 0, fused, right, 0);
     }
 }
 
@@ -179,10 +223,21 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
                                               int8_t* scratch, const int8_t* residual, int fused)
 {
-    if (aot_mve_all_right(rq->shift, out_c)) {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1);
+    const int right = aot_mve_all_right(rq->shift, out_c);
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+    /* K % 16 tails in the block loop (a first layer: 3x3 taps on 3 channels) for the common case only -- no fused
+     * ADD, right shifts -- to keep the code small; the others take the predicated tail of aot_mve_dot4. */
+    const int32_t k = g->filter_h * g->filter_w * g->in_c;
+    const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
+    if (!fused && right && !direct && aot_mve_row_bytes(k, out_c) != k) {
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, 0, 1, 1);
+        return;
+    }
+#endif
+    if (right) {
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1, 0);
     } else {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0);
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0, 0);
     }
 }
 
