@@ -265,7 +265,8 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     rq.per_channel = 1;                                                                                            \
     rq.out_offset = output_offset;                                                                                 \
     rq.act_min = act_min;                                                                                          \
-    rq.act_max = act_max
+    rq.act_max = act_max;                                                                                          \
+    rq.add_tab = 0
 
 void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
@@ -289,7 +290,17 @@ void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, i
                            const struct aot_add_s8_params* residual_add)
 {
     struct aot_add_s8_params add = *residual_add; /* a local copy: the int8 stores cannot alias it */
+#if defined(__ARM_FEATURE_MVE)
+    int32_t tab[AOT_MVE_ADD_TAB];
+#endif
     AOT_CONV2D_S8_MVE_SETUP;
     rq.add = &add;
+#if defined(__ARM_FEATURE_MVE)
+    aot_mve_add_tables(tab, &add);
+    rq.add_tab = tab;
+    rq.out_offset += 128;
+    rq.act_min += 128;
+    rq.act_max += 128;
+#endif
     aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, residual, 1);
 }

@@ -95,7 +95,13 @@ struct aot_mve_rq {
     const int32_t* shift;
     int32_t per_channel, out_offset, act_min, act_max;
     const struct aot_add_s8_params* add;
+    /* MVE, fused ADD: AOT_MVE_ADD_TAB words from aot_mve_add_tables; out_offset, act_min and act_max then carry
+     * +128 (the requantized value indexes the first table directly). */
+    const int32_t* add_tab;
 };
+
+/* Words of the fused ADD's rescaling tables (two of 256). */
+#define AOT_MVE_ADD_TAB 512
 
 #if defined(__ARM_FEATURE_MVE)
 
@@ -140,14 +146,28 @@ static inline int32x4_t aot_mve_add_rescale(int32x4_t x, int32_t bias, int32_t m
     return vshlq_r_s32(r, -right_shift);
 }
 
-/* aot_add_s8_elem (add_s8_elem.h) of 4 lanes: conv values v and residual elements r. */
-static inline int32x4_t aot_mve_add_elem(int32x4_t v, int32x4_t r, const struct aot_add_s8_params* a)
+/* The output stage of aot_add_s8_elem for 4 lanes of sums of the rescaled inputs. */
+static inline int32x4_t aot_mve_add_out(int32x4_t sum, const struct aot_add_s8_params* a)
 {
-    const int32x4_t sum = vaddq_s32(aot_mve_add_rescale(v, a->in1_bias, a->in1_multiplier, a->in1_add, a->in1_shift),
-                                    aot_mve_add_rescale(r, a->in2_bias, a->in2_multiplier, a->in2_add, a->in2_shift));
     int32x4_t o = vaddq_s32(vaddq_n_s32(vqrdmulhq_n_s32(sum, a->out_multiplier), a->out_add), vshrq_n_s32(sum, 31));
     o = vshlq_r_s32(o, -a->out_shift);
     return vminq_s32(vmaxq_s32(o, vdupq_n_s32(a->act_min)), vdupq_n_s32(a->act_max));
+}
+
+/* Both inputs of the fused ADD take only 256 values, so their rescaled values are tabulated once per layer
+ * (gathered per output: one VLDRW instead of seven operations): tab[v + 128] = rescaled conv output v,
+ * tab[256 + (uint8_t)r] = rescaled residual element r, bit-exact with aot_mve_add_rescale. */
+static inline void aot_mve_add_tables(int32_t* tab, const struct aot_add_s8_params* a)
+{
+    static const int32_t lanes[4] = {0, 1, 2, 3};
+    const int32x4_t base = vld1q_s32(lanes);
+    int32_t j;
+    for (j = 0; j < 256; j += 4) {
+        const int32x4_t x = vaddq_n_s32(base, j - 128);
+        vst1q_s32(tab + j, aot_mve_add_rescale(x, a->in1_bias, a->in1_multiplier, a->in1_add, a->in1_shift));
+        vst1q_s32(tab + 256 + ((j - 128) & 255),
+                  aot_mve_add_rescale(x, a->in2_bias, a->in2_multiplier, a->in2_add, a->in2_shift));
+    }
 }
 
 /* The requantization constants of up to 4 channels (lanes past n are zero and never stored). */
@@ -190,12 +210,21 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
     v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
     if (whole) {
         if (fused) {
-            v = aot_mve_add_elem(v, vldrbq_s32(residual + c), rq->add);
+            /* v + 128 (see add_tab) and the residual's byte index the tables. */
+            v = aot_mve_add_out(
+                vaddq_s32(vldrwq_gather_shifted_offset_s32(rq->add_tab, vreinterpretq_u32_s32(v)),
+                          vldrwq_gather_shifted_offset_s32(rq->add_tab + 256, vldrbq_u32((const uint8_t*)residual + c))),
+                rq->add);
         }
         vstrbq_s32(out + c, v);
     } else {
         if (fused) {
-            v = aot_mve_add_elem(v, vldrbq_z_s32(residual + c, ch->p), rq->add);
+            /* Lanes past n: v within [0, 255] after the clamp, the residual loaded as 0; neither is stored. */
+            v = aot_mve_add_out(
+                vaddq_s32(vldrwq_gather_shifted_offset_s32(rq->add_tab, vreinterpretq_u32_s32(v)),
+                          vldrwq_gather_shifted_offset_s32(rq->add_tab + 256,
+                                                           vldrbq_z_u32((const uint8_t*)residual + c, ch->p))),
+                rq->add);
         }
         vstrbq_p_s32(out + c, v, ch->p);
     }
