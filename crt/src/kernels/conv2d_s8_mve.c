@@ -95,24 +95,63 @@ static inline const int8_t* aot_mve_window(const struct aot_mve_geom* g, struct 
 #if defined(__ARM_FEATURE_MVE)
 /* The gather offsets of a window's K taps from its first tap, 16 per vector (taps past K: 0), when K <= 48 and
  * every tap lies within 256 bytes of the first (a first layer's 3x3 window on 3 channels, a 10x4 one on one
- * channel): returns 1 and fills offs, else 0. */
-static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48])
+ * channel): fills offs and each tap's row and column in the window (dy, dx) and returns 1, or 2 when windows
+ * that leave the image can be gathered too (aot_mve_gather_border: every window row y0 + dy lies in
+ * [-pad_top, 255] with in_h <= 256 - pad_top, so it is inside the image exactly when (uint8_t)(y0 + dy) < in_h;
+ * the same for columns); else 0. */
+static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48], uint8_t dy[48],
+                                  uint8_t dx[48])
 {
     int32_t ky, kx, c, j = 0;
     const int32_t last = ((g->filter_h - 1) * g->dilation_h * g->in_w + (g->filter_w - 1) * g->dilation_w) * g->in_c
                          + g->in_c - 1;
+    const int32_t y_end = (g->out_h - 1) * g->stride_h - g->pad_top + (g->filter_h - 1) * g->dilation_h;
+    const int32_t x_end = (g->out_w - 1) * g->stride_w - g->pad_left + (g->filter_w - 1) * g->dilation_w;
     if (k > 48 || last > 255) {
         return 0;
     }
     memset(offs, 0, 48);
+    memset(dy, 0, 48);
+    memset(dx, 0, 48);
     for (ky = 0; ky < g->filter_h; ky++) {
         for (kx = 0; kx < g->filter_w; kx++) {
             for (c = 0; c < g->in_c; c++) {
+                dy[j] = (uint8_t)(ky * g->dilation_h);
+                dx[j] = (uint8_t)(kx * g->dilation_w);
                 offs[j++] = (uint8_t)((ky * g->dilation_h * g->in_w + kx * g->dilation_w) * g->in_c + c);
             }
         }
     }
+    if (y_end <= 255 && x_end <= 255 && g->pad_top >= 0 && g->pad_left >= 0 && g->in_h <= 256 - g->pad_top &&
+        g->in_w <= 256 - g->pad_left) {
+        return 2;
+    }
     return 1;
+}
+
+/* Output pixel q's GEMM row when its window leaves the image (aot_mve_gather_offsets returned 2): the taps inside
+ * gathered, the others set to the input zero point, zeros from K to kp. */
+static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, struct aot_mve_px q, const uint8_t* offs,
+                                           const uint8_t* dy, const uint8_t* dx, int32_t k, int32_t kp, int8_t* row)
+{
+    const int32_t y0 = q.oy * g->stride_h - g->pad_top;
+    const int32_t x0 = q.ox * g->stride_w - g->pad_left;
+    /* The window's first tap, possibly outside the image: only lanes inside it are loaded. */
+    const int8_t* base =
+        (const int8_t*)((uintptr_t)g->input + (uintptr_t)(((q.b * g->in_h + y0) * g->in_w + x0) * g->in_c));
+    const int8x16_t zp = vdupq_n_s8(g->zero_point);
+    int32_t j;
+    for (j = 0; j < kp; j += 16) {
+        const mve_pred16_t in_k = vctp8q((uint32_t)(k > j ? k - j : 0));
+        const mve_pred16_t out = vcmpcsq_n_u8(vaddq_n_u8(vldrbq_u8(dy + j), (uint8_t)y0), (uint8_t)g->in_h) |
+                                 vcmpcsq_n_u8(vaddq_n_u8(vldrbq_u8(dx + j), (uint8_t)x0), (uint8_t)g->in_w);
+        const mve_pred16_t load = (mve_pred16_t)(in_k & ~out);
+        /* Lanes past K keep the gather's zero; taps outside the image take the zero point. */
+        vstrbq_p_s8(row + j, vpselq_s8(vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), load), zp,
+                                       (mve_pred16_t)(load | ~in_k)),
+                    vctp8q((uint32_t)(kp - j)));
+    }
+    return row;
 }
 
 /* Output pixel q's GEMM row gathered into `row` (VLDRB gathers, 16 taps each; zeros from K to kp) when its
@@ -170,8 +209,8 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     int32_t p;
 #if defined(__ARM_FEATURE_MVE)
     /* Short windows (K <= 48, within 256 bytes) gathered straight from the image where they are inside it. */
-    uint8_t offs[48];
-    const int gather = !direct && aot_mve_gather_offsets(g, k, offs);
+    uint8_t offs[48], dy[48], dx[48];
+    const int gather = direct ? 0 : aot_mve_gather_offsets(g, k, offs, dy, dx);
 #endif
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
     /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
@@ -198,6 +237,10 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
         if (gather) {
             x0 = aot_mve_gather_row(g, q0, offs, k, kp, scratch);
             x1 = aot_mve_gather_row(g, q1, offs, k, kp, scratch + kp);
+            if (gather == 2) {
+                x0 = x0 ? x0 : aot_mve_gather_border(g, q0, offs, dy, dx, k, kp, scratch);
+                x1 = x1 ? x1 : aot_mve_gather_border(g, q1, offs, dy, dx, k, kp, scratch + kp);
+            }
         }
 #endif
         if (!x0) {
