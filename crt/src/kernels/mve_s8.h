@@ -415,6 +415,74 @@ static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t*
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
 
+/* aot_mve_dot_blocks_tail for a.passes == 1 (16 < K < 32: 3x3 taps on 3 channels, 5x5 on one): both rows, two
+ * vectors each, stay in q4..q7 across the blocks, which leaves the sums' pointer and the block count in
+ * registers. */
+static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t* w)
+{
+    register int32_t ra0 __asm__("r0");
+    register int32_t ra1 __asm__("r2");
+    register int32_t ra2 __asm__("r4");
+    register int32_t ra3 __asm__("r6");
+    register int32_t rb0 __asm__("r8");
+    register int32_t rb1 __asm__("r10");
+    register int32_t rb2 __asm__("r12");
+    register int32_t rb3 __asm__("lr");
+    int32_t* s;
+    const int8_t* x1;
+    int32_t n, t;
+    __asm__ volatile(
+        "ldr %[t], [%[a], #28]\n\t"
+        "ldr %[s], [%[a]]\n\t"
+        "ldr %[x1], [%[a], #4]\n\t"
+        "vldrb.8 q4, [%[s]]\n\t"
+        "vldrb.8 q6, [%[s], #16]\n\t"
+        "vldrb.8 q5, [%[x1]]\n\t"
+        "vldrb.8 q7, [%[x1], #16]\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "ldr %[s], [%[a], #16]\n\t"
+        "2:\n\t"
+        "vldrb.8 q0, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q1, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q2, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q3, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vmladav.s8 %[a0], q6, q0\n\t"
+        "vmladav.s8 %[a1], q6, q1\n\t"
+        "vmladav.s8 %[a2], q6, q2\n\t"
+        "vmladav.s8 %[a3], q6, q3\n\t"
+        "vmladav.s8 %[b0], q7, q0\n\t"
+        "vmladav.s8 %[b1], q7, q1\n\t"
+        "vmladav.s8 %[b2], q7, q2\n\t"
+        "vmladav.s8 %[b3], q7, q3\n\t"
+        "vldrb.8 q1, [%[w], #16]\n\t"
+        "vldrb.8 q2, [%[w], #32]\n\t"
+        "vldrb.8 q3, [%[w], #48]\n\t"
+        "vldrb.8 q0, [%[w]], #64\n\t"
+        "vmladava.s8 %[a0], q4, q0\n\t"
+        "vmladava.s8 %[a1], q4, q1\n\t"
+        "vmladava.s8 %[a2], q4, q2\n\t"
+        "vmladava.s8 %[a3], q4, q3\n\t"
+        "vmladava.s8 %[b0], q5, q0\n\t"
+        "vmladava.s8 %[b1], q5, q1\n\t"
+        "vmladava.s8 %[b2], q5, q2\n\t"
+        "vmladava.s8 %[b3], q5, q3\n\t"
+        "strd %[a0], %[a1], [%[s]], #8\n\t"
+        "strd %[a2], %[a3], [%[s]], #8\n\t"
+        "strd %[b0], %[b1], [%[s]], #8\n\t"
+        "strd %[b2], %[b3], [%[s]], #8\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "bne 2b"
+        : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
+          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t),
+          [w] "+r"(w)
+        : [a] "r"(a)
+        : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+}
+
 /* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization. */
 #define AOT_MVE_BLOCKS 8
 
@@ -442,7 +510,9 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         a.skip = skip;
         a.runs = runs;
         a.tail = k & 15;
-        if (tail) {
+        if (tail && a.passes == 1) {
+            aot_mve_dot_blocks_tail1(&a, w);
+        } else if (tail) {
             aot_mve_dot_blocks_tail(&a, w);
         } else {
             aot_mve_dot_blocks(&a, w);
