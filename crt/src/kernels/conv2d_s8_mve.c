@@ -18,26 +18,24 @@ struct aot_mve_geom {
     int8_t zero_point;
 };
 
-/* An output pixel (batch, row, column), stepped from one pixel to the next without a division. */
+/* An output pixel: batch, row, column. */
 struct aot_mve_px {
     int32_t b, oy, ox;
 };
 
-static inline struct aot_mve_px aot_mve_next(const struct aot_mve_geom* g, struct aot_mve_px q)
+static inline struct aot_mve_px aot_mve_px_at(const struct aot_mve_geom* g, int32_t pixel)
 {
-    if (++q.ox == g->out_w) {
-        q.ox = 0;
-        if (++q.oy == g->out_h) {
-            q.oy = 0;
-            q.b++;
-        }
-    }
+    struct aot_mve_px q;
+    q.ox = pixel % g->out_w;
+    q.oy = (pixel / g->out_w) % g->out_h;
+    q.b = pixel / (g->out_w * g->out_h);
     return q;
 }
 
-/* The GEMM row of output pixel q: in the input (1x1 filter without padding) or gathered into `row`. */
-static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, struct aot_mve_px q, int8_t* row, int direct)
+/* The GEMM row of output pixel `pixel`: in the input (1x1 filter without padding) or gathered into `row`. */
+static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel, int8_t* row, int direct)
 {
+    const struct aot_mve_px q = aot_mve_px_at(g, pixel);
     const int32_t ox = q.ox;
     const int32_t oy = q.oy;
     const int32_t b = q.b;
@@ -77,9 +75,10 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, struct aot_mve
 }
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-/* The first tap of output pixel q's window when the whole window is inside the image, else 0. */
-static inline const int8_t* aot_mve_window(const struct aot_mve_geom* g, struct aot_mve_px q)
+/* The first tap of output pixel `pixel`'s window when the whole window is inside the image, else 0. */
+static inline const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
 {
+    const struct aot_mve_px q = aot_mve_px_at(g, pixel);
     const int32_t ox = q.ox;
     const int32_t oy = q.oy;
     const int32_t b = q.b;
@@ -129,11 +128,12 @@ static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8
     return 1;
 }
 
-/* Output pixel q's GEMM row when its window leaves the image (aot_mve_gather_offsets returned 2): the taps inside
+/* Output pixel `pixel`'s GEMM row when its window leaves the image (aot_mve_gather_offsets returned 2): the taps inside
  * gathered, the others set to the input zero point, zeros from K to kp. */
-static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, struct aot_mve_px q, const uint8_t* offs,
+static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs,
                                            const uint8_t* dy, const uint8_t* dx, int32_t k, int32_t kp, int8_t* row)
 {
+    const struct aot_mve_px q = aot_mve_px_at(g, pixel);
     const int32_t y0 = q.oy * g->stride_h - g->pad_top;
     const int32_t x0 = q.ox * g->stride_w - g->pad_left;
     /* The window's first tap, possibly outside the image: only lanes inside it are loaded. */
@@ -154,11 +154,12 @@ static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, struct 
     return row;
 }
 
-/* Output pixel q's GEMM row gathered into `row` (VLDRB gathers, 16 taps each; zeros from K to kp) when its
+/* Output pixel `pixel`'s GEMM row gathered into `row` (VLDRB gathers, 16 taps each; zeros from K to kp) when its
  * window is inside the image; 0 when it is not (then aot_mve_im2col pads it). */
-static inline const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, struct aot_mve_px q, const uint8_t* offs,
+static inline const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs,
                                                int32_t k, int32_t kp, int8_t* row)
 {
+    const struct aot_mve_px q = aot_mve_px_at(g, pixel);
     const int32_t ox = q.ox;
     const int32_t oy = q.oy;
     const int32_t b = q.b;
@@ -205,7 +206,6 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
     /* Row bytes in scratch; kp > k: rows zero-padded for the block loop's unpredicated tail. */
     const int32_t kp = tail ? aot_mve_row_bytes(k, out_c) : k;
-    struct aot_mve_px q0, q1;
     int32_t p;
 #if defined(__ARM_FEATURE_MVE)
     /* Short windows (K <= 48, within 256 bytes) gathered straight from the image where they are inside it. */
@@ -216,13 +216,11 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
     const int runs = !direct && g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
 #endif
-    q0.b = q0.oy = q0.ox = 0;
-    for (p = 0; p + 2 <= pixels; p += 2, q0 = aot_mve_next(g, q1)) {
-        q1 = aot_mve_next(g, q0);
+    for (p = 0; p + 2 <= pixels; p += 2) {
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
         if (runs) {
-            const int8_t* w0 = aot_mve_window(g, q0);
-            const int8_t* w1 = aot_mve_window(g, q1);
+            const int8_t* w0 = aot_mve_window(g, p);
+            const int8_t* w1 = aot_mve_window(g, p + 1);
             if (w0 && w1) {
                 aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
                                   filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
@@ -235,28 +233,32 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
         const int8_t* x1 = 0;
 #if defined(__ARM_FEATURE_MVE)
         if (gather) {
-            x0 = aot_mve_gather_row(g, q0, offs, k, kp, scratch);
-            x1 = aot_mve_gather_row(g, q1, offs, k, kp, scratch + kp);
+            x0 = aot_mve_gather_row(g, p, offs, k, kp, scratch);
+            x1 = aot_mve_gather_row(g, p + 1, offs, k, kp, scratch + kp);
             if (gather == 2) {
-                x0 = x0 ? x0 : aot_mve_gather_border(g, q0, offs, dy, dx, k, kp, scratch);
-                x1 = x1 ? x1 : aot_mve_gather_border(g, q1, offs, dy, dx, k, kp, scratch + kp);
+                x0 = x0 ? x0 : aot_mve_gather_border(g, p, offs, dy, dx, k, kp, scratch);
+                x1 = x1 ? x1 : aot_mve_gather_border(g, p + 1, offs, dy, dx, k, kp, scratch + kp);
             }
         }
 #endif
         if (!x0) {
-            x0 = aot_mve_im2col(g, q0, scratch, direct);
-            aot_mve_fill(scratch + k, kp - k, 0);
+            x0 = aot_mve_im2col(g, p, scratch, direct);
+            if (tail) {
+                aot_mve_fill(scratch + k, kp - k, 0);
+            }
         }
         if (!x1) {
-            x1 = aot_mve_im2col(g, q1, scratch + kp, direct);
-            aot_mve_fill(scratch + kp + k, kp - k, 0);
+            x1 = aot_mve_im2col(g, p + 1, scratch + kp, direct);
+            if (tail) {
+                aot_mve_fill(scratch + kp + k, kp - k, 0);
+            }
         }
         aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
                      fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right,
                      tail);
     }
     if (p < pixels) {
-        const int8_t* x0 = aot_mve_im2col(g, q0, scratch, direct);
+        const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
         aot_mve_gemm(x0, x0, filter, k, out_c, rq, output + p * out_c, output + p * out_c,
                      fused ? residual + p * out_c : 0, 0, 0, fused, right, 0);
     }

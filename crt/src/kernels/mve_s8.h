@@ -509,11 +509,13 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         a.sums = sums;
         a.skip = skip;
         a.runs = runs;
-        a.tail = k & 15;
-        if (tail && a.passes == 1) {
-            aot_mve_dot_blocks_tail1(&a, w);
-        } else if (tail) {
-            aot_mve_dot_blocks_tail(&a, w);
+        if (tail) {
+            a.tail = k & 15;
+            if (a.passes == 1) {
+                aot_mve_dot_blocks_tail1(&a, w);
+            } else {
+                aot_mve_dot_blocks_tail(&a, w);
+            }
         } else {
             aot_mve_dot_blocks(&a, w);
         }
