@@ -96,8 +96,8 @@ static inline const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t
  * every tap lies within 256 bytes of the first (a first layer's 3x3 window on 3 channels, a 10x4 one on one
  * channel): fills offs and each tap's row and column in the window (dy, dx) and returns 1, or 2 when windows
  * that leave the image can be gathered too (aot_mve_gather_border: every window row y0 + dy lies in
- * [-pad_top, 255] with in_h <= 256 - pad_top, so it is inside the image exactly when (uint8_t)(y0 + dy) < in_h;
- * the same for columns); else 0. */
+ * [-pad_top, 255] with in_h < 256 - pad_top (in_h itself a byte), so it is inside the image exactly when
+ * (uint8_t)(y0 + dy) < in_h; the same for columns); else 0. */
 static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48], uint8_t dy[48],
                                   uint8_t dx[48])
 {
@@ -121,8 +121,8 @@ static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8
             }
         }
     }
-    if (y_end <= 255 && x_end <= 255 && g->pad_top >= 0 && g->pad_left >= 0 && g->in_h <= 256 - g->pad_top &&
-        g->in_w <= 256 - g->pad_left) {
+    if (y_end <= 255 && x_end <= 255 && g->pad_top >= 0 && g->pad_left >= 0 && g->in_h < 256 - g->pad_top &&
+        g->in_w < 256 - g->pad_left) {
         return 2;
     }
     return 1;
