@@ -2,8 +2,10 @@
 
 aot_conv2d_s8_mve and aot_fully_connected_s8_mve (crt/src/kernels/mve_s8.h) multiply one or two rows of K int8
 inputs by four output channels at a time, 16 taps per VMLADAVA.  They read the weights in blocks of 4 output
-channels: per 16 taps the 16 weights of each channel of the block, then the K % 16 last taps of each channel; the
-last out_c % 4 channels follow row by row.  Only the order of the bytes changes: the weights stay exactly as large
+channels: first the K % 16 last taps of each channel of the block, then per 16 taps the 16 weights of each channel;
+the last out_c % 4 channels follow row by row.  (Tails first: a 16-byte load of the last channel's tail then stays
+inside its block whenever K >= 16, which lets the convolution's block loop read tails unpredicated against rows
+zero-padded in scratch.)  Only the order of the bytes changes: the weights stay exactly as large
 as in the model file.  The input zero point is always folded into the bias (im2col pads with it); requantization
 takes TFLite's per-channel multiplier and shift as they are, so every layer qualifies unless that fold overflows.
 aot_depthwise_conv2d_s8_mve (depth multiplier 1) reads the model's filter as it is, with the same folded bias.
@@ -27,11 +29,19 @@ def mve_rows(rows: np.ndarray) -> np.ndarray:
         head = rows[: 4 * blocks].reshape(blocks, 4, k)
         chunks = head[:, :, :full].reshape(blocks, 4, k // 16, 16).transpose(0, 2, 1, 3).reshape(blocks, -1)
         tails = head[:, :, full:].reshape(blocks, -1)
-        parts.append(np.concatenate([chunks, tails], axis=1).reshape(-1))
-    parts.append(rows[4 * blocks :].reshape(-1))
+        parts.append(np.concatenate([tails, chunks], axis=1).reshape(-1))
+    parts.append(rows[4 * blocks:].reshape(-1))
     out = np.concatenate(parts)
     assert out.size == rows.size
     return out
+
+
+def mve_row_bytes(k: int, out_c: int) -> int:
+    """Bytes of one im2col row of aot_conv2d_s8_mve (its `kp`): K, or K rounded up to 16 with zeros when the
+    block loop takes the K % 16 tail taps unpredicated (K > 16 not a multiple of 16, out_c a multiple of 4)."""
+    if k > 16 and k % 16 and out_c % 4 == 0:
+        return (k + 15) // 16 * 16
+    return k
 
 
 def mve_gemm_params(op, rows: np.ndarray, bias_arr, input_zero_point: int, mult, shift):
@@ -60,7 +70,7 @@ def prepare_mve_conv(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         return False
     direct = p["kh"] == 1 and p["kw"] == 1 and p["pad_t"] == 0 and p["pad_l"] == 0
     # im2col rows of two pixels; a 1x1 filter without padding reads its rows from the input.
-    m["mve_scratch"] = 0 if direct else 2 * rows.shape[1]
+    m["mve_scratch"] = 0 if direct else 2 * mve_row_bytes(rows.shape[1], rows.shape[0])
     p.update(m)
     op.kernel = "aot_conv2d_s8_mve"
     return True

@@ -20,7 +20,13 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered straight
   from it, the others through im2col; a single last channel);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
-  predicated channel block of the fused ADD), an odd pixel count.
+  predicated channel block of the fused ADD), an odd pixel count;
+- mve_tail_int8.tflite: convolutions whose K is not a multiple of 16 on a multiple of 4 output channels with right
+  shifts only (the block loop's unpredicated K % 16 tail over rows zero-padded in scratch): 3x3 SAME stride 2 on 5
+  channels (K = 45: two passes and a tail; windows gathered, those leaving the image with their outside taps
+  predicated off), 3x3 VALID dilation 2 on 7 channels (K = 63 > 48: im2col rows), 5x5 SAME on one channel with
+  ReLU6 (K = 25: both rows held in registers; two taps of padding), and the K = 45 layer again with the extreme
+  scales (left shifts: the predicated tail of the one-block loop over the same weight layout).
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
 """
 
@@ -319,9 +325,29 @@ def plane_model():
     return b
 
 
+def tail_model():
+    rng = np.random.default_rng(45)
+    b = ModelBuilder()
+    x = b.input("x", [1, 9, 10, 5], "int8", 0.05, -9)
+    right = {"padding": 0, "strideH": 2, "strideW": 2, "fusedActivationFunction": 0}
+    b.output(_layer(b, rng, "k45", "CONV_2D", x, [1, 5, 5, 8], (8, 3, 3, 5), rng.uniform(0.002, 0.01, size=8),
+                    (0.1, 3), right))
+    b.output(_layer(b, rng, "k45_extreme", "CONV_2D", x, [1, 5, 5, 8], (8, 3, 3, 5), EXTREME_SCALES[:8],
+                    (0.2, -4), right))
+    y = b.input("y", [1, 9, 8, 7], "int8", 0.05, 11)
+    b.output(_layer(b, rng, "k63", "CONV_2D", y, [1, 5, 4, 12], (12, 3, 3, 7), rng.uniform(0.002, 0.01, size=12),
+                    (0.1, -6), {"padding": 1, "strideH": 1, "strideW": 1, "fusedActivationFunction": 1,
+                                "dilationHFactor": 2, "dilationWFactor": 2}))
+    z = b.input("z", [1, 7, 9, 1], "int8", 0.05, 100)
+    b.output(_layer(b, rng, "k25", "CONV_2D", z, [1, 7, 9, 4], (4, 5, 5, 1), rng.uniform(0.002, 0.01, size=4),
+                    (0.03, -128), {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 3}))
+    return b
+
+
 def main():
     layers_model().save(os.path.join(HERE, "mve_layers_int8.tflite"))
     plane_model().save(os.path.join(HERE, "mve_plane_int8.tflite"))
+    tail_model().save(os.path.join(HERE, "mve_tail_int8.tflite"))
     residual_model(shape=(1, 5, 5, 8), oc=7, mid=8, per_channel=True, add_act=1, seed=3).save(
         os.path.join(HERE, "mve_residual_int8.tflite")
     )

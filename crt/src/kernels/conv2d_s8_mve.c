@@ -2,8 +2,8 @@
  *
  * Output pixels are taken two at a time; each pixel's K = filter_h * filter_w * in_c inputs are a row of the GEMM.
  * A 1x1 filter without padding reads its rows straight from the input (any stride); other filters gather both
- * rows into scratch (2 * K bytes), out-of-image taps set to the input zero point, whose product with the weights
- * the compiler folded into the bias.  Weights in the layout of mve_s8.h; per output channel a multiplier and a
+ * rows into scratch (2 * aot_mve_row_bytes: K, or K zero-padded to a multiple of 16 for the block loop), out-of-image
+ * taps set to the input zero point, whose product with the weights the compiler folded into the bias.  Weights in the layout of mve_s8.h; per output channel a multiplier and a
  * TFLite shift (every value TFLite allows).  Requires filter depth == in_c (no groups).
  * aot_conv2d_s8_mve_add fuses a residual ADD (aot/kernels/conv2d.h): residual element i is read just before
  * output element i is stored, so the output may overwrite the residual.
@@ -18,12 +18,27 @@ struct aot_mve_geom {
     int8_t zero_point;
 };
 
+/* An output pixel: batch, row, column. */
+struct aot_mve_px {
+    int32_t b, oy, ox;
+};
+
+static inline struct aot_mve_px aot_mve_px_at(const struct aot_mve_geom* g, int32_t pixel)
+{
+    struct aot_mve_px q;
+    q.ox = pixel % g->out_w;
+    q.oy = (pixel / g->out_w) % g->out_h;
+    q.b = pixel / (g->out_w * g->out_h);
+    return q;
+}
+
 /* The GEMM row of output pixel `pixel`: in the input (1x1 filter without padding) or gathered into `row`. */
 static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel, int8_t* row, int direct)
 {
-    const int32_t ox = pixel % g->out_w;
-    const int32_t oy = (pixel / g->out_w) % g->out_h;
-    const int32_t b = pixel / (g->out_w * g->out_h);
+    const struct aot_mve_px q = aot_mve_px_at(g, pixel);
+    const int32_t ox = q.ox;
+    const int32_t oy = q.oy;
+    const int32_t b = q.b;
     const int8_t* in_b = g->input + b * g->in_h * g->in_w * g->in_c;
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
@@ -61,11 +76,12 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
 /* The first tap of output pixel `pixel`'s window when the whole window is inside the image, else 0. */
-static const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
+static inline const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
 {
-    const int32_t ox = pixel % g->out_w;
-    const int32_t oy = (pixel / g->out_w) % g->out_h;
-    const int32_t b = pixel / (g->out_w * g->out_h);
+    const struct aot_mve_px q = aot_mve_px_at(g, pixel);
+    const int32_t ox = q.ox;
+    const int32_t oy = q.oy;
+    const int32_t b = q.b;
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
     if (y0 < 0 || x0 < 0 || y0 + (g->filter_h - 1) * g->dilation_h >= g->in_h || x0 + g->filter_w > g->in_w) {
@@ -78,34 +94,75 @@ static const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
 #if defined(__ARM_FEATURE_MVE)
 /* The gather offsets of a window's K taps from its first tap, 16 per vector (taps past K: 0), when K <= 48 and
  * every tap lies within 256 bytes of the first (a first layer's 3x3 window on 3 channels, a 10x4 one on one
- * channel): returns 1 and fills offs, else 0. */
-static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48])
+ * channel): fills offs and each tap's row and column in the window (dy, dx) and returns 1, or 2 when windows
+ * that leave the image can be gathered too (aot_mve_gather_border: every window row y0 + dy lies in
+ * [-pad_top, 255] with in_h < 256 - pad_top (in_h itself a byte), so it is inside the image exactly when
+ * (uint8_t)(y0 + dy) < in_h; the same for columns); else 0. */
+static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48], uint8_t dy[48],
+                                  uint8_t dx[48])
 {
     int32_t ky, kx, c, j = 0;
-    const int32_t last =
-        ((g->filter_h - 1) * g->dilation_h * g->in_w + (g->filter_w - 1) * g->dilation_w) * g->in_c + g->in_c - 1;
+    const int32_t last = ((g->filter_h - 1) * g->dilation_h * g->in_w + (g->filter_w - 1) * g->dilation_w) * g->in_c
+                         + g->in_c - 1;
+    const int32_t y_end = (g->out_h - 1) * g->stride_h - g->pad_top + (g->filter_h - 1) * g->dilation_h;
+    const int32_t x_end = (g->out_w - 1) * g->stride_w - g->pad_left + (g->filter_w - 1) * g->dilation_w;
     if (k > 48 || last > 255) {
         return 0;
     }
     memset(offs, 0, 48);
+    memset(dy, 0, 48);
+    memset(dx, 0, 48);
     for (ky = 0; ky < g->filter_h; ky++) {
         for (kx = 0; kx < g->filter_w; kx++) {
             for (c = 0; c < g->in_c; c++) {
+                dy[j] = (uint8_t)(ky * g->dilation_h);
+                dx[j] = (uint8_t)(kx * g->dilation_w);
                 offs[j++] = (uint8_t)((ky * g->dilation_h * g->in_w + kx * g->dilation_w) * g->in_c + c);
             }
         }
     }
+    if (y_end <= 255 && x_end <= 255 && g->pad_top >= 0 && g->pad_left >= 0 && g->in_h < 256 - g->pad_top &&
+        g->in_w < 256 - g->pad_left) {
+        return 2;
+    }
     return 1;
 }
 
-/* Output pixel `pixel`'s GEMM row gathered into `row` (VLDRB gathers, 16 taps each) when its window is inside the
- * image; 0 when it is not (then aot_mve_im2col pads it). */
-static const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs, int32_t k,
-                                        int8_t* row)
+/* Output pixel `pixel`'s GEMM row when its window leaves the image (aot_mve_gather_offsets returned 2): the taps inside
+ * gathered, the others set to the input zero point, zeros from K to kp. */
+static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs,
+                                           const uint8_t* dy, const uint8_t* dx, int32_t k, int32_t kp, int8_t* row)
 {
-    const int32_t ox = pixel % g->out_w;
-    const int32_t oy = (pixel / g->out_w) % g->out_h;
-    const int32_t b = pixel / (g->out_w * g->out_h);
+    const struct aot_mve_px q = aot_mve_px_at(g, pixel);
+    const int32_t y0 = q.oy * g->stride_h - g->pad_top;
+    const int32_t x0 = q.ox * g->stride_w - g->pad_left;
+    /* The window's first tap, possibly outside the image: only lanes inside it are loaded. */
+    const int8_t* base =
+        (const int8_t*)((uintptr_t)g->input + (uintptr_t)(((q.b * g->in_h + y0) * g->in_w + x0) * g->in_c));
+    const int8x16_t zp = vdupq_n_s8(g->zero_point);
+    int32_t j;
+    for (j = 0; j < kp; j += 16) {
+        const mve_pred16_t in_k = vctp8q((uint32_t)(k > j ? k - j : 0));
+        const mve_pred16_t out = vcmpcsq_n_u8(vaddq_n_u8(vldrbq_u8(dy + j), (uint8_t)y0), (uint8_t)g->in_h) |
+                                 vcmpcsq_n_u8(vaddq_n_u8(vldrbq_u8(dx + j), (uint8_t)x0), (uint8_t)g->in_w);
+        const mve_pred16_t load = (mve_pred16_t)(in_k & ~out);
+        /* Lanes past K keep the gather's zero; taps outside the image take the zero point. */
+        vstrbq_p_s8(row + j, vpselq_s8(vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), load), zp,
+                                       (mve_pred16_t)(load | ~in_k)),
+                    vctp8q((uint32_t)(kp - j)));
+    }
+    return row;
+}
+
+/* Output pixel `pixel`'s GEMM row gathered into `row` (VLDRB gathers, 16 taps each; zeros from K to kp) when its
+ * window is inside the image; 0 when it is not (then aot_mve_im2col pads it). */
+static inline const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs,
+                                               int32_t k, int32_t kp, int8_t* row)
+{
+    const struct aot_mve_px q = aot_mve_px_at(g, pixel);
+    const int32_t ox = q.ox;
+    const int32_t oy = q.oy;
+    const int32_t b = q.b;
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
     const int8_t* base;
@@ -115,28 +172,45 @@ static const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pi
         return 0;
     }
     base = g->input + ((b * g->in_h + y0) * g->in_w + x0) * g->in_c;
+    if ((kp & 15) == 0) {
+        /* Whole vectors (kp <= 48): unrolled, the stores unpredicated, the lanes past K of the last gathered as
+         * zero (the row's padding). */
+        const int32_t last = kp - 16;
+        if (last >= 16) {
+            vstrbq_s8(row, vldrbq_gather_offset_s8(base, vldrbq_u8(offs)));
+        }
+        if (last >= 32) {
+            vstrbq_s8(row + 16, vldrbq_gather_offset_s8(base, vldrbq_u8(offs + 16)));
+        }
+        vstrbq_s8(row + last, vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + last), vctp8q((uint32_t)(k - last))));
+        return row;
+    }
     for (j = 0; j < k; j += 16) {
-        const mve_pred16_t p = vctp8q((uint32_t)(k - j));
-        vstrbq_p_s8(row + j, vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), p), p);
+        vstrbq_p_s8(row + j, vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), vctp8q((uint32_t)(k - j))),
+                    vctp8q((uint32_t)(kp - j)));
     }
     return row;
 }
 #endif
 
 /* The whole layer; `fused` (a constant in each entry point) adds the residual, `right` (a constant) says every
- * shift is a right shift. */
+ * shift is a right shift, `tail` (a constant) that im2col rows are zero-padded to aot_mve_row_bytes for the block
+ * loop's unpredicated K % 16 tail (aot_mve_dot_blocks_tail). */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
-                                              int8_t* scratch, const int8_t* residual, int fused, int right)
+                                              int8_t* scratch, const int8_t* residual, int fused, int right,
+                                              int tail)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int32_t pixels = batches * g->out_h * g->out_w;
     const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
+    /* Row bytes in scratch; kp > k: rows zero-padded for the block loop's unpredicated tail. */
+    const int32_t kp = tail ? aot_mve_row_bytes(k, out_c) : k;
     int32_t p;
 #if defined(__ARM_FEATURE_MVE)
     /* Short windows (K <= 48, within 256 bytes) gathered straight from the image where they are inside it. */
-    uint8_t offs[48];
-    const int gather = !direct && aot_mve_gather_offsets(g, k, offs);
+    uint8_t offs[48], dy[48], dx[48];
+    const int gather = direct ? 0 : aot_mve_gather_offsets(g, k, offs, dy, dx);
 #endif
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
     /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
@@ -160,19 +234,34 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
         const int8_t* x1 = 0;
 #if defined(__ARM_FEATURE_MVE)
         if (gather) {
-            x0 = aot_mve_gather_row(g, p, offs, k, scratch);
-            x1 = aot_mve_gather_row(g, p + 1, offs, k, scratch + k);
+            x0 = aot_mve_gather_row(g, p, offs, k, kp, scratch);
+            x1 = aot_mve_gather_row(g, p + 1, offs, k, kp, scratch + kp);
+            if (gather == 2) {
+                x0 = x0 ? x0 : aot_mve_gather_border(g, p, offs, dy, dx, k, kp, scratch);
+                x1 = x1 ? x1 : aot_mve_gather_border(g, p + 1, offs, dy, dx, k, kp, scratch + kp);
+            }
         }
 #endif
-        x0 = x0 ? x0 : aot_mve_im2col(g, p, scratch, direct);
-        x1 = x1 ? x1 : aot_mve_im2col(g, p + 1, scratch + k, direct);
+        if (!x0) {
+            x0 = aot_mve_im2col(g, p, scratch, direct);
+            if (tail) {
+                aot_mve_fill(scratch + k, kp - k, 0);
+            }
+        }
+        if (!x1) {
+            x1 = aot_mve_im2col(g, p + 1, scratch + kp, direct);
+            if (tail) {
+                aot_mve_fill(scratch + kp + k, kp - k, 0);
+            }
+        }
         aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right);
+                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right,
+                     tail);
     }
     if (p < pixels) {
         const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
         aot_mve_gemm(x0, x0, filter, k, out_c, rq, output + p * out_c, output + p * out_c,
-                     fused ? residual + p * out_c : 0, 0, 0, fused, right);
+                     fused ? residual + p * out_c : 0, 0, 0, fused, right, 0);
     }
 }
 
@@ -180,38 +269,50 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
                                               int8_t* scratch, const int8_t* residual, int fused)
 {
-    if (aot_mve_all_right(rq->shift, out_c)) {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1);
+    const int right = aot_mve_all_right(rq->shift, out_c);
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+    /* K % 16 tails in the block loop (a first layer: 3x3 taps on 3 channels) for the common case only -- no fused
+     * ADD, right shifts -- to keep the code small; the others take the predicated tail of aot_mve_dot4. */
+    const int32_t k = g->filter_h * g->filter_w * g->in_c;
+    const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
+    if (!fused && right && !direct && aot_mve_row_bytes(k, out_c) != k) {
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, 0, 1, 1);
+        return;
+    }
+#endif
+    if (right) {
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1, 0);
     } else {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0);
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0, 0);
     }
 }
 
-#define AOT_CONV2D_S8_MVE_SETUP                                                                                        \
-    struct aot_mve_geom g;                                                                                             \
-    struct aot_mve_rq rq;                                                                                              \
-    g.input = input;                                                                                                   \
-    g.in_h = in_h;                                                                                                     \
-    g.in_w = in_w;                                                                                                     \
-    g.in_c = in_c;                                                                                                     \
-    g.filter_h = filter_h;                                                                                             \
-    g.filter_w = filter_w;                                                                                             \
-    g.out_h = out_h;                                                                                                   \
-    g.out_w = out_w;                                                                                                   \
-    g.stride_h = stride_h;                                                                                             \
-    g.stride_w = stride_w;                                                                                             \
-    g.dilation_h = dilation_h;                                                                                         \
-    g.dilation_w = dilation_w;                                                                                         \
-    g.pad_top = pad_top;                                                                                               \
-    g.pad_left = pad_left;                                                                                             \
-    g.zero_point = (int8_t)input_zero_point;                                                                           \
-    rq.bias = bias;                                                                                                    \
-    rq.multiplier = out_multiplier;                                                                                    \
-    rq.shift = out_shift;                                                                                              \
-    rq.per_channel = 1;                                                                                                \
-    rq.out_offset = output_offset;                                                                                     \
-    rq.act_min = act_min;                                                                                              \
-    rq.act_max = act_max
+#define AOT_CONV2D_S8_MVE_SETUP                                                                                    \
+    struct aot_mve_geom g;                                                                                         \
+    struct aot_mve_rq rq;                                                                                          \
+    g.input = input;                                                                                               \
+    g.in_h = in_h;                                                                                                 \
+    g.in_w = in_w;                                                                                                 \
+    g.in_c = in_c;                                                                                                 \
+    g.filter_h = filter_h;                                                                                         \
+    g.filter_w = filter_w;                                                                                         \
+    g.out_h = out_h;                                                                                               \
+    g.out_w = out_w;                                                                                               \
+    g.stride_h = stride_h;                                                                                         \
+    g.stride_w = stride_w;                                                                                         \
+    g.dilation_h = dilation_h;                                                                                     \
+    g.dilation_w = dilation_w;                                                                                     \
+    g.pad_top = pad_top;                                                                                           \
+    g.pad_left = pad_left;                                                                                         \
+    g.zero_point = (int8_t)input_zero_point;                                                                       \
+    rq.bias = bias;                                                                                                \
+    rq.multiplier = out_multiplier;                                                                                \
+    rq.shift = out_shift;                                                                                          \
+    rq.per_channel = 1;                                                                                            \
+    rq.out_offset = output_offset;                                                                                 \
+    rq.act_min = act_min;                                                                                          \
+    rq.act_max = act_max;                                                                                          \
+    rq.add_tab = 0
 
 void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
@@ -234,7 +335,17 @@ void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, i
                            const int8_t* residual, const struct aot_add_s8_params* residual_add)
 {
     struct aot_add_s8_params add = *residual_add; /* a local copy: the int8 stores cannot alias it */
+#if defined(__ARM_FEATURE_MVE)
+    int32_t tab[AOT_MVE_ADD_TAB];
+#endif
     AOT_CONV2D_S8_MVE_SETUP;
     rq.add = &add;
+#if defined(__ARM_FEATURE_MVE)
+    aot_mve_add_tables(tab, &add);
+    rq.add_tab = tab;
+    rq.out_offset += 128;
+    rq.act_min += 128;
+    rq.act_max += 128;
+#endif
     aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, residual, 1);
 }

@@ -24,11 +24,11 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
     for (b = 0; b + 2 <= batches; b += 2) {
         const int8_t* x0 = input + b * accum_depth;
         aot_mve_gemm(x0, x0 + accum_depth, filter, accum_depth, out_depth, &rq, output + b * out_depth,
-                     output + (b + 1) * out_depth, 0, 0, 1, 0, 0);
+                     output + (b + 1) * out_depth, 0, 0, 1, 0, 0, 0);
     }
     if (b < batches) {
         const int8_t* x0 = input + b * accum_depth;
-        aot_mve_gemm(x0, x0, filter, accum_depth, out_depth, &rq, output + b * out_depth, output + b * out_depth, 0, 0,
-                     0, 0, 0);
+        aot_mve_gemm(x0, x0, filter, accum_depth, out_depth, &rq, output + b * out_depth, output + b * out_depth,
+                     0, 0, 0, 0, 0, 0);
     }
 }

@@ -6,11 +6,14 @@
  * four output channels at a time: per 16 taps one input vector per pixel and one weight vector per channel are
  * loaded, so each weight load serves both pixels and each input load four channels.  The K % 16 last taps are
  * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.  With K a multiple of 16, up to
- * 8 such blocks of a pixel pair run in one assembly loop (aot_mve_dot_blocks) and are requantized after it.
+ * 8 such blocks of a pixel pair run in one assembly loop (aot_mve_dot_blocks) and are requantized after it; so do
+ * rows zero-padded to a multiple of 16 (a convolution's im2col rows, K > 16), whose tail taps are then read
+ * without predication (aot_mve_dot_blocks_tail).
  *
  * Weight layout written by the compiler (compiler/ops/_mve_layout.py; the same bytes as the model, reordered):
- *   - output channels in blocks of 4; per block, per 16 taps: 16 weights of each of the 4 channels (64 bytes);
- *     then the K % 16 last taps of each of the 4 channels (4 * (K % 16) bytes);
+ *   - output channels in blocks of 4; per block, first the K % 16 last taps of each of the 4 channels
+ *     (4 * (K % 16) bytes), then per 16 taps: 16 weights of each of the 4 channels (64 bytes) -- tails first, so a
+ *     16-byte load at any channel's tail stays inside the block when K >= 16;
  *   - the last out_c % 4 channels follow, each channel's K weights in order.
  * The input zero point is folded into the bias by the compiler (padded taps read the zero point: their
  * contribution is zero after folding).
@@ -44,6 +47,14 @@ static inline int aot_mve_all_right(const int32_t* shift, int32_t n)
         }
     }
     return 1;
+}
+
+/* Bytes of one im2col row of K taps against out_c channels: K rounded up to 16 (zero-padded) when the block loop
+ * reads its tail unpredicated (aot_mve_dot_blocks_tail: K > 16, out_c a multiple of 4), else K.  The compiler
+ * sizes the scratch with the same rule (compiler/ops/_mve_layout.py, mve_row_bytes). */
+static inline int32_t aot_mve_row_bytes(int32_t k, int32_t out_c)
+{
+    return (k > 16 && (k & 15) != 0 && (out_c & 3) == 0) ? (k + 15) & ~15 : k;
 }
 
 /* Short runs of im2col and padded bands (unaligned, a few bytes to a few hundred). */
@@ -84,7 +95,13 @@ struct aot_mve_rq {
     const int32_t* shift;
     int32_t per_channel, out_offset, act_min, act_max;
     const struct aot_add_s8_params* add;
+    /* MVE, fused ADD: AOT_MVE_ADD_TAB words from aot_mve_add_tables; out_offset, act_min and act_max then carry
+     * +128 (the requantized value indexes the first table directly). */
+    const int32_t* add_tab;
 };
+
+/* Words of the fused ADD's rescaling tables (two of 256). */
+#define AOT_MVE_ADD_TAB 512
 
 #if defined(__ARM_FEATURE_MVE)
 
@@ -129,14 +146,28 @@ static inline int32x4_t aot_mve_add_rescale(int32x4_t x, int32_t bias, int32_t m
     return vshlq_r_s32(r, -right_shift);
 }
 
-/* aot_add_s8_elem (add_s8_elem.h) of 4 lanes: conv values v and residual elements r. */
-static inline int32x4_t aot_mve_add_elem(int32x4_t v, int32x4_t r, const struct aot_add_s8_params* a)
+/* The output stage of aot_add_s8_elem for 4 lanes of sums of the rescaled inputs. */
+static inline int32x4_t aot_mve_add_out(int32x4_t sum, const struct aot_add_s8_params* a)
 {
-    const int32x4_t sum = vaddq_s32(aot_mve_add_rescale(v, a->in1_bias, a->in1_multiplier, a->in1_add, a->in1_shift),
-                                    aot_mve_add_rescale(r, a->in2_bias, a->in2_multiplier, a->in2_add, a->in2_shift));
     int32x4_t o = vaddq_s32(vaddq_n_s32(vqrdmulhq_n_s32(sum, a->out_multiplier), a->out_add), vshrq_n_s32(sum, 31));
     o = vshlq_r_s32(o, -a->out_shift);
     return vminq_s32(vmaxq_s32(o, vdupq_n_s32(a->act_min)), vdupq_n_s32(a->act_max));
+}
+
+/* Both inputs of the fused ADD take only 256 values, so their rescaled values are tabulated once per layer
+ * (gathered per output: one VLDRW instead of seven operations): tab[v + 128] = rescaled conv output v,
+ * tab[256 + (uint8_t)r] = rescaled residual element r, bit-exact with aot_mve_add_rescale. */
+static inline void aot_mve_add_tables(int32_t* tab, const struct aot_add_s8_params* a)
+{
+    static const int32_t lanes[4] = {0, 1, 2, 3};
+    const int32x4_t base = vld1q_s32(lanes);
+    int32_t j;
+    for (j = 0; j < 256; j += 4) {
+        const int32x4_t x = vaddq_n_s32(base, j - 128);
+        vst1q_s32(tab + j, aot_mve_add_rescale(x, a->in1_bias, a->in1_multiplier, a->in1_add, a->in1_shift));
+        vst1q_s32(tab + 256 + ((j - 128) & 255),
+                  aot_mve_add_rescale(x, a->in2_bias, a->in2_multiplier, a->in2_add, a->in2_shift));
+    }
 }
 
 /* The requantization constants of up to 4 channels (lanes past n are zero and never stored). */
@@ -179,12 +210,21 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
     v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(rq->act_min)), vdupq_n_s32(rq->act_max));
     if (whole) {
         if (fused) {
-            v = aot_mve_add_elem(v, vldrbq_s32(residual + c), rq->add);
+            /* v + 128 (see add_tab) and the residual's byte index the tables. */
+            v = aot_mve_add_out(
+                vaddq_s32(vldrwq_gather_shifted_offset_s32(rq->add_tab, vreinterpretq_u32_s32(v)),
+                          vldrwq_gather_shifted_offset_s32(rq->add_tab + 256, vldrbq_u32((const uint8_t*)residual + c))),
+                rq->add);
         }
         vstrbq_s32(out + c, v);
     } else {
         if (fused) {
-            v = aot_mve_add_elem(v, vldrbq_z_s32(residual + c, ch->p), rq->add);
+            /* Lanes past n: v within [0, 255] after the clamp, the residual loaded as 0; neither is stored. */
+            v = aot_mve_add_out(
+                vaddq_s32(vldrwq_gather_shifted_offset_s32(rq->add_tab, vreinterpretq_u32_s32(v)),
+                          vldrwq_gather_shifted_offset_s32(rq->add_tab + 256,
+                                                           vldrbq_z_u32((const uint8_t*)residual + c, ch->p))),
+                rq->add);
         }
         vstrbq_p_s32(out + c, v, ch->p);
     }
@@ -224,6 +264,7 @@ struct aot_mve_blocks_args {
     int32_t passes, blocks;
     int32_t* sums;
     int32_t skip, runs;
+    int32_t tail; /* aot_mve_dot_blocks_tail: K % 16 */
 };
 
 /* One pass of 16 taps of both pixels against the 4 channels (VMLADAVA, or OP). */
@@ -296,16 +337,152 @@ static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
 
+/* aot_mve_dot_blocks for rows of K = 16 * a.passes + a.tail taps (0 < a.tail < 16, a.passes >= 1, one run each),
+ * zero-padded to 16 * (a.passes + 1) bytes: per block the tail pass comes first, unpredicated -- the lanes past K
+ * multiply the padding's zeros by the bytes that follow a channel's tail, which are still the block's own (the
+ * tails lead the block and K >= 16) -- then the a.passes whole passes. */
+static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t* w)
+{
+    register int32_t ra0 __asm__("r0");
+    register int32_t ra1 __asm__("r2");
+    register int32_t ra2 __asm__("r4");
+    register int32_t ra3 __asm__("r6");
+    register int32_t rb0 __asm__("r8");
+    register int32_t rb1 __asm__("r10");
+    register int32_t rb2 __asm__("r12");
+    register int32_t rb3 __asm__("lr");
+    const int8_t* x0;
+    const int8_t* x1;
+    int32_t n, t;
+    __asm__ volatile(
+        "ldr %[t], [%[a], #28]\n\t"
+        "2:\n\t"
+        "ldr %[x0], [%[a]]\n\t"
+        "ldr %[x1], [%[a], #4]\n\t"
+        "ldr %[n], [%[a], #8]\n\t"
+        "add.w %[x0], %[x0], %[n], lsl #4\n\t"
+        "add.w %[x1], %[x1], %[n], lsl #4\n\t"
+        "vldrb.8 q0, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q1, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q2, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q3, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q4, [%[x0]]\n\t"
+        "vmladav.s8 %[a0], q4, q0\n\t"
+        "vmladav.s8 %[a1], q4, q1\n\t"
+        "vmladav.s8 %[a2], q4, q2\n\t"
+        "vmladav.s8 %[a3], q4, q3\n\t"
+        "vldrb.8 q5, [%[x1]]\n\t"
+        "vmladav.s8 %[b0], q5, q0\n\t"
+        "vmladav.s8 %[b1], q5, q1\n\t"
+        "vmladav.s8 %[b2], q5, q2\n\t"
+        "vmladav.s8 %[b3], q5, q3\n\t"
+        "ldr %[x0], [%[a]]\n\t"
+        "ldr %[x1], [%[a], #4]\n\t"
+        "1:\n\t"
+        AOT_MVE_PASS("vmladava.s8")
+        "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t"
+        "ldr %[n], [%[a], #16]\n\t"
+        "strd %[a0], %[a1], [%[n]]\n\t"
+        "strd %[a2], %[a3], [%[n], #8]\n\t"
+        "strd %[b0], %[b1], [%[n], #16]\n\t"
+        "strd %[b2], %[b3], [%[n], #24]\n\t"
+        "adds %[n], %[n], #32\n\t"
+        "str %[n], [%[a], #16]\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "str %[n], [%[a], #12]\n\t"
+        "bne 2b"
+        : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
+          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t),
+          [w] "+r"(w)
+        : [a] "r"(a)
+        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
+}
+
+/* aot_mve_dot_blocks_tail for a.passes == 1 (16 < K < 32: 3x3 taps on 3 channels, 5x5 on one): both rows, two
+ * vectors each, stay in q4..q7 across the blocks, which leaves the sums' pointer and the block count in
+ * registers. */
+static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t* w)
+{
+    register int32_t ra0 __asm__("r0");
+    register int32_t ra1 __asm__("r2");
+    register int32_t ra2 __asm__("r4");
+    register int32_t ra3 __asm__("r6");
+    register int32_t rb0 __asm__("r8");
+    register int32_t rb1 __asm__("r10");
+    register int32_t rb2 __asm__("r12");
+    register int32_t rb3 __asm__("lr");
+    int32_t* s;
+    const int8_t* x1;
+    int32_t n, t;
+    __asm__ volatile(
+        "ldr %[t], [%[a], #28]\n\t"
+        "ldr %[s], [%[a]]\n\t"
+        "ldr %[x1], [%[a], #4]\n\t"
+        "vldrb.8 q4, [%[s]]\n\t"
+        "vldrb.8 q6, [%[s], #16]\n\t"
+        "vldrb.8 q5, [%[x1]]\n\t"
+        "vldrb.8 q7, [%[x1], #16]\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "ldr %[s], [%[a], #16]\n\t"
+        "2:\n\t"
+        "vldrb.8 q0, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q1, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q2, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vldrb.8 q3, [%[w]]\n\t"
+        "add %[w], %[w], %[t]\n\t"
+        "vmladav.s8 %[a0], q6, q0\n\t"
+        "vmladav.s8 %[a1], q6, q1\n\t"
+        "vmladav.s8 %[a2], q6, q2\n\t"
+        "vmladav.s8 %[a3], q6, q3\n\t"
+        "vmladav.s8 %[b0], q7, q0\n\t"
+        "vmladav.s8 %[b1], q7, q1\n\t"
+        "vmladav.s8 %[b2], q7, q2\n\t"
+        "vmladav.s8 %[b3], q7, q3\n\t"
+        "vldrb.8 q1, [%[w], #16]\n\t"
+        "vldrb.8 q2, [%[w], #32]\n\t"
+        "vldrb.8 q3, [%[w], #48]\n\t"
+        "vldrb.8 q0, [%[w]], #64\n\t"
+        "vmladava.s8 %[a0], q4, q0\n\t"
+        "vmladava.s8 %[a1], q4, q1\n\t"
+        "vmladava.s8 %[a2], q4, q2\n\t"
+        "vmladava.s8 %[a3], q4, q3\n\t"
+        "vmladava.s8 %[b0], q5, q0\n\t"
+        "vmladava.s8 %[b1], q5, q1\n\t"
+        "vmladava.s8 %[b2], q5, q2\n\t"
+        "vmladava.s8 %[b3], q5, q3\n\t"
+        "strd %[a0], %[a1], [%[s]], #8\n\t"
+        "strd %[a2], %[a3], [%[s]], #8\n\t"
+        "strd %[b0], %[b1], [%[s]], #8\n\t"
+        "strd %[b2], %[b3], [%[s]], #8\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "bne 2b"
+        : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
+          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t),
+          [w] "+r"(w)
+        : [a] "r"(a)
+        : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+}
+
 /* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization. */
 #define AOT_MVE_BLOCKS 8
 
 /* aot_mve_gemm for two pixels, K a multiple of 16 and out_c of 4 (each pixel's K taps `runs` runs of K / runs
- * bytes, `skip` bytes from one run's end to the next's start): the products of up to AOT_MVE_BLOCKS channel
- * blocks in one aot_mve_dot_blocks call, then their requantization. */
+ * bytes, `skip` bytes from one run's end to the next's start), or K > 16 with one run zero-padded to a multiple of
+ * 16 (`tail`: K % 16, then aot_mve_dot_blocks_tail): the products of up to AOT_MVE_BLOCKS channel blocks in one
+ * call, then their requantization. */
 AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k,
                                         int32_t runs, int32_t skip, int32_t out_c, const struct aot_mve_rq* rq,
                                         int8_t* out0, int8_t* out1, const int8_t* res0, const int8_t* res1, int fused,
-                                        int right)
+                                        int right, int tail)
 {
     const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
     const int8_t* w = filter;
@@ -321,7 +498,16 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         a.sums = sums;
         a.skip = skip;
         a.runs = runs;
-        aot_mve_dot_blocks(&a, w);
+        if (tail) {
+            a.tail = k & 15;
+            if (a.passes == 1) {
+                aot_mve_dot_blocks_tail1(&a, w);
+            } else {
+                aot_mve_dot_blocks_tail(&a, w);
+            }
+        } else {
+            aot_mve_dot_blocks(&a, w);
+        }
         w += nb * 4 * k;
         for (i = 0; i < nb; i++) {
             struct aot_mve_chan ch;
@@ -340,6 +526,8 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
 {
     int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, n;
     const int32_t t = k & 15;
+    const int8_t* wt = w; /* the block's tails come first */
+    w += 4 * t;
 #if defined(__OPTIMIZE__)
     if (two && k >= 16) {
         /* Eight accumulators: VMLADAVA takes even registers only, and r0..r12 hold seven, so GCC spills one (or more)
@@ -389,8 +577,8 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
         /* The lanes past K load as zero (and nothing past the block is read). */
         const mve_pred16_t p = vctp8q((uint32_t)t);
         const int8x16_t v0 = vldrbq_z_s8(x0, p);
-        const int8x16_t w0 = vldrbq_z_s8(w, p), w1 = vldrbq_z_s8(w + t, p), w2 = vldrbq_z_s8(w + 2 * t, p),
-                        w3 = vldrbq_z_s8(w + 3 * t, p);
+        const int8x16_t w0 = vldrbq_z_s8(wt, p), w1 = vldrbq_z_s8(wt + t, p), w2 = vldrbq_z_s8(wt + 2 * t, p),
+                        w3 = vldrbq_z_s8(wt + 3 * t, p);
         a0 = vmladavaq_s8(a0, v0, w0);
         a1 = vmladavaq_s8(a1, v0, w1);
         a2 = vmladavaq_s8(a2, v0, w2);
@@ -425,8 +613,8 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int
                                          const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
                                          const int8_t* res1, int fused, int right)
 {
-    aot_mve_gemm_k16(x0, x1, filter, runs * run_len, runs, stride - run_len, out_c, rq, out0, out1, res0, res1, fused,
-                     right);
+    aot_mve_gemm_k16(x0, x1, filter, runs * run_len, runs, stride - run_len, out_c, rq, out0, out1, res0, res1,
+                     fused, right, 0);
 }
 #endif
 
@@ -451,17 +639,19 @@ AOT_ALWAYS_INLINE void aot_mve_dot1(const int8_t* x0, const int8_t* x1, const in
 }
 
 /* One or two pixels (rows of K inputs at x0, x1) against every output channel: outputs at out0 / out1 (out_c
- * values each), residual elements (fused ADD) at res0 / res1. */
+ * values each), residual elements (fused ADD) at res0 / res1.  padded: both rows hold zeros from K up to the next
+ * multiple of 16 (im2col rows in scratch, aot_mve_row_bytes). */
 AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
                                     const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
-                                    const int8_t* res1, int two, int fused, int right)
+                                    const int8_t* res1, int two, int fused, int right, int padded)
 {
     const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
     const int8_t* w = filter;
     int32_t c;
+    (void)padded;
 #if defined(__OPTIMIZE__)
-    if (two && k >= 16 && (k & 15) == 0 && (out_c & 3) == 0) {
-        aot_mve_gemm_k16(x0, x1, filter, k, 1, 0, out_c, rq, out0, out1, res0, res1, fused, right);
+    if (two && k >= 16 && (out_c & 3) == 0 && ((k & 15) == 0 || padded)) {
+        aot_mve_gemm_k16(x0, x1, filter, k, 1, 0, out_c, rq, out0, out1, res0, res1, fused, right, (k & 15) != 0);
         return;
     }
 #endif
@@ -505,17 +695,18 @@ static inline int8_t aot_mve_weight(const int8_t* filter, int32_t k, int32_t out
         return filter[blocks * 4 * k + (c - 4 * blocks) * k + j];
     }
     if (j < full) {
-        return block[(j / 16) * 64 + r * 16 + j % 16];
+        return block[4 * (k - full) + (j / 16) * 64 + r * 16 + j % 16];
     }
-    return block[4 * full + r * (k - full) + (j - full)];
+    return block[r * (k - full) + (j - full)];
 }
 
 static inline void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
                                 const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
-                                const int8_t* res1, int two, int fused, int right)
+                                const int8_t* res1, int two, int fused, int right, int padded)
 {
     int32_t c, j, s;
     (void)right;
+    (void)padded;
     for (s = 0; s < (two ? 2 : 1); s++) {
         const int8_t* x = s ? x1 : x0;
         int8_t* out = s ? out1 : out0;
