@@ -30,7 +30,7 @@ def mve_rows(rows: np.ndarray) -> np.ndarray:
         chunks = head[:, :, :full].reshape(blocks, 4, k // 16, 16).transpose(0, 2, 1, 3).reshape(blocks, -1)
         tails = head[:, :, full:].reshape(blocks, -1)
         parts.append(np.concatenate([tails, chunks], axis=1).reshape(-1))
-    parts.append(rows[4 * blocks:].reshape(-1))
+    parts.append(rows[4 * blocks :].reshape(-1))
     out = np.concatenate(parts)
     assert out.size == rows.size
     return out

@@ -238,17 +238,18 @@ def test_block_tails_lead_and_rows_pad():
     """Each block of 4 channels starts with their K % 16 last taps (a 16-byte load at any of them stays inside the
     block when K >= 16), and im2col rows are padded to 16 exactly when the block loop reads that tail unpredicated."""
     from compiler.ops._mve_layout import mve_row_bytes, mve_rows
+
     rng = np.random.default_rng(1)
     for r, k in [(8, 27), (4, 45), (12, 63), (5, 25), (4, 17)]:
         rows = rng.integers(-128, 128, size=(r, k)).astype(np.int8)
         out = mve_rows(rows)
         t, full = k % 16, k // 16 * 16
         for blk in range(r // 4):
-            block = out[blk * 4 * k:(blk + 1) * 4 * k]
+            block = out[blk * 4 * k : (blk + 1) * 4 * k]
             for c in range(4):
-                assert (block[c * t:(c + 1) * t] == rows[4 * blk + c, full:]).all()
-                assert (block[4 * t + c * 16:4 * t + c * 16 + 16] == rows[4 * blk + c, :16]).all()
+                assert (block[c * t : (c + 1) * t] == rows[4 * blk + c, full:]).all()
+                assert (block[4 * t + c * 16 : 4 * t + c * 16 + 16] == rows[4 * blk + c, :16]).all()
             assert 3 * t + 16 <= block.size
-        assert (out[4 * (r // 4) * k:] == rows[4 * (r // 4):].reshape(-1)).all()
+        assert (out[4 * (r // 4) * k :] == rows[4 * (r // 4) :].reshape(-1)).all()
     assert mve_row_bytes(27, 16) == 32 and mve_row_bytes(45, 8) == 48 and mve_row_bytes(63, 12) == 64
     assert mve_row_bytes(27, 13) == 27 and mve_row_bytes(32, 16) == 32 and mve_row_bytes(9, 16) == 9

@@ -330,17 +330,51 @@ def tail_model():
     b = ModelBuilder()
     x = b.input("x", [1, 9, 10, 5], "int8", 0.05, -9)
     right = {"padding": 0, "strideH": 2, "strideW": 2, "fusedActivationFunction": 0}
-    b.output(_layer(b, rng, "k45", "CONV_2D", x, [1, 5, 5, 8], (8, 3, 3, 5), rng.uniform(0.002, 0.01, size=8),
-                    (0.1, 3), right))
-    b.output(_layer(b, rng, "k45_extreme", "CONV_2D", x, [1, 5, 5, 8], (8, 3, 3, 5), EXTREME_SCALES[:8],
-                    (0.2, -4), right))
+    b.output(
+        _layer(
+            b, rng, "k45", "CONV_2D", x, [1, 5, 5, 8], (8, 3, 3, 5), rng.uniform(0.002, 0.01, size=8), (0.1, 3), right
+        )
+    )
+    b.output(
+        _layer(b, rng, "k45_extreme", "CONV_2D", x, [1, 5, 5, 8], (8, 3, 3, 5), EXTREME_SCALES[:8], (0.2, -4), right)
+    )
     y = b.input("y", [1, 9, 8, 7], "int8", 0.05, 11)
-    b.output(_layer(b, rng, "k63", "CONV_2D", y, [1, 5, 4, 12], (12, 3, 3, 7), rng.uniform(0.002, 0.01, size=12),
-                    (0.1, -6), {"padding": 1, "strideH": 1, "strideW": 1, "fusedActivationFunction": 1,
-                                "dilationHFactor": 2, "dilationWFactor": 2}))
+    b.output(
+        _layer(
+            b,
+            rng,
+            "k63",
+            "CONV_2D",
+            y,
+            [1, 5, 4, 12],
+            (12, 3, 3, 7),
+            rng.uniform(0.002, 0.01, size=12),
+            (0.1, -6),
+            {
+                "padding": 1,
+                "strideH": 1,
+                "strideW": 1,
+                "fusedActivationFunction": 1,
+                "dilationHFactor": 2,
+                "dilationWFactor": 2,
+            },
+        )
+    )
     z = b.input("z", [1, 7, 9, 1], "int8", 0.05, 100)
-    b.output(_layer(b, rng, "k25", "CONV_2D", z, [1, 7, 9, 4], (4, 5, 5, 1), rng.uniform(0.002, 0.01, size=4),
-                    (0.03, -128), {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 3}))
+    b.output(
+        _layer(
+            b,
+            rng,
+            "k25",
+            "CONV_2D",
+            z,
+            [1, 7, 9, 4],
+            (4, 5, 5, 1),
+            rng.uniform(0.002, 0.01, size=4),
+            (0.03, -128),
+            {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 3},
+        )
+    )
     return b
 
 

@@ -3,10 +3,10 @@
  * Output pixels are taken two at a time; each pixel's K = filter_h * filter_w * in_c inputs are a row of the GEMM.
  * A 1x1 filter without padding reads its rows straight from the input (any stride); other filters gather both
  * rows into scratch (2 * aot_mve_row_bytes: K, or K zero-padded to a multiple of 16 for the block loop), out-of-image
- * taps set to the input zero point, whose product with the weights the compiler folded into the bias.  Weights in the layout of mve_s8.h; per output channel a multiplier and a
- * TFLite shift (every value TFLite allows).  Requires filter depth == in_c (no groups).
- * aot_conv2d_s8_mve_add fuses a residual ADD (aot/kernels/conv2d.h): residual element i is read just before
- * output element i is stored, so the output may overwrite the residual.
+ * taps set to the input zero point, whose product with the weights the compiler folded into the bias.  Weights in the
+ * layout of mve_s8.h; per output channel a multiplier and a TFLite shift (every value TFLite allows).  Requires filter
+ * depth == in_c (no groups). aot_conv2d_s8_mve_add fuses a residual ADD (aot/kernels/conv2d.h): residual element i is
+ * read just before output element i is stored, so the output may overwrite the residual.
  */
 #include "aot/kernels/conv2d.h"
 #include "mve_s8.h"
@@ -102,8 +102,8 @@ static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8
                                   uint8_t dx[48])
 {
     int32_t ky, kx, c, j = 0;
-    const int32_t last = ((g->filter_h - 1) * g->dilation_h * g->in_w + (g->filter_w - 1) * g->dilation_w) * g->in_c
-                         + g->in_c - 1;
+    const int32_t last =
+        ((g->filter_h - 1) * g->dilation_h * g->in_w + (g->filter_w - 1) * g->dilation_w) * g->in_c + g->in_c - 1;
     const int32_t y_end = (g->out_h - 1) * g->stride_h - g->pad_top + (g->filter_h - 1) * g->dilation_h;
     const int32_t x_end = (g->out_w - 1) * g->stride_w - g->pad_left + (g->filter_w - 1) * g->dilation_w;
     if (k > 48 || last > 255) {
@@ -147,9 +147,10 @@ static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, int32_t
                                  vcmpcsq_n_u8(vaddq_n_u8(vldrbq_u8(dx + j), (uint8_t)x0), (uint8_t)g->in_w);
         const mve_pred16_t load = (mve_pred16_t)(in_k & ~out);
         /* Lanes past K keep the gather's zero; taps outside the image take the zero point. */
-        vstrbq_p_s8(row + j, vpselq_s8(vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), load), zp,
-                                       (mve_pred16_t)(load | ~in_k)),
-                    vctp8q((uint32_t)(kp - j)));
+        vstrbq_p_s8(
+            row + j,
+            vpselq_s8(vldrbq_gather_offset_z_s8(base, vldrbq_u8(offs + j), load), zp, (mve_pred16_t)(load | ~in_k)),
+            vctp8q((uint32_t)(kp - j)));
     }
     return row;
 }
@@ -198,8 +199,7 @@ static inline const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int
  * loop's unpredicated K % 16 tail (aot_mve_dot_blocks_tail). */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
-                                              int8_t* scratch, const int8_t* residual, int fused, int right,
-                                              int tail)
+                                              int8_t* scratch, const int8_t* residual, int fused, int right, int tail)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int32_t pixels = batches * g->out_h * g->out_w;
@@ -255,8 +255,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
             }
         }
         aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right,
-                     tail);
+                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right, tail);
     }
     if (p < pixels) {
         const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
@@ -287,31 +286,31 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     }
 }
 
-#define AOT_CONV2D_S8_MVE_SETUP                                                                                    \
-    struct aot_mve_geom g;                                                                                         \
-    struct aot_mve_rq rq;                                                                                          \
-    g.input = input;                                                                                               \
-    g.in_h = in_h;                                                                                                 \
-    g.in_w = in_w;                                                                                                 \
-    g.in_c = in_c;                                                                                                 \
-    g.filter_h = filter_h;                                                                                         \
-    g.filter_w = filter_w;                                                                                         \
-    g.out_h = out_h;                                                                                               \
-    g.out_w = out_w;                                                                                               \
-    g.stride_h = stride_h;                                                                                         \
-    g.stride_w = stride_w;                                                                                         \
-    g.dilation_h = dilation_h;                                                                                     \
-    g.dilation_w = dilation_w;                                                                                     \
-    g.pad_top = pad_top;                                                                                           \
-    g.pad_left = pad_left;                                                                                         \
-    g.zero_point = (int8_t)input_zero_point;                                                                       \
-    rq.bias = bias;                                                                                                \
-    rq.multiplier = out_multiplier;                                                                                \
-    rq.shift = out_shift;                                                                                          \
-    rq.per_channel = 1;                                                                                            \
-    rq.out_offset = output_offset;                                                                                 \
-    rq.act_min = act_min;                                                                                          \
-    rq.act_max = act_max;                                                                                          \
+#define AOT_CONV2D_S8_MVE_SETUP                                                                                        \
+    struct aot_mve_geom g;                                                                                             \
+    struct aot_mve_rq rq;                                                                                              \
+    g.input = input;                                                                                                   \
+    g.in_h = in_h;                                                                                                     \
+    g.in_w = in_w;                                                                                                     \
+    g.in_c = in_c;                                                                                                     \
+    g.filter_h = filter_h;                                                                                             \
+    g.filter_w = filter_w;                                                                                             \
+    g.out_h = out_h;                                                                                                   \
+    g.out_w = out_w;                                                                                                   \
+    g.stride_h = stride_h;                                                                                             \
+    g.stride_w = stride_w;                                                                                             \
+    g.dilation_h = dilation_h;                                                                                         \
+    g.dilation_w = dilation_w;                                                                                         \
+    g.pad_top = pad_top;                                                                                               \
+    g.pad_left = pad_left;                                                                                             \
+    g.zero_point = (int8_t)input_zero_point;                                                                           \
+    rq.bias = bias;                                                                                                    \
+    rq.multiplier = out_multiplier;                                                                                    \
+    rq.shift = out_shift;                                                                                              \
+    rq.per_channel = 1;                                                                                                \
+    rq.out_offset = output_offset;                                                                                     \
+    rq.act_min = act_min;                                                                                              \
+    rq.act_max = act_max;                                                                                              \
     rq.add_tab = 0
 
 void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,

@@ -28,7 +28,7 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
     }
     if (b < batches) {
         const int8_t* x0 = input + b * accum_depth;
-        aot_mve_gemm(x0, x0, filter, accum_depth, out_depth, &rq, output + b * out_depth, output + b * out_depth,
-                     0, 0, 0, 0, 0, 0);
+        aot_mve_gemm(x0, x0, filter, accum_depth, out_depth, &rq, output + b * out_depth, output + b * out_depth, 0, 0,
+                     0, 0, 0, 0);
     }
 }

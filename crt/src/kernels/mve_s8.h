@@ -211,20 +211,19 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
     if (whole) {
         if (fused) {
             /* v + 128 (see add_tab) and the residual's byte index the tables. */
-            v = aot_mve_add_out(
-                vaddq_s32(vldrwq_gather_shifted_offset_s32(rq->add_tab, vreinterpretq_u32_s32(v)),
-                          vldrwq_gather_shifted_offset_s32(rq->add_tab + 256, vldrbq_u32((const uint8_t*)residual + c))),
-                rq->add);
+            v = aot_mve_add_out(vaddq_s32(vldrwq_gather_shifted_offset_s32(rq->add_tab, vreinterpretq_u32_s32(v)),
+                                          vldrwq_gather_shifted_offset_s32(rq->add_tab + 256,
+                                                                           vldrbq_u32((const uint8_t*)residual + c))),
+                                rq->add);
         }
         vstrbq_s32(out + c, v);
     } else {
         if (fused) {
             /* Lanes past n: v within [0, 255] after the clamp, the residual loaded as 0; neither is stored. */
-            v = aot_mve_add_out(
-                vaddq_s32(vldrwq_gather_shifted_offset_s32(rq->add_tab, vreinterpretq_u32_s32(v)),
-                          vldrwq_gather_shifted_offset_s32(rq->add_tab + 256,
-                                                           vldrbq_z_u32((const uint8_t*)residual + c, ch->p))),
-                rq->add);
+            v = aot_mve_add_out(vaddq_s32(vldrwq_gather_shifted_offset_s32(rq->add_tab, vreinterpretq_u32_s32(v)),
+                                          vldrwq_gather_shifted_offset_s32(
+                                              rq->add_tab + 256, vldrbq_z_u32((const uint8_t*)residual + c, ch->p))),
+                                rq->add);
         }
         vstrbq_p_s32(out + c, v, ch->p);
     }
@@ -382,24 +381,21 @@ static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t*
         "vmladav.s8 %[b3], q5, q3\n\t"
         "ldr %[x0], [%[a]]\n\t"
         "ldr %[x1], [%[a], #4]\n\t"
-        "1:\n\t"
-        AOT_MVE_PASS("vmladava.s8")
-        "subs %[n], %[n], #1\n\t"
-        "bne 1b\n\t"
-        "ldr %[n], [%[a], #16]\n\t"
-        "strd %[a0], %[a1], [%[n]]\n\t"
-        "strd %[a2], %[a3], [%[n], #8]\n\t"
-        "strd %[b0], %[b1], [%[n], #16]\n\t"
-        "strd %[b2], %[b3], [%[n], #24]\n\t"
-        "adds %[n], %[n], #32\n\t"
-        "str %[n], [%[a], #16]\n\t"
-        "ldr %[n], [%[a], #12]\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "str %[n], [%[a], #12]\n\t"
-        "bne 2b"
+        "1:\n\t" AOT_MVE_PASS("vmladava.s8") "subs %[n], %[n], #1\n\t"
+                                             "bne 1b\n\t"
+                                             "ldr %[n], [%[a], #16]\n\t"
+                                             "strd %[a0], %[a1], [%[n]]\n\t"
+                                             "strd %[a2], %[a3], [%[n], #8]\n\t"
+                                             "strd %[b0], %[b1], [%[n], #16]\n\t"
+                                             "strd %[b2], %[b3], [%[n], #24]\n\t"
+                                             "adds %[n], %[n], #32\n\t"
+                                             "str %[n], [%[a], #16]\n\t"
+                                             "ldr %[n], [%[a], #12]\n\t"
+                                             "subs %[n], %[n], #1\n\t"
+                                             "str %[n], [%[a], #12]\n\t"
+                                             "bne 2b"
         : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
-          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t),
-          [w] "+r"(w)
+          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
@@ -466,8 +462,7 @@ static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t
         "subs %[n], %[n], #1\n\t"
         "bne 2b"
         : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
-          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t),
-          [w] "+r"(w)
+          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 }
@@ -613,8 +608,8 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_runs(const int8_t* x0, const int8_t* x1, int
                                          const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
                                          const int8_t* res1, int fused, int right)
 {
-    aot_mve_gemm_k16(x0, x1, filter, runs * run_len, runs, stride - run_len, out_c, rq, out0, out1, res0, res1,
-                     fused, right, 0);
+    aot_mve_gemm_k16(x0, x1, filter, runs * run_len, runs, stride - run_len, out_c, rq, out0, out1, res0, res1, fused,
+                     right, 0);
 }
 #endif
 
