@@ -49,30 +49,24 @@ def _custom_note(missing: dict) -> str:
     if not custom:
         return ""
     note = (
-        f" {', '.join(custom)} {'is a custom operator' if len(custom) == 1 else 'are custom operators'}: not "
-        "part of TFLite's operator set; its code comes from the tool or application that wrote the model."
+        f" {', '.join(custom)} {'is a custom operator' if len(custom) == 1 else 'are custom operators'}: its code "
+        "comes with the tool that wrote the model, not with TFLite's operator set."
     )
     signal = sorted(k for k in lowering_registry() if k.startswith("CUSTOM:Signal"))
     if any(k.startswith("CUSTOM:Signal") for k in custom):
-        note += (
-            " Of TFLite Micro's signal library (its audio front-end operators) these are supported: "
-            f"{', '.join(signal)}."
-        )
+        note += f" Of TFLite Micro's signal library these are supported: {', '.join(signal)}."
     shipped = sorted(k for k in lowering_registry() if k.startswith("CUSTOM:") and not k.startswith("CUSTOM:Signal"))
     if shipped:
-        note += f" Custom operators that ship with TFLite Micro and are supported: {', '.join(shipped)}."
+        note += f" Supported custom operators that ship with TFLite Micro: {', '.join(shipped)}."
     if "CUSTOM:ethos-u" in custom:
         note += (
-            " CUSTOM:ethos-u is a command stream for an Arm Ethos-U NPU (the model went through the Vela "
-            "compiler): compile the .tflite from before Vela instead, or hand the command stream to your "
-            "Ethos-U driver with a user kernel (--custom_op ethos-u=FUNCTION)."
+            " CUSTOM:ethos-u is an Arm Ethos-U NPU command stream (Vela): compile the model from before Vela, or "
+            "hand the stream to your Ethos-U driver with a user kernel as below."
         )
     name = custom[0][len("CUSTOM:") :]
     note += (
-        f" To run a custom operator with your own C function, map it to a user kernel: `aotc compile "
-        f"--custom_op {name}=my_function[,scratch=BYTES][,init=my_init]`, or in Bazel "
-        f'aot_model_library(custom_ops = {{"{name}": "//pkg:my_kernel"}}) with an aot_user_kernel '
-        'target (crt/include/aot/user_kernel.h is the C interface; README "User kernels and '
-        'accelerators").'
+        f" To run it with your own C function: `aotc compile --custom_op {name}=my_function[,scratch=BYTES]"
+        f'[,init=my_init]`, or aot_model_library(custom_ops = {{"{name}": "//pkg:my_kernel"}}) with an '
+        'aot_user_kernel (README "User kernels and accelerators").'
     )
     return note
