@@ -57,9 +57,12 @@ aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* b
 __attribute__((noinline))
 #endif
 static void
-aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, struct aot_rq qi, struct aot_rq qr,
-                 int32_t is_tanh, int16_t* out)
+aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, const struct aot_rq* qi_p,
+                 const struct aot_rq* qr_p, int32_t is_tanh, int16_t* out)
 {
+    /* By pointer: a struct passed by value makes GCC spill it below the saved registers. */
+    const struct aot_rq qi = *qi_p;
+    const struct aot_rq qr = *qr_p;
     int32_t k;
     if (qi.right >= 0 && qr.right >= 0) {
         if (is_tanh) {
@@ -144,9 +147,10 @@ static void aot_lstm_s8_step(const int8_t* x, const int8_t* input_weights, const
                        (uint32_t*)(acc_rec + 4 * state_size));
     for (g = 0; g < 4; g++) {
         /* Each gate's products rescaled to Q3.12 (multiplier 3, no shift, for the activation's input). */
-        aot_lstm_s8_gate(acc_in + g * state_size, acc_rec + g * state_size, state_size,
-                         aot_rq_prepare(p->input_mult[g], p->input_shift[g]),
-                         aot_rq_prepare(p->recurrent_mult[g], p->recurrent_shift[g]), g == 2, gates + g * state_size);
+        const struct aot_rq qi = aot_rq_prepare(p->input_mult[g], p->input_shift[g]);
+        const struct aot_rq qr = aot_rq_prepare(p->recurrent_mult[g], p->recurrent_shift[g]);
+        aot_lstm_s8_gate(acc_in + g * state_size, acc_rec + g * state_size, state_size, &qi, &qr, g == 2,
+                         gates + g * state_size);
     }
     aot_lstm_s8_cell(gates, state_size, p, c, h, y);
 }
