@@ -8,7 +8,10 @@ local_repository(
 
 load("@aot_rules//aot_rules:repositories.bzl", "aot_rules_dependencies", "aot_rules_register_toolchains")
 
+# The compiler runs in the aot_rules checkout's .venv (this test is about the ARM toolchain; e2e/ covers the
+# hermetic Python, whose pip install needs the package registry).
 aot_rules_dependencies(
+    python = "venv",
     arm_toolchain_local_path = None,
     arm_toolchain_sha256 = "%SHA256%",
     arm_toolchain_strip_prefix = "%STRIP_PREFIX%",
