@@ -1,15 +1,20 @@
 """Build and run generated C on the host with the system C compiler.
 
 Used by `run`, `testgen`-style checks and the tests.  The CRT is located via
-$AOT_CRT_DIR or next to this package (<repo>/crt).
+$AOT_CRT_DIR or next to this package (<repo>/crt).  `python -m compiler.hostbuild --archive OUT.a` compiles the CRT
+once into a static archive with a key file beside it; when such an archive sits in the CRT directory (Bazel puts
+`//crt:host_archive` there in every test's runfiles) and its key matches this compiler, flags and CRT sources, the
+tests link it instead of compiling the CRT again in each of their processes.
 """
 
+import argparse
 import atexit
 import glob
 import hashlib
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -48,19 +53,37 @@ _crt_cache = {}
 
 
 def _crt_key(cc: str) -> str:
-    h = hashlib.sha256(" ".join([cc] + CFLAGS).encode())
+    # Paths relative to the CRT directory and the compiler's real path: the key must be the same in the Bazel action
+    # that builds the archive and in the tests' runfiles, and change with any CRT file, flag or compiler.
+    h = hashlib.sha256(" ".join([os.path.realpath(cc)] + CFLAGS).encode())
     d = crt_dir()
     for path in sorted(glob.glob(os.path.join(d, "**", "*.[ch]"), recursive=True)):
-        h.update(path.encode())
+        h.update(os.path.relpath(path, d).encode())
         with open(path, "rb") as f:
             h.update(f.read())
     return h.hexdigest()
 
 
-def crt_objects() -> list:
-    """The CRT compiled to object files with CFLAGS (cached per process; rebuilt if any CRT file changes)."""
+HOST_ARCHIVE = "libaot_crt_host.a"
+
+
+def _prebuilt_archive(key: str):
+    archive = os.path.join(crt_dir(), HOST_ARCHIVE)
+    try:
+        with open(archive + ".key") as f:
+            return archive if f.read().strip() == key else None
+    except OSError:
+        return None
+
+
+def crt_objects(prebuilt: bool = True) -> list:
+    """The CRT compiled to object files with CFLAGS (cached per process; rebuilt if any CRT file changes), or the
+    matching prebuilt archive when there is one and PREBUILT allows it."""
     cc = compiler_command()
     key = _crt_key(cc)
+    archive = _prebuilt_archive(key) if prebuilt else None
+    if archive:
+        return [archive]
     if key not in _crt_cache:
         out = tempfile.mkdtemp(prefix="aotc-crt-")
         atexit.register(shutil.rmtree, out, True)
@@ -99,3 +122,26 @@ def build_executable(c_files: list, include_dirs: list, out_path: str) -> None:
 
 def run_executable(path: str, args: list, timeout: float = 300.0) -> subprocess.CompletedProcess:
     return subprocess.run([path] + list(args), capture_output=True, text=True, timeout=timeout)
+
+
+def write_archive(out_path: str) -> None:
+    """The CRT compiled with CFLAGS into the static archive OUT_PATH, and its key into OUT_PATH.key."""
+    cc = compiler_command()
+    objs = crt_objects(prebuilt=False)
+    if os.path.exists(out_path):
+        os.remove(out_path)
+    cmd = ["ar", "rcs", out_path] + objs
+    _check_build(cmd, subprocess.run(cmd, capture_output=True, text=True))
+    with open(out_path + ".key", "w") as f:
+        f.write(_crt_key(cc) + "\n")
+
+
+def main(argv) -> int:
+    parser = argparse.ArgumentParser(description="Compile the CRT for the host into a static archive.")
+    parser.add_argument("--archive", required=True, help="output .a (its key is written beside it, OUT.key)")
+    write_archive(parser.parse_args(argv).archive)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -26,6 +26,7 @@ if [ -z "${AOT_IN_NETNS:-}" ]; then
     (cd "$root/e2e" && bazel build --nobuild //... >/dev/null 2>&1 && bazel shutdown) \
       || { echo "test_all: cannot fetch e2e's repositories (the aot_rules archive and its hermetic Python)" >&2; exit 1; }
   fi
+  echo "test_all: set-up took $SECONDS s"
   if [ -z "${AOT_ALLOW_NETWORK:-}" ] && unshare -n true 2>/dev/null; then
     # A Bazel server started outside the namespace cannot be reached from inside it (and vice versa).
     bazel shutdown >/dev/null 2>&1 || true
@@ -40,7 +41,9 @@ passed=0
 failed=0
 suite() {  # suite NAME COMMAND...
   echo "=== $1"
+  local start=$SECONDS
   if "${@:2}"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "=== $1 FAILED"; fi
+  echo "=== $1: $((SECONDS - start)) s"
 }
 suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
 suite "bazel test //..." bazel test //...
