@@ -18,29 +18,44 @@
 #include "dot_rows_s8.h"
 #include "requant_exact.h"
 
-/* a[j] += sum over the steps of w[j] * s[j] for filters j < 4, s walking `count` slots from `s` (stride filters). */
+/* a[j] += sum over the steps of w[j] * s[j] for filters j < 4, s walking `count` slots from `s` (stride filters).
+ * Two steps per pass: the loop's own instructions weigh on four filters' four products. */
+#if defined(__ARM_FEATURE_DSP)
+#define AOT_SVDF_STEP_S8(w, s)                                                                                         \
+    do {                                                                                                               \
+        const uint32_t sv = aot_read32(s), wv = aot_read32(w);                                                         \
+        const uint32_t se = aot_sxtb16(sv), we = aot_sxtb16(wv);                                                       \
+        const uint32_t so = aot_sxtb16_ror8(sv), wo = aot_sxtb16_ror8(wv);                                             \
+        a0 = (uint32_t)aot_smlabb(se, we, (int32_t)a0);                                                                \
+        a2 = (uint32_t)__smlatt((int32_t)se, (int32_t)we, (int32_t)a2);                                                \
+        a1 = (uint32_t)aot_smlabb(so, wo, (int32_t)a1);                                                                \
+        a3 = (uint32_t)__smlatt((int32_t)so, (int32_t)wo, (int32_t)a3);                                                \
+    } while (0)
+#else
+#define AOT_SVDF_STEP_S8(w, s)                                                                                         \
+    do {                                                                                                               \
+        a0 += (uint32_t)((int32_t)(s)[0] * (w)[0]);                                                                    \
+        a1 += (uint32_t)((int32_t)(s)[1] * (w)[1]);                                                                    \
+        a2 += (uint32_t)((int32_t)(s)[2] * (w)[2]);                                                                    \
+        a3 += (uint32_t)((int32_t)(s)[3] * (w)[3]);                                                                    \
+    } while (0)
+#endif
+
 static inline void aot_svdf_time4_s8(const int8_t* w, const int8_t* s, int32_t count, int32_t filters, uint32_t* a)
 {
     /* Sums in locals: the int8 state may alias anything, so sums kept in a[] would be stored every step. */
     uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
-    int32_t m;
-    for (m = 0; m < count; m++) {
-#if defined(__ARM_FEATURE_DSP)
-        const uint32_t sv = aot_read32(s), wv = aot_read32(w);
-        const uint32_t se = aot_sxtb16(sv), we = aot_sxtb16(wv);
-        const uint32_t so = aot_sxtb16_ror8(sv), wo = aot_sxtb16_ror8(wv);
-        a0 = (uint32_t)aot_smlabb(se, we, (int32_t)a0);
-        a2 = (uint32_t)__smlatt((int32_t)se, (int32_t)we, (int32_t)a2);
-        a1 = (uint32_t)aot_smlabb(so, wo, (int32_t)a1);
-        a3 = (uint32_t)__smlatt((int32_t)so, (int32_t)wo, (int32_t)a3);
-#else
-        a0 += (uint32_t)((int32_t)s[0] * w[0]);
-        a1 += (uint32_t)((int32_t)s[1] * w[1]);
-        a2 += (uint32_t)((int32_t)s[2] * w[2]);
-        a3 += (uint32_t)((int32_t)s[3] * w[3]);
-#endif
+    const int8_t* const wend = w + count * filters;
+    if (count & 1) {
+        AOT_SVDF_STEP_S8(w, s);
         s += filters;
         w += filters;
+    }
+    while (w != wend) {
+        AOT_SVDF_STEP_S8(w, s);
+        AOT_SVDF_STEP_S8(w + filters, s + filters);
+        s += 2 * filters;
+        w += 2 * filters;
     }
     a[0] = a0;
     a[1] = a1;
@@ -90,8 +105,10 @@ static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_
 
 /* The zero point is added after the clamp, unclamped, as the reference does; the sum is then stored in T (modulo
  * 2^bits, as a two's complement conversion). Step `slot` is written; the oldest is then at `oldest`, so time weight
- * m pairs with slot (oldest + m) mod memory: two runs of slots. Each filter's sum joins its unit's in filter order;
- * a unit's output is written once its rank filters are in. */
+ * m pairs with slot (oldest + m) mod memory: two runs of slots. A filter's time products need only its own state
+ * row, so each group of four filters goes feature product, newest step, time products, output in one pass, its sums
+ * in registers. Each filter's sum joins its unit's in filter order; a unit's output is written once its rank
+ * filters are in (rank 1, the usual case, without the bookkeeping). */
 #define AOT_SVDF_S8_BODY(T, SAT, TIME4)                                                                                \
     const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                       \
     const int32_t slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;                                        \
@@ -108,43 +125,45 @@ static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_
         const T* const w_second = weights_time + first_run * filters;                                                  \
         int8_t* out = output + b * (filters / rank);                                                                   \
         const int8_t* wf = weights_feature;                                                                            \
-        uint32_t unit = (uint32_t)bias[0];                                                                             \
+        const int32_t* ub = bias;                                                                                      \
+        uint32_t unit = 0u;                                                                                            \
         int32_t in_unit = 0;                                                                                           \
-        for (f = 0; f + 4 <= filters; f += 4) {                                                                        \
-            int32_t acc[4];                                                                                            \
-            for (r = 0; r < 4; r++) {                                                                                  \
-                acc[r] = feature_bias[f + r];                                                                          \
-            }                                                                                                          \
-            wf = aot_dot4_group_s8(in, wf, n, acc);                                                                    \
-            for (r = 0; r < 4; r++) {                                                                                  \
-                newest[f + r] = (T)(szp + SAT(aot_rq(acc[r], &qf)));                                                   \
-            }                                                                                                          \
-        }                                                                                                              \
-        for (; f < filters; f++) {                                                                                     \
-            const int32_t acc = aot_dot1_s8(in, wf + (f & 3) * n, n, 0, feature_bias[f]);                              \
-            newest[f] = (T)(szp + SAT(aot_rq(acc, &qf)));                                                              \
-        }                                                                                                              \
         for (f = 0; f < filters; f += 4) {                                                                             \
             const int32_t group = filters - f < 4 ? filters - f : 4;                                                   \
             uint32_t a[4];                                                                                             \
-            for (r = 0; r < group; r++) {                                                                              \
-                a[r] = (uint32_t)time_bias[f + r];                                                                     \
-            }                                                                                                          \
             if (group == 4) {                                                                                          \
+                int32_t acc[4];                                                                                        \
+                for (r = 0; r < 4; r++) {                                                                              \
+                    acc[r] = feature_bias[f + r];                                                                      \
+                }                                                                                                      \
+                wf = aot_dot4_group_s8(in, wf, n, acc);                                                                \
+                for (r = 0; r < 4; r++) {                                                                              \
+                    newest[f + r] = (T)(szp + SAT(aot_rq(acc[r], &qf)));                                               \
+                    a[r] = (uint32_t)time_bias[f + r];                                                                 \
+                }                                                                                                      \
                 TIME4(weights_time + f, old + f, first_run, filters, a);                                               \
                 TIME4(w_second + f, st + f, oldest, filters, a);                                                       \
             } else {                                                                                                   \
                 for (r = 0; r < group; r++) {                                                                          \
+                    const int32_t acc = aot_dot1_s8(in, wf + r * n, n, 0, feature_bias[f + r]);                        \
+                    newest[f + r] = (T)(szp + SAT(aot_rq(acc, &qf)));                                                  \
+                    a[r] = (uint32_t)time_bias[f + r];                                                                 \
                     AOT_SVDF_TIME1(T, weights_time + f + r, old + f + r, first_run, filters, a[r]);                    \
                     AOT_SVDF_TIME1(T, w_second + f + r, st + f + r, oldest, filters, a[r]);                            \
                 }                                                                                                      \
             }                                                                                                          \
-            for (r = 0; r < group; r++) {                                                                              \
-                unit += a[r];                                                                                          \
-                if (++in_unit == rank) {                                                                               \
-                    *out++ = (int8_t)aot_sat8(aot_rq((int32_t)unit, &qo) + ozp);                                       \
-                    in_unit = 0;                                                                                       \
-                    unit = f + r + 1 < filters ? (uint32_t)bias[(f + r + 1) / rank] : 0u;                              \
+            if (rank == 1) {                                                                                           \
+                for (r = 0; r < group; r++) {                                                                          \
+                    *out++ = (int8_t)aot_sat8(aot_rq((int32_t)((uint32_t)*ub++ + a[r]), &qo) + ozp);                   \
+                }                                                                                                      \
+            } else {                                                                                                   \
+                for (r = 0; r < group; r++) {                                                                          \
+                    unit += a[r];                                                                                      \
+                    if (++in_unit == rank) {                                                                           \
+                        *out++ = (int8_t)aot_sat8(aot_rq((int32_t)((uint32_t)*ub++ + unit), &qo) + ozp);               \
+                        in_unit = 0;                                                                                   \
+                        unit = 0u;                                                                                     \
+                    }                                                                                                  \
                 }                                                                                                      \
             }                                                                                                          \
         }                                                                                                              \
