@@ -90,6 +90,49 @@ static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_
     a[3] = a3;
 }
 
+/* Four rescalings out of line, each with the layer's constants in registers and one test of the shift's sign for
+ * all four (inline in the filter loop they competed with its pointers and sums for registers). The values are
+ * read before any store: an int8 destination may alias them. */
+#define AOT_SVDF_RQ4(v, q, OUT)                                                                                        \
+    do {                                                                                                               \
+        const int32_t v0_ = (v)[0], v1_ = (v)[1], v2_ = (v)[2], v3_ = (v)[3];                                          \
+        const int32_t m_ = (q)->mult;                                                                                  \
+        if ((q)->right >= 0) {                                                                                         \
+            const uint32_t c_lo_ = (q)->c_lo;                                                                          \
+            const int32_t c_hi_ = (q)->c_hi, right_ = (q)->right;                                                      \
+            OUT(0, aot_rq_right(v0_, m_, c_lo_, c_hi_, right_));                                                       \
+            OUT(1, aot_rq_right(v1_, m_, c_lo_, c_hi_, right_));                                                       \
+            OUT(2, aot_rq_right(v2_, m_, c_lo_, c_hi_, right_));                                                       \
+            OUT(3, aot_rq_right(v3_, m_, c_lo_, c_hi_, right_));                                                       \
+        } else {                                                                                                       \
+            const int32_t left_ = (q)->left;                                                                           \
+            OUT(0, aot_rq_left(v0_, m_, left_));                                                                       \
+            OUT(1, aot_rq_left(v1_, m_, left_));                                                                       \
+            OUT(2, aot_rq_left(v2_, m_, left_));                                                                       \
+            OUT(3, aot_rq_left(v3_, m_, left_));                                                                       \
+        }                                                                                                              \
+    } while (0)
+
+/* Four filters' projections into their newest state steps: zero point added after the clamp, stored in T. */
+#define AOT_SVDF_NEWEST16(j, x) dst[j] = (int16_t)(zp + aot_sat16(x))
+#define AOT_SVDF_NEWEST8(j, x)  dst[j] = (int8_t)(zp + aot_sat8(x))
+AOT_NOINLINE void aot_svdf_newest4_s16(const int32_t* acc, const struct aot_rq* q, int32_t zp, int16_t* dst)
+{
+    AOT_SVDF_RQ4(acc, q, AOT_SVDF_NEWEST16);
+}
+
+AOT_NOINLINE void aot_svdf_newest4_s8(const int32_t* acc, const struct aot_rq* q, int32_t zp, int8_t* dst)
+{
+    AOT_SVDF_RQ4(acc, q, AOT_SVDF_NEWEST8);
+}
+
+/* Four units' outputs (rank 1): sums with their biases, rescaled, zero point added, saturated. */
+#define AOT_SVDF_OUT8(j, x) dst[j] = (int8_t)aot_sat8((x) + zp)
+AOT_NOINLINE void aot_svdf_out4(const int32_t* sum, const struct aot_rq* q, int32_t zp, int8_t* dst)
+{
+    AOT_SVDF_RQ4(sum, q, AOT_SVDF_OUT8);
+}
+
 /* One filter's time products (the filters % 4 last ones). */
 #define AOT_SVDF_TIME1(T, w, s, count, filters, acc)                                                                   \
     do {                                                                                                               \
@@ -109,7 +152,7 @@ static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_
  * row, so each group of four filters goes feature product, newest step, time products, output in one pass, its sums
  * in registers. Each filter's sum joins its unit's in filter order; a unit's output is written once its rank
  * filters are in (rank 1, the usual case, without the bookkeeping). */
-#define AOT_SVDF_S8_BODY(T, SAT, TIME4)                                                                                \
+#define AOT_SVDF_S8_BODY(T, SAT, TIME4, NEWEST4)                                                                       \
     const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                       \
     const int32_t slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;                                        \
     const int32_t first_run = memory - oldest, n = shape->input_size;                                                  \
@@ -137,8 +180,8 @@ static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_
                     acc[r] = feature_bias[f + r];                                                                      \
                 }                                                                                                      \
                 wf = aot_dot4_group_s8(in, wf, n, acc);                                                                \
+                NEWEST4(acc, &qf, szp, newest + f);                                                                    \
                 for (r = 0; r < 4; r++) {                                                                              \
-                    newest[f + r] = (T)(szp + SAT(aot_rq(acc[r], &qf)));                                               \
                     a[r] = (uint32_t)time_bias[f + r];                                                                 \
                 }                                                                                                      \
                 TIME4(weights_time + f, old + f, first_run, filters, a);                                               \
@@ -152,10 +195,14 @@ static inline void aot_svdf_time4_s16(const int16_t* w, const int16_t* s, int32_
                     AOT_SVDF_TIME1(T, w_second + f + r, st + f + r, oldest, filters, a[r]);                            \
                 }                                                                                                      \
             }                                                                                                          \
-            if (rank == 1) {                                                                                           \
-                for (r = 0; r < group; r++) {                                                                          \
-                    *out++ = (int8_t)aot_sat8(aot_rq((int32_t)((uint32_t)*ub++ + a[r]), &qo) + ozp);                   \
+            if (rank == 1 && group == 4) {                                                                             \
+                int32_t sum[4];                                                                                        \
+                for (r = 0; r < 4; r++) {                                                                              \
+                    sum[r] = (int32_t)((uint32_t)ub[r] + a[r]);                                                        \
                 }                                                                                                      \
+                aot_svdf_out4(sum, &qo, ozp, out);                                                                     \
+                out += 4;                                                                                              \
+                ub += 4;                                                                                               \
             } else {                                                                                                   \
                 for (r = 0; r < group; r++) {                                                                          \
                     unit += a[r];                                                                                      \
@@ -175,7 +222,7 @@ void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const i
                      int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
                      const struct aot_svdf_s8_params* params)
 {
-    AOT_SVDF_S8_BODY(int16_t, aot_sat16, aot_svdf_time4_s16)
+    AOT_SVDF_S8_BODY(int16_t, aot_sat16, aot_svdf_time4_s16, aot_svdf_newest4_s16)
 }
 
 void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
@@ -183,5 +230,5 @@ void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const in
                     int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
                     const struct aot_svdf_s8_params* params)
 {
-    AOT_SVDF_S8_BODY(int8_t, aot_sat8, aot_svdf_time4_s8)
+    AOT_SVDF_S8_BODY(int8_t, aot_sat8, aot_svdf_time4_s8, aot_svdf_newest4_s8)
 }
