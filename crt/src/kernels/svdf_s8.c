@@ -7,7 +7,8 @@
  *
  * Zero points are folded by the compiler into per-filter constants (-zero point x row sum): feature_bias for the
  * input's, time_bias for the state's, so the products are plain dot products (the feature one four filters per
- * pass over the input, its weights interleaved by the compiler in groups of four rows: aot_dot4_group_s8).
+ * pass over the input, its weights in the raw-weight-word form interleaved by the compiler in groups of four rows:
+ * aot_dot4_group_raw, the input's quads expanded once per batch into xbuf: one SXTB16 per weight word).
  *
  * The integer variants keep the state slot-major, [memory][num_filters] per batch (aot/kernels/svdf.h), and the
  * compiler stores the time weights transposed the same way, [memory][num_filters]: the newest step of every filter
@@ -168,6 +169,7 @@ AOT_NOINLINE void aot_svdf_out4(const int32_t* sum, const struct aot_rq* q, int3
         const T* const w_second = weights_time + first_run * filters;                                                  \
         int8_t* out = output + b * (filters / rank);                                                                   \
         const int8_t* wf = weights_feature;                                                                            \
+        const int32_t corr = aot_expand_quads_raw(in, n, xbuf);                                                        \
         const int32_t* ub = bias;                                                                                      \
         uint32_t unit = 0u;                                                                                            \
         int32_t in_unit = 0;                                                                                           \
@@ -177,9 +179,9 @@ AOT_NOINLINE void aot_svdf_out4(const int32_t* sum, const struct aot_rq* q, int3
             if (group == 4) {                                                                                          \
                 int32_t acc[4];                                                                                        \
                 for (r = 0; r < 4; r++) {                                                                              \
-                    acc[r] = feature_bias[f + r];                                                                      \
+                    acc[r] = feature_bias[f + r] - corr;                                                               \
                 }                                                                                                      \
-                wf = aot_dot4_group_s8(in, wf, n, acc);                                                                \
+                wf = aot_dot4_group_raw(xbuf, in, wf, n, acc);                                                         \
                 NEWEST4(acc, &qf, szp, newest + f);                                                                    \
                 for (r = 0; r < 4; r++) {                                                                              \
                     a[r] = (uint32_t)time_bias[f + r];                                                                 \
@@ -188,7 +190,7 @@ AOT_NOINLINE void aot_svdf_out4(const int32_t* sum, const struct aot_rq* q, int3
                 TIME4(w_second + f, st + f, oldest, filters, a);                                                       \
             } else {                                                                                                   \
                 for (r = 0; r < group; r++) {                                                                          \
-                    const int32_t acc = aot_dot1_s8(in, wf + r * n, n, 0, feature_bias[f + r]);                        \
+                    const int32_t acc = aot_dot1_raw(xbuf, in, wf + r * n, n, feature_bias[f + r] - corr);             \
                     newest[f + r] = (T)(szp + SAT(aot_rq(acc, &qf)));                                                  \
                     a[r] = (uint32_t)time_bias[f + r];                                                                 \
                     AOT_SVDF_TIME1(T, weights_time + f + r, old + f + r, first_run, filters, a[r]);                    \
@@ -220,7 +222,7 @@ AOT_NOINLINE void aot_svdf_out4(const int32_t* sum, const struct aot_rq* q, int3
 void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
                      const int16_t* weights_time, const int32_t* time_bias, const int32_t* bias, int16_t* state,
                      int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
-                     const struct aot_svdf_s8_params* params)
+                     const struct aot_svdf_s8_params* params, uint32_t* xbuf)
 {
     AOT_SVDF_S8_BODY(int16_t, aot_sat16, aot_svdf_time4_s16, aot_svdf_newest4_s16)
 }
@@ -228,7 +230,7 @@ void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const i
 void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
                     const int8_t* weights_time, const int32_t* time_bias, const int32_t* bias, int8_t* state,
                     int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
-                    const struct aot_svdf_s8_params* params)
+                    const struct aot_svdf_s8_params* params, uint32_t* xbuf)
 {
     AOT_SVDF_S8_BODY(int8_t, aot_sat8, aot_svdf_time4_s8, aot_svdf_newest4_s8)
 }
