@@ -134,6 +134,46 @@ AOT_NOINLINE void aot_svdf_out4(const int32_t* sum, const struct aot_rq* q, int3
     AOT_SVDF_RQ4(sum, q, AOT_SVDF_OUT8);
 }
 
+/* One group of four filters: feature products, newest steps, time products (sums into a[]). Out of line, so that
+ * its loops get the registers the layer loop would otherwise keep for itself (and spill around them). */
+#define AOT_SVDF_DEFINE_GROUP4(NAME, RUN, T, TIME4, NEWEST4)                                                           \
+    struct RUN {                                                                                                       \
+        const int8_t* in;                                                                                              \
+        const uint32_t* xbuf;                                                                                          \
+        int32_t n, corr, filters, szp;                                                                                 \
+        const int32_t* feature_bias;                                                                                   \
+        const int32_t* time_bias;                                                                                      \
+        const T* w_first;                                                                                              \
+        const T* s_first;                                                                                              \
+        const T* w_second;                                                                                             \
+        const T* s_second;                                                                                             \
+        int32_t first_run, second_run;                                                                                 \
+        T* newest;                                                                                                     \
+        const struct aot_rq* qf;                                                                                       \
+    };                                                                                                                 \
+    AOT_NOINLINE const int8_t* NAME(const struct RUN* p, int32_t f, const int8_t* wf, uint32_t* a)                     \
+    {                                                                                                                  \
+        int32_t acc[4];                                                                                                \
+        const int32_t* fb = p->feature_bias + f;                                                                       \
+        const int32_t* tb = p->time_bias + f;                                                                          \
+        acc[0] = fb[0] - p->corr;                                                                                      \
+        acc[1] = fb[1] - p->corr;                                                                                      \
+        acc[2] = fb[2] - p->corr;                                                                                      \
+        acc[3] = fb[3] - p->corr;                                                                                      \
+        wf = aot_dot4_group_raw(p->xbuf, p->in, wf, p->n, acc);                                                        \
+        NEWEST4(acc, p->qf, p->szp, p->newest + f);                                                                    \
+        a[0] = (uint32_t)tb[0];                                                                                        \
+        a[1] = (uint32_t)tb[1];                                                                                        \
+        a[2] = (uint32_t)tb[2];                                                                                        \
+        a[3] = (uint32_t)tb[3];                                                                                        \
+        TIME4(p->w_first + f, p->s_first + f, p->first_run, p->filters, a);                                            \
+        TIME4(p->w_second + f, p->s_second + f, p->second_run, p->filters, a);                                         \
+        return wf;                                                                                                     \
+    }
+
+AOT_SVDF_DEFINE_GROUP4(aot_svdf_group4_s16, aot_svdf_run_s16, int16_t, aot_svdf_time4_s16, aot_svdf_newest4_s16)
+AOT_SVDF_DEFINE_GROUP4(aot_svdf_group4_s8, aot_svdf_run_s8, int8_t, aot_svdf_time4_s8, aot_svdf_newest4_s8)
+
 /* One filter's time products (the filters % 4 last ones). */
 #define AOT_SVDF_TIME1(T, w, s, count, filters, acc)                                                                   \
     do {                                                                                                               \
@@ -153,7 +193,7 @@ AOT_NOINLINE void aot_svdf_out4(const int32_t* sum, const struct aot_rq* q, int3
  * row, so each group of four filters goes feature product, newest step, time products, output in one pass, its sums
  * in registers. Each filter's sum joins its unit's in filter order; a unit's output is written once its rank
  * filters are in (rank 1, the usual case, without the bookkeeping). */
-#define AOT_SVDF_S8_BODY(T, SAT, TIME4, NEWEST4)                                                                       \
+#define AOT_SVDF_S8_BODY(T, SAT, GROUP4, RUN)                                                                          \
     const int32_t filters = shape->num_filters, memory = shape->memory_size, rank = shape->rank;                       \
     const int32_t slot = *position, oldest = slot + 1 == memory ? 0 : slot + 1;                                        \
     const int32_t first_run = memory - oldest, n = shape->input_size;                                                  \
@@ -170,24 +210,31 @@ AOT_NOINLINE void aot_svdf_out4(const int32_t* sum, const struct aot_rq* q, int3
         int8_t* out = output + b * (filters / rank);                                                                   \
         const int8_t* wf = weights_feature;                                                                            \
         const int32_t corr = aot_expand_quads_raw(in, n, xbuf);                                                        \
+        struct RUN run;                                                                                                \
         const int32_t* ub = bias;                                                                                      \
         uint32_t unit = 0u;                                                                                            \
         int32_t in_unit = 0;                                                                                           \
+        run.in = in;                                                                                                   \
+        run.xbuf = xbuf;                                                                                               \
+        run.n = n;                                                                                                     \
+        run.corr = corr;                                                                                               \
+        run.filters = filters;                                                                                         \
+        run.szp = szp;                                                                                                 \
+        run.feature_bias = feature_bias;                                                                               \
+        run.time_bias = time_bias;                                                                                     \
+        run.w_first = weights_time;                                                                                    \
+        run.s_first = old;                                                                                             \
+        run.w_second = w_second;                                                                                       \
+        run.s_second = st;                                                                                             \
+        run.first_run = first_run;                                                                                     \
+        run.second_run = oldest;                                                                                       \
+        run.newest = newest;                                                                                           \
+        run.qf = &qf;                                                                                                  \
         for (f = 0; f < filters; f += 4) {                                                                             \
             const int32_t group = filters - f < 4 ? filters - f : 4;                                                   \
             uint32_t a[4];                                                                                             \
             if (group == 4) {                                                                                          \
-                int32_t acc[4];                                                                                        \
-                for (r = 0; r < 4; r++) {                                                                              \
-                    acc[r] = feature_bias[f + r] - corr;                                                               \
-                }                                                                                                      \
-                wf = aot_dot4_group_raw(xbuf, in, wf, n, acc);                                                         \
-                NEWEST4(acc, &qf, szp, newest + f);                                                                    \
-                for (r = 0; r < 4; r++) {                                                                              \
-                    a[r] = (uint32_t)time_bias[f + r];                                                                 \
-                }                                                                                                      \
-                TIME4(weights_time + f, old + f, first_run, filters, a);                                               \
-                TIME4(w_second + f, st + f, oldest, filters, a);                                                       \
+                wf = GROUP4(&run, f, wf, a);                                                                           \
             } else {                                                                                                   \
                 for (r = 0; r < group; r++) {                                                                          \
                     const int32_t acc = aot_dot1_raw(xbuf, in, wf + r * n, n, feature_bias[f + r] - corr);             \
@@ -224,7 +271,7 @@ void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const i
                      int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
                      const struct aot_svdf_s8_params* params, uint32_t* xbuf)
 {
-    AOT_SVDF_S8_BODY(int16_t, aot_sat16, aot_svdf_time4_s16, aot_svdf_newest4_s16)
+    AOT_SVDF_S8_BODY(int16_t, aot_sat16, aot_svdf_group4_s16, aot_svdf_run_s16)
 }
 
 void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
@@ -232,5 +279,5 @@ void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const in
                     int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
                     const struct aot_svdf_s8_params* params, uint32_t* xbuf)
 {
-    AOT_SVDF_S8_BODY(int8_t, aot_sat8, aot_svdf_time4_s8, aot_svdf_newest4_s8)
+    AOT_SVDF_S8_BODY(int8_t, aot_sat8, aot_svdf_group4_s8, aot_svdf_run_s8)
 }
