@@ -13,7 +13,8 @@
  * The integer variants keep the state slot-major, [memory][num_filters] per batch (aot/kernels/svdf.h), and the
  * compiler stores the time weights transposed the same way, [memory][num_filters]: the newest step of every filter
  * is one contiguous row (slot), and the time products of four neighbouring filters walk both arrays one word (or
- * two) per step, each filter in its own 16-bit lane. Requantization is inline (requant_exact.h).
+ * two) per step, each filter in its own 16-bit lane. Requantization is TFLite's exact arithmetic inline
+ * (requant_exact.h), four values per out-of-line call with the layer's constants in registers.
  */
 #include "aot/kernels/svdf.h"
 #include "dot_rows_s8.h"
