@@ -17,7 +17,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._dsp_layout import interleave_row_groups
+from ._dsp_layout import fits_int32, interleave_row_groups, raw_word_rows
 from ._common import activation_range_f32, fused_activation, require_const, require_quant
 
 SHAPE_STRUCT = "aot_svdf_shape"
@@ -148,14 +148,28 @@ class Svdf(OpLowering):
                     "weights' row sums exceeds int32; such a model is not supported."
                 )
             time = -int(state.quant.zero_point[0]) * wt.data.astype(np.int64).sum(axis=1)
-            # Feature rows in groups of four, interleaved for the kernel's one-pointer dot products (same size).
+            # Feature rows in the raw-weight-word form (its adjustment joins the constant) and in groups of four,
+            # interleaved for the kernel's one-pointer dot products (the same size as in the model).
+            stored, adj = raw_word_rows(wf.data.astype(np.int8))
+            feature = feature + adj
+            if not fits_int32(feature):
+                raise UnsupportedError(
+                    f"Operator {op.index} ({op.kind}): the input zero point times the feature weights' row sums, "
+                    "with the raw weight form's adjustment, exceeds int32; such a model is not supported."
+                )
             p.update(
-                feature=interleave_row_groups(wf.data.astype(np.int8)),
+                feature=interleave_row_groups(stored),
                 feature_bias=feature.astype(np.int32),
                 time_bias=((time + (1 << 31)) % (1 << 32) - (1 << 31)).astype(np.int32),
             )
             op.kernel = "aot_svdf_s8_s16" if wt.dtype == "int16" else "aot_svdf_s8_s8"
         op.params = p
+
+    def scratch_bytes(self, op):
+        if op.kernel == "aot_svdf_f32":
+            return 0
+        # The input's quads expanded to raw-weight-word operands, two words per quad (used on DSP cores).
+        return op.params["shape"][1] // 4 * 2 * 4
 
     def emit(self, op, ctx):
         p = op.params
@@ -188,5 +202,6 @@ class Svdf(OpLowering):
                 ctx.ptr(op.output),
                 shape,
                 ctx.param_struct(f"op{op.index}_params", S8_STRUCT, S8_FIELDS, p["s8"]),
+                ctx.scratch(op, "uint32_t") if self.scratch_bytes(op) else "(uint32_t*)0",
             ]
         return [ctx.call(op.kernel, args)]

@@ -136,6 +136,48 @@ def test_svdf_int8_bit_exact_over_a_sequence(tmp_path, name, state_dtype, kw):
     )
 
 
+def _random_svdf(seed):
+    """An int8 SVDF with parameters drawn to be extreme: log-uniform scales over many decades (feature rescaling
+    from a right shift of 2^-20 to a left shift, output rescaling anywhere from 2^-30 to 2^20), zero points at the
+    ends of int8, every memory depth from 1, input sizes that are not multiples of four, filter counts with and
+    without a remainder of four (the kernel's four-filter groups and its single filters), rank 1 mostly (the
+    kernel's rank-1 output path) and sometimes more."""
+    rng = np.random.default_rng(1000 + seed)
+
+    def log_uniform(lo, hi):
+        return float(10.0 ** rng.uniform(np.log10(lo), np.log10(hi)))
+
+    def zero_point():
+        return int(rng.choice([-128, 127, int(rng.integers(-128, 128))]))
+
+    state_dtype = "int8" if seed % 2 else "int16"
+    filters = int(rng.choice([4, 8, 12, 16, 5, 7, 10, 13]))
+    rank = 1 if seed % 4 else int(rng.choice([r for r in (2, 3, 4) if filters % r == 0] or [1]))
+    kw = dict(
+        batches=int(rng.integers(1, 3)),
+        input_size=int(rng.integers(1, 41)),
+        filters=filters,
+        rank=rank,
+        memory=int(rng.integers(1, 13)),
+        in_q=(log_uniform(1e-3, 1.0), zero_point()),
+        feature_scale=log_uniform(1e-3, 2.0),
+        state_q=(log_uniform(1e-5, 1.0), zero_point() if state_dtype == "int8" else 0),
+        time_scale=log_uniform(1e-5, 1.0),
+        out_q=(log_uniform(1e-6, 1e3), zero_point()),
+        seed=seed,
+    )
+    return state_dtype, kw
+
+
+@needs_tflm
+@pytest.mark.parametrize("seed", range(12))
+def test_svdf_int8_random_extreme_parameters(tmp_path, seed):
+    state_dtype, kw = _random_svdf(seed)
+    b = svdf_model("int8", state_dtype, **kw)
+    # Saturated outputs may not show the history here; the bit-exact comparison over the sequence still applies.
+    _check_sequence(tmp_path, b, (kw["batches"], kw["input_size"]), "int8", seed=seed, history=False)
+
+
 @needs_tflm
 @pytest.mark.parametrize("act,rank", [("NONE", 2), ("RELU", 1), ("RELU6", 3), ("RELU_N1_TO_1", 2)])
 def test_svdf_float32_over_a_sequence(tmp_path, act, rank):

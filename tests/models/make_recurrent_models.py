@@ -5,7 +5,10 @@ stateful kernels (BUILD.bazel: recurrent_*_test on the host, a DSP core and a co
 - lstm_int8_extremes.tflite: the integer LSTM with a hidden-state zero point of 127, a 2^-15 cell scale (the
   right-shifted tanh input) with clipping, 2 batches, batch-major;
 - svdf_int16_state.tflite: int8 SVDF with an int16 state, rank 2;
-- svdf_float.tflite: float32 SVDF with RELU6.
+- svdf_float.tflite: float32 SVDF with RELU6;
+- svdf_int8_extremes.tflite: int8 SVDF with an int8 state, rank 1 (the kernel's four-filter groups and rank-1
+  outputs, then two single filters), an input size and a memory that are odd, a feature rescaling above one (a left
+  shift), an input zero point of -128 and a state zero point of 100 (the newest step wraps).
 
 The builders are the compiler tests' own (tests/compiler/test_lstm.py, test_stateful.py), no TensorFlow needed.
 Regenerate with
@@ -37,6 +40,20 @@ MODELS = {
     )[0],
     "svdf_int16_state": lambda: svdf_model(
         "int8", "int16", batches=1, input_size=24, filters=8, rank=2, memory=6, state_q=(0.004, 0), out_q=(0.5, 5)
+    ),
+    "svdf_int8_extremes": lambda: svdf_model(
+        "int8",
+        "int8",
+        batches=2,
+        input_size=13,
+        filters=10,
+        rank=1,
+        memory=7,
+        in_q=(0.5, -128),
+        feature_scale=0.5,
+        state_q=(0.02, 100),
+        time_scale=0.01,
+        out_q=(0.1, -20),
     ),
     "svdf_float": lambda: svdf_model("float32", batches=1, input_size=12, filters=6, rank=3, memory=4, act="RELU6"),
 }

@@ -35,9 +35,11 @@ struct aot_svdf_shape {
 /* int8 variants: projection rescaled by (feature_mult, feature_shift) into the state's quantization, output by
  * (output_mult, output_shift); the fused activation is not applied (as in TFLite Micro's integer kernel).
  * The zero points come folded in by the compiler: feature_bias[f] = -input zero point x (row f of
- * weights_feature summed), time_bias[f] = -state zero point x (row f of weights_time summed). weights_feature
- * comes with its rows in groups of four, interleaved as aot_dot4_group_s8 reads them (crt/src/kernels/dot_rows_s8.h),
- * the last num_filters % 4 rows row by row. */
+ * weights_feature summed) + the raw form's adjustment, time_bias[f] = -state zero point x (row f of weights_time
+ * summed). weights_feature comes in the raw-weight-word form (compiler/ops/_dsp_layout.py: raw_word_rows) with its
+ * rows in groups of four, interleaved as aot_dot4_group_raw reads them (crt/src/kernels/dot_rows_s8.h), the last
+ * num_filters % 4 rows row by row. xbuf: scratch of 2 x (input_size / 4) words (the input's quads expanded once per
+ * batch; used on DSP cores). */
 struct aot_svdf_s8_params {
     int32_t state_zero_point;
     int32_t output_zero_point;
@@ -51,13 +53,13 @@ struct aot_svdf_s8_params {
 void aot_svdf_s8_s16(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
                      const int16_t* weights_time, const int32_t* time_bias, const int32_t* bias, int16_t* state,
                      int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
-                     const struct aot_svdf_s8_params* params);
+                     const struct aot_svdf_s8_params* params, uint32_t* xbuf);
 
 /* int8 time weights and state. */
 void aot_svdf_s8_s8(const int8_t* input, const int8_t* weights_feature, const int32_t* feature_bias,
                     const int8_t* weights_time, const int32_t* time_bias, const int32_t* bias, int8_t* state,
                     int32_t* position, int8_t* output, const struct aot_svdf_shape* shape,
-                    const struct aot_svdf_s8_params* params);
+                    const struct aot_svdf_s8_params* params, uint32_t* xbuf);
 
 /* float32; output clamped to [act_min, act_max]. */
 void aot_svdf_f32(const float* input, const float* weights_feature, const float* weights_time, const float* bias,
