@@ -26,6 +26,47 @@ aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* b
 {
     const int32_t corr = aot_expand_quads_raw(v, n, xbuf);
     int32_t g, k;
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__)
+    if ((n & 3) == 0 && ((uintptr_t)w & 3u) == 0u) {
+        /* Whole quads and word-aligned weights (the usual case: the arrays are, and every group and row is then a
+         * whole number of words): the groups of a gate back to back, each quad's four weight words by two LDRD
+         * and the vector's expanded pair by one, the loop's state in registers. */
+        const uint32_t* const xend = xbuf + (n >> 1);
+        const uint32_t* wp = (const uint32_t*)(const void*)w;
+        for (g = 0; g < 4; g++) {
+            const int32_t* const gend = bias + (state_size & ~3);
+            while (bias != gend) {
+                int32_t a0 = bias[0] - corr, a1 = bias[1] - corr, a2 = bias[2] - corr, a3 = bias[3] - corr;
+                const uint32_t* xp = xbuf;
+                while (xp != xend) {
+                    uint32_t xa, xc, q0, q1;
+                    aot_load2(&xp, &xa, &xc);
+                    aot_load2(&wp, &q0, &q1);
+                    a0 = aot_smlad(q0, xa, a0);
+                    a0 = aot_smlad(aot_sxtb16_ror8(q0), xc, a0);
+                    a1 = aot_smlad(q1, xa, a1);
+                    a1 = aot_smlad(aot_sxtb16_ror8(q1), xc, a1);
+                    aot_load2(&wp, &q0, &q1);
+                    a2 = aot_smlad(q0, xa, a2);
+                    a2 = aot_smlad(aot_sxtb16_ror8(q0), xc, a2);
+                    a3 = aot_smlad(q1, xa, a3);
+                    a3 = aot_smlad(aot_sxtb16_ror8(q1), xc, a3);
+                }
+                out[0] = a0;
+                out[1] = a1;
+                out[2] = a2;
+                out[3] = a3;
+                out += 4;
+                bias += 4;
+            }
+            for (k = state_size & ~3; k < state_size; k++) {
+                *out++ = aot_dot1_raw(xbuf, v, (const int8_t*)(const void*)wp, n, *bias++ - corr);
+                wp += n >> 2;
+            }
+        }
+        return;
+    }
+#endif
     for (g = 0; g < 4; g++) {
         for (k = 0; k + 4 <= state_size; k += 4) {
             out[0] = bias[0] - corr;
