@@ -20,10 +20,11 @@ extern "C" {
 /* sigmoid(i / 24) in 0.16 fixed point, i < 256 (crt/src/aot_sigmoid_s16.c). */
 extern const uint16_t aot_sigmoid_table[256];
 
-static inline int32_t aot_sigmoid_rescale(int16_t x, int32_t multiplier, int32_t shift)
+/* x: an int16 value (int32_t so a caller whose value is already saturated needs no extension). */
+static inline int32_t aot_sigmoid_rescale(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
-    return ((int32_t)x * multiplier + round) >> shift;
+    return (x * multiplier + round) >> shift;
 }
 
 /* The table entry at mag >> bits, interpolated linearly by the low `bits` bits, scaled by 2^bits, plus `add`;
@@ -55,7 +56,7 @@ static inline uint32_t aot_sigmoid_interpolate(uint32_t mag, uint32_t bits, uint
 #endif
 }
 
-static inline int16_t aot_sigmoid_s16_elem(int16_t x, int32_t multiplier, int32_t shift)
+static inline int16_t aot_sigmoid_s16_elem(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
     /* 9 fraction bits per table step: 7 for the Q3.12 -> step conversion, 2 for the 3/4 input scale. */
@@ -65,7 +66,7 @@ static inline int16_t aot_sigmoid_s16_elem(int16_t x, int32_t multiplier, int32_
     return (int16_t)(r >> 10);
 }
 
-static inline int16_t aot_tanh_s16_elem(int16_t x, int32_t multiplier, int32_t shift)
+static inline int16_t aot_tanh_s16_elem(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
     /* tanh(x) = 2 sigmoid(2x) - 1: one fraction bit fewer per step. */

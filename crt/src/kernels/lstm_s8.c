@@ -14,6 +14,25 @@
 #include "dot_rows_s8.h"
 #include "requant_exact.h"
 
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__)
+/* One quad of the vector (its expanded pair at xp) times the four rows' words at wp, into a0..a3. */
+#define AOT_LSTM_S8_QUAD()                                                                                             \
+    do {                                                                                                               \
+        uint32_t xa, xc, q0, q1;                                                                                       \
+        aot_load2(&xp, &xa, &xc);                                                                                      \
+        aot_load2(&wp, &q0, &q1);                                                                                      \
+        a0 = aot_smlad(q0, xa, a0);                                                                                    \
+        a0 = aot_smlad(aot_sxtb16_ror8(q0), xc, a0);                                                                   \
+        a1 = aot_smlad(q1, xa, a1);                                                                                    \
+        a1 = aot_smlad(aot_sxtb16_ror8(q1), xc, a1);                                                                   \
+        aot_load2(&wp, &q0, &q1);                                                                                      \
+        a2 = aot_smlad(q0, xa, a2);                                                                                    \
+        a2 = aot_smlad(aot_sxtb16_ror8(q0), xc, a2);                                                                   \
+        a3 = aot_smlad(q1, xa, a3);                                                                                    \
+        a3 = aot_smlad(aot_sxtb16_ror8(q1), xc, a3);                                                                   \
+    } while (0)
+#endif
+
 /* out[r] = bias[r] + W[r] v for the 4 * state_size rows of W: four gate blocks, each in the compiler's group order
  * (aot_dot4_group_s8) with its last state_size % 4 rows row by row. Kept out of line so its loop has the registers
  * to itself. */
@@ -32,25 +51,20 @@ aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* b
          * whole number of words): the groups of a gate back to back, each quad's four weight words by two LDRD
          * and the vector's expanded pair by one, the loop's state in registers. */
         const uint32_t* const xend = xbuf + (n >> 1);
+        /* Two quads per iteration (one loop test for eight words), the odd quad after. */
+        const uint32_t* const xpairs = xbuf + ((n >> 3) << 2);
         const uint32_t* wp = (const uint32_t*)(const void*)w;
         for (g = 0; g < 4; g++) {
             const int32_t* const gend = bias + (state_size & ~3);
             while (bias != gend) {
                 int32_t a0 = bias[0] - corr, a1 = bias[1] - corr, a2 = bias[2] - corr, a3 = bias[3] - corr;
                 const uint32_t* xp = xbuf;
-                while (xp != xend) {
-                    uint32_t xa, xc, q0, q1;
-                    aot_load2(&xp, &xa, &xc);
-                    aot_load2(&wp, &q0, &q1);
-                    a0 = aot_smlad(q0, xa, a0);
-                    a0 = aot_smlad(aot_sxtb16_ror8(q0), xc, a0);
-                    a1 = aot_smlad(q1, xa, a1);
-                    a1 = aot_smlad(aot_sxtb16_ror8(q1), xc, a1);
-                    aot_load2(&wp, &q0, &q1);
-                    a2 = aot_smlad(q0, xa, a2);
-                    a2 = aot_smlad(aot_sxtb16_ror8(q0), xc, a2);
-                    a3 = aot_smlad(q1, xa, a3);
-                    a3 = aot_smlad(aot_sxtb16_ror8(q1), xc, a3);
+                while (xp != xpairs) {
+                    AOT_LSTM_S8_QUAD();
+                    AOT_LSTM_S8_QUAD();
+                }
+                if (xp != xend) {
+                    AOT_LSTM_S8_QUAD();
                 }
                 out[0] = a0;
                 out[1] = a1;
@@ -108,20 +122,20 @@ aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, const
     if (qi.right >= 0 && qr.right >= 0) {
         if (is_tanh) {
             for (k = 0; k < n; k++) {
-                out[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE_RIGHT(k), 3, 0);
+                out[k] = aot_tanh_s16_elem(AOT_LSTM_PRE_RIGHT(k), 3, 0);
             }
         } else {
             for (k = 0; k < n; k++) {
-                out[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE_RIGHT(k), 3, 0);
+                out[k] = aot_sigmoid_s16_elem(AOT_LSTM_PRE_RIGHT(k), 3, 0);
             }
         }
     } else if (is_tanh) {
         for (k = 0; k < n; k++) {
-            out[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+            out[k] = aot_tanh_s16_elem(AOT_LSTM_PRE(k), 3, 0);
         }
     } else {
         for (k = 0; k < n; k++) {
-            out[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+            out[k] = aot_sigmoid_s16_elem(AOT_LSTM_PRE(k), 3, 0);
         }
     }
 }
@@ -138,7 +152,7 @@ aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, const
             ck = ck < -clip ? -clip : (ck > clip ? clip : ck);                                                         \
         }                                                                                                              \
         c[k] = (int16_t)ck;                                                                                            \
-        t = aot_tanh_s16_elem((int16_t)ck, tanh_mult, tanh_shift);                                                     \
+        t = aot_tanh_s16_elem(ck, tanh_mult, tanh_shift);                                                              \
         v = aot_sat8(RQ_H(t * og[k]) + hz);                                                                            \
         h[k] = (int8_t)v;                                                                                              \
         y[k] = (int8_t)v;                                                                                              \
