@@ -140,20 +140,24 @@ aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, const
     }
 }
 
-/* The cell and hidden update of one step: c = sat16(rq_f(f c) + rq_g(i g)) (clipped), h = y = rq_h(tanh(c) o) + zp.
- * A macro over the rescaling so the usual case (all three right shifts) keeps its constants in registers. */
-#define AOT_LSTM_CELL_LOOP(RQ_F, RQ_G, RQ_H)                                                                           \
+/* The cell and hidden update of one step: c = sat16(rq_f(f c) + rq_g(i g)) (clipped), then h = y = rq_h(tanh(c) o) +
+ * zp, in two passes so each keeps its pointers and its rescalings' constants in registers. Macros over the
+ * rescaling so the usual case (right shifts) has no branch per element. */
+#define AOT_LSTM_CELL_C_LOOP(RQ_F, RQ_G)                                                                               \
     for (k = 0; k < state_size; k++) {                                                                                 \
         const int32_t kept = aot_sat16(RQ_F((int32_t)fg[k] * c[k]));                                                   \
         const int32_t added = aot_sat16(RQ_G((int32_t)ig[k] * cg[k]));                                                 \
         int32_t ck = aot_sat16(kept + added);                                                                          \
-        int32_t t, v;                                                                                                  \
         if (clip >= 0) {                                                                                               \
             ck = ck < -clip ? -clip : (ck > clip ? clip : ck);                                                         \
         }                                                                                                              \
         c[k] = (int16_t)ck;                                                                                            \
-        t = aot_tanh_s16_elem(ck, tanh_mult, tanh_shift);                                                              \
-        v = aot_sat8(RQ_H(t * og[k]) + hz);                                                                            \
+    }
+
+#define AOT_LSTM_CELL_H_LOOP(RQ_H)                                                                                     \
+    for (k = 0; k < state_size; k++) {                                                                                 \
+        const int32_t t = aot_tanh_s16_elem(c[k], tanh_mult, tanh_shift);                                              \
+        const int32_t v = aot_sat8(RQ_H(t * og[k]) + hz);                                                              \
         h[k] = (int8_t)v;                                                                                              \
         y[k] = (int8_t)v;                                                                                              \
     }
@@ -182,10 +186,15 @@ aot_lstm_s8_cell(const int16_t* gates, int32_t state_size, const struct aot_lstm
     const int32_t clip = p->cell_clip, hz = p->hidden_zero_point;
     const int32_t tanh_mult = p->cell_tanh_mult, tanh_shift = p->cell_tanh_shift;
     int32_t k;
-    if (qf.right >= 0 && qg.right >= 0 && qh.right >= 0) {
-        AOT_LSTM_CELL_LOOP(AOT_LSTM_RQ_F_RIGHT, AOT_LSTM_RQ_G_RIGHT, AOT_LSTM_RQ_H_RIGHT)
+    if (qf.right >= 0 && qg.right >= 0) {
+        AOT_LSTM_CELL_C_LOOP(AOT_LSTM_RQ_F_RIGHT, AOT_LSTM_RQ_G_RIGHT)
     } else {
-        AOT_LSTM_CELL_LOOP(AOT_LSTM_RQ_F, AOT_LSTM_RQ_G, AOT_LSTM_RQ_H)
+        AOT_LSTM_CELL_C_LOOP(AOT_LSTM_RQ_F, AOT_LSTM_RQ_G)
+    }
+    if (qh.right >= 0) {
+        AOT_LSTM_CELL_H_LOOP(AOT_LSTM_RQ_H_RIGHT)
+    } else {
+        AOT_LSTM_CELL_H_LOOP(AOT_LSTM_RQ_H)
     }
 }
 
