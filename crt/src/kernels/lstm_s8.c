@@ -7,7 +7,7 @@
  * per four MACs on DSP cores, dot_rows_s8.h). Each step
  * forms all four gates' products of the input, then of the hidden state, as int32 rows (tight loops with their
  * registers to themselves), rescales and adds them per gate row (inline, requant_exact.h) with the gate's
- * activation, and a last pass updates the cell and hidden state element by element.
+ * activation, and two last passes update the cell state, then the hidden state, element by element.
  */
 #include "aot/kernels/lstm.h"
 #include "aot/sigmoid_s16.h"
