@@ -123,6 +123,14 @@ def test_sigmoid_table_in_the_crt_is_the_computed_one():
     assert [int(v) for v in re.findall(r"\d+", body)] == sigmoid_table()
 
 
+def test_sigmoid_table_entries_are_at_least_one_half():
+    # The DSP interpolation (aot/sigmoid_s16.h) reads two entries as int16 lanes, each its value - 2^16, and adds
+    # 2^(16 + bits) back once: exact only if every entry is >= 2^15.
+    table = sigmoid_table()
+    assert len(table) == 256 and min(table) >= 1 << 15 and max(table) < 1 << 16
+    assert all(a <= b for a, b in zip(table, table[1:]))
+
+
 def test_lstm_variants_are_refused(tmp_path):
     b, _ = lstm_model("float32")
     b._ops[0].inputs[9] = b._ops[0].inputs[12]  # a peephole weight present

@@ -1,5 +1,7 @@
 """Generates int16_ops.tflite, committed next to this script: a small int16x8 (16x8-quantized) model with every
-element-wise and data-movement int16 operator, for the on-target bit-exact test (BUILD.bazel: int16_ops_exact_test).
+element-wise and data-movement int16 operator, for the on-target bit-exact test (BUILD.bazel: int16_ops_exact_test),
+and int16_sigmoid_tanh.tflite: int16 LOGISTIC and TANH at the gate scale 2^-12 (multiplier 3, no shift) and at a
+general input scale, for the DSP cores' table interpolation (BUILD.bazel: int16_sigmoid_tanh_exact_test).
 
 No TensorFlow needed: tests/compiler/tflite_builder.py writes the flatbuffer.  The quantization parameters are
 symmetric int16 scales that keep every intermediate in range; the two inputs cover an ADD / SUB with broadcasting,
@@ -85,5 +87,17 @@ def int16_ops() -> ModelBuilder:
     return b
 
 
+def int16_sigmoid_tanh() -> ModelBuilder:
+    b = ModelBuilder("int16 LOGISTIC and TANH (aot_rules tests/models/make_int16_models.py)")
+    outs = []
+    for name, scale in (("gate", 2.0**-12), ("general", 0.00123)):
+        x = b.input(name, [1, 2048], "int16", scale, 0)
+        for kind in ("LOGISTIC", "TANH"):
+            outs.append(b.op(kind, [x], out=b.tensor(f"{name}_{kind.lower()}", [1, 2048], "int16", 1 / 32768, 0)))
+    b.output(*outs)
+    return b
+
+
 if __name__ == "__main__":
     print(int16_ops().save(os.path.join(HERE, "int16_ops.tflite")))
+    print(int16_sigmoid_tanh().save(os.path.join(HERE, "int16_sigmoid_tanh.tflite")))

@@ -4,6 +4,12 @@ stateful kernels (BUILD.bazel: recurrent_*_test on the host, a DSP core and a co
 - lstm_float.tflite: UNIDIRECTIONAL_SEQUENCE_LSTM in float32, time-major, 2 batches, cell clipping;
 - lstm_int8_extremes.tflite: the integer LSTM with a hidden-state zero point of 127, a 2^-15 cell scale (the
   right-shifted tanh input) with clipping, 2 batches, batch-major;
+- lstm_int8_ragged_state.tflite: the integer LSTM with whole quads of inputs (16) but a state of 10 (two gate rows
+  per gate outside the groups of four; the recurrent products over a partial quad), hidden zero point -128, a
+  non-power-of-two cell scale, 3 batches, time-major: the DSP kernel's word-aligned path with its single rows
+  beside the general one;
+- lstm_int8_ragged_input.tflite: the converse, 13 inputs (a partial quad, unaligned weight rows) and a state of 12,
+  hidden zero point 127, cell scale 2^-9 with clipping;
 - svdf_int16_state.tflite: int8 SVDF with an int16 state, rank 2;
 - svdf_float.tflite: float32 SVDF with RELU6;
 - svdf_int8_extremes.tflite: int8 SVDF with an int8 state, rank 1 (the kernel's four-filter groups and rank-1
@@ -37,6 +43,32 @@ MODELS = {
         weight_scale=0.03,
         cell_scale=2.0**-15,
         clip=0.5,
+    )[0],
+    "lstm_int8_ragged_state": lambda: lstm_model(
+        "int8",
+        batches=3,
+        steps=5,
+        input_size=16,
+        state=10,
+        time_major=True,
+        hidden_q=(0.03, -128),
+        in_q=(0.007, 127),
+        weight_scale=0.05,
+        cell_scale=0.00061,
+        seed=11,
+    )[0],
+    "lstm_int8_ragged_input": lambda: lstm_model(
+        "int8",
+        batches=1,
+        steps=7,
+        input_size=13,
+        state=12,
+        hidden_q=(0.0021, 127),
+        in_q=(0.09, -128),
+        weight_scale=0.002,
+        cell_scale=2.0**-9,
+        clip=20.0,
+        seed=12,
     )[0],
     "svdf_int16_state": lambda: svdf_model(
         "int8", "int16", batches=1, input_size=24, filters=8, rank=2, memory=6, state_q=(0.004, 0), out_q=(0.5, 5)

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,41 +20,59 @@ extern "C" {
 /* sigmoid(i / 24) in 0.16 fixed point, i < 256 (crt/src/aot_sigmoid_s16.c). */
 extern const uint16_t aot_sigmoid_table[256];
 
-static inline int32_t aot_sigmoid_rescale(int16_t x, int32_t multiplier, int32_t shift)
+/* x: an int16 value (int32_t so a caller whose value is already saturated needs no extension). */
+static inline int32_t aot_sigmoid_rescale(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t round = shift > 0 ? (int32_t)1 << (shift - 1) : 0;
-    return ((int32_t)x * multiplier + round) >> shift;
+    return (x * multiplier + round) >> shift;
 }
 
-/* The table entry at mag >> bits, interpolated linearly by the low `bits` bits, scaled by 2^bits; `saturated`
- * past the table's end. */
-static inline uint32_t aot_sigmoid_interpolate(uint32_t mag, uint32_t bits, uint32_t saturated)
+/* The table entry at mag >> bits, interpolated linearly by the low `bits` bits, scaled by 2^bits, plus `add`;
+ * `saturated` + `add` past the table's end. */
+static inline uint32_t aot_sigmoid_interpolate(uint32_t mag, uint32_t bits, uint32_t saturated, uint32_t add)
 {
     const uint32_t step = mag >> bits;
-    uint32_t a, b;
+    const uint32_t frac = mag & ((1u << bits) - 1u);
     if (step >= 255u) {
-        return saturated;
+        return saturated + add;
     }
-    a = aot_sigmoid_table[step];
-    b = aot_sigmoid_table[step + 1u];
-    return (a << bits) + (mag & ((1u << bits) - 1u)) * (b - a);
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__)
+    {
+        /* Entries a, b (step, step + 1) by one load; read as int16 lanes each is its value - 2^16 (every entry is
+         * at least 2^15: sigmoid of x >= 0), so one SMLAD of the lanes with the weights (2^bits - frac, frac) into
+         * 2^(16 + bits) + add is a 2^bits + frac (b - a) + add, exactly (below 2^26 + add, no overflow). */
+        uint32_t pair, r;
+        const uint32_t weights = (frac << 16) - frac + (1u << bits);
+        memcpy(&pair, &aot_sigmoid_table[step], sizeof(pair));
+        __asm__("smlad %0, %1, %2, %3" : "=r"(r) : "r"(pair), "r"(weights), "r"((1u << (16u + bits)) + add));
+        return r;
+    }
+#else
+    {
+        const uint32_t a = aot_sigmoid_table[step];
+        const uint32_t b = aot_sigmoid_table[step + 1u];
+        return (a << bits) + frac * (b - a) + add;
+    }
+#endif
 }
 
-static inline int16_t aot_sigmoid_s16_elem(int16_t x, int32_t multiplier, int32_t shift)
+static inline int16_t aot_sigmoid_s16_elem(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
     /* 9 fraction bits per table step: 7 for the Q3.12 -> step conversion, 2 for the 3/4 input scale. */
-    uint32_t r = aot_sigmoid_interpolate((uint32_t)abs(v), 9, 0x7FFFu << 10);
-    r = v >= 0 ? r + (1u << 9) : (1u << 25) - r + (1u << 9) - 1u;
+    /* r = the interpolation + 2^9: (r) >> 10 for v >= 0, (2^25 + 2^9 - 1 - (r - 2^9)) >> 10 below. */
+    uint32_t r = aot_sigmoid_interpolate((uint32_t)abs(v), 9, 0x7FFFu << 10, 1u << 9);
+    r = v >= 0 ? r : (1u << 25) + (1u << 10) - 1u - r;
     return (int16_t)(r >> 10);
 }
 
-static inline int16_t aot_tanh_s16_elem(int16_t x, int32_t multiplier, int32_t shift)
+static inline int16_t aot_tanh_s16_elem(int32_t x, int32_t multiplier, int32_t shift)
 {
     const int32_t v = aot_sigmoid_rescale(x, multiplier, shift);
     /* tanh(x) = 2 sigmoid(2x) - 1: one fraction bit fewer per step. */
-    int32_t r = (int32_t)aot_sigmoid_interpolate((uint32_t)abs(v), 8, 0xFFFFu << 8);
-    r = v >= 0 ? r - (1 << 23) + (1 << 7) : -r + (1 << 23) + (1 << 7) - 1;
+    /* r = the interpolation + 2^7 - 2^23 (modulo 2^32); below zero the mirror: 2^23 + 2^7 - 1 - interpolation. */
+    int32_t r = (int32_t)aot_sigmoid_interpolate((uint32_t)abs(v), 8, 0xFFFFu << 8, (1u << 7) - (1u << 23));
+    r = v >= 0 ? r : (1 << 8) - 1 - r;
     return (int16_t)(r >> 8);
 }
 

@@ -7,12 +7,31 @@
  * per four MACs on DSP cores, dot_rows_s8.h). Each step
  * forms all four gates' products of the input, then of the hidden state, as int32 rows (tight loops with their
  * registers to themselves), rescales and adds them per gate row (inline, requant_exact.h) with the gate's
- * activation, and a last pass updates the cell and hidden state element by element.
+ * activation, and two last passes update the cell state, then the hidden state, element by element.
  */
 #include "aot/kernels/lstm.h"
 #include "aot/sigmoid_s16.h"
 #include "dot_rows_s8.h"
 #include "requant_exact.h"
+
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__)
+/* One quad of the vector (its expanded pair at xp) times the four rows' words at wp, into a0..a3. */
+#define AOT_LSTM_S8_QUAD()                                                                                             \
+    do {                                                                                                               \
+        uint32_t xa, xc, q0, q1;                                                                                       \
+        aot_load2(&xp, &xa, &xc);                                                                                      \
+        aot_load2(&wp, &q0, &q1);                                                                                      \
+        a0 = aot_smlad(q0, xa, a0);                                                                                    \
+        a0 = aot_smlad(aot_sxtb16_ror8(q0), xc, a0);                                                                   \
+        a1 = aot_smlad(q1, xa, a1);                                                                                    \
+        a1 = aot_smlad(aot_sxtb16_ror8(q1), xc, a1);                                                                   \
+        aot_load2(&wp, &q0, &q1);                                                                                      \
+        a2 = aot_smlad(q0, xa, a2);                                                                                    \
+        a2 = aot_smlad(aot_sxtb16_ror8(q0), xc, a2);                                                                   \
+        a3 = aot_smlad(q1, xa, a3);                                                                                    \
+        a3 = aot_smlad(aot_sxtb16_ror8(q1), xc, a3);                                                                   \
+    } while (0)
+#endif
 
 /* out[r] = bias[r] + W[r] v for the 4 * state_size rows of W: four gate blocks, each in the compiler's group order
  * (aot_dot4_group_s8) with its last state_size % 4 rows row by row. Kept out of line so its loop has the registers
@@ -26,6 +45,42 @@ aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* b
 {
     const int32_t corr = aot_expand_quads_raw(v, n, xbuf);
     int32_t g, k;
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__)
+    if ((n & 3) == 0 && ((uintptr_t)w & 3u) == 0u) {
+        /* Whole quads and word-aligned weights (the usual case: the arrays are, and every group and row is then a
+         * whole number of words): the groups of a gate back to back, each quad's four weight words by two LDRD
+         * and the vector's expanded pair by one, the loop's state in registers. */
+        const uint32_t* const xend = xbuf + (n >> 1);
+        /* Two quads per iteration (one loop test for eight words), the odd quad after. */
+        const uint32_t* const xpairs = xbuf + ((n >> 3) << 2);
+        const uint32_t* wp = (const uint32_t*)(const void*)w;
+        for (g = 0; g < 4; g++) {
+            const int32_t* const gend = bias + (state_size & ~3);
+            while (bias != gend) {
+                int32_t a0 = bias[0] - corr, a1 = bias[1] - corr, a2 = bias[2] - corr, a3 = bias[3] - corr;
+                const uint32_t* xp = xbuf;
+                while (xp != xpairs) {
+                    AOT_LSTM_S8_QUAD();
+                    AOT_LSTM_S8_QUAD();
+                }
+                if (xp != xend) {
+                    AOT_LSTM_S8_QUAD();
+                }
+                out[0] = a0;
+                out[1] = a1;
+                out[2] = a2;
+                out[3] = a3;
+                out += 4;
+                bias += 4;
+            }
+            for (k = state_size & ~3; k < state_size; k++) {
+                *out++ = aot_dot1_raw(xbuf, v, (const int8_t*)(const void*)wp, n, *bias++ - corr);
+                wp += n >> 2;
+            }
+        }
+        return;
+    }
+#endif
     for (g = 0; g < 4; g++) {
         for (k = 0; k + 4 <= state_size; k += 4) {
             out[0] = bias[0] - corr;
@@ -67,38 +122,42 @@ aot_lstm_s8_gate(const int32_t* acc_in, const int32_t* acc_rec, int32_t n, const
     if (qi.right >= 0 && qr.right >= 0) {
         if (is_tanh) {
             for (k = 0; k < n; k++) {
-                out[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE_RIGHT(k), 3, 0);
+                out[k] = aot_tanh_s16_elem(AOT_LSTM_PRE_RIGHT(k), 3, 0);
             }
         } else {
             for (k = 0; k < n; k++) {
-                out[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE_RIGHT(k), 3, 0);
+                out[k] = aot_sigmoid_s16_elem(AOT_LSTM_PRE_RIGHT(k), 3, 0);
             }
         }
     } else if (is_tanh) {
         for (k = 0; k < n; k++) {
-            out[k] = aot_tanh_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+            out[k] = aot_tanh_s16_elem(AOT_LSTM_PRE(k), 3, 0);
         }
     } else {
         for (k = 0; k < n; k++) {
-            out[k] = aot_sigmoid_s16_elem((int16_t)AOT_LSTM_PRE(k), 3, 0);
+            out[k] = aot_sigmoid_s16_elem(AOT_LSTM_PRE(k), 3, 0);
         }
     }
 }
 
-/* The cell and hidden update of one step: c = sat16(rq_f(f c) + rq_g(i g)) (clipped), h = y = rq_h(tanh(c) o) + zp.
- * A macro over the rescaling so the usual case (all three right shifts) keeps its constants in registers. */
-#define AOT_LSTM_CELL_LOOP(RQ_F, RQ_G, RQ_H)                                                                           \
+/* The cell and hidden update of one step: c = sat16(rq_f(f c) + rq_g(i g)) (clipped), then h = y = rq_h(tanh(c) o) +
+ * zp, in two passes so each keeps its pointers and its rescalings' constants in registers. Macros over the
+ * rescaling so the usual case (right shifts) has no branch per element. */
+#define AOT_LSTM_CELL_C_LOOP(RQ_F, RQ_G)                                                                               \
     for (k = 0; k < state_size; k++) {                                                                                 \
         const int32_t kept = aot_sat16(RQ_F((int32_t)fg[k] * c[k]));                                                   \
         const int32_t added = aot_sat16(RQ_G((int32_t)ig[k] * cg[k]));                                                 \
         int32_t ck = aot_sat16(kept + added);                                                                          \
-        int32_t t, v;                                                                                                  \
         if (clip >= 0) {                                                                                               \
             ck = ck < -clip ? -clip : (ck > clip ? clip : ck);                                                         \
         }                                                                                                              \
         c[k] = (int16_t)ck;                                                                                            \
-        t = aot_tanh_s16_elem((int16_t)ck, tanh_mult, tanh_shift);                                                     \
-        v = aot_sat8(RQ_H(t * og[k]) + hz);                                                                            \
+    }
+
+#define AOT_LSTM_CELL_H_LOOP(RQ_H)                                                                                     \
+    for (k = 0; k < state_size; k++) {                                                                                 \
+        const int32_t t = aot_tanh_s16_elem(c[k], tanh_mult, tanh_shift);                                              \
+        const int32_t v = aot_sat8(RQ_H(t * og[k]) + hz);                                                              \
         h[k] = (int8_t)v;                                                                                              \
         y[k] = (int8_t)v;                                                                                              \
     }
@@ -127,10 +186,15 @@ aot_lstm_s8_cell(const int16_t* gates, int32_t state_size, const struct aot_lstm
     const int32_t clip = p->cell_clip, hz = p->hidden_zero_point;
     const int32_t tanh_mult = p->cell_tanh_mult, tanh_shift = p->cell_tanh_shift;
     int32_t k;
-    if (qf.right >= 0 && qg.right >= 0 && qh.right >= 0) {
-        AOT_LSTM_CELL_LOOP(AOT_LSTM_RQ_F_RIGHT, AOT_LSTM_RQ_G_RIGHT, AOT_LSTM_RQ_H_RIGHT)
+    if (qf.right >= 0 && qg.right >= 0) {
+        AOT_LSTM_CELL_C_LOOP(AOT_LSTM_RQ_F_RIGHT, AOT_LSTM_RQ_G_RIGHT)
     } else {
-        AOT_LSTM_CELL_LOOP(AOT_LSTM_RQ_F, AOT_LSTM_RQ_G, AOT_LSTM_RQ_H)
+        AOT_LSTM_CELL_C_LOOP(AOT_LSTM_RQ_F, AOT_LSTM_RQ_G)
+    }
+    if (qh.right >= 0) {
+        AOT_LSTM_CELL_H_LOOP(AOT_LSTM_RQ_H_RIGHT)
+    } else {
+        AOT_LSTM_CELL_H_LOOP(AOT_LSTM_RQ_H)
     }
 }
 
