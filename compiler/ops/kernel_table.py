@@ -1,5 +1,5 @@
 """The kernel table: which kernel runs each int8/int16 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-TRANSPOSE_CONV layer, decided in one place (the TVM "strategy" idea).
+TRANSPOSE_CONV layer (and RESIZE, ARG_MAX / ARG_MIN), decided in one place (the TVM "strategy" idea).
 
 For each (op kind, dtype) the table lists candidate kernels, best first, each tagged with the core family that has
 it (mve: Helium, Cortex-M55; dsp: the DSP extension; specialized: shape-specialized bodies, Cortex-M0/M3;
@@ -368,6 +368,19 @@ def _portable(name):
     return setup
 
 
+def _arg_last_s8(op, p, a):
+    return p["in_dtype"] == "int8" and p["inner"] == 1
+
+
+def _arg_dsp_when(op, p, a):
+    return f"axis of {p['size']} < 4 values (one word)" if p["size"] < 4 else None
+
+
+def _arg_portable(op, p, a):
+    op.kernel = "aot_arg_minmax_f32" if p["in_dtype"] == "float32" else "aot_arg_minmax_s8"
+    return None
+
+
 def _ic1(op, p, a):
     return p["ic"] == 1
 
@@ -432,6 +445,32 @@ TABLE = {
     ("DEPTHWISE_CONV_2D", "int16"): (
         Kernel("aot_depthwise_conv2d_s16", "portable", _portable("aot_depthwise_conv2d_s16")),
     ),
+    # 32-bit sums; Helium blends four channels per vector.  The DSP extension has no kernel of its own: the products
+    # of two weights need 21 bits, beyond SMLAD's 16-bit lanes (aot/kernels/resize_bilinear.h).
+    ("RESIZE_BILINEAR", "int8"): (
+        Kernel("aot_resize_bilinear_s8_mve", "mve", _portable("aot_resize_bilinear_s8_mve")),
+        Kernel("aot_resize_bilinear_s8", "portable", _portable("aot_resize_bilinear_s8")),
+    ),
+    # Copies only (word moves, repeated rows copied whole): the same kernel on every core and type.
+    **{
+        ("RESIZE_NEAREST_NEIGHBOR", dt): (Kernel("aot_resize_nearest", "portable", _portable("aot_resize_nearest")),)
+        for dt in ("int8", "int16", "float32")
+    },
+    # Keyed by the int32 output; the fast kernels serve int8 inputs reduced over their last axis.
+    **{
+        (kind, "int32"): (
+            Kernel("aot_arg_minmax_s8_last_mve", "mve", _portable("aot_arg_minmax_s8_last_mve"), serves=_arg_last_s8),
+            Kernel(
+                "aot_arg_minmax_s8_last_dsp",
+                "dsp",
+                _portable("aot_arg_minmax_s8_last_dsp"),
+                when=_arg_dsp_when,
+                serves=_arg_last_s8,
+            ),
+            Kernel("aot_arg_minmax_s8", "portable", _arg_portable),
+        )
+        for kind in ("ARG_MAX", "ARG_MIN")
+    },
 }
 
 
