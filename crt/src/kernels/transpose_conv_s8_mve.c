@@ -7,63 +7,80 @@
 
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
-
-__attribute__((noinline)) static void dot4_mve(const int8_t* in, const int8_t* f, int32_t f_stride, int32_t n,
-                                               uint32_t* acc)
-{
-    const int8_t* f1 = f + f_stride;
-    const int8_t* f2 = f1 + f_stride;
-    const int8_t* f3 = f2 + f_stride;
-    int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, c;
-    for (c = 0; c < n; c += 16) {
-        const mve_pred16_t p = vctp8q((uint32_t)(n - c));
-        const int8x16_t x = vldrbq_z_s8(in + c, p);
-        s0 = vmladavaq_s8(s0, x, vldrbq_z_s8(f + c, p));
-        s1 = vmladavaq_s8(s1, x, vldrbq_z_s8(f1 + c, p));
-        s2 = vmladavaq_s8(s2, x, vldrbq_z_s8(f2 + c, p));
-        s3 = vmladavaq_s8(s3, x, vldrbq_z_s8(f3 + c, p));
-    }
-    acc[0] += (uint32_t)s0;
-    acc[1] += (uint32_t)s1;
-    acc[2] += (uint32_t)s2;
-    acc[3] += (uint32_t)s3;
-}
-
-static int32_t dot1_mve(const int8_t* in, const int8_t* f, int32_t n)
-{
-    int32_t s = 0, c;
-    for (c = 0; c < n; c += 16) {
-        const mve_pred16_t p = vctp8q((uint32_t)(n - c));
-        s = vmladavaq_s8(s, vldrbq_z_s8(in + c, p), vldrbq_z_s8(f + c, p));
-    }
-    return s;
-}
-
-#else
-
-static void dot4_mve(const int8_t* in, const int8_t* f, int32_t f_stride, int32_t n, uint32_t* acc)
-{
-    int32_t j, c;
-    for (j = 0; j < 4; j++) {
-        uint32_t s = 0;
-        for (c = 0; c < n; c++) {
-            s += (uint32_t)(in[c] * f[j * f_stride + c]);
-        }
-        acc[j] += s;
-    }
-}
-
-static int32_t dot1_mve(const int8_t* in, const int8_t* f, int32_t n)
-{
-    uint32_t s = 0;
-    int32_t c;
-    for (c = 0; c < n; c++) {
-        s += (uint32_t)(in[c] * f[c]);
-    }
-    return (int32_t)s;
-}
-
 #endif
+
+/* Not inlined into the walk: with registers of its own the four sums stay in registers across the taps. */
+__attribute__((noinline)) static void pixel4_mve(const struct aot_tconv_s8_geom* g, int32_t oc, uint32_t* acc)
+{
+    const int32_t n = g->in_c, fs = g->oc_stride;
+    const int8_t* f_oc = g->filter + oc * fs;
+    const int32_t* tb = g->tap_bias + oc * g->taps;
+    uint32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
+    int32_t iy, ix, fy, fx;
+    for (iy = g->iy0; iy >= 0 && (fy = g->oy_pad - iy * g->stride_h) < g->filter_h; iy--) {
+        for (ix = g->ix0; ix >= 0 && (fx = g->ox_pad - ix * g->stride_w) < g->filter_w; ix--) {
+            const int8_t* in_px = g->in_b + (iy * g->in_w + ix) * g->in_c;
+            const int32_t tap = fy * g->filter_w + fx;
+            const int8_t* f = f_oc + tap * n;
+            int32_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, c;
+#if defined(__ARM_FEATURE_MVE)
+            for (c = 0; c < n; c += 16) {
+                const mve_pred16_t p = vctp8q((uint32_t)(n - c));
+                const int8x16_t x = vldrbq_z_s8(in_px + c, p);
+                t0 = vmladavaq_s8(t0, x, vldrbq_z_s8(f + c, p));
+                t1 = vmladavaq_s8(t1, x, vldrbq_z_s8(f + fs + c, p));
+                t2 = vmladavaq_s8(t2, x, vldrbq_z_s8(f + 2 * fs + c, p));
+                t3 = vmladavaq_s8(t3, x, vldrbq_z_s8(f + 3 * fs + c, p));
+            }
+#else
+            for (c = 0; c < n; c++) {
+                const int32_t x = in_px[c];
+                t0 += x * f[c];
+                t1 += x * f[fs + c];
+                t2 += x * f[2 * fs + c];
+                t3 += x * f[3 * fs + c];
+            }
+#endif
+            s0 += (uint32_t)t0 + (uint32_t)tb[tap];
+            s1 += (uint32_t)t1 + (uint32_t)tb[g->taps + tap];
+            s2 += (uint32_t)t2 + (uint32_t)tb[2 * g->taps + tap];
+            s3 += (uint32_t)t3 + (uint32_t)tb[3 * g->taps + tap];
+        }
+    }
+    acc[0] = s0;
+    acc[1] = s1;
+    acc[2] = s2;
+    acc[3] = s3;
+}
+
+__attribute__((noinline)) static void pixel1_mve(const struct aot_tconv_s8_geom* g, int32_t oc, uint32_t* acc)
+{
+    const int32_t n = g->in_c;
+    const int8_t* f_oc = g->filter + oc * g->oc_stride;
+    const int32_t* tb = g->tap_bias + oc * g->taps;
+    uint32_t s = acc[0];
+    int32_t iy, ix, fy, fx;
+    for (iy = g->iy0; iy >= 0 && (fy = g->oy_pad - iy * g->stride_h) < g->filter_h; iy--) {
+        for (ix = g->ix0; ix >= 0 && (fx = g->ox_pad - ix * g->stride_w) < g->filter_w; ix--) {
+            const int8_t* in_px = g->in_b + (iy * g->in_w + ix) * g->in_c;
+            const int32_t tap = fy * g->filter_w + fx;
+            const int8_t* f = f_oc + tap * n;
+            int32_t t = 0, c;
+#if defined(__ARM_FEATURE_MVE)
+            for (c = 0; c < n; c += 16) {
+                const mve_pred16_t p = vctp8q((uint32_t)(n - c));
+                t = vmladavaq_s8(t, vldrbq_z_s8(in_px + c, p), vldrbq_z_s8(f + c, p));
+            }
+#else
+            for (c = 0; c < n; c++) {
+                t += in_px[c] * f[c];
+            }
+#endif
+            s += (uint32_t)t + (uint32_t)tb[tap];
+        }
+    }
+    acc[0] = s;
+}
 
 void aot_transpose_conv_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                                const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
@@ -75,5 +92,5 @@ void aot_transpose_conv_s8_mve(const int8_t* input, int32_t batches, int32_t in_
     (void)input_offset; /* in tap_bias */
     aot_tconv_s8_walk(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w, out_c,
                       stride_h, stride_w, pad_top, pad_left, output_offset, out_multiplier, out_shift, act_min,
-                      act_max, tap_bias, dot4_mve, dot1_mve);
+                      act_max, tap_bias, pixel4_mve, pixel1_mve);
 }
