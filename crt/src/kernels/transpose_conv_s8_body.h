@@ -23,6 +23,10 @@ struct aot_tconv_s8_geom {
 /* acc[j] += the sums of output channel oc + j over the pixel's taps, j < 4 (pixel4) or j < 1 (pixel1). */
 typedef void (*aot_tconv_pixel_fn)(const struct aot_tconv_s8_geom* g, int32_t oc, uint32_t* acc);
 
+/* out[j] = the requantized acc[j] of channels oc + j, j < 4 (scalar here; a kernel may vectorize it). */
+typedef void (*aot_tconv_store4_fn)(const uint32_t* acc, const int32_t* mult, const int32_t* shift, int32_t out_off,
+                                    int32_t act_min, int32_t act_max, int8_t* out);
+
 static inline int8_t aot_tconv_requant(uint32_t acc, int32_t mult, int32_t shift, int32_t out_off, int32_t act_min,
                                        int32_t act_max)
 {
@@ -36,7 +40,8 @@ static inline void aot_tconv_s8_walk(const int8_t* input, int32_t batches, int32
                                      int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
                                      int32_t stride_w, int32_t pad_top, int32_t pad_left, int32_t output_offset,
                                      const int32_t* mult, const int32_t* shift, int32_t act_min, int32_t act_max,
-                                     const int32_t* tap_bias, aot_tconv_pixel_fn pixel4, aot_tconv_pixel_fn pixel1)
+                                     const int32_t* tap_bias, aot_tconv_pixel_fn pixel4, aot_tconv_pixel_fn pixel1,
+                                     aot_tconv_store4_fn store4)
 {
     struct aot_tconv_s8_geom g;
     int32_t b, oy, ox, oc, j;
@@ -64,7 +69,13 @@ static inline void aot_tconv_s8_walk(const int8_t* input, int32_t batches, int32
                     for (j = 0; j < n; j++) {
                         acc[j] = bias != 0 ? (uint32_t)bias[oc + j] : 0u;
                     }
-                    (n == 4 ? pixel4 : pixel1)(&g, oc, acc);
+                    if (n == 4) {
+                        pixel4(&g, oc, acc);
+                        store4(acc, mult + oc, shift + oc, output_offset, act_min, act_max, output + oc);
+                        oc += 4;
+                        continue;
+                    }
+                    pixel1(&g, oc, acc);
                     for (j = 0; j < n; j++, oc++) {
                         output[oc] = aot_tconv_requant(acc[j], mult[oc], shift[oc], output_offset, act_min, act_max);
                     }
@@ -72,6 +83,15 @@ static inline void aot_tconv_s8_walk(const int8_t* input, int32_t batches, int32
                 output += out_c;
             }
         }
+    }
+}
+
+static inline void aot_tconv_store4_scalar(const uint32_t* acc, const int32_t* mult, const int32_t* shift,
+                                           int32_t out_off, int32_t act_min, int32_t act_max, int8_t* out)
+{
+    int32_t j;
+    for (j = 0; j < 4; j++) {
+        out[j] = aot_tconv_requant(acc[j], mult[j], shift[j], out_off, act_min, act_max);
     }
 }
 
