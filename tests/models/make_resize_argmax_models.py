@@ -8,7 +8,8 @@
 - resize_argmax_variants_int8.tflite (QEMU model tests on the M4 and the M55): every align_corners /
   half_pixel_centers combination of both resizes, up and down, on depths 1, 3, 5, 16 and 17 (word and byte tails,
   a predicated MVE tail), rows and columns that repeat; ARG_MAX and ARG_MIN over last axes of 1, 3, 16, 17 and 35
-  values with few distinct values (ties go to the first index), one at the int8 limits, and one over a middle axis.
+  values with few distinct values (ties go to the first index), one at the int8 limits, and one over a middle axis;
+  a TRANSPOSE_CONV 3x2 stride 2 VALID on 17 channels to 7 with extreme per-channel scales and biases.
 Weights and inputs are seeded random (the input zero points and scales are drawn, some extreme; RESIZE carries its
 input's quantization).  Uses tests/compiler/tflite_builder.py (no TensorFlow):
   .venv/bin/python tests/models/make_resize_argmax_models.py
@@ -117,6 +118,19 @@ def variants():
         x = b.input(f"a{i}", shape, "int8", 0.5, int(rng.integers(-128, 128)))
         for kind in ("ARG_MAX", "ARG_MIN"):
             outs.append(_arg(b, kind, x, axis, f"{kind.lower()}{i}"))
+    # TRANSPOSE_CONV with the kernels' other paths: 17 input channels (a word / 16-lane tail), 7 output channels (a
+    # block of 4, then single channels), per-channel scales from a multiplier flushed to zero to left shifts, input
+    # zero point -128, biases at the int32 limits, ReLU6.
+    scales = np.array([1e-10, 3e-8, 0.004, 0.3, 40.0, 2000.0, 0.006])
+    x = b.input("tc_in", [1, 3, 4, 17], "int8", 0.05, -128)
+    w = b.const("tc_w", rng.integers(-128, 128, (7, 3, 2, 17)).astype(np.int8), "int8", scales, 0, 0)
+    bias = np.array([2**31 - 1, -(2**31), 5, -7, 1000, -1000, 2**31 - 1], np.int64).astype(np.int32)
+    bias_t = b.const("tc_b", bias, "int32", np.float32(0.05) * scales.astype(np.float32), 0)
+    y = b.tensor("tconv", [1, 7, 8, 7], "int8", 0.2, 3)
+    shape = b.const("tc_shape", np.array([1, 7, 8, 7], np.int32), "int32")
+    opts = {"padding": 1, "strideH": 2, "strideW": 2, "fusedActivationFunction": 3}
+    b.op("TRANSPOSE_CONV", [shape, w, x, bias_t], y, opts)
+    outs.append(y)
     b.output(*outs)
     return b
 
