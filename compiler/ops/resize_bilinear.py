@@ -1,10 +1,11 @@
 """RESIZE_BILINEAR in float32 with a constant output size, on the separable resampling kernel
 (aot/kernels/resize_separable.h): the two source rows (columns) and their weights per output row (column) are
 computed here in float32 as TFLite Micro's reference does (scale, half-pixel offset, floor / ceil clamped to the
-input). int8 is TFLite Micro's integer form: 10-bit fixed-point source positions and weights computed here, the
-kernel sums the four products in 64 bits (aot/kernels/resize_bilinear.h); input and output share one quantization. The int8 tables are byte offsets of the two source rows (columns) and
-the second's weight (fast_taps); the kernel table picks the kernel (Helium on the Cortex-M55, portable 32-bit
-sums elsewhere). int16 is refused (TFLite Micro has none)."""
+input). int8 is TFLite Micro's integer form: 10-bit fixed-point source positions and weights computed here and
+stored as byte offsets of the two source rows (columns) and the second's weight (fast_taps); the kernels sum the
+four products exactly in 32 bits (aot/kernels/resize_bilinear.h; TFLite sums in 64) and the kernel table picks
+them (Helium on the Cortex-M55, portable elsewhere); input and output share one quantization. int16 is refused
+(TFLite Micro has none)."""
 
 import math
 

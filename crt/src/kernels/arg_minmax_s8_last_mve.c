@@ -33,7 +33,8 @@ static inline int32_t first_index(const int8_t* x, int32_t n, int32_t v)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void rows_of(const int8_t* input, int32_t* output, int32_t rows, int32_t n, int32_t is_max)
+static inline void
+rows_of(const int8_t* input, int32_t* output, int32_t rows, int32_t n, int32_t is_max)
 {
     int32_t r;
     for (r = 0; r < rows; r++, input += n) {

@@ -9,8 +9,9 @@
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void blend_s8(const int8_t* p00, const int8_t* p10, const int8_t* p01, const int8_t* p11, int32_t w00,
-                     int32_t w10, int32_t w01, int32_t w11, int8_t* out, int32_t depth)
+static void
+blend_s8(const int8_t* p00, const int8_t* p10, const int8_t* p01, const int8_t* p11, int32_t w00, int32_t w10,
+         int32_t w01, int32_t w11, int8_t* out, int32_t depth)
 {
     int32_t c;
     for (c = 0; c < depth; c++) {

@@ -18,13 +18,13 @@ static inline int32x4_t blend4(int32x4_t a, int32x4_t b, int32x4_t c, int32x4_t 
 
 /* Not inlined into the walk: with its own registers the four pointers and weights stay out of the stack. */
 __attribute__((noinline)) static void blend_mve(const int8_t* p00, const int8_t* p10, const int8_t* p01,
-                                                const int8_t* p11, int32_t w00, int32_t w10, int32_t w01,
-                                                int32_t w11, int8_t* out, int32_t depth)
+                                                const int8_t* p11, int32_t w00, int32_t w10, int32_t w01, int32_t w11,
+                                                int8_t* out, int32_t depth)
 {
     int32_t c = 0;
     for (; c + 4 <= depth; c += 4) {
-        vstrbq_s32(out + c, blend4(vldrbq_s32(p00 + c), vldrbq_s32(p10 + c), vldrbq_s32(p01 + c),
-                                   vldrbq_s32(p11 + c), w00, w10, w01, w11));
+        vstrbq_s32(out + c, blend4(vldrbq_s32(p00 + c), vldrbq_s32(p10 + c), vldrbq_s32(p01 + c), vldrbq_s32(p11 + c),
+                                   w00, w10, w01, w11));
     }
     if (c < depth) {
         const mve_pred16_t p = vctp32q((uint32_t)(depth - c));
@@ -36,8 +36,8 @@ __attribute__((noinline)) static void blend_mve(const int8_t* p00, const int8_t*
 }
 
 void aot_resize_bilinear_s8_mve(const int8_t* input, int8_t* output, int32_t batches, int32_t image_bytes,
-                                int32_t depth, int32_t out_h, int32_t out_w, const int32_t* rows,
-                                const int16_t* row_w, const int32_t* cols, const int16_t* col_w)
+                                int32_t depth, int32_t out_h, int32_t out_w, const int32_t* rows, const int16_t* row_w,
+                                const int32_t* cols, const int16_t* col_w)
 {
     aot_resize_bilinear_walk(input, output, batches, image_bytes, depth, out_h, out_w, rows, row_w, cols, col_w,
                              blend_mve);
@@ -46,8 +46,8 @@ void aot_resize_bilinear_s8_mve(const int8_t* input, int8_t* output, int32_t bat
 #else
 
 void aot_resize_bilinear_s8_mve(const int8_t* input, int8_t* output, int32_t batches, int32_t image_bytes,
-                                int32_t depth, int32_t out_h, int32_t out_w, const int32_t* rows,
-                                const int16_t* row_w, const int32_t* cols, const int16_t* col_w)
+                                int32_t depth, int32_t out_h, int32_t out_w, const int32_t* rows, const int16_t* row_w,
+                                const int32_t* cols, const int16_t* col_w)
 {
     aot_resize_bilinear_s8(input, output, batches, image_bytes, depth, out_h, out_w, rows, row_w, cols, col_w);
 }

@@ -88,6 +88,6 @@ void aot_transpose_conv_s8_dsp(const int8_t* input, int32_t batches, int32_t in_
 {
     (void)input_offset; /* in tap_bias */
     aot_tconv_s8_walk(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w, out_c,
-                      stride_h, stride_w, pad_top, pad_left, output_offset, out_multiplier, out_shift, act_min,
-                      act_max, tap_bias, pixel4_dsp, pixel1_dsp, aot_tconv_store4_scalar);
+                      stride_h, stride_w, pad_top, pad_left, output_offset, out_multiplier, out_shift, act_min, act_max,
+                      tap_bias, pixel4_dsp, pixel1_dsp, aot_tconv_store4_scalar);
 }

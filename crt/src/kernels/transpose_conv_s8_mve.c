@@ -11,8 +11,8 @@
 #include "mve_s8.h"
 
 /* TFLite's requantization of four channels at once (mve_s8.h: exact for every multiplier and shift TFLite makes). */
-static void store4_mve(const uint32_t* acc, const int32_t* mult, const int32_t* shift, int32_t out_off,
-                       int32_t act_min, int32_t act_max, int8_t* out)
+static void store4_mve(const uint32_t* acc, const int32_t* mult, const int32_t* shift, int32_t out_off, int32_t act_min,
+                       int32_t act_max, int8_t* out)
 {
     int32x4_t v = aot_mve_requant(vreinterpretq_s32_u32(vld1q_u32(acc)), vld1q_s32(mult), vld1q_s32(shift));
     v = vminq_s32(vmaxq_s32(vaddq_n_s32(v, out_off), vdupq_n_s32(act_min)), vdupq_n_s32(act_max));
@@ -104,6 +104,6 @@ void aot_transpose_conv_s8_mve(const int8_t* input, int32_t batches, int32_t in_
 {
     (void)input_offset; /* in tap_bias */
     aot_tconv_s8_walk(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w, out_c,
-                      stride_h, stride_w, pad_top, pad_left, output_offset, out_multiplier, out_shift, act_min,
-                      act_max, tap_bias, pixel4_mve, pixel1_mve, store4_mve);
+                      stride_h, stride_w, pad_top, pad_left, output_offset, out_multiplier, out_shift, act_min, act_max,
+                      tap_bias, pixel4_mve, pixel1_mve, store4_mve);
 }

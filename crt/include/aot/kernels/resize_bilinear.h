@@ -23,8 +23,8 @@ void aot_resize_bilinear_s8(const int8_t* input, int8_t* output, int32_t batches
 /* Helium (Cortex-M55): four channels per vector in 32-bit lanes, the depth % 4 last ones predicated; the portable
  * kernel elsewhere. */
 void aot_resize_bilinear_s8_mve(const int8_t* input, int8_t* output, int32_t batches, int32_t image_bytes,
-                                int32_t depth, int32_t out_h, int32_t out_w, const int32_t* rows,
-                                const int16_t* row_w, const int32_t* cols, const int16_t* col_w);
+                                int32_t depth, int32_t out_h, int32_t out_w, const int32_t* rows, const int16_t* row_w,
+                                const int32_t* cols, const int16_t* col_w);
 
 #ifdef __cplusplus
 }
