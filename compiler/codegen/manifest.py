@@ -130,6 +130,8 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
                 "macs": op_macs(op),
                 # int16x8 layers: how the 64-bit accumulation of TFLite is computed (compiler/ops/_int16.py).
                 "acc16": (op.params or {}).get("acc16"),
+                # Index / weight tables a kernel reads (RESIZE), bytes in flash.
+                "table_bytes": (op.params or {}).get("table_bytes") if isinstance(op.params, dict) else None,
                 "inputs": [t.index if t is not None else -1 for t in op.inputs],
                 "outputs": [t.index for t in op.outputs],
             }

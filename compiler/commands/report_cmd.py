@@ -22,6 +22,7 @@ def _kernel(op: dict, ops: list) -> str:
         return "(aliased: no code)"
     label = "+".join([op.get("entry") or op["kernel"]] + [ops[i]["kind"].lower() for i in op.get("fused_ops", [])])
     # int16x8 layers name their accumulation: int32 bias, int64 bias narrowed to int32, or the wide form.
+    label += f" [tables {op['table_bytes']:,} B]" if op.get("table_bytes") else ""
     return label + (f" [acc {op['acc16']}]" if op.get("acc16") else "")
 
 

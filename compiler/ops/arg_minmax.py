@@ -1,12 +1,14 @@
 """ARG_MAX / ARG_MIN over one constant axis: float32 or int8 input (stored values compared, as TFLite Micro does),
 int32 indices out. An int64 output (TFLite's default output_type) is refused: no 64-bit type enters the generated
-API; convert with output_type=tf.int32."""
+API; convert with output_type=tf.int32.  int8 over the last axis has kernels of its own on the DSP extension and Helium
+(the kernel table chooses); everything else runs the portable kernel."""
 
 import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
 from ._common import const_int_array, require_inputs
+from .kernel_table import Layer, select
 
 
 @register
@@ -50,16 +52,19 @@ class ArgMinMax(OpLowering):
     def prepare(self, op):
         shape = [int(d) for d in op.input(0).shape]
         axis = self._axis(op)
-        op.kernel = "aot_arg_minmax_f32" if op.input(0).dtype == "float32" else "aot_arg_minmax_s8"
-        op.params = dict(
+        p = dict(
             outer=int(np.prod(shape[:axis])),
             size=shape[axis],
             inner=int(np.prod(shape[axis + 1 :])),
             is_max=int(op.kind == "ARG_MAX"),
+            in_dtype=op.input(0).dtype,
         )
+        select(op, p, Layer())
 
     def emit(self, op, ctx):
         p = op.params
+        if op.kernel.startswith("aot_arg_minmax_s8_last"):
+            return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["outer"], p["size"], p["is_max"]])]
         return [
             ctx.call(
                 op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["outer"], p["size"], p["inner"], p["is_max"]]

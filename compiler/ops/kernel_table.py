@@ -1,5 +1,5 @@
 """The kernel table: which kernel runs each int8/int16 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-TRANSPOSE_CONV layer, decided in one place (the TVM "strategy" idea).
+TRANSPOSE_CONV layer (and RESIZE, ARG_MAX / ARG_MIN), decided in one place (the TVM "strategy" idea).
 
 For each (op kind, dtype) the table lists candidate kernels, best first, each tagged with the core family that has
 it (mve: Helium, Cortex-M55; dsp: the DSP extension; specialized: shape-specialized bodies, Cortex-M0/M3;
@@ -21,6 +21,8 @@ down from the compile command (graph.kernel_options -> op.kernel_options), never
 
 from dataclasses import dataclass, field
 from typing import Callable, Optional
+
+import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ..targets import TARGETS, has_dsp, has_mve, packs_weights, specializes
@@ -368,6 +370,34 @@ def _portable(name):
     return setup
 
 
+def _tconv_fast(name):
+    """int8 TRANSPOSE_CONV on SMLAD / VMLADAVA: the products are of the stored int8 values; the input offset enters
+    per (output channel, tap) as in_off * (the tap's weight sum), wrapped to int32 like the accumulator."""
+
+    def setup(op, p, a):
+        sums = op.input(1).data.astype(np.int64).reshape(p["oc"], p["kh"] * p["kw"], p["ic"]).sum(axis=2)
+        wrapped = (p["in_off"] * sums + (1 << 31)) % (1 << 32) - (1 << 31)
+        p["tap_bias"] = wrapped.astype(np.int32).reshape(-1)
+        p["table_bytes"] = p["tap_bias"].nbytes
+        op.kernel = name
+        return None
+
+    return setup
+
+
+def _arg_last_s8(op, p, a):
+    return p["in_dtype"] == "int8" and p["inner"] == 1
+
+
+def _arg_dsp_when(op, p, a):
+    return f"axis of {p['size']} < 4 values (one word)" if p["size"] < 4 else None
+
+
+def _arg_portable(op, p, a):
+    op.kernel = "aot_arg_minmax_f32" if p["in_dtype"] == "float32" else "aot_arg_minmax_s8"
+    return None
+
+
 def _ic1(op, p, a):
     return p["ic"] == 1
 
@@ -377,7 +407,7 @@ def _ic_many(op, p, a):
 
 
 # (op kind, dtype) -> candidates, best first.  A family with no candidate for the op has no kernel of its own
-# for it (e.g. int8 TRANSPOSE_CONV: the portable gather kernel on every core).
+# for it (e.g. int8 RESIZE_BILINEAR on the DSP extension: the portable kernel).
 TABLE = {
     ("CONV_2D", "int8"): (
         Kernel("aot_conv2d_s8_mve", "mve", _mve_conv, when=_grouped),
@@ -416,7 +446,12 @@ TABLE = {
         Kernel("aot_avg_pool_s8_mve", "mve", _portable("aot_avg_pool_s8_mve")),
         Kernel("aot_avg_pool_s8", "portable", _portable("aot_avg_pool_s8")),
     ),
-    ("TRANSPOSE_CONV", "int8"): (Kernel("aot_transpose_conv_s8", "portable", _portable("aot_transpose_conv_s8")),),
+    # Gathered per output pixel (no accumulator scratch); four output channels per pass over a tap's inputs.
+    ("TRANSPOSE_CONV", "int8"): (
+        Kernel("aot_transpose_conv_s8_mve", "mve", _tconv_fast("aot_transpose_conv_s8_mve")),
+        Kernel("aot_transpose_conv_s8_dsp", "dsp", _tconv_fast("aot_transpose_conv_s8_dsp")),
+        Kernel("aot_transpose_conv_s8", "portable", _portable("aot_transpose_conv_s8")),
+    ),
     ("CONV_2D", "int16"): (
         Kernel("aot_conv2d_s16_dsp", "dsp", _dsp16("aot_conv2d_s16_dsp"), when=_dsp16_when),
         Kernel("aot_conv2d_s16", "portable", _portable("aot_conv2d_s16")),
@@ -432,6 +467,32 @@ TABLE = {
     ("DEPTHWISE_CONV_2D", "int16"): (
         Kernel("aot_depthwise_conv2d_s16", "portable", _portable("aot_depthwise_conv2d_s16")),
     ),
+    # 32-bit sums; Helium blends four channels per vector.  The DSP extension has no kernel of its own: the products
+    # of two weights need 21 bits, beyond SMLAD's 16-bit lanes (aot/kernels/resize_bilinear.h).
+    ("RESIZE_BILINEAR", "int8"): (
+        Kernel("aot_resize_bilinear_s8_mve", "mve", _portable("aot_resize_bilinear_s8_mve")),
+        Kernel("aot_resize_bilinear_s8", "portable", _portable("aot_resize_bilinear_s8")),
+    ),
+    # Copies only (word moves, repeated rows copied whole): the same kernel on every core and type.
+    **{
+        ("RESIZE_NEAREST_NEIGHBOR", dt): (Kernel("aot_resize_nearest", "portable", _portable("aot_resize_nearest")),)
+        for dt in ("int8", "int16", "float32")
+    },
+    # Keyed by the int32 output; the fast kernels serve int8 inputs reduced over their last axis.
+    **{
+        (kind, "int32"): (
+            Kernel("aot_arg_minmax_s8_last_mve", "mve", _portable("aot_arg_minmax_s8_last_mve"), serves=_arg_last_s8),
+            Kernel(
+                "aot_arg_minmax_s8_last_dsp",
+                "dsp",
+                _portable("aot_arg_minmax_s8_last_dsp"),
+                when=_arg_dsp_when,
+                serves=_arg_last_s8,
+            ),
+            Kernel("aot_arg_minmax_s8", "portable", _arg_portable),
+        )
+        for kind in ("ARG_MAX", "ARG_MIN")
+    },
 }
 
 

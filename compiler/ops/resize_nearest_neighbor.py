@@ -1,7 +1,9 @@
 """RESIZE_NEAREST_NEIGHBOR (float32, int8, int16) with a constant output size: the source row and column of every
 output pixel are computed here in float32 exactly as TFLite Micro does (scale (in - 1) / (out - 1) with
 align_corners, in / out otherwise; +0.5 with half_pixel_centers; rounded half away from zero with align_corners,
-floored otherwise; clamped), so the kernel only copies pixels."""
+floored otherwise; clamped) and stored as byte offsets (rows inside an image, pixels inside a row), so the kernel
+only copies pixels: words for pixels of a multiple of 4 bytes, a whole row when it repeats the previous one.  One
+kernel for every core (word moves need no extension); the kernel table lists it."""
 
 import math
 
@@ -11,6 +13,7 @@ from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
 from ._common import const_int_array, require_inputs, require_same_dtype, require_same_quant
+from .kernel_table import Layer, select
 
 
 def nearest_indices(in_size: int, out_size: int, align_corners: bool, half_pixel: bool) -> np.ndarray:
@@ -64,13 +67,11 @@ class ResizeNearestNeighbor(OpLowering):
         n, h, w, c = (int(d) for d in x.shape)
         oh, ow = int(out.shape[1]), int(out.shape[2])
         ac, hp = bool(op.options.get("AlignCorners", False)), bool(op.options.get("HalfPixelCenters", False))
-        op.kernel = "aot_resize_nearest"
-        op.params = dict(
-            size=DTYPES[x.dtype].size,
-            dims=(n, h, w, c, oh, ow),
-            rows=nearest_indices(h, oh, ac, hp),
-            cols=nearest_indices(w, ow, ac, hp),
-        )
+        pixel = DTYPES[x.dtype].size * c
+        rows = nearest_indices(h, oh, ac, hp) * np.int32(w * pixel)
+        cols = nearest_indices(w, ow, ac, hp) * np.int32(pixel)
+        p = dict(dims=(n, h * w * pixel, pixel, oh, ow), rows=rows, cols=cols, table_bytes=rows.nbytes + cols.nbytes)
+        select(op, p, Layer())
 
     def emit(self, op, ctx):
         p = op.params
@@ -80,7 +81,6 @@ class ResizeNearestNeighbor(OpLowering):
                 [
                     ctx.ptr(op.input(0)),
                     ctx.ptr(op.output),
-                    p["size"],
                     *p["dims"],
                     ctx.param(f"op{op.index}_rows", p["rows"], "int32_t"),
                     ctx.param(f"op{op.index}_cols", p["cols"], "int32_t"),

@@ -6,7 +6,9 @@ dynamic shapes and uses the output tensor's static shape), 1 the filter [out_c, 
 optional bias.  The padding is TFLite Micro's:
 computed from the OUTPUT's height and width as if the layer were a convolution of the output (SAME: half the
 total of ((ceil(out / stride) - 1) * stride + k - out), rounded down; VALID: 0).  The kernels gather per output
-pixel (aot/kernels/transpose_conv.h), so unlike TFLite's scatter form they need no accumulator scratch.
+pixel (aot/kernels/transpose_conv.h), so unlike TFLite's scatter form they need no accumulator scratch.  int8 runs
+SMLAD (DSP extension) or VMLADAVA (Helium) kernels where the core has them (the kernel table chooses), with the
+input offset folded into a per-(channel, tap) table.
 """
 
 import numpy as np
@@ -167,4 +169,6 @@ class TransposeConv(OpLowering):
             p["act"][0],
             p["act"][1],
         ]
+        if "tap_bias" in p:
+            args.append(ctx.param(f"op{op.index}_tap_bias", p["tap_bias"], "int32_t"))
         return [ctx.call(op.kernel, args)]

@@ -14,6 +14,12 @@ void aot_arg_minmax_f32(const float* input, int32_t* output, int32_t outer, int3
 void aot_arg_minmax_s8(const int8_t* input, int32_t* output, int32_t outer, int32_t axis_size, int32_t inner,
                        int32_t is_max);
 
+/* int8 over the last axis (inner == 1): `rows` rows of axis_size values, each reduced in two passes, the extreme
+ * value first (four lanes per word with SSUB8 + SEL on the DSP extension; sixteen per VMAXV / VMINV on Helium), then
+ * the first index holding it (a word or a vector compared at once).  Portable code on other cores. */
+void aot_arg_minmax_s8_last_dsp(const int8_t* input, int32_t* output, int32_t rows, int32_t axis_size, int32_t is_max);
+void aot_arg_minmax_s8_last_mve(const int8_t* input, int32_t* output, int32_t rows, int32_t axis_size, int32_t is_max);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,24 @@ void aot_transpose_conv_s8(const int8_t* input, int32_t batches, int32_t in_h, i
                            int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
                            int32_t act_min, int32_t act_max);
 
+/* The same on the DSP extension (SMLAD, four output channels per pass over a tap's input values) and on Helium
+ * (VMLADAVA.S8, sixteen input channels per instruction), every quantization parameter included: the input offset
+ * enters as tap_bias[oc * filter_h * filter_w + tap] = input_offset * (sum of the tap's in_c weights), computed by
+ * the compiler and wrapping like the sum, so the products are of the stored int8 values.  Portable code (the same
+ * sums) on other cores. */
+void aot_transpose_conv_s8_dsp(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                               const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                               int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                               int32_t stride_w, int32_t pad_top, int32_t pad_left, int32_t input_offset,
+                               int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
+                               int32_t act_min, int32_t act_max, const int32_t* tap_bias);
+void aot_transpose_conv_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                               const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                               int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                               int32_t stride_w, int32_t pad_top, int32_t pad_left, int32_t input_offset,
+                               int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
+                               int32_t act_min, int32_t act_max, const int32_t* tap_bias);
+
 /* int16x8: accumulation and requantization in the layer's `mode` (aot/kernels/acc16_inline.h). */
 void aot_transpose_conv_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                             const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,

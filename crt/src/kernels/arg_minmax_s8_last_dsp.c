@@ -1,0 +1,109 @@
+/* int8 ARG_MAX / ARG_MIN over the last axis with the DSP extension (aot/kernels/arg_minmax.h).  Pass 1 keeps four
+ * running extremes in the bytes of one word: SSUB8 sets a GE flag per byte where the new value wins (or ties),
+ * SEL takes those bytes; the four lanes are then folded.  Pass 2 finds the first byte equal to the extreme, a word
+ * at a time (UADD8 of the XOR with the extreme and 0xFF sets GE on the non-zero bytes). */
+#include <string.h>
+
+#include "aot/kernels/arg_minmax.h"
+
+#if defined(__ARM_FEATURE_DSP)
+static inline uint32_t load_word(const int8_t* p)
+{
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* Bytes of `a` where a >= b (signed lanes) or, for the minimum, a <= b; the other bytes of b.  SSUB8 and SEL in
+ * one statement: the GE flags between them are invisible to the compiler. */
+static inline uint32_t pick(uint32_t a, uint32_t b, int32_t is_max)
+{
+    uint32_t r;
+    if (is_max) {
+        __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+    } else {
+        __asm__("ssub8 %0, %2, %1\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+    }
+    return r;
+}
+
+/* 0xFF in the bytes of w that are zero, 0 elsewhere: UADD8 with 0xFF carries (sets GE) in every non-zero byte. */
+static inline uint32_t zero_bytes(uint32_t w)
+{
+    uint32_t r;
+    const uint32_t ones = 0xFFFFFFFFu, none = 0;
+    __asm__("uadd8 %0, %1, %2\n\tsel %0, %3, %2" : "=&r"(r) : "r"(w), "r"(ones), "r"(none) : "cc");
+    return r;
+}
+
+static inline int32_t row_extreme(const int8_t* x, int32_t n, int32_t is_max)
+{
+    int32_t k = 4, best;
+    uint32_t m = load_word(x);
+    for (; k + 8 <= n; k += 8) {
+        m = pick(load_word(x + k), m, is_max);
+        m = pick(load_word(x + k + 4), m, is_max);
+    }
+    if (k + 4 <= n) {
+        m = pick(load_word(x + k), m, is_max);
+        k += 4;
+    }
+    m = pick(m >> 16 | m << 16, m, is_max);
+    m = pick(m >> 8 | m << 24, m, is_max);
+    best = (int8_t)(m & 0xFF);
+    for (; k < n; k++) {
+        if (is_max ? x[k] > best : x[k] < best) {
+            best = x[k];
+        }
+    }
+    return best;
+}
+
+static inline int32_t first_index(const int8_t* x, int32_t n, int32_t v)
+{
+    const uint32_t pattern = 0x01010101u * (uint32_t)(uint8_t)v;
+    int32_t k = 0;
+    for (; k + 4 <= n; k += 4) {
+        const uint32_t zero = zero_bytes(load_word(x + k) ^ pattern);
+        if (zero != 0) {
+            return k + (int32_t)(__builtin_ctz(zero) >> 3);
+        }
+    }
+    while (x[k] != v) {
+        k++;
+    }
+    return k;
+}
+
+/* Inlined twice, with is_max a constant: the comparisons of the loops are chosen once. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void
+rows_of(const int8_t* input, int32_t* output, int32_t rows, int32_t n, int32_t is_max)
+{
+    int32_t r;
+    for (r = 0; r < rows; r++, input += n) {
+        output[r] = first_index(input, n, row_extreme(input, n, is_max));
+    }
+}
+
+void aot_arg_minmax_s8_last_dsp(const int8_t* input, int32_t* output, int32_t rows, int32_t axis_size, int32_t is_max)
+{
+    if (axis_size < 4) {
+        aot_arg_minmax_s8(input, output, rows, axis_size, 1, is_max);
+    } else if (is_max) {
+        rows_of(input, output, rows, axis_size, 1);
+    } else {
+        rows_of(input, output, rows, axis_size, 0);
+    }
+}
+
+#else
+
+void aot_arg_minmax_s8_last_dsp(const int8_t* input, int32_t* output, int32_t rows, int32_t axis_size, int32_t is_max)
+{
+    aot_arg_minmax_s8(input, output, rows, axis_size, 1, is_max);
+}
+
+#endif
