@@ -3,8 +3,8 @@
 
 #include "aot/kernels/dynamic_update_slice.h"
 
-void aot_dynamic_update_slice(const void* operand, const void* update, void* output, int32_t elem_size,
-                              int32_t rank, const int32_t* dims, const int32_t* update_dims, const int32_t* starts)
+void aot_dynamic_update_slice(const void* operand, const void* update, void* output, int32_t elem_size, int32_t rank,
+                              const int32_t* dims, const int32_t* update_dims, const int32_t* starts)
 {
     int32_t stride[AOT_DUS_MAX_RANK];
     int32_t at[AOT_DUS_MAX_RANK];

@@ -14,8 +14,8 @@ extern "C" {
 /* Up to AOT_DUS_MAX_RANK dimensions (TFLite Micro's own limit). */
 #define AOT_DUS_MAX_RANK 6
 
-void aot_dynamic_update_slice(const void* operand, const void* update, void* output, int32_t elem_size,
-                              int32_t rank, const int32_t* dims, const int32_t* update_dims, const int32_t* starts);
+void aot_dynamic_update_slice(const void* operand, const void* update, void* output, int32_t elem_size, int32_t rank,
+                              const int32_t* dims, const int32_t* update_dims, const int32_t* starts);
 
 #ifdef __cplusplus
 }
