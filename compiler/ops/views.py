@@ -1,6 +1,7 @@
 """Operators whose every output is a strided view of their one data input, copied by the shared strided copy
 (aot/kernels/strided_copy.h): SLICE, REVERSE_V2, BROADCAST_TO, TILE, FILL, SPACE_TO_DEPTH, DEPTH_TO_SPACE,
-BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND (without crops / paddings), SPLIT, SPLIT_V and UNPACK. Each output is
+BATCH_TO_SPACE_ND (4-D, without crops: batch_to_space_nd.py takes the others) and SPACE_TO_BATCH_ND (without
+paddings), SPLIT, SPLIT_V and UNPACK. Each output is
 described by its dims, the input step per output dimension (0 to repeat, negative to reverse) and the input element of
 output element 0, all computed here from the constant operands; data only
 moves, so quantized outputs must carry the input's quantization (as TFLite Micro copies stored values).
@@ -173,7 +174,7 @@ def _views(op) -> list:
 
 @register
 class StridedView(OpLowering):
-    builtins = tuple(_DATA)
+    builtins = tuple(k for k in _DATA if k != "BATCH_TO_SPACE_ND")  # batch_to_space_nd.py, a StridedView
     dtypes = ("float32", "int8", "int16", "int32", "bool")
     header = "aot/kernels/strided_copy.h"
     num_outputs = (1, 64)
