@@ -1,7 +1,7 @@
 """Reductions over axes: ReduceMean (MEAN), ReduceMax / ReduceMin / ReduceSum / ReduceProd (REDUCE_MAX / REDUCE_MIN /
-SUM / REDUCE_PROD, on float data), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax (SOFTMAX over the last axis;
-other axes are moved
-last by a TRANSPOSE, or, before opset 13, flattened to 2-D as that opset defines)."""
+SUM / REDUCE_PROD, on float data), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax
+(SOFTMAX over the last axis; other axes are moved last by a TRANSPOSE, or, before opset 13, flattened to 2-D as
+that opset defines)."""
 
 import numpy as np
 
