@@ -18,7 +18,8 @@ void aot_dynamic_update_slice(const void* operand, const void* update, void* out
     }
     /* An update as large as the operand replaces it whatever the starts (they all clamp to 0). */
     if (total == update_total) {
-        if (total > 0) {
+        /* The same tensor as operand and update may share the output's buffer (in place): nothing to move. */
+        if (total > 0 && output != update) {
             memcpy(output, update, (size_t)total * (size_t)elem_size);
         }
         return;
