@@ -1,5 +1,6 @@
-"""SUM (float32), REDUCE_MAX and REDUCE_MIN (float32, int8, int16) and REDUCE_ALL (bool) over any constant set of
-axes, up to 4-D.
+"""SUM (float32), REDUCE_MAX and REDUCE_MIN (float32, int8, int16), REDUCE_ALL (bool) and REDUCE_PROD (float32:
+TFLite's builtin, which TFLite Micro does not offer; the ONNX frontend's ReduceProd) over any constant set of axes,
+up to 4-D.
 
 The quantized max / min keep the stored values, so input and output must share one quantization (TFLite Micro
 checks the same). The quantized SUM is TFLite Micro's integer QuantizedMeanOrSum without the 1/count: the
@@ -18,6 +19,7 @@ _KERNELS = {
     "REDUCE_MAX": "aot_reduce_max",
     "REDUCE_MIN": "aot_reduce_min",
     "REDUCE_ALL": "aot_reduce_all",
+    "REDUCE_PROD": "aot_reduce_prod",
 }
 
 
@@ -43,6 +45,11 @@ class Reduce(OpLowering):
                 )
             check_reduced_shape(op)
             return
+        if op.kind == "REDUCE_PROD" and dtype != "float32":
+            raise UnsupportedError(
+                f"Operator {op.index} (REDUCE_PROD) on {dtype} tensor '{inp.name}': REDUCE_PROD is supported for "
+                "float32."
+            )
         if (op.kind == "REDUCE_ALL") != (dtype == "bool"):
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}) on {dtype} tensor '{inp.name}': REDUCE_ALL takes "

@@ -9,6 +9,8 @@ total of ((ceil(out / stride) - 1) * stride + k - out), rounded down; VALID: 0).
 pixel (aot/kernels/transpose_conv.h), so unlike TFLite's scatter form they need no accumulator scratch.  int8 runs
 SMLAD (DSP extension) or VMLADAVA (Helium) kernels where the core has them (the kernel table chooses), with the
 input offset folded into a per-(channel, tap) table.
+The ONNX frontend's ConvTranspose gives its leading pads explicitly instead (IR options PadTop / PadLeft, which no
+TFLite model carries): ONNX pads, output_padding and output_shape allow any non-negative leading pad.
 """
 
 import numpy as np
@@ -39,6 +41,18 @@ def transpose_padding(code: int, stride: int, out_size: int, k: int) -> int:
     else:
         raise UnsupportedError(f"Unknown padding mode {code}; TRANSPOSE_CONV supports SAME and VALID.")
     return max((windows - 1) * stride + k - out_size, 0) // 2
+
+
+def layer_padding(op) -> tuple:
+    """(top, left) leading padding of a TRANSPOSE_CONV op: the explicit PadTop / PadLeft of an ONNX
+    ConvTranspose, else TFLite Micro's from the padding code and the output size."""
+    o = op.options
+    if "PadTop" in o:
+        return int(o["PadTop"]), int(o["PadLeft"])
+    code, sh, sw = o.get("Padding", 0), o.get("StrideH", 1), o.get("StrideW", 1)
+    _, oh, ow, _ = op.outputs[0].shape
+    _, kh, kw, _ = op.input(1).shape
+    return transpose_padding(code, sh, int(oh), int(kh)), transpose_padding(code, sw, int(ow), int(kw))
 
 
 @register
@@ -80,6 +94,8 @@ class TransposeConv(OpLowering):
         if o.get("StrideH", 1) < 1 or o.get("StrideW", 1) < 1:
             raise CompileError(f"{what}: strides must be at least 1 (got {o.get('StrideH')}, {o.get('StrideW')}).")
         transpose_padding(o.get("Padding", 0), 1, 1, 1)  # unknown padding codes are refused here
+        if min(layer_padding(op)) < 0:
+            raise CompileError(f"{what}: leading pads {list(layer_padding(op))} must not be negative.")
         fused_activation(op)
         if out.dtype == "int16":
             check_int16_layer(op, inp, filt, bias, out, channel_axis=0)
@@ -96,7 +112,6 @@ class TransposeConv(OpLowering):
         _, kh, kw, _ = filt.shape
         o = op.options
         sh, sw = o.get("StrideH", 1), o.get("StrideW", 1)
-        code = o.get("Padding", 0)
         act = fused_activation(op)
         p = dict(
             n=n,
@@ -110,8 +125,8 @@ class TransposeConv(OpLowering):
             kw=kw,
             sh=sh,
             sw=sw,
-            pad_t=transpose_padding(code, sh, oh, kh),
-            pad_l=transpose_padding(code, sw, ow, kw),
+            pad_t=layer_padding(op)[0],
+            pad_l=layer_padding(op)[1],
         )
         if out.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(oc, -1), oc, act))

@@ -1,6 +1,7 @@
 """Operators whose every output is a strided view of their one data input, copied by the shared strided copy
 (aot/kernels/strided_copy.h): SLICE, REVERSE_V2, BROADCAST_TO, TILE, FILL, SPACE_TO_DEPTH, DEPTH_TO_SPACE,
-BATCH_TO_SPACE_ND and SPACE_TO_BATCH_ND (without crops / paddings), SPLIT, SPLIT_V and UNPACK. Each output is
+BATCH_TO_SPACE_ND (4-D, without crops: batch_to_space_nd.py takes the others) and SPACE_TO_BATCH_ND (without
+paddings), SPLIT, SPLIT_V and UNPACK. Each output is
 described by its dims, the input step per output dimension (0 to repeat, negative to reverse) and the input element of
 output element 0, all computed here from the constant operands; data only
 moves, so quantized outputs must carry the input's quantization (as TFLite Micro copies stored values).
@@ -42,7 +43,10 @@ def _axis(op, value, rank):
 
 
 def _merge_dims(dims, steps):
-    """(dims, steps, 0) with neighbours that walk memory as one dimension merged (fewer view dimensions)."""
+    """(dims, steps, 0) with size-1 dimensions dropped and neighbours that walk memory as one dimension merged
+    (fewer view dimensions)."""
+    kept = [(d, s) for d, s in zip(dims, steps) if d != 1] or [(1, 0)]
+    dims, steps = [d for d, _ in kept], [s for _, s in kept]
     md, ms = [dims[0]], [steps[0]]
     for d, s in zip(dims[1:], steps[1:]):
         if ms[-1] == d * s:
@@ -171,9 +175,26 @@ def _views(op) -> list:
     return views
 
 
+# A view deeper than the kernel's MAX_RANK dimensions (a TILE of a 4-D tensor repeated along every axis) runs as
+# one MAX_RANK-D copy per index of its outer dimensions, each writing its own contiguous block of the output; at
+# most this many copies (the generated code has one call per copy).
+MAX_SPLIT = 64
+
+
+def _split_view(dims, steps, start) -> list:
+    """[(dims6, steps6, input start, output element offset)]: the view as MAX_RANK-D copies."""
+    outer = max(0, len(dims) - MAX_RANK)
+    inner = int(np.prod(dims[outer:]))
+    parts = []
+    for k, idx in enumerate(np.ndindex(*[int(d) for d in dims[:outer]])):
+        at = int(start) + sum(int(i) * int(s) for i, s in zip(idx, steps[:outer]))
+        parts.append((*pad_view(dims[outer:], steps[outer:]), at, k * inner))
+    return parts
+
+
 @register
 class StridedView(OpLowering):
-    builtins = tuple(_DATA)
+    builtins = tuple(k for k in _DATA if k != "BATCH_TO_SPACE_ND")  # batch_to_space_nd.py, a StridedView
     dtypes = ("float32", "int8", "int16", "int32", "bool")
     header = "aot/kernels/strided_copy.h"
     num_outputs = (1, 64)
@@ -206,9 +227,12 @@ class StridedView(OpLowering):
         if len(views) != len(op.outputs):
             raise _fail(op, f"has {len(op.outputs)} outputs where {len(views)} are expected")
         for out, (dims, _, _) in zip(op.outputs, views):
-            if len(dims) > MAX_RANK:
+            if int(np.prod(dims[: max(0, len(dims) - MAX_RANK)])) > MAX_SPLIT:
                 raise UnsupportedError(
-                    f"Operator {op.index} ({op.kind}) needs a {len(dims)}-D view; up to {MAX_RANK}-D is supported."
+                    f"Operator {op.index} ({op.kind}) needs a {len(dims)}-D view whose outer "
+                    f"{len(dims) - MAX_RANK} dimensions {list(dims[: len(dims) - MAX_RANK])} make more than "
+                    f"{MAX_SPLIT} {MAX_RANK}-D copies; up to {MAX_RANK}-D views are supported, or deeper ones whose "
+                    f"outer dimensions make at most {MAX_SPLIT} copies."
                 )
             if int(np.prod(dims)) != out.num_elements:
                 raise _fail(
@@ -219,23 +243,25 @@ class StridedView(OpLowering):
 
     def prepare(self, op):
         op.kernel = "aot_strided_copy"
-        op.params = dict(views=[(*pad_view(d, s), int(start)) for d, s, start in _views(op)])
+        op.params = dict(views=[_split_view(d, s, start) for d, s, start in _views(op)])
 
     def emit(self, op, ctx):
         x = op.input(_DATA[op.kind][1])
         lines = []
-        for i, (out, (dims, steps, start)) in enumerate(zip(op.outputs, op.params["views"])):
-            lines.append(
-                ctx.call(
-                    "aot_strided_copy",
-                    [
-                        ctx.ptr(x),
-                        ctx.ptr(out),
-                        DTYPES[out.dtype].size,
-                        ctx.param(f"op{op.index}_dims{i}", dims, "int32_t"),
-                        ctx.param(f"op{op.index}_steps{i}", steps, "int32_t"),
-                        start,
-                    ],
+        for i, (out, parts) in enumerate(zip(op.outputs, op.params["views"])):
+            for dims, steps, start, out_at in parts:
+                dst = ctx.ptr(out) if out_at == 0 else f"({ctx.ptr(out)} + {out_at})"
+                lines.append(
+                    ctx.call(
+                        "aot_strided_copy",
+                        [
+                            ctx.ptr(x),
+                            dst,
+                            DTYPES[out.dtype].size,
+                            ctx.param(f"op{op.index}_dims{i}", dims, "int32_t"),
+                            ctx.param(f"op{op.index}_steps{i}", steps, "int32_t"),
+                            start,
+                        ],
+                    )
                 )
-            )
         return lines

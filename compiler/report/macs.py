@@ -22,15 +22,16 @@ def _taps_inside(in_size: int, k: int, stride: int, pad: int, out_size: int) -> 
 
 def _transpose_conv_macs(op) -> int:
     """One MAC per input element, filter tap and output channel that lands inside the output."""
-    from ..ops.transpose_conv import transpose_padding
+    from ..ops.transpose_conv import layer_padding
 
     n, ih, iw, ic = (int(d) for d in op.input(2).shape)
     _, kh, kw, _ = (int(d) for d in op.input(1).shape)
     _, oh, ow, oc = (int(d) for d in op.outputs[0].shape)
     o = op.options
-    code, sh, sw = o.get("Padding", 0), o.get("StrideH", 1), o.get("StrideW", 1)
-    rows = _taps_inside(ih, kh, sh, transpose_padding(code, sh, oh, kh), oh)
-    cols = _taps_inside(iw, kw, sw, transpose_padding(code, sw, ow, kw), ow)
+    sh, sw = o.get("StrideH", 1), o.get("StrideW", 1)
+    pad_t, pad_l = layer_padding(op)
+    rows = _taps_inside(ih, kh, sh, pad_t, oh)
+    cols = _taps_inside(iw, kw, sw, pad_l, ow)
     return n * oc * ic * rows * cols
 
 

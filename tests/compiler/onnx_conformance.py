@@ -51,11 +51,20 @@ OPS = (
     "BatchNormalization Pad ReduceMean Identity Dropout Slice Split Gather QuantizeLinear DequantizeLinear "
     "QLinearConv QLinearMatMul Abs Neg Sqrt Reciprocal Exp Log Sin Cos Floor Ceil Round Min Max Equal Less "
     "LessOrEqual Greater GreaterOrEqual And Or Not Where Resize Upsample Erf Softplus Gelu Expand Tile ReduceMax "
-    "ReduceMin ReduceSum ArgMax ArgMin Pow"
+    "ReduceMin ReduceSum ArgMax ArgMin Pow ConvTranspose ReduceProd"
 ).split()
 # Constant carries no computation (it is folded); cases using it with listed ops are applicable.
 ALLOWED = set(OPS) | {"Constant"}
-SPATIAL = {"Conv", "MaxPool", "AveragePool", "BatchNormalization", "GlobalAveragePool", "GlobalMaxPool", "QLinearConv"}
+SPATIAL = {
+    "Conv",
+    "ConvTranspose",
+    "MaxPool",
+    "AveragePool",
+    "BatchNormalization",
+    "GlobalAveragePool",
+    "GlobalMaxPool",
+    "QLinearConv",
+}
 RTOL, ATOL = 1e-4, 1e-5
 # Cases whose stored expected outputs are written by hand with fewer digits than float32 (the generator's
 # literal): compared with an absolute tolerance of half their last digit instead.
@@ -89,6 +98,8 @@ PARAM_SLOTS = {
     "ReduceMax": {1},
     "ReduceMin": {1},
     "ReduceSum": {1},
+    "ReduceProd": {1},
+    "ConvTranspose": {1, 2},
 }
 
 
@@ -168,7 +179,7 @@ def _is_3d(model) -> bool:
     for n in model.graph.node:
         if n.op_type in SPATIAL and n.input and shapes.get(n.input[0], 0) >= 5:
             return True
-        if n.op_type in ("Conv", "QLinearConv"):
+        if n.op_type in ("Conv", "ConvTranspose", "QLinearConv"):
             w = n.input[3] if n.op_type == "QLinearConv" else n.input[1]
             if shapes.get(w, 0) >= 5:
                 return True

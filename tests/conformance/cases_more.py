@@ -226,6 +226,37 @@ def more_cases():
                     ),
                 )
             )
+    # int8 (TFLite Micro's other CUMSUM type): every option pair, first / last / middle axis, an axis long enough
+    # for the 32-bit running sum to wrap (64 x 255 x 2^19), zero points and scales at the limits.
+    for i, (shape, axis, qin, qout) in enumerate(
+        (
+            ([2, 5, 3], 1, (0.05, -3), (0.1, 2)),
+            ([7, 4], 0, (0.003, 127), (0.5, -128)),
+            ([3, 2, 9], -1, (0.5, -128), (0.01, 127)),
+            ([1, 64], 1, (0.02, -128), (0.03, 0)),
+            ([4, 1, 6], 1, (1e-4, 0), (1e-4, 0)),
+        )
+    ):
+        for excl in (False, True):
+            for rev in (False, True):
+                out.append(
+                    Case(
+                        "CUMSUM",
+                        "int8",
+                        f"s{i}_axis{axis}_excl{int(excl)}_rev{int(rev)}",
+                        with_consts(
+                            "CUMSUM",
+                            shape,
+                            "int8",
+                            [np.array([axis], I32)],
+                            shape,
+                            schema_options("CumsumOptionsT", exclusive=excl, reverse=rev),
+                            q=qin,
+                            qout=qout,
+                        ),
+                        qemu_sample=i == 0 and excl and rev,
+                    )
+                )
     out.append(
         Case(
             "CAST",

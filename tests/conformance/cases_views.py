@@ -180,20 +180,28 @@ def more_cases():
                 qemu_sample=dt == "int8",
             )
         )
-    out.append(
-        Case(
-            "BATCH_TO_SPACE_ND",
-            "float32",
-            "crops_refused",
-            with_consts(
-                "BATCH_TO_SPACE_ND",
-                [4, 2, 3, 1],
-                "float32",
-                [np.array([2, 2], I32), np.array([[0, 1], [0, 0]], I32)],
-                [1, 3, 6, 1],
-            ),
-        )
-    )  # not yet supported: reported as refused
+    # Crops: (input shape, block, crops, output shape); uneven crops, crops larger than a block, all but one row
+    # cropped, a 3-D NHC input (W = 1, one block dimension), one-sided blocks.
+    crop_cases = [
+        ("4d_crop_h1", [4, 2, 3, 1], [2, 2], [[0, 1], [0, 0]], [1, 3, 6, 1]),
+        ("4d_crop_all_sides", [8, 3, 4, 3], [2, 2], [[1, 2], [3, 1]], [2, 3, 4, 3]),
+        ("4d_crop_past_block", [9, 3, 3, 2], [3, 3], [[4, 0], [2, 5]], [1, 5, 2, 2]),
+        ("4d_one_row_left", [6, 2, 2, 5], [3, 2], [[2, 3], [0, 3]], [1, 1, 1, 5]),
+        ("4d_block_1x4", [8, 3, 2, 2], [1, 4], [[1, 0], [0, 3]], [2, 2, 5, 2]),
+        ("3d_crop", [6, 4, 3], [3], [[2, 5]], [2, 5, 3]),
+        ("3d_no_crop", [4, 3, 7], [2], [[0, 0]], [2, 6, 7]),
+    ]
+    for dt in ("float32", "int8"):
+        for name, shape, block, crops, oshape in crop_cases:
+            out.append(
+                Case(
+                    "BATCH_TO_SPACE_ND",
+                    dt,
+                    name,
+                    with_consts("BATCH_TO_SPACE_ND", shape, dt, [np.array(block, I32), np.array(crops, I32)], oshape),
+                    qemu_sample=dt == "int8" and name == "4d_crop_all_sides",
+                )
+            )
     return out
 
 

@@ -30,7 +30,7 @@ TFLM_BUILTINS = {
     "CONCATENATION": (F, I8, I16, I32, B),
     "CONV_2D": (F, I8, I16),
     "COS": (F,),
-    "CUMSUM": (F, I8, I16),
+    "CUMSUM": (F, I8),
     "DEPTHWISE_CONV_2D": (F, I8, I16),
     "DEPTH_TO_SPACE": (F, I8),
     "DETECTION_POSTPROCESS": (F,),

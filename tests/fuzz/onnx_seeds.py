@@ -352,6 +352,44 @@ def _nested_if():
     return _model(nodes, [_vi("x", [1, 4])], [_vi("y", [1, 4])], inits)
 
 
+def _conv_transpose():
+    """ConvTranspose (grouped with dilation and output_padding; depthwise with auto_pad and output_shape), ReduceProd
+    and a Tile deeper than 6-D: the attributes the transposed-convolution geometry reads."""
+    r = np.random.default_rng(4)
+    inits = [
+        _c("w", r.normal(0, 0.3, (4, 3, 2, 3))),
+        _c("b", r.normal(0, 0.1, 6)),
+        _c("wd", r.normal(0, 0.3, (6, 1, 3, 3))),
+        _c("reps", [2, 2, 2, 2], np.int64),
+    ]
+    nodes = [
+        helper.make_node(
+            "ConvTranspose",
+            ["x", "w", "b"],
+            ["ct"],
+            group=2,
+            strides=[2, 1],
+            pads=[1, 0, 0, 1],
+            output_padding=[1, 0],
+            dilations=[1, 2],
+            name="ct_grouped",
+        ),
+        helper.make_node(
+            "ConvTranspose",
+            ["ct", "wd"],
+            ["dw"],
+            group=6,
+            strides=[2, 2],
+            auto_pad="SAME_LOWER",
+            output_shape=[16, 16],
+            name="ct_depthwise",
+        ),
+        helper.make_node("ReduceProd", ["dw"], ["p"], axes=[1], keepdims=1, name="prod"),
+        helper.make_node("Tile", ["p", "reps"], ["y"], name="tile"),
+    ]
+    return _model(nodes, [_vi("x", [1, 4, 4, 5])], [_vi("y", None)], inits)
+
+
 def builder_seeds() -> dict:
     """{name: bytes} of the generated ONNX seeds."""
     return {
@@ -369,6 +407,7 @@ def builder_seeds() -> dict:
         "int_io": _int_io(),
         "old_opset": _old_opset(),
         "nested_if": _nested_if(),
+        "conv_transpose": _conv_transpose(),
     }
 
 

@@ -175,6 +175,38 @@ def _movement():
     return b.build()
 
 
+def _updates_crops_cumsum():
+    """DYNAMIC_UPDATE_SLICE (run-time and constant int64 starts), BATCH_TO_SPACE_ND with crops and int8 CUMSUM
+    (exclusive, reverse): the shape operands and options of these operators."""
+    b = ModelBuilder("fuzz seed: update slice, crops, cumsum")
+    x = b.input("x", [8, 3, 4, 2], "int8", 0.05, 3)
+    u = b.input("u", [2, 2, 3, 2], "int8", 0.05, 3)
+    s = b.input("starts", [4], "int32")
+    d = b.op("DYNAMIC_UPDATE_SLICE", [x, u, s], out=_q(b, "dus", [8, 3, 4, 2], 0.05, 3))
+    d = b.op(
+        "DYNAMIC_UPDATE_SLICE",
+        [d, u, b.const("cstarts", np.array([5, -1, 9, 0], np.int64), "int64")],
+        out=_q(b, "dus2", [8, 3, 4, 2], 0.05, 3),
+    )
+    bs = b.op(
+        "BATCH_TO_SPACE_ND",
+        [
+            d,
+            b.const("block", np.array([2, 2], np.int32), "int32"),
+            b.const("crops", np.array([[1, 2], [3, 1]], np.int32), "int32"),
+        ],
+        out=_q(b, "b2s", [2, 3, 4, 2], 0.05, 3),
+    )
+    cs = b.op(
+        "CUMSUM",
+        [bs, b.const("axis", np.array([-2], np.int32), "int32")],
+        out=_q(b, "cumsum", [2, 3, 4, 2], 0.2, -5),
+        options=_opts("CumsumOptionsT", exclusive=True, reverse=True),
+    )
+    b.output(cs)
+    return b.build()
+
+
 def _stateful_control() -> dict:
     """Multi-subgraph seeds: resource variables with a CALL_ONCE init subgraph, a WHILE loop with an IF in its body,
     and DETECTION_POSTPROCESS (a CUSTOM operator with FlexBuffer options), from the models of their own tests."""
@@ -198,4 +230,5 @@ def builder_seeds() -> dict:
         "float_mlp": _float_mlp(),
         "math_logic": _math_logic(),
         "movement": _movement(),
+        "updates_crops_cumsum": _updates_crops_cumsum(),
     }

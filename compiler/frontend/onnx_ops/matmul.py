@@ -249,12 +249,29 @@ def _float_matmul(ctx, ta, w: Value, out_t):
         tb = t2
     batch = np.broadcast_shapes(tuple(ta.shape[:-2]), tuple(tb.shape[:-2]))
     prod_shape = tuple(batch) + (ta.shape[-2], tb.shape[-1])
+    # BATCH_MATMUL takes an operand with the full batch or a single one; one that broadcasts over part of the batch
+    # (a [3, 1, M, K] times [3, 2, K, N]) is first spread to the full batch.
+    ta, tb = _full_batch(ctx, ta, batch, "a"), _full_batch(ctx, tb, batch, "b")
     if tuple(prod_shape) == tuple(out_shape):
         b.add_op("BATCH_MATMUL", [ta, tb], [out_t])
     else:
         prod = b.new_tensor(f"{ctx.name}:prod", prod_shape, "float32")
         b.add_op("BATCH_MATMUL", [ta, tb], [prod])
         b.add_op("RESHAPE", [prod], [out_t])
+
+
+def _full_batch(ctx, t, batch, tag):
+    """t, or t broadcast to the batch dimensions `batch` when it covers part of them only."""
+    size = int(np.prod(t.shape[:-2])) if len(t.shape) > 2 else 1
+    if size in (1, int(np.prod(batch))):
+        return t
+    shape = tuple(int(d) for d in batch) + tuple(int(d) for d in t.shape[-2:])
+    b = ctx.b
+    if t.data is not None:
+        return b.const_tensor(f"{ctx.name}:{tag}_full", np.ascontiguousarray(np.broadcast_to(t.data, shape)), t.dtype)
+    full = b.new_tensor(f"{ctx.name}:{tag}_full", shape, t.dtype)
+    b.add_op("BROADCAST_TO", [t, b.int32_const(f"{ctx.name}:{tag}_shape", list(shape))], [full])
+    return full
 
 
 def qlinear_matmul(ctx):

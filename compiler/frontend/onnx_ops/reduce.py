@@ -1,7 +1,7 @@
-"""Reductions over axes: ReduceMean (MEAN), ReduceMax / ReduceMin / ReduceSum (REDUCE_MAX / REDUCE_MIN / SUM, on
-float data), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax (SOFTMAX over the last axis;
-other axes are moved
-last by a TRANSPOSE, or, before opset 13, flattened to 2-D as that opset defines)."""
+"""Reductions over axes: ReduceMean (MEAN), ReduceMax / ReduceMin / ReduceSum / ReduceProd (REDUCE_MAX / REDUCE_MIN /
+SUM / REDUCE_PROD, on float data), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax
+(SOFTMAX over the last axis; other axes are moved last by a TRANSPOSE, or, before opset 13, flattened to 2-D as
+that opset defines)."""
 
 import numpy as np
 
@@ -119,6 +119,7 @@ CONVERTERS = {
     "ReduceMax": (_reduce("REDUCE_MAX", 18), "compute"),
     "ReduceMin": (_reduce("REDUCE_MIN", 18), "compute"),
     "ReduceSum": (_reduce("SUM", 13), "compute"),
+    "ReduceProd": (_reduce("REDUCE_PROD", 18), "compute"),
     "ArgMax": (_arg("ARG_MAX"), "compute"),
     "ArgMin": (_arg("ARG_MIN"), "compute"),
     "Softmax": (softmax, "compute"),

@@ -1,11 +1,12 @@
-/* SUM, REDUCE_MAX and REDUCE_MIN over the reduced dimensions (aot/kernels/reduce.h): each output element folds
- * its input values in input order with COMBINE, starting from the first one. */
+/* SUM, REDUCE_MAX, REDUCE_MIN and REDUCE_PROD over the reduced dimensions (aot/kernels/reduce.h): each output
+ * element folds its input values in input order with COMBINE, starting from the first one. */
 #include "aot/kernels/reduce.h"
 
-#define AOT_SUM(acc, v) ((acc) + (v))
-#define AOT_MAX(acc, v) ((v) > (acc) ? (v) : (acc))
-#define AOT_MIN(acc, v) ((v) < (acc) ? (v) : (acc))
-#define AOT_ALL(acc, v) ((acc) && (v))
+#define AOT_SUM(acc, v)  ((acc) + (v))
+#define AOT_MAX(acc, v)  ((v) > (acc) ? (v) : (acc))
+#define AOT_MIN(acc, v)  ((v) < (acc) ? (v) : (acc))
+#define AOT_ALL(acc, v)  ((acc) && (v))
+#define AOT_PROD(acc, v) ((acc) * (v))
 
 #define AOT_REDUCE(name, T, COMBINE)                                                                                   \
     void name(const T* input, T* output, const int32_t* in_dims, const int32_t* reduced)                               \
@@ -47,6 +48,7 @@
 AOT_REDUCE(aot_sum_f32, float, AOT_SUM)
 AOT_REDUCE(aot_reduce_max_f32, float, AOT_MAX)
 AOT_REDUCE(aot_reduce_min_f32, float, AOT_MIN)
+AOT_REDUCE(aot_reduce_prod_f32, float, AOT_PROD)
 AOT_REDUCE(aot_reduce_max_s8, int8_t, AOT_MAX)
 AOT_REDUCE(aot_reduce_min_s8, int8_t, AOT_MIN)
 AOT_REDUCE(aot_reduce_max_s16, int16_t, AOT_MAX)

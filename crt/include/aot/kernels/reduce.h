@@ -14,6 +14,8 @@ extern "C" {
 void aot_sum_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* reduced);
 void aot_reduce_max_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* reduced);
 void aot_reduce_min_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* reduced);
+/* REDUCE_PROD (float32 only): the product in input order. */
+void aot_reduce_prod_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* reduced);
 void aot_reduce_max_s8(const int8_t* input, int8_t* output, const int32_t* in_dims, const int32_t* reduced);
 void aot_reduce_min_s8(const int8_t* input, int8_t* output, const int32_t* in_dims, const int32_t* reduced);
 void aot_reduce_max_s16(const int16_t* input, int16_t* output, const int32_t* in_dims, const int32_t* reduced);
