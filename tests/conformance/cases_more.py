@@ -54,6 +54,7 @@ def cases():
     for op in ("ADD", "SUB", "MUL", "MAXIMUM", "MINIMUM"):
         for i, (sa, sb) in enumerate(pairs):
             out.append(Case(op, "int32", f"bcast{i}", binary(op, sa, sb, "int32")))
+    out += div_int32_cases()
     out.append(Case("CONCATENATION", "int32", "axis1", lambda: _concat("int32")))
     out.append(Case("CONCATENATION", "bool", "axis1", lambda: _concat("bool")))
     out.append(
@@ -360,4 +361,22 @@ def div_int8_cases():
         _every_pair((0.5, -128), (1e-3, 127), (2e-4, -128)),
         _every_pair((0.04, 10), (0.02, -5), (0.05, -100), relu),
     ]
+    return out
+
+
+def div_int32_cases():
+    """Raw int32 DIV (TFLite Micro's truncating int32 kernel): signs mixed, same shape and broadcast, divisors drawn
+    non-zero and never INT32_MIN / -1 (both trap on the host's interpreter)."""
+    rng = np.random.default_rng(32)
+    out = []
+    for i, (sa, sb) in enumerate([([2, 3, 4], [2, 3, 4]), ([2, 3, 4], [4])]):
+        runs = []
+        for k in range(4):
+            big = 2**31 - 1 if k % 2 else 1000
+            a = rng.integers(-big, big, size=sa, endpoint=True).astype(I32)
+            b = rng.integers(1, 50 if k < 2 else big, size=sb, endpoint=True) * rng.choice([-1, 1], size=sb)
+            runs.append([a, b.astype(I32)])
+        out.append(
+            Case("DIV", "int32", f"bcast{i}", binary("DIV", sa, sb, "int32"), extra_inputs=tuple(runs), only_extra=True)
+        )
     return out
