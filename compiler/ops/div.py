@@ -66,15 +66,15 @@ def div_s8_params(op, a, b, out) -> dict:
                 "input1_scale / (input2_scale * output_scale) lies roughly between 2^-26 and 2^22. Re-quantize "
                 "the output with a scale closer to the quotient's range."
             )
-    act = fused_activation(op)
+    act_min, act_max = activation_range_quantized(fused_activation(op), so, zo, "int8")
     return dict(
         input1_zero_point=z1,
         input2_zero_point=z2,
         output_zero_point=zo,
         multiplier=mult,
         shift=shift,
-        act_min=activation_range_quantized(act, so, zo, "int8")[0],
-        act_max=activation_range_quantized(act, so, zo, "int8")[1],
+        act_min=act_min,
+        act_max=act_max,
     )
 
 
