@@ -118,7 +118,9 @@ class Div(OpLowering):
             ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
         ]
         if op.kernel == "aot_div_s8":
-            args.append(ctx.param_struct(f"op{op.index}_div", "aot_div_s8_params", FIELDS, [p["s8"][k] for k in FIELDS]))
+            args.append(
+                ctx.param_struct(f"op{op.index}_div", "aot_div_s8_params", FIELDS, [p["s8"][k] for k in FIELDS])
+            )
         else:
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
         return [ctx.call(op.kernel, args)]

@@ -249,9 +249,9 @@ int32_t aot_fp_log_x_ge_1(int32_t x, int32_t input_integer_bits, int32_t output_
     const int32_t q = aot_fp_wrap_add(q_half, q_half);
     const int32_t common_sq = aot_fp_mul(q, q);
     const int32_t num = aot_fp_wrap_add(aot_fp_mul(q, r), aot_fp_mul(aot_fp_mul(q, common_sq), alpha_n));
-    const int32_t denom_minus_one = aot_fp_wrap_add(
-        aot_fp_mul(p, aot_fp_wrap_add(aot_fp_wrap_add(alpha_i, q), aot_fp_mul(alpha_d, common_sq))),
-        aot_fp_mul(alpha_f, q));
+    const int32_t denom_minus_one =
+        aot_fp_wrap_add(aot_fp_mul(p, aot_fp_wrap_add(aot_fp_wrap_add(alpha_i, q), aot_fp_mul(alpha_d, common_sq))),
+                        aot_fp_mul(alpha_f, q));
     const int32_t recip_denom = aot_fp_one_over_one_plus_x(denom_minus_one);
     const int32_t num_scaled = aot_fp_rounding_divide_by_pot(num, accum_bits);
     return aot_fp_saturating_rounding_mul_by_pot(

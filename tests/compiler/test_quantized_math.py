@@ -50,7 +50,9 @@ def unary(kind, shape, qin, qout):
     ],
 )
 def test_div_every_pair(tmp_path, qa, qb, qo):
-    check_against_tflm(tmp_path, div_model([256, 1], [1, 256], qa, qb, qo), cases=[[EVERY.reshape(256, 1), EVERY.reshape(1, 256)]])
+    check_against_tflm(
+        tmp_path, div_model([256, 1], [1, 256], qa, qb, qo), cases=[[EVERY.reshape(256, 1), EVERY.reshape(1, 256)]]
+    )
 
 
 def test_div_broadcast_and_relu(tmp_path):

@@ -124,7 +124,11 @@ def rsqrt_int8_cases():
         out.append(
             Case("RSQRT", "int8", f"q{qi}_{qo}", unary("RSQRT", [4, 64], "int8", qi, qo), qemu_sample=qi[0] == 0.1)
         )
-    for shape, qi, qo in [([2, 3, 4, 5], (0.05, 0), (0.03, -20)), ([33], (0.3, 127), (0.5, 0)), ([7, 9], (1e-3, -57), (0.4, 100))]:
+    for shape, qi, qo in [
+        ([2, 3, 4, 5], (0.05, 0), (0.03, -20)),
+        ([33], (0.3, 127), (0.5, 0)),
+        ([7, 9], (1e-3, -57), (0.4, 100)),
+    ]:
         out.append(
             Case(
                 "RSQRT",

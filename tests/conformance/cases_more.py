@@ -344,7 +344,9 @@ def div_int8_cases():
     for i, (sa, sb) in enumerate(shapes):
         qa, qb, qo = quants[i]
         out.append(
-            Case("DIV", "int8", f"bcast{i}_{qa}_{qb}_{qo}", binary("DIV", sa, sb, "int8", qa, qb, qo), qemu_sample=i == 2)
+            Case(
+                "DIV", "int8", f"bcast{i}_{qa}_{qb}_{qo}", binary("DIV", sa, sb, "int8", qa, qb, qo), qemu_sample=i == 2
+            )
         )
     relu = schema_options("DivOptionsT", fusedActivationFunction=1)
     out.append(

@@ -61,8 +61,8 @@ static int8_t aot_div_element(int32_t a, int32_t b, const struct aot_div_s8_para
     /* The divisor as Q0.31 in [1, 2) minus one; a zero divisor shifts nothing and gives -1. */
     headroom_plus_one = aot_fp_count_leading_zeros((uint32_t)b);
     recip_shift = 31 - headroom_plus_one;
-    reciprocal = aot_div_one_over_one_plus_x(
-        aot_div_s32(((uint32_t)b << (headroom_plus_one & 31)) - ((uint32_t)1 << 31)));
+    reciprocal =
+        aot_div_one_over_one_plus_x(aot_div_s32(((uint32_t)b << (headroom_plus_one & 31)) - ((uint32_t)1 << 31)));
     headroom = aot_div_leading_sign_bits(a);
     quotient = aot_fp_mul(aot_div_s32((uint32_t)a << headroom), reciprocal);
     result = p->output_zero_point +
@@ -83,8 +83,7 @@ void aot_div_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int3
                 const int8_t* b = in2 + i0 * in2_strides[0] + i1 * in2_strides[1] + i2 * in2_strides[2];
                 for (i3 = 0; i3 < dims[3]; i3++) {
                     output[o++] = aot_div_element((int32_t)a[i3 * in1_strides[3]] - params->input1_zero_point,
-                                                  (int32_t)b[i3 * in2_strides[3]] - params->input2_zero_point,
-                                                  params);
+                                                  (int32_t)b[i3 * in2_strides[3]] - params->input2_zero_point, params);
                 }
             }
         }

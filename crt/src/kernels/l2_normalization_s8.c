@@ -6,8 +6,7 @@
 #include "aot/kernels/normalize.h"
 #include "aot/requant.h"
 
-void aot_l2_normalization_s8(const int8_t* input, int8_t* output, int32_t rows, int32_t depth,
-                             int32_t input_zero_point)
+void aot_l2_normalization_s8(const int8_t* input, int8_t* output, int32_t rows, int32_t depth, int32_t input_zero_point)
 {
     /* The output is in Q0.7 (scale 1/128). */
     const int32_t output_bits = 7;
@@ -23,8 +22,8 @@ void aot_l2_normalization_s8(const int8_t* input, int8_t* output, int32_t rows, 
         }
         aot_fp_inv_sqrt_multiplier(sum, &inv_sqrt, &shift);
         for (c = 0; c < depth; c++) {
-            const int32_t v = aot_multiply_by_quantized_multiplier((int32_t)in[c] - input_zero_point, inv_sqrt,
-                                                                   shift + output_bits);
+            const int32_t v =
+                aot_multiply_by_quantized_multiplier((int32_t)in[c] - input_zero_point, inv_sqrt, shift + output_bits);
             out[c] = (int8_t)(v < -128 ? -128 : (v > 127 ? 127 : v));
         }
     }

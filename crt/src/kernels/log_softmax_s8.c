@@ -34,15 +34,14 @@ void aot_log_softmax_s8(const int8_t* input, int8_t* output, int32_t rows, int32
             if (diff >= params->diff_min) {
                 const int32_t scaled =
                     aot_multiply_by_quantized_multiplier(diff, params->input_multiplier, params->input_left_shift);
-                sum_of_exps += aot_fp_rounding_divide_by_pot(aot_fp_exp_on_negative_values(scaled, input_bits),
-                                                             accum_bits);
+                sum_of_exps +=
+                    aot_fp_rounding_divide_by_pot(aot_fp_exp_on_negative_values(scaled, input_bits), accum_bits);
             }
         }
         log_sum = aot_fp_log_x_ge_1(sum_of_exps, accum_bits, input_bits);
         /* The smallest Q5.26 value plus the log sum, brought back to the input's difference scale. */
         reverse = aot_multiply_by_quantized_multiplier(aot_log_softmax_wrap_add(log_sum, INT32_MIN),
-                                                       params->reverse_scaling_divisor,
-                                                       params->reverse_scaling_shift);
+                                                       params->reverse_scaling_divisor, params->reverse_scaling_shift);
         adjusted_diff_min = params->diff_min - 1 > reverse ? params->diff_min - 1 : reverse;
         for (c = 0; c < depth; c++) {
             const int32_t diff = (int32_t)in[c] - max_in_row;
