@@ -1,19 +1,19 @@
-"""Element-wise unary math: ABS, NEG, SQRT, RSQRT, EXP, LOG, SQUARE, SIN, COS, FLOOR, CEIL, ROUND, and ERF and
+"""Element-wise unary math: ABS, NEG, SQRT, EXP, LOG, SQUARE, SIN, COS, FLOOR, CEIL, ROUND, and ERF and
 SOFTPLUS (float32 kinds only the ONNX frontend produces: Erf, Softplus, Gelu).
 
 TFLite Micro's reference kernels take these in float32 only, except ABS (also int8 and int16, quantized: the
-magnitude rescaled from the input to the output scale when they differ) — so do we; RSQRT's int8 form is refused
-with its own paragraph. The float kernels are one loop each over the C library function (aot/kernels/unary.h).
+magnitude rescaled from the input to the output scale when they differ) — so do we. RSQRT, which TFLite Micro
+also runs in int8, has its own module (rsqrt.py). The float kernels are one loop each over the C library function
+(aot/kernels/unary.h).
 """
 
 import numpy as np
 
-from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
 from ._common import unary_check
 
-FLOAT_ONLY = ("NEG", "SQRT", "RSQRT", "EXP", "LOG", "SQUARE", "SIN", "COS", "FLOOR", "CEIL", "ROUND", "ERF", "SOFTPLUS")
+FLOAT_ONLY = ("NEG", "SQRT", "EXP", "LOG", "SQUARE", "SIN", "COS", "FLOOR", "CEIL", "ROUND", "ERF", "SOFTPLUS")
 
 
 @register
@@ -25,12 +25,6 @@ class UnaryMath(OpLowering):
 
     def check(self, op):
         allowed = self.dtypes if op.kind == "ABS" else ("float32",)
-        dtype = op.outputs[0].dtype if op.outputs else None
-        if op.kind == "RSQRT" and dtype == "int8":
-            raise UnsupportedError(
-                f"Operator {op.index} (RSQRT) on int8 tensor '{op.output.name}': quantized RSQRT is not supported "
-                "yet; RSQRT is supported for float32."
-            )
         unary_check(op, allowed)
 
     def prepare(self, op):

@@ -88,7 +88,8 @@ def test_cli_flags(tmp_path):
 
 def test_op_limit_and_a_model_at_it_compiles_quickly(tmp_path):
     # A model at the operator limit must compile in seconds (the planner used to be quadratic in Python: minutes
-    # here); one more operator than the limit is refused up front.
+    # here); one more operator than the limit is refused up front. CPU time of this process, not wall time: other
+    # tests running beside it on a loaded machine must not make it fail.
     import time
 
     b = ModelBuilder()
@@ -97,9 +98,9 @@ def test_op_limit_and_a_model_at_it_compiles_quickly(tmp_path):
         h = b.op("RELU", [h], out=b.tensor(f"t{i}", [1, 4], "float32"))
     b.output(h)
     path = b.save(tmp_path / "deep.tflite")
-    t0 = time.monotonic()
+    t0 = time.process_time()
     compile_model(path, "m", "host")
-    assert time.monotonic() - t0 < 60
+    assert time.process_time() - t0 < 60
     limits.configure(max_ops=limits.Limits().max_ops - 1)
     with pytest.raises(CompileError, match="10000 operators"):
         compile_model(path, "m", "host")

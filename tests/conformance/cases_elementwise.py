@@ -1,5 +1,7 @@
 """Conformance cases: element-wise unary and binary operators in every type TFLite Micro's kernels take."""
 
+import numpy as np
+
 from builders import Q_EXTREME, binary, leaky_relu_options, unary
 from case import Case
 
@@ -82,7 +84,7 @@ def cases():
                     ),
                 )
             )
-    out.append(Case("RSQRT", "int8", "not_yet", unary("RSQRT", [8], "int8", (0.1, -128), (0.1, 0))))
+    out += rsqrt_int8_cases()
     # Binary with broadcasting.
     pairs = [([2, 3, 4, 5], [2, 3, 4, 5]), ([2, 3, 4, 5], [5]), ([1, 3, 1, 5], [2, 1, 4, 1])]
     for op in ("MAXIMUM", "MINIMUM"):
@@ -98,6 +100,46 @@ def cases():
         Case("DIV", "float32", "bcast", binary("DIV", [2, 3, 4, 5], [5], "float32", const_b=[1.5, -2, 3, 0.25, 7]))
     )
     return out + more_cases() + squared_difference_cases() + elu_cases() + add_n_cases()
+
+
+def _from_zero_point(zp, shape, seed):
+    """int8 inputs at or above the zero point (TFLite Micro's RSQRT rejects the rest at run time), boundaries first."""
+    rng = np.random.default_rng(seed)
+    n = int(np.prod(shape))
+    vals = np.concatenate([[zp, min(zp + 1, 127), 127], rng.integers(zp, 128, size=max(n - 3, 0))])[:n]
+    return np.resize(vals, n).astype(np.int8).reshape(shape)
+
+
+def rsqrt_int8_cases():
+    """int8 RSQRT: every valid input (zero point -128), tiny and large scales, other zero points with inputs drawn
+    at or above them."""
+    out = []
+    for qi, qo in [
+        ((0.1, -128), (0.1, 0)),
+        ((0.02, -128), (0.05, -128)),
+        ((1e-5, -128), (8.0, 127)),
+        ((6.0, -128), (0.004, -128)),
+        ((2.0**-7, -128), (2.0**-4, -3)),
+    ]:
+        out.append(
+            Case("RSQRT", "int8", f"q{qi}_{qo}", unary("RSQRT", [4, 64], "int8", qi, qo), qemu_sample=qi[0] == 0.1)
+        )
+    for shape, qi, qo in [
+        ([2, 3, 4, 5], (0.05, 0), (0.03, -20)),
+        ([33], (0.3, 127), (0.5, 0)),
+        ([7, 9], (1e-3, -57), (0.4, 100)),
+    ]:
+        out.append(
+            Case(
+                "RSQRT",
+                "int8",
+                f"zp{qi[1]}_rank{len(shape)}",
+                unary("RSQRT", shape, "int8", qi, qo),
+                extra_inputs=tuple([_from_zero_point(qi[1], shape, seed)] for seed in range(4)),
+                only_extra=True,
+            )
+        )
+    return out
 
 
 def more_cases():

@@ -54,6 +54,7 @@ def cases():
     for op in ("ADD", "SUB", "MUL", "MAXIMUM", "MINIMUM"):
         for i, (sa, sb) in enumerate(pairs):
             out.append(Case(op, "int32", f"bcast{i}", binary(op, sa, sb, "int32")))
+    out += div_int32_cases()
     out.append(Case("CONCATENATION", "int32", "axis1", lambda: _concat("int32")))
     out.append(Case("CONCATENATION", "bool", "axis1", lambda: _concat("bool")))
     out.append(
@@ -104,6 +105,7 @@ def cases():
                 binary("DIV", [3, 8], [8], "int8", qa, qb, qo, const_b=[1, 2, 3, 5, 7, 9, 11, 13]),
             )
         )
+    out += div_int8_cases()
     for qi, qo in (((0.05, -3), (0.04, 7)), ((0.1, 127), (0.02, -128))):
         out.append(Case("HARD_SWISH", "int8", f"q{qi}_{qo}", unary("HARD_SWISH", [3, 64], "int8", qi, qo)))
     for dt, q in (("int8", (0.05, -3)), ("int8", (0.04, -128)), ("int16", (0.001, 0))):
@@ -342,3 +344,72 @@ def broadcast_args_cases():
         )
         for sa, sb in (([2, 1, 4], [3, 1]), ([5], [2, 3, 5]))
     ]
+
+
+def _every_pair(qa, qb, qo, options=None):
+    """DIV over every (dividend, divisor) int8 pair: a [256, 1] by [1, 256] broadcast, divisors at the zero point
+    (x / 0) included."""
+    every = np.arange(-128, 128, dtype=np.int8)
+    return Case(
+        "DIV",
+        "int8",
+        f"every_pair_{qa}_{qb}_{qo}" + ("_relu" if options else ""),
+        binary("DIV", [256, 1], [1, 256], "int8", qa, qb, qo, options=options),
+        extra_inputs=(([every.reshape(256, 1), every.reshape(1, 256)]),),
+        only_extra=True,
+    )
+
+
+def div_int8_cases():
+    """int8 DIV: broadcasting in either direction, both inputs at run time, a fused activation, zero points at the
+    limits, tiny and large scales (ratios near the 2^-26 and 2^22 ends TFLite Micro's shifts allow), ties (scale
+    ratios that are exact in decimal, e.g. 0.05 / (0.1 * 0.02)) and every input pair for some of them."""
+    out = []
+    shapes = [([2, 3, 4, 5], [5]), ([5], [2, 3, 4, 5]), ([1, 3, 1, 5], [2, 1, 4, 1]), ([2, 3, 4, 5], [2, 3, 4, 5])]
+    quants = [
+        ((0.05, -3), (0.1, 7), (0.02, 4)),
+        ((0.02, -128), (0.05, 127), (0.3, -128)),
+        ((1e-4, 127), (0.5, -128), (1e-3, 0)),
+        ((3.0, 0), (1e-3, -128), (2000.0, 127)),
+    ]
+    for i, (sa, sb) in enumerate(shapes):
+        qa, qb, qo = quants[i]
+        out.append(
+            Case(
+                "DIV", "int8", f"bcast{i}_{qa}_{qb}_{qo}", binary("DIV", sa, sb, "int8", qa, qb, qo), qemu_sample=i == 2
+            )
+        )
+    relu = schema_options("DivOptionsT", fusedActivationFunction=1)
+    out.append(
+        Case("DIV", "int8", "relu", binary("DIV", [3, 17], [3, 17], "int8", (0.04, 10), (0.02, -5), (0.05, -100), relu))
+    )
+    out += [
+        _every_pair((0.05, -3), (0.1, 7), (0.02, 4)),
+        _every_pair((1.0, 0), (1.0, 0), (1.0, 0)),
+        _every_pair((0.3, 127), (0.1, -128), (0.1, -128)),
+        # The small end: quotients far below one output step (final shifts of 32..63 bits, 63 reached).
+        _every_pair((1e-6, 5), (2.0, -100), (3.0, 3)),
+        _every_pair((1e-6, 5), (20.0, -100), (3.0, 3)),
+        # The large end: final shifts down to 0.
+        _every_pair((0.5, -128), (1e-3, 127), (2e-4, -128)),
+        _every_pair((0.04, 10), (0.02, -5), (0.05, -100), relu),
+    ]
+    return out
+
+
+def div_int32_cases():
+    """Raw int32 DIV (TFLite Micro's truncating int32 kernel): signs mixed, same shape and broadcast, divisors drawn
+    non-zero and never INT32_MIN / -1 (both trap on the host's interpreter)."""
+    rng = np.random.default_rng(32)
+    out = []
+    for i, (sa, sb) in enumerate([([2, 3, 4], [2, 3, 4]), ([2, 3, 4], [4])]):
+        runs = []
+        for k in range(4):
+            big = 2**31 - 1 if k % 2 else 1000
+            a = rng.integers(-big, big, size=sa, endpoint=True).astype(I32)
+            b = rng.integers(1, 50 if k < 2 else big, size=sb, endpoint=True) * rng.choice([-1, 1], size=sb)
+            runs.append([a, b.astype(I32)])
+        out.append(
+            Case("DIV", "int32", f"bcast{i}", binary("DIV", sa, sb, "int32"), extra_inputs=tuple(runs), only_extra=True)
+        )
+    return out

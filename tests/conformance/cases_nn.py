@@ -139,14 +139,30 @@ def normalize_cases():
     for op in ("LOG_SOFTMAX", "L2_NORMALIZATION"):
         for s in ([2, 3, 4, 10], [5, 33], [7]):
             out.append(Case(op, "float32", f"rank{len(s)}", unary(op, s, "float32"), float_range=(-8, 8)))
-        out.append(
-            Case(
-                op,
-                "int8",
-                "refused",
-                unary(op, [2, 8], "int8", (0.1, 0), (16 / 256, 127) if op == "LOG_SOFTMAX" else (1 / 128, 0)),
+        # int8: the output quantization is fixed (TFLite Micro's L2_NORMALIZATION ignores the tensor's own).
+        qo = (16 / 256, 127) if op == "LOG_SOFTMAX" else (1 / 128, 0)
+        for i, (shape, qi) in enumerate(
+            [
+                ([2, 8], (0.1, 0)),
+                ([2, 3, 4, 10], (0.05, -128)),
+                ([5, 33], (0.5, 127)),
+                ([7], (1e-6, 0)),
+                ([3, 1], (3.0, -7)),
+                ([1, 1000], (0.02, 5)),
+                ([4, 64], (15.0, 100)),
+            ]
+        ):
+            out.append(
+                Case(op, "int8", f"q{qi}_rank{len(shape)}_{i}", unary(op, shape, "int8", qi, qo), qemu_sample=i == 1)
             )
-        )  # not yet supported: reported as refused, not covered
+    out.append(
+        Case(
+            "L2_NORMALIZATION",
+            "int8",
+            "other_output_quant",
+            unary("L2_NORMALIZATION", [3, 20], "int8", (0.02, -3), (0.05, 9)),
+        )
+    )
     return out
 
 

@@ -35,7 +35,7 @@ TFLM_BUILTINS = {
     "DEPTH_TO_SPACE": (F, I8),
     "DETECTION_POSTPROCESS": (F,),
     "DEQUANTIZE": (I8, I16),
-    "DIV": (F, I8),
+    "DIV": (F, I8, I32),
     "DYNAMIC_UPDATE_SLICE": (F, I8, I16, I32),
     "ELU": (F, I8),
     "EMBEDDING_LOOKUP": (F, I8),

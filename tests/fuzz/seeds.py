@@ -207,6 +207,19 @@ def _updates_crops_cumsum():
     return b.build()
 
 
+def _quantized_math():
+    """int8 DIV (broadcast, fused RELU, its x86-shift and zero-divisor paths), RSQRT, LOG_SOFTMAX (fixed output
+    quantization) and L2_NORMALIZATION: their option tables and the scale checks that refuse undefined shifts."""
+    b = ModelBuilder("fuzz seed: int8 DIV / RSQRT / LOG_SOFTMAX / L2_NORMALIZATION")
+    x = b.input("x", [2, 3, 8], "int8", 0.05, -3)
+    d = b.input("d", [8], "int8", 0.1, 7)
+    q = b.op("DIV", [x, d], out=_q(b, "quot", [2, 3, 8], 0.02, 4), options={"fusedActivationFunction": ACT["RELU"]})
+    r = b.op("RSQRT", [q], out=_q(b, "rsqrt", [2, 3, 8], 0.03, -20))
+    ls = b.op("LOG_SOFTMAX", [r], out=b.tensor("logp", [2, 3, 8], "int8", 16 / 256, 127))
+    b.output(b.op("L2_NORMALIZATION", [ls], out=b.tensor("unit", [2, 3, 8], "int8", 1 / 128, 0)))
+    return b.build()
+
+
 def _stateful_control() -> dict:
     """Multi-subgraph seeds: resource variables with a CALL_ONCE init subgraph, a WHILE loop with an IF in its body,
     and DETECTION_POSTPROCESS (a CUSTOM operator with FlexBuffer options), from the models of their own tests."""
@@ -231,4 +244,5 @@ def builder_seeds() -> dict:
         "math_logic": _math_logic(),
         "movement": _movement(),
         "updates_crops_cumsum": _updates_crops_cumsum(),
+        "quantized_math": _quantized_math(),
     }

@@ -34,6 +34,13 @@ int32_t aot_fp_reciprocal(int32_t x, int32_t x_integer_bits, int32_t* num_bits_o
 /* logistic(a) and tanh(a) with `integer_bits` integer bits in, Q0.31 out. */
 int32_t aot_fp_logistic(int32_t a, int32_t integer_bits);
 int32_t aot_fp_tanh(int32_t a, int32_t integer_bits);
+/* log(x) for x >= 1 given with `input_integer_bits` integer bits, result with `output_integer_bits` integer bits
+ * (TFLite's log_x_for_x_greater_than_or_equal_to_1: a rational approximation on the mantissa plus the exponent
+ * times log 2). */
+int32_t aot_fp_log_x_ge_1(int32_t x, int32_t input_integer_bits, int32_t output_integer_bits);
+/* 1 / sqrt(input) for input >= 0 as a Q0.31 multiplier and a shift, as TFLite's GetInvSqrtQuantizedMultiplierExp
+ * with reverse_shift -1 (inputs 0 and 1 give INT32_MAX, 0). */
+void aot_fp_inv_sqrt_multiplier(int32_t input, int32_t* multiplier, int32_t* shift);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,10 @@ void aot_abs_f32(const float* input, float* output, int32_t size);
 void aot_neg_f32(const float* input, float* output, int32_t size);
 void aot_sqrt_f32(const float* input, float* output, int32_t size);
 void aot_rsqrt_f32(const float* input, float* output, int32_t size);
+/* int8 RSQRT as TFLite Micro computes it (crt/src/kernels/rsqrt_s8.c); multiplier and shift quantize
+ * 1 / (sqrt(input_scale) * output_scale). */
+void aot_rsqrt_s8(const int8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
+                  int32_t output_zero_point, int32_t multiplier, int32_t shift);
 void aot_exp_f32(const float* input, float* output, int32_t size);
 void aot_log_f32(const float* input, float* output, int32_t size);
 void aot_square_f32(const float* input, float* output, int32_t size);
