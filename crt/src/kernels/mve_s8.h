@@ -474,14 +474,15 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         ACC##3 = vmladavaq_s8(ACC##3, X, W##3);                                                                        \
     } while (0)
 
-/* The vector {s0, s1, s2, s3}. */
-AOT_ALWAYS_INLINE int32x4_t aot_mve_lanes(int32_t s0, int32_t s1, int32_t s2, int32_t s3)
-{
-    int32x4_t v = vdupq_n_s32(s0);
-    v = vsetq_lane_s32(s1, v, 1);
-    v = vsetq_lane_s32(s2, v, 2);
-    return vsetq_lane_s32(s3, v, 3);
-}
+/* DST = the vector {ACC0, ACC1, ACC2, ACC3}.  (A macro: an inline function's copies of its arguments change the
+ * unoptimised code.) */
+#define AOT_MVE_LANES(DST, ACC)                                                                                        \
+    do {                                                                                                               \
+        int32x4_t v = vdupq_n_s32(ACC##0);                                                                             \
+        v = vsetq_lane_s32(ACC##1, v, 1);                                                                              \
+        v = vsetq_lane_s32(ACC##2, v, 2);                                                                              \
+        DST = vsetq_lane_s32(ACC##3, v, 3);                                                                            \
+    } while (0)
 
 /* One or two pixels (x1 ignored unless `two`) against a block of 4 channels laid out as above: r0/r1 get the
  * 4 dot products of each pixel. */
@@ -536,9 +537,9 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
             AOT_MVE_MLA4(b, v1, w);
         }
     }
-    *r0 = aot_mve_lanes(a0, a1, a2, a3);
+    AOT_MVE_LANES(*r0, a);
     if (two) {
-        *r1 = aot_mve_lanes(b0, b1, b2, b3);
+        AOT_MVE_LANES(*r1, b);
     }
 }
 
