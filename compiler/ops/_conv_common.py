@@ -83,25 +83,32 @@ def maybe_fold(weights_by_channel, bias_arr, input_zero_point: int, can_fold: bo
     return bias_arr, input_offset, False
 
 
+def folded_requant(p: dict, rows: np.ndarray, bias_arr, input_zero_point: int):
+    """((bias, mult, radd), exact) of the DSP kernels (_short_requant.py) for weights `rows` [oc, K] with the input
+    zero point folded into the bias: the short requantization, or where it cannot take the layer (exact) TFLite's
+    full one.  OverflowError when the fold overflows int32."""
+    from ._short_requant import exact_requant, short_requant
+
+    bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
+    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    if short is not None:
+        return short, False
+    return exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"]), True
+
+
 def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int, in_c: int):
     """Set up aot_conv2d_s8_dsp (im2col + GEMM) for a convolution whose weights, one row per output channel in
     (ky, kx, c) order, are `rows` [oc, K] (K >= 4 and oc * K a multiple of 4: ops/kernel_table.py checks the
     shape).  Returns None, or why the layer's numbers keep it off the kernel.  Its im2col pads with the input zero
     point, so the zero point is always folded into the bias, padding or not."""
     from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
-    from ._short_requant import exact_requant, short_requant
 
     oc, k = rows.shape
     try:
-        bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
+        # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
+        (bias, mult, radd), exact = folded_requant(p, rows, bias_arr, input_zero_point)
     except OverflowError:
         return "folding the input zero point into the bias overflows int32"
-    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
-    exact = short is None
-    if exact:
-        short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    bias, mult, radd = short
     stored, adj = raw_word_rows(rows)
     bias = bias.astype(np.int64) + adj
     if not fits_int32(bias):

@@ -3,10 +3,9 @@
 import numpy as np
 
 from ..errors import CompileError
-from ..passes.fold_zero_point import fold_input_offset
 from ._base import OpLowering, register
 from ._dsp_layout import fits_int32
-from ._short_requant import ACC_LIMIT, acc_range, exact_requant, short_requant
+from ._short_requant import ACC_LIMIT, acc_range
 from ._mve_layout import emit_mve_conv, emit_mve_depthwise
 from .kernel_table import Layer, select
 from . import _specialize
@@ -18,6 +17,7 @@ from ._conv_common import (
     conv_geometry,
     emit_dsp_gemm,
     emit_portable_conv,
+    folded_requant,
     prepare_int8_conv,
     residual_headers,
     residual_inplace_input,
@@ -86,14 +86,11 @@ def prepare_dsp_3x3(op, p, rows, bias_arr, in_zp):
     """aot_depthwise_conv2d_s8_dsp or its _c4 form (zero point always folded: its plane pads with it); None, or
     why the layer's numbers keep it off them."""
     try:
-        bias = fold_input_offset(rows, bias_arr, -in_zp)
+        short, exact = folded_requant(p, rows, bias_arr, in_zp)
     except OverflowError:
         return "folding the input zero point into the bias overflows int32"
-    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    exact = short is None
     if exact:
         # aot_depthwise_conv2d_s8_dsp_exact: TFLite's full requantization of its doubled accumulators.
-        short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
         lo, hi = acc_range(short[0], rows)
         if lo.min(initial=0) < -ACC_LIMIT or hi.max(initial=0) >= ACC_LIMIT:
             return "the doubled accumulators of the exact requantization may reach 2^31"
