@@ -1,11 +1,22 @@
-"""Shared int8 convolution parameter computation (conv, depthwise, fully connected)."""
+"""Shared int8 convolution parameter computation (conv, depthwise, fully connected), and the parts of CONV_2D and
+DEPTHWISE_CONV_2D that are the same for both: their checks, geometry and kernel argument lists."""
 
 import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ..passes.fold_zero_point import fold_input_offset
 from ..quant_math import quantize_multiplier
-from ._common import require_quant
+from ._common import (
+    activation_range_int8,
+    conv_padding,
+    fused_activation,
+    nhwc,
+    require_const,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+)
+from .kernel_table import Layer, select
 
 
 def check_int8_weights(op, inp, filt, bias, out, channel_axis: int):
@@ -72,25 +83,32 @@ def maybe_fold(weights_by_channel, bias_arr, input_zero_point: int, can_fold: bo
     return bias_arr, input_offset, False
 
 
+def folded_requant(p: dict, rows: np.ndarray, bias_arr, input_zero_point: int):
+    """((bias, mult, radd), exact) of the DSP kernels (_short_requant.py) for weights `rows` [oc, K] with the input
+    zero point folded into the bias: the short requantization, or where it cannot take the layer (exact) TFLite's
+    full one.  OverflowError when the fold overflows int32."""
+    from ._short_requant import exact_requant, short_requant
+
+    bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
+    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
+    if short is not None:
+        return short, False
+    return exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"]), True
+
+
 def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int, in_c: int):
     """Set up aot_conv2d_s8_dsp (im2col + GEMM) for a convolution whose weights, one row per output channel in
     (ky, kx, c) order, are `rows` [oc, K] (K >= 4 and oc * K a multiple of 4: ops/kernel_table.py checks the
     shape).  Returns None, or why the layer's numbers keep it off the kernel.  Its im2col pads with the input zero
     point, so the zero point is always folded into the bias, padding or not."""
     from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
-    from ._short_requant import exact_requant, short_requant
 
     oc, k = rows.shape
     try:
-        bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
+        # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
+        (bias, mult, radd), exact = folded_requant(p, rows, bias_arr, input_zero_point)
     except OverflowError:
         return "folding the input zero point into the bias overflows int32"
-    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
-    exact = short is None
-    if exact:
-        short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    bias, mult, radd = short
     stored, adj = raw_word_rows(rows)
     bias = bias.astype(np.int64) + adj
     if not fits_int32(bias):
@@ -129,26 +147,7 @@ def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:
 def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
     """The aot_conv2d_s8_dsp call prepared by prepare_dsp_gemm (conv, or depthwise with one input channel)."""
     p = op.params
-    args = [
-        ctx.ptr(op.input(0)),
-        p["n"],
-        p["ih"],
-        p["iw"],
-        in_c,
-        ctx.weight(f"op{op.index}_filter", p["dsp_weights"], "int32_t"),
-        p["kh"],
-        p["kw"],
-        ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"),
-        ctx.ptr(op.output),
-        p["oh"],
-        p["ow"],
-        out_c,
-        p["sh"],
-        p["sw"],
-        p["dh"],
-        p["dw"],
-        p["pad_t"],
-        p["pad_l"],
+    args = conv_args(op, ctx, in_c, (p["dsp_weights"], "int32_t"), (p["dsp_bias"], "int32_t"), out_c=out_c) + [
         p["in_zp"],
         ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
         ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
@@ -187,3 +186,115 @@ def residual_inplace_input(op):
 
 def residual_headers(op) -> list:
     return ["aot/kernels/add.h"] if "residual" in op.params else []
+
+
+# --- CONV_2D and DEPTHWISE_CONV_2D: checks, geometry, int8 set-up and kernel arguments ----------------------
+
+
+def check_conv_tensors(op):
+    """The input, filter, bias and output of a CONV_2D or DEPTHWISE_CONV_2D, checked for what both need (constant
+    filter and bias, NHWC shapes); with the layer's dtype."""
+    require_inputs(op, 2, 3)
+    inp, filt, bias, out = op.input(0), op.input(1), op.input(2), op.output
+    dtype = require_same_dtype(op, inp, out)
+    require_const(op, filt, "filter")
+    if bias is not None:
+        require_const(op, bias, "bias")
+    nhwc(inp.shape, op, "input")
+    nhwc(out.shape, op, "output")
+    nhwc(filt.shape, op, "filter")
+    return inp, filt, bias, out, dtype
+
+
+def check_conv_dtype(op, dtype: str, channel_axis: int) -> None:
+    """The activation and the quantization of a CONV_2D or DEPTHWISE_CONV_2D (filter channels along channel_axis)."""
+    from ._int16 import check_int16_layer  # _int16 imports this module
+
+    inp, filt, bias, out = op.input(0), op.input(1), op.input(2), op.output
+    fused_activation(op)
+    if dtype == "int16":
+        check_int16_layer(op, inp, filt, bias, out, channel_axis=channel_axis)
+    elif dtype == "int8":
+        check_int8_weights(op, inp, filt, bias, out, channel_axis=channel_axis)
+    else:
+        require_same_dtype(op, inp, filt, bias)
+
+
+def conv_geometry(op):
+    """(p, unpadded): the parameters every convolution kernel takes (shapes, strides, dilations, top and left
+    padding), and whether no output ever reads padding (then the input zero point can be folded into the bias)."""
+    inp, filt, out = op.input(0), op.input(1), op.output
+    n, ih, iw, ic = inp.shape
+    _, oh, ow, _ = out.shape
+    _, kh, kw, _ = filt.shape
+    o = op.options
+    sh, sw = o.get("StrideH", 1), o.get("StrideW", 1)
+    dh, dw = o.get("DilationHFactor", 1), o.get("DilationWFactor", 1)
+    pad_t, tot_h = conv_padding(op, sh, dh, ih, kh, oh, 0)
+    pad_l, tot_w = conv_padding(op, sw, dw, iw, kw, ow, 1)
+    p = dict(n=n, ih=ih, iw=iw, ic=ic, oh=oh, ow=ow, kh=kh, kw=kw, sh=sh, sw=sw, dh=dh, dw=dw, pad_t=pad_t, pad_l=pad_l)
+    return p, tot_h == 0 and tot_w == 0
+
+
+def prepare_int8_conv(op, p: dict, rows: np.ndarray, act, unpadded: bool, in_c: int) -> None:
+    """The int8 constants of a convolution whose filter is `rows` [oc, K] (one row per output channel), then its
+    kernel (kernel_table.select; in_c: the input channels its GEMM kernels see)."""
+    inp, bias, out = op.input(0), op.input(2), op.output
+    oc = rows.shape[0]
+    in_zp = int(inp.quant.zero_point[0])
+    mult, shift = channel_multipliers(op, inp, op.input(1), out, oc)
+    b, in_off, folded = maybe_fold(rows, int8_bias(bias, oc), in_zp, can_fold=unpadded)
+    p.update(
+        mult=mult,
+        shift=shift,
+        bias=b,
+        in_off=in_off,
+        folded=folded,
+        out_off=int(out.quant.zero_point[0]),
+        act=activation_range_int8(act, *out.quant.scalar()),
+    )
+    select(op, p, Layer(rows=rows, bias=int8_bias(bias, oc), in_zp=in_zp, in_c=in_c))
+
+
+def conv_args(op, ctx, in_c: int, filt: tuple, bias: tuple, kd=None, out_c=None) -> list:
+    """The arguments every convolution kernel starts with (the portable aot_conv2d_* / aot_depthwise_conv2d_*, the
+    DSP GEMM, the MVE ones): input and its shape, filter and its size (kd: the portable kernels' filter depth or
+    depth multiplier), bias, output and its shape (out_c: the convolutions' output channels), strides, dilations,
+    top and left padding.  filt, bias: (values, C type) of the constant arrays; bias values None: a null pointer."""
+    p = op.params
+    args = [ctx.ptr(op.input(0)), p["n"], p["ih"], p["iw"], in_c, ctx.weight(f"op{op.index}_filter", *filt)]
+    args += [p["kh"], p["kw"]] + ([] if kd is None else [kd])
+    args += [ctx.weight_or_null(f"op{op.index}_bias", *bias), ctx.ptr(op.output), p["oh"], p["ow"]]
+    args += [] if out_c is None else [out_c]
+    return args + [p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"]]
+
+
+def requant_args(op, ctx, in_off, mult, shift) -> list:
+    """The int8 kernels' trailing arguments: input offset (or zero point), output offset, per-channel multipliers
+    and shifts, activation range."""
+    p = op.params
+    return [
+        in_off,
+        p["out_off"],
+        ctx.param(f"op{op.index}_mult", mult, "int32_t"),
+        ctx.param(f"op{op.index}_shift", shift, "int32_t"),
+        p["act"][0],
+        p["act"][1],
+    ]
+
+
+def emit_portable_conv(op, ctx, filter_values, kd, out_c=None) -> list:
+    """The call of the portable convolution kernel of the layer's dtype (aot_conv2d_{s8,s16,f32},
+    aot_depthwise_conv2d_*): conv_args, then the int16 accumulation mode and requantization, the int8
+    requantization (with a fused residual ADD: the kernel's *_add form) or the float activation range."""
+    from ._int16 import acc16_args  # _int16 imports this module
+
+    p = op.params
+    dtype = op.input(0).dtype
+    ctype, bias_ctype = ("float", "float") if dtype == "float32" else ("int8_t", "int32_t")
+    args = conv_args(op, ctx, p["ic"], (filter_values, ctype), (p["bias"], bias_ctype), kd=kd, out_c=out_c)
+    if dtype == "int16":
+        return [ctx.call(op.kernel, args + acc16_args(op, ctx))]
+    if dtype == "int8":
+        return [residual_call(op, ctx, args + requant_args(op, ctx, p["in_off"], p["mult"], p["shift"]))]
+    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])]

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..passes.fold_zero_point import fold_input_offset
 from ..targets import has_mve
+from ._conv_common import conv_args, requant_args, residual_call
 
 
 def mve_rows(rows: np.ndarray) -> np.ndarray:
@@ -137,70 +138,20 @@ def prepare_mve_depthwise_plane(op, p: dict, rows: np.ndarray, bias_arr, input_z
     return True
 
 
+def mve_args(op, ctx, in_c: int, weights, out_c=None) -> list:
+    """The arguments of the MVE convolution kernels (conv_args, then the requantization and the scratch)."""
+    p = op.params
+    args = conv_args(op, ctx, in_c, (weights, "int8_t"), (p["mve_bias"], "int32_t"), out_c=out_c)
+    args += requant_args(op, ctx, p["in_zp"], p["mve_mult"], p["mve_shift"])
+    return args + [ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0"]
+
+
 def emit_mve_depthwise(op, ctx) -> list:
     p = op.params
     plane = op.kernel == "aot_depthwise_conv2d_s8_mve_plane"
-    args = [
-        ctx.ptr(op.input(0)),
-        p["n"],
-        p["ih"],
-        p["iw"],
-        p["ic"],
-        ctx.weight(f"op{op.index}_filter", p["mve_weights"] if plane else op.input(1).data, "int8_t"),
-        p["kh"],
-        p["kw"],
-        ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"),
-        ctx.ptr(op.output),
-        p["oh"],
-        p["ow"],
-        p["sh"],
-        p["sw"],
-        p["dh"],
-        p["dw"],
-        p["pad_t"],
-        p["pad_l"],
-        p["in_zp"],
-        p["out_off"],
-        ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
-        ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"),
-        p["act"][0],
-        p["act"][1],
-        ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0",
-    ]
-    return [ctx.call(op.kernel, args)]
+    return [ctx.call(op.kernel, mve_args(op, ctx, p["ic"], p["mve_weights"] if plane else op.input(1).data))]
 
 
 def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:
     """The aot_conv2d_s8_mve call (with a fused residual ADD: aot_conv2d_s8_mve_add) prepared above."""
-    from ._conv_common import residual_call
-
-    p = op.params
-    args = [
-        ctx.ptr(op.input(0)),
-        p["n"],
-        p["ih"],
-        p["iw"],
-        in_c,
-        ctx.weight(f"op{op.index}_filter", p["mve_weights"], "int8_t"),
-        p["kh"],
-        p["kw"],
-        ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"),
-        ctx.ptr(op.output),
-        p["oh"],
-        p["ow"],
-        out_c,
-        p["sh"],
-        p["sw"],
-        p["dh"],
-        p["dw"],
-        p["pad_t"],
-        p["pad_l"],
-        p["in_zp"],
-        p["out_off"],
-        ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
-        ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"),
-        p["act"][0],
-        p["act"][1],
-        ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0",
-    ]
-    return [residual_call(op, ctx, args)]
+    return [residual_call(op, ctx, mve_args(op, ctx, in_c, op.params["mve_weights"], out_c=out_c))]

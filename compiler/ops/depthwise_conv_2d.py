@@ -3,30 +3,22 @@
 import numpy as np
 
 from ..errors import CompileError
-from ..passes.fold_zero_point import fold_input_offset
 from ._base import OpLowering, register
 from ._dsp_layout import fits_int32
-from ._short_requant import ACC_LIMIT, acc_range, exact_requant, short_requant
+from ._short_requant import ACC_LIMIT, acc_range
 from ._mve_layout import emit_mve_conv, emit_mve_depthwise
 from .kernel_table import Layer, select
 from . import _specialize
-from ._common import (
-    activation_range_f32,
-    activation_range_int8,
-    conv_padding,
-    fused_activation,
-    nhwc,
-    require_const,
-    require_inputs,
-    require_same_dtype,
-)
-from ._int16 import acc16_args, acc16_params, check_int16_layer
+from ._common import activation_range_f32, fused_activation
+from ._int16 import acc16_params
 from ._conv_common import (
-    channel_multipliers,
-    check_int8_weights,
+    check_conv_dtype,
+    check_conv_tensors,
+    conv_geometry,
     emit_dsp_gemm,
-    int8_bias,
-    maybe_fold,
+    emit_portable_conv,
+    folded_requant,
+    prepare_int8_conv,
     residual_headers,
     residual_inplace_input,
 )
@@ -94,14 +86,11 @@ def prepare_dsp_3x3(op, p, rows, bias_arr, in_zp):
     """aot_depthwise_conv2d_s8_dsp or its _c4 form (zero point always folded: its plane pads with it); None, or
     why the layer's numbers keep it off them."""
     try:
-        bias = fold_input_offset(rows, bias_arr, -in_zp)
+        short, exact = folded_requant(p, rows, bias_arr, in_zp)
     except OverflowError:
         return "folding the input zero point into the bias overflows int32"
-    short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    exact = short is None
     if exact:
         # aot_depthwise_conv2d_s8_dsp_exact: TFLite's full requantization of its doubled accumulators.
-        short = exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
         lo, hi = acc_range(short[0], rows)
         if lo.min(initial=0) < -ACC_LIMIT or hi.max(initial=0) >= ACC_LIMIT:
             return "the doubled accumulators of the exact requantization may reach 2^31"
@@ -139,77 +128,27 @@ class DepthwiseConv2D(OpLowering):
 
     def check(self, op):
         super().check(op)
-        require_inputs(op, 2, 3)
-        inp, filt, bias, out = op.input(0), op.input(1), op.input(2), op.output
-        dtype = require_same_dtype(op, inp, out)
-        require_const(op, filt, "filter")
-        if bias is not None:
-            require_const(op, bias, "bias")
-        nhwc(inp.shape, op, "input")
-        nhwc(out.shape, op, "output")
-        nhwc(filt.shape, op, "filter")
+        inp, filt, _, out, dtype = check_conv_tensors(op)
         if filt.shape[0] != 1 or out.shape[3] != filt.shape[3] or out.shape[3] % inp.shape[3]:
             raise CompileError(
                 f"Operator {op.index} ({op.kind}): filter shape {list(filt.shape)} is not a "
                 f"depthwise filter for input {list(inp.shape)} -> output {list(out.shape)}."
             )
-        fused_activation(op)
-        if dtype == "int16":
-            check_int16_layer(op, inp, filt, bias, out, channel_axis=3)
-        elif dtype == "int8":
-            check_int8_weights(op, inp, filt, bias, out, channel_axis=3)
-        else:
-            require_same_dtype(op, inp, filt, bias)
+        check_conv_dtype(op, dtype, channel_axis=3)
 
     def prepare(self, op):
         inp, filt, bias, out = op.input(0), op.input(1), op.input(2), op.output
-        n, ih, iw, ic = inp.shape
-        _, oh, ow, oc = out.shape
         _, kh, kw, _ = filt.shape
-        o = op.options
-        sh, sw = o.get("StrideH", 1), o.get("StrideW", 1)
-        dh, dw = o.get("DilationHFactor", 1), o.get("DilationWFactor", 1)
-        pad_t, tot_h = conv_padding(op, sh, dh, ih, kh, oh, 0)
-        pad_l, tot_w = conv_padding(op, sw, dw, iw, kw, ow, 1)
+        oc = out.shape[3]
+        p, unpadded = conv_geometry(op)
         act = fused_activation(op)
-        p = dict(
-            n=n,
-            ih=ih,
-            iw=iw,
-            ic=ic,
-            oh=oh,
-            ow=ow,
-            kh=kh,
-            kw=kw,
-            mult_depth=oc // ic,
-            sh=sh,
-            sw=sw,
-            dh=dh,
-            dw=dw,
-            pad_t=pad_t,
-            pad_l=pad_l,
-        )
+        p.update(mult_depth=oc // p["ic"])
         if inp.dtype == "int16":
             p.update(acc16_params(op, inp, filt, bias, out, filt.data.reshape(kh * kw, oc).T, oc, act))
             select(op, p, Layer())
         elif inp.dtype == "int8":
-            in_zp = int(inp.quant.zero_point[0])
-            mult, shift = channel_multipliers(op, inp, filt, out, oc)
             # [1, kh, kw, oc] -> per output channel rows for the zero-point fold.
-            per_channel = filt.data.reshape(kh * kw, oc).T
-            b, in_off, folded = maybe_fold(
-                per_channel, int8_bias(bias, oc), in_zp, can_fold=(tot_h == 0 and tot_w == 0)
-            )
-            p.update(
-                mult=mult,
-                shift=shift,
-                bias=b,
-                in_off=in_off,
-                folded=folded,
-                out_off=int(out.quant.zero_point[0]),
-                act=activation_range_int8(act, *out.quant.scalar()),
-            )
-            select(op, p, Layer(rows=per_channel, bias=int8_bias(bias, oc), in_zp=in_zp, in_c=1))
+            prepare_int8_conv(op, p, filt.data.reshape(kh * kw, oc).T, act, unpadded, in_c=1)
         else:
             p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
             op.kernel = "aot_depthwise_conv2d_f32"
@@ -301,65 +240,4 @@ class DepthwiseConv2D(OpLowering):
                 ctx.scratch(op, "int32_t"),
             ]
             return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
-        inp, filt, out = op.input(0), op.input(1), op.output
-        ctype = "float" if inp.dtype == "float32" else "int8_t"
-        args = [
-            ctx.ptr(inp),
-            p["n"],
-            p["ih"],
-            p["iw"],
-            p["ic"],
-            ctx.weight(f"op{op.index}_filter", filt.data, ctype),
-            p["kh"],
-            p["kw"],
-            p["mult_depth"],
-        ]
-        if inp.dtype == "int16":
-            args += [
-                ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "int32_t"),
-                ctx.ptr(out),
-                p["oh"],
-                p["ow"],
-                p["sh"],
-                p["sw"],
-                p["dh"],
-                p["dw"],
-                p["pad_t"],
-                p["pad_l"],
-            ]
-            return [ctx.call(op.kernel, args + acc16_args(op, ctx))]
-        if inp.dtype == "int8":
-            args += [
-                ctx.weight(f"op{op.index}_bias", p["bias"], "int32_t"),
-                ctx.ptr(out),
-                p["oh"],
-                p["ow"],
-                p["sh"],
-                p["sw"],
-                p["dh"],
-                p["dw"],
-                p["pad_t"],
-                p["pad_l"],
-                p["in_off"],
-                p["out_off"],
-                ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                ctx.param(f"op{op.index}_shift", p["shift"], "int32_t"),
-                p["act"][0],
-                p["act"][1],
-            ]
-        else:
-            args += [
-                ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"),
-                ctx.ptr(out),
-                p["oh"],
-                p["ow"],
-                p["sh"],
-                p["sw"],
-                p["dh"],
-                p["dw"],
-                p["pad_t"],
-                p["pad_l"],
-                ctx.f32(p["act"][0]),
-                ctx.f32(p["act"][1]),
-            ]
-        return [ctx.call(op.kernel, args)]
+        return emit_portable_conv(op, ctx, op.input(1).data, p["mult_depth"])

@@ -61,10 +61,22 @@ EXTREME_SCALES = [
     0.009,
 ]
 
+CONV, DW, FC = "CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED"
 
-def _layer(b, rng, name, kind, x, out_shape, fshape, scales, out_q, options, in_scale=0.05):
+
+def _layer(b, rng, name, kind, x, out_shape, k, scales, out_q, in_scale=0.05, **opts):
+    """A CONV_2D or DEPTHWISE_CONV_2D (depth multiplier 1) with a k = (kh, kw) filter, or a FULLY_CONNECTED (k None),
+    from x to a new tensor of out_shape: seeded int8 weights, per-channel `scales` (a count: ordinary ones drawn from
+    rng), int32 biases at in_scale * scale, output quantization out_q; opts: _options' keywords."""
+    if isinstance(scales, int):
+        scales = rng.uniform(0.002, 0.01, size=scales)
+    oc = out_shape[-1]
+    if kind == FC:
+        fshape = (oc, int(np.prod(x.shape)) // int(np.prod(out_shape[:-1])))
+    else:
+        fshape = (1, *k, oc) if kind == DW else (oc, *k, x.shape[3])
     w = rng.integers(-127, 128, size=fshape).astype(np.int8)
-    axis = 3 if kind == "DEPTHWISE_CONV_2D" else 0
+    axis = 3 if kind == DW else 0
     wt = b.const(name + "_w", w, "int8", np.asarray(scales), 0, quantized_dimension=axis)
     bias = b.const(
         name + "_b",
@@ -75,119 +87,35 @@ def _layer(b, rng, name, kind, x, out_shape, fshape, scales, out_q, options, in_
         quantized_dimension=0,
     )
     y = b.tensor(name, out_shape, "int8", *out_q)
-    b.op(kind, [x, wt, bias], y, options)
+    b.op(kind, [x, wt, bias], y, _options(kind, **opts))
     return y
+
+
+def _options(kind, stride=(1, 1), act=0, valid=False, dilation=(1, 1)):
+    """The layer's options table (act: the fused activation's code, valid: VALID padding rather than SAME)."""
+    if kind == FC:
+        return {"fusedActivationFunction": act}
+    o = {"padding": int(valid), "strideH": stride[0], "strideW": stride[1], "fusedActivationFunction": act}
+    o.update(dilationHFactor=dilation[0], dilationWFactor=dilation[1])
+    if kind == DW:
+        o["depthMultiplier"] = 1
+    return o
 
 
 def layers_model():
     rng = np.random.default_rng(18)
     b = ModelBuilder()
     x = b.input("x", [1, 9, 11, 3], "int8", 0.05, -7)
-    c = _layer(
-        b,
-        rng,
-        "conv",
-        "CONV_2D",
-        x,
-        [1, 9, 11, 13],
-        (13, 3, 3, 3),
-        EXTREME_SCALES[:13],
-        (0.2, 4),
-        {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0},
-    )
-    d = _layer(
-        b,
-        rng,
-        "dw",
-        "DEPTHWISE_CONV_2D",
-        c,
-        [1, 5, 6, 13],
-        (1, 3, 3, 13),
-        rng.uniform(0.002, 0.01, size=13),
-        (0.1, -3),
-        {
-            "padding": 0,
-            "strideH": 2,
-            "strideW": 2,
-            "fusedActivationFunction": 1,
-            "depthMultiplier": 1,
-            "dilationHFactor": 2,
-            "dilationWFactor": 2,
-        },
-        in_scale=0.2,
-    )
-    f = _layer(
-        b,
-        rng,
-        "fc",
-        "FULLY_CONNECTED",
-        d,
-        [3, 7],
-        (7, 130),
-        EXTREME_SCALES[:7],
-        (0.2, -5),
-        {"fusedActivationFunction": 0},
-        in_scale=0.1,
-    )
+    c = _layer(b, rng, "conv", CONV, x, [1, 9, 11, 13], (3, 3), EXTREME_SCALES[:13], (0.2, 4))
+    d = _layer(b, rng, "dw", DW, c, [1, 5, 6, 13], (3, 3), 13, (0.1, -3), 0.2, stride=(2, 2), act=1, dilation=(2, 2))
+    f = _layer(b, rng, "fc", FC, d, [3, 7], None, EXTREME_SCALES[:7], (0.2, -5), 0.1)
     # 16 channels, 3x3 dilated rows, SAME: filter rows of 48 bytes read in place where the window is inside.
-    e = _layer(
-        b,
-        rng,
-        "widen",
-        "CONV_2D",
-        x,
-        [1, 9, 11, 16],
-        (16, 3, 3, 3),
-        rng.uniform(0.002, 0.01, size=16),
-        (0.1, -2),
-        {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 1},
-    )
-    g = _layer(
-        b,
-        rng,
-        "rows",
-        "CONV_2D",
-        e,
-        [1, 9, 11, 8],
-        (8, 3, 3, 16),
-        EXTREME_SCALES[8:16],
-        (0.2, 6),
-        {
-            "padding": 0,
-            "strideH": 1,
-            "strideW": 1,
-            "fusedActivationFunction": 0,
-            "dilationHFactor": 2,
-            "dilationWFactor": 1,
-        },
-        in_scale=0.1,
-    )
+    e = _layer(b, rng, "widen", CONV, x, [1, 9, 11, 16], (3, 3), 16, (0.1, -2), act=1)
+    g = _layer(b, rng, "rows", CONV, e, [1, 9, 11, 8], (3, 3), EXTREME_SCALES[8:16], (0.2, 6), 0.1, dilation=(2, 1))
     # Depthwise on 16 channels with the extreme scales (left shifts: the general requantization), stride 1 (the
     # pixel pairs share their input vectors) and stride 2 (they do not).
     for name, stride, ow in (("dw_slide", 1, 11), ("dw_step", 2, 6)):
-        b.output(
-            _layer(
-                b,
-                rng,
-                name,
-                "DEPTHWISE_CONV_2D",
-                e,
-                [1, 9, ow, 16],
-                (1, 3, 3, 16),
-                EXTREME_SCALES,
-                (0.2, 3),
-                {
-                    "padding": 0,
-                    "strideH": 1,
-                    "strideW": stride,
-                    "fusedActivationFunction": 0,
-                    "depthMultiplier": 1,
-                    "dilationHFactor": 1,
-                    "dilationWFactor": 1,
-                },
-                in_scale=0.1,
-            )
-        )
+        b.output(_layer(b, rng, name, DW, e, [1, 9, ow, 16], (3, 3), EXTREME_SCALES, (0.2, 3), 0.1, stride=(1, stride)))
     b.output(g)
     b.output(f)
     return b
@@ -197,19 +125,7 @@ def plane_model():
     rng = np.random.default_rng(55)
     b = ModelBuilder()
     x = b.input("x", [1, 6, 5, 13], "int8", 0.05, -7)
-    same1 = {"padding": 0, "strideH": 1, "strideW": 1, "depthMultiplier": 1, "dilationHFactor": 1, "dilationWFactor": 1}
-    d = _layer(
-        b,
-        rng,
-        "dw_extreme",
-        "DEPTHWISE_CONV_2D",
-        x,
-        [1, 6, 5, 13],
-        (1, 3, 3, 13),
-        EXTREME_SCALES[:13],
-        (0.2, 4),
-        dict(same1, fusedActivationFunction=0),
-    )
+    d = _layer(b, rng, "dw_extreme", DW, x, [1, 6, 5, 13], (3, 3), EXTREME_SCALES[:13], (0.2, 4))
     b.output(d)
     pool = b.tensor("pool", [1, 3, 3, 13], "int8", 0.2, 4)
     b.op(
@@ -219,109 +135,19 @@ def plane_model():
         {"padding": 0, "strideH": 2, "strideW": 2, "filterHeight": 3, "filterWidth": 3, "fusedActivationFunction": 1},
     )
     b.output(pool)
-    e = _layer(
-        b,
-        rng,
-        "widen",
-        "CONV_2D",
-        x,
-        [1, 6, 5, 16],
-        (16, 1, 1, 13),
-        rng.uniform(0.002, 0.01, size=16),
-        (0.1, -2),
-        {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 0},
-    )
-    r = _layer(
-        b,
-        rng,
-        "dw_relu6",
-        "DEPTHWISE_CONV_2D",
-        e,
-        [1, 6, 5, 16],
-        (1, 3, 3, 16),
-        rng.uniform(0.002, 0.01, size=16),
-        (0.03, -128),
-        dict(same1, fusedActivationFunction=3),
-        in_scale=0.1,
-    )
-    b.output(r)
+    e = _layer(b, rng, "widen", CONV, x, [1, 6, 5, 16], (1, 1), 16, (0.1, -2))
+    b.output(_layer(b, rng, "dw_relu6", DW, e, [1, 6, 5, 16], (3, 3), 16, (0.03, -128), 0.1, act=3))
     # The same loop with the clamp to all of int8 (a saturating shift), at a small output scale so that many sums
     # saturate both ways.
-    b.output(
-        _layer(
-            b,
-            rng,
-            "dw_full",
-            "DEPTHWISE_CONV_2D",
-            e,
-            [1, 6, 5, 16],
-            (1, 3, 3, 16),
-            rng.uniform(0.002, 0.01, size=16),
-            (0.004, 5),
-            dict(same1, fusedActivationFunction=0),
-            in_scale=0.1,
-        )
-    )
+    b.output(_layer(b, rng, "dw_full", DW, e, [1, 6, 5, 16], (3, 3), 16, (0.004, 5), 0.1))
     y = b.input("y", [1, 7, 4, 8], "int8", 0.05, 3)
-    b.output(
-        _layer(
-            b,
-            rng,
-            "dw_step",
-            "DEPTHWISE_CONV_2D",
-            y,
-            [1, 4, 2, 8],
-            (1, 3, 3, 8),
-            rng.uniform(0.002, 0.01, size=8),
-            (0.1, -3),
-            dict(same1, strideH=2, strideW=2, fusedActivationFunction=1),
-        )
-    )
+    b.output(_layer(b, rng, "dw_step", DW, y, [1, 4, 2, 8], (3, 3), 8, (0.1, -3), stride=(2, 2), act=1))
     z = b.input("z", [1, 7, 6, 6], "int8", 0.05, 0)
-    b.output(
-        _layer(
-            b,
-            rng,
-            "dw_dilated",
-            "DEPTHWISE_CONV_2D",
-            z,
-            [1, 5, 4, 6],
-            (1, 2, 2, 6),
-            rng.uniform(0.002, 0.01, size=6),
-            (0.1, 1),
-            {
-                "padding": 1,
-                "strideH": 1,
-                "strideW": 1,
-                "depthMultiplier": 1,
-                "dilationHFactor": 2,
-                "dilationWFactor": 2,
-                "fusedActivationFunction": 0,
-            },
-        )
-    )
+    b.output(_layer(b, rng, "dw_dilated", DW, z, [1, 5, 4, 6], (2, 2), 6, (0.1, 1), valid=True, dilation=(2, 2)))
     u = b.input("u", [1, 8, 7, 2], "int8", 0.05, -100)
-    b.output(
-        _layer(
-            b,
-            rng,
-            "gathered",
-            "CONV_2D",
-            u,
-            [1, 8, 4, 5],
-            (5, 3, 3, 2),
-            EXTREME_SCALES[3:8],
-            (0.2, -1),
-            {
-                "padding": 0,
-                "strideH": 1,
-                "strideW": 2,
-                "fusedActivationFunction": 0,
-                "dilationHFactor": 2,
-                "dilationWFactor": 1,
-            },
-        )
-    )
+    extreme = EXTREME_SCALES[3:8]
+    g = _layer(b, rng, "gathered", CONV, u, [1, 8, 4, 5], (3, 3), extreme, (0.2, -1), stride=(1, 2), dilation=(2, 1))
+    b.output(g)
     return b
 
 
@@ -329,52 +155,12 @@ def tail_model():
     rng = np.random.default_rng(45)
     b = ModelBuilder()
     x = b.input("x", [1, 9, 10, 5], "int8", 0.05, -9)
-    right = {"padding": 0, "strideH": 2, "strideW": 2, "fusedActivationFunction": 0}
-    b.output(
-        _layer(
-            b, rng, "k45", "CONV_2D", x, [1, 5, 5, 8], (8, 3, 3, 5), rng.uniform(0.002, 0.01, size=8), (0.1, 3), right
-        )
-    )
-    b.output(
-        _layer(b, rng, "k45_extreme", "CONV_2D", x, [1, 5, 5, 8], (8, 3, 3, 5), EXTREME_SCALES[:8], (0.2, -4), right)
-    )
+    b.output(_layer(b, rng, "k45", CONV, x, [1, 5, 5, 8], (3, 3), 8, (0.1, 3), stride=(2, 2)))
+    b.output(_layer(b, rng, "k45_extreme", CONV, x, [1, 5, 5, 8], (3, 3), EXTREME_SCALES[:8], (0.2, -4), stride=(2, 2)))
     y = b.input("y", [1, 9, 8, 7], "int8", 0.05, 11)
-    b.output(
-        _layer(
-            b,
-            rng,
-            "k63",
-            "CONV_2D",
-            y,
-            [1, 5, 4, 12],
-            (12, 3, 3, 7),
-            rng.uniform(0.002, 0.01, size=12),
-            (0.1, -6),
-            {
-                "padding": 1,
-                "strideH": 1,
-                "strideW": 1,
-                "fusedActivationFunction": 1,
-                "dilationHFactor": 2,
-                "dilationWFactor": 2,
-            },
-        )
-    )
+    b.output(_layer(b, rng, "k63", CONV, y, [1, 5, 4, 12], (3, 3), 12, (0.1, -6), act=1, valid=True, dilation=(2, 2)))
     z = b.input("z", [1, 7, 9, 1], "int8", 0.05, 100)
-    b.output(
-        _layer(
-            b,
-            rng,
-            "k25",
-            "CONV_2D",
-            z,
-            [1, 7, 9, 4],
-            (4, 5, 5, 1),
-            rng.uniform(0.002, 0.01, size=4),
-            (0.03, -128),
-            {"padding": 0, "strideH": 1, "strideW": 1, "fusedActivationFunction": 3},
-        )
-    )
+    b.output(_layer(b, rng, "k25", CONV, z, [1, 7, 9, 4], (5, 5), 4, (0.03, -128), act=3))
     return b
 
 

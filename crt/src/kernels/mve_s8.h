@@ -229,29 +229,51 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
     }
 }
 
-/* 2 pixels x 4 channels, N (>= 1) passes of 16 taps, into the accumulators ra0..ra3 / rb0..rb3 pinned to r0, r2,
- * ..., r12 and lr (VMLADAVA takes even registers only; GCC alone spills one of the eight); the loop counts with
- * SUBS/BNE (lr holds an accumulator).  Only for optimised builds (unoptimised ones keep a frame pointer). */
+/* The eight accumulators of the loops of 2 pixels x 4 channels below (ra*: pixel 0, rb*: pixel 1), pinned to r0,
+ * r2, ..., r12 and lr: VMLADAVA takes even registers only, and GCC alone spills one of the eight.  INIT: nothing, or
+ * an initializer. */
+#define AOT_MVE_PINNED_ACCS(INIT)                                                                                      \
+    register int32_t ra0 __asm__("r0") INIT;                                                                           \
+    register int32_t ra1 __asm__("r2") INIT;                                                                           \
+    register int32_t ra2 __asm__("r4") INIT;                                                                           \
+    register int32_t ra3 __asm__("r6") INIT;                                                                           \
+    register int32_t rb0 __asm__("r8") INIT;                                                                           \
+    register int32_t rb1 __asm__("r10") INIT;                                                                          \
+    register int32_t rb2 __asm__("r12") INIT;                                                                          \
+    register int32_t rb3 __asm__("lr") INIT
+
+/* Those accumulators as the operands %[a0]..%[a3], %[b0]..%[b3] of an asm statement, with constraint C. */
+#define AOT_MVE_ACC_OPERANDS(C)                                                                                        \
+    [a0] C(ra0), [a1] C(ra1), [a2] C(ra2), [a3] C(ra3), [b0] C(rb0), [b1] C(rb1), [b2] C(rb2), [b3] C(rb3)
+
+/* OP (VMLADAV sets, VMLADAVA adds) of the input vector X against the weight vectors q0..q3 into the accumulators
+ * %[ACC0]..%[ACC3]. */
+#define AOT_MVE_DOT4(OP, ACC, X)                                                                                       \
+    OP " %[" ACC "0], " X ", q0\n\t" OP " %[" ACC "1], " X ", q1\n\t" OP " %[" ACC "2], " X ", q2\n\t" OP " %[" ACC    \
+       "3], " X ", q3\n\t"
+
+/* The next 16 weights of each of the block's 4 channels (64 bytes) into q0..q3. */
+#define AOT_MVE_LOAD_W16                                                                                               \
+    "vldrb.8 q1, [%[w], #16]\n\t"                                                                                      \
+    "vldrb.8 q2, [%[w], #32]\n\t"                                                                                      \
+    "vldrb.8 q3, [%[w], #48]\n\t"                                                                                      \
+    "vldrb.8 q0, [%[w]], #64\n\t"
+
+/* One pass of 16 taps of both pixels against the 4 channels (VMLADAVA, or OP). */
+#define AOT_MVE_PASS(OP)                                                                                               \
+    AOT_MVE_LOAD_W16 "vldrb.8 q4, [%[x0]], #16\n\t" AOT_MVE_DOT4(                                                      \
+        OP, "a", "q4") "vldrb.8 q5, [%[x1]], #16\n\t" AOT_MVE_DOT4(OP, "b", "q5")
+/* The first pass (its VMLADAV sets the sums) and the others (VMLADAVA adds to them). */
+#define AOT_MVE_PASS_SET AOT_MVE_PASS("vmladav.s8")
+#define AOT_MVE_PASS_ADD AOT_MVE_PASS("vmladava.s8")
+
+/* 2 pixels x 4 channels, N (>= 1) passes of 16 taps, into the accumulators ra0..ra3 / rb0..rb3 (AOT_MVE_PINNED_ACCS);
+ * the loop counts with SUBS/BNE (lr holds an accumulator).  Only for optimised builds (unoptimised ones keep a frame
+ * pointer). */
 #define AOT_MVE_DOT4X2_LOOP(X0, X1, W, N)                                                                              \
-    __asm__ volatile("1:\n\t"                                                                                          \
-                     "vldrb.8 q1, [%[w], #16]\n\t"                                                                     \
-                     "vldrb.8 q2, [%[w], #32]\n\t"                                                                     \
-                     "vldrb.8 q3, [%[w], #48]\n\t"                                                                     \
-                     "vldrb.8 q0, [%[w]], #64\n\t"                                                                     \
-                     "vldrb.8 q4, [%[x0]], #16\n\t"                                                                    \
-                     "vmladava.s8 %[a0], q4, q0\n\t"                                                                   \
-                     "vmladava.s8 %[a1], q4, q1\n\t"                                                                   \
-                     "vmladava.s8 %[a2], q4, q2\n\t"                                                                   \
-                     "vmladava.s8 %[a3], q4, q3\n\t"                                                                   \
-                     "vldrb.8 q5, [%[x1]], #16\n\t"                                                                    \
-                     "vmladava.s8 %[b0], q5, q0\n\t"                                                                   \
-                     "vmladava.s8 %[b1], q5, q1\n\t"                                                                   \
-                     "vmladava.s8 %[b2], q5, q2\n\t"                                                                   \
-                     "vmladava.s8 %[b3], q5, q3\n\t"                                                                   \
-                     "subs %[n], %[n], #1\n\t"                                                                         \
+    __asm__ volatile("1:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"                                               \
                      "bne 1b"                                                                                          \
-                     : [a0] "+r"(ra0), [a1] "+r"(ra1), [a2] "+r"(ra2), [a3] "+r"(ra3), [b0] "+r"(rb0), [b1] "+r"(rb1), \
-                       [b2] "+r"(rb2), [b3] "+r"(rb3), [x0] "+r"(X0), [x1] "+r"(X1), [w] "+r"(W), [n] "+r"(N)          \
+                     : AOT_MVE_ACC_OPERANDS("+r"), [x0] "+r"(X0), [x1] "+r"(X1), [w] "+r"(W), [n] "+r"(N)              \
                      :                                                                                                 \
                      : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc")
 
@@ -266,16 +288,32 @@ struct aot_mve_blocks_args {
     int32_t tail; /* aot_mve_dot_blocks_tail: K % 16 */
 };
 
-/* One pass of 16 taps of both pixels against the 4 channels (VMLADAVA, or OP). */
-#define AOT_MVE_PASS(OP)                                                                                               \
-    "vldrb.8 q1, [%[w], #16]\n\t"                                                                                      \
-    "vldrb.8 q2, [%[w], #32]\n\t"                                                                                      \
-    "vldrb.8 q3, [%[w], #48]\n\t"                                                                                      \
-    "vldrb.8 q0, [%[w]], #64\n\t"                                                                                      \
-    "vldrb.8 q4, [%[x0]], #16\n\t" OP " %[a0], q4, q0\n\t" OP " %[a1], q4, q1\n\t" OP " %[a2], q4, q2\n\t" OP          \
-    " %[a3], q4, q3\n\t"                                                                                               \
-    "vldrb.8 q5, [%[x1]], #16\n\t" OP " %[b0], q5, q0\n\t" OP " %[b1], q5, q1\n\t" OP " %[b2], q5, q2\n\t" OP          \
-    " %[b3], q5, q3\n\t"
+/* The pass over the K % 16 tail taps of aot_mve_dot_blocks_tail(1): each of the block's 4 channels' tail (%[t] bytes
+ * apart, leading the block) into q0..q3, 16 bytes each (the bytes past a tail are still the block's own). */
+#define AOT_MVE_LOAD_TAILS                                                                                             \
+    "vldrb.8 q0, [%[w]]\n\t"                                                                                           \
+    "add %[w], %[w], %[t]\n\t"                                                                                         \
+    "vldrb.8 q1, [%[w]]\n\t"                                                                                           \
+    "add %[w], %[w], %[t]\n\t"                                                                                         \
+    "vldrb.8 q2, [%[w]]\n\t"                                                                                           \
+    "add %[w], %[w], %[t]\n\t"                                                                                         \
+    "vldrb.8 q3, [%[w]]\n\t"                                                                                           \
+    "add %[w], %[w], %[t]\n\t"
+
+/* The end of a block of aot_mve_dot_blocks(_tail): its eight sums stored at a.sums (which moves on), then the next
+ * block from label 2 while a.blocks, counted down, is not zero. */
+#define AOT_MVE_NEXT_BLOCK                                                                                             \
+    "ldr %[n], [%[a], #16]\n\t"                                                                                        \
+    "strd %[a0], %[a1], [%[n]]\n\t"                                                                                    \
+    "strd %[a2], %[a3], [%[n], #8]\n\t"                                                                                \
+    "strd %[b0], %[b1], [%[n], #16]\n\t"                                                                               \
+    "strd %[b2], %[b3], [%[n], #24]\n\t"                                                                               \
+    "adds %[n], %[n], #32\n\t"                                                                                         \
+    "str %[n], [%[a], #16]\n\t"                                                                                        \
+    "ldr %[n], [%[a], #12]\n\t"                                                                                        \
+    "subs %[n], %[n], #1\n\t"                                                                                          \
+    "str %[n], [%[a], #12]\n\t"                                                                                        \
+    "bne 2b"
 
 /* Two pixels against a.blocks blocks of 4 channels (no K tail), in one loop.  A pixel's K taps are a.runs runs of
  * 16 * a.passes bytes, a.skip bytes apart (a convolution's filter rows read in place; one run: a plain row).  The
@@ -284,14 +322,7 @@ struct aot_mve_blocks_args {
  * where a loop of one block per call spilled and reloaded the caller's values around every block. */
 static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
 {
-    register int32_t ra0 __asm__("r0");
-    register int32_t ra1 __asm__("r2");
-    register int32_t ra2 __asm__("r4");
-    register int32_t ra3 __asm__("r6");
-    register int32_t rb0 __asm__("r8");
-    register int32_t rb1 __asm__("r10");
-    register int32_t rb2 __asm__("r12");
-    register int32_t rb3 __asm__("lr");
+    AOT_MVE_PINNED_ACCS();
     const int8_t* x0;
     const int8_t* x1;
     int32_t n, r;
@@ -300,41 +331,30 @@ static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
         "ldr %[x0], [%[a]]\n\t"
         "ldr %[x1], [%[a], #4]\n\t"
         "ldr %[r], [%[a], #24]\n\t"
+        "ldr %[n], [%[a], #8]\n\t" AOT_MVE_PASS_SET "subs %[n], %[n], #1\n\t"
+        "beq 4f\n\t"
+        "1:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t"
+        "4:\n\t"
+        "subs %[r], %[r], #1\n\t"
+        "beq 3f\n\t"
+        "ldr %[n], [%[a], #20]\n\t"
+        "add %[x0], %[x0], %[n]\n\t"
+        "add %[x1], %[x1], %[n]\n\t"
         "ldr %[n], [%[a], #8]\n\t"
-        /* The first pass sets the sums (VMLADAV), the others add to them. */
-        AOT_MVE_PASS("vmladav.s8") "subs %[n], %[n], #1\n\t"
-                                   "beq 4f\n\t"
-                                   "1:\n\t" AOT_MVE_PASS(
-                                       "vmladava.s8") "subs %[n], %[n], #1\n\t"
-                                                      "bne 1b\n\t"
-                                                      "4:\n\t"
-                                                      "subs %[r], %[r], #1\n\t"
-                                                      "beq 3f\n\t"
-                                                      "ldr %[n], [%[a], #20]\n\t"
-                                                      "add %[x0], %[x0], %[n]\n\t"
-                                                      "add %[x1], %[x1], %[n]\n\t"
-                                                      "ldr %[n], [%[a], #8]\n\t"
-                                                      "5:\n\t" AOT_MVE_PASS(
-                                                          "vmladava.s8") "subs %[n], %[n], #1\n\t"
-                                                                         "bne 5b\n\t"
-                                                                         "b 4b\n\t"
-                                                                         "3:\n\t"
-                                                                         "ldr %[n], [%[a], #16]\n\t"
-                                                                         "strd %[a0], %[a1], [%[n]]\n\t"
-                                                                         "strd %[a2], %[a3], [%[n], #8]\n\t"
-                                                                         "strd %[b0], %[b1], [%[n], #16]\n\t"
-                                                                         "strd %[b2], %[b3], [%[n], #24]\n\t"
-                                                                         "adds %[n], %[n], #32\n\t"
-                                                                         "str %[n], [%[a], #16]\n\t"
-                                                                         "ldr %[n], [%[a], #12]\n\t"
-                                                                         "subs %[n], %[n], #1\n\t"
-                                                                         "str %[n], [%[a], #12]\n\t"
-                                                                         "bne 2b"
-        : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
-          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [r] "=&r"(r), [w] "+r"(w)
+        "5:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
+        "bne 5b\n\t"
+        "b 4b\n\t"
+        "3:\n\t" AOT_MVE_NEXT_BLOCK
+        : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [r] "=&r"(r), [w] "+r"(w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
+
+/* The tail pass of aot_mve_dot_blocks_tail: the rows' first 16 bytes at x0, x1 (not moved on) against the tails. */
+#define AOT_MVE_TAIL_PASS                                                                                              \
+    AOT_MVE_LOAD_TAILS "vldrb.8 q4, [%[x0]]\n\t" AOT_MVE_DOT4(                                                         \
+        "vmladav.s8", "a", "q4") "vldrb.8 q5, [%[x1]]\n\t" AOT_MVE_DOT4("vmladav.s8", "b", "q5")
 
 /* aot_mve_dot_blocks for rows of K = 16 * a.passes + a.tail taps (0 < a.tail < 16, a.passes >= 1, one run each),
  * zero-padded to 16 * (a.passes + 1) bytes: per block the tail pass comes first, unpredicated -- the lanes past K
@@ -342,14 +362,7 @@ static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
  * tails lead the block and K >= 16) -- then the a.passes whole passes. */
 static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t* w)
 {
-    register int32_t ra0 __asm__("r0");
-    register int32_t ra1 __asm__("r2");
-    register int32_t ra2 __asm__("r4");
-    register int32_t ra3 __asm__("r6");
-    register int32_t rb0 __asm__("r8");
-    register int32_t rb1 __asm__("r10");
-    register int32_t rb2 __asm__("r12");
-    register int32_t rb3 __asm__("lr");
+    AOT_MVE_PINNED_ACCS();
     const int8_t* x0;
     const int8_t* x1;
     int32_t n, t;
@@ -360,59 +373,27 @@ static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t*
         "ldr %[x1], [%[a], #4]\n\t"
         "ldr %[n], [%[a], #8]\n\t"
         "add.w %[x0], %[x0], %[n], lsl #4\n\t"
-        "add.w %[x1], %[x1], %[n], lsl #4\n\t"
-        "vldrb.8 q0, [%[w]]\n\t"
-        "add %[w], %[w], %[t]\n\t"
-        "vldrb.8 q1, [%[w]]\n\t"
-        "add %[w], %[w], %[t]\n\t"
-        "vldrb.8 q2, [%[w]]\n\t"
-        "add %[w], %[w], %[t]\n\t"
-        "vldrb.8 q3, [%[w]]\n\t"
-        "add %[w], %[w], %[t]\n\t"
-        "vldrb.8 q4, [%[x0]]\n\t"
-        "vmladav.s8 %[a0], q4, q0\n\t"
-        "vmladav.s8 %[a1], q4, q1\n\t"
-        "vmladav.s8 %[a2], q4, q2\n\t"
-        "vmladav.s8 %[a3], q4, q3\n\t"
-        "vldrb.8 q5, [%[x1]]\n\t"
-        "vmladav.s8 %[b0], q5, q0\n\t"
-        "vmladav.s8 %[b1], q5, q1\n\t"
-        "vmladav.s8 %[b2], q5, q2\n\t"
-        "vmladav.s8 %[b3], q5, q3\n\t"
-        "ldr %[x0], [%[a]]\n\t"
+        "add.w %[x1], %[x1], %[n], lsl #4\n\t" AOT_MVE_TAIL_PASS "ldr %[x0], [%[a]]\n\t"
         "ldr %[x1], [%[a], #4]\n\t"
-        "1:\n\t" AOT_MVE_PASS("vmladava.s8") "subs %[n], %[n], #1\n\t"
-                                             "bne 1b\n\t"
-                                             "ldr %[n], [%[a], #16]\n\t"
-                                             "strd %[a0], %[a1], [%[n]]\n\t"
-                                             "strd %[a2], %[a3], [%[n], #8]\n\t"
-                                             "strd %[b0], %[b1], [%[n], #16]\n\t"
-                                             "strd %[b2], %[b3], [%[n], #24]\n\t"
-                                             "adds %[n], %[n], #32\n\t"
-                                             "str %[n], [%[a], #16]\n\t"
-                                             "ldr %[n], [%[a], #12]\n\t"
-                                             "subs %[n], %[n], #1\n\t"
-                                             "str %[n], [%[a], #12]\n\t"
-                                             "bne 2b"
-        : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
-          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)
+        "1:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t" AOT_MVE_NEXT_BLOCK
+        : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
+
+/* The block of aot_mve_dot_blocks_tail1: the tail pass against the rows' first vectors, held in q6 and q7, then
+ * the whole pass against their second, in q4 and q5. */
+#define AOT_MVE_TAIL1_PASSES                                                                                           \
+    AOT_MVE_LOAD_TAILS AOT_MVE_DOT4("vmladav.s8", "a", "q6") AOT_MVE_DOT4("vmladav.s8", "b", "q7")                     \
+        AOT_MVE_LOAD_W16 AOT_MVE_DOT4("vmladava.s8", "a", "q4") AOT_MVE_DOT4("vmladava.s8", "b", "q5")
 
 /* aot_mve_dot_blocks_tail for a.passes == 1 (16 < K < 32: 3x3 taps on 3 channels, 5x5 on one): both rows, two
  * vectors each, stay in q4..q7 across the blocks, which leaves the sums' pointer and the block count in
  * registers. */
 static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t* w)
 {
-    register int32_t ra0 __asm__("r0");
-    register int32_t ra1 __asm__("r2");
-    register int32_t ra2 __asm__("r4");
-    register int32_t ra3 __asm__("r6");
-    register int32_t rb0 __asm__("r8");
-    register int32_t rb1 __asm__("r10");
-    register int32_t rb2 __asm__("r12");
-    register int32_t rb3 __asm__("lr");
+    AOT_MVE_PINNED_ACCS();
     int32_t* s;
     const int8_t* x1;
     int32_t n, t;
@@ -426,43 +407,13 @@ static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t
         "vldrb.8 q7, [%[x1], #16]\n\t"
         "ldr %[n], [%[a], #12]\n\t"
         "ldr %[s], [%[a], #16]\n\t"
-        "2:\n\t"
-        "vldrb.8 q0, [%[w]]\n\t"
-        "add %[w], %[w], %[t]\n\t"
-        "vldrb.8 q1, [%[w]]\n\t"
-        "add %[w], %[w], %[t]\n\t"
-        "vldrb.8 q2, [%[w]]\n\t"
-        "add %[w], %[w], %[t]\n\t"
-        "vldrb.8 q3, [%[w]]\n\t"
-        "add %[w], %[w], %[t]\n\t"
-        "vmladav.s8 %[a0], q6, q0\n\t"
-        "vmladav.s8 %[a1], q6, q1\n\t"
-        "vmladav.s8 %[a2], q6, q2\n\t"
-        "vmladav.s8 %[a3], q6, q3\n\t"
-        "vmladav.s8 %[b0], q7, q0\n\t"
-        "vmladav.s8 %[b1], q7, q1\n\t"
-        "vmladav.s8 %[b2], q7, q2\n\t"
-        "vmladav.s8 %[b3], q7, q3\n\t"
-        "vldrb.8 q1, [%[w], #16]\n\t"
-        "vldrb.8 q2, [%[w], #32]\n\t"
-        "vldrb.8 q3, [%[w], #48]\n\t"
-        "vldrb.8 q0, [%[w]], #64\n\t"
-        "vmladava.s8 %[a0], q4, q0\n\t"
-        "vmladava.s8 %[a1], q4, q1\n\t"
-        "vmladava.s8 %[a2], q4, q2\n\t"
-        "vmladava.s8 %[a3], q4, q3\n\t"
-        "vmladava.s8 %[b0], q5, q0\n\t"
-        "vmladava.s8 %[b1], q5, q1\n\t"
-        "vmladava.s8 %[b2], q5, q2\n\t"
-        "vmladava.s8 %[b3], q5, q3\n\t"
-        "strd %[a0], %[a1], [%[s]], #8\n\t"
+        "2:\n\t" AOT_MVE_TAIL1_PASSES "strd %[a0], %[a1], [%[s]], #8\n\t"
         "strd %[a2], %[a3], [%[s]], #8\n\t"
         "strd %[b0], %[b1], [%[s]], #8\n\t"
         "strd %[b2], %[b3], [%[s]], #8\n\t"
         "subs %[n], %[n], #1\n\t"
         "bne 2b"
-        : [a0] "=&r"(ra0), [a1] "=&r"(ra1), [a2] "=&r"(ra2), [a3] "=&r"(ra3), [b0] "=&r"(rb0), [b1] "=&r"(rb1),
-          [b2] "=&r"(rb2), [b3] "=&r"(rb3), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)
+        : AOT_MVE_ACC_OPERANDS("=&r"), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 }
@@ -514,6 +465,25 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
 }
 #endif
 
+/* ACC0..ACC3 += the dot products of the input vector X with the weight vectors W0..W3. */
+#define AOT_MVE_MLA4(ACC, X, W)                                                                                        \
+    do {                                                                                                               \
+        ACC##0 = vmladavaq_s8(ACC##0, X, W##0);                                                                        \
+        ACC##1 = vmladavaq_s8(ACC##1, X, W##1);                                                                        \
+        ACC##2 = vmladavaq_s8(ACC##2, X, W##2);                                                                        \
+        ACC##3 = vmladavaq_s8(ACC##3, X, W##3);                                                                        \
+    } while (0)
+
+/* DST = the vector {ACC0, ACC1, ACC2, ACC3}.  (A macro: an inline function's copies of its arguments change the
+ * unoptimised code.) */
+#define AOT_MVE_LANES(DST, ACC)                                                                                        \
+    do {                                                                                                               \
+        int32x4_t v = vdupq_n_s32(ACC##0);                                                                             \
+        v = vsetq_lane_s32(ACC##1, v, 1);                                                                              \
+        v = vsetq_lane_s32(ACC##2, v, 2);                                                                              \
+        DST = vsetq_lane_s32(ACC##3, v, 3);                                                                            \
+    } while (0)
+
 /* One or two pixels (x1 ignored unless `two`) against a block of 4 channels laid out as above: r0/r1 get the
  * 4 dot products of each pixel. */
 AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t k, int two,
@@ -526,15 +496,8 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
 #if defined(__OPTIMIZE__)
     if (two && k >= 16) {
         /* Eight accumulators: VMLADAVA takes even registers only, and r0..r12 hold seven, so GCC spills one (or more)
-         * in this loop; here they are pinned to r0, r2, ..., r12 and lr (the loop counts with SUBS/BNE, not LE). */
-        register int32_t ra0 __asm__("r0") = 0;
-        register int32_t ra1 __asm__("r2") = 0;
-        register int32_t ra2 __asm__("r4") = 0;
-        register int32_t ra3 __asm__("r6") = 0;
-        register int32_t rb0 __asm__("r8") = 0;
-        register int32_t rb1 __asm__("r10") = 0;
-        register int32_t rb2 __asm__("r12") = 0;
-        register int32_t rb3 __asm__("lr") = 0;
+         * in this loop; here they are pinned (the loop counts with SUBS/BNE, not LE). */
+        AOT_MVE_PINNED_ACCS(= 0);
         n = k >> 4;
         AOT_MVE_DOT4X2_LOOP(x0, x1, w, n);
         a0 = ra0;
@@ -552,16 +515,10 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
         for (n = k >> 4; n > 0; n--) {
             const int8x16_t v0 = vldrbq_s8(x0);
             const int8x16_t w0 = vldrbq_s8(w), w1 = vldrbq_s8(w + 16), w2 = vldrbq_s8(w + 32), w3 = vldrbq_s8(w + 48);
-            a0 = vmladavaq_s8(a0, v0, w0);
-            a1 = vmladavaq_s8(a1, v0, w1);
-            a2 = vmladavaq_s8(a2, v0, w2);
-            a3 = vmladavaq_s8(a3, v0, w3);
+            AOT_MVE_MLA4(a, v0, w);
             if (two) {
                 const int8x16_t v1 = vldrbq_s8(x1);
-                b0 = vmladavaq_s8(b0, v1, w0);
-                b1 = vmladavaq_s8(b1, v1, w1);
-                b2 = vmladavaq_s8(b2, v1, w2);
-                b3 = vmladavaq_s8(b3, v1, w3);
+                AOT_MVE_MLA4(b, v1, w);
                 x1 += 16;
             }
             x0 += 16;
@@ -574,29 +531,15 @@ AOT_ALWAYS_INLINE void aot_mve_dot4(const int8_t* x0, const int8_t* x1, const in
         const int8x16_t v0 = vldrbq_z_s8(x0, p);
         const int8x16_t w0 = vldrbq_z_s8(wt, p), w1 = vldrbq_z_s8(wt + t, p), w2 = vldrbq_z_s8(wt + 2 * t, p),
                         w3 = vldrbq_z_s8(wt + 3 * t, p);
-        a0 = vmladavaq_s8(a0, v0, w0);
-        a1 = vmladavaq_s8(a1, v0, w1);
-        a2 = vmladavaq_s8(a2, v0, w2);
-        a3 = vmladavaq_s8(a3, v0, w3);
+        AOT_MVE_MLA4(a, v0, w);
         if (two) {
             const int8x16_t v1 = vldrbq_z_s8(x1, p);
-            b0 = vmladavaq_s8(b0, v1, w0);
-            b1 = vmladavaq_s8(b1, v1, w1);
-            b2 = vmladavaq_s8(b2, v1, w2);
-            b3 = vmladavaq_s8(b3, v1, w3);
+            AOT_MVE_MLA4(b, v1, w);
         }
     }
-    {
-        int32x4_t v = vdupq_n_s32(a0);
-        v = vsetq_lane_s32(a1, v, 1);
-        v = vsetq_lane_s32(a2, v, 2);
-        *r0 = vsetq_lane_s32(a3, v, 3);
-    }
+    AOT_MVE_LANES(*r0, a);
     if (two) {
-        int32x4_t v = vdupq_n_s32(b0);
-        v = vsetq_lane_s32(b1, v, 1);
-        v = vsetq_lane_s32(b2, v, 2);
-        *r1 = vsetq_lane_s32(b3, v, 3);
+        AOT_MVE_LANES(*r1, b);
     }
 }
 
