@@ -1,7 +1,7 @@
 """Operators whose every output is a strided view of their one data input, copied by the shared strided copy
 (aot/kernels/strided_copy.h): SLICE, REVERSE_V2, BROADCAST_TO, TILE, FILL, SPACE_TO_DEPTH, DEPTH_TO_SPACE,
-BATCH_TO_SPACE_ND (4-D, without crops: batch_to_space_nd.py takes the others) and SPACE_TO_BATCH_ND (without
-paddings), SPLIT, SPLIT_V and UNPACK. Each output is
+BATCH_TO_SPACE_ND (4-D, without crops: batch_to_space_nd.py takes the others) and SPACE_TO_BATCH_ND (4-D, without
+paddings: space_to_batch_nd.py takes the others), SPLIT, SPLIT_V and UNPACK. Each output is
 described by its dims, the input step per output dimension (0 to repeat, negative to reverse) and the input element of
 output element 0, all computed here from the constant operands; data only
 moves, so quantized outputs must carry the input's quantization (as TFLite Micro copies stored values).
@@ -113,11 +113,8 @@ def _views(op) -> list:
                 f"Operator {op.index} ({k}): supported on 4-D NHWC input with a 2-D block "
                 f"(input {shape}, block {block})."
             )
-        if edges.size and np.any(edges != 0):
-            raise UnsupportedError(
-                f"Operator {op.index} ({k}): non-zero {what} {edges.tolist()} are not supported "
-                f"yet; {k} is supported with zero {what}."
-            )
+        if edges.size and np.any(edges != 0):  # batch_to_space_nd.py / space_to_batch_nd.py take these
+            raise _fail(op, f"non-zero {what} {edges.tolist()} reached the strided view")
         (bh, bw), (n, h, w, c) = block, shape
         if k == "BATCH_TO_SPACE_ND":
             if n % (bh * bw):
@@ -194,7 +191,8 @@ def _split_view(dims, steps, start) -> list:
 
 @register
 class StridedView(OpLowering):
-    builtins = tuple(k for k in _DATA if k != "BATCH_TO_SPACE_ND")  # batch_to_space_nd.py, a StridedView
+    # batch_to_space_nd.py and space_to_batch_nd.py subclass this one for their views and take the other cases.
+    builtins = tuple(k for k in _DATA if k not in ("BATCH_TO_SPACE_ND", "SPACE_TO_BATCH_ND"))
     dtypes = ("float32", "int8", "int16", "int32", "bool")
     header = "aot/kernels/strided_copy.h"
     num_outputs = (1, 64)

@@ -1,6 +1,7 @@
-"""The one-paragraph refusals of DYNAMIC_UPDATE_SLICE, BATCH_TO_SPACE_ND (crops) and CUMSUM: what TFLite Micro
-rejects too or what cannot be compiled statically, each naming the operator, the tensor or field and what is
-supported. Their results are checked bit-exact by the operator conformance suite (tests/conformance)."""
+"""The one-paragraph refusals of DYNAMIC_UPDATE_SLICE, BATCH_TO_SPACE_ND (crops), SPACE_TO_BATCH_ND (paddings) and
+CUMSUM: what TFLite Micro rejects too or what cannot be compiled statically, each naming the operator, the tensor
+or field and what is supported. Their results are checked bit-exact by the operator conformance suite
+(tests/conformance)."""
 
 import os
 import sys
@@ -104,3 +105,39 @@ def test_cumsum_int8_output_scale_too_small_refused(tmp_path):
     with pytest.raises(UnsupportedError, match=r"CUMSUM.*'x'.*'y'.*below 2\^19"):
         _compile(tmp_path, _cumsum("int8", (1.0, 0), (1.0 / 2**19, 0)))
     _compile(tmp_path, _cumsum("int8", (1.0, 0), (1.0 / 2**18, 0)))
+
+
+def _s2b(shape, block, pads, oshape, dtype="float32", q=(None, None)):
+    b = ModelBuilder()
+    x = b.input("x", shape, dtype, *q)
+    bl = b.const("block", np.asarray(block, np.int32), "int32")
+    p = b.const("paddings", np.asarray(pads, np.int32), "int32")
+    b.output(b.op("SPACE_TO_BATCH_ND", [x, bl, p], out=b.tensor("y", oshape, dtype, *q)))
+    return b
+
+
+@pytest.mark.parametrize(
+    "args, match",
+    [
+        (([1, 3, 3, 2], [2, 2], [[0, 0], [0, 1]], [4, 2, 2, 2]), "padded height 3 and width 4 must be multiples"),
+        (([1, 3, 3, 2], [2, 2], [[1, 0], [0, 1]], [4, 2, 3, 2]), "give \\[4, 2, 2, 2\\]"),
+        (([1, 3, 3, 2], [2, 2], [[-1, 1], [0, 1]], [4, 2, 2, 2]), "non-negative"),
+        (([1, 3, 3, 2], [2], [[1, 0], [0, 1]], [4, 2, 2, 2]), "2 positive sizes"),
+        (([1, 2, 3, 3, 2], [2, 2], [[1, 0], [0, 1]], [4, 2, 2, 2]), "3-D NHC and 4-D NHWC"),
+        (([1, 3, 3, 2], [2, 2], [[1, 0], [0, 1]], [4, 2, 2, 2], "int16", (0.001, 3)), "zero point"),
+    ],
+)
+def test_space_to_batch_nd_refused(tmp_path, args, match):
+    with pytest.raises((CompileError, UnsupportedError), match=match) as e:
+        _compile(tmp_path, _s2b(*args))
+    assert "SPACE_TO_BATCH_ND" in str(e.value) and "\n\n" not in str(e.value)
+
+
+def test_space_to_batch_nd_paddings_use_its_own_kernel(tmp_path):
+    """Paddings (or a 3-D input) take the space-to-batch kernel with the output zero point as the pad byte; 4-D
+    without paddings stays a strided view."""
+    src = _compile(tmp_path, _s2b([1, 3, 3, 2], [2, 2], [[1, 0], [0, 1]], [4, 2, 2, 2], "int8", (0.05, -7)))
+    code = " ".join(src.files["m.c"].split())
+    assert "aot_space_to_batch_nd(" in code and "m_op0_block_pad, -7);" in code
+    src = _compile(tmp_path, _s2b([1, 4, 4, 2], [2, 2], [[0, 0], [0, 0]], [4, 2, 2, 2], "int8", (0.05, -7)))
+    assert "aot_space_to_batch_nd(" not in src.files["m.c"]

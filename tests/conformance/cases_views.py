@@ -202,6 +202,56 @@ def more_cases():
                     qemu_sample=dt == "int8" and name == "4d_crop_all_sides",
                 )
             )
+    return out + space_to_batch_pad_cases()
+
+
+def _s2b_padding_mask(shape, block, pads):
+    """True at the output elements of SPACE_TO_BATCH_ND that come from its padding (numpy, TFLite's order)."""
+    if len(shape) == 3:
+        shape, block, pads = [shape[0], shape[1], 1, shape[2]], list(block) + [1], list(pads) + [[0, 0]]
+    n, h, w, c = shape
+    (bh, bw), ((pt, pb), (pl, pr)) = block, pads
+    valid = np.pad(np.ones((n, h, w, c), bool), [(0, 0), (pt, pb), (pl, pr), (0, 0)])
+    oh, ow = (h + pt + pb) // bh, (w + pl + pr) // bw
+    # padded [n, oh*bh + i, ow*bw + j, c] -> output [(i*bw + j)*n + n', oh, ow, c]
+    out = valid.reshape(n, oh, bh, ow, bw, c).transpose(2, 4, 0, 1, 3, 5).reshape(bh * bw * n, oh, ow, c)
+    return ~out
+
+
+def _s2b_fix(dtype, shape, block, pads):
+    """TFLite Micro pads with uninitialized memory; our pad value is the output zero point (0.0 for float32)."""
+    pad = Q[dtype][1] if dtype == "int8" else 0
+
+    def fix(outs):
+        y = outs[0].copy()
+        y.reshape(-1)[_s2b_padding_mask(shape, block, pads).reshape(-1)] = pad
+        return [y]
+
+    return fix
+
+
+def space_to_batch_pad_cases():
+    # (name, input shape, block, paddings, output shape): paddings on every side, paddings larger than a block,
+    # a padding-only output batch, one-sided blocks, 3-D NHC (W = 1, one block dimension).
+    pad_cases = [
+        ("4d_pad_top_left", [1, 3, 3, 2], [2, 2], [[1, 0], [0, 1]], [4, 2, 2, 2]),
+        ("4d_pad_all_sides", [2, 3, 4, 3], [2, 3], [[2, 1], [1, 1]], [12, 3, 2, 3]),
+        ("4d_pad_past_block", [1, 2, 2, 1], [2, 2], [[3, 3], [2, 4]], [4, 4, 4, 1]),
+        ("4d_block_1x4", [2, 3, 5, 2], [1, 4], [[1, 0], [0, 3]], [8, 4, 2, 2]),
+        ("3d_pad", [2, 5, 3], [3], [[2, 2]], [6, 3, 3]),
+    ]
+    out = []
+    for dt in ("float32", "int8"):
+        for name, shape, block, pads, oshape in pad_cases:
+            out.append(
+                Case(
+                    "SPACE_TO_BATCH_ND",
+                    dt,
+                    name,
+                    with_consts("SPACE_TO_BATCH_ND", shape, dt, [np.array(block, I32), np.array(pads, I32)], oshape),
+                    fix_reference=_s2b_fix(dt, shape, block, pads),
+                )
+            )
     return out
 
 

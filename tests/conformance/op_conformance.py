@@ -73,9 +73,17 @@ def run_case(key) -> tuple:
     with tempfile.TemporaryDirectory(prefix="aot_conf_") as tmp:
         try:
             if c.only_extra:
-                check_against_tflm(Path(tmp), c.build(), cases=[list(x) for x in c.extra_inputs])
+                check_against_tflm(
+                    Path(tmp), c.build(), cases=[list(x) for x in c.extra_inputs], fix_reference=c.fix_reference
+                )
             else:
-                check_against_tflm(Path(tmp), c.build(), float_range=c.float_range, extra_cases=c.extra_inputs)
+                check_against_tflm(
+                    Path(tmp),
+                    c.build(),
+                    float_range=c.float_range,
+                    extra_cases=c.extra_inputs,
+                    fix_reference=c.fix_reference,
+                )
             outcome, detail = ("crash", f"compiled, but must be refused ({c.refused})") if c.refused else ("ok", "")
         except (CompileError, UnsupportedError) as e:
             msg = " ".join(str(e).split())
