@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from . import _lut_s8
 from ._base import OpLowering, register
 from ._common import unary_check
 
@@ -44,13 +45,12 @@ class Elu(OpLowering):
         else:
             op.kernel = "aot_elu_f32"
         op.params = p
+        _lut_s8.offer_table(op)
 
     def headers(self, op):
-        return ["aot/kernels/lut.h" if op.kernel == "aot_lut_s8" else "aot/kernels/unary.h"]
+        return _lut_s8.headers(op, "aot/kernels/unary.h")
 
     def emit(self, op, ctx):
-        p = op.params
-        args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
-        if op.kernel == "aot_lut_s8":
-            args.append(ctx.param(f"op{op.index}_table", p["table"], "int8_t"))
-        return [ctx.call(op.kernel, args)]
+        if _lut_s8.is_table(op):
+            return _lut_s8.emit_table(op, ctx)
+        return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), op.params["size"]])]

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..quant_math import downscale_multiplier_to_int16, quantize_multiplier
+from . import _lut_s8
 from ._base import OpLowering, register
 from ._common import unary_check
 
@@ -64,8 +65,14 @@ class HardSwish(OpLowering):
         else:
             op.kernel = "aot_hard_swish_f32"
         op.params = p
+        _lut_s8.offer_table(op)
+
+    def headers(self, op):
+        return _lut_s8.headers(op, self.header)
 
     def emit(self, op, ctx):
+        if _lut_s8.is_table(op):
+            return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
         if op.kernel == "aot_hard_swish_s8":

@@ -1,5 +1,6 @@
 """The kernel table: which kernel runs each int8/int16 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-TRANSPOSE_CONV layer (and RESIZE, ARG_MAX / ARG_MIN), decided in one place (the TVM "strategy" idea).
+TRANSPOSE_CONV layer (and RESIZE, ARG_MAX / ARG_MIN, the table lookups of int8 unary ops), decided in one place
+(the TVM "strategy" idea).
 
 For each (op kind, dtype) the table lists candidate kernels, best first, each tagged with the core family that has
 it (mve: Helium, Cortex-M55; dsp: the DSP extension; specialized: shape-specialized bodies, Cortex-M0/M3;
@@ -26,6 +27,7 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ..targets import TARGETS, has_dsp, has_mve, packs_weights, specializes
+from ._lut_s8 import LUT_KINDS
 
 
 def _families(target: str) -> tuple:
@@ -406,6 +408,36 @@ def _ic_many(op, p, a):
     return p["ic"] != 1
 
 
+# int8 unary ops as 256-entry tables (ops/_lut_s8.py): below this many elements the op keeps its own arithmetic
+# kernel, as the table's 256 bytes of flash would outweigh the instructions saved.
+LUT_MIN_SIZE = 32
+
+
+def _lut_when(op, p, a):
+    n = p["size"]
+    return f"{n} elements, fewer than {LUT_MIN_SIZE} (the 256-byte table is not worth it)" if n < LUT_MIN_SIZE else None
+
+
+def _lut(name):
+    def setup(op, p, a):
+        from ._lut_s8 import table_of
+
+        if p["own_kernel"] != "aot_lut_s8":  # ELU's own kernel is already its table
+            p["table"] = table_of(p["own_kernel"], p)
+        p["table_bytes"] = int(p["table"].nbytes)
+        op.kernel = name
+        return None
+
+    return setup
+
+
+def _own_kernel(op, p, a):
+    if "table" in p:
+        p["table_bytes"] = int(p["table"].nbytes)
+    op.kernel = p["own_kernel"]
+    return None
+
+
 # (op kind, dtype) -> candidates, best first.  A family with no candidate for the op has no kernel of its own
 # for it (e.g. int8 RESIZE_BILINEAR on the DSP extension: the portable kernel).
 TABLE = {
@@ -492,6 +524,17 @@ TABLE = {
             Kernel("aot_arg_minmax_s8", "portable", _arg_portable),
         )
         for kind in ("ARG_MAX", "ARG_MIN")
+    },
+    # int8 unary ops: their whole function as a 256-entry table (ops/_lut_s8.py), looked up 16 per gather on Helium,
+    # 4 per word on the DSP cores, bytewise elsewhere; the op's own kernel for tensors too small for a table.
+    **{
+        (kind, "int8"): (
+            Kernel("aot_lut_s8_mve", "mve", _lut("aot_lut_s8_mve"), when=_lut_when),
+            Kernel("aot_lut_s8_word", "dsp", _lut("aot_lut_s8_word"), when=_lut_when),
+            Kernel("aot_lut_s8", "portable", _lut("aot_lut_s8"), when=_lut_when),
+            Kernel("own arithmetic kernel", "portable", _own_kernel),
+        )
+        for kind in LUT_KINDS
     },
 }
 

@@ -6,6 +6,7 @@ tflite-micro interpreter we are bit-exact with matches double (float is one step
 import numpy as np
 
 from ..quant_math import quantize_multiplier
+from . import _lut_s8
 from ._base import OpLowering, register
 from ._common import unary_check
 
@@ -36,8 +37,14 @@ class LeakyRelu(OpLowering):
             # Signed: TFLite's QuantizeMultiplier of a negative factor is the negated multiplier of its magnitude.
             m_alpha, sh_alpha = quantize_multiplier(si * a32 / so)
             op.params["q"] = np.array([zi, m_id, sh_id, m_alpha, sh_alpha, zo], np.int32)
+            _lut_s8.offer_table(op)
+
+    def headers(self, op):
+        return _lut_s8.headers(op, self.header)
 
     def emit(self, op, ctx):
+        if _lut_s8.is_table(op):
+            return _lut_s8.emit_table(op, ctx)
         p = op.params
         last = (
             ctx.f32(p["alpha"])

@@ -8,6 +8,7 @@ included, as TFLite's kernel does.
 
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
+from . import _lut_s8
 from ._base import OpLowering, register
 from ._common import require_inputs, require_quant, require_same_shape
 
@@ -70,8 +71,14 @@ class Quantize(OpLowering):
             p.update(in_zp=zi, mult=m, shift=sh)
             op.kernel = _REQUANTIZE[(inp.dtype, out.dtype)]
         op.params = p
+        _lut_s8.offer_table(op)
+
+    def headers(self, op):
+        return _lut_s8.headers(op, self.header)
 
     def emit(self, op, ctx):
+        if _lut_s8.is_table(op):
+            return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
         if op.kernel in _FROM_FLOAT.values():

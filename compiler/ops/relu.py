@@ -9,6 +9,7 @@ converters emit it); then the clamp is both bit-exact and correct.  int16
 """
 
 from ..quant_math import quantize_multiplier, quantize_value_f32
+from . import _lut_s8
 from ._base import OpLowering, register
 from ._common import require_same_quant, unary_check
 
@@ -51,8 +52,14 @@ class Relu(OpLowering):
         else:
             op.kernel = "aot_relu_f32" if op.kind == "RELU" else "aot_relu6_f32"
         op.params = p
+        _lut_s8.offer_table(op)
+
+    def headers(self, op):
+        return _lut_s8.headers(op, self.header)
 
     def emit(self, op, ctx):
+        if _lut_s8.is_table(op):
+            return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
         if op.kernel in ("aot_relu_s8", "aot_relu_s16"):

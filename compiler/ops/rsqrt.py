@@ -9,6 +9,7 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
+from . import _lut_s8
 from ._base import OpLowering, register
 from ._common import unary_check
 
@@ -56,8 +57,14 @@ class Rsqrt(OpLowering):
         else:
             op.kernel = "aot_rsqrt_f32"
         op.params = p
+        _lut_s8.offer_table(op)
+
+    def headers(self, op):
+        return _lut_s8.headers(op, self.header)
 
     def emit(self, op, ctx):
+        if _lut_s8.is_table(op):
+            return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
         if op.kernel == "aot_rsqrt_s8":

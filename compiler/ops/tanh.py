@@ -9,6 +9,7 @@ input rescaling of _sigmoid_s16_rescale.py, as TFLite Micro's int16 kernel does.
 """
 
 from ..quant_math import gemmlowp_input_rescale
+from . import _lut_s8
 from ._base import OpLowering, register
 from ._sigmoid_s16_rescale import sigmoid_s16_rescale
 from ._common import require_fixed_quant, unary_check
@@ -44,8 +45,14 @@ class Tanh(OpLowering):
         else:
             op.kernel = "aot_tanh_f32"
         op.params = p
+        _lut_s8.offer_table(op)
+
+    def headers(self, op):
+        return _lut_s8.headers(op, self.header)
 
     def emit(self, op, ctx):
+        if _lut_s8.is_table(op):
+            return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
         if op.kernel == "aot_tanh_s8":

@@ -10,6 +10,7 @@ also runs in int8, has its own module (rsqrt.py). The float kernels are one loop
 import numpy as np
 
 from ..quant_math import quantize_multiplier
+from . import _lut_s8
 from ._base import OpLowering, register
 from ._common import unary_check
 
@@ -40,8 +41,14 @@ class UnaryMath(OpLowering):
             p.update(in_zp=zi, out_zp=zo, rescale=int(rescale), mult=m, shift=sh)
             op.kernel = "aot_abs_s8" if inp.dtype == "int8" else "aot_abs_s16"
         op.params = p
+        _lut_s8.offer_table(op)
+
+    def headers(self, op):
+        return _lut_s8.headers(op, self.header)
 
     def emit(self, op, ctx):
+        if _lut_s8.is_table(op):
+            return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
         if op.kernel == "aot_abs_s8":
