@@ -1,11 +1,12 @@
 """Generates the int8 models of the table-lookup unary kernels (committed next to this script):
 - unary_s8_int8.tflite (bench): a chain of ten int8 unary ops on a 1x48x48x32 tensor (73,728 values each):
   LEAKY_RELU (alpha 0.1), HARD_SWISH, ELU, QUANTIZE (int8 -> int8 requantization), ABS with a rescale, RELU with a
-  requantization, RELU6, TANH, LOGISTIC and RSQRT, each with its own output quantization;
+  requantization, RELU6, TANH, LOGISTIC and RSQRT, each with its own output quantization (each op after the first
+  runs in place on its input's buffer);
 - unary_lut_variants_int8.tflite (QEMU model tests on the M4 and the M55): every table-served op on tensors of
-  odd sizes (byte tails of the word kernel, a predicated tail of the Helium kernel, a 1-element tensor), with
-  drawn scales and zero points, extremes included (1e-6 .. 3000, the int8 ends), negative and >1 LEAKY_RELU
-  alphas, and one op working in place on its input's buffer.
+  231, 37, 1 and 160 values (byte tails of the word kernel, a predicated tail of the Helium kernel, a whole number
+  of vectors; the 1-value tensor keeps the op's own kernel), with drawn scales and zero points, extremes included
+  (1e-6 .. 3000, the int8 ends), and LEAKY_RELU alphas of 0, 0.1, -0.7 and 2.5.
 Scales and zero points are seeded draws; each op's structural constraints are honoured (TANH and LOGISTIC outputs in
 TFLite's fixed quantization, RELU6 with identical input and output quantization, RSQRT inputs at or above their
 zero point, which is then -128, and an output scale its rescaling accepts).  Uses tests/compiler/tflite_builder.py
