@@ -254,7 +254,9 @@ def _leaky_relu(v: int, p: dict) -> int:
 
 
 def _relu(v: int, p: dict) -> int:
-    return _clamp(multiply_by_quantized_multiplier(v - p["in_zp"], p["mult"], p["shift"]) + p["out_zp"], p["lo"], p["hi"])
+    return _clamp(
+        multiply_by_quantized_multiplier(v - p["in_zp"], p["mult"], p["shift"]) + p["out_zp"], p["lo"], p["hi"]
+    )
 
 
 def _relu6(v: int, p: dict) -> int:

@@ -72,7 +72,7 @@ def variants():
     outs = []
     shapes = ([1, 3, 7, 11], [37], [1], [2, 5, 16])
     kinds = ("ABS", "LEAKY_RELU", "HARD_SWISH", "ELU", "QUANTIZE", "RELU", "RELU6", "TANH", "LOGISTIC", "RSQRT")
-    for i, kind in enumerate(kinds):
+    for kind in kinds:
         for j, shape in enumerate(shapes):
             qi = (float(rng.choice(scales)) * float(rng.uniform(0.7, 1.3)), int(rng.choice(zps)))
             qo = (float(rng.choice(scales)) * float(rng.uniform(0.7, 1.3)), int(rng.choice(zps)))
