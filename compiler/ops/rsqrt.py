@@ -39,7 +39,11 @@ class Rsqrt(OpLowering):
         si, zi = inp.quant.scalar()
         so, zo = out.quant.scalar()
         mult, shift = rsqrt_multiplier(si, so)
-        if mult != 0 and shift - EXTRA_BITS < -31:
+        # At the 2^-12 boundary the float32 product can round onto 2^12 while the exact factor lies just below
+        # 2^-12: the tflite-micro interpreter then takes the 32-bit shift (its output saturates for every input),
+        # so a factor below 2^-12 in double is refused too.
+        exact = 1.0 / (np.sqrt(float(np.float32(si))) * float(np.float32(so)))
+        if mult != 0 and (shift - EXTRA_BITS < -31 or exact < 2.0**-12):
             raise UnsupportedError(
                 f"Operator {op.index} (RSQRT) on int8 tensor '{inp.name}' (scale {si:.6g}) into '{out.name}' "
                 f"(scale {so:.6g}): the output rescaling 1 / (sqrt(input_scale) * output_scale) = "

@@ -100,9 +100,25 @@ def test_rsqrt_every_valid_input(tmp_path, qi, qo):
     check_against_tflm(tmp_path, unary("RSQRT", [valid.size], qi, qo), cases=[[valid]])
 
 
-def test_rsqrt_refuses_tiny_rescale(tmp_path):
-    err = _compile_error(tmp_path, unary("RSQRT", [4], (100.0, -128), (500.0, 0)))
+@pytest.mark.parametrize(
+    "qi,qo",
+    [
+        ((100.0, -128), (500.0, 0)),
+        # float32 sqrt(s_in) * s_out rounds to exactly 2^12, the exact factor is just below 2^-12: the interpreter
+        # saturates every output there (its 32-bit shift), so this is refused too.
+        ((40.78754744104404, -119), (641.3515549232669, 0)),
+    ],
+)
+def test_rsqrt_refuses_tiny_rescale(tmp_path, qi, qo):
+    err = _compile_error(tmp_path, unary("RSQRT", [4], qi, qo))
     assert isinstance(err, UnsupportedError) and "RSQRT" in str(err) and "'x'" in str(err), err
+
+
+def test_rsqrt_at_the_boundary(tmp_path):
+    # A factor of exactly 2^-12 in float32 and in double (s_in = 4^k makes the square root exact): accepted and exact.
+    qi, qo = (16.0, -128), (1024.0, 0)
+    valid = np.arange(qi[1], 128, dtype=np.int32).astype(np.int8)
+    check_against_tflm(tmp_path, unary("RSQRT", [valid.size], qi, qo), cases=[[valid]])
 
 
 def _rows(depth):
