@@ -381,7 +381,8 @@ def _logical_not(ctx):
 
 
 def _where(ctx):
-    """Where(condition, x, y): SELECT_V2 on float32 data (up to 4-D, broadcast)."""
+    """Where(condition, x, y): SELECT_V2 on float32 data (up to 4-D, broadcast); raw int8 / uint8 / int32 data
+    (not quantized) selects in int32, widened and narrowed back (a copy of values, so exact)."""
     if ctx.quantized:
         raise NotQuantizable()
     b = ctx.b
@@ -389,8 +390,26 @@ def _where(ctx):
     shape = ctx.out_shape(0)
     if len(shape) > 4:
         raise ctx.unsupported(f"output rank {len(shape)}; Where is supported up to 4-D")
+    if x.dtype == y.dtype and x.dtype != "float32" and is_raw_int(x) and is_raw_int(y):
+        c = (
+            b.const_tensor(f"{ctx.name}:{cond.name}", np.asarray(cond.const).astype(np.bool_), "bool")
+            if cond.is_const
+            else b.get(cond, "onnx")
+        )
+        if x.dtype == "int32":
+            out = b.runtime_value(ctx.out_name(), shape, "int32")
+            b.add_op("SELECT_V2", [c, to_int32(ctx, x), to_int32(ctx, y)], [out.tensors["onnx"]], {})
+        else:
+            res = b.new_tensor(f"{ctx.name}:i32", shape, "int32")
+            b.add_op("SELECT_V2", [c, to_int32(ctx, x), to_int32(ctx, y)], [res], {})
+            out = narrow(ctx, res, x.dtype, shape)
+        ctx.set_output(0, out)
+        return
     if {x.dtype, y.dtype} != {"float32"}:
-        raise ctx.unsupported(f"x and y of types {x.dtype}, {y.dtype}; Where is supported on float32 data")
+        raise ctx.unsupported(
+            f"x and y of types {x.dtype}, {y.dtype}; Where is supported on float32 data and on raw (not "
+            "quantized) int8, uint8 or int32 data of one type"
+        )
     tensors = []
     for v, dt in ((cond, "bool"), (x, "float32"), (y, "float32")):
         if v.is_const:
