@@ -164,9 +164,8 @@ def _pow_int(ctx, a, c, shape):
     """Pow with run-time integer data: POW_INT32 (int32 ** int32 or float32 -> int32, float32 ** int32 ->
     float32), onnxruntime's results (aot/kernels/pow_int.h).  Other integer types are refused."""
     b = ctx.b
-    if a.dtype not in ("int32", "float32") or c.dtype not in ("int32", "float32") or (
-        not is_raw_int(a) and a.dtype != "float32"
-    ):
+    exp_ok = c.dtype in ("int32", "float32") or (c.is_const and np.asarray(c.const).dtype.kind in "iuf")
+    if a.dtype not in ("int32", "float32") or not exp_ok or (not is_raw_int(a) and a.dtype != "float32"):
         raise ctx.unsupported(
             f"base '{a.name}' of type {a.dtype} and exponent '{c.name}' of type {c.dtype}; Pow is supported on "
             "float32 data, and on int32 data (base int32 with an int32 or float32 exponent, or base float32 with "

@@ -41,6 +41,13 @@ static int32_t pow_s32(int32_t x, int32_t y)
     return x < 0 && odd ? to_s32(0u - r) : (int32_t)r;
 }
 
+/* x * x (e == 2) or x * x * x (e == 3), wrapping: onnxruntime's shortcut for a one-element exponent. */
+static int32_t square_or_cube_s32(int32_t x, int32_t e)
+{
+    const uint32_t sq = (uint32_t)x * (uint32_t)x;
+    return to_s32(e == 2 ? sq : sq * (uint32_t)x);
+}
+
 static int32_t double_to_s32(double r)
 {
     /* Out of range or NaN (the comparisons fail): what x86-64's truncating conversion gives. */
@@ -71,19 +78,34 @@ static int32_t double_to_s32(double r)
     } while (0)
 
 void aot_pow_s32(const int32_t* base, const int32_t* exponent, int32_t* output, const int32_t* dims,
-                 const int32_t* base_strides, const int32_t* exponent_strides)
+                 const int32_t* base_strides, const int32_t* exponent_strides, int32_t single_exponent)
 {
+    if (single_exponent && (exponent[0] == 2 || exponent[0] == 3)) {
+        const int32_t e = exponent[0];
+        AOT_POW_WALK(output[o] = square_or_cube_s32(base[a], e); (void)b);
+        return;
+    }
     AOT_POW_WALK(output[o] = pow_s32(base[a], exponent[b]));
 }
 
 void aot_pow_s32_f32(const int32_t* base, const float* exponent, int32_t* output, const int32_t* dims,
-                     const int32_t* base_strides, const int32_t* exponent_strides)
+                     const int32_t* base_strides, const int32_t* exponent_strides, int32_t single_exponent)
 {
+    if (single_exponent && (exponent[0] == 2.0f || exponent[0] == 3.0f)) {
+        const int32_t e = exponent[0] == 2.0f ? 2 : 3;
+        AOT_POW_WALK(output[o] = square_or_cube_s32(base[a], e); (void)b);
+        return;
+    }
     AOT_POW_WALK(output[o] = double_to_s32(pow((double)base[a], (double)exponent[b])));
 }
 
 void aot_pow_f32_s32(const float* base, const int32_t* exponent, float* output, const int32_t* dims,
-                     const int32_t* base_strides, const int32_t* exponent_strides)
+                     const int32_t* base_strides, const int32_t* exponent_strides, int32_t single_exponent)
 {
+    if (single_exponent && (exponent[0] == 2 || exponent[0] == 3)) {
+        const int32_t e = exponent[0];
+        AOT_POW_WALK(output[o] = e == 2 ? base[a] * base[a] : base[a] * base[a] * base[a]; (void)b);
+        return;
+    }
     AOT_POW_WALK(output[o] = (float)pow((double)base[a], (double)exponent[b]));
 }

@@ -6,7 +6,9 @@
  * aot_pow_s32:     int32 base, int32 exponent, int32 result, computed exactly in integers (the double result
  *                  of an integer power inside the int32 range is exact, so the two agree).
  * aot_pow_s32_f32: int32 base, float32 exponent, int32 result: pow() in double, then the conversion above.
- * aot_pow_f32_s32: float32 base, int32 exponent, float32 result: pow() in double, rounded once to float. */
+ * aot_pow_f32_s32: float32 base, int32 exponent, float32 result: pow() in double, rounded once to float.
+ * single_exponent (the exponent tensor has one element): an exponent of 2 or 3 is x * x or x * x * x instead,
+ * wrapping in int32 (onnxruntime's shortcut, which gives e.g. 46341 ** 2 = -2147479015, not INT32_MIN). */
 #ifndef AOT_KERNELS_POW_INT_H_
 #define AOT_KERNELS_POW_INT_H_
 
@@ -17,11 +19,11 @@ extern "C" {
 #endif
 
 void aot_pow_s32(const int32_t* base, const int32_t* exponent, int32_t* output, const int32_t* dims,
-                 const int32_t* base_strides, const int32_t* exponent_strides);
+                 const int32_t* base_strides, const int32_t* exponent_strides, int32_t single_exponent);
 void aot_pow_s32_f32(const int32_t* base, const float* exponent, int32_t* output, const int32_t* dims,
-                     const int32_t* base_strides, const int32_t* exponent_strides);
+                     const int32_t* base_strides, const int32_t* exponent_strides, int32_t single_exponent);
 void aot_pow_f32_s32(const float* base, const int32_t* exponent, float* output, const int32_t* dims,
-                     const int32_t* base_strides, const int32_t* exponent_strides);
+                     const int32_t* base_strides, const int32_t* exponent_strides, int32_t single_exponent);
 
 #ifdef __cplusplus
 }
