@@ -1,6 +1,7 @@
 """POW_INT32: ONNX Pow with an int32 operand (no TFLite builtin; the ONNX frontend emits it), with
 onnxruntime's results (aot/kernels/pow_int.h): int32 ** int32 and int32 ** float32 give int32, float32 ** int32
-gives float32; a one-element exponent of 2 or 3 multiplies (wrapping), as onnxruntime does.  Broadcasting as the other element-wise ops, up to 4-D (the frontend merges axes above that)."""
+gives float32; a one-element exponent of 2 or 3 multiplies (wrapping), as onnxruntime does.  Broadcasting as the
+other element-wise ops, up to 4-D (the frontend merges axes above that)."""
 
 import numpy as np
 

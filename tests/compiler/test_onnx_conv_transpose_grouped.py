@@ -75,7 +75,7 @@ def _dense_macs(op, group, dil):
     n, ih, iw, ic = (int(d) for d in op.input(2).shape)
     _, kh, kw, _ = (int(d) for d in op.input(1).shape)
     _, oh, ow, oc = (int(d) for d in op.outputs[0].shape)
-    dh, dw = (dil if len(dil) == 2 else [1] + dil)
+    dh, dw = dil if len(dil) == 2 else [1] + dil
     sh, sw, pt, pl = op.options["StrideH"], op.options["StrideW"], op.options["PadTop"], op.options["PadLeft"]
 
     def taps(i_n, k, s, p, o_n):

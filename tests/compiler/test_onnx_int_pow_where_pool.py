@@ -56,9 +56,9 @@ def test_pow_int32_matches_onnxruntime():
     base = np.concatenate(
         [rng.integers(-12, 13, 40), [0, 0, 1, -1, -1, 2, -2, -2, 46340, 46341, -46341, 2147483647, -2147483648, 3]]
     ).astype(np.int32)
-    expo = np.concatenate(
-        [rng.integers(-3, 12, 40), [0, -1, -7, -3, -4, 30, 31, 32, 2, 2, 2, 1, 1, 19]]
-    ).astype(np.int32)
+    expo = np.concatenate([rng.integers(-3, 12, 40), [0, -1, -7, -3, -4, 30, 31, 32, 2, 2, 2, 1, 1, 19]]).astype(
+        np.int32
+    )
     n = base.size
     fexp = (expo.astype(np.float32) + rng.choice([0.0, 0.5, 0.25], n).astype(np.float32)).astype(np.float32)
     fbase = rng.uniform(-3, 3, n).astype(np.float32)

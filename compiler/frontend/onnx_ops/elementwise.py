@@ -184,8 +184,10 @@ def _pow_int(ctx, a, c, shape):
             exp = _pow_exponent_int32(ctx, c)
         out_dtype = "int32"
     else:
-        base = b.const_tensor(f"{ctx.name}:{a.name}", float_const(ctx, a, "base"), "float32") if a.is_const else (
-            data_tensor(ctx, a, "onnx")
+        base = (
+            b.const_tensor(f"{ctx.name}:{a.name}", float_const(ctx, a, "base"), "float32")
+            if a.is_const
+            else (data_tensor(ctx, a, "onnx"))
         )
         exp = _pow_exponent_int32(ctx, c)
         out_dtype = "float32"

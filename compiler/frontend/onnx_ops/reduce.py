@@ -56,9 +56,11 @@ def _reduce_bool(ctx, kind, x, axes, keep):
     if kind not in ("REDUCE_MAX", "REDUCE_MIN"):
         raise ctx.unsupported(f"input '{x.name}' is bool; of the reductions only ReduceMax and ReduceMin take bool")
     t = b.get(x, "onnx")
-    shape = [1 if i in axes else d for i, d in enumerate(x.shape)] if keep else [
-        d for i, d in enumerate(x.shape) if i not in axes
-    ]
+    shape = (
+        [1 if i in axes else d for i, d in enumerate(x.shape)]
+        if keep
+        else [d for i, d in enumerate(x.shape) if i not in axes]
+    )
     axes_t = b.int32_const(f"{ctx.name}:axes", axes)
     out = b.runtime_value(ctx.out_name(), tuple(shape), "bool")
     if kind == "REDUCE_MIN":

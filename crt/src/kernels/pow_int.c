@@ -58,23 +58,22 @@ static int32_t double_to_s32(double r)
 }
 
 /* The 4-D broadcast walk of aot/kernels/binary.h: element index of each input for output element o. */
-#define AOT_POW_WALK(BODY)                                                                                          \
-    do {                                                                                                            \
-        int32_t i0, i1, i2, i3, o = 0;                                                                              \
-        for (i0 = 0; i0 < dims[0]; i0++) {                                                                          \
-            for (i1 = 0; i1 < dims[1]; i1++) {                                                                      \
-                for (i2 = 0; i2 < dims[2]; i2++) {                                                                  \
-                    const int32_t ja = i0 * base_strides[0] + i1 * base_strides[1] + i2 * base_strides[2];          \
-                    const int32_t jb =                                                                              \
-                        i0 * exponent_strides[0] + i1 * exponent_strides[1] + i2 * exponent_strides[2];             \
-                    for (i3 = 0; i3 < dims[3]; i3++, o++) {                                                         \
-                        const int32_t a = ja + i3 * base_strides[3];                                                \
-                        const int32_t b = jb + i3 * exponent_strides[3];                                            \
-                        BODY;                                                                                       \
-                    }                                                                                               \
-                }                                                                                                   \
-            }                                                                                                       \
-        }                                                                                                           \
+#define AOT_POW_WALK(BODY)                                                                                             \
+    do {                                                                                                               \
+        int32_t i0, i1, i2, i3, o = 0;                                                                                 \
+        for (i0 = 0; i0 < dims[0]; i0++) {                                                                             \
+            for (i1 = 0; i1 < dims[1]; i1++) {                                                                         \
+                for (i2 = 0; i2 < dims[2]; i2++) {                                                                     \
+                    const int32_t ja = i0 * base_strides[0] + i1 * base_strides[1] + i2 * base_strides[2];             \
+                    const int32_t jb = i0 * exponent_strides[0] + i1 * exponent_strides[1] + i2 * exponent_strides[2]; \
+                    for (i3 = 0; i3 < dims[3]; i3++, o++) {                                                            \
+                        const int32_t a = ja + i3 * base_strides[3];                                                   \
+                        const int32_t b = jb + i3 * exponent_strides[3];                                               \
+                        BODY;                                                                                          \
+                    }                                                                                                  \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
     } while (0)
 
 void aot_pow_s32(const int32_t* base, const int32_t* exponent, int32_t* output, const int32_t* dims,
