@@ -222,21 +222,12 @@ class _Reader:
                 raise UnsupportedError(f"Model input '{inp.name}' has no shape; static shapes are required.")
             shape = []
             for d in tt.shape.dim:
-                if d.HasField("dim_value") and d.dim_value > 0:
+                if d.HasField("dim_value") and d.dim_value >= 0:
+                    # 0 is a static size too: a zero-size input (no data; see onnx_ops/dispatch.py ZERO_SIZE_OPS)
                     shape.append(int(d.dim_value))
                 elif d.HasField("dim_param") and d.dim_param in self.dims:
                     d.dim_value = self.dims[d.dim_param]  # pin in the proto too, for shape inference
                     shape.append(int(d.dim_value))
-                elif d.HasField("dim_value") and d.dim_value == 0:
-                    raise UnsupportedError(
-                        f"Model input '{inp.name}' has a zero-size dimension (dimension {len(shape)} of "
-                        f"{[x.dim_value if x.HasField('dim_value') else x.dim_param or '?' for x in tt.shape.dim]}): "
-                        "it holds no elements. Zero-size tensors are not supported: the generated C API gives "
-                        "every model input and output a buffer of its elements, which C99 cannot declare empty, "
-                        "and a model reading no data computes only constants (a reduction over the empty set is "
-                        "its identity, a zero-size Reshape or Split no work at all); re-export the model without "
-                        "the empty input."
-                    )
                 else:
                     what = f"symbolic dimension '{d.dim_param}'" if d.HasField("dim_param") else "an unknown dimension"
                     hint = (

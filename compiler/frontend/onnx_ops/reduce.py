@@ -36,6 +36,9 @@ def _reduce_to(ctx, kind, axes):
     axes = sorted(ctx.axes(ctx.ints(axes, "the axes"), x.rank, "the axes"))
     if x.rank > 4:
         raise ctx.unsupported(f"input rank {x.rank} is above 4")
+    if 0 in [int(d) for d in x.shape] and all(int(x.shape[a]) for a in range(x.rank) if a not in axes):
+        _empty_set(ctx, kind, x, axes, keep)  # else the output has no elements either: the kernel does no work
+        return
     if x.dtype == "bool":
         _reduce_bool(ctx, kind, x, axes, keep)
         return
@@ -47,6 +50,38 @@ def _reduce_to(ctx, kind, axes):
         shape = [d for i, d in enumerate(t.shape) if i not in ir_axes]
     out = out_value(ctx, 0, shape, layout)
     b.add_op(kind, [t, b.int32_const(f"{ctx.name}:axes", ir_axes)], [out.tensors[layout]], {"KeepDims": keep})
+    ctx.set_output(0, out)
+
+
+def _empty_set(ctx, kind, x, axes, keep):
+    """A reduction over the empty set (zero-size data, an output with elements) holds the identity, as onnxruntime
+    gives: sum 0, product 1, max -inf (false for bool), min +inf (true).  The result is a run-time tensor (a copy
+    of the constant), so what follows computes at run time too: a Log after it gives -inf, which no C float
+    constant spells; the infinities themselves are LOG of 0 (-inf) and its NEG (+inf)."""
+    b = ctx.b
+    shape = (
+        [1 if i in axes else d for i, d in enumerate(x.shape)]
+        if keep
+        else [d for i, d in enumerate(x.shape) if i not in axes]
+    )
+    dtype = "bool" if x.dtype == "bool" else "float32"
+    if kind == "MEAN":
+        raise ctx.unsupported(f"input '{x.name}' has no elements: the mean over the empty set is NaN")
+    if kind not in ("SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN") or x.dtype not in ("float32", "bool"):
+        raise ctx.unsupported(f"input '{x.name}' of type {x.dtype} has no elements")
+    out = b.runtime_value(ctx.out_name(), tuple(shape), dtype)
+    if kind in ("SUM", "REDUCE_PROD") or dtype == "bool":
+        value = {"SUM": 0, "REDUCE_PROD": 1, "REDUCE_MAX": 0, "REDUCE_MIN": 1}[kind]
+        arr = np.full(shape, value, np.bool_ if dtype == "bool" else np.float32)
+        b.add_op("RESHAPE", [b.const_tensor(f"{ctx.name}:identity", arr, dtype)], [out.tensors["onnx"]])
+    else:
+        zero = b.const_tensor(f"{ctx.name}:zero", np.zeros(shape, np.float32), "float32")
+        if kind == "REDUCE_MAX":
+            b.add_op("LOG", [zero], [out.tensors["onnx"]])
+        else:
+            neg_inf = b.new_tensor(f"{ctx.name}:neg_inf", tuple(shape), "float32")
+            b.add_op("LOG", [zero], [neg_inf])
+            b.add_op("NEG", [neg_inf], [out.tensors["onnx"]])
     ctx.set_output(0, out)
 
 
