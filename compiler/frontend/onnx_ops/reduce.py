@@ -65,23 +65,26 @@ def _empty_set(ctx, kind, x, axes, keep):
         else [d for i, d in enumerate(x.shape) if i not in axes]
     )
     dtype = "bool" if x.dtype == "bool" else "float32"
-    if kind == "MEAN":
-        raise ctx.unsupported(f"input '{x.name}' has no elements: the mean over the empty set is NaN")
     if kind not in ("SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN") or x.dtype not in ("float32", "bool"):
-        raise ctx.unsupported(f"input '{x.name}' of type {x.dtype} has no elements")
-    out = b.runtime_value(ctx.out_name(), tuple(shape), dtype)
+        raise ctx.unsupported(
+            f"input '{x.name}' of type {x.dtype} has no elements; reductions over the empty set are supported on "
+            "float32 (ReduceSum, ReduceProd, ReduceMax, ReduceMin) and bool (ReduceMax, ReduceMin) data"
+        )
+    s1 = list(shape) or [1]  # a scalar result is computed as one element, then reshaped
     if kind in ("SUM", "REDUCE_PROD") or dtype == "bool":
         value = {"SUM": 0, "REDUCE_PROD": 1, "REDUCE_MAX": 0, "REDUCE_MIN": 1}[kind]
-        arr = np.full(shape, value, np.bool_ if dtype == "bool" else np.float32)
-        b.add_op("RESHAPE", [b.const_tensor(f"{ctx.name}:identity", arr, dtype)], [out.tensors["onnx"]])
+        res = b.const_tensor(
+            f"{ctx.name}:identity", np.full(s1, value, np.bool_ if dtype == "bool" else np.float32), dtype
+        )
     else:
-        zero = b.const_tensor(f"{ctx.name}:zero", np.zeros(shape, np.float32), "float32")
-        if kind == "REDUCE_MAX":
-            b.add_op("LOG", [zero], [out.tensors["onnx"]])
-        else:
-            neg_inf = b.new_tensor(f"{ctx.name}:neg_inf", tuple(shape), "float32")
-            b.add_op("LOG", [zero], [neg_inf])
-            b.add_op("NEG", [neg_inf], [out.tensors["onnx"]])
+        res = b.new_tensor(f"{ctx.name}:neg_inf", s1, "float32")
+        b.add_op("LOG", [b.const_tensor(f"{ctx.name}:zero", np.zeros(s1, np.float32), "float32")], [res])
+        if kind == "REDUCE_MIN":
+            pos = b.new_tensor(f"{ctx.name}:pos_inf", s1, "float32")
+            b.add_op("NEG", [res], [pos])
+            res = pos
+    out = b.runtime_value(ctx.out_name(), tuple(shape), dtype)
+    b.add_op("RESHAPE", [res], [out.tensors["onnx"]])
     ctx.set_output(0, out)
 
 
