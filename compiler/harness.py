@@ -5,6 +5,12 @@ carries its state from case to case, as one TFLite Micro interpreter invoked onc
 from .codegen.state_caller import io_declarations, run_with_io, state_declaration, state_reset
 
 
+def _nbytes(f) -> str:
+    """The field's byte count as C: its element count times the element size (0 for a zero-size tensor, whose
+    array is declared with one element)."""
+    return f"{f.tensor.num_elements}u * sizeof({f.tensor.ctype})"
+
+
 def render_run_harness(prefix: str, fields) -> str:
     P = prefix.upper()
     ins = [f for f in fields if f.kind == "input"]
@@ -21,7 +27,8 @@ def render_run_harness(prefix: str, fields) -> str:
         f"static uint8_t harness_ws[{P}_WORKSPACE_SIZE] __attribute__((aligned({P}_WORKSPACE_ALIGN)));",
     ] + state_declaration(prefix, "harness_state")
     for f in ins + outs:
-        L.append(f"static {f.tensor.ctype} harness_{f.kind}_{f.position}[{f.tensor.num_elements}];")
+        # A zero-size tensor (an ONNX input with a 0 dimension) still needs a valid C array; its byte count is 0.
+        L.append(f"static {f.tensor.ctype} harness_{f.kind}_{f.position}[{max(f.tensor.num_elements, 1)}];")
     L += (
         [
             "",
@@ -50,16 +57,15 @@ def render_run_harness(prefix: str, fields) -> str:
     L.append("    for (i = 0; i < n; i++) {")
     for f in ins:
         L += [
-            f"        if (fread(harness_input_{f.position}, 1, sizeof(harness_input_{f.position}),"
-            f" fin) != sizeof(harness_input_{f.position})) {{",
+            f"        if (fread(harness_input_{f.position}, 1, {_nbytes(f)}, fin) != {_nbytes(f)}) {{",
             '            fprintf(stderr, "short input file\\n");',
             "            return 2;",
             "        }",
         ]
     L += run_with_io(
         prefix,
-        [(f.field, f"harness_input_{f.position}", f"sizeof(harness_input_{f.position})") for f in ins],
-        [(f.field, f"harness_output_{f.position}", f"sizeof(harness_output_{f.position})") for f in outs],
+        [(f.field, f"harness_input_{f.position}", f"{_nbytes(f)}") for f in ins],
+        [(f.field, f"harness_output_{f.position}", f"{_nbytes(f)}") for f in outs],
         "harness_ws",
         "harness_state",
         "        ",
@@ -72,6 +78,6 @@ def render_run_harness(prefix: str, fields) -> str:
         "        }",
     ]
     for f in outs:
-        L.append(f"        fwrite(harness_output_{f.position}, 1, sizeof(harness_output_{f.position}), fout);")
+        L.append(f"        fwrite(harness_output_{f.position}, 1, {_nbytes(f)}, fout);")
     L += ["    }", "    fclose(fin);", "    fclose(fout);", "    return 0;", "}", ""]
     return "\n".join(L)

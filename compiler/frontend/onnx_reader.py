@@ -222,7 +222,8 @@ class _Reader:
                 raise UnsupportedError(f"Model input '{inp.name}' has no shape; static shapes are required.")
             shape = []
             for d in tt.shape.dim:
-                if d.HasField("dim_value") and d.dim_value > 0:
+                if d.HasField("dim_value") and d.dim_value >= 0:
+                    # 0 is a static size too: a zero-size input (no data; see onnx_ops/dispatch.py ZERO_SIZE_OPS)
                     shape.append(int(d.dim_value))
                 elif d.HasField("dim_param") and d.dim_param in self.dims:
                     d.dim_value = self.dims[d.dim_param]  # pin in the proto too, for shape inference

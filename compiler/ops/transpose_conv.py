@@ -10,7 +10,10 @@ pixel (aot/kernels/transpose_conv.h), so unlike TFLite's scatter form they need 
 SMLAD (DSP extension) or VMLADAVA (Helium) kernels where the core has them (the kernel table chooses), with the
 input offset folded into a per-(channel, tap) table.
 The ONNX frontend's ConvTranspose gives its leading pads explicitly instead (IR options PadTop / PadLeft, which no
-TFLite model carries): ONNX pads, output_padding and output_shape allow any non-negative leading pad.
+TFLite model carries): ONNX pads, output_padding and output_shape allow any non-negative leading pad.  It also
+gives Group and DilationH / DilationW (float32 only, no TFLite model carries them either): the filter is then
+[out_c, kh, kw, in_c / group] and runs on the grouped kernel, which reads each group's channel slice and spaces
+the taps by the dilation, so neither zero blocks nor zeros between taps are stored or multiplied.
 """
 
 import numpy as np
@@ -55,6 +58,12 @@ def layer_padding(op) -> tuple:
     return transpose_padding(code, sh, int(oh), int(kh)), transpose_padding(code, sw, int(ow), int(kw))
 
 
+def group_dilation(op) -> tuple:
+    """(group, dilation_h, dilation_w) of a TRANSPOSE_CONV op: 1s unless the ONNX frontend set them."""
+    o = op.options
+    return int(o.get("Group", 1)), int(o.get("DilationH", 1)), int(o.get("DilationW", 1))
+
+
 @register
 class TransposeConv(OpLowering):
     builtins = ("TRANSPOSE_CONV",)
@@ -85,10 +94,21 @@ class TransposeConv(OpLowering):
         n, _, _, ic = nhwc(inp.shape, op, "input")
         on, _, _, oc = nhwc(out.shape, op, "output")
         foc, _, _, fic = nhwc(filt.shape, op, "filter")
-        if on != n or fic != ic or foc != oc:
+        group, dh, dw = group_dilation(op)
+        if group < 1 or dh < 1 or dw < 1 or ic % group or oc % group:
+            raise CompileError(
+                f"{what}: group {group} must divide the input channels {ic} and output channels {oc}, and the "
+                f"dilations ({dh}, {dw}) must be at least 1."
+            )
+        if (group, dh, dw) != (1, 1, 1) and out.dtype != "float32":
+            raise UnsupportedError(
+                f"{what}: groups and dilations are supported in float32 only (got {out.dtype} with group {group}, "
+                f"dilations ({dh}, {dw}))."
+            )
+        if on != n or fic * group != ic or foc != oc:
             raise CompileError(
                 f"{what}: filter {list(filt.shape)} does not map input {list(inp.shape)} to output "
-                f"{list(out.shape)} (the filter must be [out_c, kh, kw, in_c], batches equal)."
+                f"{list(out.shape)} (the filter must be [out_c, kh, kw, in_c / group], batches equal)."
             )
         o = op.options
         if o.get("StrideH", 1) < 1 or o.get("StrideW", 1) < 1:
@@ -144,7 +164,10 @@ class TransposeConv(OpLowering):
             select(op, p, Layer())
         else:
             p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
-            op.kernel = "aot_transpose_conv_f32"
+            group, dh, dw = group_dilation(op)
+            p.update(group=group, dh=dh, dw=dw)
+            grouped = (group, dh, dw) != (1, 1, 1)
+            op.kernel = "aot_transpose_conv_grouped_f32" if grouped else "aot_transpose_conv_f32"
         op.params = p
 
     def emit(self, op, ctx):
@@ -172,6 +195,8 @@ class TransposeConv(OpLowering):
             p["pad_l"],
         ]
         if out.dtype == "float32":
+            if op.kernel == "aot_transpose_conv_grouped_f32":
+                args += [p["dh"], p["dw"], p["group"]]
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
             return [ctx.call(op.kernel, args)]
         if out.dtype == "int16":

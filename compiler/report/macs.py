@@ -15,24 +15,25 @@ def _prod(shape) -> int:
     return n
 
 
-def _taps_inside(in_size: int, k: int, stride: int, pad: int, out_size: int) -> int:
+def _taps_inside(in_size: int, k: int, stride: int, pad: int, out_size: int, dilation: int = 1) -> int:
     """(input index, filter tap) pairs of a transposed convolution that land inside the output along one axis."""
-    return sum(1 for i in range(in_size) for f in range(k) if 0 <= i * stride - pad + f < out_size)
+    return sum(1 for i in range(in_size) for f in range(k) if 0 <= i * stride - pad + f * dilation < out_size)
 
 
 def _transpose_conv_macs(op) -> int:
     """One MAC per input element, filter tap and output channel that lands inside the output."""
-    from ..ops.transpose_conv import layer_padding
+    from ..ops.transpose_conv import group_dilation, layer_padding
 
     n, ih, iw, ic = (int(d) for d in op.input(2).shape)
-    _, kh, kw, _ = (int(d) for d in op.input(1).shape)
+    _, kh, kw, fic = (int(d) for d in op.input(1).shape)
+    _, dh, dw = group_dilation(op)
     _, oh, ow, oc = (int(d) for d in op.outputs[0].shape)
     o = op.options
     sh, sw = o.get("StrideH", 1), o.get("StrideW", 1)
     pad_t, pad_l = layer_padding(op)
-    rows = _taps_inside(ih, kh, sh, pad_t, oh)
-    cols = _taps_inside(iw, kw, sw, pad_l, ow)
-    return n * oc * ic * rows * cols
+    rows = _taps_inside(ih, kh, sh, pad_t, oh, dh)
+    cols = _taps_inside(iw, kw, sw, pad_l, ow, dw)
+    return n * oc * fic * rows * cols  # a grouped filter's in_c is the group's slice
 
 
 def op_macs(op) -> int:

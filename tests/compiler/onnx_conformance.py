@@ -24,13 +24,15 @@ hand-written with fewer digits than float32 (compared with half their last digit
 
 Outcomes: pass; unsupported (a CompileError/UnsupportedError: one clear paragraph); wrong (mismatch); crash
 (a traceback, a C build failure or a failed run).  `python tests/compiler/onnx_conformance.py [--out FILE]`
-prints (and writes) the per-operator table.
+prints (and writes) the per-operator table; `--only REGEX` runs only the cases whose name it matches (re.search),
+for iterating on a few operators (its pass rate is then of those cases only).
 """
 
 import argparse
 import glob
 import multiprocessing
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -212,16 +214,17 @@ def io_type_reason(model) -> str:
     return ""
 
 
-def collect_cases(tmp: str) -> list:
+def collect_cases(tmp: str, only: str = "") -> list:
     import onnx
 
+    wanted = re.compile(only).search if only else (lambda name: True)
     data = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data")
     cases = []
     for source in ("node", "pytorch-converted", "pytorch-operator", "simple"):
         for path in sorted(glob.glob(os.path.join(data, source, "*", "model.onnx"))):
             model = onnx.load(path)
             ops = sorted({n.op_type for n in model.graph.node})
-            if set(ops) <= ALLOWED:
+            if set(ops) <= ALLOWED and wanted(os.path.basename(os.path.dirname(path))):
                 _, sets = _load_dir_case(os.path.dirname(path), source)
                 model, sets, frozen = freeze_parameters(model, sets)
                 if frozen:
@@ -250,7 +253,7 @@ def collect_cases(tmp: str) -> list:
         os.makedirs(os.path.join(tmp, "node"), exist_ok=True)
         for tc in generated:
             ops = sorted({n.op_type for n in tc.model.graph.node})
-            if not set(ops) <= ALLOWED:
+            if not set(ops) <= ALLOWED or not wanted(tc.name):
                 continue
             path = os.path.join(tmp, "node", tc.name + ".onnx")
             sets = [(list(ins), list(outs)) for ins, outs in tc.data_sets]
@@ -390,8 +393,8 @@ def _run_case(exe: str, tmp: str, case: Case, io) -> None:
     case.outcome = "pass"
 
 
-def run_conformance(tmp: str, processes: int = 0) -> list:
-    cases = collect_cases(tmp)
+def run_conformance(tmp: str, processes: int = 0, only: str = "") -> list:
+    cases = collect_cases(tmp, only)
     jobs = [(i, c.model_path, os.path.join(tmp, f"case{i}")) for i, c in enumerate(cases)]
     procs = processes or min(4, os.cpu_count() or 1)
     ctx = multiprocessing.get_context("fork")
@@ -490,9 +493,10 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", help="also write the table to this file")
     ap.add_argument("--processes", type=int, default=0)
+    ap.add_argument("--only", default="", help="run only the cases whose name matches this regular expression")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="onnx-conf-") as tmp:
-        cases = run_conformance(tmp, args.processes)
+        cases = run_conformance(tmp, args.processes, args.only)
     text, _, _ = summarize(cases)
     print(text)
     if args.out:

@@ -4,8 +4,9 @@ Pads, output_padding, output_shape and auto_pad are resolved here to a leading p
 exactly as the ONNX reference evaluator does (explicit pads win; SAME_UPPER / SAME_LOWER split the total padding
 that output_shape, by default input * stride, implies); the TRANSPOSE_CONV kernels take the leading pad directly
 (IR options PadTop / PadLeft) and gather, for each output pixel, the taps that reach it, so any output size works.
-Dilations are folded into the filter (zeros between the taps) and groups into one block-diagonal filter
-[M, kh, kw, C]: exact, at the cost of multiplying by those zeros (group-many times the MACs of a grouped layer).
+Groups and dilations go to the kernel (IR options Group, DilationH, DilationW): the filter is stored group-wise
+as [M, kh, kw, C / group], each output channel reading only its group's input slice (depthwise: one channel),
+and the taps are spaced by the dilation in the kernel, so no zero is stored or multiplied.
 A 1-D layer runs as 2-D with height 1. The weights must be constants; int8 (QDQ) layers run in float32.
 """
 
@@ -105,15 +106,15 @@ def conv_transpose(ctx):
             [1] + in_sizes,
         )
         wdata = wdata[:, :, None, :]
-    # The TFLite filter [M, kh', kw', C]: taps spread by the dilation, each group's block on its own channels.
-    span = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
-    filt = np.zeros((m, span[0], span[1], c), np.float32)
+    # The filter [M, kh, kw, C / group]: ONNX's [C, M / group, kh, kw] has group g's inputs in rows
+    # g * cg .. (g + 1) * cg and its outputs in columns 0 .. mg; output channel g * mg + j is that column.
     cg = c // group
-    for g in range(group):
-        block = wdata[g * cg : (g + 1) * cg]  # [cg, mg, kh, kw]
-        filt[g * mg : (g + 1) * mg, :: dilations[0], :: dilations[1], g * cg : (g + 1) * cg] = np.transpose(
-            block, (1, 2, 3, 0)
-        )
+    filt = np.ascontiguousarray(
+        np.transpose(wdata.reshape(group, cg, mg, kernel[0], kernel[1]), (0, 2, 3, 4, 1)).reshape(
+            m, kernel[0], kernel[1], cg
+        ),
+        np.float32,
+    )
     n = int(x.shape[0])
     if nd == 1:
         src = data_tensor(ctx, x, "onnx")
@@ -144,6 +145,11 @@ def conv_transpose(ctx):
             "FusedActivationFunction": 0,
             "PadTop": begin[0],
             "PadLeft": begin[1],
+            **(
+                {}
+                if (group, dilations[0], dilations[1]) == (1, 1, 1)
+                else {"Group": group, "DilationH": dilations[0], "DilationW": dilations[1]}
+            ),
         },
     )
     if nd == 1:

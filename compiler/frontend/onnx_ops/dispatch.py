@@ -17,6 +17,14 @@ for _module in (conv, conv_transpose, elementwise, matmul, pool, quant, reduce, 
     REGISTRY.update(_module.CONVERTERS)
 
 
+# Operators that take zero-size (no-element) run-time data, which a model input with a 0 dimension brings: views and
+# splits of it (their kernels copy nothing), element-wise Abs / Neg / Mul on it (no element to compute) and the
+# reductions, which over the empty set give their identity (reduce.py).  Other operators refuse it by name.
+ZERO_SIZE_OPS = frozenset(
+    "Reshape Flatten Squeeze Unsqueeze Identity Split Abs Neg Mul ReduceSum ReduceProd ReduceMax ReduceMin".split()
+)
+
+
 def supported_onnx_ops() -> list:
     return sorted(REGISTRY)
 
@@ -57,6 +65,14 @@ def convert_node(reader, node, idx: int) -> None:
                 "operators take numeric constants only (float, integer or bool)."
             )
     runtime = [v for v in inputs if v is not None and not v.is_const]
+    empty = next((v for v in runtime if 0 in [int(d) for d in v.shape]), None)
+    if empty is not None and node.op_type not in ZERO_SIZE_OPS:
+        raise UnsupportedError(
+            f"ONNX node '{node.name or node.op_type}' ({node.op_type}) reads '{empty.name}' of shape "
+            f"{list(empty.shape)}, which holds no elements; zero-size data is supported by "
+            f"{', '.join(sorted(ZERO_SIZE_OPS))} (a reduction over the empty set gives its identity, the others "
+            "compile to no work)."
+        )
     views = runtime and all(v.is_dq_view for v in runtime)
     if (
         mode == "move"

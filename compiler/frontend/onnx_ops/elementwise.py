@@ -148,6 +148,54 @@ def _int_binary(ctx, kind, a, c, shape):
     ctx.set_output(0, out)
 
 
+def _pow_exponent_int32(ctx, v):
+    """An integer exponent as int32: a constant outside the int32 range is clamped to the nearest value of the
+    same parity (every base other than 0 and +-1 overflows or vanishes alike, and those depend only on the sign
+    and parity)."""
+    if not v.is_const:
+        return to_int32(ctx, v)
+    arr = np.asarray(v.const).astype(np.int64)
+    lo, hi = -(1 << 31), (1 << 31) - 1
+    arr = np.where(arr > hi, hi - 1 + (arr & 1), np.where(arr < lo, lo + (arr & 1), arr))
+    return ctx.b.const_tensor(f"{ctx.name}:{v.name}:i32", arr.astype(np.int32), "int32")
+
+
+def _pow_int(ctx, a, c, shape):
+    """Pow with run-time integer data: POW_INT32 (int32 ** int32 or float32 -> int32, float32 ** int32 ->
+    float32), onnxruntime's results (aot/kernels/pow_int.h).  Other integer types are refused."""
+    b = ctx.b
+    exp_ok = c.dtype in ("int32", "float32") or (c.is_const and np.asarray(c.const).dtype.kind in "iuf")
+    if a.dtype not in ("int32", "float32") or not exp_ok or (not is_raw_int(a) and a.dtype != "float32"):
+        raise ctx.unsupported(
+            f"base '{a.name}' of type {a.dtype} and exponent '{c.name}' of type {c.dtype}; Pow is supported on "
+            "float32 data, and on int32 data (base int32 with an int32 or float32 exponent, or base float32 with "
+            "an int32 exponent; a constant exponent may be of any numeric type)"
+        )
+    if a.dtype == "int32":
+        base = to_int32(ctx, a)
+        exp_float = c.dtype == "float32" or (c.is_const and np.asarray(c.const).dtype.kind == "f")
+        if exp_float:
+            exp = (
+                b.const_tensor(f"{ctx.name}:{c.name}", float_const(ctx, c, "exponent"), "float32")
+                if c.is_const
+                else data_tensor(ctx, c, "onnx")
+            )
+        else:
+            exp = _pow_exponent_int32(ctx, c)
+        out_dtype = "int32"
+    else:
+        base = (
+            b.const_tensor(f"{ctx.name}:{a.name}", float_const(ctx, a, "base"), "float32")
+            if a.is_const
+            else (data_tensor(ctx, a, "onnx"))
+        )
+        exp = _pow_exponent_int32(ctx, c)
+        out_dtype = "float32"
+    out = b.runtime_value(ctx.out_name(), shape, out_dtype)
+    _emit_binary(ctx, "POW_INT32", [base, exp], out.tensors["onnx"], {})
+    ctx.set_output(0, out)
+
+
 def _binary(kind, int8: bool):
     def convert(ctx):
         b = ctx.b
@@ -168,7 +216,8 @@ def _binary(kind, int8: bool):
         if ctx.quantized and len(shape) > 4:
             raise NotQuantizable()
         if kind == "POW" and any(v.dtype != "float32" and not v.is_const for v in (a, c)):
-            raise ctx.unsupported("Pow is supported on float32 data (a constant exponent may be of any numeric type)")
+            _pow_int(ctx, a, c, shape)
+            return
         if not ctx.quantized and any(is_raw_int(v) and not v.is_const for v in (a, c)):
             _int_binary(ctx, kind, a, c, shape)
             return
@@ -333,7 +382,8 @@ def _logical_not(ctx):
 
 
 def _where(ctx):
-    """Where(condition, x, y): SELECT_V2 on float32 data (up to 4-D, broadcast)."""
+    """Where(condition, x, y): SELECT_V2 on float32 data (up to 4-D, broadcast); raw int8 / uint8 / int32 data
+    (not quantized) selects in int32, widened and narrowed back (a copy of values, so exact)."""
     if ctx.quantized:
         raise NotQuantizable()
     b = ctx.b
@@ -341,8 +391,26 @@ def _where(ctx):
     shape = ctx.out_shape(0)
     if len(shape) > 4:
         raise ctx.unsupported(f"output rank {len(shape)}; Where is supported up to 4-D")
+    if x.dtype == y.dtype and x.dtype != "float32" and is_raw_int(x) and is_raw_int(y):
+        c = (
+            b.const_tensor(f"{ctx.name}:{cond.name}", np.asarray(cond.const).astype(np.bool_), "bool")
+            if cond.is_const
+            else b.get(cond, "onnx")
+        )
+        if x.dtype == "int32":
+            out = b.runtime_value(ctx.out_name(), shape, "int32")
+            b.add_op("SELECT_V2", [c, to_int32(ctx, x), to_int32(ctx, y)], [out.tensors["onnx"]], {})
+        else:
+            res = b.new_tensor(f"{ctx.name}:i32", shape, "int32")
+            b.add_op("SELECT_V2", [c, to_int32(ctx, x), to_int32(ctx, y)], [res], {})
+            out = narrow(ctx, res, x.dtype, shape)
+        ctx.set_output(0, out)
+        return
     if {x.dtype, y.dtype} != {"float32"}:
-        raise ctx.unsupported(f"x and y of types {x.dtype}, {y.dtype}; Where is supported on float32 data")
+        raise ctx.unsupported(
+            f"x and y of types {x.dtype}, {y.dtype}; Where is supported on float32 data and on raw (not "
+            "quantized) int8, uint8 or int32 data of one type"
+        )
     tensors = []
     for v, dt in ((cond, "bool"), (x, "float32"), (y, "float32")):
         if v.is_const:

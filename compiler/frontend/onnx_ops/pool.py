@@ -4,7 +4,8 @@ GlobalMaxPool (a MAX_POOL_2D whose window is the whole image).
 Pads, auto_pad and ceil_mode become explicit top/left pads for the pooling kernels, which clip every
 window to the input: that is ONNX MaxPool, and AveragePool with count_include_pad = 0.  With
 count_include_pad = 1 the pads are real zeros, so a PAD goes in front of a VALID pool.  Dilated pooling whose
-stride is a multiple of the dilation is a plain pooling of one phase of the input (see _undilate).  Raw uint8
+stride is a multiple of the dilation is a plain pooling of one phase of the input (see _undilate); other dilated
+float32 pooling (stride 1 with dilation 2, counted pads) is spelled out tap by tap (see _dilated_taps).  Raw uint8
 data runs through the int8 kernels shifted by -128 (order preserving).
 """
 
@@ -112,6 +113,92 @@ def _undilate(ctx, t_in, axes, include_pad):
     return out
 
 
+def _valid_taps(a):
+    """Per output index along axis a: how many of its window's taps fall inside the input."""
+    return np.array(
+        [sum(0 <= o * a.stride - a.before + k * a.dilation < a.size for k in range(a.kernel)) for o in range(a.out)],
+        np.int64,
+    )
+
+
+def _dilated_taps(ctx, kind, t_in, axes, include_pad, out_t):
+    """Dilated float32 pooling the phase split cannot express (a stride that is not a multiple of the dilation,
+    or counted pads): the input is padded (MaxPool: with the lowest finite float, the value the max-pool kernel
+    starts from; AveragePool: with zeros), each window tap is a STRIDED_SLICE of it, and the taps are combined
+    with MAXIMUM, or summed with ADD and divided by the number of taps counted (all of them with
+    count_include_pad = 1, else those inside the input).  kernel_h * kernel_w slices: fine for the small windows
+    dilated pooling uses."""
+    b = ctx.b
+    if t_in.dtype != "float32":
+        d = [a.dilation for a in axes]
+        s = [a.stride for a in axes]
+        raise ctx.unsupported(
+            f"dilations {d} with strides {s} on {t_in.dtype} data are not supported (dilated pooling whose stride "
+            "is not a multiple of the dilation, or with counted pads, is supported on float32 data)"
+        )
+    valid = [_valid_taps(a) for a in axes]
+    if min(int(v.min()) for v in valid) == 0:
+        raise ctx.unsupported("a dilated pooling window reads no input element")
+    if include_pad:
+        for a in axes:
+            if (a.out - 1) * a.stride + a.effective > a.size + a.before + a.after:
+                raise ctx.unsupported("ceil_mode windows past the pads with count_include_pad = 1 are not supported")
+    after = [max(0, (a.out - 1) * a.stride + a.effective - a.before - a.size) for a in axes]
+    n, _, _, c = t_in.shape
+    pairs = [[0, 0], [axes[0].before, after[0]], [axes[1].before, after[1]], [0, 0]]
+    shape = [n, t_in.shape[1] + sum(pairs[1]), t_in.shape[2] + sum(pairs[2]), c]
+    fill = float(-np.finfo(np.float32).max) if kind == "MAX_POOL_2D" else 0.0
+    padded = b.new_tensor(f"{ctx.name}:padded", shape, "float32")
+    b.add_op(
+        "PADV2",
+        [
+            t_in,
+            b.const_tensor(f"{ctx.name}:pads", np.asarray(pairs, np.int32), "int32"),
+            b.const_tensor(f"{ctx.name}:fill", np.full([1], fill, np.float32), "float32"),
+        ],
+        [padded],
+    )
+    oh, ow = axes[0].out, axes[1].out
+    taps = [(ky, kx) for ky in range(axes[0].kernel) for kx in range(axes[1].kernel)]
+    last = len(taps) - 1 if kind == "MAX_POOL_2D" else -1
+    acc = None
+    for i, (ky, kx) in enumerate(taps):
+        y0, x0 = ky * axes[0].dilation, kx * axes[1].dilation
+        tap = out_t if i == last and i == 0 else b.new_tensor(f"{ctx.name}:tap{i}", [n, oh, ow, c], "float32")
+        b.add_op(
+            "STRIDED_SLICE",
+            [
+                padded,
+                b.int32_const(f"{ctx.name}:tap{i}_begin", [0, y0, x0, 0]),
+                b.int32_const(
+                    f"{ctx.name}:tap{i}_end",
+                    [n, y0 + (oh - 1) * axes[0].stride + 1, x0 + (ow - 1) * axes[1].stride + 1, c],
+                ),
+                b.int32_const(f"{ctx.name}:tap{i}_steps", [1, axes[0].stride, axes[1].stride, 1]),
+            ],
+            [tap],
+            {"BeginMask": 0, "EndMask": 0, "ShrinkAxisMask": 0, "EllipsisMask": 0, "NewAxisMask": 0},
+        )
+        if acc is None:
+            acc = tap
+            continue
+        res = out_t if i == last else b.new_tensor(f"{ctx.name}:acc{i}", [n, oh, ow, c], "float32")
+        if kind == "MAX_POOL_2D":
+            b.add_op("MAXIMUM", [acc, tap], [res], {})
+        else:
+            b.add_op("ADD", [acc, tap], [res], {"FusedActivationFunction": 0})
+        acc = res
+    if kind == "MAX_POOL_2D":
+        return
+    if include_pad:
+        count = np.full([1, 1, 1, 1], float(len(taps)), np.float32)
+    else:
+        count = (valid[0][:, None] * valid[1][None, :]).astype(np.float32).reshape(1, oh, ow, 1)
+    b.add_op(
+        "DIV", [acc, b.const_tensor(f"{ctx.name}:count", count, "float32")], [out_t], {"FusedActivationFunction": 0}
+    )
+
+
 def _pool(kind):
     @_raw_uint8
     def convert(ctx):
@@ -128,6 +215,10 @@ def _pool(kind):
         axes = spatial_axes(ctx, x.shape[2:], kernel, out_shape[2:])
         include_pad = kind == "AVERAGE_POOL_2D" and int(ctx.attr("count_include_pad", 0))
         t_in = _nhwc_input(ctx, x)
+        if any(a.dilation != 1 and (a.stride % a.dilation or include_pad and (a.before or a.after)) for a in axes):
+            shape = (t_in.shape[0], axes[0].out, axes[1].out, t_in.shape[3])
+            _finish(ctx, x, shape, lambda t: _dilated_taps(ctx, kind, t_in, axes, include_pad, t))
+            return
         if any(a.dilation != 1 for a in axes):
             t_in = _undilate(ctx, t_in, axes, include_pad)
         pad_t, pad_l = axes[0].before, axes[1].before

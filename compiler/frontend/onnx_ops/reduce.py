@@ -1,5 +1,6 @@
 """Reductions over axes: ReduceMean (MEAN), ReduceMax / ReduceMin / ReduceSum / ReduceProd (REDUCE_MAX / REDUCE_MIN /
-SUM / REDUCE_PROD, on float data), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax
+SUM / REDUCE_PROD, on float data; ReduceMin on bool is REDUCE_ALL and ReduceMax on bool "any", i.e. not all of
+the negation), ArgMax / ArgMin (ARG_MAX / ARG_MIN: int32 indices, see below) and Softmax
 (SOFTMAX over the last axis; other axes are moved last by a TRANSPOSE, or, before opset 13, flattened to 2-D as
 that opset defines)."""
 
@@ -35,6 +36,12 @@ def _reduce_to(ctx, kind, axes):
     axes = sorted(ctx.axes(ctx.ints(axes, "the axes"), x.rank, "the axes"))
     if x.rank > 4:
         raise ctx.unsupported(f"input rank {x.rank} is above 4")
+    if 0 in [int(d) for d in x.shape] and all(int(x.shape[a]) for a in range(x.rank) if a not in axes):
+        _empty_set(ctx, kind, x, axes, keep)  # else the output has no elements either: the kernel does no work
+        return
+    if x.dtype == "bool":
+        _reduce_bool(ctx, kind, x, axes, keep)
+        return
     layout = "nhwc" if keep and x.rank == 4 and b.preferred_layout(x) == "nhwc" else "onnx"
     t = data_tensor(ctx, x, layout)
     ir_axes = axes if layout == "onnx" else sorted(nhwc_axis(a) for a in axes)
@@ -43,6 +50,65 @@ def _reduce_to(ctx, kind, axes):
         shape = [d for i, d in enumerate(t.shape) if i not in ir_axes]
     out = out_value(ctx, 0, shape, layout)
     b.add_op(kind, [t, b.int32_const(f"{ctx.name}:axes", ir_axes)], [out.tensors[layout]], {"KeepDims": keep})
+    ctx.set_output(0, out)
+
+
+def _empty_set(ctx, kind, x, axes, keep):
+    """A reduction over the empty set (zero-size data, an output with elements) holds the identity, as onnxruntime
+    gives: sum 0, product 1, max -inf (false for bool), min +inf (true).  The result is a run-time tensor (a copy
+    of the constant), so what follows computes at run time too: a Log after it gives -inf, which no C float
+    constant spells; the infinities themselves are LOG of 0 (-inf) and its NEG (+inf)."""
+    b = ctx.b
+    shape = (
+        [1 if i in axes else d for i, d in enumerate(x.shape)]
+        if keep
+        else [d for i, d in enumerate(x.shape) if i not in axes]
+    )
+    dtype = "bool" if x.dtype == "bool" else "float32"
+    if kind not in ("SUM", "REDUCE_PROD", "REDUCE_MAX", "REDUCE_MIN") or x.dtype not in ("float32", "bool"):
+        raise ctx.unsupported(
+            f"input '{x.name}' of type {x.dtype} has no elements; reductions over the empty set are supported on "
+            "float32 (ReduceSum, ReduceProd, ReduceMax, ReduceMin) and bool (ReduceMax, ReduceMin) data"
+        )
+    s1 = list(shape) or [1]  # a scalar result is computed as one element, then reshaped
+    if kind in ("SUM", "REDUCE_PROD") or dtype == "bool":
+        value = {"SUM": 0, "REDUCE_PROD": 1, "REDUCE_MAX": 0, "REDUCE_MIN": 1}[kind]
+        res = b.const_tensor(
+            f"{ctx.name}:identity", np.full(s1, value, np.bool_ if dtype == "bool" else np.float32), dtype
+        )
+    else:
+        res = b.new_tensor(f"{ctx.name}:neg_inf", s1, "float32")
+        b.add_op("LOG", [b.const_tensor(f"{ctx.name}:zero", np.zeros(s1, np.float32), "float32")], [res])
+        if kind == "REDUCE_MIN":
+            pos = b.new_tensor(f"{ctx.name}:pos_inf", s1, "float32")
+            b.add_op("NEG", [res], [pos])
+            res = pos
+    out = b.runtime_value(ctx.out_name(), tuple(shape), dtype)
+    b.add_op("RESHAPE", [res], [out.tensors["onnx"]])
+    ctx.set_output(0, out)
+
+
+def _reduce_bool(ctx, kind, x, axes, keep):
+    """ReduceMin over bool is "all" (REDUCE_ALL); ReduceMax is "any": not all of the negated values."""
+    b = ctx.b
+    if kind not in ("REDUCE_MAX", "REDUCE_MIN"):
+        raise ctx.unsupported(f"input '{x.name}' is bool; of the reductions only ReduceMax and ReduceMin take bool")
+    t = b.get(x, "onnx")
+    shape = (
+        [1 if i in axes else d for i, d in enumerate(x.shape)]
+        if keep
+        else [d for i, d in enumerate(x.shape) if i not in axes]
+    )
+    axes_t = b.int32_const(f"{ctx.name}:axes", axes)
+    out = b.runtime_value(ctx.out_name(), tuple(shape), "bool")
+    if kind == "REDUCE_MIN":
+        b.add_op("REDUCE_ALL", [t, axes_t], [out.tensors["onnx"]], {"KeepDims": keep})
+    else:
+        neg = b.new_tensor(f"{ctx.name}:not", x.shape, "bool")
+        b.add_op("LOGICAL_NOT", [t], [neg])
+        none = b.new_tensor(f"{ctx.name}:all_not", shape, "bool")
+        b.add_op("REDUCE_ALL", [neg, axes_t], [none], {"KeepDims": keep})
+        b.add_op("LOGICAL_NOT", [none], [out.tensors["onnx"]])
     ctx.set_output(0, out)
 
 

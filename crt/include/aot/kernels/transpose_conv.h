@@ -62,6 +62,16 @@ void aot_transpose_conv_f32(const float* input, int32_t batches, int32_t in_h, i
                             int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
                             int32_t pad_top, int32_t pad_left, float act_min, float act_max);
 
+/* float32 with groups and dilations (ONNX ConvTranspose): the channels split into `groups` equal slices, output
+ * channel oc reading only input slice oc / (out_c / groups); filter [out_c, filter_h, filter_w, in_c / groups]
+ * (no zero blocks, depthwise is groups == in_c).  Tap (fy, fx) sits dilation_h * fy rows and dilation_w * fx
+ * columns from the window's origin, so the filter holds no zeros between taps either. */
+void aot_transpose_conv_grouped_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                    const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
+                                    float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                                    int32_t stride_w, int32_t pad_top, int32_t pad_left, int32_t dilation_h,
+                                    int32_t dilation_w, int32_t groups, float act_min, float act_max);
+
 #ifdef __cplusplus
 }
 #endif
