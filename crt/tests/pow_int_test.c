@@ -30,8 +30,8 @@ static void expect(const char* what, int32_t x, int32_t y, int32_t got, int32_t 
 
 int main(void)
 {
-    static const int32_t extra[] = {INT32_MIN, INT32_MIN + 1, INT32_MAX, INT32_MAX - 1, 1290, 1291, -1291,
-                                    46340,     46341,         -46341,    65536, -65536,  215,  -1625};
+    static const int32_t extra[] = {INT32_MIN, INT32_MIN + 1, INT32_MAX, INT32_MAX - 1, 1290,   1291, -1291,
+                                    46340,     46341,         -46341,    65536,         -65536, 215,  -1625};
     static const int32_t exps[] = {INT32_MIN, INT32_MIN + 1, INT32_MAX, INT32_MAX - 1};
     static const int32_t dims[4] = {1, 1, 1, 1};
     static const int32_t zero[4] = {0, 0, 0, 0};
