@@ -251,3 +251,23 @@ def unary_check(op, dtypes=("int8", "float32")) -> str:
         require_quant(op, inp, "input")
         require_quant(op, out, "output")
     return dtype
+
+
+def broadcast_params(op) -> dict:
+    """{dims, sa, sb}: the int32 output dims and per-input element strides of a two-input broadcasting op (inputs 0
+    and 1, its output), as the 4-D broadcast walkers take them."""
+    dims, sa, sb = broadcast_4d(op, op.input(0).shape, op.input(1).shape, op.output.shape)
+    return dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+
+
+def broadcast_args(op, ctx, p: dict) -> list:
+    """The argument list every 4-D broadcast walker starts with: input 0, input 1, output, then the const arrays
+    dims, strides1, strides2 of `p` (broadcast_params)."""
+    return [
+        ctx.ptr(op.input(0)),
+        ctx.ptr(op.input(1)),
+        ctx.ptr(op.output),
+        ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+        ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+        ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+    ]

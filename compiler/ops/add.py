@@ -11,14 +11,14 @@ otherwise the generic aot_add_s8.  The same parameter block is what a
 convolution takes when passes/fuse_residual_add.py folds an ADD into it.
 """
 
-import numpy as np
-
 from . import _add_s8_fast
 from ._base import OpLowering, register
 from ._common import (
     activation_range_f32,
     activation_range_quantized,
     broadcast_4d,
+    broadcast_args,
+    broadcast_params,
     fused_activation,
     require_inputs,
     require_quant,
@@ -53,9 +53,8 @@ class Add(OpLowering):
 
     def prepare(self, op):
         a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
         act = fused_activation(op)
-        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+        p = broadcast_params(op)
         generic, flat, f32, generic16 = self.kernels
         if out.dtype != "float32":
             s1, z1 = a.quant.scalar()
@@ -102,14 +101,7 @@ class Add(OpLowering):
                     [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output), op.output.num_elements, params],
                 )
             ]
-        args = [
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        args = broadcast_args(op, ctx, p)
         if op.kernel in (generic, generic16):
             args += [
                 p["off1"],

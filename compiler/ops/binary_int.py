@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
+from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_quant, require_same_dtype
 
 CODES = {
     "ADD": 0,
@@ -63,11 +63,8 @@ class BinaryInt(OpLowering):
         broadcast_4d(op, a.shape, b.shape, out.shape)
 
     def prepare(self, op):
-        a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
-        op.params = dict(
-            code=self._code(op), dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32)
-        )
+        out = op.output
+        op.params = dict(broadcast_params(op), code=self._code(op))
         op.kernel = {
             "int32": "aot_binary_s32",
             "float32": "aot_binary_f32",
@@ -77,15 +74,7 @@ class BinaryInt(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        args = [
-            p["code"],
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        args = [p["code"]] + broadcast_args(op, ctx, p)
         if op.kernel == "aot_binary_f32":
             args += [ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)]
         return [ctx.call(op.kernel, args)]

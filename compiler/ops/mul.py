@@ -5,14 +5,14 @@ in int32 and requantized once with the multiplier for s1 * s2 / s_out, then
 offset and clamped to the fused activation range.
 """
 
-import numpy as np
-
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
 from ._common import (
     activation_range_f32,
     activation_range_quantized,
     broadcast_4d,
+    broadcast_args,
+    broadcast_params,
     fused_activation,
     require_inputs,
     require_quant,
@@ -40,9 +40,8 @@ class Mul(OpLowering):
 
     def prepare(self, op):
         a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
         act = fused_activation(op)
-        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+        p = broadcast_params(op)
         if out.dtype != "float32":
             s1, z1 = a.quant.scalar()
             s2, z2 = b.quant.scalar()
@@ -60,14 +59,7 @@ class Mul(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        args = [
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        args = broadcast_args(op, ctx, p)
         if op.kernel != "aot_mul_f32":
             args += [p["off1"], p["off2"], p["mo"], p["sho"], p["out_off"], p["act"][0], p["act"][1]]
         else:

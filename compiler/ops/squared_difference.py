@@ -7,7 +7,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
+from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_quant, require_same_dtype
 
 _FIELDS = (
     "offset1",
@@ -55,27 +55,17 @@ class SquaredDifference(OpLowering):
         return (-z1, m1, sh1, -z2, m2, sh2, left, mo, sho, zo)
 
     def prepare(self, op):
-        a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
+        out = op.output
         suffix = {"float32": "f32", "int32": "s32", "int8": "s8", "int16": "s16"}[out.dtype]
         op.kernel = f"aot_squared_difference_{suffix}"
         op.params = dict(
-            dims=np.array(dims, np.int32),
-            sa=np.array(sa, np.int32),
-            sb=np.array(sb, np.int32),
+            broadcast_params(op),
             q=self._params(op) if out.dtype in ("int8", "int16") else None,
         )
 
     def emit(self, op, ctx):
         p = op.params
-        args = [
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        args = broadcast_args(op, ctx, p)
         if p["q"] is not None:
             args.append(ctx.param_struct(f"op{op.index}_sqd", "aot_squared_difference_params", _FIELDS, p["q"]))
         return [ctx.call(op.kernel, args)]
