@@ -406,6 +406,35 @@ def _ic_many(op, p, a):
     return p["ic"] != 1
 
 
+# int8 ADD / SUB (ops/add.py puts the short arithmetic's fields, or None, in p["short"] and the row form of the
+# operands' broadcast, or None, in p["rows"]).
+def _short_exact(name):
+    def setup(op, p, a):
+        if p["short"] is None:
+            return "the short arithmetic is not exact for these scales (ops/_add_s8_fast.py)"
+        op.kernel = name
+        return None
+
+    return setup
+
+
+def _rows_when(op, p, a):
+    return None if p["rows"] is not None else "operands broadcast along more than one run of dimensions"
+
+
+def _same_shape(op, p, a):
+    return p["rows"] is not None and p["rows"]["rows"] == 1 and p["rows"]["mode"] == 0
+
+
+def _add_sub_s8(prefix):
+    return (
+        Kernel(f"{prefix}_s8_rows_mve", "mve", _short_exact(f"{prefix}_s8_rows_mve"), when=_rows_when),
+        Kernel(f"{prefix}_s8_elementwise", "portable", _short_exact(f"{prefix}_s8_elementwise"), serves=_same_shape),
+        Kernel(f"{prefix}_s8_rows", "portable", _short_exact(f"{prefix}_s8_rows"), when=_rows_when),
+        Kernel(f"{prefix}_s8", "portable", _portable(f"{prefix}_s8")),
+    )
+
+
 # (op kind, dtype) -> candidates, best first.  A family with no candidate for the op has no kernel of its own
 # for it (e.g. int8 RESIZE_BILINEAR on the DSP extension: the portable kernel).
 TABLE = {
@@ -493,6 +522,10 @@ TABLE = {
         )
         for kind in ("ARG_MAX", "ARG_MIN")
     },
+    # Same-shape operands and the common broadcasts (a row repeated, one value per row) in one row loop; any other
+    # broadcast, or scales the short arithmetic is not exact for, take the 4-D walker.
+    ("ADD", "int8"): _add_sub_s8("aot_add"),
+    ("SUB", "int8"): _add_sub_s8("aot_sub"),
 }
 
 
