@@ -435,6 +435,10 @@ def _add_sub_s8(prefix):
     )
 
 
+def _same_shape_inputs(op, p, a):
+    return op.input(0).num_elements == op.input(1).num_elements == op.output.num_elements
+
+
 # (op kind, dtype) -> candidates, best first.  A family with no candidate for the op has no kernel of its own
 # for it (e.g. int8 RESIZE_BILINEAR on the DSP extension: the portable kernel).
 TABLE = {
@@ -526,6 +530,15 @@ TABLE = {
     # broadcast, or scales the short arithmetic is not exact for, take the 4-D walker.
     ("ADD", "int8"): _add_sub_s8("aot_add"),
     ("SUB", "int8"): _add_sub_s8("aot_sub"),
+    # Same-shape int8 MAXIMUM / MINIMUM: whole words (SSUB8 + SEL) or vectors (VMAX / VMIN); broadcasts walk.
+    **{
+        (kind, "int8"): (
+            Kernel("aot_minmax_s8_flat_mve", "mve", _portable("aot_minmax_s8_flat_mve"), serves=_same_shape_inputs),
+            Kernel("aot_minmax_s8_flat_dsp", "dsp", _portable("aot_minmax_s8_flat_dsp"), serves=_same_shape_inputs),
+            Kernel("aot_minmax_s8", "portable", _portable("aot_minmax_s8")),
+        )
+        for kind in ("MAXIMUM", "MINIMUM")
+    },
 }
 
 
