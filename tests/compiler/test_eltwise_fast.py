@@ -1,11 +1,13 @@
-"""Bit-exactness and kernel choice of the fast int8 element-wise binary kernels (ADD / SUB in the row form of
-crt/src/kernels/add_s8_rows*.c) against TFLite Micro, with shapes, broadcasts and quantization parameters drawn at
-random (seeded) and pushed to the extremes: scales over eight decades (the short arithmetic's exhaustive proof then
-rejects some, and the generic walker must run those), zero points at -128 / 127, fused activations, odd sizes.
+"""Bit-exactness and kernel choice of the fast int8 element-wise binary kernels (ADD / SUB / MUL in the row form
+of crt/src/kernels/add_s8_rows*.c and mul_s8_rows*.c, same-shape MAXIMUM / MINIMUM of minmax_s8_flat_*.c) against
+TFLite Micro, with shapes, broadcasts and quantization parameters drawn at random (seeded) and pushed to the
+extremes: scales over eight decades (the short arithmetic's exhaustive proof then rejects some, and the generic
+walker must run those), zero points at -128 / 127, fused activations, odd sizes.
 
-Each model is compiled for the host, the Cortex-M4 and the Cortex-M55 and run on this machine (the Helium kernels
-run their portable code here, so this checks the compiler side: the row form of each broadcast and the parameters;
-the Helium instructions themselves run under QEMU in //tests/models:eltwise_exact_test_*).
+Each model is compiled for the host, the Cortex-M4 and the Cortex-M55 and run on this machine (the DSP and Helium
+kernels run their portable code here, so this checks the compiler side: the row form of each broadcast and the
+parameters; the SMMLAR / SSUB8 / VRMULH / VMAX instructions themselves run under QEMU in
+//tests/models:eltwise_exact_test_*).
 """
 
 import itertools
@@ -22,8 +24,14 @@ from tflite_builder import ModelBuilder  # noqa: E402
 from test_ops_tflite import check_against_tflm  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
-from compiler.ops import _add_s8_fast  # noqa: E402
-from compiler.ops._common import broadcast_4d, rows_form  # noqa: E402
+from compiler.ops import _add_s8_fast, _mul_s8_fast  # noqa: E402
+from compiler.quant_math import quantize_multiplier  # noqa: E402
+from compiler.ops._common import (  # noqa: E402
+    activation_range_quantized,
+    broadcast_4d,
+    fused_activation,
+    rows_form,
+)
 
 TARGETS = ("host", "cortex-m4", "cortex-m55")
 
@@ -84,7 +92,8 @@ def _model(rng, kind, shapes):
     x = b.input("x", a_shape, "int8", *qx)
     y = b.input("y", b_shape, "int8", *qy)
     out = b.tensor("out", o_shape, "int8", *qo)
-    b.op(kind, [x, y], out, {"fusedActivationFunction": int(rng.choice([0, 1, 2, 3]))})
+    act = int(rng.choice([0, 1, 2, 3]))
+    b.op(kind, [x, y], out, {"fusedActivationFunction": act} if kind in ("ADD", "SUB", "MUL") else None)
     b.output(out)
     return b
 
@@ -100,8 +109,26 @@ _SHAPES = (
 )
 
 
+# The kernel each target should get for each op when its operands have the row form (same shapes for MAXIMUM /
+# MINIMUM) and, for ADD / SUB / MUL, the short arithmetic is exact; the walker otherwise.
+FAST = {
+    "ADD": {"host": "aot_add_s8_rows", "cortex-m4": "aot_add_s8_rows", "cortex-m55": "aot_add_s8_rows_mve"},
+    "SUB": {"host": "aot_sub_s8_rows", "cortex-m4": "aot_sub_s8_rows", "cortex-m55": "aot_sub_s8_rows_mve"},
+    "MUL": {"cortex-m4": "aot_mul_s8_rows", "cortex-m55": "aot_mul_s8_rows_mve"},
+    "MAXIMUM": {"cortex-m4": "aot_minmax_s8_flat_dsp", "cortex-m55": "aot_minmax_s8_flat_mve"},
+    "MINIMUM": {"cortex-m4": "aot_minmax_s8_flat_dsp", "cortex-m55": "aot_minmax_s8_flat_mve"},
+}
+GENERIC = {
+    "ADD": "aot_add_s8",
+    "SUB": "aot_sub_s8",
+    "MUL": "aot_mul_s8",
+    "MAXIMUM": "aot_minmax_s8",
+    "MINIMUM": "aot_minmax_s8",
+}
+
+
 @needs_tflm
-@pytest.mark.parametrize("kind", ["ADD", "SUB"])
+@pytest.mark.parametrize("kind", list(FAST))
 @pytest.mark.parametrize("shapes", _SHAPES, ids=lambda s: "x".join(map(str, s[0])) + "_" + "x".join(map(str, s[1])))
 @pytest.mark.parametrize("seed", range(3))
 def test_add_sub_rows(tmp_path, kind, shapes, seed):
@@ -113,30 +140,47 @@ def test_add_sub_rows(tmp_path, kind, shapes, seed):
         d = tmp_path / target
         d.mkdir()
         check_against_tflm(d, b, seed=seed, target=target)
-        prefix = "aot_" + kind.lower() + "_s8"
-        assert kernel in (prefix, prefix + "_elementwise", prefix + "_rows", prefix + "_rows_mve"), kernel
-        if shapes[0] == [1, 4, 1, 3]:
-            assert kernel == prefix  # two runs of broadcast dimensions: the walker
-        elif target == "cortex-m55" and kernel != prefix:
-            assert kernel == prefix + "_rows_mve"
+        fast = FAST[kind].get(target, GENERIC[kind])
+        if kind in ("ADD", "SUB") and shapes[0] == shapes[1] and target != "cortex-m55":
+            fast = fast.replace("_rows", "_elementwise")
+        if shapes[0] == [1, 4, 1, 3] or (kind in ("MAXIMUM", "MINIMUM") and shapes[0] != shapes[1]):
+            assert kernel == GENERIC[kind]  # two runs of broadcast dimensions (or a MAXIMUM broadcast): the walker
+        else:
+            assert kernel in (fast, GENERIC[kind]), kernel
+            if kind in ("MAXIMUM", "MINIMUM"):
+                assert kernel == fast
 
 
-def test_kernel_choice_follows_the_proof():
+@pytest.mark.parametrize("kind", ["ADD", "MUL"])
+def test_kernel_choice_follows_the_proof(kind):
     """The fast kernels are chosen exactly when the short arithmetic is proved exact for the op's scales: drawn
-    scales over eight decades reach both outcomes, and the rejected ones run the generic walker."""
+    scales over eight decades reach both outcomes for ADD (MUL's short form is TFLite's arithmetic up to int32
+    overflow: only multipliers s1 * s2 / s_out of 2^14 and more are rejected, drawn here on purpose), and the
+    rejected ones run the generic walker."""
     rng = np.random.default_rng(5)
     seen = set()
     for i in range(40):
         shapes = _SHAPES[i % 3]
-        b = _model(rng, "ADD", shapes)
+        b = _model(rng, kind, shapes)
+        if kind == "MUL" and i % 4 == 0:
+            b._tensors[2].quantization.scale = [
+                b._tensors[0].quantization.scale[0]
+                * b._tensors[1].quantization.scale[0]
+                / float(2 ** rng.uniform(14, 20))
+            ]
         path = f"/tmp/aot_eltwise_choice_{os.getpid()}.tflite"
         b.save(path)
         g = load_model(path)
         (s1, z1), (s2, z2), (so, zo) = (t.quant.scalar() for t in (g.inputs[0], g.inputs[1], g.outputs[0]))
-        exact = _add_s8_fast.short_params(s1, z1, s2, z2, so, zo, (-128, 127)) is not None
-        kernel = compile_model(path, "m", "cortex-m55").manifest["ops"][0]["kernel"]
+        op = compile_model(path, "m", "cortex-m55").manifest["ops"][0]
+        act = activation_range_quantized(fused_activation(g.ops[0]), so, zo, "int8")
+        if kind == "ADD":
+            exact = _add_s8_fast.short_params(s1, z1, s2, z2, so, zo, act) is not None
+        else:
+            mo, sho = quantize_multiplier(float(np.float32(s1)) * float(np.float32(s2)) / float(np.float32(so)))
+            exact = _mul_s8_fast.short_params(z1, z2, zo, mo, sho, act) is not None
         os.remove(path)
-        assert (kernel == "aot_add_s8_rows_mve") == exact, (kernel, exact, s1, s2, so)
+        assert (op["kernel"] == FAST[kind]["cortex-m55"]) == exact, (op["kernel"], exact, s1, s2, so)
         seen.add(exact)
     assert seen == {True, False}
 
