@@ -49,33 +49,49 @@ def reference(x1, x2, z1: int, z2: int, zo: int, mo: int, sho: int, act):
     return np.clip(_mbqm(prod, mo, sho) + zo, act[0], act[1])
 
 
+def step(m: int, shift: int):
+    """(left shift with the doubling, add, sign mask, right shift) of the short form of
+    MultiplyByQuantizedMultiplier(x, m, shift), or None when the shifts are out of its range."""
+    left, right = max(shift, 0), max(-shift, 0)
+    if right > 31 or left + 1 > 30 or m < 0:
+        return None
+    return left + 1, (1 << (right - 1)) if right else 0, -1 if right else 0, right
+
+
+def apply_step(x, left: int, m: int, add: int, mask: int, right: int):
+    """The short form of one requantization on int64 arrays (as the C computes it in int32); raises _Overflow if
+    any int32 step would overflow."""
+    x2 = x << left
+    _fits(x2)
+    high = (x2 * np.int64(m) + np.int64(1 << 31)) >> 32
+    r = ((x2 >> 31) & mask) + np.int64(add) + high
+    _fits(r)
+    return r >> right
+
+
 def evaluate(f: dict, x1, x2):
-    """The C element function (aot_mul_s8_elem) on int64 arrays of int8 values; raises _Overflow if any int32 step
+    """The C element function (mul_s8_rows.c) on int64 arrays of int8 values; raises _Overflow if any int32 step
     would overflow."""
     prod = (x1.astype(np.int64) + f["in1_offset"]) * (x2.astype(np.int64) + f["in2_offset"])
-    x2_ = prod << f["left_shift"]
-    _fits(x2_)
-    high = (x2_ * np.int64(f["multiplier"]) + np.int64(1 << 31)) >> 32
-    r = ((x2_ >> 31) & f["sign_mask"]) + np.int64(f["add"]) + high
-    _fits(r)
-    out = (r >> f["right_shift"]) + f["out_offset"]
+    r = apply_step(prod, f["left_shift"], f["multiplier"], f["add"], f["sign_mask"], f["right_shift"])
+    out = r + f["out_offset"]
     _fits(out)
     return np.clip(out, f["act_min"], f["act_max"])
 
 
 def short_params(z1: int, z2: int, zo: int, mo: int, sho: int, act):
     """{field: value} for struct aot_mul_s8_params, or None when the short form is not exact for these parameters."""
-    left, right = max(sho, 0), max(-sho, 0)
-    if right > 31 or left + 1 > 30 or mo < 0:
+    st = step(mo, sho)
+    if st is None:
         return None
     fields = dict(
         in1_offset=-z1,
         in2_offset=-z2,
-        left_shift=left + 1,
+        left_shift=st[0],
         multiplier=mo,
-        add=(1 << (right - 1)) if right else 0,
-        sign_mask=-1 if right else 0,
-        right_shift=right,
+        add=st[1],
+        sign_mask=st[2],
+        right_shift=st[3],
         out_offset=zo,
         act_min=int(act[0]),
         act_max=int(act[1]),

@@ -406,12 +406,12 @@ def _ic_many(op, p, a):
     return p["ic"] != 1
 
 
-# int8 ADD / SUB / MUL (ops/add.py and ops/mul.py put the short arithmetic's fields, or None, in p["short"] and the
-# row form of the operands' broadcast, or None, in p["rows"]).
+# int8 ADD / SUB / MUL / SQUARED_DIFFERENCE (their lowerings put the short arithmetic's fields, or None, in
+# p["short"] and the row form of the operands' broadcast, or None, in p["rows"]).
 def _short_exact(name):
     def setup(op, p, a):
         if p["short"] is None:
-            return "the short arithmetic is not exact for these scales (ops/_add_s8_fast.py, ops/_mul_s8_fast.py)"
+            return "the short arithmetic is not exact for these scales (ops/_*_s8_fast.py)"
         op.kernel = name
         return None
 
@@ -535,6 +535,18 @@ TABLE = {
         Kernel("aot_mul_s8_rows_mve", "mve", _short_exact("aot_mul_s8_rows_mve"), when=_rows_when),
         Kernel("aot_mul_s8_rows", "dsp", _short_exact("aot_mul_s8_rows"), when=_rows_when),
         Kernel("aot_mul_s8", "portable", _portable("aot_mul_s8")),
+    ),
+    ("SQUARED_DIFFERENCE", "int8"): (
+        Kernel(
+            "aot_squared_difference_s8_rows_mve",
+            "mve",
+            _short_exact("aot_squared_difference_s8_rows_mve"),
+            when=_rows_when,
+        ),
+        Kernel(
+            "aot_squared_difference_s8_rows", "dsp", _short_exact("aot_squared_difference_s8_rows"), when=_rows_when
+        ),
+        Kernel("aot_squared_difference_s8", "portable", _portable("aot_squared_difference_s8")),
     ),
     # Same-shape int8 MAXIMUM / MINIMUM: whole words (SSUB8 + SEL) or vectors (VMAX / VMIN); broadcasts walk.
     **{

@@ -24,7 +24,8 @@ from tflite_builder import ModelBuilder  # noqa: E402
 from test_ops_tflite import check_against_tflm  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
-from compiler.ops import _add_s8_fast, _mul_s8_fast  # noqa: E402
+from compiler.ops import _add_s8_fast, _mul_s8_fast, _sqd_s8_fast  # noqa: E402
+from compiler.ops.squared_difference import SquaredDifference  # noqa: E402
 from compiler.quant_math import quantize_multiplier  # noqa: E402
 from compiler.ops._common import (  # noqa: E402
     activation_range_quantized,
@@ -115,6 +116,10 @@ FAST = {
     "ADD": {"host": "aot_add_s8_rows", "cortex-m4": "aot_add_s8_rows", "cortex-m55": "aot_add_s8_rows_mve"},
     "SUB": {"host": "aot_sub_s8_rows", "cortex-m4": "aot_sub_s8_rows", "cortex-m55": "aot_sub_s8_rows_mve"},
     "MUL": {"cortex-m4": "aot_mul_s8_rows", "cortex-m55": "aot_mul_s8_rows_mve"},
+    "SQUARED_DIFFERENCE": {
+        "cortex-m4": "aot_squared_difference_s8_rows",
+        "cortex-m55": "aot_squared_difference_s8_rows_mve",
+    },
     "MAXIMUM": {"cortex-m4": "aot_minmax_s8_flat_dsp", "cortex-m55": "aot_minmax_s8_flat_mve"},
     "MINIMUM": {"cortex-m4": "aot_minmax_s8_flat_dsp", "cortex-m55": "aot_minmax_s8_flat_mve"},
 }
@@ -122,6 +127,7 @@ GENERIC = {
     "ADD": "aot_add_s8",
     "SUB": "aot_sub_s8",
     "MUL": "aot_mul_s8",
+    "SQUARED_DIFFERENCE": "aot_squared_difference_s8",
     "MAXIMUM": "aot_minmax_s8",
     "MINIMUM": "aot_minmax_s8",
 }
@@ -151,12 +157,12 @@ def test_add_sub_rows(tmp_path, kind, shapes, seed):
                 assert kernel == fast
 
 
-@pytest.mark.parametrize("kind", ["ADD", "MUL"])
+@pytest.mark.parametrize("kind", ["ADD", "MUL", "SQUARED_DIFFERENCE"])
 def test_kernel_choice_follows_the_proof(kind):
     """The fast kernels are chosen exactly when the short arithmetic is proved exact for the op's scales: drawn
-    scales over eight decades reach both outcomes for ADD (MUL's short form is TFLite's arithmetic up to int32
-    overflow: only multipliers s1 * s2 / s_out of 2^14 and more are rejected, drawn here on purpose), and the
-    rejected ones run the generic walker."""
+    scales over eight decades reach both outcomes (MUL's short form is TFLite's arithmetic up to int32 overflow:
+    only multipliers s1 * s2 / s_out of 2^14 and more are rejected, drawn here on purpose; SQUARED_DIFFERENCE's only
+    for output scales far below the squared input scales), and the rejected ones run the generic walker."""
     rng = np.random.default_rng(5)
     seen = set()
     for i in range(40):
@@ -176,6 +182,8 @@ def test_kernel_choice_follows_the_proof(kind):
         act = activation_range_quantized(fused_activation(g.ops[0]), so, zo, "int8")
         if kind == "ADD":
             exact = _add_s8_fast.short_params(s1, z1, s2, z2, so, zo, act) is not None
+        elif kind == "SQUARED_DIFFERENCE":
+            exact = _sqd_s8_fast.short_params(SquaredDifference._params(g.ops[0])) is not None
         else:
             mo, sho = quantize_multiplier(float(np.float32(s1)) * float(np.float32(s2)) / float(np.float32(so)))
             exact = _mul_s8_fast.short_params(z1, z2, zo, mo, sho, act) is not None
