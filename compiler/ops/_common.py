@@ -251,3 +251,60 @@ def unary_check(op, dtypes=("int8", "float32")) -> str:
         require_quant(op, inp, "input")
         require_quant(op, out, "output")
     return dtype
+
+
+def broadcast_params(op) -> dict:
+    """{dims, sa, sb}: the int32 output dims and per-input element strides of a two-input broadcasting op (inputs 0
+    and 1, its output), as the 4-D broadcast walkers take them."""
+    dims, sa, sb = broadcast_4d(op, op.input(0).shape, op.input(1).shape, op.output.shape)
+    return dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+
+
+def broadcast_args(op, ctx, p: dict) -> list:
+    """The argument list every 4-D broadcast walker starts with: input 0, input 1, output, then the const arrays
+    dims, strides1, strides2 of `p` (broadcast_params)."""
+    return [
+        ctx.ptr(op.input(0)),
+        ctx.ptr(op.input(1)),
+        ctx.ptr(op.output),
+        ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+        ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+        ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+    ]
+
+
+def _run_form(dims, strides, k: int, cols: int):
+    """(row step, column step) of one operand when the output is split into rows of dims[:k] and columns of
+    dims[k:], or None when the operand does not run that way."""
+    inner = [i for i in range(k, 4) if dims[i] > 1]
+    contiguous = lambda i, stop, unit: unit * int(np.prod(dims[i + 1 : stop]))  # noqa: E731
+    if all(strides[i] == contiguous(i, 4, 1) for i in inner):
+        col = 1
+    elif all(strides[i] == 0 for i in inner):
+        col = 0
+    else:
+        return None
+    unit = cols if col else 1
+    outer = [i for i in range(k) if dims[i] > 1]
+    if all(strides[i] == 0 for i in outer):
+        return 0, col
+    if all(strides[i] == contiguous(i, k, unit) for i in outer):
+        return unit, col
+    return None
+
+
+def rows_form(p: dict):
+    """The broadcast of broadcast_params `p` as one row loop, or None: {rows, cols, step1, step2, mode} with the
+    output as rows x cols elements, input k's row start advancing by step_k elements per row and, along a row,
+    mode 0: both inputs run, 1: the second holds one value per row, 2: the first does.  Same shapes are one row;
+    [1,H,W,C] with [1,1,1,C] rows of C with step 0; [1,H,W,C] with a scalar or with [1,H,W,1] one value per row.
+    The longest rows that fit are chosen."""
+    dims, sa, sb = ([int(v) for v in p[key]] for key in ("dims", "sa", "sb"))
+    for k in range(4):
+        cols, rows = int(np.prod(dims[k:])), int(np.prod(dims[:k]))
+        f1, f2 = _run_form(dims, sa, k, cols), _run_form(dims, sb, k, cols)
+        if f1 is None or f2 is None or (f1[1] == 0 and f2[1] == 0 and cols > 1):
+            continue
+        mode = 0 if f1[1] == f2[1] else (1 if f1[1] else 2)
+        return dict(rows=rows, cols=cols, step1=f1[0], step2=f2[0], mode=mode)
+    return None

@@ -4,21 +4,25 @@ int8 and int16 use TFLite's scheme: both inputs are shifted left by 20 bits
 (15 for int16), scaled to twice the larger input scale, summed, then
 requantized to the output (int16 always with the generic kernel, as TFLite
 Micro's int16 ADD takes its general path).
-When neither input is broadcast and the short arithmetic of
-crt/src/kernels/add_s8_elem.h is proved exact for the op's scales
-(_add_s8_fast.py), aot_add_s8_elementwise runs one flat loop with it;
-otherwise the generic aot_add_s8.  The same parameter block is what a
+When the short arithmetic of crt/src/kernels/add_s8_elem.h is proved
+exact for the op's scales (_add_s8_fast.py) and the operands broadcast as
+one row loop (_common.rows_form: same shapes, a row repeated, one value per
+row), the kernel table (kernel_table.py) picks a kernel of that form:
+aot_add_s8_rows_mve on Helium, aot_add_s8_elementwise (same shapes) or
+aot_add_s8_rows elsewhere; otherwise the generic 4-D walker aot_add_s8.  The same parameter block is what a
 convolution takes when passes/fuse_residual_add.py folds an ADD into it.
 """
 
-import numpy as np
-
 from . import _add_s8_fast
 from ._base import OpLowering, register
+from .kernel_table import Layer, select
 from ._common import (
     activation_range_f32,
     activation_range_quantized,
     broadcast_4d,
+    broadcast_args,
+    broadcast_params,
+    rows_form,
     fused_activation,
     require_inputs,
     require_quant,
@@ -35,7 +39,7 @@ class Add(OpLowering):
     elementwise = True
     header = "aot/kernels/add.h"
     # (generic int8, same-shape int8, float32, generic int16) kernels; SUB reuses everything with the second
-    # input subtracted.
+    # input subtracted.  The int8 row kernels are named in the kernel table.
     kernels = ("aot_add_s8", "aot_add_s8_elementwise", "aot_add_f32", "aot_add_s16")
     subtract = False
     _LEFT_SHIFT = {"int8": _add_s8_fast.LEFT_SHIFT, "int16": 15}
@@ -53,9 +57,8 @@ class Add(OpLowering):
 
     def prepare(self, op):
         a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
         act = fused_activation(op)
-        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+        p = broadcast_params(op)
         generic, flat, f32, generic16 = self.kernels
         if out.dtype != "float32":
             s1, z1 = a.quant.scalar()
@@ -82,8 +85,9 @@ class Add(OpLowering):
             else:
                 # None when the short form is not exact for these scales: the op (and any fusion) keeps the generic.
                 p["short"] = _add_s8_fast.short_params(s1, z1, s2, z2, so, zo, p["act"], self.subtract)
-                same_shape = a.num_elements == b.num_elements == out.num_elements
-                op.kernel = flat if p["short"] is not None and same_shape else generic
+                p["rows"] = rows_form(p)
+                select(op, p, Layer())
+                return
         else:
             p.update(act=activation_range_f32(act))
             op.kernel = f32
@@ -92,6 +96,14 @@ class Add(OpLowering):
     def emit(self, op, ctx):
         p = op.params
         generic, flat, _, generic16 = self.kernels
+        if op.kernel.endswith(("_s8_rows", "_s8_rows_mve")):
+            r = p["rows"]
+            params = ctx.param_struct(
+                f"op{op.index}_params", _SHORT_STRUCT, _add_s8_fast.FIELDS, _add_s8_fast.values(p["short"])
+            )
+            args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)]
+            args += [r["rows"], r["cols"], r["step1"], r["step2"], r["mode"], params]
+            return [ctx.call(op.kernel, args)]
         if op.kernel == flat:
             params = ctx.param_struct(
                 f"op{op.index}_params", _SHORT_STRUCT, _add_s8_fast.FIELDS, _add_s8_fast.values(p["short"])
@@ -102,14 +114,7 @@ class Add(OpLowering):
                     [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output), op.output.num_elements, params],
                 )
             ]
-        args = [
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        args = broadcast_args(op, ctx, p)
         if op.kernel in (generic, generic16):
             args += [
                 p["off1"],

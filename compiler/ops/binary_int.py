@@ -1,13 +1,15 @@
 """BINARY_INT32 (ONNX integer arithmetic: Add, Sub, Mul, Div, Min, Max on int32 with wrap-around and truncating
 division) and MAXIMUM / MINIMUM (float32, int32, and int8 / int16 comparing stored values as TFLite Micro does),
 FLOOR_DIV, FLOOR_MOD and POW (float32; POW is TFLite's builtin, not one of TFLite Micro's, and ONNX Pow), all on the
-shared broadcast loop of aot/kernels/binary.h."""
+shared broadcast loop of aot/kernels/binary.h; same-shape int8 MAXIMUM / MINIMUM take the kernel table's word (DSP)
+or vector (Helium) kernels."""
 
 import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
+from .kernel_table import Layer, select
+from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_quant, require_same_dtype
 
 CODES = {
     "ADD": 0,
@@ -63,29 +65,23 @@ class BinaryInt(OpLowering):
         broadcast_4d(op, a.shape, b.shape, out.shape)
 
     def prepare(self, op):
-        a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
-        op.params = dict(
-            code=self._code(op), dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32)
-        )
+        out = op.output
+        op.params = dict(broadcast_params(op), code=self._code(op))
+        if out.dtype == "int8":
+            select(op, op.params, Layer())  # same shapes: the word / vector kernels of the kernel table
+            return
         op.kernel = {
             "int32": "aot_binary_s32",
             "float32": "aot_binary_f32",
-            "int8": "aot_minmax_s8",
             "int16": "aot_minmax_s16",
         }[out.dtype]
 
     def emit(self, op, ctx):
         p = op.params
-        args = [
-            p["code"],
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        if op.kernel in ("aot_minmax_s8_flat_dsp", "aot_minmax_s8_flat_mve"):
+            args = [p["code"], ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)]
+            return [ctx.call(op.kernel, args + [op.output.num_elements])]
+        args = [p["code"]] + broadcast_args(op, ctx, p)
         if op.kernel == "aot_binary_f32":
             args += [ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)]
         return [ctx.call(op.kernel, args)]

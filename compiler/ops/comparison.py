@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
+from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_quant, require_same_dtype
 
 CODES = {"EQUAL": 0, "NOT_EQUAL": 1, "LESS": 2, "LESS_EQUAL": 3, "GREATER": 4, "GREATER_EQUAL": 5}
 _FIELDS = ("rescale", "offset1", "multiplier1", "shift1", "offset2", "multiplier2", "shift2")
@@ -44,11 +44,8 @@ class Comparison(OpLowering):
         broadcast_4d(op, a.shape, b.shape, op.output.shape)
 
     def prepare(self, op):
-        a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
-        p = dict(
-            code=CODES[op.kind], dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32)
-        )
+        a, b = op.input(0), op.input(1)
+        p = dict(broadcast_params(op), code=CODES[op.kind])
         suffix = {"float32": "f32", "int32": "s32", "int8": "s8", "bool": "bool"}[a.dtype]
         if a.dtype == "int8":
             (s1, z1), (s2, z2) = a.quant.scalar(), b.quant.scalar()
@@ -61,15 +58,7 @@ class Comparison(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        args = [
-            p["code"],
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        args = [p["code"]] + broadcast_args(op, ctx, p)
         if op.kernel == "aot_compare_s8":
             args.append(ctx.param_struct(f"op{op.index}_cmp", "aot_compare_s8_params", _FIELDS, p["s8"]))
         return [ctx.call(op.kernel, args)]

@@ -22,6 +22,8 @@ from ._common import (
     activation_range_f32,
     activation_range_quantized,
     broadcast_4d,
+    broadcast_args,
+    broadcast_params,
     fused_activation,
     require_inputs,
     require_quant,
@@ -97,8 +99,7 @@ class Div(OpLowering):
 
     def prepare(self, op):
         a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
-        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+        p = broadcast_params(op)
         if out.dtype == "int8":
             p["s8"] = div_s8_params(op, a, b, out)
             op.kernel = "aot_div_s8"
@@ -109,14 +110,7 @@ class Div(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        args = [
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        args = broadcast_args(op, ctx, p)
         if op.kernel == "aot_div_s8":
             args.append(
                 ctx.param_struct(f"op{op.index}_div", "aot_div_s8_params", FIELDS, [p["s8"][k] for k in FIELDS])

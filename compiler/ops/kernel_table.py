@@ -438,6 +438,39 @@ def _own_kernel(op, p, a):
     return None
 
 
+# int8 ADD / SUB / MUL / SQUARED_DIFFERENCE (their lowerings put the short arithmetic's fields, or None, in
+# p["short"] and the row form of the operands' broadcast, or None, in p["rows"]).
+def _short_exact(name):
+    def setup(op, p, a):
+        if p["short"] is None:
+            return "the short arithmetic is not exact for these scales (ops/_*_s8_fast.py)"
+        op.kernel = name
+        return None
+
+    return setup
+
+
+def _rows_when(op, p, a):
+    return None if p["rows"] is not None else "operands broadcast along more than one run of dimensions"
+
+
+def _same_shape(op, p, a):
+    return p["rows"] is not None and p["rows"]["rows"] == 1 and p["rows"]["mode"] == 0
+
+
+def _add_sub_s8(prefix):
+    return (
+        Kernel(f"{prefix}_s8_rows_mve", "mve", _short_exact(f"{prefix}_s8_rows_mve"), when=_rows_when),
+        Kernel(f"{prefix}_s8_elementwise", "portable", _short_exact(f"{prefix}_s8_elementwise"), serves=_same_shape),
+        Kernel(f"{prefix}_s8_rows", "portable", _short_exact(f"{prefix}_s8_rows"), when=_rows_when),
+        Kernel(f"{prefix}_s8", "portable", _portable(f"{prefix}_s8")),
+    )
+
+
+def _same_shape_inputs(op, p, a):
+    return op.input(0).num_elements == op.input(1).num_elements == op.output.num_elements
+
+
 # (op kind, dtype) -> candidates, best first.  A family with no candidate for the op has no kernel of its own
 # for it (e.g. int8 RESIZE_BILINEAR on the DSP extension: the portable kernel).
 TABLE = {
@@ -535,6 +568,37 @@ TABLE = {
             Kernel("own arithmetic kernel", "portable", _own_kernel),
         )
         for kind in LUT_KINDS
+    },
+    # Same-shape operands and the common broadcasts (a row repeated, one value per row) in one row loop; any other
+    # broadcast, or scales the short arithmetic is not exact for, take the 4-D walker.
+    ("ADD", "int8"): _add_sub_s8("aot_add"),
+    ("SUB", "int8"): _add_sub_s8("aot_sub"),
+    # The short requantization (ops/_mul_s8_fast.py) in the row form: SMMLAR on the DSP cores, VRMULH on Helium.
+    ("MUL", "int8"): (
+        Kernel("aot_mul_s8_rows_mve", "mve", _short_exact("aot_mul_s8_rows_mve"), when=_rows_when),
+        Kernel("aot_mul_s8_rows", "dsp", _short_exact("aot_mul_s8_rows"), when=_rows_when),
+        Kernel("aot_mul_s8", "portable", _portable("aot_mul_s8")),
+    ),
+    ("SQUARED_DIFFERENCE", "int8"): (
+        Kernel(
+            "aot_squared_difference_s8_rows_mve",
+            "mve",
+            _short_exact("aot_squared_difference_s8_rows_mve"),
+            when=_rows_when,
+        ),
+        Kernel(
+            "aot_squared_difference_s8_rows", "dsp", _short_exact("aot_squared_difference_s8_rows"), when=_rows_when
+        ),
+        Kernel("aot_squared_difference_s8", "portable", _portable("aot_squared_difference_s8")),
+    ),
+    # Same-shape int8 MAXIMUM / MINIMUM: whole words (SSUB8 + SEL) or vectors (VMAX / VMIN); broadcasts walk.
+    **{
+        (kind, "int8"): (
+            Kernel("aot_minmax_s8_flat_mve", "mve", _portable("aot_minmax_s8_flat_mve"), serves=_same_shape_inputs),
+            Kernel("aot_minmax_s8_flat_dsp", "dsp", _portable("aot_minmax_s8_flat_dsp"), serves=_same_shape_inputs),
+            Kernel("aot_minmax_s8", "portable", _portable("aot_minmax_s8")),
+        )
+        for kind in ("MAXIMUM", "MINIMUM")
     },
 }
 

@@ -1,9 +1,7 @@
 """LOGICAL_AND, LOGICAL_OR (two broadcasting bool operands) and LOGICAL_NOT, on bool tensors as in TFLite Micro."""
 
-import numpy as np
-
 from ._base import OpLowering, register
-from ._common import broadcast_4d, require_inputs, require_same_dtype, unary_check
+from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_same_dtype, unary_check
 
 
 @register
@@ -25,14 +23,8 @@ class Logical(OpLowering):
         if op.kind == "LOGICAL_NOT":
             op.kernel, op.params = "aot_logical_not_bool", dict(size=op.output.num_elements)
             return
-        dims, sa, sb = broadcast_4d(op, op.input(0).shape, op.input(1).shape, op.output.shape)
         op.kernel = "aot_logical_bool"
-        op.params = dict(
-            code=0 if op.kind == "LOGICAL_AND" else 1,
-            dims=np.array(dims, np.int32),
-            sa=np.array(sa, np.int32),
-            sb=np.array(sb, np.int32),
-        )
+        op.params = dict(broadcast_params(op), code=0 if op.kind == "LOGICAL_AND" else 1)
 
     def emit(self, op, ctx):
         p = op.params
@@ -41,14 +33,6 @@ class Logical(OpLowering):
         return [
             ctx.call(
                 op.kernel,
-                [
-                    p["code"],
-                    ctx.ptr(op.input(0)),
-                    ctx.ptr(op.input(1)),
-                    ctx.ptr(op.output),
-                    ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-                    ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-                    ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-                ],
+                [p["code"]] + broadcast_args(op, ctx, p),
             )
         ]

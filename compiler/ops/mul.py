@@ -2,22 +2,27 @@
 
 int8 and int16 (zero points 0) follow TFLite: both inputs are offset by their zero points, multiplied
 in int32 and requantized once with the multiplier for s1 * s2 / s_out, then
-offset and clamped to the fused activation range.
+offset and clamped to the fused activation range.  For int8, when the short form of that requantization is proved
+exact (_mul_s8_fast.py) and the operands broadcast as one row loop (_common.rows_form), the kernel table picks the
+row kernels (aot_mul_s8_rows_mve on Helium, aot_mul_s8_rows on the DSP cores); otherwise the 4-D walker.
 """
 
-import numpy as np
-
 from ..quant_math import quantize_multiplier
+from . import _mul_s8_fast
 from ._base import OpLowering, register
 from ._common import (
     activation_range_f32,
     activation_range_quantized,
     broadcast_4d,
+    broadcast_args,
+    broadcast_params,
+    rows_form,
     fused_activation,
     require_inputs,
     require_quant,
     require_same_dtype,
 )
+from .kernel_table import Layer, select
 
 
 @register
@@ -40,9 +45,8 @@ class Mul(OpLowering):
 
     def prepare(self, op):
         a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
         act = fused_activation(op)
-        p = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+        p = broadcast_params(op)
         if out.dtype != "float32":
             s1, z1 = a.quant.scalar()
             s2, z2 = b.quant.scalar()
@@ -52,7 +56,12 @@ class Mul(OpLowering):
             p.update(
                 off1=-z1, off2=-z2, mo=mo, sho=sho, out_off=zo, act=activation_range_quantized(act, so, zo, out.dtype)
             )
-            op.kernel = "aot_mul_s8" if out.dtype == "int8" else "aot_mul_s16"
+            if out.dtype == "int8":
+                p["short"] = _mul_s8_fast.short_params(z1, z2, zo, mo, sho, p["act"])
+                p["rows"] = rows_form(p)
+                select(op, p, Layer())
+                return
+            op.kernel = "aot_mul_s16"
         else:
             p.update(act=activation_range_f32(act))
             op.kernel = "aot_mul_f32"
@@ -60,14 +69,14 @@ class Mul(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        args = [
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        if op.kernel in ("aot_mul_s8_rows", "aot_mul_s8_rows_mve"):
+            r = p["rows"]
+            params = ctx.param_struct(
+                f"op{op.index}_params", "aot_mul_s8_params", _mul_s8_fast.FIELDS, _mul_s8_fast.values(p["short"])
+            )
+            args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)]
+            return [ctx.call(op.kernel, args + [r["rows"], r["cols"], r["step1"], r["step2"], r["mode"], params])]
+        args = broadcast_args(op, ctx, p)
         if op.kernel != "aot_mul_f32":
             args += [p["off1"], p["off2"], p["mo"], p["sho"], p["out_off"], p["act"][0], p["act"][1]]
         else:

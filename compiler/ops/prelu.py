@@ -5,7 +5,7 @@ import numpy as np
 
 from ._base import OpLowering, register
 from ..quant_math import quantize_multiplier
-from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
+from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_quant, require_same_dtype
 
 _FIELDS = ("input_offset", "alpha_offset", "output_offset", "multiplier1", "shift1", "multiplier2", "shift2")
 
@@ -26,8 +26,7 @@ class Prelu(OpLowering):
         broadcast_4d(op, op.input(0).shape, op.input(1).shape, op.output.shape)
 
     def prepare(self, op):
-        dims, sa, sb = broadcast_4d(op, op.input(0).shape, op.input(1).shape, op.output.shape)
-        op.params = dict(dims=np.array(dims, np.int32), sa=np.array(sa, np.int32), sb=np.array(sb, np.int32))
+        op.params = broadcast_params(op)
         op.kernel = "aot_prelu_f32"
         if op.output.dtype == "int8":
             (si, zi), (sa, za), (so, zo) = (t.quant.scalar() for t in (op.input(0), op.input(1), op.output))
@@ -42,14 +41,7 @@ class Prelu(OpLowering):
         return [
             ctx.call(
                 op.kernel,
-                [
-                    ctx.ptr(op.input(0)),
-                    ctx.ptr(op.input(1)),
-                    ctx.ptr(op.output),
-                    ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-                    ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-                    ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-                ]
+                broadcast_args(op, ctx, p)
                 + (
                     [ctx.param_struct(f"op{op.index}_prelu", "aot_prelu_s8_params", _FIELDS, p["q"])]
                     if op.kernel == "aot_prelu_s8"

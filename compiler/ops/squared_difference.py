@@ -1,13 +1,25 @@
 """SQUARED_DIFFERENCE with 4-D broadcasting in float32, int32, int8 and int16, as TFLite Micro computes it (the
 quantized forms rescale both inputs to twice the larger input scale, square the difference in 32 bits and
-requantize to the output; parameters computed here as TFLite Micro's Prepare does)."""
+requantize to the output; parameters computed here as TFLite Micro's Prepare does).  For int8, when the short form of
+those requantizations is proved exact (_sqd_s8_fast.py) and the operands broadcast as one row loop
+(_common.rows_form), the kernel table picks the row kernels (Helium, DSP cores); otherwise the 4-D walker."""
 
 import numpy as np
 
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
+from . import _sqd_s8_fast
 from ._base import OpLowering, register
-from ._common import broadcast_4d, require_inputs, require_quant, require_same_dtype
+from .kernel_table import Layer, select
+from ._common import (
+    broadcast_4d,
+    broadcast_args,
+    broadcast_params,
+    rows_form,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+)
 
 _FIELDS = (
     "offset1",
@@ -55,27 +67,31 @@ class SquaredDifference(OpLowering):
         return (-z1, m1, sh1, -z2, m2, sh2, left, mo, sho, zo)
 
     def prepare(self, op):
-        a, b, out = op.input(0), op.input(1), op.output
-        dims, sa, sb = broadcast_4d(op, a.shape, b.shape, out.shape)
+        out = op.output
         suffix = {"float32": "f32", "int32": "s32", "int8": "s8", "int16": "s16"}[out.dtype]
         op.kernel = f"aot_squared_difference_{suffix}"
         op.params = dict(
-            dims=np.array(dims, np.int32),
-            sa=np.array(sa, np.int32),
-            sb=np.array(sb, np.int32),
+            broadcast_params(op),
             q=self._params(op) if out.dtype in ("int8", "int16") else None,
         )
+        if out.dtype == "int8":
+            op.params["short"] = _sqd_s8_fast.short_params(op.params["q"])
+            op.params["rows"] = rows_form(op.params)
+            select(op, op.params, Layer())
 
     def emit(self, op, ctx):
         p = op.params
-        args = [
-            ctx.ptr(op.input(0)),
-            ctx.ptr(op.input(1)),
-            ctx.ptr(op.output),
-            ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
-            ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
-            ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
-        ]
+        if op.kernel.endswith(("_s8_rows", "_s8_rows_mve")):
+            r = p["rows"]
+            params = ctx.param_struct(
+                f"op{op.index}_sqd",
+                "aot_squared_difference_s8_params",
+                _sqd_s8_fast.FIELDS,
+                _sqd_s8_fast.values(p["short"]),
+            )
+            args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)]
+            return [ctx.call(op.kernel, args + [r["rows"], r["cols"], r["step1"], r["step2"], r["mode"], params])]
+        args = broadcast_args(op, ctx, p)
         if p["q"] is not None:
             args.append(ctx.param_struct(f"op{op.index}_sqd", "aot_squared_difference_params", _FIELDS, p["q"]))
         return [ctx.call(op.kernel, args)]

@@ -130,13 +130,14 @@ def unary_model(kind, shape, dtype, in_q=(None, None), out_q=(None, None), optio
 # --- ADD / SUB (int8) -----------------------------------------------------------------------
 
 ADD_INT8 = [
-    # (name, kind, shape a, shape b, qa, qb, qout, activation, kernel: the same-shape one or the generic one)
+    # (name, kind, shape a, shape b, qa, qb, qout, activation, kernel: the same-shape one, the row form of a
+    # broadcast (ops/_common.rows_form) or the generic one)
     ("same_shape", "ADD", [1, 5, 4, 6], [1, 5, 4, 6], (0.05, -3), (0.02, 7), (0.06, 2), "NONE", "_elementwise"),
     ("relu", "ADD", [1, 5, 4, 6], [1, 5, 4, 6], (0.05, -128), (0.11, 4), (0.05, -128), "RELU", "_elementwise"),
     ("relu6_equal_scales", "ADD", [2, 3, 7], [2, 3, 7], (0.04, 10), (0.04, -20), (0.05, -100), "RELU6", "_elementwise"),
     ("relu_n1_to_1", "ADD", [3, 17], [3, 17], (0.01, 0), (0.03, 5), (1.0 / 128, 0), "RELU_N1_TO_1", "_elementwise"),
     ("extreme_zero_points", "ADD", [4, 9], [4, 9], (0.003, 127), (0.5, -128), (0.2, -128), "NONE", "_elementwise"),
-    ("broadcast_channel", "ADD", [1, 4, 3, 5], [5], (0.05, -3), (0.02, 7), (0.06, 2), "RELU", ""),
+    ("broadcast_channel", "ADD", [1, 4, 3, 5], [5], (0.05, -3), (0.02, 7), (0.06, 2), "RELU", "_rows"),
     # The second input's scale is too small for a Q0.31 multiplier (it flushes to 0): the generic kernel.
     ("negligible_input", "ADD", [2, 8], [2, 8], (0.5, 3), (1e-12, 0), (0.4, -1), "NONE", ""),
     ("sub_same_shape", "SUB", [1, 3, 5, 4], [1, 3, 5, 4], (0.05, -3), (0.02, 7), (0.06, 2), "NONE", "_elementwise"),
@@ -395,7 +396,8 @@ def test_residual_add_not_fused_with_broadcast(tmp_path):
     b.output(s)
     path = b.save(tmp_path / "model.tflite")
     fused_into, add, _, _ = fusion(path)
-    assert fused_into is None and add["kernel"] == "aot_add_s8"
+    # Not fused: the ADD runs on its own, in the row form of its per-channel broadcast.
+    assert fused_into is None and add["kernel"] == "aot_add_s8_rows"
     check_against_tflm(tmp_path, b, seed=5)
 
 

@@ -44,6 +44,15 @@ struct aot_add_s8_params {
 void aot_add_s8_elementwise(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size,
                             const struct aot_add_s8_params* params);
 
+/* The row form (crt/src/kernels/add_s8_rows.c): the output as `rows` rows of `cols` elements; input k's row starts
+ * `row_step_k` elements after the previous row's; mode 0: both inputs run along the row, 1: in2 holds one value
+ * per row, 2: in1 holds one value per row.  Same parameters as aot_add_s8_elementwise.  The _mve form is the
+ * Helium kernel (the portable one where the core has no MVE). */
+void aot_add_s8_rows(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int32_t cols,
+                     int32_t row_step1, int32_t row_step2, int32_t mode, const struct aot_add_s8_params* params);
+void aot_add_s8_rows_mve(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int32_t cols,
+                         int32_t row_step1, int32_t row_step2, int32_t mode, const struct aot_add_s8_params* params);
+
 void aot_add_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims, const int32_t* in1_strides,
                 const int32_t* in2_strides, int32_t in1_offset, int32_t in1_multiplier, int32_t in1_shift,
                 int32_t in2_offset, int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,

@@ -43,6 +43,11 @@ void aot_minmax_s8(int32_t op, const int8_t* in1, const int8_t* in2, int8_t* out
 void aot_minmax_s16(int32_t op, const int16_t* in1, const int16_t* in2, int16_t* output, const int32_t* dims,
                     const int32_t* in1_strides, const int32_t* in2_strides);
 
+/* The same on two int8 inputs of the output's shape, `size` elements: SSUB8 + SEL four at a time on the DSP cores,
+ * VMAX / VMIN sixteen at a time on Helium (each the portable walker on a core without its extension). */
+void aot_minmax_s8_flat_dsp(int32_t op, const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size);
+void aot_minmax_s8_flat_mve(int32_t op, const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -15,6 +15,12 @@ extern "C" {
 void aot_sub_s8_elementwise(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size,
                             const struct aot_add_s8_params* params);
 
+/* The row form of aot_add_s8_rows (and its Helium kernel), second input subtracted. */
+void aot_sub_s8_rows(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int32_t cols,
+                     int32_t row_step1, int32_t row_step2, int32_t mode, const struct aot_add_s8_params* params);
+void aot_sub_s8_rows_mve(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int32_t cols,
+                         int32_t row_step1, int32_t row_step2, int32_t mode, const struct aot_add_s8_params* params);
+
 void aot_sub_s8(const int8_t* in1, const int8_t* in2, int8_t* output, const int32_t* dims, const int32_t* in1_strides,
                 const int32_t* in2_strides, int32_t in1_offset, int32_t in1_multiplier, int32_t in1_shift,
                 int32_t in2_offset, int32_t in2_multiplier, int32_t in2_shift, int32_t left_shift,
