@@ -1,6 +1,6 @@
 """The kernel table: which kernel runs each int8/int16 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-TRANSPOSE_CONV layer (and RESIZE, ARG_MAX / ARG_MIN, the table lookups of int8 unary ops), decided in one place
-(the TVM "strategy" idea).
+TRANSPOSE_CONV layer (and RESIZE, ARG_MAX / ARG_MIN, the int8 element-wise binary ops, the table lookups of int8 unary
+ops), decided in one place (the TVM "strategy" idea).
 
 For each (op kind, dtype) the table lists candidate kernels, best first, each tagged with the core family that has
 it (mve: Helium, Cortex-M55; dsp: the DSP extension; specialized: shape-specialized bodies, Cortex-M0/M3;
