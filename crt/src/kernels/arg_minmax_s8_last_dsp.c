@@ -7,25 +7,7 @@
 #include "aot/kernels/arg_minmax.h"
 
 #if defined(__ARM_FEATURE_DSP)
-static inline uint32_t load_word(const int8_t* p)
-{
-    uint32_t w;
-    memcpy(&w, p, 4);
-    return w;
-}
-
-/* Bytes of `a` where a >= b (signed lanes) or, for the minimum, a <= b; the other bytes of b.  SSUB8 and SEL in
- * one statement: the GE flags between them are invisible to the compiler. */
-static inline uint32_t pick(uint32_t a, uint32_t b, int32_t is_max)
-{
-    uint32_t r;
-    if (is_max) {
-        __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
-    } else {
-        __asm__("ssub8 %0, %2, %1\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
-    }
-    return r;
-}
+#include "dsp_s8.h"
 
 /* 0xFF in the bytes of w that are zero, 0 elsewhere: UADD8 with 0xFF carries (sets GE) in every non-zero byte. */
 static inline uint32_t zero_bytes(uint32_t w)
@@ -39,17 +21,17 @@ static inline uint32_t zero_bytes(uint32_t w)
 static inline int32_t row_extreme(const int8_t* x, int32_t n, int32_t is_max)
 {
     int32_t k = 4, best;
-    uint32_t m = load_word(x);
+    uint32_t m = aot_read32(x);
     for (; k + 8 <= n; k += 8) {
-        m = pick(load_word(x + k), m, is_max);
-        m = pick(load_word(x + k + 4), m, is_max);
+        m = aot_sel_s8x4(aot_read32(x + k), m, is_max);
+        m = aot_sel_s8x4(aot_read32(x + k + 4), m, is_max);
     }
     if (k + 4 <= n) {
-        m = pick(load_word(x + k), m, is_max);
+        m = aot_sel_s8x4(aot_read32(x + k), m, is_max);
         k += 4;
     }
-    m = pick(m >> 16 | m << 16, m, is_max);
-    m = pick(m >> 8 | m << 24, m, is_max);
+    m = aot_sel_s8x4(m >> 16 | m << 16, m, is_max);
+    m = aot_sel_s8x4(m >> 8 | m << 24, m, is_max);
     best = (int8_t)(m & 0xFF);
     for (; k < n; k++) {
         if (is_max ? x[k] > best : x[k] < best) {
@@ -64,7 +46,7 @@ static inline int32_t first_index(const int8_t* x, int32_t n, int32_t v)
     const uint32_t pattern = 0x01010101u * (uint32_t)(uint8_t)v;
     int32_t k = 0;
     for (; k + 4 <= n; k += 4) {
-        const uint32_t zero = zero_bytes(load_word(x + k) ^ pattern);
+        const uint32_t zero = zero_bytes(aot_read32(x + k) ^ pattern);
         if (zero != 0) {
             return k + (int32_t)(__builtin_ctz(zero) >> 3);
         }

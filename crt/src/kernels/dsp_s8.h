@@ -81,6 +81,19 @@ static inline void aot_load2(const uint32_t** p, uint32_t* a, uint32_t* b)
     *p = q;
 }
 
+/* Per signed byte lane, a's byte where a >= b (is_max) or a <= b (otherwise), else b's: SSUB8 sets the GE flags
+ * that SEL reads, in one statement because the flags between them are invisible to the compiler. */
+static inline uint32_t aot_sel_s8x4(uint32_t a, uint32_t b, int32_t is_max)
+{
+    uint32_t r;
+    if (is_max) {
+        __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+    } else {
+        __asm__("ssub8 %0, %2, %1\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+    }
+    return r;
+}
+
 #else /* portable emulation, bit-identical for the value ranges the kernels use */
 
 static inline int32_t aot_lane0(uint32_t v)

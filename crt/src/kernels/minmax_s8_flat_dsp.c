@@ -7,24 +7,7 @@
 #include "aot/kernels/binary.h"
 
 #if defined(__ARM_FEATURE_DSP)
-static inline uint32_t load_word(const int8_t* p)
-{
-    uint32_t w;
-    memcpy(&w, p, 4);
-    return w;
-}
-
-/* SSUB8 and SEL in one statement: the GE flags between them are invisible to the compiler. */
-static inline uint32_t pick(uint32_t a, uint32_t b, int32_t is_max)
-{
-    uint32_t r;
-    if (is_max) {
-        __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
-    } else {
-        __asm__("ssub8 %0, %2, %1\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
-    }
-    return r;
-}
+#include "dsp_s8.h"
 
 #if defined(__GNUC__)
 __attribute__((always_inline))
@@ -34,8 +17,8 @@ flat(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size, int32_t
 {
     int32_t i = 0;
     for (; i + 8 <= size; i += 8) {
-        const uint32_t lo = pick(load_word(in1 + i), load_word(in2 + i), is_max);
-        const uint32_t hi = pick(load_word(in1 + i + 4), load_word(in2 + i + 4), is_max);
+        const uint32_t lo = aot_sel_s8x4(aot_read32(in1 + i), aot_read32(in2 + i), is_max);
+        const uint32_t hi = aot_sel_s8x4(aot_read32(in1 + i + 4), aot_read32(in2 + i + 4), is_max);
         memcpy(output + i, &lo, 4);
         memcpy(output + i + 4, &hi, 4);
     }
