@@ -14,7 +14,7 @@ _OUTPUTS = {
     "refdata": ["_ref.h", "_ref.c"],
 }
 
-def _one_config_impl(settings, attr):
+def _one_config_impl(_settings, _attr):
     # The reference cases depend on the model, count and seed only, never on the board or mode a test is built
     # for: without this, `aot_model_test` computed the same cases once more for every board configuration (the
     # host's and each core's), and the interpreter runs were a large share of CI time.
