@@ -5,7 +5,7 @@ seeded random inputs); the generated `<prefix>_test.c` runs every case through `
 The same test source runs on the host (cc_test) and on each listed board under QEMU.
 """
 
-load("@rules_cc//cc:defs.bzl", "cc_test")
+load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 load(":copts.bzl", "AOT_C_COPTS", "AOT_SANITIZER_OPTS")
 load(":firmware.bzl", "aot_firmware")
 load(":model_library.bzl", "aot_model_library", "validate_prefix")
@@ -65,10 +65,20 @@ def aot_model_test(
         **kwargs
     )
     if sanitizers:
+        # The model's header on the include path (the test source, generated once for every configuration by
+        # aot_reference_gen, does not sit beside it).
+        cc_library(
+            name = name + "_sanitized_header",
+            hdrs = [":%s_header" % lib],
+            strip_include_prefix = "/" + native.package_name(),
+            testonly = True,
+            tags = ["manual"],
+            visibility = ["//visibility:private"],
+        )
         cc_test(
             name = name + "_sanitized",
-            srcs = [":" + name + "_src", ":%s_c_sources" % lib, ":%s_header" % lib],
-            deps = [str(Label("//crt:crt_sanitized"))],
+            srcs = [":" + name + "_src", ":%s_c_sources" % lib],
+            deps = [":" + name + "_sanitized_header", str(Label("//crt:crt_sanitized"))],
             copts = AOT_C_COPTS + AOT_SANITIZER_OPTS,
             linkopts = AOT_SANITIZER_OPTS,
             tags = tags + ["sanitizer"],

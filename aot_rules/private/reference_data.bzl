@@ -6,6 +6,7 @@ cc_library so firmware can check a model on the target with known inputs.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS")
 load(":copts.bzl", "AOT_C_COPTS")
 
 _OUTPUTS = {
@@ -13,8 +14,30 @@ _OUTPUTS = {
     "refdata": ["_ref.h", "_ref.c"],
 }
 
+def _one_config_impl(_settings, _attr):
+    # The reference cases depend on the model, count and seed only, never on the board or mode a test is built
+    # for: without this, `aot_model_test` computed the same cases once more for every board configuration (the
+    # host's and each core's), and the interpreter runs were a large share of CI time.
+    return {
+        "//command_line_option:platforms": str(Label("//aot_rules/private:reference_platform")),
+        "//command_line_option:compilation_mode": "fastbuild",
+    }
+
+_one_config = transition(
+    implementation = _one_config_impl,
+    inputs = [],
+    outputs = ["//command_line_option:platforms", "//command_line_option:compilation_mode"],
+)
+
 def _aot_reference_gen_impl(ctx):
-    outs = [ctx.actions.declare_file(ctx.attr.prefix + suffix) for suffix in _OUTPUTS[ctx.attr.command]]
+    # testgen's source includes the model's header: it gets a directory of its own, so that, built for a board, it
+    # cannot find the header generated for another configuration beside it (a quoted #include looks there first).
+    # refdata's files include only each other, and users include `<prefix>_ref.h` from the package.
+    subdir = ctx.label.name + "/" if ctx.attr.command == "testgen" else ""
+    outs = [
+        ctx.actions.declare_file(subdir + ctx.attr.prefix + suffix)
+        for suffix in _OUTPUTS[ctx.attr.command]
+    ]
     args = ctx.actions.args()
     args.add(ctx.attr.command)
     args.add(ctx.file.model)
@@ -42,14 +65,15 @@ def _aot_reference_gen_impl(ctx):
 aot_reference_gen = rule(
     implementation = _aot_reference_gen_impl,
     doc = "Seeded inputs and reference outputs of a model, as a checking test source or as C arrays.",
-    attrs = {
+    cfg = _one_config,
+    attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
         "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"], doc = "The model file."),
         "prefix": attr.string(mandatory = True, doc = "Prefix of the model library the data is for."),
         "command": attr.string(default = "refdata", values = _OUTPUTS.keys(), doc = "testgen or refdata."),
         "count": attr.int(default = 1, doc = "Number of seeded random input cases."),
         "seed": attr.int(default = 0, doc = "Seed of the random inputs."),
         "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
-    },
+    }),
 )
 
 def aot_reference_data(name, model, prefix, count = 1, seed = 0, **kwargs):
