@@ -247,7 +247,7 @@ def _forwarded_rule(fn: ast.FunctionDef, symbols: dict):
 def _render_macro(name: str, fn: ast.FunctionDef, symbols: dict, kind: str = "macro") -> list:
     doc = ast.get_docstring(fn) or ""
     intro, args = _split_args(doc)
-    out = [f"### `{name}`", "", f"*{kind}*", "", "```python", _signature(fn), "```", ""]
+    out = [f"### `{name}`", "", f"*{kind}*", "", "```starlark", _signature(fn), "```", ""]
     out += _paragraphs(intro)
     defaults = _defaults(fn)
     rule, call = _forwarded_rule(fn, symbols)
