@@ -170,7 +170,7 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
         aot_user_kernel //pkg:my_op (crt/include/aot/user_kernel.h), whose cc_library is linked in.
       offload: {"CONV_2D": "//pkg:npu_conv2d"}: built-in operators matching the key (an operator type, "#N" for
         operator N, "name:GLOB" for an output name) call the aot_user_kernel's function with the arguments of the
-        portable built-in kernel (README "User kernels and accelerators").
+        portable built-in kernel (docs/user-kernels.md).
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name
