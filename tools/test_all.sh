@@ -8,7 +8,8 @@
 #   4. the archive path of the ARM toolchain (file:// tarball + sha256, and a wrong sha256);
 #   5. a real HTTP remote cache (nginx WebDAV on loopback) shared by two clones at different paths: 0 actions run
 #      in the second;
-#   6. format and lint of every source kind (tools/lint.sh: buildifier, ruff, clang-format).
+#   6. format and lint of every source kind (tools/lint.sh: buildifier, ruff, clang-format);
+#   7. the MISRA C:2012 report of the CRT and generated code (tools/misra.py, docs/misra.md).
 # It sets itself up first (tools/setup.sh, which may use the package registries). Then, when it can (root, or
 # unprivileged user namespaces), it runs the suites inside a fresh network namespace with nothing but loopback:
 # any download attempted by a build or test fails there, which proves that none is made.
@@ -47,6 +48,7 @@ suite() {  # suite NAME COMMAND...
 }
 suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
 suite "bazel test //..." bazel test //...
+suite "MISRA C:2012 report (cppcheck; every finding has a deviation record)" "$root/.venv/bin/python" "$root/tools/misra.py"
 if [ -f "$root/e2e/WORKSPACE" ]; then
   suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh; rc=\$?; bazel shutdown; exit \$rc"
 fi
