@@ -48,7 +48,7 @@ suite() {  # suite NAME COMMAND...
 suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
 suite "bazel test //..." bazel test //...
 if [ -f "$root/e2e/WORKSPACE" ]; then
-  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh; rc=\$?; bazel shutdown; exit \$rc"
+  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh && ./check_toolchain_resolution.sh; rc=\$?; bazel shutdown; exit \$rc"
 fi
 suite "budgets fail the build" "$root/tests/budgets/run_test.sh"
 suite "ARM toolchain from a file:// archive" "$root/tests/toolchain_archive/run_test.sh"

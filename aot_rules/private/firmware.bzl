@@ -3,7 +3,7 @@
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 load("//toolchains:cores.bzl", "BOARDS")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS", "board_transition")
-load(":cc_tools.bzl", "AotCcToolsInfo")
+load(":cc_tools.bzl", "AotCcToolsInfo", "check_bare_metal_toolchain")
 load(":link_layout.bzl", "aot_link_layout", "resolve_placement")
 load(":linked_models.bzl", "AotLinkedModelsInfo", "linked_models_aspect")
 load(":providers.bzl", "AotBoardInfo", "AotFirmwareInfo")
@@ -30,6 +30,7 @@ def _aot_firmware_impl(ctx):
     placement = resolve_placement(board, ctx.attr.placement, "aot_firmware(name = \"%s\")" % ctx.label.name)
     regions = {r.name: r for r in board.regions}
     tools = ctx.attr._cc_tools[0][AotCcToolsInfo]
+    check_bare_metal_toolchain(tools, "aot_firmware(name = \"%s\")" % ctx.label.name, board.name)
     linked = ctx.attr.binary[0][DefaultInfo].files.to_list()
     if len(linked) != 1:
         fail("aot_firmware: expected one linked file from %s, got %s" % (ctx.attr.binary[0].label, linked))
