@@ -38,14 +38,30 @@ def _aot_firmware_impl(ctx):
     elf = ctx.actions.declare_file(ctx.label.name + ".elf")
     ctx.actions.symlink(output = elf, target_file = linked[0])
 
+    # The .bin is the code region's image (what a flash programmer writes at its origin). Weights placed in another
+    # read-only region (external flash, DDR) are left out of it: a raw binary spanning both would be filled with
+    # zeros between them (1.5 GB from ITCM at 0x0 to DDR at 0x60000000); the .hex holds every region.
+    elsewhere = []
+    for r in board.regions:
+        if r.name != board.code_region and "w" not in r.attributes and r.name in placement.values():
+            elsewhere += ["-R", ".aot_" + r.name]
     bin = ctx.actions.declare_file(ctx.label.name + ".bin")
+    hex = ctx.actions.declare_file(ctx.label.name + ".hex")
     ctx.actions.run(
         executable = tools.objcopy,
-        arguments = ["-O", "binary", elf.path, bin.path],
+        arguments = ["-O", "binary"] + elsewhere + [elf.path, bin.path],
         inputs = depset([elf], transitive = [tools.files]),
         outputs = [bin],
         mnemonic = "AotObjcopy",
         progress_message = "Extracting binary image of %s" % ctx.label,
+    )
+    ctx.actions.run(
+        executable = tools.objcopy,
+        arguments = ["-O", "ihex", elf.path, hex.path],
+        inputs = depset([elf], transitive = [tools.files]),
+        outputs = [hex],
+        mnemonic = "AotObjcopy",
+        progress_message = "Extracting Intel hex image of %s" % ctx.label,
     )
 
     models = ctx.attr.binary[0][AotLinkedModelsInfo].models.to_list()
@@ -72,7 +88,7 @@ def _aot_firmware_impl(ctx):
     )
 
     return [
-        DefaultInfo(files = depset([elf, bin, size_txt]), runfiles = ctx.runfiles(files = [elf])),
+        DefaultInfo(files = depset([elf, bin, hex, size_txt]), runfiles = ctx.runfiles(files = [elf])),
         AotFirmwareInfo(
             elf = elf,
             bin = bin,
@@ -85,6 +101,7 @@ def _aot_firmware_impl(ctx):
         ),
         OutputGroupInfo(
             elf = depset([elf]),
+            hex = depset([hex]),
             size_report = depset([size_json, size_txt]),
             # The compiler manifests of the linked models as built for this board (their workspace includes the
             # scratch of the core's kernels, so it can differ from the same model's host build).
