@@ -57,7 +57,11 @@ DATASHEET = {
     },
     # RP2040 Datasheet section 2.2 (XIP window of the Pico's 2 MB flash; the first 256 bytes are boot2).
     "rp2040": {
-        "memories": [("BOOT2", 0x10000000, 256, True), ("XIP", 0x10000100, 2 * M - 256, True), ("SRAM", 0x20000000, 264 * K, False)],
+        "memories": [
+            ("BOOT2", 0x10000000, 256, True),
+            ("XIP", 0x10000100, 2 * M - 256, True),
+            ("SRAM", 0x20000000, 264 * K, False),
+        ],
         "code": "XIP",
         "weights": "XIP",
         "workspace": "SRAM",
@@ -105,6 +109,19 @@ DATASHEET = {
         "weights": "DDR",
         "workspace": "SRAM",
         "stack": "DTCM",
+    },
+    # ST RM0090 section 2.3 and DS8626 Figure 18: STM32F405 (QEMU netduinoplus2).
+    "netduinoplus2": {
+        "memories": [
+            ("FLASH", 0x08000000, 1 * M, True),
+            ("CCM", 0x10000000, 64 * K, False),
+            ("SRAM1", 0x20000000, 112 * K, False),
+            ("SRAM2", 0x2001C000, 16 * K, False),
+        ],
+        "code": "FLASH",
+        "weights": "FLASH",
+        "workspace": "CCM",
+        "stack": "SRAM1",
     },
 }
 
