@@ -53,6 +53,7 @@ fi
 suite "budgets fail the build" "$root/tests/budgets/run_test.sh"
 suite "ARM toolchain from a file:// archive" "$root/tests/toolchain_archive/run_test.sh"
 suite "remote cache shared by two clones" "$root/tests/remote_cache/run_test.sh"
+suite "CMake: two models with aotc, ctest under QEMU" "$root/tests/cmake/run_test.sh"
 suite "the aot-rules wheel in a fresh venv" "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/wheel"
 # Leave no server behind inside the namespace: the next bazel command starts a fresh one.
 [ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true
