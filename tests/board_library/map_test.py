@@ -2,7 +2,8 @@
 memory map as the vendor documents it (the maps below are written from the datasheets, independently of
 //boards:BUILD.bazel, so a wrong origin or length there fails here): every allocated section runs inside one memory
 of the chip and is stored (its load address) in a non-volatile one; the vector table starts the code memory; the
-models' weights, the shared workspace and the stack lie wholly in the memories the board places them in.
+models' weights, the shared workspace and the stack lie wholly in the memories the board places them in; and the
+image links the bare start-up (`semihosting = False`), not rdimon.
 
 usage: map_test.py BOARD ELF
 """
@@ -162,6 +163,11 @@ class BoardMapTest(unittest.TestCase):
         self.assertEqual(len(vectors), 1)
         origin = {name: o for name, o, _, _ in self.memories}[self.map["code"]]
         self.assertEqual(vectors[0].address, origin)
+
+    def test_links_without_semihosting(self):
+        # `semihosting = False`: newlib's system calls are the bare start-up's stubs, not rdimon's.
+        self.assertNotIn(b"initialise_monitor_handles", self.data)
+        self.assertIn(b"aot_putchar", self.data)
 
     def _span(self, kind):
         start, end = self.marks[f"__aot_{kind}_start"], self.marks[f"__aot_{kind}_end"]
