@@ -121,7 +121,7 @@ DATASHEET = {
         ],
         "code": "FLASH",
         "weights": "FLASH",
-        "workspace": "CCM",
+        "workspace": "SRAM1",
         "stack": "SRAM1",
     },
 }
