@@ -369,7 +369,14 @@ def render_cli(root: str = ROOT) -> str:
         "Bazel). Errors in the input are one paragraph on stderr with exit code 2.",
         "",
     ]
-    out += ["## Commands", "", "```", cli.USAGE.strip("\n"), "```", ""]
+    # The usage as a checkout prints it (`bench` only exists there; the installed wheel leaves it out).
+    body = "\n".join("  " + text for text, _ in cli.COMMAND_HELP.values())
+    usage = "usage: aotc <command> [flags] MODEL\n\ncommands:\n" + body + "\n" + cli._BENCH_USAGE + cli._FOOTER
+    out += ["## Commands", "", "```", usage.strip("\n"), "```", ""]
+    out += ["`aotc <command> --help` prints that command's usage and these flags:", ""]
+    out += ["| command | flags |", "|---|---|"]
+    out += [f"| `{c}` | {', '.join(f'`--{n}`' for n in names)} |" for c, (_, names) in cli.COMMAND_HELP.items()]
+    out += [""]
     out += ["## Flags", "", "| flag | type | default | description |", "|---|---|---|---|"]
     seen = set()
     for key in cli.FLAGS:

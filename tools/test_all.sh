@@ -50,11 +50,13 @@ suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
 suite "bazel test //..." bazel test //...
 suite "MISRA C:2012 report (cppcheck; every finding has a deviation record)" "$root/.venv/bin/python" "$root/tools/misra.py"
 if [ -f "$root/e2e/WORKSPACE" ]; then
-  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh; rc=\$?; bazel shutdown; exit \$rc"
+  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh && ./check_toolchain_resolution.sh; rc=\$?; bazel shutdown; exit \$rc"
 fi
 suite "budgets fail the build" "$root/tests/budgets/run_test.sh"
 suite "ARM toolchain from a file:// archive" "$root/tests/toolchain_archive/run_test.sh"
 suite "remote cache shared by two clones" "$root/tests/remote_cache/run_test.sh"
+suite "CMake: two models with aotc, ctest under QEMU" "$root/tests/cmake/run_test.sh"
+suite "the aot-rules wheel in a fresh venv" "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/wheel"
 # Leave no server behind inside the namespace: the next bazel command starts a fresh one.
 [ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true
 echo "test_all: suites: $passed passed, $failed failed"
