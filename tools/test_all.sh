@@ -14,11 +14,11 @@
 # any download attempted by a build or test fails there, which proves that none is made.
 # It ends with a "N passed, N failed" line over the suites.
 #
-# Suites 2 (and 3 after it, on the same Bazel server) run in the foreground; 1, 4, 5 and 6, which use output bases
-# of their own, run beside them at a lower CPU priority: they fill the cores when the main build leaves them idle
-# (server start-ups, analysis, repository set-up, QEMU, a lone long test at the end) instead of adding their own
-# start-ups and cold builds after it. Each suite's output is printed whole when it ends, with its time. e2e's
-# repositories are fetched the same way beside the first suites (outside the network namespace, the only step that
+# Suite 1 (and 3 after it, on the same Bazel server) runs in the foreground; 2, 4, 5 and 6, which have output bases
+# (or no Bazel) of their own, run beside it at a lower CPU priority: they fill the cores when the main build leaves
+# them idle (server start-ups, analysis, repository set-up, QEMU, a lone long test at the end) instead of adding
+# their own start-ups and cold builds after it. Each suite's output is printed whole when it ends, with its time.
+# e2e's repositories are fetched the same way, beside the suites (outside the network namespace: the only step that
 # needs the registry), and the e2e suite waits for them.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
