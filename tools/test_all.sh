@@ -40,6 +40,7 @@ fi
 
 passed=0
 failed=0
+started=$SECONDS
 suite() {  # suite NAME COMMAND...
   echo "=== $1"
   local start=$SECONDS
@@ -59,5 +60,6 @@ suite "CMake: two models with aotc, ctest under QEMU" "$root/tests/cmake/run_tes
 suite "the aot-rules wheel in a fresh venv" "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/wheel"
 # Leave no server behind inside the namespace: the next bazel command starts a fresh one.
 [ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true
+echo "test_all: the suites took $((SECONDS - started)) s"
 echo "test_all: suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

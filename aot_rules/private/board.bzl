@@ -141,6 +141,8 @@ def aot_board(name, core, regions, **kwargs):
             "@platforms//os:none",
             "@platforms//cpu:arm",
             str(Label("//toolchains:" + core)),
+            # The CRT of every board of a core is built once, under //toolchains:<core>_platform (per_core.bzl).
+            str(Label("//toolchains:aot_board_platform")),
         ],
         visibility = kwargs.get("visibility"),
     )
