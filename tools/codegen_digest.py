@@ -25,7 +25,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHARED = os.path.join(os.path.dirname(ROOT), "shared", "models")
+# The shared and field models ($AOT_MODELS_DIR, else ../shared/models beside the checkout; --models overrides).
+SHARED = os.environ.get("AOT_MODELS_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "models")
 sys.path.insert(0, ROOT)
 
 # Variants beyond the defaults, per target: name -> --specialize value.
@@ -139,16 +140,22 @@ def compare(now: dict, before: dict) -> list:
 
 
 def main(argv=None) -> int:
+    global SHARED
     from compiler.targets import TARGETS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", default="repo,shared,field", help="comma-separated: " + ", ".join(SETS))
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--models", default=SHARED, help="directory of the shared models (field/ below it)")
     ap.add_argument("--out", help="write the digests (JSON) here")
     ap.add_argument("--compare", help="a digest JSON to compare against; exit 1 on any difference")
     a = ap.parse_args(argv)
+    SHARED = a.models
     sets = [s for s in a.sets.split(",") if s]
+    missing = [s for s in sets if s in ("shared", "field") and not os.path.isdir(SHARED)]
+    if missing:
+        sys.exit(f"no models directory {SHARED} for the sets {', '.join(missing)} (--models or $AOT_MODELS_DIR)")
     digests = run(sets, [t for t in a.targets.split(",") if t], a.jobs)
     failed = sum("error" in v for v in digests.values())
     print(f"{len(digests)} (model, core, variant) compiles, {failed} refused or failed", file=sys.stderr)

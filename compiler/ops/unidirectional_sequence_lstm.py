@@ -20,8 +20,8 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._dsp_layout import interleave_row_groups, raw_word_rows
-from ._common import ACTIVATIONS, require_const, require_quant
+from .common.dsp_layout import interleave_row_groups, raw_word_rows
+from .common.checks import ACTIVATIONS, require_const, require_quant
 
 GATE_INPUTS = (1, 2, 3, 4)  # input-to-{input, forget, cell, output} weights
 GATE_RECURRENT = (5, 6, 7, 8)  # recurrent-to-{...} weights
@@ -249,7 +249,7 @@ class UnidirectionalSequenceLstm(OpLowering):
         op.params = p
 
     def scratch_bytes(self, op):
-        if op.kernel == "aot_lstm_f32":
+        if op.input(0).dtype == "float32":
             return 5 * op.params["shape"][3] * 4
         state = op.params["shape"][3]
         # The four gates (int16, padded to a multiple of 4 bytes), both products of every gate row (int32), the
@@ -262,7 +262,7 @@ class UnidirectionalSequenceLstm(OpLowering):
         i = op.index
         shape = ctx.param_struct(f"op{i}_shape", SHAPE_STRUCT, SHAPE_FIELDS, p["shape"])
         hidden, cell = ctx.ptr(op.input(HIDDEN)), ctx.ptr(op.input(CELL))
-        if op.kernel == "aot_lstm_f32":
+        if op.input(0).dtype == "float32":
             args = [
                 ctx.ptr(op.input(0)),
                 ctx.weight(f"op{i}_input_weights", p["w_in"], "float"),

@@ -11,8 +11,8 @@ arithmetic, returning None (the generic kernel runs) on any overflow or differen
 
 import numpy as np
 
-from ._add_s8_fast import _mbqm
-from ._mul_s8_fast import _fits, _Overflow, apply_step, step
+from .add_s8_fast import _mbqm
+from .mul_s8_fast import _fits, _Overflow, apply_step, step
 
 # Field order of struct aot_squared_difference_s8_params (crt/include/aot/kernels/squared_difference.h).
 FIELDS = tuple(f"{k}_{n}" for k in ("in1", "in2") for n in ("offset", "left", "multiplier", "add", "mask", "shift")) + (
