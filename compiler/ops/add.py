@@ -5,8 +5,8 @@ int8 and int16 use TFLite's scheme: both inputs are shifted left by 20 bits
 requantized to the output (int16 always with the generic kernel, as TFLite
 Micro's int16 ADD takes its general path).
 When the short arithmetic of crt/src/kernels/add_s8_elem.h is proved
-exact for the op's scales (_add_s8_fast.py) and the operands broadcast as
-one row loop (_common.rows_form: same shapes, a row repeated, one value per
+exact for the op's scales (common/add_s8_fast.py) and the operands broadcast as
+one row loop (common/checks.rows_form: same shapes, a row repeated, one value per
 row), the kernel table (kernel_table.py) picks a kernel of that form:
 aot_add_s8_rows_mve on Helium, aot_add_s8_elementwise (same shapes) or
 aot_add_s8_rows elsewhere; otherwise the generic 4-D walker aot_add_s8.  The same parameter block is what a

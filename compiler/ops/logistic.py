@@ -5,9 +5,9 @@ TFLite's float-built table): the input is rescaled to Q4.27 with a multiplier
 and left shift computed here, inputs beyond the saturation radius are clamped,
 and the output must use TFLite's fixed quantization (scale 1/256, zp -128).  That
 arithmetic runs at compile time over the 256 int8 values into a lookup table
-(_lut_s8.py) when the kernel table picks one (32 values or more).
+(common/lut_s8.py) when the kernel table picks one (32 values or more).
 int16 interpolates in the 256-entry sigmoid table (aot/sigmoid_s16.h) after the
-input rescaling of _sigmoid_s16_rescale.py, as TFLite Micro's int16 kernel does.
+input rescaling of common/sigmoid_s16_rescale.py, as TFLite Micro's int16 kernel does.
 """
 
 from ..quant_math import gemmlowp_input_rescale

@@ -3,8 +3,8 @@
 int8 and int16 (zero points 0) follow TFLite: both inputs are offset by their zero points, multiplied
 in int32 and requantized once with the multiplier for s1 * s2 / s_out, then
 offset and clamped to the fused activation range.  For int8, when the short form of that requantization is proved
-exact (_mul_s8_fast.py) and the operands broadcast as one row loop (_common.rows_form), the kernel table picks the
-row kernels (aot_mul_s8_rows_mve on Helium, aot_mul_s8_rows on the DSP cores); otherwise the 4-D walker.
+exact (common/mul_s8_fast.py) and the operands broadcast as one row loop (common/checks.rows_form), the kernel table
+picks the row kernels (aot_mul_s8_rows_mve on Helium, aot_mul_s8_rows on the DSP cores); otherwise the 4-D walker.
 """
 
 from ..quant_math import quantize_multiplier

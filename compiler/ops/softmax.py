@@ -6,7 +6,7 @@ underflows; the output must have scale 1/256 and zero point -128 (int16 output
 of an int8 input: scale 1/65536, zero point -32768, TFLite's one asymmetric int16).
 int16 follows TFLite's table scheme: beta * input_scale / (10 / 65535) as a
 multiplier and shift (differences of [-65535, 0] span exp's table range
-[-10, 0]), the exp and 1 / (1 + x) tables (_lut_int16.py) as constants; the
+[-10, 0]), the exp and 1 / (1 + x) tables (common/lut_int16.py) as constants; the
 output must have scale 1/32768 and zero point 0.
 """
 

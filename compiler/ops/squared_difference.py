@@ -1,8 +1,8 @@
 """SQUARED_DIFFERENCE with 4-D broadcasting in float32, int32, int8 and int16, as TFLite Micro computes it (the
 quantized forms rescale both inputs to twice the larger input scale, square the difference in 32 bits and
 requantize to the output; parameters computed here as TFLite Micro's Prepare does).  For int8, when the short form of
-those requantizations is proved exact (_sqd_s8_fast.py) and the operands broadcast as one row loop
-(_common.rows_form), the kernel table picks the row kernels (Helium, DSP cores); otherwise the 4-D walker."""
+those requantizations is proved exact (common/sqd_s8_fast.py) and the operands broadcast as one row loop
+(common/checks.rows_form), the kernel table picks the row kernels (Helium, DSP cores); otherwise the 4-D walker."""
 
 import numpy as np
 

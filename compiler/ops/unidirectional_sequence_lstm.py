@@ -5,8 +5,8 @@ Supported is what TFLite Micro's kernel runs: the standard LSTM with an input ga
 normalization, tanh as the cell activation. Inputs 18 (hidden state) and 19 (cell state) are variable tensors: they
 live in the model's state buffer and carry over from one run to the next, as in TFLite Micro. The compiler packs the
 four gates' weights in gate order (input, forget, cell, output) so the kernel takes three weight arrays; in the
-integer form each gate's rows are stored in the raw-weight-word form (_dsp_layout.raw_word_rows, the bias
-adjusted) and in groups of four, interleaved (_dsp_layout.interleave_row_groups): the same size as in the model.
+integer form each gate's rows are stored in the raw-weight-word form (common/dsp_layout.raw_word_rows, the bias
+adjusted) and in groups of four, interleaved (common/dsp_layout.interleave_row_groups): the same size as in the model.
 
 Integer scales follow TFLite Micro's Prepare: each gate's two products are rescaled to the gate pre-activation scale
 2^-12 (Q3.12: the int16 sigmoid/tanh input), gate outputs are Q0.15 (2^-15), the cell state keeps its own scale (its

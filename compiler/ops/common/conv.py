@@ -16,6 +16,8 @@ from .checks import (
     require_same_dtype,
 )
 from .add_s8_fast import short_add_struct
+from .dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
+from .short_requant import exact_requant, short_requant
 from .int16 import acc16_args, check_int16_layer
 from .kernel import Layer
 from .multipliers import channel_multipliers  # noqa: F401 - the int8 layers take it from here
@@ -67,10 +69,9 @@ def maybe_fold(weights_by_channel, bias_arr, input_zero_point: int, can_fold: bo
 
 
 def folded_requant(p: dict, rows: np.ndarray, bias_arr, input_zero_point: int):
-    """((bias, mult, radd), exact) of the DSP kernels (_short_requant.py) for weights `rows` [oc, K] with the input
-    zero point folded into the bias: the short requantization, or where it cannot take the layer (exact) TFLite's
-    full one.  OverflowError when the fold overflows int32."""
-    from .short_requant import exact_requant, short_requant
+    """((bias, mult, radd), exact) of the DSP kernels (common/short_requant.py) for weights `rows` [oc, K] with the
+    input zero point folded into the bias: the short requantization, or where it cannot take the layer (exact)
+    TFLite's full one.  OverflowError when the fold overflows int32."""
 
     bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
     short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
@@ -84,8 +85,6 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     (ky, kx, c) order, are `rows` [oc, K] (K >= 4 and oc * K a multiple of 4: ops/kernel_table.py checks the
     shape).  Returns None, or why the layer's numbers keep it off the kernel.  Its im2col pads with the input zero
     point, so the zero point is always folded into the bias, padding or not."""
-    from .dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
-
     oc, k = rows.shape
     try:
         # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
