@@ -114,8 +114,8 @@ def _matches(kernel, callee: str) -> bool:
     if callee == kernel or callee.startswith(kernel + "_"):
         return True
     # A shape-specialized layer (Cortex-M0/M3) calls the model's `<prefix>_<short><n>` function of its body
-    # (compiler/ops/_specialize.py BODIES; GCC may add a .constprop/.isra suffix).
-    from compiler.ops._specialize import BODIES
+    # (compiler/ops/common/specialize.py BODIES; GCC may add a .constprop/.isra suffix).
+    from compiler.ops.common.specialize import BODIES
 
     short = BODIES.get(kernel, (None, None))[1]
     return short is not None and re.fullmatch(rf"\w+_{short}\d+(\.\w+)*", callee) is not None

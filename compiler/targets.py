@@ -25,7 +25,7 @@ def validate_target(name: str) -> str:
 
 
 # Cores with the Armv7E-M/Armv8-M DSP extension (SMLAD, SXTB16): the int8 convolution, depthwise and
-# fully connected layers use the *_dsp kernels and the weight layouts made for them (ops/_dsp_layout.py).
+# fully connected layers use the *_dsp kernels and the weight layouts made for them (ops/common/dsp_layout.py).
 # The Cortex-M55 (Armv8.1-M) has the extension too (GCC defines __ARM_FEATURE_DSP for -mcpu=cortex-m55);
 # its int8 convolutions and fully connected layers use the MVE kernels instead (MVE_TARGETS), the rest of its
 # layers the *_dsp ones.  Every other target keeps the portable kernels and the model's own weight layout.
@@ -37,7 +37,7 @@ def has_dsp(target: str) -> bool:
 
 
 # Cores with Helium (the M-profile Vector Extension, Armv8.1-M): int8 convolutions and fully connected layers
-# use the *_mve kernels (VMLADAVA: 16 int8 MACs per instruction) and their weight layout (ops/_mve_layout.py).
+# use the *_mve kernels (VMLADAVA: 16 int8 MACs per instruction) and their weight layout (ops/common/mve_layout.py).
 MVE_TARGETS = ("cortex-m55",)
 
 
@@ -46,7 +46,7 @@ def has_mve(target: str) -> bool:
 
 
 # Cores without the DSP extension: their int8 convolution, depthwise and fully connected layers become
-# shape-specialized functions in the generated code (ops/_specialize.py) instead of calls of the generic CRT
+# shape-specialized functions in the generated code (ops/common/specialize.py) instead of calls of the generic CRT
 # kernels with run-time shapes.
 SPECIALIZE_TARGETS = ("cortex-m0", "cortex-m3")
 
@@ -56,7 +56,7 @@ def specializes(target: str) -> bool:
 
 
 # Specializing cores with a single-instruction 32 x 32 -> 64 multiply-accumulate (SMLAL, ARMv7-M): their
-# specialized convolutions and fully connected layers may take packed weights (ops/_packed.py).  The Cortex-M0
+# specialized convolutions and fully connected layers may take packed weights (ops/common/packed.py).  The Cortex-M0
 # (ARMv6-M) has only MULS, so a 64-bit product there is a library call and packing would be slower.
 PACK_TARGETS = ("cortex-m3",)
 

@@ -128,7 +128,7 @@ def build_manifest(prefix, model_label, target, graph, storage_map, plan, fields
                 "fused_into": op.fused_into,
                 "fused_ops": list(op.fused_ops),
                 "macs": op_macs(op),
-                # int16x8 layers: how the 64-bit accumulation of TFLite is computed (compiler/ops/_int16.py).
+                # int16x8 layers: how the 64-bit accumulation of TFLite is computed (compiler/ops/common/int16.py).
                 "acc16": (op.params or {}).get("acc16"),
                 # Index / weight tables a kernel reads (RESIZE), bytes in flash.
                 "table_bytes": (op.params or {}).get("table_bytes") if isinstance(op.params, dict) else None,

@@ -16,6 +16,7 @@ class Operator:
     lowering: Any = None  # compiler.ops lowering object
     params: dict = field(default_factory=dict)  # compile-time constants from passes
     kernel: Optional[str] = None  # CRT function chosen
+    kernel_impl: Any = None  # the kernel table's Kernel behind it (compiler/ops/common/kernel.py), if the table chose
     is_noop: bool = False  # no code emitted (aliasing reshape, or an op fused into another)
     fused_into: Optional[int] = (
         None  # index of the op that computes this one (passes/fuse_residual_add.py, fold_pad.py)
@@ -35,6 +36,7 @@ class Operator:
         other.fused_ops.append(self.index)
         self.is_noop = True
         self.kernel = None
+        self.kernel_impl = None
 
     def kernel_label(self, graph) -> str:
         """The kernel for listings: "aot_conv2d_s8+add" when ops are fused into it, "(fused into op N)" for those."""
@@ -48,7 +50,7 @@ class Operator:
         elif getattr(self, "user_route", None) == "custom":
             kernel = f"user {self.kernel}"
         label = "+".join([kernel] + [graph.ops[i].kind.lower() for i in self.fused_ops])
-        acc16 = (self.params or {}).get("acc16")  # int16x8 layers: accumulation form (compiler/ops/_int16.py)
+        acc16 = (self.params or {}).get("acc16")  # int16x8 layers: accumulation form (compiler/ops/common/int16.py)
         return label + (f" [acc {acc16}]" if acc16 else "")
 
 

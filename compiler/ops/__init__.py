@@ -4,6 +4,10 @@ Every public module in this package (name not starting with "_") is imported
 and the OpLowering subclasses it decorates with @register are indexed by the
 builtin names they handle.  Adding an op therefore means adding
 `compiler/ops/<op>.py` plus its CRT kernel files; no shared list to edit.
+
+Below the lowerings: `common/` (helpers shared by lowerings and kernels: checks, quantization arithmetic, weight
+layouts, the Kernel type), `kernels/` (the kernels the kernel table hands out) and `kernel_table.py` (the choice);
+none of them imports a lowering (tests/compiler/test_import_graph.py).
 """
 
 import importlib
@@ -19,7 +23,7 @@ def _discover() -> None:
     if _loaded:
         return
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.name.startswith("_"):
+        if not info.name.startswith("_") and not info.ispkg:
             importlib.import_module(f"{__name__}.{info.name}")
     _loaded = True
 

@@ -61,8 +61,9 @@ class OpLowering:
         return None
 
     def scratch_bytes(self, op) -> int:
-        """Workspace bytes the kernel needs only while this op runs."""
-        return 0
+        """Workspace bytes the kernel needs only while this op runs (the table's kernel says, if it chose one)."""
+        k = op.kernel_impl
+        return k.scratch(op) if k is not None and k.scratch is not None else 0
 
     def state_bytes(self, op) -> int:
         """Bytes the kernel keeps for itself from one run to the next (in the state buffer, reset to zero)."""
@@ -74,4 +75,8 @@ class OpLowering:
         raise NotImplementedError
 
     def headers(self, op) -> list:
+        """The CRT headers of the call: the table's kernel's, else the lowering's own."""
+        k = op.kernel_impl
+        if k is not None and k.headers is not None:
+            return k.headers(op)
         return [self.header] if self.header else []

@@ -6,7 +6,7 @@ only moves: quantized outputs keep the input's quantization."""
 
 from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
-from ._common import const_int_array, require_same_quant
+from .common.checks import const_int_array, require_same_quant
 from .views import StridedView
 
 

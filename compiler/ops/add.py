@@ -5,18 +5,19 @@ int8 and int16 use TFLite's scheme: both inputs are shifted left by 20 bits
 requantized to the output (int16 always with the generic kernel, as TFLite
 Micro's int16 ADD takes its general path).
 When the short arithmetic of crt/src/kernels/add_s8_elem.h is proved
-exact for the op's scales (_add_s8_fast.py) and the operands broadcast as
-one row loop (_common.rows_form: same shapes, a row repeated, one value per
+exact for the op's scales (common/add_s8_fast.py) and the operands broadcast as
+one row loop (common/checks.rows_form: same shapes, a row repeated, one value per
 row), the kernel table (kernel_table.py) picks a kernel of that form:
 aot_add_s8_rows_mve on Helium, aot_add_s8_elementwise (same shapes) or
 aot_add_s8_rows elsewhere; otherwise the generic 4-D walker aot_add_s8.  The same parameter block is what a
 convolution takes when passes/fuse_residual_add.py folds an ADD into it.
 """
 
-from . import _add_s8_fast
+from .common import add_s8_fast as _add_s8_fast
 from ._base import OpLowering, register
+from .common.kernel import own_emit
 from .kernel_table import Layer, select
-from ._common import (
+from .common.checks import (
     activation_range_f32,
     activation_range_quantized,
     broadcast_4d,
@@ -28,8 +29,6 @@ from ._common import (
     require_quant,
     require_same_dtype,
 )
-
-_SHORT_STRUCT = "aot_add_s8_params"
 
 
 @register
@@ -94,28 +93,12 @@ class Add(OpLowering):
         op.params = p
 
     def emit(self, op, ctx):
+        emit = own_emit(op)
+        if emit is not None:
+            return emit(op, ctx)  # the row and same-shape int8 kernels (ops/kernels/elementwise.py)
         p = op.params
-        generic, flat, _, generic16 = self.kernels
-        if op.kernel.endswith(("_s8_rows", "_s8_rows_mve")):
-            r = p["rows"]
-            params = ctx.param_struct(
-                f"op{op.index}_params", _SHORT_STRUCT, _add_s8_fast.FIELDS, _add_s8_fast.values(p["short"])
-            )
-            args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)]
-            args += [r["rows"], r["cols"], r["step1"], r["step2"], r["mode"], params]
-            return [ctx.call(op.kernel, args)]
-        if op.kernel == flat:
-            params = ctx.param_struct(
-                f"op{op.index}_params", _SHORT_STRUCT, _add_s8_fast.FIELDS, _add_s8_fast.values(p["short"])
-            )
-            return [
-                ctx.call(
-                    op.kernel,
-                    [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output), op.output.num_elements, params],
-                )
-            ]
         args = broadcast_args(op, ctx, p)
-        if op.kernel in (generic, generic16):
+        if op.output.dtype != "float32":
             args += [
                 p["off1"],
                 p["m1"],
@@ -133,8 +116,3 @@ class Add(OpLowering):
         else:
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
         return [ctx.call(op.kernel, args)]
-
-
-def short_add_struct(ctx, hint: str, fields: dict) -> str:
-    """`&symbol` of a struct aot_add_s8_params (for the convolutions' fused residual ADD)."""
-    return ctx.param_struct(hint, _SHORT_STRUCT, _add_s8_fast.FIELDS, _add_s8_fast.values(fields))

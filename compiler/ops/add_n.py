@@ -8,7 +8,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._common import require_quant, require_same_quant
+from .common.checks import require_quant, require_same_quant
 from .binary_int import CODES, FLT_MAX
 
 
@@ -76,7 +76,7 @@ class AddN(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        if op.kernel == "aot_add_n_s8":
+        if op.output.dtype == "int8":
             off, mi, shi, mo, sho, zo = p["q"]
             acc = ctx.scratch(op, "int32_t")
             return (

@@ -7,7 +7,8 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import const_int_array, require_inputs
+from .common.checks import const_int_array, require_inputs
+from .common.kernel import own_emit
 from .kernel_table import Layer, select
 
 
@@ -62,9 +63,10 @@ class ArgMinMax(OpLowering):
         select(op, p, Layer())
 
     def emit(self, op, ctx):
+        emit = own_emit(op)
+        if emit is not None:
+            return emit(op, ctx)  # the int8 last-axis kernels (ops/kernels/arg_minmax.py)
         p = op.params
-        if op.kernel.startswith("aot_arg_minmax_s8_last"):
-            return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["outer"], p["size"], p["is_max"]])]
         return [
             ctx.call(
                 op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["outer"], p["size"], p["inner"], p["is_max"]]

@@ -1,7 +1,7 @@
 """AVERAGE_POOL_2D lowering (int8, int16 and float32)."""
 
 from ._base import OpLowering, register
-from ._pool_common import POOL_SUFFIX, check_pool, pool_args, pool_params
+from .common.pool import POOL_SUFFIX, check_pool, pool_args, pool_params
 from .kernel_table import Layer, select
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
 from ..quant_math import quantize_multiplier
-from ._common import require_inputs, require_quant, require_same_dtype
+from .common.checks import require_inputs, require_quant, require_same_dtype
 
 
 def _geometry(op):

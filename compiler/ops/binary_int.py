@@ -8,8 +8,16 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
+from .common.kernel import own_emit
 from .kernel_table import Layer, select
-from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_quant, require_same_dtype
+from .common.checks import (
+    broadcast_4d,
+    broadcast_args,
+    broadcast_params,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+)
 
 CODES = {
     "ADD": 0,
@@ -77,11 +85,11 @@ class BinaryInt(OpLowering):
         }[out.dtype]
 
     def emit(self, op, ctx):
+        emit = own_emit(op)
+        if emit is not None:
+            return emit(op, ctx)  # the same-shape int8 kernels (ops/kernels/elementwise.py)
         p = op.params
-        if op.kernel in ("aot_minmax_s8_flat_dsp", "aot_minmax_s8_flat_mve"):
-            args = [p["code"], ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)]
-            return [ctx.call(op.kernel, args + [op.output.num_elements])]
         args = [p["code"]] + broadcast_args(op, ctx, p)
-        if op.kernel == "aot_binary_f32":
+        if op.output.dtype == "float32":
             args += [ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)]
         return [ctx.call(op.kernel, args)]

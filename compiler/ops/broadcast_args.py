@@ -3,7 +3,7 @@ longer rank (aot/kernels/broadcast_args.h); an int64 form is refused (no 64-bit 
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import require_inputs
+from .common.checks import require_inputs
 
 
 @register

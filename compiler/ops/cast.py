@@ -10,7 +10,7 @@ are widened to int32, computed with wrap-around, and narrowed back, which is num
 
 from ..errors import UnsupportedError
 from ._base import OpLowering, register
-from ._common import require_inputs, require_same_shape
+from .common.checks import require_inputs, require_same_shape
 
 TYPE_CODES = {"int8": 0, "uint8": 1, "int32": 2, "bool": 3, "int16": 4, "uint32": 5}
 # float32 is only an output: the integer's value (TFLite Micro's audio front-end turns int16 features to float).

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..quant_math import quantize_value_f32
 from ._base import OpLowering, register
-from ._common import require_same_quant, unary_check
+from .common.checks import require_same_quant, unary_check
 
 
 @register
@@ -49,5 +49,5 @@ class Clamp(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        bounds = [p["lo"], p["hi"]] if op.kernel == "aot_clamp_s8" else [ctx.f32(p["lo"]), ctx.f32(p["hi"])]
+        bounds = [p["lo"], p["hi"]] if op.output.dtype == "int8" else [ctx.f32(p["lo"]), ctx.f32(p["hi"])]
         return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]] + bounds)]

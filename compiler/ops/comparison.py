@@ -10,7 +10,14 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_quant, require_same_dtype
+from .common.checks import (
+    broadcast_4d,
+    broadcast_args,
+    broadcast_params,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+)
 
 CODES = {"EQUAL": 0, "NOT_EQUAL": 1, "LESS": 2, "LESS_EQUAL": 3, "GREATER": 4, "GREATER_EQUAL": 5}
 _FIELDS = ("rescale", "offset1", "multiplier1", "shift1", "offset2", "multiplier2", "shift2")
@@ -59,6 +66,6 @@ class Comparison(OpLowering):
     def emit(self, op, ctx):
         p = op.params
         args = [p["code"]] + broadcast_args(op, ctx, p)
-        if op.kernel == "aot_compare_s8":
+        if "s8" in p:
             args.append(ctx.param_struct(f"op{op.index}_cmp", "aot_compare_s8_params", _FIELDS, p["s8"]))
         return [ctx.call(op.kernel, args)]

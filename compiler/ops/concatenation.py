@@ -12,7 +12,7 @@ too rather than reproduce it.
 from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import ACTIVATIONS, require_quant, require_same_dtype, require_same_quant
+from .common.checks import ACTIVATIONS, require_quant, require_same_dtype, require_same_quant
 
 
 def _positive_axis(op, rank: int) -> int:

@@ -8,7 +8,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import QuantRangeError, quantize_multiplier_smaller_than_one
 from ._base import OpLowering, register
-from ._common import const_int_array, require_inputs, require_quant, require_same_dtype, require_same_shape
+from .common.checks import const_int_array, require_inputs, require_quant, require_same_dtype, require_same_shape
 
 # TFLite Micro's kCumSumIntegerShift (also AOT_CUMSUM_LEFT_SHIFT in crt/src/kernels/cumsum_s8.c).
 LEFT_SHIFT = 20

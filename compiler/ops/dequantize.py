@@ -2,7 +2,7 @@
 
 from ..errors import UnsupportedError
 from ._base import OpLowering, register
-from ._common import require_inputs, require_quant, require_same_shape
+from .common.checks import require_inputs, require_quant, require_same_shape
 
 _KERNELS = {"int8": "aot_dequantize_s8_f32", "int16": "aot_dequantize_s16_f32"}
 

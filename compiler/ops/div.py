@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._common import (
+from .common.checks import (
     activation_range_f32,
     activation_range_quantized,
     broadcast_4d,
@@ -111,7 +111,7 @@ class Div(OpLowering):
     def emit(self, op, ctx):
         p = op.params
         args = broadcast_args(op, ctx, p)
-        if op.kernel == "aot_div_s8":
+        if op.output.dtype == "int8":
             args.append(
                 ctx.param_struct(f"op{op.index}_div", "aot_div_s8_params", FIELDS, [p["s8"][k] for k in FIELDS])
             )

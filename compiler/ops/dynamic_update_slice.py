@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import require_inputs, require_same_dtype, require_same_shape
+from .common.checks import require_inputs, require_same_dtype, require_same_shape
 
 MAX_RANK = 6  # TFLite Micro's RuntimeShape limit, and the kernel's (AOT_DUS_MAX_RANK)
 

@@ -6,9 +6,10 @@ import math
 
 import numpy as np
 
-from . import _lut_s8
+from .common import lut_s8 as _lut_s8
 from ._base import OpLowering, register
-from ._common import unary_check
+from .kernel_table import offer_table
+from .common.checks import unary_check
 
 
 def elu_table(in_scale: float, in_zp: int, out_scale: float, out_zp: int) -> np.ndarray:
@@ -45,7 +46,7 @@ class Elu(OpLowering):
         else:
             op.kernel = "aot_elu_f32"
         op.params = p
-        _lut_s8.offer_table(op)
+        offer_table(op)
 
     def headers(self, op):
         return _lut_s8.headers(op, "aot/kernels/unary.h")

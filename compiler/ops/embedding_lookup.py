@@ -5,7 +5,7 @@ range makes <prefix>_run return AOT_ERR_KERNEL, as TFLite Micro's invocation fai
 from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import require_inputs, require_quant
+from .common.checks import require_inputs, require_quant
 
 
 @register
@@ -56,6 +56,6 @@ class EmbeddingLookup(OpLowering):
     def emit(self, op, ctx):
         p = op.params
         ids, value, out = ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)
-        if op.kernel == "aot_embedding_lookup":
+        if "row_bytes" in p:  # a plain row copy (not the hybrid int8 -> float32 lookup)
             return ctx.checked_call(op.kernel, [ids, p["n"], value, p["rows"], p["row_bytes"], out])
         return ctx.checked_call(op.kernel, [ids, p["n"], value, p["rows"], p["cols"], ctx.f32(p["scale"]), out])

@@ -7,9 +7,8 @@ zero point is always folded into the bias because there is no padding.
 import numpy as np
 
 from ..errors import CompileError, UnsupportedError
-from . import _specialize
 from ._base import OpLowering, register
-from ._common import (
+from .common.checks import (
     activation_range_f32,
     activation_range_int8,
     fused_activation,
@@ -17,40 +16,10 @@ from ._common import (
     require_inputs,
     require_same_dtype,
 )
-from ._int16 import acc16_filter, acc16_params, check_int16_layer
-from ._conv_common import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
-from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
-from ._short_requant import exact_requant, short_requant
+from .common.int16 import acc16_filter, acc16_params, check_int16_layer
+from .common.conv import channel_multipliers, check_int8_weights, int8_bias, maybe_fold
+from .common.kernel import own_emit
 from .kernel_table import Layer, select
-
-
-def prepare_fc_dsp(op, p):
-    """4-row interleaved raw-word weights for aot_fully_connected_s8_dsp (depth a multiple of 4 and within the
-    scratch limit: ops/kernel_table.py checks those); None, or why the layer's numbers keep it off the kernel."""
-    rows = op.input(1).data.reshape(p["units"], p["depth"])
-    if p["in_off"] != 0:
-        return "folding the input zero point into the bias overflows int32"
-    short = short_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    exact = short is None
-    if exact:
-        short = exact_requant(p["bias"], rows, p["mult"], p["shift"], p["out_off"], p["act"])
-    bias, mult, radd = short
-    stored, adj = raw_word_rows(rows)
-    bias = bias.astype(np.int64) + adj
-    if not fits_int32(bias):
-        return "the bias with the raw-weight-word adjustment overflows int32"
-    # Constant rows get their own constants even in a per-tensor layer: one entry only when all agree.
-    stride = 0 if np.all(mult == mult[0]) and np.all(radd == radd[0]) else 1
-    p.update(
-        dsp_weights=as_words(interleave_rows(stored, 4)),
-        dsp_bias=bias.astype(np.int32),
-        mult=mult[:1] if stride == 0 else mult,
-        radd=radd[:1] if stride == 0 else radd,
-        stride=stride,
-        dsp_exact=exact,
-    )
-    op.kernel = "aot_fully_connected_s8_dsp"
-    return None
 
 
 @register
@@ -129,52 +98,12 @@ class FullyConnected(OpLowering):
             op.kernel = "aot_fully_connected_f32"
         op.params = p
 
-    def scratch_bytes(self, op):
-        # The input row expanded to int16 lane pairs.
-        return 2 * op.params["depth"] if op.kernel == "aot_fully_connected_s8_dsp" else 0
-
-    def headers(self, op):
-        return [_specialize.header(op)] if op.kernel in _specialize.BODIES else [self.header]
-
     def emit(self, op, ctx):
+        emit = own_emit(op)
+        if emit is not None:
+            return emit(op, ctx)
         p = op.params
-        if op.kernel in _specialize.BODIES:
-            return _specialize.emit(op, ctx)
         inp, filt, out = op.input(0), op.input(1), op.output
-        if op.kernel == "aot_fully_connected_s8_mve":
-            args = [
-                ctx.ptr(inp),
-                p["batches"],
-                p["depth"],
-                ctx.weight(f"op{op.index}_weights", p["mve_weights"], "int8_t"),
-                ctx.weight(f"op{op.index}_bias", p["mve_bias"], "int32_t"),
-                ctx.ptr(out),
-                p["units"],
-                p["out_off"],
-                ctx.param(f"op{op.index}_mult", p["mve_mult"], "int32_t"),
-                ctx.param(f"op{op.index}_shift", p["mve_shift"], "int32_t"),
-                p["stride"],
-                p["act"][0],
-                p["act"][1],
-            ]
-            return [ctx.call(op.kernel, args)]
-        if op.kernel == "aot_fully_connected_s8_dsp":
-            args = [
-                ctx.ptr(inp),
-                p["batches"],
-                p["depth"],
-                ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t"),
-                ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"),
-                ctx.ptr(out),
-                p["units"],
-                ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-                ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
-                p["stride"],
-                p["act"][0],
-                p["act"][1],
-                ctx.scratch(op, "int32_t"),
-            ]
-            return [ctx.call(op.kernel + ("_exact" if p["dsp_exact"] else ""), args)]
         if inp.dtype == "int16":
             # Per-channel tables even for a per-tensor layer (multiplier stride 1): acc16_params gives one entry
             # per output row.

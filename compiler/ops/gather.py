@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import const_int_array, require_inputs, require_same_dtype
+from .common.checks import const_int_array, require_inputs, require_same_dtype
 
 
 def _axis(op) -> int:

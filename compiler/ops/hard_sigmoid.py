@@ -2,7 +2,7 @@
 max(0, min(1, alpha * x + beta))."""
 
 from ._base import OpLowering, register
-from ._common import unary_check
+from .common.checks import unary_check
 
 
 @register

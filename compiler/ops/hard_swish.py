@@ -9,9 +9,10 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..quant_math import downscale_multiplier_to_int16, quantize_multiplier
-from . import _lut_s8
+from .common import lut_s8 as _lut_s8
 from ._base import OpLowering, register
-from ._common import unary_check
+from .kernel_table import offer_table
+from .common.checks import unary_check
 
 
 def _multipliers(op):
@@ -65,7 +66,7 @@ class HardSwish(OpLowering):
         else:
             op.kernel = "aot_hard_swish_f32"
         op.params = p
-        _lut_s8.offer_table(op)
+        offer_table(op)
 
     def headers(self, op):
         return _lut_s8.headers(op, self.header)
@@ -75,6 +76,6 @@ class HardSwish(OpLowering):
             return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
-        if op.kernel == "aot_hard_swish_s8":
+        if op.output.dtype == "int8":
             args += [p["in_zp"], p["out_zp"], p["rel_m"], p["rel_e"], p["out_m"], p["out_e"]]
         return [ctx.call(op.kernel, args)]

@@ -5,7 +5,7 @@ TFLite Micro).  TFLite Micro's L2_NORMALIZATION takes no int16, no fused activat
 
 from ..errors import UnsupportedError
 from ._base import OpLowering, register
-from ._common import require_quant, unary_check
+from .common.checks import require_quant, unary_check
 
 # Rows whose int32 sum of squares (each at most 255^2) cannot overflow.
 MAX_DEPTH = (2**31 - 1) // (255 * 255)
@@ -49,6 +49,6 @@ class L2Normalization(OpLowering):
     def emit(self, op, ctx):
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["rows"], p["depth"]]
-        if op.kernel == "aot_l2_normalization_s8":
+        if op.input(0).dtype == "int8":
             args.append(p["in_zp"])
         return [ctx.call(op.kernel, args)]

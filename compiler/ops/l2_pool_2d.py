@@ -2,7 +2,7 @@
 the squares."""
 
 from ._base import OpLowering, register
-from ._pool_common import check_pool, pool_args, pool_params
+from .common.pool import check_pool, pool_args, pool_params
 
 
 @register

@@ -6,9 +6,10 @@ tflite-micro interpreter we are bit-exact with matches double (float is one step
 import numpy as np
 
 from ..quant_math import quantize_multiplier
-from . import _lut_s8
+from .common import lut_s8 as _lut_s8
 from ._base import OpLowering, register
-from ._common import unary_check
+from .kernel_table import offer_table
+from .common.checks import unary_check
 
 _KERNELS = {"float32": "aot_leaky_relu_f32", "int8": "aot_leaky_relu_s8", "int16": "aot_leaky_relu_s16"}
 
@@ -37,7 +38,7 @@ class LeakyRelu(OpLowering):
             # Signed: TFLite's QuantizeMultiplier of a negative factor is the negated multiplier of its magnitude.
             m_alpha, sh_alpha = quantize_multiplier(si * a32 / so)
             op.params["q"] = np.array([zi, m_id, sh_id, m_alpha, sh_alpha, zo], np.int32)
-            _lut_s8.offer_table(op)
+            offer_table(op)
 
     def headers(self, op):
         return _lut_s8.headers(op, self.header)

@@ -11,7 +11,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..quant_math import calculate_input_radius, quantize_multiplier
 from ._base import OpLowering, register
-from ._common import require_quant, unary_check
+from .common.checks import require_quant, unary_check
 
 FIELDS = ("input_multiplier", "input_left_shift", "reverse_scaling_divisor", "reverse_scaling_shift", "diff_min")
 # Integer bits of the rescaled input differences (Q5.26) and the output's fixed quantization.
@@ -79,7 +79,7 @@ class LogSoftmax(OpLowering):
     def emit(self, op, ctx):
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["rows"], p["depth"]]
-        if op.kernel == "aot_log_softmax_s8":
+        if op.input(0).dtype == "int8":
             args.append(
                 ctx.param_struct(
                     f"op{op.index}_log_softmax", "aot_log_softmax_s8_params", FIELDS, [p["s8"][k] for k in FIELDS]

@@ -1,7 +1,14 @@
 """LOGICAL_AND, LOGICAL_OR (two broadcasting bool operands) and LOGICAL_NOT, on bool tensors as in TFLite Micro."""
 
 from ._base import OpLowering, register
-from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_same_dtype, unary_check
+from .common.checks import (
+    broadcast_4d,
+    broadcast_args,
+    broadcast_params,
+    require_inputs,
+    require_same_dtype,
+    unary_check,
+)
 
 
 @register
@@ -28,7 +35,7 @@ class Logical(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        if op.kernel == "aot_logical_not_bool":
+        if op.kind == "LOGICAL_NOT":
             return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]])]
         return [
             ctx.call(

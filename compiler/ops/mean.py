@@ -9,8 +9,8 @@ output shape, never the row-major layout, so it needs no code.
 from ..errors import UnsupportedError
 from ..quant_math import fold_count_into_multiplier, quantize_multiplier
 from ._base import OpLowering, register
-from ._common import require_inputs, require_quant, require_same_dtype
-from ._reduce_common import check_reduced_shape, reduction_4d
+from .common.checks import require_inputs, require_quant, require_same_dtype
+from .common.reduce import check_reduced_shape, reduction_4d
 
 
 @register
@@ -57,6 +57,6 @@ class Mean(OpLowering):
             ctx.param(f"op{op.index}_in_dims", p["in_dims"], "int32_t"),
             ctx.param(f"op{op.index}_reduced", p["reduced"], "int32_t"),
         ]
-        if op.kernel != "aot_mean_f32":
+        if op.input(0).dtype != "float32":
             args += [p["in_off"], p["mult"], p["shift"], p["out_off"]]
         return [ctx.call(op.kernel, args)]

@@ -3,7 +3,7 @@ kernel, float32, int8 and int16 (values only repeat, so any quantization works w
 
 from ..errors import UnsupportedError
 from ._base import register
-from ._common import require_same_quant
+from .common.checks import require_same_quant
 from .pad_mode import PadMode
 
 _MODES = {0: 0, 1: 3}  # TFLite MirrorPadMode -> AOT_PAD_REFLECT / AOT_PAD_SYMMETRIC

@@ -3,14 +3,14 @@
 int8 and int16 (zero points 0) follow TFLite: both inputs are offset by their zero points, multiplied
 in int32 and requantized once with the multiplier for s1 * s2 / s_out, then
 offset and clamped to the fused activation range.  For int8, when the short form of that requantization is proved
-exact (_mul_s8_fast.py) and the operands broadcast as one row loop (_common.rows_form), the kernel table picks the
-row kernels (aot_mul_s8_rows_mve on Helium, aot_mul_s8_rows on the DSP cores); otherwise the 4-D walker.
+exact (common/mul_s8_fast.py) and the operands broadcast as one row loop (common/checks.rows_form), the kernel table
+picks the row kernels (aot_mul_s8_rows_mve on Helium, aot_mul_s8_rows on the DSP cores); otherwise the 4-D walker.
 """
 
 from ..quant_math import quantize_multiplier
-from . import _mul_s8_fast
+from .common import mul_s8_fast as _mul_s8_fast
 from ._base import OpLowering, register
-from ._common import (
+from .common.checks import (
     activation_range_f32,
     activation_range_quantized,
     broadcast_4d,
@@ -22,6 +22,7 @@ from ._common import (
     require_quant,
     require_same_dtype,
 )
+from .common.kernel import own_emit
 from .kernel_table import Layer, select
 
 
@@ -68,16 +69,12 @@ class Mul(OpLowering):
         op.params = p
 
     def emit(self, op, ctx):
+        emit = own_emit(op)
+        if emit is not None:
+            return emit(op, ctx)  # the int8 row kernels (ops/kernels/elementwise.py)
         p = op.params
-        if op.kernel in ("aot_mul_s8_rows", "aot_mul_s8_rows_mve"):
-            r = p["rows"]
-            params = ctx.param_struct(
-                f"op{op.index}_params", "aot_mul_s8_params", _mul_s8_fast.FIELDS, _mul_s8_fast.values(p["short"])
-            )
-            args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)]
-            return [ctx.call(op.kernel, args + [r["rows"], r["cols"], r["step1"], r["step2"], r["mode"], params])]
         args = broadcast_args(op, ctx, p)
-        if op.kernel != "aot_mul_f32":
+        if op.output.dtype != "float32":
             args += [p["off1"], p["off2"], p["mo"], p["sho"], p["out_off"], p["act"][0], p["act"][1]]
         else:
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]

@@ -7,7 +7,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import require_same_dtype, require_same_quant
+from .common.checks import require_same_dtype, require_same_quant
 
 
 def _axis(op) -> int:

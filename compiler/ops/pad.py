@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import (
+from .common.checks import (
     const_int_array,
     require_const,
     require_inputs,
@@ -115,7 +115,7 @@ class Pad(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        value = ctx.f32(p["value"]) if op.kernel == "aot_pad_f32" else p["value"]
+        value = ctx.f32(p["value"]) if op.output.dtype == "float32" else p["value"]
         return [
             ctx.call(
                 op.kernel,

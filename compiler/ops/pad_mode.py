@@ -6,7 +6,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import const_int_array, require_inputs, require_same_dtype, shape_4d
+from .common.checks import const_int_array, require_inputs, require_same_dtype, shape_4d
 
 MODES = {"reflect": 0, "edge": 1, "wrap": 2}
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import CompileError
 from ._base import OpLowering, register
-from ._common import broadcast_4d, require_inputs
+from .common.checks import broadcast_4d, require_inputs
 
 # (base, exponent, result) element types -> kernel
 KERNELS = {

@@ -5,7 +5,14 @@ import numpy as np
 
 from ._base import OpLowering, register
 from ..quant_math import quantize_multiplier
-from ._common import broadcast_4d, broadcast_args, broadcast_params, require_inputs, require_quant, require_same_dtype
+from .common.checks import (
+    broadcast_4d,
+    broadcast_args,
+    broadcast_params,
+    require_inputs,
+    require_quant,
+    require_same_dtype,
+)
 
 _FIELDS = ("input_offset", "alpha_offset", "output_offset", "multiplier1", "shift1", "multiplier2", "shift2")
 
@@ -44,7 +51,7 @@ class Prelu(OpLowering):
                 broadcast_args(op, ctx, p)
                 + (
                     [ctx.param_struct(f"op{op.index}_prelu", "aot_prelu_s8_params", _FIELDS, p["q"])]
-                    if op.kernel == "aot_prelu_s8"
+                    if op.output.dtype == "int8"
                     else []
                 ),
             )

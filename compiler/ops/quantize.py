@@ -8,9 +8,10 @@ included, as TFLite's kernel does.
 
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
-from . import _lut_s8
+from .common import lut_s8 as _lut_s8
 from ._base import OpLowering, register
-from ._common import require_inputs, require_quant, require_same_shape
+from .kernel_table import offer_table
+from .common.checks import require_inputs, require_quant, require_same_shape
 
 _SHORT = {"int8": "s8", "int16": "s16", "int32": "s32"}
 # (input type, output type) -> kernel; int8 -> int8 keeps its historical name.
@@ -71,7 +72,7 @@ class Quantize(OpLowering):
             p.update(in_zp=zi, mult=m, shift=sh)
             op.kernel = _REQUANTIZE[(inp.dtype, out.dtype)]
         op.params = p
-        _lut_s8.offer_table(op)
+        offer_table(op)
 
     def headers(self, op):
         return _lut_s8.headers(op, self.header)

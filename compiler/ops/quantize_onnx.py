@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import require_inputs, require_same_shape
+from .common.checks import require_inputs, require_same_shape
 
 
 @register

@@ -11,8 +11,8 @@ multiplier.
 from ..errors import UnsupportedError
 from ._base import OpLowering, register
 from ..quant_math import quantize_multiplier
-from ._common import require_inputs, require_quant, require_same_dtype, require_same_quant
-from ._reduce_common import check_reduced_shape, reduction_4d
+from .common.checks import require_inputs, require_quant, require_same_dtype, require_same_quant
+from .common.reduce import check_reduced_shape, reduction_4d
 
 _KERNELS = {
     "SUM": "aot_sum",
@@ -95,4 +95,4 @@ class Reduce(OpLowering):
         ]
 
     def headers(self, op):
-        return ["aot/kernels/mean.h" if op.kernel.startswith("aot_mean") else self.header]
+        return ["aot/kernels/mean.h" if "q" in op.params else self.header]  # SUM of int8/int16: the MEAN kernel

@@ -9,9 +9,10 @@ converters emit it); then the clamp is both bit-exact and correct.  int16
 """
 
 from ..quant_math import quantize_multiplier, quantize_value_f32
-from . import _lut_s8
+from .common import lut_s8 as _lut_s8
 from ._base import OpLowering, register
-from ._common import require_same_quant, unary_check
+from .kernel_table import offer_table
+from .common.checks import require_same_quant, unary_check
 
 
 @register
@@ -52,7 +53,7 @@ class Relu(OpLowering):
         else:
             op.kernel = "aot_relu_f32" if op.kind == "RELU" else "aot_relu6_f32"
         op.params = p
-        _lut_s8.offer_table(op)
+        offer_table(op)
 
     def headers(self, op):
         return _lut_s8.headers(op, self.header)
@@ -62,8 +63,9 @@ class Relu(OpLowering):
             return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
-        if op.kernel in ("aot_relu_s8", "aot_relu_s16"):
+        quantized = op.input(0).dtype != "float32"
+        if quantized and op.kind == "RELU":
             args += [p["in_zp"], p["mult"], p["shift"], p["out_zp"], p["lo"], p["hi"]]
-        elif op.kernel in ("aot_relu6_s8", "aot_relu6_s16"):
+        elif quantized:
             args += [p["lo"], p["hi"]]
         return [ctx.call(op.kernel, args)]

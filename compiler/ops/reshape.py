@@ -6,7 +6,7 @@ buffer that cannot be shared, in which case a byte copy is emitted.
 
 from ..errors import CompileError
 from ._base import OpLowering, register
-from ._common import require_same_dtype
+from .common.checks import require_same_dtype
 
 
 @register

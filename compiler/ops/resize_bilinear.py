@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import const_int_array, require_inputs, require_same_dtype, require_same_quant
+from .common.checks import const_int_array, require_inputs, require_same_dtype, require_same_quant
 from .kernel_table import Layer, select
 
 

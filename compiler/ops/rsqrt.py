@@ -9,9 +9,10 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
-from . import _lut_s8
+from .common import lut_s8 as _lut_s8
 from ._base import OpLowering, register
-from ._common import unary_check
+from .kernel_table import offer_table
+from .common.checks import unary_check
 
 # Bits the reference keeps between its two rescalings (the inverse square root applied to 1 << 20).
 EXTRA_BITS = 20
@@ -61,7 +62,7 @@ class Rsqrt(OpLowering):
         else:
             op.kernel = "aot_rsqrt_f32"
         op.params = p
-        _lut_s8.offer_table(op)
+        offer_table(op)
 
     def headers(self, op):
         return _lut_s8.headers(op, self.header)
@@ -71,6 +72,6 @@ class Rsqrt(OpLowering):
             return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
-        if op.kernel == "aot_rsqrt_s8":
+        if op.input(0).dtype == "int8":
             args += [p["in_zp"], p["out_zp"], p["mult"], p["shift"]]
         return [ctx.call(op.kernel, args)]

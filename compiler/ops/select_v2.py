@@ -7,7 +7,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import require_inputs, require_same_dtype, require_same_quant, shape_4d
+from .common.checks import require_inputs, require_same_dtype, require_same_quant, shape_4d
 
 
 def _strides(op, shape, out):

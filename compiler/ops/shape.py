@@ -5,7 +5,7 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ._base import OpLowering, register
-from ._common import require_inputs
+from .common.checks import require_inputs
 
 
 @register

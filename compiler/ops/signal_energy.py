@@ -5,7 +5,7 @@ outside that range are written as 0 (TFLite Micro leaves them unwritten: the mod
 from ..errors import UnsupportedError
 from ..frontend.tflite_custom_options import custom_option
 from ._base import OpLowering, register
-from ._signal import require_rank1, require_signal_types
+from .common.signal import require_rank1, require_signal_types
 
 
 @register

@@ -4,8 +4,8 @@ model later uses to undo the scaling."""
 
 from ..errors import UnsupportedError
 from ._base import OpLowering, register
-from ._common import require_same_shape
-from ._signal import require_rank1, require_signal_types
+from .common.checks import require_same_shape
+from .common.signal import require_rank1, require_signal_types
 
 
 @register

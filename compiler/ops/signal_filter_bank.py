@@ -9,8 +9,8 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..frontend.tflite_custom_options import custom_option
 from ._base import OpLowering, register
-from ._common import require_const
-from ._signal import require_rank1, require_signal_types
+from .common.checks import require_const
+from .common.signal import require_rank1, require_signal_types
 
 _CONFIG = ("weights", "unweights", "channel frequency starts", "channel weight starts", "channel widths")
 

@@ -4,8 +4,8 @@ below 2^32 takes the 32-bit root, whose result is at most 65535).  scale_bits is
 
 from ..errors import UnsupportedError
 from ._base import OpLowering, register
-from ._common import require_same_shape
-from ._signal import require_rank1, require_signal_types
+from .common.checks import require_same_shape
+from .common.signal import require_rank1, require_signal_types
 
 
 @register

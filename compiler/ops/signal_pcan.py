@@ -5,8 +5,8 @@ filter bank by its uint32 noise estimate, through the int16 gain table (constant
 from ..errors import UnsupportedError
 from ..frontend.tflite_custom_options import custom_option
 from ._base import OpLowering, register
-from ._common import require_const, require_same_shape
-from ._signal import require_rank1, require_signal_types
+from .common.checks import require_const, require_same_shape
+from .common.signal import require_rank1, require_signal_types
 
 # The gain of a value with top bit e (2..32) reads table entries 4e - 6 .. 4e - 4.
 _TABLE_ENTRIES = 4 * 32 - 3

@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..frontend.tflite_custom_options import custom_option
 from ._base import OpLowering, register
-from ._signal import require_signal_types
+from .common.signal import require_signal_types
 
 _TFLITE_INT16 = 7  # TensorType enum value of INT16
 

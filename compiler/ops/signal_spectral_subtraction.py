@@ -8,8 +8,8 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..frontend.tflite_custom_options import custom_option
 from ._base import OpLowering, register
-from ._common import require_same_shape
-from ._signal import require_rank1, require_signal_types
+from .common.checks import require_same_shape
+from .common.signal import require_rank1, require_signal_types
 
 # Order of the kernel's config array (crt/include/aot/kernels/signal.h).
 _CONFIG = (

@@ -5,8 +5,8 @@ options at compile time."""
 from ..errors import UnsupportedError
 from ..frontend.tflite_custom_options import custom_option
 from ._base import OpLowering, register
-from ._common import require_same_shape
-from ._signal import require_signal_types
+from .common.checks import require_same_shape
+from .common.signal import require_signal_types
 
 
 @register

@@ -6,15 +6,15 @@ underflows; the output must have scale 1/256 and zero point -128 (int16 output
 of an int8 input: scale 1/65536, zero point -32768, TFLite's one asymmetric int16).
 int16 follows TFLite's table scheme: beta * input_scale / (10 / 65535) as a
 multiplier and shift (differences of [-65535, 0] span exp's table range
-[-10, 0]), the exp and 1 / (1 + x) tables (_lut_int16.py) as constants; the
+[-10, 0]), the exp and 1 / (1 + x) tables (common/lut_int16.py) as constants; the
 output must have scale 1/32768 and zero point 0.
 """
 
 from ..errors import UnsupportedError
 from ..quant_math import calculate_input_radius, quantize_multiplier, quantize_multiplier_greater_than_one
 from ._base import OpLowering, register
-from ._lut_int16 import softmax_luts
-from ._common import require_inputs, require_quant, require_same_dtype
+from .common.lut_int16 import softmax_luts
+from .common.checks import require_inputs, require_quant, require_same_dtype
 
 _SCALED_DIFF_INTEGER_BITS = 5
 
@@ -92,7 +92,7 @@ class Softmax(OpLowering):
 
     def emit(self, op, ctx):
         p = op.params
-        if op.kernel in ("aot_softmax_s8", "aot_softmax_s8_s16"):
+        if op.input(0).dtype == "int8":
             args = [
                 ctx.ptr(op.input(0)),
                 p["outer"],
@@ -102,7 +102,7 @@ class Softmax(OpLowering):
                 p["diff_min"],
                 ctx.ptr(op.output),
             ]
-        elif op.kernel == "aot_softmax_s16":
+        elif op.input(0).dtype == "int16":
             exp_lut, recip_lut = p["luts"]
             args = [
                 ctx.ptr(op.input(0)),

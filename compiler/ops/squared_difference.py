@@ -1,17 +1,18 @@
 """SQUARED_DIFFERENCE with 4-D broadcasting in float32, int32, int8 and int16, as TFLite Micro computes it (the
 quantized forms rescale both inputs to twice the larger input scale, square the difference in 32 bits and
 requantize to the output; parameters computed here as TFLite Micro's Prepare does).  For int8, when the short form of
-those requantizations is proved exact (_sqd_s8_fast.py) and the operands broadcast as one row loop
-(_common.rows_form), the kernel table picks the row kernels (Helium, DSP cores); otherwise the 4-D walker."""
+those requantizations is proved exact (common/sqd_s8_fast.py) and the operands broadcast as one row loop
+(common/checks.rows_form), the kernel table picks the row kernels (Helium, DSP cores); otherwise the 4-D walker."""
 
 import numpy as np
 
 from ..errors import UnsupportedError
 from ..quant_math import quantize_multiplier
-from . import _sqd_s8_fast
+from .common import sqd_s8_fast as _sqd_s8_fast
 from ._base import OpLowering, register
+from .common.kernel import own_emit
 from .kernel_table import Layer, select
-from ._common import (
+from .common.checks import (
     broadcast_4d,
     broadcast_args,
     broadcast_params,
@@ -80,17 +81,10 @@ class SquaredDifference(OpLowering):
             select(op, op.params, Layer())
 
     def emit(self, op, ctx):
+        emit = own_emit(op)
+        if emit is not None:
+            return emit(op, ctx)  # the int8 row kernels (ops/kernels/elementwise.py)
         p = op.params
-        if op.kernel.endswith(("_s8_rows", "_s8_rows_mve")):
-            r = p["rows"]
-            params = ctx.param_struct(
-                f"op{op.index}_sqd",
-                "aot_squared_difference_s8_params",
-                _sqd_s8_fast.FIELDS,
-                _sqd_s8_fast.values(p["short"]),
-            )
-            args = [ctx.ptr(op.input(0)), ctx.ptr(op.input(1)), ctx.ptr(op.output)]
-            return [ctx.call(op.kernel, args + [r["rows"], r["cols"], r["step1"], r["step2"], r["mode"], params])]
         args = broadcast_args(op, ctx, p)
         if p["q"] is not None:
             args.append(ctx.param_struct(f"op{op.index}_sqd", "aot_squared_difference_params", _FIELDS, p["q"]))

@@ -17,8 +17,8 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._dsp_layout import fits_int32, interleave_row_groups, raw_word_rows
-from ._common import activation_range_f32, fused_activation, require_const, require_quant
+from .common.dsp_layout import fits_int32, interleave_row_groups, raw_word_rows
+from .common.checks import activation_range_f32, fused_activation, require_const, require_quant
 
 SHAPE_STRUCT = "aot_svdf_shape"
 SHAPE_FIELDS = ("batches", "input_size", "num_filters", "rank", "memory_size")
@@ -166,7 +166,7 @@ class Svdf(OpLowering):
         op.params = p
 
     def scratch_bytes(self, op):
-        if op.kernel == "aot_svdf_f32":
+        if op.input(0).dtype == "float32":
             return 0
         # The input's quads expanded to raw-weight-word operands, two words per quad (used on DSP cores).
         return op.params["shape"][1] // 4 * 2 * 4
@@ -175,7 +175,7 @@ class Svdf(OpLowering):
         p = op.params
         inp, wf, wt, bias, state = (op.input(i) for i in range(5))
         shape = ctx.param_struct(f"op{op.index}_shape", SHAPE_STRUCT, SHAPE_FIELDS, p["shape"])
-        if op.kernel == "aot_svdf_f32":
+        if inp.dtype == "float32":
             args = [
                 ctx.ptr(inp),
                 ctx.weight(f"op{op.index}_feature", wf.data, "float"),

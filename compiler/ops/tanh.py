@@ -5,16 +5,17 @@ TFLite's float-built table): the input is rescaled to Q4.27 with a multiplier
 and left shift computed here, inputs beyond the saturation radius are clamped,
 and the output must use TFLite's fixed quantization (scale 1/128, zp 0).  That
 arithmetic runs at compile time over the 256 int8 values into a lookup table
-(_lut_s8.py) when the kernel table picks one (32 values or more).
+(common/lut_s8.py) when the kernel table picks one (32 values or more).
 int16 interpolates in the 256-entry sigmoid table (aot/sigmoid_s16.h) after the
-input rescaling of _sigmoid_s16_rescale.py, as TFLite Micro's int16 kernel does.
+input rescaling of common/sigmoid_s16_rescale.py, as TFLite Micro's int16 kernel does.
 """
 
 from ..quant_math import gemmlowp_input_rescale
-from . import _lut_s8
+from .common import lut_s8 as _lut_s8
 from ._base import OpLowering, register
-from ._sigmoid_s16_rescale import sigmoid_s16_rescale
-from ._common import require_fixed_quant, unary_check
+from .kernel_table import offer_table
+from .common.sigmoid_s16_rescale import sigmoid_s16_rescale
+from .common.checks import require_fixed_quant, unary_check
 
 
 @register
@@ -47,7 +48,7 @@ class Tanh(OpLowering):
         else:
             op.kernel = "aot_tanh_f32"
         op.params = p
-        _lut_s8.offer_table(op)
+        offer_table(op)
 
     def headers(self, op):
         return _lut_s8.headers(op, self.header)
@@ -57,8 +58,8 @@ class Tanh(OpLowering):
             return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
-        if op.kernel == "aot_tanh_s8":
+        if op.input(0).dtype == "int8":
             args += [p["zp"], p["radius"], p["mult"], p["shift"]]
-        elif op.kernel == "aot_tanh_s16":
+        elif op.input(0).dtype == "int16":
             args += [p["mult"], p["shift"]]
         return [ctx.call(op.kernel, args)]

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..errors import CompileError, UnsupportedError
 from ._base import OpLowering, register
-from ._common import (
+from .common.checks import (
     activation_range_f32,
     activation_range_int8,
     const_int_array,
@@ -30,8 +30,8 @@ from ._common import (
     require_inputs,
     require_same_dtype,
 )
-from ._conv_common import channel_multipliers, check_int8_weights, int8_bias
-from ._int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer
+from .common.conv import channel_multipliers, check_int8_weights, int8_bias
+from .common.int16 import acc16_args, acc16_filter, acc16_params, check_int16_layer
 from .kernel_table import Layer, select
 
 
@@ -195,7 +195,7 @@ class TransposeConv(OpLowering):
             p["pad_l"],
         ]
         if out.dtype == "float32":
-            if op.kernel == "aot_transpose_conv_grouped_f32":
+            if (p["group"], p["dh"], p["dw"]) != (1, 1, 1):
                 args += [p["dh"], p["dw"], p["group"]]
             args += [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])]
             return [ctx.call(op.kernel, args)]

@@ -10,9 +10,10 @@ also runs in int8, has its own module (rsqrt.py). The float kernels are one loop
 import numpy as np
 
 from ..quant_math import quantize_multiplier
-from . import _lut_s8
+from .common import lut_s8 as _lut_s8
 from ._base import OpLowering, register
-from ._common import unary_check
+from .kernel_table import offer_table
+from .common.checks import unary_check
 
 FLOAT_ONLY = ("NEG", "SQRT", "EXP", "LOG", "SQUARE", "SIN", "COS", "FLOOR", "CEIL", "ROUND", "ERF", "SOFTPLUS")
 
@@ -41,7 +42,7 @@ class UnaryMath(OpLowering):
             p.update(in_zp=zi, out_zp=zo, rescale=int(rescale), mult=m, shift=sh)
             op.kernel = "aot_abs_s8" if inp.dtype == "int8" else "aot_abs_s16"
         op.params = p
-        _lut_s8.offer_table(op)
+        offer_table(op)
 
     def headers(self, op):
         return _lut_s8.headers(op, self.header)
@@ -51,8 +52,8 @@ class UnaryMath(OpLowering):
             return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
-        if op.kernel == "aot_abs_s8":
+        if op.input(0).dtype == "int8":
             args += [p["in_zp"], p["out_zp"], p["rescale"], p["mult"], p["shift"]]
-        elif op.kernel == "aot_abs_s16":
+        elif op.input(0).dtype == "int16":
             args += [p["rescale"], p["mult"], p["shift"]]
         return [ctx.call(op.kernel, args)]

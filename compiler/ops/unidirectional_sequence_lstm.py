@@ -5,8 +5,8 @@ Supported is what TFLite Micro's kernel runs: the standard LSTM with an input ga
 normalization, tanh as the cell activation. Inputs 18 (hidden state) and 19 (cell state) are variable tensors: they
 live in the model's state buffer and carry over from one run to the next, as in TFLite Micro. The compiler packs the
 four gates' weights in gate order (input, forget, cell, output) so the kernel takes three weight arrays; in the
-integer form each gate's rows are stored in the raw-weight-word form (_dsp_layout.raw_word_rows, the bias
-adjusted) and in groups of four, interleaved (_dsp_layout.interleave_row_groups): the same size as in the model.
+integer form each gate's rows are stored in the raw-weight-word form (common/dsp_layout.raw_word_rows, the bias
+adjusted) and in groups of four, interleaved (common/dsp_layout.interleave_row_groups): the same size as in the model.
 
 Integer scales follow TFLite Micro's Prepare: each gate's two products are rescaled to the gate pre-activation scale
 2^-12 (Q3.12: the int16 sigmoid/tanh input), gate outputs are Q0.15 (2^-15), the cell state keeps its own scale (its
@@ -20,8 +20,8 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..quant_math import quantize_multiplier
 from ._base import OpLowering, register
-from ._dsp_layout import interleave_row_groups, raw_word_rows
-from ._common import ACTIVATIONS, require_const, require_quant
+from .common.dsp_layout import interleave_row_groups, raw_word_rows
+from .common.checks import ACTIVATIONS, require_const, require_quant
 
 GATE_INPUTS = (1, 2, 3, 4)  # input-to-{input, forget, cell, output} weights
 GATE_RECURRENT = (5, 6, 7, 8)  # recurrent-to-{...} weights
@@ -249,7 +249,7 @@ class UnidirectionalSequenceLstm(OpLowering):
         op.params = p
 
     def scratch_bytes(self, op):
-        if op.kernel == "aot_lstm_f32":
+        if op.input(0).dtype == "float32":
             return 5 * op.params["shape"][3] * 4
         state = op.params["shape"][3]
         # The four gates (int16, padded to a multiple of 4 bytes), both products of every gate row (int32), the
@@ -262,7 +262,7 @@ class UnidirectionalSequenceLstm(OpLowering):
         i = op.index
         shape = ctx.param_struct(f"op{i}_shape", SHAPE_STRUCT, SHAPE_FIELDS, p["shape"])
         hidden, cell = ctx.ptr(op.input(HIDDEN)), ctx.ptr(op.input(CELL))
-        if op.kernel == "aot_lstm_f32":
+        if op.input(0).dtype == "float32":
             args = [
                 ctx.ptr(op.input(0)),
                 ctx.weight(f"op{i}_input_weights", p["w_in"], "float"),

@@ -12,7 +12,7 @@ import numpy as np
 from ..errors import CompileError, UnsupportedError
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import const_int_array, require_same_quant
+from .common.checks import const_int_array, require_same_quant
 from .transpose import MAX_RANK, pad_view, row_major_strides
 
 # (number of inputs, position of the data input)

@@ -3,7 +3,7 @@ Micro), by one zero fill (aot/kernels/copy.h)."""
 
 from ..ir.dtypes import DTYPES
 from ._base import OpLowering, register
-from ._common import require_inputs, require_same_dtype, require_same_shape
+from .common.checks import require_inputs, require_same_dtype, require_same_shape
 
 
 @register

@@ -14,7 +14,7 @@ Conditions (otherwise the graph is left as it is):
 - the PAD's input is not a constant (the kernels read activations through workspace or I/O pointers).
 
 The convolution reads the PAD's input and records the padding as option "FoldedPadding" ((top, bottom),
-(left, right)); ops/_common.conv_padding adds it to the convolution's own SAME/VALID padding.  The PAD stays in
+(left, right)); ops/common/checks.conv_padding adds it to the convolution's own SAME/VALID padding.  The PAD stays in
 the op list marked `fused_into` (no code), so op numbers still match the model file.  Runs before prepare_ops:
 the convolution's parameters are computed with the folded padding.
 """
@@ -86,7 +86,7 @@ def _foldable_conv(graph, pad):
 def _output_size_ok(conv, pairs) -> bool:
     """The convolution's output size matches its padding on the padded input (otherwise leave the graph as it is:
     prepare reports the mismatch on the model's own shapes)."""
-    from ..ops._common import padding_amount
+    from ..ops.common.checks import padding_amount
 
     o = conv.options
     _, h, w, _ = conv.input(0).shape

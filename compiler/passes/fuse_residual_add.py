@@ -5,7 +5,7 @@ to its own (clamped) value and R's element of the same index, so X is never stor
 conv2d.h).  The arithmetic is that of TFLite running the convolution and then the ADD.  Conditions:
 
 - the ADD is int8, its two inputs and its output have the same shape (no broadcast), and the short ADD arithmetic
-  is exact for its scales (ops/_add_s8_fast.py: the fused kernels only have that form);
+  is exact for its scales (ops/common/add_s8_fast.py: the fused kernels only have that form);
 - X is produced by an int8 CONV_2D or by the GEMM kernel of the DSP cores (aot_conv2d_s8 / aot_conv2d_s8_dsp,
   the latter also running DEPTHWISE_CONV_2D with one input channel), the Helium one, or the packed shape-specialized
   body of the Cortex-M0/M3 (aot_conv2d_s8_packed_body, crt/include/aot/kernels/conv2d_s8_packed_inline.h), nothing
@@ -19,9 +19,8 @@ write its output over R's buffer (OpLowering.inplace_input; passes/alias.py deci
 input shares R's memory: it reads a window around each element, not just the element.
 """
 
-from ..ops import _add_s8_fast
-
-FUSABLE_KERNELS = ("aot_conv2d_s8", "aot_conv2d_s8_dsp", "aot_conv2d_s8_mve", "aot_conv2d_s8_packed_body")
+from ..ops.common import add_s8_fast as _add_s8_fast
+from ..ops.common.kernel import fuses_residual
 
 
 def _alias_root(graph, t):
@@ -40,7 +39,7 @@ def _fusable_conv(graph, add, x, r):
         return None
     conv = graph.ops[x.producer]
     if (
-        conv.kernel not in FUSABLE_KERNELS
+        not fuses_residual(conv)
         or conv.fused_into is not None
         or "residual" in conv.params
         or conv.params.get("dsp_exact")

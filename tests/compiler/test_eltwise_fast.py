@@ -24,10 +24,10 @@ from tflite_builder import ModelBuilder  # noqa: E402
 from test_ops_tflite import check_against_tflm  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
-from compiler.ops import _add_s8_fast, _mul_s8_fast, _sqd_s8_fast  # noqa: E402
+from compiler.ops.common import add_s8_fast as _add_s8_fast, mul_s8_fast as _mul_s8_fast, sqd_s8_fast as _sqd_s8_fast  # noqa: E402
 from compiler.ops.squared_difference import SquaredDifference  # noqa: E402
 from compiler.quant_math import quantize_multiplier  # noqa: E402
-from compiler.ops._common import (  # noqa: E402
+from compiler.ops.common.checks import (  # noqa: E402
     activation_range_quantized,
     broadcast_4d,
     fused_activation,

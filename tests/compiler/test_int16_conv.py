@@ -1,7 +1,7 @@
 """int16x8 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and TRANSPOSE_CONV (int16 activations with zero point 0,
 int8 weights, int64 / int32 / int16 biases) bit-exact against the TFLite Micro interpreter, on seeded inputs over
 the whole int16 range plus a case of the extremes.  Each case also checks which accumulation form the compiler
-chose (params["acc16"], compiler/ops/_int16.py): "int32" for int32 biases, "narrowed" when an int64 bias is
+chose (params["acc16"], compiler/ops/common/int16.py): "int32" for int32 biases, "narrowed" when an int64 bias is
 proven to fit int32 accumulation, "wide" otherwise (huge biases, long sums of large weights), and the clear
 refusals of what TFLite Micro itself does not define."""
 

@@ -1,4 +1,4 @@
-"""The int8 unary ops as 256-entry tables (compiler/ops/_lut_s8.py): every table against the tflite-micro
+"""The int8 unary ops as 256-entry tables (compiler/ops/common/lut_s8.py): every table against the tflite-micro
 interpreter on all 256 inputs, for drawn quantizations with extreme scales and zero points (each op's structural
 limits honoured); the kernel each core gets from the kernel table; and the table kernels' C (byte, word and the
 Helium kernel's portable form) bit-exact on the host, in place and on odd sizes."""
@@ -17,7 +17,7 @@ from test_ops_tflite import check_against_tflm, needs_tflm  # noqa: E402
 
 from compiler.driver import analyze  # noqa: E402
 from compiler.oracle import tflm_outputs  # noqa: E402
-from compiler.ops._lut_s8 import LUT_KERNELS, LUT_KINDS  # noqa: E402
+from compiler.ops.common.lut_s8 import LUT_KERNELS, LUT_KINDS  # noqa: E402
 
 pytestmark = needs_tflm
 

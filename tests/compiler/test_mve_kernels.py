@@ -133,7 +133,7 @@ def test_plane_geometry():
     """KWS's 25x5 layers: planes 6 bytes wide (the right padding shared with the next row's left), 27 rows and 16
     bytes after them, windows of 15 bytes; a 6-wide image no longer fits one 16-byte load, and neither do dilated
     rows."""
-    from compiler.ops._mve_layout import plane_geometry, plane_when
+    from compiler.ops.common.mve_layout import plane_geometry, plane_when
 
     kws = dict(iw=5, ow=5, sw=1, kw=3, dw=1, pad_l=1, oh=25, sh=1, kh=3, dh=1, mult_depth=1)
     assert plane_geometry(kws) == (6, 27 * 6 + 16, 15)
@@ -225,7 +225,7 @@ def test_residual_add_fused(tmp_path, name, kw, inplace):
 
 
 def test_weights_keep_their_size():
-    from compiler.ops._mve_layout import mve_rows
+    from compiler.ops.common.mve_layout import mve_rows
 
     rng = np.random.default_rng(0)
     for r, k in [(1, 1), (4, 16), (7, 33), (9, 15), (64, 64), (3, 100)]:
@@ -237,7 +237,7 @@ def test_weights_keep_their_size():
 def test_block_tails_lead_and_rows_pad():
     """Each block of 4 channels starts with their K % 16 last taps (a 16-byte load at any of them stays inside the
     block when K >= 16), and im2col rows are padded to 16 exactly when the block loop reads that tail unpredicated."""
-    from compiler.ops._mve_layout import mve_row_bytes, mve_rows
+    from compiler.ops.common.mve_layout import mve_row_bytes, mve_rows
 
     rng = np.random.default_rng(1)
     for r, k in [(8, 27), (4, 45), (12, 63), (5, 25), (4, 17)]:

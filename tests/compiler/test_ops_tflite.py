@@ -131,7 +131,7 @@ def unary_model(kind, shape, dtype, in_q=(None, None), out_q=(None, None), optio
 
 ADD_INT8 = [
     # (name, kind, shape a, shape b, qa, qb, qout, activation, kernel: the same-shape one, the row form of a
-    # broadcast (ops/_common.rows_form) or the generic one)
+    # broadcast (ops/common/checks.rows_form) or the generic one)
     ("same_shape", "ADD", [1, 5, 4, 6], [1, 5, 4, 6], (0.05, -3), (0.02, 7), (0.06, 2), "NONE", "_elementwise"),
     ("relu", "ADD", [1, 5, 4, 6], [1, 5, 4, 6], (0.05, -128), (0.11, 4), (0.05, -128), "RELU", "_elementwise"),
     ("relu6_equal_scales", "ADD", [2, 3, 7], [2, 3, 7], (0.04, 10), (0.04, -20), (0.05, -100), "RELU6", "_elementwise"),

@@ -1,4 +1,4 @@
-"""The short requantization's per-channel constants (compiler/ops/_short_requant.py) against TFLite's arithmetic,
+"""The short requantization's per-channel constants (compiler/ops/common/short_requant.py) against TFLite's arithmetic,
 on parameters drawn to be extreme: near-dead channels (right shifts past 22 and 31, multiplier 0), effective
 scales near 1, zero points at the int8 limits, biases near the int32 limits, large weight sums.
 
@@ -10,7 +10,7 @@ the ends of each channel's accumulator range, around every output step inside it
 import numpy as np
 import pytest
 
-from compiler.ops._short_requant import acc_range, short_requant, tflite_requant
+from compiler.ops.common.short_requant import acc_range, short_requant, tflite_requant
 from compiler.quant_math import quantize_multiplier
 
 

@@ -1,4 +1,4 @@
-"""Bit-exactness of the shape-specialized layers generated for Cortex-M0/M3 (compiler/ops/_specialize.py).
+"""Bit-exactness of the shape-specialized layers generated for Cortex-M0/M3 (compiler/ops/common/specialize.py).
 
 With --target cortex-m3 the int8 convolution, depthwise and fully connected layers call the kernels' inline
 bodies with literal shapes from `static` functions of the generated model; that code is portable C, so the host
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from compiler.errors import CompileError
-from compiler.ops import _specialize
+from compiler.ops.common import specialize as _specialize
 from compiler.ops.kernel_table import KernelOptions, parse_specialize
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -27,7 +27,7 @@ from test_dsp_kernels import needs_tflm  # noqa: E402
 
 TARGET = "cortex-m3"
 # The bodies with int8 weights (--specialize without "packed", or a layer the packed sums do not fit) and with
-# packed weights (the default; ops/_packed.py).
+# packed weights (the default; ops/common/packed.py).
 BODY = {
     "CONV_2D": "aot_conv2d_s8_body",
     "DEPTHWISE_CONV_2D": "aot_depthwise_conv2d_s8_body",
@@ -182,7 +182,7 @@ def test_specialize_option():
         parse_specialize("conv,pool")
 
 
-# --- packed weights (ops/_packed.py): two output channels per word, one SMLAL per two MACs ---------------------
+# --- packed weights (ops/common/packed.py): two output channels per word, one SMLAL per two MACs ---------------------
 
 
 def _packed_sums(words: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -197,7 +197,7 @@ def _packed_sums(words: np.ndarray, x: np.ndarray) -> np.ndarray:
 
 
 def test_packed_lanes_exact_at_the_bound():
-    from compiler.ops import _packed
+    from compiler.ops.common import packed as _packed
 
     rng = np.random.default_rng(5)
     for c, k in ((4, 9), (6, 40), (1, 3), (7, 258)):
@@ -228,7 +228,7 @@ def test_packed_conv_falls_back_when_the_lanes_could_overflow(tmp_path):
     b = _conv_model("CONV_2D", (1, 5, 5, 64), 3, 3, 8, act=0, seed=3)
     path = b.save(tmp_path / "conv.tflite")
     rows = load_model(path).ops[0].input(1).data.reshape(8, -1)
-    from compiler.ops import _packed
+    from compiler.ops.common import packed as _packed
 
     assert not _packed.lane_bound(rows)
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
@@ -239,7 +239,7 @@ def test_packed_conv_falls_back_when_the_lanes_could_overflow(tmp_path):
 @pytest.mark.parametrize("depth,units,wmax", [(700, 6, 127), (300, 4, 10), (4000, 4, 127)])
 def test_packed_fully_connected_chunks(tmp_path, depth, units, wmax):
     """A deep layer whose packed sums could overflow over its whole depth splits them every 255 inputs."""
-    from compiler.ops import _packed
+    from compiler.ops.common import packed as _packed
 
     path = _fc_model(depth, units, per_channel=True, seed=depth, wmax=wmax).save(tmp_path / "fc.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)

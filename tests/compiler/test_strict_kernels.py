@@ -124,7 +124,7 @@ def test_structural_reasons_in_the_manifest():
     assert fc["kernel_reason"] == "aot_fully_connected_s8_body: depth 4000 > 1365 (load immediate range)"
     dw = [op for op in ops if op["kind"] == "DEPTHWISE_CONV_2D"][0]
     assert dw["entry"] == "aot_depthwise_conv2d_s8_body[short requant]" and dw["kernel_reason"] is None
-    # The Cortex-M3 packs the weights (ops/_packed.py): the deep layer is specialized too, and the one-channel
+    # The Cortex-M3 packs the weights (ops/common/packed.py): the deep layer is specialized too, and the one-channel
     # depthwise layer runs as a packed convolution.
     ops = compile_model(shared_model_path("micro_speech_quantized"), "m", "cortex-m3").manifest["ops"]
     fc = [op for op in ops if op["kind"] == "FULLY_CONNECTED"][0]

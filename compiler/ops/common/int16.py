@@ -14,10 +14,10 @@ with a different requantization for each.  Our kernels hold no 64-bit value outs
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from ..quant_math import quantize_value_f32
-from ._common import require_quant
-from ._conv_common import channel_multipliers
+from ...errors import UnsupportedError
+from ...quant_math import quantize_value_f32
+from .checks import require_quant
+from .multipliers import channel_multipliers
 
 MODES = {"int32": 0, "narrowed": 1, "wide": 2}  # AOT_ACC16_* in acc16_inline.h
 TFLITE_INT32 = 2  # TensorType.INT32 (the options' QuantizedBiasType)

@@ -3,7 +3,7 @@ the proof that it is exact.
 
 TFLite Micro rescales each input ((x - z) << 7, MultiplyByQuantizedMultiplier with its share of twice the larger
 scale), squares the difference in 32 bits and requantizes the square to the output.  Each of the three
-requantizations is _mul_s8_fast.py's short form (SMMLAR on the doubled value with a rounding add and a masked sign
+requantizations is common/mul_s8_fast.py's short form (SMMLAR on the doubled value with a rounding add and a masked sign
 term, then a right shift; VRMULH on Helium), which is TFLite's arithmetic wherever no int32 step overflows.
 `short_params` builds the fields and evaluates the form on all 256 x 256 int8 input pairs against TFLite's reference
 arithmetic, returning None (the generic kernel runs) on any overflow or difference.
@@ -11,8 +11,8 @@ arithmetic, returning None (the generic kernel runs) on any overflow or differen
 
 import numpy as np
 
-from ._add_s8_fast import _mbqm
-from ._mul_s8_fast import _fits, _Overflow, apply_step, step
+from .add_s8_fast import _mbqm
+from .mul_s8_fast import _fits, _Overflow, apply_step, step
 
 # Field order of struct aot_squared_difference_s8_params (crt/include/aot/kernels/squared_difference.h).
 FIELDS = tuple(f"{k}_{n}" for k in ("in1", "in2") for n in ("offset", "left", "multiplier", "add", "mask", "shift")) + (

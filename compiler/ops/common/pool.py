@@ -1,7 +1,7 @@
 """Shared checks/parameters for AVERAGE_POOL_2D and MAX_POOL_2D (int8, int16, float32)."""
 
-from ..errors import UnsupportedError
-from ._common import (
+from ...errors import UnsupportedError
+from .checks import (
     activation_range_f32,
     activation_range_quantized,
     fused_activation,

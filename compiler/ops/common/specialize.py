@@ -16,15 +16,16 @@ exact, as for the DSP kernels.  Identical per-channel requantization parameters 
 
 import numpy as np
 
-from ..passes.fold_zero_point import fold_input_offset
-from ._short_requant import short_requant
+from ...passes.fold_zero_point import fold_input_offset
+from .add_s8_fast import short_add_struct
+from .short_requant import short_requant
 
 # Kernel body -> (header, short name used in the function's name).
 BODIES = {
     "aot_conv2d_s8_body": ("aot/kernels/conv2d_s8_inline.h", "conv"),
     "aot_depthwise_conv2d_s8_body": ("aot/kernels/depthwise_conv2d_s8_inline.h", "dw"),
     "aot_fully_connected_s8_body": ("aot/kernels/fully_connected_s8_inline.h", "fc"),
-    # Two output channels per weight word (ops/_packed.py), where the packed sums are proven exact.
+    # Two output channels per weight word (ops/common/packed.py), where the packed sums are proven exact.
     "aot_conv2d_s8_packed_body": ("aot/kernels/conv2d_s8_packed_inline.h", "pconv"),
     "aot_fully_connected_s8_packed_body": ("aot/kernels/fully_connected_s8_packed_inline.h", "pfc"),
 }
@@ -92,8 +93,8 @@ def requant_args(p: dict, t: dict) -> list:
     ]
 
 
-def header(op):
-    return BODIES[op.kernel][0]
+def header(op) -> list:
+    return [BODIES[op.params["spec"]["body"]][0]]
 
 
 def emit(op, ctx) -> list:
@@ -122,8 +123,6 @@ def emit(op, ctx) -> list:
     ]
     if body in RESIDUAL:
         if res is not None:
-            from .add import short_add_struct
-
             ptrs += [
                 ctx.ptr(op.input(res["index"])),
                 short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"]),

@@ -6,7 +6,7 @@ w + 128 (unsigned), and 128 * (w1 + w3) is added to the row's bias.  Only the by
 change, never the byte count: weights stay as large as in the model file.
 
 They also use a short requantization (dsp_s8.h: one SMMLAR and one shift per output); its per-channel
-constants and the proof that they are exact for the layer come from _short_requant.short_requant, and
+constants and the proof that they are exact for the layer come from common/short_requant.short_requant, and
 lowerings keep the portable kernels for a layer it refuses.
 """
 

@@ -15,7 +15,7 @@ returns None (the generic kernel runs) on any difference.
 
 import numpy as np
 
-from ._add_s8_fast import _mbqm
+from .add_s8_fast import _mbqm
 
 _I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
 

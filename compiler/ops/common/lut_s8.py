@@ -294,19 +294,15 @@ def table_of(kernel: str, params: dict) -> np.ndarray:
     return table
 
 
-def offer_table(op) -> None:
-    """After prepare() set op.kernel to an int8 arithmetic kernel (or, for ELU, its table) and op.params: let the
-    kernel table choose the kernel, a table lookup or the op's own (kernel_table.py, `LUT_KINDS` entries)."""
-    if op.kernel not in ELEMENT and op.kernel != "aot_lut_s8":
-        return
-    from .kernel_table import Layer, select
-
-    op.params["own_kernel"] = op.kernel
-    select(op, op.params, Layer())
+def offers_table(op) -> bool:
+    """After prepare() set op.kernel to an int8 arithmetic kernel (or, for ELU, its table) and op.params: whether the
+    kernel table may choose a table lookup for it (kernel_table.offer_table)."""
+    return op.kernel in ELEMENT or "table" in op.params
 
 
 def is_table(op) -> bool:
-    return op.kernel in LUT_KERNELS
+    k = getattr(op, "kernel_impl", None)
+    return k is not None and k.emit is emit_table
 
 
 def headers(op, own: str) -> list:

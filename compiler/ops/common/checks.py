@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ..errors import CompileError, UnsupportedError
-from ..quant_math import quantize_value_f32
+from ...errors import CompileError, UnsupportedError
+from ...quant_math import quantize_value_f32
 
 ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6", 4: "TANH", 5: "SIGN_BIT"}
 SUPPORTED_FUSED = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")

@@ -14,9 +14,9 @@ aot_depthwise_conv2d_s8_mve_plane (small images, see plane_geometry) reads it ch
 
 import numpy as np
 
-from ..passes.fold_zero_point import fold_input_offset
-from ..targets import has_mve
-from ._conv_common import conv_args, requant_args, residual_call
+from ...passes.fold_zero_point import fold_input_offset
+from ...targets import has_mve
+from .conv import conv_args, requant_args, residual_call
 
 
 def mve_rows(rows: np.ndarray) -> np.ndarray:
@@ -73,7 +73,6 @@ def prepare_mve_conv(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     # im2col rows of two pixels; a 1x1 filter without padding reads its rows from the input.
     m["mve_scratch"] = 0 if direct else 2 * mve_row_bytes(rows.shape[1], rows.shape[0])
     p.update(m)
-    op.kernel = "aot_conv2d_s8_mve"
     return True
 
 
@@ -92,7 +91,6 @@ def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_po
     inside = p["pad_t"] == 0 and p["pad_l"] == 0 and (p["oh"] - 1) * p["sh"] + span_h < p["ih"] and band_w <= p["iw"]
     m["mve_scratch"] = 0 if inside else p["kh"] * band_w * p["ic"]
     p.update(m)
-    op.kernel = "aot_depthwise_conv2d_s8_mve"
     return True
 
 
@@ -134,7 +132,6 @@ def prepare_mve_depthwise_plane(op, p: dict, rows: np.ndarray, bias_arr, input_z
     m["mve_weights"] = np.ascontiguousarray(np.asarray(rows, np.int8)).reshape(-1)
     m["mve_scratch"] = min(p["ic"], PLANE_GROUP) * plane_geometry(p)[1]
     p.update(m)
-    op.kernel = "aot_depthwise_conv2d_s8_mve_plane"
     return True
 
 
@@ -147,9 +144,13 @@ def mve_args(op, ctx, in_c: int, weights, out_c=None) -> list:
 
 
 def emit_mve_depthwise(op, ctx) -> list:
-    p = op.params
-    plane = op.kernel == "aot_depthwise_conv2d_s8_mve_plane"
-    return [ctx.call(op.kernel, mve_args(op, ctx, p["ic"], p["mve_weights"] if plane else op.input(1).data))]
+    """The aot_depthwise_conv2d_s8_mve call: the model's filter as it is."""
+    return [ctx.call(op.kernel, mve_args(op, ctx, op.params["ic"], op.input(1).data))]
+
+
+def emit_mve_depthwise_plane(op, ctx) -> list:
+    """The aot_depthwise_conv2d_s8_mve_plane call: its filter channel by channel."""
+    return [ctx.call(op.kernel, mve_args(op, ctx, op.params["ic"], op.params["mve_weights"]))]
 
 
 def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:

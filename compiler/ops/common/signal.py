@@ -1,7 +1,7 @@
 """Shared checks of TFLite Micro's signal operators (CUSTOM:Signal*): fixed element types per operand and rank-1
 tensors, refused in one paragraph naming the operator, the operand and what the operator takes."""
 
-from ..errors import UnsupportedError
+from ...errors import UnsupportedError
 
 
 def require_signal_types(op, inputs: tuple, outputs: tuple) -> None:

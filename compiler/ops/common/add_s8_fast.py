@@ -10,7 +10,7 @@ arithmetic.  That is a complete proof, since an int8 op has no other inputs.
 
 import numpy as np
 
-from ..quant_math import quantize_multiplier_smaller_than_one
+from ...quant_math import quantize_multiplier_smaller_than_one
 
 LEFT_SHIFT = 20  # TFLite's int8 ADD / SUB left shift
 _I32_MIN, _I32_MAX = -(1 << 31), (1 << 31) - 1
@@ -168,3 +168,12 @@ def swapped(fields: dict) -> dict:
 
 def values(fields: dict) -> list:
     return [int(fields[name]) for name in FIELDS]
+
+
+# The C struct of the short arithmetic's fields (crt/include/aot/kernels/add.h).
+SHORT_STRUCT = "aot_add_s8_params"
+
+
+def short_add_struct(ctx, hint: str, fields: dict) -> str:
+    """`&symbol` of a struct aot_add_s8_params: the ADD's own parameters, or a convolution's fused residual ADD."""
+    return ctx.param_struct(hint, SHORT_STRUCT, FIELDS, values(fields))

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ..errors import UnsupportedError
+from ...errors import UnsupportedError
 
 _INPUT_INTEGER_BITS = 3
 _OUTPUT_FRACTION_BITS = 15

@@ -3,10 +3,9 @@ DEPTHWISE_CONV_2D that are the same for both: their checks, geometry and kernel 
 
 import numpy as np
 
-from ..errors import CompileError, UnsupportedError
-from ..passes.fold_zero_point import fold_input_offset
-from ..quant_math import quantize_multiplier
-from ._common import (
+from ...errors import UnsupportedError
+from ...passes.fold_zero_point import fold_input_offset
+from .checks import (
     activation_range_int8,
     conv_padding,
     fused_activation,
@@ -16,7 +15,12 @@ from ._common import (
     require_quant,
     require_same_dtype,
 )
-from .kernel_table import Layer, select
+from .add_s8_fast import short_add_struct
+from .dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
+from .short_requant import exact_requant, short_requant
+from .int16 import acc16_args, check_int16_layer
+from .kernel import Layer
+from .multipliers import channel_multipliers  # noqa: F401 - the int8 layers take it from here
 
 
 def check_int8_weights(op, inp, filt, bias, out, channel_axis: int):
@@ -47,25 +51,6 @@ def check_int8_weights(op, inp, filt, bias, out, channel_axis: int):
         )
 
 
-def channel_multipliers(op, inp, filt, out, channels: int):
-    """Per-output-channel (multiplier, shift) arrays, TFLite double math."""
-    in_s = float(inp.quant.scale[0])
-    out_s = float(out.quant.scale[0])
-    fs = filt.quant.scale
-    if len(fs) not in (1, channels):
-        raise CompileError(
-            f"Operator {op.index} ({op.kind}): filter '{filt.name}' has {len(fs)} scales for "
-            f"{channels} output channels."
-        )
-    mults, shifts = [], []
-    for c in range(channels):
-        f_s = float(fs[c if len(fs) > 1 else 0])
-        m, s = quantize_multiplier(in_s * f_s / out_s)
-        mults.append(m)
-        shifts.append(s)
-    return np.array(mults, np.int32), np.array(shifts, np.int32)
-
-
 def int8_bias(bias, channels: int):
     if bias is None:
         return np.zeros(channels, np.int32)
@@ -84,10 +69,9 @@ def maybe_fold(weights_by_channel, bias_arr, input_zero_point: int, can_fold: bo
 
 
 def folded_requant(p: dict, rows: np.ndarray, bias_arr, input_zero_point: int):
-    """((bias, mult, radd), exact) of the DSP kernels (_short_requant.py) for weights `rows` [oc, K] with the input
-    zero point folded into the bias: the short requantization, or where it cannot take the layer (exact) TFLite's
-    full one.  OverflowError when the fold overflows int32."""
-    from ._short_requant import exact_requant, short_requant
+    """((bias, mult, radd), exact) of the DSP kernels (common/short_requant.py) for weights `rows` [oc, K] with the
+    input zero point folded into the bias: the short requantization, or where it cannot take the layer (exact)
+    TFLite's full one.  OverflowError when the fold overflows int32."""
 
     bias = fold_input_offset(rows, bias_arr, -int(input_zero_point))
     short = short_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"])
@@ -101,8 +85,6 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     (ky, kx, c) order, are `rows` [oc, K] (K >= 4 and oc * K a multiple of 4: ops/kernel_table.py checks the
     shape).  Returns None, or why the layer's numbers keep it off the kernel.  Its im2col pads with the input zero
     point, so the zero point is always folded into the bias, padding or not."""
-    from ._dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
-
     oc, k = rows.shape
     try:
         # A layer the short requantization cannot take keeps the GEMM with TFLite's full requantization.
@@ -125,7 +107,6 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         in_zp=int(input_zero_point),
         dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4),
     )
-    op.kernel = "aot_conv2d_s8_dsp"
     return None
 
 
@@ -169,8 +150,6 @@ def residual_call(op, ctx, args: list) -> str:
     res = op.params.get("residual")
     if res is None:
         return ctx.call(op.kernel, args)
-    from .add import short_add_struct
-
     return ctx.call(
         op.kernel + "_add",
         args + [ctx.ptr(op.input(res["index"])), short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"])],
@@ -208,8 +187,6 @@ def check_conv_tensors(op):
 
 def check_conv_dtype(op, dtype: str, channel_axis: int) -> None:
     """The activation and the quantization of a CONV_2D or DEPTHWISE_CONV_2D (filter channels along channel_axis)."""
-    from ._int16 import check_int16_layer  # _int16 imports this module
-
     inp, filt, bias, out = op.input(0), op.input(1), op.input(2), op.output
     fused_activation(op)
     if dtype == "int16":
@@ -236,9 +213,9 @@ def conv_geometry(op):
     return p, tot_h == 0 and tot_w == 0
 
 
-def prepare_int8_conv(op, p: dict, rows: np.ndarray, act, unpadded: bool, in_c: int) -> None:
-    """The int8 constants of a convolution whose filter is `rows` [oc, K] (one row per output channel), then its
-    kernel (kernel_table.select; in_c: the input channels its GEMM kernels see)."""
+def prepare_int8_conv(op, p: dict, rows: np.ndarray, act, unpadded: bool, in_c: int) -> Layer:
+    """The int8 constants of a convolution whose filter is `rows` [oc, K] (one row per output channel), and what the
+    kernel table's candidates read to choose its kernel (in_c: the input channels its GEMM kernels see)."""
     inp, bias, out = op.input(0), op.input(2), op.output
     oc = rows.shape[0]
     in_zp = int(inp.quant.zero_point[0])
@@ -253,7 +230,7 @@ def prepare_int8_conv(op, p: dict, rows: np.ndarray, act, unpadded: bool, in_c: 
         out_off=int(out.quant.zero_point[0]),
         act=activation_range_int8(act, *out.quant.scalar()),
     )
-    select(op, p, Layer(rows=rows, bias=int8_bias(bias, oc), in_zp=in_zp, in_c=in_c))
+    return Layer(rows=rows, bias=int8_bias(bias, oc), in_zp=in_zp, in_c=in_c)
 
 
 def conv_args(op, ctx, in_c: int, filt: tuple, bias: tuple, kd=None, out_c=None) -> list:
@@ -287,8 +264,6 @@ def emit_portable_conv(op, ctx, filter_values, kd, out_c=None) -> list:
     """The call of the portable convolution kernel of the layer's dtype (aot_conv2d_{s8,s16,f32},
     aot_depthwise_conv2d_*): conv_args, then the int16 accumulation mode and requantization, the int8
     requantization (with a fused residual ADD: the kernel's *_add form) or the float activation range."""
-    from ._int16 import acc16_args  # _int16 imports this module
-
     p = op.params
     dtype = op.input(0).dtype
     ctype, bias_ctype = ("float", "float") if dtype == "float32" else ("int8_t", "int32_t")

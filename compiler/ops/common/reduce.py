@@ -4,8 +4,8 @@ with 1s, a flag per reduced dimension)."""
 
 import numpy as np
 
-from ..errors import CompileError, UnsupportedError
-from ._common import const_int_array, shape_4d
+from ...errors import CompileError, UnsupportedError
+from .checks import const_int_array, shape_4d
 
 
 def _reduced_axes(op) -> list:
