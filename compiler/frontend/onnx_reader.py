@@ -22,6 +22,7 @@ from .onnx_ops.context import array_type_name, elem_type_name
 from .onnx_ops.dispatch import convert_node
 from .onnx_ops.fold import fold_node, foldable
 from .onnx_ops.values import QInfo, Value
+from .onnx_external import has_external_data, load_external_data
 from .onnx_validate import check_model
 from .onnx_wire import describe_defect
 
@@ -87,7 +88,7 @@ def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
     except OSError as e:
         raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.") from None
     try:
-        # Parsed from the bytes read above: external data is refused (onnx_validate), never read.
+        # Parsed from the bytes read above; external data is read by onnx_external from beside the file only.
         model = onnx.ModelProto.FromString(data)
     except Exception as e:  # protobuf decode errors come in several types
         defect = describe_defect(data)
@@ -96,6 +97,8 @@ def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
             f"'{name}' could not be parsed as an ONNX model{what}. The file is truncated or corrupt, "
             "or not an ONNX file; only complete .onnx protobuf files are supported."
         ) from None
+    if has_external_data(model):
+        load_external_data(model, path, name)
     return read_onnx(model, name, dims or {}, frozen or {})
 
 

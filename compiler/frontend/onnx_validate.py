@@ -5,8 +5,9 @@ inference or constant folding, or any converter reads an attribute, `check_model
 takes for granted, so a hostile file gets one clear CompileError paragraph (naming the tensor, node or attribute
 and what is supported) instead of an exception deep inside numpy or the onnx package, a hang or a memory blow-up:
 
-- no tensor stores its data outside the .onnx file (external data): the compiler reads exactly one file and never
-  follows a path written in the model (no '../../etc/passwd', /dev/zero or /proc reads);
+- no tensor stores its data outside the .onnx file (external data) any more: onnx_external has read the side file
+  beside the model (a plain file name only: no path written in the model is followed, no '../../etc/passwd',
+  /dev/zero or /proc reads), and a model given in memory with external references is refused;
 - no control flow (If / Loop / Scan bodies, any graph-valued attribute), no model-local functions in use;
 - one opset for the standard domain, in the range the installed onnx package knows;
 - every constant (initializer, Constant / ConstantOfShape value attribute): a supported element type,
@@ -134,8 +135,9 @@ def _check_external(model, source: str) -> None:
                     else "stores its data outside the model file" + (f" (location '{loc}')" if loc else "")
                 )
                 raise UnsupportedError(
-                    f"'{source}': {what} {kind}. External data is not supported: the compiler reads only the "
-                    ".onnx file and never opens files named inside it. Save the model with its weights inside "
+                    f"'{source}': {what} {kind}, which was not loaded. External data is read only when the "
+                    "model is compiled from its .onnx file with the data file beside it (a plain file name, "
+                    "no path); otherwise save the model with its weights inside "
                     "(onnx.save_model(model, path, save_as_external_data=False); at most 2 GB)."
                 )
 
