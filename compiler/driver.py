@@ -50,12 +50,14 @@ def output_names(prefix: str) -> list:
 ONNX_DIMS = {}
 # ONNX graph inputs compiled as constants by `--freeze_input NAME=FILE.npy` ({name: array}); set by the CLI.
 ONNX_FROZEN = {}
+# Whole ONNX input shapes pinned by `--input_shape NAME=D0,D1,...` ({name: [dims]}); set by the CLI.
+ONNX_INPUT_SHAPES = {}
 
 
 def load_model(model_path: str):
     """Parse a model file into the IR with the frontend of its format (chosen by the file extension)."""
     if model_path.lower().endswith(".onnx"):
-        return load_onnx(model_path, ONNX_DIMS, ONNX_FROZEN)
+        return load_onnx(model_path, ONNX_DIMS, ONNX_FROZEN, ONNX_INPUT_SHAPES)
     return load_tflite(model_path)
 
 

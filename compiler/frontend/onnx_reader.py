@@ -23,6 +23,7 @@ from .onnx_ops.dispatch import convert_node
 from .onnx_ops.fold import fold_node, foldable
 from .onnx_ops.values import QInfo, Value
 from .onnx_external import has_external_data, load_external_data
+from .onnx_normalize import normalize
 from .onnx_validate import check_model
 from .onnx_wire import describe_defect
 
@@ -79,7 +80,7 @@ def parse_frozen(items) -> dict:
     return out
 
 
-def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
+def load_onnx(path: str, dims: dict = None, frozen: dict = None, input_shapes: dict = None) -> Graph:
     name = os.path.basename(path) or path
     try:
         limits.check_model_bytes(name, os.path.getsize(path))
@@ -99,20 +100,24 @@ def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
         ) from None
     if has_external_data(model):
         load_external_data(model, path, name)
-    return read_onnx(model, name, dims or {}, frozen or {})
+    return read_onnx(model, name, dims or {}, frozen or {}, input_shapes or {})
 
 
-def read_onnx(model, source_name: str = "model", dims: dict = None, frozen: dict = None) -> Graph:
+def read_onnx(
+    model, source_name: str = "model", dims: dict = None, frozen: dict = None, input_shapes: dict = None
+) -> Graph:
     """The IR of an ONNX ModelProto. Graph inputs with an initializer (the exporter's default value) are constants;
-    `frozen` ({input name: array}) makes others constants too."""
-    return _Reader(model, source_name, dims or {}, frozen or {}).run()
+    `frozen` ({input name: array}) makes others constants too; `input_shapes` ({input name: [dims]}) pins whole
+    input shapes (`--input_shape`), `dims` ({dim_param: N}) named dimensions (`--dim`)."""
+    return _Reader(model, source_name, dims or {}, frozen or {}, input_shapes or {}).run()
 
 
 class _Reader:
-    def __init__(self, model, source_name: str, dims: dict, frozen: dict = None):
+    def __init__(self, model, source_name: str, dims: dict, frozen: dict = None, input_shapes: dict = None):
         self.model = model
         self.source = source_name
         self.dims = dims
+        self.input_shapes = input_shapes or {}
         self.frozen = frozen or {}
         self.builder = Builder()
         self.values = {}
@@ -155,11 +160,16 @@ class _Reader:
                 )
         limits.check_counts(self.source, len(g.node), len(g.value_info) + len(g.initializer) + len(g.input))
         init_names = {t.name for t in g.initializer}
+        self._freeze_inputs(g, init_names)
+        # Pinned input shapes, If nodes with constant conditions inlined, constants folded to a fixpoint.
+        frozen = {n: self.values[n].const for n in self.frozen}
+        self.model = normalize(self.model, self.source, frozen, self.dims, self.input_shapes)
+        g = self.model.graph
+        init_names = {t.name for t in g.initializer}
         for t in g.initializer:
             arr = numpy_helper.to_array(t)
             self.values[t.name] = Value(t.name, tuple(arr.shape), str(arr.dtype), const=arr)
         self._output_names = [o.name for o in g.output]
-        self._freeze_inputs(g, init_names)
         self._pin_inputs([i for i in g.input if i.name not in init_names and i.name not in self.frozen])
         self._infer_shapes()
         self._consumers = {}
@@ -222,7 +232,10 @@ class _Reader:
                     "operators), INT32 or BOOL."
                 )
             if not tt.HasField("shape"):
-                raise UnsupportedError(f"Model input '{inp.name}' has no shape; static shapes are required.")
+                raise UnsupportedError(
+                    f"Model input '{inp.name}' has no shape; static shapes are required: give it with "
+                    f"--input_shape {inp.name}=D0,D1,... (e.g. 1,512)."
+                )
             shape = []
             for d in tt.shape.dim:
                 if d.HasField("dim_value") and d.dim_value >= 0:
@@ -234,9 +247,9 @@ class _Reader:
                 else:
                     what = f"symbolic dimension '{d.dim_param}'" if d.HasField("dim_param") else "an unknown dimension"
                     hint = (
-                        f"pin it with --dim {d.dim_param}=N"
+                        f"pin it with --dim {d.dim_param}=N (or the shape with --input_shape {inp.name}=D0,D1,...)"
                         if d.HasField("dim_param")
-                        else "re-export the model with a fixed input shape"
+                        else f"give the whole shape with --input_shape {inp.name}=D0,D1,... (e.g. 1,512)"
                     )
                     raise UnsupportedError(
                         f"Model input '{inp.name}' has {what} (dimension {len(shape)} of "

@@ -8,7 +8,8 @@ and what is supported) instead of an exception deep inside numpy or the onnx pac
 - no tensor stores its data outside the .onnx file (external data) any more: onnx_external has read the side file
   beside the model (a plain file name only: no path written in the model is followed, no '../../etc/passwd',
   /dev/zero or /proc reads), and a model given in memory with external references is refused;
-- no control flow (If / Loop / Scan bodies, any graph-valued attribute), no model-local functions in use;
+- no control flow but If (its branches are checked as graphs of their own, reading outer names; Loop / Scan bodies
+  and other graph-valued attributes are refused), no model-local functions in use;
 - one opset for the standard domain, in the range the installed onnx package knows;
 - every constant (initializer, Constant / ConstantOfShape value attribute): a supported element type,
   non-negative dimensions, rank and byte size within compiler/limits.py, and a payload (raw_data or the typed
@@ -234,8 +235,9 @@ def _check_attribute(a, label: str) -> None:
             raise bad(f"is declared {AttributeProto.AttributeType.Name(a.type)} but holds no such value")
         if a.type == AttributeProto.GRAPH:
             raise UnsupportedError(
-                f"{label}: attribute '{a.name}' is a subgraph; control flow (If, Loop, Scan and "
-                "other operators with graph attributes) is not supported."
+                f"{label}: attribute '{a.name}' is a subgraph; of the control-flow operators only If is "
+                "supported (inlined when its condition is a constant after --freeze_input / --dim / constant "
+                "folding); Loop, Scan and other operators with graph attributes are not."
             )
     elif a.type in _ATTR_LIST:
         if a.type == AttributeProto.GRAPHS:
@@ -316,12 +318,16 @@ def _check_schema(n, label: str, opset: int) -> None:
             )
 
 
-def _check_nodes(model, graph, source: str, opset: int) -> None:
+def _check_nodes(model, graph, source: str, opset: int, outer: dict = None) -> None:
+    """`outer`: the names an enclosing graph defines before the node holding this subgraph (an If branch reads
+    them)."""
     functions = {(f.domain, f.name) for f in model.functions}
-    defined = {}  # value name -> what defines it
+    defined = dict(outer or {})  # value name -> what defines it
+    local = set()
     for t in graph.initializer:
-        if t.name in defined:
+        if t.name in local:
             raise CompileError(f"'{source}' has two initializers named '{t.name}'. The model file is malformed.")
+        local.add(t.name)
         defined[t.name] = "an initializer"
     inputs = set()
     for vi in graph.input:
@@ -340,7 +346,20 @@ def _check_nodes(model, graph, source: str, opset: int) -> None:
                 f"{label} calls a function defined in the model (domain '{n.domain}'); "
                 "model-local functions are not supported."
             )
+        if n.domain == "ai.onnx.ml":
+            # Checked before the attributes: a scikit-learn export's long coefficient lists are not the problem.
+            raise UnsupportedError(
+                f"{label} is an ONNX-ML operator (domain 'ai.onnx.ml', as skl2onnx exports scikit-learn "
+                f"models); {n.op_type} and the other ONNX-ML operators (SVMClassifier, TreeEnsembleClassifier, "
+                "LinearClassifier, Normalizer, Scaler, ZipMap, ...) are not supported. Export the model as "
+                "standard ONNX operators (a linear model or MLP as MatMul / Gemm) to compile it."
+            )
         for a in n.attribute:
+            if a.type == AttributeProto.GRAPH and n.op_type == "If" and n.domain in ("", "ai.onnx"):
+                # An If branch: checked as a graph of its own that may read every name defined so far.
+                _check_constants(a.g, source)
+                _check_nodes(model, a.g, source, opset, defined)
+                continue
             _check_attribute(a, label)
         _check_schema(n, label, opset)
         for name in n.input:
