@@ -10,7 +10,9 @@ package's shape inference alone does not see through these. Here, repeatedly unt
 2. one pass over the nodes in order: an If whose condition is a constant is replaced by the nodes of the branch it
    takes (branch-local names renamed so they cannot clash; the branch's outputs become the If's outputs); a Shape /
    Size of a value whose shape is static, and any node whose inputs are all constants, is evaluated now (the onnx
-   reference evaluator, fold.py, with its size limits) and its outputs become initializers.
+   reference evaluator, fold.py, with its size limits) and its outputs become initializers; an operator that
+   onnx_decompose.py rewrites (LSTM, GRU, RNN, the normalizations, DepthToSpace / SpaceToDepth) is replaced by
+   standard operators once its input shape is static.
 
 Constants are the initializers, the inputs frozen with --freeze_input and what earlier folds produced. Inputs get
 their shapes first: `--dim NAME=N` pins a named dimension, `--input_shape NAME=1,512` a whole input (for dimensions
@@ -25,6 +27,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from ..errors import CompileError, UnsupportedError
+from .onnx_decompose import decomposable, decompose
 from .onnx_ops.fold import _NEVER, _check_sizes, _evaluate, _shape_op
 from .onnx_ops.values import Value
 
@@ -220,6 +223,7 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
     g = m.graph
     _pin_shapes(g, dims or {}, input_shapes or {}, set(frozen), source)
     has_if = any(n.op_type == "If" for n in g.node)
+    opset = next((int(o.version) for o in m.opset_import if o.domain in ("", "ai.onnx")), 1)
     consts = _Consts(m)
     for t in g.initializer:
         consts.add(t.name, numpy_helper.to_array(t))
@@ -238,6 +242,9 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
                 changed = True
             elif _foldable(node, consts, shapes):
                 _fold(node, consts, shapes)
+                changed = True
+            elif decomposable(node, shapes):
+                work.extendleft(reversed(decompose(node, shapes, consts, taken, opset)))
                 changed = True
             else:
                 kept.append(node)
