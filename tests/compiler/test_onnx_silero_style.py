@@ -4,8 +4,8 @@ and an output) compiles with `--freeze_input sr=16000` (and 8000: the other bran
 sequence of calls, each call's output state fed to the next, in our program and in onnxruntime independently.
 
 Tolerance: float32 throughout; the STFT and encoder sums run in another order than onnxruntime's, and the state
-carries the differences from call to call, so the probability and state are compared within
-six calls: rtol 1e-5, atol 1e-6 (observed: below 1e-7)."""
+carries the differences from call to call, so the probability and state are compared over six calls within
+rtol 1e-5, atol 1e-6 (observed: below 1e-7)."""
 
 import os
 import tempfile
