@@ -12,7 +12,7 @@ package's shape inference alone does not see through these. Here, repeatedly unt
    Size of a value whose shape is static, and any node whose inputs are all constants, is evaluated now (the onnx
    reference evaluator, fold.py, with its size limits) and its outputs become initializers; an operator that
    onnx_decompose.py rewrites (LSTM, GRU, RNN, the normalizations, DepthToSpace / SpaceToDepth) is replaced by
-   standard operators once its input shape is static.
+   standard operators once its input shape is static; a Loop with a constant trip count is unrolled (onnx_loop.py).
 
 Constants are the initializers, the inputs frozen with --freeze_input and what earlier folds produced. Inputs get
 their shapes first: `--dim NAME=N` pins a named dimension, `--input_shape NAME=1,512` a whole input (for dimensions
@@ -28,6 +28,7 @@ from onnx import helper, numpy_helper
 
 from ..errors import CompileError, UnsupportedError
 from .onnx_decompose import decomposable, decompose
+from .onnx_loop import unroll, unrollable
 from .onnx_ops.fold import _NEVER, _check_sizes, _evaluate, _shape_op
 from .onnx_ops.values import Value
 
@@ -222,7 +223,7 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
     m.CopyFrom(model)
     g = m.graph
     _pin_shapes(g, dims or {}, input_shapes or {}, set(frozen), source)
-    has_if = any(n.op_type == "If" for n in g.node)
+    has_if = any(n.op_type in ("If", "Loop") for n in g.node)
     opset = next((int(o.version) for o in m.opset_import if o.domain in ("", "ai.onnx")), 1)
     consts = _Consts(m)
     for t in g.initializer:
@@ -239,6 +240,9 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
             node = work.popleft()
             if node.op_type == "If" and node.domain in ("", "ai.onnx") and consts.has(node.input[0]):
                 work.extendleft(reversed(_inline_if(node, consts.values[node.input[0]].const, consts, taken)))
+                changed = True
+            elif unrollable(node, consts):
+                work.extendleft(reversed(unroll(node, consts, taken, opset, _rename_graph)))
                 changed = True
             elif _foldable(node, consts, shapes):
                 _fold(node, consts, shapes)
@@ -261,6 +265,13 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
     if not has_if:
         return m
     for n in g.node:
+        if n.op_type == "Loop":
+            raise UnsupportedError(
+                f"{_label(n)}: its trip count '{n.input[0]}' is "
+                + ("absent (a while loop)" if not n.input[0] else "computed at run time")
+                + ". A Loop is compiled by unrolling it, which needs a trip count that is a constant after "
+                "--freeze_input / --dim / constant folding."
+            )
         if n.op_type == "If":
             raise UnsupportedError(
                 f"{_label(n)}: its condition '{n.input[0]}' is computed at run time. An If is compiled when its "

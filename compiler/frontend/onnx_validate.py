@@ -8,8 +8,8 @@ and what is supported) instead of an exception deep inside numpy or the onnx pac
 - no tensor stores its data outside the .onnx file (external data) any more: onnx_external has read the side file
   beside the model (a plain file name only: no path written in the model is followed, no '../../etc/passwd',
   /dev/zero or /proc reads), and a model given in memory with external references is refused;
-- no control flow but If (its branches are checked as graphs of their own, reading outer names; Loop / Scan bodies
-  and other graph-valued attributes are refused), no model-local functions in use;
+- no control flow but If and Loop (branches and bodies are checked as graphs of their own, reading outer names;
+  Scan bodies and other graph-valued attributes are refused), no model-local functions in use;
 - one opset for the standard domain, in the range the installed onnx package knows;
 - every constant (initializer, Constant / ConstantOfShape value attribute): a supported element type,
   non-negative dimensions, rank and byte size within compiler/limits.py, and a payload (raw_data or the typed
@@ -235,9 +235,10 @@ def _check_attribute(a, label: str) -> None:
             raise bad(f"is declared {AttributeProto.AttributeType.Name(a.type)} but holds no such value")
         if a.type == AttributeProto.GRAPH:
             raise UnsupportedError(
-                f"{label}: attribute '{a.name}' is a subgraph; of the control-flow operators only If is "
-                "supported (inlined when its condition is a constant after --freeze_input / --dim / constant "
-                "folding); Loop, Scan and other operators with graph attributes are not."
+                f"{label}: attribute '{a.name}' is a subgraph; of the control-flow operators If (inlined when "
+                "its condition is a constant after --freeze_input / --dim / constant folding) and Loop (unrolled "
+                "when its trip count is a constant) are supported; Scan and other operators with graph attributes "
+                "are not."
             )
     elif a.type in _ATTR_LIST:
         if a.type == AttributeProto.GRAPHS:
@@ -355,8 +356,8 @@ def _check_nodes(model, graph, source: str, opset: int, outer: dict = None) -> N
                 "standard ONNX operators (a linear model or MLP as MatMul / Gemm) to compile it."
             )
         for a in n.attribute:
-            if a.type == AttributeProto.GRAPH and n.op_type == "If" and n.domain in ("", "ai.onnx"):
-                # An If branch: checked as a graph of its own that may read every name defined so far.
+            if a.type == AttributeProto.GRAPH and n.op_type in ("If", "Loop") and n.domain in ("", "ai.onnx"):
+                # An If branch or a Loop body: checked as a graph of its own that may read every name defined so far.
                 _check_constants(a.g, source)
                 _check_nodes(model, a.g, source, opset, defined)
                 continue

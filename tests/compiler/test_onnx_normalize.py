@@ -1,9 +1,9 @@
 """ONNX graph normalization (compiler/frontend/onnx_normalize.py): shape subgraphs that only constant propagation
 makes static (opset-9 Shape -> Gather -> Concat Reshape targets, torch's `expand(1, -1, -1)`, attention-style Mod /
-Cast / Div size arithmetic), `--input_shape` for unnamed dimensions, and If nodes with a condition constant after
---freeze_input / --dim / folding (inlined). Each model runs on the host and is compared with onnxruntime: the
-compiled ops are float32 data movement and element-wise arithmetic, so results agree to float32 rounding
-(rtol 1e-6, atol 1e-6)."""
+Cast / Div size arithmetic), `--input_shape` for unnamed dimensions, Loops with a constant trip count (unrolled),
+and If nodes with a condition constant after --freeze_input / --dim / folding (inlined). Each model runs on the
+host and is compared with onnxruntime: the compiled ops are float32 data movement and element-wise arithmetic, so
+results agree to float32 rounding (rtol 1e-6, atol 1e-6)."""
 
 import os
 import subprocess
@@ -271,9 +271,16 @@ def test_data_dependent_if_is_refused_by_name(tmp_path):
         load_onnx(path)
 
 
-def test_loop_is_refused_by_name(tmp_path):
+def _loop_model(tmp_path, trips_input=False, opset=13):
+    """v <- v * 2 + x three times (x read from the outer scope), with the per-iteration v + i as a scan output."""
     body = helper.make_graph(
-        [helper.make_node("Identity", ["c"], ["c_out"]), helper.make_node("Add", ["v", "v"], ["v_out"])],
+        [
+            helper.make_node("Identity", ["c"], ["c_out"]),
+            helper.make_node("Mul", ["v", "two"], ["v2"]),
+            helper.make_node("Add", ["v2", "x"], ["v_out"]),
+            helper.make_node("Cast", ["i"], ["fi"], to=F),
+            helper.make_node("Add", ["v_out", "fi"], ["scan"]),
+        ],
         "body",
         [
             helper.make_tensor_value_info("i", I64, []),
@@ -283,16 +290,54 @@ def test_loop_is_refused_by_name(tmp_path):
         [
             helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
             helper.make_tensor_value_info("v_out", F, [1, 4]),
+            helper.make_tensor_value_info("scan", F, [1, 4]),
         ],
+        [numpy_helper.from_array(np.array(2.0, np.float32), "two")],
+    )
+    inputs = [helper.make_tensor_value_info("x", F, [1, 4])]
+    if trips_input:
+        inputs.append(helper.make_tensor_value_info("n", I64, []))
+    return _save(
+        tmp_path,
+        [helper.make_node("Loop", ["n", "", "x"], ["y", "ys"], body=body)],
+        inputs,
+        [helper.make_tensor_value_info("y", F, None), helper.make_tensor_value_info("ys", F, None)],
+        [] if trips_input else [_i64("n", 3)],
+        opset=opset,
+    )
+
+
+@pytest.mark.parametrize("opset", [11, 13])
+def test_loop_with_a_constant_trip_count_is_unrolled(tmp_path, opset):
+    path = _loop_model(tmp_path, opset=opset)
+    g = load_onnx(path)
+    assert [list(t.shape) for t in g.outputs] == [[1, 4], [3, 1, 4]]
+    _check(tmp_path, path, {"x": np.random.default_rng(8).normal(size=(3, 1, 4)).astype(np.float32)})
+
+
+def test_loop_with_a_frozen_trip_count_is_unrolled(tmp_path):
+    path = _loop_model(tmp_path, trips_input=True)
+    frozen = {"n": np.array(2, np.int64)}
+    x = np.random.default_rng(9).normal(size=(2, 1, 4)).astype(np.float32)
+    _check(tmp_path, path, {"x": x}, extra_feeds=frozen, frozen=frozen)
+    with pytest.raises(CompileError, match=r"\(Loop\): its trip count 'n' is computed at run time"):
+        load_onnx(path)
+
+
+def test_scan_is_refused_by_name(tmp_path):
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s", "e"], ["s2"]), helper.make_node("Identity", ["s2"], ["o"])],
+        "body",
+        [helper.make_tensor_value_info("s", F, [4]), helper.make_tensor_value_info("e", F, [4])],
+        [helper.make_tensor_value_info("s2", F, [4]), helper.make_tensor_value_info("o", F, [4])],
     )
     path = _save(
         tmp_path,
-        [helper.make_node("Loop", ["n", "", "x"], ["y"], body=body)],
-        [helper.make_tensor_value_info("x", F, [1, 4])],
-        [helper.make_tensor_value_info("y", F, None)],
-        [_i64("n", 3)],
+        [helper.make_node("Scan", ["s0", "x"], ["y", "ys"], body=body, num_scan_inputs=1)],
+        [helper.make_tensor_value_info("s0", F, [4]), helper.make_tensor_value_info("x", F, [3, 4])],
+        [helper.make_tensor_value_info("y", F, None), helper.make_tensor_value_info("ys", F, None)],
     )
-    with pytest.raises(CompileError, match=r"\(Loop\): attribute 'body' is a subgraph; of the control-flow"):
+    with pytest.raises(CompileError, match=r"\(Scan\): attribute 'body' is a subgraph; of the control-flow"):
         load_onnx(path)
 
 
