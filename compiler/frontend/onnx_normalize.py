@@ -16,8 +16,8 @@ package's shape inference alone does not see through these. Here, repeatedly unt
 
 Constants are the initializers, the inputs frozen with --freeze_input and what earlier folds produced. Inputs get
 their shapes first: `--dim NAME=N` pins a named dimension, `--input_shape NAME=1,512` a whole input (for dimensions
-the exporter left unnamed). An If whose condition is still computed at run time after the fixpoint is refused in one
-paragraph naming it.
+the exporter left unnamed). An If whose condition is still computed at run time after the fixpoint becomes C
+if / else (onnx_if.py; its branch-local names are made unique here); such a Loop is refused by name.
 """
 
 import collections
@@ -28,6 +28,7 @@ from onnx import helper, numpy_helper
 
 from ..errors import CompileError, UnsupportedError
 from .onnx_decompose import decomposable, decompose
+from .onnx_if import rename_branch_locals
 from .onnx_loop import unroll, unrollable
 from .onnx_ops.fold import _NEVER, _check_sizes, _evaluate, _shape_op
 from .onnx_ops.values import Value
@@ -273,12 +274,8 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
                 "--freeze_input / --dim / constant folding."
             )
         if n.op_type == "If":
-            raise UnsupportedError(
-                f"{_label(n)}: its condition '{n.input[0]}' is computed at run time. An If is compiled when its "
-                "condition is a constant after --freeze_input / --dim / constant folding (the branch it takes is "
-                "inlined); a condition that depends on the input data is not supported yet. Freeze the input it "
-                "depends on (--freeze_input NAME=FILE.npy) if it is a setting such as a sample rate."
-            )
+            # Data-dependent: compiled as C if / else (onnx_if.py), with names unique across the branches.
+            rename_branch_locals(n, taken, _rename_graph)
     return m
 
 

@@ -23,6 +23,7 @@ from .onnx_ops.dispatch import convert_node
 from .onnx_ops.fold import fold_node, foldable
 from .onnx_ops.values import QInfo, Value
 from .onnx_external import has_external_data, load_external_data
+from .onnx_if import branch_shapes, convert_if
 from .onnx_normalize import normalize
 from .onnx_validate import check_model
 from .onnx_wire import describe_defect
@@ -188,11 +189,26 @@ class _Reader:
                         "which no earlier node, input or initializer defines. The model file is "
                         "malformed (nodes must be in topological order)."
                     )
-            if foldable(self, node):
+            if node.op_type == "If" and node.domain in ("", "ai.onnx"):
+                convert_if(self, node, self._translate_branch_node)
+            elif foldable(self, node):
                 fold_node(self, node, idx)
             else:
                 convert_node(self, node, idx)
         return self._finish()
+
+    def _translate_branch_node(self, node) -> None:
+        """One node of a data-dependent If's branch (onnx_if.py), as the main loop translates one."""
+        for name in node.input:
+            if name and name not in self.values:
+                raise CompileError(
+                    f"ONNX node '{node.name or node.op_type}' ({node.op_type}) in an If branch reads '{name}', which "
+                    "nothing before it defines. The model file is malformed."
+                )
+        if foldable(self, node):
+            fold_node(self, node, -1)
+        else:
+            convert_node(self, node, -1)
 
     def _freeze_inputs(self, g, init_names) -> None:
         """--freeze_input: a graph input (one without an initializer) becomes a constant of the given value, which
@@ -274,6 +290,7 @@ class _Reader:
             dims = [d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim]
             if all(d >= 0 for d in dims):
                 self.shapes.setdefault(vi.name, tuple(int(d) for d in dims))
+        branch_shapes(g, self.shapes)
         for name, v in self.values.items():
             self.shapes[name] = tuple(v.shape)
 
@@ -325,7 +342,7 @@ class _Reader:
         live = {id(t) for t in outputs}
         kept = []
         for op in reversed(ops):
-            if any(id(t) in live for t in op.outputs):
+            if op.kind in ("IF", "IF_ELSE") or any(id(t) in live for t in op.outputs):  # markers open blocks
                 kept.append(op)
                 live.update(id(t) for t in op.inputs if t is not None)
         kept.reverse()

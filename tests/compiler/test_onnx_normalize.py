@@ -260,14 +260,44 @@ def test_if_on_a_static_shape_is_inlined(tmp_path):
     _check(tmp_path, path, {"x": x})
 
 
-def test_data_dependent_if_is_refused_by_name(tmp_path):
+def test_data_dependent_if_becomes_c_if_else(tmp_path):
+    """cond = ReduceSum(x) > 0 at run time: both branches compiled, the taken one runs (IF / IF_ELSE / IF_END)."""
     path = _if_model(
         tmp_path,
         [helper.make_node("ReduceSum", ["x"], ["sx"], keepdims=0), helper.make_node("Greater", ["sx", "zf"], ["cond"])],
         [],
         [numpy_helper.from_array(np.array(0.0, np.float32), "zf")],
     )
-    with pytest.raises(CompileError, match=r"\(If\): its condition 'cond' is computed at run time"):
+    g = load_onnx(path)
+    assert [op.kind for op in g.ops].count("IF_END") == 1
+    x = np.random.default_rng(10).normal(size=(6, 1, 4)).astype(np.float32)
+    x[:3] = np.abs(x[:3])  # three cases take the then branch, three (most likely) the else branch
+    x[3:] = -np.abs(x[3:])
+    _check(tmp_path, path, {"x": x})
+
+
+def test_data_dependent_if_with_different_branch_shapes_is_refused(tmp_path):
+    then_g = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["out"])], "then", [], [helper.make_tensor_value_info("out", F, None)]
+    )
+    else_g = helper.make_graph(
+        [helper.make_node("Concat", ["x", "x"], ["out"], axis=1)],
+        "else",
+        [],
+        [helper.make_tensor_value_info("out", F, None)],
+    )
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("ReduceSum", ["x"], ["sx"], keepdims=0),
+            helper.make_node("Greater", ["sx", "zf"], ["cond"]),
+            helper.make_node("If", ["cond"], ["y"], then_branch=then_g, else_branch=else_g),
+        ],
+        [helper.make_tensor_value_info("x", F, [1, 4])],
+        [helper.make_tensor_value_info("y", F, None)],
+        [numpy_helper.from_array(np.array(0.0, np.float32), "zf")],
+    )
+    with pytest.raises(CompileError, match=r"\(If\): output 'y' is float32 \[1, 4\] in the then branch and float32"):
         load_onnx(path)
 
 
