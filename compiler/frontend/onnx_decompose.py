@@ -19,6 +19,7 @@ import numpy as np
 from onnx import helper
 
 from ..errors import UnsupportedError
+from . import onnx_ml
 
 
 class _Emit:
@@ -302,15 +303,20 @@ _RULES = {
 
 
 def decomposable(node, shapes: dict) -> bool:
-    """Whether `node` is rewritten here and its data input's shape is static (otherwise it waits for a later
-    round of normalization)."""
+    """Whether `node` is rewritten here (or by onnx_ml) and its data input's shape is static (otherwise it waits
+    for a later round of normalization)."""
+    if node.domain == "ai.onnx.ml":
+        return node.op_type in onnx_ml.RULES and node.input[0] in shapes
     return node.domain in ("", "ai.onnx") and node.op_type in _RULES and node.input[0] in shapes
 
 
 def decompose(node, shapes: dict, consts, taken: set, opset: int) -> list:
     """The standard nodes computing `node`'s outputs (see the module docstring)."""
     e = _Emit(node, consts, taken, opset)
-    _RULES[node.op_type](e, node, shapes, consts)
+    if node.domain == "ai.onnx.ml":
+        onnx_ml.RULES[node.op_type](e, node, shapes, consts, _attrs(node))
+    else:
+        _RULES[node.op_type](e, node, shapes, consts)
     return e.nodes
 
 

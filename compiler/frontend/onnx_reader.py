@@ -154,7 +154,9 @@ class _Reader:
         check_model(self.model, self.source)  # graph structure, constants, attributes, limits (onnx_validate)
         g = self.model.graph
         for imp in self.model.opset_import:
-            if imp.domain not in ("", "ai.onnx", "com.microsoft") and any(n.domain == imp.domain for n in g.node):
+            if imp.domain not in ("", "ai.onnx", "com.microsoft", "ai.onnx.ml") and any(
+                n.domain == imp.domain for n in g.node
+            ):
                 raise UnsupportedError(
                     f"'{self.source}' uses operators of domain '{imp.domain}'; only the "
                     "standard ONNX domain is supported."

@@ -32,6 +32,7 @@ from onnx import AttributeProto, TensorProto
 
 from .. import limits
 from ..errors import CompileError, UnsupportedError
+from .onnx_ml import SUPPORTED as ML_SUPPORTED
 
 # Element types a constant may have, with their item size in bytes and the typed field that can hold the payload
 # when raw_data is not used (ONNX stores int8/uint8/int16/uint16/bool/float16 values in int32_data).
@@ -347,19 +348,25 @@ def _check_nodes(model, graph, source: str, opset: int, outer: dict = None) -> N
                 f"{label} calls a function defined in the model (domain '{n.domain}'); "
                 "model-local functions are not supported."
             )
-        if n.domain == "ai.onnx.ml":
+        ml = n.domain == "ai.onnx.ml" and n.op_type in ML_SUPPORTED  # rewritten by onnx_ml.py
+        if n.domain == "ai.onnx.ml" and not ml:
             # Checked before the attributes: a scikit-learn export's long coefficient lists are not the problem.
             raise UnsupportedError(
                 f"{label} is an ONNX-ML operator (domain 'ai.onnx.ml', as skl2onnx exports scikit-learn "
-                f"models); {n.op_type} and the other ONNX-ML operators (SVMClassifier, TreeEnsembleClassifier, "
-                "LinearClassifier, Normalizer, Scaler, ZipMap, ...) are not supported. Export the model as "
-                "standard ONNX operators (a linear model or MLP as MatMul / Gemm) to compile it."
+                f"models); {n.op_type} is not supported (of ONNX-ML, {', '.join(ML_SUPPORTED)} are; "
+                "SVMClassifier, TreeEnsembleClassifier, ZipMap and the others are not). Export the model as "
+                "standard ONNX operators (a linear model or MLP as MatMul / Gemm), or without ZipMap "
+                "(skl2onnx options={'zipmap': False}), to compile it."
             )
         for a in n.attribute:
             if a.type == AttributeProto.GRAPH and n.op_type in ("If", "Loop") and n.domain in ("", "ai.onnx"):
                 # An If branch or a Loop body: checked as a graph of its own that may read every name defined so far.
                 _check_constants(a.g, source)
                 _check_nodes(model, a.g, source, opset, defined)
+                continue
+            if ml and a.type in (AttributeProto.FLOATS, AttributeProto.INTS):
+                # coefficient lists: long for wide inputs; bounded like a constant tensor
+                limits.check_tensor("(constant)", f"attribute '{a.name}' of {label}", [len(a.floats) + len(a.ints)], 4)
                 continue
             _check_attribute(a, label)
         _check_schema(n, label, opset)
