@@ -135,7 +135,7 @@ def fit(unfit: str, boards: dict) -> dict:
     try:
         m = driver.compile_model(model, name, core).manifest
     except UnsupportedError as e:
-        # The first sentence names the operators; the list of supported ones is in the README.
+        # The first sentence names the operators; the list of supported ones is in docs/coverage.md.
         return {
             "model": name,
             "board": board,

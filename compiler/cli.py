@@ -18,7 +18,10 @@ FLAGS = flags.FlagValues()
 flags.DEFINE_string("prefix", None, "C prefix of every generated symbol (compile, testgen).", flag_values=FLAGS)
 flags.DEFINE_string("out_dir", None, "Directory for the generated files (compile, testgen, report).", flag_values=FLAGS)
 flags.DEFINE_string(
-    "target", "host", "Core to generate code for: host or cortex-m0/m3/m4/m7/m33/m55.", flag_values=FLAGS
+    "target",
+    "host",
+    "Core to generate code for: host or cortex-m0/m3/m4/m7/m33/m55 (compile, report).",
+    flag_values=FLAGS,
 )
 flags.DEFINE_string(
     "specialize",
@@ -102,38 +105,112 @@ flags.DEFINE_multi_string(
 )
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
 
-USAGE = """usage: aotc <command> [flags] MODEL
+# The flags every command that reads a model accepts (limits, and the ONNX input shaping).
+_MODEL_FLAGS = ("dim", "freeze_input", "max_tensor_bytes", "max_weight_bytes", "max_model_bytes")
+_KERNEL_FLAGS = ("target", "specialize", "strict_kernels", "io_in_workspace", "custom_op", "offload")
 
-commands:
-  compile MODEL --prefix P --out_dir D [--target CORE] [--specialize conv,depthwise,fc|none] [--ram_budget 24K]
-          [--flash_budget 64K] [--strict_kernels] [--custom_op NAME=FN[,scratch=N][,init=FN]]
-          [--offload CONV_2D|#N|name:GLOB=FN[,init=FN]]
-                  write P.h, P.c, P_weights.c and P.json (the model's C and its report)
-  run MODEL --inputs IN.npz --outputs OUT.npz
-                  compile for this machine with the system C compiler, run, write the outputs
-  info MODEL      operators, tensors and the memory plan as tables
-  report MODEL [--prefix P] [--out_dir D] [--compare_tflm]
+# command -> (usage lines, the flags it reads). `aotc <command> --help` prints both, with each flag's help text;
+# tests/compiler/test_cli_help.py checks that every flag a command's module reads is listed here.
+COMMAND_HELP = {
+    "compile": (
+        """compile MODEL --prefix P --out_dir D [--target CORE] [--specialize conv,depthwise,fc|none]
+          [--ram_budget 24K] [--flash_budget 64K] [--strict_kernels] [--io_in_workspace]
+          [--custom_op NAME=FN[,scratch=N][,init=FN]] [--offload CONV_2D|#N|name:GLOB=FN[,init=FN]]
+          [--dim NAME=N] [--freeze_input NAME=FILE.npy]
+                  write P.h, P.c, P_weights.c and P.json (the model's C and its report)""",
+        ("prefix", "out_dir", "ram_budget", "flash_budget", "quiet") + _KERNEL_FLAGS + _MODEL_FLAGS,
+    ),
+    "run": (
+        """run MODEL --inputs IN.npz --outputs OUT.npz [--io_in_workspace]
+                  compile for this machine with the system C compiler, run, write the outputs""",
+        ("inputs", "outputs", "prefix", "specialize", "io_in_workspace") + _MODEL_FLAGS,
+    ),
+    "info": ("""info MODEL      operators, tensors and the memory plan as tables""", _MODEL_FLAGS),
+    "report": (
+        """report MODEL [--prefix P] [--out_dir D] [--target CORE] [--compare_tflm]
                   per-layer MACs and kernels, workspace vs its lower bound, weights; with --out_dir also
                   P.json (every tensor's size/offset/lifetime) and P_plan.svg (the memory plan as a picture);
-                  --compare_tflm: TFLite Micro's arena for the same model beside our workspace
-  testgen MODEL --prefix P --out_dir D [--count N] [--seed S]
-                  write P_test.c: seeded inputs, reference outputs from the oracle interpreter, a main() that
-                  runs P_run() on each case and compares (bit-exact for int8)
-  refdata MODEL --prefix P --out_dir D [--count N] [--seed S]
-                  write P_ref.h / P_ref.c: seeded input cases and the reference outputs, for firmware checks
-  workspace REPORT.json... --prefix NAME --out_dir D [--mode exclusive|concurrent]
-                  write NAME_plan.svg: the models' plans as they share one workspace (what aot_workspace draws)
-  bench [--only=kws,ad01]
-                  the benchmark suite of this checkout (`bazel run //bench:bench`, see bench/README.md)
+                  --compare_tflm: TFLite Micro's arena for the same model beside our workspace""",
+        ("prefix", "out_dir", "compare_tflm") + _KERNEL_FLAGS + _MODEL_FLAGS,
+    ),
+    "testgen": (
+        """testgen MODEL --prefix P --out_dir D [--count N] [--seed S]
+                  write P_test.c: seeded inputs, reference outputs from the oracle interpreter (TFLite Micro
+                  for .tflite, onnxruntime for .onnx), a main() that runs P_run() on each case and compares
+                  (bit-exact for int8)""",
+        ("prefix", "out_dir", "count", "seed", "quiet") + _MODEL_FLAGS,
+    ),
+    "refdata": (
+        """refdata MODEL --prefix P --out_dir D [--count N] [--seed S]
+                  write P_ref.h / P_ref.c: seeded input cases and the reference outputs, for firmware checks""",
+        ("prefix", "out_dir", "count", "seed", "quiet") + _MODEL_FLAGS,
+    ),
+    "workspace": (
+        """workspace REPORT.json... --prefix NAME --out_dir D [--mode exclusive|concurrent]
+                  write NAME_plan.svg: the models' plans as they share one workspace (what aot_workspace draws)""",
+        ("prefix", "out_dir", "mode", "quiet"),
+    ),
+    "crt": (
+        """crt --out_dir D
+                  write the C runtime (D/include, D/src) that generated code links against, for builds
+                  without Bazel (compile D/src once per core with -I D/include)""",
+        ("out_dir", "quiet"),
+    ),
+}
 
-MODEL is a .tflite file. `aotc <command> --help` lists every flag.
+_BENCH_USAGE = """  bench [--only=kws,ad01]
+                  the benchmark suite of this checkout (`bazel run //bench:bench`, see bench/README.md)
+"""
+
+_FOOTER = """
+MODEL is a .tflite (TensorFlow Lite) or .onnx file. ONNX inputs with symbolic dimensions take --dim NAME=N
+(e.g. --dim batch=1); --freeze_input NAME=FILE.npy compiles a graph input as a constant. --io_in_workspace plans
+the inputs and outputs inside the workspace. `aotc <command> --help` lists every flag of that command.
 """
 
 
+def _in_checkout() -> bool:
+    """True when this compiler runs from an aot_rules checkout (which has the benchmark suite), not a wheel."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.exists(os.path.join(root, "bench", "BUILD.bazel"))
+
+
+def usage() -> str:
+    body = "\n".join("  " + text for text, _ in COMMAND_HELP.values())
+    return (
+        "usage: aotc <command> [flags] MODEL\n\ncommands:\n"
+        + body
+        + "\n"
+        + (_BENCH_USAGE if _in_checkout() else "")
+        + _FOOTER
+    )
+
+
+def command_help(command: str) -> str:
+    """The usage of `command` and every flag it reads, with its help text and default."""
+    text, names = COMMAND_HELP[command]
+    lines = ["usage: aotc " + text, "", "flags:"]
+    for name in names:
+        flag = FLAGS[name]
+        default = "" if flag.default in (None, [], False) else f" (default: {flag.default})"
+        lines.append(f"  --{name}: {flag.help}{default}")
+    return "\n".join(lines) + "\n" + _FOOTER
+
+
 def _commands():
-    from .commands import compile_cmd, info_cmd, refdata_cmd, report_cmd, run_cmd, testgen_cmd, workspace_cmd
+    from .commands import (
+        compile_cmd,
+        crt_cmd,
+        info_cmd,
+        refdata_cmd,
+        report_cmd,
+        run_cmd,
+        testgen_cmd,
+        workspace_cmd,
+    )
 
     return {
+        "crt": (crt_cmd.run_crt, ("out_dir",)),
         "report": (report_cmd.run_report, ()),
         "refdata": (refdata_cmd.run_refdata, ("prefix", "out_dir")),
         "compile": (compile_cmd.run_compile, ("prefix", "out_dir")),
@@ -144,8 +221,9 @@ def _commands():
     }
 
 
-# Commands that take several inputs instead of one MODEL.
+# Commands that take several inputs instead of one MODEL, and those that take none.
 _MANY_ARGS = ("workspace",)
+_NO_ARGS = ("crt",)
 
 
 def _fail(message: str) -> int:
@@ -156,10 +234,10 @@ def _fail(message: str) -> int:
 def main(argv) -> int:
     prog = "aotc"
     if len(argv) < 2 or argv[1] in ("-h", "--help", "help"):
-        print(USAGE)
+        print(usage())
         return 0 if len(argv) >= 2 else 2
     command, rest = argv[1], list(argv[2:])
-    if command == "bench":  # its flags are the benchmark runner's, not aotc's
+    if command == "bench" and _in_checkout():  # its flags are the benchmark runner's, not aotc's
         from .commands.bench_cmd import run_bench
 
         try:
@@ -170,8 +248,7 @@ def main(argv) -> int:
     if command not in commands:
         return _fail(f"unknown command '{command}'. Commands: {', '.join(sorted(commands))}.")
     if "--help" in rest or "-h" in rest:
-        print(USAGE)
-        print(FLAGS.main_module_help() if hasattr(FLAGS, "main_module_help") else "")
+        print(command_help(command))
         return 0
     try:
         positional = FLAGS([prog] + rest)[1:]
@@ -215,6 +292,10 @@ def main(argv) -> int:
     if command in _MANY_ARGS:
         if not positional:
             return _fail(f"`{command}` needs at least one input file.")
+    elif command in _NO_ARGS:
+        if positional:
+            return _fail(f"`{command}` takes no arguments, got {positional}.")
+        positional = [None]
     elif len(positional) != 1:
         return _fail(f"`{command}` takes exactly one MODEL argument, got {len(positional)}: {positional}.")
     try:

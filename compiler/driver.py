@@ -21,7 +21,7 @@ from .codegen.manifest import build_manifest, render_manifest
 from .codegen.runner import render_runner
 from .codegen.weights import render_weights
 from .codegen.cnames import validate_prefix
-from .frontend import load_onnx, load_tflite
+from .frontend import load_tflite
 from .ops.kernel_table import DEFAULT_OPTIONS, check_strict
 from .passes import run_passes
 from .planner import plan_memory
@@ -57,6 +57,8 @@ ONNX_INPUT_SHAPES = {}
 def load_model(model_path: str):
     """Parse a model file into the IR with the frontend of its format (chosen by the file extension)."""
     if model_path.lower().endswith(".onnx"):
+        from .frontend.onnx_reader import load_onnx  # imports onnx: only for ONNX models (frontend/__init__.py)
+
         return load_onnx(model_path, ONNX_DIMS, ONNX_FROZEN, ONNX_INPUT_SHAPES)
     return load_tflite(model_path)
 

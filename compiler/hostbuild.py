@@ -1,7 +1,8 @@
 """Build and run generated C on the host with the system C compiler.
 
 Used by `run`, `testgen`-style checks and the tests.  The CRT is located via
-$AOT_CRT_DIR or next to this package (<repo>/crt).  `python -m compiler.hostbuild --archive OUT.a` compiles the CRT
+$AOT_CRT_DIR, else next to this package in a checkout (<repo>/crt), else inside the installed package
+(aot_compiler/_crt, which the wheel carries).  `python -m compiler.hostbuild --archive OUT.a` compiles the CRT
 once into a static archive with a key file beside it; when such an archive sits in the CRT directory (Bazel puts
 `//crt:host_archive` there in every test's runfiles) and its key matches this compiler, flags and CRT sources, the
 tests link it instead of compiling the CRT again in each of their processes.
@@ -24,15 +25,19 @@ CFLAGS = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"]
 
 
 def crt_dir() -> str:
-    d = os.environ.get("AOT_CRT_DIR") or os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "crt"
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.environ.get("AOT_CRT_DIR"):
+        candidates = [os.environ["AOT_CRT_DIR"]]
+    else:
+        candidates = [os.path.join(os.path.dirname(here), "crt"), os.path.join(here, "_crt")]
+    for d in candidates:
+        if os.path.isdir(os.path.join(d, "include", "aot")):
+            return d
+    raise CompileError(
+        f"C runtime not found at {' or '.join(repr(d) for d in candidates)} (expected include/aot/ inside). "
+        "An installed aot-rules wheel carries it; in a checkout it is crt/. Set AOT_CRT_DIR to a crt/ directory "
+        "(e.g. one written by `aotc crt --out DIR`) to use another."
     )
-    if not os.path.isdir(os.path.join(d, "include", "aot")):
-        raise CompileError(
-            f"C runtime not found at '{d}' (expected include/aot/ inside). Set AOT_CRT_DIR to "
-            "the crt/ directory of aot_rules."
-        )
-    return d
 
 
 def crt_sources() -> list:

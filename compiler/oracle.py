@@ -21,7 +21,8 @@ def _interpreter(model_path: str):
         from tflite_micro.python.tflite_micro import runtime
     except Exception as e:
         raise CompileError(
-            f"The tflite_micro package is not available ({e}); it is needed to compute expected outputs."
+            f"The tflite_micro package is not available ({e}); it is needed to compute expected outputs of TFLite "
+            "models. Install the pinned oracles with `pip install 'aot-rules[oracles]'`."
         ) from None
     arena = max(os.path.getsize(model_path) * 10, 1 << 20)
     return runtime.Interpreter.from_file(model_path, arena_size=arena)
@@ -46,7 +47,8 @@ def onnxruntime_outputs(model_path: str, graph, cases: list) -> list:
         import onnxruntime as ort
     except Exception as e:
         raise CompileError(
-            f"The onnxruntime package is not available ({e}); it is needed to compute expected outputs of ONNX models."
+            f"The onnxruntime package is not available ({e}); it is needed to compute expected outputs of ONNX "
+            "models. Install the pinned oracles with `pip install 'aot-rules[oracles]'`."
         ) from None
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL

@@ -11,8 +11,17 @@ CORES = {
     "cortex-m3": ["-mcpu=cortex-m3", "-mthumb", "-mfloat-abi=soft"],
     "cortex-m4": ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"],
     "cortex-m7": ["-mcpu=cortex-m7", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-d16"],
+    # A Cortex-M7 whose FPU is single-precision only (STM32F74x/F75x, STM32F72x/F73x): double-precision arithmetic
+    # becomes library calls instead of undefined instructions.
+    "cortex-m7-sp": ["-mcpu=cortex-m7", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-sp-d16"],
     "cortex-m33": ["-mcpu=cortex-m33", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-sp-d16"],
     "cortex-m55": ["-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"],
+}
+
+# core -> the `aotc --target` it generates code for, where that differs from the core's name: the FPU variant of a
+# core changes the compiler flags, not the kernels (the generated code and the CRT use single-precision floats).
+COMPILER_TARGETS = {
+    "cortex-m7-sp": "cortex-m7",
 }
 
 # core -> extra flags for the CRT's kernels only (crt/BUILD.bazel selects them by the core constraint).

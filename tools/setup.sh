@@ -2,7 +2,7 @@
 # Idempotent set-up of everything aot_rules needs on a Debian machine; ./bazelw and .ci/run call it first.
 #   - Debian packages: bazel-bootstrap (Bazel 4.2.3), gcc-arm-none-eabi + libnewlib-arm-none-eabi (the pinned
 #     arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), nginx-light (the remote-cache test),
-#     clang-format (tools/lint.sh), installed only when missing; buildifier from npm into .tools/;
+#     clang-format (tools/lint.sh), cppcheck (tools/misra.py), installed only when missing; buildifier from npm into .tools/;
 #   - ./.venv: a Python venv with the pinned requirements.txt and the compiler itself (`aotc`), rebuilt only when
 #     requirements.txt or pyproject.toml change.
 # A second run is a no-op that takes well under 2 s. It prints what it installs.
@@ -20,6 +20,8 @@ command -v qemu-system-arm >/dev/null 2>&1 || missing+=(qemu-system-arm)
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 # C format check (tools/lint.sh).
 command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)
+# The MISRA C:2012 report (tools/misra.py: cppcheck's MISRA addon).
+command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   sudo_cmd=()

@@ -8,7 +8,8 @@
 #   4. the archive path of the ARM toolchain (file:// tarball + sha256, and a wrong sha256);
 #   5. a real HTTP remote cache (nginx WebDAV on loopback) shared by two clones at different paths: 0 actions run
 #      in the second;
-#   6. format and lint of every source kind (tools/lint.sh: buildifier, ruff, clang-format).
+#   6. format and lint of every source kind (tools/lint.sh: buildifier, ruff, clang-format);
+#   7. the MISRA C:2012 report of the CRT and generated code (tools/misra.py, docs/misra.md).
 # It sets itself up first (tools/setup.sh, which may use the package registries). Then, when it can (root, or
 # unprivileged user namespaces), it runs the suites inside a fresh network namespace with nothing but loopback:
 # any download attempted by a build or test fails there, which proves that none is made.
@@ -39,6 +40,7 @@ fi
 
 passed=0
 failed=0
+started=$SECONDS
 suite() {  # suite NAME COMMAND...
   echo "=== $1"
   local start=$SECONDS
@@ -47,13 +49,17 @@ suite() {  # suite NAME COMMAND...
 }
 suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
 suite "bazel test //..." bazel test //...
+suite "MISRA C:2012 report (cppcheck; every finding has a deviation record)" "$root/.venv/bin/python" "$root/tools/misra.py"
 if [ -f "$root/e2e/WORKSPACE" ]; then
-  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh; rc=\$?; bazel shutdown; exit \$rc"
+  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh && ./check_toolchain_resolution.sh; rc=\$?; bazel shutdown; exit \$rc"
 fi
 suite "budgets fail the build" "$root/tests/budgets/run_test.sh"
 suite "ARM toolchain from a file:// archive" "$root/tests/toolchain_archive/run_test.sh"
 suite "remote cache shared by two clones" "$root/tests/remote_cache/run_test.sh"
+suite "CMake: two models with aotc, ctest under QEMU" "$root/tests/cmake/run_test.sh"
+suite "the aot-rules wheel in a fresh venv" "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/wheel"
 # Leave no server behind inside the namespace: the next bazel command starts a fresh one.
 [ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true
+echo "test_all: the suites took $((SECONDS - started)) s"
 echo "test_all: suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

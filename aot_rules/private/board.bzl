@@ -107,8 +107,8 @@ _aot_board = rule(
         ),
         "startup": attr.label_list(
             providers = [CcInfo],
-            default = ["//toolchains/boards:startup"],
-            doc = "cc_library targets with the vector table and reset handler (linked whole: alwayslink).",
+            doc = "cc_library targets with the vector table and reset handler (linked whole: alwayslink); the " +
+                  "aot_board macro defaults it from `semihosting`.",
         ),
         "semihosting": attr.bool(default = True, doc = "Link newlib's rdimon (output and exit via semihosting)."),
         "qemu_machine": attr.string(doc = "qemu-system-arm -M value that runs this board's images, if any."),
@@ -124,14 +124,25 @@ def aot_board(name, core, regions, **kwargs):
       core: Cortex-M core, e.g. "cortex-m7".
       regions: memory map, a list of `aot_memory_region(name, origin, length, attributes)`.
       **kwargs: code_region, ram_region, stack_size, placement, linker_script, linker_script_template, startup,
-        semihosting, qemu_machine, description, visibility, tags.
+        semihosting, qemu_machine, description, visibility, tags. `semihosting = False` (every real board
+        without a debugger) links the start-up `//toolchains/boards:startup_bare`: newlib's system calls are weak
+        stubs, stdout goes to the weak hook `void aot_putchar(unsigned char)` and exit() to
+        `void aot_exit(int)` (header `aot_board_io.h`), which the firmware defines for its UART; give `startup`
+        to use your own vector table and clocks instead.
     """
+    if "startup" not in kwargs:
+        # Without semihosting (a real chip), the start-up whose newlib system calls are weak stubs writing to the
+        # aot_putchar hook; with it, the one that prints and exits through the debugger (QEMU).
+        bare = not kwargs.get("semihosting", True)
+        kwargs["startup"] = [str(Label("//toolchains/boards:startup_bare" if bare else "//toolchains/boards:startup"))]
     native.platform(
         name = name + "_platform",
         constraint_values = [
             "@platforms//os:none",
             "@platforms//cpu:arm",
             str(Label("//toolchains:" + core)),
+            # The CRT of every board of a core is built once, under //toolchains:<core>_platform (per_core.bzl).
+            str(Label("//toolchains:aot_board_platform")),
         ],
         visibility = kwargs.get("visibility"),
     )

@@ -14,6 +14,8 @@ AotCcToolsInfo = provider(
         "nm": "string: path of nm.",
         "objdump": "string: path of objdump.",
         "cpu": "string: target CPU of the toolchain (the core name for ARM toolchains).",
+        "target_gnu_system_name": "string: the toolchain's target system (\"arm-none-eabi\" for ARM ones).",
+        "compiler": "string: the toolchain's compiler name.",
         "files": "depset of File: everything the tools need to run.",
     },
 )
@@ -25,6 +27,8 @@ def _cc_tools_impl(ctx):
         nm = cc.nm_executable,
         objdump = cc.objdump_executable,
         cpu = cc.cpu,
+        target_gnu_system_name = cc.target_gnu_system_name,
+        compiler = cc.compiler,
         files = cc.all_files,
     )]
 
@@ -37,3 +41,21 @@ cc_tools = rule(
     toolchains = ["@bazel_tools//tools/cpp:toolchain_type"],
     provides = [AotCcToolsInfo],
 )
+
+def check_bare_metal_toolchain(tools, what, board):
+    """Fails with one paragraph when the C toolchain resolved for a board's platform is not a bare-metal ARM one.
+
+    Bazel before 7 picks C toolchains from --crosstool_top (the host gcc) unless the workspace turns on platform-based
+    resolution; a transition cannot set that flag, so the firmware would be compiled by the host compiler and fail
+    deep in the build (`invalid register name for 'r0'`). Checked at analysis time instead."""
+    system = tools.target_gnu_system_name or ""
+    if "eabi" in system or system.startswith("arm") or system.startswith("thumb"):
+        return
+    fail((
+        "%s for board %s: the C toolchain Bazel resolved for the board's platform is a host one (target system " +
+        "\"%s\", cpu \"%s\"), not arm-none-eabi, so the firmware would be compiled by the host " +
+        "compiler. Before Bazel 7, C toolchains follow --platforms only with platform-based toolchain resolution: " +
+        "add the line\n\n    build --incompatible_enable_cc_toolchain_resolution\n\nto your workspace's .bazelrc " +
+        "(and call aot_rules_register_toolchains() in WORKSPACE, or register aot_rules' toolchains in MODULE.bazel). " +
+        "Bazel 7 and later do this by default."
+    ) % (what, board, system, tools.cpu))

@@ -3,7 +3,7 @@
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 load("//toolchains:cores.bzl", "BOARDS")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS", "board_transition")
-load(":cc_tools.bzl", "AotCcToolsInfo")
+load(":cc_tools.bzl", "AotCcToolsInfo", "check_bare_metal_toolchain")
 load(":link_layout.bzl", "aot_link_layout", "resolve_placement")
 load(":linked_models.bzl", "AotLinkedModelsInfo", "linked_models_aspect")
 load(":providers.bzl", "AotBoardInfo", "AotFirmwareInfo")
@@ -30,6 +30,7 @@ def _aot_firmware_impl(ctx):
     placement = resolve_placement(board, ctx.attr.placement, "aot_firmware(name = \"%s\")" % ctx.label.name)
     regions = {r.name: r for r in board.regions}
     tools = ctx.attr._cc_tools[0][AotCcToolsInfo]
+    check_bare_metal_toolchain(tools, "aot_firmware(name = \"%s\")" % ctx.label.name, board.name)
     linked = ctx.attr.binary[0][DefaultInfo].files.to_list()
     if len(linked) != 1:
         fail("aot_firmware: expected one linked file from %s, got %s" % (ctx.attr.binary[0].label, linked))
@@ -37,14 +38,30 @@ def _aot_firmware_impl(ctx):
     elf = ctx.actions.declare_file(ctx.label.name + ".elf")
     ctx.actions.symlink(output = elf, target_file = linked[0])
 
+    # The .bin is the code region's image (what a flash programmer writes at its origin). Weights placed in another
+    # read-only region (external flash, DDR) are left out of it: a raw binary spanning both would be filled with
+    # zeros between them (1.5 GB from ITCM at 0x0 to DDR at 0x60000000); the .hex holds every region.
+    elsewhere = []
+    for r in board.regions:
+        if r.name != board.code_region and "w" not in r.attributes and r.name in placement.values():
+            elsewhere += ["-R", ".aot_" + r.name]
     bin = ctx.actions.declare_file(ctx.label.name + ".bin")
+    hex = ctx.actions.declare_file(ctx.label.name + ".hex")
     ctx.actions.run(
         executable = tools.objcopy,
-        arguments = ["-O", "binary", elf.path, bin.path],
+        arguments = ["-O", "binary"] + elsewhere + [elf.path, bin.path],
         inputs = depset([elf], transitive = [tools.files]),
         outputs = [bin],
         mnemonic = "AotObjcopy",
         progress_message = "Extracting binary image of %s" % ctx.label,
+    )
+    ctx.actions.run(
+        executable = tools.objcopy,
+        arguments = ["-O", "ihex", elf.path, hex.path],
+        inputs = depset([elf], transitive = [tools.files]),
+        outputs = [hex],
+        mnemonic = "AotObjcopy",
+        progress_message = "Extracting Intel hex image of %s" % ctx.label,
     )
 
     models = ctx.attr.binary[0][AotLinkedModelsInfo].models.to_list()
@@ -71,7 +88,7 @@ def _aot_firmware_impl(ctx):
     )
 
     return [
-        DefaultInfo(files = depset([elf, bin, size_txt]), runfiles = ctx.runfiles(files = [elf])),
+        DefaultInfo(files = depset([elf, bin, hex, size_txt]), runfiles = ctx.runfiles(files = [elf])),
         AotFirmwareInfo(
             elf = elf,
             bin = bin,
@@ -84,6 +101,7 @@ def _aot_firmware_impl(ctx):
         ),
         OutputGroupInfo(
             elf = depset([elf]),
+            hex = depset([hex]),
             size_report = depset([size_json, size_txt]),
             # The compiler manifests of the linked models as built for this board (their workspace includes the
             # scratch of the core's kernels, so it can differ from the same model's host build).

@@ -2,7 +2,7 @@
 
 load("@aot_cpu//:defs.bzl", "CPU_CORES")
 load("@rules_cc//cc:defs.bzl", "cc_library")
-load("//toolchains:cores.bzl", "CORES")
+load("//toolchains:cores.bzl", "COMPILER_TARGETS", "CORES")
 load(":copts.bzl", "AOT_C_COPTS")
 load(":hygiene_test.bzl", "aot_hygiene_test")
 load(":providers.bzl", "AotModelInfo", "AotUserKernelInfo")
@@ -76,7 +76,8 @@ def cpu_target_select():
 
 def _target(ctx):
     """--target: the explicit `core`, else the core constraint, else the @platforms//cpu value, else host."""
-    return ctx.attr.core or ctx.attr.target or ctx.attr.cpu_target
+    core = ctx.attr.core or ctx.attr.target or ctx.attr.cpu_target
+    return COMPILER_TARGETS.get(core, core)
 
 def _aot_model_codegen_impl(ctx):
     prefix = ctx.attr.prefix
@@ -177,7 +178,7 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         aot_user_kernel //pkg:my_op (crt/include/aot/user_kernel.h), whose cc_library is linked in.
       offload: {"CONV_2D": "//pkg:npu_conv2d"}: built-in operators matching the key (an operator type, "#N" for
         operator N, "name:GLOB" for an output name) call the aot_user_kernel's function with the arguments of the
-        portable built-in kernel (README "User kernels and accelerators").
+        portable built-in kernel (docs/user-kernels.md).
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name

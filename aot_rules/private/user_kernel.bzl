@@ -3,7 +3,7 @@ needs to call it (the function, its scratch bytes, its init hook).
 
 aot_model_library(custom_ops = {"MyOp": ":my_op"}, offload = {"CONV_2D": ":npu_conv"}) turns each into an
 `aotc compile --custom_op` / `--offload` flag and links the kernel's cc_library into the model library. The C
-interface is crt/include/aot/user_kernel.h (README "User kernels and accelerators")."""
+interface is crt/include/aot/user_kernel.h (docs/user-kernels.md)."""
 
 load(":providers.bzl", "AotUserKernelInfo")
 

@@ -67,6 +67,6 @@ def _custom_note(missing: dict) -> str:
     note += (
         f" To run it with your own C function: `aotc compile --custom_op {name}=my_function[,scratch=BYTES]"
         f'[,init=my_init]`, or aot_model_library(custom_ops = {{"{name}": "//pkg:my_kernel"}}) with an '
-        'aot_user_kernel (README "User kernels and accelerators").'
+        "aot_user_kernel (docs/user-kernels.md)."
     )
     return note

@@ -25,11 +25,14 @@
 #define DEMO_MODEL_SET "the shared real models (../shared/models or $AOT_MODELS_DIR)"
 #endif
 
-/* demo_fw is built for mps2-an386 only (BUILD.bazel); demo_host runs the same program on the build machine. */
+/* demo_fw is built for mps2-an386 (BUILD.bazel); demo_host runs the same program on the build machine; other
+ * boards (tests/board_library) name themselves with -DDEMO_PLATFORM. */
+#if !defined(DEMO_PLATFORM)
 #if defined(__arm__)
 #define DEMO_PLATFORM "mps2-an386 (Cortex-M4F)"
 #else
 #define DEMO_PLATFORM "the host"
+#endif
 #endif
 
 struct demo_result {

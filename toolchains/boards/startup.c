@@ -4,6 +4,10 @@
  * Output and exit go through Arm semihosting (newlib's rdimon), so the guest's exit code becomes QEMU's exit status
  * and thus the result of a `bazel test`. A fault prints its name and the faulting PC, then exits with
  * AOT_FAULT_EXIT_CODE so a crashed firmware can never pass as a test.
+ *
+ * Compiled with AOT_STARTUP_BARE (the start-up of boards with `semihosting = False`, a real chip with no debugger
+ * attached) there is no semihosting at all: fault reports go to aot_putchar() and the exit code to aot_exit(),
+ * the hooks of bare_syscalls.c that a firmware overrides (a UART, a reset, a LED).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,7 +22,11 @@ extern uint32_t __stack_bottom, __stack_top;
 extern const uint32_t __aot_zero_table_start[] __attribute__((weak));
 extern const uint32_t __aot_zero_table_end[] __attribute__((weak));
 extern int main(void);
+#if defined(AOT_STARTUP_BARE)
+#include "aot_board_io.h"
+#else
 extern void initialise_monitor_handles(void);
+#endif
 
 void aot_reset_handler(void);
 void aot_nmi_handler(void);
@@ -30,6 +38,17 @@ void aot_securefault_handler(void);
 void aot_unexpected_handler(void);
 void aot_fault_report(const uint32_t* frame, uint32_t fault);
 
+#if defined(AOT_STARTUP_BARE)
+static void write_str(const char* s)
+{
+    while (*s != '\0') aot_putchar((unsigned char)*s++);
+}
+
+static void exit_with(uint32_t code)
+{
+    aot_exit((int)code);
+}
+#else
 static int32_t semihost(uint32_t op, const void* arg)
 {
     register uint32_t r0 __asm__("r0") = op;
@@ -43,6 +62,16 @@ static void write_str(const char* s)
     (void)semihost(0x04u /* SYS_WRITE0 */, s);
 }
 
+/* SYS_EXIT_EXTENDED carries a full exit code (plain SYS_EXIT only says "success" or "failure"). */
+static void exit_with(uint32_t code)
+{
+    uint32_t block[2] = {0x20026u /* ADP_Stopped_ApplicationExit */, code};
+    (void)semihost(0x20u, block);
+    for (;;) {
+    }
+}
+#endif
+
 static void write_hex(uint32_t v)
 {
     char buf[11] = "0x";
@@ -52,15 +81,6 @@ static void write_hex(uint32_t v)
     }
     buf[10] = '\0';
     write_str(buf);
-}
-
-/* SYS_EXIT_EXTENDED carries a full exit code (plain SYS_EXIT only says "success" or "failure"). */
-static void exit_with(uint32_t code)
-{
-    uint32_t block[2] = {0x20026u /* ADP_Stopped_ApplicationExit */, code};
-    (void)semihost(0x20u, block);
-    for (;;) {
-    }
 }
 
 void aot_fault_report(const uint32_t* frame, uint32_t fault)
@@ -163,6 +183,8 @@ void aot_reset_handler(void)
     uint32_t* sp;
     __asm__ volatile("mov %0, sp" : "=r"(sp));
     for (uint32_t* p = &__stack_bottom; p < sp - 16; ++p) *p = AOT_STACK_PAINT;
+#if !defined(AOT_STARTUP_BARE)
     initialise_monitor_handles();
+#endif
     exit(main());
 }

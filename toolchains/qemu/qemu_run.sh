@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs a Cortex-M firmware under qemu-system-arm with semihosting and exits with the guest's exit code.
+# Runs a Cortex-M firmware under qemu-system-arm with semihosting and exits with the guest's exit code; the
+# first UART of the machine goes to stdout (boards with `semihosting = False` print there).
 # usage: qemu_run.sh MACHINE ELF TIMEOUT_SECONDS [extra qemu arguments...]
 # Set AOT_QEMU to use another qemu-system-arm binary.
 set -u
@@ -20,7 +21,7 @@ if [ ! -f "$elf" ]; then
   echo "aot_qemu: firmware $elf does not exist" >&2
   exit 2
 fi
-timeout -k 5 "$timeout_s" "$qemu" -M "$machine" -nographic -monitor none -serial null \
+timeout -k 5 "$timeout_s" "$qemu" -M "$machine" -nographic -monitor none -serial stdio \
   -semihosting-config enable=on,target=native -kernel "$elf" "$@" </dev/null
 rc=$?
 case $rc in

@@ -1,6 +1,6 @@
 /* The user-kernel ABI: how generated code calls a kernel the application provides.
  *
- * Two uses (README "User kernels and accelerators"):
+ * Two uses (docs/user-kernels.md):
  *
  * 1. A CUSTOM operator of the model (e.g. "MyOp") mapped to a user function with
  *    `aotc compile --custom_op MyOp=my_op[,scratch=N][,init=my_op_init]`

@@ -51,7 +51,9 @@ static inline int32_t first_index(const int8_t* x, int32_t n, int32_t v)
             return k + (int32_t)(__builtin_ctz(zero) >> 3);
         }
     }
-    while (x[k] != v) {
+    /* v is one of x[0..n-1] (the row's extreme): found at the latest by n - 1; the bound keeps the loop finite
+     * even for a v that is absent (it then answers n - 1, never reading past the row). */
+    while (k < n - 1 && x[k] != v) {
         k++;
     }
     return k;

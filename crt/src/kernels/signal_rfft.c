@@ -80,25 +80,55 @@ static void radix4(int16_t* out, int32_t stride, int32_t m, const int16_t* tw)
     }
 }
 
-/* Decimation in time: the `radix` interleaved sub-sequences (input stride * radix) are transformed into
- * consecutive blocks of `span` values, then combined by one stage of butterflies. */
-static void stage(int16_t* out, const int16_t* in, int32_t stride, const int32_t* factors, const int16_t* tw)
+/* More stages than a 32-bit length can have (every radix is at least 2). */
+#define AOT_RFFT_MAX_STAGES 31
+
+/* Decimation in time, without recursion.  `factors` holds (radix, span) per stage, outermost first, the innermost
+ * span being 1.  Stage l splits each block of radix_l * span_l values into radix_l interleaved sub-sequences of the
+ * input (stride r_0 * ... * r_(l-1)); the leaves are single input values.  So output value j, written in the
+ * mixed radix of the spans (j = q_0 * span_0 + q_1 * span_1 + ...), starts as input value q_0 + q_1 * r_0 +
+ * q_2 * r_0 * r_1 + ...; the butterflies of the innermost stage then run on every block, then the next stage out.
+ * Each butterfly touches only its own block, so this order gives the same bits as transforming each sub-sequence
+ * completely before its parent's butterflies. */
+static void transform(int16_t* out, const int16_t* in, const int32_t* factors, const int16_t* tw)
 {
-    const int32_t radix = factors[0];
-    const int32_t span = factors[1];
-    int32_t q;
-    for (q = 0; q < radix; ++q) {
-        if (span == 1) {
-            out[2 * q] = in[2 * q * stride];
-            out[2 * q + 1] = in[2 * q * stride + 1];
-        } else {
-            stage(out + 2 * q * span, in + 2 * q * stride, stride * radix, factors + 2, tw);
+    int32_t stride[AOT_RFFT_MAX_STAGES];
+    int32_t stages = 0;
+    int32_t s = 1;
+    int32_t n, j, l, b;
+    /* Bounded by the table's own end (span 1) and by the most stages a 32-bit length has. */
+    while (stages < AOT_RFFT_MAX_STAGES) {
+        stride[stages] = s;
+        s *= factors[2 * stages];
+        ++stages;
+        if (factors[2 * stages - 1] == 1) {
+            break;
         }
     }
-    if (radix == 4) {
-        radix4(out, stride, span, tw);
-    } else {
-        radix2(out, stride, span, tw);
+    n = s;
+    for (j = 0; j < n; ++j) {
+        int32_t rest = j;
+        int32_t src = 0;
+        for (l = 0; l < stages; ++l) {
+            const int32_t span = factors[2 * l + 1];
+            src += (rest / span) * stride[l];
+            rest %= span;
+        }
+        out[2 * j] = in[2 * src];
+        out[2 * j + 1] = in[2 * src + 1];
+    }
+    for (l = stages - 1; l >= 0; --l) {
+        const int32_t radix = factors[2 * l];
+        const int32_t span = factors[2 * l + 1];
+        /* stride[l] is also the number of blocks of this stage: n / (radix * span). */
+        for (b = 0; b < stride[l]; ++b) {
+            int16_t* block = out + 2 * b * radix * span;
+            if (radix == 4) {
+                radix4(block, stride[l], span, tw);
+            } else {
+                radix2(block, stride[l], span, tw);
+            }
+        }
     }
 }
 
@@ -117,7 +147,7 @@ void aot_signal_rfft_s16(const int16_t* input, int16_t* output, int32_t frames, 
             padded[i] = i < frame_length ? x[i] : 0;
         }
         /* The real frame read as half complex values (even samples real, odd imaginary). */
-        stage(spectrum, padded, 1, factors, twiddles);
+        transform(spectrum, padded, factors, twiddles);
         dc[0] = spectrum[0];
         dc[1] = spectrum[1];
         divide(dc, 2);

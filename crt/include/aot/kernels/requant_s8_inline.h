@@ -65,8 +65,9 @@ AOT_INLINE_BODY int32_t aot_rq_ctz(uint32_t v)
 #if defined(__GNUC__)
     return (int32_t)__builtin_ctz(v);
 #else
+    /* At most 32 steps: 0 (which callers never pass) answers 32 instead of looping forever. */
     int32_t n = 0;
-    while ((v & 1u) == 0u) {
+    while (n < 32 && (v & 1u) == 0u) {
         v >>= 1;
         n++;
     }

@@ -1,0 +1,44 @@
+"""tools/misra.py's own parts: the rule categories, the deviation records of docs/misra.md and their matching, and
+the choice of CRT files per core view (the cppcheck run itself is the CI suite)."""
+
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import misra  # noqa: E402
+
+
+class MisraToolTest(unittest.TestCase):
+    def test_categories(self):
+        # A few of each kind, and the sizes of the sections MISRA C:2012 defines.
+        self.assertEqual(misra.CATEGORY["17.2"], "Required")
+        self.assertEqual(misra.CATEGORY["12.1"], "Advisory")
+        self.assertEqual(misra.CATEGORY["9.1"], "Mandatory")
+        self.assertEqual(misra.CATEGORY["8.13"], "Advisory")
+        self.assertEqual(misra.CATEGORY["8.14"], "Required")
+        self.assertEqual(misra.CATEGORY["21.13"], "Mandatory")
+        self.assertEqual(sum(1 for r in misra.CATEGORY if r.startswith("17.")), 13)
+
+    def test_deviation_records_parse_and_name_known_rules(self):
+        rows = misra.read_deviations(os.path.join(misra.ROOT, "docs", "misra.md"))
+        self.assertGreater(len(rows), 10)
+        for rule, where, why, safe in rows:
+            self.assertTrue(rule in misra.CATEGORY or rule[0].isalpha(), rule)
+            self.assertTrue(where and why and safe, rule)
+        self.assertTrue(misra.covered("12.1", "crt/src/kernels/add_s8.c", rows))
+        self.assertFalse(misra.covered("17.2", "crt/src/kernels/add_s8.c", rows))
+
+    def test_rule_of(self):
+        self.assertEqual(misra.rule_of("misra-c2012-11.3"), "11.3")
+        self.assertEqual(misra.rule_of("nullPointer"), "nullPointer")
+
+    def test_core_views_read_the_files_their_macros_change(self):
+        inc = [os.path.join(misra.ROOT, "crt", "include"), os.path.join(misra.ROOT, "crt", "src", "kernels")]
+        k = os.path.join(misra.ROOT, "crt", "src", "kernels")
+        self.assertTrue(misra.uses_feature_macros(os.path.join(k, "conv2d_s8_dsp.c"), inc))
+        self.assertFalse(misra.uses_feature_macros(os.path.join(k, "cumsum_f32.c"), inc))
+
+
+if __name__ == "__main__":
+    unittest.main()
