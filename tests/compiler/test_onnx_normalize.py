@@ -394,3 +394,40 @@ def test_onnx_ml_operator_is_named(tmp_path):
     onnx.save(model, path)
     with pytest.raises(CompileError, match=r"\(SVMClassifier\) is an ONNX-ML operator.*not supported"):
         load_onnx(path)
+
+
+def test_data_dependent_if_branch_layout_twins_stay_in_their_branch(tmp_path):
+    """Both branches and the code after the If convolve x: an NHWC copy of x made inside the then branch exists
+    only when it runs, so the else branch and the Conv after the If must make their own."""
+    import onnxruntime as ort
+
+    rng = np.random.default_rng(13)
+    w = {k: numpy_helper.from_array(rng.normal(size=(3, 2, 3, 3)).astype(np.float32), k) for k in ("w1", "w2", "w3")}
+
+    def branch(name, weight):
+        node = helper.make_node("Conv", ["x", weight], ["o"], pads=[1, 1, 1, 1])
+        return helper.make_graph([node], name, [], [helper.make_tensor_value_info("o", F, None)])
+
+    path = _save(
+        tmp_path,
+        [
+            helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0),
+            helper.make_node("Greater", ["s", "zf"], ["c"]),
+            helper.make_node("If", ["c"], ["y"], then_branch=branch("t", "w1"), else_branch=branch("e", "w2")),
+            helper.make_node("Conv", ["x", "w3"], ["y3"], pads=[1, 1, 1, 1]),
+            helper.make_node("Add", ["y", "y3"], ["out"]),
+        ],
+        [helper.make_tensor_value_info("x", F, [1, 2, 5, 5])],
+        [helper.make_tensor_value_info("out", F, None)],
+        list(w.values()) + [numpy_helper.from_array(np.array(0.0, np.float32), "zf")],
+        opset=17,
+    )
+    x = rng.normal(size=(6, 1, 2, 5, 5)).astype(np.float32)
+    x[:3], x[3:] = np.abs(x[:3]), -np.abs(x[3:])
+    np.savez(tmp_path / "in.npz", x=x)
+    run_model(path, str(tmp_path / "in.npz"), str(tmp_path / "out.npz"))
+    got = np.load(tmp_path / "out.npz")["out"]
+    sess = ort.InferenceSession(path)
+    for i in range(len(x)):
+        # two 18-term float32 convolutions summed: a few ulps of values around 10
+        np.testing.assert_allclose(got[i], sess.run(None, {"x": x[i]})[0], rtol=1e-5, atol=1e-5)
