@@ -4,11 +4,11 @@ branches on a sample-rate input (`torch.cond(sr == 16000, ...)`, an ONNX If), co
 fixed Fourier basis after reflect padding, a magnitude, a small Conv1d encoder, one LSTM step whose (h, c) state
 comes in as an input [2, 1, H] and goes out as an output, and a sigmoid speech probability.
 
-    .venv/bin/pip install torch==2.13.0   # not a project requirement: only this script needs it
+    .venv/bin/pip install torch==2.13.0 onnxscript   # not project requirements: only this script needs them
     python tests/models/make_silero_style.py [--out_dir tests/models]
 
-torch.onnx.export's default (dynamo) exporter writes the file; the weights are kept inside it (~190 KB, both branches). Seeded:
-the same torch version writes the same model. The test (tests/compiler/test_onnx_silero_style.py) needs only the
+torch.onnx.export's default (dynamo) exporter writes the file; the weights are kept inside it (~190 KB, both
+branches). Seeded: the same torch version writes the same model. It needs `pip install onnxscript` too. The test (tests/compiler/test_onnx_silero_style.py) needs only the
 committed .onnx file: it compiles it with --freeze_input sr=16000 (and 8000) and compares a sequence of calls, the
 state carried from each call to the next, with onnxruntime.
 """
