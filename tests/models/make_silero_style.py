@@ -8,9 +8,9 @@ comes in as an input [2, 1, H] and goes out as an output, and a sigmoid speech p
     python tests/models/make_silero_style.py [--out_dir tests/models]
 
 torch.onnx.export's default (dynamo) exporter writes the file; the weights are kept inside it (~190 KB, both
-branches). Seeded: the same torch version writes the same model. It needs `pip install onnxscript` too. The test (tests/compiler/test_onnx_silero_style.py) needs only the
-committed .onnx file: it compiles it with --freeze_input sr=16000 (and 8000) and compares a sequence of calls, the
-state carried from each call to the next, with onnxruntime.
+branches). Seeded: the same torch version writes the same model. The test (tests/compiler/test_onnx_silero_style.py)
+needs only the committed .onnx file: it compiles it with --freeze_input sr=16000 (and 8000) and compares a sequence
+of calls, the state carried from each call to the next, with onnxruntime.
 """
 
 import argparse
