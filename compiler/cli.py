@@ -96,6 +96,13 @@ flags.DEFINE_multi_string(
 flags.DEFINE_multi_string(
     "dim", [], "ONNX: pin a symbolic input dimension, NAME=N (repeatable, e.g. --dim batch=1).", flag_values=FLAGS
 )
+flags.DEFINE_multi_string(
+    "input_shape",
+    [],
+    "ONNX: the whole shape of a graph input, NAME=D0,D1,... (repeatable, e.g. --input_shape x=1,512), for "
+    "dimensions the exporter left unnamed.",
+    flag_values=FLAGS,
+)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
 
 # The flags every command that reads a model accepts (limits, and the ONNX input shaping).
@@ -265,6 +272,10 @@ def main(argv) -> int:
         driver.ONNX_DIMS.update(parse_dims(FLAGS.dim))
         driver.ONNX_FROZEN.clear()
         driver.ONNX_FROZEN.update(parse_frozen(FLAGS.freeze_input))
+        from .frontend.onnx_normalize import parse_input_shapes
+
+        driver.ONNX_INPUT_SHAPES.clear()
+        driver.ONNX_INPUT_SHAPES.update(parse_input_shapes(FLAGS.input_shape))
         from .ops.kernel_table import parse_specialize
 
         parse_specialize(FLAGS.specialize)  # a bad --specialize fails before any work

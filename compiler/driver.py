@@ -50,6 +50,8 @@ def output_names(prefix: str) -> list:
 ONNX_DIMS = {}
 # ONNX graph inputs compiled as constants by `--freeze_input NAME=FILE.npy` ({name: array}); set by the CLI.
 ONNX_FROZEN = {}
+# Whole ONNX input shapes pinned by `--input_shape NAME=D0,D1,...` ({name: [dims]}); set by the CLI.
+ONNX_INPUT_SHAPES = {}
 
 
 def load_model(model_path: str):
@@ -57,7 +59,7 @@ def load_model(model_path: str):
     if model_path.lower().endswith(".onnx"):
         from .frontend.onnx_reader import load_onnx  # imports onnx: only for ONNX models (frontend/__init__.py)
 
-        return load_onnx(model_path, ONNX_DIMS, ONNX_FROZEN)
+        return load_onnx(model_path, ONNX_DIMS, ONNX_FROZEN, ONNX_INPUT_SHAPES)
     return load_tflite(model_path)
 
 

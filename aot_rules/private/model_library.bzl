@@ -103,10 +103,14 @@ def _aot_model_codegen_impl(ctx):
     args.add_all(kernel_flags("--custom_op", ctx.attr.custom_ops))
     args.add_all(kernel_flags("--offload", ctx.attr.offload))
     args.add_all(ctx.attr.compiler_flags)
+    for f in ctx.files.model_data:
+        # The compiler reads an ONNX model's external data from beside the model file only.
+        if f.dirname != ctx.file.model.dirname:
+            fail("%s: model_data file %s is not in the directory of the model %s; keep the weights file next to the model." % (ctx.label, f.short_path, ctx.file.model.short_path))
     ctx.actions.run(
         executable = ctx.executable._compiler,
         arguments = [args],
-        inputs = [ctx.file.model],
+        inputs = [ctx.file.model] + ctx.files.model_data,
         outputs = outs.values(),
         mnemonic = "AotCompile",
         progress_message = "Compiling model %s to C (prefix %s, %s)" % (ctx.file.model.short_path, prefix, target),
@@ -126,6 +130,7 @@ aot_model_codegen = rule(
     doc = "Runs `aotc compile` on a model: <prefix>.h/.c/_weights.c, the report <prefix>.json and <prefix>_plan.svg.",
     attrs = {
         "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"], doc = "The model file."),
+        "model_data": attr.label_list(allow_files = True, doc = "Files the model reads beside it: an ONNX model's external weights (model.onnx.data)."),
         "prefix": attr.string(mandatory = True, doc = "C identifier prefix of every symbol the model emits."),
         "target": attr.string(doc = "Core from aot_rules' core constraint of the configuration (a key of CORES)."),
         "cpu_target": attr.string(default = "host", doc = "Core implied by the platform's @platforms//cpu."),
@@ -142,7 +147,7 @@ aot_model_codegen = rule(
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, **kwargs):
+def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -152,6 +157,8 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
       name: target name.
       model: a .tflite or .onnx file.
       prefix: C prefix of every symbol (default: `name`); must be a C identifier, not `aot`/`aot_*`.
+      model_data: files the model reads from beside it, in the model's package: an ONNX model's external
+        weights (`model.onnx.data`, what torch.onnx.export writes by default).
       compiler_flags: extra `aotc compile` flags.
       ram_budget: e.g. "24K": the build fails, naming the largest tensors at the peak, if the planned workspace
         is larger.
@@ -180,6 +187,7 @@ def aot_model_library(name, model, prefix = None, compiler_flags = [], ram_budge
     aot_model_codegen(
         name = codegen,
         model = model,
+        model_data = model_data,
         prefix = prefix,
         target = target_select(),
         cpu_target = cpu_target_select(),

@@ -16,6 +16,7 @@ def aot_model_test(
         name,
         model,
         prefix = None,
+        model_data = [],
         boards = [],
         count = 10,
         seed = 0,
@@ -32,6 +33,7 @@ def aot_model_test(
     Args:
       name: test name.
       model: .tflite (or .onnx) model.
+      model_data: files the model reads from beside it (an ONNX model's external weights, model.onnx.data).
       prefix: C prefix (default: `name`).
       boards: boards to also run the test on under QEMU, e.g. ["mps2-an386", "//my/board:stm32f7"] (tests are
         named after the board's target name).
@@ -46,10 +48,11 @@ def aot_model_test(
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
     lib = name + "_model"
-    aot_model_library(name = lib, model = model, prefix = prefix, io_in_workspace = io_in_workspace, testonly = True)
+    aot_model_library(name = lib, model = model, model_data = model_data, prefix = prefix, io_in_workspace = io_in_workspace, testonly = True)
     aot_reference_gen(
         name = name + "_src",
         model = model,
+        model_data = model_data,
         prefix = prefix,
         command = "testgen",
         count = count,

@@ -49,7 +49,7 @@ def _aot_reference_gen_impl(ctx):
     ctx.actions.run(
         executable = ctx.executable._compiler,
         arguments = [args],
-        inputs = [ctx.file.model],
+        inputs = [ctx.file.model] + ctx.files.model_data,
         outputs = outs,
         mnemonic = "AotReference",
         progress_message = "Computing reference outputs of %s (%s)" % (ctx.file.model.short_path, ctx.attr.command),
@@ -68,6 +68,7 @@ aot_reference_gen = rule(
     cfg = _one_config,
     attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
         "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"], doc = "The model file."),
+        "model_data": attr.label_list(allow_files = True, doc = "Files the model reads beside it (ONNX external weights)."),
         "prefix": attr.string(mandatory = True, doc = "Prefix of the model library the data is for."),
         "command": attr.string(default = "refdata", values = _OUTPUTS.keys(), doc = "testgen or refdata."),
         "count": attr.int(default = 1, doc = "Number of seeded random input cases."),

@@ -33,8 +33,9 @@ xor xor_eq
 # replaced by the preprocessor in the user's translation unit.
 PREDEFINED_MACROS = frozenset("linux unix i386 sun sparc mips vax offsetof".split())
 
-# Field names that would produce macros colliding with fixed API macros.
-RESERVED_FIELDS = frozenset({"workspace"}) | CXX_KEYWORDS | PREDEFINED_MACROS
+# Field names that would produce macros colliding with fixed API macros (`state`: <PREFIX>_STATE_SIZE is what
+# marks a stateful model; Silero VAD's recurrent state input is named so).
+RESERVED_FIELDS = frozenset({"workspace", "state"}) | CXX_KEYWORDS | PREDEFINED_MACROS
 
 _PREFIX_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,63}$")
 MAX_IDENT_LEN = 40

@@ -22,6 +22,9 @@ from .onnx_ops.context import array_type_name, elem_type_name
 from .onnx_ops.dispatch import convert_node
 from .onnx_ops.fold import fold_node, foldable
 from .onnx_ops.values import QInfo, Value
+from .onnx_external import has_external_data, load_external_data
+from .onnx_if import branch_shapes, convert_if
+from .onnx_normalize import normalize
 from .onnx_validate import check_model
 from .onnx_wire import describe_defect
 
@@ -78,7 +81,7 @@ def parse_frozen(items) -> dict:
     return out
 
 
-def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
+def load_onnx(path: str, dims: dict = None, frozen: dict = None, input_shapes: dict = None) -> Graph:
     name = os.path.basename(path) or path
     try:
         limits.check_model_bytes(name, os.path.getsize(path))
@@ -87,7 +90,7 @@ def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
     except OSError as e:
         raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.") from None
     try:
-        # Parsed from the bytes read above: external data is refused (onnx_validate), never read.
+        # Parsed from the bytes read above; external data is read by onnx_external from beside the file only.
         model = onnx.ModelProto.FromString(data)
     except Exception as e:  # protobuf decode errors come in several types
         defect = describe_defect(data)
@@ -96,20 +99,26 @@ def load_onnx(path: str, dims: dict = None, frozen: dict = None) -> Graph:
             f"'{name}' could not be parsed as an ONNX model{what}. The file is truncated or corrupt, "
             "or not an ONNX file; only complete .onnx protobuf files are supported."
         ) from None
-    return read_onnx(model, name, dims or {}, frozen or {})
+    if has_external_data(model):
+        load_external_data(model, path, name)
+    return read_onnx(model, name, dims or {}, frozen or {}, input_shapes or {})
 
 
-def read_onnx(model, source_name: str = "model", dims: dict = None, frozen: dict = None) -> Graph:
+def read_onnx(
+    model, source_name: str = "model", dims: dict = None, frozen: dict = None, input_shapes: dict = None
+) -> Graph:
     """The IR of an ONNX ModelProto. Graph inputs with an initializer (the exporter's default value) are constants;
-    `frozen` ({input name: array}) makes others constants too."""
-    return _Reader(model, source_name, dims or {}, frozen or {}).run()
+    `frozen` ({input name: array}) makes others constants too; `input_shapes` ({input name: [dims]}) pins whole
+    input shapes (`--input_shape`), `dims` ({dim_param: N}) named dimensions (`--dim`)."""
+    return _Reader(model, source_name, dims or {}, frozen or {}, input_shapes or {}).run()
 
 
 class _Reader:
-    def __init__(self, model, source_name: str, dims: dict, frozen: dict = None):
+    def __init__(self, model, source_name: str, dims: dict, frozen: dict = None, input_shapes: dict = None):
         self.model = model
         self.source = source_name
         self.dims = dims
+        self.input_shapes = input_shapes or {}
         self.frozen = frozen or {}
         self.builder = Builder()
         self.values = {}
@@ -145,18 +154,25 @@ class _Reader:
         check_model(self.model, self.source)  # graph structure, constants, attributes, limits (onnx_validate)
         g = self.model.graph
         for imp in self.model.opset_import:
-            if imp.domain not in ("", "ai.onnx", "com.microsoft") and any(n.domain == imp.domain for n in g.node):
+            if imp.domain not in ("", "ai.onnx", "com.microsoft", "ai.onnx.ml") and any(
+                n.domain == imp.domain for n in g.node
+            ):
                 raise UnsupportedError(
                     f"'{self.source}' uses operators of domain '{imp.domain}'; only the "
                     "standard ONNX domain is supported."
                 )
         limits.check_counts(self.source, len(g.node), len(g.value_info) + len(g.initializer) + len(g.input))
         init_names = {t.name for t in g.initializer}
+        self._freeze_inputs(g, init_names)
+        # Pinned input shapes, If nodes with constant conditions inlined, constants folded to a fixpoint.
+        frozen = {n: self.values[n].const for n in self.frozen}
+        self.model = normalize(self.model, self.source, frozen, self.dims, self.input_shapes)
+        g = self.model.graph
+        init_names = {t.name for t in g.initializer}
         for t in g.initializer:
             arr = numpy_helper.to_array(t)
             self.values[t.name] = Value(t.name, tuple(arr.shape), str(arr.dtype), const=arr)
         self._output_names = [o.name for o in g.output]
-        self._freeze_inputs(g, init_names)
         self._pin_inputs([i for i in g.input if i.name not in init_names and i.name not in self.frozen])
         self._infer_shapes()
         self._consumers = {}
@@ -175,11 +191,26 @@ class _Reader:
                         "which no earlier node, input or initializer defines. The model file is "
                         "malformed (nodes must be in topological order)."
                     )
-            if foldable(self, node):
+            if node.op_type == "If" and node.domain in ("", "ai.onnx"):
+                convert_if(self, node, self._translate_branch_node)
+            elif foldable(self, node):
                 fold_node(self, node, idx)
             else:
                 convert_node(self, node, idx)
         return self._finish()
+
+    def _translate_branch_node(self, node) -> None:
+        """One node of a data-dependent If's branch (onnx_if.py), as the main loop translates one."""
+        for name in node.input:
+            if name and name not in self.values:
+                raise CompileError(
+                    f"ONNX node '{node.name or node.op_type}' ({node.op_type}) in an If branch reads '{name}', which "
+                    "nothing before it defines. The model file is malformed."
+                )
+        if foldable(self, node):
+            fold_node(self, node, -1)
+        else:
+            convert_node(self, node, -1)
 
     def _freeze_inputs(self, g, init_names) -> None:
         """--freeze_input: a graph input (one without an initializer) becomes a constant of the given value, which
@@ -219,7 +250,10 @@ class _Reader:
                     "operators), INT32 or BOOL."
                 )
             if not tt.HasField("shape"):
-                raise UnsupportedError(f"Model input '{inp.name}' has no shape; static shapes are required.")
+                raise UnsupportedError(
+                    f"Model input '{inp.name}' has no shape; static shapes are required: give it with "
+                    f"--input_shape {inp.name}=D0,D1,... (e.g. 1,512)."
+                )
             shape = []
             for d in tt.shape.dim:
                 if d.HasField("dim_value") and d.dim_value >= 0:
@@ -231,9 +265,9 @@ class _Reader:
                 else:
                     what = f"symbolic dimension '{d.dim_param}'" if d.HasField("dim_param") else "an unknown dimension"
                     hint = (
-                        f"pin it with --dim {d.dim_param}=N"
+                        f"pin it with --dim {d.dim_param}=N (or the shape with --input_shape {inp.name}=D0,D1,...)"
                         if d.HasField("dim_param")
-                        else "re-export the model with a fixed input shape"
+                        else f"give the whole shape with --input_shape {inp.name}=D0,D1,... (e.g. 1,512)"
                     )
                     raise UnsupportedError(
                         f"Model input '{inp.name}' has {what} (dimension {len(shape)} of "
@@ -258,6 +292,7 @@ class _Reader:
             dims = [d.dim_value if d.HasField("dim_value") else -1 for d in tt.shape.dim]
             if all(d >= 0 for d in dims):
                 self.shapes.setdefault(vi.name, tuple(int(d) for d in dims))
+        branch_shapes(g, self.shapes)
         for name, v in self.values.items():
             self.shapes[name] = tuple(v.shape)
 
@@ -309,7 +344,7 @@ class _Reader:
         live = {id(t) for t in outputs}
         kept = []
         for op in reversed(ops):
-            if any(id(t) in live for t in op.outputs):
+            if op.kind in ("IF", "IF_ELSE") or any(id(t) in live for t in op.outputs):  # markers open blocks
                 kept.append(op)
                 live.update(id(t) for t in op.inputs if t is not None)
         kept.reverse()

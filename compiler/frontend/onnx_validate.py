@@ -5,9 +5,11 @@ inference or constant folding, or any converter reads an attribute, `check_model
 takes for granted, so a hostile file gets one clear CompileError paragraph (naming the tensor, node or attribute
 and what is supported) instead of an exception deep inside numpy or the onnx package, a hang or a memory blow-up:
 
-- no tensor stores its data outside the .onnx file (external data): the compiler reads exactly one file and never
-  follows a path written in the model (no '../../etc/passwd', /dev/zero or /proc reads);
-- no control flow (If / Loop / Scan bodies, any graph-valued attribute), no model-local functions in use;
+- no tensor stores its data outside the .onnx file (external data) any more: onnx_external has read the side file
+  beside the model (a plain file name only: no path written in the model is followed, no '../../etc/passwd',
+  /dev/zero or /proc reads), and a model given in memory with external references is refused;
+- no control flow but If and Loop (branches and bodies are checked as graphs of their own, reading outer names;
+  Scan bodies and other graph-valued attributes are refused), no model-local functions in use;
 - one opset for the standard domain, in the range the installed onnx package knows;
 - every constant (initializer, Constant / ConstantOfShape value attribute): a supported element type,
   non-negative dimensions, rank and byte size within compiler/limits.py, and a payload (raw_data or the typed
@@ -30,6 +32,7 @@ from onnx import AttributeProto, TensorProto
 
 from .. import limits
 from ..errors import CompileError, UnsupportedError
+from .onnx_ml import SUPPORTED as ML_SUPPORTED
 
 # Element types a constant may have, with their item size in bytes and the typed field that can hold the payload
 # when raw_data is not used (ONNX stores int8/uint8/int16/uint16/bool/float16 values in int32_data).
@@ -134,8 +137,9 @@ def _check_external(model, source: str) -> None:
                     else "stores its data outside the model file" + (f" (location '{loc}')" if loc else "")
                 )
                 raise UnsupportedError(
-                    f"'{source}': {what} {kind}. External data is not supported: the compiler reads only the "
-                    ".onnx file and never opens files named inside it. Save the model with its weights inside "
+                    f"'{source}': {what} {kind}, which was not loaded. External data is read only when the "
+                    "model is compiled from its .onnx file with the data file beside it (a plain file name, "
+                    "no path); otherwise save the model with its weights inside "
                     "(onnx.save_model(model, path, save_as_external_data=False); at most 2 GB)."
                 )
 
@@ -232,8 +236,10 @@ def _check_attribute(a, label: str) -> None:
             raise bad(f"is declared {AttributeProto.AttributeType.Name(a.type)} but holds no such value")
         if a.type == AttributeProto.GRAPH:
             raise UnsupportedError(
-                f"{label}: attribute '{a.name}' is a subgraph; control flow (If, Loop, Scan and "
-                "other operators with graph attributes) is not supported."
+                f"{label}: attribute '{a.name}' is a subgraph; of the control-flow operators If (inlined when "
+                "its condition is a constant after --freeze_input / --dim / constant folding) and Loop (unrolled "
+                "when its trip count is a constant) are supported; Scan and other operators with graph attributes "
+                "are not."
             )
     elif a.type in _ATTR_LIST:
         if a.type == AttributeProto.GRAPHS:
@@ -314,12 +320,16 @@ def _check_schema(n, label: str, opset: int) -> None:
             )
 
 
-def _check_nodes(model, graph, source: str, opset: int) -> None:
+def _check_nodes(model, graph, source: str, opset: int, outer: dict = None) -> None:
+    """`outer`: the names an enclosing graph defines before the node holding this subgraph (an If branch reads
+    them)."""
     functions = {(f.domain, f.name) for f in model.functions}
-    defined = {}  # value name -> what defines it
+    defined = dict(outer or {})  # value name -> what defines it
+    local = set()
     for t in graph.initializer:
-        if t.name in defined:
+        if t.name in local:
             raise CompileError(f"'{source}' has two initializers named '{t.name}'. The model file is malformed.")
+        local.add(t.name)
         defined[t.name] = "an initializer"
     inputs = set()
     for vi in graph.input:
@@ -338,7 +348,26 @@ def _check_nodes(model, graph, source: str, opset: int) -> None:
                 f"{label} calls a function defined in the model (domain '{n.domain}'); "
                 "model-local functions are not supported."
             )
+        ml = n.domain == "ai.onnx.ml" and n.op_type in ML_SUPPORTED  # rewritten by onnx_ml.py
+        if n.domain == "ai.onnx.ml" and not ml:
+            # Checked before the attributes: a scikit-learn export's long coefficient lists are not the problem.
+            raise UnsupportedError(
+                f"{label} is an ONNX-ML operator (domain 'ai.onnx.ml', as skl2onnx exports scikit-learn "
+                f"models); {n.op_type} is not supported (of ONNX-ML, {', '.join(ML_SUPPORTED)} are; "
+                "SVMClassifier, TreeEnsembleClassifier, ZipMap and the others are not). Export the model as "
+                "standard ONNX operators (a linear model or MLP as MatMul / Gemm), or without ZipMap "
+                "(skl2onnx options={'zipmap': False}), to compile it."
+            )
         for a in n.attribute:
+            if a.type == AttributeProto.GRAPH and n.op_type in ("If", "Loop") and n.domain in ("", "ai.onnx"):
+                # An If branch or a Loop body: checked as a graph of its own that may read every name defined so far.
+                _check_constants(a.g, source)
+                _check_nodes(model, a.g, source, opset, defined)
+                continue
+            if ml and a.type in (AttributeProto.FLOATS, AttributeProto.INTS):
+                # coefficient lists: long for wide inputs; bounded like a constant tensor
+                limits.check_tensor("(constant)", f"attribute '{a.name}' of {label}", [len(a.floats) + len(a.ints)], 4)
+                continue
             _check_attribute(a, label)
         _check_schema(n, label, opset)
         for name in n.input:

@@ -31,6 +31,7 @@ def test_invalid_prefixes(prefix):
         ("1st", "t_1st"),
         ("int", "int_t"),
         ("workspace", "workspace_t"),
+        ("state", "state_t"),  # <PREFIX>_STATE_SIZE marks stateful models
         ("*/ evil /*", "evil"),
         ("", "fallback"),
         ("___", "fallback"),

@@ -8,12 +8,12 @@
 import numpy as np
 
 from ...errors import UnsupportedError
-from . import conv, conv_transpose, elementwise, matmul, pool, quant, reduce, resize, shape_ops
+from . import cast, conv, conv_transpose, elementwise, matmul, pool, quant, reduce, resize, shape_ops
 from .context import NodeCtx, NotQuantizable, array_type_name
 from .values import Value
 
 REGISTRY = {}
-for _module in (conv, conv_transpose, elementwise, matmul, pool, quant, reduce, resize, shape_ops):
+for _module in (cast, conv, conv_transpose, elementwise, matmul, pool, quant, reduce, resize, shape_ops):
     REGISTRY.update(_module.CONVERTERS)
 
 

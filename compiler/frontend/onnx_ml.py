@@ -1,0 +1,84 @@
+"""The simple ONNX-ML operators (domain ai.onnx.ml, as skl2onnx exports scikit-learn preprocessing and linear
+models) rewritten into standard operators during normalization (onnx_decompose.py calls these):
+
+- Scaler: Y = (X - offset) * scale;
+- Normalizer: each row divided by its maximum (MAX), its sum of absolute values (L1) or its Euclidean norm (L2);
+- LinearClassifier: scores = X W^T + intercepts, then post_transform NONE, LOGISTIC or SOFTMAX; the label output is
+  the ArgMax of the scores (int32, as the frontend narrows every index), when the integer class labels are
+  0 .. C-1 (what skl2onnx writes for classes numbered so); other labels are refused.
+
+The others (SVMClassifier, TreeEnsembleClassifier, ZipMap, ...) are refused by name in onnx_validate.
+"""
+
+import numpy as np
+
+from ..errors import UnsupportedError
+
+SUPPORTED = ("Scaler", "Normalizer", "LinearClassifier")
+
+
+def _label(node) -> str:
+    return f"ONNX node '{node.name or node.op_type}' ({node.op_type})"
+
+
+def _text(v) -> str:
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
+def _reduce(e, kind: str, x: str, axes: list) -> str:
+    """ReduceSum (axes an input from opset 13) / ReduceMax (from opset 18) with keepdims."""
+    if e.opset >= (13 if kind == "ReduceSum" else 18):
+        return e.op(kind, [x, e.const("axes", np.array(axes, np.int64))], kind.lower(), keepdims=1)
+    return e.op(kind, [x], kind.lower(), axes=axes, keepdims=1)
+
+
+def _scaler(e, node, shapes, consts, attrs):
+    offset = np.asarray(attrs.get("offset", [0.0]), np.float32)
+    scale = np.asarray(attrs.get("scale", [1.0]), np.float32)
+    d = e.op("Sub", [node.input[0], e.const("offset", offset)], "centered")
+    e.op("Mul", [d, e.const("scale", scale)], out=node.output[0])
+
+
+def _normalizer(e, node, shapes, consts, attrs):
+    norm = _text(attrs.get("norm", "MAX"))
+    x = node.input[0]
+    if norm == "MAX":
+        den = _reduce(e, "ReduceMax", x, [1])
+    elif norm == "L1":
+        den = _reduce(e, "ReduceSum", e.op("Abs", [x], "abs"), [1])
+    elif norm == "L2":
+        den = e.op("Sqrt", [_reduce(e, "ReduceSum", e.op("Mul", [x, x], "sq"), [1])], "norm")
+    else:
+        raise UnsupportedError(f"{_label(node)}: norm '{norm}' is not one of MAX, L1, L2.")
+    e.op("Div", [x, den], out=node.output[0])
+
+
+def _linear_classifier(e, node, shapes, consts, attrs):
+    xs = shapes[node.input[0]]
+    if len(xs) != 2:
+        raise UnsupportedError(f"{_label(node)}: a 2-D input [N, features] is supported (got {list(xs)}).")
+    labels = list(attrs.get("classlabels_ints", []))
+    coef = np.asarray(attrs.get("coefficients", []), np.float32)
+    n_feat = xs[1]
+    if not labels or coef.size % n_feat or coef.size // n_feat != len(labels) or labels != list(range(len(labels))):
+        raise UnsupportedError(
+            f"{_label(node)}: LinearClassifier is supported with integer class labels 0 .. C-1 and one coefficient "
+            f"row per class (got {len(labels)} integer labels {labels[:6]}, "
+            f"{len(attrs.get('classlabels_strings', []))} string labels, {coef.size} coefficients for {n_feat} "
+            "features)."
+        )
+    post = _text(attrs.get("post_transform", "NONE"))
+    if post not in ("NONE", "LOGISTIC", "SOFTMAX"):
+        raise UnsupportedError(f"{_label(node)}: post_transform '{post}' is not supported (NONE, LOGISTIC, SOFTMAX).")
+    w = coef.reshape(len(labels), n_feat).T.copy()
+    inter = np.asarray(attrs.get("intercepts", np.zeros(len(labels))), np.float32)
+    raw = e.op("Add", [e.op("MatMul", [node.input[0], e.const("w", w)], "xw"), e.const("b", inter)], "raw")
+    if len(node.output) > 0 and node.output[0]:
+        e.op("ArgMax", [raw], out=node.output[0], axis=1, keepdims=0)
+    if len(node.output) > 1 and node.output[1]:
+        kind = {"NONE": "Identity", "LOGISTIC": "Sigmoid", "SOFTMAX": "Softmax"}[post]
+        extra = {"axis": 1} if kind == "Softmax" else {}
+        e.op(kind, [raw], out=node.output[1], **extra)
+
+
+RULES = {"Scaler": _scaler, "Normalizer": _normalizer, "LinearClassifier": _linear_classifier}

@@ -1,0 +1,78 @@
+"""The simple ONNX-ML operators skl2onnx exports (Scaler, Normalizer, LinearClassifier; compiler/frontend/onnx_ml.py)
+run on the host and match onnxruntime: probabilities within rtol 1e-5, atol 1e-6 (float32 sums in another order),
+labels exactly (int32 here, int64 in onnxruntime); the others (SVMClassifier, ...) are refused by name."""
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from compiler.commands.run_cmd import run_model
+from compiler.errors import CompileError
+from compiler.frontend.onnx_reader import load_onnx
+
+F = TensorProto.FLOAT
+
+
+def _model(path, norm, post):
+    rng = np.random.default_rng(11)
+    nodes = [
+        helper.make_node(
+            "Scaler", ["x"], ["s"], domain="ai.onnx.ml", offset=[0.5, -1.0, 0.0, 2.0], scale=[2.0, 0.5, 1.0, 0.25]
+        ),
+        helper.make_node("Normalizer", ["s"], ["n"], domain="ai.onnx.ml", norm=norm),
+        helper.make_node(
+            "LinearClassifier",
+            ["n"],
+            ["label", "prob"],
+            domain="ai.onnx.ml",
+            classlabels_ints=[0, 1, 2],
+            coefficients=rng.normal(size=12).astype(np.float32).tolist(),
+            intercepts=[0.1, -0.2, 0.05],
+            post_transform=post,
+        ),
+    ]
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", F, [5, 4])],
+        [
+            helper.make_tensor_value_info("label", TensorProto.INT64, [5]),
+            helper.make_tensor_value_info("prob", F, [5, 3]),
+        ],
+    )
+    m = helper.make_model(
+        g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 1)], ir_version=8
+    )
+    onnx.save(m, path)
+
+
+@pytest.mark.parametrize("norm, post", [("L2", "SOFTMAX"), ("L1", "LOGISTIC"), ("MAX", "NONE")])
+def test_scaler_normalizer_linear_classifier(tmp_path, norm, post):
+    import onnxruntime as ort
+
+    path = str(tmp_path / "m.onnx")
+    _model(path, norm, post)
+    x = np.random.default_rng(12).normal(size=(3, 5, 4)).astype(np.float32)
+    if norm == "MAX":
+        x = np.abs(x) + 0.1  # rows with a positive maximum
+    np.savez(tmp_path / "in.npz", x=x)
+    run_model(path, str(tmp_path / "in.npz"), str(tmp_path / "out.npz"))
+    got = dict(np.load(tmp_path / "out.npz"))
+    sess = ort.InferenceSession(path)
+    for i in range(len(x)):
+        label, prob = sess.run(["label", "prob"], {"x": x[i]})
+        np.testing.assert_array_equal(got["label"][i], label)
+        np.testing.assert_allclose(got["prob"][i], prob, rtol=1e-5, atol=1e-6)
+
+
+def test_other_labels_are_refused(tmp_path):
+    path = str(tmp_path / "m.onnx")
+    _model(path, "L2", "NONE")
+    m = onnx.load(path)
+    for a in m.graph.node[2].attribute:
+        if a.name == "classlabels_ints":
+            a.ints[:] = [3, 5, 7]
+    onnx.save(m, path)
+    with pytest.raises(CompileError, match=r"\(LinearClassifier\): LinearClassifier is supported with integer class"):
+        load_onnx(path)
