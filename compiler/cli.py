@@ -106,7 +106,7 @@ flags.DEFINE_multi_string(
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
 
 # The flags every command that reads a model accepts (limits, and the ONNX input shaping).
-_MODEL_FLAGS = ("dim", "freeze_input", "max_tensor_bytes", "max_weight_bytes", "max_model_bytes")
+_MODEL_FLAGS = ("dim", "input_shape", "freeze_input", "max_tensor_bytes", "max_weight_bytes", "max_model_bytes")
 _KERNEL_FLAGS = ("target", "specialize", "strict_kernels", "io_in_workspace", "custom_op", "offload")
 
 # command -> (usage lines, the flags it reads). `aotc <command> --help` prints both, with each flag's help text;
@@ -116,7 +116,7 @@ COMMAND_HELP = {
         """compile MODEL --prefix P --out_dir D [--target CORE] [--specialize conv,depthwise,fc|none]
           [--ram_budget 24K] [--flash_budget 64K] [--strict_kernels] [--io_in_workspace]
           [--custom_op NAME=FN[,scratch=N][,init=FN]] [--offload CONV_2D|#N|name:GLOB=FN[,init=FN]]
-          [--dim NAME=N] [--freeze_input NAME=FILE.npy]
+          [--dim NAME=N] [--input_shape NAME=D0,D1,...] [--freeze_input NAME=FILE.npy]
                   write P.h, P.c, P_weights.c and P.json (the model's C and its report)""",
         ("prefix", "out_dir", "ram_budget", "flash_budget", "quiet") + _KERNEL_FLAGS + _MODEL_FLAGS,
     ),
@@ -164,7 +164,8 @@ _BENCH_USAGE = """  bench [--only=kws,ad01]
 
 _FOOTER = """
 MODEL is a .tflite (TensorFlow Lite) or .onnx file. ONNX inputs with symbolic dimensions take --dim NAME=N
-(e.g. --dim batch=1); --freeze_input NAME=FILE.npy compiles a graph input as a constant. --io_in_workspace plans
+(e.g. --dim batch=1), --input_shape NAME=D0,D1,... an input's whole shape (dimensions the exporter left
+unnamed); --freeze_input NAME=FILE.npy compiles a graph input as a constant. --io_in_workspace plans
 the inputs and outputs inside the workspace. `aotc <command> --help` lists every flag of that command.
 """
 
