@@ -263,8 +263,10 @@ def ours(variants, jobs):
     # One variant per signature: the first TFLite Micro runs, else the first; the hand cases (op_conformance.py)
     # check the structures (shapes, options, per-channel weights) of each type, this matrix the types.
     runs = {v["sig"] for v in variants if v["tflm"] == "runs"}
+    # The hand case of a signature first: another case's variant may reach the same run-time types with
+    # constants of other types (an int16 case's int64 bias under int8 activations).
     todo, seen = [], set()
-    for v in variants:
+    for v in sorted(variants, key=lambda v: not v["base"]):
         if v["sig"] not in seen and (v["tflm"] == "runs" or v["sig"] not in runs):
             todo.append(v)
             seen.add(v["sig"])
@@ -456,7 +458,7 @@ def write_known_gaps(path: str, gaps: dict) -> None:
     L = [head + "KNOWN_GAPS = {"]
     for sig in sorted(gaps):
         detail = " ".join(gaps[sig].split())
-        L.append(f"    {sig!r}: {(gap_category(detail) + '. aotc: ' + detail[:240])!r},")
+        L.append(f"    {json.dumps(sig)}: {json.dumps(gap_category(detail) + '. aotc: ' + detail[:240])},")
     L.append("}")
     with open(path, "w") as f:
         f.write("\n".join(L) + "\n")
