@@ -161,7 +161,7 @@ def probe_main(list_file, result_file) -> int:
                 reason = " ".join((lines[-2:] if lines else [str(e)]))
                 # Some messages print a value read from uninitialized memory (FILL's "got 1867457436"): keep the
                 # reason stable from run to run.
-                reason = re.sub(r"(?<![\d.])-?\d{7,}(?![\d.])", "<undefined>", reason)[:300]
+                reason = re.sub(r"(?<![\d.])-?\d{7,}(?!\d|\.\d)", "<undefined>", reason)[:300]
             out.write(json.dumps(dict(path=path, status=status, reason=reason)) + "\n")
             out.flush()
     return 0
