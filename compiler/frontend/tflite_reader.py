@@ -19,6 +19,7 @@ from .tflite_hybrid import check_not_hybrid
 from .tflite_options import decode_builtin_options
 from .tflite_custom_options import decode_custom_options
 from .tflite_subgraphs import Subgraph, inline_subgraphs
+from .tflite_unsupported import check_not_float16_weights, check_not_sparse
 
 _OP_NAMES = {
     value: name for name, value in vars(BuiltinOperator).items() if not name.startswith("_") and isinstance(value, int)
@@ -201,6 +202,7 @@ def _parse(data: bytes, source_name: str, at: _Cursor) -> Graph:
     )
     graph.link()
     _check_shapes(graph)
+    check_not_float16_weights(graph)
     check_not_hybrid(graph)
     at.what = "the model's metadata"
     # Vela's plan covers the main subgraph, whose tensors come first.
@@ -278,7 +280,20 @@ def _parse_ops(model, sg, tensors: list, base: int, where: str, at: _Cursor) -> 
     return ops
 
 
+def _is_empty_reshape_target(op, pos: int, t) -> bool:
+    """RESHAPE's constant shape operand with no elements (converters write it in IF branches): TFLite Micro then
+    takes the output tensor's stored shape, and so do we (the RESHAPE lowering never reads that operand)."""
+    return op.kind == "RESHAPE" and pos == 1 and tuple(t.shape) == (0,) and not t.is_input and t.producer is None
+
+
 def _check_shapes(graph: Graph) -> None:
+    dropped = False
+    for op in graph.ops:
+        for pos, t in enumerate(op.inputs):
+            if t is not None and _is_empty_reshape_target(op, pos, t):
+                op.inputs[pos], dropped = None, True
+    if dropped:
+        graph.link()
     used = {t.index: t for t in graph.inputs + graph.outputs}
     for op in graph.ops:
         for t in op.inputs + op.outputs:
@@ -336,9 +351,10 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
         )
     shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
     signature = tuple(int(d) for d in t.ShapeSignatureAsNumpy()) if t.ShapeSignatureLength() else ()
-    if len(signature) == len(shape) and any(d < 0 for d in signature[1:]):
-        # A dynamic batch (signature -1 in dimension 0) runs at the batch size in `shape`, as in TFLite Micro;
-        # any other dynamic dimension has no static size to compile for.
+    if len(signature) == len(shape) and any(d < 0 for d in signature[1:]) and not all(d > 0 for d in shape):
+        # TFLite Micro never resizes a tensor: it runs every tensor at the shape stored in the model, whatever the
+        # signature's -1s say (a dynamic batch, an audio front end exported with [-1, -1]).  So do we.  Only a
+        # dynamic dimension with no positive stored size has no static size to compile for.
         shape = signature
     from ..ir.dtypes import DTYPES
 
@@ -369,6 +385,7 @@ def _parse_tensor(model, data: bytes, t, index: int) -> Tensor:
         quant = QuantParams(scale=scale, zero_point=zp, axis=axis)
         _check_quant(index, name, dtype, shape, quant)
 
+    check_not_sparse(index, name, t)
     raw = _buffer_bytes(model, data, t.Buffer(), f"Tensor {index} '{name}'")
     arr = None
     if raw:

@@ -40,4 +40,4 @@ ACTIVATION_DTYPES = ("int8", "int16", "float32", "uint8", "int32", "bool", "uint
 INTERMEDIATE_ONLY_DTYPES = ("uint64",)
 
 # Integer element types whose quantization parameters the generated header publishes (<FIELD>_SCALE/_ZERO_POINT).
-QUANTIZED_IO_DTYPES = ("int8", "int16")
+QUANTIZED_IO_DTYPES = ("int8", "int16", "uint8")

@@ -1,10 +1,10 @@
-"""DEQUANTIZE lowering: int8 / int16 -> float32 (x = scale * (q - zero_point))."""
+"""DEQUANTIZE lowering: int8 / uint8 / int16 -> float32 (x = scale * (q - zero_point))."""
 
 from ..errors import UnsupportedError
 from ._base import OpLowering, register
 from .common.checks import require_inputs, require_quant, require_same_shape
 
-_KERNELS = {"int8": "aot_dequantize_s8_f32", "int16": "aot_dequantize_s16_f32"}
+_KERNELS = {"int8": "aot_dequantize_s8_f32", "uint8": "aot_dequantize_u8_f32", "int16": "aot_dequantize_s16_f32"}
 
 
 @register
@@ -20,7 +20,7 @@ class Dequantize(OpLowering):
         if inp.dtype not in _KERNELS:
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): input '{inp.name}' has type {inp.dtype}; "
-                f"DEQUANTIZE is supported from {' or '.join(_KERNELS)} to float32 only."
+                f"DEQUANTIZE is supported from {', '.join(_KERNELS)} to float32 only."
             )
         require_same_shape(op, inp, out)
         require_quant(op, inp, "input", int16_zero_point_ok=True)

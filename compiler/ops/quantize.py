@@ -1,9 +1,11 @@
 """QUANTIZE lowering: float32 -> int8 / int16 and integer -> integer requantization.
 
 float32 -> intN divides by the output scale and rounds in float, as TFLite's AffineQuantize does; integer ->
-integer (int8, int16 and quantized int32, in the pairs TFLite Micro's QUANTIZE accepts) rescales by s_in / s_out
-with a compile-time multiplier and shift (TFLite's Requantize).  Zero points are honoured on both sides, int16
-included, as TFLite's kernel does.
+integer (int8, int16, quantized int32 and uint8, in the pairs TFLite Micro's QUANTIZE accepts) rescales by s_in /
+s_out with a compile-time multiplier and shift (TFLite's Requantize).  Zero points are honoured on both sides, int16
+included, as TFLite's kernel does.  uint8 appears only as uint8 -> int8 (a camera's uint8 image entering an int8
+model) and int8 -> uint8 (streaming wake-word / VAD models publishing a uint8 output): TFLite Micro runs no other
+uint8 pair (float32 -> uint8, uint8 -> uint8/int16/int32 are rejected by its kernel, and so by us).
 """
 
 from ..errors import UnsupportedError
@@ -13,7 +15,7 @@ from ._base import OpLowering, register
 from .kernel_table import offer_table
 from .common.checks import require_inputs, require_quant, require_same_shape
 
-_SHORT = {"int8": "s8", "int16": "s16", "int32": "s32"}
+_SHORT = {"int8": "s8", "int16": "s16", "int32": "s32", "uint8": "u8"}
 # (input type, output type) -> kernel; int8 -> int8 keeps its historical name.
 _REQUANTIZE = {("int8", "int8"): "aot_requantize_s8"}
 _REQUANTIZE.update(
@@ -27,6 +29,8 @@ _REQUANTIZE.update(
             ("int32", "int16"),
             ("int8", "int32"),
             ("int32", "int8"),
+            ("uint8", "int8"),
+            ("int8", "uint8"),
         )
     }
 )
@@ -42,7 +46,7 @@ def _supported() -> str:
 class Quantize(OpLowering):
     builtins = ("QUANTIZE",)
     elementwise = True
-    dtypes = ("int8", "int16", "int32")
+    dtypes = ("int8", "int16", "int32", "uint8")
     header = "aot/kernels/quantize.h"
 
     def check(self, op):

@@ -134,18 +134,27 @@ def test_custom_operator_is_named_as_custom(tmp_path):
     )
 
 
-def _relu_with_signature(tmp_path, signature):
+def _relu_with_signature(tmp_path, signature, stored=(1, 4)):
     b = ModelBuilder()
-    x = b.input("x", [1, 4], "float32")
-    b.output(b.op("RELU", [x], out=b.tensor("y", [1, 4], "float32")))
+    x = b.input("x", list(stored), "float32")
+    b.output(b.op("RELU", [x], out=b.tensor("y", list(stored), "float32")))
     for t in b._tensors:  # the converter records dynamic dimensions as -1 in shape_signature
         t.shapeSignature = signature
     return b.save(tmp_path / "dynamic.tflite")
 
 
 def test_dynamic_shape(tmp_path):
-    p = _relu_with_signature(tmp_path, [1, -1])
+    """A dynamic dimension with no positive stored size: nothing to compile for (TFLite Micro never resizes)."""
+    p = _relu_with_signature(tmp_path, [1, -1], stored=(1, 0))
     assert_clear_error(compile_into(tmp_path, p), "dynamic", "'x'", "[1, -1]")
+
+
+def test_dynamic_dimension_compiles_at_the_stored_size(tmp_path):
+    """TFLite Micro runs a [1, -1] signature at the stored shape; so does the compiler."""
+    p = _relu_with_signature(tmp_path, [1, -1])
+    result = aotc("compile", p, "--prefix", "m", "--out_dir", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "#define M_X_DIM1 4\n" in (tmp_path / "out" / "m.h").read_text()
 
 
 def test_dynamic_batch_compiles_at_the_stored_batch(tmp_path):

@@ -37,6 +37,8 @@ def _random_case(graph, rng, float_range):
     for t in graph.inputs:
         if t.dtype == "int8":
             case.append(rng.integers(-128, 128, size=t.shape).astype(np.int8))
+        elif t.dtype == "uint8":
+            case.append(rng.integers(0, 256, size=t.shape).astype(np.uint8))
         elif t.dtype in ("int16", "int32"):
             # The whole range of the type (quantized int32 only appears at QUANTIZE boundaries).
             info = np.iinfo(t.dtype)
@@ -85,7 +87,7 @@ def check_against_tflm(
     for k, t in enumerate(graph.outputs):
         for n, case_want in enumerate(want):
             g, w = got[t.name][n], np.asarray(case_want[k]).reshape(t.shape)
-            if t.dtype in ("int8", "int16", "int32"):
+            if t.dtype in ("int8", "uint8", "int16", "int32"):
                 diff = np.flatnonzero(g.astype(np.int64) != w.astype(np.int64))
                 assert diff.size == 0, (
                     f"case {n}, output '{t.name}': {diff.size} of {g.size} {t.dtype} values differ; "

@@ -1,4 +1,4 @@
-/* Integer -> integer requantization between int8, int16 and int32 (QUANTIZE at the boundaries of 16x8 models):
+/* Integer -> integer requantization between int8, int16, int32 and uint8 (QUANTIZE at the boundaries of 16x8 models):
  * the pairs TFLite Micro's QUANTIZE accepts besides int8 -> int8 (quantize_s8_s8.c).  Each is the same loop over
  * aot_qe_requantize's arithmetic with the input and output element types and the output's range; one definition per
  * pair, each its own function so a firmware links only the pairs its models use. The rescaling is the exact inline
@@ -28,3 +28,5 @@ AOT_DEFINE_REQUANTIZE(aot_requantize_s16_s32, int16_t, int32_t, INT32_MIN, INT32
 AOT_DEFINE_REQUANTIZE(aot_requantize_s32_s16, int32_t, int16_t, -32768, 32767)
 AOT_DEFINE_REQUANTIZE(aot_requantize_s8_s32, int8_t, int32_t, INT32_MIN, INT32_MAX)
 AOT_DEFINE_REQUANTIZE(aot_requantize_s32_s8, int32_t, int8_t, -128, 127)
+AOT_DEFINE_REQUANTIZE(aot_requantize_u8_s8, uint8_t, int8_t, -128, 127)
+AOT_DEFINE_REQUANTIZE(aot_requantize_s8_u8, int8_t, uint8_t, 0, 255)

@@ -36,6 +36,10 @@ void aot_requantize_s8_s32(const int8_t* input, int32_t* output, int32_t size, i
                            int32_t multiplier, int32_t shift, int32_t output_zero_point);
 void aot_requantize_s32_s8(const int32_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
                            int32_t multiplier, int32_t shift, int32_t output_zero_point);
+void aot_requantize_u8_s8(const uint8_t* input, int8_t* output, int32_t size, int32_t input_zero_point,
+                          int32_t multiplier, int32_t shift, int32_t output_zero_point);
+void aot_requantize_s8_u8(const int8_t* input, uint8_t* output, int32_t size, int32_t input_zero_point,
+                          int32_t multiplier, int32_t shift, int32_t output_zero_point);
 
 #ifdef __cplusplus
 }
