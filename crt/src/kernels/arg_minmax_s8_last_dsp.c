@@ -2,6 +2,8 @@
  * running extremes in the bytes of one word: SSUB8 sets a GE flag per byte where the new value wins (or ties),
  * SEL takes those bytes; the four lanes are then folded.  Pass 2 finds the first byte equal to the extreme, a word
  * at a time (UADD8 of the XOR with the extreme and 0xFF sets GE on the non-zero bytes). */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/arg_minmax.h"

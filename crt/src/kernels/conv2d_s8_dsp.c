@@ -23,6 +23,8 @@
  * The GEMM is instantiated per (activation range is all of int8, fused ADD, full requantization): those checks
  * are made once per layer.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/conv2d.h"
 #include "add_s8_elem.h"
 #include "dsp_s8.h"

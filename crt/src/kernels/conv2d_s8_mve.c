@@ -8,6 +8,8 @@
  * depth == in_c (no groups). aot_conv2d_s8_mve_add fuses a residual ADD (aot/kernels/conv2d.h): residual element i is
  * read just before output element i is stored, so the output may overwrite the residual.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/conv2d.h"
 #include "mve_s8.h"
 

@@ -34,6 +34,8 @@
  * Requires: the per-channel requantization constants of compiler/ops/_short_requant.py (which also proves
  * |acc| < 2^30, so 2 * acc fits int32).
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/depthwise_conv2d.h"
 #include "dsp_s8.h"
 

@@ -16,6 +16,8 @@
  * window reads without bounds checks.  Scratch: filter_h * band_w * channels bytes, band_w =
  * (out_w - 1) * stride_w + (filter_w - 1) * dilation_w + 1 (none when no window leaves the image).
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/depthwise_conv2d.h"
 #include "mve_s8.h"
 

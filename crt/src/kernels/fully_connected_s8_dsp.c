@@ -10,6 +10,8 @@
  * The input row is expanded once per batch into scratch (accum_depth * 2 bytes); the four rows of a block
  * share every load of it.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/fully_connected.h"
 #include "dsp_s8.h"
 
