@@ -14,7 +14,7 @@
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void
+AOT_HOT_INLINE void
 flat(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size, int32_t is_max)
 {
     int32_t i = 0;
