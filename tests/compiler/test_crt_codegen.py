@@ -5,7 +5,7 @@ DSP and Helium GEMM loops spill; crt/src/kernels/aot_sched.h turns that pass off
 units.  These checks compile the hot kernels the way a CMake or IDE user does (`arm-none-eabi-gcc -mcpu=<core>
 -O2 -std=c99`, no flag of ours) and require exactly the code of the build with -fno-schedule-insns (which the bench
 figures were measured with), that -Os and the other cores are left alone, and that every CRT source includes the
-header before it defines anything.
+header before it defines anything; and that -Os keeps the MAC helpers inline (AOT_HOT_INLINE, dsp_s8.h).
 """
 
 import os
@@ -91,3 +91,15 @@ def test_every_crt_source_includes_the_header_first():
         if not first or not first.group(1).endswith('aot_sched.h"') or "{" in text[: first.start()]:
             late.append(os.path.relpath(path, crt))
     assert not late, f"CRT sources that do not include aot_sched.h first: {', '.join(late)}"
+
+
+@needs_gcc
+@pytest.mark.parametrize("core", ["cortex-m4", "cortex-m33"])
+def test_Os_keeps_the_mac_helpers_inline(tmp_path, core):
+    """Under -Os GCC kept small static inline helpers as calls (aot_mac_2x2: a call per four MACs); AOT_HOT_INLINE
+    forces them inline there, so the hot loops of a size-optimized build call none of them."""
+    hot = {"aot_mac_2x2", "aot_conv_tail", "aot_conv_expand1", "aot_smlad", "aot_fc_quad4", "aot_fc_out"}
+    for kernel in ["conv2d_s8_dsp.c", "fully_connected_s8_dsp.c"]:
+        code = _code(tmp_path, os.path.join(_crt_dir(), "src", "kernels", kernel), core, ["-Os"], "os")
+        called = set(re.findall(r"\bbl\s+[0-9a-f]+ <([\w.]+)>", code))
+        assert not called & hot, f"{kernel} at -Os calls {sorted(called & hot)}"
