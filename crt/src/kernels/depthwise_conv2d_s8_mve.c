@@ -22,7 +22,7 @@
 #include "mve_s8.h"
 
 /* Is input coordinate v inside [0, n)? */
-static inline int aot_dw_inside(int32_t v, int32_t n)
+AOT_HOT_INLINE int aot_dw_inside(int32_t v, int32_t n)
 {
     return (uint32_t)v < (uint32_t)n;
 }
