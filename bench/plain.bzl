@@ -140,5 +140,5 @@ def bench_plain_model(name, model, boards, opts = ("O2", "Os")):
                 model,
                 fw,
             ))
-            out[opt][1].append(":" + fw)
+            out[opt][1].extend([":%s.elf" % fw, ":%s.size.json" % fw, ":%s.model.json" % fw])
     return out
