@@ -35,6 +35,7 @@ def main(argv=None):
     ap.add_argument("--build_info", required=True, help="flags and board memory (bench.bzl's bench_build_info)")
     ap.add_argument("--only", default="", help="comma-separated model names to measure")
     ap.add_argument("--out_dir", default="")
+    ap.add_argument("--results_name", default="bench_results", help="file name of the report (.md, .json)")
     args = ap.parse_args(argv)
     with open(args.reference) as f:
         ref = json.load(f)
@@ -57,11 +58,11 @@ def main(argv=None):
     sys.stdout.write(md)
     out_dir = args.out_dir or os.path.join(os.environ.get("BUILD_WORKSPACE_DIRECTORY", "."), "bench", "results")
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "bench_results.json"), "w") as f:
+    with open(os.path.join(out_dir, args.results_name + ".json"), "w") as f:
         json.dump({"rows": rows, "unfit": unfit, "build": build, "environment": env, "reference": ref}, f, indent=2)
-    with open(os.path.join(out_dir, "bench_results.md"), "w") as f:
+    with open(os.path.join(out_dir, args.results_name + ".md"), "w") as f:
         f.write(md)
-    print(f"bench: wrote {out_dir}/bench_results.json and .md", file=sys.stderr)
+    print(f"bench: wrote {out_dir}/{args.results_name}.json and .md", file=sys.stderr)
     ok = all(r["outputs_exact"] and r["exit_code"] == 0 for r in rows) and not any(u["fits"] for u in unfit)
     return 0 if ok else 1
 

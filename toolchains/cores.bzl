@@ -24,16 +24,6 @@ COMPILER_TARGETS = {
     "cortex-m7-sp": "cortex-m7",
 }
 
-# core -> extra flags for the CRT's kernels only (crt/BUILD.bazel selects them by the core constraint).
-# GCC 12 tunes cortex-m33 and cortex-m55 with the pre-register-allocation scheduling pass on (its cortex-m4/m7
-# tuning has it off). In the DSP GEMM loops that pass lengthens live ranges until accumulators spill: the same
-# source compiled for the M33 had 207 stack accesses in aot_conv2d_s8_dsp_sat against 157 for the M4, and KWS's 1x1
-# convolutions ran at 1.70 instead of 1.20 instructions per MAC. Without the pass the M33/M55 code matches the M4's.
-CRT_CORE_COPTS = {
-    "cortex-m33": ["-fno-schedule-insns"],
-    "cortex-m55": ["-fno-schedule-insns"],
-}
-
 # board -> core, QEMU machine and memory map. "flash" holds vectors, code, rodata (weights) and the .data load
 # image; "ram" holds .data, .bss, heap and stack. Sizes in bytes.
 BOARDS = {

@@ -4,6 +4,8 @@
  * so the int8 softmax/logistic/tanh kernels round exactly like TFLite Micro's
  * reference kernels.  Constants are round(f * 2^(31 - integer_bits)).
  */
+#include "kernels/aot_sched.h"
+
 #include "aot/fixedpoint.h"
 #include "aot/requant.h"
 

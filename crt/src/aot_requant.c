@@ -5,6 +5,8 @@
  * Bit-exactness with the TFLite Micro reference kernels depends on every
  * detail here (rounding of the high half, saturation corner case, rounding of the right shift).
  */
+#include "kernels/aot_sched.h"
+
 #include "aot/requant.h"
 
 /* gemmlowp's SaturatingRoundingDoublingHighMul. gemmlowp adds 2^30 (1 - 2^30 when the product is negative) and

@@ -1,4 +1,6 @@
 /* int8 / int16 ABS (aot/kernels/unary.h), TFLite Micro's quantized arithmetic. */
+#include "aot_sched.h"
+
 #include "aot/kernels/unary.h"
 #include "aot/requant.h"
 

@@ -18,7 +18,7 @@
 #include "dsp_s8.h"
 
 /* Two int16 values as one word (lane 0 = x[0]); a single LDR on the DSP cores, which allow it unaligned. */
-static inline uint32_t aot_read_pair16(const int16_t* x)
+AOT_HOT_INLINE uint32_t aot_read_pair16(const int16_t* x)
 {
     uint32_t v;
     memcpy(&v, x, sizeof(v));
@@ -26,7 +26,7 @@ static inline uint32_t aot_read_pair16(const int16_t* x)
 }
 
 /* acc->lo += sum over i < n of x[i] * w[i], w in the quad order above. */
-static inline void aot_acc16_dot_dsp(struct aot_acc16* acc, const int16_t* x, const int8_t* w, int32_t n)
+AOT_HOT_INLINE void aot_acc16_dot_dsp(struct aot_acc16* acc, const int16_t* x, const int8_t* w, int32_t n)
 {
     int32_t sum = (int32_t)acc->lo;
     int32_t q;
@@ -45,8 +45,8 @@ static inline void aot_acc16_dot_dsp(struct aot_acc16* acc, const int16_t* x, co
 
 /* The same for two filter rows w0, w1 over the same inputs (two output channels): each input word is loaded once
  * for both. */
-static inline void aot_acc16_dot2_dsp(struct aot_acc16* acc0, struct aot_acc16* acc1, const int16_t* x,
-                                      const int8_t* w0, const int8_t* w1, int32_t n)
+AOT_HOT_INLINE void aot_acc16_dot2_dsp(struct aot_acc16* acc0, struct aot_acc16* acc1, const int16_t* x,
+                                       const int8_t* w0, const int8_t* w1, int32_t n)
 {
     int32_t sum0 = (int32_t)acc0->lo, sum1 = (int32_t)acc1->lo;
     int32_t q;

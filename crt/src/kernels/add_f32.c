@@ -1,4 +1,6 @@
 /* float32 element-wise add with broadcasting. */
+#include "aot_sched.h"
+
 #include "aot/kernels/add.h"
 #include "aot/kernels/binary.h"
 

@@ -1,4 +1,6 @@
 /* int8 ADD_N (aot/kernels/add_n.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/add_n.h"
 #include "aot/requant.h"
 

@@ -1,4 +1,6 @@
 /* int8 element-wise addition with broadcasting: TFLite's general two-stage rescale (add_general.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/add.h"
 #include "add_general.h"
 

@@ -2,6 +2,8 @@
  * short arithmetic of add_s8_elem.h.  The compiler selects these kernels only when it has proved that arithmetic
  * exact for the op; broadcasting or unusual scales use aot_add_s8 / aot_sub_s8.  The output may be the buffer of
  * either input (each element is read just before the same element is written). */
+#include "aot_sched.h"
+
 #include "aot/kernels/add.h"
 #include "aot/kernels/sub.h"
 #include "add_s8_elem.h"

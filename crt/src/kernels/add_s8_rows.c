@@ -5,6 +5,8 @@
  * [1,H,W,1] one value per row with step 1.  The arithmetic is add_s8_elem.h's short form, which the compiler has
  * proved exact on every int8 pair before choosing these kernels; an operand constant along a row is rescaled once
  * per row.  The output may be the buffer of the operand that runs along the rows. */
+#include "aot_sched.h"
+
 #include "aot/kernels/add.h"
 #include "aot/kernels/sub.h"
 #include "add_s8_elem.h"

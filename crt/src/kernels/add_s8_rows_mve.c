@@ -5,6 +5,8 @@
  * 64-bit product), an add of the sign and of the constant, and an arithmetic shift: the same integers for every
  * input, so the compiler's exhaustive proof of that arithmetic (compiler/ops/_add_s8_fast.py) covers this kernel
  * too.  Without MVE (a host build) the portable row kernels run. */
+#include "aot_sched.h"
+
 #include "aot/kernels/add.h"
 #include "aot/kernels/sub.h"
 

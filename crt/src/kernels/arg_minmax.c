@@ -1,4 +1,6 @@
 /* ARG_MAX / ARG_MIN (aot/kernels/arg_minmax.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/arg_minmax.h"
 
 #define AOT_ARG_MINMAX(suffix, T)                                                                                      \

@@ -2,6 +2,8 @@
  * running extremes in the bytes of one word: SSUB8 sets a GE flag per byte where the new value wins (or ties),
  * SEL takes those bytes; the four lanes are then folded.  Pass 2 finds the first byte equal to the extreme, a word
  * at a time (UADD8 of the XOR with the extreme and 0xFF sets GE on the non-zero bytes). */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/arg_minmax.h"
@@ -10,7 +12,7 @@
 #include "dsp_s8.h"
 
 /* 0xFF in the bytes of w that are zero, 0 elsewhere: UADD8 with 0xFF carries (sets GE) in every non-zero byte. */
-static inline uint32_t zero_bytes(uint32_t w)
+AOT_HOT_INLINE uint32_t zero_bytes(uint32_t w)
 {
     uint32_t r;
     const uint32_t ones = 0xFFFFFFFFu, none = 0;
@@ -18,7 +20,7 @@ static inline uint32_t zero_bytes(uint32_t w)
     return r;
 }
 
-static inline int32_t row_extreme(const int8_t* x, int32_t n, int32_t is_max)
+AOT_HOT_INLINE int32_t row_extreme(const int8_t* x, int32_t n, int32_t is_max)
 {
     int32_t k = 4, best;
     uint32_t m = aot_read32(x);
@@ -41,7 +43,7 @@ static inline int32_t row_extreme(const int8_t* x, int32_t n, int32_t is_max)
     return best;
 }
 
-static inline int32_t first_index(const int8_t* x, int32_t n, int32_t v)
+AOT_HOT_INLINE int32_t first_index(const int8_t* x, int32_t n, int32_t v)
 {
     const uint32_t pattern = 0x01010101u * (uint32_t)(uint8_t)v;
     int32_t k = 0;
@@ -63,7 +65,7 @@ static inline int32_t first_index(const int8_t* x, int32_t n, int32_t v)
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void
+AOT_HOT_INLINE void
 rows_of(const int8_t* input, int32_t* output, int32_t rows, int32_t n, int32_t is_max)
 {
     int32_t r;

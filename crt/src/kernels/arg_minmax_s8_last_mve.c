@@ -1,6 +1,8 @@
 /* int8 ARG_MAX / ARG_MIN over the last axis on Helium (aot/kernels/arg_minmax.h).  Pass 1: VMAXV / VMINV fold 16
  * values per vector into the running extreme (the last axis_size % 16 under a VCTP predicate).  Pass 2: a VCMP of
  * 16 values with the extreme gives one predicate bit per byte lane; the first set bit is the index. */
+#include "aot_sched.h"
+
 #include "aot/kernels/arg_minmax.h"
 
 #if defined(__ARM_FEATURE_MVE)

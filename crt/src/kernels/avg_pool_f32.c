@@ -1,4 +1,6 @@
 /* Reference float32 average pooling. */
+#include "aot_sched.h"
+
 #include "aot/errors.h"
 #include "aot/kernels/pooling.h"
 

@@ -1,4 +1,6 @@
 /* int8 average pooling (rounds half away from zero) over in-image taps (avg_pool_body.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/pooling.h"
 
 #define AOT_POOL_T    int8_t

@@ -6,6 +6,8 @@
  * load and add per channel.  The division keeps TFLite's exact integer form per channel (SDIV); it runs once per
  * output element, against filter_h * filter_w taps of summing.
  */
+#include "aot_sched.h"
+
 #include "aot/errors.h"
 #include "aot/kernels/pooling.h"
 

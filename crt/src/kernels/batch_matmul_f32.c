@@ -1,4 +1,6 @@
 /* float32 batched matrix product, accumulating in float in k order. */
+#include "aot_sched.h"
+
 #include "aot/kernels/batch_matmul.h"
 
 void aot_batch_matmul_f32(const float* a, const float* b, float* output, int32_t batches, int32_t m, int32_t k,

@@ -1,4 +1,6 @@
 /* int8 and int16 batched matrix products (aot/kernels/batch_matmul.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/batch_matmul.h"
 #include "aot/requant.h"
 

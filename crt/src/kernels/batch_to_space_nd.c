@@ -1,4 +1,6 @@
 /* BATCH_TO_SPACE_ND with crops (aot/kernels/batch_to_space_nd.h): one depth vector copy per kept input pixel. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/batch_to_space_nd.h"

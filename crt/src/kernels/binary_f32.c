@@ -1,5 +1,7 @@
 /* float32 element-wise binary operations with broadcasting: the one loop behind ADD / SUB / MUL / DIV / PRELU /
  * MAXIMUM / MINIMUM / FLOOR_DIV / FLOOR_MOD / POW. */
+#include "aot_sched.h"
+
 #include <math.h>
 
 #include "aot/kernels/binary.h"

@@ -1,4 +1,6 @@
 /* int32 element-wise binary operations with broadcasting (wrap-around arithmetic, truncating division). */
+#include "aot_sched.h"
+
 #include "aot/kernels/binary.h"
 
 /* uint32 -> int32 without implementation-defined conversions. */

@@ -1,4 +1,6 @@
 /* BROADCAST_ARGS (aot/kernels/broadcast_args.h). */
+#include "aot_sched.h"
+
 #include "aot/errors.h"
 #include "aot/kernels/broadcast_args.h"
 

@@ -1,4 +1,6 @@
 /* Integer element-type conversion with an offset (wrap-around, no implementation-defined conversions). */
+#include "aot_sched.h"
+
 #include "aot/kernels/cast.h"
 
 static uint32_t load(const void* p, int32_t type, int32_t i)

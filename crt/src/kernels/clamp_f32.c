@@ -1,4 +1,6 @@
 /* float32 CLAMP; comparisons written so that NaN passes through unchanged. */
+#include "aot_sched.h"
+
 #include "aot/kernels/clamp.h"
 
 void aot_clamp_f32(const float* input, float* output, int32_t size, float lo, float hi)

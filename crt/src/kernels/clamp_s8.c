@@ -1,4 +1,6 @@
 /* int8 CLAMP in the (shared) quantized domain. */
+#include "aot_sched.h"
+
 #include "aot/kernels/clamp.h"
 
 void aot_clamp_s8(const int8_t* input, int8_t* output, int32_t size, int32_t lo, int32_t hi)

@@ -1,4 +1,6 @@
 /* Comparisons and logic with broadcasting (aot/kernels/compare.h). */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/compare.h"

@@ -1,4 +1,6 @@
 /* One input's share of a concatenation: `outer` strided chunk copies. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/concatenation.h"

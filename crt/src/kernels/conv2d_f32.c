@@ -1,4 +1,6 @@
 /* Reference float32 2-D convolution (NHWC / OHWI). */
+#include "aot_sched.h"
+
 #include "aot/kernels/conv2d.h"
 
 void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,

@@ -1,5 +1,7 @@
 /* int16x8 2-D convolution, NHWC / OHWI (aot/kernels/conv2d.h, acc16_inline.h): the portable entry point and the
  * SMLAD one (acc16_dsp.h), one body with the dot product chosen by a constant. */
+#include "aot_sched.h"
+
 #include "aot/kernels/conv2d.h"
 
 #include "acc16_dsp.h"

@@ -4,6 +4,8 @@
  * Accumulation, bias add, requantization and clamping happen in exactly the
  * order of TFLite's reference kernel so results are bit-identical.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/conv2d.h"
 #include "aot/requant.h"
 #include "add_s8_elem.h"

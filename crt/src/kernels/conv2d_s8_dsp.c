@@ -23,6 +23,8 @@
  * The GEMM is instantiated per (activation range is all of int8, fused ADD, full requantization): those checks
  * are made once per layer.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/conv2d.h"
 #include "add_s8_elem.h"
 #include "dsp_s8.h"
@@ -101,7 +103,7 @@ AOT_ALWAYS_INLINE void aot_copy_rows(int8_t* dst, const int8_t* src, int32_t ste
 }
 
 /* Expands one input quad into a pixel's slot (xa, xc), advancing both; adds sum(x0 + x2). */
-static inline void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t* sum)
+AOT_HOT_INLINE void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t* sum)
 {
     const uint32_t v = aot_read32(*src);
     const uint32_t xa = aot_expand_xa(v);
@@ -247,7 +249,7 @@ struct aot_dsp_rq {
 
 /* One quad of K for 2 pixels x 2 output channels: a[0], a[1] pixel 0 (channels c, c + 1), a[2], a[3]
  * pixel 1.  Weights: one word per channel; inputs: (xa, xc) of pixel 0 then of pixel 1. */
-static inline void aot_mac_2x2(const uint32_t** wp, const uint32_t** xp, int32_t* a)
+AOT_HOT_INLINE void aot_mac_2x2(const uint32_t** wp, const uint32_t** xp, int32_t* a)
 {
     uint32_t w0, w1, e0, e1, xa, xc;
     aot_load2(wp, &w0, &w1);
@@ -301,7 +303,7 @@ AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32
 /* The K % 4 leftover taps of channel c for both pixels.  The channel's `tail` plain weights end at wend; the word
  * ending there (the bytes before it belong to the quads or the previous channel) shifted down leaves them in its
  * low bytes and zeros above, so one (x0, x2) (x1, x3) pair of each pixel (aot_conv_im2col) covers them. */
-static inline void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t* wend, int32_t* a0, int32_t* a1)
+AOT_HOT_INLINE void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t* wend, int32_t* a0, int32_t* a1)
 {
     const uint32_t w = aot_read32(wend - 4) >> (8 * (4 - tail));
     const uint32_t we = aot_sxtb16(w);

@@ -8,6 +8,8 @@
  * depth == in_c (no groups). aot_conv2d_s8_mve_add fuses a residual ADD (aot/kernels/conv2d.h): residual element i is
  * read just before output element i is stored, so the output may overwrite the residual.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/conv2d.h"
 #include "mve_s8.h"
 
@@ -23,7 +25,7 @@ struct aot_mve_px {
     int32_t b, oy, ox;
 };
 
-static inline struct aot_mve_px aot_mve_px_at(const struct aot_mve_geom* g, int32_t pixel)
+AOT_HOT_INLINE struct aot_mve_px aot_mve_px_at(const struct aot_mve_geom* g, int32_t pixel)
 {
     struct aot_mve_px q;
     q.ox = pixel % g->out_w;
@@ -76,7 +78,7 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
 /* The first tap of output pixel `pixel`'s window when the whole window is inside the image, else 0. */
-static inline const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
+AOT_HOT_INLINE const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_t pixel)
 {
     const struct aot_mve_px q = aot_mve_px_at(g, pixel);
     const int32_t ox = q.ox;
@@ -157,8 +159,8 @@ static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, int32_t
 
 /* Output pixel `pixel`'s GEMM row gathered into `row` (VLDRB gathers, 16 taps each; zeros from K to kp) when its
  * window is inside the image; 0 when it is not (then aot_mve_im2col pads it). */
-static inline const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs,
-                                               int32_t k, int32_t kp, int8_t* row)
+AOT_HOT_INLINE const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs,
+                                                int32_t k, int32_t kp, int8_t* row)
 {
     const struct aot_mve_px q = aot_mve_px_at(g, pixel);
     const int32_t ox = q.ox;

@@ -1,4 +1,6 @@
 /* Byte copy for reshapes whose buffers cannot be aliased; zero fill for ZEROS_LIKE. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/copy.h"

@@ -1,4 +1,6 @@
 /* float32 CUMSUM (aot/kernels/cumsum.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/cumsum.h"
 
 void aot_cumsum_f32(const float* input, float* output, int32_t outer, int32_t axis_size, int32_t inner,

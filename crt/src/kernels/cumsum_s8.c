@@ -1,4 +1,6 @@
 /* int8 CUMSUM (aot/kernels/cumsum.h): TFLite Micro's rescaled 32-bit running sum. */
+#include "aot_sched.h"
+
 #include "aot/kernels/cumsum.h"
 #include "aot/requant.h"
 

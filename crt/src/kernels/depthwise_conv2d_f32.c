@@ -1,4 +1,6 @@
 /* Reference float32 depthwise convolution. */
+#include "aot_sched.h"
+
 #include "aot/kernels/depthwise_conv2d.h"
 
 void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,

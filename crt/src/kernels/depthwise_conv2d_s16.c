@@ -1,4 +1,6 @@
 /* int16x8 depthwise convolution, any depth multiplier (aot/kernels/depthwise_conv2d.h, acc16_inline.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/depthwise_conv2d.h"
 
 #include "aot/kernels/acc16_inline.h"

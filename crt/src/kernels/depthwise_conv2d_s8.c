@@ -1,5 +1,7 @@
 /* Reference int8 depthwise convolution with per-channel requantization: the shared body of
  * aot/kernels/depthwise_conv2d_s8_inline.h with run-time shapes and TFLite's requantization. */
+#include "aot_sched.h"
+
 #include "aot/kernels/depthwise_conv2d.h"
 #include "aot/kernels/depthwise_conv2d_s8_inline.h"
 

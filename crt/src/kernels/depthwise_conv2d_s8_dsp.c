@@ -34,6 +34,8 @@
  * Requires: the per-channel requantization constants of compiler/ops/_short_requant.py (which also proves
  * |acc| < 2^30, so 2 * acc fits int32).
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/depthwise_conv2d.h"
 #include "dsp_s8.h"
 
@@ -49,12 +51,12 @@
 #define AOT_DW_ACC_CELLS 64
 
 #if defined(__ARM_FEATURE_DSP)
-static inline int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
+AOT_HOT_INLINE int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
 {
     return __smlabt((int32_t)a, (int32_t)b, acc);
 }
 
-static inline int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
+AOT_HOT_INLINE int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
 {
     return __smlatb((int32_t)a, (int32_t)b, acc);
 }
@@ -63,12 +65,12 @@ static inline int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
 #define AOT_DW_LOAD2(p, a, b, step)                                                                                    \
     __asm__("ldrd %0, %1, [%2], #" #step : "=r"(a), "=r"(b), "+r"(p) : "m"(*(const uint32_t(*)[2])(p)))
 #else
-static inline int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
+AOT_HOT_INLINE int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
 {
     return (int32_t)((uint32_t)acc + (uint32_t)((int32_t)(int16_t)(a & 0xFFFFu) * (int32_t)(int16_t)(b >> 16)));
 }
 
-static inline int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
+AOT_HOT_INLINE int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
 {
     return aot_smlabt(b, a, acc);
 }
@@ -87,14 +89,14 @@ static uint32_t aot_dw_pair2(int32_t lo, int32_t hi)
     return ((uint32_t)(2 * lo) & 0xFFFFu) | ((uint32_t)(2 * hi) << 16);
 }
 
-static inline uint16_t aot_dw_read16(const int8_t* p)
+AOT_HOT_INLINE uint16_t aot_dw_read16(const int8_t* p)
 {
     uint16_t v;
     memcpy(&v, p, sizeof(v));
     return v;
 }
 
-static inline void aot_dw_write32(int16_t* p, uint32_t v)
+AOT_HOT_INLINE void aot_dw_write32(int16_t* p, uint32_t v)
 {
     memcpy(p, &v, sizeof(v));
 }
@@ -265,7 +267,7 @@ static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, i
 
 /* The same for two neighbouring channels at once, into two planes' rows: d1 - d0 is one plane apart.
  * Two pixels' halfwords make one word; SXTB16 / SXTB16 ROR #8 of it are the two planes' cell pairs. */
-static inline void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, int32_t plane, int32_t n)
+AOT_HOT_INLINE void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, int32_t plane, int32_t n)
 {
     int16_t* const end4 = d0 + (n & ~3);
     while (d0 != end4) {
@@ -334,36 +336,36 @@ static inline void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t
 
 #if defined(__ARM_FEATURE_DSP)
 /* (low half of a, low half of b): PKHBT; (high half of a, high half of b): PKHTB (GCC 12 spells both out). */
-static inline uint32_t aot_dw_lo_pair(uint32_t a, uint32_t b)
+AOT_HOT_INLINE uint32_t aot_dw_lo_pair(uint32_t a, uint32_t b)
 {
     uint32_t r;
     __asm__("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(a), "r"(b));
     return r;
 }
 
-static inline uint32_t aot_dw_hi_pair(uint32_t a, uint32_t b)
+AOT_HOT_INLINE uint32_t aot_dw_hi_pair(uint32_t a, uint32_t b)
 {
     uint32_t r;
     __asm__("pkhtb %0, %1, %2, asr #16" : "=r"(r) : "r"(b), "r"(a));
     return r;
 }
 
-static inline int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
+AOT_HOT_INLINE int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
 {
     return __smlatt((int32_t)a, (int32_t)b, acc);
 }
 #else
-static inline uint32_t aot_dw_lo_pair(uint32_t a, uint32_t b)
+AOT_HOT_INLINE uint32_t aot_dw_lo_pair(uint32_t a, uint32_t b)
 {
     return (a & 0xFFFFu) | (b << 16);
 }
 
-static inline uint32_t aot_dw_hi_pair(uint32_t a, uint32_t b)
+AOT_HOT_INLINE uint32_t aot_dw_hi_pair(uint32_t a, uint32_t b)
 {
     return (a >> 16) | (b & 0xFFFF0000u);
 }
 
-static inline int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
+AOT_HOT_INLINE int32_t aot_smlatt(uint32_t a, uint32_t b, int32_t acc)
 {
     return aot_smlabb(a >> 16, b >> 16, acc);
 }

@@ -16,11 +16,13 @@
  * window reads without bounds checks.  Scratch: filter_h * band_w * channels bytes, band_w =
  * (out_w - 1) * stride_w + (filter_w - 1) * dilation_w + 1 (none when no window leaves the image).
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/depthwise_conv2d.h"
 #include "mve_s8.h"
 
 /* Is input coordinate v inside [0, n)? */
-static inline int aot_dw_inside(int32_t v, int32_t n)
+AOT_HOT_INLINE int aot_dw_inside(int32_t v, int32_t n)
 {
     return (uint32_t)v < (uint32_t)n;
 }

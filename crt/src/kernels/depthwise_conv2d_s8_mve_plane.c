@@ -15,6 +15,8 @@
  * Filter: [channels][filter_h * filter_w] (the model's bytes reordered by the compiler).  Scratch:
  * min(channels, 8) * aot_dwp_plane_bytes() bytes.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/depthwise_conv2d.h"
 #include "mve_s8.h"
 

@@ -1,4 +1,6 @@
 /* int16 -> float32 dequantization (outputs of 16x8 models). */
+#include "aot_sched.h"
+
 #include "aot/kernels/dequantize.h"
 
 void aot_dequantize_s16_f32(const int16_t* input, float* output, int32_t size, float scale, int32_t zero_point)

@@ -1,4 +1,6 @@
 /* int8 -> float32 dequantization. */
+#include "aot_sched.h"
+
 #include "aot/kernels/dequantize.h"
 
 void aot_dequantize_s8_f32(const int8_t* input, float* output, int32_t size, float scale, int32_t zero_point)

@@ -1,4 +1,6 @@
 /* DETECTION_POSTPROCESS float32 (aot/kernels/detection_postprocess.h). */
+#include "aot_sched.h"
+
 #include <math.h>
 #include <string.h>
 

@@ -1,4 +1,6 @@
 /* float32 element-wise division with broadcasting (IEEE semantics: x/0 is inf or NaN). */
+#include "aot_sched.h"
+
 #include "aot/kernels/div.h"
 #include "aot/kernels/binary.h"
 

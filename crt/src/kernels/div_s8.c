@@ -7,6 +7,8 @@
  *    (x >> (exponent mod 32)) + (x >= 0).  The compiler refuses scales that could need a shift outside 0..63.
  * Every step is written with defined C arithmetic (wrap-around through uint32_t) so the kernel is the same on
  * every core and clean under UBSan. */
+#include "aot_sched.h"
+
 #include "aot/fixedpoint.h"
 #include "aot/kernels/div.h"
 

@@ -1,4 +1,6 @@
 /* DYNAMIC_UPDATE_SLICE (aot/kernels/dynamic_update_slice.h): one copy of the operand, then the update's rows. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/dynamic_update_slice.h"

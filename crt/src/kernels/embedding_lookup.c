@@ -1,4 +1,6 @@
 /* EMBEDDING_LOOKUP (aot/kernels/embedding_lookup.h). */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/errors.h"

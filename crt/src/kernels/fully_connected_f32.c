@@ -1,4 +1,6 @@
 /* Reference float32 fully connected layer. */
+#include "aot_sched.h"
+
 #include "aot/kernels/fully_connected.h"
 
 void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth, const float* filter,

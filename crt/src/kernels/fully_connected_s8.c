@@ -1,5 +1,7 @@
 /* Reference int8 fully connected layer (weights [out_depth][accum_depth]): the shared body of
  * aot/kernels/fully_connected_s8_inline.h with run-time shapes and TFLite's requantization. */
+#include "aot_sched.h"
+
 #include "aot/kernels/fully_connected.h"
 #include "aot/kernels/fully_connected_s8_inline.h"
 

@@ -10,6 +10,8 @@
  * The input row is expanded once per batch into scratch (accum_depth * 2 bytes); the four rows of a block
  * share every load of it.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/fully_connected.h"
 #include "dsp_s8.h"
 
@@ -30,7 +32,7 @@ static int32_t aot_fc_expand(const int8_t* in, int32_t depth, uint32_t* out)
 }
 
 /* One quad of the input (xa, xc) against the next word of each of the 4 rows of a block. */
-static inline void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, int32_t* a)
+AOT_HOT_INLINE void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, int32_t* a)
 {
     uint32_t w0, w1;
     aot_load2(wp, &w0, &w1);
@@ -42,15 +44,15 @@ static inline void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, i
 }
 
 /* Row `row` of the output: requantized with its (or the shared) multiplier and add constant. */
-static inline int8_t aot_fc_out(int32_t acc, int32_t row, const int32_t* mult, const int32_t* add, int32_t stride,
-                                int32_t act_min, int32_t act_max)
+AOT_HOT_INLINE int8_t aot_fc_out(int32_t acc, int32_t row, const int32_t* mult, const int32_t* add, int32_t stride,
+                                 int32_t act_min, int32_t act_max)
 {
     return aot_dsp_output(acc, mult[row * stride], add[row * stride], act_min, act_max);
 }
 
 /* The same with TFLite's full requantization from the multiplier and zp * 256 + shift. */
-static inline int8_t aot_fc_out_exact(int32_t acc, int32_t row, const int32_t* mult, const int32_t* zp_shift,
-                                      int32_t stride, int32_t act_min, int32_t act_max)
+AOT_HOT_INLINE int8_t aot_fc_out_exact(int32_t acc, int32_t row, const int32_t* mult, const int32_t* zp_shift,
+                                       int32_t stride, int32_t act_min, int32_t act_max)
 {
     return (int8_t)aot_dsp_clamp(aot_dsp_requant_exact(acc, mult[row * stride], zp_shift[row * stride]), act_min,
                                  act_max);

@@ -3,6 +3,8 @@
  * Weights in the layout of mve_s8.h, input zero point folded into `bias` by the compiler; per output row (or one for
  * all when multiplier_stride is 0) a multiplier and a TFLite shift (every value TFLite allows).
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/fully_connected.h"
 #include "mve_s8.h"
 

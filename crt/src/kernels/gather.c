@@ -1,4 +1,6 @@
 /* GATHER with compile-time indices: copies whole inner rows. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/gather.h"

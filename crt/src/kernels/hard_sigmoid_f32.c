@@ -1,4 +1,6 @@
 /* float32 HARD_SIGMOID. */
+#include "aot_sched.h"
+
 #include "aot/kernels/hard_sigmoid.h"
 
 void aot_hard_sigmoid_f32(const float* input, float* output, int32_t size, float alpha, float beta)

@@ -1,4 +1,6 @@
 /* float32 hard swish, evaluated in the reference's operation order. */
+#include "aot_sched.h"
+
 #include "aot/kernels/hard_swish.h"
 
 void aot_hard_swish_f32(const float* input, float* output, int32_t size)

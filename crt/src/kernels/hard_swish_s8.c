@@ -3,6 +3,8 @@
  * All int16 quantities are held in int32_t; the helpers below reproduce the
  * int16 gemmlowp/TFLite primitives exactly for arguments in int16 range.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/hard_swish.h"
 
 #define AOT_HS_INT16_MIN (-32768)

@@ -2,6 +2,8 @@
  * squares of (x - input zero point) over a row, its fixed-point inverse square root, and each element scaled by it
  * into the fixed output scale 1/128 (zero point 0), saturated.  TFLite Micro ignores the output tensor's own
  * quantization parameters here, and so does this kernel. */
+#include "aot_sched.h"
+
 #include "aot/fixedpoint.h"
 #include "aot/kernels/normalize.h"
 #include "aot/requant.h"

@@ -1,5 +1,7 @@
 /* float32 L2_POOL_2D: sqrt of the mean of the squares over the in-image part of each window (TFLite Micro's
  * reference order), then the fused activation. */
+#include "aot_sched.h"
+
 #include <math.h>
 
 #include "aot/errors.h"

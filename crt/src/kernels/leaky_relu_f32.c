@@ -1,4 +1,6 @@
 /* float32 LEAKY_RELU. */
+#include "aot_sched.h"
+
 #include "aot/kernels/leaky_relu.h"
 
 void aot_leaky_relu_f32(const float* input, float* output, int32_t size, float alpha)

@@ -1,4 +1,6 @@
 /* int16 (16x8 models) LEAKY_RELU with TFLite's two multipliers (leaky_relu_q.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/leaky_relu.h"
 #include "leaky_relu_q.h"
 

@@ -1,4 +1,6 @@
 /* float32 LOG_SOFTMAX over the last dimension (aot/kernels/normalize.h). */
+#include "aot_sched.h"
+
 #include <math.h>
 
 #include "aot/kernels/normalize.h"

@@ -2,6 +2,8 @@
  * differences from the row maximum rescaled to Q5.26, exp summed in Q12.19, its log in Q5.26, and
  * (difference - log sum) rounded into the fixed output scale 16/256 with zero point 127.  Differences too far below
  * the maximum to matter (or to be represented after subtracting the log sum) give -128. */
+#include "aot_sched.h"
+
 #include "aot/fixedpoint.h"
 #include "aot/kernels/normalize.h"
 #include "aot/requant.h"

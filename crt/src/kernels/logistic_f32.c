@@ -1,4 +1,6 @@
 /* float32 logistic with TFLite's reference cut-offs. */
+#include "aot_sched.h"
+
 #include <math.h>
 
 #include "aot/kernels/logistic.h"

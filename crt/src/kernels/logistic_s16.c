@@ -1,4 +1,6 @@
 /* int16 LOGISTIC: every element through the table sigmoid of aot/sigmoid_s16.h. */
+#include "aot_sched.h"
+
 #include "aot/kernels/logistic.h"
 #include "aot/sigmoid_s16.h"
 

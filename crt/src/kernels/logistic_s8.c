@@ -1,4 +1,6 @@
 /* int8 logistic through gemmlowp fixed point (Q4.27 in, Q0.31 out). */
+#include "aot_sched.h"
+
 #include "aot/fixedpoint.h"
 #include "aot/kernels/logistic.h"
 #include "aot/requant.h"

@@ -1,5 +1,7 @@
 /* float32 LSTM in TFLite Micro's reference order of operations: each gate's input product plus its bias, then the
  * recurrent product (summed from 0.0f) added, then the activation; the cell update as two products and a sum. */
+#include "aot_sched.h"
+
 #include <float.h>
 
 #include "aot/kernels/lstm.h"

@@ -9,6 +9,8 @@
  * registers to themselves), rescales and adds them per gate row (inline, requant_exact.h) with the gate's
  * activation, and two last passes update the cell state, then the hidden state, element by element.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/lstm.h"
 #include "aot/sigmoid_s16.h"
 #include "dot_rows_s8.h"

@@ -1,5 +1,7 @@
 /* int8 table lookup, bytes (aot/kernels/lut.h): four lookups per pass halve the loop overhead on cores without
  * unaligned word access (Cortex-M0). */
+#include "aot_sched.h"
+
 #include "aot/kernels/lut.h"
 
 void aot_lut_s8(const int8_t* input, int8_t* output, int32_t size, const int8_t* table)

@@ -1,6 +1,8 @@
 /* int8 table lookup on Helium (aot/kernels/lut.h): a byte load of 16 inputs gives the offsets of a gather load
  * (VLDRB.U8 Qd, [table, Qm]) of their 16 table bytes; 32 per pass, the last size % 16 under a VCTP predicate.
  * Other cores run the byte kernel. */
+#include "aot_sched.h"
+
 #include "aot/kernels/lut.h"
 
 #if defined(__ARM_FEATURE_MVE)

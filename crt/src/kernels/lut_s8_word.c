@@ -1,6 +1,8 @@
 /* int8 table lookup, words (aot/kernels/lut.h): one word load brings four inputs, their four table bytes are merged
  * into one word store, sixteen per loop pass.  The words go through memcpy, which these cores compile to single
  * (unaligned) LDR / STR; each byte lane maps to the same lane, so the result does not depend on the byte order. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/lut.h"

@@ -1,4 +1,6 @@
 /* Reference float32 max pooling over in-image taps. */
+#include "aot_sched.h"
+
 #include "aot/kernels/pooling.h"
 
 void aot_max_pool_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels, float* output,

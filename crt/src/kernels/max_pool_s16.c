@@ -1,4 +1,6 @@
 /* int16 (16x8 models) max pooling over in-image taps (max_pool_body.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/pooling.h"
 
 #define AOT_POOL_T      int16_t

@@ -1,4 +1,6 @@
 /* int8 max pooling over in-image taps (max_pool_body.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/pooling.h"
 
 #define AOT_POOL_T      int8_t

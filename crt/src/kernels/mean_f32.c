@@ -1,4 +1,6 @@
 /* float32 mean: sum in input order, then divide by the element count. */
+#include "aot_sched.h"
+
 #include "aot/kernels/mean.h"
 
 void aot_mean_f32(const float* input, float* output, const int32_t* in_dims, const int32_t* reduced)

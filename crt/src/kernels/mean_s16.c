@@ -1,4 +1,6 @@
 /* int16 (16x8 models) mean with TFLite's integer requantization of the sum (mean_body.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/mean.h"
 
 #define AOT_MEAN_T    int16_t

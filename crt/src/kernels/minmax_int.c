@@ -1,5 +1,7 @@
 /* int8 / int16 MAXIMUM and MINIMUM with broadcasting (aot/kernels/binary.h): TFLite Micro compares the stored
  * values, whatever the tensors' quantization, so these do too. */
+#include "aot_sched.h"
+
 #include "aot/kernels/binary.h"
 
 #define AOT_MINMAX(suffix, T)                                                                                          \

@@ -2,6 +2,8 @@
  * values per word, SSUB8 setting a GE flag in each byte where the first input wins and SEL taking those bytes (the
  * stored values compared, as TFLite Micro does).  The output may be the buffer of either input (each word is read
  * before the same word is written).  Without the extension (a host build) the portable walker runs. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/binary.h"
@@ -12,7 +14,7 @@
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void
+AOT_HOT_INLINE void
 flat(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t size, int32_t is_max)
 {
     int32_t i = 0;

@@ -1,6 +1,8 @@
 /* int8 MAXIMUM / MINIMUM of two inputs of the output's shape on Helium (aot/kernels/binary.h): VMAX / VMIN on 16
  * values per vector, the last size % 16 under a VCTP predicate (the stored values compared, as TFLite Micro does).
  * The output may be the buffer of either input.  Without MVE (a host build) the portable walker runs. */
+#include "aot_sched.h"
+
 #include "aot/kernels/binary.h"
 
 #if defined(__ARM_FEATURE_MVE)

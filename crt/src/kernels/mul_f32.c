@@ -1,4 +1,6 @@
 /* float32 element-wise multiply with broadcasting and fused activation clamp. */
+#include "aot_sched.h"
+
 #include "aot/kernels/mul.h"
 #include "aot/kernels/binary.h"
 

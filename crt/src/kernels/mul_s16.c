@@ -1,5 +1,7 @@
 /* int16 element-wise multiply with broadcasting (16x8 models, zero points 0): TFLite's reference arithmetic
  * (mul_general.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/mul.h"
 #include "mul_general.h"
 

@@ -1,4 +1,6 @@
 /* int8 element-wise multiply with broadcasting: TFLite's reference arithmetic (mul_general.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/mul.h"
 #include "mul_general.h"
 

@@ -3,6 +3,8 @@
  * for the op by compiler/ops/_mul_s8_fast.py: the product of the offset inputs shifted left (doubled), one SMMLAR
  * with the rounding constant and the sign term on the DSP cores, a right shift, the output zero point and the
  * activation clamp.  The output may be the buffer of the operand that runs along the rows. */
+#include "aot_sched.h"
+
 #include "aot/kernels/mul.h"
 #include "dsp_s8.h"
 

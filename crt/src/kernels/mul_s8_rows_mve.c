@@ -3,6 +3,8 @@
  * with SMMLAR's integer identity written as VRMULH (the rounded high half of the product) plus the add constant
  * and the masked sign term: the same integers for every input, so the compiler's exhaustive proof
  * (compiler/ops/_mul_s8_fast.py) covers this kernel too.  Without MVE (a host build) the portable kernel runs. */
+#include "aot_sched.h"
+
 #include "aot/kernels/mul.h"
 
 #if defined(__ARM_FEATURE_MVE)

@@ -37,8 +37,18 @@
 #include <arm_mve.h>
 #endif
 
+/* As in dsp_s8.h: GCC keeps small static inline helpers as calls under -Os; the hot ones are forced inline there
+ * and left to GCC at -O2. */
+#ifndef AOT_HOT_INLINE
+#if defined(__GNUC__) && defined(__OPTIMIZE_SIZE__)
+#define AOT_HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define AOT_HOT_INLINE static inline
+#endif
+#endif
+
 /* Are all n shifts right shifts (in [-31, -1])?  Then the kernels take aot_mve_requant_right. */
-static inline int aot_mve_all_right(const int32_t* shift, int32_t n)
+AOT_HOT_INLINE int aot_mve_all_right(const int32_t* shift, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++) {
@@ -52,14 +62,14 @@ static inline int aot_mve_all_right(const int32_t* shift, int32_t n)
 /* Bytes of one im2col row of K taps against out_c channels: K rounded up to 16 (zero-padded) when the block loop
  * reads its tail unpredicated (aot_mve_dot_blocks_tail: K > 16, out_c a multiple of 4), else K.  The compiler
  * sizes the scratch with the same rule (compiler/ops/_mve_layout.py, mve_row_bytes). */
-static inline int32_t aot_mve_row_bytes(int32_t k, int32_t out_c)
+AOT_HOT_INLINE int32_t aot_mve_row_bytes(int32_t k, int32_t out_c)
 {
     return (k > 16 && (k & 15) != 0 && (out_c & 3) == 0) ? (k + 15) & ~15 : k;
 }
 
 /* Short runs of im2col and padded bands (unaligned, a few bytes to a few hundred). */
 /* n bytes of value at dst. */
-static inline void aot_mve_fill(int8_t* dst, int32_t n, int8_t value)
+AOT_HOT_INLINE void aot_mve_fill(int8_t* dst, int32_t n, int8_t value)
 {
 #if defined(__ARM_FEATURE_MVE)
     const int8x16_t v = vdupq_n_s8(value);
@@ -73,7 +83,7 @@ static inline void aot_mve_fill(int8_t* dst, int32_t n, int8_t value)
 }
 
 /* n bytes from src to dst. */
-static inline void aot_mve_copy(int8_t* dst, const int8_t* src, int32_t n)
+AOT_HOT_INLINE void aot_mve_copy(int8_t* dst, const int8_t* src, int32_t n)
 {
 #if defined(__ARM_FEATURE_MVE)
     for (; n > 0; n -= 16) {
@@ -117,7 +127,7 @@ struct aot_mve_rq {
  *    nothing is rounded, so the -1 is masked to the lanes with r >= 1 (sign of v AND sign of -r).  The -1 saturates:
  *    only v = INT32_MIN could wrap, and it is a multiple of 2^r, whose rounding needs no fix.
  *  //crt:mve_requant_test checks all of this under QEMU against the CRT's reference arithmetic. */
-static inline int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
+AOT_HOT_INLINE int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
 {
     const int32x4_t zero = vdupq_n_s32(0);
     const int32x4_t right = vminq_s32(shift, zero);
@@ -129,7 +139,7 @@ static inline int32x4_t aot_mve_requant(int32x4_t acc, int32x4_t multiplier, int
 
 /* aot_mve_requant for shifts that are all right shifts (every lane's shift in [-31, -1]: what nearly every layer
  * has): no left shift, and the -1 fix-up needs no mask. */
-static inline int32x4_t aot_mve_requant_right(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
+AOT_HOT_INLINE int32x4_t aot_mve_requant_right(int32x4_t acc, int32x4_t multiplier, int32x4_t shift)
 {
     int32x4_t v = vqrdmulhq_s32(acc, multiplier);
     v = vqaddq_s32(v, vshrq_n_s32(v, 31));
@@ -138,8 +148,8 @@ static inline int32x4_t aot_mve_requant_right(int32x4_t acc, int32x4_t multiplie
 
 /* One input of the fused residual ADD rescaled as aot_add_s8_rescale (add_s8_elem.h) does: there the doubled value
  * x2 = (x + offset) * 2^21 goes through SMMLAR; x2 is even, so round(x2 * m / 2^32) is VQRDMULH of x2 / 2. */
-static inline int32x4_t aot_mve_add_rescale(int32x4_t x, int32_t bias, int32_t multiplier, int32_t add,
-                                            int32_t right_shift)
+AOT_HOT_INLINE int32x4_t aot_mve_add_rescale(int32x4_t x, int32_t bias, int32_t multiplier, int32_t add,
+                                             int32_t right_shift)
 {
     const int32x4_t h = vaddq_n_s32(vshlq_n_s32(x, 20), bias >> 1);
     const int32x4_t r = vaddq_s32(vaddq_n_s32(vqrdmulhq_n_s32(h, multiplier), add), vshrq_n_s32(h, 31));
@@ -147,7 +157,7 @@ static inline int32x4_t aot_mve_add_rescale(int32x4_t x, int32_t bias, int32_t m
 }
 
 /* The output stage of aot_add_s8_elem for 4 lanes of sums of the rescaled inputs. */
-static inline int32x4_t aot_mve_add_out(int32x4_t sum, const struct aot_add_s8_params* a)
+AOT_HOT_INLINE int32x4_t aot_mve_add_out(int32x4_t sum, const struct aot_add_s8_params* a)
 {
     int32x4_t o = vaddq_s32(vaddq_n_s32(vqrdmulhq_n_s32(sum, a->out_multiplier), a->out_add), vshrq_n_s32(sum, 31));
     o = vshlq_r_s32(o, -a->out_shift);
@@ -157,7 +167,7 @@ static inline int32x4_t aot_mve_add_out(int32x4_t sum, const struct aot_add_s8_p
 /* Both inputs of the fused ADD take only 256 values, so their rescaled values are tabulated once per layer
  * (gathered per output: one VLDRW instead of seven operations): tab[v + 128] = rescaled conv output v,
  * tab[256 + (uint8_t)r] = rescaled residual element r, bit-exact with aot_mve_add_rescale. */
-static inline void aot_mve_add_tables(int32_t* tab, const struct aot_add_s8_params* a)
+AOT_HOT_INLINE void aot_mve_add_tables(int32_t* tab, const struct aot_add_s8_params* a)
 {
     static const int32_t lanes[4] = {0, 1, 2, 3};
     const int32x4_t base = vld1q_s32(lanes);
@@ -623,7 +633,7 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
 #else /* portable: the same layout, scalar */
 
 /* Weight (channel c, tap j) of the layout above. */
-static inline int8_t aot_mve_weight(const int8_t* filter, int32_t k, int32_t out_c, int32_t c, int32_t j)
+AOT_HOT_INLINE int8_t aot_mve_weight(const int8_t* filter, int32_t k, int32_t out_c, int32_t c, int32_t j)
 {
     const int32_t blocks = out_c / 4;
     const int32_t full = k / 16 * 16;
@@ -638,9 +648,9 @@ static inline int8_t aot_mve_weight(const int8_t* filter, int32_t k, int32_t out
     return block[r * (k - full) + (j - full)];
 }
 
-static inline void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
-                                const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
-                                const int8_t* res1, int two, int fused, int right, int padded)
+AOT_HOT_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k, int32_t out_c,
+                                 const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1, const int8_t* res0,
+                                 const int8_t* res1, int two, int fused, int right, int padded)
 {
     int32_t c, j, s;
     (void)right;

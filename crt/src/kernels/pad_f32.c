@@ -1,4 +1,6 @@
 /* float32 constant padding: the runs of pad_runs.h, the padding filled element by element. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/pad.h"

@@ -1,4 +1,6 @@
 /* Reflect / edge / wrap / symmetric padding (reference loop over the output, element-size generic). */
+#include "aot_sched.h"
+
 #include "aot/kernels/pad_mode.h"
 
 static int32_t positive_mod(int32_t a, int32_t m)

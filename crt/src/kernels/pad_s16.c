@@ -1,4 +1,6 @@
 /* int16 constant padding (16x8 models): the runs of pad_runs.h, the padding filled element by element. */
+#include "aot_sched.h"
+
 #include "aot/kernels/pad.h"
 #include "pad_runs.h"
 

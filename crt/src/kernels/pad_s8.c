@@ -1,4 +1,6 @@
 /* int8 constant padding: the runs of pad_runs.h, the padding filled with memset. */
+#include "aot_sched.h"
+
 #include "aot/kernels/pad.h"
 #include "pad_runs.h"
 

@@ -1,4 +1,6 @@
 /* ONNX Pow with integer operands, onnxruntime's results (aot/kernels/pow_int.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/pow_int.h"
 
 #include <math.h>

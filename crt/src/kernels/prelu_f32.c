@@ -1,4 +1,6 @@
 /* float32 PRELU with a broadcast slope tensor. */
+#include "aot_sched.h"
+
 #include <float.h>
 
 #include "aot/kernels/binary.h"

@@ -1,4 +1,6 @@
 /* int8 PRELU with broadcasting (aot/kernels/prelu.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/prelu.h"
 #include "aot/requant.h"
 #include "broadcast2.h"

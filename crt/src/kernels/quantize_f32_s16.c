@@ -1,4 +1,6 @@
 /* float32 -> int16 affine quantization (TFLite AffineQuantize semantics, 16x8 model inputs). */
+#include "aot_sched.h"
+
 #include "aot/kernels/quantize.h"
 #include "quant_elem.h"
 

@@ -1,4 +1,6 @@
 /* float32 -> int8 affine quantization (TFLite AffineQuantize semantics). */
+#include "aot_sched.h"
+
 #include "aot/kernels/quantize.h"
 #include "quant_elem.h"
 

@@ -4,6 +4,8 @@
  * pair, each its own function so a firmware links only the pairs its models use. The rescaling is the exact inline
  * form of requant_exact.h, its constants prepared once per call (an out-of-line call per element cost more than the
  * arithmetic: the int16 -> int8 QUANTIZE in front of an audio model's first layer). */
+#include "aot_sched.h"
+
 #include "aot/kernels/quantize.h"
 #include "requant_exact.h"
 

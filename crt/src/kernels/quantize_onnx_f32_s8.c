@@ -1,4 +1,6 @@
 /* float32 -> int8 quantization with round half to even (ONNX QuantizeLinear / QLinear requantization). */
+#include "aot_sched.h"
+
 #include <math.h>
 
 #include "aot/kernels/quantize_onnx.h"

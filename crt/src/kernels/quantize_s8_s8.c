@@ -1,4 +1,6 @@
 /* int8 -> int8 requantization (QUANTIZE between two int8 quantizations). */
+#include "aot_sched.h"
+
 #include "aot/kernels/quantize.h"
 #include "quant_elem.h"
 

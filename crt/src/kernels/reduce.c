@@ -1,5 +1,7 @@
 /* SUM, REDUCE_MAX, REDUCE_MIN and REDUCE_PROD over the reduced dimensions (aot/kernels/reduce.h): each output
  * element folds its input values in input order with COMBINE, starting from the first one. */
+#include "aot_sched.h"
+
 #include "aot/kernels/reduce.h"
 
 #define AOT_SUM(acc, v)  ((acc) + (v))

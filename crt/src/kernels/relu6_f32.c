@@ -1,4 +1,6 @@
 /* float32 RELU6: clamp to [0, 6]; NaN passes through like the reference. */
+#include "aot_sched.h"
+
 #include "aot/kernels/relu.h"
 
 void aot_relu6_f32(const float* input, float* output, int32_t size)

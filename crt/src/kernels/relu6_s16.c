@@ -1,4 +1,6 @@
 /* int16 RELU6 (16x8 models): clamp to the quantized [0, 6] of the (shared) quantization. */
+#include "aot_sched.h"
+
 #include "aot/kernels/relu.h"
 
 void aot_relu6_s16(const int16_t* input, int16_t* output, int32_t size, int32_t lower, int32_t upper)

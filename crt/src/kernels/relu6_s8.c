@@ -1,4 +1,6 @@
 /* int8 RELU6: clamp to the quantized [0, 6] of the (shared) quantization. */
+#include "aot_sched.h"
+
 #include "aot/kernels/relu.h"
 
 void aot_relu6_s8(const int8_t* input, int8_t* output, int32_t size, int32_t lower, int32_t upper)

@@ -1,5 +1,7 @@
 /* int16 RELU (16x8 models) with requantization to the output scale (quant_elem.h's requantization, clamped to the
  * activation range). */
+#include "aot_sched.h"
+
 #include "aot/kernels/relu.h"
 #include "quant_elem.h"
 

@@ -1,4 +1,6 @@
 /* int8 RELU with requantization to the output scale. */
+#include "aot_sched.h"
+
 #include "aot/kernels/relu.h"
 #include "aot/requant.h"
 

@@ -1,6 +1,8 @@
 /* int8 RESIZE_BILINEAR, portable (aot/kernels/resize_bilinear.h): 32-bit sums, one channel at a time.  It is also
  * the kernel of the cores with the DSP extension: the weights products need 21 bits, so SMLAD's 16-bit lanes would
  * take the vertical blend only, and pairing two rows' values lane by lane costs what it saves. */
+#include "aot_sched.h"
+
 #include "aot/kernels/resize_bilinear.h"
 
 #include "resize_bilinear_body.h"

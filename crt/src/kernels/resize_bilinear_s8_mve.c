@@ -1,6 +1,8 @@
 /* int8 RESIZE_BILINEAR on Helium (aot/kernels/resize_bilinear.h): per output pixel, four channels per vector
  * (VLDRB.S32 of each source pixel, VMUL + three VMLA by the weight products, the rounding shift, a narrowing
  * VSTRB), the last depth % 4 channels under a VCTP predicate.  Without MVE it is the portable kernel. */
+#include "aot_sched.h"
+
 #include "aot/kernels/resize_bilinear.h"
 
 #include "resize_bilinear_body.h"

@@ -1,4 +1,6 @@
 /* RESIZE_NEAREST_NEIGHBOR (aot/kernels/resize_nearest.h): pixel copies, repeated rows copied whole. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/resize_nearest.h"

@@ -1,4 +1,6 @@
 /* RESIZE_SEPARABLE (aot/kernels/resize_separable.h). dims: outer, in_h, in_w, inner, out_h, out_w, kh, kw. */
+#include "aot_sched.h"
+
 #include "aot/kernels/resize_separable.h"
 
 void aot_resize_separable_f32(const float* input, float* output, const int32_t* dims, const int32_t* row_at,

@@ -2,6 +2,8 @@
  * fixed-point inverse square root applied to 1 with 20 extra bits, then rescaled by 1 / (sqrt(input_scale) *
  * output_scale).  A value at the zero point gives the largest output; values below it (which TFLite Micro rejects
  * at run time) are computed as if they were 1. */
+#include "aot_sched.h"
+
 #include "aot/fixedpoint.h"
 #include "aot/kernels/unary.h"
 #include "aot/requant.h"

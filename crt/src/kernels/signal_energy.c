@@ -1,4 +1,6 @@
 /* SignalEnergy: power of int16 complex spectrum bins as uint32. */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 
 void aot_signal_energy_s16(const int16_t* input, uint32_t* output, int32_t size, int32_t start, int32_t end)

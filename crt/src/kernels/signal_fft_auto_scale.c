@@ -1,4 +1,6 @@
 /* SignalFftAutoScale: shift an int16 frame left so that its peak uses the whole int16 range before the FFT. */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 #include "signal_fixed.h"
 

@@ -3,6 +3,8 @@
  * The sums need 64 bits (up to a few hundred products of 32-bit energies and 12-bit weights), as in TFLite Micro;
  * a negative weight counts modulo 2^64 as there.  The result is stored as two uint32 words so the tensor's type
  * in the generated code stays 32-bit. */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 
 static uint64_t band_sum(const uint32_t* energy, const int16_t* w, int32_t n)

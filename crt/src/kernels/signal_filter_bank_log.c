@@ -4,6 +4,8 @@
  * table's log2(1 + f) - f interpolated between 128 segments; ln = log2 * ln(2) (45426 / 65536), rounded; then
  * times the output scale in 1/65536, rounded.  All in 32 bits: the products that exceed 32 bits are split into
  * their 16-bit halves, which gives the same result as a 64-bit product. */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 
 #define AOT_LOG_SCALE_BITS   16

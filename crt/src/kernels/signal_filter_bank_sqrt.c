@@ -3,6 +3,8 @@
  * The root is computed bit by bit from the highest even power of two at or below the value, then rounded up when
  * the remainder exceeds the root (unless that would leave the result's range).  Values below 2^32 use the 32-bit
  * form, whose result saturates at 65535, as TFLite Micro's does. */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 
 static int32_t top_bit64(uint64_t x) /* 1-based index of the highest set bit; 0 for 0 */

@@ -3,6 +3,8 @@
  * The gain is a piecewise quadratic of the noise estimate: entries 0..2 of the table for values 0..2, then per
  * octave e (top bit e, 2..32) three coefficients at 4e - 6 evaluated at the 10 bits below the top one, in
  * TFLite Micro's 32-bit fixed point (its int32 intermediate wraps on extreme tables; so does this one). */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 #include "signal_fixed.h"
 

@@ -4,6 +4,8 @@
  * two's complement wrap-around; each stage divides its inputs by the radix (times 32767 / radix, rounded) before
  * its butterflies.  These are the rounding points of the reference, so the bins agree bit for bit.  Complex
  * values are int16 pairs (re, im). */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 #include "signal_fixed.h"
 

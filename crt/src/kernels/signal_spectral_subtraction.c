@@ -3,6 +3,8 @@
  * The estimate's update is a weighted sum of the scaled-up signal and the previous estimate in 64 bits (the
  * signal library's own arithmetic; the 32-bit result keeps the low word).  The estimate lives in the model's
  * state buffer, so it carries over from one run to the next and a reset zeroes it, as TFLite Micro's does. */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 
 void aot_signal_spectral_subtraction(const uint32_t* input, uint32_t* output, uint32_t* noise_out,

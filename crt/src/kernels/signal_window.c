@@ -1,4 +1,6 @@
 /* SignalWindow: each frame of int16 samples times the int16 window, shifted down and saturated to int16. */
+#include "aot_sched.h"
+
 #include "aot/kernels/signal.h"
 
 void aot_signal_window_s16(const int16_t* input, const int16_t* window, int16_t* output, int32_t size, int32_t frame,

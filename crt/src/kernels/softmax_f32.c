@@ -1,4 +1,6 @@
 /* Reference float32 softmax (max-subtracted for range safety). */
+#include "aot_sched.h"
+
 #include <math.h>
 
 #include "aot/kernels/softmax.h"

@@ -3,6 +3,8 @@
  * row's exps is normalised to [1, 2) and inverted with a 1 / (1 + x) table, and each exp times the reciprocal is
  * shifted back to Q0.15.  Every intermediate fits 32 bits: exps are at most 2^15, a row has at most 2^16 of them
  * (checked by the compiler), and the normalised sum and the products stay below 2^31. */
+#include "aot_sched.h"
+
 #include "aot/kernels/softmax.h"
 #include "aot/requant.h"
 #include "lut_s16.h"

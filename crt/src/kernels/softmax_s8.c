@@ -1,5 +1,7 @@
 /* int8 softmax using gemmlowp fixed-point exp and reciprocal (softmax_s8_body.h); output scale 1/256, zero point
  * -128. */
+#include "aot_sched.h"
+
 #include "aot/kernels/softmax.h"
 #include "softmax_s8_body.h"
 

@@ -1,5 +1,7 @@
 /* int8 -> int16 softmax (TFLite's int8 scheme with a 16-bit result, softmax_s8_body.h); output scale 1/65536,
  * zero point -32768. */
+#include "aot_sched.h"
+
 #include "aot/kernels/softmax.h"
 #include "softmax_s8_body.h"
 

@@ -1,4 +1,6 @@
 /* SPACE_TO_BATCH_ND with paddings (aot/kernels/space_to_batch_nd.h): one depth vector copy or fill per output pixel. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/space_to_batch_nd.h"

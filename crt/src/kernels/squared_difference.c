@@ -1,4 +1,6 @@
 /* SQUARED_DIFFERENCE (aot/kernels/squared_difference.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/squared_difference.h"
 #include "aot/requant.h"
 #include "broadcast2.h"

@@ -3,6 +3,8 @@
  * (the two inputs to twice the larger scale, the square to the output) is the short form proved exact for the op by
  * compiler/ops/_sqd_s8_fast.py: one SMMLAR on the doubled value with a rounding add and a masked sign term, then a
  * right shift.  The output may be the buffer of the operand that runs along the rows. */
+#include "aot_sched.h"
+
 #include "aot/kernels/squared_difference.h"
 #include "dsp_s8.h"
 

@@ -3,6 +3,8 @@
  * that file's short step with SMMLAR's integer identity written as VRMULH plus the add constant and the masked sign
  * term: the same integers for every input, so the compiler's exhaustive proof (compiler/ops/_sqd_s8_fast.py) covers
  * this kernel too.  Without MVE (a host build) the portable kernel runs. */
+#include "aot_sched.h"
+
 #include "aot/kernels/squared_difference.h"
 
 #if defined(__ARM_FEATURE_MVE)

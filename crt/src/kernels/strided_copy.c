@@ -1,4 +1,6 @@
 /* Dense copy of a strided view (TRANSPOSE, STRIDED_SLICE): one pass over the output in row-major order. */
+#include "aot_sched.h"
+
 #include <string.h>
 
 #include "aot/kernels/strided_copy.h"

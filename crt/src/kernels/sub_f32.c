@@ -1,4 +1,6 @@
 /* float32 element-wise subtraction with broadcasting. */
+#include "aot_sched.h"
+
 #include "aot/kernels/sub.h"
 #include "aot/kernels/binary.h"
 

@@ -1,5 +1,7 @@
 /* int16 element-wise subtraction (in1 - in2) with broadcasting, 16x8 models (left shift 15): TFLite's general
  * two-stage rescale (add_general.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/sub.h"
 #include "add_general.h"
 

@@ -1,4 +1,6 @@
 /* int8 element-wise subtraction (in1 - in2) with broadcasting: TFLite's general two-stage rescale (add_general.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/sub.h"
 #include "add_general.h"
 

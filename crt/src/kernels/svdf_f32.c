@@ -1,6 +1,8 @@
 /* float32 SVDF, summing in TFLite Micro's reference order (each filter's time dot product from 0.0f, oldest step
  * first, then the unit's bias plus its filters' sums in rank order), so results match it on the same FPU. The
  * state rows are rings (see aot/kernels/svdf.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/svdf.h"
 
 void aot_svdf_f32(const float* input, const float* weights_feature, const float* weights_time, const float* bias,

@@ -16,6 +16,8 @@
  * two) per step, each filter in its own 16-bit lane. Requantization is TFLite's exact arithmetic inline
  * (requant_exact.h), four values per out-of-line call with the layer's constants in registers.
  */
+#include "aot_sched.h"
+
 #include "aot/kernels/svdf.h"
 #include "dot_rows_s8.h"
 #include "requant_exact.h"

@@ -1,4 +1,6 @@
 /* float32 tanh. */
+#include "aot_sched.h"
+
 #include <math.h>
 
 #include "aot/kernels/tanh.h"

@@ -1,4 +1,6 @@
 /* int16 TANH: every element through the table tanh of aot/sigmoid_s16.h. */
+#include "aot_sched.h"
+
 #include "aot/kernels/tanh.h"
 #include "aot/sigmoid_s16.h"
 

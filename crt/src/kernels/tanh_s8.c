@@ -1,4 +1,6 @@
 /* int8 tanh through gemmlowp fixed point (Q4.27 in, Q0.31 out). */
+#include "aot_sched.h"
+
 #include "aot/fixedpoint.h"
 #include "aot/kernels/tanh.h"
 #include "aot/requant.h"

@@ -1,4 +1,6 @@
 /* float32 TRANSPOSE_CONV, gathered per output pixel (aot/kernels/transpose_conv.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/transpose_conv.h"
 
 #include "transpose_conv_taps.h"

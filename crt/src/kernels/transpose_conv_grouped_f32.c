@@ -1,4 +1,6 @@
 /* float32 TRANSPOSE_CONV with groups and dilations, gathered per output pixel (aot/kernels/transpose_conv.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/transpose_conv.h"
 
 /* Output row o is reached by input row i through tap f when o + pad == i * stride + f * dilation.  The taps are

@@ -1,4 +1,6 @@
 /* int8 per-channel TRANSPOSE_CONV, gathered per output pixel (aot/kernels/transpose_conv.h). */
+#include "aot_sched.h"
+
 #include "aot/kernels/transpose_conv.h"
 
 #include "aot/requant.h"

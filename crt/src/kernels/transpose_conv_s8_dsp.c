@@ -2,6 +2,8 @@
  * (SXTB16, SXTB16 ROR 8) and multiplied with the matching quads of four output channels' weights, widened the same
  * way (dsp_s8.h: the lanes pair up without reordering the weights); the in_c % 4 last values one by one.  The
  * helpers are portable C off the DSP extension, with the same results. */
+#include "aot_sched.h"
+
 #include "aot/kernels/transpose_conv.h"
 
 #include "dsp_s8.h"

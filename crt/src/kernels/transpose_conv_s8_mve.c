@@ -1,6 +1,8 @@
 /* int8 TRANSPOSE_CONV on Helium (aot/kernels/transpose_conv.h): per tap, 16 input values per vector against the
  * same 16 weights of four output channels, one VMLADAVA.S8 each; the in_c % 16 last under a VCTP predicate (the
  * lanes past in_c load as zero).  Without MVE, portable dot products with the same sums. */
+#include "aot_sched.h"
+
 #include "aot/kernels/transpose_conv.h"
 
 #include "transpose_conv_s8_body.h"

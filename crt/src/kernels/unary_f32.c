@@ -1,4 +1,6 @@
 /* float32 element-wise unary math (aot/kernels/unary.h): one loop per operator over a C library function. */
+#include "aot_sched.h"
+
 #include <math.h>
 
 #include "aot/kernels/unary.h"

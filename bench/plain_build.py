@@ -1,0 +1,67 @@
+"""Builds a bench firmware the way a CMake, Make or IDE user builds the generated C: no flag of this project.
+
+Every C file is compiled with `arm-none-eabi-gcc <the core's -mcpu/-mthumb/-mfloat-abi/-mfpu> <-O2|-Os> -std=c99`
+and include directories only (no -ffunction-sections, no warning flags, no per-core tuning); the CRT's files go into
+an archive (a user's `add_library(aot_crt ...)`), so the image links the kernels the model calls, one file each.
+The link needs the board's startup, linker script and newlib's semihosting (output and exit under QEMU), as
+`aot_firmware` gives them.  bench/plain.bzl declares one such image per (model, board); the runner measures it
+like any bench image (bench/README.md, "Plain builds").
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+
+def _run(cmd):
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(" ".join(cmd) + "\n" + proc.stdout + proc.stderr)
+        raise SystemExit(proc.returncode)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--gcc", default="arm-none-eabi-gcc")
+    ap.add_argument("--ar", default="arm-none-eabi-ar")
+    ap.add_argument("--core_flags", required=True, help="the core's flags, space-separated (toolchains/cores.bzl)")
+    ap.add_argument("--opt", required=True, choices=["-O2", "-Os"])
+    ap.add_argument("--linker_script", help="link an ELF with this script (else only archive the CRT's files)")
+    ap.add_argument("--crt", default="", help="the CRT archive this script wrote (a user's add_library)")
+    ap.add_argument("--out", required=True, help="the ELF or, without --linker_script, the CRT archive to write")
+    ap.add_argument("files", nargs="+", help=".c and .h files: CRT (under crt/), model, reference data, main, startup")
+    args = ap.parse_args(argv)
+
+    files = [os.path.abspath(f) for f in args.files]
+    work = args.out + ".d"
+    os.makedirs(work, exist_ok=True)
+    headers = [f for f in files if f.endswith(".h")]
+    # With --crt the CRT is the archive already built; its sources are not compiled again.
+    sources = [f for f in files if f.endswith(".c") and not (args.crt and "/crt/src/" in f)]
+    includes = sorted({os.path.dirname(h) for h in headers if "/crt/src/" not in h})
+    # The CRT's public headers as a user adds them: crt/include (its private headers sit beside its sources).
+    includes += sorted({h[: h.index("/crt/include/") + len("/crt/include")] for h in headers if "/crt/include/" in h})
+    flags = args.core_flags.split() + [args.opt, "-std=c99"] + [f"-I{d}" for d in includes]
+
+    crt_objs, objs = [], []
+    for n, src in enumerate(sorted(sources)):
+        obj = os.path.join(work, f"{n}_{os.path.basename(src)[:-2]}.o")
+        _run([args.gcc, *flags, "-c", src, "-o", obj])
+        (crt_objs if "/crt/src/" in src else objs).append(obj)
+    if not args.linker_script:
+        _run([args.ar, "rcs", args.out, *crt_objs])
+        return 0
+    lib = args.crt
+    if crt_objs:
+        lib = os.path.join(work, "libaot_crt.a")
+        if os.path.exists(lib):
+            os.remove(lib)
+        _run([args.ar, "rcs", lib, *crt_objs])
+    link = args.core_flags.split() + [args.opt, "-nostartfiles", "--specs=rdimon.specs", "-T", args.linker_script]
+    _run([args.gcc, *link, *objs, lib, "-lm", "-o", args.out])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

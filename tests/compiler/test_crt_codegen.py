@@ -1,0 +1,105 @@
+"""The CRT's speed is a property of its source, not of our build's flags.
+
+GCC 12 schedules before register allocation at -O2 on the Armv8-M Mainline cores (Cortex-M33, M55), which made the
+DSP and Helium GEMM loops spill; crt/src/kernels/aot_sched.h turns that pass off inside the CRT's own translation
+units.  These checks compile the hot kernels the way a CMake or IDE user does (`arm-none-eabi-gcc -mcpu=<core>
+-O2 -std=c99`, no flag of ours) and require exactly the code of the build with -fno-schedule-insns (which the bench
+figures were measured with), that -Os and the other cores are left alone, and that every CRT source includes the
+header before it defines anything; and that -Os keeps the MAC helpers inline (AOT_HOT_INLINE, dsp_s8.h).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+_GCC = shutil.which("arm-none-eabi-gcc")
+_OBJDUMP = shutil.which("arm-none-eabi-objdump")
+needs_gcc = pytest.mark.skipif(not (_GCC and _OBJDUMP), reason="arm-none-eabi-gcc/objdump not on PATH")
+
+_CORES = {
+    "cortex-m4": ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"],
+    "cortex-m33": ["-mcpu=cortex-m33", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-sp-d16"],
+    "cortex-m55": ["-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"],
+}
+
+# The GEMM-heavy kernels of each core (the DSP ones run on the M33, the Helium ones on the M55).
+_HOT = {
+    "cortex-m33": ["conv2d_s8_dsp.c", "depthwise_conv2d_s8_dsp.c", "fully_connected_s8_dsp.c"],
+    "cortex-m55": ["conv2d_s8_mve.c", "depthwise_conv2d_s8_mve.c", "fully_connected_s8_mve.c", "conv2d_s8_dsp.c"],
+}
+
+
+def _crt_dir():
+    for base in (os.environ.get("TEST_SRCDIR", ""), os.path.join(os.path.dirname(__file__), "..", "..")):
+        for cand in (os.path.join(base, "aot_rules", "crt"), os.path.join(base, "crt")):
+            if os.path.isdir(os.path.join(cand, "src", "kernels")):
+                return cand
+    pytest.skip("CRT sources not found")
+
+
+def _code(tmp_path, src, core, flags, name):
+    """The disassembly of `src` built with plain flags + `flags`, without addresses of the file name."""
+    crt = _crt_dir()
+    obj = tmp_path / (name + ".o")
+    cmd = [_GCC, *_CORES[core], "-std=c99", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(crt, "include")]
+    cmd += ["-I", os.path.join(crt, "src", "kernels"), *flags, "-c", str(src), "-o", str(obj)]
+    subprocess.run(cmd, check=True)
+    out = subprocess.run([_OBJDUMP, "-d", str(obj)], check=True, capture_output=True, text=True).stdout
+    return out.split("\n", 3)[3]
+
+
+def _without_header(tmp_path, src):
+    """`src` with its aot_sched.h include removed (same line numbers)."""
+    text = open(src).read()
+    assert '#include "aot_sched.h"' in text
+    out = tmp_path / os.path.basename(src)
+    out.write_text(text.replace('#include "aot_sched.h"', ""))
+    return out
+
+
+@needs_gcc
+@pytest.mark.parametrize("core,kernel", [(c, k) for c, ks in _HOT.items() for k in ks])
+def test_plain_O2_build_is_the_unscheduled_build(tmp_path, core, kernel):
+    src = os.path.join(_crt_dir(), "src", "kernels", kernel)
+    plain = _code(tmp_path, src, core, ["-O2"], "plain")
+    assert plain == _code(tmp_path, src, core, ["-O2", "-fno-schedule-insns"], "nosched")
+    # The header is what does it: the same source without it is scheduled (and spills) under plain -O2.
+    assert plain != _code(tmp_path, _without_header(tmp_path, src), core, ["-O2"], "bare")
+
+
+@needs_gcc
+@pytest.mark.parametrize("core,opt", [("cortex-m33", "-Os"), ("cortex-m55", "-Os"), ("cortex-m4", "-O2")])
+def test_other_builds_are_left_alone(tmp_path, core, opt):
+    src = os.path.join(_crt_dir(), "src", "kernels", "conv2d_s8_dsp.c")
+    bare = _code(tmp_path, _without_header(tmp_path, src), core, [opt], "bare")
+    assert _code(tmp_path, src, core, [opt], "plain") == bare
+
+
+def test_every_crt_source_includes_the_header_first():
+    crt = _crt_dir()
+    sources = [os.path.join(crt, "src", f) for f in os.listdir(os.path.join(crt, "src")) if f.endswith(".c")]
+    kernels = os.path.join(crt, "src", "kernels")
+    sources += [os.path.join(kernels, f) for f in os.listdir(kernels) if f.endswith(".c")]
+    assert len(sources) > 100
+    late = []
+    for path in sorted(sources):
+        text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
+        first = re.search(r"^\s*#\s*include\s+(\S+)", text, flags=re.M)
+        if not first or not first.group(1).endswith('aot_sched.h"') or "{" in text[: first.start()]:
+            late.append(os.path.relpath(path, crt))
+    assert not late, f"CRT sources that do not include aot_sched.h first: {', '.join(late)}"
+
+
+@needs_gcc
+@pytest.mark.parametrize("core", ["cortex-m4", "cortex-m33"])
+def test_Os_keeps_the_mac_helpers_inline(tmp_path, core):
+    """Under -Os GCC kept small static inline helpers as calls (aot_mac_2x2: a call per four MACs); AOT_HOT_INLINE
+    forces them inline there, so the hot loops of a size-optimized build call none of them."""
+    hot = {"aot_mac_2x2", "aot_conv_tail", "aot_conv_expand1", "aot_smlad", "aot_fc_quad4", "aot_fc_out"}
+    for kernel in ["conv2d_s8_dsp.c", "fully_connected_s8_dsp.c"]:
+        code = _code(tmp_path, os.path.join(_crt_dir(), "src", "kernels", kernel), core, ["-Os"], "os")
+        called = set(re.findall(r"\bbl\s+[0-9a-f]+ <([\w.]+)>", code))
+        assert not called & hot, f"{kernel} at -Os calls {sorted(called & hot)}"
