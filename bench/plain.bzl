@@ -29,9 +29,6 @@ _plain_linker_script = rule(
     }),
 )
 
-def _hex(value):
-    return "0x%x" % value
-
 def bench_plain_crt(boards, opts = ("O2", "Os")):
     """`plain_crt_<core>_<opt>`: the CRT's files compiled with plain flags into one archive per core and level."""
     for core in sorted({BOARDS[b]["core"]: None for b in boards}.keys()):
