@@ -129,6 +129,7 @@ def compile_model(
             plan.state_alignment,
             io_plan=plan if io_in_workspace else None,
             user_api=user_api(graph),
+            weights=[c for c in ctx.consts if c.in_weights_file],
         ),
         f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines, workspace_size),
         f"{prefix}_weights.c": render_weights(prefix, label, ctx.consts),

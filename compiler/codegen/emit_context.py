@@ -24,6 +24,15 @@ _NP_FOR_CTYPE = {
 }
 
 
+def _view(ctype: str, base: str, offset: int) -> str:
+    """A typed pointer into the byte arena `base` (ws / st) at `offset`. Character types point into it directly;
+    wider ones go through `void*` (a pointer conversion MISRA C:2012 rule 11.3 and -Wcast-align accept: the planner
+    aligns every buffer for its element type and the runner checks the arena's alignment)."""
+    if ctype in ("int8_t", "uint8_t"):
+        return f"(({ctype}*)({base} + {offset}u))"
+    return f"(({ctype}*)(void*)({base} + {offset}u))"
+
+
 @dataclass
 class ConstArray:
     symbol: str
@@ -111,19 +120,19 @@ class EmitContext:
             return self.weight(f"t{src.index}", src.data, DTYPES[src.dtype].ctype)
         if st.kind == "state":
             self.uses_state = True
-            return f"(({tensor.ctype}*)(st + {self.plan.state_offset[tensor.index]}u))"
+            return _view(tensor.ctype, "st", self.plan.state_offset[tensor.index])
         self.uses_workspace = True
         off = self.plan.tensor_offset[tensor.index]
-        return f"(({tensor.ctype}*)(ws + {off}u))"
+        return _view(tensor.ctype, "ws", off)
 
     def op_state(self, op, ctype: str) -> str:
         """The operator's own state (OpLowering.state_bytes), in the state buffer."""
         self.uses_state = True
-        return f"(({ctype}*)(st + {self.plan.op_state_offset[op.index]}u))"
+        return _view(ctype, "st", self.plan.op_state_offset[op.index])
 
     def scratch(self, op, ctype: str) -> str:
         self.uses_workspace = True
-        return f"(({ctype}*)(ws + {self.plan.scratch_offset[op.index]}u))"
+        return _view(ctype, "ws", self.plan.scratch_offset[op.index])
 
     # --- constants ----------------------------------------------------------
     def _const(self, hint: str, values, ctype: str, weights: bool) -> str:

@@ -40,6 +40,7 @@ def render_header(
     state_alignment: int = 4,
     io_plan=None,
     user_api=(False, False),
+    weights=(),
 ) -> str:
     """`io_plan`: the memory plan when the I/O lives in the workspace (accessors instead of I/O structs);
     `user_api`: (has user kernels, needs init), user_kernels.user_api."""
@@ -145,6 +146,11 @@ def render_header(
             f"int32_t {prefix}_failed_op(void);",
             "",
         ]
+    if weights:
+        # Declared here once for the model's C and its weights file (MISRA C:2012 rule 8.5); not an API to use.
+        L += [f"/* The model's constant arrays, defined in {prefix}_weights.c (for {prefix}.c; not an API). */"]
+        L += [f"extern const {c.ctype} {c.symbol}[{max(c.values.size, 1)}];" for c in weights]
+        L += [""]
     L += [
         run_signature(prefix, stateful, io_plan is not None) + ";",
         "",

@@ -33,10 +33,10 @@ def accessor_lines(prefix: str, fields, plan) -> list:
         c, M = f.tensor.ctype, f"{P}_{f.field.upper()}_OFFSET"
         if f.kind == "input":
             L.append(f"static inline {c}* {prefix}_input_{f.field}(void* workspace)")
-            L.append(f"{{ return ({c}*)((uint8_t*)workspace + {M}); }}")
+            L.append(f"{{ return ({c}*)(void*)((uint8_t*)workspace + {M}); }}")
         else:
             L.append(f"static inline const {c}* {prefix}_output_{f.field}(const void* workspace)")
-            L.append(f"{{ return (const {c}*)((const uint8_t*)workspace + {M}); }}")
+            L.append(f"{{ return (const {c}*)(const void*)((const uint8_t*)workspace + {M}); }}")
     return L + [""]
 
 

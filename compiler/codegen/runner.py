@@ -12,7 +12,7 @@ def _pointer_check(name: str, align_macro: str, error: str) -> list:
         f"    if ({name} == NULL) {{",
         "        return AOT_ERR_NULL_ARG;",
         "    }",
-        f"    if (((uintptr_t){name} & (uintptr_t)({align_macro} - 1u)) != 0u) {{",
+        f"    if (((uintptr_t){name} & ((uintptr_t){align_macro} - 1u)) != 0u) {{",
         f"        return {error};",
         "    }",
     ]
@@ -24,7 +24,9 @@ def render_reset(prefix: str, plan) -> list:
     L = [f"int32_t {prefix}_reset(void* state)", "{", "    uint8_t* const st = (uint8_t*)state;"]
     L += _pointer_check("state", f"{P}_STATE_ALIGN", "AOT_ERR_STATE_ALIGN")
     for s in plan.state:
-        L.append(f"    memset(st + {s.offset}u, {s.fill}, {s.size}u); /* '{sanitize_comment(s.name, 48)}' {s.dtype} */")
+        L.append(
+            f"    (void)memset(st + {s.offset}u, {s.fill}, {s.size}u); /* '{sanitize_comment(s.name, 48)}' {s.dtype} */"
+        )
     L += ["    return AOT_OK;", "}", ""]
     return L
 
@@ -82,11 +84,7 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines, w
     )
     L += [f'#include "{h}"' for h in headers]
     L.append("")
-    weights = [c for c in ctx.consts if c.in_weights_file]
-    for c in weights:
-        L.append(f"extern const {c.ctype} {c.symbol}[{max(c.values.size, 1)}];")
-    if weights:
-        L.append("")
+    # The weight arrays are declared once, in the header (codegen/header.py), for this file and the weights file.
     for c in ctx.consts:
         if not c.in_weights_file:
             if hasattr(c, "definition"):

@@ -11,6 +11,9 @@ def render_weights(prefix: str, model_label: str, consts) -> str:
         f"{sanitize_comment(model_label)}. Do not edit. */",
         "#include <stdint.h>",
         "",
+        # The arrays' one declaration (MISRA C:2012 rule 8.5), which the definitions below must match.
+        f'#include "{prefix}.h"',
+        "",
     ]
     weights = [c for c in consts if c.in_weights_file]
     if weights:
@@ -27,11 +30,6 @@ def render_weights(prefix: str, model_label: str, consts) -> str:
             "#endif",
             "",
         ]
-    for c in weights:
-        # Declaration first keeps -Wmissing-variable-declarations style checks quiet.
-        L.append(f"extern const {c.ctype} {c.symbol}[{max(c.values.size, 1)}];")
-    if weights:
-        L.append("")
     for c in weights:
         attrs = f"{P}_SECTION_WEIGHTS" + (f" {P}_ALIGN_USER" if getattr(c, "aligned", False) else "")
         L += array_definition("const ", c.ctype, c.symbol, c.values, attrs)
