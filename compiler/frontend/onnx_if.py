@@ -17,20 +17,32 @@ import onnx
 from ..errors import UnsupportedError
 
 
+def branch_prefix(node, branch_name: str) -> str:
+    """`<If>/<branch>/`: what the names of a branch's values start with once they are in the model."""
+    return (node.name or node.output[0]) + "/" + branch_name + "/"
+
+
+def unique_local_names(node, branch_name: str, branch, taken: set) -> dict:
+    """branch-local name -> a name unique in the model (`<If>/<branch>/<name>`, `_` appended until unused) for every
+    name a branch defines (its initializers and node outputs); the new names are added to `taken`."""
+    prefix = branch_prefix(node, branch_name)
+    local = [t.name for t in branch.initializer] + [o for n in branch.node for o in n.output if o]
+    mapping = {}
+    for name in local:
+        new = prefix + name
+        while new in taken:
+            new += "_"
+        taken.add(new)
+        mapping[name] = new
+    return mapping
+
+
 def rename_branch_locals(node, taken: set, rename_graph) -> None:
     """Renames the names defined inside the If's branches (initializers, node outputs) to names unique in the model."""
     for a in node.attribute:
         if a.name not in ("then_branch", "else_branch"):
             continue
-        prefix = (node.name or node.output[0]) + "/" + a.name + "/"
-        local = [t.name for t in a.g.initializer] + [o for n in a.g.node for o in n.output if o]
-        mapping = {}
-        for name in local:
-            new = prefix + name
-            while new in taken:
-                new += "_"
-            taken.add(new)
-            mapping[name] = new
+        mapping = unique_local_names(node, a.name, a.g, taken)
         for t in a.g.initializer:
             t.name = mapping[t.name]
         rename_graph(a.g, mapping)

@@ -28,7 +28,7 @@ from onnx import helper, numpy_helper
 
 from ..errors import CompileError, UnsupportedError
 from .onnx_decompose import decomposable, decompose
-from .onnx_if import rename_branch_locals
+from .onnx_if import branch_prefix, rename_branch_locals, unique_local_names
 from .onnx_loop import unroll, unrollable
 from .onnx_ops.fold import _NEVER, _check_sizes, _evaluate, _shape_op
 from .onnx_ops.values import Value
@@ -150,15 +150,8 @@ def _inline_if(node, cond, consts: _Consts, taken: set) -> list:
             f"{_label(node)}: its {want} has {len(branch.output)} outputs, the If {len(node.output)}. "
             "The model is malformed."
         )
-    prefix = (node.name or node.output[0]) + "/" + want + "/"
-    local = [t.name for t in branch.initializer] + [o for n in branch.node for o in n.output if o]
-    mapping = {}
-    for name in local:
-        new = prefix + name
-        while new in taken:
-            new += "_"
-        taken.add(new)
-        mapping[name] = new
+    prefix = branch_prefix(node, want)
+    mapping = unique_local_names(node, want, branch, taken)
     g = onnx.GraphProto()
     g.CopyFrom(branch)
     _rename_graph(g, mapping)
