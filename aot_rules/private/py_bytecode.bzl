@@ -9,26 +9,38 @@ against its source's hash, so a stale or foreign one (another interpreter's tag,
 only recompiled as before.
 """
 
+# The interpreter whose bytecode is built: the Python 3.11 of the checkout's venv and of the hermetic toolchain
+# (requirements_lock.txt). Under another interpreter the files are still valid pycs of 3.11, which the import
+# system rejects by their magic number and recompiles, as it would without them.
+_CACHE_TAG = "cpython-311"
+
 def _impl(ctx):
     root = "/".join([p for p in [ctx.label.workspace_root, ctx.label.package] if p])
-    outs = {}
+    outs = []
     args = ctx.actions.args()
     for src in ctx.files.srcs:
         if not src.path.startswith(root + "/"):
             fail("py_bytecode %s: %s is not under %s" % (ctx.label, src.path, root))
-        rel_dir = src.path[len(root) + 1:].rpartition("/")[0]
-        if rel_dir not in outs:
-            outs[rel_dir] = ctx.actions.declare_directory((rel_dir + "/" if rel_dir else "") + "__pycache__")
-        args.add("%s=%s" % (src.path, outs[rel_dir].path))
+        rel_dir, _, base = src.path[len(root) + 1:].rpartition("/")
+
+        # One declared file per module, not a directory per package: Bazel 4's remote cache does not serve the
+        # results of actions whose outputs are directories (a second clone ran this action again).
+        out = ctx.actions.declare_file("%s__pycache__/%s.%s.pyc" % (
+            rel_dir + "/" if rel_dir else "",
+            base[:-len(".py")],
+            _CACHE_TAG,
+        ))
+        outs.append(out)
+        args.add("%s=%s" % (src.path, out.path))
     ctx.actions.run(
         executable = ctx.executable._compile,
         arguments = [args],
         inputs = ctx.files.srcs,
-        outputs = outs.values(),
+        outputs = outs,
         mnemonic = "PyBytecode",
         progress_message = "Compiling the Python modules of %s to bytecode" % ctx.label.package,
     )
-    files = depset(outs.values())
+    files = depset(outs)
     return [DefaultInfo(files = files, runfiles = ctx.runfiles(transitive_files = files))]
 
 py_bytecode = rule(

@@ -1,9 +1,9 @@
 """Compiles Python sources to checked-hash bytecode for the py_bytecode rule (py_bytecode.bzl says why).
 
-    py_bytecode_compile.py SRC=PYCACHE_DIR ...
+    py_bytecode_compile.py SRC=PYC ...
 
-Each SRC becomes PYCACHE_DIR/<module>.<interpreter cache tag>.pyc, as the import system names it. The tag is this
-interpreter's: the rule runs it with the Python toolchain that runs the modules.
+Each SRC becomes the file PYC (`__pycache__/<module>.<cache tag>.pyc`, as the import system names it, the rule
+declares it).
 """
 
 import os
@@ -13,12 +13,11 @@ import sys
 
 def main(argv: list) -> int:
     for arg in argv:
-        src, _, out_dir = arg.rpartition("=")
-        os.makedirs(out_dir, exist_ok=True)
-        module = os.path.splitext(os.path.basename(src))[0]
+        src, _, out = arg.rpartition("=")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
         py_compile.compile(
             src,
-            cfile=os.path.join(out_dir, "%s.%s.pyc" % (module, sys.implementation.cache_tag)),
+            cfile=out,
             dfile=src,
             doraise=True,
             invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH,
