@@ -267,14 +267,12 @@ def main(argv) -> int:
         return _fail(str(e))
     try:
         from . import driver
-        from .frontend.onnx_reader import parse_dims, parse_frozen
+        from .frontend.shape_flags import parse_dims, parse_frozen, parse_input_shapes
 
         driver.ONNX_DIMS.clear()
         driver.ONNX_DIMS.update(parse_dims(FLAGS.dim))
         driver.ONNX_FROZEN.clear()
         driver.ONNX_FROZEN.update(parse_frozen(FLAGS.freeze_input))
-        from .frontend.onnx_normalize import parse_input_shapes
-
         driver.ONNX_INPUT_SHAPES.clear()
         driver.ONNX_INPUT_SHAPES.update(parse_input_shapes(FLAGS.input_shape))
         from .ops.kernel_table import parse_specialize

@@ -36,21 +36,6 @@ from .onnx_ops.values import Value
 _MAX_ROUNDS = 32  # each round folds at least one node; real exports settle in 2-4
 
 
-def parse_input_shapes(items) -> dict:
-    """['x=1,512', 'state=2,1,128'] -> {'x': [1, 512], 'state': [2, 1, 128]} (`--input_shape`)."""
-    out = {}
-    for item in items or []:
-        name, sep, value = str(item).partition("=")
-        dims = [d.strip() for d in value.split(",")] if value.strip() else []
-        if not sep or not name.strip() or not all(d.isdigit() for d in dims):
-            raise CompileError(
-                f"--input_shape '{item}' is not NAME=D0,D1,... with non-negative integer dimensions "
-                "(e.g. --input_shape x=1,512)."
-            )
-        out[name.strip()] = [int(d) for d in dims]
-    return out
-
-
 class _Consts:
     """The folding view fold.py expects of the reader: values (name -> Value with .const), shapes, model."""
 

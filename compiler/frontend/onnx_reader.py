@@ -50,37 +50,6 @@ _NUMPY_TYPES = {
 }
 
 
-def parse_dims(pins) -> dict:
-    """['batch=1', 'seq=16'] -> {'batch': 1, 'seq': 16}."""
-    out = {}
-    for item in pins or []:
-        name, sep, value = str(item).partition("=")
-        if not sep or not name.strip() or not value.strip().isdigit() or int(value) <= 0:
-            raise CompileError(f"--dim '{item}' is not NAME=N with a positive integer N (e.g. --dim batch=1).")
-        out[name.strip()] = int(value)
-    return out
-
-
-def parse_frozen(items) -> dict:
-    """['w=weights.npy'] -> {'w': array}: graph inputs to compile as constants (`--freeze_input`)."""
-    out = {}
-    for item in items or []:
-        name, sep, path = str(item).partition("=")
-        if not sep or not name.strip() or not path.strip():
-            raise CompileError(
-                f"--freeze_input '{item}' is not NAME=FILE.npy (the graph input's name and a .npy "
-                "file with its constant value)."
-            )
-        try:
-            arr = np.load(path.strip(), allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise CompileError(f"--freeze_input {name}: cannot read '{path}' as a .npy array ({e}).") from None
-        if not isinstance(arr, np.ndarray):
-            raise CompileError(f"--freeze_input {name}: '{path}' holds several arrays; give one .npy file.")
-        out[name.strip()] = arr
-    return out
-
-
 def load_onnx(path: str, dims: dict = None, frozen: dict = None, input_shapes: dict = None) -> Graph:
     name = os.path.basename(path) or path
     try:

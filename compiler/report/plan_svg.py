@@ -6,7 +6,8 @@ box shows its tensor name, size and lifetime. Everything that comes from the mod
 """
 
 import re
-from xml.sax.saxutils import escape as _escape
+# html.escape(quote=False) escapes &, < and > as xml.sax.saxutils.escape does, without importing urllib and http.
+from html import escape as _html_escape
 
 # Characters XML 1.0 forbids even as character references (C0 controls but tab/newline/CR, surrogates, U+FFFE/F);
 # a model name may hold any of them.
@@ -14,7 +15,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def escape(text: str) -> str:
-    return _escape(_NOT_XML.sub("?", str(text)))
+    return _html_escape(_NOT_XML.sub("?", str(text)), quote=False)
 
 
 _W, _H = 900, 480  # drawing area in px

@@ -11,7 +11,8 @@ import pytest
 from onnx import TensorProto, helper
 
 from compiler.errors import CompileError
-from compiler.frontend.onnx_reader import load_onnx, parse_frozen
+from compiler.frontend.onnx_reader import load_onnx
+from compiler.frontend.shape_flags import parse_frozen
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 

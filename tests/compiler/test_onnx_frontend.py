@@ -12,7 +12,8 @@ from onnx import TensorProto, helper
 from compiler.commands.run_cmd import run_model
 from compiler.driver import load_model
 from compiler.errors import CompileError, UnsupportedError
-from compiler.frontend.onnx_reader import load_onnx, parse_dims
+from compiler.frontend.onnx_reader import load_onnx
+from compiler.frontend.shape_flags import parse_dims
 from compiler.oracle import onnxruntime_outputs
 
 MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models")
