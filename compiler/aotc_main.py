@@ -7,7 +7,13 @@ import sys
 # is run directly, make the package importable from the checkout.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from compiler.cli import main  # noqa: E402
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    if sys.argv[1:] == ["--persistent_worker"]:  # Bazel's worker mode (compiler/worker.py)
+        from compiler.worker import serve
+
+        sys.exit(serve())
+    from compiler.cli import main
+    from compiler.worker import expand_params
+
+    # Bazel passes an action's arguments in a parameter file (`@file`), which workers require.
+    sys.exit(main(sys.argv[:1] + expand_params(sys.argv[1:])))

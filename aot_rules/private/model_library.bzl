@@ -3,6 +3,7 @@
 load("@aot_cpu//:defs.bzl", "CPU_CORES")
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:cores.bzl", "COMPILER_TARGETS", "CORES")
+load(":aotc_action.bzl", "run_aotc")
 load(":copts.bzl", "AOT_C_COPTS")
 load(":hygiene_test.bzl", "aot_hygiene_test")
 load(":providers.bzl", "AotModelInfo", "AotUserKernelInfo")
@@ -107,9 +108,9 @@ def _aot_model_codegen_impl(ctx):
         # The compiler reads an ONNX model's external data from beside the model file only.
         if f.dirname != ctx.file.model.dirname:
             fail("%s: model_data file %s is not in the directory of the model %s; keep the weights file next to the model." % (ctx.label, f.short_path, ctx.file.model.short_path))
-    ctx.actions.run(
-        executable = ctx.executable._compiler,
-        arguments = [args],
+    run_aotc(
+        ctx,
+        args,
         inputs = [ctx.file.model] + ctx.files.model_data,
         outputs = outs.values(),
         mnemonic = "AotCompile",

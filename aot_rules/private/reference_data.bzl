@@ -6,6 +6,7 @@ cc_library so firmware can check a model on the target with known inputs.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load(":aotc_action.bzl", "run_aotc")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS")
 load(":copts.bzl", "AOT_C_COPTS")
 
@@ -46,9 +47,9 @@ def _aot_reference_gen_impl(ctx):
     args.add("--out_dir", outs[0].dirname)
     args.add("--count", str(ctx.attr.count))
     args.add("--seed", str(ctx.attr.seed))
-    ctx.actions.run(
-        executable = ctx.executable._compiler,
-        arguments = [args],
+    run_aotc(
+        ctx,
+        args,
         inputs = [ctx.file.model] + ctx.files.model_data,
         outputs = outs,
         mnemonic = "AotReference",

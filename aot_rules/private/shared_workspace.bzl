@@ -14,6 +14,7 @@ The `<name>_report` target is `<name>_plan.svg`: the models' plans drawn where t
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load(":aotc_action.bzl", "run_aotc")
 load(":copts.bzl", "AOT_C_COPTS")
 load(":model_library.bzl", "validate_prefix")
 load(":providers.bzl", "AotModelInfo")
@@ -114,9 +115,9 @@ def _aot_workspace_impl(ctx):
     args.add("workspace")
     args.add_all(reports)
     args.add_all(["--quiet", "--prefix", name, "--mode", ctx.attr.mode, "--out_dir", svg.dirname])
-    ctx.actions.run(
-        executable = ctx.executable._compiler,
-        arguments = [args],
+    run_aotc(
+        ctx,
+        args,
         inputs = reports,
         outputs = [svg],
         mnemonic = "AotWorkspacePlan",
