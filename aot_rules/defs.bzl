@@ -1,6 +1,8 @@
 """Public API of aot_rules. Load rules from here only; everything else is private and may change.
 
 - `aot_model_library`: compiles a .tflite/.onnx model to plain, prefix-mangled C; a cc_library.
+- `aot_quantize`: quantization inside the build (`aot_model_library(quantize = aot_quantize(...))`): onnxruntime's
+  static quantizer (QDQ) on a float ONNX model, the float-vs-int8 agreement reported and checked.
 - `aot_model_test`: bit-exact test of a model's C against the TFLite Micro interpreter, on host and boards.
 - `aot_workspace`: one static workspace buffer shared by several model libraries (exclusive or concurrent use).
 - `aot_reference_data`: seeded inputs + reference outputs of a model as C arrays, for on-target checks.
@@ -23,12 +25,14 @@ load(
     _AotUserKernelInfo = "AotUserKernelInfo",
 )
 load("//aot_rules/private:qemu_test.bzl", _aot_qemu_test = "aot_qemu_test")
+load("//aot_rules/private:quantize.bzl", _aot_quantize = "aot_quantize")
 load("//aot_rules/private:reference_data.bzl", _aot_reference_data = "aot_reference_data")
 load("//aot_rules/private:shared_workspace.bzl", _aot_workspace = "aot_workspace")
 load("//aot_rules/private:user_kernel.bzl", _aot_user_kernel = "aot_user_kernel")
 
 aot_model_library = _aot_model_library
 aot_model_test = _aot_model_test
+aot_quantize = _aot_quantize
 aot_workspace = _aot_workspace
 aot_reference_data = _aot_reference_data
 aot_board = _aot_board

@@ -103,6 +103,35 @@ flags.DEFINE_multi_string(
     "dimensions the exporter left unnamed.",
     flag_values=FLAGS,
 )
+flags.DEFINE_string(
+    "calibration",
+    None,
+    "quantize: .npz calibration set, one array per model input (key = input name), samples on the first axis.",
+    flag_values=FLAGS,
+)
+flags.DEFINE_boolean(
+    "per_channel", True, "quantize: int8 weights per output channel (--noper_channel: per tensor).", flag_values=FLAGS
+)
+flags.DEFINE_enum("activations", "int8", ["int8", "uint8"], "quantize: activation type.", flag_values=FLAGS)
+flags.DEFINE_float(
+    "min_top1",
+    None,
+    "quantize: fail unless the quantized model picks the float model's top-1 class on at least this fraction of "
+    "the calibration samples (classifier outputs, e.g. 0.95).",
+    flag_values=FLAGS,
+)
+flags.DEFINE_float(
+    "min_snr_db",
+    None,
+    "quantize: fail if an output's signal-to-noise ratio against the float model is under this (dB).",
+    flag_values=FLAGS,
+)
+flags.DEFINE_float(
+    "max_abs_error",
+    None,
+    "quantize: fail if an output's largest absolute error against the float model is over this.",
+    flag_values=FLAGS,
+)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
 
 # The flags every command that reads a model accepts (limits, and the ONNX input shaping).
@@ -144,6 +173,25 @@ COMMAND_HELP = {
         """refdata MODEL --prefix P --out_dir D [--count N] [--seed S]
                   write P_ref.h / P_ref.c: seeded input cases and the reference outputs, for firmware checks""",
         ("prefix", "out_dir", "count", "seed", "quiet") + _MODEL_FLAGS,
+    ),
+    "quantize": (
+        """quantize MODEL.onnx --calibration CALIB.npz --prefix P --out_dir D [--noper_channel]
+          [--activations int8|uint8] [--min_top1 F] [--min_snr_db DB] [--max_abs_error E]
+                  quantize a float ONNX model with onnxruntime's static quantizer (QDQ, int8 weights) into
+                  P.onnx; P_quantize.json: float-vs-int8 agreement on the calibration set per output (top-1
+                  for classifiers, SNR, max abs error); fails under a threshold. A .tflite is refused""",
+        (
+            "prefix",
+            "out_dir",
+            "calibration",
+            "per_channel",
+            "activations",
+            "min_top1",
+            "min_snr_db",
+            "max_abs_error",
+            "quiet",
+        )
+        + _MODEL_FLAGS,
     ),
     "workspace": (
         """workspace REPORT.json... --prefix NAME --out_dir D [--mode exclusive|concurrent]
@@ -203,6 +251,7 @@ def _commands():
         compile_cmd,
         crt_cmd,
         info_cmd,
+        quantize_cmd,
         refdata_cmd,
         report_cmd,
         run_cmd,
@@ -217,6 +266,7 @@ def _commands():
         "compile": (compile_cmd.run_compile, ("prefix", "out_dir")),
         "run": (run_cmd.run_run, ("inputs",)),
         "info": (info_cmd.run_info, ()),
+        "quantize": (quantize_cmd.run_quantize, ("prefix", "out_dir", "calibration")),
         "testgen": (testgen_cmd.run_testgen, ("prefix", "out_dir")),
         "workspace": (workspace_cmd.run_workspace, ("prefix", "out_dir")),
     }

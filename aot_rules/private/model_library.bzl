@@ -7,6 +7,7 @@ load(":aotc_action.bzl", "run_aotc")
 load(":copts.bzl", "AOT_C_COPTS")
 load(":hygiene_test.bzl", "aot_hygiene_test")
 load(":providers.bzl", "AotModelInfo", "AotUserKernelInfo")
+load(":quantize.bzl", "aot_quantized_model")
 load(":user_kernel.bzl", "invert_kernel_map", "kernel_flags")
 
 _C_KEYWORDS = [
@@ -148,7 +149,7 @@ aot_model_codegen = rule(
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, **kwargs):
+def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, quantize = None, **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -175,6 +176,10 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         default the core of the platform being built: aot_rules' boards and aot_firmware set it, a user's own
         platform gives it with a standard @platforms//cpu value (armv6-m, armv7-m, armv7e-m, armv7e-mf, armv8-m,
         armv8.1-m, where its @platforms has them); otherwise the host.
+      quantize: `aot_quantize(calibration = "calib.npz", ...)`: `model` is a float ONNX model that onnxruntime's
+        static quantizer (QDQ) quantizes in the build (`<name>_quantized`, the model file the library compiles);
+        `<name>_quantize_report` is the float-vs-int8 agreement on the calibration set, and a threshold of
+        aot_quantize not met fails the build (docs/quantize.md).
       custom_ops: {"MyOp": "//pkg:my_op"}: the model's CUSTOM operator MyOp runs the function of the
         aot_user_kernel //pkg:my_op (crt/include/aot/user_kernel.h), whose cc_library is linked in.
       offload: {"CONV_2D": "//pkg:npu_conv2d"}: built-in operators matching the key (an operator type, "#N" for
@@ -184,6 +189,32 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
     """
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_library(name = \"%s\")" % name)
+    if quantize:
+        aot_quantized_model(
+            name = name + "_quantized",
+            model = model,
+            model_data = model_data,
+            calibration = quantize.calibration,
+            per_channel = quantize.per_channel,
+            activations = quantize.activations,
+            min_top1 = quantize.min_top1,
+            min_snr_db = quantize.min_snr_db,
+            max_abs_error = quantize.max_abs_error,
+            compiler_flags = quantize.compiler_flags,
+            visibility = kwargs.get("visibility"),
+            testonly = kwargs.get("testonly"),
+            tags = kwargs.get("tags"),
+        )
+        native.filegroup(
+            name = name + "_quantize_report",
+            srcs = [":%s_quantized" % name],
+            output_group = "report",
+            testonly = kwargs.get("testonly"),
+            tags = kwargs.get("tags"),
+            visibility = kwargs.get("visibility"),
+        )
+        model = ":%s_quantized" % name
+        model_data = []  # the quantized model is one self-contained file
     codegen = name + "_codegen"
     aot_model_codegen(
         name = codegen,

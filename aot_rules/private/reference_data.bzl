@@ -30,6 +30,9 @@ _one_config = transition(
     outputs = ["//command_line_option:platforms", "//command_line_option:compilation_mode"],
 )
 
+# Also used by aot_quantize's action (quantize.bzl), whose result likewise depends on no board or mode.
+ONE_CONFIG = _one_config
+
 def _aot_reference_gen_impl(ctx):
     # testgen's source includes the model's header: it gets a directory of its own, so that, built for a board, it
     # cannot find the header generated for another configuration beside it (a quoted #include looks there first).
