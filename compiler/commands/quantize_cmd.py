@@ -1,8 +1,8 @@
 """`quantize MODEL --calibration CALIB.npz --prefix P --out_dir D`: a float ONNX model statically quantized by
 onnxruntime's quantizer (QDQ, int8 weights per channel by default) into D/P.onnx, and the float-vs-quantized
 agreement on the calibration set into D/P_quantize.json; fails with one paragraph when a threshold
-(--min_top1, --min_snr_db, --max_abs_error) is not met. A float .tflite is refused: no maintained converter that
-quantizes a .tflite file installs from the package registry and runs offline here (docs/quantize.md)."""
+(--min_top1, --min_snr_db, --max_abs_error) is not met. A float .tflite is refused: its maintained quantizer
+(ai-edge-quantizer) is not among the pinned requirements (docs/quantize.md)."""
 
 import json
 import math
@@ -15,11 +15,12 @@ from ..quantize.calibration import load_calibration
 from ..quantize.ort_static import quantize_qdq
 
 TFLITE_REFUSAL = (
-    "{label} is a .tflite model: `aotc quantize` (aot_quantize) quantizes float ONNX models only. No maintained "
-    "quantizer of .tflite files installs from the package registry and runs offline here (the TensorFlow Lite "
-    "converter quantizes from a SavedModel or Keras model, not from a .tflite; Google's ai-edge-quantizer needs "
-    "TensorFlow and LiteRT wheels). Quantize when you convert (TFLiteConverter with a representative_dataset, "
-    "int8), or export the float model to ONNX and quantize that."
+    "{label} is a .tflite model: `aotc quantize` (aot_quantize) quantizes float ONNX models only, with onnxruntime's "
+    "quantizer from the pinned requirements. The maintained quantizer of .tflite files, Google's ai-edge-quantizer "
+    "(with ai-edge-litert), installs from the package registry and runs offline, but it is not among aot_rules' "
+    "pinned requirements yet, and it needs a model with a SignatureDef. Quantize when you convert "
+    "(TFLiteConverter with a representative_dataset, int8 in and out), or export the float model to ONNX and "
+    "quantize that (docs/quantize.md)."
 )
 
 
@@ -58,7 +59,11 @@ def run_quantize(model: str, flags) -> int:
         "activations": flags.activations,
         "weights": "int8 per channel" if flags.per_channel else "int8 per tensor",
         "calibration": {"file": os.path.basename(flags.calibration), "samples": len(samples)},
-        "thresholds": {"min_top1": flags.min_top1, "min_snr_db": flags.min_snr_db, "max_abs_error": flags.max_abs_error},
+        "thresholds": {
+            "min_top1": flags.min_top1,
+            "min_snr_db": flags.min_snr_db,
+            "max_abs_error": flags.max_abs_error,
+        },
         "outputs": [{k: _json_number(v) for k, v in e.items()} for e in figures],
     }
     with open(os.path.join(flags.out_dir, flags.prefix + "_quantize.json"), "w") as f:

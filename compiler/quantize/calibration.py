@@ -62,8 +62,8 @@ def load_calibration(path: str, model) -> list:
             shown = tuple("?" if d is None else d for d in want)
             raise CompileError(
                 f"Calibration array '{name}' has shape {arr.shape}; the model's input '{name}' has shape {shown}, "
-                f"so the array must be (N,) + {shown} (N samples), {shown} (one sample), or (N,) + {shown[1:]} for a batch-1 "
-                "input (the samples on the batch axis)."
+                f"so the array must be (N,) + {shown} (N samples), {shown} (one sample), or (N,) + {shown[1:]} "
+                "for a batch-1 input (the samples on the batch axis)."
             )
         if not np.all(np.isfinite(arr)):
             raise CompileError(f"Calibration array '{name}' holds NaN or infinite values; calibrate on real data.")

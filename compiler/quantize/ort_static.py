@@ -22,7 +22,8 @@ def _refuse_non_float(model, label: str) -> None:
         {
             n.op_type
             for n in model.graph.node
-            if n.op_type in ("QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "DynamicQuantizeLinear")
+            if n.op_type
+            in ("QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "DynamicQuantizeLinear")
         }
     )
     if quant_ops:

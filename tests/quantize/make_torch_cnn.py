@@ -64,7 +64,7 @@ def main() -> None:
     net = model()
     opt = torch.optim.Adam(net.parameters(), lr=0.01)
     x, y = blobs(rng, 512)
-    for step in range(150):
+    for _ in range(150):
         idx = rng.integers(0, len(x), 32)
         opt.zero_grad()
         loss = torch.nn.functional.cross_entropy(net(torch.from_numpy(x[idx])), torch.from_numpy(y[idx]))

@@ -1,0 +1,109 @@
+"""`aotc quantize` (what aot_quantize runs in the build): onnxruntime's static quantizer on the committed PyTorch CNN
+(tests/quantize/make_torch_cnn.py) gives the same bytes on every run (the action must be reproducible for the
+remote cache), a report of the float-vs-int8 agreement, a quantized model the compiler runs on its int8 kernels,
+one paragraph naming the output, figure and threshold when a threshold is not met, and clear refusals (a .tflite, a
+quantized model, a calibration set that does not fit the model's inputs)."""
+
+import json
+import os
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from compiler import cli
+from compiler.driver import load_model
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+QDIR = os.path.join(HERE, "..", "quantize")
+MODEL = os.path.join(QDIR, "torch_cnn_float.onnx")
+CALIB = os.path.join(QDIR, "torch_cnn_calib.npz")
+
+
+def _quantize(tmp_path, capsys, *extra, model=MODEL, calib=CALIB, out="q"):
+    rc = cli.main(
+        ["aotc", "quantize", model, "--calibration", calib, "--prefix", "net", "--out_dir", str(tmp_path / out)]
+        + list(extra)
+    )
+    return rc, capsys.readouterr()
+
+
+def test_quantize_reports_agreement_reproducibly_and_compiles(tmp_path, capsys):
+    rc, out = _quantize(tmp_path, capsys, "--min_top1", "0.98", "--min_snr_db", "40", "--max_abs_error", "0.2")
+    assert rc == 0, out.err
+    assert "output 'logits' over 64 samples: top-1 agreement 100.00%" in out.out
+    report = json.load(open(tmp_path / "q" / "net_quantize.json"))
+    (logits,) = report["outputs"]
+    assert logits["output"] == "logits" and logits["samples"] == 64
+    assert logits["top1_agreement"] == 1.0 and 40 < logits["snr_db"] < 60 and 0 < logits["max_abs_error"] < 0.2
+    assert report["thresholds"] == {"min_top1": 0.98, "min_snr_db": 40.0, "max_abs_error": 0.2}
+    # The same inputs give the same bytes (a Bazel action's outputs must be reproducible).
+    rc, _ = _quantize(tmp_path, capsys, "--min_top1", "0.98", "--min_snr_db", "40", "--max_abs_error", "0.2", out="r")
+    assert rc == 0
+    for name in ("net.onnx", "net_quantize.json"):
+        assert (tmp_path / "q" / name).read_bytes() == (tmp_path / "r" / name).read_bytes(), name
+    # QDQ with int8 activations and per-channel symmetric int8 weights: the compiler runs it on the int8 kernels.
+    g = load_model(str(tmp_path / "q" / "net.onnx"))
+    convs = [op for op in g.ops if op.kind == "CONV_2D"]
+    assert len(convs) == 2 and all(op.outputs[0].dtype == "int8" for op in convs)
+    assert all(len(op.inputs[1].quant.scale) == op.inputs[1].shape[0] for op in convs)
+    assert "FULLY_CONNECTED" in [op.kind for op in g.ops]
+
+
+def test_threshold_above_the_agreement_fails_with_one_paragraph(tmp_path, capsys):
+    rc, out = _quantize(tmp_path, capsys, "--min_snr_db", "60")
+    assert rc == 2
+    err = " ".join(out.err.split())
+    assert err.count("aotc: error:") == 1 and "Traceback" not in err
+    assert "output 'logits' of torch_cnn_float.onnx" in err
+    assert "45.19 dB" in err and "threshold of 60 dB (min_snr_db)" in err
+    assert not (tmp_path / "q" / "net.onnx").exists(), "a model under the threshold must not be left for the build"
+    rc, out = _quantize(tmp_path, capsys, "--max_abs_error", "0.01")
+    assert rc == 2 and "over the threshold of 0.01 (max_abs_error)" in out.err
+
+
+def test_tflite_is_refused_naming_why(tmp_path, capsys):
+    path = os.path.join(HERE, "..", "models", "decoder_float.tflite")
+    rc, out = _quantize(tmp_path, capsys, model=path)
+    err = " ".join(out.err.split())
+    assert rc == 2 and "decoder_float.tflite is a .tflite model" in err and "ai-edge-quantizer" in err
+
+
+def test_quantized_model_is_refused(tmp_path, capsys):
+    path = os.path.join(HERE, "..", "models", "onnx_cnn_qdq.onnx")
+    np.savez(tmp_path / "c.npz", input=np.zeros((2, 1, 3, 16, 16), np.float32))
+    rc, out = _quantize(tmp_path, capsys, model=path, calib=str(tmp_path / "c.npz"))
+    assert rc == 2 and "is quantized already" in out.err and "QuantizeLinear" in out.err
+
+
+@pytest.mark.parametrize(
+    "arrays, want",
+    [
+        ({"y": np.zeros((4, 1, 1, 16, 16), np.float32)}, "missing ['x']"),
+        ({"x": np.zeros((4, 1, 8, 8), np.float32)}, "has shape (4, 1, 8, 8)"),
+        ({"x": np.full((4, 1, 16, 16), np.nan, np.float32)}, "NaN"),
+    ],
+)
+def test_calibration_that_does_not_fit_is_refused(tmp_path, capsys, arrays, want):
+    np.savez(tmp_path / "c.npz", **arrays)
+    rc, out = _quantize(tmp_path, capsys, calib=str(tmp_path / "c.npz"))
+    assert rc == 2 and want in out.err and "Traceback" not in out.err
+
+
+def test_top1_threshold_needs_a_classifier(tmp_path, capsys):
+    node = helper.make_node("Relu", ["x"], ["y"])
+    g = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 3])],
+    )
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, tmp_path / "relu.onnx")
+    np.savez(tmp_path / "c.npz", x=np.random.default_rng(0).normal(size=(8, 1, 2, 3)).astype(np.float32))
+    rc, out = _quantize(
+        tmp_path, capsys, "--min_top1", "0.9", model=str(tmp_path / "relu.onnx"), calib=str(tmp_path / "c.npz")
+    )
+    assert rc == 2 and "none of its outputs is a classifier's scores" in out.err
