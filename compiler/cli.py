@@ -132,10 +132,25 @@ flags.DEFINE_float(
     "quantize: fail if an output's largest absolute error against the float model is over this.",
     flag_values=FLAGS,
 )
+flags.DEFINE_boolean(
+    "qdq_exact",
+    False,
+    "ONNX QDQ models: run Conv and Gemm/MatMul as onnxruntime runs the QDQ graph (the integer product on float32 "
+    "kernels, requantized once, half to even): bit-exact with onnxruntime, slower than the int8 kernels.",
+    flag_values=FLAGS,
+)
 flags.DEFINE_integer("seed", 0, "testgen, refdata: seed of the random inputs.", flag_values=FLAGS)
 
 # The flags every command that reads a model accepts (limits, and the ONNX input shaping).
-_MODEL_FLAGS = ("dim", "input_shape", "freeze_input", "max_tensor_bytes", "max_weight_bytes", "max_model_bytes")
+_MODEL_FLAGS = (
+    "dim",
+    "input_shape",
+    "freeze_input",
+    "qdq_exact",
+    "max_tensor_bytes",
+    "max_weight_bytes",
+    "max_model_bytes",
+)
 _KERNEL_FLAGS = ("target", "specialize", "strict_kernels", "io_in_workspace", "custom_op", "offload")
 
 # command -> (usage lines, the flags it reads). `aotc <command> --help` prints both, with each flag's help text;
@@ -325,6 +340,9 @@ def main(argv) -> int:
         driver.ONNX_FROZEN.update(parse_frozen(FLAGS.freeze_input))
         driver.ONNX_INPUT_SHAPES.clear()
         driver.ONNX_INPUT_SHAPES.update(parse_input_shapes(FLAGS.input_shape))
+        from .frontend.onnx_ops import qdq_exact
+
+        qdq_exact.ENABLED = FLAGS.qdq_exact
         from .ops.kernel_table import parse_specialize
 
         parse_specialize(FLAGS.specialize)  # a bad --specialize fails before any work
@@ -363,6 +381,9 @@ def main(argv) -> int:
         return 3
     finally:
         FLAGS.unparse_flags()
+        from .frontend.onnx_ops import qdq_exact
+
+        qdq_exact.ENABLED = False  # a process that runs several commands (the tests) starts each without it
 
 
 def console_main() -> int:

@@ -23,6 +23,7 @@ def aot_model_test(
         sanitizers = True,
         tags = [],
         io_in_workspace = False,
+        compiler_flags = [],
         **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
 
@@ -43,12 +44,14 @@ def aot_model_test(
       tags: extra tags for every test.
       io_in_workspace: compile the model with its inputs and outputs inside the workspace (the generated test
         copies each case in and out through the accessors).
+      compiler_flags: extra `aotc compile` flags, also given to the reference generator; e.g. ["--qdq_exact"]
+        (an ONNX QDQ model's Conv / Gemm as onnxruntime runs them: the test then requires equal outputs).
       **kwargs: size, timeout, visibility, ...
     """
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
     lib = name + "_model"
-    aot_model_library(name = lib, model = model, model_data = model_data, prefix = prefix, io_in_workspace = io_in_workspace, testonly = True)
+    aot_model_library(name = lib, model = model, model_data = model_data, prefix = prefix, io_in_workspace = io_in_workspace, compiler_flags = compiler_flags, testonly = True)
     aot_reference_gen(
         name = name + "_src",
         model = model,
@@ -57,6 +60,7 @@ def aot_model_test(
         command = "testgen",
         count = count,
         seed = seed,
+        compiler_flags = compiler_flags,
         testonly = True,
     )
     cc_test(

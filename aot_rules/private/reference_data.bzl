@@ -50,6 +50,7 @@ def _aot_reference_gen_impl(ctx):
     args.add("--out_dir", outs[0].dirname)
     args.add("--count", str(ctx.attr.count))
     args.add("--seed", str(ctx.attr.seed))
+    args.add_all(ctx.attr.compiler_flags)
     run_aotc(
         ctx,
         args,
@@ -77,6 +78,7 @@ aot_reference_gen = rule(
         "command": attr.string(default = "refdata", values = _OUTPUTS.keys(), doc = "testgen or refdata."),
         "count": attr.int(default = 1, doc = "Number of seeded random input cases."),
         "seed": attr.int(default = 0, doc = "Seed of the random inputs."),
+        "compiler_flags": attr.string_list(doc = "Model flags the library is compiled with (e.g. --qdq_exact, --dim)."),
         "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
     }),
 )

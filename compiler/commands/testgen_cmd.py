@@ -34,6 +34,12 @@ def case_arrays(ref, qualifiers: str, name_of) -> list:
     return L
 
 
+def _c_float(x: float) -> str:
+    """x as a C float literal (0 is "0.0f": "0f" is not C)."""
+    text = f"{x:.9g}"
+    return text + ("f" if any(c in text for c in ".en") else ".0f")
+
+
 def _test_name(f) -> str:
     return f"test_{'in' if f.kind == 'input' else 'want'}_{f.position}"
 
@@ -117,8 +123,8 @@ def render_test(prefix: str, ref) -> str:
         got, want = f"test_got_{f.position}[i]", f"test_want_{f.position}[c * {t.num_elements} + i]"
         steps, atol, rtol = tolerances[f.position]
         if t.dtype == "float32":
-            atol_c = FLOAT_ATOL if atol is None else f"{atol:.9g}f"
-            rtol_c = FLOAT_RTOL if rtol is None else f"{rtol:.9g}f"
+            atol_c = FLOAT_ATOL if atol is None else _c_float(atol)
+            rtol_c = FLOAT_RTOL if rtol is None else _c_float(rtol)
             cond = f"test_float_differs({got}, {want}, {atol_c}, {rtol_c})"
             # Printed as integers scaled by 1e6: no double formatting (soft-double code on the M4) in the image.
             shown, unit = (f"(int)({got} * 1e6f)", f"(int)({want} * 1e6f)"), " (x1e-6)"

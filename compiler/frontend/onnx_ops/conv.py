@@ -10,6 +10,7 @@ SAME nor VALID become an explicit PAD in front.
 import numpy as np
 
 from ...errors import CompileError
+from . import qdq_exact
 from .common import data_tensor, float_const, out_value
 from .context import NotQuantizable
 from .layout import TO_NCHW, TO_NHWC
@@ -215,7 +216,10 @@ def conv(ctx):
         )
     if ctx.quantized:
         weights = _int8_weights(ctx, w)
-        out = emit_conv(ctx, x, weights, bias, ctx.out_name(), ctx.out_qinfo(0))
+        if qdq_exact.ENABLED:
+            out = _exact_conv(ctx, x, weights, bias)
+        else:
+            out = emit_conv(ctx, x, weights, bias, ctx.out_name(), ctx.out_qinfo(0))
         ctx.set_output(0, out)
         return
     wdata = float_const(ctx, w, "the weights").astype(np.float64)
@@ -239,6 +243,23 @@ def conv(ctx):
     ctx.reader.set_value(name, out)
     if name != ctx.out_name():
         ctx.set_output(0, out)
+
+
+def _exact_conv(ctx, x, w: _Weights, bias):
+    """A QDQ Conv as onnxruntime runs it (qdq_exact): the integer convolution in float32, requantized once."""
+    layout = "nhwc" if x.rank == 4 else "onnx"
+    t = data_tensor(ctx, x, layout)
+    in_scale = float(np.asarray(t.quant.scale).reshape(-1)[0])
+    m = int(w.data.shape[0])
+    bias_q = _int8_bias(ctx, bias, in_scale, w.q, m)
+    qdq_exact.check(ctx, w.data, bias_q)
+    xf = Value(x.name + ":centered", x.shape, "float32")
+    xf.tensors[layout] = qdq_exact.centered(ctx, t, x.name)
+    bias_v = Value(f"{ctx.name}:bias", (m,), "float32", const=bias_q.astype(np.float32))
+    acc = emit_conv(ctx, xf, _Weights(np.asarray(w.data, np.float32)), bias_v, ctx.out_name() + ":acc")
+    return qdq_exact.requantize(
+        ctx, acc.tensors[layout], ctx.out_qinfo(0), layout, in_scale, w.q.scale, 3 if layout == "nhwc" else 1
+    )
 
 
 def _attr(node, key, default):

@@ -8,6 +8,7 @@ ONNX defines it (integer product on float kernels with integer values, then roun
 
 import numpy as np
 
+from . import qdq_exact
 from .common import data_tensor, float_const, out_value
 from .context import NotQuantizable
 from .quant import to_qinfo
@@ -55,6 +56,22 @@ def _fc_int8(ctx, a_tensor, wq_data, wq: QInfo, bias, out_shape, out_q):
                 raise NotQuantizable()
             q = np.round(real.reshape(-1) / want).astype(np.int64)
         bias_t = b.const_tensor(f"{ctx.name}:bias", q.astype(np.int32), "int32")
+    if qdq_exact.ENABLED:
+        # As onnxruntime runs the QDQ graph: the integer product in float32, requantized once.
+        qdq_exact.check(ctx, wq_data, None if bias is None else q)
+        acc = b.new_tensor(f"{ctx.name}:acc", out_shape, "float32")
+        fbias = None if bias is None else b.const_tensor(f"{ctx.name}:fbias", q.astype(np.float32), "float32")
+        b.add_op(
+            "FULLY_CONNECTED",
+            [
+                qdq_exact.centered(ctx, a_tensor, ctx.name),
+                b.const_tensor(f"{ctx.name}:fweights", wq_data.astype(np.float32), "float32"),
+                fbias,
+            ],
+            [acc],
+            {"FusedActivationFunction": 0, "WeightsFormat": 0, "KeepNumDims": True},
+        )
+        return qdq_exact.requantize(ctx, acc, out_q, "onnx", in_scale, scale, len(out_shape) - 1)
     out = b.runtime_value(ctx.out_name(), out_shape, "int8", "onnx", out_q)
     b.add_op(
         "FULLY_CONNECTED",
