@@ -13,7 +13,7 @@ load(":reference_data.bzl", "ONE_CONFIG")
 _ACTIVATIONS = ["int8", "uint8"]
 
 def _number(value, what):
-    """A threshold as the string aotc parses: a number (Bazel 5+ has float literals) or a string like "0.95"."""
+    """A threshold as the string aotc parses, from a number (0.95) or a string ("0.95")."""
     if value == None:
         return ""
     text = str(value)
@@ -45,8 +45,8 @@ def aot_quantize(
       per_channel: int8 weights per output channel (False: per tensor).
       activations: "int8" or "uint8".
       min_top1: fail unless the quantized model's top-1 class agrees with the float model's on at least this
-        fraction of the samples (classifier outputs), e.g. "0.98" (a float on Bazel 5+).
-      min_snr_db: fail if an output's signal-to-noise ratio against the float model is under this, in dB.
+        fraction of the samples (classifier outputs), e.g. 0.98.
+      min_snr_db: fail if an output's signal-to-noise ratio against the float model is under this, in dB (e.g. 30).
       max_abs_error: fail if an output's largest absolute error against the float model is over this.
       compiler_flags: extra `aotc quantize` flags (e.g. ["--dim", "batch=1"]).
 
