@@ -3,6 +3,8 @@ classifier's scores ([1, C] or [C], C >= 2), signal-to-noise ratio and largest a
 the user's thresholds, whose breach is one paragraph naming the output, the figure and the threshold."""
 
 import math
+import os
+import sys
 
 import numpy as np
 
@@ -10,11 +12,26 @@ from ..errors import CompileError
 
 
 def quiet_onnxruntime() -> None:
-    """onnxruntime's warnings (e.g. that a sandboxed action cannot persist its telemetry identifier) would print
-    on every build; its errors still raise."""
-    import onnxruntime as ort
-
-    ort.set_default_logger_severity(3)
+    """onnxruntime's warnings would print on every build: it warns when its environment is created where it cannot
+    persist its telemetry identifier (a Bazel sandbox), before any severity can be set. It is imported and its
+    environment created here with stderr closed, then set to report errors only; its errors still raise."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        try:
+            import onnxruntime as ort
+        except Exception as e:  # noqa: BLE001 - a missing or broken install, one paragraph
+            raise CompileError(
+                f"onnxruntime is not available ({type(e).__name__}: {e}); `aotc quantize` runs onnxruntime's "
+                "quantizer. Install the pinned requirements (onnxruntime is one of them)."
+            ) from None
+        ort.set_default_logger_severity(3)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
 
 
 def _session(model_bytes: bytes):

@@ -62,6 +62,7 @@ class _Reader:
 
 def quantize_qdq(model_path: str, samples: list, out_path: str, per_channel: bool, activations: str) -> None:
     """Writes the QDQ-quantized model to out_path."""
+    quiet_onnxruntime()
     try:
         from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
         from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -75,7 +76,6 @@ def quantize_qdq(model_path: str, samples: list, out_path: str, per_channel: boo
             f"Activation type '{activations}' is not supported: the int8 kernels run {' or '.join(ACTIVATIONS)} "
             "activations (weights are int8)."
         )
-    quiet_onnxruntime()
     label = os.path.basename(model_path)
     model = onnx.load(model_path, load_external_data=False)
     _refuse_non_float(model, label)
