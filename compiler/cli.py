@@ -205,8 +205,8 @@ COMMAND_HELP = {
             "min_snr_db",
             "max_abs_error",
             "quiet",
-        )
-        + _MODEL_FLAGS,
+            "max_model_bytes",
+        ),
     ),
     "workspace": (
         """workspace REPORT.json... --prefix NAME --out_dir D [--mode exclusive|concurrent]
