@@ -340,9 +340,9 @@ def main(argv) -> int:
         driver.ONNX_FROZEN.update(parse_frozen(FLAGS.freeze_input))
         driver.ONNX_INPUT_SHAPES.clear()
         driver.ONNX_INPUT_SHAPES.update(parse_input_shapes(FLAGS.input_shape))
-        from .frontend.onnx_ops import qdq_exact
+        from .frontend import qdq_mode
 
-        qdq_exact.ENABLED = FLAGS.qdq_exact
+        qdq_mode.EXACT = FLAGS.qdq_exact
         from .ops.kernel_table import parse_specialize
 
         parse_specialize(FLAGS.specialize)  # a bad --specialize fails before any work
@@ -381,9 +381,9 @@ def main(argv) -> int:
         return 3
     finally:
         FLAGS.unparse_flags()
-        from .frontend.onnx_ops import qdq_exact
+        from .frontend import qdq_mode
 
-        qdq_exact.ENABLED = False  # a process that runs several commands (the tests) starts each without it
+        qdq_mode.EXACT = False  # a process that runs several commands (the tests) starts each without it
 
 
 def console_main() -> int:

@@ -73,12 +73,12 @@ def output_tolerances(model_path: str, graph) -> list:
     --qdq_exact, a QDQ model's int8 outputs and the float outputs dequantized from int8 must be equal."""
     if not model_path.lower().endswith(".onnx"):
         return [(0, None, None) for _ in graph.outputs]
-    from .frontend.onnx_ops import qdq_exact
+    from .frontend import qdq_mode
 
     result = []
     for t in graph.outputs:
         dequantized = t.producer is not None and graph.ops[t.producer].kind == "DEQUANTIZE"
-        if qdq_exact.ENABLED and (dequantized or t.dtype in ("int8", "uint8")):
+        if qdq_mode.EXACT and (dequantized or t.dtype in ("int8", "uint8")):
             result.append((0, 0.0, 0.0))
             continue
         atol = 1e-5

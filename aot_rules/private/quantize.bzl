@@ -7,6 +7,7 @@ configuration (the reference cases' transition: the quantized model depends on n
 agreement on the calibration set), and fails the build with one paragraph when a threshold is not met.
 """
 
+load(":aotc_action.bzl", "run_aotc")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS")
 load(":reference_data.bzl", "ONE_CONFIG")
 
@@ -82,9 +83,9 @@ def _aot_quantized_model_impl(ctx):
         if value:
             args.add("--" + flag, value)
     args.add_all(ctx.attr.compiler_flags)
-    ctx.actions.run(
-        executable = ctx.executable._compiler,
-        arguments = [args],
+    run_aotc(
+        ctx,
+        args,
         inputs = [ctx.file.model, ctx.file.calibration] + ctx.files.model_data,
         outputs = [model, report],
         mnemonic = "AotQuantize",

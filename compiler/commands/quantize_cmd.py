@@ -12,7 +12,6 @@ from ..errors import CompileError
 from ..limits import check_model_bytes
 from ..quantize.agreement import check_thresholds, measure, run_all, summary_lines
 from ..quantize.calibration import load_calibration
-from ..quantize.ort_static import quantize_qdq
 
 TFLITE_REFUSAL = (
     "{label} is a .tflite model: `aotc quantize` (aot_quantize) quantizes float ONNX models only, with onnxruntime's "
@@ -39,7 +38,10 @@ def run_quantize(model: str, flags) -> int:
     if not os.path.isfile(model):
         raise CompileError(f"{model}: no such model file.")
     check_model_bytes(label, os.path.getsize(model))
+    # Imported here: every aotc command loads this module, and TFLite compiles never import onnx.
     import onnx
+
+    from ..quantize.ort_static import quantize_qdq
 
     try:
         float_model = onnx.load(model)

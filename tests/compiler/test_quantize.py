@@ -113,7 +113,7 @@ def test_qdq_exact_requantizes_once_and_tests_for_equality(tmp_path, capsys, mon
     """--qdq_exact: the convolutions and the Gemm of the quantized CNN become integer products in float32 followed by
     QUANTIZE_ONNX (one rounding, half to even); the generated test then requires equal outputs. Without the flag the
     int8 kernels run and one step is allowed. (//tests/quantize:torch_cnn_test runs the C on the host and QEMU.)"""
-    from compiler.frontend.onnx_ops import qdq_exact
+    from compiler.frontend import qdq_mode
     from compiler.oracle import output_tolerances
 
     rc, out = _quantize(tmp_path, capsys)
@@ -122,7 +122,7 @@ def test_qdq_exact_requantizes_once_and_tests_for_equality(tmp_path, capsys, mon
     g = load_model(path)
     assert [op.kind for op in g.ops].count("QUANTIZE_ONNX") == 1  # the input only
     assert output_tolerances(path, g)[0][0] == 1
-    monkeypatch.setattr(qdq_exact, "ENABLED", True)
+    monkeypatch.setattr(qdq_mode, "EXACT", True)
     g = load_model(path)
     kinds = [op.kind for op in g.ops]
     requant = [op for op in g.ops if op.kind == "QUANTIZE_ONNX" and op.options["Mode"] == "multiply"]
@@ -130,5 +130,5 @@ def test_qdq_exact_requantizes_once_and_tests_for_equality(tmp_path, capsys, mon
     assert all(op.outputs[0].dtype == "float32" for op in g.ops if op.kind in ("CONV_2D", "FULLY_CONNECTED"))
     assert output_tolerances(path, g) == [(0, 0.0, 0.0)]
     # The command line sets it for one command only.
-    monkeypatch.setattr(qdq_exact, "ENABLED", False)
-    assert cli.main(["aotc", "info", path, "--qdq_exact"]) == 0 and not qdq_exact.ENABLED
+    monkeypatch.setattr(qdq_mode, "EXACT", False)
+    assert cli.main(["aotc", "info", path, "--qdq_exact"]) == 0 and not qdq_mode.EXACT

@@ -216,7 +216,7 @@ def conv(ctx):
         )
     if ctx.quantized:
         weights = _int8_weights(ctx, w)
-        if qdq_exact.ENABLED:
+        if qdq_exact.enabled():
             out = _exact_conv(ctx, x, weights, bias)
         else:
             out = emit_conv(ctx, x, weights, bias, ctx.out_name(), ctx.out_qinfo(0))

@@ -56,7 +56,7 @@ def _fc_int8(ctx, a_tensor, wq_data, wq: QInfo, bias, out_shape, out_q):
                 raise NotQuantizable()
             q = np.round(real.reshape(-1) / want).astype(np.int64)
         bias_t = b.const_tensor(f"{ctx.name}:bias", q.astype(np.int32), "int32")
-    if qdq_exact.ENABLED:
+    if qdq_exact.enabled():
         # As onnxruntime runs the QDQ graph: the integer product in float32, requantized once.
         qdq_exact.check(ctx, wq_data, None if bias is None else q)
         acc = b.new_tensor(f"{ctx.name}:acc", out_shape, "float32")

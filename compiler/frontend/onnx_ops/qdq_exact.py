@@ -11,11 +11,13 @@ x_scale * w_scale / y_scale in double precision and rounds half to even. Slower 
 
 import numpy as np
 
+from .. import qdq_mode
 from .quant import check_exact, quantize_onnx, requant_multiplier
 from .values import QInfo
 
-# Set by the command line (aotc compile / testgen / run --qdq_exact) before a model is read.
-ENABLED = False
+
+def enabled() -> bool:
+    return qdq_mode.EXACT
 
 
 def centered(ctx, t, name: str):
