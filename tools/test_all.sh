@@ -41,23 +41,61 @@ fi
 passed=0
 failed=0
 started=$SECONDS
+logs=$(mktemp -d)
 suite() {  # suite NAME COMMAND...
   echo "=== $1"
   local start=$SECONDS
   if "${@:2}"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "=== $1 FAILED"; fi
   echo "=== $1: $((SECONDS - start)) s"
 }
+# A lane runs its suites one after the other into a log and records each result; `report` prints the logs in
+# order and counts the results (the lanes run at the same time, so their output would interleave).
+lane() {  # lane NAME then (suite title, command string) pairs
+  local name=$1 n=0
+  shift
+  while [ $# -ge 2 ]; do
+    n=$((n + 1))
+    local start=$SECONDS
+    if bash -c "$2" >"$logs/$name.$n.log" 2>&1; then echo pass >"$logs/$name.$n.rc"; else echo FAILED >"$logs/$name.$n.rc"; fi
+    echo "$1|$((SECONDS - start))" >"$logs/$name.$n.title"
+    shift 2
+  done
+}
+report() {  # report LANE...
+  local name n f title secs
+  for name in "$@"; do
+    n=1
+    while [ -f "$logs/$name.$n.title" ]; do
+      f="$logs/$name.$n"
+      IFS='|' read -r title secs <"$f.title"
+      echo "=== $title"
+      cat "$f.log"
+      if [ "$(cat "$f.rc")" = pass ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "=== $title FAILED"; fi
+      echo "=== $title: $secs s"
+      n=$((n + 1))
+    done
+  done
+}
 suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
 suite "bazel test //..." bazel test //...
-suite "MISRA C:2012 report (cppcheck; every finding has a deviation record)" "$root/.venv/bin/python" "$root/tools/misra.py"
-if [ -f "$root/e2e/WORKSPACE" ]; then
-  suite "e2e consumer workspace" bash -c "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh && ./check_toolchain_resolution.sh; rc=\$?; bazel shutdown; exit \$rc"
-fi
-suite "budgets fail the build" "$root/tests/budgets/run_test.sh"
-suite "ARM toolchain from a file:// archive" "$root/tests/toolchain_archive/run_test.sh"
-suite "remote cache shared by two clones" "$root/tests/remote_cache/run_test.sh"
-suite "CMake: two models with aotc, ctest under QEMU" "$root/tests/cmake/run_test.sh"
-suite "the aot-rules wheel in a fresh venv" "$root/.venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/wheel"
+# The remaining suites in two lanes at once: one of Bazel workspaces and clones (each fully parallel inside), one of
+# mostly single-threaded tools (cppcheck, pip, CMake), so the two cores stay busy.
+lane_start=$SECONDS
+e2e=(); [ -f "$root/e2e/WORKSPACE" ] && e2e=("e2e consumer workspace"
+  "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh && ./check_toolchain_resolution.sh; rc=\$?; bazel shutdown; exit \$rc")
+lane bazel "${e2e[@]}" \
+  "budgets fail the build" "'$root/tests/budgets/run_test.sh'" \
+  "ARM toolchain from a file:// archive" "'$root/tests/toolchain_archive/run_test.sh'" \
+  "remote cache shared by two clones" "'$root/tests/remote_cache/run_test.sh'" &
+lane_pid=$!
+lane tools \
+  "MISRA C:2012 report (cppcheck; every finding has a deviation record)" "'$root/.venv/bin/python' '$root/tools/misra.py'" \
+  "CMake: two models with aotc, ctest under QEMU" "'$root/tests/cmake/run_test.sh'" \
+  "the aot-rules wheel in a fresh venv" "'$root/.venv/bin/python' -m pytest -q -p no:cacheprovider '$root/tests/wheel'"
+wait "$lane_pid"
+report bazel tools
+echo "test_all: the two lanes of suites took $((SECONDS - lane_start)) s together"
+rm -rf "$logs"
 # Leave no server behind inside the namespace: the next bazel command starts a fresh one.
 [ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true
 echo "test_all: the suites took $((SECONDS - started)) s"
