@@ -11,7 +11,48 @@ def _nbytes(f) -> str:
     return f"{f.tensor.num_elements}u * sizeof({f.tensor.ctype})"
 
 
-def render_run_harness(prefix: str, fields) -> str:
+def _blob_lines(prefix: str, unbound_run: list) -> list:
+    """A model with its weights in a blob (codegen/weights_blob.py) binds argv[4] first, read into an aligned
+    buffer at byte argv[6] (default 0), handing argv[5] bytes to the bind (default, or negative: the file's size).
+    A run before the bind must return AOT_ERR_WEIGHTS_UNBOUND (else exit 4); a refused bind prints its code and
+    exits with 3."""
+    return (
+        [
+            "    {",
+            "        FILE* fb;",
+            "        size_t got, size, shift;",
+            "        if (argc < 5) {",
+            '            fprintf(stderr, "usage: %s IN OUT COUNT BLOB [SIZE] [SHIFT]\\n", argv[0]);',
+            "            return 2;",
+            "        }",
+            '        fb = fopen(argv[4], "rb");',
+            "        if (fb == NULL) {",
+            '            fprintf(stderr, "cannot open the blob\\n");',
+            "            return 2;",
+            "        }",
+            "        shift = argc > 6 ? (size_t)atoi(argv[6]) : 0u;",
+            "        got = fread(harness_blob + shift, 1, sizeof(harness_blob) - 16u, fb);",
+            "        fclose(fb);",
+            "        size = (argc > 5 && atoi(argv[5]) >= 0) ? (size_t)atoi(argv[5]) : got;",
+        ]
+        + unbound_run
+        + [
+            "        if (rc != AOT_ERR_WEIGHTS_UNBOUND) {",
+            f'            fprintf(stderr, "{prefix}_run gave %d without a bound blob\\n", (int)rc);',
+            "            return 4;",
+            "        }",
+            f"        rc = {prefix}_bind_weights(harness_blob + shift, size);",
+            "        if (rc != 0) {",
+            f'            fprintf(stderr, "{prefix}_bind_weights failed with %d\\n", (int)rc);',
+            "            return 3;",
+            "        }",
+            "    }",
+        ]
+    )
+
+
+def render_run_harness(prefix: str, fields, blob_size: int = None) -> str:
+    """blob_size: the size of the model's weights blob when it reads one (then argv[4] is the blob to bind)."""
     P = prefix.upper()
     ins = [f for f in fields if f.kind == "input"]
     outs = [f for f in fields if f.kind == "output"]
@@ -23,9 +64,13 @@ def render_run_harness(prefix: str, fields) -> str:
         "#include <string.h>",
         "",
         f'#include "{prefix}.h"',
+    ] + (['#include "aot/errors.h"'] if blob_size is not None else []) + [
         "",
         f"static uint8_t harness_ws[{P}_WORKSPACE_SIZE] __attribute__((aligned({P}_WORKSPACE_ALIGN)));",
     ] + state_declaration(prefix, "harness_state")
+    if blob_size is not None:
+        # 16 bytes more than the blob, so a test can hand the bind a misaligned copy.
+        L.append(f"static uint8_t harness_blob[{blob_size + 1024}u] __attribute__((aligned(16)));")
     for f in ins + outs:
         # A zero-size tensor (an ONNX input with a 0 dimension) still needs a valid C array; its byte count is 0.
         L.append(f"static {f.tensor.ctype} harness_{f.kind}_{f.position}[{max(f.tensor.num_elements, 1)}];")
@@ -40,7 +85,7 @@ def render_run_harness(prefix: str, fields) -> str:
         ]
         + io_declarations(prefix, "    ")
         + [
-            "    if (argc != 4) {",
+            "    if (argc < 4) {",
             '        fprintf(stderr, "usage: %s IN OUT COUNT\\n", argv[0]);',
             "        return 2;",
             "    }",
@@ -54,6 +99,19 @@ def render_run_harness(prefix: str, fields) -> str:
         ]
     )
     L += state_reset(prefix, "harness_state", "    ", "return 1;")
+    if blob_size is not None:
+        L += _blob_lines(
+            prefix,
+            run_with_io(
+                prefix,
+                [(f.field, f"harness_input_{f.position}", f"{_nbytes(f)}") for f in ins],
+                [(f.field, f"harness_output_{f.position}", f"{_nbytes(f)}") for f in outs],
+                "harness_ws",
+                "harness_state",
+                "        ",
+                "rc",
+            ),
+        )
     L.append("    for (i = 0; i < n; i++) {")
     for f in ins:
         L += [
