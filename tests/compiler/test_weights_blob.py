@@ -1,6 +1,6 @@
 """Weights as an updatable blob (`--weights blob`, compiler/codegen/weights_blob.py): one build of model A's code runs
 A's blob bit-exact with TFLite Micro on A and, without rebuilding, B's blob (same architecture, other training,
-tests/models/make_blob_models.py) bit-exact on B; blobs of another architecture, format version, truncated,
+tests/weights_blob/make_blob_models.py) bit-exact on B; blobs of another architecture, format version, truncated,
 corrupt or misaligned are refused with their codes (crt/include/aot/errors.h); `aotc blob` names the first
 differing operator when the architectures differ."""
 
@@ -22,7 +22,7 @@ from compiler.driver import compile_model  # noqa: E402
 from compiler.errors import CompileError  # noqa: E402
 from compiler.oracle import random_inputs, reference_outputs, tflm_available  # noqa: E402
 
-MODELS = os.path.join(ROOT, "tests", "models")
+MODELS = os.path.join(ROOT, "tests", "weights_blob")
 A, B, OTHER = (os.path.join(MODELS, f"blob_{m}_int8.tflite") for m in ("a", "b", "other"))
 # The DSP kernels (their weight layouts and folded tables), emulated on the host.
 TARGET = "cortex-m4"

@@ -9,7 +9,9 @@ trained twice, and a third network of another architecture.
 - blob_other_int8.tflite: the same layers with 12 channels in the 1x1 convolution: another architecture, which
   aot_weights_blob refuses (tests/weights_blob:other_architecture_fails).
 
-    .venv/bin/python tests/models/make_blob_models.py [OUT_DIR]   # (re)writes the three files (default: here)
+They live here, not in tests/models, whose every model has golden digests of its code (test_codegen_golden.py).
+
+    .venv/bin/python tests/weights_blob/make_blob_models.py [OUT_DIR]   # (re)writes the three files (default: here)
 """
 
 import os
@@ -17,14 +19,14 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 from calibrated_net import CalibratedNet  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def net(seed, pointwise=16):
-    n = CalibratedNet(seed, f"weights-blob test network, seed {seed} (tests/models/make_blob_models.py)")
+    n = CalibratedNet(seed, f"weights-blob test network, seed {seed} (tests/weights_blob/make_blob_models.py)")
     x = n.input("input", [1, 16, 16, 1], 0.02, 0)
     x = n.conv("conv", x, 8, 3, stride=2)
     x = n.depthwise("depthwise", x)
