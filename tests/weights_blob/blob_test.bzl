@@ -1,0 +1,43 @@
+"""One core's weights-blob test (tests/weights_blob): the library of blob_a_int8.tflite with weights = "blob", B's blob
+for its code, the firmware and its QEMU test, which loads A's, B's and another architecture's blob at `slots`.
+A package per core, since the library's generated files are named after its prefix, `bm`, on every core."""
+
+load("//aot_rules:defs.bzl", "aot_firmware", "aot_model_library", "aot_qemu_test", "aot_weights_blob")
+
+def blob_qemu_test(board, core, slots):
+    aot_model_library(
+        name = "bm",
+        core = core,
+        model = "//tests/weights_blob:blob_a_int8.tflite",
+        weights = "blob",
+    )
+    aot_weights_blob(
+        name = "b",
+        like = ":bm",
+        model = "//tests/weights_blob:blob_b_int8.tflite",
+    )
+    aot_firmware(
+        name = "blob_fw",
+        srcs = ["//tests/weights_blob:blob_main.c"],
+        board = board,
+        defines = [
+            "AOT_BOARD=\\\"%s\\\"" % board,
+            "BLOB_SLOT_A=%su" % slots[0],
+            "BLOB_SLOT_B=%su" % slots[1],
+            "BLOB_SLOT_OTHER=%su" % slots[2],
+        ],
+        deps = [
+            ":bm",
+            "//tests/weights_blob:ref_a",
+            "//tests/weights_blob:ref_b",
+        ],
+    )
+    aot_qemu_test(
+        name = "blob_test",
+        firmware = ":blob_fw",
+        loads = {
+            ":bm_weights_blob": slots[0],
+            ":b": slots[1],
+            "//tests/weights_blob:other_weights_blob": slots[2],
+        },
+    )
