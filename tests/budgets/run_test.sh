@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves that budgets fail the build: each fixture of tests/budgets/BUILD.bazel must fail `bazel build` with a
+# Proves that budgets (and a weights blob of another architecture) fail the build: each fixture of tests/budgets/BUILD.bazel must fail `bazel build` with a
 # message naming the budget, the actual figure and its largest contributors. Run from the repository root.
 set -uo pipefail
 failures=0
@@ -40,5 +40,9 @@ expect_failure //tests/budgets:hello_over_budget "over its flash_budget of 4096 
 expect_failure //tests/budgets:kws_over_region_budget \
   "region DTCM holds [0-9]+ B, over its budget of 8192 B \(8K; the region is 65536 B\)" \
   "Contributors: workspace buffer test_workspace \([0-9]+ B\)" "placed_kws's workspace [0-9]+ B"
+# A weights blob of another architecture than its library's code (tests/weights_blob).
+expect_failure //tests/weights_blob:other_architecture \
+  "blob_other_int8.tflite does not have the architecture of blob_a_int8.tflite" \
+  "operator 2 \(CONV_2D\): tensor 'pointwise/weights' is int8 \[12, 1, 1, 8\] in blob_other_int8.tflite"
 [ "$failures" -eq 0 ] && echo "budget fixtures: all fail as they must"
 [ "$failures" -eq 0 ]

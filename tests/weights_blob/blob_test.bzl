@@ -9,6 +9,8 @@ def blob_qemu_test(board, core, slots):
         name = "bm",
         core = core,
         model = "//tests/weights_blob:blob_a_int8.tflite",
+        # //tests/weights_blob:other_architecture makes a blob for it.
+        visibility = ["//tests/weights_blob:__subpackages__"],
         weights = "blob",
     )
     aot_weights_blob(
