@@ -99,6 +99,12 @@ flags.DEFINE_string(
     flag_values=FLAGS,
 )
 flags.DEFINE_string("out", None, "blob: the weights blob to write.", flag_values=FLAGS)
+flags.DEFINE_string(
+    "embed",
+    None,
+    "blob: also write NAME.h / NAME.c beside --out: the blob as the const array NAME in the weights section.",
+    flag_values=FLAGS,
+)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
 flags.DEFINE_multi_string(
@@ -137,10 +143,10 @@ COMMAND_HELP = {
         ("prefix", "out_dir", "ram_budget", "flash_budget", "quiet", "weights") + _KERNEL_FLAGS + _MODEL_FLAGS,
     ),
     "blob": (
-        """blob MODEL --like P.json --prefix P --out W.bin [the compile flags of P]
+        """blob MODEL --like P.json --prefix P --out W.bin [--embed NAME] [the compile flags of P]
                   write the weights blob of MODEL for the code of P (compiled with --weights blob): fails,
                   naming the first differing operator, when MODEL's architecture is not P's""",
-        ("like", "prefix", "out", "quiet") + _KERNEL_FLAGS + _MODEL_FLAGS,
+        ("like", "prefix", "out", "embed", "quiet") + _KERNEL_FLAGS + _MODEL_FLAGS,
     ),
     "run": (
         """run MODEL --inputs IN.npz --outputs OUT.npz [--io_in_workspace]

@@ -1,11 +1,17 @@
-"""`blob MODEL --like P.json --prefix P --out W.bin`: the weights blob of MODEL for code generated from another model
-of the same architecture (compiled with --weights blob), or one paragraph naming where the architectures differ."""
+"""`blob MODEL --like P.json --prefix P --out W.bin [--embed NAME]`: the weights blob of MODEL for code generated from
+another model of the same architecture (compiled with --weights blob), or one paragraph naming where the
+architectures differ; with --embed also NAME.h / NAME.c beside it, the blob as a const array in the weights section
+(codegen/blob_embed.py)."""
 
 import json
 import os
 
+import numpy as np
+
 from ..codegen.blob_manifest import first_difference
-from ..driver import compile_model
+from ..codegen.blob_embed import render_embed
+from ..codegen.cnames import validate_prefix
+from ..driver import compile_model, write_files
 from ..errors import CompileError
 from ..ops.kernel_table import options_from_flags
 from ..user_kernels import options_from_flags as user_kernel_options
@@ -60,6 +66,9 @@ def run_blob(model: str, flags) -> int:
             f.write(blob)
     except OSError as e:
         raise CompileError(f"Cannot write the blob '{flags.out}': {e.strerror or e}.") from None
+    if flags.embed:
+        validate_prefix(flags.embed)
+        write_files(os.path.dirname(os.path.abspath(flags.out)), render_embed(flags.embed, np.frombuffer(blob, np.uint8)))
     if not flags.quiet:
         print(f"{flags.out}: {len(blob)} B, architecture {like['arch_hash']}")
     return 0

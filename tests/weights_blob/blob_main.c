@@ -7,10 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "a_linked.h"
 #include "aot/errors.h"
 #include "bm.h"
 #include "ref_a_ref.h"
 #include "ref_b_ref.h"
+
+/* The linker script frames the weights section of the firmware's placement (aot_rules/private/link_layout.bzl). */
+extern const uint8_t __aot_weights_start[];
+extern const uint8_t __aot_weights_end[];
 
 /* The size of each slot the blobs are written to: a bind is handed the slot, the blob says how much of it is its. */
 #define SLOT_SIZE 0x4000u
@@ -89,9 +94,15 @@ int main(void)
     memcpy(copy, (const void*)BLOB_SLOT_A, BM_WEIGHTS_BLOB_SIZE);
     expect("A again, from RAM", bm_bind_weights(copy, BM_WEIGHTS_BLOB_SIZE), AOT_OK);
     expect("A's cases again", run_cases(ref_a_ref_input, ref_a_ref_probabilities_want, REF_A_REF_COUNT), 0);
+    /* A's blob linked into the image (aot_weights_blob's _embedded library), placed with the weights. */
+    expect("the linked blob is in the weights section",
+           (a_linked >= __aot_weights_start) && (a_linked + A_LINKED_SIZE <= __aot_weights_end), 1);
+    expect("bind the linked A", bm_bind_weights(a_linked, A_LINKED_SIZE), AOT_OK);
+    expect("A's cases from the linked blob", run_cases(ref_a_ref_input, ref_a_ref_probabilities_want,
+                                                       REF_A_REF_COUNT), 0);
 
     if (failures == 0) {
-        printf("weights blob on %s: one image ran A's and B's blobs bit-exact (%d cases each), refused 8 wrong ones\n",
+        printf("weights blob on %s: one image ran A's and B's blobs bit-exact (%d cases each; A loaded and linked), refused 8 wrong ones\n",
                AOT_BOARD, REF_A_REF_COUNT);
     }
     return failures == 0 ? 0 : 1;

@@ -1,5 +1,5 @@
 """One core's weights-blob test (tests/weights_blob): the library of blob_a_int8.tflite with weights = "blob", B's blob
-for its code, the firmware and its QEMU test, which loads A's, B's and another architecture's blob at `slots`.
+for its code, A's blob linked in the weights section, the firmware and its QEMU test, which loads A's, B's and another architecture's blob at `slots`.
 A package per core, since the library's generated files are named after its prefix, `bm`, on every core."""
 
 load("//aot_rules:defs.bzl", "aot_firmware", "aot_model_library", "aot_qemu_test", "aot_weights_blob")
@@ -18,6 +18,12 @@ def blob_qemu_test(board, core, slots):
         like = ":bm",
         model = "//tests/weights_blob:blob_b_int8.tflite",
     )
+    # A's blob linked into the image instead, where the firmware's placement puts the weights.
+    aot_weights_blob(
+        name = "a_linked",
+        like = ":bm",
+        model = "//tests/weights_blob:blob_a_int8.tflite",
+    )
     aot_firmware(
         name = "blob_fw",
         srcs = ["//tests/weights_blob:blob_main.c"],
@@ -29,6 +35,7 @@ def blob_qemu_test(board, core, slots):
             "BLOB_SLOT_OTHER=%su" % slots[2],
         ],
         deps = [
+            ":a_linked_embedded",
             ":bm",
             "//tests/weights_blob:ref_a",
             "//tests/weights_blob:ref_b",
