@@ -9,8 +9,8 @@
 #include NET_HEADER
 
 #define CAT2(a, b) a##b
-#define CAT(a, b) CAT2(a, b)
-#define NET_(x) CAT(NET, x)
+#define CAT(a, b)  CAT2(a, b)
+#define NET_(x)    CAT(NET, x)
 
 void bench_start_marker(void) __attribute__((noinline));
 void bench_end_marker(void) __attribute__((noinline));

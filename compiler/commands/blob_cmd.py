@@ -68,7 +68,9 @@ def run_blob(model: str, flags) -> int:
         raise CompileError(f"Cannot write the blob '{flags.out}': {e.strerror or e}.") from None
     if flags.embed:
         validate_prefix(flags.embed)
-        write_files(os.path.dirname(os.path.abspath(flags.out)), render_embed(flags.embed, np.frombuffer(blob, np.uint8)))
+        write_files(
+            os.path.dirname(os.path.abspath(flags.out)), render_embed(flags.embed, np.frombuffer(blob, np.uint8))
+        )
     if not flags.quiet:
         print(f"{flags.out}: {len(blob)} B, architecture {like['arch_hash']}")
     return 0

@@ -66,11 +66,11 @@ int main(void)
     expect("run before any bind", bm_run(&in, &out, ws), AOT_ERR_WEIGHTS_UNBOUND);
 
     expect("bind A", bm_bind_weights((const void*)BLOB_SLOT_A, SLOT_SIZE), AOT_OK);
-    expect("A's cases that differ from TFLite Micro on A", run_cases(ref_a_ref_input, ref_a_ref_probabilities_want,
-                                                                     REF_A_REF_COUNT), 0);
+    expect("A's cases that differ from TFLite Micro on A",
+           run_cases(ref_a_ref_input, ref_a_ref_probabilities_want, REF_A_REF_COUNT), 0);
     expect("bind B", bm_bind_weights((const void*)BLOB_SLOT_B, SLOT_SIZE), AOT_OK);
-    expect("B's cases that differ from TFLite Micro on B", run_cases(ref_b_ref_input, ref_b_ref_probabilities_want,
-                                                                     REF_B_REF_COUNT), 0);
+    expect("B's cases that differ from TFLite Micro on B",
+           run_cases(ref_b_ref_input, ref_b_ref_probabilities_want, REF_B_REF_COUNT), 0);
     /* The same inputs (same seed and shape): B's weights must change the outputs, or B was not what ran. */
     for (i = 0; i < REF_A_REF_COUNT * (int)BM_PROBABILITIES_SIZE; i++) {
         differ += ref_a_ref_probabilities_want[i] != ref_b_ref_probabilities_want[i];
@@ -98,11 +98,12 @@ int main(void)
     expect("the linked blob is in the weights section",
            (a_linked >= __aot_weights_start) && (a_linked + A_LINKED_SIZE <= __aot_weights_end), 1);
     expect("bind the linked A", bm_bind_weights(a_linked, A_LINKED_SIZE), AOT_OK);
-    expect("A's cases from the linked blob", run_cases(ref_a_ref_input, ref_a_ref_probabilities_want,
-                                                       REF_A_REF_COUNT), 0);
+    expect("A's cases from the linked blob", run_cases(ref_a_ref_input, ref_a_ref_probabilities_want, REF_A_REF_COUNT),
+           0);
 
     if (failures == 0) {
-        printf("weights blob on %s: one image ran A's and B's blobs bit-exact (%d cases each; A loaded and linked), refused 8 wrong ones\n",
+        printf("weights blob on %s: one image ran A's and B's blobs bit-exact (%d cases each; A loaded and linked), "
+               "refused 8 wrong ones\n",
                AOT_BOARD, REF_A_REF_COUNT);
     }
     return failures == 0 ? 0 : 1;

@@ -5,6 +5,13 @@ A package per core, since the library's generated files are named after its pref
 load("//aot_rules:defs.bzl", "aot_firmware", "aot_model_library", "aot_qemu_test", "aot_weights_blob")
 
 def blob_qemu_test(board, core, slots):
+    """The package's library `bm`, blobs `b` and `a_linked`, firmware `blob_fw` and test `blob_test`.
+
+    Args:
+      board: the built-in board to run on.
+      core: its core, fixed on the library so the blobs made in any configuration are for the firmware's code.
+      slots: the addresses QEMU writes A's, B's and another architecture's blob to.
+    """
     aot_model_library(
         name = "bm",
         core = core,
@@ -18,6 +25,7 @@ def blob_qemu_test(board, core, slots):
         like = ":bm",
         model = "//tests/weights_blob:blob_b_int8.tflite",
     )
+
     # A's blob linked into the image instead, where the firmware's placement puts the weights.
     aot_weights_blob(
         name = "a_linked",

@@ -19,11 +19,11 @@
 extern "C" {
 #endif
 
-#define AOT_WEIGHTS_BLOB_MAGIC 0x57544F41u
-#define AOT_WEIGHTS_BLOB_VERSION 1u
+#define AOT_WEIGHTS_BLOB_MAGIC       0x57544F41u
+#define AOT_WEIGHTS_BLOB_VERSION     1u
 #define AOT_WEIGHTS_BLOB_HEADER_SIZE 32u
-#define AOT_WEIGHTS_BLOB_HASH_SIZE 16u
-#define AOT_WEIGHTS_BLOB_ALIGN 16u
+#define AOT_WEIGHTS_BLOB_HASH_SIZE   16u
+#define AOT_WEIGHTS_BLOB_ALIGN       16u
 
 /* CRC-32 (reflected polynomial 0xEDB88320, initial and final value 0xFFFFFFFF) of `size` bytes. */
 uint32_t aot_crc32(const uint8_t* data, size_t size);
