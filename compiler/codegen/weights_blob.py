@@ -121,7 +121,13 @@ def render_bind(prefix: str, hash16: bytes) -> list:
         "{",
         "    int32_t rc;",
         f"    {ptr} = NULL;",
-        f"    rc = aot_weights_blob_check(blob, size, {prefix}_arch_hash, {P}_WEIGHTS_BLOB_SIZE);",
+        # The alignment check converts the pointer to an integer (MISRA C:2012 rule 11.6, the deviation of the
+        # generated code's alignment checks), so it is here and not in the CRT.
+        f"    if (((uintptr_t)blob & ((uintptr_t){P}_WEIGHTS_BLOB_ALIGN - 1u)) != 0u) {{",
+        "        rc = AOT_ERR_BLOB_ALIGN;",
+        "    } else {",
+        f"        rc = aot_weights_blob_check(blob, size, {prefix}_arch_hash, {P}_WEIGHTS_BLOB_SIZE);",
+        "    }",
         "    if (rc == AOT_OK) {",
         f"        {ptr} = (const uint8_t*)blob;",
         "    }",
