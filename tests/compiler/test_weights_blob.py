@@ -117,3 +117,32 @@ def test_default_weights_stay_in_the_code():
     plain = compile_model(A, "bm", TARGET)
     assert "bm_weights.bin" not in plain.files and "weights_blob" not in plain.manifest
     assert "bind_weights" not in plain.files["bm.c"] + plain.files["bm.h"]
+
+
+# Models whose constants take the other routes into the C: parameter structs (residual ADD, element-wise), state
+# (LSTM), I/O in the workspace with Helium kernels, int16 and float layers.
+OTHERS = [
+    ("resnet8_int8", "cortex-m4", False),
+    ("eltwise_variants_int8", "cortex-m4", False),
+    ("lstm_int8_extremes", "cortex-m4", False),
+    ("tiny_mobilenet_int8", "cortex-m55", True),
+    ("decoder_int16", "host", False),
+    ("decoder_float", "host", False),
+]
+
+
+@pytest.mark.skipif(not tflm_available(), reason="tflite-micro (the oracle) is not installed")
+@pytest.mark.parametrize("name,target,io_in_workspace", OTHERS, ids=[m for m, _, _ in OTHERS])
+def test_every_constant_comes_from_the_blob(name, target, io_in_workspace):
+    path = os.path.join(ROOT, "tests", "models", name + ".tflite")
+    compiled = compile_model(path, "m", target, io_in_workspace=io_in_workspace, weights="blob")
+    # The only constants left in the code: the architecture hash and the blob pointer.
+    assert compiled.files["m.c"].count("static const") == 2
+    cases = random_inputs(compiled.graph, 2, seed=3)
+    for got, want in zip(execute_on_host(compiled, cases), reference_outputs(path, compiled.graph, cases)):
+        for g, w in zip(got, want):
+            w = np.asarray(w).reshape(g.shape)
+            if g.dtype.kind == "f":
+                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+            else:
+                np.testing.assert_array_equal(g, w)
