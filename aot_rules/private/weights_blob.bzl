@@ -2,6 +2,7 @@
 aot_model_library with weights = "blob"), so a firmware built once runs either's weights (docs/weights-blob.md)."""
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
+load(":aotc_action.bzl", "run_aotc")
 load(":copts.bzl", "AOT_C_COPTS")
 load(":providers.bzl", "AotModelInfo")
 
@@ -29,9 +30,9 @@ def _aot_weights_blob_impl(ctx):
     args.add("--out", out)
     args.add("--embed", symbol)
     args.add_all(like.code_flags)
-    ctx.actions.run(
-        executable = ctx.executable._compiler,
-        arguments = [args],
+    run_aotc(
+        ctx,
+        args,
         inputs = [ctx.file.model, like.report] + ctx.files.model_data,
         outputs = [out, header, source],
         mnemonic = "AotWeightsBlob",
