@@ -9,6 +9,7 @@
 - `aot_board`, `aot_memory_region`: a board as a target (core, memory regions, linker script, startup, QEMU).
 - `aot_firmware`: a firmware ELF (+ .bin and size report) for one board, through a platform transition.
 - `aot_qemu_test`: runs a firmware under QEMU; the guest's exit code is the test result (tagged `qemu`).
+- `aot_weights_blob`: the weights blob of another model of the same architecture for a library with weights = "blob".
 - `aot_user_kernel`: a cc_library of yours that runs a model operator (custom_ops / offload of aot_model_library).
 - `AotBoardInfo`, `AotFirmwareInfo`, `AotModelInfo`, `AotUserKernelInfo`: providers.
 """
@@ -29,6 +30,7 @@ load("//aot_rules/private:quantize.bzl", _aot_quantize = "aot_quantize")
 load("//aot_rules/private:reference_data.bzl", _aot_reference_data = "aot_reference_data")
 load("//aot_rules/private:shared_workspace.bzl", _aot_workspace = "aot_workspace")
 load("//aot_rules/private:user_kernel.bzl", _aot_user_kernel = "aot_user_kernel")
+load("//aot_rules/private:weights_blob.bzl", _aot_weights_blob = "aot_weights_blob")
 
 aot_model_library = _aot_model_library
 aot_model_test = _aot_model_test
@@ -44,3 +46,4 @@ AotFirmwareInfo = _AotFirmwareInfo
 AotModelInfo = _AotModelInfo
 AotUserKernelInfo = _AotUserKernelInfo
 aot_user_kernel = _aot_user_kernel
+aot_weights_blob = _aot_weights_blob

@@ -35,9 +35,10 @@ def marker_addresses(elf: str) -> tuple:
         raise RuntimeError(f"{elf} has no marker function {e}; bench firmware must define both markers") from None
 
 
-def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner: tuple = None) -> Run:
+def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner: tuple = None, loads=()) -> Run:
     """runner: (lo, hi) address range of the model's run function: the plugin then also attributes the measured
-    instructions to the runner's blocks (Run.sites: {block address: instructions}, see layers.py)."""
+    instructions to the runner's blocks (Run.sites: {block address: instructions}, see layers.py).  loads: (file,
+    address) pairs QEMU writes into guest memory before the start (weights blobs, bench/weights_blob)."""
     qemu = os.environ.get("AOT_QEMU") or shutil.which("qemu-system-arm")
     if not qemu:
         raise RuntimeError("qemu-system-arm not found (tools/setup.sh installs it)")
@@ -60,9 +61,11 @@ def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner: t
             "-plugin",
             f"{os.path.abspath(plugin)},start={start:#x},end={end:#x},out={out}",
         ]
+        for path, address in loads:
+            cmd += ["-device", f"loader,file={os.path.abspath(path)},addr={address},force-raw=on"]
         sites_file = os.path.join(tmp, "sites.txt")
         if runner:
-            cmd[-1] += f",runner_lo={runner[0]:#x},runner_hi={runner[1]:#x},sites={sites_file}"
+            cmd[cmd.index("-plugin") + 1] += f",runner_lo={runner[0]:#x},runner_hi={runner[1]:#x},sites={sites_file}"
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
         if not os.path.exists(out):
             raise RuntimeError(f"the plugin wrote no count for {elf} (exit {r.returncode}): {r.stderr.strip()}")

@@ -84,6 +84,27 @@ flags.DEFINE_multi_string(
     "(CONV_2D), #N (operator N) or name:GLOB (first output name) (repeatable).",
     flag_values=FLAGS,
 )
+flags.DEFINE_enum(
+    "weights",
+    "const",
+    ["const", "blob"],
+    "compile: const (arrays compiled into the image) or blob (P_weights.bin, bound at run time with "
+    "P_bind_weights(); a blob of another model of the same architecture can replace it without relinking).",
+    flag_values=FLAGS,
+)
+flags.DEFINE_string(
+    "like",
+    None,
+    "blob: the P.json of the model compiled with --weights blob whose code must read the new blob.",
+    flag_values=FLAGS,
+)
+flags.DEFINE_string("out", None, "blob: the weights blob to write.", flag_values=FLAGS)
+flags.DEFINE_string(
+    "embed",
+    None,
+    "blob: also write NAME.h / NAME.c beside --out: the blob as the const array NAME in the weights section.",
+    flag_values=FLAGS,
+)
 flags.DEFINE_boolean("quiet", False, "Print nothing on success (Bazel actions use it).", flag_values=FLAGS)
 flags.DEFINE_integer("count", 10, "testgen, refdata: number of seeded random input cases.", flag_values=FLAGS)
 flags.DEFINE_multi_string(
@@ -160,9 +181,16 @@ COMMAND_HELP = {
         """compile MODEL --prefix P --out_dir D [--target CORE] [--specialize conv,depthwise,fc|none]
           [--ram_budget 24K] [--flash_budget 64K] [--strict_kernels] [--io_in_workspace]
           [--custom_op NAME=FN[,scratch=N][,init=FN]] [--offload CONV_2D|#N|name:GLOB=FN[,init=FN]]
-          [--dim NAME=N] [--input_shape NAME=D0,D1,...] [--freeze_input NAME=FILE.npy]
-                  write P.h, P.c, P_weights.c and P.json (the model's C and its report)""",
-        ("prefix", "out_dir", "ram_budget", "flash_budget", "quiet") + _KERNEL_FLAGS + _MODEL_FLAGS,
+          [--dim NAME=N] [--input_shape NAME=D0,D1,...] [--freeze_input NAME=FILE.npy] [--weights const|blob]
+                  write P.h, P.c, P_weights.c and P.json (the model's C and its report); with
+                  --weights blob also P_weights.bin, the constants P_bind_weights() binds at run time""",
+        ("prefix", "out_dir", "ram_budget", "flash_budget", "quiet", "weights") + _KERNEL_FLAGS + _MODEL_FLAGS,
+    ),
+    "blob": (
+        """blob MODEL --like P.json --prefix P --out W.bin [--embed NAME] [the compile flags of P]
+                  write the weights blob of MODEL for the code of P (compiled with --weights blob): fails,
+                  naming the first differing operator, when MODEL's architecture is not P's""",
+        ("like", "prefix", "out", "embed", "quiet") + _KERNEL_FLAGS + _MODEL_FLAGS,
     ),
     "run": (
         """run MODEL --inputs IN.npz --outputs OUT.npz [--io_in_workspace]
@@ -263,6 +291,7 @@ def command_help(command: str) -> str:
 
 def _commands():
     from .commands import (
+        blob_cmd,
         compile_cmd,
         crt_cmd,
         info_cmd,
@@ -279,6 +308,7 @@ def _commands():
         "report": (report_cmd.run_report, ()),
         "refdata": (refdata_cmd.run_refdata, ("prefix", "out_dir")),
         "compile": (compile_cmd.run_compile, ("prefix", "out_dir")),
+        "blob": (blob_cmd.run_blob, ("like", "prefix", "out")),
         "run": (run_cmd.run_run, ("inputs",)),
         "info": (info_cmd.run_info, ()),
         "quantize": (quantize_cmd.run_quantize, ("prefix", "out_dir", "calibration")),

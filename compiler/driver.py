@@ -20,6 +20,8 @@ from .codegen.io_fields import io_fields
 from .codegen.manifest import build_manifest, render_manifest
 from .codegen.runner import render_runner
 from .codegen.weights import render_weights
+from .codegen.weights_blob import HASH_PLACEHOLDER, BlobLayout, arch_hash, blob_bytes
+from .codegen.blob_manifest import blob_manifest
 from .codegen.cnames import validate_prefix
 from .frontend import load_tflite
 from .ops.kernel_table import DEFAULT_OPTIONS, check_strict
@@ -40,6 +42,9 @@ class CompiledModel:
     fields: list
     files: dict  # file name -> text
     manifest: dict
+
+
+WEIGHTS_MODES = ("const", "blob")
 
 
 def output_names(prefix: str) -> list:
@@ -103,20 +108,36 @@ def compile_model(
     kernel_options=None,
     io_in_workspace: bool = False,
     user_kernels=None,
+    weights: str = "const",
 ) -> CompiledModel:
+    """`weights`: "const" (arrays in <prefix>_weights.c) or "blob" (<prefix>_weights.bin bound at run time,
+    codegen/weights_blob.py)."""
     validate_prefix(prefix)
     validate_target(target)
+    if weights not in WEIGHTS_MODES:
+        raise CompileError(
+            f"--weights {weights}: unknown mode; use const (arrays compiled into the image, the default) or blob "
+            "(<prefix>_weights.bin, bound at run time with <prefix>_bind_weights)."
+        )
     graph, storage_map, plan = analyze(model_path, target, kernel_options, io_in_workspace, user_kernels)
     check_strict(graph)
     label = os.path.basename(model_path)
     fields = io_fields(graph)
     field_map = {(f.kind, f.position): f.field for f in fields}
     ctx = EmitContext(prefix, graph, storage_map, plan, field_map)
+    if weights == "blob":
+        ctx.blob = BlobLayout()
     # An op fused into another has no code of its own (passes/fuse_residual_add.py).
     op_lines = [[] if op.fused_into is not None else _emit(op, ctx) for op in graph.ops]
     # A zero-byte workspace would make `uint8_t ws[SIZE]` invalid C; keep one unit.
     workspace_size = max(plan.workspace_size, plan.alignment)
     check_budgets(prefix, plan, ctx.consts, workspace_size, ram_budget, flash_budget)
+    baked = [c for c in ctx.consts if c.in_weights_file and getattr(c, "offset", None) is None]
+    blob_size = ctx.blob.size if ctx.blob is not None else None
+
+    def runner(blob_hash):
+        return render_runner(prefix, label, graph, fields, ctx, op_lines, workspace_size, blob_hash)
+
     files = {
         f"{prefix}.h": render_header(
             prefix,
@@ -124,17 +145,24 @@ def compile_model(
             fields,
             workspace_size,
             plan.alignment,
-            sum(c.nbytes for c in ctx.consts if c.in_weights_file),
+            sum(c.nbytes for c in ctx.consts if c.in_weights_file) if blob_size is None else blob_size,
             plan.state_size,
             plan.state_alignment,
             io_plan=plan if io_in_workspace else None,
             user_api=user_api(graph),
-            weights=[c for c in ctx.consts if c.in_weights_file],
+            weights=baked,
+            blob_size=blob_size,
         ),
-        f"{prefix}.c": render_runner(prefix, label, graph, fields, ctx, op_lines, workspace_size),
+        f"{prefix}.c": runner(HASH_PLACEHOLDER if blob_size is not None else None),
         f"{prefix}_weights.c": render_weights(prefix, label, ctx.consts),
     }
     manifest = build_manifest(prefix, label, target, graph, storage_map, plan, fields, ctx, workspace_size)
+    if blob_size is not None:
+        # The hash covers the code with a placeholder where the hash itself goes.
+        arch = arch_hash(files[f"{prefix}.h"], files[f"{prefix}.c"])
+        files[f"{prefix}.c"] = runner(arch)
+        files[f"{prefix}_weights.bin"] = blob_bytes(ctx.blob, arch)
+        manifest["weights_blob"] = blob_manifest(graph, op_lines, files[f"{prefix}.h"], arch, blob_size)
     title = f"{prefix} ({label})"
     if io_in_workspace:
         # What it saves: the same model planned with its I/O in buffers of their own.
@@ -165,6 +193,10 @@ def write_files(out_dir: str, files: dict) -> list:
         ) from None
     try:
         for name, text in files.items():
+            if isinstance(text, bytes):
+                with open(os.path.join(tmp, name), "wb") as f:
+                    f.write(text)
+                continue
             with open(os.path.join(tmp, name), "w", encoding="ascii", newline="\n") as f:
                 f.write(text)
         paths = []

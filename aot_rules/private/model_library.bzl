@@ -83,7 +83,13 @@ def _target(ctx):
 
 def _aot_model_codegen_impl(ctx):
     prefix = ctx.attr.prefix
-    outs = {ext: ctx.actions.declare_file(prefix + ext) for ext in [".h", ".c", "_weights.c", ".json", "_plan.svg"]}
+    blob = ctx.attr.weights == "blob"
+    exts = [".h", ".c", "_weights.c", ".json", "_plan.svg"] + (["_weights.bin"] if blob else [])
+    outs = {ext: ctx.actions.declare_file(prefix + ext) for ext in exts}
+    if ctx.attr.weights not in ["const", "blob"]:
+        fail("%s: weights = \"%s\": use \"const\" (arrays compiled into the image) or \"blob\" (<prefix>_weights.bin, bound at run time)." % (ctx.label, ctx.attr.weights))
+    if blob and (ctx.attr.custom_ops or ctx.attr.offload):
+        fail("%s: weights = \"blob\" does not support user kernels (custom_ops / offload): their parameter blocks point at the weights." % ctx.label)
     args = ctx.actions.args()
     args.add("compile")
     args.add(ctx.file.model)
@@ -105,6 +111,11 @@ def _aot_model_codegen_impl(ctx):
     args.add_all(kernel_flags("--custom_op", ctx.attr.custom_ops))
     args.add_all(kernel_flags("--offload", ctx.attr.offload))
     args.add_all(ctx.attr.compiler_flags)
+    if blob:
+        args.add("--weights", "blob")
+
+    # What `aotc blob` needs to generate the same code from another model (aot_weights_blob).
+    code_flags = ["--target", target] + (["--io_in_workspace"] if ctx.attr.io_in_workspace else []) + ctx.attr.compiler_flags
     for f in ctx.files.model_data:
         # The compiler reads an ONNX model's external data from beside the model file only.
         if f.dirname != ctx.file.model.dirname:
@@ -123,8 +134,16 @@ def _aot_model_codegen_impl(ctx):
             header = depset([outs[".h"]]),
             c_sources = depset([outs[".c"], outs["_weights.c"]]),
             report = depset([outs[".json"], outs["_plan.svg"]]),
+            weights_blob = depset([outs["_weights.bin"]] if blob else []),
         ),
-        AotModelInfo(prefix = prefix, model = ctx.file.model, header = outs[".h"], report = outs[".json"]),
+        AotModelInfo(
+            prefix = prefix,
+            model = ctx.file.model,
+            header = outs[".h"],
+            report = outs[".json"],
+            weights_blob = outs["_weights.bin"] if blob else None,
+            code_flags = code_flags,
+        ),
     ]
 
 aot_model_codegen = rule(
@@ -142,6 +161,7 @@ aot_model_codegen = rule(
         "flash_budget": attr.string(doc = "Fail the build if weights + parameters exceed this (e.g. \"64K\")."),
         "strict_kernels": attr.bool(doc = "Fail the build if a layer leaves its core's best kernels because of its quantization parameters."),
         "io_in_workspace": attr.bool(doc = "Plan the inputs and outputs inside the workspace (accessors; run(workspace))."),
+        "weights": attr.string(default = "const", doc = "const: weights compiled into the image; blob: <prefix>_weights.bin, bound at run time with <prefix>_bind_weights()."),
         "custom_ops": attr.label_keyed_string_dict(providers = [AotUserKernelInfo], doc = "aot_user_kernel -> custom operator names ('|'-separated)."),
         "offload": attr.label_keyed_string_dict(providers = [AotUserKernelInfo], doc = "aot_user_kernel -> --offload patterns ('|'-separated)."),
         "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
@@ -149,7 +169,7 @@ aot_model_codegen = rule(
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, quantize = None, **kwargs):
+def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, quantize = None, weights = "const", **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -185,6 +205,11 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
       offload: {"CONV_2D": "//pkg:npu_conv2d"}: built-in operators matching the key (an operator type, "#N" for
         operator N, "name:GLOB" for an output name) call the aot_user_kernel's function with the arguments of the
         portable built-in kernel (docs/user-kernels.md).
+      weights: "const" (default): the weights are const arrays in the image. "blob": the model's constants
+        (weights, biases, the quantization's multipliers and tables) go to `<prefix>_weights.bin` (the
+        `<name>_weights_blob` target) instead, and the application binds a blob at run time with
+        `<prefix>_bind_weights(blob, size)`; another model of the same architecture gives its own blob
+        (aot_weights_blob) that the same firmware runs without relinking (docs/weights-blob.md).
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name
@@ -229,13 +254,14 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         flash_budget = flash_budget,
         strict_kernels = strict_kernels,
         io_in_workspace = io_in_workspace,
+        weights = weights,
         custom_ops = invert_kernel_map(custom_ops, "aot_model_library(name = \"%s\").custom_ops" % name),
         offload = invert_kernel_map(offload, "aot_model_library(name = \"%s\").offload" % name),
         visibility = kwargs.get("visibility"),
         testonly = kwargs.get("testonly"),
         tags = kwargs.get("tags"),
     )
-    for group in ["header", "c_sources", "report"]:
+    for group in ["header", "c_sources", "report"] + (["weights_blob"] if weights == "blob" else []):
         native.filegroup(
             name = "%s_%s" % (name, group),
             srcs = [":" + codegen],
@@ -243,7 +269,7 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
             testonly = kwargs.get("testonly"),
             # Without the user's tags a `manual` library would still be built by `bazel build //...`.
             tags = kwargs.get("tags"),
-            visibility = kwargs.get("visibility") if group == "report" else ["//visibility:private"],
+            visibility = kwargs.get("visibility") if group in ["report", "weights_blob"] else ["//visibility:private"],
         )
     cc_library(
         name = name,

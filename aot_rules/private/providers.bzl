@@ -39,6 +39,8 @@ AotModelInfo = provider(
         "model": "File: the .tflite/.onnx model.",
         "header": "File: <prefix>.h, the model's API.",
         "report": "File: <prefix>.json (I/O, quantization, workspace size and its lower bound, ops).",
+        "weights_blob": "File or None: <prefix>_weights.bin, when the model was compiled with weights = \"blob\".",
+        "code_flags": "list of string: the `aotc` flags that shape the generated code (target, options), for aot_weights_blob.",
     },
 )
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..ir.dtypes import DTYPES
 from .cformat import NonFiniteConstant, float_literal, int_literal
+from .weights_blob import blob_pointer, blob_ref
 
 _NP_FOR_CTYPE = {
     "int8_t": np.int8,
@@ -41,6 +42,9 @@ class ConstArray:
     in_weights_file: bool
     # Handed to a user kernel: 16-byte aligned (DMA engines and NPUs such as Ethos-U need it).
     aligned: bool = False
+    # With weights in a blob (codegen/weights_blob.py): where it is, and the pointer expression the C uses.
+    offset: int = None
+    ref: str = None
 
     @property
     def nbytes(self) -> int:
@@ -57,6 +61,10 @@ class ConstStruct:
     fields: tuple  # field names, in declaration order
     values: tuple  # ints, same order
     in_weights_file: bool = False
+    offset: int = None  # in the weights blob, when there is one
+
+    def flat(self) -> list:
+        return [x for v in self.values for x in (v if isinstance(v, tuple) else (v,))]
 
     @property
     def nbytes(self) -> int:
@@ -107,6 +115,8 @@ class EmitContext:
         # and the init hooks as (op, hook, &params), in operator order.
         self.user_functions = {}
         self.init_hooks = []
+        # weights = "blob": a codegen/weights_blob.BlobLayout that every constant goes to instead of the C.
+        self.blob = None
 
     # --- buffers ------------------------------------------------------------
     def ptr(self, tensor) -> str:
@@ -144,11 +154,15 @@ class EmitContext:
             )
         key = (ctype, weights, arr.tobytes())
         if key in self._by_content:
-            return self._by_content[key].symbol
+            known = self._by_content[key]
+            return known.symbol if known.ref is None else known.ref
         c = ConstArray(f"{self.prefix}_{hint}", ctype, arr, weights)
+        if self.blob is not None:
+            c.offset = self.blob.add_array(ctype, arr)
+            c.ref = blob_ref(self.prefix, ctype, c.offset)
         self.consts.append(c)
         self._by_content[key] = c
-        return c.symbol
+        return c.symbol if c.ref is None else c.ref
 
     def weight(self, hint: str, values, ctype: str) -> str:
         return self._const(hint, values, ctype, weights=True)
@@ -167,16 +181,29 @@ class EmitContext:
         key = ("struct " + struct, tuple(fields), values)
         if key not in self._by_content:
             c = ConstStruct(f"{self.prefix}_{hint}", struct, tuple(fields), values)
+            if self.blob is not None:
+                c.offset = self.blob.add_int32s(c.flat())
             self.consts.append(c)
             self._by_content[key] = c
-        return "&" + self._by_content[key].symbol
+        c = self._by_content[key]
+        if c.offset is not None:
+            return f"((const struct {struct}*)(const void*)({blob_pointer(self.prefix)} + {c.offset}u))"
+        return "&" + c.symbol
 
     def align_const(self, symbol: str) -> None:
         for c in self.consts:
-            if c.symbol == symbol and isinstance(c, ConstArray):
+            if symbol in (c.symbol, getattr(c, "ref", None)) and isinstance(c, ConstArray):
                 c.aligned = True
 
     def raw_const(self, symbol: str, lines: list, nbytes: int) -> None:
+        if self.blob is not None:
+            from ..errors import UnsupportedError
+
+            raise UnsupportedError(
+                "--weights blob does not support user kernels (custom_ops / offload): their parameter blocks hold "
+                "pointers to the weights, which a blob bound at run time cannot give a static initializer. Compile "
+                "this model with the default --weights const."
+            )
         self.consts.append(ConstRaw(symbol, lines, nbytes))
 
     def declare_user_function(self, fn: str, prototype: str, op, stands_in_for: str = None) -> None:

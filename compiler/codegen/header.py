@@ -5,6 +5,7 @@ from .cformat import float_literal
 from .cnames import sanitize_comment
 from .io_accessors import accessor_lines
 from .sections import section_macros
+from .weights_blob import render_header_api
 
 
 def run_signature(prefix: str, stateful: bool, io_in_workspace: bool = False) -> str:
@@ -41,6 +42,7 @@ def render_header(
     io_plan=None,
     user_api=(False, False),
     weights=(),
+    blob_size: int = None,
 ) -> str:
     """`io_plan`: the memory plan when the I/O lives in the workspace (accessors instead of I/O structs);
     `user_api`: (has user kernels, needs init), user_kernels.user_api."""
@@ -75,6 +77,9 @@ def render_header(
             f"#ifndef {guard}",
             f"#define {guard}",
             "",
+        ]
+        + (["#include <stddef.h>"] if blob_size is not None else [])
+        + [
             "#include <stdint.h>",
             "",
             "#ifdef __cplusplus",
@@ -146,6 +151,8 @@ def render_header(
             f"int32_t {prefix}_failed_op(void);",
             "",
         ]
+    if blob_size is not None:
+        L += render_header_api(prefix, blob_size)
     if weights:
         # Declared here once for the model's C and its weights file (MISRA C:2012 rule 8.5); not an API to use.
         L += [f"/* The model's constant arrays, defined in {prefix}_weights.c (for {prefix}.c; not an API). */"]

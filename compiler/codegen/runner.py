@@ -3,6 +3,7 @@
 from .cformat import array_definition
 from .cnames import sanitize_comment
 from .header import run_signature
+from .weights_blob import blob_pointer, render_bind
 from ..ops._user_kernel import failed_var
 from ..user_kernels import user_api
 
@@ -63,11 +64,15 @@ def render_user_api(prefix: str, ctx, needs_init: bool) -> list:
     return L
 
 
-def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines, workspace_size: int) -> str:
+def render_runner(
+    prefix: str, model_label: str, graph, fields, ctx, op_lines, workspace_size: int, blob_hash: bytes = None
+) -> str:
+    """`blob_hash`: with the weights in a blob (ctx.blob), the architecture hash its bind function checks."""
     P = prefix.upper()
     headers = sorted(
         {h for op in graph.ops for h in op.lowering.headers(op)}
         | ({"aot/user_kernel.h"} if user_api(graph)[0] else set())
+        | ({"aot/weights_blob.h"} if ctx.blob is not None else set())
     )
     L = (
         [
@@ -85,8 +90,10 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines, w
     L += [f'#include "{h}"' for h in headers]
     L.append("")
     # The weight arrays are declared once, in the header (codegen/header.py), for this file and the weights file.
+    if ctx.blob is not None:
+        L += render_bind(prefix, blob_hash)
     for c in ctx.consts:
-        if not c.in_weights_file:
+        if not c.in_weights_file and getattr(c, "offset", None) is None:
             if hasattr(c, "definition"):
                 L += c.definition()
             else:
@@ -125,6 +132,8 @@ def render_runner(prefix: str, model_label: str, graph, fields, ctx, op_lines, w
         L.append("    (void)workspace; /* every tensor lives in user buffers */")
     if stateful:
         L += _pointer_check("state", f"{P}_STATE_ALIGN", "AOT_ERR_STATE_ALIGN")
+    if ctx.blob is not None:
+        L += [f"    if ({blob_pointer(prefix)} == NULL) {{", "        return AOT_ERR_WEIGHTS_UNBOUND;", "    }"]
     if needs_init:
         L += [f"    if ({prefix}_ready == 0) {{", "        return AOT_ERR_NOT_INITIALIZED;", "    }"]
     if has_user:

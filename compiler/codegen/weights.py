@@ -15,7 +15,7 @@ def render_weights(prefix: str, model_label: str, consts) -> str:
         f'#include "{prefix}.h"',
         "",
     ]
-    weights = [c for c in consts if c.in_weights_file]
+    weights = [c for c in consts if c.in_weights_file and getattr(c, "offset", None) is None]
     if weights:
         # In their own section, which a firmware's placement can put in any read-only region (codegen/sections.py).
         L += section_macros(prefix, ["WEIGHTS"]) + [""]

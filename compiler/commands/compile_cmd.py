@@ -1,4 +1,5 @@
-"""`compile MODEL --prefix P --out_dir D [--target T]`: write P.h, P.c, P_weights.c, P.json."""
+"""`compile MODEL --prefix P --out_dir D [--target T] [--weights const|blob]`: write P.h, P.c, P_weights.c, P.json
+(and P_weights.bin with --weights blob)."""
 
 from ..driver import compile_model, write_files
 from ..ops.kernel_table import options_from_flags
@@ -16,6 +17,7 @@ def run_compile(model: str, flags) -> int:
         options_from_flags(flags),
         io_in_workspace=flags.io_in_workspace,
         user_kernels=user_kernel_options(flags),
+        weights=getattr(flags, "weights", "const"),
     )
     paths = write_files(flags.out_dir, compiled.files)
     for spec in unused_mappings(compiled.graph, compiled.graph.user_kernels):

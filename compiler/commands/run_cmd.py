@@ -53,15 +53,24 @@ def _load_cases(path: str, graph):
     return arrays, count, batched
 
 
-def execute_on_host(compiled, cases: list, timeout: float = 300.0) -> list:
+def execute_on_host(compiled, cases: list, timeout: float = 300.0, blob: bytes = None, blob_args=()) -> list:
     """Build a compiled model with this PC's C compiler and run `cases` (per case: the input arrays in model input
-    order) through it in one process; per case, the output arrays in model output order."""
+    order) through it in one process; per case, the output arrays in model output order.  A model compiled with
+    its weights in a blob binds `blob` (default: its own <prefix>_weights.bin) first; `blob_args`: the harness's
+    [SIZE] [SHIFT] (compiler/harness.py)."""
     graph, prefix = compiled.graph, compiled.prefix
+    blob_name = f"{prefix}_weights.bin"
+    blob_size = len(compiled.files[blob_name]) if blob_name in compiled.files else None
     with tempfile.TemporaryDirectory(prefix="aotc-run-") as tmp:
         write_files(tmp, compiled.files)
         harness = os.path.join(tmp, "harness.c")
         with open(harness, "w") as f:
-            f.write(render_run_harness(prefix, compiled.fields))
+            f.write(render_run_harness(prefix, compiled.fields, blob_size))
+        extra = []
+        if blob_size is not None:
+            extra = [os.path.join(tmp, "bound.bin")] + [str(a) for a in blob_args]
+            with open(extra[0], "wb") as f:
+                f.write(compiled.files[blob_name] if blob is None else blob)
         exe = os.path.join(tmp, "model_run")
         build_executable(
             [os.path.join(tmp, f"{prefix}.c"), os.path.join(tmp, f"{prefix}_weights.c"), harness], [tmp], exe
@@ -71,7 +80,7 @@ def execute_on_host(compiled, cases: list, timeout: float = 300.0) -> list:
             for case in cases:
                 for t, a in zip(graph.inputs, case):
                     f.write(np.ascontiguousarray(np.asarray(a).astype(DTYPES[t.dtype].np)).tobytes())
-        proc = run_executable(exe, [in_bin, out_bin, str(len(cases))], timeout)
+        proc = run_executable(exe, [in_bin, out_bin, str(len(cases))] + extra, timeout)
         if proc.returncode != 0:
             raise RuntimeError(f"generated program failed ({proc.returncode}): {proc.stderr}")
         raw = open(out_bin, "rb").read()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves that budgets fail the build: each fixture of tests/budgets/BUILD.bazel must fail `bazel build` with a
+# Proves that budgets (and a weights blob of another architecture) fail the build: each fixture of tests/budgets/BUILD.bazel must fail `bazel build` with a
 # message naming the budget, the actual figure and its largest contributors. Run from the repository root.
 set -uo pipefail
 failures=0
@@ -43,5 +43,9 @@ expect_failure //tests/budgets:kws_over_region_budget \
 expect_failure //tests/budgets:torch_cnn_over_threshold \
   "signal-to-noise ratio against the float model is 45.19 dB for output 'logits' of torch_cnn_float.onnx" \
   "under the threshold of 60 dB \(min_snr_db\)"
+# A weights blob of another architecture than its library's code (tests/weights_blob).
+expect_failure //tests/weights_blob:other_architecture \
+  "blob_other_int8.tflite does not have the architecture of blob_a_int8.tflite" \
+  "operator 2 \(CONV_2D\): tensor 'pointwise/weights' is int8 \[12, 1, 1, 8\] in blob_other_int8.tflite"
 [ "$failures" -eq 0 ] && echo "budget fixtures: all fail as they must"
 [ "$failures" -eq 0 ]

@@ -94,9 +94,9 @@ class CalibratedNet:
         q = np.clip(np.round(bias / bscale), -(2**31), 2**31 - 1).astype(np.int32)
         return self.b.const(name + "/bias", q, "int32", bscale, 0), q * bscale
 
-    def _finish(self, name, z, act):
+    def _finish(self, name, z, act, quant=None):
         values = {"NONE": z, "RELU": np.maximum(z, 0), "RELU6": np.clip(z, 0, 6)}[act]
-        return self._emit_act(name, values.astype(np.float32))
+        return self._emit_act(name, values.astype(np.float32), quant)
 
     def conv(self, name, x, oc, k, stride=1, padding="SAME", act="RELU", beta=0.5, gamma=(0.7, 1.3), depthwise=False):
         kh, kw = (k, k) if isinstance(k, int) else k
@@ -142,7 +142,8 @@ class CalibratedNet:
     def depthwise(self, name, x, k=3, stride=1, act="RELU", **kw):
         return self.conv(name, x, x.values.shape[-1], k, stride, act=act, depthwise=True, **kw)
 
-    def fc(self, name, x, units, act="RELU", beta=0.5, gamma=(0.7, 1.3)):
+    def fc(self, name, x, units, act="RELU", beta=0.5, gamma=(0.7, 1.3), quant=None):
+        """quant: the output's (scale, zero point) instead of the calibrated ones (a range fixed by design)."""
         n_in = x.values.shape[-1]
         w = self.rng.normal(0, np.sqrt(2.0 / n_in), size=(units, n_in))
         factor, bias = self._normalize(x.values @ w.T, beta, gamma)
@@ -151,7 +152,7 @@ class CalibratedNet:
         wq = np.clip(np.round(w / w_scale), -127, 127).astype(np.int8)
         wt = self.b.const(name + "/weights", wq, "int8", w_scale, 0)
         bt, bias_real = self._bias(name, bias, x.scale, w_scale)
-        out = self._finish(name, x.values @ (wq * w_scale).T + bias_real, act)
+        out = self._finish(name, x.values @ (wq * w_scale).T + bias_real, act, quant)
         self.macs += units * n_in
         self.b.op("FULLY_CONNECTED", [x.tensor, wt, bt], out.tensor, {"fusedActivationFunction": ACT[act]})
         return out

@@ -17,5 +17,20 @@
 #define AOT_ERR_STATE_ALIGN (-4)
 /* <prefix>_run() of a model with user-kernel init hooks was called before <prefix>_init() succeeded. */
 #define AOT_ERR_NOT_INITIALIZED (-5)
+/* Weights blobs (models compiled with weights = "blob", aot/weights_blob.h): */
+/* <prefix>_run() was called while no valid blob is bound (none yet, or the last <prefix>_bind_weights failed). */
+#define AOT_ERR_WEIGHTS_UNBOUND (-20)
+/* The blob does not start at an address aligned to AOT_WEIGHTS_BLOB_ALIGN (16). */
+#define AOT_ERR_BLOB_ALIGN (-21)
+/* The blob is shorter than its header, or than the size its header records. */
+#define AOT_ERR_BLOB_TRUNCATED (-22)
+/* The blob does not start with the magic "AOTW": not a weights blob. */
+#define AOT_ERR_BLOB_MAGIC (-23)
+/* The blob has another format version than this runtime reads. */
+#define AOT_ERR_BLOB_VERSION (-24)
+/* The blob was made for another architecture (other ops, shapes, quantization layout or kernels). */
+#define AOT_ERR_BLOB_ARCH (-25)
+/* The payload's CRC-32 does not match the header's: the blob is corrupt. */
+#define AOT_ERR_BLOB_CRC (-26)
 
 #endif /* AOT_ERRORS_H_ */
