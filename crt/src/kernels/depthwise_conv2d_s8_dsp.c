@@ -61,9 +61,10 @@ AOT_HOT_INLINE int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
     return __smlatb((int32_t)a, (int32_t)b, acc);
 }
 
-/* Two words at p, then p advances by `step` bytes (one LDRD with post-increment). */
+/* Two words at p (an int16 pointer), then p advances by `step` bytes (one LDRD with post-increment). The memory
+ * operand is of the may-alias word type (aot_words.h): the int16 planes and records are read as words. */
 #define AOT_DW_LOAD2(p, a, b, step)                                                                                    \
-    __asm__("ldrd %0, %1, [%2], #" #step : "=r"(a), "=r"(b), "+r"(p) : "m"(*(const uint32_t(*)[2])(p)))
+    __asm__("ldrd %0, %1, [%2], #" #step : "=r"(a), "=r"(b), "+r"(p) : "m"(*(const aot_w32(*)[2])(const void*)(p)))
 #else
 AOT_HOT_INLINE int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
 {
@@ -79,7 +80,7 @@ AOT_HOT_INLINE int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
     do {                                                                                                               \
         (a) = aot_read32((const int8_t*)(p));                                                                          \
         (b) = aot_read32((const int8_t*)(p) + 4);                                                                      \
-        (p) = (const int16_t*)((const int8_t*)(p) + (step));                                                           \
+        (p) += (step) / 2;                                                                                             \
     } while (0)
 #endif
 
@@ -449,7 +450,7 @@ AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int
                                    const int32_t* params, int32_t groups, int8_t* o, int32_t full, int32_t act_min,
                                    int32_t act_max)
 {
-    const int16_t* rec = (const int16_t*)params;
+    const int16_t* rec = (const int16_t*)(const void*)params;
     int8_t* const end = o + 4 * groups;
     while (o != end) {
         aot_dw_c4_half(t0, t1, t2, cs, &rec, o, 0, full, act_min, act_max);

@@ -28,7 +28,7 @@ rows_of(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int3
 {
     const struct aot_mul_s8_params p = *params;
     int32_t r, i;
-    for (r = 0; r < rows; r++, in1 += row_step1, in2 += row_step2, output += cols) {
+    for (r = 0; r < rows; r++) {
         int32x4_t a = vdupq_n_s32(in1[0] + p.in1_offset), b = vdupq_n_s32(in2[0] + p.in2_offset);
         for (i = 0; i < cols; i += 4) {
             const mve_pred16_t pred = vctp32q((uint32_t)(cols - i));
@@ -40,6 +40,9 @@ rows_of(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int3
             }
             vstrbq_p_s32(output + i, requant(a, b, &p), pred);
         }
+        in1 += row_step1;
+        in2 += row_step2;
+        output += cols;
     }
 }
 

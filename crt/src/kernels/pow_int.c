@@ -68,10 +68,11 @@ static int32_t double_to_s32(double r)
                 for (i2 = 0; i2 < dims[2]; i2++) {                                                                     \
                     const int32_t ja = i0 * base_strides[0] + i1 * base_strides[1] + i2 * base_strides[2];             \
                     const int32_t jb = i0 * exponent_strides[0] + i1 * exponent_strides[1] + i2 * exponent_strides[2]; \
-                    for (i3 = 0; i3 < dims[3]; i3++, o++) {                                                            \
+                    for (i3 = 0; i3 < dims[3]; i3++) {                                                                 \
                         const int32_t a = ja + i3 * base_strides[3];                                                   \
                         const int32_t b = jb + i3 * exponent_strides[3];                                               \
                         BODY;                                                                                          \
+                        o++;                                                                                           \
                     }                                                                                                  \
                 }                                                                                                      \
             }                                                                                                          \

@@ -47,7 +47,7 @@ rows_of(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int3
 {
     const struct aot_squared_difference_s8_params p = *params;
     int32_t r, i;
-    for (r = 0; r < rows; r++, in1 += row_step1, in2 += row_step2, output += cols) {
+    for (r = 0; r < rows; r++) {
         int32x4_t a = vdupq_n_s32(0), b = vdupq_n_s32(0);
         if (mode == 2) {
             a = in1_of(vdupq_n_s32(in1[0]), &p);
@@ -65,6 +65,9 @@ rows_of(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int3
             }
             vstrbq_p_s32(output + i, out_of(a, b, &p), pred);
         }
+        in1 += row_step1;
+        in2 += row_step2;
+        output += cols;
     }
 }
 
