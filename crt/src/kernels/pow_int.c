@@ -6,7 +6,7 @@
 #include <math.h>
 
 /* uint32 -> int32 without implementation-defined conversions. */
-static int32_t to_s32(uint32_t u)
+static int32_t pow_wrap_s32(uint32_t u)
 {
     return u <= 0x7FFFFFFFu ? (int32_t)u : -(int32_t)(0xFFFFFFFFu - u) - 1;
 }
@@ -40,14 +40,14 @@ static int32_t pow_s32(int32_t x, int32_t y)
         }
         r *= mag;
     }
-    return x < 0 && odd ? to_s32(0u - r) : (int32_t)r;
+    return x < 0 && odd ? pow_wrap_s32(0u - r) : (int32_t)r;
 }
 
 /* x * x (e == 2) or x * x * x (e == 3), wrapping: onnxruntime's shortcut for a one-element exponent. */
 static int32_t square_or_cube_s32(int32_t x, int32_t e)
 {
     const uint32_t sq = (uint32_t)x * (uint32_t)x;
-    return to_s32(e == 2 ? sq : sq * (uint32_t)x);
+    return pow_wrap_s32(e == 2 ? sq : sq * (uint32_t)x);
 }
 
 static int32_t double_to_s32(double r)
