@@ -80,10 +80,12 @@ AOT_HOT_INLINE uint32_t aot_rev16(uint32_t v)
     return r;
 }
 
-/* Two words from an 8-byte-aligned stream, advancing it: one LDRD with post-increment (GCC 12 rarely
- * pairs the loads of these loops by itself). The stream may be int8 or int32 data: the memory operand that tells
- * GCC what the instruction reads is of the may-alias word type (aot_words.h), so no type-based alias analysis
- * moves a store of that data across it. */
+/* Two words from a word stream, advancing it: one LDRD with post-increment (GCC 12 rarely pairs the loads of
+ * these loops by itself). LDRD faults on an address that is not a multiple of 4 whatever UNALIGN_TRP says (Armv7-M
+ * and Armv8-M need word alignment, not 8 bytes); the operand's type, a pointer to uint32_t, already requires it, and
+ * every stream is a weight array or a scratch buffer the compiler aligns to 4 bytes or more. The stream may be int8 or
+ * int32 data: the memory operand that tells GCC what the instruction reads is of the may-alias word type (aot_words.h),
+ * so no type-based alias analysis moves a store of that data across it. */
 AOT_HOT_INLINE void aot_load2(const uint32_t** p, uint32_t* a, uint32_t* b)
 {
     const uint32_t* q = *p;
