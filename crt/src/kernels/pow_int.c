@@ -50,6 +50,8 @@ static int32_t square_or_cube_s32(int32_t x, int32_t e)
     return pow_wrap_s32(e == 2 ? sq : sq * (uint32_t)x);
 }
 
+/* Integer POW goes through double pow, as onnxruntime computes it: an int32 result needs the 53-bit mantissa (a float
+ * holds integers exactly only up to 2^24), so double is needed for the same bits. */
 static int32_t double_to_s32(double r)
 {
     /* Out of range or NaN (the comparisons fail): what x86-64's truncating conversion gives. */
