@@ -29,6 +29,10 @@ _plain_linker_script = rule(
     }),
 )
 
+# A level's compiler flags: "O2_lto" is -O2 with link-time optimization (bench/plain_build.py --lto).
+def _opt_flags(opt):
+    return "--opt=-O2 --lto" if opt == "O2_lto" else "--opt=-" + opt
+
 def bench_plain_crt(boards, opts = ("O2", "Os")):
     """`plain_crt_<core>_<opt>`: the CRT's files compiled with plain flags into one archive per core and level."""
     for core in sorted({BOARDS[b]["core"]: None for b in boards}.keys()):
@@ -37,9 +41,9 @@ def bench_plain_crt(boards, opts = ("O2", "Os")):
                 name = "plain_crt_%s_%s" % (core, opt),
                 srcs = ["//crt:sources"],
                 outs = ["plain_crt_%s_%s.a" % (core, opt)],
-                cmd = "$(location //bench:plain_build) --core_flags '%s' --opt=-%s --out $@ $(locations //crt:sources)" % (
+                cmd = "$(location //bench:plain_build) --core_flags '%s' %s --out $@ $(locations //crt:sources)" % (
                     " ".join(CORES[core]),
-                    opt,
+                    _opt_flags(opt),
                 ),
                 tools = ["//bench:plain_build"],
                 tags = ["manual"],
@@ -53,7 +57,7 @@ def bench_plain_model(name, model, boards, opts = ("O2", "Os")):
       name: the bench name (prefix) of the model.
       model: label of the .tflite file.
       boards: boards to build it for.
-      opts: optimization levels, "O2" and/or "Os".
+      opts: optimization levels, "O2", "Os" and/or "O2_lto".
     Returns:
       opt -> (the runner's --entry arguments, the runfiles they need).
     """
@@ -102,9 +106,9 @@ def bench_plain_model(name, model, boards, opts = ("O2", "Os")):
                 ],
                 outs = [fw + ".elf", fw + ".size.json", fw + ".size.txt", fw + ".model.json"],
                 cmd = " && ".join([
-                    "$(location //bench:plain_build) --core_flags '%s' --opt=-%s --linker_script $(location :%s) --crt $(location :plain_crt_%s_%s) --out $(location %s.elf) %s $(locations :%s_ref_gen) $(locations :%s_main) $(locations //crt:sources) $(location //toolchains/boards:startup.c)" % (
+                    "$(location //bench:plain_build) --core_flags '%s' %s --linker_script $(location :%s) --crt $(location :plain_crt_%s_%s) --out $(location %s.elf) %s $(locations :%s_ref_gen) $(locations :%s_main) $(locations //crt:sources) $(location //toolchains/boards:startup.c)" % (
                         " ".join(CORES[core]),
-                        opt,
+                        _opt_flags(opt),
                         ld,
                         core,
                         opt,

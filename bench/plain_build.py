@@ -6,6 +6,11 @@ an archive (a user's `add_library(aot_crt ...)`), so the image links the kernels
 The link needs the board's startup, linker script and newlib's semihosting (output and exit under QEMU), as
 `aot_firmware` gives them.  bench/plain.bzl declares one such image per (model, board); the runner measures it
 like any bench image (bench/README.md, "Plain builds").
+
+With --lto the CRT, the model and the main are compiled and linked with -flto (the archive through gcc-ar, so the
+linker plugin sees its objects): whole-program optimization across the kernels and the generated code, which is
+where type punning through incompatible pointers would turn into wrong code (//bench:crt_lto_test runs such images).
+The startup file stays out of it: its vector table is reached only through the linker script.
 """
 
 import argparse
@@ -27,6 +32,7 @@ def main(argv=None):
     ap.add_argument("--ar", default="arm-none-eabi-ar")
     ap.add_argument("--core_flags", required=True, help="the core's flags, space-separated (toolchains/cores.bzl)")
     ap.add_argument("--opt", required=True, choices=["-O2", "-Os"])
+    ap.add_argument("--lto", action="store_true", help="compile and link with -flto")
     ap.add_argument("--linker_script", help="link an ELF with this script (else only archive the CRT's files)")
     ap.add_argument("--crt", default="", help="the CRT archive this script wrote (a user's add_library)")
     ap.add_argument("--out", required=True, help="the ELF or, without --linker_script, the CRT archive to write")
@@ -43,22 +49,25 @@ def main(argv=None):
     # The CRT's public headers as a user adds them: crt/include (its private headers sit beside its sources).
     includes += sorted({h[: h.index("/crt/include/") + len("/crt/include")] for h in headers if "/crt/include/" in h})
     flags = args.core_flags.split() + [args.opt, "-std=c99"] + [f"-I{d}" for d in includes]
+    lto = ["-flto"] if args.lto else []
+    ar = args.ar.replace("-ar", "-gcc-ar") if args.lto else args.ar
 
     crt_objs, objs = [], []
     for n, src in enumerate(sorted(sources)):
         obj = os.path.join(work, f"{n}_{os.path.basename(src)[:-2]}.o")
-        _run([args.gcc, *flags, "-c", src, "-o", obj])
+        startup = os.path.basename(src) == "startup.c"
+        _run([args.gcc, *flags, *([] if startup else lto), "-c", src, "-o", obj])
         (crt_objs if "/crt/src/" in src else objs).append(obj)
     if not args.linker_script:
-        _run([args.ar, "rcs", args.out, *crt_objs])
+        _run([ar, "rcs", args.out, *crt_objs])
         return 0
     lib = args.crt
     if crt_objs:
         lib = os.path.join(work, "libaot_crt.a")
         if os.path.exists(lib):
             os.remove(lib)
-        _run([args.ar, "rcs", lib, *crt_objs])
-    link = args.core_flags.split() + [args.opt, "-nostartfiles", "--specs=rdimon.specs", "-T", args.linker_script]
+        _run([ar, "rcs", lib, *crt_objs])
+    link = args.core_flags.split() + [args.opt, *lto, "-nostartfiles", "--specs=rdimon.specs", "-T", args.linker_script]
     _run([args.gcc, *link, *objs, lib, "-lm", "-o", args.out])
     return 0
 

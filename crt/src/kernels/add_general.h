@@ -45,7 +45,7 @@ static inline void aot_add_general_walk(const void* in1, const void* in2, void* 
             for (i2 = 0; i2 < dims[2]; i2++) {
                 const int32_t base1 = i0 * in1_strides[0] + i1 * in1_strides[1] + i2 * in1_strides[2];
                 const int32_t base2 = i0 * in2_strides[0] + i1 * in2_strides[1] + i2 * in2_strides[2];
-                for (i3 = 0; i3 < dims[3]; i3++, o++) {
+                for (i3 = 0; i3 < dims[3]; i3++) {
                     const int32_t v =
                         aot_add_general_elem(aot_add_general_load(in1, base1 + i3 * in1_strides[3], size),
                                              aot_add_general_load(in2, base2 + i3 * in2_strides[3], size), p, subtract);
@@ -54,6 +54,7 @@ static inline void aot_add_general_walk(const void* in1, const void* in2, void* 
                     } else {
                         ((int16_t*)output)[o] = (int16_t)v;
                     }
+                    o++;
                 }
             }
         }

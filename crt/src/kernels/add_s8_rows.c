@@ -20,7 +20,7 @@ AOT_ALWAYS_INLINE void add_sub_rows(const int8_t* in1, const int8_t* in2, int8_t
     /* A local copy, so that the int8 stores do not make the compiler reload the parameters. */
     const struct aot_add_s8_params p = *params;
     int32_t r, i;
-    for (r = 0; r < rows; r++, in1 += row_step1, in2 += row_step2, output += cols) {
+    for (r = 0; r < rows; r++) {
         if (mode == 0) {
             for (i = 0; i < cols; i++) {
                 output[i] = (int8_t)aot_add_s8_elem(in1[i], in2[i], &p, subtract);
@@ -42,6 +42,9 @@ AOT_ALWAYS_INLINE void add_sub_rows(const int8_t* in1, const int8_t* in2, int8_t
                                                   p.act_min, p.act_max);
             }
         }
+        in1 += row_step1;
+        in2 += row_step2;
+        output += cols;
     }
 }
 

@@ -40,12 +40,12 @@ static inline int32x4_t finish(int32x4_t sum, const struct aot_add_s8_params* p)
 __attribute__((always_inline))
 #endif
 static inline void
-rows_of(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int32_t cols, int32_t row_step1,
-        int32_t row_step2, int32_t mode, const struct aot_add_s8_params* params, int subtract)
+add_rows_mve(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int32_t cols, int32_t row_step1,
+             int32_t row_step2, int32_t mode, const struct aot_add_s8_params* params, int subtract)
 {
     const struct aot_add_s8_params p = *params;
     int32_t r, i;
-    for (r = 0; r < rows; r++, in1 += row_step1, in2 += row_step2, output += cols) {
+    for (r = 0; r < rows; r++) {
         int32x4_t a = vdupq_n_s32(0), b = vdupq_n_s32(0);
         if (mode == 2) {
             a = rescale(vdupq_n_s32(in1[0]), p.in1_bias, p.in1_multiplier, p.in1_add, p.in1_shift);
@@ -63,6 +63,9 @@ rows_of(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int3
             }
             vstrbq_p_s32(output + i, finish(subtract ? vsubq_s32(a, b) : vaddq_s32(a, b), &p), pred);
         }
+        in1 += row_step1;
+        in2 += row_step2;
+        output += cols;
     }
 }
 
@@ -74,11 +77,11 @@ dispatch(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int
          int32_t row_step2, int32_t mode, const struct aot_add_s8_params* params, int subtract)
 {
     if (mode == 0) {
-        rows_of(in1, in2, output, rows, cols, row_step1, row_step2, 0, params, subtract);
+        add_rows_mve(in1, in2, output, rows, cols, row_step1, row_step2, 0, params, subtract);
     } else if (mode == 1) {
-        rows_of(in1, in2, output, rows, cols, row_step1, row_step2, 1, params, subtract);
+        add_rows_mve(in1, in2, output, rows, cols, row_step1, row_step2, 1, params, subtract);
     } else {
-        rows_of(in1, in2, output, rows, cols, row_step1, row_step2, 2, params, subtract);
+        add_rows_mve(in1, in2, output, rows, cols, row_step1, row_step2, 2, params, subtract);
     }
 }
 

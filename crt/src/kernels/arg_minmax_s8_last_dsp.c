@@ -69,8 +69,9 @@ AOT_HOT_INLINE void
 rows_of(const int8_t* input, int32_t* output, int32_t rows, int32_t n, int32_t is_max)
 {
     int32_t r;
-    for (r = 0; r < rows; r++, input += n) {
+    for (r = 0; r < rows; r++) {
         output[r] = first_index(input, n, row_extreme(input, n, is_max));
+        input += n;
     }
 }
 

@@ -8,7 +8,7 @@
 #if defined(__ARM_FEATURE_MVE)
 #include <arm_mve.h>
 
-static inline int32_t row_extreme(const int8_t* x, int32_t n, int32_t is_max)
+static inline int32_t row_extreme_mve(const int8_t* x, int32_t n, int32_t is_max)
 {
     int32_t k, best = x[0];
     for (k = 0; k < n; k += 16) {
@@ -19,7 +19,7 @@ static inline int32_t row_extreme(const int8_t* x, int32_t n, int32_t is_max)
     return best;
 }
 
-static inline int32_t first_index(const int8_t* x, int32_t n, int32_t v)
+static inline int32_t first_index_mve(const int8_t* x, int32_t n, int32_t v)
 {
     int32_t k;
     for (k = 0;; k += 16) {
@@ -36,20 +36,21 @@ static inline int32_t first_index(const int8_t* x, int32_t n, int32_t v)
 __attribute__((always_inline))
 #endif
 static inline void
-rows_of(const int8_t* input, int32_t* output, int32_t rows, int32_t n, int32_t is_max)
+argmm_rows_mve(const int8_t* input, int32_t* output, int32_t rows, int32_t n, int32_t is_max)
 {
     int32_t r;
-    for (r = 0; r < rows; r++, input += n) {
-        output[r] = first_index(input, n, row_extreme(input, n, is_max));
+    for (r = 0; r < rows; r++) {
+        output[r] = first_index_mve(input, n, row_extreme_mve(input, n, is_max));
+        input += n;
     }
 }
 
 void aot_arg_minmax_s8_last_mve(const int8_t* input, int32_t* output, int32_t rows, int32_t axis_size, int32_t is_max)
 {
     if (is_max) {
-        rows_of(input, output, rows, axis_size, 1);
+        argmm_rows_mve(input, output, rows, axis_size, 1);
     } else {
-        rows_of(input, output, rows, axis_size, 0);
+        argmm_rows_mve(input, output, rows, axis_size, 0);
     }
 }
 

@@ -44,3 +44,7 @@ int32_t AOT_POOL_NAME(const AOT_POOL_T* input, int32_t batches, int32_t in_h, in
     }
     return AOT_OK;
 }
+
+/* The including kernel's parameters end with its body (a unity build includes the next kernel after it). */
+#undef AOT_POOL_T
+#undef AOT_POOL_NAME

@@ -24,11 +24,12 @@ void aot_batch_to_space_nd(const void* input, void* output, int32_t elem_size, c
             if (oy < 0 || oy >= oh) {
                 continue;
             }
-            for (x = 0; x < w; x++, src += depth_bytes) {
+            for (x = 0; x < w; x++) {
                 const int32_t ox = x * bw + phase % bw - left;
                 if (ox >= 0 && ox < ow) {
                     memcpy(out + (size_t)((ob * oh + oy) * ow + ox) * (size_t)depth_bytes, src, (size_t)depth_bytes);
                 }
+                src += depth_bytes;
             }
         }
     }

@@ -6,6 +6,8 @@
 
 #include "aot/kernels/binary.h"
 
+/* In double, as TFLite's FLOOR_DIV (std::floor of the double quotient): the float quotient can round up to the next
+ * integer (2.9999999 to 3.0f), whose floor differs, so double is needed for the same bits. */
 static float aot_floor_div(float x, float y)
 {
     return (float)floor((double)x / (double)y);
@@ -18,7 +20,7 @@ static float aot_floor_mod(float x, float y)
     return (r != 0.0f && ((y < 0.0f) != (r < 0.0f))) ? r + y : r;
 }
 
-/* One innermost row: the operation is chosen once per row, not per element. */
+/* One innermost row: the operation is chosen once per row, not per element (each case then breaks). */
 #define AOT_BINARY_ROW(EXPR)                                                                                           \
     for (i3 = 0; i3 < n3; i3++) {                                                                                      \
         const float x = a[i3 * sa];                                                                                    \
@@ -27,8 +29,7 @@ static float aot_floor_mod(float x, float y)
         v = v < act_min ? act_min : v;                                                                                 \
         v = v > act_max ? act_max : v;                                                                                 \
         out[i3] = v;                                                                                                   \
-    }                                                                                                                  \
-    break
+    }
 
 void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* output, const int32_t* dims,
                     const int32_t* in1_strides, const int32_t* in2_strides, float act_min, float act_max)
@@ -46,24 +47,34 @@ void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* outpu
                 switch (op) {
                 case AOT_BINARY_ADD:
                     AOT_BINARY_ROW(x + y);
+                    break;
                 case AOT_BINARY_SUB:
                     AOT_BINARY_ROW(x - y);
+                    break;
                 case AOT_BINARY_MUL:
                     AOT_BINARY_ROW(x * y);
+                    break;
                 case AOT_BINARY_DIV:
                     AOT_BINARY_ROW(x / y);
+                    break;
                 case AOT_BINARY_PRELU:
                     AOT_BINARY_ROW(x >= 0.0f ? x : x * y);
+                    break;
                 case AOT_BINARY_MIN:
                     AOT_BINARY_ROW(x < y ? x : y);
+                    break;
                 case AOT_BINARY_FLOOR_DIV:
                     AOT_BINARY_ROW(aot_floor_div(x, y));
+                    break;
                 case AOT_BINARY_FLOOR_MOD:
                     AOT_BINARY_ROW(aot_floor_mod(x, y));
+                    break;
                 case AOT_BINARY_POW:
                     AOT_BINARY_ROW(powf(x, y));
+                    break;
                 default:
                     AOT_BINARY_ROW(x > y ? x : y);
+                    break;
                 }
                 out += n3;
             }

@@ -12,10 +12,11 @@
                 for (i2 = 0; i2 < (dims)[2]; i2++) {                                                                   \
                     const int32_t a0 = i0 * (s1)[0] + i1 * (s1)[1] + i2 * (s1)[2];                                     \
                     const int32_t b0 = i0 * (s2)[0] + i1 * (s2)[1] + i2 * (s2)[2];                                     \
-                    for (i3 = 0; i3 < (dims)[3]; i3++, o++) {                                                          \
+                    for (i3 = 0; i3 < (dims)[3]; i3++) {                                                               \
                         const int32_t a = a0 + i3 * (s1)[3];                                                           \
                         const int32_t b = b0 + i3 * (s2)[3];                                                           \
                         BODY;                                                                                          \
+                        o++;                                                                                           \
                     }                                                                                                  \
                 }                                                                                                      \
             }                                                                                                          \

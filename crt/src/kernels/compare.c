@@ -85,12 +85,13 @@ void aot_select(const uint8_t* cond, const void* x, const void* y, void* output,
     for (i0 = 0; i0 < dims[0]; i0++) {
         for (i1 = 0; i1 < dims[1]; i1++) {
             for (i2 = 0; i2 < dims[2]; i2++) {
-                for (i3 = 0; i3 < dims[3]; i3++, o++) {
+                for (i3 = 0; i3 < dims[3]; i3++) {
                     const int32_t c =
                         i0 * cond_strides[0] + i1 * cond_strides[1] + i2 * cond_strides[2] + i3 * cond_strides[3];
                     const int32_t xi = i0 * x_strides[0] + i1 * x_strides[1] + i2 * x_strides[2] + i3 * x_strides[3];
                     const int32_t yi = i0 * y_strides[0] + i1 * y_strides[1] + i2 * y_strides[2] + i3 * y_strides[3];
                     memcpy(ob + (size_t)o * n, cond[c] ? xb + (size_t)xi * n : yb + (size_t)yi * n, n);
+                    o++;
                 }
             }
         }

@@ -122,7 +122,7 @@ static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst
     if (quads & 1) {
         aot_conv_expand1(&src, &dst, &s);
     }
-    while (src != end) {
+    while (src < end) {
         aot_conv_expand1(&src, &dst, &s);
         aot_conv_expand1(&src, &dst, &s);
     }
@@ -335,7 +335,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
         for (t = quads & 3; t > 0; t--) {
             aot_mac_2x2(&wp, &xp, a);
         }
-        while (xp != xend) {
+        while (xp < xend) {
             aot_mac_2x2(&wp, &xp, a);
             aot_mac_2x2(&wp, &xp, a);
             aot_mac_2x2(&wp, &xp, a);
@@ -361,7 +361,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
         int32_t a[2];
         a[0] = bias[c] - corr0;
         a[1] = bias[c] - corr1;
-        while (xp != xend) {
+        while (xp < xend) {
             const uint32_t w = *wp++;
             const uint32_t e = aot_sxtb16_ror8(w);
             a[0] = aot_smlad(e, xp[1], aot_smlad(w, xp[0], a[0]));
@@ -387,7 +387,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, in
                                            const int32_t* dp)
 {
     const int32_t* const bend = bias + out_c;
-    while (bias != bend) {
+    while (bias < bend) {
         const uint32_t* xp = pairs;
         const int32_t b0 = bias[0], b1 = bias[1];
         int32_t a[4];
@@ -440,7 +440,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, in
         (void)quads;                                                                                                   \
         (void)tail_;                                                                                                   \
         (void)res;                                                                                                     \
-        aot_conv_gemm_small(pairs, kq, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq->multiplier,     \
+        aot_conv_gemm_small(pairs, (kq), (tail), filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq->multiplier, \
                             rq->add);                                                                                  \
     }
 AOT_CONV_GEMM_SMALL(aot_conv_gemm_k8, 2, 0)
@@ -456,8 +456,8 @@ AOT_CONV_GEMM_SMALL(aot_conv_gemm_k27, 6, 3)
                      const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0, int8_t* out1, int32_t out_c,     \
                      const struct aot_dsp_rq* rq, const struct aot_conv_residual* res)                                 \
     {                                                                                                                  \
-        aot_conv_gemm2(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, full, fused,      \
-                       exact, res);                                                                                    \
+        aot_conv_gemm2(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, (full), (fused),  \
+                       (exact), res);                                                                                  \
     }
 AOT_CONV_GEMM(aot_conv_gemm_full, 1, 0, 0)
 AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0, 0)
@@ -560,7 +560,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batche
         aot_conv2d_s8_dsp_run(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h,       \
                               out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,             \
                               input_zero_point, out_multiplier, out_add, act_min, act_max, scratch, (const int8_t*)0,  \
-                              (const struct aot_add_s8_params*)0, gemm);                                               \
+                              (const struct aot_add_s8_params*)0, (gemm));                                             \
     }
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp, aot_conv_gemm_clamp)
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_sat, aot_conv_gemm_full)

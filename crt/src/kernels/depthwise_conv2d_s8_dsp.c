@@ -61,9 +61,10 @@ AOT_HOT_INLINE int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
     return __smlatb((int32_t)a, (int32_t)b, acc);
 }
 
-/* Two words at p, then p advances by `step` bytes (one LDRD with post-increment). */
+/* Two words at p (an int16 pointer), then p advances by `step` bytes (one LDRD with post-increment). The memory
+ * operand is of the may-alias word type (aot_words.h): the int16 planes and records are read as words. */
 #define AOT_DW_LOAD2(p, a, b, step)                                                                                    \
-    __asm__("ldrd %0, %1, [%2], #" #step : "=r"(a), "=r"(b), "+r"(p) : "m"(*(const uint32_t(*)[2])(p)))
+    __asm__("ldrd %0, %1, [%2], #" #step : "=r"(a), "=r"(b), "+r"(p) : "m"(*(const aot_w32(*)[2])(const void*)(p)))
 #else
 AOT_HOT_INLINE int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
 {
@@ -79,7 +80,7 @@ AOT_HOT_INLINE int32_t aot_smlatb(uint32_t a, uint32_t b, int32_t acc)
     do {                                                                                                               \
         (a) = aot_read32((const int8_t*)(p));                                                                          \
         (b) = aot_read32((const int8_t*)(p) + 4);                                                                      \
-        (p) = (const int16_t*)((const int8_t*)(p) + (step));                                                           \
+        (p) += (step) / 2;                                                                                             \
     } while (0)
 #endif
 
@@ -124,9 +125,9 @@ AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_
     const int16_t* r1 = r0 + wp;
     const int16_t* r2 = r1 + wp;
     int32_t* const end = acc + rows * n;
-    while (acc != end) {
+    while (acc < end) {
         int32_t* const row_end = acc + n;
-        while (acc != row_end) {
+        while (acc < row_end) {
             uint32_t p01, p23;
             int32_t s0 = bias, s1 = bias;
             AOT_DW_LOAD2(r0, p01, p23, 4);
@@ -157,9 +158,9 @@ AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_
     const int16_t* r1 = r0 + wp;
     const int16_t* r2 = r1 + wp;
     int32_t* const end = acc + rows * n;
-    while (acc != end) {
+    while (acc < end) {
         int32_t* const row_end = acc + n;
-        while (acc != row_end) {
+        while (acc < row_end) {
             uint32_t p01, p23, p45;
             int32_t s0 = bias, s1 = bias;
             AOT_DW_LOAD2(r0, p01, p23, 8);
@@ -196,14 +197,14 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
     const int32_t* const end = acc + rows * n;
     if (act_min <= -128 && act_max >= 127) {
         const int32_t step2 = 2 * step;
-        while (acc != end) {
+        while (acc < end) {
             const int32_t* const row_end = acc + cols;
             int32_t r;
             for (r = cols & 3; r > 0; r--) {
                 *o = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(*acc++, m, add, rs));
                 o += step;
             }
-            while (acc != row_end) {
+            while (acc < row_end) {
                 int8_t* const o2 = o + step2;
                 const int32_t v0 = aot_dsp_sat8(aot_dsp_requant_x2(acc[0], m, add, rs));
                 const int32_t v1 = aot_dsp_sat8(aot_dsp_requant_x2(acc[1], m, add, rs));
@@ -220,9 +221,9 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
             o += o_skip;
         }
     } else {
-        while (acc != end) {
+        while (acc < end) {
             const int32_t* const row_end = acc + cols;
-            while (acc != row_end) {
+            while (acc < row_end) {
                 *o = (int8_t)aot_dsp_clamp(aot_dsp_requant_x2(*acc++, m, add, rs), act_min, act_max);
                 o += step;
             }
@@ -255,7 +256,7 @@ static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, i
         *dst++ = *src;
         src += col_step;
     }
-    while (dst != end) {
+    while (dst < end) {
         const int16_t v0 = src[0];
         const int16_t v1 = src[col_step];
         dst[0] = v0;
@@ -270,7 +271,7 @@ static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, i
 AOT_HOT_INLINE void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, int32_t plane, int32_t n)
 {
     int16_t* const end4 = d0 + (n & ~3);
-    while (d0 != end4) {
+    while (d0 < end4) {
         const uint32_t v = (uint32_t)aot_dw_read16(src) | ((uint32_t)aot_dw_read16(src + col_step) << 16);
         const uint32_t u =
             (uint32_t)aot_dw_read16(src + 2 * col_step) | ((uint32_t)aot_dw_read16(src + 3 * col_step) << 16);
@@ -449,9 +450,9 @@ AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int
                                    const int32_t* params, int32_t groups, int8_t* o, int32_t full, int32_t act_min,
                                    int32_t act_max)
 {
-    const int16_t* rec = (const int16_t*)params;
+    const int16_t* rec = (const int16_t*)(const void*)params;
     int8_t* const end = o + 4 * groups;
-    while (o != end) {
+    while (o < end) {
         aot_dw_c4_half(t0, t1, t2, cs, &rec, o, 0, full, act_min, act_max);
         aot_dw_c4_half(t0, t1, t2, cs, &rec, o + 2, 1, full, act_min, act_max);
         t0 += 4;
@@ -465,7 +466,7 @@ AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int
 static void aot_dw_copy_words(const int8_t* src, int8_t* dst, int32_t n)
 {
     int8_t* const end = dst + (n & ~7);
-    while (dst != end) {
+    while (dst < end) {
         const uint32_t v0 = aot_read32(src), v1 = aot_read32(src + 4);
         memcpy(dst, &v0, 4);
         memcpy(dst + 4, &v1, 4);

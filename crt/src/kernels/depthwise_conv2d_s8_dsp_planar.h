@@ -21,7 +21,7 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
     const int32_t c_end = in_cols < wp - pad_c ? in_cols : (wp - pad_c > 0 ? wp - pad_c : 0);
     const int32_t image = in_rows * in_cols * channels;
     int32_t* const accs = scratch;
-    int16_t* const planes = (int16_t*)(scratch + chunk * n);
+    int16_t* const planes = (int16_t*)(void*)(scratch + chunk * n);
     int16_t* const interior = planes + pad_r * wp + pad_c;
     int32_t b, c, i, y, x;
 

@@ -229,8 +229,8 @@ AOT_ALWAYS_INLINE void aot_dw_row_body(const struct aot_dw_geom* g, const struct
     }
 }
 
-static void aot_dw_row(const struct aot_dw_geom* geom, const struct aot_mve_rq* requant, const int8_t* in_b, int32_t y0,
-                       int32_t x0, int8_t* out, int32_t out_w, int right)
+static void aot_dw_mve_row(const struct aot_dw_geom* geom, const struct aot_mve_rq* requant, const int8_t* in_b,
+                           int32_t y0, int32_t x0, int8_t* out, int32_t out_w, int right)
 {
     /* Local copies: the int8 stores cannot alias them. */
     const struct aot_dw_geom gc = *geom;
@@ -284,7 +284,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
             const int32_t y0 = oy * stride_h - pad_top;
             int8_t* out_row = output + (b * out_h + oy) * out_w * channels;
             if (y0 >= 0 && y0 + span_h < in_h && pad_left == 0 && band_w <= in_w) {
-                aot_dw_row(&g, &rq, in_b, y0, 0, out_row, out_w, right);
+                aot_dw_mve_row(&g, &rq, in_b, y0, 0, out_row, out_w, right);
             } else {
                 /* The band: row ky is input row y0 + ky * dilation_h, band column j input column j - pad_left. */
                 const int32_t row_bytes = band_w * channels;
@@ -304,7 +304,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
                         aot_mve_fill(dst + hi * channels, (band_w - hi) * channels, (int8_t)input_zero_point);
                     }
                 }
-                aot_dw_row(&band, &rq, scratch, 0, 0, out_row, out_w, right);
+                aot_dw_mve_row(&band, &rq, scratch, 0, 0, out_row, out_w, right);
             }
         }
     }

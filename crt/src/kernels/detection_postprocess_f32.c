@@ -23,22 +23,28 @@ struct dp_work {
     uint8_t* active;
 };
 
+/* The scratch regions, one element type each, back to back: every region is 4-byte elements but the last (bytes),
+ * so each starts 4-byte aligned. Carved in bytes and converted by way of void*: no region is read as another type. */
+static void* region(void* scratch, int32_t words)
+{
+    return (uint8_t*)scratch + 4 * (size_t)words;
+}
+
 static void carve(void* scratch, int32_t n, int32_t k, struct dp_work* w)
 {
-    float* f = (float*)scratch;
-    w->decoded = f;
-    w->keep_scores = f + 4 * n;
-    w->class_scores = f + 5 * n;
-    w->keep_indices = (int32_t*)(f + 6 * n);
-    w->sorted = w->keep_indices + n;
-    w->selected = w->sorted + n;
-    w->best_class = w->selected + n;
-    w->slot_index = w->best_class + n;
-    w->slot_score = (float*)(w->slot_index + k);
-    w->order = (int32_t*)(w->slot_score + k);
-    w->order_score = (float*)(w->order + k);
-    w->merge = (int32_t*)(w->order_score + k);
-    w->active = (uint8_t*)(w->merge + k);
+    w->decoded = region(scratch, 0);
+    w->keep_scores = region(scratch, 4 * n);
+    w->class_scores = region(scratch, 5 * n);
+    w->keep_indices = region(scratch, 6 * n);
+    w->sorted = region(scratch, 7 * n);
+    w->selected = region(scratch, 8 * n);
+    w->best_class = region(scratch, 9 * n);
+    w->slot_index = region(scratch, 10 * n);
+    w->slot_score = region(scratch, 10 * n + k);
+    w->order = region(scratch, 10 * n + 2 * k);
+    w->order_score = region(scratch, 10 * n + 3 * k);
+    w->merge = region(scratch, 10 * n + 4 * k);
+    w->active = region(scratch, 10 * n + 5 * k);
 }
 
 /* idx = 0..n-1 ordered by decreasing value, equal values keeping the lower position first: a stable merge sort,

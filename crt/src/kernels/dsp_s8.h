@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "aot/requant.h"
+#include "aot_words.h"
 
 /* GCC and Clang would not always inline the larger loops that take a constant flag; the flag must fold away. */
 #if defined(__GNUC__)
@@ -79,13 +80,17 @@ AOT_HOT_INLINE uint32_t aot_rev16(uint32_t v)
     return r;
 }
 
-/* Two words from an 8-byte-aligned stream, advancing it: one LDRD with post-increment (GCC 12 rarely
- * pairs the loads of these loops by itself). */
+/* Two words from a word stream, advancing it: one LDRD with post-increment (GCC 12 rarely pairs the loads of
+ * these loops by itself). LDRD faults on an address that is not a multiple of 4 whatever UNALIGN_TRP says (Armv7-M
+ * and Armv8-M need word alignment, not 8 bytes); the operand's type, a pointer to uint32_t, already requires it, and
+ * every stream is a weight array or a scratch buffer the compiler aligns to 4 bytes or more. The stream may be int8 or
+ * int32 data: the memory operand that tells GCC what the instruction reads is of the may-alias word type (aot_words.h),
+ * so no type-based alias analysis moves a store of that data across it. */
 AOT_HOT_INLINE void aot_load2(const uint32_t** p, uint32_t* a, uint32_t* b)
 {
     const uint32_t* q = *p;
     uint32_t x, y;
-    __asm__("ldrd %0, %1, [%2], #8" : "=r"(x), "=r"(y), "+r"(q) : "m"(*(const uint32_t(*)[2])q));
+    __asm__("ldrd %0, %1, [%2], #8" : "=r"(x), "=r"(y), "+r"(q) : "m"(*(const aot_w32(*)[2])(const void*)q));
     *a = x;
     *b = y;
     *p = q;
@@ -146,8 +151,9 @@ AOT_HOT_INLINE uint32_t aot_rev16(uint32_t v)
 
 AOT_HOT_INLINE void aot_load2(const uint32_t** p, uint32_t* a, uint32_t* b)
 {
-    *a = (*p)[0];
-    *b = (*p)[1];
+    const aot_w32* const q = aot_w32_from(*p);
+    *a = aot_w32_get(q);
+    *b = aot_w32_get(q + 1);
     *p += 2;
 }
 

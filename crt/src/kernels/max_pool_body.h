@@ -36,3 +36,8 @@ void AOT_POOL_NAME(const AOT_POOL_T* input, int32_t batches, int32_t in_h, int32
         }
     }
 }
+
+/* The including kernel's parameters end with its body (a unity build includes the next kernel after it). */
+#undef AOT_POOL_T
+#undef AOT_POOL_LOWEST
+#undef AOT_POOL_NAME

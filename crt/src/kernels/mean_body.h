@@ -68,3 +68,9 @@ void AOT_MEAN_NAME(const AOT_MEAN_T* input, AOT_MEAN_T* output, const int32_t* i
         }
     }
 }
+
+/* The including kernel's parameters end with its body (a unity build includes the next kernel after it). */
+#undef AOT_MEAN_T
+#undef AOT_MEAN_MIN
+#undef AOT_MEAN_MAX
+#undef AOT_MEAN_NAME

@@ -24,7 +24,7 @@ AOT_ALWAYS_INLINE void mul_rows(const int8_t* in1, const int8_t* in2, int8_t* ou
     /* A local copy, so that the int8 stores do not make the compiler reload the parameters. */
     const struct aot_mul_s8_params p = *params;
     int32_t r, i;
-    for (r = 0; r < rows; r++, in1 += row_step1, in2 += row_step2, output += cols) {
+    for (r = 0; r < rows; r++) {
         if (mode == 0) {
             for (i = 0; i < cols; i++) {
                 output[i] = (int8_t)mul_s8_elem(in1[i] + p.in1_offset, in2[i] + p.in2_offset, &p);
@@ -40,6 +40,9 @@ AOT_ALWAYS_INLINE void mul_rows(const int8_t* in1, const int8_t* in2, int8_t* ou
                 output[i] = (int8_t)mul_s8_elem(a, in2[i] + p.in2_offset, &p);
             }
         }
+        in1 += row_step1;
+        in2 += row_step2;
+        output += cols;
     }
 }
 

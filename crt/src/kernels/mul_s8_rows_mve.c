@@ -23,12 +23,12 @@ static inline int32x4_t requant(int32x4_t a, int32x4_t b, const struct aot_mul_s
 __attribute__((always_inline))
 #endif
 static inline void
-rows_of(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int32_t cols, int32_t row_step1,
-        int32_t row_step2, int32_t mode, const struct aot_mul_s8_params* params)
+mul_rows_mve(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int32_t cols, int32_t row_step1,
+             int32_t row_step2, int32_t mode, const struct aot_mul_s8_params* params)
 {
     const struct aot_mul_s8_params p = *params;
     int32_t r, i;
-    for (r = 0; r < rows; r++, in1 += row_step1, in2 += row_step2, output += cols) {
+    for (r = 0; r < rows; r++) {
         int32x4_t a = vdupq_n_s32(in1[0] + p.in1_offset), b = vdupq_n_s32(in2[0] + p.in2_offset);
         for (i = 0; i < cols; i += 4) {
             const mve_pred16_t pred = vctp32q((uint32_t)(cols - i));
@@ -40,6 +40,9 @@ rows_of(const int8_t* in1, const int8_t* in2, int8_t* output, int32_t rows, int3
             }
             vstrbq_p_s32(output + i, requant(a, b, &p), pred);
         }
+        in1 += row_step1;
+        in2 += row_step2;
+        output += cols;
     }
 }
 
@@ -47,11 +50,11 @@ void aot_mul_s8_rows_mve(const int8_t* in1, const int8_t* in2, int8_t* output, i
                          int32_t row_step1, int32_t row_step2, int32_t mode, const struct aot_mul_s8_params* params)
 {
     if (mode == 0) {
-        rows_of(in1, in2, output, rows, cols, row_step1, row_step2, 0, params);
+        mul_rows_mve(in1, in2, output, rows, cols, row_step1, row_step2, 0, params);
     } else if (mode == 1) {
-        rows_of(in1, in2, output, rows, cols, row_step1, row_step2, 1, params);
+        mul_rows_mve(in1, in2, output, rows, cols, row_step1, row_step2, 1, params);
     } else {
-        rows_of(in1, in2, output, rows, cols, row_step1, row_step2, 2, params);
+        mul_rows_mve(in1, in2, output, rows, cols, row_step1, row_step2, 2, params);
     }
 }
 

@@ -478,10 +478,10 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
 /* ACC0..ACC3 += the dot products of the input vector X with the weight vectors W0..W3. */
 #define AOT_MVE_MLA4(ACC, X, W)                                                                                        \
     do {                                                                                                               \
-        ACC##0 = vmladavaq_s8(ACC##0, X, W##0);                                                                        \
-        ACC##1 = vmladavaq_s8(ACC##1, X, W##1);                                                                        \
-        ACC##2 = vmladavaq_s8(ACC##2, X, W##2);                                                                        \
-        ACC##3 = vmladavaq_s8(ACC##3, X, W##3);                                                                        \
+        ACC##0 = vmladavaq_s8(ACC##0, (X), W##0);                                                                      \
+        ACC##1 = vmladavaq_s8(ACC##1, (X), W##1);                                                                      \
+        ACC##2 = vmladavaq_s8(ACC##2, (X), W##2);                                                                      \
+        ACC##3 = vmladavaq_s8(ACC##3, (X), W##3);                                                                      \
     } while (0)
 
 /* DST = the vector {ACC0, ACC1, ACC2, ACC3}.  (A macro: an inline function's copies of its arguments change the
@@ -491,7 +491,7 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         int32x4_t v = vdupq_n_s32(ACC##0);                                                                             \
         v = vsetq_lane_s32(ACC##1, v, 1);                                                                              \
         v = vsetq_lane_s32(ACC##2, v, 2);                                                                              \
-        DST = vsetq_lane_s32(ACC##3, v, 3);                                                                            \
+        (DST) = vsetq_lane_s32(ACC##3, v, 3);                                                                          \
     } while (0)
 
 /* One or two pixels (x1 ignored unless `two`) against a block of 4 channels laid out as above: r0/r1 get the

@@ -50,8 +50,9 @@ static inline void aot_pad_fill(uint8_t* dst, int32_t n, int32_t size, uint32_t 
         memset(dst, (int)(pattern & 0xffu), (size_t)n);
         return;
     }
-    for (; n > 0; n--, dst += size) {
+    for (; n > 0; n--) {
         memcpy(dst, &pattern, (size_t)size);
+        dst += size;
     }
 }
 

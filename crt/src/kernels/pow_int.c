@@ -6,7 +6,7 @@
 #include <math.h>
 
 /* uint32 -> int32 without implementation-defined conversions. */
-static int32_t to_s32(uint32_t u)
+static int32_t pow_wrap_s32(uint32_t u)
 {
     return u <= 0x7FFFFFFFu ? (int32_t)u : -(int32_t)(0xFFFFFFFFu - u) - 1;
 }
@@ -40,16 +40,18 @@ static int32_t pow_s32(int32_t x, int32_t y)
         }
         r *= mag;
     }
-    return x < 0 && odd ? to_s32(0u - r) : (int32_t)r;
+    return x < 0 && odd ? pow_wrap_s32(0u - r) : (int32_t)r;
 }
 
 /* x * x (e == 2) or x * x * x (e == 3), wrapping: onnxruntime's shortcut for a one-element exponent. */
 static int32_t square_or_cube_s32(int32_t x, int32_t e)
 {
     const uint32_t sq = (uint32_t)x * (uint32_t)x;
-    return to_s32(e == 2 ? sq : sq * (uint32_t)x);
+    return pow_wrap_s32(e == 2 ? sq : sq * (uint32_t)x);
 }
 
+/* Integer POW goes through double pow, as onnxruntime computes it: an int32 result needs the 53-bit mantissa (a float
+ * holds integers exactly only up to 2^24), so double is needed for the same bits. */
 static int32_t double_to_s32(double r)
 {
     /* Out of range or NaN (the comparisons fail): what x86-64's truncating conversion gives. */
@@ -68,10 +70,11 @@ static int32_t double_to_s32(double r)
                 for (i2 = 0; i2 < dims[2]; i2++) {                                                                     \
                     const int32_t ja = i0 * base_strides[0] + i1 * base_strides[1] + i2 * base_strides[2];             \
                     const int32_t jb = i0 * exponent_strides[0] + i1 * exponent_strides[1] + i2 * exponent_strides[2]; \
-                    for (i3 = 0; i3 < dims[3]; i3++, o++) {                                                            \
+                    for (i3 = 0; i3 < dims[3]; i3++) {                                                                 \
                         const int32_t a = ja + i3 * base_strides[3];                                                   \
                         const int32_t b = jb + i3 * exponent_strides[3];                                               \
                         BODY;                                                                                          \
+                        o++;                                                                                           \
                     }                                                                                                  \
                 }                                                                                                      \
             }                                                                                                          \

@@ -19,7 +19,7 @@
             /* The subtraction and the zero point's addition wrap as TFLite's int32 arithmetic does in practice. */    \
             const int32_t centred = (int32_t)((uint32_t)input[i] - (uint32_t)input_zero_point);                        \
             const int32_t v = (int32_t)((uint32_t)aot_rq(centred, &q) + (uint32_t)output_zero_point);                  \
-            output[i] = (out_t)(v < lo ? lo : (v > hi ? hi : v));                                                      \
+            output[i] = (out_t)(v < (lo) ? (lo) : (v > (hi) ? (hi) : v));                                              \
         }                                                                                                              \
     }
 

@@ -20,13 +20,14 @@ void aot_space_to_batch_nd(const void* input, void* output, int32_t elem_size, c
         const int32_t b = ob % n, phase = ob / n;
         for (oy = 0; oy < oh; oy++) {
             const int32_t y = oy * bh + phase / bw - top;
-            for (ox = 0; ox < ow; ox++, out += depth_bytes) {
+            for (ox = 0; ox < ow; ox++) {
                 const int32_t x = ox * bw + phase % bw - left;
                 if (y < 0 || y >= h || x < 0 || x >= w) {
                     memset(out, pad_byte, depth_bytes);
                 } else {
                     memcpy(out, in + (size_t)((b * h + y) * w + x) * depth_bytes, depth_bytes);
                 }
+                out += depth_bytes;
             }
         }
     }

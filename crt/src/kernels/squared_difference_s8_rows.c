@@ -42,7 +42,7 @@ AOT_ALWAYS_INLINE void sqd_rows(const int8_t* in1, const int8_t* in2, int8_t* ou
     /* A local copy, so that the int8 stores do not make the compiler reload the parameters. */
     const struct aot_squared_difference_s8_params p = *params;
     int32_t r, i;
-    for (r = 0; r < rows; r++, in1 += row_step1, in2 += row_step2, output += cols) {
+    for (r = 0; r < rows; r++) {
         if (mode == 0) {
             for (i = 0; i < cols; i++) {
                 output[i] = out_of(in1_of(in1[i], &p), in2_of(in2[i], &p), &p);
@@ -58,6 +58,9 @@ AOT_ALWAYS_INLINE void sqd_rows(const int8_t* in1, const int8_t* in2, int8_t* ou
                 output[i] = out_of(a, in2_of(in2[i], &p), &p);
             }
         }
+        in1 += row_step1;
+        in2 += row_step2;
+        output += cols;
     }
 }
 

@@ -76,8 +76,9 @@ static inline void aot_tconv_s8_walk(const int8_t* input, int32_t batches, int32
                         continue;
                     }
                     pixel1(&g, oc, acc);
-                    for (j = 0; j < n; j++, oc++) {
+                    for (j = 0; j < n; j++) {
                         output[oc] = aot_tconv_requant(acc[j], mult[oc], shift[oc], output_offset, act_min, act_max);
+                        oc++;
                     }
                 }
                 output += out_c;

@@ -76,7 +76,7 @@ AOT_INLINE_BODY int32_t aot_rq_ctz(uint32_t v)
 }
 
 /* v clamped to [act_min, act_max] (within int8): one SSAT for the full int8 range where the core has it. */
-AOT_INLINE_BODY int8_t aot_clamp_s8(int32_t v, int32_t act_min, int32_t act_max)
+AOT_INLINE_BODY int8_t aot_rq_clamp_s8(int32_t v, int32_t act_min, int32_t act_max)
 {
 #if defined(__ARM_FEATURE_SAT) && defined(__GNUC__)
     if (AOT_CONSTANT(act_min) && AOT_CONSTANT(act_max) && act_min == -128 && act_max == 127) {
@@ -106,7 +106,7 @@ AOT_INLINE_BODY int8_t aot_requant_s8(int32_t acc, int32_t requant, int32_t mult
     } else {
         v = aot_multiply_by_quantized_multiplier(acc, multiplier, second) + output_offset;
     }
-    return aot_clamp_s8(v, act_min, act_max);
+    return aot_rq_clamp_s8(v, act_min, act_max);
 }
 
 #endif /* AOT_KERNELS_REQUANT_S8_INLINE_H_ */
