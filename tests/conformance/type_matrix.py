@@ -450,6 +450,11 @@ def gap_category(detail: str) -> str:
             "LOGICAL_AND / LOGICAL_OR are defined on bool: TFLite Micro's kernel reads any operand's bytes as bool "
             "without checking its type (kernels/logical_common.cc)"
         )
+    if "never computes" in detail:
+        return (
+            "TFLite Micro's result is undefined: its int16 GREATER rescales with parameters its Prepare computes for "
+            "int8 only (kernels/comparisons.cc), all false in a fresh interpreter"
+        )
     if "hybrid" in detail:
         return "float activations with the int8 constants of an int8 case: TFLite Micro runs it without checking"
     return "not supported by aotc yet"
