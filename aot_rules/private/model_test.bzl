@@ -17,6 +17,7 @@ def aot_model_test(
         model,
         prefix = None,
         model_data = [],
+        compiler_flags = [],
         boards = [],
         count = 10,
         seed = 0,
@@ -33,7 +34,11 @@ def aot_model_test(
     Args:
       name: test name.
       model: .tflite (or .onnx) model.
-      model_data: files the model reads from beside it (an ONNX model's external weights, model.onnx.data).
+      model_data: files the model reads from beside it (an ONNX model's external weights, model.onnx.data; the
+        .npy files of `--freeze_input`).
+      compiler_flags: extra `aotc compile` flags, as aot_model_library takes them; the reference cases are
+        computed with the same model-reading flags (`--dim NAME=N`, `--input_shape NAME=D0,D1,...`,
+        `--freeze_input NAME=$(location f.npy)`: `$(location f)` of a model_data file expands to its path).
       prefix: C prefix (default: `name`).
       boards: boards to also run the test on under QEMU, e.g. ["mps2-an386", "//my/board:stm32f7"] (tests are
         named after the board's target name).
@@ -48,11 +53,20 @@ def aot_model_test(
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
     lib = name + "_model"
-    aot_model_library(name = lib, model = model, model_data = model_data, prefix = prefix, io_in_workspace = io_in_workspace, testonly = True)
+    aot_model_library(
+        name = lib,
+        model = model,
+        model_data = model_data,
+        compiler_flags = compiler_flags,
+        prefix = prefix,
+        io_in_workspace = io_in_workspace,
+        testonly = True,
+    )
     aot_reference_gen(
         name = name + "_src",
         model = model,
         model_data = model_data,
+        compiler_flags = compiler_flags,
         prefix = prefix,
         command = "testgen",
         count = count,

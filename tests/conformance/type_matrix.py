@@ -448,7 +448,8 @@ def gap_category(detail: str) -> str:
     if re.match(r"Operator \d+ \(LOGICAL_(AND|OR)\) mixes element types", detail):
         return (
             "LOGICAL_AND / LOGICAL_OR are defined on bool: TFLite Micro's kernel reads any operand's bytes as bool "
-            "without checking its type (kernels/logical_common.cc)"
+            "without checking its type (kernels/logical_common.cc): int8 2 AND 1 gives false (the bytes are ANDed), "
+            "int32 and float32 operands are read byte by byte, not element by element"
         )
     if "never computes" in detail:
         return (
