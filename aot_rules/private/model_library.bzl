@@ -80,8 +80,16 @@ def _target(ctx):
     return COMPILER_TARGETS.get(core, core)
 
 def expand_compiler_flags(ctx):
-    """`compiler_flags` with `$(location f)` of a `model_data` file replaced by its path (e.g. the .npy of
-    `--freeze_input NAME=$(location sr.npy)`)."""
+    """The `compiler_flags` attribute with `$(location f)` of a `model_data` file replaced by its path.
+
+    E.g. the .npy of `--freeze_input NAME=$(location sr.npy)`.
+
+    Args:
+      ctx: the rule context (attributes compiler_flags and model_data).
+
+    Returns:
+      The flags as strings.
+    """
     return [ctx.expand_location(f, ctx.attr.model_data) for f in ctx.attr.compiler_flags]
 
 def _aot_model_codegen_impl(ctx):
