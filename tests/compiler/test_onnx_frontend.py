@@ -244,7 +244,7 @@ def test_deep_qdq_drift_is_tflite_double_rounding(tmp_path):
 
     from compiler.quant_math import quantize_multiplier
 
-    model = onnx.load(os.path.join(MODELS, "deep_qdq_resnet.onnx"))
+    model = onnx.load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "deep_qdq_resnet.onnx"))
     prod = {o: n for n in model.graph.node for o in n.output}
     init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
     quantized = [n.output[0] for n in model.graph.node if n.op_type == "QuantizeLinear"]

@@ -5,7 +5,10 @@ int8 kernels drift from onnxruntime's unoptimized QDQ graph over depth (issue 26
 second one, quantized by `onnxruntime.quantization.quantize_static` (QDQ format, int8 activations, per-channel int8
 weights) on 8 seeded calibration inputs.
 
-    python tests/models/make_deep_qdq.py [--out_dir tests/models]
+    python tests/models/make_deep_qdq.py [--out_dir tests/compiler/data]
+
+The model lives in tests/compiler/data, not tests/models: it is read by one test, and tests/models' every model is
+compiled for every core by the golden-digest test.
 
 Only numpy, onnx and onnxruntime (the pinned oracles) are needed; the same versions write the same model.
 tests/compiler/test_onnx_frontend.py::test_deep_qdq_drift_is_tflite_double_rounding reads it.
@@ -81,7 +84,8 @@ def export(path: str) -> None:
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out_dir", default=os.path.dirname(os.path.abspath(__file__)))
+    here = os.path.dirname(os.path.abspath(__file__))
+    p.add_argument("--out_dir", default=os.path.join(here, "..", "compiler", "data"))
     args = p.parse_args()
     export(os.path.join(args.out_dir, "deep_qdq_resnet.onnx"))
 
