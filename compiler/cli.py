@@ -120,8 +120,8 @@ flags.DEFINE_multi_string(
 flags.DEFINE_multi_string(
     "input_shape",
     [],
-    "ONNX: the whole shape of a graph input, NAME=D0,D1,... (repeatable, e.g. --input_shape x=1,512), for "
-    "dimensions the exporter left unnamed.",
+    "The whole shape of a model input, NAME=D0,D1,... (repeatable, e.g. --input_shape x=1,512): ONNX dimensions "
+    "the exporter left unnamed; TFLite inputs whose signature has -1s (compiled at that size, not the stored one).",
     flag_values=FLAGS,
 )
 flags.DEFINE_string(
@@ -256,8 +256,9 @@ _BENCH_USAGE = """  bench [--only=kws,ad01]
 _FOOTER = """
 MODEL is a .tflite (TensorFlow Lite) or .onnx file. ONNX inputs with symbolic dimensions take --dim NAME=N
 (e.g. --dim batch=1), --input_shape NAME=D0,D1,... an input's whole shape (dimensions the exporter left
-unnamed); --freeze_input NAME=FILE.npy compiles a graph input as a constant. --io_in_workspace plans
-the inputs and outputs inside the workspace. `aotc <command> --help` lists every flag of that command.
+unnamed; for TFLite, the -1 dimensions of an input's signature); --freeze_input NAME=FILE.npy compiles a
+graph input as a constant. --io_in_workspace plans the inputs and outputs inside the workspace.
+`aotc <command> --help` lists every flag of that command.
 """
 
 

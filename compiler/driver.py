@@ -55,7 +55,8 @@ def output_names(prefix: str) -> list:
 ONNX_DIMS = {}
 # ONNX graph inputs compiled as constants by `--freeze_input NAME=FILE.npy` ({name: array}); set by the CLI.
 ONNX_FROZEN = {}
-# Whole ONNX input shapes pinned by `--input_shape NAME=D0,D1,...` ({name: [dims]}); set by the CLI.
+# Whole input shapes pinned by `--input_shape NAME=D0,D1,...` ({name: [dims]}); set by the CLI.  ONNX: dimensions
+# the exporter left unnamed; TFLite: the -1 dimensions of an input's signature (frontend/tflite_input_shape.py).
 ONNX_INPUT_SHAPES = {}
 
 
@@ -65,7 +66,7 @@ def load_model(model_path: str):
         from .frontend.onnx_reader import load_onnx  # imports onnx: only for ONNX models (frontend/__init__.py)
 
         return load_onnx(model_path, ONNX_DIMS, ONNX_FROZEN, ONNX_INPUT_SHAPES)
-    return load_tflite(model_path)
+    return load_tflite(model_path, ONNX_INPUT_SHAPES)
 
 
 def analyze(

@@ -55,13 +55,33 @@ def onnxruntime_outputs(model_path: str, graph, cases: list) -> list:
     sess = ort.InferenceSession(model_path, opts, providers=["CPUExecutionProvider"])
     names = [t.name for t in graph.inputs]
     outs = [t.name for t in graph.outputs]
-    return [[np.asarray(r) for r in sess.run(outs, dict(zip(names, inputs)))] for inputs in cases]
+    # Inputs compiled as constants (--freeze_input) are still inputs of the ONNX graph: fed their frozen values.
+    from .driver import ONNX_FROZEN
+
+    wanted = {i.name for i in sess.get_inputs()}
+    frozen = {k: v for k, v in ONNX_FROZEN.items() if k in wanted and k not in names}
+    return [[np.asarray(r) for r in sess.run(outs, dict(zip(names, inputs), **frozen))] for inputs in cases]
 
 
 def reference_outputs(model_path: str, graph, cases: list) -> list:
     """Outputs of the reference interpreter for the model's format, per case."""
     if model_path.lower().endswith(".onnx"):
         return onnxruntime_outputs(model_path, graph, cases)
+    from .driver import ONNX_INPUT_SHAPES
+
+    if ONNX_INPUT_SHAPES:
+        # --input_shape: TFLite Micro runs the model as stored at the chosen size (frontend/tflite_input_shape.py).
+        import tempfile
+
+        from .frontend.tflite_input_shape import rewrite_shapes
+
+        with open(model_path, "rb") as f:
+            data = rewrite_shapes(f.read(), graph)
+        with tempfile.TemporaryDirectory(prefix="aot_resized_") as tmp:
+            path = os.path.join(tmp, os.path.basename(model_path))
+            with open(path, "wb") as f:
+                f.write(data)
+            return tflm_outputs(path, cases, len(graph.outputs))
     return tflm_outputs(model_path, cases, len(graph.outputs))
 
 

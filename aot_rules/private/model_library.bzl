@@ -81,6 +81,19 @@ def _target(ctx):
     core = ctx.attr.core or ctx.attr.target or ctx.attr.cpu_target
     return COMPILER_TARGETS.get(core, core)
 
+def expand_compiler_flags(ctx):
+    """The `compiler_flags` attribute with `$(location f)` of a `model_data` file replaced by its path.
+
+    E.g. the .npy of `--freeze_input NAME=$(location sr.npy)`.
+
+    Args:
+      ctx: the rule context (attributes compiler_flags and model_data).
+
+    Returns:
+      The flags as strings.
+    """
+    return [ctx.expand_location(f, ctx.attr.model_data) for f in ctx.attr.compiler_flags]
+
 def _aot_model_codegen_impl(ctx):
     prefix = ctx.attr.prefix
     blob = ctx.attr.weights == "blob"
@@ -110,12 +123,12 @@ def _aot_model_codegen_impl(ctx):
         args.add("--io_in_workspace")
     args.add_all(kernel_flags("--custom_op", ctx.attr.custom_ops))
     args.add_all(kernel_flags("--offload", ctx.attr.offload))
-    args.add_all(ctx.attr.compiler_flags)
+    args.add_all(expand_compiler_flags(ctx))
     if blob:
         args.add("--weights", "blob")
 
     # What `aotc blob` needs to generate the same code from another model (aot_weights_blob).
-    code_flags = ["--target", target] + (["--io_in_workspace"] if ctx.attr.io_in_workspace else []) + ctx.attr.compiler_flags
+    code_flags = ["--target", target] + (["--io_in_workspace"] if ctx.attr.io_in_workspace else []) + expand_compiler_flags(ctx)
     for f in ctx.files.model_data:
         # The compiler reads an ONNX model's external data from beside the model file only.
         if f.dirname != ctx.file.model.dirname:
@@ -156,7 +169,7 @@ aot_model_codegen = rule(
         "target": attr.string(doc = "Core from aot_rules' core constraint of the configuration (a key of CORES)."),
         "cpu_target": attr.string(default = "host", doc = "Core implied by the platform's @platforms//cpu."),
         "core": attr.string(doc = "Explicit core (a key of CORES); wins over the configuration's."),
-        "compiler_flags": attr.string_list(doc = "Extra flags for `aotc compile`."),
+        "compiler_flags": attr.string_list(doc = "Extra flags for `aotc compile` (`$(location f)` of a model_data file expands to its path)."),
         "ram_budget": attr.string(doc = "Fail the build if the workspace exceeds this (e.g. \"24K\")."),
         "flash_budget": attr.string(doc = "Fail the build if weights + parameters exceed this (e.g. \"64K\")."),
         "strict_kernels": attr.bool(doc = "Fail the build if a layer leaves its core's best kernels because of its quantization parameters."),
@@ -180,8 +193,11 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
       model: a .tflite or .onnx file.
       prefix: C prefix of every symbol (default: `name`); must be a C identifier, not `aot`/`aot_*`.
       model_data: files the model reads from beside it, in the model's package: an ONNX model's external
-        weights (`model.onnx.data`, what torch.onnx.export writes by default).
-      compiler_flags: extra `aotc compile` flags.
+        weights (`model.onnx.data`, what torch.onnx.export writes by default), the .npy files of
+        `--freeze_input`.
+      compiler_flags: extra `aotc compile` flags, e.g. `["--dim", "batch=1"]`, `["--input_shape", "x=1,512"]`
+        or `["--freeze_input", "sr=$(location sr.npy)"]` (`$(location f)` of a `model_data` file expands to
+        its path).
       ram_budget: e.g. "24K": the build fails, naming the largest tensors at the peak, if the planned workspace
         is larger.
       flash_budget: e.g. "64K": the build fails, naming the largest arrays, if the model's weights and

@@ -17,13 +17,13 @@ def aot_model_test(
         model,
         prefix = None,
         model_data = [],
+        compiler_flags = [],
         boards = [],
         count = 10,
         seed = 0,
         sanitizers = True,
         tags = [],
         io_in_workspace = False,
-        compiler_flags = [],
         **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
 
@@ -34,7 +34,13 @@ def aot_model_test(
     Args:
       name: test name.
       model: .tflite (or .onnx) model.
-      model_data: files the model reads from beside it (an ONNX model's external weights, model.onnx.data).
+      model_data: files the model reads from beside it (an ONNX model's external weights, model.onnx.data; the
+        .npy files of `--freeze_input`).
+      compiler_flags: extra `aotc compile` flags, as aot_model_library takes them; the reference cases are
+        computed with the same model-reading flags (`--dim NAME=N`, `--input_shape NAME=D0,D1,...`,
+        `--freeze_input NAME=$(location f.npy)`: `$(location f)` of a model_data file expands to its path);
+        e.g. ["--qdq_exact"] (an ONNX QDQ model's Conv / Gemm as onnxruntime runs them: the test then requires
+        equal outputs).
       prefix: C prefix (default: `name`).
       boards: boards to also run the test on under QEMU, e.g. ["mps2-an386", "//my/board:stm32f7"] (tests are
         named after the board's target name).
@@ -44,23 +50,29 @@ def aot_model_test(
       tags: extra tags for every test.
       io_in_workspace: compile the model with its inputs and outputs inside the workspace (the generated test
         copies each case in and out through the accessors).
-      compiler_flags: extra `aotc compile` flags, also given to the reference generator; e.g. ["--qdq_exact"]
-        (an ONNX QDQ model's Conv / Gemm as onnxruntime runs them: the test then requires equal outputs).
       **kwargs: size, timeout, visibility, ...
     """
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
     lib = name + "_model"
-    aot_model_library(name = lib, model = model, model_data = model_data, prefix = prefix, io_in_workspace = io_in_workspace, compiler_flags = compiler_flags, testonly = True)
+    aot_model_library(
+        name = lib,
+        model = model,
+        model_data = model_data,
+        compiler_flags = compiler_flags,
+        prefix = prefix,
+        io_in_workspace = io_in_workspace,
+        testonly = True,
+    )
     aot_reference_gen(
         name = name + "_src",
         model = model,
         model_data = model_data,
+        compiler_flags = compiler_flags,
         prefix = prefix,
         command = "testgen",
         count = count,
         seed = seed,
-        compiler_flags = compiler_flags,
         testonly = True,
     )
     cc_test(

@@ -9,6 +9,7 @@ load("@rules_cc//cc:defs.bzl", "cc_library")
 load(":aotc_action.bzl", "run_aotc")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS")
 load(":copts.bzl", "AOT_C_COPTS")
+load(":model_library.bzl", "expand_compiler_flags")
 
 _OUTPUTS = {
     "testgen": ["_test.c"],
@@ -50,7 +51,7 @@ def _aot_reference_gen_impl(ctx):
     args.add("--out_dir", outs[0].dirname)
     args.add("--count", str(ctx.attr.count))
     args.add("--seed", str(ctx.attr.seed))
-    args.add_all(ctx.attr.compiler_flags)
+    args.add_all(expand_compiler_flags(ctx))
     run_aotc(
         ctx,
         args,
@@ -73,12 +74,12 @@ aot_reference_gen = rule(
     cfg = _one_config,
     attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
         "model": attr.label(mandatory = True, allow_single_file = [".tflite", ".onnx"], doc = "The model file."),
-        "model_data": attr.label_list(allow_files = True, doc = "Files the model reads beside it (ONNX external weights)."),
+        "model_data": attr.label_list(allow_files = True, doc = "Files the model reads beside it (ONNX external weights, --freeze_input .npy files)."),
+        "compiler_flags": attr.string_list(doc = "The model library's `aotc compile` flags (the model-reading ones, --dim / --input_shape / --freeze_input, shape the cases; `$(location f)` of a model_data file expands to its path)."),
         "prefix": attr.string(mandatory = True, doc = "Prefix of the model library the data is for."),
         "command": attr.string(default = "refdata", values = _OUTPUTS.keys(), doc = "testgen or refdata."),
         "count": attr.int(default = 1, doc = "Number of seeded random input cases."),
         "seed": attr.int(default = 0, doc = "Seed of the random inputs."),
-        "compiler_flags": attr.string_list(doc = "Model flags the library is compiled with (e.g. --qdq_exact, --dim)."),
         "_compiler": attr.label(default = "//compiler:aotc", cfg = "exec", executable = True),
     }),
 )

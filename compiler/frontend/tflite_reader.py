@@ -72,18 +72,19 @@ def _decode_name(raw) -> str:
     return str(raw)
 
 
-def load_tflite(path: str) -> Graph:
-    """Read and parse a .tflite file."""
+def load_tflite(path: str, input_shapes: dict = None) -> Graph:
+    """Read and parse a .tflite file; `input_shapes` ({name: [dims]}, `--input_shape`) sets the size of inputs whose
+    signature has -1s (tflite_input_shape.py)."""
     try:
         limits.check_model_bytes(os.path.basename(path), os.path.getsize(path))
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
         raise CompileError(f"Cannot read model file '{path}': {e.strerror or e}.") from None
-    return read_tflite(data, os.path.basename(path))
+    return read_tflite(data, os.path.basename(path), input_shapes)
 
 
-def read_tflite(data: bytes, source_name: str = "model") -> Graph:
+def read_tflite(data: bytes, source_name: str = "model", input_shapes: dict = None) -> Graph:
     if len(data) < 8 or data[4:8] != b"TFL3":
         raise CompileError(
             f"'{source_name}' is not a TFLite flatbuffer (expected the 'TFL3' file "
@@ -92,7 +93,12 @@ def read_tflite(data: bytes, source_name: str = "model") -> Graph:
         )
     at = _Cursor()
     try:
-        return _parse(data, source_name, at)
+        graph = _parse(data, source_name, at)
+        if input_shapes:
+            from .tflite_input_shape import apply_input_shapes
+
+            apply_input_shapes(graph, input_shapes, _input_signatures(data))
+        return graph
     except (CompileError, MemoryError):
         raise  # a MemoryError is the compiler's bug (a missing limit), not the file's
     except Exception as e:  # malformed/truncated flatbuffers fail in many ways
@@ -101,6 +107,17 @@ def read_tflite(data: bytes, source_name: str = "model") -> Graph:
             f"truncated or corrupt ({type(e).__name__}: {e}). Only complete .tflite "
             "models (TFLite schema version 3) are supported."
         ) from None
+
+
+def _input_signatures(data: bytes) -> dict:
+    """{input name: shape signature} of the main subgraph's inputs (the stored shape where none is given)."""
+    sg = tflite.Model.GetRootAsModel(data, 0).Subgraphs(0)
+    out = {}
+    for i in sg.InputsAsNumpy():
+        t = sg.Tensors(int(i))
+        sig = t.ShapeSignatureAsNumpy() if t.ShapeSignatureLength() else t.ShapeAsNumpy()
+        out[_decode_name(t.Name()) or f"tensor_{int(i)}"] = [int(d) for d in sig]
+    return out
 
 
 class _Cursor:

@@ -1,7 +1,7 @@
 """CAST lowering (from the ONNX frontend, and TFLite's CAST): integer element-type conversion with an added offset,
 out = wrap(in + Offset), between int8, uint8, int16, int32, uint32 and bool, from any of them to float32 and from
-float32 to them (truncating) (TFLite
-Micro's audio front-end casts its uint32 energies to int32 and back, and its int16 features to float32).
+float32 to them (truncating), and float32 to float32 (a copy, which TFLite Micro runs) (TFLite Micro's audio front-end
+casts its uint32 energies to int32 and back, and its int16 features to float32).
 
 The ONNX frontend uses it at the model boundary for uint8 data (uint8 quantized data is int8 data shifted by
 -128 with the zero point shifted alike: the same real values) and around integer arithmetic (int8/uint8 values
@@ -13,7 +13,7 @@ from ._base import OpLowering, register
 from .common.checks import require_inputs, require_same_shape
 
 TYPE_CODES = {"int8": 0, "uint8": 1, "int32": 2, "bool": 3, "int16": 4, "uint32": 5}
-# float32 is only an output: the integer's value (TFLite Micro's audio front-end turns int16 features to float).
+# float32: an integer's value as output, truncated toward zero as input, copied to float32.
 FLOAT_CODE = 6
 
 
@@ -28,11 +28,11 @@ class Cast(OpLowering):
         super().check(op)
         require_inputs(op, 1)
         inp, out = op.input(0), op.output
-        if inp.dtype not in TYPE_CODES and not (inp.dtype == "float32" and out.dtype in TYPE_CODES):
+        if inp.dtype not in TYPE_CODES and not (inp.dtype == "float32" and out.dtype in self.dtypes):
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}): input '{inp.name}' has type {inp.dtype} and output "
                 f"'{out.name}' {out.dtype}; CAST converts between {', '.join(TYPE_CODES)} and float32 (float32 to an "
-                "integer truncates toward zero)."
+                "integer truncates toward zero), and float32 to float32."
             )
         require_same_shape(op, inp, out)
 

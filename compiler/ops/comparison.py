@@ -1,8 +1,14 @@
 """EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL: two broadcasting operands of one type, a bool output.
 
 Types as TFLite Micro's kernels take them: float32, int32, int8 (quantized: each input is rescaled by its own scale
-after a left shift of 8, so inputs with different quantization compare by real value, and equal quantization
-compares the stored values), bool for EQUAL / NOT_EQUAL. int16 is refused (TFLite Micro has no int16 comparison).
+after a left shift of 8, so inputs with different quantization compare by real value), bool for EQUAL / NOT_EQUAL.
+Equal quantization compares the stored values only where that is the same answer: scales of at least 1/128, so one
+stored step is still at least one step after the rescaling (with smaller scales neighbouring values rescale to the
+same integer and TFLite Micro calls them equal).
+
+int16 is refused.  TFLite Micro's GREATER takes int16 but its Prepare computes the rescaling parameters for int8
+only, so the int16 kernel reads whatever its persistent buffer held (all false in a fresh interpreter; the previous
+int8 comparison's parameters after one ran): there is no defined result to match.
 """
 
 import numpy as np
@@ -35,6 +41,13 @@ class Comparison(OpLowering):
         a, b = op.input(0), op.input(1)
         dtype = require_same_dtype(op, a, b)
         allowed = ("float32", "int32", "int8") + (("bool",) if op.kind in ("EQUAL", "NOT_EQUAL") else ())
+        if dtype == "int16" and op.kind == "GREATER":
+            raise UnsupportedError(
+                f"Operator {op.index} (GREATER) on int16 tensor '{a.name}': TFLite Micro runs it, but its int16 "
+                "GREATER rescales with parameters its Prepare never computes (int8 only), so its result is "
+                "undefined (all false in a fresh interpreter); aotc refuses it rather than pick a different "
+                "answer. Compare in int8, int32 or float32."
+            )
         if dtype not in allowed:
             raise UnsupportedError(
                 f"Operator {op.index} ({op.kind}) on tensor '{a.name}' of type {dtype}; {op.kind} is supported "
@@ -58,7 +71,7 @@ class Comparison(OpLowering):
             (s1, z1), (s2, z2) = a.quant.scalar(), b.quant.scalar()
             m1, sh1 = quantize_multiplier(float(np.float32(s1)))
             m2, sh2 = quantize_multiplier(float(np.float32(s2)))
-            same = np.float32(s1) == np.float32(s2) and z1 == z2
+            same = np.float32(s1) == np.float32(s2) and z1 == z2 and np.float32(s1) >= 1.0 / 128
             p["s8"] = (0 if same else 1, -z1, m1, sh1, -z2, m2, sh2)
         op.kernel = f"aot_compare_{suffix}"
         op.params = p

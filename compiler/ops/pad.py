@@ -1,6 +1,6 @@
-"""PAD / PADV2 lowering with constant paddings, up to 4-D (int8, int16, float32).
+"""PAD / PADV2 lowering with constant paddings, up to 4-D (int8, int16, int32, float32).
 
-The pad value is the output zero point for quantized PAD (0 for symmetric int16), 0.0 for float PAD, or
+The pad value is the output zero point for quantized PAD (0 for symmetric int16), 0 for int32 and float PAD, or
 the scalar constant of PADV2 (for int8 / int16 it must share the output's
 quantization, as TFLite Micro requires).  Quantized input and output must share
 their quantization: padding copies values and never rescales.
@@ -47,7 +47,8 @@ def _paddings(op) -> np.ndarray:
     return pads
 
 
-_KERNELS = {"int8": "aot_pad_s8", "int16": "aot_pad_s16", "float32": "aot_pad_f32"}
+_KERNELS = {"int8": "aot_pad_s8", "int16": "aot_pad_s16", "int32": "aot_pad_s32", "float32": "aot_pad_f32"}
+_QUANTIZED = ("int8", "int16")  # int32 PAD moves values and pads with 0 whatever its quantization (TFLite Micro)
 
 
 @register
@@ -66,7 +67,7 @@ class Pad(OpLowering):
         dtype = require_same_dtype(op, inp, out)
         shape_4d(op, inp.shape, f"input '{inp.name}'")
         _paddings(op)
-        if dtype != "float32":
+        if dtype in _QUANTIZED:
             require_same_quant(
                 op,
                 inp,
@@ -84,7 +85,7 @@ class Pad(OpLowering):
                     f"Operator {op.index} ({op.kind}): constant value '{cv.name}' must be a "
                     f"single {dtype} element (got {cv.num_elements} of {cv.dtype})."
                 )
-            if dtype != "float32":
+            if dtype in _QUANTIZED:
                 require_quant(op, cv, "constant value")
                 require_same_quant(
                     op,
@@ -104,7 +105,8 @@ class Pad(OpLowering):
             value = cv.data.reshape(-1)[0]
             value = float(value) if out.dtype == "float32" else int(value)
         else:
-            value = 0.0 if out.dtype == "float32" else out.quant.scalar()[1]
+            value = out.quant.scalar()[1] if out.dtype in _QUANTIZED else 0
+            value = float(value) if out.dtype == "float32" else value
         op.params = dict(
             in_dims=np.array(shape_4d(op, inp.shape, "input"), np.int32),
             out_dims=np.array(shape_4d(op, out.shape, "output"), np.int32),

@@ -31,6 +31,9 @@ _DATA = {
     "SPACE_TO_BATCH_ND": (3, 0),
 }
 
+# The views TFLite Micro also runs on uint8 (its other view kernels reject uint8).
+_UINT8 = ("BROADCAST_TO", "REVERSE_V2")
+
 
 def _fail(op, what):
     return CompileError(f"Operator {op.index} ({op.kind}): {what}.")
@@ -207,12 +210,13 @@ class StridedView(OpLowering):
         for out in op.outputs:
             if out.dtype != x.dtype:
                 raise _fail(op, f"output '{out.name}' is {out.dtype} but the input '{x.name}' is {x.dtype}")
-            if x.dtype not in self.dtypes:
+            dtypes = self.dtypes + (("uint8",) if op.kind in _UINT8 else ())
+            if x.dtype not in dtypes:
                 raise UnsupportedError(
                     f"Operator {op.index} ({op.kind}) on tensor '{x.name}' of type {x.dtype}; "
-                    f"{op.kind} is supported for: {', '.join(self.dtypes)}."
+                    f"{op.kind} is supported for: {', '.join(dtypes)}."
                 )
-            if x.dtype in ("int8", "int16"):
+            if x.dtype in ("int8", "int16") or (x.dtype == "uint8" and None not in (x.quant, out.quant)):
                 require_same_quant(
                     op,
                     x,

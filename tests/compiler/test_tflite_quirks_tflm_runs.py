@@ -23,6 +23,7 @@ from test_ops_tflite import check_against_tflm, needs_tflm  # noqa: E402
 from compiler.driver import compile_model  # noqa: E402
 from compiler.errors import CompileError  # noqa: E402
 from compiler.oracle import tflm_outputs  # noqa: E402
+from compiler.commands.run_cmd import run_model  # noqa: E402
 
 
 @needs_tflm
@@ -103,3 +104,88 @@ def test_float16_weights_are_refused_by_name_and_tflm_refuses_them_too(tmp_path)
     assert "'w16' holds float16 weights, read by DEQUANTIZE" in msg and "TFLite Micro" in msg
     with pytest.raises(RuntimeError):
         tflm_outputs(str(path), [[np.ones(4, np.float32)]], 1)
+
+
+def _front_end(samples, frame=32, units=8):
+    """A float audio front end stored at `samples` with signature [-1, -1] (what TFLite writes for a length left
+    open): frames of `frame` samples (RESHAPE to [1, -1, frame]), a window (MUL), a projection (FULLY_CONNECTED,
+    keep_num_dims), ABS, log(1 + x), per-frame features out and their mean over the frames (MEAN) out."""
+    rng = np.random.default_rng(3)
+    frames = samples // frame
+    b = ModelBuilder()
+    x = b.input("audio", [1, samples], "float32")
+    shape = b.const("frames", np.array([1, -1, frame], np.int32), "int32")
+    r = b.op("RESHAPE", [x, shape], out=b.tensor("framed", [1, frames, frame], "float32"))
+    win = b.const("window", np.hanning(frame).astype(np.float32), "float32")
+    w = b.op("MUL", [r, win], out=b.tensor("windowed", [1, frames, frame], "float32"))
+    weights = b.const("basis", rng.normal(size=(units, frame)).astype(np.float32), "float32")
+    p = b.op(
+        "FULLY_CONNECTED",
+        [w, weights, None],
+        out=b.tensor("proj", [1, frames, units], "float32"),
+        options={"keepNumDims": True},
+    )
+    a = b.op("ABS", [p], out=b.tensor("mag", [1, frames, units], "float32"))
+    one = b.const("one", np.ones([1], np.float32), "float32")
+    s = b.op("ADD", [a, one], out=b.tensor("mag1", [1, frames, units], "float32"))
+    feats = b.op("LOG", [s], out=b.tensor("features", [1, frames, units], "float32"))
+    axis = b.const("axis", np.array([1], np.int32), "int32")
+    mean = b.op("MEAN", [feats, axis], out=b.tensor("summary", [1, units], "float32"))
+    b.output(feats, mean)
+    for t in (x, r, w, p, a, s, feats):
+        b._tensors[t.index].shapeSignature = [-1] * len(b._tensors[t.index].shape)
+    return b
+
+
+@needs_tflm
+def test_input_shape_sets_the_length_of_a_dynamic_signature(tmp_path):
+    """--input_shape audio=1,320 on a front end stored at [1, 96]: compiled at 10 frames, and equal to TFLite Micro
+    running the same front end stored at [1, 320] (built independently, not rewritten by us); the oracle path of
+    testgen (the model rewritten at the propagated shapes) gives the same outputs."""
+    from compiler import driver
+    from compiler.oracle import reference_outputs
+    from compiler.reference import reference_cases
+
+    stored = _front_end(96).save(tmp_path / "fe96.tflite")
+    independent = _front_end(320).save(tmp_path / "fe320.tflite")
+    driver.ONNX_INPUT_SHAPES["audio"] = [1, 320]
+    try:
+        compiled = compile_model(str(stored), "fe", "host")
+        ref = reference_cases(str(stored), 2, 5)
+        rewritten = reference_outputs(str(stored), compiled.graph, ref.cases)
+        in_npz = tmp_path / "inputs.npz"
+        np.savez(in_npz, audio=np.stack([c[0] for c in ref.cases]))
+        got = run_model(str(stored), str(in_npz), None, target="host")
+    finally:
+        driver.ONNX_INPUT_SHAPES.clear()
+    assert [list(t.shape) for t in compiled.graph.outputs] == [[1, 10, 8], [1, 8]]
+    want = tflm_outputs(str(independent), ref.cases, 2)
+    for n, want_case in enumerate(want):
+        for k, t in enumerate(compiled.graph.outputs):
+            np.testing.assert_array_equal(rewritten[n][k], want_case[k])
+            np.testing.assert_allclose(got[t.name][n], want_case[k].reshape(t.shape), rtol=1e-5, atol=1e-6)
+
+
+def test_input_shape_refusals_name_the_dimension_or_the_operator(tmp_path):
+    from compiler import driver
+
+    stored = _front_end(96).save(tmp_path / "fe96.tflite")
+    b = ModelBuilder()  # an operator without a shape rule downstream of the input
+    x = b.input("audio", [1, 48], "float32")
+    perm = b.const("perm", np.array([1, 0], np.int32), "int32")
+    b.output(b.op("TRANSPOSE", [x, perm], out=b.tensor("t", [48, 1], "float32")))
+    b._tensors[x.index].shapeSignature = [-1, -1]
+    transpose = b.save(tmp_path / "transpose.tflite")
+    cases = [
+        (stored, {"audio": [2, 320, 1]}, "has rank 2"),
+        (stored, {"audio": [1, 100]}, r"operator 0 \(RESHAPE\).*100 elements do not fill its target \[1, -1, 32\]"),
+        (stored, {"nope": [1, 64]}, "has no input 'nope'"),
+        (transpose, {"audio": [1, 64]}, r"operator 0 \(TRANSPOSE\) cannot take the new shapes.*no shape rule"),
+    ]
+    for path, shapes, msg in cases:
+        driver.ONNX_INPUT_SHAPES.update(shapes)
+        try:
+            with pytest.raises(CompileError, match=msg):
+                compile_model(str(path), "fe", "host")
+        finally:
+            driver.ONNX_INPUT_SHAPES.clear()

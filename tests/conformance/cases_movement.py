@@ -82,6 +82,9 @@ def cases():
             out.append(
                 Case("PAD", dt, "zp_limit", with_consts("PAD", [1, 4, 5, 3], dt, [pads], [1, 7, 8, 3], q=(0.1, 127)))
             )
+    # int32 PAD pads with 0 (TFLite Micro runs it; no quantization).
+    pads = np.array([[1, 0], [0, 2], [3, 1]], I32)
+    out.append(Case("PAD", "int32", "rank3", with_consts("PAD", [2, 4, 3], "int32", [pads], [3, 6, 7])))
     out.append(
         Case(
             "CONCATENATION",
@@ -149,6 +152,7 @@ def cases():
         ("int8", "int32"),
         ("float32", "int8"),
         ("float32", "int16"),
+        ("float32", "float32"),
     ):
         out.append(
             Case(

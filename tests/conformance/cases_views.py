@@ -301,4 +301,22 @@ def mirror_pad_cases():
             refused="at most",
         )
     )
+    # uint8 (TFLite Micro's REVERSE_V2 and BROADCAST_TO take it; its other view kernels do not).
+    qu8 = (0.05, 128)
+    out.append(
+        Case(
+            "REVERSE_V2",
+            "uint8",
+            "axis1",
+            with_consts("REVERSE_V2", [2, 5, 3], "uint8", [np.array([1], I32)], [2, 5, 3], q=qu8),
+        )
+    )
+    out.append(
+        Case(
+            "BROADCAST_TO",
+            "uint8",
+            "rank_up",
+            with_consts("BROADCAST_TO", [3, 1], "uint8", [np.array([2, 3, 4], I32)], [2, 3, 4], q=qu8),
+        )
+    )
     return out

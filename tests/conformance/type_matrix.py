@@ -448,7 +448,13 @@ def gap_category(detail: str) -> str:
     if re.match(r"Operator \d+ \(LOGICAL_(AND|OR)\) mixes element types", detail):
         return (
             "LOGICAL_AND / LOGICAL_OR are defined on bool: TFLite Micro's kernel reads any operand's bytes as bool "
-            "without checking its type (kernels/logical_common.cc)"
+            "without checking its type (kernels/logical_common.cc): int8 2 AND 1 gives false (the bytes are ANDed), "
+            "int32 and float32 operands are read byte by byte, not element by element"
+        )
+    if "never computes" in detail:
+        return (
+            "TFLite Micro's result is undefined: its int16 GREATER rescales with parameters its Prepare computes for "
+            "int8 only (kernels/comparisons.cc), all false in a fresh interpreter"
         )
     if "hybrid" in detail:
         return "float activations with the int8 constants of an int8 case: TFLite Micro runs it without checking"

@@ -10,7 +10,8 @@ comes in as an input [2, 1, H] and goes out as an output, and a sigmoid speech p
 torch.onnx.export's default (dynamo) exporter writes the file; the weights are kept inside it (~190 KB, both
 branches). Seeded: the same torch version writes the same model. The test (tests/compiler/test_onnx_silero_style.py)
 needs only the committed .onnx file: it compiles it with --freeze_input sr=16000 (and 8000) and compares a sequence
-of calls, the state carried from each call to the next, with onnxruntime.
+of calls, the state carried from each call to the next, with onnxruntime.  `silero_sr16000.npy` (written beside it)
+is the sample rate tests/models:silero_style_exact_test freezes through aot_model_test's compiler_flags.
 """
 
 import argparse
@@ -93,6 +94,12 @@ def main():
     p.add_argument("--out_dir", default=os.path.dirname(os.path.abspath(__file__)))
     args = p.parse_args()
     export(os.path.join(args.out_dir, "silero_style_vad.onnx"))
+    write_sample_rate(os.path.join(args.out_dir, "silero_sr16000.npy"))
+
+
+def write_sample_rate(path: str) -> None:
+    """The sample rate the Bazel test (tests/models:silero_style_exact_test) freezes, `--freeze_input sr=...`."""
+    np.save(path, np.array(16000, np.int64))
 
 
 if __name__ == "__main__":

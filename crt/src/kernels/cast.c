@@ -66,6 +66,13 @@ static uint32_t from_float(float f)
 void aot_cast(const void* input, int32_t input_type, void* output, int32_t output_type, int32_t size, int32_t offset)
 {
     int32_t i;
+    if (input_type == AOT_CAST_FLOAT32 && output_type == AOT_CAST_FLOAT32) {
+        /* TFLite's float32 -> float32 CAST: the values as they are (bit patterns copied, NaNs included). */
+        for (i = 0; i < size; i++) {
+            ((uint32_t*)output)[i] = ((const uint32_t*)input)[i];
+        }
+        return;
+    }
     if (input_type == AOT_CAST_FLOAT32) {
         for (i = 0; i < size; i++) {
             const float f = ((const float*)input)[i];

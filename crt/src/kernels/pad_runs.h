@@ -1,5 +1,5 @@
-/* Constant padding, shared by pad_s8.c, pad_s16.c and pad_f32.c: the input box is copied run by run with memcpy, the
- * padding filled between the runs.
+/* Constant padding, shared by pad_s8.c, pad_s16.c, pad_s32.c and pad_f32.c: the input box is copied run by run with
+ * memcpy, the padding filled between the runs.
  *
  * The 4-D shapes are regrouped so that dimension 3 is the innermost padded one with every unpadded dimension
  * after it merged in (its sizes count elements of the original tensors), so each "row" of the input box is one

@@ -3,8 +3,10 @@
  * shape, each input's strides are 0 where it broadcasts). bool tensors are uint8_t holding 0 or 1.
  *
  * int8 compares as TFLite Micro does: each input's (value - zero point) << 8 is multiplied by that input's own
- * scale as a quantized multiplier (below one), and the two results are compared; equal scales and zero points
- * reduce to comparing the stored values, which the compiler then asks for (rescale 0).  */
+ * scale as a quantized multiplier (below one), and the two results are compared.  With equal scales and zero points
+ * of at least 1/128 one stored step is still at least one step after the rescaling, so comparing the stored values
+ * gives the same answer, which the compiler then asks for (rescale 0); with smaller scales neighbouring values
+ * rescale to the same integer and compare equal, as in TFLite Micro.  */
 #ifndef AOT_KERNELS_COMPARE_H_
 #define AOT_KERNELS_COMPARE_H_
 
