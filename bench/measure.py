@@ -20,8 +20,8 @@ import sys
 import tempfile
 import time
 
-from bench import layers
-from bench.qemu_count import count
+from toolchains.tools import layers
+from toolchains.tools.qemu_count import count
 from compiler import driver
 from compiler.errors import UnsupportedError
 from toolchains.tools.image_report import CRT, REST
