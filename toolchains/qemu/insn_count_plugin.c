@@ -54,7 +54,7 @@ static char out_path[4096];
  * A generated runner is a straight sequence of kernel calls, so each of its blocks ends at (or leads to) one
  * call, and everything the callee executes lands on that block. Several runners (one per measured model) are
  * given as repeated runner_lo=/runner_hi= pairs. */
-#define MAX_SITES 4096
+#define MAX_SITES   4096
 #define MAX_RUNNERS 64
 struct block {
     uint64_t pc, n;
