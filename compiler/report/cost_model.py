@@ -3,19 +3,27 @@
 Every layer is priced as (instructions per unit of work) x (its work): its MACs for layers that multiply, its output
 elements for the others (pooling, element-wise, data movement, tables). The price depends on the core, the kernel
 the layer runs (the manifest's `entry`, e.g. aot_conv2d_s8_dsp_sat) and its shape class: the dot length K of one
-output (MACs / output elements, in bands) for MAC layers, since short dot products pay the per-output set-up and
-requantization over fewer MACs. The prices come from the benchmarks' per-layer counts (`bench/calibrate.py` writes
-cost_table.py from a bench run); a (kernel, class) the bench never measured on that core takes the kernel's price
-over every class, then the operator kind's, then the core's average. The same table holds the bench's measured
-totals, which //tests/compiler:test_cost_model compares with the estimates (within 10 %).
+output (MACs / output elements) and the output channels C, in bands, for MAC layers, since short dot products and
+few channels spread the per-output and per-patch set-up over fewer MACs. The prices come from the benchmarks' per-
+layer counts (`bench/calibrate.py` writes cost_table.py from a bench run); a (kernel, class) the bench never
+measured on that core takes the kernel's price over every class, then the operator kind's, then the core's average.
+The same table holds the bench's measured totals, which //tests/compiler:test_cost_model compares with the estimates
+(within 10 %).
 
 Instruction counts, not cycles: an estimate of what the QEMU counter reports, as the benchmarks measure it (-O2).
 """
 
 from . import cost_table
 
-# Dot length bands of the shape classes of MAC layers.
-_K_BANDS = (8, 32, 128, 512)
+# Dot length and output channel bands of the shape classes of MAC layers.
+_K_BANDS = (4, 8, 16, 32, 64, 128, 256, 512, 1024)
+_C_BANDS = (4, 8, 16, 32, 64, 128, 256)
+# Elements read per element written of the others (element-wise 1, reductions such as ARG_MAX more).
+_R_BANDS = (1, 16, 256)
+
+
+def _band(name: str, value: float, bands: tuple) -> str:
+    return next((f"{name}<={b}" for b in bands if value <= b), f"{name}>{bands[-1]}")
 
 
 def _prod(shape) -> int:
@@ -26,15 +34,19 @@ def _prod(shape) -> int:
 
 
 def layer_work(op: dict, tensors: dict) -> tuple:
-    """(unit, work, shape class) of one manifest operator: ("mac", MACs, "k<=32") or ("element", n, "-")."""
+    """(unit, work, shape class) of one manifest operator: ("mac", MACs, "k<=32,c<=8") for a layer that
+    multiplies (dot length K of one output, output channels C: the set-up per output and per input patch is spread
+    over them), ("element", n, "-") for the others, n the larger of its first input and its outputs (a reduction
+    such as ARG_MAX reads much more than it writes)."""
     outs = [tensors[i] for i in op.get("outputs", []) if i in tensors]
     elements = sum(_prod(t["shape"]) for t in outs) or 1
     macs = int(op.get("macs", 0))
     if macs and op["kind"] in MAC_KINDS:
-        k = macs / elements
-        band = next((f"k<={b}" for b in _K_BANDS if k <= b), f"k>{_K_BANDS[-1]}")
-        return "mac", macs, band
-    return "element", elements, "-"
+        channels = int(outs[0]["shape"][-1]) if outs and outs[0]["shape"] else 1
+        return "mac", macs, _band("k", macs / elements, _K_BANDS) + "," + _band("c", channels, _C_BANDS)
+    first = [_prod(tensors[i]["shape"]) for i in op.get("inputs", [])[:1] if i in tensors]
+    read = max([elements] + first)
+    return "element", read, _band("r", read / elements, _R_BANDS)
 
 
 # Operators priced per MAC (the others per output element, their MAC count being an operation count).

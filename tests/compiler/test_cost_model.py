@@ -24,7 +24,7 @@ def _op(index, kind, entry, macs, out, kernel="k"):
 TENSORS = [{"index": 0, "shape": [1, 10, 10, 8]}, {"index": 1, "shape": [1, 100]}]
 TABLE = {
     "cortex-m4": {
-        "conv_a|k<=128": [300, 100],  # 3 per MAC
+        "conv_a|k<=128,c<=8": [300, 100],  # 3 per MAC
         "conv_a|*": [400, 100],
         "CONV_2D|mac": [200, 100],
         "*|mac": [100, 100],
@@ -35,11 +35,13 @@ TABLE = {
 
 def test_shape_classes():
     conv = _op(0, "CONV_2D", "conv_a", 800 * 72, 0)  # 72 MACs per output element
-    assert cost_model.layer_work(conv, {0: TENSORS[0]}) == ("mac", 800 * 72, "k<=128")
-    wide = _op(0, "FULLY_CONNECTED", "fc", 100 * 1000, 1)
-    assert cost_model.layer_work(wide, {1: TENSORS[1]}) == ("mac", 100_000, "k>512")
-    add = _op(0, "ADD", "add_s8", 800, 0)  # element-wise: priced per output element, whatever its MAC count
-    assert cost_model.layer_work(add, {0: TENSORS[0]}) == ("element", 800, "-")
+    assert cost_model.layer_work(conv, {0: TENSORS[0]}) == ("mac", 800 * 72, "k<=128,c<=8")
+    wide = _op(0, "FULLY_CONNECTED", "fc", 100 * 2000, 1)
+    assert cost_model.layer_work(wide, {1: TENSORS[1]}) == ("mac", 200_000, "k>1024,c<=128")
+    add = dict(_op(0, "ADD", "add_s8", 800, 0), inputs=[0])  # element-wise: per element, whatever its MAC count
+    assert cost_model.layer_work(add, {0: TENSORS[0]}) == ("element", 800, "r<=1")
+    argmax = dict(_op(0, "ARG_MAX", "argmax", 0, 1), inputs=[0])  # a reduction: priced by what it reads
+    assert cost_model.layer_work(argmax, {0: TENSORS[0], 1: TENSORS[1]}) == ("element", 800, "r<=16")
 
 
 def test_prices_fall_back_from_class_to_kernel_to_kind_to_core():
@@ -54,7 +56,7 @@ def test_prices_fall_back_from_class_to_kernel_to_kind_to_core():
     est = cost_model.estimate(_manifest(ops, TENSORS), table=TABLE)
     got = [(r["key"], r["instructions"]) for r in est["layers"]]
     assert got == [
-        ("conv_a|k<=128", 3 * 800 * 72),
+        ("conv_a|k<=128,c<=8", 3 * 800 * 72),
         ("conv_a|*", 4 * 800 * 4),
         ("CONV_2D|mac", 2 * 800 * 4),
         ("*|mac", 400),
