@@ -104,8 +104,9 @@ def render(report):
         text += "\n" + render_regions(report["regions"]) + render_placed(report.get("placed", {}))
     if report.get("owners"):
         text += "\n" + render_owners(report["owners_detail"])
-    for prefix, est in sorted(report.get("inference_estimate", {}).items()):
-        text += "\n" + inference_line(prefix, est, report["board"]) + "\n"
+    estimates = sorted(report.get("inference_estimate", {}).items())
+    if estimates:
+        text += "\n" + "".join(inference_line(prefix, est, report["board"]) + "\n" for prefix, est in estimates)
     return text
 
 
