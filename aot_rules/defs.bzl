@@ -10,6 +10,8 @@
 - `aot_firmware`: a firmware ELF (+ .bin and size report) for one board, through a platform transition.
 - `aot_qemu_test`: runs a firmware under QEMU; the guest's exit code is the test result (tagged `qemu`).
 - `aot_weights_blob`: the weights blob of another model of the same architecture for a library with weights = "blob".
+- `aot_perf_test`, `aot_perf_firmware`: performance budgets as tests: the first inference's instructions (counted
+  under QEMU), run stack and workspace of one or several models against budgets; fails with the worst layers.
 - `aot_user_kernel`: a cc_library of yours that runs a model operator (custom_ops / offload of aot_model_library).
 - `AotBoardInfo`, `AotFirmwareInfo`, `AotModelInfo`, `AotUserKernelInfo`: providers.
 """
@@ -18,6 +20,7 @@ load("//aot_rules/private:board.bzl", _aot_board = "aot_board", _aot_memory_regi
 load("//aot_rules/private:firmware.bzl", _aot_firmware = "aot_firmware")
 load("//aot_rules/private:model_library.bzl", _aot_model_library = "aot_model_library")
 load("//aot_rules/private:model_test.bzl", _aot_model_test = "aot_model_test")
+load("//aot_rules/private:perf_test.bzl", _aot_perf_firmware = "aot_perf_firmware", _aot_perf_test = "aot_perf_test")
 load(
     "//aot_rules/private:providers.bzl",
     _AotBoardInfo = "AotBoardInfo",
@@ -41,6 +44,8 @@ aot_board = _aot_board
 aot_memory_region = _aot_memory_region
 aot_firmware = _aot_firmware
 aot_qemu_test = _aot_qemu_test
+aot_perf_test = _aot_perf_test
+aot_perf_firmware = _aot_perf_firmware
 AotBoardInfo = _AotBoardInfo
 AotFirmwareInfo = _AotFirmwareInfo
 AotModelInfo = _AotModelInfo

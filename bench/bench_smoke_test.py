@@ -12,7 +12,7 @@ import tempfile
 import unittest
 
 from bench import measure, run_bench
-from bench.qemu_count import count
+from toolchains.tools.qemu_count import count
 
 ARGV = []
 

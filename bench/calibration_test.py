@@ -4,7 +4,7 @@ import argparse
 import sys
 import unittest
 
-from bench.qemu_count import MARKER_OVERHEAD, count
+from toolchains.tools.qemu_count import MARKER_OVERHEAD, count
 
 N = 1234567  # calibration.c's CALIBRATION_N
 ARGS = None

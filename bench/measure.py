@@ -20,10 +20,11 @@ import sys
 import tempfile
 import time
 
-from bench import layers
-from bench.qemu_count import count
+from toolchains.tools import layers
+from toolchains.tools.qemu_count import count
 from compiler import driver
 from compiler.errors import UnsupportedError
+from compiler.report import cost_model
 from toolchains.tools.image_report import CRT, REST
 
 
@@ -88,6 +89,12 @@ def measure(entry: str, plugin: str) -> dict:
     run = count(elf, machine, plugin, runner=runner)
     fields = _guest_fields(run.output)
     per_layer = layers.per_layer(elf, runner, run.sites, manifest) if runner and run.sites else None
+    if per_layer:
+        # The work the cost model prices each layer by (compiler/report/cost_model.py; bench/calibrate.py).
+        ops = {op["index"]: op for op in manifest["ops"]}
+        tensors = {t["index"]: t for t in manifest["tensors"]}
+        for r in per_layer:
+            r["unit"], r["work"], r["band"] = cost_model.layer_work(ops[r["index"]], tensors)
     row = {
         "model": name,
         "board": board,
@@ -120,6 +127,9 @@ def measure(entry: str, plugin: str) -> dict:
         # Instructions per layer (None where the runner's calls cannot be attributed, see layers.py).
         "layers": per_layer,
         "by_kind": layers.by_kind(per_layer) if per_layer else None,
+        # The model's work by kernel and shape class, and the cost model's estimate from the committed table.
+        "work_vector": cost_model.work_vector(manifest),
+        "estimate": (cost_model.estimate(manifest, core) or {}).get("total"),
     }
     row.update(compile_seconds(model, name, core))
     return row

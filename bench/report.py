@@ -3,11 +3,11 @@
 Five tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
 each target as a pass/fail column), the same instruction and RAM comparison on every core against TFLM + CMSIS-NN
 built for that core, every measurement with its flash and RAM split, instructions per MAC by layer
-kind (bench/layers.py), and the (model, board) pairs that do not fit. Then how it was measured and built: the exact
-compiler flags, versions and provenance.
+kind (toolchains/tools/layers.py), and the (model, board) pairs that do not fit. Then how it was measured and
+built: the exact compiler flags, versions and provenance.
 """
 
-from bench import layers
+from toolchains.tools import layers
 
 
 def _ratio(ours, theirs):
@@ -183,8 +183,8 @@ def _cores_table(rows, ref) -> list:
 
 
 def _kind_table(rows) -> list:
-    """Instructions per MAC by layer kind (bench/layers.py), for the runs with per-layer figures: how the same
-    kernels fare on each model's layers, e.g. MobileNet's against KWS's and ResNet's."""
+    """Instructions per MAC by layer kind (toolchains/tools/layers.py), for the runs with per-layer figures: how the
+    same kernels fare on each model's layers, e.g. MobileNet's against KWS's and ResNet's."""
     rows = [r for r in rows if r.get("by_kind")]
     if not rows:
         return []
@@ -241,9 +241,9 @@ def _how(rows, build, env, ref) -> list:
         "### How",
         "",
         "- Instructions: guest instructions executed between two marker functions around one `<prefix>_run()` "
-        "after a warm-up run, counted by a QEMU TCG plugin (`bench/insn_count_plugin.c`), exact and deterministic; "
-        "instruction counts, not cycles (QEMU models no pipeline, latencies or wait states). Outputs are checked "
-        "against TFLite Micro's for the same input.",
+        "after a warm-up run, counted by a QEMU TCG plugin (`toolchains/qemu/insn_count_plugin.c`), exact and "
+        "deterministic; instruction counts, not cycles (QEMU models no pipeline, latencies or wait states). "
+        "Outputs are checked against TFLite Micro's for the same input.",
         f"- QEMU: {env['qemu']}. Compiler: {', '.join(sorted({row['gcc'] for row in rows}))}, "
         f"`--compilation_mode={build['compilation_mode']}`.",
         "- Compile flags (every C file: CRT, generated code, bench main), per core:",

@@ -84,6 +84,7 @@ def _aot_board_impl(ctx):
         linker_script_template = ctx.file.linker_script_template,
         semihosting = ctx.attr.semihosting,
         qemu_machine = ctx.attr.qemu_machine,
+        clock_hz = ctx.attr.clock_hz,
     )
     cc = cc_common.merge_cc_infos(cc_infos = [dep[CcInfo] for dep in ctx.attr.startup])
     return [info, cc]
@@ -112,6 +113,7 @@ _aot_board = rule(
         ),
         "semihosting": attr.bool(default = True, doc = "Link newlib's rdimon (output and exit via semihosting)."),
         "qemu_machine": attr.string(doc = "qemu-system-arm -M value that runs this board's images, if any."),
+        "clock_hz": attr.int(doc = "The core's clock in Hz: firmware size reports turn the estimated instructions per inference into a time (an estimate)."),
     },
     provides = [AotBoardInfo, CcInfo],
 )
@@ -124,7 +126,8 @@ def aot_board(name, core, regions, **kwargs):
       core: Cortex-M core, e.g. "cortex-m7".
       regions: memory map, a list of `aot_memory_region(name, origin, length, attributes)`.
       **kwargs: code_region, ram_region, stack_size, placement, linker_script, linker_script_template, startup,
-        semihosting, qemu_machine, description, visibility, tags. `semihosting = False` (every real board
+        semihosting, qemu_machine, clock_hz (the core's clock in Hz: the firmware's size report then gives an
+        estimated time per inference), description, visibility, tags. `semihosting = False` (every real board
         without a debugger) links the start-up `//toolchains/boards:startup_bare`: newlib's system calls are weak
         stubs, stdout goes to the weak hook `void aot_putchar(unsigned char)` and exit() to
         `void aot_exit(int)` (header `aot_board_io.h`), which the firmware defines for its UART; give `startup`

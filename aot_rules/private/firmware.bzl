@@ -80,6 +80,8 @@ def _aot_firmware_impl(ctx):
             "--flash_budget=" + ctx.attr.flash_budget,
             "--ram_budget=" + ctx.attr.ram_budget,
             "--objdump=" + tools.objdump,
+            "--core=" + board.core,
+            "--clock_hz=%d" % board.clock_hz,
         ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models],
         inputs = depset([elf] + [m.report for m in models], transitive = [tools.files]),
         outputs = [size_json, size_txt],

@@ -29,6 +29,7 @@ AotBoardInfo = provider(
         "linker_script_template": "File: template expanded with the regions and the firmware's placement.",
         "semihosting": "bool: the startup does output and exit through semihosting (link with rdimon).",
         "qemu_machine": "string: QEMU -M value that runs the board's images (\"\": none, no aot_qemu_test).",
+        "clock_hz": "int: the core's clock in Hz (0: unknown), for the size report's inference-time estimate.",
     },
 )
 

@@ -6,7 +6,7 @@ Prints a markdown table; exit code 1 if the blob costs more than 2 % (the figure
 import argparse
 import sys
 
-from bench import qemu_count
+from toolchains.tools import qemu_count
 
 MACHINES = {"mps2-an386": "mps2-an386", "mps3-an547": "mps3-an547"}
 

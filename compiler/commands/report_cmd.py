@@ -1,16 +1,18 @@
 """`report MODEL [--prefix P] [--out_dir D]`: what the model costs, before anything is flashed.
 
-Prints a per-operator table (kernel, MACs, output, bytes) and a summary (workspace vs its lower bound and why they
-differ, weights, MACs), and writes `D/P.json` (the full report: every tensor's size/offset/lifetime, every buffer,
-per-op MACs and kernels) and `D/P_plan.svg` (the memory plan as a picture). Without --out_dir only the table.
---compare_tflm adds TFLite Micro's arena for the same model (report/tflm_arena.py).
-"""
+Prints a per-operator table (kernel, MACs, output, bytes), a summary (workspace vs its lower bound and why they
+differ, weights, MACs) and, for a Cortex-M target, the estimated instructions per inference per layer and in total
+(report/cost_model.py, calibrated by the benchmarks), and writes `D/P.json` (the full report: every tensor's
+size/offset/lifetime, every buffer, per-op MACs and kernels) and `D/P_plan.svg` (the memory plan as a picture).
+Without --out_dir only the table. --compare_tflm adds TFLite Micro's arena for the same model
+(report/tflm_arena.py)."""
 
 import os
 
 from ..codegen.cnames import sanitize_comment, sanitize_identifier
 from ..driver import compile_model, write_files
 from ..ops.kernel_table import options_from_flags
+from ..report import cost_model
 from ..report.tflm_arena import measure
 from .info_cmd import _table
 
@@ -112,6 +114,12 @@ def run_report(model: str, flags) -> int:
         user_kernels=user_kernel_options(flags),
     )
     print(render_summary(compiled.manifest))
+    # Instructions per inference before flashing: the benchmarks' cost model for the target core.
+    estimate = cost_model.estimate(compiled.manifest)
+    if estimate is not None:
+        print("\n" + "\n".join(cost_model.render(estimate)))
+    elif compiled.manifest["target"] != "host":
+        print(f"\nno instruction estimate: the cost model has no calibration for {compiled.manifest['target']}")
     if flags.compare_tflm:
         print(
             render_tflm_comparison(

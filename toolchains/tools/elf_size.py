@@ -14,6 +14,7 @@ from absl import app, flags
 
 from compiler.budgets import parse_bytes
 from compiler.errors import CompileError
+from compiler.report import cost_model
 from toolchains.tools.elf_file import (
     SHF_ALLOC,
     read_alloc_sections,
@@ -47,6 +48,8 @@ flags.DEFINE_string("flash_budget", "", "Fail if flash_total exceeds this (e.g. 
 flags.DEFINE_string("ram_budget", "", "Fail if ram_total exceeds this (e.g. 64K).")
 flags.DEFINE_string("objdump", "", "objdump of the board's toolchain (for the stack estimate).")
 flags.DEFINE_multi_string("model", [], "PREFIX=MANIFEST.json of a model linked into the image.")
+flags.DEFINE_string("core", "", "The board's core (the inference-time estimate).")
+flags.DEFINE_integer("clock_hz", 0, "The board's clock in Hz (0: unknown): the inference-time estimate.")
 flags.DEFINE_multi_string("region", [], "NAME:ORIGIN:LENGTH:ATTRIBUTES of a memory region of the board.")
 flags.DEFINE_multi_string("placement", [], "KIND=REGION: where the firmware placed weights, workspace, state, io.")
 flags.DEFINE_multi_string("region_budget", [], "REGION=BUDGET (e.g. DTCM=48K): fail if the region holds more.")
@@ -101,7 +104,32 @@ def render(report):
         text += "\n" + render_regions(report["regions"]) + render_placed(report.get("placed", {}))
     if report.get("owners"):
         text += "\n" + render_owners(report["owners_detail"])
+    estimates = sorted(report.get("inference_estimate", {}).items())
+    if estimates:
+        text += "\n" + "".join(inference_line(prefix, est, report["board"]) + "\n" for prefix, est in estimates)
     return text
+
+
+def inference_estimate(models: dict, clock_hz: int) -> dict:
+    """prefix -> {instructions, clock_hz, milliseconds}: the cost model's estimate (compiler/report/cost_model.py)
+    of each linked model's inference on the core it was compiled for; models of an uncalibrated core are left out."""
+    out = {}
+    for prefix, manifest in models.items():
+        est = cost_model.estimate(manifest)
+        if est is not None:
+            ms = 1000.0 * est["total"] / clock_hz if clock_hz else None
+            out[prefix] = {"instructions": est["total"], "clock_hz": clock_hz, "milliseconds": ms, "core": est["core"]}
+    return out
+
+
+def inference_line(prefix: str, est: dict, board: str) -> str:
+    line = f"inference of {prefix} (ESTIMATE, cost model): about {est['instructions']:,} instructions on {est['core']}"
+    if est["clock_hz"]:
+        return line + (
+            f", about {est['milliseconds']:,.2f} ms at {est['clock_hz'] / 1e6:g} MHz if the core retires one "
+            "instruction per cycle (wait states and stalls add to it)"
+        )
+    return line + f" (set aot_board(clock_hz = ...) of {board} for a time)"
 
 
 def _models():
@@ -144,6 +172,7 @@ def main(argv):
         regions=rows,
         placement=placement,
         placed=placed_kinds(regions, symbols, markers, placement),
+        inference_estimate=inference_estimate(models, FLAGS.clock_hz),
     )
     if FLAGS.json_out:
         with open(FLAGS.json_out, "w") as f:

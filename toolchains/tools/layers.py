@@ -39,9 +39,9 @@ def runner_range(elf: str, prefix: str):
     return None
 
 
-def _calls(elf: str, lo: int, hi: int) -> list:
+def _calls(elf: str, lo: int, hi: int, objdump: str = None) -> list:
     """[(address, callee)] of the `bl` instructions in [lo, hi), in address order."""
-    objdump = shutil.which("arm-none-eabi-objdump")
+    objdump = objdump or shutil.which("arm-none-eabi-objdump")
     if not objdump:
         return []
     text = subprocess.run(
@@ -63,16 +63,18 @@ def _kind(op: dict, tensors: dict) -> str:
     )
 
 
-def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict):
+def per_layer(elf: str, runner: tuple, sites: dict, manifest: dict, objdump: str = None):
     """[{index, kind, layer, kernel, entry, kernel_reason, macs, instructions}] for the manifest's operators (entry:
     the function called, e.g. aot_conv2d_s8_dsp_exact; kernel_reason: why a layer is not on its core's best
     kernel, ops/kernel_table.py), or None if the runner's calls cannot be matched with them."""
-    calls = _calls(elf, *runner)
+    calls = _calls(elf, *runner, objdump=objdump)
     if not calls:
         return None
     addrs = [a for a, _ in calls]
     per_call = [0] * (len(calls) + 1)  # the last slot: blocks after the last call (the runner's return)
     for pc, n in sites.items():
+        if not runner[0] <= pc < runner[1]:
+            continue  # another model's runner (one run measuring several models)
         per_call[bisect.bisect_left(addrs, pc)] += n
     ops = [op for op in manifest["ops"] if op.get("fused_into") is None]
     tensors = {t["index"]: t for t in manifest["tensors"]}

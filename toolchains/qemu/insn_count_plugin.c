@@ -2,8 +2,10 @@
  *
  * Every translated block adds its instruction count to one 64-bit counter with an inline add (exact for executed
  * blocks, cheap); instruction callbacks on the first instruction of the start and end markers snapshot the counter.
- * At exit the plugin writes "start end" (the counter at each marker, 0 if never reached) to the file given by
- * out=PATH. Arguments: start=ADDR,end=ADDR,out=PATH (addresses in hex, as in the ELF symbol table, Thumb bit clear).
+ * At exit the plugin writes one line "start end" per region the guest measured (each start marker followed by an
+ * end marker, in order; "0 0" if none was) to the file given by out=PATH, so one run can measure several models.
+ * Arguments: start=ADDR,end=ADDR,out=PATH (addresses in hex, as in the ELF symbol table, Thumb bit clear).
+ * Used by the benchmarks (bench/) and by aot_perf_test.
  *
  * Debian's QEMU 7.2 supports plugins (API version 1) but ships no qemu-plugin.h, so the few declarations this
  * plugin needs are written out below from QEMU's documented plugin API. */
@@ -39,20 +41,26 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t 
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
+#define MAX_REGIONS 256
 static uint64_t insn_count;
-static uint64_t at_start, at_end;
+static uint64_t at_start;
+static uint64_t region_start[MAX_REGIONS], region_end[MAX_REGIONS];
+static int n_regions;
 static uint64_t start_addr, end_addr;
 static char out_path[4096];
 
 /* Per-layer attribution (optional: runner_lo=, runner_hi=, sites=): between the markers, every translated block's
- * instructions are added to the most recent block executed inside the runner function [runner_lo, runner_hi).
+ * instructions are added to the most recent block executed inside a runner function [runner_lo, runner_hi).
  * A generated runner is a straight sequence of kernel calls, so each of its blocks ends at (or leads to) one
- * call, and everything the callee executes lands on that block. */
-#define MAX_SITES 4096
+ * call, and everything the callee executes lands on that block. Several runners (one per measured model) are
+ * given as repeated runner_lo=/runner_hi= pairs. */
+#define MAX_SITES   4096
+#define MAX_RUNNERS 64
 struct block {
     uint64_t pc, n;
 };
-static uint64_t runner_lo, runner_hi;
+static uint64_t runner_lo[MAX_RUNNERS], runner_hi[MAX_RUNNERS];
+static int n_runners;
 static char sites_path[4096];
 static uint64_t site_pc[MAX_SITES], site_count[MAX_SITES];
 static int n_sites, current_site = -1, measuring;
@@ -72,7 +80,12 @@ static void on_block(unsigned int vcpu, void* userdata)
     (void)vcpu;
     const struct block* b = userdata;
     if (!measuring) return;
-    if (b->pc >= runner_lo && b->pc < runner_hi) current_site = site_of(b->pc);
+    for (int r = 0; r < n_runners; ++r) {
+        if (b->pc >= runner_lo[r] && b->pc < runner_hi[r]) {
+            current_site = site_of(b->pc);
+            break;
+        }
+    }
     if (current_site >= 0) site_count[current_site] += b->n;
 }
 
@@ -89,7 +102,11 @@ static void on_end(unsigned int vcpu, void* userdata)
 {
     (void)vcpu;
     (void)userdata;
-    at_end = insn_count;
+    if (measuring && n_regions < MAX_REGIONS) {
+        region_start[n_regions] = at_start;
+        region_end[n_regions] = insn_count;
+        ++n_regions;
+    }
     measuring = 0;
 }
 
@@ -123,7 +140,8 @@ static void on_exit(qemu_plugin_id_t id, void* userdata)
         fprintf(stderr, "insn_count: cannot write %s\n", out_path);
         return;
     }
-    fprintf(f, "%" PRIu64 " %" PRIu64 "\n", at_start, at_end);
+    if (n_regions == 0) fprintf(f, "0 0\n");
+    for (int i = 0; i < n_regions; ++i) fprintf(f, "%" PRIu64 " %" PRIu64 "\n", region_start[i], region_end[i]);
     fclose(f);
     if (sites_path[0] != '\0') {
         FILE* g = fopen(sites_path, "w");
@@ -147,10 +165,12 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
             end_addr = strtoull(argv[i] + 4, NULL, 16);
         } else if (strncmp(argv[i], "out=", 4) == 0 && strlen(argv[i] + 4) < sizeof(out_path)) {
             strcpy(out_path, argv[i] + 4);
-        } else if (strncmp(argv[i], "runner_lo=", 10) == 0) {
-            runner_lo = strtoull(argv[i] + 10, NULL, 16);
-        } else if (strncmp(argv[i], "runner_hi=", 10) == 0) {
-            runner_hi = strtoull(argv[i] + 10, NULL, 16);
+        } else if (strncmp(argv[i], "runner_lo=", 10) == 0 && n_runners < MAX_RUNNERS) {
+            runner_lo[n_runners] = strtoull(argv[i] + 10, NULL, 16);
+            runner_hi[n_runners] = runner_lo[n_runners];
+            ++n_runners;
+        } else if (strncmp(argv[i], "runner_hi=", 10) == 0 && n_runners > 0) {
+            runner_hi[n_runners - 1] = strtoull(argv[i] + 10, NULL, 16);
         } else if (strncmp(argv[i], "sites=", 6) == 0 && strlen(argv[i] + 6) < sizeof(sites_path)) {
             strcpy(sites_path, argv[i] + 6);
         } else {

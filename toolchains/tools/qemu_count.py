@@ -2,8 +2,9 @@
 
 The firmware defines `bench_start_marker` and `bench_end_marker` (`nop; bx lr`); their addresses come from the
 ELF's symbol table. The plugin's raw figure includes the start marker's two instructions and the call of the end
-marker (calibration_test checks this exactly), which `MARKER_OVERHEAD` removes; what remains is the measured code
-with its call setup.
+marker (bench/calibration_test checks this exactly), which `MARKER_OVERHEAD` removes; what remains is the measured
+code with its call setup. A firmware may measure several regions (one per model, aot_perf_test's firmware): each
+start marker followed by an end marker is one region, in order. Used by bench/ and aot_perf_test.
 """
 
 import os
@@ -24,6 +25,7 @@ class Run:
     exit_code: int
     output: str  # the guest's semihosting stdout
     sites: dict = None  # with `runner`: instructions per runner block address
+    regions: list = None  # instructions of every measured region, in order (MARKER_OVERHEAD removed)
 
 
 def marker_addresses(elf: str) -> tuple:
@@ -35,10 +37,11 @@ def marker_addresses(elf: str) -> tuple:
         raise RuntimeError(f"{elf} has no marker function {e}; bench firmware must define both markers") from None
 
 
-def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner: tuple = None, loads=()) -> Run:
-    """runner: (lo, hi) address range of the model's run function: the plugin then also attributes the measured
-    instructions to the runner's blocks (Run.sites: {block address: instructions}, see layers.py).  loads: (file,
-    address) pairs QEMU writes into guest memory before the start (weights blobs, bench/weights_blob)."""
+def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner=None, loads=()) -> Run:
+    """runner: (lo, hi) address range of the model's run function, or a list of them (several models): the plugin
+    then also attributes the measured instructions to the runners' blocks (Run.sites: {block address:
+    instructions}, see layers.py). Run.instructions is the last region's count.  loads: (file, address) pairs QEMU
+    writes into guest memory before the start (weights blobs, bench/weights_blob)."""
     qemu = os.environ.get("AOT_QEMU") or shutil.which("qemu-system-arm")
     if not qemu:
         raise RuntimeError("qemu-system-arm not found (tools/setup.sh installs it)")
@@ -64,18 +67,23 @@ def count(elf: str, machine: str, plugin: str, timeout: float = 600.0, runner: t
         for path, address in loads:
             cmd += ["-device", f"loader,file={os.path.abspath(path)},addr={address},force-raw=on"]
         sites_file = os.path.join(tmp, "sites.txt")
-        if runner:
-            cmd[cmd.index("-plugin") + 1] += f",runner_lo={runner[0]:#x},runner_hi={runner[1]:#x},sites={sites_file}"
+        runners = [runner] if isinstance(runner, tuple) else list(runner or [])
+        if runners:
+            arg = cmd.index("-plugin") + 1
+            cmd[arg] += "".join(f",runner_lo={lo:#x},runner_hi={hi:#x}" for lo, hi in runners)
+            cmd[arg] += f",sites={sites_file}"
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
         if not os.path.exists(out):
             raise RuntimeError(f"the plugin wrote no count for {elf} (exit {r.returncode}): {r.stderr.strip()}")
         with open(out) as f:
-            at_start, at_end = (int(x) for x in f.read().split())
+            pairs = [tuple(int(x) for x in line.split()) for line in f if line.strip()]
         sites = {}
-        if runner and os.path.exists(sites_file):
+        if runners and os.path.exists(sites_file):
             with open(sites_file) as f:
                 sites = {int(pc, 16): int(n) for pc, n in (line.split() for line in f if line.strip())}
+    at_start, at_end = pairs[-1]
     if at_start == 0 or at_end <= at_start:
         raise RuntimeError(f"{elf}: markers not reached in order (start {at_start}, end {at_end})")
     raw = at_end - at_start
-    return Run(raw, raw - MARKER_OVERHEAD, r.returncode, r.stdout, sites)
+    regions = [e - s - MARKER_OVERHEAD for s, e in pairs]
+    return Run(raw, raw - MARKER_OVERHEAD, r.returncode, r.stdout, sites, regions)

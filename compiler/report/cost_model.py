@@ -1,0 +1,167 @@
+"""Instructions per inference before anything is flashed: a per-core cost model calibrated under QEMU.
+
+Every layer is priced as (instructions per unit of work) x (its work): its MACs for layers that multiply, its output
+elements for the others (pooling, element-wise, data movement, tables). The price depends on the core, the kernel
+the layer runs (the manifest's `entry`, e.g. aot_conv2d_s8_dsp_sat) and its shape class: the dot length K of one
+output (MACs / output elements) and the output channels C, in bands, for MAC layers, since short dot products and
+few channels spread the per-output and per-patch set-up over fewer MACs. The prices come from the benchmarks' per-
+layer counts (`bench/calibrate.py` writes cost_table.py from a bench run); a (kernel, class) the bench never
+measured on that core takes the kernel's price over every class, then the operator kind's, then the core's average.
+The same table holds the bench's measured totals, which //tests/compiler:test_cost_model compares with the estimates
+(within 10 %).
+
+Instruction counts, not cycles: an estimate of what the QEMU counter reports, as the benchmarks measure it (-O2).
+"""
+
+from . import cost_table
+
+# Dot length and output channel bands of the shape classes of MAC layers.
+_K_BANDS = (4, 8, 16, 32, 64, 128, 256, 512, 1024)
+_C_BANDS = (4, 8, 16, 32, 64, 128, 256)
+# Elements read per element written of the others (element-wise 1, reductions such as ARG_MAX more).
+_R_BANDS = (1, 16, 256)
+
+
+def _band(name: str, value: float, bands: tuple) -> str:
+    return next((f"{name}<={b}" for b in bands if value <= b), f"{name}>{bands[-1]}")
+
+
+def _prod(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
+
+
+def layer_work(op: dict, tensors: dict) -> tuple:
+    """(unit, work, shape class) of one manifest operator: ("mac", MACs, "k<=32,c<=8") for a layer that
+    multiplies (dot length K of one output, output channels C: the set-up per output and per input patch is spread
+    over them), ("element", n, "-") for the others, n the larger of its first input and its outputs (a reduction
+    such as ARG_MAX reads much more than it writes)."""
+    outs = [tensors[i] for i in op.get("outputs", []) if i in tensors]
+    elements = sum(_prod(t["shape"]) for t in outs) or 1
+    macs = int(op.get("macs", 0))
+    if macs and op["kind"] in MAC_KINDS:
+        channels = int(outs[0]["shape"][-1]) if outs and outs[0]["shape"] else 1
+        return "mac", macs, _band("k", macs / elements, _K_BANDS) + "," + _band("c", channels, _C_BANDS)
+    first = [_prod(tensors[i]["shape"]) for i in op.get("inputs", [])[:1] if i in tensors]
+    read = max([elements] + first)
+    return "element", read, _band("r", read / elements, _R_BANDS)
+
+
+# Operators priced per MAC (the others per output element, their MAC count being an operation count).
+MAC_KINDS = frozenset(
+    {
+        "CONV_2D",
+        "DEPTHWISE_CONV_2D",
+        "FULLY_CONNECTED",
+        "TRANSPOSE_CONV",
+        "BATCH_MATMUL",
+        "UNIDIRECTIONAL_SEQUENCE_LSTM",
+        "SVDF",
+        "CONV",
+        "GEMM",
+        "MATMUL",
+    }
+)
+
+
+def layer_key(op: dict, unit: str, band: str) -> tuple:
+    """The keys a layer's price is looked up under, most specific first."""
+    entry = op.get("entry") or op.get("kernel") or op["kind"]
+    return (f"{entry}|{band}", f"{entry}|*", f"{op['kind']}|{unit}", f"*|{unit}")
+
+
+def price(core: str, keys: tuple, table: dict = None):
+    """(instructions per unit, the key it came from) for a core, or (None, None) if the core is uncalibrated."""
+    prices = (table or cost_table.PRICES).get(core)
+    if not prices:
+        return None, None
+    for key in keys:
+        if key in prices:
+            instructions, work = prices[key]
+            return instructions / work, key
+    return None, None
+
+
+def estimate(manifest: dict, core: str = None, table: dict = None) -> dict:
+    """{"core", "total", "layers": [{index, kind, entry, unit, work, band, per_unit, instructions, key}]} for a
+    model's report as compiled for `core` (default: its target), or None when the table has no prices for it."""
+    core = core or manifest["target"]
+    if core not in (table or cost_table.PRICES):
+        return None
+    tensors = {t["index"]: t for t in manifest["tensors"]}
+    layers = []
+    for op in manifest["ops"]:
+        if op.get("fused_into") is not None:
+            continue  # its work is priced with the layer it is fused into
+        unit, work, band = layer_work(op, tensors)
+        per_unit, key = price(core, layer_key(op, unit, band), table)
+        if not op.get("kernel"):  # aliased (a RESHAPE in place): no code
+            per_unit, key = 0.0, "aliased"
+        layers.append(
+            {
+                "index": op["index"],
+                "kind": op["kind"],
+                "entry": op.get("entry") or op.get("kernel"),
+                "unit": unit,
+                "work": work,
+                "band": band,
+                "per_unit": per_unit or 0.0,
+                "instructions": int(round((per_unit or 0.0) * work)),
+                "key": key,
+            }
+        )
+    return {"core": core, "total": sum(r["instructions"] for r in layers), "layers": layers}
+
+
+def work_vector(manifest: dict) -> dict:
+    """{"entry|band|kind|unit": work} summed over a model's layers: what bench/calibrate.py keeps beside each
+    measured total, so that the estimate of a bench model can be recomputed without compiling it."""
+    tensors = {t["index"]: t for t in manifest["tensors"]}
+    out = {}
+    for op in manifest["ops"]:
+        if op.get("fused_into") is not None or not op.get("kernel"):
+            continue
+        unit, work, band = layer_work(op, tensors)
+        key = "|".join((op.get("entry") or op["kernel"], band, op["kind"], unit))
+        out[key] = out.get(key, 0) + work
+    return out
+
+
+def estimate_work(core: str, work: dict, table: dict = None) -> int:
+    """The estimate of a work_vector on `core`."""
+    total = 0.0
+    for key, n in work.items():
+        entry, band, kind, unit = key.split("|")
+        per_unit, _ = price(core, layer_key({"entry": entry, "kind": kind}, unit, band), table)
+        total += (per_unit or 0.0) * n
+    return int(round(total))
+
+
+def render(est: dict, clock_hz: int = 0, worst: int = 0) -> list:
+    """Text lines: the estimated instructions per layer (the `worst` costliest, or all) and in total."""
+    if est is None:
+        return []
+    total = est["total"] or 1
+    rows = sorted(est["layers"], key=lambda r: -r["instructions"])[:worst] if worst else est["layers"]
+    lines = [
+        f"estimated instructions per inference on {est['core']} (cost model calibrated under QEMU by the "
+        "benchmarks; instructions, not cycles):",
+        f"  {'#':>4}  {'op':<26} {'kernel':<34} {'work':>12} {'/unit':>7} {'instructions':>13} {'share':>6}",
+    ]
+    for r in rows:
+        work = f"{r['work']:,} {'MAC' if r['unit'] == 'mac' else 'el'}"
+        lines.append(
+            f"  {r['index']:>4}  {r['kind']:<26} {str(r['entry'] or '-'):<34} {work:>12} {r['per_unit']:>7.2f} "
+            f"{r['instructions']:>13,} {100.0 * r['instructions'] / total:>5.1f}%"
+        )
+    lines.append(f"  total {est['total']:>,} instructions" + time_text(est["total"], clock_hz))
+    return lines
+
+
+def time_text(instructions: int, clock_hz: int) -> str:
+    if not clock_hz:
+        return ""
+    ms = 1000.0 * instructions / clock_hz
+    return f", about {ms:,.2f} ms at {clock_hz / 1e6:g} MHz if the core retires one instruction per cycle (estimate)"

@@ -1,0 +1,67 @@
+"""Performance budgets of tests/models' aot_perf_tests: board -> model prefix -> budget.
+
+Today's figures + 2 %: instructions of the first inference; its run stack and the planned workspace
+in bytes, rounded up to 8 B. Written by tools/update_perf_budgets.py from the tests' logs; do not raise one
+without saying why.
+"""
+
+PERF_BUDGETS = {
+    "mps2-an385": {
+        "ad01": {"instructions": 601034, "stack": 152, "workspace": 280},
+        "gen_ad_autoencoder": {"instructions": 596323, "stack": 152, "workspace": 280},
+        "gen_kws_ds_cnn": {"instructions": 7735262, "stack": 320, "workspace": 16320},
+        "gen_mobilenet_v1_025_48": {"instructions": 3706710, "stack": 320, "workspace": 14104},
+        "gen_resnet8": {"instructions": 39053592, "stack": 352, "workspace": 33424},
+        "hello_float": {"instructions": 23654, "stack": 168, "workspace": 136},
+        "hello_int8": {"instructions": 1636, "stack": 96, "workspace": 40},
+        "kws": {"instructions": 7730073, "stack": 320, "workspace": 16320},
+        "lstm": {"instructions": 842594, "stack": 408, "workspace": 1456},
+        "micro_speech": {"instructions": 748293, "stack": 272, "workspace": 4104},
+        "resnet8": {"instructions": 39079514, "stack": 352, "workspace": 33424},
+        "svdf": {"instructions": 133992, "stack": 552, "workspace": 360},
+    },
+    "mps2-an386": {
+        "ad01": {"instructions": 358545, "stack": 232, "workspace": 1440},
+        "gen_ad_autoencoder": {"instructions": 358545, "stack": 232, "workspace": 1440},
+        "gen_kws_ds_cnn": {"instructions": 4379483, "stack": 528, "workspace": 17336},
+        "gen_mobilenet_v1_025_48": {"instructions": 2302525, "stack": 496, "workspace": 14136},
+        "gen_resnet8": {"instructions": 16472128, "stack": 568, "workspace": 34600},
+        "hello_float": {"instructions": 3094, "stack": 96, "workspace": 136},
+        "hello_int8": {"instructions": 2531, "stack": 240, "workspace": 72},
+        "kws": {"instructions": 4374293, "stack": 528, "workspace": 17336},
+        "lstm": {"instructions": 362943, "stack": 384, "workspace": 1736},
+        "micro_speech": {"instructions": 946757, "stack": 512, "workspace": 4488},
+        "resnet8": {"instructions": 16469185, "stack": 568, "workspace": 34600},
+        "svdf": {"instructions": 69984, "stack": 504, "workspace": 360},
+    },
+    "mps2-an500": {
+        "ad01": {"instructions": 358547, "stack": 232, "workspace": 1440},
+        "hello_float": {"instructions": 3063, "stack": 96, "workspace": 136},
+        "hello_int8": {"instructions": 2533, "stack": 240, "workspace": 72},
+        "kws": {"instructions": 4374296, "stack": 528, "workspace": 17336},
+        "lstm": {"instructions": 361746, "stack": 384, "workspace": 1736},
+        "micro_speech": {"instructions": 946760, "stack": 512, "workspace": 4488},
+        "resnet8": {"instructions": 16469195, "stack": 568, "workspace": 34600},
+        "svdf": {"instructions": 69985, "stack": 504, "workspace": 360},
+    },
+    "mps2-an505": {
+        "ad01": {"instructions": 358545, "stack": 232, "workspace": 1440},
+        "hello_float": {"instructions": 3060, "stack": 96, "workspace": 136},
+        "hello_int8": {"instructions": 2531, "stack": 240, "workspace": 72},
+        "kws": {"instructions": 4374293, "stack": 536, "workspace": 17336},
+        "lstm": {"instructions": 362886, "stack": 384, "workspace": 1736},
+        "micro_speech": {"instructions": 946757, "stack": 520, "workspace": 4488},
+        "resnet8": {"instructions": 16469188, "stack": 568, "workspace": 34600},
+        "svdf": {"instructions": 69985, "stack": 504, "workspace": 360},
+    },
+    "mps3-an547": {
+        "ad01": {"instructions": 87172, "stack": 664, "workspace": 280},
+        "hello_float": {"instructions": 2828, "stack": 80, "workspace": 136},
+        "hello_int8": {"instructions": 1176, "stack": 664, "workspace": 40},
+        "kws": {"instructions": 1021490, "stack": 1080, "workspace": 17776},
+        "lstm": {"instructions": 362844, "stack": 656, "workspace": 1456},
+        "micro_speech": {"instructions": 630575, "stack": 1048, "workspace": 4248},
+        "resnet8": {"instructions": 3061819, "stack": 3288, "workspace": 34016},
+        "svdf": {"instructions": 65666, "stack": 680, "workspace": 360},
+    },
+}
