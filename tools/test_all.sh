@@ -78,6 +78,9 @@ report() {  # report LANE...
 }
 suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
 suite "bazel test //..." bazel test //...
+# Bazel's trace of that command (what ran, for how long), before the suites' bazel commands replace it.
+cp "$(bazel info output_base 2>/dev/null)/command.profile.gz" /tmp/aot_rules-bazel-test.profile.gz 2>/dev/null &&
+  echo "test_all: the trace of bazel test is /tmp/aot_rules-bazel-test.profile.gz (bazel analyze-profile reads it)"
 # The remaining suites in two lanes at once: one of Bazel workspaces and clones (each fully parallel inside), one of
 # mostly single-threaded tools (cppcheck, pip, CMake), so the two cores stay busy.
 lane_start=$SECONDS
