@@ -3,7 +3,7 @@
 load("@aot_cpu//:defs.bzl", "CPU_CORES")
 load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:cores.bzl", "COMPILER_TARGETS", "CORES")
-load(":aotc_action.bzl", "run_aotc")
+load(":aotc_action.bzl", "expand_compiler_flags", "run_aotc")
 load(":copts.bzl", "AOT_C_COPTS")
 load(":hygiene_test.bzl", "aot_hygiene_test")
 load(":providers.bzl", "AotModelInfo", "AotUserKernelInfo")
@@ -80,19 +80,6 @@ def _target(ctx):
     """--target: the explicit `core`, else the core constraint, else the @platforms//cpu value, else host."""
     core = ctx.attr.core or ctx.attr.target or ctx.attr.cpu_target
     return COMPILER_TARGETS.get(core, core)
-
-def expand_compiler_flags(ctx):
-    """The `compiler_flags` attribute with `$(location f)` of a `model_data` file replaced by its path.
-
-    E.g. the .npy of `--freeze_input NAME=$(location sr.npy)`.
-
-    Args:
-      ctx: the rule context (attributes compiler_flags and model_data).
-
-    Returns:
-      The flags as strings.
-    """
-    return [ctx.expand_location(f, ctx.attr.model_data) for f in ctx.attr.compiler_flags]
 
 def _aot_model_codegen_impl(ctx):
     prefix = ctx.attr.prefix

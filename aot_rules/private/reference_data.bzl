@@ -6,10 +6,9 @@ cc_library so firmware can check a model on the target with known inputs.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library")
-load(":aotc_action.bzl", "run_aotc")
+load(":aotc_action.bzl", "expand_compiler_flags", "run_aotc")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS")
 load(":copts.bzl", "AOT_C_COPTS")
-load(":model_library.bzl", "expand_compiler_flags")
 
 _OUTPUTS = {
     "testgen": ["_test.c"],
