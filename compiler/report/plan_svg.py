@@ -6,6 +6,7 @@ box shows its tensor name, size and lifetime. Everything that comes from the mod
 """
 
 import re
+
 # html.escape(quote=False) escapes &, < and > as xml.sax.saxutils.escape does, without importing urllib and http.
 from html import escape as _html_escape
 
