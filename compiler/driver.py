@@ -27,6 +27,7 @@ from .frontend import load_tflite
 from .ops.kernel_table import DEFAULT_OPTIONS, check_strict
 from .passes import run_passes
 from .planner import plan_memory
+from .report.cost_model import estimate as estimate_instructions
 from .report.plan_svg import render_plan_svg
 from .targets import validate_target
 from .ops._user_kernel import emit_offloaded
@@ -175,6 +176,15 @@ def compile_model(
             f", I/O inside: {workspace_size} B in all against {separate} B + "
             f"{manifest['io_in_workspace']['io_bytes']} B of I/O buffers"
         )
+    est = estimate_instructions(manifest)
+    if est is not None:
+        # The latency before anything is flashed, in the library's own report (the firmware's size report and
+        # `aotc report` print it too): instructions per inference as the benchmarks count them, an estimate.
+        manifest["estimated_instructions"] = {
+            "core": est["core"],
+            "total": est["total"],
+            "per_layer": [{"index": r["index"], "instructions": r["instructions"]} for r in est["layers"]],
+        }
     files[f"{prefix}.json"] = render_manifest(manifest)
     files[f"{prefix}_plan.svg"] = render_plan_svg(
         title, plan.buffers, len(graph.ops), workspace_size, plan.lower_bound, state_size=plan.state_size

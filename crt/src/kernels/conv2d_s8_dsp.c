@@ -122,7 +122,7 @@ static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst
     if (quads & 1) {
         aot_conv_expand1(&src, &dst, &s);
     }
-    while (src < end) {
+    while (src != end) {
         aot_conv_expand1(&src, &dst, &s);
         aot_conv_expand1(&src, &dst, &s);
     }
@@ -335,7 +335,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
         for (t = quads & 3; t > 0; t--) {
             aot_mac_2x2(&wp, &xp, a);
         }
-        while (xp < xend) {
+        while (xp != xend) {
             aot_mac_2x2(&wp, &xp, a);
             aot_mac_2x2(&wp, &xp, a);
             aot_mac_2x2(&wp, &xp, a);
@@ -361,7 +361,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int3
         int32_t a[2];
         a[0] = bias[c] - corr0;
         a[1] = bias[c] - corr1;
-        while (xp < xend) {
+        while (xp != xend) {
             const uint32_t w = *wp++;
             const uint32_t e = aot_sxtb16_ror8(w);
             a[0] = aot_smlad(e, xp[1], aot_smlad(w, xp[0], a[0]));
@@ -387,7 +387,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, in
                                            const int32_t* dp)
 {
     const int32_t* const bend = bias + out_c;
-    while (bias < bend) {
+    while (bias != bend) {
         const uint32_t* xp = pairs;
         const int32_t b0 = bias[0], b1 = bias[1];
         int32_t a[4];

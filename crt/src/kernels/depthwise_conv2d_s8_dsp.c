@@ -125,9 +125,9 @@ AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_
     const int16_t* r1 = r0 + wp;
     const int16_t* r2 = r1 + wp;
     int32_t* const end = acc + rows * n;
-    while (acc < end) {
+    while (acc != end) {
         int32_t* const row_end = acc + n;
-        while (acc < row_end) {
+        while (acc != row_end) {
             uint32_t p01, p23;
             int32_t s0 = bias, s1 = bias;
             AOT_DW_LOAD2(r0, p01, p23, 4);
@@ -158,9 +158,9 @@ AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_
     const int16_t* r1 = r0 + wp;
     const int16_t* r2 = r1 + wp;
     int32_t* const end = acc + rows * n;
-    while (acc < end) {
+    while (acc != end) {
         int32_t* const row_end = acc + n;
-        while (acc < row_end) {
+        while (acc != row_end) {
             uint32_t p01, p23, p45;
             int32_t s0 = bias, s1 = bias;
             AOT_DW_LOAD2(r0, p01, p23, 8);
@@ -197,14 +197,14 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
     const int32_t* const end = acc + rows * n;
     if (act_min <= -128 && act_max >= 127) {
         const int32_t step2 = 2 * step;
-        while (acc < end) {
+        while (acc != end) {
             const int32_t* const row_end = acc + cols;
             int32_t r;
             for (r = cols & 3; r > 0; r--) {
                 *o = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(*acc++, m, add, rs));
                 o += step;
             }
-            while (acc < row_end) {
+            while (acc != row_end) {
                 int8_t* const o2 = o + step2;
                 const int32_t v0 = aot_dsp_sat8(aot_dsp_requant_x2(acc[0], m, add, rs));
                 const int32_t v1 = aot_dsp_sat8(aot_dsp_requant_x2(acc[1], m, add, rs));
@@ -221,9 +221,9 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
             o += o_skip;
         }
     } else {
-        while (acc < end) {
+        while (acc != end) {
             const int32_t* const row_end = acc + cols;
-            while (acc < row_end) {
+            while (acc != row_end) {
                 *o = (int8_t)aot_dsp_clamp(aot_dsp_requant_x2(*acc++, m, add, rs), act_min, act_max);
                 o += step;
             }
@@ -256,7 +256,7 @@ static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, i
         *dst++ = *src;
         src += col_step;
     }
-    while (dst < end) {
+    while (dst != end) {
         const int16_t v0 = src[0];
         const int16_t v1 = src[col_step];
         dst[0] = v0;
@@ -271,7 +271,7 @@ static void aot_dw_copy_row(const int8_t* src, int32_t col_step, int16_t* dst, i
 AOT_HOT_INLINE void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_t* d0, int32_t plane, int32_t n)
 {
     int16_t* const end4 = d0 + (n & ~3);
-    while (d0 < end4) {
+    while (d0 != end4) {
         const uint32_t v = (uint32_t)aot_dw_read16(src) | ((uint32_t)aot_dw_read16(src + col_step) << 16);
         const uint32_t u =
             (uint32_t)aot_dw_read16(src + 2 * col_step) | ((uint32_t)aot_dw_read16(src + 3 * col_step) << 16);
@@ -452,7 +452,7 @@ AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int
 {
     const int16_t* rec = (const int16_t*)(const void*)params;
     int8_t* const end = o + 4 * groups;
-    while (o < end) {
+    while (o != end) {
         aot_dw_c4_half(t0, t1, t2, cs, &rec, o, 0, full, act_min, act_max);
         aot_dw_c4_half(t0, t1, t2, cs, &rec, o + 2, 1, full, act_min, act_max);
         t0 += 4;
@@ -466,7 +466,7 @@ AOT_DW_INLINE void aot_dw_c4_pixel(const int8_t* t0, const int8_t* t1, const int
 static void aot_dw_copy_words(const int8_t* src, int8_t* dst, int32_t n)
 {
     int8_t* const end = dst + (n & ~7);
-    while (dst < end) {
+    while (dst != end) {
         const uint32_t v0 = aot_read32(src), v1 = aot_read32(src + 4);
         memcpy(dst, &v0, 4);
         memcpy(dst + 4, &v1, 4);

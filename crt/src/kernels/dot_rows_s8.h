@@ -25,7 +25,7 @@ static inline const int8_t* aot_dot4_group_s8(const int8_t* v, const int8_t* w, 
     const int32_t tail = n & 3;
     int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
     int32_t t;
-    while (v < vend) {
+    while (v != vend) {
 #if defined(__ARM_FEATURE_DSP)
         const uint32_t x = aot_read32(v);
         const uint32_t xe = aot_sxtb16(x), xo = aot_sxtb16_ror8(x);
@@ -75,7 +75,7 @@ static inline int32_t aot_expand_quads_raw(const int8_t* v, int32_t n, uint32_t*
 {
     const int8_t* const vend = v + (n & ~3);
     int32_t sum = 0;
-    while (v < vend) {
+    while (v != vend) {
 #if defined(__ARM_FEATURE_DSP)
         const uint32_t x = aot_read32(v);
         xbuf[0] = aot_expand_xa(x);
@@ -105,7 +105,7 @@ static inline const int8_t* aot_dot4_group_raw(const uint32_t* xbuf, const int8_
     int32_t t;
 #if defined(__ARM_FEATURE_DSP)
     const uint32_t* const xend = xbuf + 2 * (n >> 2);
-    while (xbuf < xend) {
+    while (xbuf != xend) {
         const uint32_t xa = xbuf[0], xc = xbuf[1];
         uint32_t q = aot_read32(w);
         a0 = aot_smlad(q, xa, a0);
@@ -126,7 +126,7 @@ static inline const int8_t* aot_dot4_group_raw(const uint32_t* xbuf, const int8_
 #else
     const int8_t* const vend = v + (n & ~3);
     (void)xbuf;
-    while (v < vend) {
+    while (v != vend) {
         a0 += aot_raw_quad(w, v);
         a1 += aot_raw_quad(w + 4, v);
         a2 += aot_raw_quad(w + 8, v);

@@ -31,7 +31,7 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, 
                 aot_fc_quad4(&wp, xp[0], xp[1], a);
                 xp += 2;
             }
-            while (xp < xend) {
+            while (xp != xend) {
                 uint32_t xa, xc;
                 aot_load2(&xp, &xa, &xc);
                 aot_fc_quad4(&wp, xa, xc, a);
@@ -51,7 +51,7 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, 
         for (r = 4 * blocks; r < out_depth; r++) {
             const uint32_t* xp = xbuf;
             int32_t a = bias[r] - corr;
-            while (xp < xend) {
+            while (xp != xend) {
                 const uint32_t w = *wp++;
                 a = aot_smlad(aot_sxtb16_ror8(w), xp[1], aot_smlad(w, xp[0], a));
                 xp += 2;

@@ -60,10 +60,10 @@ aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* b
         const uint32_t* wp = (const uint32_t*)(const void*)w;
         for (g = 0; g < 4; g++) {
             const int32_t* const gend = bias + (state_size & ~3);
-            while (bias < gend) {
+            while (bias != gend) {
                 int32_t a0 = bias[0] - corr, a1 = bias[1] - corr, a2 = bias[2] - corr, a3 = bias[3] - corr;
                 const uint32_t* xp = xbuf;
-                while (xp < xpairs) {
+                while (xp != xpairs) {
                     AOT_LSTM_S8_QUAD();
                     AOT_LSTM_S8_QUAD();
                 }

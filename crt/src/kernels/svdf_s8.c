@@ -55,7 +55,7 @@ static inline void aot_svdf_time4_s8(const int8_t* w, const int8_t* s, int32_t c
         s += filters;
         w += filters;
     }
-    while (w < wend) {
+    while (w != wend) {
         AOT_SVDF_STEP_S8(w, s);
         AOT_SVDF_STEP_S8(w + filters, s + filters);
         s += 2 * filters;
