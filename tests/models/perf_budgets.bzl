@@ -6,6 +6,12 @@ without saying why.
 """
 
 PERF_BUDGETS = {
+    "microbit": {
+        "hello_float": {"instructions": 49746, "stack": 160, "workspace": 136},
+        "hello_int8": {"instructions": 5262, "stack": 128, "workspace": 40},
+        "lstm": {"instructions": 1675540, "stack": 536, "workspace": 1456},
+        "micro_speech": {"instructions": 3155174, "stack": 400, "workspace": 4104},
+    },
     "mps2-an385": {
         "ad01": {"instructions": 601034, "stack": 152, "workspace": 280},
         "gen_ad_autoencoder": {"instructions": 596323, "stack": 152, "workspace": 280},
