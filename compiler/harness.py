@@ -104,28 +104,8 @@ def render_run_harness(prefix: str, fields, blob_size: int = None) -> str:
         ]
     )
     L += state_reset(prefix, "harness_state", "    ", "return 1;")
-    if blob_size is not None:
-        L += _blob_lines(
-            prefix,
-            run_with_io(
-                prefix,
-                [(f.field, f"harness_input_{f.position}", f"{_nbytes(f)}") for f in ins],
-                [(f.field, f"harness_output_{f.position}", f"{_nbytes(f)}") for f in outs],
-                "harness_ws",
-                "harness_state",
-                "        ",
-                "rc",
-            ),
-        )
-    L.append("    for (i = 0; i < n; i++) {")
-    for f in ins:
-        L += [
-            f"        if (fread(harness_input_{f.position}, 1, {_nbytes(f)}, fin) != {_nbytes(f)}) {{",
-            '            fprintf(stderr, "short input file\\n");',
-            "            return 2;",
-            "        }",
-        ]
-    L += run_with_io(
+    # One run of the model on the harness's buffers: once per case below, and first once per blob when one is bound.
+    run = run_with_io(
         prefix,
         [(f.field, f"harness_input_{f.position}", f"{_nbytes(f)}") for f in ins],
         [(f.field, f"harness_output_{f.position}", f"{_nbytes(f)}") for f in outs],
@@ -134,6 +114,17 @@ def render_run_harness(prefix: str, fields, blob_size: int = None) -> str:
         "        ",
         "rc",
     )
+    if blob_size is not None:
+        L += _blob_lines(prefix, run)
+    L.append("    for (i = 0; i < n; i++) {")
+    for f in ins:
+        L += [
+            f"        if (fread(harness_input_{f.position}, 1, {_nbytes(f)}, fin) != {_nbytes(f)}) {{",
+            '            fprintf(stderr, "short input file\\n");',
+            "            return 2;",
+            "        }",
+        ]
+    L += run
     L += [
         "        if (rc != 0) {",
         f'            fprintf(stderr, "{prefix}_run failed with %d\\n", (int)rc);',
