@@ -21,16 +21,21 @@ _LINE = re.compile(r"^aot_perf_test figures: (\{.*\})$", re.M)
 
 
 def read_figures(testlogs: str) -> dict:
-    """board -> prefix -> {figure: measured} from tests/models/perf_<board>_test/test.log."""
+    """board -> prefix -> {figure: measured} from tests/models/perf_<board>[_<model>]_test/test.log."""
     boards = {}
     for log in sorted(glob.glob(os.path.join(testlogs, "tests", "models", "perf_*_test", "test.log"))):
         with open(log) as f:
             found = _LINE.findall(f.read())
         if found:
             data = json.loads(found[-1])
-            # perf_<board>_test only: a fixture's log (perf_over_budget_fixture_test) holds other budgets' figures.
-            if os.path.basename(os.path.dirname(log)) == f"perf_{data['board']}_test":
-                boards[data["board"]] = data["models"]
+            # perf_<board>_test and perf_<board>_<model>_test (a model measured alone) only: a fixture's log
+            # (perf_over_budget_fixture_test) holds other budgets' figures.
+            test = os.path.basename(os.path.dirname(log))
+            if test == f"perf_{data['board']}_test" or (
+                test.startswith(f"perf_{data['board']}_")
+                and test[len(f"perf_{data['board']}_") : -len("_test")] in data["models"]
+            ):
+                boards.setdefault(data["board"], {}).update(data["models"])
     return boards
 
 

@@ -11,6 +11,7 @@ PERF_BUDGETS = {
         "hello_int8": {"instructions": 5262, "stack": 128, "workspace": 40},
         "lstm": {"instructions": 1675540, "stack": 536, "workspace": 1456},
         "micro_speech": {"instructions": 3155174, "stack": 400, "workspace": 4104},
+        "svdf": {"instructions": 272668, "stack": 608, "workspace": 360},
     },
     "mps2-an385": {
         "ad01": {"instructions": 601034, "stack": 152, "workspace": 280},

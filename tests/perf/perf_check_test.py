@@ -106,11 +106,16 @@ class UpdateBudgetsTest(unittest.TestCase):
 
     def test_reads_board_tests_not_fixtures(self):
         with tempfile.TemporaryDirectory() as logs:
-            for test, models in (("perf_b1_test", {"m": 1}), ("perf_over_budget_fixture_test", {"n": 2})):
+            for test, models in (
+                ("perf_b1_test", {"m": 1}),
+                ("perf_b1_s_test", {"s": 3}),  # a model measured in an image of its own on b1
+                ("perf_b1_other_test", {"t": 4}),  # not named after its model: a fixture
+                ("perf_over_budget_fixture_test", {"n": 2}),
+            ):
                 os.makedirs(os.path.join(logs, "tests", "models", test))
                 with open(os.path.join(logs, "tests", "models", test, "test.log"), "w") as f:
                     f.write("x\naot_perf_test figures: " + json.dumps({"board": "b1", "models": models}) + "\n")
-            self.assertEqual(update_perf_budgets.read_figures(logs), {"b1": {"m": 1}})
+            self.assertEqual(update_perf_budgets.read_figures(logs), {"b1": {"m": 1, "s": 3}})
 
 
 if __name__ == "__main__":
