@@ -8,6 +8,11 @@ against `--budget PREFIX=instructions:N,stack:N,workspace:N` (0 or absent: not c
 fails the test with the measured figure, the budget and the layers that cost the most. Instruction counts are
 deterministic, so a budget is a hard line, not a statistical one.
 
+The painted-stack peak is also checked against the static bound of `<prefix>_run` that the firmware's size report
+prints (toolchains/tools/stack_usage.py: the deepest call path of the linked code, frame by frame): a run that used
+more than the bound, or a bound that is only a lower bound (a call it cannot follow), fails the test, so the bound a
+user reads in the report is one every model's measured peak has been held to.
+
 With --expect_failure (a fixture that must fail), the test passes iff the check fails and its message contains
 every expected string.
 """
@@ -18,6 +23,7 @@ import sys
 
 from toolchains.tools import layers
 from toolchains.tools.qemu_count import count
+from toolchains.tools.stack_usage import estimate as stack_bounds
 
 FIGURES = ("instructions", "stack", "workspace")
 
@@ -93,6 +99,26 @@ def check(measured: dict, budgets: dict, layer_rows: dict, n_layers: int) -> lis
     return problems
 
 
+def stack_problems(measured: dict, bounds: dict) -> list:
+    """One message per model whose painted-stack peak is not held by the static bound of its `<prefix>_run`."""
+    problems = []
+    for p, fig in measured.items():
+        b = bounds.get(p + "_run")
+        if b is None:
+            problems.append(f"{p}: no static stack bound: {p}_run is not a function of the linked image")
+        elif b.unbounded:
+            problems.append(
+                f"{p}: the static stack bound of {p}_run ({b.bytes} B) is a lower bound only: {b.unbounded}"
+            )
+        elif fig["stack"] > b.bytes:
+            path = " -> ".join(f"{f} ({n} B)" for f, n in b.path)
+            problems.append(
+                f"{p}: the run used {fig['stack']} B of stack, more than the static bound of {b.bytes} B "
+                f"(deepest path: {path}); stack_usage.py misses a frame or a call"
+            )
+    return problems
+
+
 def attribute(args, manifests: dict, measured: dict) -> dict:
     """prefix -> per-layer rows (toolchains/tools/layers.py) from a second run with the per-block attribution."""
     runners = {p: layers.runner_range(args.elf, p) for p in manifests}
@@ -154,13 +180,17 @@ def main(argv=None) -> int:
             "workspace": m["workspace"]["size"],
             "macs": m["macs"],
         }
+    bounds = stack_bounds(args.objdump, args.elf, [p + "_run" for p in measured]) if args.objdump else {}
+    for p in measured:
+        if p + "_run" in bounds:
+            measured[p]["stack_bound"] = bounds[p + "_run"].bytes
     layer_rows = {}
     if check(measured, budgets, {}, args.layers):
         layer_rows = attribute(args, manifests, measured)
 
     print(f"aot_perf_test on {args.board} ({args.core}, QEMU {args.machine}): first inference of each model")
-    heads = ("model", "instructions", "budget", "stack B", "budget", "workspace B", "budget")
-    print(f"  {heads[0]:<24} " + " ".join(f"{h:>{w}}" for h, w in zip(heads[1:], (13, 13, 8, 8, 11, 11))))
+    heads = ("model", "instructions", "budget", "stack B", "budget", "workspace B", "budget", "stack bound B")
+    print(f"  {heads[0]:<24} " + " ".join(f"{h:>{w}}" for h, w in zip(heads[1:], (13, 13, 8, 8, 11, 11, 13))))
     for p, fig in measured.items():
         b = budgets.get(p, {})
         cells = [
@@ -171,6 +201,7 @@ def main(argv=None) -> int:
                 f"{b[key]:>{max(width, 8)},}" if b.get(key) else f"{'-':>{max(width, 8)}}",
             )
         ]
+        cells.append(f"{fig['stack_bound']:>13,}" if "stack_bound" in fig else f"{'-':>13}")
         print(f"  {p:<24} " + " ".join(cells))
     # One line a script can read back from the test log (tools/update_perf_budgets.py).
     print("aot_perf_test figures: " + json.dumps({"board": args.board, "models": measured}, sort_keys=True))
@@ -179,6 +210,8 @@ def main(argv=None) -> int:
             json.dump({"board": args.board, "core": args.core, "models": measured, "layers": layer_rows}, f, indent=1)
 
     problems = check(measured, budgets, layer_rows, args.layers)
+    if args.objdump:
+        problems += stack_problems(measured, bounds)
     message = "\n\n".join(problems)
     if args.expect_failure:
         print(message or "(no failure)")

@@ -8,6 +8,7 @@ import tempfile
 import unittest
 
 from aot_rules.private import gen_perf_main, perf_check
+from toolchains.tools.stack_usage import StackEstimate
 from tools import update_perf_budgets
 
 _ROWS = [
@@ -96,6 +97,22 @@ class MainTest(unittest.TestCase):
         self.assertIn(seed, alone)
         self.assertIn(seed, together)
         self.assertNotEqual(gen_perf_main._seed("kws"), gen_perf_main._seed("kwt"))
+
+
+class StackBoundTest(unittest.TestCase):
+    def test_measured_peak_against_the_static_bound(self):
+        measured = {p: {"stack": 200} for p in ("ok", "over", "partial", "absent")}
+        bounds = {
+            "ok_run": StackEstimate("ok_run", 200, [("ok_run", 200)]),
+            "over_run": StackEstimate("over_run", 120, [("over_run", 80), ("aot_conv", 40)]),
+            "partial_run": StackEstimate("partial_run", 300, [("partial_run", 300)], "an indirect call in f"),
+        }
+        got = perf_check.stack_problems(measured, bounds)
+        self.assertEqual(len(got), 3, got)
+        self.assertIn("over: the run used 200 B of stack, more than the static bound of 120 B", got[0])
+        self.assertIn("over_run (80 B) -> aot_conv (40 B)", got[0])
+        self.assertIn("partial: the static stack bound of partial_run (300 B) is a lower bound only", got[1])
+        self.assertIn("absent: no static stack bound: absent_run is not a function", got[2])
 
 
 class UpdateBudgetsTest(unittest.TestCase):
