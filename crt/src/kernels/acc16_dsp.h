@@ -3,7 +3,7 @@
  * elsewhere, dsp_s8.h).
  *
  * Weight layout: within every run of n weights the kernel multiplies with n contiguous int16 inputs, each quad
- * w0 w1 w2 w3 is stored as the bytes w0 w2 w1 w3 (the compiler reorders them, compiler/ops/_int16.py
+ * w0 w1 w2 w3 is stored as the bytes w0 w2 w1 w3 (the compiler reorders them, compiler/ops/common/int16.py
  * dsp_quad_order), so SXTB16 of the word gives the lane pair (w0, w1) and SXTB16 ROR 8 gives (w2, w3): the pairs of
  * the input words (x0, x1) and (x2, x3) as loaded.  The n % 4 weights after the last quad keep their order.
  * Only the int32 and narrowed forms use it (one int32 sum; the compiler keeps wide layers on the portable dot):

@@ -3,7 +3,7 @@
  * a row under a VCTP predicate.  Each step of add_s8_elem.h's short arithmetic, (add + (acc2 >> 31) + the rounded
  * high word of acc2 * m) >> rs, is SMMLAR's integer identity written with VRMULH (the rounded high half of the
  * 64-bit product), an add of the sign and of the constant, and an arithmetic shift: the same integers for every
- * input, so the compiler's exhaustive proof of that arithmetic (compiler/ops/_add_s8_fast.py) covers this kernel
+ * input, so the compiler's exhaustive proof of that arithmetic (compiler/ops/common/add_s8_fast.py) covers this kernel
  * too.  Without MVE (a host build) the portable row kernels run. */
 #include "aot_sched.h"
 

@@ -14,7 +14,7 @@
  * Filter rows made of whole quads (filter_w * in_c % 4 == 0, e.g. one input channel and an even filter
  * width) are expanded straight from the input when inside the image.
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
- * dsp_s8.h), from compiler/ops/_short_requant.py (which also proves |acc| < 2^30); aot_conv2d_s8_dsp_exact takes
+ * dsp_s8.h), from compiler/ops/common/short_requant.py (which also proves |acc| < 2^30); aot_conv2d_s8_dsp_exact takes
  * zp * 256 + shift instead and requantizes in full (TFLite's function, any accumulator), for layers with a channel
  * the short form cannot express.
  * Requires: filter depth == in_c (no groups).

@@ -31,7 +31,7 @@
  * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes), then two planes of
  * Hp * Wp int16, Hp = (out_rows - 1) * stride_r + 3, Wp = (n - 1) * stride_c + 3 rounded up to even
  * (compiler/ops/depthwise_conv_2d.py mirrors this).
- * Requires: the per-channel requantization constants of compiler/ops/_short_requant.py (which also proves
+ * Requires: the per-channel requantization constants of compiler/ops/common/short_requant.py (which also proves
  * |acc| < 2^30, so 2 * acc fits int32).
  */
 #include "aot_sched.h"

@@ -1,5 +1,5 @@
 /* Four weight rows times one int8 vector, for the recurrent kernels (LSTM gates, SVDF features), the rows stored
- * by the compiler in interleaved groups of four (compiler/ops/_dsp_layout.py: interleave_row_groups), plainly
+ * by the compiler in interleaved groups of four (compiler/ops/common/dsp_layout.py: interleave_row_groups), plainly
  * (aot_dot4_group_s8: SVDF) or in the raw-weight-word form (aot_dot4_group_raw, aot_dot1_raw: LSTM).
  *
  * On cores with the DSP extension the products go two per SMLAD; elsewhere they are plain products of the same
@@ -15,8 +15,8 @@
 #include "dsp_s8.h"
 
 /* acc[j] += sum_k row_j[k] * v[k], j < 4, for the group of four rows at w stored by the compiler's
- * interleave_row_groups (compiler/ops/_dsp_layout.py): per quad of the n inputs the four rows' words, then the four
- * rows' last n % 4 bytes row by row. Returns the next group. One pointer walks the weights in order, so the loop
+ * interleave_row_groups (compiler/ops/common/dsp_layout.py): per quad of the n inputs the four rows' words, then the
+ * four rows' last n % 4 bytes row by row. Returns the next group. One pointer walks the weights in order, so the loop
  * keeps its four sums, the vector word's two expansions and its pointers in registers; on DSP cores each weight
  * word is two SXTB16 and two SMLAD (four MACs), elsewhere plain products of the same bytes. */
 static inline const int8_t* aot_dot4_group_s8(const int8_t* v, const int8_t* w, int32_t n, int32_t* acc)

@@ -201,7 +201,7 @@ AOT_HOT_INLINE uint32_t aot_expand_xc(uint32_t v)
 /* TFLite's MultiplyByQuantizedMultiplier for a right shift rs >= 1, plus the output zero point, in a short
  * form that is exact whenever |acc| < 2^30 and add + h below fits in int32 (the compiler proves both per
  * channel, over every accumulator the layer can reach, before it selects a *_dsp kernel, and encodes a channel
- * whose output is constant as m = 0, add = 2 v + 1: see compiler/ops/_short_requant.py):
+ * whose output is constant as m = 0, add = 2 v + 1: see compiler/ops/common/short_requant.py):
  *  - the rounding doubling high multiply h = nudge-then-truncate(acc * m / 2^31) equals
  *    floor((2 acc * m + 2^31) / 2^32) for both signs, and acc * m never reaches its one saturating case;
  *  - rounding h half away from zero by 2^rs is (h + 2^(rs-1) - (h < 0)) >> rs; (h < 0) may be replaced by
@@ -243,7 +243,7 @@ AOT_HOT_INLINE int32_t aot_dsp_requant_x2(int32_t acc2, int32_t multiplier, int3
 }
 
 /* TFLite's requantization in full (aot_multiply_by_quantized_multiplier) plus the output zero point, for the
- * *_exact entry points: layers with a channel the short form cannot take (compiler/ops/_short_requant.py: a left
+ * *_exact entry points: layers with a channel the short form cannot take (compiler/ops/common/short_requant.py: a left
  * shift with three or more outputs, an accumulator that can reach 2^30, a large right shift with a large zero
  * point and a wide output range).  The per-channel constant holds zp * 256 + shift (shift in -31..31). */
 AOT_HOT_INLINE int32_t aot_dsp_requant_exact(int32_t acc, int32_t multiplier, int32_t zp_shift)

@@ -2,7 +2,7 @@
  *
  * The compiler selects this kernel for cores with the DSP extension when accum_depth is a multiple of 4, the
  * input zero point is folded into the bias (see dsp_s8.h); aot_fully_connected_s8_dsp_exact is the same loop with
- * TFLite's full requantization, for layers whose constants compiler/ops/_short_requant.py refuses.  It stores
+ * TFLite's full requantization, for layers whose constants compiler/ops/common/short_requant.py refuses.  It stores
  * the weights in the "raw weight word" form of dsp_s8.h (three instructions per four MACs) and in this order,
  * so the inner loop streams them through one pointer:
  *   - output rows in blocks of 4; per block and per 4 input values: row0 (one word), row1, row2, row3;

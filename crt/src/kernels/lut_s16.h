@@ -1,6 +1,6 @@
 /* Lookup with linear interpolation in a 513-entry int16 table (TFLite's int16 LUT scheme): the top 9 bits of the
  * int16 input pick an entry, the low 7 bits interpolate towards the next one with rounding.  The tables are
- * computed by the compiler (compiler/ops/_lut_int16.py).  Internal to the CRT. */
+ * computed by the compiler (compiler/ops/common/lut_int16.py).  Internal to the CRT. */
 #ifndef AOT_SRC_KERNELS_LUT_S16_H_
 #define AOT_SRC_KERNELS_LUT_S16_H_
 

@@ -1,6 +1,6 @@
 /* int8 MUL in the row form of add_s8_rows.c (aot/kernels/mul.h): the output as rows x cols, each input running
  * along a row or holding one value per row.  Per element, the short form of TFLite's requantization proved exact
- * for the op by compiler/ops/_mul_s8_fast.py: the product of the offset inputs shifted left (doubled), one SMMLAR
+ * for the op by compiler/ops/common/mul_s8_fast.py: the product of the offset inputs shifted left (doubled), one SMMLAR
  * with the rounding constant and the sign term on the DSP cores, a right shift, the output zero point and the
  * activation clamp.  The output may be the buffer of the operand that runs along the rows. */
 #include "aot_sched.h"

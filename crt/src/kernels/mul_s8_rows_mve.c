@@ -2,7 +2,7 @@
  * widens, VSTRB.32 narrows), the last columns of a row under a VCTP predicate.  The requantization is mul_s8_rows.c's
  * with SMMLAR's integer identity written as VRMULH (the rounded high half of the product) plus the add constant
  * and the masked sign term: the same integers for every input, so the compiler's exhaustive proof
- * (compiler/ops/_mul_s8_fast.py) covers this kernel too.  Without MVE (a host build) the portable kernel runs. */
+ * (compiler/ops/common/mul_s8_fast.py) covers this kernel too.  Without MVE (a host build) the portable kernel runs. */
 #include "aot_sched.h"
 
 #include "aot/kernels/mul.h"

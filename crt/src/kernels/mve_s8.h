@@ -10,7 +10,7 @@
  * rows zero-padded to a multiple of 16 (a convolution's im2col rows, K > 16), whose tail taps are then read
  * without predication (aot_mve_dot_blocks_tail).
  *
- * Weight layout written by the compiler (compiler/ops/_mve_layout.py; the same bytes as the model, reordered):
+ * Weight layout written by the compiler (compiler/ops/common/mve_layout.py; the same bytes as the model, reordered):
  *   - output channels in blocks of 4; per block, first the K % 16 last taps of each of the 4 channels
  *     (4 * (K % 16) bytes), then per 16 taps: 16 weights of each of the 4 channels (64 bytes) -- tails first, so a
  *     16-byte load at any channel's tail stays inside the block when K >= 16;
@@ -61,7 +61,7 @@ AOT_HOT_INLINE int aot_mve_all_right(const int32_t* shift, int32_t n)
 
 /* Bytes of one im2col row of K taps against out_c channels: K rounded up to 16 (zero-padded) when the block loop
  * reads its tail unpredicated (aot_mve_dot_blocks_tail: K > 16, out_c a multiple of 4), else K.  The compiler
- * sizes the scratch with the same rule (compiler/ops/_mve_layout.py, mve_row_bytes). */
+ * sizes the scratch with the same rule (compiler/ops/common/mve_layout.py, mve_row_bytes). */
 AOT_HOT_INLINE int32_t aot_mve_row_bytes(int32_t k, int32_t out_c)
 {
     return (k > 16 && (k & 15) != 0 && (out_c & 3) == 0) ? (k + 15) & ~15 : k;

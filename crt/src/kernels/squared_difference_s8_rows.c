@@ -1,8 +1,8 @@
 /* int8 SQUARED_DIFFERENCE in the row form of add_s8_rows.c (aot/kernels/squared_difference.h): the output as rows x
  * cols, each input running along a row or holding one value per row.  Each of TFLite Micro's three requantizations
  * (the two inputs to twice the larger scale, the square to the output) is the short form proved exact for the op by
- * compiler/ops/_sqd_s8_fast.py: one SMMLAR on the doubled value with a rounding add and a masked sign term, then a
- * right shift.  The output may be the buffer of the operand that runs along the rows. */
+ * compiler/ops/common/sqd_s8_fast.py: one SMMLAR on the doubled value with a rounding add and a masked sign term, then
+ * a right shift.  The output may be the buffer of the operand that runs along the rows. */
 #include "aot_sched.h"
 
 #include "aot/kernels/squared_difference.h"

@@ -1,8 +1,8 @@
 /* int8 SQUARED_DIFFERENCE on Helium in the row form of squared_difference_s8_rows.c: four int32 lanes per vector
  * (VLDRB.S32 widens, VSTRB.32 narrows), the last columns of a row under a VCTP predicate.  Each requantization is
  * that file's short step with SMMLAR's integer identity written as VRMULH plus the add constant and the masked sign
- * term: the same integers for every input, so the compiler's exhaustive proof (compiler/ops/_sqd_s8_fast.py) covers
- * this kernel too.  Without MVE (a host build) the portable kernel runs. */
+ * term: the same integers for every input, so the compiler's exhaustive proof (compiler/ops/common/sqd_s8_fast.py)
+ * covers this kernel too.  Without MVE (a host build) the portable kernel runs. */
 #include "aot_sched.h"
 
 #include "aot/kernels/squared_difference.h"

@@ -2,7 +2,7 @@
  * DEPTHWISE_CONV_2D, FULLY_CONNECTED and TRANSPOSE_CONV with int16 input and output (zero points 0).
  *
  * TFLite accumulates these layers in 32 bits when their bias is int32 and in 64 bits when it is int64, and
- * requantizes each with its own rounding.  A layer's `mode` (chosen by the compiler, compiler/ops/_int16.py,
+ * requantizes each with its own rounding.  A layer's `mode` (chosen by the compiler, compiler/ops/common/int16.py,
  * and recorded in the layer's parameters) says which form the kernel computes:
  *  - AOT_ACC16_I32: int32 bias; one int32 accumulator that wraps like TFLite's, requantized by
  *    aot_multiply_by_quantized_multiplier(multiplier, shift);

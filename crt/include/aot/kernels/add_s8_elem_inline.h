@@ -1,5 +1,5 @@
-/* TFLite's int8 ADD of one element in the short form the compiler proves exact (compiler/ops/_add_s8_fast.py), for
- * the shape-specialized bodies of Cortex-M0/M3 that fuse a residual ADD into a convolution
+/* TFLite's int8 ADD of one element in the short form the compiler proves exact (compiler/ops/common/add_s8_fast.py),
+ * for the shape-specialized bodies of Cortex-M0/M3 that fuse a residual ADD into a convolution
  * (aot/kernels/conv2d_s8_packed_inline.h).  The same arithmetic as the CRT's private crt/src/kernels/add_s8_elem.h
  * on a core without SMMLAR (its portable emulation, which that file derives): three rounding high multiplies with
  * an add constant and a shift, parameters in struct aot_add_s8_params (aot/kernels/add.h).

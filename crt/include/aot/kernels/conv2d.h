@@ -94,7 +94,7 @@ void aot_conv2d_s16(const int16_t* input, int32_t batches, int32_t in_h, int32_t
                     int16_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
                     int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t mode,
                     const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min, int32_t act_max);
-/* The same on DSP cores with SMLAD: filter quads in the order of acc16_dsp.h (compiler/ops/_int16.py
+/* The same on DSP cores with SMLAD: filter quads in the order of acc16_dsp.h (compiler/ops/common/int16.py
  * dsp_quad_order), int32 and narrowed forms only. */
 void aot_conv2d_s16_dsp(const int16_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                         const int8_t* filter, int32_t filter_h, int32_t filter_w, int32_t filter_depth,

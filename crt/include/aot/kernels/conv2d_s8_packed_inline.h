@@ -1,6 +1,6 @@
 /* The int8 2-D convolution body on packed weights (two output channels per 32-bit word, aot/kernels/
  * dot_packed_s8_inline.h), used by the shape-specialized functions generated for Cortex-M0/M3 where the compiler
- * proves the packed sums exact (compiler/ops/_packed.py); the other layers keep aot/kernels/conv2d_s8_inline.h.
+ * proves the packed sums exact (compiler/ops/common/packed.py); the other layers keep aot/kernels/conv2d_s8_inline.h.
  * Also runs a DEPTHWISE_CONV_2D with one input channel (each output channel is a convolution of that channel).
  *
  * Same arithmetic and arguments as aot_conv2d_s8_body with the input zero point folded into the bias (taps outside

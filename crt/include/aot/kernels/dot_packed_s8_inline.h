@@ -1,6 +1,7 @@
 /* Two int8 multiply-accumulates per multiply on cores without SIMD multiplies (Cortex-M0/M3): the weights of two
- * output channels packed into one 32-bit word at compile time (compiler/ops/_packed.py), for the shape-specialized
- * convolution and fully connected bodies (see aot/kernels/requant_s8_inline.h for why bodies live in headers).
+ * output channels packed into one 32-bit word at compile time (compiler/ops/common/packed.py), for the
+ * shape-specialized convolution and fully connected bodies (see aot/kernels/requant_s8_inline.h for why bodies live in
+ * headers).
  *
  * A packed word is W = w_a + w_b * 2^23 (channel a in the low lane, b in the high lane; |W| <= 2^30 + 128, exact in
  * int32).  For one input value x, x * W = x * w_a + (x * w_b) * 2^23, and the 64-bit sum of such products (SMLAL on

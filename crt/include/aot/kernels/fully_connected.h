@@ -38,7 +38,7 @@ void aot_fully_connected_s16(const int16_t* input, int32_t batches, int32_t accu
                              const int32_t* bias, int16_t* output, int32_t out_depth, int32_t mode,
                              const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
                              int32_t act_min, int32_t act_max);
-/* The same on DSP cores with SMLAD: filter quads in the order of acc16_dsp.h (compiler/ops/_int16.py
+/* The same on DSP cores with SMLAD: filter quads in the order of acc16_dsp.h (compiler/ops/common/int16.py
  * dsp_quad_order), int32 and narrowed forms only. */
 void aot_fully_connected_s16_dsp(const int16_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
                                  const int32_t* bias, int16_t* output, int32_t out_depth, int32_t mode,

@@ -1,6 +1,6 @@
 /* The int8 fully connected body on packed weights (two output rows per 32-bit word, aot/kernels/
  * dot_packed_s8_inline.h), used by the shape-specialized functions generated for Cortex-M0/M3 where the compiler
- * packs the layer (compiler/ops/_packed.py); the others keep aot/kernels/fully_connected_s8_inline.h.
+ * packs the layer (compiler/ops/common/packed.py); the others keep aot/kernels/fully_connected_s8_inline.h.
  *
  * Same arithmetic as aot_fully_connected_s8_body with the input zero point folded into the bias.  Rows go four at a
  * time (a group; the weights of the last one zero-padded), each input value loaded once per group for two SMLAL.

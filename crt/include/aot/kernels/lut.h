@@ -1,6 +1,6 @@
 /* Element-wise int8 table lookup: output[i] = table[(uint8_t)input[i]], the 256-entry table computed at compile
- * time from the op's exact integer (or, for ELU, float) reference arithmetic (compiler/ops/_lut_s8.py).  Output may
- * be the input's buffer (each element is read before it is written).  Three forms with identical results:
+ * time from the op's exact integer (or, for ELU, float) reference arithmetic (compiler/ops/common/lut_s8.py).  Output
+ * may be the input's buffer (each element is read before it is written).  Three forms with identical results:
  *   aot_lut_s8       every core: bytes, four per loop pass;
  *   aot_lut_s8_word  cores with unaligned word access (Armv7E-M, Armv8-M Mainline): four inputs per word load,
  *                    four table bytes merged into one word store, two words per loop pass;

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-/* The short int8 form (compiler/ops/_mul_s8_fast.py proves it exact for the op before choosing it):
+/* The short int8 form (compiler/ops/common/mul_s8_fast.py proves it exact for the op before choosing it):
  *     x2 = (q1 + in1_offset) * (q2 + in2_offset) << left_shift          (the product, doubled)
  *     out = clamp(((add + ((x2 >> 31) & sign_mask) + round(x2 * multiplier / 2^32)) >> right_shift) + out_offset)
  */

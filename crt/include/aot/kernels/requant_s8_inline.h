@@ -4,14 +4,14 @@
  * (crt/src/kernels/<op>.c) calls it with run-time arguments, and for cores without the DSP extension
  * (Cortex-M0/M3) the generated model calls it from a `static` function with every shape, stride, padding,
  * zero point and loop bound written as a literal, so the compiler constant-propagates the body, unrolls its
- * short constant loops and drops the branches that cannot happen (compiler/ops/_specialize.py).  The bodies
+ * short constant loops and drops the branches that cannot happen (compiler/ops/common/specialize.py).  The bodies
  * are forced inline (GCC and Clang) because that propagation is their point.
  *
  * Requantization comes in two forms, selected by a literal `requant` argument so only one is compiled:
  *  - AOT_REQUANT_EXACT: per channel a multiplier and TFLite's shift, aot_multiply_by_quantized_multiplier()
  *    (exact for every accumulator) plus the output offset;
  *  - AOT_REQUANT_SHORT: per channel a multiplier and an add constant add = 2^(rs-1) + output_offset * 2^rs
- *    (rs = -shift >= 1, modulo 2^32; the same constants as the DSP kernels', compiler/ops/_short_requant.py):
+ *    (rs = -shift >= 1, modulo 2^32; the same constants as the DSP kernels', compiler/ops/common/short_requant.py):
  *        out = (add + (2 acc >> 31) + floor((2 acc * m + 2^31) / 2^32)) >> rs
  *    which equals TFLite's MultiplyByQuantizedMultiplier plus the offset whenever |acc| < 2^30 and the sum
  *    before the shift fits in int32 (it is taken modulo 2^32); the compiler proves both per channel before

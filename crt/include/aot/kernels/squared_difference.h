@@ -18,7 +18,7 @@ struct aot_squared_difference_params {
     int32_t left_shift, out_multiplier, out_shift, out_offset;
 };
 
-/* The short int8 form (compiler/ops/_sqd_s8_fast.py proves it exact for the op before choosing it): each of the
+/* The short int8 form (compiler/ops/common/sqd_s8_fast.py proves it exact for the op before choosing it): each of the
  * three requantizations as (add + ((x2 >> 31) & mask) + round(x2 * multiplier / 2^32)) >> shift, x2 = x << left. */
 struct aot_squared_difference_s8_params {
     int32_t in1_offset, in1_left, in1_multiplier, in1_add, in1_mask, in1_shift;

@@ -36,8 +36,8 @@ struct aot_svdf_shape {
  * (output_mult, output_shift); the fused activation is not applied (as in TFLite Micro's integer kernel).
  * The zero points come folded in by the compiler: feature_bias[f] = -input zero point x (row f of
  * weights_feature summed) + the raw form's adjustment, time_bias[f] = -state zero point x (row f of weights_time
- * summed). weights_feature comes in the raw-weight-word form (compiler/ops/_dsp_layout.py: raw_word_rows) with its
- * rows in groups of four, interleaved as aot_dot4_group_raw reads them (crt/src/kernels/dot_rows_s8.h), the last
+ * summed). weights_feature comes in the raw-weight-word form (compiler/ops/common/dsp_layout.py: raw_word_rows) with
+ * its rows in groups of four, interleaved as aot_dot4_group_raw reads them (crt/src/kernels/dot_rows_s8.h), the last
  * num_filters % 4 rows row by row. xbuf: scratch of 2 x (input_size / 4) words (the input's quads expanded once per
  * batch; used on DSP cores). */
 struct aot_svdf_s8_params {
