@@ -11,7 +11,7 @@ from ..common.kernel import Kernel
 def _short_exact(op, p, a):
     if p["short"] is None:
         # (The reason text is part of the manifest; its old path name is kept so the reports stay byte-identical.)
-        return "the short arithmetic is not exact for these scales (ops/_*_s8_fast.py)"
+        return "the short arithmetic is not exact for these scales (compiler/ops/common/*_s8_fast.py)"
     return None
 
 
