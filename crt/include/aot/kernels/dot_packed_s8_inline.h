@@ -34,6 +34,40 @@
 #define AOT_PACK_UNROLL
 #endif
 
+/* Thumb-2 (the Cortex-M3) with GCC or Clang: the tap loop of aot_pdot4_s8 is an asm loop.  Per tap an LDRSB of
+ * the input, an LDRD of its two weight words and two SMLAL into the accumulators' 32-bit halves (4 instructions
+ * for 4 MACs), four taps per pass plus SUBS/BNE.  Why not C: GCC 12's code for the C loops depended on the flags.
+ * Its RTL unroller does not run at -Os (the pragma above is ignored there: one tap per pass, 2 instructions per
+ * MAC), and its register allocator gives each int64_t accumulator an even/odd register pair: the two-pixel tile's
+ * four pairs plus pointers and inputs did not fit, so at -O2 and -Os accumulators went to the stack and pairs were
+ * shuffled by moves (ResNet-8 took 21.2 M instructions at -O2 and 38.6 M at -Os).  Per-tap asm statements were not
+ * enough either: the allocator still moved the halves between registers from one statement to the next.  The
+ * one-pixel tile needs ten registers; its two-pixel form loads the weights twice (an LDRD per tap), which costs
+ * what the shared loads saved.  The asm reads the input and weights ("memory": the layer before, inlined into the
+ * same function, must have stored its output). */
+#if defined(__GNUC__) && defined(__thumb2__)
+#define AOT_PACK_ASM 1
+
+/* One tap of the loop; ADDR_X / ADDR_W: the operands' addressing (offset or post-increment). */
+#define AOT_PTAP_ASM(addr_x, addr_w)                                                                                   \
+    "ldrsb %[p], " addr_x "\n\t"                                                                                       \
+    "ldrd %[w0], %[w1], " addr_w "\n\t"                                                                                \
+    "smlal %[l0], %[h0], %[p], %[w0]\n\t"                                                                              \
+    "smlal %[l1], %[h1], %[p], %[w1]\n\t"
+
+/* The loop over %[n] passes of four taps: 1, 2 and 3 at offsets, then 0, which advances the pointers. */
+/* clang-format off */
+#define AOT_PPASS_ASM                                                                                                  \
+    "1:\n\t"                                                                                                           \
+    AOT_PTAP_ASM("[%[x], #1]", "[%[w], #8]")                                                                           \
+    AOT_PTAP_ASM("[%[x], #2]", "[%[w], #16]")                                                                          \
+    AOT_PTAP_ASM("[%[x], #3]", "[%[w], #24]")                                                                          \
+    AOT_PTAP_ASM("[%[x]], #4", "[%[w]], #32")                                                                          \
+    "subs %[n], %[n], #1\n\t"                                                                                          \
+    "bne 1b"
+/* clang-format on */
+#endif
+
 /* The two channel sums held by a packed accumulator (see above): *lo_sum for the low lane, *hi_sum for the high. */
 AOT_INLINE_BODY void aot_pack_split(int64_t a, int32_t* lo_sum, int32_t* hi_sum)
 {
@@ -41,6 +75,44 @@ AOT_INLINE_BODY void aot_pack_split(int64_t a, int32_t* lo_sum, int32_t* hi_sum)
     *lo_sum = (int32_t)((uint32_t)a & ((1u << AOT_PACK_SHIFT) - 1u)) - (int32_t)AOT_PACK_BIAS;
 }
 
+#ifdef AOT_PACK_ASM
+/* One pixel, four channels: acc[j] += sum_{d < n} x[d] * w[2 d + j], j = 0, 1. */
+AOT_INLINE_BODY void aot_pdot4_s8(const int8_t* x, const int32_t* w, int32_t n, int64_t* acc)
+{
+    uint32_t l0 = (uint32_t)acc[0], h0 = (uint32_t)((uint64_t)acc[0] >> 32);
+    uint32_t l1 = (uint32_t)acc[1], h1 = (uint32_t)((uint64_t)acc[1] >> 32);
+    int32_t passes = n >> 2, rest = n & 3, p, w0, w1;
+    if (AOT_CONSTANT(n) && n <= 8) {
+        /* A literal short run (a filter row of a few input channels): straight-line taps, no loop. */
+        passes = 0;
+        rest = n;
+    }
+    if (passes > 0) {
+        __asm__(AOT_PPASS_ASM
+                : [l0] "+r"(l0), [h0] "+r"(h0), [l1] "+r"(l1), [h1] "+r"(h1), [x] "+r"(x), [w] "+r"(w),
+                  [n] "+r"(passes), [p] "=&r"(p), [w0] "=&r"(w0), [w1] "=&r"(w1)
+                :
+                : "cc", "memory");
+    }
+    AOT_UNROLL
+    for (; rest > 0; rest--) {
+        __asm__(AOT_PTAP_ASM("[%[x]], #1", "[%[w]], #8")
+                : [l0] "+r"(l0), [h0] "+r"(h0), [l1] "+r"(l1), [h1] "+r"(h1), [x] "+r"(x), [w] "+r"(w), [p] "=&r"(p),
+                  [w0] "=&r"(w0), [w1] "=&r"(w1)
+                :
+                : "memory");
+    }
+    acc[0] = (int64_t)(((uint64_t)h0 << 32) | l0);
+    acc[1] = (int64_t)(((uint64_t)h1 << 32) | l1);
+}
+
+/* Two pixels (inputs x and x + x_step), four channels: acc[j] for the first, acc[2 + j] for the second. */
+AOT_INLINE_BODY void aot_pdot4x2_s8(const int8_t* x, int32_t x_step, const int32_t* w, int32_t n, int64_t* acc)
+{
+    aot_pdot4_s8(x, w, n, acc);
+    aot_pdot4_s8(x + x_step, w, n, acc + 2);
+}
+#else
 /* One pixel, four channels: acc[j] += sum_{d < n} x[d] * w[2 d + j], j = 0, 1. */
 AOT_INLINE_BODY void aot_pdot4_s8(const int8_t* x, const int32_t* w, int32_t n, int64_t* acc)
 {
@@ -80,6 +152,7 @@ AOT_INLINE_BODY void aot_pdot4x2_s8(const int8_t* x, int32_t x_step, const int32
     acc[2] = a2;
     acc[3] = a3;
 }
+#endif
 
 /* bias[oc + r] (0 without bias) plus sum[r], requantized into out[r] for r < rows (1..4, the channels the group
  * really has). */
