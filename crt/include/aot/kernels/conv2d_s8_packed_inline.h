@@ -7,7 +7,8 @@
  * the image count as pad_fill), and optionally a residual ADD fused in (aot/kernels/conv2d.h: every output element
  * becomes the ADD of its clamped value and residual[i], residual read just before out[i] is stored).  Output
  * channels go four at a time (a group, its last one zero-padded in the weights); two neighbouring pixels whose
- * windows lie inside the image share every weight load.
+ * windows lie inside the image go together (aot_pdot4x2_s8: one pass over the weights in C, two passes of the asm
+ * loop on Thumb-2).
  */
 #ifndef AOT_KERNELS_CONV2D_S8_PACKED_INLINE_H_
 #define AOT_KERNELS_CONV2D_S8_PACKED_INLINE_H_
