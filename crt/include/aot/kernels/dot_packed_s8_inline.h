@@ -40,7 +40,8 @@
  * Its RTL unroller does not run at -Os (the pragma above is ignored there: one tap per pass, 2 instructions per
  * MAC), and its register allocator gives each int64_t accumulator an even/odd register pair: the two-pixel tile's
  * four pairs plus pointers and inputs did not fit, so at -O2 and -Os accumulators went to the stack and pairs were
- * shuffled by moves (ResNet-8 took 21.2 M instructions at -O2 and 38.6 M at -Os).  Per-tap asm statements were not
+ * shuffled by moves (ResNet-8 with plain flags took 21.2 M instructions at -O2 and 38.6 M at -Os; with the asm
+ * loop 19.6 M and 20.0 M).  Per-tap asm statements were not
  * enough either: the allocator still moved the halves between registers from one statement to the next.  The
  * one-pixel tile needs ten registers; its two-pixel form loads the weights twice (an LDRD per tap), which costs
  * what the shared loads saved.  The asm reads the input and weights ("memory": the layer before, inlined into the
@@ -75,6 +76,32 @@ AOT_INLINE_BODY void aot_pack_split(int64_t a, int32_t* lo_sum, int32_t* hi_sum)
     *lo_sum = (int32_t)((uint32_t)a & ((1u << AOT_PACK_SHIFT) - 1u)) - (int32_t)AOT_PACK_BIAS;
 }
 
+/* Two pixels (inputs x and x + x_step), four channels: acc[j] for the first, acc[2 + j] for the second.  Each
+ * tap: two input loads, two weight loads, four SMLAL for 8 MACs.  In C: aot_pdot4x2_s8 on targets without the asm
+ * loop, and on Thumb-2 for a literal run of at most 8 taps (a filter row of one input channel), which GCC unrolls
+ * completely at -O2 and -Os alike and where two asm loops would cost their set-up twice. */
+AOT_INLINE_BODY void aot_pdot4x2_s8_c(const int8_t* x, int32_t x_step, const int32_t* w, int32_t n, int64_t* acc)
+{
+    int64_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
+    int32_t d;
+    AOT_PACK_UNROLL
+    for (d = 0; d < n; d++) {
+        const int32_t p = x[d];
+        const int32_t q = x[d + x_step];
+        int32_t wv = w[0];
+        a0 += (int64_t)p * wv;
+        a2 += (int64_t)q * wv;
+        wv = w[1];
+        a1 += (int64_t)p * wv;
+        a3 += (int64_t)q * wv;
+        w += 2;
+    }
+    acc[0] = a0;
+    acc[1] = a1;
+    acc[2] = a2;
+    acc[3] = a3;
+}
+
 #ifdef AOT_PACK_ASM
 /* One pixel, four channels: acc[j] += sum_{d < n} x[d] * w[2 d + j], j = 0, 1. */
 AOT_INLINE_BODY void aot_pdot4_s8(const int8_t* x, const int32_t* w, int32_t n, int64_t* acc)
@@ -106,9 +133,14 @@ AOT_INLINE_BODY void aot_pdot4_s8(const int8_t* x, const int32_t* w, int32_t n, 
     acc[1] = (int64_t)(((uint64_t)h1 << 32) | l1);
 }
 
-/* Two pixels (inputs x and x + x_step), four channels: acc[j] for the first, acc[2 + j] for the second. */
+/* Two pixels (inputs x and x + x_step), four channels: acc[j] for the first, acc[2 + j] for the second; one
+ * pixel after the other (the weights loaded twice). */
 AOT_INLINE_BODY void aot_pdot4x2_s8(const int8_t* x, int32_t x_step, const int32_t* w, int32_t n, int64_t* acc)
 {
+    if (AOT_CONSTANT(n) && n <= 8) {
+        aot_pdot4x2_s8_c(x, x_step, w, n, acc);
+        return;
+    }
     aot_pdot4_s8(x, w, n, acc);
     aot_pdot4_s8(x + x_step, w, n, acc + 2);
 }
@@ -129,28 +161,10 @@ AOT_INLINE_BODY void aot_pdot4_s8(const int8_t* x, const int32_t* w, int32_t n, 
     acc[1] = a1;
 }
 
-/* Two pixels (inputs x and x + x_step), four channels: acc[j] for the first, acc[2 + j] for the second.  Each
- * tap: two input loads, two weight loads, four SMLAL for 8 MACs. */
+/* Two pixels (inputs x and x + x_step), four channels: acc[j] for the first, acc[2 + j] for the second. */
 AOT_INLINE_BODY void aot_pdot4x2_s8(const int8_t* x, int32_t x_step, const int32_t* w, int32_t n, int64_t* acc)
 {
-    int64_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    int32_t d;
-    AOT_PACK_UNROLL
-    for (d = 0; d < n; d++) {
-        const int32_t p = x[d];
-        const int32_t q = x[d + x_step];
-        int32_t wv = w[0];
-        a0 += (int64_t)p * wv;
-        a2 += (int64_t)q * wv;
-        wv = w[1];
-        a1 += (int64_t)p * wv;
-        a3 += (int64_t)q * wv;
-        w += 2;
-    }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
+    aot_pdot4x2_s8_c(x, x_step, w, n, acc);
 }
 #endif
 
