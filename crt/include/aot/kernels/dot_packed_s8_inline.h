@@ -56,6 +56,14 @@
     "smlal %[l0], %[h0], %[p], %[w0]\n\t"                                                                              \
     "smlal %[l1], %[h1], %[p], %[w1]\n\t"
 
+/* One tap as a statement of aot_pdot4_s8 (its variables), advancing x and w. */
+#define AOT_PTAP1()                                                                                                    \
+    __asm__(AOT_PTAP_ASM("[%[x]], #1", "[%[w]], #8")                                                                   \
+            : [l0] "+r"(l0), [h0] "+r"(h0), [l1] "+r"(l1), [h1] "+r"(h1), [x] "+r"(x), [w] "+r"(w), [p] "=&r"(p),      \
+              [w0] "=&r"(w0), [w1] "=&r"(w1)                                                                           \
+            :                                                                                                          \
+            : "memory")
+
 /* The loop over %[n] passes of four taps: 1, 2 and 3 at offsets, then 0, which advances the pointers. */
 /* clang-format off */
 #define AOT_PPASS_ASM                                                                                                  \
@@ -111,23 +119,23 @@ AOT_INLINE_BODY void aot_pdot4_s8(const int8_t* x, const int32_t* w, int32_t n, 
     int32_t passes = n >> 2, rest = n & 3, p, w0, w1;
     if (AOT_CONSTANT(n) && n <= 8) {
         /* A literal short run (a filter row of a few input channels): straight-line taps, no loop. */
-        passes = 0;
-        rest = n;
-    }
-    if (passes > 0) {
-        __asm__(AOT_PPASS_ASM
-                : [l0] "+r"(l0), [h0] "+r"(h0), [l1] "+r"(l1), [h1] "+r"(h1), [x] "+r"(x), [w] "+r"(w),
-                  [n] "+r"(passes), [p] "=&r"(p), [w0] "=&r"(w0), [w1] "=&r"(w1)
-                :
-                : "cc", "memory");
-    }
-    AOT_UNROLL
-    for (; rest > 0; rest--) {
-        __asm__(AOT_PTAP_ASM("[%[x]], #1", "[%[w]], #8")
-                : [l0] "+r"(l0), [h0] "+r"(h0), [l1] "+r"(l1), [h1] "+r"(h1), [x] "+r"(x), [w] "+r"(w), [p] "=&r"(p),
-                  [w0] "=&r"(w0), [w1] "=&r"(w1)
-                :
-                : "memory");
+        AOT_UNROLL
+        for (rest = 0; rest < n; rest++) {
+            AOT_PTAP1();
+        }
+    } else {
+        if (passes > 0) {
+            __asm__(AOT_PPASS_ASM
+                    : [l0] "+r"(l0), [h0] "+r"(h0), [l1] "+r"(l1), [h1] "+r"(h1), [x] "+r"(x), [w] "+r"(w),
+                      [n] "+r"(passes), [p] "=&r"(p), [w0] "=&r"(w0), [w1] "=&r"(w1)
+                    :
+                    : "cc", "memory");
+        }
+        /* At most 3 taps (unrolled completely: the pragma's trip count is bounded by the literal mask). */
+        AOT_UNROLL
+        for (; rest > 0; rest--) {
+            AOT_PTAP1();
+        }
     }
     acc[0] = (int64_t)(((uint64_t)h0 << 32) | l0);
     acc[1] = (int64_t)(((uint64_t)h1 << 32) | l1);
