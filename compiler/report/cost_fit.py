@@ -78,18 +78,27 @@ def fitted_prices(rows: list, prices: dict, sweeps: int = 2000) -> dict:
     y = [r["instructions"] for r in rows]
     rest_total = sum(max(0.0, t - k) for t, k in zip(y, known))
     p = [rest_total / max(1, sum(sum(x) for x in X))] * len(groups)
+    # Each model's estimate, kept up to date as one price changes (a sweep costs rows x kernels).
+    pred = [k + sum(xi * pi for xi, pi in zip(x, p)) for x, k in zip(X, known)]
     for _ in range(sweeps):
+        moved = 0.0
         for j in range(len(groups)):
             num = den = 0.0
-            for x, t, k in zip(X, y, known):
-                if not x[j]:
-                    continue
-                rest = k + sum(x[i] * p[i] for i in range(len(groups)) if i != j)
-                a = x[j] / t
-                num += a * (1.0 - rest / t)
-                den += a * a
-            if den:
-                p[j] = max(0.0, num / den)
+            for x, t, e in zip(X, y, pred):
+                if x[j]:
+                    a = x[j] / t
+                    num += a * (1.0 - (e - x[j] * p[j]) / t)
+                    den += a * a
+            if not den:
+                continue
+            new = max(0.0, num / den)
+            if new != p[j]:
+                for r, x in enumerate(X):
+                    pred[r] += x[j] * (new - p[j])
+                moved = max(moved, abs(new - p[j]) / max(new, p[j]))
+                p[j] = new
+        if moved < 1e-12:
+            break
     # Stored as (instructions, work) like the measured prices: work 10^6 keeps six significant digits.
     return {f"{g}|*": [int(round(pj * 1_000_000)), 1_000_000] for g, pj in zip(groups, p)}
 
