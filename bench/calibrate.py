@@ -10,9 +10,10 @@ core (`*|mac`, `*|element`). Where the bench has per-layer counts (runners that 
 M4, M7, M33, M55) a kernel's price is the measured instructions over the work of its layers. A run without them (a
 shape-specialized M0/M3 runner that inlines its layers, a model whose calls cannot be matched) has its total only:
 the kernels no per-layer run priced get one price each, fitted to those totals (non-negative least squares on
-relative errors). The kind and core prices are the work-weighted means of those. The table also keeps every bench
-model's measured total and its work by key (MEASURED), which //tests/compiler:test_cost_model compares with the
-estimate."""
+relative errors). The kind and core prices are the work-weighted means of those (the fit itself:
+compiler/report/cost_fit.py). The table also keeps every bench model's measured total, its work by key and its
+per-layer counts by kernel and shape class (MEASURED), which //tests/compiler:test_cost_model compares with the
+estimate and refits without each model in turn (the out-of-sample table this prints, and bench/README.md shows)."""
 
 import argparse
 import json
