@@ -16,9 +16,11 @@ per-layer counts by kernel and shape class (MEASURED), which //tests/compiler:te
 estimate and refits without each model in turn (the out-of-sample table this prints, and bench/README.md shows)."""
 
 import argparse
+import ast
 import json
 import os
 import pprint
+import re
 
 
 def rework(row: dict, manifests: str):
@@ -38,7 +40,31 @@ def rework(row: dict, manifests: str):
     row["work_vector"] = cost_model.work_vector(manifest)
 
 
-def render(prices: dict, measured: dict, sources: list) -> str:
+# perf test prefixes (tests/models) that are bench models under another name.
+_PERF_ALIASES = {"resnet8": "resnet", "hello_int8": "hello_world_int8", "hello_float": "hello_world_float"}
+
+
+def os_ratios(measured: dict, budgets: str, cores: str) -> dict:
+    """core -> bench model -> its -Os count over its -O2 count: the perf tests (tests/models, aot_perf_test) build
+    -Os and keep each model's count + 2 % as its budget (perf_budgets.bzl), the bench builds -O2. What the report
+    gives beside the -O2 estimate for an -Os build (the ratio varies by model: no single factor is claimed)."""
+    with open(budgets) as f:
+        text = f.read()
+    table = ast.literal_eval(text[text.index("PERF_BUDGETS = ") + len("PERF_BUDGETS = ") :])
+    with open(cores) as f:
+        board_core = dict(re.findall(r'"([\w-]+)": \{\s*"core": "([\w-]+)"', f.read()))
+    out = {}
+    for board, models in table.items():
+        core = board_core.get(board)
+        for prefix, budget in models.items():
+            model = _PERF_ALIASES.get(prefix, prefix)
+            m = measured.get(core, {}).get(model)
+            if m:
+                out.setdefault(core, {})[model] = round(budget["instructions"] / 1.02 / m["instructions"], 3)
+    return out
+
+
+def render(prices: dict, measured: dict, sources: list, ratios: dict = None) -> str:
     return (
         '"""The cost model\'s calibration: written by bench/calibrate.py from a bench run. Do not edit: rerun it.\n\n'
         + f"Source: {', '.join(sources)}.\n"
@@ -52,6 +78,9 @@ def render(prices: dict, measured: dict, sources: list) -> str:
         + pprint.pformat(prices, width=120, sort_dicts=True)
         + "\n\nMEASURED = "
         + pprint.pformat(measured, width=120, sort_dicts=True)
+        + "\n\n# core -> bench model -> its -Os count (the perf tests' budget / 1.02) over its -O2 count\n"
+        + "# (bench/calibrate.py: os_ratios): what the report says of an -Os build.\nOS_RATIOS = "
+        + pprint.pformat(ratios or {}, width=120, sort_dicts=True)
         + "\n"
     )
 
@@ -78,6 +107,11 @@ def main(argv=None):
         default=os.path.join("bazel-bin", "bench"),
         help="where the bench firmware's <model>_<board>.model.json are (the work is priced from them again)",
     )
+    ap.add_argument(
+        "--perf_budgets",
+        default=os.path.join("tests", "models", "perf_budgets.bzl"),
+        help="the perf tests' -Os counts (+2 %%), for the report's -Os line",
+    )
     args = ap.parse_args(argv)
     os.chdir(os.environ.get("BUILD_WORKSPACE_DIRECTORY", "."))
     paths = args.results or [os.path.join("bench", "results", "bench_results.json")]
@@ -90,8 +124,9 @@ def main(argv=None):
     from compiler.report import cost_fit
 
     prices, measured = cost_fit.calibrate(rows)
+    ratios = os_ratios(measured, args.perf_budgets, os.path.join("toolchains", "cores.bzl"))
     with open(args.out, "w") as f:
-        f.write(render(prices, measured, [os.path.basename(p) for p in paths]))
+        f.write(render(prices, measured, [os.path.basename(p) for p in paths] + [args.perf_budgets], ratios))
     print(agreement(prices, measured))
     print("\nOut of sample (each model estimated with prices fitted to the others):\n")
     print(cost_fit.markdown(cost_fit.leave_one_out(measured)))

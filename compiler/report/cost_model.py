@@ -160,8 +160,22 @@ def render(est: dict, clock_hz: int = 0, worst: int = 0) -> list:
             f"{r['instructions']:>13,} {100.0 * r['instructions'] / total:>5.1f}%"
         )
     lines.append(f"  total {est['total']:>,} instructions" + time_text(est["total"], clock_hz))
+    lines += os_note(est)
     lines += fallback_notes(est)
     return lines
+
+
+def os_note(est: dict, ratios: dict = None) -> list:
+    """What an -Os build runs instead, from the bench models the perf tests also build -Os (cost_table.OS_RATIOS):
+    the range of their -Os / -O2 counts on the core, not one factor (it varies by model)."""
+    r = (ratios if ratios is not None else getattr(cost_table, "OS_RATIOS", {})).get(est["core"])
+    if not r:
+        return []
+    lo, hi = min(r.values()), max(r.values())
+    return [
+        f"  an -Os build runs about {lo:.2f}x to {hi:.2f}x this: the -Os / -O2 counts of {len(r)} bench model(s) "
+        f"on {est['core']} (the perf tests' -Os budgets)"
+    ]
 
 
 def fallback_notes(est: dict) -> list:

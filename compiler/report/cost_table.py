@@ -1,6 +1,6 @@
 """The cost model's calibration: written by bench/calibrate.py from a bench run. Do not edit: rerun it.
 
-Source: bench_results.json.
+Source: bench_results.json, tests/models/perf_budgets.bzl.
 PRICES: core -> key -> [instructions, work] (compiler/report/cost_model.py);
 MEASURED: core -> bench model -> its board, measured instructions per inference (QEMU, -O2), its work by
 key and its per-layer counts by kernel and shape class (None: a runner that inlines its layers), from
@@ -1169,3 +1169,19 @@ MEASURED = {'cortex-m0': {'micro_speech': {'board': 'microbit',
                                    'aot_conv2d_s8_dsp|k<=32,c<=64|CONV_2D|mac': 131072,
                                    'aot_fully_connected_s8_dsp|k<=64,c<=16|FULLY_CONNECTED|mac': 640,
                                    'aot_softmax_s8|r<=1|SOFTMAX|element': 10}}}}
+
+# core -> bench model -> its -Os count (the perf tests' budget / 1.02) over its -O2 count
+# (bench/calibrate.py: os_ratios): what the report says of an -Os build.
+OS_RATIOS = {'cortex-m0': {'micro_speech': 0.981},
+ 'cortex-m3': {'ad01': 1.4, 'kws': 1.305, 'micro_speech': 1.105, 'resnet': 1.807},
+ 'cortex-m33': {'ad01': 1.107, 'kws': 1.093, 'micro_speech': 1.097, 'resnet': 1.053},
+ 'cortex-m4': {'ad01': 1.113,
+               'hello_world_float': 1.162,
+               'hello_world_int8': 1.088,
+               'kws': 1.092,
+               'lstm': 1.131,
+               'micro_speech': 1.105,
+               'resnet': 1.053,
+               'svdf': 1.04},
+ 'cortex-m55': {'ad01': 1.153, 'kws': 1.078, 'micro_speech': 1.339, 'resnet': 1.034},
+ 'cortex-m7': {'ad01': 1.113, 'kws': 1.099, 'micro_speech': 1.113, 'resnet': 1.059}}

@@ -106,6 +106,9 @@ CASES = [(core, model) for core, models in sorted(cost_table.MEASURED.items()) f
 
 def test_every_core_of_the_bench_is_calibrated():
     assert {"cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"} <= set(cost_table.PRICES)
+    # and has -Os figures of some bench model, plausible ones (-Os trades instructions for size, within 2x here)
+    assert {"cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"} <= set(cost_table.OS_RATIOS)
+    assert all(0.9 < r < 2.0 for models in cost_table.OS_RATIOS.values() for r in models.values())
 
 
 @pytest.mark.parametrize("core,model", CASES, ids=[f"{c}-{m}" for c, m in CASES])
@@ -135,6 +138,11 @@ def test_report_names_the_layers_priced_by_a_fallback():
     assert "1 layer(s), 7% of the estimate, priced at its kernel's mean over the other shape classes" in text
     assert "priced at the mean of the other CONV_2D kernels on cortex-m4" in text and "#2 conv_b" in text
     assert "priced at the mean of every kernel on cortex-m4 per MAC" in text and "#3 fc" in text
+    assert cost_model.os_note({"core": "cortex-m4"}, {"cortex-m4": {"a": 1.05, "b": 1.2}}) == [
+        "  an -Os build runs about 1.05x to 1.20x this: the -Os / -O2 counts of 2 bench model(s) on cortex-m4 "
+        "(the perf tests' -Os budgets)"
+    ]
+    assert cost_model.os_note({"core": "cortex-m4"}, {}) == []
     only_own = cost_model.render(cost_model.estimate(_manifest(ops[:1], TENSORS), table=TABLE))
     assert only_own[-1].strip() == "every layer priced by its own kernel and shape class as the bench measured them"
 
