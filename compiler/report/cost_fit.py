@@ -18,7 +18,7 @@ priced at what other kernels cost, and the error is then whatever the difference
 from . import cost_model
 
 # How an estimate's price was found, from the best to the worst (cost_model.layer_key's order).
-LEVELS = ("class", "kernel", "kind", "core")
+LEVELS = ("class", "borrowed", "kernel", "kind", "core")
 
 
 def _add(prices: dict, key: str, instructions: float, work: float):
@@ -151,7 +151,34 @@ def calibrate(results: list) -> tuple:
             }
             for r in sorted(rows, key=lambda r: r["model"])
         }
+    _borrow(prices)
     return prices, measured
+
+
+def _is_class(key: str) -> bool:
+    parts = key.split("|")
+    return len(parts) == 2 and parts[1] not in ("*", "mac", "element")
+
+
+def _borrow(prices: dict) -> None:
+    """Shape classes a core never measured but another core did with the same kernel entry (the DSP kernels run on
+    the M4, M7 and M33 alike; a few portable ones everywhere): `entry|band|borrowed`, that core's price scaled by the
+    two cores' ratio over the classes both measured (instructions on this core / the other core's prices times this
+    core's work). From the core that shares the most work with this one that measured the class."""
+    measured = {c: {k: v for k, v in p.items() if _is_class(k)} for c, p in prices.items()}
+    for core, own in measured.items():
+        others = []
+        for other, theirs in measured.items():
+            common = [k for k in own if k in theirs]
+            if other == core or not common:
+                continue
+            work = sum(own[k][1] for k in common)
+            ratio = sum(own[k][0] for k in common) / sum(theirs[k][0] / theirs[k][1] * own[k][1] for k in common)
+            others.append((-work, other, ratio))
+        for _, other, ratio in sorted(others):
+            for k, (n, w) in measured[other].items():
+                if k not in own and k + "|borrowed" not in prices[core]:
+                    prices[core][k + "|borrowed"] = [int(round(n * ratio)), w]
 
 
 def rows_from_measured(measured: dict) -> list:
@@ -180,10 +207,12 @@ def rows_from_measured(measured: dict) -> list:
 
 
 def level(key: str, found: str) -> str:
-    """How a work key's price was found: "class", "kernel", "kind" or "core" (LEVELS)."""
+    """How a work key's price was found: "class", "borrowed", "kernel", "kind" or "core" (LEVELS)."""
     entry, band, kind, _unit = key.split("|")
     if found == f"{entry}|{band}":
         return "class"
+    if found == f"{entry}|{band}|borrowed":
+        return "borrowed"
     if found == f"{entry}|*":
         return "kernel"
     return "kind" if found and found.startswith(kind + "|") else "core"
@@ -233,7 +262,8 @@ def leave_one_out(measured: dict) -> list:
 def markdown(loo: list) -> str:
     """The leave-one-model-out table (what bench/README.md shows)."""
     lines = [
-        "| core | model | measured | estimate without it | error | priced by class / kernel / kind / core mean "
+        "| core | model | measured | estimate without it | error | priced by class / class on another core / "
+        "kernel / kind / core mean "
         "| kernels no other model runs |",
         "|---|---|---:|---:|---:|---|---|",
     ]

@@ -72,7 +72,7 @@ MAC_KINDS = frozenset(
 def layer_key(op: dict, unit: str, band: str) -> tuple:
     """The keys a layer's price is looked up under, most specific first."""
     entry = op.get("entry") or op.get("kernel") or op["kind"]
-    return (f"{entry}|{band}", f"{entry}|*", f"{op['kind']}|{unit}", f"*|{unit}")
+    return (f"{entry}|{band}", f"{entry}|{band}|borrowed", f"{entry}|*", f"{op['kind']}|{unit}", f"*|{unit}")
 
 
 def price(core: str, keys: tuple, table: dict = None):
@@ -185,15 +185,22 @@ def fallback_notes(est: dict) -> list:
     set-up over fewer MACs) missed by up to a factor of 5, a kind's or the core's mean (a kernel the bench never ran
     on that core) by more."""
     core = est["core"]
-    by_how = {"kernel": [], "kind": [], "core": []}
+    by_how = {"borrowed": [], "kernel": [], "kind": [], "core": []}
     for r in est["layers"]:
         key = r["key"]
         if key in (None, "aliased") or key == f"{r['entry']}|{r['band']}":
             continue
-        how = "kernel" if key == f"{r['entry']}|*" else "kind" if key.startswith(r["kind"] + "|") else "core"
+        if key.endswith("|borrowed"):
+            how = "borrowed"
+        elif key == f"{r['entry']}|*":
+            how = "kernel"
+        else:
+            how = "kind" if key.startswith(r["kind"] + "|") else "core"
         by_how[how].append(r)
     total = est["total"] or 1
     what = {
+        "borrowed": "its kernel's and shape class's price on another core that runs the same kernel, scaled by the "
+        f"two cores' ratio (the class was never measured on {core}): the closest fallback",
         "kernel": "its kernel's mean over the other shape classes the bench ran (not its own): may be several times "
         "off",
         "kind": f"the mean of the other {{kind}} kernels on {core}: the bench never ran its kernel on {core}; a guess",
