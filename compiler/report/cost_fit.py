@@ -9,7 +9,8 @@ from the others, for every model and core: what //tests/compiler:test_cost_model
 bench/README.md reports.
 
 Where the prices come from (cost_model.price falls back in this order): a kernel's shape class measured by a layer
-of another model; the kernel over every class; the operator kind on that core (`CONV_2D|mac`, the work-weighted
+of another model; the same class measured on another core that runs the same kernel, scaled (`_borrow`); the kernel
+over every class; the operator kind on that core (`CONV_2D|mac`, the work-weighted
 mean of the kernels of that kind); the core's mean per MAC or per element. The last two are guesses: a kernel no
 other bench model runs on that core (the only model with an LSTM, with LUT activations, with a float ResNet) is
 priced at what other kernels cost, and the error is then whatever the difference between the kernels is.

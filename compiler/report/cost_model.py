@@ -6,7 +6,8 @@ the layer runs (the manifest's `entry`, e.g. aot_conv2d_s8_dsp_sat) and its shap
 output (MACs / output elements) and the output channels C, in bands, for MAC layers, since short dot products and
 few channels spread the per-output and per-patch set-up over fewer MACs. The prices come from the benchmarks' per-
 layer counts (`bench/calibrate.py` writes cost_table.py from a bench run); a (kernel, class) the bench never
-measured on that core takes the kernel's price over every class, then the operator kind's, then the core's average.
+measured on that core takes its price on another core that runs the same kernel, scaled by the two cores' ratio,
+then the kernel's price over every class, then the operator kind's, then the core's average.
 The same table holds the bench's measured totals, which //tests/compiler:test_cost_model compares with the estimates
 (within 10 %).
 
