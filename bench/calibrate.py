@@ -10,101 +10,17 @@ core (`*|mac`, `*|element`). Where the bench has per-layer counts (runners that 
 M4, M7, M33, M55) a kernel's price is the measured instructions over the work of its layers. A run without them (a
 shape-specialized M0/M3 runner that inlines its layers, a model whose calls cannot be matched) has its total only:
 the kernels no per-layer run priced get one price each, fitted to those totals (non-negative least squares on
-relative errors). The kind and core prices are the work-weighted means of those. The table also keeps every bench
-model's measured total and its work by key (MEASURED), which //tests/compiler:test_cost_model compares with the
-estimate."""
+relative errors). The kind and core prices are the work-weighted means of those (the fit itself:
+compiler/report/cost_fit.py). The table also keeps every bench model's measured total, its work by key and its
+per-layer counts by kernel and shape class (MEASURED), which //tests/compiler:test_cost_model compares with the
+estimate and refits without each model in turn (the out-of-sample table this prints, and bench/README.md shows)."""
 
 import argparse
+import ast
 import json
 import os
 import pprint
-
-
-def _add(prices: dict, key: str, instructions: float, work: float):
-    have = prices.setdefault(key, [0, 0])
-    have[0] += instructions
-    have[1] += work
-
-
-def layered_prices(rows: list) -> dict:
-    prices = {}
-    for row in rows:
-        for layer in row["layers"]:
-            if not layer.get("work") or not layer.get("kernel"):
-                continue
-            entry = layer.get("entry") or layer["kernel"]
-            n, w = layer["instructions"], layer["work"]
-            for key in (f"{entry}|{layer['band']}", f"{entry}|*"):
-                _add(prices, key, n, w)
-    return {k: [int(v[0]), int(v[1])] for k, v in prices.items() if v[1]}
-
-
-def _entry_price(prices: dict, key: str):
-    entry, band, _kind, _unit = key.split("|")
-    for k in (f"{entry}|{band}", f"{entry}|*"):
-        if k in prices:
-            return prices[k][0] / prices[k][1]
-    return None
-
-
-def fitted_prices(rows: list, prices: dict, sweeps: int = 2000) -> dict:
-    """Prices for the kernels of runs without per-layer counts, fitted to their totals: every layer whose kernel
-    has a measured price keeps it, the others get one price per kernel (`entry|*`) such that the models' totals
-    come out right: min sum(((known + X p - y) / y)^2) with p >= 0, by coordinate descent."""
-    known, unknown = [], []
-    for r in rows:
-        k = 0.0
-        for key, n in r["work_vector"].items():
-            p = _entry_price(prices, key)
-            if p is None:
-                unknown.append(key.split("|")[0])
-            else:
-                k += p * n
-        known.append(k)
-    groups = sorted(set(unknown))
-    if not groups:
-        return {}
-    X = [
-        [
-            sum(
-                n for key, n in r["work_vector"].items() if key.split("|")[0] == g and _entry_price(prices, key) is None
-            )
-            for g in groups
-        ]
-        for r in rows
-    ]
-    y = [r["instructions"] for r in rows]
-    rest_total = sum(max(0.0, t - k) for t, k in zip(y, known))
-    p = [rest_total / max(1, sum(sum(x) for x in X))] * len(groups)
-    for _ in range(sweeps):
-        for j in range(len(groups)):
-            num = den = 0.0
-            for x, t, k in zip(X, y, known):
-                if not x[j]:
-                    continue
-                rest = k + sum(x[i] * p[i] for i in range(len(groups)) if i != j)
-                a = x[j] / t
-                num += a * (1.0 - rest / t)
-                den += a * a
-            if den:
-                p[j] = max(0.0, num / den)
-    # Stored as (instructions, work) like the measured prices: work 10^6 keeps six significant digits.
-    return {f"{g}|*": [int(round(pj * 1_000_000)), 1_000_000] for g, pj in zip(groups, p)}
-
-
-def _coarse(prices: dict, rows: list) -> dict:
-    """Operator-kind and core prices (`CONV_2D|mac`, `*|element`) over every model of the core, from the finer ones:
-    what a layer of a kernel the bench never ran on that core is priced at."""
-    out = {}
-    for r in rows:
-        for key, n in r["work_vector"].items():
-            p = _entry_price(prices, key)
-            if p is None:
-                continue
-            _entry, _band, kind, unit = key.split("|")
-            for k in (f"{kind}|{unit}", f"*|{unit}"):
-                _add(out, k, p * n, n)
-    return {k: [int(round(v[0])), int(v[1])] for k, v in out.items() if v[1]}
+import re
 
 
 def rework(row: dict, manifests: str):
@@ -124,39 +40,47 @@ def rework(row: dict, manifests: str):
     row["work_vector"] = cost_model.work_vector(manifest)
 
 
-def calibrate(results: list) -> tuple:
-    """(PRICES, MEASURED) from bench result rows (every run whose outputs were exact)."""
-    by_core = {}
-    for row in results:
-        if row.get("outputs_exact") and row.get("work_vector"):
-            by_core.setdefault(row["core"], []).append(row)
-    prices, measured = {}, {}
-    for core, rows in sorted(by_core.items()):
-        layered = [r for r in rows if r.get("layers")]
-        p = {k: v for k, v in layered_prices(layered).items() if not k.startswith("*|") and "|mac" not in k[-4:]}
-        p = {k: v for k, v in p.items() if not (k.endswith("|mac") or k.endswith("|element"))}
-        p.update(fitted_prices([r for r in rows if not r.get("layers")], p))
-        p.update(_coarse(p, rows))
-        prices[core] = p
-        measured[core] = {
-            r["model"]: {"board": r["board"], "instructions": r["instructions"], "work": r["work_vector"]}
-            for r in sorted(rows, key=lambda r: r["model"])
-        }
-    return prices, measured
+# perf test prefixes (tests/models) that are bench models under another name.
+_PERF_ALIASES = {"resnet8": "resnet", "hello_int8": "hello_world_int8", "hello_float": "hello_world_float"}
 
 
-def render(prices: dict, measured: dict, sources: list) -> str:
+def os_ratios(measured: dict, budgets: str, cores: str) -> dict:
+    """core -> bench model -> its -Os count over its -O2 count: the perf tests (tests/models, aot_perf_test) build
+    -Os and keep each model's count + 2 % as its budget (perf_budgets.bzl), the bench builds -O2. What the report
+    gives beside the -O2 estimate for an -Os build (the ratio varies by model: no single factor is claimed)."""
+    with open(budgets) as f:
+        text = f.read()
+    table = ast.literal_eval(text[text.index("PERF_BUDGETS = ") + len("PERF_BUDGETS = ") :])
+    with open(cores) as f:
+        board_core = dict(re.findall(r'"([\w-]+)": \{\s*"core": "([\w-]+)"', f.read()))
+    out = {}
+    for board, models in table.items():
+        core = board_core.get(board)
+        for prefix, budget in models.items():
+            model = _PERF_ALIASES.get(prefix, prefix)
+            m = measured.get(core, {}).get(model)
+            if m:
+                out.setdefault(core, {})[model] = round(budget["instructions"] / 1.02 / m["instructions"], 3)
+    return out
+
+
+def render(prices: dict, measured: dict, sources: list, ratios: dict = None) -> str:
     return (
         '"""The cost model\'s calibration: written by bench/calibrate.py from a bench run. Do not edit: rerun it.\n\n'
         + f"Source: {', '.join(sources)}.\n"
         + "PRICES: core -> key -> [instructions, work] (compiler/report/cost_model.py);\n"
-        + "MEASURED: core -> bench model -> its board, measured instructions per inference (QEMU, -O2) and its work\n"
-        + 'by key (what //tests/compiler:test_cost_model estimates again).\n"""\n\n'
+        + "MEASURED: core -> bench model -> its board, measured instructions per inference (QEMU, -O2), its work by\n"
+        + "key and its per-layer counts by kernel and shape class (None: a runner that inlines its layers), from\n"
+        + "which //tests/compiler:test_cost_model estimates it again and refits the prices without it\n"
+        + '(compiler/report/cost_fit.py: leave_one_out).\n"""\n\n'
         + "# ruff: noqa: E501\n# fmt: off\n"
         + "PRICES = "
         + pprint.pformat(prices, width=120, sort_dicts=True)
         + "\n\nMEASURED = "
         + pprint.pformat(measured, width=120, sort_dicts=True)
+        + "\n\n# core -> bench model -> its -Os count (the perf tests' budget / 1.02) over its -O2 count\n"
+        + "# (bench/calibrate.py: os_ratios): what the report says of an -Os build.\nOS_RATIOS = "
+        + pprint.pformat(ratios or {}, width=120, sort_dicts=True)
         + "\n"
     )
 
@@ -183,6 +107,11 @@ def main(argv=None):
         default=os.path.join("bazel-bin", "bench"),
         help="where the bench firmware's <model>_<board>.model.json are (the work is priced from them again)",
     )
+    ap.add_argument(
+        "--perf_budgets",
+        default=os.path.join("tests", "models", "perf_budgets.bzl"),
+        help="the perf tests' -Os counts (+2 %%), for the report's -Os line",
+    )
     args = ap.parse_args(argv)
     os.chdir(os.environ.get("BUILD_WORKSPACE_DIRECTORY", "."))
     paths = args.results or [os.path.join("bench", "results", "bench_results.json")]
@@ -192,10 +121,15 @@ def main(argv=None):
             rows += json.load(f)["rows"]
     for row in rows:
         rework(row, args.manifests)
-    prices, measured = calibrate(rows)
+    from compiler.report import cost_fit
+
+    prices, measured = cost_fit.calibrate(rows)
+    ratios = os_ratios(measured, args.perf_budgets, os.path.join("toolchains", "cores.bzl"))
     with open(args.out, "w") as f:
-        f.write(render(prices, measured, [os.path.basename(p) for p in paths]))
+        f.write(render(prices, measured, [os.path.basename(p) for p in paths] + [args.perf_budgets], ratios))
     print(agreement(prices, measured))
+    print("\nOut of sample (each model estimated with prices fitted to the others):\n")
+    print(cost_fit.markdown(cost_fit.leave_one_out(measured)))
     print(f"calibrate: {args.out}: {', '.join(f'{c} ({len(m)} models)' for c, m in measured.items())}")
 
 

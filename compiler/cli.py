@@ -133,7 +133,9 @@ flags.DEFINE_string(
 flags.DEFINE_boolean(
     "per_channel", True, "quantize: int8 weights per output channel (--noper_channel: per tensor).", flag_values=FLAGS
 )
-flags.DEFINE_enum("activations", "int8", ["int8", "uint8"], "quantize: activation type.", flag_values=FLAGS)
+flags.DEFINE_enum(
+    "activations", "int8", ["int8", "uint8"], "quantize: activation type (a .tflite: int8 only).", flag_values=FLAGS
+)
 flags.DEFINE_float(
     "min_top1",
     None,
@@ -218,11 +220,13 @@ COMMAND_HELP = {
         ("prefix", "out_dir", "count", "seed", "quiet") + _MODEL_FLAGS,
     ),
     "quantize": (
-        """quantize MODEL.onnx --calibration CALIB.npz --prefix P --out_dir D [--noper_channel]
+        """quantize MODEL.onnx|MODEL.tflite --calibration CALIB.npz --prefix P --out_dir D [--noper_channel]
           [--activations int8|uint8] [--min_top1 F] [--min_snr_db DB] [--max_abs_error E]
                   quantize a float ONNX model with onnxruntime's static quantizer (QDQ, int8 weights) into
-                  P.onnx; P_quantize.json: float-vs-int8 agreement on the calibration set per output (top-1
-                  for classifiers, SNR, max abs error); fails under a threshold. A .tflite is refused""",
+                  P.onnx, or a float .tflite with ai-edge-quantizer (int8; optional dependency:
+                  requirements_tflite_quantize.txt) into P.tflite; P_quantize.json: float-vs-int8 agreement on
+                  the calibration set per output (top-1 for classifiers, SNR, max abs error); fails under a
+                  threshold""",
         (
             "prefix",
             "out_dir",

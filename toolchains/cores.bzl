@@ -39,6 +39,8 @@ BOARDS = {
         "core": "cortex-m3",
         "qemu_machine": "mps2-an385",
         "description": "Arm MPS2 AN385: Cortex-M3, 4 MiB SSRAM1 as code, 4 MiB SSRAM2/3 as RAM",
+        # SYSCLK of the AN385 FPGA image (25 MHz, as QEMU's mps2.c models it): the size report's time estimate.
+        "clock_hz": 25000000,
         "flash": (0x00000000, 4 * 1024 * 1024),
         "ram": (0x20000000, 4 * 1024 * 1024),
         "stack": 64 * 1024,
@@ -57,6 +59,8 @@ BOARDS = {
         "core": "cortex-m7",
         "qemu_machine": "mps2-an500",
         "description": "Arm MPS2 AN500: Cortex-M7 with double-precision FPU, 4 MiB code, 4 MiB RAM",
+        # SYSCLK of the AN500 FPGA image (25 MHz, as QEMU's mps2.c models it): the size report's time estimate.
+        "clock_hz": 25000000,
         "flash": (0x00000000, 4 * 1024 * 1024),
         "ram": (0x20000000, 4 * 1024 * 1024),
         "stack": 64 * 1024,
@@ -66,6 +70,8 @@ BOARDS = {
         "qemu_machine": "mps2-an505",
         "description": "Arm MPS2 AN505 (SSE-200): Cortex-M33 booting secure; SSRAM1 secure alias 0x10000000 " +
                        "(4 MiB) as code, SSRAM2/3 secure alias 0x38000000 (4 MiB) as RAM",
+        # SYSCLK of the AN505 (SSE-200) image (20 MHz, QEMU's mps2-tz.c): the size report's time estimate.
+        "clock_hz": 20000000,
         "flash": (0x10000000, 4 * 1024 * 1024),
         "ram": (0x38000000, 4 * 1024 * 1024),
         "stack": 64 * 1024,
@@ -74,6 +80,8 @@ BOARDS = {
         "core": "cortex-m55",
         "qemu_machine": "mps3-an547",
         "description": "Arm MPS3 AN547 (SSE-300): Cortex-M55 with MVE; 512 KiB ITCM as code, 512 KiB DTCM as RAM",
+        # SYSCLK of the AN547 (SSE-300) image (32 MHz, QEMU's mps2-tz.c): the size report's time estimate.
+        "clock_hz": 32000000,
         "flash": (0x00000000, 512 * 1024),
         "ram": (0x20000000, 512 * 1024),
         "stack": 32 * 1024,

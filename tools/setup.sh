@@ -39,12 +39,17 @@ if [ ! -e "$root/.tools/node_modules/@bazel/buildifier/package.json" ]; then
     || { echo "setup: npm could not install @bazel/buildifier" >&2; exit 1; }
 fi
 
-want=$( (cat "$root/requirements.txt"; cat "$root/pyproject.toml" 2>/dev/null || true) | sha256sum | cut -d" " -f1)
+# AOT_TFLITE_QUANTIZE=1: also the optional requirements_tflite_quantize.txt (ai-edge-quantizer: quantizing a float
+# .tflite in the build; about 210 MB more, docs/quantize.md).
+extra=()
+[ "${AOT_TFLITE_QUANTIZE:-0}" = 1 ] && extra=(-r "$root/requirements_tflite_quantize.txt")
+want=$( (cat "$root/requirements.txt"; cat "$root/pyproject.toml" 2>/dev/null || true
+  [ ${#extra[@]} -eq 0 ] || cat "$root/requirements_tflite_quantize.txt") | sha256sum | cut -d" " -f1)
 if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   python=${AOT_PYTHON:-python3}
   echo "setup: creating $venv with $($python --version 2>&1) and the pinned requirements.txt"
   [ -x "$venv/bin/python3" ] || "$python" -m venv "$venv"
-  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r "$root/requirements.txt" \
+  "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r "$root/requirements.txt" "${extra[@]}" \
     || { echo "setup: pip could not install requirements.txt (see above)" >&2; exit 1; }
   if [ -f "$root/pyproject.toml" ]; then
     # Editable, so `aotc` always runs the checkout's compiler; no build isolation: nothing extra to download.
@@ -53,6 +58,8 @@ if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ];
   fi
   "$venv/bin/python3" -c "import numpy, tflite, onnx, onnxruntime, absl, pytest, tflite_micro" \
     || { echo "setup: the venv is incomplete (see pip's messages above)" >&2; exit 1; }
+  [ ${#extra[@]} -eq 0 ] || "$venv/bin/python3" -c "import ai_edge_quantizer" \
+    || { echo "setup: ai-edge-quantizer did not install (see pip's messages above)" >&2; exit 1; }
   echo "$want" > "$stamp"
   echo "setup: venv ready ($("$venv/bin/python3" -m pip freeze 2>/dev/null | grep -ciE '^[a-z]') packages)"
 fi

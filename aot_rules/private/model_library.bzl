@@ -200,7 +200,9 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         platform gives it with a standard @platforms//cpu value (armv6-m, armv7-m, armv7e-m, armv7e-mf, armv8-m,
         armv8.1-m, where its @platforms has them); otherwise the host.
       quantize: `aot_quantize(calibration = "calib.npz", ...)`: `model` is a float ONNX model that onnxruntime's
-        static quantizer (QDQ) quantizes in the build (`<name>_quantized`, the model file the library compiles);
+        static quantizer (QDQ) quantizes in the build, or a float .tflite (with a SignatureDef) that Google's
+        ai-edge-quantizer quantizes to int8 (an optional dependency: requirements_tflite_quantize.txt)
+        (`<name>_quantized`, the model file the library compiles);
         `<name>_quantize_report` is the float-vs-int8 agreement on the calibration set, and a threshold of
         aot_quantize not met fails the build (docs/quantize.md).
       custom_ops: {"MyOp": "//pkg:my_op"}: the model's CUSTOM operator MyOp runs the function of the

@@ -55,6 +55,10 @@ def aot_model_test(
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
     lib = name + "_model"
+
+    # A manual test builds nothing in `bazel test //...`: its library, test source and firmware are manual too
+    # (e.g. a model that needs an optional dependency to build).
+    hidden = ["manual"] if "manual" in tags else []
     aot_model_library(
         name = lib,
         model = model,
@@ -63,6 +67,7 @@ def aot_model_test(
         prefix = prefix,
         io_in_workspace = io_in_workspace,
         testonly = True,
+        tags = hidden,
     )
     aot_reference_gen(
         name = name + "_src",
@@ -74,6 +79,7 @@ def aot_model_test(
         count = count,
         seed = seed,
         testonly = True,
+        tags = hidden,
     )
     cc_test(
         name = name,
@@ -113,6 +119,7 @@ def aot_model_test(
             board = board,
             copts = AOT_C_COPTS,
             testonly = True,
+            tags = hidden,
         )
         aot_qemu_test(
             name = "%s_%s" % (name, board_name),

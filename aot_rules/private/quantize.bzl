@@ -3,7 +3,8 @@
 The action is `aotc quantize` (compiler/commands/quantize_cmd.py) with the same hermetic Python as the compile
 action, so onnxruntime's static quantizer (QDQ) comes from the pinned requirements. It runs once for every
 configuration (the reference cases' transition: the quantized model depends on no board), writes
-`<name>.onnx` (the quantized model, what the library compiles) and `<name>_quantize.json` (the float-vs-int8
+`<name>.onnx` or, for a float .tflite (Google's ai-edge-quantizer, an optional dependency:
+requirements_tflite_quantize.txt), `<name>.tflite` (the quantized model, what the library compiles) and `<name>_quantize.json` (the float-vs-int8
 agreement on the calibration set), and fails the build with one paragraph when a threshold is not met.
 """
 
@@ -38,7 +39,9 @@ def aot_quantize(
     quantized model with the float one on the calibration set (per output: top-1 agreement for a classifier's
     scores, signal-to-noise ratio, largest absolute error) is written to `<library>_quantized_quantize.json`
     (the library's `<name>_quantize_report` target); a threshold not met fails the build with one paragraph
-    naming the output, the figure and the threshold. A .tflite model is refused (docs/quantize.md).
+    naming the output, the figure and the threshold. A float .tflite is quantized by Google's ai-edge-quantizer
+    instead (int8 weights and activations, int8 inputs and outputs; it must be installed in the compiler's Python:
+    requirements_tflite_quantize.txt, docs/quantize.md); activations must then be "int8".
 
     Args:
       calibration: label of an .npz with one array per model input (key = the input's name), the samples on
@@ -67,7 +70,10 @@ def aot_quantize(
     )
 
 def _aot_quantized_model_impl(ctx):
-    model = ctx.actions.declare_file(ctx.label.name + ".onnx")
+    # The quantized model keeps the float model's format: QDQ ONNX from onnxruntime, an int8 .tflite from
+    # ai-edge-quantizer (the optional requirements_tflite_quantize.txt in the compiler's Python).
+    tflite = ctx.file.model.extension == "tflite"
+    model = ctx.actions.declare_file(ctx.label.name + (".tflite" if tflite else ".onnx"))
     report = ctx.actions.declare_file(ctx.label.name + "_quantize.json")
     args = ctx.actions.args()
     args.add("quantize")
@@ -89,7 +95,11 @@ def _aot_quantized_model_impl(ctx):
         inputs = [ctx.file.model, ctx.file.calibration] + ctx.files.model_data,
         outputs = [model, report],
         mnemonic = "AotQuantize",
-        progress_message = "Quantizing %s with onnxruntime (QDQ, calibration %s)" % (ctx.file.model.short_path, ctx.file.calibration.short_path),
+        progress_message = "Quantizing %s with %s (calibration %s)" % (
+            ctx.file.model.short_path,
+            "ai-edge-quantizer (int8)" if tflite else "onnxruntime (QDQ)",
+            ctx.file.calibration.short_path,
+        ),
     )
     return [
         DefaultInfo(files = depset([model])),
@@ -98,7 +108,7 @@ def _aot_quantized_model_impl(ctx):
 
 aot_quantized_model = rule(
     implementation = _aot_quantized_model_impl,
-    doc = "Runs `aotc quantize`: the model quantized by onnxruntime (QDQ) and its agreement report.",
+    doc = "Runs `aotc quantize`: the model quantized by onnxruntime (QDQ) or ai-edge-quantizer (.tflite) and its agreement report.",
     cfg = ONE_CONFIG,
     attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
         "model": attr.label(mandatory = True, allow_single_file = [".onnx", ".tflite"], doc = "The float model."),

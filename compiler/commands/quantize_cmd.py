@@ -1,8 +1,8 @@
 """`quantize MODEL --calibration CALIB.npz --prefix P --out_dir D`: a float ONNX model statically quantized by
-onnxruntime's quantizer (QDQ, int8 weights per channel by default) into D/P.onnx, and the float-vs-quantized
-agreement on the calibration set into D/P_quantize.json; fails with one paragraph when a threshold
-(--min_top1, --min_snr_db, --max_abs_error) is not met. A float .tflite is refused: its maintained quantizer
-(ai-edge-quantizer) is not among the pinned requirements (docs/quantize.md)."""
+onnxruntime's quantizer (QDQ, int8 weights per channel by default) into D/P.onnx, or a float .tflite by Google's
+ai-edge-quantizer (int8 weights and activations, an optional dependency: requirements_tflite_quantize.txt) into
+D/P.tflite, and the float-vs-quantized agreement on the calibration set into D/P_quantize.json; fails with one
+paragraph when a threshold (--min_top1, --min_snr_db, --max_abs_error) is not met (docs/quantize.md)."""
 
 import json
 import math
@@ -13,15 +13,6 @@ from ..limits import check_model_bytes
 from ..quantize.agreement import check_thresholds, measure, run_all, summary_lines
 from ..quantize.calibration import load_calibration
 
-TFLITE_REFUSAL = (
-    "{label} is a .tflite model: `aotc quantize` (aot_quantize) quantizes float ONNX models only, with onnxruntime's "
-    "quantizer from the pinned requirements. The maintained quantizer of .tflite files, Google's ai-edge-quantizer "
-    "(with ai-edge-litert), installs from the package registry and runs offline, but it is not among aot_rules' "
-    "pinned requirements yet, and it needs a model with a SignatureDef. Quantize when you convert "
-    "(TFLiteConverter with a representative_dataset, int8 in and out), or export the float model to ONNX and "
-    "quantize that (docs/quantize.md)."
-)
-
 
 def _json_number(x):
     return x if not (isinstance(x, float) and math.isinf(x)) else ("inf" if x > 0 else "-inf")
@@ -29,15 +20,15 @@ def _json_number(x):
 
 def run_quantize(model: str, flags) -> int:
     label = os.path.basename(model)
-    if model.lower().endswith(".tflite"):
-        raise CompileError(TFLITE_REFUSAL.format(label=label))
-    if not model.lower().endswith(".onnx"):
-        raise CompileError(f"{label}: `aotc quantize` takes a float32 .onnx model.")
+    if not model.lower().endswith((".onnx", ".tflite")):
+        raise CompileError(f"{label}: `aotc quantize` takes a float32 .onnx or .tflite model.")
     if not flags.calibration:
         raise CompileError("`quantize` needs --calibration CALIB.npz (one array per model input, samples first).")
     if not os.path.isfile(model):
         raise CompileError(f"{model}: no such model file.")
     check_model_bytes(label, os.path.getsize(model))
+    if model.lower().endswith(".tflite"):
+        return _quantize_tflite(model, label, flags)
     # Imported here: every aotc command loads this module, and TFLite compiles never import onnx.
     import onnx
 
@@ -54,13 +45,35 @@ def run_quantize(model: str, flags) -> int:
     names, float_outs = run_all(float_model.SerializeToString(), samples)
     _, quant_outs = run_all(open(out_model, "rb").read(), samples)
     figures = measure(names, float_outs, quant_outs)
+    return _report(label, flags, out_model, figures, len(samples), "onnxruntime.quantization.quantize_static", "QDQ")
+
+
+def _quantize_tflite(model: str, label: str, flags) -> int:
+    from ..quantize import tflite_static
+
+    with open(model, "rb") as f:
+        float_bytes = f.read()
+    key, shapes = tflite_static.signature(float_bytes, label)
+    samples = load_calibration(flags.calibration, None, shapes)
+    quant_bytes = tflite_static.quantize(float_bytes, key, samples, flags.per_channel, flags.activations, label)
+    os.makedirs(flags.out_dir, exist_ok=True)
+    out_model = os.path.join(flags.out_dir, flags.prefix + ".tflite")
+    with open(out_model, "wb") as f:
+        f.write(quant_bytes)
+    names, float_outs, quant_outs = tflite_static.run_pair(model, out_model, samples)
+    figures = measure(names, float_outs, quant_outs)
+    fmt = "int8 TFLite (static_wi8_ai8; int8 inputs and outputs)"
+    return _report(label, flags, out_model, figures, len(samples), tflite_static.quantizer_version(), fmt)
+
+
+def _report(label, flags, out_model, figures, n_samples, quantizer, fmt) -> int:
     report = {
         "model": label,
-        "quantizer": "onnxruntime.quantization.quantize_static",
-        "format": "QDQ",
+        "quantizer": quantizer,
+        "format": fmt,
         "activations": flags.activations,
         "weights": "int8 per channel" if flags.per_channel else "int8 per tensor",
-        "calibration": {"file": os.path.basename(flags.calibration), "samples": len(samples)},
+        "calibration": {"file": os.path.basename(flags.calibration), "samples": n_samples},
         "thresholds": {
             "min_top1": flags.min_top1,
             "min_snr_db": flags.min_snr_db,

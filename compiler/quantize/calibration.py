@@ -25,8 +25,9 @@ def _fits(shape, want) -> bool:
     return len(shape) == len(want) and all(w is None or s == w for s, w in zip(shape, want))
 
 
-def load_calibration(path: str, model) -> list:
-    """The samples as a list of {input name: float32 array of the input's shape}, in file order."""
+def load_calibration(path: str, model, shapes: dict = None) -> list:
+    """The samples as a list of {input name: float32 array of the input's shape}, in file order. `shapes` (name ->
+    shape) stands for an ONNX `model`'s inputs when the model is not ONNX (a .tflite's signature)."""
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: np.asarray(data[k]) for k in data.files}
@@ -35,7 +36,7 @@ def load_calibration(path: str, model) -> list:
             f"Cannot read the calibration set {os.path.basename(path)}: {e}. It must be an .npz with one array per "
             "model input (np.savez(path, input_name=samples)), the samples stacked on the first axis."
         ) from None
-    shapes = _input_shapes(model)
+    shapes = shapes if shapes is not None else _input_shapes(model)
     missing = sorted(set(shapes) - set(arrays))
     extra = sorted(set(arrays) - set(shapes))
     if missing or extra:

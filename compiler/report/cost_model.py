@@ -6,11 +6,15 @@ the layer runs (the manifest's `entry`, e.g. aot_conv2d_s8_dsp_sat) and its shap
 output (MACs / output elements) and the output channels C, in bands, for MAC layers, since short dot products and
 few channels spread the per-output and per-patch set-up over fewer MACs. The prices come from the benchmarks' per-
 layer counts (`bench/calibrate.py` writes cost_table.py from a bench run); a (kernel, class) the bench never
-measured on that core takes the kernel's price over every class, then the operator kind's, then the core's average.
+measured on that core takes its price on another core that runs the same kernel, scaled by the two cores' ratio,
+then the kernel's price over every class, then the operator kind's, then the core's average.
 The same table holds the bench's measured totals, which //tests/compiler:test_cost_model compares with the estimates
 (within 10 %).
 
-Instruction counts, not cycles: an estimate of what the QEMU counter reports, as the benchmarks measure it (-O2).
+Instruction counts, not cycles: an estimate of what the QEMU counter reports, as the benchmarks measure it, for the
+code the bench builds (-O2; the perf tests' -Os images run more instructions, so their budgets are not this estimate).
+How far the estimate can be trusted for a model the bench never ran: compiler/report/cost_fit.py (leave one model out)
+and the report's notes on layers priced by a fallback.
 """
 
 from . import cost_table
@@ -69,7 +73,7 @@ MAC_KINDS = frozenset(
 def layer_key(op: dict, unit: str, band: str) -> tuple:
     """The keys a layer's price is looked up under, most specific first."""
     entry = op.get("entry") or op.get("kernel") or op["kind"]
-    return (f"{entry}|{band}", f"{entry}|*", f"{op['kind']}|{unit}", f"*|{unit}")
+    return (f"{entry}|{band}", f"{entry}|{band}|borrowed", f"{entry}|*", f"{op['kind']}|{unit}", f"*|{unit}")
 
 
 def price(core: str, keys: tuple, table: dict = None):
@@ -147,7 +151,7 @@ def render(est: dict, clock_hz: int = 0, worst: int = 0) -> list:
     rows = sorted(est["layers"], key=lambda r: -r["instructions"])[:worst] if worst else est["layers"]
     lines = [
         f"estimated instructions per inference on {est['core']} (cost model calibrated under QEMU by the "
-        "benchmarks; instructions, not cycles):",
+        "benchmarks, for an -O2 build; -Os code runs more; instructions, not cycles):",
         f"  {'#':>4}  {'op':<26} {'kernel':<34} {'work':>12} {'/unit':>7} {'instructions':>13} {'share':>6}",
     ]
     for r in rows:
@@ -157,6 +161,63 @@ def render(est: dict, clock_hz: int = 0, worst: int = 0) -> list:
             f"{r['instructions']:>13,} {100.0 * r['instructions'] / total:>5.1f}%"
         )
     lines.append(f"  total {est['total']:>,} instructions" + time_text(est["total"], clock_hz))
+    lines += os_note(est)
+    lines += fallback_notes(est)
+    return lines
+
+
+def os_note(est: dict, ratios: dict = None) -> list:
+    """What an -Os build runs instead, from the bench models the perf tests also build -Os (cost_table.OS_RATIOS):
+    the range of their -Os / -O2 counts on the core, not one factor (it varies by model)."""
+    r = (ratios if ratios is not None else getattr(cost_table, "OS_RATIOS", {})).get(est["core"])
+    if not r:
+        return []
+    lo, hi = min(r.values()), max(r.values())
+    return [
+        f"  an -Os build runs about {lo:.2f}x to {hi:.2f}x this: the -Os / -O2 counts of {len(r)} bench model(s) "
+        f"on {est['core']} (the perf tests' -Os budgets)"
+    ]
+
+
+def fallback_notes(est: dict) -> list:
+    """Lines naming the layers whose price is not their own kernel's and shape class's. Out of sample (compiler/
+    report/cost_fit.py: leave_one_out; the figures in bench/README.md) only models whose layers are all priced by
+    class came within 10 %; a price over the kernel's other classes (short dot products and few channels spread the
+    set-up over fewer MACs) missed by up to a factor of 5, a kind's or the core's mean (a kernel the bench never ran
+    on that core) by more."""
+    core = est["core"]
+    by_how = {"borrowed": [], "kernel": [], "kind": [], "core": []}
+    for r in est["layers"]:
+        key = r["key"]
+        if key in (None, "aliased") or key == f"{r['entry']}|{r['band']}":
+            continue
+        if key.endswith("|borrowed"):
+            how = "borrowed"
+        elif key == f"{r['entry']}|*":
+            how = "kernel"
+        else:
+            how = "kind" if key.startswith(r["kind"] + "|") else "core"
+        by_how[how].append(r)
+    total = est["total"] or 1
+    what = {
+        "borrowed": "its kernel's and shape class's price on another core that runs the same kernel, scaled by the "
+        f"two cores' ratio (the class was never measured on {core}): the closest fallback",
+        "kernel": "its kernel's mean over the other shape classes the bench ran (not its own): may be several times "
+        "off",
+        "kind": f"the mean of the other {{kind}} kernels on {core}: the bench never ran its kernel on {core}; a guess",
+        "core": f"the mean of every kernel on {core} per {{unit}}: the bench never ran its kernel or its kind on "
+        f"{core}; a rough guess",
+    }
+    lines = []
+    for how, rows in by_how.items():
+        if not rows:
+            continue
+        share = 100.0 * sum(r["instructions"] for r in rows) / total
+        layers = ", ".join(f"#{r['index']} {r['entry']}" for r in rows[:6]) + (" ..." if len(rows) > 6 else "")
+        text = what[how].format(kind=rows[0]["kind"], unit="MAC" if rows[0]["unit"] == "mac" else "element")
+        lines.append(f"  note: {len(rows)} layer(s), {share:.0f}% of the estimate, priced at {text} ({layers})")
+    if not lines:
+        lines.append("  every layer priced by its own kernel and shape class as the bench measured them")
     return lines
 
 

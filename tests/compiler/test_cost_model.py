@@ -8,7 +8,7 @@ import os
 import pytest
 
 from compiler.driver import compile_model
-from compiler.report import cost_model, cost_table
+from compiler.report import cost_fit, cost_model, cost_table
 
 MODELS = os.path.join(os.path.dirname(__file__), "..", "models")
 
@@ -106,6 +106,9 @@ CASES = [(core, model) for core, models in sorted(cost_table.MEASURED.items()) f
 
 def test_every_core_of_the_bench_is_calibrated():
     assert {"cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"} <= set(cost_table.PRICES)
+    # and has -Os figures of some bench model, plausible ones (-Os trades instructions for size, within 2x here)
+    assert {"cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"} <= set(cost_table.OS_RATIOS)
+    assert all(0.9 < r < 2.0 for models in cost_table.OS_RATIOS.values() for r in models.values())
 
 
 @pytest.mark.parametrize("core,model", CASES, ids=[f"{c}-{m}" for c, m in CASES])
@@ -114,3 +117,86 @@ def test_estimate_within_ten_percent_of_the_bench(core, model):
     est = cost_model.estimate_work(core, m["work"])
     error = (est - m["instructions"]) / m["instructions"]
     assert abs(error) <= 0.10, f"{model} on {core}: estimate {est:,}, measured {m['instructions']:,} ({error:+.1%})"
+
+
+def test_the_kept_bench_rows_refit_the_table():
+    """MEASURED keeps what the prices were fitted from: refitting it gives the committed prices again (so the
+    leave-one-out check below refits from the same data)."""
+    prices, _ = cost_fit.calibrate(cost_fit.rows_from_measured(cost_table.MEASURED))
+    assert prices == cost_table.PRICES
+
+
+def test_a_class_measured_on_another_core_is_borrowed_scaled():
+    """The M7 runs the M4's kernels: a class only the M4 measured is priced at the M4's price times the ratio of
+    the two cores over the classes both measured."""
+    rows = [
+        dict(
+            core=c,
+            model=m,
+            board="b",
+            instructions=n,
+            outputs_exact=True,
+            work_vector={f"k|{layers[0]['band']}|CONV_2D|mac": layers[0]["work"]},
+            layers=layers,
+        )
+        for c, m, n, layers in [
+            ("cortex-m4", "a", 300, [dict(kernel="k", entry="k", band="k<=8,c<=8", instructions=300, work=100)]),
+            ("cortex-m4", "b", 500, [dict(kernel="k", entry="k", band="k<=64,c<=8", instructions=500, work=250)]),
+            ("cortex-m7", "a", 330, [dict(kernel="k", entry="k", band="k<=8,c<=8", instructions=330, work=100)]),
+        ]
+    ]
+    prices, _ = cost_fit.calibrate(rows)
+    assert prices["cortex-m7"]["k|k<=64,c<=8|borrowed"] == [550, 250]  # 2.0 per MAC on the M4, x 1.1
+    assert "k|k<=8,c<=8|borrowed" not in prices["cortex-m7"]  # its own class is measured
+    keys = cost_model.layer_key({"entry": "k", "kind": "CONV_2D"}, "mac", "k<=64,c<=8")
+    assert cost_model.price("cortex-m7", keys, prices) == (2.2, "k|k<=64,c<=8|borrowed")
+
+
+def test_report_names_the_layers_priced_by_a_fallback():
+    ops = [
+        _op(0, "CONV_2D", "conv_a", 800 * 72, 0),  # its own class
+        _op(1, "CONV_2D", "conv_a", 800 * 4, 0),  # the kernel's other classes
+        _op(2, "CONV_2D", "conv_b", 800 * 4, 0),  # the kind's mean
+        _op(3, "FULLY_CONNECTED", "fc", 100 * 4, 1),  # the core's mean
+    ]
+    text = "\n".join(cost_model.render(cost_model.estimate(_manifest(ops, TENSORS), table=TABLE)))
+    assert "-O2 build" in text
+    assert "1 layer(s), 7% of the estimate, priced at its kernel's mean over the other shape classes" in text
+    assert "priced at the mean of the other CONV_2D kernels on cortex-m4" in text and "#2 conv_b" in text
+    assert "priced at the mean of every kernel on cortex-m4 per MAC" in text and "#3 fc" in text
+    assert cost_model.os_note({"core": "cortex-m4"}, {"cortex-m4": {"a": 1.05, "b": 1.2}}) == [
+        "  an -Os build runs about 1.05x to 1.20x this: the -Os / -O2 counts of 2 bench model(s) on cortex-m4 "
+        "(the perf tests' -Os budgets)"
+    ]
+    assert cost_model.os_note({"core": "cortex-m4"}, {}) == []
+    only_own = cost_model.render(cost_model.estimate(_manifest(ops[:1], TENSORS), table=TABLE))
+    assert only_own[-1].strip() == "every layer priced by its own kernel and shape class as the bench measured them"
+
+
+def test_leave_one_model_out():
+    """Every bench model estimated with prices fitted to the other models (removed from every core): where each of
+    its layers is priced by its own kernel and shape class, as another model measured them on this core or on a core
+    that runs the same kernel (scaled), within 10 %. The others are estimated from a fallback price (the kernel over
+    its other classes, its kind's or the core's mean) and the report says so (test above); their errors are listed
+    here and in bench/README.md."""
+    loo = cost_fit.leave_one_out(cost_table.MEASURED)
+    table = cost_fit.markdown(loo)
+    by_class = [
+        r
+        for r in loo
+        if r["estimate"] is not None and r["shares"].get("class", 0) + r["shares"].get("borrowed", 0) > 0.999
+    ]
+    assert len(by_class) >= 5, f"too few bench models priced wholly by class out of sample:\n{table}"
+    worst = {}
+    for r in loo:
+        if r["error"] is not None:
+            worst[r["core"]] = max(worst.get(r["core"], 0.0), abs(r["error"]))
+    summary = ", ".join(f"{core} {100 * e:.0f} %" for core, e in sorted(worst.items()))
+    bad = [r for r in by_class if abs(r["error"]) > 0.10]
+    assert not bad, (
+        f"out of sample, {', '.join(r['core'] + ' ' + r['model'] for r in bad)} priced wholly by class but off by more "
+        f"than 10 % (worst out-of-sample error per core, fallbacks included: {summary}):\n{table}"
+    )
+    for r in loo:  # a price from a kind or core mean is a kernel no other model ran on that core: named
+        guessed = r["shares"].get("kind", 0) + r["shares"].get("core", 0)
+        assert bool(guessed) == bool(r["guessed"]), r

@@ -1,8 +1,8 @@
 """`aotc quantize` (what aot_quantize runs in the build): onnxruntime's static quantizer on the committed PyTorch CNN
 (tests/quantize/make_torch_cnn.py) gives the same bytes on every run (the action must be reproducible for the
 remote cache), a report of the float-vs-int8 agreement, a quantized model the compiler runs on its int8 kernels,
-one paragraph naming the output, figure and threshold when a threshold is not met, and clear refusals (a .tflite, a
-quantized model, a calibration set that does not fit the model's inputs)."""
+one paragraph naming the output, figure and threshold when a threshold is not met, and clear refusals (a quantized
+model, a calibration set that does not fit the model's inputs). A float .tflite: test_quantize_tflite.py."""
 
 import json
 import os
@@ -61,13 +61,6 @@ def test_threshold_above_the_agreement_fails_with_one_paragraph(tmp_path, capsys
     assert not (tmp_path / "q" / "net.onnx").exists(), "a model under the threshold must not be left for the build"
     rc, out = _quantize(tmp_path, capsys, "--max_abs_error", "0.01")
     assert rc == 2 and "over the threshold of 0.01 (max_abs_error)" in out.err
-
-
-def test_tflite_is_refused_naming_why(tmp_path, capsys):
-    path = os.path.join(HERE, "..", "models", "decoder_float.tflite")
-    rc, out = _quantize(tmp_path, capsys, model=path)
-    err = " ".join(out.err.split())
-    assert rc == 2 and "decoder_float.tflite is a .tflite model" in err and "ai-edge-quantizer" in err
 
 
 def test_quantized_model_is_refused(tmp_path, capsys):

@@ -25,6 +25,7 @@ shapes and quantization parameters they want to exercise:
   custom code; its `options` dict is written as a FlexBuffer map (as TFLite Micro's signal operators read it).
 - Quantization: scale/zero_point may be scalars (per tensor) or sequences
   (per axis, with `quantized_dimension`).  Float tensors get none.
+- `b.signature = "serving_default"` adds a SignatureDef naming the inputs and outputs (ai-edge-quantizer needs one).
 - Constants get their own buffer; buffer 0 stays empty as the schema requires.
 - More subgraphs (CALL_ONCE's init, IF's branches, WHILE's cond/body): `sg = b.subgraph()` is a builder of its own
   tensors, operators, inputs and outputs (subgraph index sg.index, in creation order after the main one, 0),
@@ -106,6 +107,9 @@ class ModelBuilder:
         self._description = description
         # Model metadata, name -> bytes (e.g. TFLite Micro's "OfflineMemoryAllocation" as Vela writes it).
         self.metadata = {}
+        # A SignatureDef over the main subgraph's inputs and outputs (by tensor name) under this key, as the TFLite
+        # converter writes one ("serving_default"); None: no signature (what TFLite Micro needs).
+        self.signature = None
         self._subgraphs = []  # further ModelBuilders sharing buffers and operator codes (subgraph 1, 2, ...)
         self.index = 0
 
@@ -246,6 +250,17 @@ class ModelBuilder:
                 md.name = name
                 md.buffer = len(m.buffers) - 1
                 m.metadata.append(md)
+        if self.signature:
+            sig = fb.SignatureDefT()
+            sig.signatureKey = self.signature
+            sig.subgraphIndex = 0
+            sig.inputs, sig.outputs = [], []
+            for indices, into in ((self._inputs, sig.inputs), (self._outputs, sig.outputs)):
+                for i in indices:
+                    tm = fb.TensorMapT()
+                    tm.name, tm.tensorIndex = self._tensors[i].name, i
+                    into.append(tm)
+            m.signatureDefs = [sig]
         b = flatbuffers.Builder(1024)
         b.Finish(m.Pack(b), file_identifier=b"TFL3")
         return bytes(b.Output())

@@ -123,7 +123,10 @@ def inference_estimate(models: dict, clock_hz: int) -> dict:
 
 
 def inference_line(prefix: str, est: dict, board: str) -> str:
-    line = f"inference of {prefix} (ESTIMATE, cost model): about {est['instructions']:,} instructions on {est['core']}"
+    line = (
+        f"inference of {prefix} (ESTIMATE, cost model, for -O2 code): about {est['instructions']:,} instructions on "
+        f"{est['core']}"
+    )
     if est["clock_hz"]:
         return line + (
             f", about {est['milliseconds']:,.2f} ms at {est['clock_hz'] / 1e6:g} MHz if the core retires one "
