@@ -32,6 +32,7 @@ from toolchains.tools.regions import (
     region_rows,
     render_placed,
     render_regions,
+    total_capacity,
     usage,
 )
 from toolchains.tools.stack_usage import estimate
@@ -40,8 +41,12 @@ FLAGS = flags.FLAGS
 flags.DEFINE_string("elf", None, "Linked ELF file.", required=True)
 flags.DEFINE_string("name", "", "Name shown in the report.")
 flags.DEFINE_string("board", "", "Board name shown in the report.")
-flags.DEFINE_integer("flash_bytes", 0, "Flash size of the board.")
-flags.DEFINE_integer("ram_bytes", 0, "RAM size of the board.")
+flags.DEFINE_integer(
+    "flash_bytes", 0, "Flash size of the board (the code region; the report sums the read-only regions in use)."
+)
+flags.DEFINE_integer(
+    "ram_bytes", 0, "RAM size of the board (the RAM region; the report sums the writable regions in use)."
+)
 flags.DEFINE_string("json_out", None, "Where to write the JSON report.")
 flags.DEFINE_string("text_out", None, "Where to write the human-readable report.")
 flags.DEFINE_string("flash_budget", "", "Fail if flash_total exceeds this (e.g. 256K).")
@@ -95,10 +100,17 @@ def render(report):
     lines = [f"{report['name']} on {report['board']}"]
     for key in ("text", "rodata", "data", "bss", "stack", "heap"):
         lines.append(f"  {key:<12}{report[key]:>10} B")
-    for key, cap in (("flash_total", "flash_bytes"), ("ram_total", "ram_bytes")):
-        pct = f"  ({100.0 * report[key] / report[cap]:.1f} % of {report[cap]} B)" if report[cap] else ""
+    for key, cap, names in (
+        ("flash_total", "flash_bytes", "flash_regions"),
+        ("ram_total", "ram_bytes", "ram_regions"),
+    ):
+        of = " + ".join(report.get(names) or [])
+        of = f"{of}: {report[cap]} B" if of else f"{report[cap]} B"
+        pct = f"  ({100.0 * report[key] / report[cap]:.1f} % of {of})" if report[cap] else ""
         lines.append(f"  {key:<12}{report[key]:>10} B{pct}")
     lines.append("  (flash = text + rodata + data load image; RAM = data + bss + stack; heap = rest of RAM)")
+    if report.get("regions"):
+        lines.append("  (each total is a share of the regions that hold it; each region's own share is below)")
     text = "\n".join(lines) + "\n"
     if report.get("regions"):
         text += "\n" + render_regions(report["regions"]) + render_placed(report.get("placed", {}))
@@ -163,11 +175,15 @@ def main(argv):
     models = _models()
     stacks = estimate(FLAGS.objdump, FLAGS.elf, [p + "_run" for p in models]) if FLAGS.objdump and models else {}
     owners = attribute(symbols, models, stacks)
+    flash_regions, flash_bytes = total_capacity(rows, writable=False)
+    ram_regions, ram_bytes = total_capacity(rows, writable=True)
     report.update(
         name=FLAGS.name,
         board=FLAGS.board,
-        flash_bytes=FLAGS.flash_bytes,
-        ram_bytes=FLAGS.ram_bytes,
+        flash_bytes=flash_bytes or FLAGS.flash_bytes,
+        ram_bytes=ram_bytes or FLAGS.ram_bytes,
+        flash_regions=flash_regions,
+        ram_regions=ram_regions,
         owners=[owner_json(o) for o in owners],
         regions=rows,
         placement=placement,
