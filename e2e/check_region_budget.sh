@@ -3,13 +3,13 @@
 # contributors. Run from e2e/ by tools/test_all.sh (a build failure cannot be a test target of the same build).
 set -u
 cd "$(dirname "$0")"
-out=$(bazel build //:tiny_dtcm_too_small 2>&1)
+out=$(bazel build //:dtcm_too_small 2>&1)
 if [ $? -eq 0 ]; then
-  echo "FAIL: //:tiny_dtcm_too_small built although its DTCM budget is 512 B" >&2
+  echo "FAIL: //:dtcm_too_small built although its DTCM budget is 512 B" >&2
   exit 1
 fi
 for want in "region DTCM holds" "over its budget of 512 B" "the region is 65536 B" \
-            "Contributors: workspace buffer test_workspace" "tiny_stm32's workspace"; do
+            "Contributors: workspace buffer test_workspace" "my_model_test's workspace"; do
   if ! grep -qF "$want" <<<"$out"; then
     echo "FAIL: the build failed without saying: $want" >&2
     echo "$out" >&2
