@@ -16,4 +16,12 @@ for want in "region DTCM holds" "over its budget of 512 B" "the region is 65536 
     exit 1
   fi
 done
+# Bazel's own lines around it name the budget check, with no sandbox hint and no "elf_size failed".
+for noise in "Use --sandbox_debug" "elf_size failed"; do
+  if grep -qF -- "$noise" <<<"$out"; then
+    echo "FAIL: the budget error carries Bazel's '$noise' line" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+done
 echo "PASS: the over-budget region fails the build: $(grep -F 'region DTCM holds' <<<"$out")"
