@@ -4,8 +4,8 @@ README.md's section "Using aot_rules from your own repository" has four fenced b
 a release, then `# WORKSPACE`, `# .bazelrc` and `# quickstart/BUILD.bazel` (each block names its file on its first
 line). This script writes e2e/WORKSPACE, e2e/.bazelrc and e2e/quickstart/BUILD.bazel from them: each block verbatim,
 with only the two values a user fills in replaced (the sha256 and the archive's URL, which make_archive.sh writes to
-aot_rules_archive.bzl), and e2e's own additions after it (its workspace name and toolchain before and after the
-WORKSPACE lines, a test option, and the checks of the quick-start's image in e2e/quickstart/checks.BUILD).
+aot_rules_archive.bzl), and e2e's own additions around it (its workspace name and toolchain before the WORKSPACE
+lines, a test option after the .bazelrc lines, the checks of the quick-start's image in e2e/quickstart/checks.BUILD).
 `archive_commands` prints the shell block, which make_archive.sh runs in the checkout.
 
 The written files are committed too; make_archive.sh (run by tools/test_all.sh before e2e) rewrites them, so an
@@ -31,11 +31,10 @@ workspace(name = "aot_rules_e2e")
 
 load("//:aot_rules_archive.bzl", "AOT_RULES_SHA256", "AOT_RULES_URL")
 
-"""
-
-WORKSPACE_TAIL = """
-# e2e's own: the user's cc toolchain for their own platform (own_toolchain/), used only for //own_toolchain:product.
+# e2e's own: the user's cc toolchain for their own platform (own_toolchain/), used only for //own_toolchain:product
+# (its constraint is on no aot_rules board, so being registered first changes nothing for them).
 register_toolchains("//own_toolchain:product_toolchain")
+
 """
 
 BAZELRC_TAIL = """# e2e's own: a failing test prints its log.
@@ -84,7 +83,7 @@ def files(text: str) -> dict:
     """Path (relative to e2e/) -> content of each file written from the README."""
     checks = (E2E / "quickstart" / "checks.BUILD").read_text()
     return {
-        "WORKSPACE": WORKSPACE_HEAD + fill_in(block(text, "# WORKSPACE")) + WORKSPACE_TAIL,
+        "WORKSPACE": WORKSPACE_HEAD + fill_in(block(text, "# WORKSPACE")),
         ".bazelrc": block(text, "# .bazelrc") + BAZELRC_TAIL,
         "quickstart/BUILD.bazel": block(text, "# quickstart/BUILD.bazel") + BUILD_TAIL_NOTE + checks,
     }
