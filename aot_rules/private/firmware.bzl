@@ -69,23 +69,25 @@ def _aot_firmware_impl(ctx):
     size_txt = ctx.actions.declare_file(ctx.label.name + ".size.txt")
     has_budgets = ctx.attr.flash_budget or ctx.attr.ram_budget or ctx.attr.region_budgets
     problems = ctx.actions.declare_file(ctx.label.name + ".budget_problems.txt") if has_budgets else None
+    args = [
+        "--elf=" + elf.path,
+        "--name=" + str(ctx.label),
+        "--board=" + board.name,
+        "--flash_bytes=%d" % regions[board.code_region].length,
+        "--ram_bytes=%d" % regions[board.ram_region].length,
+        "--json_out=" + size_json.path,
+        "--text_out=" + size_txt.path,
+        "--flash_budget=" + ctx.attr.flash_budget,
+        "--ram_budget=" + ctx.attr.ram_budget,
+        "--objdump=" + tools.objdump,
+        "--core=" + board.core,
+        "--clock_hz=%d" % board.clock_hz,
+    ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models]
+    if problems:
+        args.append("--problems_out=" + problems.path)
     ctx.actions.run(
         executable = ctx.executable._elf_size,
-        arguments = [
-                        "--elf=" + elf.path,
-                        "--name=" + str(ctx.label),
-                        "--board=" + board.name,
-                        "--flash_bytes=%d" % regions[board.code_region].length,
-                        "--ram_bytes=%d" % regions[board.ram_region].length,
-                        "--json_out=" + size_json.path,
-                        "--text_out=" + size_txt.path,
-                        "--flash_budget=" + ctx.attr.flash_budget,
-                        "--ram_budget=" + ctx.attr.ram_budget,
-                        "--objdump=" + tools.objdump,
-                        "--core=" + board.core,
-                        "--clock_hz=%d" % board.clock_hz,
-                    ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models] +
-                    (["--problems_out=" + problems.path] if problems else []),
+        arguments = args,
         inputs = depset([elf] + [m.report for m in models], transitive = [tools.files]),
         outputs = [size_json, size_txt] + ([problems] if problems else []),
         mnemonic = "AotSizeReport",
