@@ -1,27 +1,39 @@
 #!/usr/bin/env bash
-# Idempotent set-up of everything aot_rules needs on a Debian machine; ./bazelw and .ci/run call it first.
-#   - Debian packages: bazel-bootstrap (Bazel 4.2.3), gcc-arm-none-eabi + libnewlib-arm-none-eabi (the pinned
-#     arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), nginx-light (the remote-cache test),
-#     clang-format (tools/lint.sh), cppcheck (tools/misra.py), installed only when missing; buildifier from npm into .tools/;
-#   - ./.venv: a Python venv with the pinned requirements.txt and the compiler itself (`aotc`), rebuilt only when
-#     requirements.txt or pyproject.toml change.
+# Idempotent set-up of what aot_rules needs on a Debian machine, for one of two commands:
+#   tools/setup.sh build   (./bazelw: build, run the demo, `bazel test`)
+#     - Debian packages: bazel-bootstrap (Bazel 4.2.3), gcc-arm-none-eabi + libnewlib-arm-none-eabi (the pinned
+#       arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), installed only when missing;
+#     - ./.venv: a Python venv with the pinned requirements.txt and the compiler itself (`aotc`), rebuilt only when
+#       requirements.txt or pyproject.toml change.
+#   tools/setup.sh [all]   (tools/test_all.sh, .ci/run, tools/lint.sh): the above, and what the suites beyond
+#     `bazel test` use: nginx-light (the remote-cache test), clang-format and buildifier from npm into .tools/
+#     (tools/lint.sh), cppcheck (tools/misra.py), cmake (the CMake suite).
 # A second run is a no-op that takes well under 2 s. It prints what it installs.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv="$root/.venv"
 stamp="$venv/.aot-setup-stamp"
+scope=${1:-all}
+case "$scope" in
+  build | all) ;;
+  *) echo "usage: tools/setup.sh [build|all]   (build: what ./bazelw needs; all: also the test suites' tools)" >&2; exit 2 ;;
+esac
 
 missing=()
 command -v bazel >/dev/null 2>&1 || missing+=(bazel-bootstrap)
 command -v arm-none-eabi-gcc >/dev/null 2>&1 || missing+=(gcc-arm-none-eabi)
 [ -e /usr/lib/arm-none-eabi/newlib ] || [ -e /usr/lib/arm-none-eabi/lib/librdimon.a ] || missing+=(libnewlib-arm-none-eabi)
 command -v qemu-system-arm >/dev/null 2>&1 || missing+=(qemu-system-arm)
-# The remote-cache test's HTTP cache (WebDAV PUT/GET on loopback).
-command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
-# C format check (tools/lint.sh).
-command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)
-# The MISRA C:2012 report (tools/misra.py: cppcheck's MISRA addon).
-command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
+if [ "$scope" = all ]; then
+  # The remote-cache test's HTTP cache (WebDAV PUT/GET on loopback).
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+  # C format check (tools/lint.sh).
+  command -v clang-format >/dev/null 2>&1 || missing+=(clang-format)
+  # The MISRA C:2012 report (tools/misra.py: cppcheck's MISRA addon).
+  command -v cppcheck >/dev/null 2>&1 || missing+=(cppcheck)
+  # The CMake suite (tests/cmake).
+  command -v cmake >/dev/null 2>&1 || missing+=(cmake)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${missing[*]}"
   sudo_cmd=()
@@ -32,7 +44,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # buildifier for tools/lint.sh: the npm package carries the binaries for every host (no download at run time).
-if [ ! -e "$root/.tools/node_modules/@bazel/buildifier/package.json" ]; then
+if [ "$scope" = all ] && [ ! -e "$root/.tools/node_modules/@bazel/buildifier/package.json" ]; then
   command -v npm >/dev/null 2>&1 || { echo "setup: npm is needed for buildifier (Debian package npm)" >&2; exit 1; }
   echo "setup: installing buildifier 8.2.1 (npm) into .tools/"
   npm install --prefix "$root/.tools" --no-save --silent --no-audit --no-fund @bazel/buildifier@8.2.1 >/dev/null \

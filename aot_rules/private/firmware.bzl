@@ -67,30 +67,49 @@ def _aot_firmware_impl(ctx):
     models = ctx.attr.binary[0][AotLinkedModelsInfo].models.to_list()
     size_json = ctx.actions.declare_file(ctx.label.name + ".size.json")
     size_txt = ctx.actions.declare_file(ctx.label.name + ".size.txt")
+    has_budgets = ctx.attr.flash_budget or ctx.attr.ram_budget or ctx.attr.region_budgets
+    problems = ctx.actions.declare_file(ctx.label.name + ".budget_problems.txt") if has_budgets else None
+    args = [
+        "--elf=" + elf.path,
+        "--name=" + str(ctx.label),
+        "--board=" + board.name,
+        "--flash_bytes=%d" % regions[board.code_region].length,
+        "--ram_bytes=%d" % regions[board.ram_region].length,
+        "--json_out=" + size_json.path,
+        "--text_out=" + size_txt.path,
+        "--flash_budget=" + ctx.attr.flash_budget,
+        "--ram_budget=" + ctx.attr.ram_budget,
+        "--objdump=" + tools.objdump,
+        "--core=" + board.core,
+        "--clock_hz=%d" % board.clock_hz,
+    ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models]
+    if problems:
+        args.append("--problems_out=" + problems.path)
     ctx.actions.run(
         executable = ctx.executable._elf_size,
-        arguments = [
-            "--elf=" + elf.path,
-            "--name=" + str(ctx.label),
-            "--board=" + board.name,
-            "--flash_bytes=%d" % regions[board.code_region].length,
-            "--ram_bytes=%d" % regions[board.ram_region].length,
-            "--json_out=" + size_json.path,
-            "--text_out=" + size_txt.path,
-            "--flash_budget=" + ctx.attr.flash_budget,
-            "--ram_budget=" + ctx.attr.ram_budget,
-            "--objdump=" + tools.objdump,
-            "--core=" + board.core,
-            "--clock_hz=%d" % board.clock_hz,
-        ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models],
+        arguments = args,
         inputs = depset([elf] + [m.report for m in models], transitive = [tools.files]),
-        outputs = [size_json, size_txt],
+        outputs = [size_json, size_txt] + ([problems] if problems else []),
         mnemonic = "AotSizeReport",
         progress_message = "Size report of %s" % ctx.label,
     )
+    checked = []
+    if problems:
+        # The size report always succeeds; this check fails the build with its paragraphs (budget_check.sh).
+        budgets_ok = ctx.actions.declare_file(ctx.label.name + ".budgets_ok")
+        ctx.actions.run(
+            executable = ctx.executable._budget_check,
+            arguments = [problems.path, budgets_ok.path],
+            inputs = [problems],
+            outputs = [budgets_ok],
+            mnemonic = "AotBudgetCheck",
+            progress_message = "Checking the budgets of %s" % ctx.label,
+            execution_requirements = {"no-sandbox": "1"},
+        )
+        checked.append(budgets_ok)
 
     return [
-        DefaultInfo(files = depset([elf, bin, hex, size_txt]), runfiles = ctx.runfiles(files = [elf])),
+        DefaultInfo(files = depset([elf, bin, hex, size_txt] + checked), runfiles = ctx.runfiles(files = [elf])),
         AotFirmwareInfo(
             elf = elf,
             bin = bin,
@@ -138,6 +157,12 @@ _aot_firmware = rule(
         "_cc_tools": attr.label(default = "//aot_rules/private:cc_tools", cfg = board_transition),
         "_elf_size": attr.label(
             default = "//toolchains/tools:elf_size",
+            cfg = "exec",
+            executable = True,
+        ),
+        "_budget_check": attr.label(
+            default = "//aot_rules/private:budget_check.sh",
+            allow_single_file = True,
             cfg = "exec",
             executable = True,
         ),

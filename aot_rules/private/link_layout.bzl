@@ -47,6 +47,24 @@ def _kind_block(kind):
         "    __aot_%s_end = .;" % kind,
     ])
 
+def _overflow_assert(board, region, section, kinds):
+    """An ASSERT whose message, printed by ld beside its own `region ... overflowed by N bytes`, says in one
+    paragraph what the region holds and how to make it fit (ld strings cannot hold double quotes)."""
+    return ("  ASSERT(SIZEOF(%s) <= LENGTH(%s), \"aot_rules: region %s of board %s (%d B at %s) cannot hold the %s " +
+            "placed in it: ld's line 'region %s overflowed by N bytes' says by how much. Place %s in another region " +
+            "(aot_firmware placement, or the board's), make it smaller (a smaller model; one aot_workspace shared by " +
+            "the models), or declare the region's real length in the aot_board.\")") % (
+        section,
+        region.name,
+        region.name,
+        board.name,
+        region.length,
+        _hex(region.origin),
+        " and ".join(kinds),
+        region.name,
+        "it" if len(kinds) == 1 else "one of them",
+    )
+
 def _hex(value):
     digits = ""
     for _ in range(8):
@@ -66,11 +84,12 @@ def linker_substitutions(board, placement):
             continue
         section = ".aot_" + region.name
         ram = "w" in region.attributes
-        placed.append("  %s%s : ALIGN(16)\n  {\n%s\n  } > %s\n" % (
+        placed.append("  %s%s : ALIGN(16)\n  {\n%s\n  } > %s\n%s\n" % (
             section,
             " (NOLOAD)" if ram else "",
             "\n".join([_kind_block(k) for k in kinds]),
             region.name,
+            _overflow_assert(board, region, section, kinds),
         ))
         if ram:
             zero.append("    LONG(ADDR(%s)); LONG(ADDR(%s) + SIZEOF(%s));" % (section, section, section))

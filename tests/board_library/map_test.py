@@ -1,9 +1,9 @@
-"""Reads a board-library firmware (tests/board_library:demo_<board>) and checks its placement against the chip's
-memory map as the vendor documents it (the maps below are written from the datasheets, independently of
-//boards:BUILD.bazel, so a wrong origin or length there fails here): every allocated section runs inside one memory
-of the chip and is stored (its load address) in a non-volatile one; the vector table starts the code memory; the
-models' weights, the shared workspace and the stack lie wholly in the memories the board places them in; and the
-image links the bare start-up (`semihosting = False`), not rdimon.
+"""Reads a board-library firmware (tests/board_library:demo_<board>, or a model test's image) and checks its
+placement against the chip's memory map as the vendor documents it (the maps below are written from the datasheets,
+independently of //boards:BUILD.bazel, so a wrong origin or length there fails here): every allocated section runs
+inside one memory of the chip and is stored (its load address) in a non-volatile one; the vector table starts the
+code memory; the models' weights, the workspace and the stack lie wholly in the memories the board places them in;
+and the image links the bare start-up (`semihosting = False`), not rdimon.
 
 usage: map_test.py BOARD ELF
 """
@@ -123,6 +123,14 @@ DATASHEET = {
         "weights": "FLASH",
         "workspace": "SRAM1",
         "stack": "SRAM1",
+    },
+    # ST RM0041 section 3.3.1 and DS6517 Figure 7: STM32F100RB (QEMU stm32vldiscovery); the image is a model test.
+    "stm32vldiscovery": {
+        "memories": [("FLASH", 0x08000000, 128 * K, True), ("SRAM", 0x20000000, 8 * K, False)],
+        "code": "FLASH",
+        "weights": "FLASH",
+        "workspace": "SRAM",
+        "stack": "SRAM",
     },
 }
 

@@ -7,7 +7,14 @@ import sys
 import unittest
 
 from toolchains.tools.elf_file import Section, Symbol
-from toolchains.tools.regions import Region, contributors, region_budget_problems, region_rows, usage
+from toolchains.tools.regions import (
+    Region,
+    contributors,
+    region_budget_problems,
+    region_rows,
+    total_capacity,
+    usage,
+)
 
 REPORT = next(a for a in sys.argv[1:] if a.endswith(".size.json"))
 del sys.argv[1:]
@@ -36,6 +43,13 @@ class ImageReportTest(unittest.TestCase):
         self.assertEqual(rows["SRAM"]["holds"], ["state", "io"])
         self.assertGreaterEqual(rows["EXTFLASH"]["used"], self.report["placed"]["weights"]["bytes"])
         self.assertEqual(rows["DTCM"]["used"], self.report["placed"]["workspace"]["bytes"])
+
+    def test_totals_are_shares_of_the_regions_that_hold_them(self):
+        # RAM is DTCM (the workspace) + SRAM (data, bss, stack): ram_total over both, not over SRAM alone.
+        r = self.report
+        self.assertEqual((r["flash_regions"], r["flash_bytes"]), (["FLASH", "EXTFLASH"], 1024 * 1024 + 3 * 1024 * 1024))
+        self.assertEqual((r["ram_regions"], r["ram_bytes"]), (["DTCM", "SRAM"], 64 * 1024 + 1024 * 1024))
+        self.assertGreater(r["ram_total"], {row["name"]: row for row in r["regions"]}["SRAM"]["used"])
 
 
 class RegionBudgetTest(unittest.TestCase):
@@ -80,6 +94,13 @@ class RegionBudgetTest(unittest.TestCase):
                 "workspace buffer ws_a (128 B); kws_w0 (16 B). Placed here by the models' plans: kws's workspace 128 B."
             ],
         )
+
+    def test_total_capacity_counts_the_regions_in_use(self):
+        rows = region_rows(self.regions, {"FLASH": 0x210, "DTCM": 0x90, "RAM": 0}, {}, self.placement)
+        self.assertEqual(total_capacity(rows, writable=False), (["FLASH"], 0x1000))
+        self.assertEqual(total_capacity(rows, writable=True), (["DTCM"], 0x100))
+        rows = region_rows(self.regions, {"FLASH": 0x210, "DTCM": 0x90, "RAM": 0x10}, {}, self.placement)
+        self.assertEqual(total_capacity(rows, writable=True), (["DTCM", "RAM"], 0x1100))
 
     def test_contributors_name_models(self):
         got = contributors(

@@ -32,6 +32,7 @@ from toolchains.tools.regions import (
     region_rows,
     render_placed,
     render_regions,
+    total_capacity,
     usage,
 )
 from toolchains.tools.stack_usage import estimate
@@ -40,8 +41,12 @@ FLAGS = flags.FLAGS
 flags.DEFINE_string("elf", None, "Linked ELF file.", required=True)
 flags.DEFINE_string("name", "", "Name shown in the report.")
 flags.DEFINE_string("board", "", "Board name shown in the report.")
-flags.DEFINE_integer("flash_bytes", 0, "Flash size of the board.")
-flags.DEFINE_integer("ram_bytes", 0, "RAM size of the board.")
+flags.DEFINE_integer(
+    "flash_bytes", 0, "Flash size of the board (the code region; the report sums the read-only regions in use)."
+)
+flags.DEFINE_integer(
+    "ram_bytes", 0, "RAM size of the board (the RAM region; the report sums the writable regions in use)."
+)
 flags.DEFINE_string("json_out", None, "Where to write the JSON report.")
 flags.DEFINE_string("text_out", None, "Where to write the human-readable report.")
 flags.DEFINE_string("flash_budget", "", "Fail if flash_total exceeds this (e.g. 256K).")
@@ -53,6 +58,12 @@ flags.DEFINE_integer("clock_hz", 0, "The board's clock in Hz (0: unknown): the i
 flags.DEFINE_multi_string("region", [], "NAME:ORIGIN:LENGTH:ATTRIBUTES of a memory region of the board.")
 flags.DEFINE_multi_string("placement", [], "KIND=REGION: where the firmware placed weights, workspace, state, io.")
 flags.DEFINE_multi_string("region_budget", [], "REGION=BUDGET (e.g. DTCM=48K): fail if the region holds more.")
+flags.DEFINE_string(
+    "problems_out",
+    None,
+    "Write the exceeded budgets here (empty: none) and exit 0, instead of failing: aot_firmware's budget check "
+    "(budget_check.sh) prints them, so that the report itself is always built.",
+)
 
 
 def budget_problems(report, symbols, flash_budget: str, ram_budget: str):
@@ -95,10 +106,17 @@ def render(report):
     lines = [f"{report['name']} on {report['board']}"]
     for key in ("text", "rodata", "data", "bss", "stack", "heap"):
         lines.append(f"  {key:<12}{report[key]:>10} B")
-    for key, cap in (("flash_total", "flash_bytes"), ("ram_total", "ram_bytes")):
-        pct = f"  ({100.0 * report[key] / report[cap]:.1f} % of {report[cap]} B)" if report[cap] else ""
+    for key, cap, names in (
+        ("flash_total", "flash_bytes", "flash_regions"),
+        ("ram_total", "ram_bytes", "ram_regions"),
+    ):
+        of = " + ".join(report.get(names) or [])
+        of = f"{of}: {report[cap]} B" if of else f"{report[cap]} B"
+        pct = f"  ({100.0 * report[key] / report[cap]:.1f} % of {of})" if report[cap] else ""
         lines.append(f"  {key:<12}{report[key]:>10} B{pct}")
     lines.append("  (flash = text + rodata + data load image; RAM = data + bss + stack; heap = rest of RAM)")
+    if report.get("regions"):
+        lines.append("  (each total is a share of the regions that hold it; each region's own share is below)")
     text = "\n".join(lines) + "\n"
     if report.get("regions"):
         text += "\n" + render_regions(report["regions"]) + render_placed(report.get("placed", {}))
@@ -161,16 +179,23 @@ def main(argv):
     try:
         budgets = {r: parse_bytes(t, f"region_budgets[{r}]") for r, t in budget_texts.items()}
     except CompileError as e:
-        sys.exit(f"aot_firmware: {e}")
+        # Reported with the other problems once the report is written (every output must exist).
+        budgets, budget_texts, bad_budget = {}, {}, [str(e)]
+    else:
+        bad_budget = []
     rows = region_rows(regions, usage(regions, sections), budgets, placement)
     models = _models()
     stacks = estimate(FLAGS.objdump, FLAGS.elf, [p + "_run" for p in models]) if FLAGS.objdump and models else {}
     owners = attribute(symbols, models, stacks)
+    flash_regions, flash_bytes = total_capacity(rows, writable=False)
+    ram_regions, ram_bytes = total_capacity(rows, writable=True)
     report.update(
         name=FLAGS.name,
         board=FLAGS.board,
-        flash_bytes=FLAGS.flash_bytes,
-        ram_bytes=FLAGS.ram_bytes,
+        flash_bytes=flash_bytes or FLAGS.flash_bytes,
+        ram_bytes=ram_bytes or FLAGS.ram_bytes,
+        flash_regions=flash_regions,
+        ram_regions=ram_regions,
         owners=[owner_json(o) for o in owners],
         regions=rows,
         placement=placement,
@@ -188,15 +213,25 @@ def main(argv):
     else:
         sys.stdout.write(text)
     try:
-        problems = budget_problems(report, symbols, FLAGS.flash_budget, FLAGS.ram_budget)
+        problems = bad_budget + budget_problems(report, symbols, FLAGS.flash_budget, FLAGS.ram_budget)
         problems += region_budget_problems(
             report["name"], regions, rows, symbols, sections, markers, models, placement, budget_texts
         )
     except CompileError as e:
-        sys.exit(f"aot_firmware: {e}")
+        problems = [str(e)]
+    end_with(problems)
+
+
+def end_with(problems):
+    """Ends the run over `problems` (exceeded budgets, a budget that is not a size): with --problems_out they go to
+    that file for the budget check, which fails `bazel build` with them; otherwise this run fails with them."""
+    text = "".join(f"aot_firmware: {p}\n" for p in problems)
+    if FLAGS.problems_out:
+        with open(FLAGS.problems_out, "w") as f:
+            f.write(text)
+        sys.exit(0)
     if problems:
-        # The report is an output of every firmware build, so an exceeded budget fails `bazel build`.
-        sys.exit("aot_firmware: " + "\n".join(problems))
+        sys.exit(text.rstrip("\n"))
 
 
 if __name__ == "__main__":

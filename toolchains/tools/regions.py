@@ -49,6 +49,14 @@ def usage(regions, sections) -> dict:
     return used
 
 
+def total_capacity(rows, writable: bool):
+    """([region names], bytes) that a total of the report is a share of: the board's read-only regions that hold
+    something for flash_total, its writable ones for ram_total (a workspace in DTCM is RAM too). Dividing all RAM by
+    one region's length would overstate how full that region is; each region's own share is in the region table."""
+    picked = [r for r in rows if ("w" in r["attributes"]) == writable and r["used"]]
+    return [r["name"] for r in picked], sum(r["length"] for r in picked)
+
+
 def kind_of(markers: dict, address: int):
     for kind in KINDS:
         start, end = markers.get(f"__aot_{kind}_start"), markers.get(f"__aot_{kind}_end")

@@ -1,5 +1,6 @@
-"""The image report of the STM32F7-like board's firmware shows the placement: the model's weights in FLASH, its
-workspace in DTCM, its output buffers in SRAM, each region within its length."""
+"""The image report of the README quick-start's firmware (its board: an STM32F746's map on QEMU mps2-an500) shows the
+placement: the model's weights in FLASH, its workspace in DTCM, its I/O buffers in SRAM, each region within its
+length."""
 
 import json
 import sys
@@ -17,7 +18,7 @@ class PlacementTest(unittest.TestCase):
     def test_kinds_in_their_regions(self):
         placed = self.report["placed"]
         self.assertEqual(placed["weights"]["region"], "FLASH")
-        self.assertTrue(all(s.startswith("tiny_") for s in placed["weights"]["symbols"]), placed["weights"])
+        self.assertTrue(all(s.startswith("my_model_test_") for s in placed["weights"]["symbols"]), placed["weights"])
         self.assertEqual(placed["workspace"]["region"], "DTCM")
         self.assertIn("test_workspace", placed["workspace"]["symbols"])
         self.assertEqual(placed["io"]["region"], "SRAM")
