@@ -67,22 +67,29 @@ def _aot_firmware_impl(ctx):
     models = ctx.attr.binary[0][AotLinkedModelsInfo].models.to_list()
     size_json = ctx.actions.declare_file(ctx.label.name + ".size.json")
     size_txt = ctx.actions.declare_file(ctx.label.name + ".size.txt")
+
+    # One warm worker process forks per report (compiler/worker.py); the arguments go in a parameter file.
+    size_args = ctx.actions.args()
+    size_args.add_all([
+        "--elf=" + elf.path,
+        "--name=" + str(ctx.label),
+        "--board=" + board.name,
+        "--flash_bytes=%d" % regions[board.code_region].length,
+        "--ram_bytes=%d" % regions[board.ram_region].length,
+        "--json_out=" + size_json.path,
+        "--text_out=" + size_txt.path,
+        "--flash_budget=" + ctx.attr.flash_budget,
+        "--ram_budget=" + ctx.attr.ram_budget,
+        "--objdump=" + tools.objdump,
+        "--core=" + board.core,
+        "--clock_hz=%d" % board.clock_hz,
+    ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models])
+    size_args.use_param_file("@%s", use_always = True)
+    size_args.set_param_file_format("multiline")
     ctx.actions.run(
         executable = ctx.executable._elf_size,
-        arguments = [
-            "--elf=" + elf.path,
-            "--name=" + str(ctx.label),
-            "--board=" + board.name,
-            "--flash_bytes=%d" % regions[board.code_region].length,
-            "--ram_bytes=%d" % regions[board.ram_region].length,
-            "--json_out=" + size_json.path,
-            "--text_out=" + size_txt.path,
-            "--flash_budget=" + ctx.attr.flash_budget,
-            "--ram_budget=" + ctx.attr.ram_budget,
-            "--objdump=" + tools.objdump,
-            "--core=" + board.core,
-            "--clock_hz=%d" % board.clock_hz,
-        ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models],
+        arguments = [size_args],
+        execution_requirements = {"supports-workers": "1"},
         inputs = depset([elf] + [m.report for m in models], transitive = [tools.files]),
         outputs = [size_json, size_txt],
         mnemonic = "AotSizeReport",
