@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .errors import CompileError
@@ -57,16 +58,32 @@ def compiler_command() -> str:
 _crt_cache = {}
 
 
+# The key of the CRT files as they were last hashed, per (compiler, file list with sizes and mtimes): a test process
+# builds thousands of models, and reading and hashing every CRT file for each one cost ~40 ms a build. An entry is
+# kept only when every file is older than _RACY_NS, so a file rewritten within one timestamp tick (same size, same
+# mtime) is never taken for unchanged (git's "racily clean" rule).
+_key_memo = {}
+_RACY_NS = 2_000_000_000
+
+
 def _crt_key(cc: str) -> str:
     # Paths relative to the CRT directory and the compiler's real path: the key must be the same in the Bazel action
     # that builds the archive and in the tests' runfiles, and change with any CRT file, flag or compiler.
-    h = hashlib.sha256(" ".join([os.path.realpath(cc)] + CFLAGS).encode())
     d = crt_dir()
-    for path in sorted(glob.glob(os.path.join(d, "**", "*.[ch]"), recursive=True)):
+    paths = sorted(glob.glob(os.path.join(d, "**", "*.[ch]"), recursive=True))
+    stats = [os.stat(p) for p in paths]
+    memo_key = (os.path.realpath(cc), d, tuple((p, st.st_size, st.st_mtime_ns) for p, st in zip(paths, stats)))
+    if memo_key in _key_memo:
+        return _key_memo[memo_key]
+    h = hashlib.sha256(" ".join([memo_key[0]] + CFLAGS).encode())
+    for path in paths:
         h.update(os.path.relpath(path, d).encode())
         with open(path, "rb") as f:
             h.update(f.read())
-    return h.hexdigest()
+    key = h.hexdigest()
+    if time.time_ns() - max((st.st_mtime_ns for st in stats), default=0) > _RACY_NS:
+        _key_memo[memo_key] = key
+    return key
 
 
 HOST_ARCHIVE = "libaot_crt_host.a"

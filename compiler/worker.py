@@ -132,8 +132,14 @@ def _warm(command: str) -> None:
             pass
 
 
-def _run_in_child(argv: list) -> tuple:
-    """(exit code, combined stdout+stderr) of `aotc argv` run in a forked child."""
+def _aotc(argv: list) -> int:
+    from .cli import main
+
+    return main(["aotc"] + argv)
+
+
+def _run_in_child(argv: list, run=_aotc) -> tuple:
+    """(exit code, combined stdout+stderr) of `run(argv)` (by default `aotc argv`) in a forked child."""
     sys.stdout.flush()
     sys.stderr.flush()
     with tempfile.TemporaryFile() as log:
@@ -145,11 +151,15 @@ def _run_in_child(argv: list) -> tuple:
                 os.dup2(devnull, 0)
                 os.dup2(log.fileno(), 1)
                 os.dup2(log.fileno(), 2)
-                from .cli import main
-
-                code = main(["aotc"] + argv)
+                # Python-level streams on those descriptors too, whatever the parent had put in their place.
+                sys.stdout = open(1, "w", closefd=False)
+                sys.stderr = open(2, "w", closefd=False)
+                code = run(argv)
             except SystemExit as e:
-                code = e.code if isinstance(e.code, int) else 1
+                # sys.exit("message"), as a process would: the message on stderr, exit code 1.
+                if e.code is not None and not isinstance(e.code, int):
+                    print(e.code, file=sys.stderr)
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
             except BaseException:  # noqa: BLE001  (reported in the action's output, as a process would)
                 traceback.print_exc()
             finally:
@@ -164,8 +174,10 @@ def _run_in_child(argv: list) -> tuple:
         return code, log.read().decode("utf-8", errors="replace")
 
 
-def serve(stdin=None, stdout=None) -> int:
-    """The worker loop: one response per request until Bazel closes stdin."""
+def serve(stdin=None, stdout=None, run=_aotc, warm=_warm) -> int:
+    """The worker loop: one response per request until Bazel closes stdin. `run(argv)` is the tool (run in a fork
+    per request, returns its exit code), `warm(first argument)` what the parent imports before the first fork of
+    each command (by default aotc and its commands' imports)."""
     stdin = stdin or sys.stdin.buffer
     if stdout is None:
         # Only WorkResponses may reach Bazel on stdout: the protocol gets its own descriptor, and anything else
@@ -187,10 +199,10 @@ def serve(stdin=None, stdout=None) -> int:
         if command not in warmed:
             warmed.add(command)
             try:
-                _warm(command)
+                warm(command)
             except Exception:  # noqa: BLE001  (the child imports again and reports the error as its output)
                 traceback.print_exc()
-        code, output = _run_in_child(argv)
+        code, output = _run_in_child(argv, run)
         if code < 0:
             output += f"\naotc worker: the action's process was killed by signal {-code}\n"
             code = 1

@@ -69,6 +69,8 @@ def _aot_firmware_impl(ctx):
     size_txt = ctx.actions.declare_file(ctx.label.name + ".size.txt")
     has_budgets = ctx.attr.flash_budget or ctx.attr.ram_budget or ctx.attr.region_budgets
     problems = ctx.actions.declare_file(ctx.label.name + ".budget_problems.txt") if has_budgets else None
+
+    # One warm worker process forks per report (compiler/worker.py); the arguments go in a parameter file.
     args = [
         "--elf=" + elf.path,
         "--name=" + str(ctx.label),
@@ -85,9 +87,14 @@ def _aot_firmware_impl(ctx):
     ] + _region_args(board, placement, ctx.attr.region_budgets) + ["--model=%s=%s" % (m.prefix, m.report.path) for m in models]
     if problems:
         args.append("--problems_out=" + problems.path)
+    size_args = ctx.actions.args()
+    size_args.add_all(args)
+    size_args.use_param_file("@%s", use_always = True)
+    size_args.set_param_file_format("multiline")
     ctx.actions.run(
         executable = ctx.executable._elf_size,
-        arguments = args,
+        arguments = [size_args],
+        execution_requirements = {"supports-workers": "1"},
         inputs = depset([elf] + [m.report for m in models], transitive = [tools.files]),
         outputs = [size_json, size_txt] + ([problems] if problems else []),
         mnemonic = "AotSizeReport",

@@ -41,3 +41,26 @@ def test_no_archive_compiles_the_crt(tmp_path, monkeypatch):
     monkeypatch.setenv("AOT_CRT_DIR", str(crt))
     assert all(o.endswith(".o") for o in hostbuild.crt_objects())
     assert _run_probe(tmp_path) == 7
+
+
+def test_crt_key_is_remembered_only_for_files_older_than_a_timestamp_tick(tmp_path, monkeypatch):
+    crt = tmp_path / "crt"
+    _tiny_crt(crt)
+    monkeypatch.setenv("AOT_CRT_DIR", str(crt))
+    src = crt / "src" / "probe.c"
+    cc = hostbuild.compiler_command()
+    # Just written: hashed again on every call, never remembered (it could change within the same mtime tick).
+    hostbuild._key_memo.clear()
+    first = hostbuild._crt_key(cc)
+    assert hostbuild._key_memo == {} and hostbuild._crt_key(cc) == first
+    # An hour old: remembered, and the memo answers without reading the files.
+    old = os.stat(src).st_mtime_ns - 3600 * 10**9
+    for p in (src, crt / "include" / "aot" / "probe.h"):
+        os.utime(p, ns=(old, old))
+    key = hostbuild._crt_key(cc)
+    assert key == first and len(hostbuild._key_memo) == 1
+    # The same size, another (still old) mtime: a different file set, hashed again, so the change is seen.
+    _tiny_crt(crt, "int aot_probe(void) { return 9; }\n")
+    os.utime(src, ns=(old + 10**9, old + 10**9))
+    os.utime(crt / "include" / "aot" / "probe.h", ns=(old, old))
+    assert hostbuild._crt_key(cc) != first

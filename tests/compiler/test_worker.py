@@ -76,3 +76,27 @@ def test_worker_matches_one_shot_process(tmp_path):
     for d in (two, three):
         match, mismatch, errors = filecmp.cmpfiles(one, d, names, shallow=False)
         assert not mismatch and not errors, (d, mismatch, errors)
+
+
+def test_another_tool_in_the_worker_loop():
+    """serve(run=...) hosts another tool (the firmware size report): each request runs in its own fork, a
+    sys.exit("message") becomes exit code 1 with the message as the output, a state change in one request is not
+    seen by the next."""
+    seen = []
+
+    def tool(argv):
+        seen.append(argv[0])  # in the child only: the parent's list stays empty
+        if argv[0] == "over":
+            sys.exit("aot_firmware: flash budget exceeded")
+        print("report of", argv[0], "after", len(seen) - 1, "earlier requests")
+        return 0
+
+    stdin = io.BytesIO(_request(["ok"], 1) + _request(["over"], 2) + _request(["again"], 3))
+    stdout = io.BytesIO()
+    assert worker.serve(stdin, stdout, run=tool, warm=lambda _command: None) == 0
+    r = _responses(stdout.getvalue())
+    assert [x.get(worker._RESP_EXIT_CODE, 0) for x in r] == [0, 1, 0]
+    assert [x.get(worker._RESP_REQUEST_ID) for x in r] == [1, 2, 3]
+    assert "flash budget exceeded" in r[1][worker._RESP_OUTPUT]
+    assert r[2][worker._RESP_OUTPUT].strip() == "report of again after 0 earlier requests"
+    assert seen == []

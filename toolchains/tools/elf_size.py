@@ -234,5 +234,23 @@ def end_with(problems):
         sys.exit(text.rstrip("\n"))
 
 
+def run_action(argv: list) -> int:
+    """One size report with `argv` (the flags, no program name): what a fork of the worker runs per action."""
+    main(FLAGS(["elf_size"] + argv))
+    return 0
+
+
+def _warm(_command: str) -> None:
+    """Nothing more to import before the first fork: this module's imports are the whole tool."""
+
+
 if __name__ == "__main__":
-    app.run(main)
+    if sys.argv[1:] == ["--persistent_worker"]:
+        # A Bazel persistent worker (compiler/worker.py): one process imports the report's modules (the compiler's
+        # budgets and cost model among them) once, and forks a child per firmware's size report.
+        from compiler.worker import serve
+
+        sys.exit(serve(run=run_action, warm=_warm))
+    from compiler.worker import expand_params
+
+    app.run(main, argv=sys.argv[:1] + expand_params(sys.argv[1:]))
