@@ -15,6 +15,7 @@ The startup file stays out of it: its vector table is reached only through the l
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 
@@ -42,10 +43,27 @@ def main(argv=None):
     files = [os.path.abspath(f) for f in args.files]
     work = args.out + ".d"
     os.makedirs(work, exist_ok=True)
-    headers = [f for f in files if f.endswith(".h")]
+    # The model's, the reference data's and the main's files (generated, in Bazel's output tree) are copied into a
+    # directory of this image's own and compiled there: a directory of the output tree also holds other builds'
+    # files of the same names (the same model's header for another core), which a quoted #include would find
+    # first beside the including file, and which only a sandbox would hide.
+    own = os.path.join(work, "src")
+    shutil.rmtree(own, ignore_errors=True)
+    os.makedirs(own)
+    local = []
+    for f in files:
+        if "/crt/" in f:
+            local.append(f)
+            continue
+        target = os.path.join(own, os.path.basename(f))
+        if os.path.exists(target):
+            sys.exit(f"plain_build: two input files named {os.path.basename(f)}")
+        shutil.copyfile(f, target)
+        local.append(target)
+    headers = [f for f in local if f.endswith(".h")]
     # With --crt the CRT is the archive already built; its sources are not compiled again.
-    sources = [f for f in files if f.endswith(".c") and not (args.crt and "/crt/src/" in f)]
-    includes = sorted({os.path.dirname(h) for h in headers if "/crt/src/" not in h})
+    sources = [f for f in local if f.endswith(".c") and not (args.crt and "/crt/src/" in f)]
+    includes = [own]
     # The CRT's public headers as a user adds them: crt/include (its private headers sit beside its sources).
     includes += sorted({h[: h.index("/crt/include/") + len("/crt/include")] for h in headers if "/crt/include/" in h})
     flags = args.core_flags.split() + [args.opt, "-std=c99"] + [f"-I{d}" for d in includes]
