@@ -188,48 +188,67 @@ AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct a
  * columns x..x+3 of a row serve both pixels' three taps; stride 2: five columns, the middle one shared), through
  * two walking pointers per filter row that end the pair where the next one starts. */
 struct aot_dw3_k {
-    int16_t offset[8], lo[8], hi[8]; /* bytes 0.. (VLDRH immediates reach 254) */
-    int16_t w[9][8];                 /* bytes 48.. */
-    int32_t bias_e[4], bias_o[4], mult_e[4], mult_o[4], shift_e[4], shift_o[4]; /* bytes 192.. */
+    int16_t offset[8], lo[8], hi[8];                    /* bytes 0.. (VLDRH immediates reach 254) */
+    int16_t w[9][8];                                    /* bytes 48.. */
+    int32_t bias_e[4], bias_o[4], mult_e[4], mult_o[4]; /* bytes 192.. */
+    int32_t right_e[4], right_o[4];                     /* min(shift, 0): bytes 256.. */
+    int32_t left_e[4], left_o[4];                       /* max(shift, 0): bytes 288.. */
+    int32_t mask_e[4], mask_o[4];                       /* -1 where shift < 0: bytes 320.. */
 };
 
 #if defined(__OPTIMIZE__)
 /* The assembly form of a pair (aot_dw3_pairs_asm): QE, QO += X * the weight vector in W, with q6 the product. */
 #define AOT_DW3_MAC_ASM(QE, QO, X, W)                                                                                  \
-    "vmullb.s16 q6, " X ", " W "\n\t"                                                                                   \
+    "vmullb.s16 q6, " X ", " W "\n\t"                                                                                  \
     "vadd.i32 " QE ", " QE ", q6\n\t"                                                                                  \
-    "vmullt.s16 q6, " X ", " W "\n\t"                                                                                   \
+    "vmullt.s16 q6, " X ", " W "\n\t"                                                                                  \
     "vadd.i32 " QO ", " QO ", q6\n\t"
 
 /* Filter row at byte W of the block, stride 1: columns 0..3 at A, A + ch, A + 2 ch, A + 3 ch (t the second pointer;
  * A moved on to column 2, the next pair's column 0). */
 #define AOT_DW3_ROW1_ASM(A, W)                                                                                         \
     "vldrh.u16 q5, [%[k], #" W "]\n\t"                                                                                 \
-    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5") "add %[t], %[" A "], %[ch]\n\t"             \
-    "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM("q2", "q3", "q4", "q5") "vldrh.u16 q5, [%[k], #" W "+16]\n\t"           \
-        AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5") "add %[" A "], %[" A "], %[step]\n\t"                                  \
-    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM("q2", "q3", "q4", "q5") "vldrh.u16 q5, [%[k], #" W "+32]\n\t"       \
-        AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5") "add %[t], %[t], %[step]\n\t"                                          \
-    "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM("q2", "q3", "q4", "q5")
+    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM(                                                                    \
+        "q0", "q1", "q4", "q5") "add %[t], %[" A "], %[ch]\n\t"                                                        \
+                                "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(                                            \
+                                    "q2", "q3", "q4",                                                                  \
+                                    "q5") "vldrh.u16 q5, [%[k], #" W                                                   \
+                                          "+16]\n\t" AOT_DW3_MAC_ASM(                                                  \
+                                              "q0", "q1", "q4",                                                        \
+                                              "q5") "add %[" A "], %[" A "], %[step]\n\t"                              \
+                                                    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM(                    \
+                                                        "q2", "q3", "q4",                                              \
+                                                        "q5") "vldrh.u16 q5, [%[k], #" W                               \
+                                                              "+32]\n\t" AOT_DW3_MAC_ASM(                              \
+                                                                  "q0", "q1", "q4",                                    \
+                                                                  "q5") "add %[t], %[t], %[step]\n\t"                  \
+                                                                        "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(    \
+                                                                            "q2", "q3", "q4", "q5")
 
 /* Stride 2: columns 0..4 at A, A + ch, ..., A + 4 ch (A moved on to column 4, the next pair's column 0); w0 stays
  * in q7. */
 #define AOT_DW3_ROW2_ASM(A, W)                                                                                         \
     "vldrh.u16 q7, [%[k], #" W "]\n\t"                                                                                 \
-    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM("q0", "q1", "q4", "q7") "add %[t], %[" A "], %[ch]\n\t"             \
-    "vldrh.u16 q5, [%[k], #" W "+16]\n\t"                                                                              \
-    "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5") "add %[" A "], %[" A "], %[step]\n\t"           \
-    "vldrb.s16 q4, [%[" A "]]\n\t"                                                                                     \
-    "vldrh.u16 q5, [%[k], #" W "+32]\n\t" AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5") AOT_DW3_MAC_ASM("q2", "q3", "q4",   \
-                                                                                                 "q7")                \
-    "vldrh.u16 q7, [%[k], #" W "+16]\n\t"                                                                              \
-    "add %[t], %[t], %[step]\n\t"                                                                                      \
-    "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM("q2", "q3", "q4", "q7") "add %[" A "], %[" A "], %[step]\n\t"           \
-    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM("q2", "q3", "q4", "q5")
+    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM(                                                                    \
+        "q0", "q1", "q4",                                                                                              \
+        "q7") "add %[t], %[" A "], %[ch]\n\t"                                                                          \
+              "vldrh.u16 q5, [%[k], #" W "+16]\n\t"                                                                    \
+              "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(                                                              \
+                  "q0", "q1", "q4",                                                                                    \
+                  "q5") "add %[" A "], %[" A "], %[step]\n\t"                                                          \
+                        "vldrb.s16 q4, [%[" A "]]\n\t"                                                                 \
+                        "vldrh.u16 q5, [%[k], #" W "+32]\n\t" AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5") AOT_DW3_MAC_ASM( \
+                            "q2", "q3", "q4", "q7") "vldrh.u16 q7, [%[k], #" W "+16]\n\t"                              \
+                                                    "add %[t], %[t], %[step]\n\t"                                      \
+                                                    "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(                        \
+                                                        "q2", "q3", "q4", "q7") "add %[" A "], %[" A "], %[step]\n\t"  \
+                                                                                "vldrb.s16 q4, [%[" A                  \
+                                                                                "]]\n\t" AOT_DW3_MAC_ASM("q2", "q3",   \
+                                                                                                         "q4", "q5")
 
-/* The requantization (right shifts) of both pixels' sums (q0/q1 even/odd of the first, q2/q3 of the second), the
- * offset and the clamp, and the two stores. */
-#define AOT_DW3_OUT_ASM                                                                                                \
+/* The requantization of both pixels' sums (q0/q1 even/odd of the first, q2/q3 of the second) when every shift is
+ * a right shift (aot_mve_requant_right), then the offset and the clamp, and the two stores. */
+#define AOT_DW3_OUT_RIGHT_ASM                                                                                          \
     "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
     "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
     "vqrdmulh.s32 q2, q2, q5\n\t"                                                                                      \
@@ -243,7 +262,39 @@ struct aot_dw3_k {
     "vshr.s32 q6, q2, #31\n\t"                                                                                         \
     "vqadd.s32 q2, q2, q6\n\t"                                                                                         \
     "vshr.s32 q6, q3, #31\n\t"                                                                                         \
-    "vqadd.s32 q3, q3, q6\n\t"                                                                                         \
+    "vqadd.s32 q3, q3, q6\n\t" AOT_DW3_STORE_ASM
+
+/* The same for any shifts (aot_mve_requant: left shift first, the -1 fix-up masked to the right-shifted lanes). */
+#define AOT_DW3_OUT_ANY_ASM                                                                                            \
+    "vldrw.32 q5, [%[k], #288]\n\t"                                                                                    \
+    "vshl.s32 q0, q0, q5\n\t"                                                                                          \
+    "vshl.s32 q2, q2, q5\n\t"                                                                                          \
+    "vldrw.32 q5, [%[k], #304]\n\t"                                                                                    \
+    "vshl.s32 q1, q1, q5\n\t"                                                                                          \
+    "vshl.s32 q3, q3, q5\n\t"                                                                                          \
+    "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
+    "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
+    "vqrdmulh.s32 q2, q2, q5\n\t"                                                                                      \
+    "vldrw.32 q5, [%[k], #240]\n\t"                                                                                    \
+    "vqrdmulh.s32 q1, q1, q5\n\t"                                                                                      \
+    "vqrdmulh.s32 q3, q3, q5\n\t"                                                                                      \
+    "vldrw.32 q7, [%[k], #320]\n\t"                                                                                    \
+    "vshr.s32 q6, q0, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q0, q0, q6\n\t"                                                                                         \
+    "vshr.s32 q6, q2, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q2, q2, q6\n\t"                                                                                         \
+    "vldrw.32 q7, [%[k], #336]\n\t"                                                                                    \
+    "vshr.s32 q6, q1, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q1, q1, q6\n\t"                                                                                         \
+    "vshr.s32 q6, q3, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q3, q3, q6\n\t" AOT_DW3_STORE_ASM
+
+/* The rounding right shifts (min(shift, 0)), the narrowing to int16, offset, clamp and the stores. */
+#define AOT_DW3_STORE_ASM                                                                                              \
     "vldrw.32 q5, [%[k], #256]\n\t"                                                                                    \
     "vrshl.s32 q0, q0, q5\n\t"                                                                                         \
     "vrshl.s32 q2, q2, q5\n\t"                                                                                         \
@@ -254,13 +305,13 @@ struct aot_dw3_k {
     "vqmovnt.s32 q4, q1\n\t"                                                                                           \
     "vqmovnb.s32 q7, q2\n\t"                                                                                           \
     "vqmovnt.s32 q7, q3\n\t"                                                                                           \
-    "vldrh.16 q5, [%[k], #0]\n\t"                                                                                    \
+    "vldrh.16 q5, [%[k], #0]\n\t"                                                                                      \
     "vqadd.s16 q4, q4, q5\n\t"                                                                                         \
     "vqadd.s16 q7, q7, q5\n\t"                                                                                         \
-    "vldrh.16 q5, [%[k], #16]\n\t"                                                                                    \
+    "vldrh.16 q5, [%[k], #16]\n\t"                                                                                     \
     "vmax.s16 q4, q4, q5\n\t"                                                                                          \
     "vmax.s16 q7, q7, q5\n\t"                                                                                          \
-    "vldrh.16 q5, [%[k], #32]\n\t"                                                                                    \
+    "vldrh.16 q5, [%[k], #32]\n\t"                                                                                     \
     "vmin.s16 q4, q4, q5\n\t"                                                                                          \
     "vmin.s16 q7, q7, q5\n\t"                                                                                          \
     "vstrb.16 q4, [%[o]]\n\t"                                                                                          \
@@ -269,16 +320,14 @@ struct aot_dw3_k {
     "add %[o], %[o], %[ch]\n\t"
 
 /* One pair per iteration, n > 0 of them: the sums start at the bias (q0/q1, copied to q2/q3). */
-#define AOT_DW3_PAIRS_ASM(ROW)                                                                                         \
+#define AOT_DW3_PAIRS_ASM(ROW, OUT)                                                                                    \
     __asm__ volatile("1:\n\t"                                                                                          \
-                     "vldrw.32 q0, [%[k], #192]\n\t"                                                                    \
-                     "vldrw.32 q1, [%[k], #208]\n\t"                                                                    \
+                     "vldrw.32 q0, [%[k], #192]\n\t"                                                                   \
+                     "vldrw.32 q1, [%[k], #208]\n\t"                                                                   \
                      "vmov q2, q0\n\t"                                                                                 \
-                     "vmov q3, q1\n\t" ROW("a0", "48") ROW("a1", "96") ROW("a2", "144")                \
-                         AOT_DW3_OUT_ASM "subs %[n], %[n], #1\n\t"                                                     \
-                                         "bne 1b"                                                                      \
-                     : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [t] "=&l"(t), [o] "+l"(o),       \
-                       [n] "+r"(pairs)                                                                    \
+                     "vmov q3, q1\n\t" ROW("a0", "48") ROW("a1", "96") ROW("a2", "144") OUT "subs %[n], %[n], #1\n\t"  \
+                                                                                            "bne 1b"                   \
+                     : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [t] "=&l"(t), [o] "+l"(o), [n] "+r"(pairs)         \
                      : [k] "r"(&k), [step] "r"(step), [ch] "r"(ch)                                                     \
                      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
 #endif
@@ -347,16 +396,16 @@ AOT_ALWAYS_INLINE void aot_dw3_taps(const int8_t** pa, const int8_t** pb, int32_
 
 /* Requantized, offset, clamped and stored: 8 channels of one pixel from its even (ae) and odd (ao) sums.  The
  * offset is added after the saturating narrowing to int16 (VQADD.S16): a saturated lane stays beyond the clamp. */
-AOT_ALWAYS_INLINE void aot_dw3_out(int32x4_t ae, int32x4_t ao, const struct aot_dw3_k* k, int32_t offset,
-                                   int32_t lo, int32_t hi, int8_t* out, int right)
+AOT_ALWAYS_INLINE void aot_dw3_out(int32x4_t ae, int32x4_t ao, const struct aot_dw3_k* k, int32_t offset, int32_t lo,
+                                   int32_t hi, int8_t* out, int right)
 {
     int16x8_t h = vuninitializedq_s16();
     if (right) {
-        ae = aot_mve_requant_right(ae, vldrwq_s32(k->mult_e), vldrwq_s32(k->shift_e));
-        ao = aot_mve_requant_right(ao, vldrwq_s32(k->mult_o), vldrwq_s32(k->shift_o));
+        ae = aot_mve_requant_right(ae, vldrwq_s32(k->mult_e), vldrwq_s32(k->right_e));
+        ao = aot_mve_requant_right(ao, vldrwq_s32(k->mult_o), vldrwq_s32(k->right_o));
     } else {
-        ae = aot_mve_requant(ae, vldrwq_s32(k->mult_e), vldrwq_s32(k->shift_e));
-        ao = aot_mve_requant(ao, vldrwq_s32(k->mult_o), vldrwq_s32(k->shift_o));
+        ae = aot_mve_requant(ae, vldrwq_s32(k->mult_e), vaddq_s32(vldrwq_s32(k->right_e), vldrwq_s32(k->left_e)));
+        ao = aot_mve_requant(ao, vldrwq_s32(k->mult_o), vaddq_s32(vldrwq_s32(k->right_o), vldrwq_s32(k->left_o)));
     }
     h = vqmovnbq_s32(h, ae);
     h = vqmovntq_s32(h, ao);
@@ -390,15 +439,20 @@ AOT_ALWAYS_INLINE void aot_dw3_row_body(const struct aot_dw_geom* g, const struc
             vstrwq_s32(k.bias_o, b.val[1]);
             vstrwq_s32(k.mult_e, m.val[0]);
             vstrwq_s32(k.mult_o, m.val[1]);
-            vstrwq_s32(k.shift_e, s.val[0]);
-            vstrwq_s32(k.shift_o, s.val[1]);
+            const int32x4_t zero = vdupq_n_s32(0);
+            vstrwq_s32(k.right_e, vminq_s32(s.val[0], zero));
+            vstrwq_s32(k.right_o, vminq_s32(s.val[1], zero));
+            vstrwq_s32(k.left_e, vmaxq_s32(s.val[0], zero));
+            vstrwq_s32(k.left_o, vmaxq_s32(s.val[1], zero));
+            vstrwq_s32(k.mask_e, vshrq_n_s32(vminq_s32(s.val[0], zero), 31));
+            vstrwq_s32(k.mask_o, vshrq_n_s32(vminq_s32(s.val[1], zero), 31));
             for (t = 0; t < 9; t++) {
                 vst1q_s16(k.w[t], vldrbq_s16(wp));
                 wp += ch;
             }
         }
 #if defined(__OPTIMIZE__)
-        if (right && n >= 2) {
+        if (n >= 2) {
             /* (Unoptimised builds lack the registers.) */
             const int32_t step = 2 * ch;
             const int8_t* a0 = src;
@@ -406,29 +460,33 @@ AOT_ALWAYS_INLINE void aot_dw3_row_body(const struct aot_dw_geom* g, const struc
             const int8_t* a2 = a1 + row_step;
             const int8_t* t;
             int32_t pairs = n >> 1;
-            if (stride == 1) {
-                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM);
+            if (stride == 1 && right) {
+                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM, AOT_DW3_OUT_RIGHT_ASM);
+            } else if (stride == 1) {
+                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM, AOT_DW3_OUT_ANY_ASM);
+            } else if (right) {
+                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_RIGHT_ASM);
             } else {
-                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM);
+                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_ANY_ASM);
             }
         } else
 #endif
             for (i = n >> 1; i > 0; i--) {
-            const int8_t* a0 = src;
-            const int8_t* b0 = src + ch;
-            const int8_t* a1 = a0 + row_step;
-            const int8_t* b1 = b0 + row_step;
-            const int8_t* a2 = a1 + row_step;
-            const int8_t* b2 = b1 + row_step;
-            int32x4_t ae = vldrwq_s32(k.bias_e), ao = vldrwq_s32(k.bias_o), be = ae, bo = ao;
-            aot_dw3_taps(&a0, &b0, 2 * ch, k.w[0], &ae, &ao, &be, &bo, stride);
-            aot_dw3_taps(&a1, &b1, 2 * ch, k.w[3], &ae, &ao, &be, &bo, stride);
-            aot_dw3_taps(&a2, &b2, 2 * ch, k.w[6], &ae, &ao, &be, &bo, stride);
-            src = a0;
-            aot_dw3_out(ae, ao, &k, rq->out_offset, rq->act_min, rq->act_max, o, right);
-            aot_dw3_out(be, bo, &k, rq->out_offset, rq->act_min, rq->act_max, o + ch, right);
-            o += pair_out;
-        }
+                const int8_t* a0 = src;
+                const int8_t* b0 = src + ch;
+                const int8_t* a1 = a0 + row_step;
+                const int8_t* b1 = b0 + row_step;
+                const int8_t* a2 = a1 + row_step;
+                const int8_t* b2 = b1 + row_step;
+                int32x4_t ae = vldrwq_s32(k.bias_e), ao = vldrwq_s32(k.bias_o), be = ae, bo = ao;
+                aot_dw3_taps(&a0, &b0, 2 * ch, k.w[0], &ae, &ao, &be, &bo, stride);
+                aot_dw3_taps(&a1, &b1, 2 * ch, k.w[3], &ae, &ao, &be, &bo, stride);
+                aot_dw3_taps(&a2, &b2, 2 * ch, k.w[6], &ae, &ao, &be, &bo, stride);
+                src = a0;
+                aot_dw3_out(ae, ao, &k, rq->out_offset, rq->act_min, rq->act_max, o, right);
+                aot_dw3_out(be, bo, &k, rq->out_offset, rq->act_min, rq->act_max, o + ch, right);
+                o += pair_out;
+            }
         if (n & 1) {
             aot_dw_group8(g, rq, in_b, y0, x0 + (n - 1) * stride, c, out + (n - 1) * ch, 0, right);
         }
