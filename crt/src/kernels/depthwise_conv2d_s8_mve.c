@@ -181,12 +181,17 @@ AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct a
     }
 }
 
-/* The 3x3 form (dilation 1, stride_w 1 or 2, channels a multiple of 8): per 8-channel group of an output row the
- * nine weight vectors and the requantization constants split into even and odd channels are first copied to a
- * block on the stack (struct aot_dw3_k), so every later load of them is an immediate offset from one register;
- * then the pixel pairs go with the taps unrolled, each input vector loaded once per pair (stride 1: the four
- * columns x..x+3 of a row serve both pixels' three taps; stride 2: five columns, the middle one shared), through
- * two walking pointers per filter row that end the pair where the next one starts. */
+/* The 3x3 form (dilation 1, stride_w 1 or 2, channels a multiple of 8, optimised builds: the pair loop is
+ * assembly, which unoptimised builds lack the registers for).  The filter rows of an output row are three row
+ * pointers: input rows read in place when no window leaves the image sideways, else rows of a rolling band in
+ * scratch (each input row padded with the zero point and copied once, to the slot of its row number mod 3).  Per
+ * 8-channel group the nine weight vectors (widened to int16) and the requantization constants split into even and
+ * odd channels are first copied to a block on the stack (struct aot_dw3_k), so every later load of them is an
+ * immediate offset from one register; then the pixel pairs go in one assembly loop with the taps unrolled, each
+ * input vector loaded once per pair (stride 1: the four columns x..x+3 of a row serve both pixels' three taps;
+ * stride 2: five columns, the middle one shared).  An odd last pixel is the second of a pair that recomputes the
+ * one before it. */
+#if defined(__OPTIMIZE__)
 struct aot_dw3_k {
     int16_t offset[8], lo[8], hi[8];                    /* bytes 0.. (VLDRH immediates reach 254) */
     int16_t w[9][8];                                    /* bytes 48.. */
@@ -196,7 +201,6 @@ struct aot_dw3_k {
     int32_t mask_e[4], mask_o[4];                       /* -1 where shift < 0: bytes 320.. */
 };
 
-#if defined(__OPTIMIZE__)
 /* The assembly form of a pair (aot_dw3_pairs_asm): QE, QO += X * the weight vector in W, with q6 the product. */
 #define AOT_DW3_MAC_ASM(QE, QO, X, W)                                                                                  \
     "vmullb.s16 q6, " X ", " W "\n\t"                                                                                  \
@@ -328,191 +332,84 @@ struct aot_dw3_k {
                      "vmov q3, q1\n\t" ROW("a0", "48") ROW("a1", "96") ROW("a2", "144") OUT "subs %[n], %[n], #1\n\t"  \
                                                                                             "bne 1b"                   \
                      : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [t] "=&l"(t), [o] "+l"(o), [n] "+r"(pairs)         \
-                     : [k] "r"(&k), [step] "r"(step), [ch] "r"(ch)                                                     \
+                     : [k] "r"(kb), [step] "r"(step), [ch] "r"(ch)                                                     \
                      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
-#endif
 
-/* AE, AO (even and odd channels of one pixel) += the products of the 8 int16 lanes X and W.  The empty asm
- * pins each sum in its register after the add: otherwise GCC's reassociation of the unrolled sums computes all
- * products first and spills them. */
-#define AOT_DW3_MAC(AE, AO, X, W)                                                                                      \
-    do {                                                                                                               \
-        (AE) = vaddq_s32((AE), vmullbq_int_s16((X), (W)));                                                             \
-        (AO) = vaddq_s32((AO), vmulltq_int_s16((X), (W)));                                                             \
-        __asm__("" : "+w"(AE), "+w"(AO));                                                                              \
-    } while (0)
-
-/* One filter row ky of a pixel pair: pa at its column 0 and pb at its column 1 (both moved on to the next pair's). */
-AOT_ALWAYS_INLINE void aot_dw3_taps(const int8_t** pa, const int8_t** pb, int32_t step, const int16_t* w, int32x4_t* ae,
-                                    int32x4_t* ao, int32x4_t* be, int32x4_t* bo, int stride)
+/* `pairs` > 0 pixel pairs of 8 channels from filter rows a0, a1, a2 (each at the first window's left tap) to o. */
+AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a0, const int8_t* a1, const int8_t* a2,
+                                     int8_t* o, int32_t pairs, int32_t ch, int stride, int right)
 {
-    const int8_t* a = *pa;
-    const int8_t* b = *pb;
-    int16x8_t x, k;
-    if (stride == 1) {
-        /* columns 0 1 2 3: pixel a takes 0 1 2, pixel b 1 2 3 */
-        k = vld1q_s16(w);
-        x = vldrbq_s16(a);
-        AOT_DW3_MAC(*ae, *ao, x, k);
-        x = vldrbq_s16(b);
-        AOT_DW3_MAC(*be, *bo, x, k);
-        k = vld1q_s16(w + 8);
-        AOT_DW3_MAC(*ae, *ao, x, k);
-        a += step;
-        x = vldrbq_s16(a);
-        AOT_DW3_MAC(*be, *bo, x, k);
-        k = vld1q_s16(w + 16);
-        AOT_DW3_MAC(*ae, *ao, x, k);
-        b += step;
-        x = vldrbq_s16(b);
-        AOT_DW3_MAC(*be, *bo, x, k);
+    const int32_t step = 2 * ch;
+    const int8_t* t;
+    if (stride == 1 && right) {
+        AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM, AOT_DW3_OUT_RIGHT_ASM);
+    } else if (stride == 1) {
+        AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM, AOT_DW3_OUT_ANY_ASM);
+    } else if (right) {
+        AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_RIGHT_ASM);
     } else {
-        /* columns 0 1 2 3 4: pixel a takes 0 1 2, pixel b 2 3 4 */
-        k = vld1q_s16(w);
-        x = vldrbq_s16(a);
-        AOT_DW3_MAC(*ae, *ao, x, k);
-        k = vld1q_s16(w + 8);
-        x = vldrbq_s16(b);
-        AOT_DW3_MAC(*ae, *ao, x, k);
-        a += step;
-        x = vldrbq_s16(a);
-        k = vld1q_s16(w + 16);
-        AOT_DW3_MAC(*ae, *ao, x, k);
-        k = vld1q_s16(w);
-        AOT_DW3_MAC(*be, *bo, x, k);
-        b += step;
-        x = vldrbq_s16(b);
-        k = vld1q_s16(w + 8);
-        AOT_DW3_MAC(*be, *bo, x, k);
-        a += step;
-        x = vldrbq_s16(a);
-        k = vld1q_s16(w + 16);
-        AOT_DW3_MAC(*be, *bo, x, k);
-        b += step;
+        AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_ANY_ASM);
     }
-    *pa = a;
-    *pb = b;
 }
 
-/* Requantized, offset, clamped and stored: 8 channels of one pixel from its even (ae) and odd (ao) sums.  The
- * offset is added after the saturating narrowing to int16 (VQADD.S16): a saturated lane stays beyond the clamp. */
-AOT_ALWAYS_INLINE void aot_dw3_out(int32x4_t ae, int32x4_t ao, const struct aot_dw3_k* k, int32_t offset, int32_t lo,
-                                   int32_t hi, int8_t* out, int right)
+/* n >= 2 output pixels of a row from filter rows r0, r1, r2 (at the first window's left tap, channel 0). */
+AOT_ALWAYS_INLINE void aot_dw3_row_body(const int8_t* filter, const struct aot_mve_rq* rq, const int8_t* r0,
+                                        const int8_t* r1, const int8_t* r2, int8_t* out, int32_t n, int32_t ch,
+                                        int stride, int right)
 {
-    int16x8_t h = vuninitializedq_s16();
-    if (right) {
-        ae = aot_mve_requant_right(ae, vldrwq_s32(k->mult_e), vldrwq_s32(k->right_e));
-        ao = aot_mve_requant_right(ao, vldrwq_s32(k->mult_o), vldrwq_s32(k->right_o));
-    } else {
-        ae = aot_mve_requant(ae, vldrwq_s32(k->mult_e), vaddq_s32(vldrwq_s32(k->right_e), vldrwq_s32(k->left_e)));
-        ao = aot_mve_requant(ao, vldrwq_s32(k->mult_o), vaddq_s32(vldrwq_s32(k->right_o), vldrwq_s32(k->left_o)));
-    }
-    h = vqmovnbq_s32(h, ae);
-    h = vqmovntq_s32(h, ao);
-    h = vqaddq_n_s16(h, (int16_t)offset);
-    h = vminq_s16(vmaxq_s16(h, vdupq_n_s16((int16_t)lo)), vdupq_n_s16((int16_t)hi));
-    vstrbq_s16(out, h);
-}
-
-/* n output pixels of a row (x0: the input column of the first window's left tap, every window inside g), 3x3
- * taps, stride_w `stride` (a constant at each call site). */
-AOT_ALWAYS_INLINE void aot_dw3_row_body(const struct aot_dw_geom* g, const struct aot_mve_rq* rq, const int8_t* in_b,
-                                        int32_t y0, int32_t x0, int8_t* out, int32_t n, int stride, int right)
-{
-    const int32_t ch = g->channels;
-    const int32_t row_step = g->in_w * ch;
-    const int32_t pair_out = 2 * ch;
     struct aot_dw3_k k;
-    int32_t c;
+    const int32_t last = (n - 2) * stride * ch; /* the last pair's input offset */
+    int32_t c, t;
     vstrhq_s16(k.offset, vdupq_n_s16((int16_t)rq->out_offset));
     vstrhq_s16(k.lo, vdupq_n_s16((int16_t)rq->act_min));
     vstrhq_s16(k.hi, vdupq_n_s16((int16_t)rq->act_max));
     for (c = 0; c < ch; c += 8) {
-        const int8_t* src = in_b + (y0 * g->in_w + x0) * ch + c;
-        int8_t* o = out + c;
-        int32_t i, t;
-        {
-            const int8_t* wp = g->filter + c;
-            const int32x4x2_t b = vld2q_s32(rq->bias + c), m = vld2q_s32(rq->multiplier + c),
-                              s = vld2q_s32(rq->shift + c);
-            vstrwq_s32(k.bias_e, b.val[0]);
-            vstrwq_s32(k.bias_o, b.val[1]);
-            vstrwq_s32(k.mult_e, m.val[0]);
-            vstrwq_s32(k.mult_o, m.val[1]);
-            const int32x4_t zero = vdupq_n_s32(0);
-            vstrwq_s32(k.right_e, vminq_s32(s.val[0], zero));
-            vstrwq_s32(k.right_o, vminq_s32(s.val[1], zero));
+        const int8_t* wp = filter + c;
+        const int32x4x2_t b = vld2q_s32(rq->bias + c), m = vld2q_s32(rq->multiplier + c), s = vld2q_s32(rq->shift + c);
+        const int32x4_t zero = vdupq_n_s32(0);
+        vstrwq_s32(k.bias_e, b.val[0]);
+        vstrwq_s32(k.bias_o, b.val[1]);
+        vstrwq_s32(k.mult_e, m.val[0]);
+        vstrwq_s32(k.mult_o, m.val[1]);
+        vstrwq_s32(k.right_e, vminq_s32(s.val[0], zero));
+        vstrwq_s32(k.right_o, vminq_s32(s.val[1], zero));
+        if (!right) {
             vstrwq_s32(k.left_e, vmaxq_s32(s.val[0], zero));
             vstrwq_s32(k.left_o, vmaxq_s32(s.val[1], zero));
             vstrwq_s32(k.mask_e, vshrq_n_s32(vminq_s32(s.val[0], zero), 31));
             vstrwq_s32(k.mask_o, vshrq_n_s32(vminq_s32(s.val[1], zero), 31));
-            for (t = 0; t < 9; t++) {
-                vst1q_s16(k.w[t], vldrbq_s16(wp));
-                wp += ch;
-            }
         }
-#if defined(__OPTIMIZE__)
-        if (n >= 2) {
-            /* (Unoptimised builds lack the registers.) */
-            const int32_t step = 2 * ch;
-            const int8_t* a0 = src;
-            const int8_t* a1 = a0 + row_step;
-            const int8_t* a2 = a1 + row_step;
-            const int8_t* t;
-            int32_t pairs = n >> 1;
-            if (stride == 1 && right) {
-                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM, AOT_DW3_OUT_RIGHT_ASM);
-            } else if (stride == 1) {
-                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM, AOT_DW3_OUT_ANY_ASM);
-            } else if (right) {
-                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_RIGHT_ASM);
-            } else {
-                AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_ANY_ASM);
-            }
-        } else
-#endif
-            for (i = n >> 1; i > 0; i--) {
-                const int8_t* a0 = src;
-                const int8_t* b0 = src + ch;
-                const int8_t* a1 = a0 + row_step;
-                const int8_t* b1 = b0 + row_step;
-                const int8_t* a2 = a1 + row_step;
-                const int8_t* b2 = b1 + row_step;
-                int32x4_t ae = vldrwq_s32(k.bias_e), ao = vldrwq_s32(k.bias_o), be = ae, bo = ao;
-                aot_dw3_taps(&a0, &b0, 2 * ch, k.w[0], &ae, &ao, &be, &bo, stride);
-                aot_dw3_taps(&a1, &b1, 2 * ch, k.w[3], &ae, &ao, &be, &bo, stride);
-                aot_dw3_taps(&a2, &b2, 2 * ch, k.w[6], &ae, &ao, &be, &bo, stride);
-                src = a0;
-                aot_dw3_out(ae, ao, &k, rq->out_offset, rq->act_min, rq->act_max, o, right);
-                aot_dw3_out(be, bo, &k, rq->out_offset, rq->act_min, rq->act_max, o + ch, right);
-                o += pair_out;
-            }
+        for (t = 0; t < 9; t++) {
+            vst1q_s16(k.w[t], vldrbq_s16(wp));
+            wp += ch;
+        }
+        aot_dw3_pairs(&k, r0 + c, r1 + c, r2 + c, out + c, n >> 1, ch, stride, right);
         if (n & 1) {
-            aot_dw_group8(g, rq, in_b, y0, x0 + (n - 1) * stride, c, out + (n - 1) * ch, 0, right);
+            aot_dw3_pairs(&k, r0 + c + last, r1 + c + last, r2 + c + last, out + c + (n - 2) * ch, 1, ch, stride,
+                          right);
         }
     }
 }
 
-static void aot_dw3_row(const struct aot_dw_geom* geom, const struct aot_mve_rq* requant, const int8_t* in_b,
-                        int32_t y0, int32_t x0, int8_t* out, int32_t n, int right)
+static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* requant, const int8_t* r0, const int8_t* r1,
+                        const int8_t* r2, int8_t* out, int32_t n, int32_t ch, int32_t stride, int right)
 {
-    /* Local copies: the int8 stores cannot alias them. */
-    const struct aot_dw_geom gc = *geom;
-    const struct aot_mve_rq rc = *requant;
-    if (gc.stride_w == 1) {
+    const struct aot_mve_rq rc = *requant; /* a local copy: the int8 stores cannot alias it */
+    if (stride == 1) {
         if (right) {
-            aot_dw3_row_body(&gc, &rc, in_b, y0, x0, out, n, 1, 1);
+            aot_dw3_row_body(filter, &rc, r0, r1, r2, out, n, ch, 1, 1);
         } else {
-            aot_dw3_row_body(&gc, &rc, in_b, y0, x0, out, n, 1, 0);
+            aot_dw3_row_body(filter, &rc, r0, r1, r2, out, n, ch, 1, 0);
         }
     } else {
         if (right) {
-            aot_dw3_row_body(&gc, &rc, in_b, y0, x0, out, n, 2, 1);
+            aot_dw3_row_body(filter, &rc, r0, r1, r2, out, n, ch, 2, 1);
         } else {
-            aot_dw3_row_body(&gc, &rc, in_b, y0, x0, out, n, 2, 0);
+            aot_dw3_row_body(filter, &rc, r0, r1, r2, out, n, ch, 2, 0);
         }
     }
 }
+#endif
 
 #else
 
@@ -611,20 +508,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     const int32_t span_w = (filter_w - 1) * dilation_w;
     const int32_t band_w = (out_w - 1) * stride_w + span_w + 1;
     const int right = aot_mve_all_right(out_shift, channels);
-#if defined(__ARM_FEATURE_MVE)
-    const int fast3 = filter_h == 3 && filter_w == 3 && dilation_h == 1 && dilation_w == 1 &&
-                      (stride_w == 1 || stride_w == 2) && (channels & 7) == 0;
-#else
-    const int fast3 = 0;
-#endif
-    /* Output columns [ox_lo, ox_hi) have windows inside the image's width. */
-    const int32_t ox_lo0 = (pad_left + stride_w - 1) / stride_w;
-    const int32_t ox_lo = ox_lo0 < out_w ? ox_lo0 : out_w;
-    const int32_t last = in_w - 1 - span_w + pad_left;
-    const int32_t ox_hi0 = last < 0 ? 0 : last / stride_w + 1;
-    const int32_t ox_hi = ox_hi0 > out_w ? out_w : (ox_hi0 < ox_lo ? ox_lo : ox_hi0);
     int32_t b, oy;
-    (void)ox_hi; /* (the portable build has no 3x3 form) */
     rq.bias = bias;
     rq.multiplier = out_multiplier;
     rq.shift = out_shift;
@@ -633,6 +517,43 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     rq.act_min = act_min;
     rq.act_max = act_max;
     rq.add = 0;
+#if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
+    if (filter_h == 3 && filter_w == 3 && dilation_h == 1 && dilation_w == 1 && (stride_w == 1 || stride_w == 2) &&
+        (channels & 7) == 0 && out_w >= 2) {
+        /* In place when no window leaves the image sideways; else every filter row from the rolling band (the
+         * scratch holds filter_h rows of band_w pixels, as for the generic form). */
+        const int in_place = pad_left == 0 && band_w <= in_w;
+        const int32_t row_bytes = band_w * channels;
+        for (b = 0; b < batches; b++) {
+            const int8_t* in_b = input + b * in_h * in_w * channels;
+            int32_t held[3] = {-1 - in_h, -1 - in_h, -1 - in_h}; /* the input row in each slot (none yet) */
+            for (oy = 0; oy < out_h; oy++) {
+                const int32_t y0 = oy * stride_h - pad_top;
+                const int8_t* rows[3];
+                int32_t ky;
+                for (ky = 0; ky < 3; ky++) {
+                    const int32_t iy = y0 + ky;
+                    if (in_place && iy >= 0 && iy < in_h) {
+                        rows[ky] = in_b + iy * in_w * channels;
+                    } else {
+                        const int32_t slot = (iy % 3 + 3) % 3;
+                        int8_t* dst = scratch + slot * row_bytes;
+                        const int32_t tag = iy < 0 || iy >= in_h ? -1 : iy; /* all padding rows alike */
+                        if (held[slot] != tag) {
+                            aot_dw_band(dst, in_b, in_h, in_w, channels, iy, 1, 1, -pad_left, band_w,
+                                        (int8_t)input_zero_point);
+                            held[slot] = tag;
+                        }
+                        rows[ky] = dst;
+                    }
+                }
+                aot_dw3_row(filter, &rq, rows[0], rows[1], rows[2], output + (b * out_h + oy) * out_w * channels, out_w,
+                            channels, stride_w, right);
+            }
+        }
+        return;
+    }
+#endif
     g.filter = filter;
     g.in_h = in_h;
     g.in_w = in_w;
@@ -644,6 +565,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     g.dilation_w = dilation_w;
     g.zero_point = input_zero_point;
     band = g;
+    band.in_w = band_w;
     band.in_h = filter_h;
     band.dilation_h = 1;
     for (b = 0; b < batches; b++) {
@@ -651,40 +573,11 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
         for (oy = 0; oy < out_h; oy++) {
             const int32_t y0 = oy * stride_h - pad_top;
             int8_t* out_row = output + (b * out_h + oy) * out_w * channels;
-            const int inside_h = y0 >= 0 && y0 + span_h < in_h;
-            if (fast3 && inside_h) {
-#if defined(__ARM_FEATURE_MVE)
-                /* The windows inside the width straight from the input; those that leave it (the padding's first
-                 * and last columns) from a band of their own columns. */
-                if (ox_hi > ox_lo) {
-                    aot_dw3_row(&g, &rq, in_b, y0, ox_lo * stride_w - pad_left, out_row + ox_lo * channels,
-                                ox_hi - ox_lo, right);
-                }
-                if (ox_lo > 0) {
-                    band.in_w = (ox_lo - 1) * stride_w + span_w + 1;
-                    aot_dw_band(scratch, in_b, in_h, in_w, channels, y0, filter_h, dilation_h, -pad_left, band.in_w,
-                                (int8_t)input_zero_point);
-                    aot_dw_mve_row(&band, &rq, scratch, 0, 0, out_row, ox_lo, right);
-                }
-                if (ox_hi < out_w) {
-                    band.in_w = (out_w - 1 - ox_hi) * stride_w + span_w + 1;
-                    aot_dw_band(scratch, in_b, in_h, in_w, channels, y0, filter_h, dilation_h,
-                                ox_hi * stride_w - pad_left, band.in_w, (int8_t)input_zero_point);
-                    aot_dw_mve_row(&band, &rq, scratch, 0, 0, out_row + ox_hi * channels, out_w - ox_hi, right);
-                }
-#endif
-            } else if (inside_h && pad_left == 0 && band_w <= in_w) {
+            if (y0 >= 0 && y0 + span_h < in_h && pad_left == 0 && band_w <= in_w) {
                 aot_dw_mve_row(&g, &rq, in_b, y0, 0, out_row, out_w, right);
             } else {
-                band.in_w = band_w;
                 aot_dw_band(scratch, in_b, in_h, in_w, channels, y0, filter_h, dilation_h, -pad_left, band_w,
                             (int8_t)input_zero_point);
-#if defined(__ARM_FEATURE_MVE)
-                if (fast3) {
-                    aot_dw3_row(&band, &rq, scratch, 0, 0, out_row, out_w, right);
-                    continue;
-                }
-#endif
                 aot_dw_mve_row(&band, &rq, scratch, 0, 0, out_row, out_w, right);
             }
         }
