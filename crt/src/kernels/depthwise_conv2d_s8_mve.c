@@ -335,9 +335,11 @@ struct aot_dw3_k {
                      : [k] "r"(kb), [step] "r"(step), [ch] "r"(ch)                                                     \
                      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
 
-/* `pairs` > 0 pixel pairs of 8 channels from filter rows a0, a1, a2 (each at the first window's left tap) to o. */
-AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a0, const int8_t* a1, const int8_t* a2,
-                                     int8_t* o, int32_t pairs, int32_t ch, int stride, int right)
+/* `pairs` > 0 pixel pairs of 8 channels from filter rows a0, a1, a2 (each at the first window's left tap) to o.
+ * Not inlined: its two calls (the pairs, an odd last pixel) would duplicate the four loops. */
+static __attribute__((noinline)) void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a0, const int8_t* a1,
+                                                    const int8_t* a2, int8_t* o, int32_t pairs, int32_t ch, int stride,
+                                                    int right)
 {
     const int32_t step = 2 * ch;
     const int8_t* t;
@@ -352,10 +354,10 @@ AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a
     }
 }
 
-/* n >= 2 output pixels of a row from filter rows r0, r1, r2 (at the first window's left tap, channel 0). */
-AOT_ALWAYS_INLINE void aot_dw3_row_body(const int8_t* filter, const struct aot_mve_rq* rq, const int8_t* r0,
-                                        const int8_t* r1, const int8_t* r2, int8_t* out, int32_t n, int32_t ch,
-                                        int stride, int right)
+/* n >= 2 output pixels of a row from filter rows r0, r1, r2 (at the first window's left tap, channel 0).  One
+ * function for every stride and requantization form (chosen per pair loop), so the set-up is not duplicated. */
+static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const int8_t* r0, const int8_t* r1,
+                        const int8_t* r2, int8_t* out, int32_t n, int32_t ch, int stride, int right)
 {
     struct aot_dw3_k k;
     const int32_t last = (n - 2) * stride * ch; /* the last pair's input offset */
@@ -391,24 +393,6 @@ AOT_ALWAYS_INLINE void aot_dw3_row_body(const int8_t* filter, const struct aot_m
     }
 }
 
-static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* requant, const int8_t* r0, const int8_t* r1,
-                        const int8_t* r2, int8_t* out, int32_t n, int32_t ch, int32_t stride, int right)
-{
-    const struct aot_mve_rq rc = *requant; /* a local copy: the int8 stores cannot alias it */
-    if (stride == 1) {
-        if (right) {
-            aot_dw3_row_body(filter, &rc, r0, r1, r2, out, n, ch, 1, 1);
-        } else {
-            aot_dw3_row_body(filter, &rc, r0, r1, r2, out, n, ch, 1, 0);
-        }
-    } else {
-        if (right) {
-            aot_dw3_row_body(filter, &rc, r0, r1, r2, out, n, ch, 2, 1);
-        } else {
-            aot_dw3_row_body(filter, &rc, r0, r1, r2, out, n, ch, 2, 0);
-        }
-    }
-}
 #endif
 
 #else
