@@ -15,6 +15,9 @@
  * they read (dilation_h apart), each padded with the zero point to the width the row of windows spans, so every
  * window reads without bounds checks.  Scratch: filter_h * band_w * channels bytes, band_w =
  * (out_w - 1) * stride_w + (filter_w - 1) * dilation_w + 1 (none when no window leaves the image).
+ * MobileNet's layers (3x3, dilation 1, stride 1 or 2, channels a multiple of 8, at least 2 output columns) take a
+ * form of their own in optimised builds: a pixel pair per iteration of an assembly loop (aot_dw3_pairs below),
+ * about one instruction per MAC, with the same scratch used as a rolling band of padded rows.
  */
 #include "aot_sched.h"
 
