@@ -129,6 +129,50 @@ def test_depthwise_plane(tmp_path, case):
     assert _kernels(path, TARGET)[0] == "aot_depthwise_conv2d_s8_mve_plane"
 
 
+# The 3x3 form of aot_depthwise_conv2d_s8_mve (dilation 1, stride 1 or 2, channels a multiple of 8: MobileNet's
+# layers): channel counts 8 to 256, SAME (edge columns through their own band) and VALID, odd sizes, near-dead
+# channels (filter scales near zero: right shifts of 20 to 31) and left shifts.  On the host the portable path
+# checks the layouts and the band geometry; //tests/models:mve_dw3_exact_test runs the assembly under QEMU (with
+# 16 and 64 channels, stride 2 VALID, as well).
+DW3_CASES = [
+    # in_shape, stride, padding, scales ("near_dead", "extreme" or None: ordinary)
+    ((1, 9, 11, 8), 1, 0, None),
+    ((1, 10, 13, 24), 2, 0, "near_dead"),
+    ((1, 7, 9, 40), 1, 1, "near_dead"),
+    ((1, 6, 7, 256), 1, 0, "extreme"),
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(DW3_CASES)))
+def test_depthwise_3x3(tmp_path, case):
+    in_shape, stride, padding, kind = DW3_CASES[case]
+    oc = in_shape[3]
+    scales = None
+    if kind == "extreme":
+        scales = (EXTREME_SCALES * (oc // len(EXTREME_SCALES) + 1))[:oc]
+    elif kind == "near_dead":
+        scales = list(np.random.default_rng(case).uniform(0.002, 0.01, size=oc))
+        scales[::5] = np.resize([1e-10, 3e-8, 1e-6, 2e-5], len(scales[::5]))
+    b = _conv_model(
+        "DEPTHWISE_CONV_2D",
+        in_shape,
+        3,
+        3,
+        oc,
+        (stride, stride),
+        padding,
+        (1, 1),
+        act=3 if case % 2 else 0,
+        seed=70 + case,
+        filter_scales=scales,
+    )
+    path = b.save(tmp_path / "dw3.tflite")
+    assert not _plane_fits(in_shape, 3, 3, (stride, stride), padding, (1, 1))
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+    assert _kernels(path, TARGET)[0] == "aot_depthwise_conv2d_s8_mve"
+
+
 def test_plane_geometry():
     """KWS's 25x5 layers: planes 6 bytes wide (the right padding shared with the next row's left), 27 rows and 16
     bytes after them, windows of 15 bytes; a 6-wide image no longer fits one 16-byte load, and neither do dilated

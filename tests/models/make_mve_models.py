@@ -27,6 +27,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   predicated off), 3x3 VALID dilation 2 on 7 channels (K = 63 > 48: im2col rows), 5x5 SAME on one channel with
   ReLU6 (K = 25: both rows held in registers; two taps of padding), and the K = 45 layer again with the extreme
   scales (left shifts: the predicated tail of the one-block loop over the same weight layout).
+- mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 form (8, 16, 24, 40, 64 and 256
+  channels, stride 1 and 2, SAME and VALID, odd widths, near-dead channels and left shifts; dw3_model).
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
 """
 
@@ -164,7 +166,39 @@ def tail_model():
     return b
 
 
+def dw3_model():
+    """3x3 depthwise layers of the 3x3 form of aot_depthwise_conv2d_s8_mve (dilation 1, stride 1 or 2, channels a
+    multiple of 8): 8 to 256 channels, SAME (edge columns through a band, top and bottom rows through the full band)
+    and VALID, odd widths (a last single pixel), ordinary scales with ReLU6 or none, near-dead channels (scales
+    near zero: right shifts of 20 to 31) and the extreme scales (left shifts: the general requantization)."""
+    rng = np.random.default_rng(33)
+    b = ModelBuilder()
+
+    def near_dead(n):
+        s = rng.uniform(0.002, 0.01, size=n)
+        s[::5] = np.resize([1e-10, 3e-8, 1e-6, 2e-5], len(s[::5]))
+        return s
+
+    def extreme(n):
+        return (EXTREME_SCALES * (n // len(EXTREME_SCALES) + 1))[:n]
+
+    for name, shape, oshape, stride, valid, scales, out_q, act in (
+        ("c8_s1_same", [1, 9, 11, 8], [1, 9, 11, 8], 1, False, 8, (0.03, -128), 3),
+        ("c24_s2_same", [1, 10, 13, 24], [1, 5, 7, 24], 2, False, near_dead(24), (0.1, -3), 1),
+        ("c40_s1_valid", [1, 7, 9, 40], [1, 5, 7, 40], 1, True, near_dead(40), (0.2, 5), 0),
+        ("c64_s2_valid", [1, 13, 13, 64], [1, 6, 6, 64], 2, True, 64, (0.1, 2), 3),
+        ("c256_s1_same", [1, 6, 7, 256], [1, 6, 7, 256], 1, False, extreme(256), (0.2, 4), 0),
+        ("c16_s2_same", [1, 8, 9, 16], [1, 4, 5, 16], 2, False, extreme(16), (0.2, -6), 1),
+    ):
+        x = b.input(name + "_in", shape, "int8", 0.05, int(rng.integers(-20, 20)))
+        b.output(
+            _layer(b, rng, name, DW, x, oshape, (3, 3), scales, out_q, stride=(stride, stride), act=act, valid=valid)
+        )
+    return b
+
+
 def main():
+    dw3_model().save(os.path.join(HERE, "mve_dw3_int8.tflite"))
     layers_model().save(os.path.join(HERE, "mve_layers_int8.tflite"))
     plane_model().save(os.path.join(HERE, "mve_plane_int8.tflite"))
     tail_model().save(os.path.join(HERE, "mve_tail_int8.tflite"))

@@ -15,6 +15,9 @@
  * they read (dilation_h apart), each padded with the zero point to the width the row of windows spans, so every
  * window reads without bounds checks.  Scratch: filter_h * band_w * channels bytes, band_w =
  * (out_w - 1) * stride_w + (filter_w - 1) * dilation_w + 1 (none when no window leaves the image).
+ * MobileNet's layers (3x3, dilation 1, stride 1 or 2, channels a multiple of 8, at least 2 output columns) take a
+ * form of their own in optimised builds: a pixel pair per iteration of an assembly loop (aot_dw3_pairs below),
+ * about one instruction per MAC, with the same scratch used as a rolling band of padded rows.
  */
 #include "aot_sched.h"
 
@@ -181,6 +184,220 @@ AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct a
     }
 }
 
+/* The 3x3 form (dilation 1, stride_w 1 or 2, channels a multiple of 8, optimised builds: the pair loop is
+ * assembly, which unoptimised builds lack the registers for).  The filter rows of an output row are three row
+ * pointers: input rows read in place when no window leaves the image sideways, else rows of a rolling band in
+ * scratch (each input row padded with the zero point and copied once, to the slot of its row number mod 3).  Per
+ * 8-channel group the nine weight vectors (widened to int16) and the requantization constants split into even and
+ * odd channels are first copied to a block on the stack (struct aot_dw3_k), so every later load of them is an
+ * immediate offset from one register; then the pixel pairs go in one assembly loop with the taps unrolled, each
+ * input vector loaded once per pair (stride 1: the four columns x..x+3 of a row serve both pixels' three taps;
+ * stride 2: five columns, the middle one shared).  An odd last pixel is the second of a pair that recomputes the
+ * one before it. */
+#if defined(__OPTIMIZE__)
+struct aot_dw3_k {
+    int16_t offset[8], lo[8], hi[8];                    /* bytes 0.. (VLDRH immediates reach 254) */
+    int16_t w[9][8];                                    /* bytes 48.. */
+    int32_t bias_e[4], bias_o[4], mult_e[4], mult_o[4]; /* bytes 192.. */
+    int32_t right_e[4], right_o[4];                     /* min(shift, 0): bytes 256.. */
+    int32_t left_e[4], left_o[4];                       /* max(shift, 0): bytes 288.. */
+    int32_t mask_e[4], mask_o[4];                       /* -1 where shift < 0: bytes 320.. */
+};
+
+/* The assembly form of a pair (aot_dw3_pairs_asm): QE, QO += X * the weight vector in W, with q6 the product. */
+#define AOT_DW3_MAC_ASM(QE, QO, X, W)                                                                                  \
+    "vmullb.s16 q6, " X ", " W "\n\t"                                                                                  \
+    "vadd.i32 " QE ", " QE ", q6\n\t"                                                                                  \
+    "vmullt.s16 q6, " X ", " W "\n\t"                                                                                  \
+    "vadd.i32 " QO ", " QO ", q6\n\t"
+
+/* Filter row at byte W of the block, stride 1: columns 0..3 at A, A + ch, A + 2 ch, A + 3 ch (t the second pointer;
+ * A moved on to column 2, the next pair's column 0). */
+#define AOT_DW3_ROW1_ASM(A, W)                                                                                         \
+    "vldrh.u16 q5, [%[k], #" W "]\n\t"                                                                                 \
+    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM(                                                                    \
+        "q0", "q1", "q4", "q5") "add %[t], %[" A "], %[ch]\n\t"                                                        \
+                                "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(                                            \
+                                    "q2", "q3", "q4",                                                                  \
+                                    "q5") "vldrh.u16 q5, [%[k], #" W                                                   \
+                                          "+16]\n\t" AOT_DW3_MAC_ASM(                                                  \
+                                              "q0", "q1", "q4",                                                        \
+                                              "q5") "add %[" A "], %[" A "], %[step]\n\t"                              \
+                                                    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM(                    \
+                                                        "q2", "q3", "q4",                                              \
+                                                        "q5") "vldrh.u16 q5, [%[k], #" W                               \
+                                                              "+32]\n\t" AOT_DW3_MAC_ASM(                              \
+                                                                  "q0", "q1", "q4",                                    \
+                                                                  "q5") "add %[t], %[t], %[step]\n\t"                  \
+                                                                        "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(    \
+                                                                            "q2", "q3", "q4", "q5")
+
+/* Stride 2: columns 0..4 at A, A + ch, ..., A + 4 ch (A moved on to column 4, the next pair's column 0); w0 stays
+ * in q7. */
+#define AOT_DW3_ROW2_ASM(A, W)                                                                                         \
+    "vldrh.u16 q7, [%[k], #" W "]\n\t"                                                                                 \
+    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM(                                                                    \
+        "q0", "q1", "q4",                                                                                              \
+        "q7") "add %[t], %[" A "], %[ch]\n\t"                                                                          \
+              "vldrh.u16 q5, [%[k], #" W "+16]\n\t"                                                                    \
+              "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(                                                              \
+                  "q0", "q1", "q4",                                                                                    \
+                  "q5") "add %[" A "], %[" A "], %[step]\n\t"                                                          \
+                        "vldrb.s16 q4, [%[" A "]]\n\t"                                                                 \
+                        "vldrh.u16 q5, [%[k], #" W "+32]\n\t" AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5") AOT_DW3_MAC_ASM( \
+                            "q2", "q3", "q4", "q7") "vldrh.u16 q7, [%[k], #" W "+16]\n\t"                              \
+                                                    "add %[t], %[t], %[step]\n\t"                                      \
+                                                    "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(                        \
+                                                        "q2", "q3", "q4", "q7") "add %[" A "], %[" A "], %[step]\n\t"  \
+                                                                                "vldrb.s16 q4, [%[" A                  \
+                                                                                "]]\n\t" AOT_DW3_MAC_ASM("q2", "q3",   \
+                                                                                                         "q4", "q5")
+
+/* The requantization of both pixels' sums (q0/q1 even/odd of the first, q2/q3 of the second) when every shift is
+ * a right shift (aot_mve_requant_right), then the offset and the clamp, and the two stores. */
+#define AOT_DW3_OUT_RIGHT_ASM                                                                                          \
+    "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
+    "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
+    "vqrdmulh.s32 q2, q2, q5\n\t"                                                                                      \
+    "vldrw.32 q5, [%[k], #240]\n\t"                                                                                    \
+    "vqrdmulh.s32 q1, q1, q5\n\t"                                                                                      \
+    "vqrdmulh.s32 q3, q3, q5\n\t"                                                                                      \
+    "vshr.s32 q6, q0, #31\n\t"                                                                                         \
+    "vqadd.s32 q0, q0, q6\n\t"                                                                                         \
+    "vshr.s32 q6, q1, #31\n\t"                                                                                         \
+    "vqadd.s32 q1, q1, q6\n\t"                                                                                         \
+    "vshr.s32 q6, q2, #31\n\t"                                                                                         \
+    "vqadd.s32 q2, q2, q6\n\t"                                                                                         \
+    "vshr.s32 q6, q3, #31\n\t"                                                                                         \
+    "vqadd.s32 q3, q3, q6\n\t" AOT_DW3_STORE_ASM
+
+/* The same for any shifts (aot_mve_requant: left shift first, the -1 fix-up masked to the right-shifted lanes). */
+#define AOT_DW3_OUT_ANY_ASM                                                                                            \
+    "vldrw.32 q5, [%[k], #288]\n\t"                                                                                    \
+    "vshl.s32 q0, q0, q5\n\t"                                                                                          \
+    "vshl.s32 q2, q2, q5\n\t"                                                                                          \
+    "vldrw.32 q5, [%[k], #304]\n\t"                                                                                    \
+    "vshl.s32 q1, q1, q5\n\t"                                                                                          \
+    "vshl.s32 q3, q3, q5\n\t"                                                                                          \
+    "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
+    "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
+    "vqrdmulh.s32 q2, q2, q5\n\t"                                                                                      \
+    "vldrw.32 q5, [%[k], #240]\n\t"                                                                                    \
+    "vqrdmulh.s32 q1, q1, q5\n\t"                                                                                      \
+    "vqrdmulh.s32 q3, q3, q5\n\t"                                                                                      \
+    "vldrw.32 q7, [%[k], #320]\n\t"                                                                                    \
+    "vshr.s32 q6, q0, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q0, q0, q6\n\t"                                                                                         \
+    "vshr.s32 q6, q2, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q2, q2, q6\n\t"                                                                                         \
+    "vldrw.32 q7, [%[k], #336]\n\t"                                                                                    \
+    "vshr.s32 q6, q1, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q1, q1, q6\n\t"                                                                                         \
+    "vshr.s32 q6, q3, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q3, q3, q6\n\t" AOT_DW3_STORE_ASM
+
+/* The rounding right shifts (min(shift, 0)), the narrowing to int16, offset, clamp and the stores. */
+#define AOT_DW3_STORE_ASM                                                                                              \
+    "vldrw.32 q5, [%[k], #256]\n\t"                                                                                    \
+    "vrshl.s32 q0, q0, q5\n\t"                                                                                         \
+    "vrshl.s32 q2, q2, q5\n\t"                                                                                         \
+    "vldrw.32 q5, [%[k], #272]\n\t"                                                                                    \
+    "vrshl.s32 q1, q1, q5\n\t"                                                                                         \
+    "vrshl.s32 q3, q3, q5\n\t"                                                                                         \
+    "vqmovnb.s32 q4, q0\n\t"                                                                                           \
+    "vqmovnt.s32 q4, q1\n\t"                                                                                           \
+    "vqmovnb.s32 q7, q2\n\t"                                                                                           \
+    "vqmovnt.s32 q7, q3\n\t"                                                                                           \
+    "vldrh.16 q5, [%[k], #0]\n\t"                                                                                      \
+    "vqadd.s16 q4, q4, q5\n\t"                                                                                         \
+    "vqadd.s16 q7, q7, q5\n\t"                                                                                         \
+    "vldrh.16 q5, [%[k], #16]\n\t"                                                                                     \
+    "vmax.s16 q4, q4, q5\n\t"                                                                                          \
+    "vmax.s16 q7, q7, q5\n\t"                                                                                          \
+    "vldrh.16 q5, [%[k], #32]\n\t"                                                                                     \
+    "vmin.s16 q4, q4, q5\n\t"                                                                                          \
+    "vmin.s16 q7, q7, q5\n\t"                                                                                          \
+    "vstrb.16 q4, [%[o]]\n\t"                                                                                          \
+    "add %[o], %[o], %[ch]\n\t"                                                                                        \
+    "vstrb.16 q7, [%[o]]\n\t"                                                                                          \
+    "add %[o], %[o], %[ch]\n\t"
+
+/* One pair per iteration, n > 0 of them: the sums start at the bias (q0/q1, copied to q2/q3). */
+#define AOT_DW3_PAIRS_ASM(ROW, OUT)                                                                                    \
+    __asm__ volatile("1:\n\t"                                                                                          \
+                     "vldrw.32 q0, [%[k], #192]\n\t"                                                                   \
+                     "vldrw.32 q1, [%[k], #208]\n\t"                                                                   \
+                     "vmov q2, q0\n\t"                                                                                 \
+                     "vmov q3, q1\n\t" ROW("a0", "48") ROW("a1", "96") ROW("a2", "144") OUT "subs %[n], %[n], #1\n\t"  \
+                                                                                            "bne 1b"                   \
+                     : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [t] "=&l"(t), [o] "+l"(o), [n] "+r"(pairs)         \
+                     : [k] "r"(kb), [step] "r"(step), [ch] "r"(ch)                                                     \
+                     : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
+
+/* `pairs` > 0 pixel pairs of 8 channels from filter rows a0, a1, a2 (each at the first window's left tap) to o.
+ * Not inlined: its two calls (the pairs, an odd last pixel) would duplicate the four loops. */
+static __attribute__((noinline)) void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a0, const int8_t* a1,
+                                                    const int8_t* a2, int8_t* o, int32_t pairs, int32_t ch, int stride,
+                                                    int right)
+{
+    const int32_t step = 2 * ch;
+    const int8_t* t;
+    if (stride == 1 && right) {
+        AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM, AOT_DW3_OUT_RIGHT_ASM);
+    } else if (stride == 1) {
+        AOT_DW3_PAIRS_ASM(AOT_DW3_ROW1_ASM, AOT_DW3_OUT_ANY_ASM);
+    } else if (right) {
+        AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_RIGHT_ASM);
+    } else {
+        AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_ANY_ASM);
+    }
+}
+
+/* n >= 2 output pixels of a row from filter rows r0, r1, r2 (at the first window's left tap, channel 0).  One
+ * function for every stride and requantization form (chosen per pair loop), so the set-up is not duplicated. */
+static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const int8_t* r0, const int8_t* r1,
+                        const int8_t* r2, int8_t* out, int32_t n, int32_t ch, int stride, int right)
+{
+    struct aot_dw3_k k;
+    const int32_t last = (n - 2) * stride * ch; /* the last pair's input offset */
+    int32_t c, t;
+    vstrhq_s16(k.offset, vdupq_n_s16((int16_t)rq->out_offset));
+    vstrhq_s16(k.lo, vdupq_n_s16((int16_t)rq->act_min));
+    vstrhq_s16(k.hi, vdupq_n_s16((int16_t)rq->act_max));
+    for (c = 0; c < ch; c += 8) {
+        const int8_t* wp = filter + c;
+        const int32x4x2_t b = vld2q_s32(rq->bias + c), m = vld2q_s32(rq->multiplier + c), s = vld2q_s32(rq->shift + c);
+        const int32x4_t zero = vdupq_n_s32(0);
+        vstrwq_s32(k.bias_e, b.val[0]);
+        vstrwq_s32(k.bias_o, b.val[1]);
+        vstrwq_s32(k.mult_e, m.val[0]);
+        vstrwq_s32(k.mult_o, m.val[1]);
+        vstrwq_s32(k.right_e, vminq_s32(s.val[0], zero));
+        vstrwq_s32(k.right_o, vminq_s32(s.val[1], zero));
+        if (!right) {
+            vstrwq_s32(k.left_e, vmaxq_s32(s.val[0], zero));
+            vstrwq_s32(k.left_o, vmaxq_s32(s.val[1], zero));
+            vstrwq_s32(k.mask_e, vshrq_n_s32(vminq_s32(s.val[0], zero), 31));
+            vstrwq_s32(k.mask_o, vshrq_n_s32(vminq_s32(s.val[1], zero), 31));
+        }
+        for (t = 0; t < 9; t++) {
+            vst1q_s16(k.w[t], vldrbq_s16(wp));
+            wp += ch;
+        }
+        aot_dw3_pairs(&k, r0 + c, r1 + c, r2 + c, out + c, n >> 1, ch, stride, right);
+        if (n & 1) {
+            aot_dw3_pairs(&k, r0 + c + last, r1 + c + last, r2 + c + last, out + c + (n - 2) * ch, 1, ch, stride,
+                          right);
+        }
+    }
+}
+
+#endif
+
 #else
 
 /* Portable: the same arithmetic, channel by channel, for one or two output pixels (bounds are checked, though the
@@ -242,6 +459,29 @@ static void aot_dw_mve_row(const struct aot_dw_geom* geom, const struct aot_mve_
     }
 }
 
+/* The filter_h rows of a band in scratch (row ky: input row y0 + ky * dilation_h; band column j: input column
+ * xs + j, for j in [0, w)), the zero point wherever that is outside the image. */
+static void aot_dw_band(int8_t* scratch, const int8_t* in_b, int32_t in_h, int32_t in_w, int32_t channels, int32_t y0,
+                        int32_t filter_h, int32_t dilation_h, int32_t xs, int32_t w, int8_t zero_point)
+{
+    const int32_t row_bytes = w * channels;
+    const int32_t lo = -xs < 0 ? 0 : (-xs < w ? -xs : w);
+    const int32_t hi0 = in_w - xs;
+    const int32_t hi = hi0 > w ? w : (hi0 < lo ? lo : hi0);
+    int32_t ky;
+    for (ky = 0; ky < filter_h; ky++) {
+        const int32_t iy = y0 + ky * dilation_h;
+        int8_t* dst = scratch + ky * row_bytes;
+        if (iy < 0 || iy >= in_h) {
+            aot_mve_fill(dst, row_bytes, zero_point);
+        } else {
+            aot_mve_fill(dst, lo * channels, zero_point);
+            aot_mve_copy(dst + lo * channels, in_b + (iy * in_w + xs + lo) * channels, (hi - lo) * channels);
+            aot_mve_fill(dst + hi * channels, (w - hi) * channels, zero_point);
+        }
+    }
+}
+
 void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels,
                                  const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                                  int8_t* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
@@ -264,6 +504,43 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     rq.act_min = act_min;
     rq.act_max = act_max;
     rq.add = 0;
+#if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
+    if (filter_h == 3 && filter_w == 3 && dilation_h == 1 && dilation_w == 1 && (stride_w == 1 || stride_w == 2) &&
+        (channels & 7) == 0 && out_w >= 2) {
+        /* In place when no window leaves the image sideways; else every filter row from the rolling band (the
+         * scratch holds filter_h rows of band_w pixels, as for the generic form). */
+        const int in_place = pad_left == 0 && band_w <= in_w;
+        const int32_t row_bytes = band_w * channels;
+        for (b = 0; b < batches; b++) {
+            const int8_t* in_b = input + b * in_h * in_w * channels;
+            int32_t held[3] = {-1 - in_h, -1 - in_h, -1 - in_h}; /* the input row in each slot (none yet) */
+            for (oy = 0; oy < out_h; oy++) {
+                const int32_t y0 = oy * stride_h - pad_top;
+                const int8_t* rows[3];
+                int32_t ky;
+                for (ky = 0; ky < 3; ky++) {
+                    const int32_t iy = y0 + ky;
+                    if (in_place && iy >= 0 && iy < in_h) {
+                        rows[ky] = in_b + iy * in_w * channels;
+                    } else {
+                        const int32_t slot = (iy % 3 + 3) % 3;
+                        int8_t* dst = scratch + slot * row_bytes;
+                        const int32_t tag = iy < 0 || iy >= in_h ? -1 : iy; /* all padding rows alike */
+                        if (held[slot] != tag) {
+                            aot_dw_band(dst, in_b, in_h, in_w, channels, iy, 1, 1, -pad_left, band_w,
+                                        (int8_t)input_zero_point);
+                            held[slot] = tag;
+                        }
+                        rows[ky] = dst;
+                    }
+                }
+                aot_dw3_row(filter, &rq, rows[0], rows[1], rows[2], output + (b * out_h + oy) * out_w * channels, out_w,
+                            channels, stride_w, right);
+            }
+        }
+        return;
+    }
+#endif
     g.filter = filter;
     g.in_h = in_h;
     g.in_w = in_w;
@@ -286,24 +563,8 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
             if (y0 >= 0 && y0 + span_h < in_h && pad_left == 0 && band_w <= in_w) {
                 aot_dw_mve_row(&g, &rq, in_b, y0, 0, out_row, out_w, right);
             } else {
-                /* The band: row ky is input row y0 + ky * dilation_h, band column j input column j - pad_left. */
-                const int32_t row_bytes = band_w * channels;
-                const int32_t lo = pad_left < band_w ? pad_left : band_w;
-                const int32_t hi0 = in_w + pad_left;
-                const int32_t hi = hi0 > band_w ? band_w : (hi0 < lo ? lo : hi0);
-                int32_t ky;
-                for (ky = 0; ky < filter_h; ky++) {
-                    const int32_t iy = y0 + ky * dilation_h;
-                    int8_t* dst = scratch + ky * row_bytes;
-                    if (iy < 0 || iy >= in_h) {
-                        aot_mve_fill(dst, row_bytes, (int8_t)input_zero_point);
-                    } else {
-                        aot_mve_fill(dst, lo * channels, (int8_t)input_zero_point);
-                        aot_mve_copy(dst + lo * channels, in_b + (iy * in_w + lo - pad_left) * channels,
-                                     (hi - lo) * channels);
-                        aot_mve_fill(dst + hi * channels, (band_w - hi) * channels, (int8_t)input_zero_point);
-                    }
-                }
+                aot_dw_band(scratch, in_b, in_h, in_w, channels, y0, filter_h, dilation_h, -pad_left, band_w,
+                            (int8_t)input_zero_point);
                 aot_dw_mve_row(&band, &rq, scratch, 0, 0, out_row, out_w, right);
             }
         }
