@@ -10,8 +10,9 @@ RESHAPE targets, axes) staying as stored.  Operators whose inputs keep their sha
 Shape rules exist for the operators such front ends and classifiers use: element-wise unary and broadcasting binary
 operators, FULLY_CONNECTED, RESHAPE (a -1 in its target takes the new size; a fully specified target must still
 match), CONCATENATION, the reductions (MEAN, SUM, REDUCE_MAX/MIN/PROD) with constant axes, SQUEEZE, EXPAND_DIMS,
-PAD with constant paddings, TRANSPOSE with a constant permutation, BATCH_MATMUL, and the NHWC windows (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE/MAX_POOL_2D).  Any other
-operator a changed shape reaches is refused with one paragraph naming it.
+PAD with constant paddings, TRANSPOSE with a constant permutation, BATCH_MATMUL, and the NHWC windows (CONV_2D,
+DEPTHWISE_CONV_2D, AVERAGE/MAX_POOL_2D).  Any other operator a changed shape reaches is refused with one paragraph
+naming it.
 
 `rewrite_shapes` writes the propagated shapes back into the flatbuffer: TFLite Micro, the oracle, then runs the model
 at the chosen size (its kernels check the shapes they depend on in Prepare).
