@@ -87,5 +87,14 @@ def test_checker_skips_with_a_message_when_the_cache_is_empty(tmp_path, capsys):
     assert "SKIPPED" in capsys.readouterr().out
 
 
+def test_manifest_md_is_generated_from_manifest_json():
+    import manifest_md
+
+    with open(manifest_md.MANIFEST_JSON) as f:
+        want = manifest_md.render(json.load(f))
+    with open(manifest_md.MANIFEST_MD) as f:
+        assert f.read() == want, "tests/wild/MANIFEST.md is stale: run python tests/wild/manifest_md.py"
+
+
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q", "-p", "no:cacheprovider"]))
