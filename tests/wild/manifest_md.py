@@ -49,7 +49,7 @@ def render(doc: dict) -> str:
         "`tests/wild/wild_conformance.py` compiles each one, runs it on the host and compares it with TFLite Micro",
         "(bit-exact) or onnxruntime; the outcomes below are the last full run's (`--update_expect`). A model recorded",
         "`ok` that stops passing fails the run. `//tests/wild:wild_conformance_test` checks a sample in CI: one model",
-        "per operator/input signature, files up to 1.5 MB (`--ci_sample`).",
+        "per operator/input signature, files up to 1.25 MB (`--ci_sample`).",
         "",
         f"{len(models)} models: {len(checked)} checked, {len(models) - len(checked)} listed but skipped "
         f"(too large for a microcontroller). Identical files that other packages also ship are listed once.",
