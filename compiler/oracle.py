@@ -16,6 +16,13 @@ def tflm_available() -> bool:
         return False
 
 
+def tflm_arena_bytes(model_path: str) -> int:
+    """The interpreter's tensor arena: ten times the model, at least 16 MiB. A float model with large activations
+    (a 256x256x3 image) needs more than its file size suggests, and an arena too small makes TFLite Micro fail to
+    allocate, which would pass for "TFLite Micro cannot run this model"; host memory it never touches costs nothing."""
+    return max(os.path.getsize(model_path) * 10, 16 << 20)
+
+
 def _interpreter(model_path: str):
     try:
         from tflite_micro.python.tflite_micro import runtime
@@ -24,8 +31,7 @@ def _interpreter(model_path: str):
             f"The tflite_micro package is not available ({e}); it is needed to compute expected outputs of TFLite "
             "models. Install the pinned oracles with `pip install 'aot-rules[oracles]'`."
         ) from None
-    arena = max(os.path.getsize(model_path) * 10, 1 << 20)
-    return runtime.Interpreter.from_file(model_path, arena_size=arena)
+    return runtime.Interpreter.from_file(model_path, arena_size=tflm_arena_bytes(model_path))
 
 
 def tflm_outputs(model_path: str, cases: list, num_outputs: int) -> list:

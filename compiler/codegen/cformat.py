@@ -27,6 +27,17 @@ def float_literal(v) -> str:
     return s + "f"
 
 
+def _float_items(flat: np.ndarray) -> list:
+    """float_literal of every element, in one pass: the finiteness check is vectorized and each element is already
+    a float32 scalar (large float models have ~10^6 weights; this is most of their code generation time)."""
+    f32 = np.asarray(flat, dtype=np.float32)
+    bad = ~np.isfinite(f32)
+    if bad.any():
+        float_literal(f32[bad][0])  # raises NonFiniteConstant with the value
+    fmt = np.format_float_scientific
+    return [fmt(v, unique=True, trim="0", exp_digits=2) + "f" for v in f32]
+
+
 def literal(v, ctype: str) -> str:
     return float_literal(v) if ctype == "float" else int_literal(v)
 
@@ -35,7 +46,10 @@ def array_body(values: np.ndarray, ctype: str, per_line: int = None) -> list:
     flat = np.asarray(values).reshape(-1)
     if per_line is None:
         per_line = {"float": 6, "int32_t": 8}.get(ctype, 16)
-    items = [literal(v, ctype) for v in flat.tolist()]
+    if ctype == "float":
+        items = _float_items(flat)
+    else:
+        items = [int_literal(v) for v in flat.tolist()]
     lines = []
     for i in range(0, len(items), per_line):
         lines.append("    " + ", ".join(items[i : i + per_line]) + ",")

@@ -73,6 +73,17 @@ def load_onnx(path: str, dims: dict = None, frozen: dict = None, input_shapes: d
     return read_onnx(model, name, dims or {}, frozen or {}, input_shapes or {})
 
 
+def _negative_dims_unknown(g) -> None:
+    """Some exporters (paddle2onnx) write -1 for a dynamic dimension of a graph input or output, where ONNX has an
+    unnamed dimension; onnxruntime reads it so. Read it so too: it is then pinned like any unknown dimension
+    (--input_shape), instead of the file being called malformed."""
+    for vi in list(g.input) + list(g.output) + list(g.value_info):
+        if vi.type.HasField("tensor_type") and vi.type.tensor_type.HasField("shape"):
+            for d in vi.type.tensor_type.shape.dim:
+                if d.HasField("dim_value") and d.dim_value < 0:
+                    d.Clear()
+
+
 def read_onnx(
     model, source_name: str = "model", dims: dict = None, frozen: dict = None, input_shapes: dict = None
 ) -> Graph:
@@ -82,8 +93,18 @@ def read_onnx(
     return _Reader(model, source_name, dims or {}, frozen or {}, input_shapes or {}).run()
 
 
+# The standard opset given to a model made only of ONNX-ML operators (onnx_ml.py rewrites them into standard ones).
+_ML_ONLY_OPSET = 17
+
+
 class _Reader:
     def __init__(self, model, source_name: str, dims: dict, frozen: dict = None, input_shapes: dict = None):
+        if not any(o.domain in ("", "ai.onnx") for o in model.opset_import) and all(
+            n.domain == "ai.onnx.ml" for n in model.graph.node
+        ):
+            # A model of ONNX-ML operators only (onnxruntime's logreg_iris.onnx) imports no standard opset: none of
+            # its nodes reads one, but the standard operators onnx_ml.py rewrites them into need one.
+            model.opset_import.append(onnx.helper.make_opsetid("", _ML_ONLY_OPSET))
         self.model = model
         self.source = source_name
         self.dims = dims
@@ -120,6 +141,7 @@ class _Reader:
 
     # --- steps --------------------------------------------------------------------------------------------------
     def run(self) -> Graph:
+        _negative_dims_unknown(self.model.graph)
         check_model(self.model, self.source)  # graph structure, constants, attributes, limits (onnx_validate)
         g = self.model.graph
         for imp in self.model.opset_import:

@@ -413,7 +413,9 @@ def check_model(model, source: str) -> None:
         raise CompileError(f"'{source}' declares no graph outputs; a model needs at least one.")
     for vi in g.input:
         _check_value_info(vi, "Model input")
+    _check_constants(g, source)
+    # Nodes before outputs: an output that is not a tensor comes from an operator that is refused by name
+    # (ONNX-ML's ZipMap writes a sequence of maps), which says more than the output's type.
+    _check_nodes(model, g, source, versions[0])
     for vi in g.output:
         _check_value_info(vi, "Model output")
-    _check_constants(g, source)
-    _check_nodes(model, g, source, versions[0])

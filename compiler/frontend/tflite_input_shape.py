@@ -10,8 +10,9 @@ RESHAPE targets, axes) staying as stored.  Operators whose inputs keep their sha
 Shape rules exist for the operators such front ends and classifiers use: element-wise unary and broadcasting binary
 operators, FULLY_CONNECTED, RESHAPE (a -1 in its target takes the new size; a fully specified target must still
 match), CONCATENATION, the reductions (MEAN, SUM, REDUCE_MAX/MIN/PROD) with constant axes, SQUEEZE, EXPAND_DIMS,
-PAD with constant paddings, and the NHWC windows (CONV_2D, DEPTHWISE_CONV_2D, AVERAGE/MAX_POOL_2D).  Any other
-operator a changed shape reaches is refused with one paragraph naming it.
+PAD with constant paddings, TRANSPOSE with a constant permutation, BATCH_MATMUL, and the NHWC windows (CONV_2D,
+DEPTHWISE_CONV_2D, AVERAGE/MAX_POOL_2D).  Any other operator a changed shape reaches is refused with one paragraph
+naming it.
 
 `rewrite_shapes` writes the propagated shapes back into the flatbuffer: TFLite Micro, the oracle, then runs the model
 at the chosen size (its kernels check the shapes they depend on in Prepare).
@@ -117,6 +118,16 @@ def _window(op, shape):
     return [(shape[0], out(shape[1], kh, sh, dh), out(shape[2], kw, sw, dw), channels)]
 
 
+def _batch_matmul(op, a, b):
+    if len(a) < 2 or len(b) < 2:
+        raise _Refuse(f"its operands {list(a)} and {list(b)} are not matrices")
+    m, k = (a[-1], a[-2]) if op.options.get("AdjX") else (a[-2], a[-1])
+    k2, n = (b[-1], b[-2]) if op.options.get("AdjY") else (b[-2], b[-1])
+    if k != k2:
+        raise _Refuse(f"its operands {list(a)} and {list(b)} no longer agree on the inner dimension")
+    return [_broadcast(a[:-2], b[:-2]) + (m, n)]
+
+
 def _out_shapes(op, shapes):
     """New output shapes of `op` given its inputs' shapes (None for an omitted input)."""
     k, x = op.kind, shapes[0]
@@ -144,6 +155,13 @@ def _out_shapes(op, shapes):
         axis = int(_const(op, 1, "axis operand")[0])
         axis = axis % (len(x) + 1)
         return [tuple(x[:axis]) + (1,) + tuple(x[axis:])]
+    if k == "TRANSPOSE":
+        perm = [int(p) % len(x) for p in _const(op, 1, "permutation operand")]
+        if sorted(perm) != list(range(len(x))):
+            raise _Refuse(f"its permutation {perm} does not fit the input's rank {len(x)}")
+        return [tuple(x[p] for p in perm)]
+    if k == "BATCH_MATMUL":
+        return _batch_matmul(op, x, shapes[1])
     if k in ("PAD", "PADV2"):
         pads = _const(op, 1, "paddings operand").reshape(-1, 2)
         return [tuple(int(d + a + b) for d, (a, b) in zip(x, pads))]

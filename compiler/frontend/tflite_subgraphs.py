@@ -144,10 +144,20 @@ def _expand(ops, subgraphs, tensors, used, stack) -> list:
                 _require_like(op, f"subgraph {sg.index}", list(zip(operands, sg_in)) + list(zip(sg_out, results)))
                 branches.append((sg, sg_in, sg_out))
             (tsg, t_in, t_out), (esg, e_in, e_out) = branches
+            # A constant operand becomes the constant of each branch's input, as it is in TFLite Micro (which
+            # copies it in): a converter passes weights into an IF this way (openWakeWord's classifiers, whose
+            # FULLY_CONNECTED in the branch needs constant weights). Only the other operands are copied.
+            varying = [j for j, t in enumerate(operands) if t.data is None]
+            for j, t in enumerate(operands):
+                if t.data is not None:
+                    for branch_in in (t_in[j], e_in[j]):
+                        branch_in.data = t.data
+                        branch_in.quant = branch_in.quant or t.quant
+            passed = [operands[j] for j in varying]
             out += (
-                [_marker("IF", op, [cond] + operands, t_in)]
+                [_marker("IF", op, [cond] + passed, [t_in[j] for j in varying])]
                 + _expand(tsg.ops, subgraphs, tensors, used, stack + (tsg.index,))
-                + [_marker("IF_ELSE", op, [cond] + operands, e_in)]
+                + [_marker("IF_ELSE", op, [cond] + passed, [e_in[j] for j in varying])]
                 + _expand(esg.ops, subgraphs, tensors, used, stack + (esg.index,))
                 + [_marker("IF_END", op, [cond] + t_out + e_out, results)]
             )

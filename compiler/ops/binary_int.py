@@ -72,6 +72,21 @@ class BinaryInt(OpLowering):
         self._code(op)
         broadcast_4d(op, a.shape, b.shape, out.shape)
 
+    @staticmethod
+    def _infinite_operands(op) -> dict:
+        """{input position: index into the CRT's aot_f32_infinities (0: +inf, 1: -inf)} for the one-element
+        constant operands of a float32 MINIMUM / MAXIMUM that are infinite: TensorFlow's clip_by_value with an
+        open bound (openWakeWord's mel-spectrogram front end). A C float literal cannot hold an infinity, so the
+        operand points at the CRT's constant instead; the kernel then computes exactly what TFLite Micro does."""
+        if op.kind not in ("MINIMUM", "MAXIMUM") or op.output.dtype != "float32":
+            return {}
+        found = {}
+        for i in (0, 1):
+            c = op.input(i)
+            if c.data is not None and np.asarray(c.data).size == 1 and np.isinf(np.asarray(c.data, np.float32)).all():
+                found[i] = 0 if float(np.asarray(c.data).reshape(-1)[0]) > 0 else 1
+        return found
+
     def prepare(self, op):
         out = op.output
         op.params = dict(broadcast_params(op), code=self._code(op))
@@ -89,6 +104,20 @@ class BinaryInt(OpLowering):
         if emit is not None:
             return emit(op, ctx)  # the same-shape int8 kernels (ops/kernels/elementwise.py)
         p = op.params
+        infinite = self._infinite_operands(op)
+        if infinite:
+            # TFLite Micro's MAXIMUM / MINIMUM clamp nothing: an infinite result stays infinite, so the bounds are
+            # the infinities themselves (a no-op clamp) rather than +-FLT_MAX.
+            args = [p["code"]] + [
+                f"&aot_f32_infinities[{infinite[i]}]" if i in infinite else ctx.ptr(op.input(i)) for i in (0, 1)
+            ]
+            args += [
+                ctx.ptr(op.output),
+                ctx.param(f"op{op.index}_dims", p["dims"], "int32_t"),
+                ctx.param(f"op{op.index}_strides1", p["sa"], "int32_t"),
+                ctx.param(f"op{op.index}_strides2", p["sb"], "int32_t"),
+            ]
+            return [ctx.call(op.kernel, args + ["aot_f32_infinities[1]", "aot_f32_infinities[0]"])]
         args = [p["code"]] + broadcast_args(op, ctx, p)
         if op.output.dtype == "float32":
             args += [ctx.f32(-FLT_MAX), ctx.f32(FLT_MAX)]

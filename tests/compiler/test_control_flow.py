@@ -201,3 +201,51 @@ def test_same_subgraph_twice_refused(tmp_path):
     b._ops[0].builtinOptions.elseSubgraphIndex = 1
     with pytest.raises(UnsupportedError, match="each may be run by one operator"):
         _compile(tmp_path, b)
+
+
+def _if_with_constant_weights(dtype):
+    """IF(c, x, W, bias): the then branch is FULLY_CONNECTED(x, W, bias), the else branch passes x through a RELU;
+    W and bias are constants of the main graph passed in as operands (as the TFLite converter writes openWakeWord's
+    classifiers), so inside the branch the weights are a subgraph input."""
+    q = {"float32": (None, None), "int8": (0.05, 2)}[dtype]
+    wq = {"float32": (None, None), "int8": (0.02, 0)}[dtype]
+    bias_dtype, bq = ("float32", (None, None)) if dtype == "float32" else ("int32", (0.05 * 0.02, 0))
+    rng = np.random.default_rng(21)
+    if dtype == "float32":
+        w, bias = rng.uniform(-1, 1, (4, 4)).astype(np.float32), rng.uniform(-1, 1, (4,)).astype(np.float32)
+    else:
+        w, bias = rng.integers(-127, 127, (4, 4)).astype(np.int8), rng.integers(-500, 500, (4,)).astype(np.int32)
+    b = ModelBuilder()
+    c = b.input("c", [1], "bool")
+    x = b.input("x", [1, 4], dtype, *q)
+    wt = b.const("w", w, dtype, *wq)
+    bt = b.const("bias", bias, bias_dtype, *bq)
+    branches = []
+    for then in (True, False):
+        sg = b.subgraph()
+        sx, sw = sg.input("x", [1, 4], dtype, *q), sg.input("w", [4, 4], dtype, *wq)
+        sb = sg.input("bias", [4], bias_dtype, *bq)
+        if then:
+            r = sg.op("FULLY_CONNECTED", [sx, sw, sb], out=sg.tensor("r", [1, 4], dtype, *q))
+        else:
+            r = sg.op("RELU", [sx], out=sg.tensor("r", [1, 4], dtype, *q))
+        sg.output(r)
+        branches.append(sg)
+    y = b.tensor("y", [1, 4], dtype, *q)
+    b.op(
+        "IF",
+        [c, x, wt, bt],
+        out=[y],
+        options=_o("IfOptionsT", thenSubgraphIndex=branches[0].index, elseSubgraphIndex=branches[1].index),
+    )
+    b.output(y)
+    return b
+
+
+@needs_tflm
+@pytest.mark.parametrize("dtype", ["float32", "int8"])
+def test_if_with_constant_weights_passed_into_the_branch(tmp_path, dtype):
+    """The constant operands become the branch's constants (TFLite Micro copies them in; a FULLY_CONNECTED needs its
+    weights constant); only the input is copied at run time. Bit-exact with TFLite Micro on both branches."""
+    cases = [c[:2] for c in _if_cases(dtype, (1, 4), count=6, seed=3)]
+    check_against_tflm(tmp_path, _if_with_constant_weights(dtype), cases=cases)

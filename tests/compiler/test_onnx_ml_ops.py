@@ -14,7 +14,7 @@ from compiler.frontend.onnx_reader import load_onnx
 F = TensorProto.FLOAT
 
 
-def _model(path, norm, post):
+def _model(path, norm, post, standard_opset=True):
     rng = np.random.default_rng(11)
     nodes = [
         helper.make_node(
@@ -41,9 +41,8 @@ def _model(path, norm, post):
             helper.make_tensor_value_info("prob", F, [5, 3]),
         ],
     )
-    m = helper.make_model(
-        g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", 1)], ir_version=8
-    )
+    opsets = [helper.make_opsetid("", 17)] if standard_opset else []
+    m = helper.make_model(g, opset_imports=opsets + [helper.make_opsetid("ai.onnx.ml", 1)], ir_version=8)
     onnx.save(m, path)
 
 
@@ -75,4 +74,38 @@ def test_other_labels_are_refused(tmp_path):
             a.ints[:] = [3, 5, 7]
     onnx.save(m, path)
     with pytest.raises(CompileError, match=r"\(LinearClassifier\): LinearClassifier is supported with integer class"):
+        load_onnx(path)
+
+
+def test_model_of_onnx_ml_operators_only_needs_no_standard_opset(tmp_path):
+    """onnxruntime's own logreg_iris.onnx imports only ai.onnx.ml: none of its nodes reads a standard opset."""
+    import onnxruntime as ort
+
+    path = str(tmp_path / "m.onnx")
+    _model(path, "L2", "SOFTMAX", standard_opset=False)
+    x = np.random.default_rng(13).normal(size=(1, 5, 4)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", x=x)
+    run_model(path, str(tmp_path / "in.npz"), str(tmp_path / "out.npz"))
+    got = dict(np.load(tmp_path / "out.npz"))
+    label, prob = ort.InferenceSession(path).run(["label", "prob"], {"x": x[0]})
+    np.testing.assert_array_equal(got["label"][0], label)
+    np.testing.assert_allclose(got["prob"][0], prob, rtol=1e-5, atol=1e-6)
+
+
+def test_zipmap_output_is_refused_by_operator_name(tmp_path):
+    """skl2onnx's default ends with ZipMap (a sequence of maps): the refusal names ZipMap and the option that
+    leaves it out, not only the output's type."""
+    path = str(tmp_path / "m.onnx")
+    _model(path, "L2", "SOFTMAX", standard_opset=False)
+    m = onnx.load(path)
+    m.graph.node.append(
+        helper.make_node("ZipMap", ["prob"], ["probs"], domain="ai.onnx.ml", classlabels_int64s=[0, 1, 2])
+    )
+    seq = helper.make_sequence_type_proto(
+        helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(F, []))
+    )
+    del m.graph.output[1]
+    m.graph.output.append(helper.make_value_info("probs", seq))
+    onnx.save(m, path)
+    with pytest.raises(CompileError, match=r"ZipMap is not supported.*zipmap': False"):
         load_onnx(path)

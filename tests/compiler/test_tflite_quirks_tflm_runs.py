@@ -172,15 +172,15 @@ def test_input_shape_refusals_name_the_dimension_or_the_operator(tmp_path):
     stored = _front_end(96).save(tmp_path / "fe96.tflite")
     b = ModelBuilder()  # an operator without a shape rule downstream of the input
     x = b.input("audio", [1, 48], "float32")
-    perm = b.const("perm", np.array([1, 0], np.int32), "int32")
-    b.output(b.op("TRANSPOSE", [x, perm], out=b.tensor("t", [48, 1], "float32")))
+    axis = b.const("axis", np.array([1], np.int32), "int32")
+    b.output(b.op("REVERSE_V2", [x, axis], out=b.tensor("t", [1, 48], "float32")))
     b._tensors[x.index].shapeSignature = [-1, -1]
-    transpose = b.save(tmp_path / "transpose.tflite")
+    reverse = b.save(tmp_path / "reverse.tflite")
     cases = [
         (stored, {"audio": [2, 320, 1]}, "has rank 2"),
         (stored, {"audio": [1, 100]}, r"operator 0 \(RESHAPE\).*100 elements do not fill its target \[1, -1, 32\]"),
         (stored, {"nope": [1, 64]}, "has no input 'nope'"),
-        (transpose, {"audio": [1, 64]}, r"operator 0 \(TRANSPOSE\) cannot take the new shapes.*no shape rule"),
+        (reverse, {"audio": [1, 64]}, r"operator 0 \(REVERSE_V2\) cannot take the new shapes.*no shape rule"),
     ]
     for path, shapes, msg in cases:
         driver.ONNX_INPUT_SHAPES.update(shapes)
@@ -189,3 +189,48 @@ def test_input_shape_refusals_name_the_dimension_or_the_operator(tmp_path):
                 compile_model(str(path), "fe", "host")
         finally:
             driver.ONNX_INPUT_SHAPES.clear()
+
+
+def _gram_front_end(n: int):
+    """openWakeWord's mel-spectrogram pattern at length n: frames of 4 samples, TRANSPOSE, a BATCH_MATMUL of the
+    frames with themselves, and TensorFlow's clip_by_value with an open upper bound (MINIMUM with +inf)."""
+    b = ModelBuilder()
+    x = b.input("audio", [1, n], "float32")
+    frames = n // 4
+    target = b.const("target", np.array([1, -1, 4], np.int32), "int32")
+    r = b.op("RESHAPE", [x, target], out=b.tensor("frames", [1, frames, 4], "float32"))
+    perm = b.const("perm", np.array([0, 2, 1], np.int32), "int32")
+    t = b.op("TRANSPOSE", [r, perm], out=b.tensor("cols", [1, 4, frames], "float32"))
+    g = b.op("BATCH_MATMUL", [t, r], out=b.tensor("gram", [1, 4, 4], "float32"))
+    inf = b.const("inf", np.array([np.inf], np.float32), "float32")
+    lo = b.const("lo", np.array([-np.inf], np.float32), "float32")
+    m = b.op("MINIMUM", [g, inf], out=b.tensor("clipped", [1, 4, 4], "float32"))
+    b.output(b.op("MAXIMUM", [lo, m], out=b.tensor("y", [1, 4, 4], "float32")))
+    for tensor in (x, r, t):
+        b._tensors[tensor.index].shapeSignature = [-1] * len(b._tensors[tensor.index].shape)
+    return b
+
+
+@needs_tflm
+def test_input_shape_through_transpose_and_batch_matmul_with_open_clip(tmp_path):
+    """--input_shape audio=1,64 on a model stored at [1, 16]: equal to TFLite Micro running the same model stored at
+    [1, 64]; MINIMUM with +inf and MAXIMUM with -inf (constants no C float literal can hold: the operands point at
+    the CRT's aot_f32_infinities) computed exactly as TFLite Micro does, +inf and NaN inputs included."""
+    from compiler import driver
+
+    stored = _gram_front_end(16).save(tmp_path / "g16.tflite")
+    independent = _gram_front_end(64).save(tmp_path / "g64.tflite")
+    rng = np.random.default_rng(9)
+    cases = [[rng.uniform(-1, 1, (1, 64)).astype(np.float32)] for _ in range(2)]
+    cases.append([np.where(np.arange(64) % 7 == 0, np.inf, 0.5).astype(np.float32).reshape(1, 64)])
+    cases.append([np.where(np.arange(64) == 3, np.nan, 0.25).astype(np.float32).reshape(1, 64)])
+    in_npz = tmp_path / "inputs.npz"
+    np.savez(in_npz, audio=np.stack([c[0] for c in cases]))
+    driver.ONNX_INPUT_SHAPES["audio"] = [1, 64]
+    try:
+        got = run_model(str(stored), str(in_npz), None, target="host")
+    finally:
+        driver.ONNX_INPUT_SHAPES.clear()
+    want = tflm_outputs(str(independent), cases, 1)
+    for n, w in enumerate(want):
+        np.testing.assert_array_equal(got["y"][n], w[0].reshape(1, 4, 4))

@@ -77,11 +77,11 @@ def default_models_dir() -> str:
     return os.path.join(REPO, "..", "shared", "models", "field")
 
 
-def find_models(root: str, only: str = "") -> list:
+def find_models(root: str, only: str = "", exts=(".tflite",)) -> list:
     found = []
     for d, _, files in os.walk(root, followlinks=True):
         for f in files:
-            if f.endswith(".tflite"):
+            if f.endswith(exts):
                 rel = os.path.relpath(os.path.join(d, f), root).replace(os.sep, "/")
                 if not only or re.search(only, rel):
                     found.append(rel)
@@ -122,6 +122,29 @@ def describe(path: str) -> tuple:
             inputs.append(f"{type_names.get(t.Type(), t.Type())}{shape}")
         return ops, inputs
     except Exception as e:  # a malformed file: the compiler's refusal will say more
+        return {}, [f"unreadable ({type(e).__name__})"]
+
+
+def describe_onnx(path: str) -> tuple:
+    """(operator kind -> count, input descriptions) of a .onnx file (main graph; ONNX-ML operators prefixed)."""
+    try:
+        import onnx
+
+        m = onnx.load(path, load_external_data=False)
+        ops = {}
+        for n in m.graph.node:
+            kind = n.op_type if n.domain in ("", "ai.onnx") else f"{n.domain}:{n.op_type}"
+            ops[kind] = ops.get(kind, 0) + 1
+        inits = {i.name for i in m.graph.initializer}
+        inputs = []
+        for i in m.graph.input:
+            if i.name in inits:
+                continue
+            tt = i.type.tensor_type
+            dims = [d.dim_param or d.dim_value for d in tt.shape.dim] if tt.HasField("shape") else "?"
+            inputs.append(f"{onnx.helper.tensor_dtype_to_np_dtype(tt.elem_type)}{dims}".replace("'", ""))
+        return ops, inputs
+    except Exception as e:
         return {}, [f"unreadable ({type(e).__name__})"]
 
 
@@ -174,12 +197,13 @@ def _tflm_error(e: Exception, printed: str) -> str:
 
 def tflm_probe(path: str) -> str:
     """'' when TFLite Micro can prepare and invoke the model (zero inputs), else its error."""
+    from compiler.oracle import tflm_arena_bytes
     from tflite_micro.python.tflite_micro import runtime
 
     cap = _CapturedOutput()
     try:
         with cap:
-            interp = runtime.Interpreter.from_file(path, arena_size=max(os.path.getsize(path) * 10, 1 << 20))
+            interp = runtime.Interpreter.from_file(path, arena_size=tflm_arena_bytes(path))
             i = 0
             while True:
                 try:
@@ -194,13 +218,17 @@ def tflm_probe(path: str) -> str:
         return _tflm_error(e, getattr(cap, "text", ""))
 
 
-def compare(got: list, want: list, outputs) -> str:
-    """'' when every output matches, else what differs."""
-    for t, g, w in zip(outputs, got, want):
+def compare(got: list, want: list, outputs, tolerances=None) -> str:
+    """'' when every output matches, else what differs. `tolerances`: per output (integer steps, float atol, float
+    rtol) as compiler.oracle.output_tolerances gives for ONNX models; None: integers bit-exact, floats RTOL/ATOL."""
+    for i, (t, g, w) in enumerate(zip(outputs, got, want)):
         w = np.asarray(w).reshape(g.shape)
+        steps, atol, rtol = tolerances[i] if tolerances else (0, ATOL, RTOL)
         if t.dtype == "float32":
             g64, w64 = g.astype(np.float64), w.astype(np.float64)
-            bad = ~((np.abs(g64 - w64) <= ATOL + RTOL * np.abs(w64)) | (np.isnan(g64) & np.isnan(w64)))
+            bad = ~((np.abs(g64 - w64) <= atol + rtol * np.abs(w64)) | (np.isnan(g64) & np.isnan(w64)))
+        elif steps:
+            bad = np.abs(g.astype(np.int64) - w.astype(np.int64)) > steps
         else:
             bad = g != w
         if bad.any():
@@ -212,22 +240,40 @@ def compare(got: list, want: list, outputs) -> str:
     return ""
 
 
+def set_compiler_options(options: dict) -> None:
+    """The `aotc` shape flags for the next compile (`--dim`, `--input_shape`, `--freeze_input`), in this process:
+    {"dim": {NAME: N}, "input_shape": {NAME: [D0, ...]}, "freeze_input": {NAME: [DTYPE, VALUE]}}; {} clears them."""
+    from compiler import driver
+
+    driver.ONNX_DIMS.clear()
+    driver.ONNX_DIMS.update(options.get("dim", {}))
+    driver.ONNX_INPUT_SHAPES.clear()
+    driver.ONNX_INPUT_SHAPES.update({k: list(v) for k, v in options.get("input_shape", {}).items()})
+    driver.ONNX_FROZEN.clear()
+    driver.ONNX_FROZEN.update({k: np.array(v, dtype=t) for k, (t, v) in options.get("freeze_input", {}).items()})
+
+
 def check_model(args) -> Result:
-    root, rel, count, seed = args
+    """args: (corpus root, model path relative to it, cases, seed[, compiler options as set_compiler_options]).
+    A .onnx model is compared with onnxruntime within compiler.oracle.output_tolerances; a .tflite model with TFLite
+    Micro (integers bit-exact)."""
+    root, rel, count, seed = args[:4]
     from compiler.commands.run_cmd import execute_on_host
     from compiler.driver import compile_model
     from compiler.errors import CompileError
-    from compiler.oracle import random_inputs, tflm_outputs
+    from compiler.oracle import output_tolerances, random_inputs, reference_outputs
 
     path = os.path.join(root, rel)
-    ops, inputs = describe(path)
+    is_onnx = rel.endswith(".onnx")
+    ops, inputs = describe_onnx(path) if is_onnx else describe(path)
     r = Result(rel, ops, inputs, os.path.getsize(path))
     start = time.time()
     try:
+        set_compiler_options(args[4] if len(args) > 4 else {})
         try:
             compiled = compile_model(path, "field", "host")
         except CompileError as e:
-            r.tflm = tflm_probe(path)
+            r.tflm = "" if is_onnx else tflm_probe(path)
             r.outcome = "refused_tflm" if r.tflm else "refused"
             r.error, r.detail = str(e), first_sentence(e)
             r.reason = reason_key(r.detail)
@@ -237,11 +283,13 @@ def check_model(args) -> Result:
         cap = _CapturedOutput()
         try:
             with cap:
-                expected = tflm_outputs(path, cases, len(graph.outputs))
+                expected = reference_outputs(path, graph, cases)
         except Exception as e:
             r.tflm = _tflm_error(e, getattr(cap, "text", ""))
-            r.outcome, r.detail = "not_refused", "compiles, but TFLite Micro cannot run it: " + r.tflm
+            oracle = "onnxruntime" if is_onnx else "TFLite Micro"
+            r.outcome, r.detail = "not_refused", f"compiles, but {oracle} cannot run it: " + r.tflm
             return r
+        tolerances = output_tolerances(path, graph) if is_onnx else None
         try:
             got = execute_on_host(compiled, cases, timeout=300)
         except Exception as e:
@@ -249,11 +297,11 @@ def check_model(args) -> Result:
             return r
         r.cases = len(cases)
         for i, (g, w) in enumerate(zip(got, expected)):
-            diff = compare(g, w, graph.outputs)
+            diff = compare(g, w, graph.outputs, tolerances)
             if diff:
                 r.outcome, r.detail = "wrong", f"case {i}: {diff}"
                 return r
-        exact = all(t.dtype != "float32" for t in graph.outputs)
+        exact = all(t.dtype != "float32" for t in graph.outputs) and not is_onnx
         r.outcome = "ok"
         r.detail = f"{len(cases)} cases " + ("bit-exact" if exact else f"within {RTOL:g} relative")
         return r
@@ -265,9 +313,11 @@ def check_model(args) -> Result:
         r.seconds = round(time.time() - start, 2)
 
 
-def run_suite(root: str, models: list, jobs: int, count: int, seed: int, log=print) -> list:
+def run_suite(root: str, models: list, jobs: int, count: int, seed: int, log=print, options=None) -> list:
     """Results in the order of `models`. Models run in `jobs` forked workers (largest first); a worker that dies
-    (a segfault in the interpreter, say) fails only its model, which is retried alone to tell which."""
+    (a segfault in the interpreter, say) fails only its model, which is retried alone to tell which. `options`:
+    model -> compiler options (set_compiler_options)."""
+    options = options or {}
     from compiler.hostbuild import crt_objects
 
     crt_objects()  # compiled once here; the forked workers inherit the cache
@@ -277,7 +327,7 @@ def run_suite(root: str, models: list, jobs: int, count: int, seed: int, log=pri
     order = sorted(models, key=lambda m: -os.path.getsize(os.path.join(root, m)))
     results, lost = {}, []
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = {m: pool.submit(check_model, (root, m, count, seed)) for m in order}
+        futures = {m: pool.submit(check_model, (root, m, count, seed, options.get(m, {}))) for m in order}
         for m in order:
             try:
                 results[m] = futures[m].result()
@@ -287,7 +337,7 @@ def run_suite(root: str, models: list, jobs: int, count: int, seed: int, log=pri
     for m in lost:
         with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
             try:
-                results[m] = pool.submit(check_model, (root, m, count, seed)).result()
+                results[m] = pool.submit(check_model, (root, m, count, seed, options.get(m, {}))).result()
             except BrokenProcessPool:
                 ops, inputs = describe(os.path.join(root, m))
                 results[m] = Result(

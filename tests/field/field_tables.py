@@ -81,15 +81,14 @@ def per_reason(results: list) -> list:
     groups = defaultdict(list)
     for r in results:
         if r.outcome.startswith("refused"):
-            groups[(r.reason, r.outcome)].append(r.model)
+            groups[(r.reason, r.outcome, r.model.endswith(".onnx"))].append(r.model)
     lines = [
         "| refusal (first sentence, names and numbers elided) | TFLM runs it? | models | example |",
         "|---|---|---|---|",
     ]
-    for (reason, outcome), models in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        lines.append(
-            f"| {_cell(reason, 200)} | {'no' if outcome == 'refused_tflm' else 'yes'} | {len(models)} | `{models[0]}` |"
-        )
+    for (reason, outcome, onnx), models in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        runs = "– (ONNX)" if onnx else "no" if outcome == "refused_tflm" else "yes"
+        lines.append(f"| {_cell(reason, 200)} | {runs} | {len(models)} | `{models[0]}` |")
     return lines
 
 

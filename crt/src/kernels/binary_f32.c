@@ -6,6 +6,8 @@
 
 #include "aot/kernels/binary.h"
 
+const float aot_f32_infinities[2] = {INFINITY, -INFINITY};
+
 /* In double, as TFLite's FLOOR_DIV (std::floor of the double quotient): the float quotient can round up to the next
  * integer (2.9999999 to 3.0f), whose floor differs, so double is needed for the same bits. */
 static float aot_floor_div(float x, float y)

@@ -34,6 +34,10 @@ extern "C" {
 void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* output, const int32_t* dims,
                     const int32_t* in1_strides, const int32_t* in2_strides, float act_min, float act_max);
 
+/* +infinity and -infinity: the operand of a MINIMUM / MAXIMUM with an open bound (TensorFlow's clip_by_value) and
+ * the bounds of its no-op clamp. Generated code holds no infinite float literal; it points here. */
+extern const float aot_f32_infinities[2];
+
 void aot_binary_s32(int32_t op, const int32_t* in1, const int32_t* in2, int32_t* output, const int32_t* dims,
                     const int32_t* in1_strides, const int32_t* in2_strides);
 
