@@ -2,9 +2,9 @@
 
 One stateful model (an SVDF: it has `_reset` and a state argument) compiled three ways, linked into one host
 program that calls each exported function with NULL in each pointer position: `_run` with the I/O structs,
-`_reset`, the I/O accessors of --io_in_workspace, and `_bind_weights` / `_run` of --weights blob. A NULL dereference would
-crash the program, a missed check return AOT_OK or another code, and an accessor that offsets a NULL workspace
-return a pointer that is not NULL.
+`_reset`, the I/O accessors of --io_in_workspace, and `_bind_weights` / `_run` of --weights blob. A NULL
+dereference would crash the program, a missed check return AOT_OK or another code, and an accessor that
+offsets a NULL workspace return a pointer that is not NULL.
 """
 
 import os
