@@ -52,6 +52,13 @@ flags.DEFINE_string(
 flags.DEFINE_string(
     "mode", "exclusive", "workspace: exclusive (models run one at a time) or concurrent.", flag_values=FLAGS
 )
+flags.DEFINE_enum(
+    "stack_opt",
+    "O2",
+    ["O2", "Os"],
+    "report --target cortex-*: the optimization level of the static stack bound (O2: -c opt, Os: fastbuild).",
+    flag_values=FLAGS,
+)
 flags.DEFINE_boolean(
     "compare_tflm", False, "report: also measure TFLite Micro's arena for the model.", flag_values=FLAGS
 )
@@ -204,8 +211,9 @@ COMMAND_HELP = {
         """report MODEL [--prefix P] [--out_dir D] [--target CORE] [--compare_tflm]
                   per-layer MACs and kernels, workspace vs its lower bound, weights; with --out_dir also
                   P.json (every tensor's size/offset/lifetime) and P_plan.svg (the memory plan as a picture);
-                  --compare_tflm: TFLite Micro's arena for the same model beside our workspace""",
-        ("prefix", "out_dir", "compare_tflm") + _KERNEL_FLAGS + _MODEL_FLAGS,
+                  --compare_tflm: TFLite Micro's arena for the same model beside our workspace; for a Cortex-M
+                  --target the worst-case stack of P_run, compiled with arm-none-eabi-gcc at --stack_opt""",
+        ("prefix", "out_dir", "compare_tflm", "stack_opt") + _KERNEL_FLAGS + _MODEL_FLAGS,
     ),
     "testgen": (
         """testgen MODEL --prefix P --out_dir D [--count N] [--seed S]

@@ -78,7 +78,8 @@ def render_header(
             f"#define {guard}",
             "",
         ]
-        + (["#include <stddef.h>"] if blob_size is not None else [])
+        # size_t of the blob API, NULL of the I/O accessors.
+        + (["#include <stddef.h>"] if blob_size is not None or io_plan is not None else [])
         + [
             "#include <stdint.h>",
             "",

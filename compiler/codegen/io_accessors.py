@@ -10,6 +10,8 @@ buffers of its own. API shape (instead of the I/O structs):
     int32_t p_run(void* workspace);                                       (stateful: (void* workspace, void* state))
 
 The inputs are consumed by the run (their bytes are reused once read): write them again before every run.
+An accessor given a NULL workspace returns NULL (offsetting a null pointer is undefined behaviour in C), as
+p_run(NULL) returns AOT_ERR_NULL_ARG: no public entry of the generated code dereferences or offsets a NULL argument.
 """
 
 
@@ -27,16 +29,18 @@ def accessor_lines(prefix: str, fields, plan) -> list:
     L += [
         "",
         f"/* Where to write each input before {prefix}_run() and read each output after it: inside the",
-        " * workspace. The run consumes its inputs: write them again before every run. */",
+        " * workspace. The run consumes its inputs: write them again before every run. A NULL workspace gives NULL. */",
     ]
     for f in fields:
         c, M = f.tensor.ctype, f"{P}_{f.field.upper()}_OFFSET"
         if f.kind == "input":
             L.append(f"static inline {c}* {prefix}_input_{f.field}(void* workspace)")
-            L.append(f"{{ return ({c}*)(void*)((uint8_t*)workspace + {M}); }}")
+            L.append(f"{{ return (workspace == NULL) ? NULL : ({c}*)(void*)((uint8_t*)workspace + {M}); }}")
         else:
             L.append(f"static inline const {c}* {prefix}_output_{f.field}(const void* workspace)")
-            L.append(f"{{ return (const {c}*)(const void*)((const uint8_t*)workspace + {M}); }}")
+            L.append(
+                f"{{ return (workspace == NULL) ? NULL : (const {c}*)(const void*)((const uint8_t*)workspace + {M}); }}"
+            )
     return L + [""]
 
 

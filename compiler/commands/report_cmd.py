@@ -5,14 +5,16 @@ differ, weights, MACs) and, for a Cortex-M target, the estimated instructions pe
 (report/cost_model.py, calibrated by the benchmarks), and writes `D/P.json` (the full report: every tensor's
 size/offset/lifetime, every buffer, per-op MACs and kernels) and `D/P_plan.svg` (the memory plan as a picture).
 Without --out_dir only the table. --compare_tflm adds TFLite Micro's arena for the same model
-(report/tflm_arena.py)."""
+(report/tflm_arena.py). For a Cortex-M --target also the worst-case stack of `P_run`, from the generated C and
+the CRT kernels it calls compiled for that core (report/stack_bound.py; it says so when arm-none-eabi-gcc is
+absent)."""
 
 import os
 
 from ..codegen.cnames import sanitize_comment, sanitize_identifier
 from ..driver import compile_model, write_files
 from ..ops.kernel_table import options_from_flags
-from ..report import cost_model
+from ..report import cost_model, stack_bound
 from ..report.tflm_arena import measure
 from .info_cmd import _table
 
@@ -120,6 +122,13 @@ def run_report(model: str, flags) -> int:
         print("\n" + "\n".join(cost_model.render(estimate)))
     elif compiled.manifest["target"] != "host":
         print(f"\nno instruction estimate: the cost model has no calibration for {compiled.manifest['target']}")
+    if compiled.manifest["target"] != "host":
+        opt = getattr(flags, "stack_opt", None) or "O2"
+        print(
+            "\n".join(
+                stack_bound.render(stack_bound.bound(compiled.files, prefix, compiled.manifest["target"], opt), prefix)
+            )
+        )
     if flags.compare_tflm:
         print(
             render_tflm_comparison(

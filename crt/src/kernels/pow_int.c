@@ -103,6 +103,9 @@ void aot_pow_s32_f32(const int32_t* base, const float* exponent, int32_t* output
     AOT_POW_WALK(output[o] = double_to_s32(pow((double)base[a], (double)exponent[b])));
 }
 
+/* A float base and an int32 exponent in double, then rounded once to float, as onnxruntime's Pow computes it (C++'s
+ * std::pow of a float and an integer is the double overload): powf of the converted exponent can differ in the last
+ * bit (and converts exponents beyond 2^24 inexactly), so double is kept for the same results. */
 void aot_pow_f32_s32(const float* base, const int32_t* exponent, float* output, const int32_t* dims,
                      const int32_t* base_strides, const int32_t* exponent_strides, int32_t single_exponent)
 {

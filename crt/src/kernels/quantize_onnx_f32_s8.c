@@ -11,6 +11,10 @@ void aot_quantize_onnx_f32_s8(const float* input, int8_t* output, int32_t size, 
     int32_t i;
     for (i = 0; i < size; i++) {
         const int32_t c = channels > 1 ? (i / inner) % channels : 0;
+        /* Double for AOT_QUANTIZE_MULTIPLY (aot/kernels/quantize_onnx.h): the product of a float and a float32
+         * multiplier is exact in double, and rounding the exact product is what QLinearConv / QLinearMatMul define;
+         * a float product would round first and can land on the other side of a .5 tie. The divide mode's value
+         * is an integer-valued float and passes through double unchanged. */
         double r;
         int32_t q;
         if (mode == AOT_QUANTIZE_DIVIDE) {
