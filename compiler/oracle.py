@@ -66,7 +66,19 @@ def onnxruntime_outputs(model_path: str, graph, cases: list) -> list:
 
     wanted = {i.name for i in sess.get_inputs()}
     frozen = {k: v for k, v in ONNX_FROZEN.items() if k in wanted and k not in names}
-    return [[np.asarray(r) for r in sess.run(outs, dict(zip(names, inputs), **frozen))] for inputs in cases]
+    return [
+        [_as_tensor(r, t) for r, t in zip(sess.run(outs, dict(zip(names, inputs), **frozen)), graph.outputs)]
+        for inputs in cases
+    ]
+
+
+def _as_tensor(result, tensor) -> np.ndarray:
+    """onnxruntime's output as the compiled output holds it: a ZipMap's list of maps {label: probability} as the
+    [N, classes] tensor in class-label order (frontend/onnx_zipmap.py)."""
+    labels = (tensor.meaning or {}).get("class_labels")
+    if labels is not None and isinstance(result, list):
+        return np.array([[row[k] for k in labels] for row in result], np.float32)
+    return np.asarray(result)
 
 
 def reference_outputs(model_path: str, graph, cases: list) -> list:
