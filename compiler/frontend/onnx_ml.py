@@ -14,8 +14,6 @@ import numpy as np
 
 from ..errors import UnsupportedError
 
-SUPPORTED = ("Scaler", "Normalizer", "LinearClassifier")
-
 
 def _label(node) -> str:
     return f"ONNX node '{node.name or node.op_type}' ({node.op_type})"
