@@ -71,11 +71,21 @@ def class_labels(node, attrs, what: str) -> list:
 
 def emit_label(e, node, labels: list, index: str) -> None:
     """The label output: `index` (int, [N], the winning column) itself when the labels are 0 .. C-1, else the
-    label table read at it (Gather of a constant), as onnxruntime returns the label values."""
+    label table read at it, as onnxruntime returns the label values. Gather reads constant indices only here, so
+    the table is read arithmetically: [index == k] (one-hot, float) times the labels (exact in float32 up to
+    2^24; larger labels are refused), cast back to int32."""
     if labels == list(range(len(labels))):
         e.op("Identity", [index], out=node.output[0])
-    else:
-        e.op("Gather", [e.const("labels", np.array(labels, np.int64)), index], out=node.output[0], axis=0)
+        return
+    if max(abs(v) for v in labels) >= 1 << 24:
+        raise UnsupportedError(
+            f"{_label(node)}: class labels beyond +-2^24 ({max(labels, key=abs)}) are not supported (the label table "
+            "is read in float32); integer class labels of smaller magnitude are."
+        )
+    hot = e.op("Equal", [e.reshape(index, [-1, 1]), e.const("classes", np.arange(len(labels), dtype=np.int32))])
+    table = e.const("labels", np.array(labels, np.float32))
+    value = e.op("MatMul", [e.op("Cast", [hot], "hotf", to=1), table], "label_f")
+    e.op("Cast", [value], out=node.output[0], to=6)
 
 
 def _linear_classifier(e, node, shapes, consts, attrs):
