@@ -10,7 +10,6 @@ import pytest
 from onnx import TensorProto, helper
 
 from compiler.commands.run_cmd import run_model
-from compiler.errors import CompileError
 from compiler.frontend.onnx_reader import load_onnx
 
 F = TensorProto.FLOAT

@@ -137,8 +137,8 @@ def _set(node, name, value):
             lambda m: m.graph.node.append(
                 helper.make_node("Identity", ["output_probability"], ["again"], name="reader")
             ),
-            r"\(ZipMap\) writes a sequence of maps \{class: probability\} that node 'reader' reads; ZipMap is supported "
-            r"as the last node",
+            r"\(ZipMap\) writes a sequence of maps \{class: probability\} that node 'reader' reads; "
+            r"ZipMap is supported as the last node",
         ),
         (
             "sklearn_logreg.onnx",
