@@ -105,16 +105,22 @@ def reference_outputs(model_path: str, graph, cases: list) -> list:
 
 def output_tolerances(model_path: str, graph) -> list:
     """Per model output, (int8 steps, float absolute, float relative) a match may differ by.  TFLite models are
-    bit-exact against TFLite Micro.  ONNX models are compared with onnxruntime: int8 within 1 step (TFLite
-    rounding, which the int8 kernels use, differs from onnxruntime's at ties); float within 1e-5 + 1e-4 * |want|
-    (summation order), plus one quantization step when the float output is dequantized from int8. Compiled with
-    --qdq_exact, a QDQ model's int8 outputs and the float outputs dequantized from int8 must be equal."""
+        bit-exact against TFLite Micro.  ONNX models are compared with onnxruntime: int8 within 1 step (TFLite
+        rounding, which the int8 kernels use, differs from onnxruntime's at ties); float within 1e-5 + 1e-4 * |want|
+        (summation order), plus one quantization step when the float output is dequantized from int8; the int32 / bool
+    outputs of a graph without quantized tensors exactly. Compiled with
+        --qdq_exact, a QDQ model's int8 outputs and the float outputs dequantized from int8 must be equal."""
     if not model_path.lower().endswith(".onnx"):
         return [(0, None, None) for _ in graph.outputs]
     from .frontend import qdq_mode
 
+    # A float graph's integer outputs (an ArgMax, a classifier's labels) are computed, not requantized: exact.
+    quantized = any(t.dtype in ("int8", "uint8", "int16") and t.quant is not None for t in graph.tensors)
     result = []
     for t in graph.outputs:
+        if not quantized and t.dtype in ("int32", "bool"):
+            result.append((0, None, None))
+            continue
         dequantized = t.producer is not None and graph.ops[t.producer].kind == "DEQUANTIZE"
         if qdq_mode.EXACT and (dequantized or t.dtype in ("int8", "uint8")):
             result.append((0, 0.0, 0.0))

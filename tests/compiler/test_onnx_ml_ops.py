@@ -120,6 +120,7 @@ def test_zipmap_output_becomes_the_probability_tensor(tmp_path):
     )
     del m.graph.output[1]
     m.graph.output.append(helper.make_value_info("probs", seq))
+    m.ir_version = 3  # as onnxruntime's logreg_iris.onnx: IR 3, no standard opset, ZipMap last
     onnx.save(m, path)
     g = load_onnx(path)
     assert [(t.name, t.shape, t.dtype) for t in g.outputs] == [("label", (5,), "int32"), ("probs", (5, 3), "float32")]
