@@ -66,7 +66,19 @@ def onnxruntime_outputs(model_path: str, graph, cases: list) -> list:
 
     wanted = {i.name for i in sess.get_inputs()}
     frozen = {k: v for k, v in ONNX_FROZEN.items() if k in wanted and k not in names}
-    return [[np.asarray(r) for r in sess.run(outs, dict(zip(names, inputs), **frozen))] for inputs in cases]
+    return [
+        [_as_tensor(r, t) for r, t in zip(sess.run(outs, dict(zip(names, inputs), **frozen)), graph.outputs)]
+        for inputs in cases
+    ]
+
+
+def _as_tensor(result, tensor) -> np.ndarray:
+    """onnxruntime's output as the compiled output holds it: a ZipMap's list of maps {label: probability} as the
+    [N, classes] tensor in class-label order (frontend/onnx_zipmap.py)."""
+    labels = (tensor.meaning or {}).get("class_labels")
+    if labels is not None and isinstance(result, list):
+        return np.array([[row[k] for k in labels] for row in result], np.float32)
+    return np.asarray(result)
 
 
 def reference_outputs(model_path: str, graph, cases: list) -> list:
@@ -93,16 +105,22 @@ def reference_outputs(model_path: str, graph, cases: list) -> list:
 
 def output_tolerances(model_path: str, graph) -> list:
     """Per model output, (int8 steps, float absolute, float relative) a match may differ by.  TFLite models are
-    bit-exact against TFLite Micro.  ONNX models are compared with onnxruntime: int8 within 1 step (TFLite
-    rounding, which the int8 kernels use, differs from onnxruntime's at ties); float within 1e-5 + 1e-4 * |want|
-    (summation order), plus one quantization step when the float output is dequantized from int8. Compiled with
-    --qdq_exact, a QDQ model's int8 outputs and the float outputs dequantized from int8 must be equal."""
+        bit-exact against TFLite Micro.  ONNX models are compared with onnxruntime: int8 within 1 step (TFLite
+        rounding, which the int8 kernels use, differs from onnxruntime's at ties); float within 1e-5 + 1e-4 * |want|
+        (summation order), plus one quantization step when the float output is dequantized from int8; the int32 / bool
+    outputs of a graph without quantized tensors exactly. Compiled with
+        --qdq_exact, a QDQ model's int8 outputs and the float outputs dequantized from int8 must be equal."""
     if not model_path.lower().endswith(".onnx"):
         return [(0, None, None) for _ in graph.outputs]
     from .frontend import qdq_mode
 
+    # A float graph's integer outputs (an ArgMax, a classifier's labels) are computed, not requantized: exact.
+    quantized = any(t.dtype in ("int8", "uint8", "int16") and t.quant is not None for t in graph.tensors)
     result = []
     for t in graph.outputs:
+        if not quantized and t.dtype in ("int32", "bool"):
+            result.append((0, None, None))
+            continue
         dequantized = t.producer is not None and graph.ops[t.producer].kind == "DEQUANTIZE"
         if qdq_mode.EXACT and (dequantized or t.dtype in ("int8", "uint8")):
             result.append((0, 0.0, 0.0))

@@ -111,6 +111,8 @@ def render_header(
         t = f.tensor
         M = f"{P}_{f.field.upper()}"
         L.append(f'/* {f.kind} {f.position}: "{sanitize_comment(t.name, 60)}" {t.dtype} {list(t.shape)} */')
+        if t.meaning and t.meaning.get("note"):
+            L.append(f"/* {sanitize_comment(t.meaning['note'], 400)} */")
         L.append(f"#define {M}_SIZE {t.nbytes}u")
         L.append(f"#define {M}_RANK {len(t.shape)}")
         for i, d in enumerate(t.shape):

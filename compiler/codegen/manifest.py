@@ -34,6 +34,8 @@ def _io_entry(f):
     if t.quant is not None and t.dtype in QUANTIZED_IO_DTYPES:
         s, z = t.quant.scalar()
         e["scale"], e["zero_point"] = s, z
+    if t.meaning:
+        e["meaning"] = dict(t.meaning)
     return e
 
 

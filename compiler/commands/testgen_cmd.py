@@ -131,6 +131,7 @@ def render_test(prefix: str, ref) -> str:
         elif steps:
             # Reference from another runtime (onnxruntime): integer outputs may differ by `steps`.
             cond = f"({got} - {want} > {steps} || {want} - {got} > {steps})"
+            shown, unit = (f"(int){got}", f"(int){want}"), ""
         else:
             cond = f"{got} != {want}"
             shown, unit = (f"(int){got}", f"(int){want}"), ""

@@ -8,7 +8,8 @@ translate, during graph normalization (onnx_normalize.py), once their input shap
   states as (run-time or constant) inputs, all three outputs: unrolled over the static sequence length. The input
   projection of all steps is one MatMul per gate (X [T*B, I] x W_g^T); each step Gathers its rows, adds the
   recurrent MatMul and applies the gate functions. Only the default activations are supported (Sigmoid / Tanh),
-  no clip, no input_forget, a sequence_lens (if given) equal to the sequence length for every batch entry.
+  no clip, no input_forget, a sequence_lens (if given) equal to the sequence length for every batch entry;
+- Sum (variadic, broadcasting; skl2onnx's SVC export uses it): a chain of Adds, left to right as onnxruntime sums.
 
 The rewritten nodes use only operators whose form does not change across opsets (Gather, MatMul, Add, Sub, Mul,
 Div, Sqrt, Sigmoid, Tanh, Reshape, Concat, Transpose), except ReduceMean, written for the model's opset.
@@ -19,7 +20,7 @@ import numpy as np
 from onnx import helper
 
 from ..errors import UnsupportedError
-from . import onnx_ml
+from . import onnx_ml_rules
 
 
 class _Emit:
@@ -290,7 +291,16 @@ def _recurrent(e: _Emit, node, shapes, consts):
                 e.op("Concat", parts, out=name, axis=0)
 
 
+def _sum(e: _Emit, node, shapes, consts):
+    acc = node.input[0]
+    for i, x in enumerate(node.input[1:]):
+        acc = e.op("Add", [acc, x], out=node.output[0] if i == len(node.input) - 2 else None)
+    if len(node.input) == 1:
+        e.op("Identity", [acc], out=node.output[0])
+
+
 _RULES = {
+    "Sum": _sum,
     "DepthToSpace": _depth_space,
     "SpaceToDepth": _depth_space,
     "LayerNormalization": _layer_norm,
@@ -306,7 +316,7 @@ def decomposable(node, shapes: dict) -> bool:
     """Whether `node` is rewritten here (or by onnx_ml) and its data input's shape is static (otherwise it waits
     for a later round of normalization)."""
     if node.domain == "ai.onnx.ml":
-        return node.op_type in onnx_ml.RULES and node.input[0] in shapes
+        return node.op_type in onnx_ml_rules.RULES and node.input[0] in shapes
     return node.domain in ("", "ai.onnx") and node.op_type in _RULES and node.input[0] in shapes
 
 
@@ -314,7 +324,7 @@ def decompose(node, shapes: dict, consts, taken: set, opset: int) -> list:
     """The standard nodes computing `node`'s outputs (see the module docstring)."""
     e = _Emit(node, consts, taken, opset)
     if node.domain == "ai.onnx.ml":
-        onnx_ml.RULES[node.op_type](e, node, shapes, consts, _attrs(node))
+        onnx_ml_rules.RULES[node.op_type](e, node, shapes, consts, _attrs(node))
     else:
         _RULES[node.op_type](e, node, shapes, consts)
     return e.nodes

@@ -14,8 +14,6 @@ import numpy as np
 
 from ..errors import UnsupportedError
 
-SUPPORTED = ("Scaler", "Normalizer", "LinearClassifier")
-
 
 def _label(node) -> str:
     return f"ONNX node '{node.name or node.op_type}' ({node.op_type})"
@@ -53,28 +51,71 @@ def _normalizer(e, node, shapes, consts, attrs):
     e.op("Div", [x, den], out=node.output[0])
 
 
+def class_labels(node, attrs, what: str) -> list:
+    """The integer class labels of a classifier node; string labels are refused (the label output would be a
+    tensor of strings, which C has no type for)."""
+    strings = attrs.get("classlabels_strings") or []
+    if strings:
+        shown = ", ".join(repr(_text(v)) for v in strings[:8]) + (", ..." if len(strings) > 8 else "")
+        raise UnsupportedError(
+            f"{_label(node)}: the class labels are strings ({shown}); the label output would be a tensor of "
+            f"strings, which generated C cannot return. {what} is supported with integer class labels "
+            "(classlabels_ints / classlabels_int64s, any values): train the scikit-learn model on integer classes "
+            "(e.g. LabelEncoder) and keep the string names in the application."
+        )
+    labels = [int(v) for v in (attrs.get("classlabels_ints") or attrs.get("classlabels_int64s") or [])]
+    if not labels:
+        raise UnsupportedError(f"{_label(node)}: no class labels (classlabels_ints / classlabels_int64s).")
+    return labels
+
+
+def emit_label(e, node, labels: list, index: str) -> None:
+    """The label output: `index` (int, [N], the winning column) itself when the labels are 0 .. C-1, else the
+    label table read at it, as onnxruntime returns the label values. Gather reads constant indices only here, so
+    the table is read arithmetically: [index == k] (one-hot, float) times the labels (exact in float32 up to
+    2^24; larger labels are refused), cast back to int32."""
+    if labels == list(range(len(labels))):
+        e.op("Identity", [index], out=node.output[0])
+        return
+    if max(abs(v) for v in labels) >= 1 << 24:
+        raise UnsupportedError(
+            f"{_label(node)}: class labels beyond +-2^24 ({max(labels, key=abs)}) are not supported (the label table "
+            "is read in float32); integer class labels of smaller magnitude are."
+        )
+    hot = e.op("Equal", [e.reshape(index, [-1, 1]), e.const("classes", np.arange(len(labels), dtype=np.int32))])
+    table = e.const("labels", np.array(labels, np.float32))
+    value = e.op("MatMul", [e.op("Cast", [hot], "hotf", to=1), table], "label_f")
+    e.op("Cast", [value], out=node.output[0], to=6)
+
+
 def _linear_classifier(e, node, shapes, consts, attrs):
     xs = shapes[node.input[0]]
     if len(xs) != 2:
         raise UnsupportedError(f"{_label(node)}: a 2-D input [N, features] is supported (got {list(xs)}).")
-    labels = list(attrs.get("classlabels_ints", []))
+    labels = class_labels(node, attrs, "LinearClassifier")
     coef = np.asarray(attrs.get("coefficients", []), np.float32)
     n_feat = xs[1]
-    if not labels or coef.size % n_feat or coef.size // n_feat != len(labels) or labels != list(range(len(labels))):
+    rows = len(labels) if len(labels) > 2 or coef.size >= 2 * n_feat else 1
+    if coef.size < rows * n_feat:
         raise UnsupportedError(
-            f"{_label(node)}: LinearClassifier is supported with integer class labels 0 .. C-1 and one coefficient "
-            f"row per class (got {len(labels)} integer labels {labels[:6]}, "
-            f"{len(attrs.get('classlabels_strings', []))} string labels, {coef.size} coefficients for {n_feat} "
-            "features)."
+            f"{_label(node)}: LinearClassifier needs one coefficient row of {n_feat} features per class "
+            f"({len(labels)} integer labels {labels[:6]}); it has {coef.size} coefficients."
+        )
+    if rows == 1:
+        raise UnsupportedError(
+            f"{_label(node)}: a binary LinearClassifier with one coefficient row (onnxruntime's two-class score "
+            "rule) is not supported; LinearClassifier is supported with one coefficient row per class."
         )
     post = _text(attrs.get("post_transform", "NONE"))
     if post not in ("NONE", "LOGISTIC", "SOFTMAX"):
         raise UnsupportedError(f"{_label(node)}: post_transform '{post}' is not supported (NONE, LOGISTIC, SOFTMAX).")
-    w = coef.reshape(len(labels), n_feat).T.copy()
+    # onnxruntime reads the first C x features coefficients as the [C, features] matrix and ignores any more
+    # (onnxruntime's logreg_iris.onnx has 4 features' worth for an input of 2): the same here.
+    w = coef[: rows * n_feat].reshape(rows, n_feat).T.copy()
     inter = np.asarray(attrs.get("intercepts", np.zeros(len(labels))), np.float32)
     raw = e.op("Add", [e.op("MatMul", [node.input[0], e.const("w", w)], "xw"), e.const("b", inter)], "raw")
     if len(node.output) > 0 and node.output[0]:
-        e.op("ArgMax", [raw], out=node.output[0], axis=1, keepdims=0)
+        emit_label(e, node, labels, e.op("ArgMax", [raw], "argmax", axis=1, keepdims=0))
     if len(node.output) > 1 and node.output[1]:
         kind = {"NONE": "Identity", "LOGISTIC": "Sigmoid", "SOFTMAX": "Softmax"}[post]
         extra = {"axis": 1} if kind == "Softmax" else {}

@@ -26,6 +26,7 @@ from .onnx_external import has_external_data, load_external_data
 from .onnx_if import branch_shapes, convert_if
 from .onnx_normalize import normalize
 from .onnx_validate import check_model
+from .onnx_zipmap import lower_zipmap
 from .onnx_wire import describe_defect
 
 # ONNX element types a model input may have (IR activation types); other types are refused by name.
@@ -105,6 +106,10 @@ class _Reader:
             # A model of ONNX-ML operators only (onnxruntime's logreg_iris.onnx) imports no standard opset: none of
             # its nodes reads one, but the standard operators onnx_ml.py rewrites them into need one.
             model.opset_import.append(onnx.helper.make_opsetid("", _ML_ONLY_OPSET))
+        if model.ir_version < 4 and any(n.domain == "ai.onnx.ml" for n in model.graph.node):
+            # IR 3 (logreg_iris.onnx again) lists every initializer as a graph input, and ONNX shape inference
+            # ignores the others; the constants onnx_ml.py adds are initializers only: read the model as IR 4.
+            model.ir_version = 4
         self.model = model
         self.source = source_name
         self.dims = dims
@@ -142,6 +147,8 @@ class _Reader:
     # --- steps --------------------------------------------------------------------------------------------------
     def run(self) -> Graph:
         _negative_dims_unknown(self.model.graph)
+        # skl2onnx's default ZipMap: its sequence-of-maps output becomes the probability tensor (onnx_zipmap.py).
+        self.meanings = lower_zipmap(self.model, self.source)
         check_model(self.model, self.source)  # graph structure, constants, attributes, limits (onnx_validate)
         g = self.model.graph
         for imp in self.model.opset_import:
@@ -329,6 +336,7 @@ class _Reader:
                 t.name = name
                 b._names.add(name)
             t.is_output = True
+            t.meaning = self.meanings.get(name)
             outputs.append(t)
         ops = b.ops
         # Drop operators nothing reads (e.g. unused layout twins); keep order.

@@ -32,7 +32,7 @@ from onnx import AttributeProto, TensorProto
 
 from .. import limits
 from ..errors import CompileError, UnsupportedError
-from .onnx_ml import SUPPORTED as ML_SUPPORTED
+from .onnx_ml_rules import SUPPORTED as ML_SUPPORTED
 
 # Element types a constant may have, with their item size in bytes and the typed field that can hold the payload
 # when raw_data is not used (ONNX stores int8/uint8/int16/uint16/bool/float16 values in int32_data).
@@ -348,15 +348,15 @@ def _check_nodes(model, graph, source: str, opset: int, outer: dict = None) -> N
                 f"{label} calls a function defined in the model (domain '{n.domain}'); "
                 "model-local functions are not supported."
             )
-        ml = n.domain == "ai.onnx.ml" and n.op_type in ML_SUPPORTED  # rewritten by onnx_ml.py
+        ml = n.domain == "ai.onnx.ml" and n.op_type in ML_SUPPORTED  # rewritten by onnx_ml_rules.RULES
         if n.domain == "ai.onnx.ml" and not ml:
             # Checked before the attributes: a scikit-learn export's long coefficient lists are not the problem.
             raise UnsupportedError(
                 f"{label} is an ONNX-ML operator (domain 'ai.onnx.ml', as skl2onnx exports scikit-learn "
-                f"models); {n.op_type} is not supported (of ONNX-ML, {', '.join(ML_SUPPORTED)} are; "
-                "SVMClassifier, TreeEnsembleClassifier, ZipMap and the others are not). Export the model as "
-                "standard ONNX operators (a linear model or MLP as MatMul / Gemm), or without ZipMap "
-                "(skl2onnx options={'zipmap': False}), to compile it."
+                f"models); {n.op_type} is not supported. Of ONNX-ML, {', '.join(ML_SUPPORTED)} are (the "
+                "classifiers with integer class labels; TreeEnsembleRegressor, SVMRegressor, LinearRegressor, "
+                "LabelEncoder, OneHotEncoder, Imputer, CategoryMapper and the others are not). Export the model as "
+                "standard ONNX operators (a linear model or MLP as MatMul / Gemm) to compile it."
             )
         for a in n.attribute:
             if a.type == AttributeProto.GRAPH and n.op_type in ("If", "Loop") and n.domain in ("", "ai.onnx"):
@@ -400,7 +400,8 @@ def check_model(model, source: str) -> None:
         raise CompileError(f"'{source}' has no graph. Only complete ONNX models are supported.")
     g = model.graph
     _check_external(model, source)
-    versions = [int(o.version) for o in model.opset_import if o.domain in ("", "ai.onnx")]
+    # The same version imported twice (skl2onnx does for some models) is one opset.
+    versions = sorted({int(o.version) for o in model.opset_import if o.domain in ("", "ai.onnx")})
     newest = onnx.defs.onnx_opset_version()
     if len(versions) != 1 or not 1 <= versions[0] <= newest:
         found = "no opset" if not versions else f"opset {versions}" if len(versions) > 1 else f"opset {versions[0]}"

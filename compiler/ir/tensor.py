@@ -37,6 +37,9 @@ class Tensor:
     is_variable: bool = False  # TFLite variable tensor: state kept from one run to the next
     producer: Optional[int] = None  # operator index
     consumers: list = field(default_factory=list)
+    # What a model output stands for beyond its values, for the header comment and the manifest: e.g. a ZipMap'd
+    # ONNX-ML probability output {"from": "ZipMap", "class_labels": [...], "note": "..."} (onnx_zipmap.py).
+    meaning: Optional[dict] = None
 
     @property
     def is_const(self) -> bool:

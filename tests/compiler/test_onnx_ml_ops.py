@@ -1,6 +1,8 @@
 """The simple ONNX-ML operators skl2onnx exports (Scaler, Normalizer, LinearClassifier; compiler/frontend/onnx_ml.py)
 run on the host and match onnxruntime: probabilities within rtol 1e-5, atol 1e-6 (float32 sums in another order),
-labels exactly (int32 here, int64 in onnxruntime); the others (SVMClassifier, ...) are refused by name."""
+labels exactly (int32 here, int64 in onnxruntime), integer labels other than 0 .. C-1 through a table; ZipMap's
+output is the probability tensor. The sklearn exports (SVMClassifier, TreeEnsembleClassifier, ...) are tested in
+test_sklearn_exports.py."""
 
 import numpy as np
 import onnx
@@ -8,7 +10,6 @@ import pytest
 from onnx import TensorProto, helper
 
 from compiler.commands.run_cmd import run_model
-from compiler.errors import CompileError
 from compiler.frontend.onnx_reader import load_onnx
 
 F = TensorProto.FLOAT
@@ -65,16 +66,27 @@ def test_scaler_normalizer_linear_classifier(tmp_path, norm, post):
         np.testing.assert_allclose(got["prob"][i], prob, rtol=1e-5, atol=1e-6)
 
 
-def test_other_labels_are_refused(tmp_path):
+def test_other_integer_labels_are_read_through_a_table(tmp_path):
+    import onnxruntime as ort
+
     path = str(tmp_path / "m.onnx")
     _model(path, "L2", "NONE")
     m = onnx.load(path)
     for a in m.graph.node[2].attribute:
         if a.name == "classlabels_ints":
-            a.ints[:] = [3, 5, 7]
+            a.ints[:] = [3, -5, 70000]
     onnx.save(m, path)
-    with pytest.raises(CompileError, match=r"\(LinearClassifier\): LinearClassifier is supported with integer class"):
-        load_onnx(path)
+    x = np.random.default_rng(14).normal(size=(4, 5, 4)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", x=x)
+    run_model(path, str(tmp_path / "in.npz"), str(tmp_path / "out.npz"))
+    got = dict(np.load(tmp_path / "out.npz"))
+    sess = ort.InferenceSession(path)
+    seen = set()
+    for i in range(len(x)):
+        (label,) = sess.run(["label"], {"x": x[i]})
+        np.testing.assert_array_equal(got["label"][i], label)
+        seen.update(int(v) for v in label)
+    assert len(seen) >= 2, seen  # the table is read at more than one place
 
 
 def test_model_of_onnx_ml_operators_only_needs_no_standard_opset(tmp_path):
@@ -92,9 +104,11 @@ def test_model_of_onnx_ml_operators_only_needs_no_standard_opset(tmp_path):
     np.testing.assert_allclose(got["prob"][0], prob, rtol=1e-5, atol=1e-6)
 
 
-def test_zipmap_output_is_refused_by_operator_name(tmp_path):
-    """skl2onnx's default ends with ZipMap (a sequence of maps): the refusal names ZipMap and the option that
-    leaves it out, not only the output's type."""
+def test_zipmap_output_becomes_the_probability_tensor(tmp_path):
+    """skl2onnx's default ends with ZipMap (a sequence of maps {label: probability} in onnxruntime): the compiled
+    output is the probability tensor, its columns in class-label order."""
+    import onnxruntime as ort
+
     path = str(tmp_path / "m.onnx")
     _model(path, "L2", "SOFTMAX", standard_opset=False)
     m = onnx.load(path)
@@ -106,6 +120,14 @@ def test_zipmap_output_is_refused_by_operator_name(tmp_path):
     )
     del m.graph.output[1]
     m.graph.output.append(helper.make_value_info("probs", seq))
+    m.ir_version = 3  # as onnxruntime's logreg_iris.onnx: IR 3, no standard opset, ZipMap last
     onnx.save(m, path)
-    with pytest.raises(CompileError, match=r"ZipMap is not supported.*zipmap': False"):
-        load_onnx(path)
+    g = load_onnx(path)
+    assert [(t.name, t.shape, t.dtype) for t in g.outputs] == [("label", (5,), "int32"), ("probs", (5, 3), "float32")]
+    assert g.outputs[1].meaning["class_labels"] == [0, 1, 2]
+    x = np.random.default_rng(15).normal(size=(1, 5, 4)).astype(np.float32)
+    np.savez(tmp_path / "in.npz", x=x)
+    run_model(path, str(tmp_path / "in.npz"), str(tmp_path / "out.npz"))
+    (maps,) = ort.InferenceSession(path).run(["probs"], {"x": x[0]})
+    want = np.array([[row[k] for k in (0, 1, 2)] for row in maps], np.float32)
+    np.testing.assert_allclose(np.load(tmp_path / "out.npz")["probs"][0], want, rtol=1e-5, atol=1e-6)

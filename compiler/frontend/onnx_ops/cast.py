@@ -4,7 +4,9 @@ exporters leave around mixed-precision code) is no work: the output is the input
 (compiler/ops/cast.py): integer -> integer wraps around (numpy's and onnxruntime's static_cast), integer or bool ->
 float is the value, float -> integer truncates toward zero (in range; beyond int32 it saturates, where C and
 onnxruntime leave the conversion undefined), anything -> bool is `x != 0`. Casts to types with no run-time
-representation (int64, float16, double, ...) are refused by name.
+representation (int64, float16, double, ...) are refused by name, but for an integer or bool value cast to int64:
+the frontend holds int64 values as int32 (every index and label is narrowed so), and an int32 value fits, so that
+Cast is one to int32 (skl2onnx casts a classifier's label to int64 this way).
 """
 
 from onnx import TensorProto
@@ -25,6 +27,8 @@ def cast(ctx):
         raise NotQuantizable()  # a Cast between a DequantizeLinear and a QuantizeLinear runs in float
     x = ctx.required(0, "the input")
     to = ctx.attr("to")
+    if to == TensorProto.INT64 and x.dtype in ("int32", "int8", "uint8", "bool"):
+        to = TensorProto.INT32  # int64 values are held as int32 (see the module docstring)
     if to not in _TARGETS:
         raise ctx.unsupported(
             f"a Cast of run-time data to {elem_type_name(to)} is not supported; run-time values are "
