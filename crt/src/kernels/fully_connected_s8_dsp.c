@@ -43,14 +43,15 @@ AOT_HOT_INLINE void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, 
     a[3] = aot_smlad(aot_sxtb16_ror8(w1), xc, aot_smlad(w1, xa, a[3]));
 }
 
-/* The main loop of a block: from xp to xend (an even number of quads, at least two), two quads per pass.  With GCC
- * or Clang on a Thumb-2 core with the DSP extension it is one asm loop: per pass two LDRD of the input pair, four
- * of weights, eight SXTB16 and sixteen SMLAD, then CMP/BNE (32 instructions for 32 MACs).  Why not C: GCC 12's
- * code for the C loop depended on the flags.  At -O2 it was this loop; at -Os the register allocator gave the
- * weight pointer a register the post-increment LDRD's tie could not keep, so every pass copied it out and back
- * (two MOVs), reloaded xend from the stack and branched twice (36 instructions: ad01_int8 on the M4 at 351,516
- * instructions against 315,780 at -O2).  The asm reads the expanded input and the weights ("memory": the expansion
- * stored the input just before). */
+/* The main loop of a block: from xp to xend (an even number of quads, at least two).  With GCC or Clang on a Thumb-2
+ * core with the DSP extension it is one asm loop of four quads per pass: per quad an LDRD of the input pair, two of
+ * weights, four SXTB16 and eight SMLAD (15 instructions for 32 MACs), then CMP/BNE per pass; a count of quads
+ * that is 2 modulo 4 enters the first pass at its second half.  Why not C: GCC 12's code for the C loop (two quads
+ * per pass) depended on the flags.  At -O2 it was the tight loop; at -Os the register allocator gave the weight
+ * pointer a register the post-increment LDRD's tie could not keep, so every pass copied it out and back (two
+ * MOVs), reloaded xend from the stack and branched twice (36 instructions per two quads instead of 32: ad01_int8 on
+ * the M4 at 351,516 instructions against 315,780 at -O2).  The asm reads the expanded input and the weights
+ * ("memory": the expansion stored the input just before). */
 #if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__)
 /* One quad: the input pair (xa, xc) against the next word of each of the block's four rows. */
 #define AOT_FC_QUAD_ASM                                                                                                \
@@ -75,7 +76,11 @@ AOT_HOT_INLINE void aot_fc_quads4(const uint32_t** wp, const uint32_t* xp, const
     const uint32_t* w = *wp;
     int32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
     uint32_t xa, xc, w0, w1;
-    __asm__("1:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "cmp %[xp], %[xend]\n\t"
+    __asm__("sub %[w0], %[xend], %[xp]\n\t"
+            "tst %[w0], #16\n\t"
+            "bne 2f\n\t"
+            "1:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "2:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM
+            "cmp %[xp], %[xend]\n\t"
             "bne 1b"
             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+r"(w), [xp] "+r"(xp),
               [xa] "=&r"(xa), [xc] "=&r"(xc), [w0] "=&r"(w0), [w1] "=&r"(w1)
