@@ -79,11 +79,10 @@ AOT_HOT_INLINE void aot_fc_quads4(const uint32_t** wp, const uint32_t* xp, const
     __asm__("sub %[w0], %[xend], %[xp]\n\t"
             "tst %[w0], #16\n\t"
             "bne 2f\n\t"
-            "1:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "2:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM
-            "cmp %[xp], %[xend]\n\t"
+            "1:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "2:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "cmp %[xp], %[xend]\n\t"
             "bne 1b"
-            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+r"(w), [xp] "+r"(xp),
-              [xa] "=&r"(xa), [xc] "=&r"(xc), [w0] "=&r"(w0), [w1] "=&r"(w1)
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+r"(w), [xp] "+r"(xp), [xa] "=&r"(xa),
+              [xc] "=&r"(xc), [w0] "=&r"(w0), [w1] "=&r"(w1)
             : [xend] "r"(xend)
             : "cc", "memory");
     a[0] = a0;
