@@ -5,7 +5,9 @@ DSP and Helium GEMM loops spill; crt/src/kernels/aot_sched.h turns that pass off
 units.  These checks compile the hot kernels the way a CMake or IDE user does (`arm-none-eabi-gcc -mcpu=<core>
 -O2 -std=c99`, no flag of ours) and require exactly the code of the build with -fno-schedule-insns (which the bench
 figures were measured with), that -Os and the other cores are left alone, and that every CRT source includes the
-header before it defines anything; and that -Os keeps the MAC helpers inline (AOT_HOT_INLINE, dsp_s8.h).
+header before it defines anything; that -Os keeps the MAC helpers inline (AOT_HOT_INLINE, dsp_s8.h); and that the
+loops written in asm because GCC compiled their C worse at -Os (the DSP fully connected main loop, the Helium
+requantization of a pixel pair) are what both -Os and -O2 builds run.
 """
 
 import os
