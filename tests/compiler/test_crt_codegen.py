@@ -5,7 +5,9 @@ DSP and Helium GEMM loops spill; crt/src/kernels/aot_sched.h turns that pass off
 units.  These checks compile the hot kernels the way a CMake or IDE user does (`arm-none-eabi-gcc -mcpu=<core>
 -O2 -std=c99`, no flag of ours) and require exactly the code of the build with -fno-schedule-insns (which the bench
 figures were measured with), that -Os and the other cores are left alone, and that every CRT source includes the
-header before it defines anything; and that -Os keeps the MAC helpers inline (AOT_HOT_INLINE, dsp_s8.h).
+header before it defines anything; that -Os keeps the MAC helpers inline (AOT_HOT_INLINE, dsp_s8.h); and that the
+loops written in asm because GCC compiled their C worse at -Os (the DSP fully connected main loop, the Helium
+requantization of a pixel pair) are what both -Os and -O2 builds run.
 """
 
 import os
@@ -103,3 +105,54 @@ def test_Os_keeps_the_mac_helpers_inline(tmp_path, core):
         code = _code(tmp_path, os.path.join(_crt_dir(), "src", "kernels", kernel), core, ["-Os"], "os")
         called = set(re.findall(r"\bbl\s+[0-9a-f]+ <([\w.]+)>", code))
         assert not called & hot, f"{kernel} at -Os calls {sorted(called & hot)}"
+
+
+def _mnemonics(code: str, function: str) -> list:
+    """The mnemonics of `function` in objdump output, in address order, without Thumb-2's width suffixes."""
+    body = code.split(f"<{function}>:\n", 1)[1].split("\n\n", 1)[0]
+    ops = [f.split("\t")[2].split()[0] for f in body.splitlines() if f.count("\t") >= 2]
+    return [re.sub(r"\.[wn]$", "", op) for op in ops]
+
+
+def _loop(ops: list, start: str, count: int) -> list:
+    """The `count` mnemonics from the first `start` on (the loops below are asm: their text is fixed)."""
+    i = ops.index(start)
+    return ops[i : i + count]
+
+
+@needs_gcc
+@pytest.mark.parametrize("core", ["cortex-m4", "cortex-m33"])
+def test_fc_dsp_main_loop_is_one_loop_at_Os_and_O2(tmp_path, core):
+    """GCC 12's -Os code for the DSP fully connected kernel's C loop copied the weight pointer out of and back into
+    its register every pass (two MOVs), reloaded the loop's end and branched twice (ad01_int8 on the M4: 351,516
+    instructions against 315,780 at -O2).  The loop is asm now: at both levels TST/BNE into it, then four quads of
+    LDRD, LDRD, LDRD, 8 SMLAD / 4 SXTB16 and CMP/BNE, with nothing of the compiler's inside."""
+    src = os.path.join(_crt_dir(), "src", "kernels", "fully_connected_s8_dsp.c")
+    loops = []
+    for opt in ["-Os", "-O2"]:
+        ops = _mnemonics(_code(tmp_path, src, core, [opt], opt[1:]), "aot_fully_connected_s8_dsp")
+        loop = _loop(ops, "tst", 2 + 4 * 15 + 2)
+        assert loop[:3] == ["tst", "bne", "ldrd"] and loop[-2:] == ["cmp", "bne"], (opt, loop)
+        assert loop.count("smlad") == 32 and loop.count("sxtb16") == 16 and loop.count("ldrd") == 12, (opt, loop)
+        loops.append(loop)
+    assert loops[0] == loops[1]
+
+
+@needs_gcc
+def test_mve_requant_store_loop_at_Os_and_O2(tmp_path):
+    """At -Os GCC 12 kept the Helium GEMM's requantization loop's invariants on the stack and reloaded them per block
+    of 4 channels (ResNet-8 on the M55: 3.00 M instructions against 2.90 M at -O2).  It is an asm loop now
+    (mve_s8.h, aot_mve_store_blocks_right): both levels must take it in the convolution (objdump does not decode
+    every MVE instruction, so the compiler's assembly is read)."""
+    crt = _crt_dir()
+    src = os.path.join(crt, "src", "kernels", "conv2d_s8_mve.c")
+    for opt in ["-Os", "-O2"]:
+        out = tmp_path / f"conv{opt}.s"
+        cmd = [_GCC, *_CORES["cortex-m55"], "-std=c99", opt, "-I", os.path.join(crt, "include")]
+        subprocess.run(cmd + ["-I", os.path.join(crt, "src", "kernels"), "-S", src, "-o", str(out)], check=True)
+        text = out.read_text().split("aot_conv2d_s8_mve:", 1)[1].split(".size\taot_conv2d_s8_mve,", 1)[0]
+        ops = [ln.split()[0] for ln in text.splitlines() if ln.strip() and not ln.strip().startswith((".", "@"))]
+        loops = [i for i in range(len(ops) - 24) if ops[i : i + 4] == ["vldrw.32"] * 4 and ops[i + 24] == "bne"]
+        assert loops, f"{opt}: aot_conv2d_s8_mve has no requantization loop of aot_mve_store_blocks_right"
+        loop = ops[loops[0] : loops[0] + 25]
+        assert loop.count("vqrdmulh.s32") == 2 and loop[-3:] == ["vstrb.32", "subs", "bne"], (opt, loop)

@@ -31,12 +31,8 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, 
                 aot_fc_quad4(&wp, xp[0], xp[1], a);
                 xp += 2;
             }
-            while (xp != xend) {
-                uint32_t xa, xc;
-                aot_load2(&xp, &xa, &xc);
-                aot_fc_quad4(&wp, xa, xc, a);
-                aot_load2(&xp, &xa, &xc);
-                aot_fc_quad4(&wp, xa, xc, a);
+            if (xp != xend) {
+                aot_fc_quads4(&wp, xp, xend, a);
             }
             out_b[row] = AOT_FC_DSP_OUT(a[0], row, out_multiplier, out_add, multiplier_stride, act_min, act_max);
             out_b[row + 1] =
