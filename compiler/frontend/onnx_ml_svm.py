@@ -15,9 +15,11 @@ rho[0]); one_class maps Y to 1.0 where it is > 0, else -1.0. onnxruntime ignores
 
 onnxruntime accumulates each kernel in double; here float32 — the decision values agree within float tolerance, and
 a label can differ only for a row whose decision value is within rounding of 0.
-Supported: 3 or more classes, post_transform NONE, no prob_a / prob_b (SVC(probability=False), the default).
-Refused by name: two classes (onnxruntime's binary label rule), probability estimates, linear mode (no support
-vectors: skl2onnx exports LinearSVC as LinearClassifier, which is supported).
+Two classes follow onnxruntime's form: one decision value v, label class 0 when v > 0 (else class 1), scores
+output [-v, v].
+Supported: 2 or more classes, post_transform NONE, no prob_a / prob_b (SVC(probability=False), the default).
+Refused by name: probability estimates, linear mode (no support vectors: skl2onnx exports LinearSVC as
+LinearClassifier, which is supported).
 """
 
 import numpy as np
@@ -28,7 +30,7 @@ from .onnx_ml import _label, _text, class_labels, emit_label
 
 def _refuse(node, what: str):
     raise UnsupportedError(
-        f"{_label(node)}: {what}. SVMClassifier is supported with support vectors (scikit-learn SVC), 3 or more "
+        f"{_label(node)}: {what}. SVMClassifier is supported with support vectors (scikit-learn SVC), 2 or more "
         "integer classes, kernel LINEAR, POLY, RBF or SIGMOID, post_transform NONE and no probability estimates "
         "(SVC(probability=False), the default)."
     )
@@ -69,8 +71,8 @@ def _svm_classifier(e, node, shapes, consts, attrs):
         _refuse(node, "it has no support vectors (liblinear mode)")
     if attrs.get("prob_a"):
         _refuse(node, "it has probability estimates (prob_a / prob_b: SVC(probability=True))")
-    if n_cls < 3:
-        _refuse(node, f"it has {n_cls} classes (onnxruntime labels two classes by its own binary rule)")
+    if n_cls < 2:
+        _refuse(node, f"it has {n_cls} class")
     post = _text(attrs.get("post_transform", "NONE"))
     if post != "NONE":
         _refuse(node, f"post_transform is '{post}'")
@@ -103,6 +105,15 @@ def _svm_classifier(e, node, shapes, consts, attrs):
             base[j] += 1.0
             p += 1
     scores = e.op("Add", [e.op("MatMul", [k, e.const("w", w)], "kw"), e.const("rho", rho[:n_pairs])], "scores")
+    if n_cls == 2:
+        # onnxruntime's two-class form: the one pair's vote decides (class 0 when its value is > 0, as for more
+        # classes), and the scores output is [-value, value]
+        if len(node.output) > 1 and node.output[1]:
+            e.op("Concat", [e.op("Neg", [scores], "neg"), scores], out=node.output[1], axis=1)
+        if node.output[0]:
+            loses = e.op("Not", [e.op("Greater", [scores, e.const("zero", np.float32(0))], "pos")], "neg_side")
+            emit_label(e, node, labels, e.reshape(e.op("Cast", [loses], "second", to=6), [-1]))
+        return
     if len(node.output) > 1 and node.output[1]:
         e.op("Identity", [scores], out=node.output[1])
     if node.output[0]:

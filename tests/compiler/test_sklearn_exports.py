@@ -1,6 +1,6 @@
 """scikit-learn models exported by skl2onnx with its default options (tests/models/make_sklearn_models.py:
 LogisticRegression, LinearSVC, SVC linear / RBF / poly, DecisionTree, RandomForest, StandardScaler + Normalizer
-pipelines, classes 3, 5, 7; two-class DecisionTree and GradientBoosting, three-class GradientBoosting;
+pipelines, classes 3, 5, 7; two-class DecisionTree, RBF SVC and GradientBoosting, three-class GradientBoosting;
 LinearRegression, RandomForest / GradientBoosting regressors, SVR) compile with `--input_shape X=N,4` (skl2onnx
 leaves the batch unnamed) and match onnxruntime on the host: labels exactly (int32 here, int64 in onnxruntime),
 probabilities within rtol 1e-4, atol 1e-5 (float32 sums in another order; onnxruntime sums SVM kernels in double).
@@ -28,7 +28,7 @@ ROWS = 40
 
 
 def test_the_exports_are_committed():
-    assert len(_FILES) == 17, _FILES
+    assert len(_FILES) == 18, _FILES
 
 
 def _inputs(model) -> np.ndarray:

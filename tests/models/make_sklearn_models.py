@@ -2,7 +2,7 @@
 dimension left dynamic): `sklearn_<name>.onnx`. The models MCU users export for tabular / IMU features:
 LogisticRegression, LinearSVC, SVC with linear, RBF and polynomial kernels, a DecisionTree and a small RandomForest
 (TreeEnsembleClassifier), StandardScaler + Normalizer pipelines, a RandomForest trained on the integer classes 3, 5,
-7 (labels read through a table); two-class models (a DecisionTree and gradient boosting: onnxruntime's binary
+7 (labels read through a table); two-class models (a DecisionTree, an RBF SVC and gradient boosting: onnxruntime's binary
 rules), three-class gradient boosting (SOFTMAX), and regressors (LinearRegression, RandomForest / GradientBoosting
 regressors: TreeEnsembleRegressor, SVR: SVMRegressor). tests/compiler/test_sklearn_exports.py compiles each (with
 `--input_shape X=N,4`) and compares it with onnxruntime.
@@ -47,6 +47,7 @@ def models():
         "scaler_svc_rbf": (make_pipeline(StandardScaler(), SVC(kernel="rbf", random_state=0)), "classes"),
         "forest_labels_357": (RandomForestClassifier(n_estimators=3, max_depth=3, random_state=1), "357"),
         "binary_tree": (DecisionTreeClassifier(max_depth=3, random_state=0), "binary"),
+        "binary_svc_rbf": (SVC(kernel="rbf", random_state=0), "binary"),
         "binary_boosting": (GradientBoostingClassifier(n_estimators=4, max_depth=2, random_state=0), "binary"),
         "boosting": (GradientBoostingClassifier(n_estimators=3, max_depth=2, random_state=0), "classes"),
         "linear_regression": (LinearRegression(), "value"),
