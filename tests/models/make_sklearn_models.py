@@ -2,7 +2,7 @@
 dimension left dynamic): `sklearn_<name>.onnx`. The models MCU users export for tabular / IMU features:
 LogisticRegression, LinearSVC, SVC with linear, RBF and polynomial kernels, a DecisionTree and a small RandomForest
 (TreeEnsembleClassifier), StandardScaler + Normalizer pipelines, a RandomForest trained on the integer classes 3, 5,
-7 (labels read through a table); two-class models (a DecisionTree, an RBF SVC and gradient boosting: onnxruntime's binary
+7 (labels read through a table); two-class models (a DecisionTree, an RBF SVC, gradient boosting: onnxruntime's binary
 rules), three-class gradient boosting (SOFTMAX), and regressors (LinearRegression, RandomForest / GradientBoosting
 regressors: TreeEnsembleRegressor, SVR: SVMRegressor). tests/compiler/test_sklearn_exports.py compiles each (with
 `--input_shape X=N,4`) and compares it with onnxruntime.
