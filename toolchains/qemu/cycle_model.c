@@ -17,25 +17,26 @@
 /*                               ALU MUL MULL DIV DSP LDR LIT STR STRr LDRD STRD LDM STM BR BRc BRi TBB IT NOP BAR SYS
  *                               FPalu FPmac FPdiv FPld FPst FPldm FPmov LOBs LOBe LOBo
  *                               MVEld MVEst MVEgat MVEmac MVEalu MVEfp MVElane MVEpred UNKNOWN */
+/* clang-format off */
 static const struct cy_core CORES[] = {
     {"cortex-m4",
-     {1, 1, 1, 7, 1, 2, 2, 1, 2, 3, 3, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, /* scalar */
-      1, 3, 14, 2, 2, 1, 1, 1, 1, 1,                                 /* FPU, (no LOB on v7E-M) */
-      1, 1, 1, 1, 1, 1, 1, 1, 1},                                    /* (no MVE on v7E-M) */
-     2, 1, 1, 0, 1},
+     {1, 1, 1,  7, 1, 2, 2, 1, 2, 3, 3, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, /* scalar */
+      1, 3, 14, 2, 2, 1, 1, 1, 1, 1,                                  /* FPU, (no LOB on v7E-M) */
+      1, 1, 1,  1, 1, 1, 1, 1, 1},                                    /* (no MVE on v7E-M) */
+     .refill = 2, .ldm_per_reg = 1, .ld_pipelined = 1, .vector_overlap = 0, .le_taken = 1},
     {"cortex-m55",
-     {1, 1, 1, 7, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, /* scalar */
-      1, 1, 14, 1, 1, 1, 1, 1, 1, 1,                                 /* FPU, LOB */
-      2, 2, 4, 2, 2, 2, 1, 1, 1},                                    /* MVE: two beats per cycle */
-     2, 1, 0, 1, 0},
+     {1, 1, 1,  7, 1, 1, 1, 1, 1, 2, 2, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, /* scalar */
+      1, 1, 14, 1, 1, 1, 1, 1, 1, 1,                                  /* FPU, LOB */
+      2, 2, 4,  2, 2, 2, 1, 1, 1},                                    /* MVE: two beats per cycle */
+     .refill = 2, .ldm_per_reg = 1, .ld_pipelined = 0, .vector_overlap = 1, .le_taken = 0},
 };
+/* clang-format on */
 
 static const char* const NAMES[CY_N_CLASSES] = {
-    "alu",      "mul",     "mull",      "div",      "dsp",       "ldr",       "ldr_lit",  "str",      "str_reg",
-    "ldrd",     "strd",    "ldm",       "stm",      "br",        "br_cond",   "br_ind",   "tbb",      "it",
-    "nop",      "barrier", "sys",       "fp_alu",   "fp_mac",    "fp_div",    "fp_ld",    "fp_st",    "fp_ldm",
-    "fp_mov",   "lob_start", "lob_end", "lob_other", "mve_ld",   "mve_st",    "mve_gather", "mve_mac", "mve_alu",
-    "mve_fp",   "mve_lane", "mve_pred", "unknown",
+    "alu",       "mul",    "mull",   "div",        "dsp",     "ldr",     "ldr_lit", "str",      "str_reg",   "ldrd",
+    "strd",      "ldm",    "stm",    "br",         "br_cond", "br_ind",  "tbb",     "it",       "nop",       "barrier",
+    "sys",       "fp_alu", "fp_mac", "fp_div",     "fp_ld",   "fp_st",   "fp_ldm",  "fp_mov",   "lob_start", "lob_end",
+    "lob_other", "mve_ld", "mve_st", "mve_gather", "mve_mac", "mve_alu", "mve_fp",  "mve_lane", "mve_pred",  "unknown",
 };
 
 struct mve_entry {
@@ -136,14 +137,20 @@ static void decode16(uint32_t hw, struct cy_insn* o)
 static void decode_coproc(uint32_t hw1, uint32_t hw2, struct cy_insn* o)
 {
     uint32_t word = (hw1 << 16) | hw2;
+    if ((hw1 & 0xEE00u) == 0xEC00u && (hw2 & 0x0E00u) == 0x0E00u) { /* MVE loads and stores, two-lane moves */
+        if ((hw1 & 0x01A0u) == 0) return set(o, CY_MVE_LANE);       /* P = U = W = 0: VMOV two lanes */
+        /* P = 0, U = 1, W = 0: vector offsets and VLD2x/VLD4x; the 0xFC/0xFD prefix with bit 12: a vector base */
+        if ((hw1 & 0x01A0u) == 0x0080u || ((hw1 & 0x1000u) && (hw2 & 0x1000u))) return set(o, CY_MVE_GATHER);
+        return set(o, (hw1 & 0x0010u) ? CY_MVE_LD : CY_MVE_ST);
+    }
     for (size_t i = 0; i < sizeof MVE / sizeof MVE[0]; ++i) {
         if ((word & MVE[i].mask) == MVE[i].value) return set(o, MVE[i].cls);
     }
     if ((hw2 & 0x0E00u) != 0x0A00u) return set(o, CY_UNKNOWN);
-    if ((hw1 & 0xEE00u) == 0xEC00u) { /* extension register load/store, 64-bit moves */
-        if ((hw1 & 0x01A0u) == 0) return set(o, CY_FP_MOV);         /* VMOV two core registers */
-        if ((hw1 & 0xFF30u) == 0xED10u) return set(o, CY_FP_LD);    /* VLDR */
-        if ((hw1 & 0xFF30u) == 0xED00u) return set(o, CY_FP_ST);    /* VSTR */
+    if ((hw1 & 0xEE00u) == 0xEC00u) {                            /* extension register load/store, 64-bit moves */
+        if ((hw1 & 0x01A0u) == 0) return set(o, CY_FP_MOV);      /* VMOV two core registers */
+        if ((hw1 & 0xFF30u) == 0xED10u) return set(o, CY_FP_LD); /* VLDR */
+        if ((hw1 & 0xFF30u) == 0xED00u) return set(o, CY_FP_ST); /* VSTR */
         o->nregs = (uint8_t)((hw2 & 0x0100u) ? (hw2 & 0xFFu) / 2 : (hw2 & 0xFFu));
         return set(o, CY_FP_LDM);
     }
@@ -155,11 +162,13 @@ static void decode_coproc(uint32_t hw1, uint32_t hw2, struct cy_insn* o)
     case 0x9: /* VFNMA, VFNMS */
     case 0xA: /* VFMA, VFMS */
         return set(o, CY_FP_MAC);
-    case 0x8: return set(o, CY_FP_DIV);
+    case 0x8:
+        return set(o, CY_FP_DIV);
     case 0xB:
         if ((hw1 & 0x000Fu) == 0x1u && (hw2 & 0x00C0u) == 0x00C0u) return set(o, CY_FP_DIV); /* VSQRT */
         return set(o, CY_FP_ALU);
-    default: return set(o, CY_FP_ALU); /* VMUL, VNMUL, VADD, VSUB */
+    default:
+        return set(o, CY_FP_ALU); /* VMUL, VNMUL, VADD, VSUB */
     }
 }
 
@@ -170,7 +179,7 @@ static void decode_ldst_single(uint32_t hw1, uint32_t hw2, struct cy_insn* o)
     int word = (hw1 & 0x0060u) == 0x0040u;
     if (!load) return single(o, reg ? CY_STR_REG : CY_STR, rt, rn, reg ? (int)(hw2 & 0xFu) : -1);
     if (rt == 15 && !word) return set(o, CY_NOP); /* PLD, PLI */
-    if (rt == 15) o->writes_pc = 1;                 /* LDR PC */
+    if (rt == 15) o->writes_pc = 1;               /* LDR PC */
     if (rn == 15) return single(o, CY_LDR_LIT, rt, rn, -1);
     return single(o, CY_LDR, rt, rn, reg ? (int)(hw2 & 0xFu) : -1);
 }
@@ -187,14 +196,15 @@ static void decode32(uint32_t hw1, uint32_t hw2, struct cy_insn* o)
             }
             if ((hw1 & 0x0120u) != 0) return set(o, (hw1 & 0x0010u) ? CY_LDRD : CY_STRD);
             if ((hw1 & 0xFFF0u) == 0xE8D0u && (hw2 & 0xFFE0u) == 0xF000u) return set(o, CY_TBB);
-            return single(o, (hw1 & 0x0010u) ? CY_LDR : CY_STR, (int)(hw2 >> 12), (int)(hw1 & 0xFu), -1); /* exclusives */
+            return single(o, (hw1 & 0x0010u) ? CY_LDR : CY_STR, (int)(hw2 >> 12), (int)(hw1 & 0xFu),
+                          -1); /* exclusives */
         }
         if ((hw1 & 0x0600u) == 0x0200u) return set(o, CY_ALU); /* data processing, shifted register */
         return decode_coproc(hw1, hw2, o);
     }
     if (op1 == 2) {
-        if (!(hw2 & 0x8000u)) return set(o, CY_ALU); /* data processing, immediate */
-        if ((hw2 & 0xD001u) == 0xC001u) {           /* Armv8.1-M low-overhead branches, VCTP, branch future */
+        if (!(hw2 & 0x8000u)) return set(o, CY_ALU);         /* data processing, immediate */
+        if ((hw2 & 0xD001u) == 0xC001u) {                    /* Armv8.1-M low-overhead branches, VCTP, branch future */
             if (hw2 == 0xE801u) return set(o, CY_LOB_OTHER); /* VCTP */
             if ((hw2 & 0xF001u) == 0xE001u) return set(o, CY_LOB_START); /* DLS, DLSTP */
             if ((hw2 & 0xF001u) == 0xC001u && (hw1 & 0xFFC0u) == 0xF000u && (hw1 & 0xFu) == 0xFu) {
@@ -228,11 +238,11 @@ static void decode32(uint32_t hw1, uint32_t hw2, struct cy_insn* o)
     if ((hw1 & 0x0780u) == 0x0200u || (hw1 & 0x0780u) == 0x0280u) { /* 0xFA: data processing (register) */
         if ((hw2 & 0xF000u) != 0xF000u) return set(o, CY_UNKNOWN);
         if (!(hw1 & 0x0080u) && (hw2 & 0x0080u) == 0) return set(o, CY_ALU); /* shifts by register */
-        if (!(hw1 & 0x0080u)) return set(o, CY_ALU);                          /* extend (and add) */
+        if (!(hw1 & 0x0080u)) return set(o, CY_ALU);                         /* extend (and add) */
         return set(o, CY_DSP); /* parallel add/sub, saturating, REV, RBIT, CLZ, SEL */
     }
     if ((hw1 & 0x0780u) == 0x0300u) return set(o, CY_MUL); /* 0xFB00-0xFB7F: 32-bit multiplies, MACs, USAD8 */
-    if ((hw1 & 0x0780u) == 0x0380u) { /* 0xFB80-0xFBFF: long multiplies, divides */
+    if ((hw1 & 0x0780u) == 0x0380u) {                      /* 0xFB80-0xFBFF: long multiplies, divides */
         if ((hw1 & 0x0050u) == 0x0010u && (hw2 & 0x00F0u) == 0x00F0u) return set(o, CY_DIV); /* SDIV, UDIV */
         return set(o, CY_MULL);
     }
@@ -253,11 +263,21 @@ void cy_decode(uint32_t hw1, uint32_t hw2, int size, struct cy_insn* out)
     switch (out->cls) {
     case CY_MVE_LD:
     case CY_MVE_ST:
-    case CY_MVE_GATHER: out->group = CY_G_MEM; break;
-    case CY_MVE_MAC: out->group = CY_G_MAC; break;
-    case CY_MVE_ALU: out->group = CY_G_ALU; break;
-    case CY_MVE_FP: out->group = CY_G_FP; break;
-    default: out->group = CY_G_NONE; break;
+    case CY_MVE_GATHER:
+        out->group = CY_G_MEM;
+        break;
+    case CY_MVE_MAC:
+        out->group = CY_G_MAC;
+        break;
+    case CY_MVE_ALU:
+        out->group = CY_G_ALU;
+        break;
+    case CY_MVE_FP:
+        out->group = CY_G_FP;
+        break;
+    default:
+        out->group = CY_G_NONE;
+        break;
     }
 }
 
@@ -278,8 +298,7 @@ int cy_cycles(const struct cy_core* core, const struct cy_insn* in, const struct
         (in->cls == CY_LDR || in->cls == CY_LDR_LIT || in->cls == CY_STR_REG || in->cls == CY_STR) &&
         in->rn != prev->rt && in->rm != prev->rt && c > 1)
         c -= 1;
-    if (core->vector_overlap && in->group != CY_G_NONE && prev->group != CY_G_NONE && in->group != prev->group)
-        c -= 1;
+    if (core->vector_overlap && in->group != CY_G_NONE && prev->group != CY_G_NONE && in->group != prev->group) c -= 1;
     return c;
 }
 

@@ -114,6 +114,7 @@ static char cycles_path[4096];
 static uint64_t cycle_count, cycles_at_start, region_cycles[MAX_REGIONS];
 static uint64_t class_count[CY_N_CLASSES + 1], region_class[MAX_REGIONS][CY_N_CLASSES + 1]; /* + taken branches */
 static const struct tb_cycles* prev_tb;
+static int debug_unknown; /* $AOT_CYCLES_DEBUG set: name every unknown encoding as it is translated */
 
 static void on_block_cycles(unsigned int vcpu, void* userdata)
 {
@@ -145,10 +146,17 @@ static void translate_cycles(struct qemu_plugin_tb* tb, size_t n)
     for (size_t i = 0; i < n; ++i) {
         struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
         const uint8_t* d = qemu_plugin_insn_data(insn);
-        size_t size = qemu_plugin_insn_size(insn);
-        uint32_t hw1 = size >= 2 ? (uint32_t)d[0] | (uint32_t)d[1] << 8 : 0;
-        uint32_t hw2 = size >= 4 ? (uint32_t)d[2] | (uint32_t)d[3] << 8 : 0;
-        cy_decode(hw1, hw2, (int)size, &cur);
+        size_t got = qemu_plugin_insn_size(insn);
+        /* The instruction's length comes from its first halfword: QEMU 7.2 sometimes reports 4 bytes for a 16-bit
+         * instruction, or 6 for a 32-bit one, near the end of a page. */
+        uint32_t hw1 = got >= 2 ? (uint32_t)d[0] | (uint32_t)d[1] << 8 : 0;
+        size_t size = (hw1 >> 11) >= 0x1Du ? 4 : 2;
+        uint32_t hw2 = size == 4 && got >= 4 ? (uint32_t)d[2] | (uint32_t)d[3] << 8 : 0;
+        cy_decode(hw1, hw2, got >= size ? (int)size : 0, &cur);
+        if (cur.cls == CY_UNKNOWN && debug_unknown) {
+            fprintf(stderr, "insn_count: unknown encoding at %#" PRIx64 ": %04x %04x (%zu bytes)\n",
+                    qemu_plugin_insn_vaddr(insn), hw1, hw2, got);
+        }
         t->cycles += cy_cycles(core, &cur, i ? &prev : NULL);
         ++per_class[cur.cls];
         if (i == 0) t->first_group = cur.group;
@@ -301,6 +309,7 @@ __attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t 
         fprintf(stderr, "insn_count: start=, end= and out= are required\n");
         return -1;
     }
+    debug_unknown = getenv("AOT_CYCLES_DEBUG") != NULL;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
     qemu_plugin_register_atexit_cb(id, on_exit, NULL);
     return 0;
