@@ -2,8 +2,9 @@
 
 Five tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
 each target as a pass/fail column), the same instruction and RAM comparison on every core against TFLM + CMSIS-NN
-built for that core (and, on the cores with a timing model, estimated cycles beside instructions), every measurement with its flash and RAM split, instructions per MAC by layer
-kind (toolchains/tools/layers.py), and the (model, board) pairs that do not fit. Then how it was measured and
+built for that core (and, on the cores with a timing model, estimated cycles beside instructions), every
+measurement with its flash and RAM split, instructions per MAC by layer kind (toolchains/tools/layers.py), and the
+(model, board) pairs that do not fit. Then how it was measured and
 built: the exact compiler flags, versions and provenance.
 """
 
