@@ -1,4 +1,4 @@
-"""Runs one pytest file of the compiler's tests under `bazel test` (one py_test per file, see BUILD.bazel).
+"""Runs pytest files of the compiler's tests under `bazel test` (a py_test per file or suite, see BUILD.bazel).
 
 Inside Bazel the shared models are the `@shared_models` repository in the runfiles; outside, conftest.py finds
 them through $AOT_MODELS_DIR or ../shared/models beside the checkout.
