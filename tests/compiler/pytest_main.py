@@ -25,7 +25,9 @@ def main(argv) -> int:
         os.environ["AOT_CRT_DIR"] = os.path.abspath(crt)
     args = [os.path.join(here, f) for f in argv[1:]]
     # No cache directory in the read-only runfiles tree; -p no:cacheprovider keeps pytest from writing one.
-    return pytest.main(["-q", "-p", "no:cacheprovider", "-rs"] + args)
+    # -rfEs: the summary's last lines name every failed or erroring test by file and name (a suite runs several
+    # files) and every skip with its reason.
+    return pytest.main(["-q", "-p", "no:cacheprovider", "-rfEs"] + args)
 
 
 if __name__ == "__main__":
