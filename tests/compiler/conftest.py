@@ -58,10 +58,10 @@ def shared_model(request) -> str:
 
 
 def selected_params(request, test_name: str) -> list:
-    """The parameters (callspec.params) of every selected item of test function `test_name` in the requesting
-    module, in run order: what a module fixture builds up front so their host runs are one program."""
+    """(node id, parameters) of every selected item of test function `test_name` in the requesting module, in run
+    order: what a module fixture builds up front so their host runs are one program."""
     return [
-        item.callspec.params
+        (item.nodeid, getattr(item, "callspec", None) and item.callspec.params or {})
         for item in request.session.items
         if getattr(item, "originalname", None) == test_name and item.module is request.module
     ]
@@ -71,7 +71,7 @@ def attempt(fn, *args, **kwargs):
     """fn's value, or the exception it raised (for HostBatch: a test raises its own check's failure)."""
     try:
         return fn(*args, **kwargs)
-    except Exception as e:  # noqa: BLE001 - kept for the test it belongs to
+    except (Exception, pytest.skip.Exception) as e:  # noqa: BLE001 - kept for the test it belongs to (a skip too)
         return e
 
 
@@ -84,12 +84,12 @@ class HostBatch:
     def __init__(self, checks: dict):
         from compiler import host_batch
 
-        keys = [k for k, c in checks.items() if not isinstance(c, Exception)]
+        keys = [k for k, c in checks.items() if not isinstance(c, BaseException)]
         got = host_batch.run_many([(checks[k].compiled, checks[k].cases) for k in keys], threads=os.cpu_count() or 1)
         self.checks, self.results = checks, dict(zip(keys, got))
 
     def check(self, key):
-        if isinstance(self.checks[key], Exception):
+        if isinstance(self.checks[key], BaseException):
             raise self.checks[key]
         return self.checks[key]
 

@@ -144,7 +144,7 @@ def rows_runs(request, tmp_path_factory):
     """Every selected test_add_sub_rows case compiled for every target up front (the tests read the kernel choice
     from these compiles too), their host runs one program."""
     checks = {}
-    for p in selected_params(request, "test_add_sub_rows"):
+    for _, p in selected_params(request, "test_add_sub_rows"):
         kind, shapes, seed = p["kind"], p["shapes"], p["seed"]
         b = _rows_model(kind, shapes, seed)
         for target in TARGETS:
