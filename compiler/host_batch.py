@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -38,40 +39,62 @@ def _entry(prefix: str) -> str:
     return f"{prefix}_harness_main"
 
 
-def _write_inputs(path: str, graph, cases: list) -> None:
+@dataclass(frozen=True)
+class HostModel:
+    """What a batch needs of a compiled model, picklable (a worker process can hand it over): its C sources and
+    headers with its run harness, and the numpy dtype and shape of each input and output."""
+
+    prefix: str
+    files: dict
+    inputs: tuple
+    outputs: tuple
+
+
+def host_model(compiled) -> HostModel:
     from .ir.dtypes import DTYPES
 
+    p = compiled.prefix
+    files = {n: t for n, t in compiled.files.items() if n.endswith((".c", ".h"))}
+    files[f"{p}_harness.c"] = render_run_harness(p, compiled.fields, entry=_entry(p))
+
+    def io(tensors):
+        return tuple((np.dtype(DTYPES[t.dtype].np).str, tuple(t.shape)) for t in tensors)
+
+    return HostModel(p, files, io(compiled.graph.inputs), io(compiled.graph.outputs))
+
+
+def _write_inputs(path: str, model: HostModel, cases: list) -> None:
     with open(path, "wb") as f:
         for case in cases:
-            for t, a in zip(graph.inputs, case):
-                f.write(np.ascontiguousarray(np.asarray(a).astype(DTYPES[t.dtype].np)).tobytes())
+            for (dtype, _), a in zip(model.inputs, case):
+                f.write(np.ascontiguousarray(np.asarray(a).astype(dtype)).tobytes())
 
 
-def _read_outputs(path: str, graph, count: int) -> list:
-    from .ir.dtypes import DTYPES
-
+def _read_outputs(path: str, model: HostModel, count: int) -> list:
     with open(path, "rb") as f:
         raw = f.read()
     results, pos = [], 0
     for _ in range(count):
         outs = []
-        for t in graph.outputs:
-            outs.append(np.frombuffer(raw[pos : pos + t.nbytes], DTYPES[t.dtype].np).reshape(t.shape))
-            pos += t.nbytes
+        for dtype, shape in model.outputs:
+            n = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+            outs.append(np.frombuffer(raw[pos : pos + n], dtype).reshape(shape))
+            pos += n
         results.append(outs)
     return results
 
 
-def _unit_lines(compiled) -> list:
-    p = compiled.prefix
-    srcs = [n for n in sorted(compiled.files) if n.endswith(".c")]
-    return [f'#include "{p}/{n}"' for n in srcs] + [f'#include "{p}/{p}_harness.c"']
+def _unit_lines(model: HostModel) -> list:
+    p = model.prefix
+    # The harness last: the model's sources are what a unit of its own would start with.
+    srcs = sorted((n for n in model.files if n.endswith(".c")), key=lambda n: (n == f"{p}_harness.c", n))
+    return [f'#include "{p}/{n}"' for n in srcs]
 
 
 def _compile(args) -> tuple:
     """Compile SOURCES (in one compiler run) into objects in DIRECTORY: (ok, log, objects)."""
-    sources, directory = args
-    cmd = [compiler_command()] + CFLAGS + ["-I", os.path.join(crt_dir(), "include"), "-c"] + sources
+    sources, directory, flags = args
+    cmd = [compiler_command()] + CFLAGS + list(flags) + ["-I", os.path.join(crt_dir(), "include"), "-c"] + sources
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=directory)
     objects = [os.path.join(directory, os.path.basename(s)[:-2] + ".o") for s in sources]
     return proc.returncode == 0, " ".join(cmd) + "\n" + proc.stdout + proc.stderr, objects
@@ -128,10 +151,12 @@ def _stderr_of(text: str, k: int) -> str:
     return "\n".join(out)
 
 
-def run_many(jobs: list, threads: int = 1, timeout: float = 300.0, work_dir: str = None) -> list:
-    """jobs: (compiled, cases) pairs, each compiled with a prefix of its own; cases as execute_on_host takes them.
+def run_many(jobs: list, threads: int = 1, timeout: float = 300.0, work_dir: str = None, cflags=()) -> list:
+    """jobs: (model, cases) pairs, a model being a CompiledModel or its HostModel, each compiled with a prefix of its
+    own; cases as execute_on_host takes them.
     Returns per job what execute_on_host would (per case, the output arrays in model output order), or the
-    HostRunError saying why that job failed. threads: how many units compile at once. timeout: per model."""
+    HostRunError saying why that job failed. threads: how many units compile at once. timeout: per model. cflags:
+    added to hostbuild.CFLAGS for the models' units (e.g. -O0)."""
     from .commands.run_cmd import execute_on_host
 
     prefixes = [c.prefix for c, _ in jobs]
@@ -139,34 +164,36 @@ def run_many(jobs: list, threads: int = 1, timeout: float = 300.0, work_dir: str
         raise ValueError("every model of a batch needs a prefix of its own")
     results = [None] * len(jobs)
     batched = []
+    jobs = list(jobs)
     for i, (compiled, cases) in enumerate(jobs):
-        if any(n.endswith("_weights.bin") for n in compiled.files):
+        if isinstance(compiled, HostModel):
+            batched.append(i)
+        elif any(n.endswith("_weights.bin") for n in compiled.files):
             try:
                 results[i] = execute_on_host(compiled, cases, timeout)
             except RuntimeError as e:
                 results[i] = HostRunError(str(e))
         else:
+            jobs[i] = (host_model(compiled), cases)
             batched.append(i)
     if not batched:
         return results
     tmp = work_dir or tempfile.mkdtemp(prefix="aotc-batch-")
     try:
-        _run_batch(jobs, batched, results, tmp, threads, timeout)
+        _run_batch(jobs, batched, results, tmp, threads, timeout, cflags)
     finally:
         if work_dir is None:
             shutil.rmtree(tmp, ignore_errors=True)
     return results
 
 
-def _run_batch(jobs, batched, results, tmp, threads, timeout) -> None:
+def _run_batch(jobs, batched, results, tmp, threads, timeout, cflags) -> None:
     for i in batched:
-        compiled, cases = jobs[i]
-        d = os.path.join(tmp, compiled.prefix)
+        model, cases = jobs[i]
+        d = os.path.join(tmp, model.prefix)
         os.makedirs(d, exist_ok=True)
-        write_files(d, {n: t for n, t in compiled.files.items() if n.endswith((".c", ".h"))})
-        with open(os.path.join(d, f"{compiled.prefix}_harness.c"), "w") as f:
-            f.write(render_run_harness(compiled.prefix, compiled.fields, entry=_entry(compiled.prefix)))
-        _write_inputs(os.path.join(d, "in.bin"), compiled.graph, cases)
+        write_files(d, model.files)
+        _write_inputs(os.path.join(d, "in.bin"), model, cases)
     # Groups of models per unit. A group that fails is built again model by model, each of its files a unit of
     # its own as execute_on_host builds them: only what fails there is the model's failure.
     groups = [batched[k : k + GROUP] for k in range(0, len(batched), GROUP)]
@@ -175,7 +202,7 @@ def _run_batch(jobs, batched, results, tmp, threads, timeout) -> None:
         unit = os.path.join(tmp, f"unit_{n}.c")
         with open(unit, "w") as f:
             f.write("\n".join(line for i in group for line in _unit_lines(jobs[i][0])) + "\n")
-        group_jobs.append(([unit], tmp))
+        group_jobs.append(([unit], tmp, cflags))
     objects, linked, retry = [], [], []
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         for group, (ok, _, objs) in zip(groups, pool.map(_compile, group_jobs)):
@@ -188,8 +215,8 @@ def _run_batch(jobs, batched, results, tmp, threads, timeout) -> None:
         for i in retry:
             c = jobs[i][0]
             d = os.path.join(tmp, c.prefix)
-            srcs = [n for n in sorted(c.files) if n.endswith(".c")] + [f"{c.prefix}_harness.c"]
-            single.append(([os.path.join(d, s) for s in srcs], d))
+            srcs = [n for n in sorted(c.files) if n.endswith(".c")]
+            single.append(([os.path.join(d, s) for s in srcs], d, cflags))
         for i, (ok, log, objs) in zip(retry, pool.map(_compile, single)):
             if ok:
                 objects += objs
@@ -241,6 +268,6 @@ def _run_batch(jobs, batched, results, tmp, threads, timeout) -> None:
             if done[k] != 0:
                 results[i] = HostRunError(f"generated program failed ({done[k]}): {_stderr_of(err, k)[-2000:]}")
             else:
-                results[i] = _read_outputs(os.path.join(tmp, prefixes[k], "out.bin"), jobs[i][0].graph, len(jobs[i][1]))
+                results[i] = _read_outputs(os.path.join(tmp, prefixes[k], "out.bin"), jobs[i][0], len(jobs[i][1]))
         else:
             first = len(linked)
