@@ -47,8 +47,11 @@ class DspCheck:
                 )
 
 
-def prepare_check(model_path, count=4, seed=0, extra_cases=(), target=TARGET, kernel_options=None, prefix="aotmodel"):
-    graph = load_model(str(model_path))
+def prepare_check(
+    model_path, count=4, seed=0, extra_cases=(), target=TARGET, kernel_options=None, prefix="aotmodel", graph=None
+):
+    """graph: the model's, when the caller has loaded it already."""
+    graph = graph or load_model(str(model_path))
     cases = random_inputs(graph, count, seed) + [list(c) for c in extra_cases]
     compiled = compile_model(str(model_path), prefix, target, kernel_options=kernel_options)
     return DspCheck(model_path, graph, compiled, cases)

@@ -124,8 +124,9 @@ BATCHED = {
 
 
 def _prepare(path, options, prefix):
+    graph = load_model(str(path))
     return dsp.prepare_check(
-        path, extra_cases=_extremes(load_model(str(path))), target=TARGET, kernel_options=options, prefix=prefix
+        path, extra_cases=_extremes(graph), target=TARGET, kernel_options=options, prefix=prefix, graph=graph
     )
 
 
