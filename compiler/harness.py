@@ -51,9 +51,15 @@ def _blob_lines(prefix: str, unbound_run: list) -> list:
     )
 
 
-def render_run_harness(prefix: str, fields, blob_size: int = None) -> str:
-    """blob_size: the size of the model's weights blob when it reads one (then argv[4] is the blob to bind)."""
+def render_run_harness(prefix: str, fields, blob_size: int = None, entry: str = "main") -> str:
+    """blob_size: the size of the model's weights blob when it reads one (then argv[4] is the blob to bind).
+    entry: the name of the harness's function; another than main (for several models built into one program,
+    compiler/host_batch.py) also names its static buffers after the prefix, so harnesses can share a translation
+    unit."""
     P = prefix.upper()
+    if entry != "main" and blob_size is not None:
+        raise ValueError("a model with a weights blob has a harness of its own (entry main)")
+    H = "harness" if entry == "main" else f"{prefix}_harness"
     ins = [f for f in fields if f.kind == "input"]
     outs = [f for f in fields if f.kind == "output"]
     L = (
@@ -69,20 +75,20 @@ def render_run_harness(prefix: str, fields, blob_size: int = None) -> str:
         + (['#include "aot/errors.h"'] if blob_size is not None else [])
         + [
             "",
-            f"static uint8_t harness_ws[{P}_WORKSPACE_SIZE] __attribute__((aligned({P}_WORKSPACE_ALIGN)));",
+            f"static uint8_t {H}_ws[{P}_WORKSPACE_SIZE] __attribute__((aligned({P}_WORKSPACE_ALIGN)));",
         ]
-        + state_declaration(prefix, "harness_state")
+        + state_declaration(prefix, f"{H}_state")
     )
     if blob_size is not None:
         # 16 bytes more than the blob, so a test can hand the bind a misaligned copy.
         L.append(f"static uint8_t harness_blob[{blob_size + 1024}u] __attribute__((aligned(16)));")
     for f in ins + outs:
         # A zero-size tensor (an ONNX input with a 0 dimension) still needs a valid C array; its byte count is 0.
-        L.append(f"static {f.tensor.ctype} harness_{f.kind}_{f.position}[{max(f.tensor.num_elements, 1)}];")
+        L.append(f"static {f.tensor.ctype} {H}_{f.kind}_{f.position}[{max(f.tensor.num_elements, 1)}];")
     L += (
         [
             "",
-            "int main(int argc, char** argv)",
+            f"int {entry}(int argc, char** argv)",
             "{",
             "    FILE* fin;",
             "    FILE* fout;",
@@ -103,14 +109,14 @@ def render_run_harness(prefix: str, fields, blob_size: int = None) -> str:
             "    n = (int32_t)atoi(argv[3]);",
         ]
     )
-    L += state_reset(prefix, "harness_state", "    ", "return 1;")
+    L += state_reset(prefix, f"{H}_state", "    ", "return 1;")
     # One run of the model on the harness's buffers: once per case below, and first once per blob when one is bound.
     run = run_with_io(
         prefix,
-        [(f.field, f"harness_input_{f.position}", f"{_nbytes(f)}") for f in ins],
-        [(f.field, f"harness_output_{f.position}", f"{_nbytes(f)}") for f in outs],
-        "harness_ws",
-        "harness_state",
+        [(f.field, f"{H}_input_{f.position}", f"{_nbytes(f)}") for f in ins],
+        [(f.field, f"{H}_output_{f.position}", f"{_nbytes(f)}") for f in outs],
+        f"{H}_ws",
+        f"{H}_state",
         "        ",
         "rc",
     )
@@ -119,7 +125,7 @@ def render_run_harness(prefix: str, fields, blob_size: int = None) -> str:
     L.append("    for (i = 0; i < n; i++) {")
     for f in ins:
         L += [
-            f"        if (fread(harness_input_{f.position}, 1, {_nbytes(f)}, fin) != {_nbytes(f)}) {{",
+            f"        if (fread({H}_input_{f.position}, 1, {_nbytes(f)}, fin) != {_nbytes(f)}) {{",
             '            fprintf(stderr, "short input file\\n");',
             "            return 2;",
             "        }",
@@ -132,6 +138,6 @@ def render_run_harness(prefix: str, fields, blob_size: int = None) -> str:
         "        }",
     ]
     for f in outs:
-        L.append(f"        fwrite(harness_output_{f.position}, 1, {_nbytes(f)}, fout);")
+        L.append(f"        fwrite({H}_output_{f.position}, 1, {_nbytes(f)}, fout);")
     L += ["    }", "    fclose(fin);", "    fclose(fout);", "    return 0;", "}", ""]
     return "\n".join(L)

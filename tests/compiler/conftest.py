@@ -55,3 +55,46 @@ def model_or_generated(name: str) -> str:
 def shared_model(request) -> str:
     """Path of each shared model in turn."""
     return shared_model_path(request.param)
+
+
+def selected_params(request, test_name: str) -> list:
+    """(node id, parameters) of every selected item of test function `test_name` in the requesting module, in run
+    order: what a module fixture builds up front so their host runs are one program."""
+    return [
+        (item.nodeid, getattr(item, "callspec", None) and item.callspec.params or {})
+        for item in request.session.items
+        if getattr(item, "originalname", None) == test_name and item.module is request.module
+    ]
+
+
+def attempt(fn, *args, **kwargs):
+    """fn's value, or the exception it raised (for HostBatch: a test raises its own check's failure)."""
+    try:
+        return fn(*args, **kwargs)
+    except (Exception, pytest.skip.Exception) as e:  # noqa: BLE001 - kept for the test it belongs to (a skip too)
+        return e
+
+
+class HostBatch:
+    """Many prepared checks by key (objects with .compiled, compiled with a prefix of their own, .cases and
+    .finish(outputs per case); or the exception preparing one raised), their host runs built into one program
+    (compiler/host_batch.py). Each test then calls finish(key) for its own: that raises its preparation's, build's
+    or run's failure, else finishes the check with its outputs."""
+
+    def __init__(self, checks: dict):
+        from compiler import host_batch
+
+        keys = [k for k, c in checks.items() if not isinstance(c, BaseException)]
+        got = host_batch.run_many([(checks[k].compiled, checks[k].cases) for k in keys], threads=os.cpu_count() or 1)
+        self.checks, self.results = checks, dict(zip(keys, got))
+
+    def check(self, key):
+        if isinstance(self.checks[key], BaseException):
+            raise self.checks[key]
+        return self.checks[key]
+
+    def finish(self, key):
+        check, result = self.check(key), self.results[key]
+        if isinstance(result, Exception):
+            raise result
+        return check.finish(result)

@@ -4,9 +4,10 @@ supported list runs through the compiler and the host C compiler and is compared
 
 Cases come from the onnx wheel: the stored data directories (pytorch-converted, pytorch-operator, simple, and
 node when the wheel ships it) plus the node cases generated in memory from onnx.backend.test.case.node (the
-wheel ships their generators instead of their data).  For speed every case is compiled in a worker process to
-objects, and all cases link into ONE C program (model symbols are prefix-mangled, the CRT is linked once);
-the program runs each case by number.  Everything is written under one temporary directory.
+wheel ships their generators instead of their data).  For speed every case is compiled (python) in a worker
+process, and all cases build into ONE C program run in ONE process (compiler/host_batch.py: model symbols are
+prefix-mangled, a few models share a translation unit, the CRT is linked once; a case that does not build or
+crashes fails alone).  Everything is written under one temporary directory.
 
 Which cases count ("applicable"), decided from the model alone, before anything is compiled:
 - every operator of the case is in OPS (Constant, which is folded, may also appear); other cases are not
@@ -33,7 +34,6 @@ import glob
 import multiprocessing
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import traceback
@@ -153,7 +153,6 @@ class Case:
     outcome: str = ""
     detail: str = ""
     prefix: str = ""
-    objects: list = field(default_factory=list)
 
 
 def _load_dir_case(path: str, source: str):
@@ -269,11 +268,11 @@ def collect_cases(tmp: str, only: str = "") -> list:
 
 
 def _compile_case(args):
-    index, model_path, out_dir = args
-    from compiler.driver import compile_model, write_files
+    """Worker: one case compiled (python only); its host model (compiler/host_batch.py) and I/O on success."""
+    index, model_path = args
+    from compiler.driver import compile_model
     from compiler.errors import CompileError
-    from compiler.harness import render_run_harness
-    from compiler.hostbuild import CFLAGS, compiler_command, crt_dir
+    from compiler.host_batch import host_model
 
     prefix = f"case{index}"
     try:
@@ -283,109 +282,58 @@ def _compile_case(args):
     except Exception:
         return index, "crash", traceback.format_exc(limit=4), None
     try:
-        os.makedirs(out_dir, exist_ok=True)
-        write_files(out_dir, compiled.files)
-        with open(os.path.join(out_dir, "harness.c"), "w") as f:
-            f.write(render_run_harness(prefix, compiled.fields))
-        objects = []
-        for src in (f"{prefix}.c", f"{prefix}_weights.c", "harness.c"):
-            obj = os.path.join(out_dir, src[:-2] + ".o")
-            cmd = (
-                [compiler_command()]
-                + CFLAGS
-                + [
-                    "-O0",
-                    f"-Dmain={prefix}_main",
-                    "-I",
-                    out_dir,
-                    "-I",
-                    os.path.join(crt_dir(), "include"),
-                    "-c",
-                    os.path.join(out_dir, src),
-                    "-o",
-                    obj,
-                ]
-            )
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode != 0:
-                return index, "crash", "C build failed: " + proc.stderr[-2000:], None
-            objects.append(obj)
         io = (
             [(t.name, t.dtype, tuple(t.shape)) for t in compiled.graph.inputs],
             [(t.name, t.dtype, tuple(t.shape)) for t in compiled.graph.outputs],
         )
-        return index, "compiled", io, objects
+        return index, "compiled", io, host_model(compiled)
     except Exception:
         return index, "crash", traceback.format_exc(limit=4), None
 
 
-def _link(tmp: str, cases: list, crt_objs: list) -> str:
-    from compiler.hostbuild import compiler_command
-
-    lines = ["#include <stdio.h>", "#include <stdlib.h>", ""]
-    lines += [f"int {c.prefix}_main(int argc, char** argv);" for c in cases]
-    lines += [
-        "",
-        "int main(int argc, char** argv)",
-        "{",
-        "    if (argc != 5) {",
-        "        return 2;",
-        "    }",
-        "    switch (atoi(argv[1])) {",
-    ]
-    lines += [f"    case {c.prefix[4:]}: return {c.prefix}_main(argc - 1, argv + 1);" for c in cases]
-    lines += ["    default: return 3;", "    }", "}", ""]
-    main_c = os.path.join(tmp, "dispatch.c")
-    with open(main_c, "w") as f:
-        f.write("\n".join(lines))
-    exe = os.path.join(tmp, "conformance")
-    objs = [o for c in cases for o in c.objects]
-    subprocess.run(
-        [compiler_command(), "-O0", main_c] + objs + crt_objs + ["-o", exe, "-lm"], check=True, capture_output=True
-    )
-    return exe
+def _inputs(case: Case, io) -> list:
+    """The case's data sets' inputs in the model's types (per data set, one array per input); None after setting
+    the case's outcome when they do not fit the model."""
+    ins, _ = io
+    sets = []
+    for inputs, _ in case.data_sets:
+        if len(inputs) != len(ins):
+            case.outcome, case.detail = "crash", f"{len(inputs)} inputs in the data, {len(ins)} in the model"
+            return None
+        one = []
+        for arr, (name, dtype, shape) in zip(inputs, ins):
+            a = np.asarray(arr)
+            if a.size != int(np.prod(shape)):
+                case.outcome, case.detail = "crash", f"input '{name}' has {a.size} values, model wants {shape}"
+                return None
+            one.append(a.astype(dtype))
+        sets.append(one)
+    return sets
 
 
-def _run_case(exe: str, tmp: str, case: Case, io) -> None:
-    ins, outs = io
-    n = len(case.data_sets)
-    in_bin, out_bin = os.path.join(tmp, f"{case.prefix}.in"), os.path.join(tmp, f"{case.prefix}.out")
-    with open(in_bin, "wb") as f:
-        for inputs, _ in case.data_sets:
-            if len(inputs) != len(ins):
-                case.outcome, case.detail = "crash", f"{len(inputs)} inputs in the data, {len(ins)} in the model"
-                return
-            for arr, (name, dtype, shape) in zip(inputs, ins):
-                a = np.asarray(arr)
-                if a.size != int(np.prod(shape)):
-                    case.outcome, case.detail = "crash", f"input '{name}' has {a.size} values, model wants {shape}"
-                    return
-                f.write(np.ascontiguousarray(a.astype(dtype)).tobytes())
-    proc = subprocess.run([exe, case.prefix[4:], in_bin, out_bin, str(n)], capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        case.outcome, case.detail = "crash", f"run failed ({proc.returncode}): {proc.stderr[-500:]}"
+def _compare(case: Case, io, got) -> None:
+    """The case's outcome from its host outputs (per data set, one array per output) or its host failure."""
+    _, outs = io
+    if isinstance(got, Exception):
+        case.outcome, case.detail = "crash", str(got)[-2000:]
         return
-    raw = open(out_bin, "rb").read()
-    pos = 0
-    for si, (_, expected) in enumerate(case.data_sets):
-        for (name, dtype, shape), want in zip(outs, expected):
-            count = int(np.prod(shape))
-            got = np.frombuffer(raw, dtype=dtype, count=count, offset=pos).reshape(shape)
-            pos += count * np.dtype(dtype).itemsize
+    for si, ((_, expected), per_set) in enumerate(zip(case.data_sets, got)):
+        for (name, dtype, shape), want, g in zip(outs, expected, per_set):
+            got_a = np.asarray(g, dtype=dtype).reshape(shape)
             want = np.asarray(want)
-            if want.shape != got.shape and want.size == got.size:
-                want = want.reshape(got.shape)
+            if want.shape != got_a.shape and want.size == got_a.size:
+                want = want.reshape(got_a.shape)
             if dtype == "float32":
                 atol = ROUNDED_EXPECTED.get(case.name, ATOL)
-                ok = want.shape == got.shape and np.allclose(
-                    got, want.astype(np.float32), rtol=RTOL, atol=atol, equal_nan=True
+                ok = want.shape == got_a.shape and np.allclose(
+                    got_a, want.astype(np.float32), rtol=RTOL, atol=atol, equal_nan=True
                 )
             else:
-                ok = want.shape == got.shape and np.array_equal(got, want.astype(dtype))
+                ok = want.shape == got_a.shape and np.array_equal(got_a, want.astype(dtype))
             if not ok:
                 diff = (
-                    float(np.max(np.abs(got.astype(np.float64) - want.astype(np.float64))))
-                    if want.shape == got.shape
+                    float(np.max(np.abs(got_a.astype(np.float64) - want.astype(np.float64))))
+                    if want.shape == got_a.shape
                     else "shape"
                 )
                 case.outcome, case.detail = "wrong", f"data set {si} output '{name}': max |diff| {diff}"
@@ -394,31 +342,40 @@ def _run_case(exe: str, tmp: str, case: Case, io) -> None:
 
 
 def run_conformance(tmp: str, processes: int = 0, only: str = "") -> list:
+    """Every case compiled in worker processes (python), then all host runs one program (compiler/host_batch.py:
+    units of a few models, one link, one process; a case whose C does not build or whose run crashes fails
+    alone), each case's outputs compared with its expected ones."""
+    from compiler import host_batch
+
     cases = collect_cases(tmp, only)
-    jobs = [(i, c.model_path, os.path.join(tmp, f"case{i}")) for i, c in enumerate(cases)]
+    jobs = [(i, c.model_path) for i, c in enumerate(cases)]
     procs = processes or min(4, os.cpu_count() or 1)
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(procs) as pool:
         results = pool.map(_compile_case, jobs, chunksize=4)
-    compiled, ios = [], {}
-    for index, status, info, objects in results:
+    batch = []
+    for index, status, info, model in results:
         case = cases[index]
         case.prefix = f"case{index}"
-        if status == "compiled":
-            case.objects = objects
-            ios[index] = info
-            compiled.append(case)
-        else:
+        if status != "compiled":
             case.outcome, case.detail = status, info
-    if compiled:
-        from compiler.hostbuild import crt_objects
-
-        exe = _link(tmp, compiled, crt_objects())
-        for case in compiled:
-            try:
-                _run_case(exe, tmp, case, ios[int(case.prefix[4:])])
-            except Exception:
-                case.outcome, case.detail = "crash", traceback.format_exc(limit=3)
+            continue
+        sets = _inputs(case, info)
+        if sets is not None:
+            batch.append((case, info, model, sets))
+    # -O0 as before: the units' build dominates, and results do not depend on the level (see type_matrix.py).
+    got = host_batch.run_many(
+        [(model, sets) for _, _, model, sets in batch],
+        threads=procs,
+        timeout=120,
+        work_dir=os.path.join(tmp, "host"),
+        cflags=["-O0"],
+    )
+    for (case, io, _, _), g in zip(batch, got):
+        try:
+            _compare(case, io, g)
+        except Exception:
+            case.outcome, case.detail = "crash", traceback.format_exc(limit=3)
     return cases
 
 

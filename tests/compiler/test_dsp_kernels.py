@@ -15,7 +15,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
-from compiler.commands.run_cmd import run_model  # noqa: E402
+from compiler.commands.run_cmd import execute_on_host  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
 from conftest import SHARED_MODELS, model_or_generated  # noqa: E402
@@ -26,22 +26,40 @@ needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is no
 TARGET = "cortex-m4"
 
 
-def _check(tmp_path, model_path, count=4, seed=0, extra_cases=(), target=TARGET, kernel_options=None):
-    graph = load_model(model_path)
+class DspCheck:
+    """_check in two steps, so the host runs of many can be one program (conftest.HostBatch): prepare_check compiles
+    the model and draws its cases, finish(per_case) compares the host outputs with TFLite Micro's."""
+
+    def __init__(self, model_path, graph, compiled, cases):
+        self.model_path, self.graph, self.compiled, self.cases = model_path, graph, compiled, cases
+
+    def finish(self, per_case):
+        graph = self.graph
+        want = tflm_outputs(str(self.model_path), self.cases, len(graph.outputs))
+        for k, t in enumerate(graph.outputs):
+            for n, case_want in enumerate(want):
+                g = per_case[n][k]
+                w = np.asarray(case_want[k]).reshape(t.shape)
+                diff = np.flatnonzero(g.astype(np.int32) != w.astype(np.int32))
+                assert diff.size == 0, (
+                    f"case {n}, output '{t.name}': {diff.size} of {g.size} values differ; first "
+                    f"at {diff[0]}: got {g.reshape(-1)[diff[0]]}, TFLM {w.reshape(-1)[diff[0]]}"
+                )
+
+
+def prepare_check(
+    model_path, count=4, seed=0, extra_cases=(), target=TARGET, kernel_options=None, prefix="aotmodel", graph=None
+):
+    """graph: the model's, when the caller has loaded it already."""
+    graph = graph or load_model(str(model_path))
     cases = random_inputs(graph, count, seed) + [list(c) for c in extra_cases]
-    in_npz = tmp_path / "inputs.npz"
-    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
-    got = run_model(model_path, str(in_npz), None, target=target, kernel_options=kernel_options)
-    want = tflm_outputs(model_path, cases, len(graph.outputs))
-    for k, t in enumerate(graph.outputs):
-        for n, case_want in enumerate(want):
-            g = got[t.name][n]
-            w = np.asarray(case_want[k]).reshape(t.shape)
-            diff = np.flatnonzero(g.astype(np.int32) != w.astype(np.int32))
-            assert diff.size == 0, (
-                f"case {n}, output '{t.name}': {diff.size} of {g.size} values differ; first "
-                f"at {diff[0]}: got {g.reshape(-1)[diff[0]]}, TFLM {w.reshape(-1)[diff[0]]}"
-            )
+    compiled = compile_model(str(model_path), prefix, target, kernel_options=kernel_options)
+    return DspCheck(model_path, graph, compiled, cases)
+
+
+def _check(tmp_path, model_path, count=4, seed=0, extra_cases=(), target=TARGET, kernel_options=None):
+    check = prepare_check(model_path, count, seed, extra_cases, target, kernel_options)
+    check.finish(execute_on_host(check.compiled, check.cases))
 
 
 def _kernels(model_path, target=TARGET):

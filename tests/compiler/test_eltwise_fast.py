@@ -21,7 +21,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "models"))
 
 from tflite_builder import ModelBuilder  # noqa: E402
-from test_ops_tflite import check_against_tflm  # noqa: E402
+from conftest import HostBatch, attempt, selected_params  # noqa: E402
+from test_ops_tflite import check_against_tflm, prepare_tflm_check  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
 from compiler.ops.common import add_s8_fast as _add_s8_fast, mul_s8_fast as _mul_s8_fast, sqd_s8_fast as _sqd_s8_fast  # noqa: E402
@@ -133,19 +134,35 @@ GENERIC = {
 }
 
 
+def _rows_model(kind, shapes, seed):
+    rng = np.random.default_rng(100 * seed + 7 * _SHAPES.index(shapes) + (kind == "SUB"))
+    return _model(rng, kind, shapes)
+
+
+@pytest.fixture(scope="module")
+def rows_runs(request, tmp_path_factory):
+    """Every selected test_add_sub_rows case compiled for every target up front (the tests read the kernel choice
+    from these compiles too), their host runs one program."""
+    checks = {}
+    for _, p in selected_params(request, "test_add_sub_rows"):
+        kind, shapes, seed = p["kind"], p["shapes"], p["seed"]
+        b = _rows_model(kind, shapes, seed)
+        for target in TARGETS:
+            key = (kind, _SHAPES.index(shapes), seed, target)
+            d = tmp_path_factory.mktemp("rows")
+            checks[key] = attempt(prepare_tflm_check, d, b, seed=seed, target=target, prefix=f"r{len(checks)}")
+    return HostBatch(checks)
+
+
 @needs_tflm
 @pytest.mark.parametrize("kind", list(FAST))
 @pytest.mark.parametrize("shapes", _SHAPES, ids=lambda s: "x".join(map(str, s[0])) + "_" + "x".join(map(str, s[1])))
 @pytest.mark.parametrize("seed", range(3))
-def test_add_sub_rows(tmp_path, kind, shapes, seed):
-    rng = np.random.default_rng(100 * seed + 7 * _SHAPES.index(shapes) + (kind == "SUB"))
-    b = _model(rng, kind, shapes)
-    path = b.save(tmp_path / "m.tflite")
+def test_add_sub_rows(rows_runs, kind, shapes, seed):
     for target in TARGETS:
-        kernel = compile_model(str(path), "m", target).manifest["ops"][0]["kernel"]
-        d = tmp_path / target
-        d.mkdir()
-        check_against_tflm(d, b, seed=seed, target=target)
+        key = (kind, _SHAPES.index(shapes), seed, target)
+        kernel = rows_runs.check(key).compiled.manifest["ops"][0]["kernel"]
+        rows_runs.finish(key)
         fast = FAST[kind].get(target, GENERIC[kind])
         if kind in ("ADD", "SUB") and shapes[0] == shapes[1] and target != "cortex-m55":
             fast = fast.replace("_rows", "_elementwise")

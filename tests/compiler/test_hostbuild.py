@@ -64,3 +64,69 @@ def test_crt_key_is_remembered_only_for_files_older_than_a_timestamp_tick(tmp_pa
     os.utime(src, ns=(old + 10**9, old + 10**9))
     os.utime(crt / "include" / "aot" / "probe.h", ns=(old, old))
     assert hostbuild._crt_key(cc) != first
+
+
+# --- many models in one program (compiler/host_batch.py) ------------------------------------------------------------
+
+
+def _add_models(tmp_path, count):
+    import sys
+
+    import numpy as np
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    from tflite_builder import ModelBuilder
+
+    from compiler.driver import compile_model
+
+    jobs = []
+    for k in range(count):
+        b = ModelBuilder()
+        x = b.input("x", [1, 3 + k], "int8", 0.05, -3)
+        y = b.input("y", [1, 3 + k], "int8", 0.02 + 0.01 * k, 7)
+        b.output(b.op("ADD", [x, y], out=b.tensor("o", [1, 3 + k], "int8", 0.06, 2)))
+        compiled = compile_model(str(b.save(tmp_path / f"m{k}.tflite")), f"m{k}", "host")
+        rng = np.random.default_rng(k)
+        cases = [[rng.integers(-128, 128, size=(1, 3 + k)).astype(np.int8) for _ in range(2)] for _ in range(3)]
+        jobs.append((compiled, cases))
+    return jobs
+
+
+def _same(a, b):
+    import numpy as np
+
+    return len(a) == len(b) and all(np.array_equal(x, y) for ca, cb in zip(a, b) for x, y in zip(ca, cb))
+
+
+def test_batch_gives_what_one_build_per_model_gives(tmp_path):
+    """Models over more than one translation unit, built into one program: per model, the outputs its own
+    program (execute_on_host) gives."""
+    from compiler import host_batch
+    from compiler.commands.run_cmd import execute_on_host
+
+    jobs = _add_models(tmp_path, host_batch.GROUP + 2)
+    got = host_batch.run_many(jobs, threads=2)
+    for k in (0, host_batch.GROUP - 1, host_batch.GROUP, host_batch.GROUP + 1):
+        assert _same(got[k], execute_on_host(*jobs[k])), k
+
+
+def test_batch_failures_stay_with_their_model(tmp_path):
+    """A model whose C does not compile, one that crashes and one whose run fails: each is that model's error (the
+    crash and the failed run with the harness's own message), and every other model's outputs are right."""
+    from compiler import host_batch
+    from compiler.commands.run_cmd import execute_on_host
+
+    jobs = _add_models(tmp_path, 6)
+    want = [execute_on_host(*jobs[k]) for k in (0, 2, 4)]
+    head = "void* workspace)\n{\n"
+    for k, body in ((1, "this is not C;\n"), (3, "*(volatile int*)0 = 1;\n"), (5, "return 77;\n")):
+        files = jobs[k][0].files
+        assert head in files[f"m{k}.c"]
+        files[f"m{k}.c"] = files[f"m{k}.c"].replace(head, head + body, 1)
+    got = host_batch.run_many(jobs, threads=2)
+    assert [isinstance(r, host_batch.HostRunError) for r in got] == [False, True, False, True, False, True]
+    assert "compilation" in str(got[1]) and "m1.c" in str(got[1])
+    assert "generated program failed" in str(got[3])
+    assert "m5_run failed with 77" in str(got[5])
+    for k, w in zip((0, 2, 4), want):
+        assert _same(got[k], w), k

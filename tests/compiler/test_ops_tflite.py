@@ -1,7 +1,7 @@
 """Per-op bit-exactness tests against the TFLite Micro interpreter.
 
 Every test builds a tiny .tflite model with tflite_builder (no TensorFlow
-needed), compiles it to C, builds and runs it on the host (run_model) and
+needed), compiles it to C, builds and runs it on the host (execute_on_host) and
 compares with the TFLite Micro reference interpreter on seeded random inputs
 (plus every int8 value for element-wise int8 ops): integer outputs must be
 identical, float32 outputs within rtol 1e-5 / atol 1e-6.  The last section
@@ -21,7 +21,7 @@ from tflite_builder import ACT, ModelBuilder  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
 from compiler.errors import CompileError, UnsupportedError  # noqa: E402
 from compiler.oracle import tflm_available, tflm_outputs  # noqa: E402
-from compiler.commands.run_cmd import run_model  # noqa: E402
+from compiler.commands.run_cmd import execute_on_host  # noqa: E402
 
 needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
 
@@ -62,13 +62,53 @@ def _all_int8_case(graph):
     return case
 
 
-def check_against_tflm(
-    tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases=None, target="host", extra_cases=(), fix_reference=None
+class TflmCheck:
+    """One comparison with TFLite Micro, in two steps so the host runs of many can be batched (compiler/host_batch.py):
+    prepare_tflm_check compiles the model and draws its cases; finish(got) takes the host outputs per case and asserts
+    they agree with the interpreter's."""
+
+    def __init__(self, path, graph, compiled, cases, fix_reference):
+        self.path, self.graph, self.compiled, self.cases, self.fix_reference = (
+            path,
+            graph,
+            compiled,
+            cases,
+            fix_reference,
+        )
+
+    def finish(self, per_case):
+        """per_case: per case, the host's output arrays in model output order (execute_on_host's result)."""
+        graph = self.graph
+        want = tflm_outputs(str(self.path), self.cases, len(graph.outputs))
+        if self.fix_reference is not None:
+            want = [self.fix_reference([np.asarray(w) for w in case_want]) for case_want in want]
+        for k, t in enumerate(graph.outputs):
+            for n, case_want in enumerate(want):
+                g, w = per_case[n][k], np.asarray(case_want[k]).reshape(t.shape)
+                if t.dtype in ("int8", "uint8", "int16", "int32"):
+                    diff = np.flatnonzero(g.astype(np.int64) != w.astype(np.int64))
+                    assert diff.size == 0, (
+                        f"case {n}, output '{t.name}': {diff.size} of {g.size} {t.dtype} values differ; "
+                        f"first at flat index {diff[0]}: got {g.reshape(-1)[diff[0]]}, "
+                        f"TFLM {w.reshape(-1)[diff[0]]}"
+                    )
+                else:
+                    np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"case {n}, output '{t.name}'")
+        return graph
+
+
+def prepare_tflm_check(
+    tmp_path,
+    builder,
+    seed=0,
+    float_range=(-1.0, 1.0),
+    cases=None,
+    target="host",
+    extra_cases=(),
+    fix_reference=None,
+    prefix="aotmodel",
 ):
-    """Compile + run the model and TFLM on the same inputs; assert they agree.  `target` picks the kernels
-    (the build is always for this machine: DSP kernels run their portable emulations); extra_cases are run
-    after the given or generated ones. fix_reference(outputs) -> outputs, when given, sets the values TFLite Micro
-    leaves undefined (it reads uninitialized memory there) to the ones we define, before the comparison."""
+    """The first step of check_against_tflm (see there): the model saved, compiled with PREFIX, and its cases."""
     path = builder.save(tmp_path / "model.tflite")
     graph = load_model(path)
     rng = np.random.default_rng(seed)
@@ -78,25 +118,19 @@ def check_against_tflm(
         if exhaustive is not None:
             cases.append(exhaustive)
     cases = list(cases) + [list(c) for c in extra_cases]
-    in_npz = tmp_path / "inputs.npz"
-    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
-    got = run_model(str(path), str(in_npz), None, target=target)
-    want = tflm_outputs(str(path), cases, len(graph.outputs))
-    if fix_reference is not None:
-        want = [fix_reference([np.asarray(w) for w in case_want]) for case_want in want]
-    for k, t in enumerate(graph.outputs):
-        for n, case_want in enumerate(want):
-            g, w = got[t.name][n], np.asarray(case_want[k]).reshape(t.shape)
-            if t.dtype in ("int8", "uint8", "int16", "int32"):
-                diff = np.flatnonzero(g.astype(np.int64) != w.astype(np.int64))
-                assert diff.size == 0, (
-                    f"case {n}, output '{t.name}': {diff.size} of {g.size} {t.dtype} values differ; "
-                    f"first at flat index {diff[0]}: got {g.reshape(-1)[diff[0]]}, "
-                    f"TFLM {w.reshape(-1)[diff[0]]}"
-                )
-            else:
-                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"case {n}, output '{t.name}'")
-    return graph
+    compiled = compile_model(str(path), prefix, target)
+    return TflmCheck(path, graph, compiled, cases, fix_reference)
+
+
+def check_against_tflm(
+    tmp_path, builder, seed=0, float_range=(-1.0, 1.0), cases=None, target="host", extra_cases=(), fix_reference=None
+):
+    """Compile + run the model and TFLM on the same inputs; assert they agree.  `target` picks the kernels
+    (the build is always for this machine: DSP kernels run their portable emulations); extra_cases are run
+    after the given or generated ones. fix_reference(outputs) -> outputs, when given, sets the values TFLite Micro
+    leaves undefined (it reads uninitialized memory there) to the ones we define, before the comparison."""
+    check = prepare_tflm_check(tmp_path, builder, seed, float_range, cases, target, extra_cases, fix_reference)
+    return check.finish(execute_on_host(check.compiled, check.cases))
 
 
 def _qname(q) -> str:

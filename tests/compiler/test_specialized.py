@@ -20,9 +20,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 
 from compiler.driver import compile_model, load_model  # noqa: E402
-from conftest import SHARED_MODELS, model_or_generated  # noqa: E402
+from conftest import SHARED_MODELS, HostBatch, attempt, model_or_generated, selected_params  # noqa: E402
 import test_dsp_kernels as dsp  # noqa: E402
-from test_dsp_kernels import CONV_CASES, DW_CASES, _check, _conv_model, _extremes, _fc_model  # noqa: E402
+from test_dsp_kernels import CONV_CASES, DW_CASES, _conv_model, _extremes, _fc_model  # noqa: E402
 from test_dsp_kernels import needs_tflm  # noqa: E402
 
 TARGET = "cortex-m3"
@@ -38,27 +38,128 @@ PACKED_BODY = {"CONV_2D": "aot_conv2d_s8_packed_body", "FULLY_CONNECTED": "aot_f
 UNPACKED = KernelOptions(specialize=parse_specialize("conv,depthwise,fc"))
 
 
-def _first_kernel(path, options=None):
-    return compile_model(path, "m", TARGET, kernel_options=options).manifest["ops"][0]["kernel"]
-
-
-def _exact(tmp_path, path, kind):
-    """Bit-exact with both weight forms; the packed one wherever it applies (a depthwise layer with one input
-    channel runs as a packed convolution)."""
-    graph = load_model(path)
-    _check(tmp_path, path, extra_cases=_extremes(graph), target=TARGET)
-    _check(tmp_path, path, extra_cases=_extremes(graph), target=TARGET, kernel_options=UNPACKED)
-    assert _first_kernel(path, UNPACKED) == BODY[kind]
+def _exact(runs, request, kind):
+    """Bit-exact with both weight forms (checks 0 and 1 of the test: packed where it applies, then UNPACKED); the
+    packed one wherever it applies (a depthwise layer with one input channel runs as a packed convolution)."""
+    runs.finish((request.node.nodeid, 0))
+    runs.finish((request.node.nodeid, 1))
+    graph = runs.check((request.node.nodeid, 0)).graph
+    assert _kernel(runs, request, 1) == BODY[kind]
     one_channel = kind.startswith("DEPTHWISE") and graph.inputs[0].shape[-1] == 1
     want = PACKED_BODY["CONV_2D"] if one_channel else PACKED_BODY.get(kind, BODY[kind])
-    assert _first_kernel(path) == want
+    assert _kernel(runs, request, 0) == want
+
+
+def _kernel(runs, request, k):
+    """The first layer's kernel in the compile of check k (the default options, or UNPACKED)."""
+    return runs.check((request.node.nodeid, k)).compiled.manifest["ops"][0]["kernel"]
+
+
+def _shared_path(d, name):
+    return model_or_generated(name)
+
+
+def _fc_path(d, depth, units, batches, act, per_channel):
+    return _fc_model(depth, units, batches, per_channel=per_channel, act=act, seed=depth + units).save(d / "fc.tflite")
+
+
+def _conv_path(d, case, per_channel):
+    in_shape, kh, kw, oc, stride, padding, dilation = CONV_CASES[case]
+    b = _conv_model(
+        "CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3, seed=case, per_channel=per_channel
+    )
+    return b.save(d / "conv.tflite")
+
+
+def _dw_path(d, case, per_channel):
+    cases = [c[:7] for c in DW_CASES] + EXTRA_DW
+    in_shape, kh, kw, oc, stride, padding, dilation = cases[case]
+    b = _conv_model(
+        "DEPTHWISE_CONV_2D",
+        in_shape,
+        kh,
+        kw,
+        oc,
+        stride,
+        padding,
+        dilation,
+        act=case % 3,
+        seed=10 + case,
+        per_channel=per_channel,
+    )
+    return b.save(d / "dw.tflite")
+
+
+def _requant_path(d, case):
+    return dsp._requant_model(d, REQUANT_CASES[case], 40 + case)
+
+
+def _fallback_path(d):
+    return _conv_model("CONV_2D", (1, 5, 5, 64), 3, 3, 8, act=0, seed=3).save(d / "conv.tflite")
+
+
+def _chunks_path(d, depth, units, wmax):
+    return _fc_model(depth, units, per_channel=True, seed=depth, wmax=wmax).save(d / "fc.tflite")
+
+
+def _residual_path(d, name, kw, inplace):
+    from test_ops_tflite import residual_model
+
+    return residual_model(seed=len(name), **kw).save(d / "res.tflite")
+
+
+# The tests whose host runs are batched (spec_runs): per test, its model from its parameters and the kernel options
+# of its checks, in order (check k of a test is (its node id, k)).
+BOTH = (None, UNPACKED)
+BATCHED = {
+    "test_shared_model_bit_exact_specialized": (_shared_path, (None,)),
+    "test_fully_connected": (_fc_path, BOTH),
+    "test_conv2d": (_conv_path, BOTH),
+    "test_depthwise_conv2d": (_dw_path, BOTH),
+    "test_requant_corners": (_requant_path, BOTH),
+    "test_packed_conv_falls_back_when_the_lanes_could_overflow": (_fallback_path, (None,)),
+    "test_packed_fully_connected_chunks": (_chunks_path, (None,)),
+    "test_residual_add_fused_into_packed_conv_cases": (_residual_path, (None,)),
+}
+
+
+def _prepare(path, options, prefix):
+    graph = load_model(str(path))
+    return dsp.prepare_check(
+        path, extra_cases=_extremes(graph), target=TARGET, kernel_options=options, prefix=prefix, graph=graph
+    )
+
+
+@pytest.fixture(scope="module")
+def spec_runs(request, tmp_path_factory):
+    """Every selected test of BATCHED: its model made and compiled for each of its checks up front (the tests read
+    the kernel choices from these compiles too), all their host runs one program (conftest.HostBatch)."""
+    checks, paths = {}, {}
+    for test, (make, options) in BATCHED.items():
+        for nodeid, params in selected_params(request, test):
+            path = attempt(make, tmp_path_factory.mktemp("spec"), **params)
+            paths[nodeid] = path
+            for k, opts in enumerate(options):
+                checks[(nodeid, k)] = (
+                    path if isinstance(path, BaseException) else attempt(_prepare, path, opts, f"s{len(checks)}")
+                )
+    runs = HostBatch(checks)
+    runs.paths = paths
+    return runs
+
+
+def _path(runs, request):
+    path = runs.paths[request.node.nodeid]
+    if isinstance(path, BaseException):
+        raise path
+    return path
 
 
 @needs_tflm
 @pytest.mark.parametrize("name", [m for m in SHARED_MODELS if m != "hello_world_float"])
-def test_shared_model_bit_exact_specialized(tmp_path, name):
-    path = model_or_generated(name)
-    _check(tmp_path, path, count=4, extra_cases=_extremes(load_model(path)), target=TARGET)
+def test_shared_model_bit_exact_specialized(spec_runs, request, name):
+    _path(spec_runs, request)
+    spec_runs.finish((request.node.nodeid, 0))
 
 
 @needs_tflm
@@ -74,16 +175,15 @@ def test_shared_model_bit_exact_specialized(tmp_path, name):
         (1366, 5, 1, 0, False),
     ],
 )
-def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
-    b = _fc_model(depth, units, batches, per_channel=per_channel, act=act, seed=depth + units)
-    path = b.save(tmp_path / "fc.tflite")
+def test_fully_connected(spec_runs, request, depth, units, batches, act, per_channel):
+    _path(spec_runs, request)
     if depth <= _specialize.FC_MAX_DEPTH:
-        _exact(tmp_path, path, "FULLY_CONNECTED")
+        _exact(spec_runs, request, "FULLY_CONNECTED")
     else:  # too deep for int8 weights (the CRT kernel); packed, its sums split every 255 inputs
-        _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
-        _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET, kernel_options=UNPACKED)
-        assert _first_kernel(path, UNPACKED) == "aot_fully_connected_s8"
-        assert _first_kernel(path) == PACKED_BODY["FULLY_CONNECTED"]
+        spec_runs.finish((request.node.nodeid, 0))
+        spec_runs.finish((request.node.nodeid, 1))
+        assert _kernel(spec_runs, request, 1) == "aot_fully_connected_s8"
+        assert _kernel(spec_runs, request, 0) == PACKED_BODY["FULLY_CONNECTED"]
 
 
 # The DSP suites' shapes (padding or not, strides, dilation, one input channel, depth multiplier 2) plus
@@ -100,34 +200,17 @@ EXTRA_DW = [
 @needs_tflm
 @pytest.mark.parametrize("case", range(len(CONV_CASES)))
 @pytest.mark.parametrize("per_channel", [True, False])
-def test_conv2d(tmp_path, case, per_channel):
-    in_shape, kh, kw, oc, stride, padding, dilation = CONV_CASES[case]
-    b = _conv_model(
-        "CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=case % 3, seed=case, per_channel=per_channel
-    )
-    _exact(tmp_path, b.save(tmp_path / "conv.tflite"), "CONV_2D")
+def test_conv2d(spec_runs, request, case, per_channel):
+    _path(spec_runs, request)
+    _exact(spec_runs, request, "CONV_2D")
 
 
 @needs_tflm
 @pytest.mark.parametrize("case", range(len(DW_CASES) + len(EXTRA_DW)))
 @pytest.mark.parametrize("per_channel", [True, False])
-def test_depthwise_conv2d(tmp_path, case, per_channel):
-    cases = [c[:7] for c in DW_CASES] + EXTRA_DW
-    in_shape, kh, kw, oc, stride, padding, dilation = cases[case]
-    b = _conv_model(
-        "DEPTHWISE_CONV_2D",
-        in_shape,
-        kh,
-        kw,
-        oc,
-        stride,
-        padding,
-        dilation,
-        act=case % 3,
-        seed=10 + case,
-        per_channel=per_channel,
-    )
-    _exact(tmp_path, b.save(tmp_path / "dw.tflite"), "DEPTHWISE_CONV_2D")
+def test_depthwise_conv2d(spec_runs, request, case, per_channel):
+    _path(spec_runs, request)
+    _exact(spec_runs, request, "DEPTHWISE_CONV_2D")
 
 
 # test_dsp_kernels' requantization corners (output zero points at both ends of int8, ReLU6) plus right shifts
@@ -137,11 +220,12 @@ REQUANT_CASES = dsp.REQUANT_CASES + [("CONV_2D", True, 0, 3000.0, 0), ("DEPTHWIS
 
 @needs_tflm
 @pytest.mark.parametrize("case", range(len(REQUANT_CASES)))
-def test_requant_corners(tmp_path, case):
-    path = dsp._requant_model(tmp_path, REQUANT_CASES[case], 40 + case)
-    _exact(tmp_path, path, REQUANT_CASES[case][0])
+def test_requant_corners(spec_runs, request, case):
+    _path(spec_runs, request)
+    _exact(spec_runs, request, REQUANT_CASES[case][0])
     # Every case takes the short form, the out scale 3000 ones (multiplier 0: constant channels) included.
-    assert "AOT_REQUANT_SHORT" in compile_model(path, "m", TARGET).files["m.c"]
+    compiled = spec_runs.check((request.node.nodeid, 0)).compiled
+    assert "AOT_REQUANT_SHORT" in compiled.files[f"{compiled.prefix}.c"]
 
 
 def test_generated_code_specialized_only_for_m0_m3():
@@ -222,28 +306,27 @@ def test_packed_lanes_exact_at_the_bound():
 
 
 @needs_tflm
-def test_packed_conv_falls_back_when_the_lanes_could_overflow(tmp_path):
+def test_packed_conv_falls_back_when_the_lanes_could_overflow(spec_runs, request):
     """3x3x64 taps of weights near +-127: a low lane's sum can leave [-2^22, 2^22), so the layer keeps int8
     weights (and stays exact)."""
-    b = _conv_model("CONV_2D", (1, 5, 5, 64), 3, 3, 8, act=0, seed=3)
-    path = b.save(tmp_path / "conv.tflite")
+    path = _path(spec_runs, request)
     rows = load_model(path).ops[0].input(1).data.reshape(8, -1)
     from compiler.ops.common import packed as _packed
 
     assert not _packed.lane_bound(rows)
-    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
-    assert _first_kernel(path) == BODY["CONV_2D"]
+    spec_runs.finish((request.node.nodeid, 0))
+    assert _kernel(spec_runs, request, 0) == BODY["CONV_2D"]
 
 
 @needs_tflm
 @pytest.mark.parametrize("depth,units,wmax", [(700, 6, 127), (300, 4, 10), (4000, 4, 127)])
-def test_packed_fully_connected_chunks(tmp_path, depth, units, wmax):
+def test_packed_fully_connected_chunks(spec_runs, request, depth, units, wmax):
     """A deep layer whose packed sums could overflow over its whole depth splits them every 255 inputs."""
     from compiler.ops.common import packed as _packed
 
-    path = _fc_model(depth, units, per_channel=True, seed=depth, wmax=wmax).save(tmp_path / "fc.tflite")
-    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
-    op = compile_model(path, "m", TARGET).graph.ops[0]
+    _path(spec_runs, request)
+    spec_runs.finish((request.node.nodeid, 0))
+    op = spec_runs.check((request.node.nodeid, 0)).compiled.graph.ops[0]
     assert op.kernel == PACKED_BODY["FULLY_CONNECTED"]
     rows = op.input(1).data.reshape(units, depth)
     chunk = op.params["spec"]["args"][7]
@@ -268,13 +351,13 @@ def test_residual_add_fused_into_packed_conv():
 
 @needs_tflm
 @pytest.mark.parametrize("name,kw,inplace", dsp.RESIDUAL_CASES, ids=[c[0] for c in dsp.RESIDUAL_CASES])
-def test_residual_add_fused_into_packed_conv_cases(tmp_path, name, kw, inplace):
+def test_residual_add_fused_into_packed_conv_cases(spec_runs, request, name, kw, inplace):
     """test_dsp_kernels' fused residual cases (output over the residual in place, odd channel counts, the ADD's
     activation, the convolution as its second input, a one-channel depthwise layer) on the M3's packed body."""
-    from test_ops_tflite import fusion, residual_model
+    from test_ops_tflite import fusion
 
-    path = residual_model(seed=len(name), **kw).save(tmp_path / "res.tflite")
+    path = _path(spec_runs, request)
     fused_into, add, off, ops = fusion(path, TARGET)
     assert fused_into is not None and ops[fused_into]["kernel"] == PACKED_BODY["CONV_2D"]
     assert (off["s"] == off["r"]) == inplace
-    _check(tmp_path, path, extra_cases=_extremes(load_model(path)), target=TARGET)
+    spec_runs.finish((request.node.nodeid, 0))

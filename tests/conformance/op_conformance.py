@@ -34,6 +34,8 @@ for p in (REPO, HERE, os.path.join(REPO, "tests", "compiler")):
 from tflm_builtins import CUSTOM_KINDS, TFLM_BUILTINS  # noqa: E402
 
 TYPES = ("float32", "int8", "int16", "int32", "bool")
+# Cases per host program at most (run_cases).
+CHUNK = 40
 
 
 def discover(only=None) -> list:
@@ -61,49 +63,77 @@ def _case(key):
     return key[0], _CASES[key[0]][key[1]]
 
 
-def run_case(key) -> tuple:
-    """(module, op, dtype, name, outcome, detail) for one case, in a fresh temporary directory."""
-    from pathlib import Path
-
-    from test_ops_tflite import check_against_tflm
-
+def _classify(c, step, *args) -> tuple:
+    """(outcome, detail, step's value) of one step of a case: the outcome when the step raises, else the case's
+    outcome if this was its last step."""
     from compiler.errors import CompileError, UnsupportedError
 
-    module, c = _case(key)
+    value = None
+    try:
+        value = step(*args)
+        outcome, detail = ("crash", f"compiled, but must be refused ({c.refused})") if c.refused else ("ok", "")
+    except (CompileError, UnsupportedError) as e:
+        msg = " ".join(str(e).split())
+        if c.refused and c.refused not in msg:
+            outcome, detail = "crash", f"refused without naming '{c.refused}': {msg}"
+        else:
+            # A case that must be refused (TFLite Micro rejects it too) counts as conformant.
+            outcome, detail = ("ok" if c.refused else "refused"), msg
+    except RuntimeError as e:
+        # "Interpreter ...": the oracle itself rejects the model (TFLite Micro does not run this operator/type).
+        outcome, detail = (
+            ("tflm_refuses", " ".join(str(e).split()))
+            if "Interpreter" in str(e) or "TFLM" in str(e)
+            else ("crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:])
+        )
+    except AssertionError as e:
+        outcome, detail = "wrong", " ".join(str(e).split())[:400]
+    except Exception:  # noqa: BLE001 - a crash is an outcome to report, not to propagate
+        outcome, detail = "crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:]
+    return outcome, detail, value
+
+
+def _prepare(d, c, prefix):
+    from test_ops_tflite import prepare_tflm_check
+
+    if c.only_extra:
+        kw = dict(cases=[list(x) for x in c.extra_inputs])
+    else:
+        kw = dict(float_range=c.float_range, extra_cases=c.extra_inputs)
+    return prepare_tflm_check(d, c.build(), fix_reference=c.fix_reference, prefix=prefix, **kw)
+
+
+def _finish(check, per_case):
+    if isinstance(per_case, Exception):  # its host build or run failed (compiler/host_batch.py)
+        raise per_case
+    check.finish(per_case)
+
+
+def run_cases(keys) -> list:
+    """(module, op, dtype, name, outcome, detail) per case of keys. Each case is compiled (with a prefix of its
+    own) and its inputs drawn; the host runs of all of them are one program (compiler/host_batch.py: one link, one
+    process; a model that fails to build or crashes fails alone); then each is compared with TFLite Micro."""
+    from pathlib import Path
+
+    from compiler import host_batch
+
+    out = [None] * len(keys)
+    prepared = []
     with tempfile.TemporaryDirectory(prefix="aot_conf_") as tmp:
-        try:
-            if c.only_extra:
-                check_against_tflm(
-                    Path(tmp), c.build(), cases=[list(x) for x in c.extra_inputs], fix_reference=c.fix_reference
-                )
+        for n, key in enumerate(keys):
+            module, c = _case(key)
+            d = Path(tmp) / f"case{n}"
+            d.mkdir()
+            outcome, detail, check = _classify(c, _prepare, d, c, f"conf{n}")
+            if check is None:
+                out[n] = (module, c.op, c.dtype, c.name, outcome, detail)
             else:
-                check_against_tflm(
-                    Path(tmp),
-                    c.build(),
-                    float_range=c.float_range,
-                    extra_cases=c.extra_inputs,
-                    fix_reference=c.fix_reference,
-                )
-            outcome, detail = ("crash", f"compiled, but must be refused ({c.refused})") if c.refused else ("ok", "")
-        except (CompileError, UnsupportedError) as e:
-            msg = " ".join(str(e).split())
-            if c.refused and c.refused not in msg:
-                outcome, detail = "crash", f"refused without naming '{c.refused}': {msg}"
-            else:
-                # A case that must be refused (TFLite Micro rejects it too) counts as conformant.
-                outcome, detail = ("ok" if c.refused else "refused"), msg
-        except RuntimeError as e:
-            # "Interpreter ...": the oracle itself rejects the model (TFLite Micro does not run this operator/type).
-            outcome, detail = (
-                ("tflm_refuses", " ".join(str(e).split()))
-                if "Interpreter" in str(e) or "TFLM" in str(e)
-                else ("crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:])
-            )
-        except AssertionError as e:
-            outcome, detail = "wrong", " ".join(str(e).split())[:400]
-        except Exception:  # noqa: BLE001 - a crash is an outcome to report, not to propagate
-            outcome, detail = "crash", " | ".join(traceback.format_exc().strip().splitlines()[-3:])[-600:]
-    return module, c.op, c.dtype, c.name, outcome, detail
+                prepared.append((n, module, c, check))
+        got = host_batch.run_many([(check.compiled, check.cases) for *_, check in prepared], work_dir=tmp)
+        for (n, module, c, check), per_case in zip(prepared, got):
+            outcome, detail, _ = _classify(c, _finish, check, per_case)
+            out[n] = (module, c.op, c.dtype, c.name, outcome, detail)
+    return out
 
 
 def sample_file_name(c) -> str:
@@ -197,11 +227,14 @@ def main(argv=None) -> int:
         print("op_conformance: SKIPPED: the tflite-micro interpreter (the oracle) is not installed; run tools/setup.sh")
         return 0
     items = discover(args.only)
-    if args.jobs > 1 and len(items) > 1:
+    # Chunks of cases, each one host program: a few per process so the processes finish together.
+    size = max(1, min(CHUNK, -(-len(items) // (4 * args.jobs))))
+    chunks = [items[k : k + size] for k in range(0, len(items), size)]
+    if args.jobs > 1 and len(chunks) > 1:
         with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-            results = pool.map(run_case, items, chunksize=1)
+            results = [r for part in pool.map(run_cases, chunks, chunksize=1) for r in part]
     else:
-        results = [run_case(i) for i in items]
+        results = [r for chunk in chunks for r in run_cases(chunk)]
     table, summary, _, _ = coverage_table(results)
     bad = [r for r in results if r[4] in ("wrong", "crash")]
     refused = [r for r in results if r[4] == "refused"]

@@ -40,6 +40,25 @@ def _crt_dir():
 
 @unittest.skipUnless(_GCC and _OBJDUMP, "arm-none-eabi-gcc/objdump not on PATH (tools/setup.sh installs them)")
 class StackUsageTest(unittest.TestCase):
+    # The CRT built and disassembled once per core for the whole class: both tests read the Cortex-M4 build.
+    @classmethod
+    def setUpClass(cls):
+        cls._tmp = tempfile.TemporaryDirectory()
+        cls._builds = {}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._tmp.cleanup()
+
+    def _built(self, core):
+        """(frames of the disassembly, .su figures) of the CRT built for `core`."""
+        if core not in self._builds:
+            tmp = os.path.join(self._tmp.name, core)
+            os.makedirs(tmp)
+            elf, su = self._build(tmp, _CORES[core])
+            self._builds[core] = (parse_disassembly(disassemble(_OBJDUMP, elf)), su)
+        return self._builds[core]
+
     def _build(self, tmp, flags):
         crt = _crt_dir()
         sources = sorted(glob.glob(os.path.join(crt, "src", "**", "*.c"), recursive=True))
@@ -77,10 +96,9 @@ class StackUsageTest(unittest.TestCase):
         return elf, su
 
     def test_frames_match_fstack_usage(self):
-        for core, flags in _CORES.items():
-            with self.subTest(core=core), tempfile.TemporaryDirectory() as tmp:
-                elf, su = self._build(tmp, flags)
-                frames = parse_disassembly(disassemble(_OBJDUMP, elf))
+        for core in _CORES:
+            with self.subTest(core=core):
+                frames, su = self._built(core)
                 self.assertGreater(len(su), 20)
                 by_su_name = {}
                 for symbol, frame in frames.items():
@@ -92,18 +110,16 @@ class StackUsageTest(unittest.TestCase):
                     self.assertIn(size, [f.depth for f in by_su_name[name]], f"{core}: frame of {name}")
 
     def test_paths_add_frames(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            elf, su = self._build(tmp, _CORES["cortex-m4"])
-            frames = parse_disassembly(disassemble(_OBJDUMP, elf))
-            callers = [f for f in frames.values() if f.name.startswith("aot_") and f.calls]
-            self.assertTrue(callers)
-            for f in callers:
-                est = deepest_path(frames, f.name)
-                self.assertGreaterEqual(est.bytes, su[_su_name(f.name)][0])
-                self.assertEqual(est.path[0][0], f.name)
-                # The deepest path is the caller's depth at the call plus the callee's own deepest path.
-                for callee, at in f.calls:
-                    self.assertGreaterEqual(est.bytes, at + deepest_path(frames, callee).bytes)
+        frames, su = self._built("cortex-m4")
+        callers = [f for f in frames.values() if f.name.startswith("aot_") and f.calls]
+        self.assertTrue(callers)
+        for f in callers:
+            est = deepest_path(frames, f.name)
+            self.assertGreaterEqual(est.bytes, su[_su_name(f.name)][0])
+            self.assertEqual(est.path[0][0], f.name)
+            # The deepest path is the caller's depth at the call plus the callee's own deepest path.
+            for callee, at in f.calls:
+                self.assertGreaterEqual(est.bytes, at + deepest_path(frames, callee).bytes)
 
 
 class LiteralFrameTest(unittest.TestCase):
