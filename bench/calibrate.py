@@ -15,7 +15,8 @@ its layer's, on every core). A bench run with its total only (the Cortex-M3's sh
 layers) is split over its classes in proportion to those prices and counts with them; a kernel no per-layer run
 priced gets one price, fitted to the totals (non-negative least squares on relative errors). The kind and core
 prices are the work-weighted means (the fit itself: compiler/report/cost_fit.py). The table also keeps every model's
-measured total, its work by key and its per-layer counts by kernel and shape class (MEASURED; sweep rows marked),
+measured total, its work by key and its per-layer counts by kernel and shape class (MEASURED in cost_measured.py;
+sweep rows marked),
 which //tests/compiler:test_cost_model compares with the estimate and refits without each bench model in turn (the
 out-of-sample table this prints, and bench/README.md shows)."""
 
@@ -70,23 +71,35 @@ def os_ratios(measured: dict, budgets: str, cores: str) -> dict:
     return out
 
 
-def render(prices: dict, measured: dict, sources: list, ratios: dict = None) -> str:
+def render(prices: dict, sources: list, ratios: dict = None) -> str:
+    """cost_table.py: what the compiler reads at every compile (kept small: the measurements are apart)."""
     return (
         '"""The cost model\'s calibration: written by bench/calibrate.py from a bench run. Do not edit: rerun it.\n\n'
         + f"Source: {', '.join(sources)}.\n"
-        + "PRICES: core -> key -> [instructions, work] (compiler/report/cost_model.py);\n"
-        + "MEASURED: core -> bench model -> its board, measured instructions per inference (QEMU, -O2), its work by\n"
-        + "key and its per-layer counts by kernel and shape class (None: a runner that inlines its layers), from\n"
-        + "which //tests/compiler:test_cost_model estimates it again and refits the prices without it\n"
-        + '(compiler/report/cost_fit.py: leave_one_out).\n"""\n\n'
+        + "PRICES: core -> key -> [instructions, work] (compiler/report/cost_model.py). The measurements they were\n"
+        + 'fitted from: cost_measured.py.\n"""\n\n'
         + "# ruff: noqa: E501\n# fmt: off\n"
         + "PRICES = "
         + pprint.pformat(prices, width=120, sort_dicts=True)
-        + "\n\nMEASURED = "
-        + pprint.pformat(measured, width=120, sort_dicts=True)
         + "\n\n# core -> bench model -> its -Os count (the perf tests' budget / 1.02) over its -O2 count\n"
         + "# (bench/calibrate.py: os_ratios): what the report says of an -Os build.\nOS_RATIOS = "
         + pprint.pformat(ratios or {}, width=120, sort_dicts=True)
+        + "\n"
+    )
+
+
+def render_measured(measured: dict, sources: list) -> str:
+    """cost_measured.py: the rows the prices come from (read by the tests, not by the compiler)."""
+    return (
+        '"""The cost model\'s measurements: written by bench/calibrate.py beside cost_table.py. Do not edit.\n\n'
+        + f"Source: {', '.join(sources)}.\n"
+        + "MEASURED: core -> model -> its board, measured instructions per inference (QEMU, -O2), its work by key and\n"
+        + "its per-layer counts by kernel and shape class (None: a runner that inlines its layers; sweep: one of the\n"
+        + "calibration sweep's one-layer models), from which //tests/compiler:test_cost_model estimates every bench\n"
+        + 'model again and refits the prices without it (compiler/report/cost_fit.py: leave_one_out).\n"""\n\n'
+        + "# ruff: noqa: E501\n# fmt: off\n"
+        + "MEASURED = "
+        + pprint.pformat(measured, width=120, sort_dicts=True)
         + "\n"
     )
 
@@ -150,8 +163,11 @@ def main(argv=None):
 
     prices, measured = cost_fit.calibrate(rows)
     ratios = os_ratios(measured, args.perf_budgets, os.path.join("toolchains", "cores.bzl"))
+    sources = [os.path.basename(p) for p in paths]
     with open(args.out, "w") as f:
-        f.write(render(prices, measured, [os.path.basename(p) for p in paths] + [args.perf_budgets], ratios))
+        f.write(render(prices, sources + [args.perf_budgets], ratios))
+    with open(os.path.join(os.path.dirname(args.out), "cost_measured.py"), "w") as f:
+        f.write(render_measured(measured, sources))
     loo = cost_fit.leave_one_out(measured)
     print("In sample (the prices just fitted) and out of sample (each bench model left out of the fit):\n")
     print(cost_fit.markdown_both(measured, prices, loo))

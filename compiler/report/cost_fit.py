@@ -1,12 +1,12 @@
 """Fitting the cost model's prices to bench runs, and checking them out of sample.
 
-`calibrate` turns bench rows (one per model and board: its measured instructions, its work by key and, where the
-runner calls the CRT kernels, its per-layer counts) into the price table compiler/report/cost_model.py reads; bench/
-calibrate.py writes its result to cost_table.py together with the rows it came from (MEASURED: each model's total,
-its work and its per-layer counts summed by kernel and shape class). `leave_one_out` refits the prices without one
-model (on every core at once: a model nobody has benched is the case the estimate is for) and estimates that model
-from the others, for every model and core: what //tests/compiler:test_cost_model holds to the issue's bound and
-bench/README.md reports.
+`calibrate` turns bench and sweep rows (one per model and board: its measured instructions, its work by key and,
+where the runner calls the CRT kernels or the model has one layer, its per-layer counts) into the price table
+compiler/report/cost_model.py reads; bench/calibrate.py writes it to cost_table.py and the rows it came from to
+cost_measured.py (MEASURED: each model's total, its work and its per-layer counts by kernel and shape class).
+`leave_one_out` refits the prices without one bench model (on every core at once: a model nobody has benched is the
+case the estimate is for) and estimates that model from the others and the sweep, for every model and core: what
+//tests/compiler:test_cost_model holds to the issue's bound and bench/README.md reports.
 
 Where the prices come from (cost_model.price falls back in this order): a kernel's shape class measured by a layer
 of another model; the same class measured on another core that runs the same kernel, scaled (`_borrow`); the kernel

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from compiler.driver import compile_model
-from compiler.report import cost_fit, cost_model, cost_table
+from compiler.report import cost_fit, cost_measured, cost_model, cost_table
 
 MODELS = os.path.join(os.path.dirname(__file__), "..", "models")
 
@@ -104,7 +104,7 @@ def test_report_prints_the_estimate(capsys):
 # Every bench model on every core it ran on (the calibration sweep's one-layer models are calibration data).
 CASES = [
     (core, model)
-    for core, models in sorted(cost_table.MEASURED.items())
+    for core, models in sorted(cost_measured.MEASURED.items())
     for model in sorted(models)
     if not models[model].get("sweep")
 ]
@@ -123,7 +123,7 @@ def test_estimate_within_ten_percent_of_the_bench():
     IN_SAMPLE_MISSES, which must still miss: the list stays exact)."""
     errors = {}
     for core, model in CASES:
-        m = cost_table.MEASURED[core][model]
+        m = cost_measured.MEASURED[core][model]
         errors[core, model] = (cost_model.estimate_work(core, m["work"]) - m["instructions"]) / m["instructions"]
     table = "\n".join(f"{c} {m}: {100 * e:+.1f} %" for (c, m), e in sorted(errors.items()))
     misses = {case for case, e in errors.items() if abs(e) > 0.10}
@@ -135,7 +135,7 @@ def test_the_sweep_measured_every_core():
     cores, and each of its rows is one layer whose count is the model's whole count (what makes it per-layer data on
     the Cortex-M3, whose runner inlines layers)."""
     for core in SWEEP_CORES:
-        sweep = {m: row for m, row in cost_table.MEASURED[core].items() if row.get("sweep")}
+        sweep = {m: row for m, row in cost_measured.MEASURED[core].items() if row.get("sweep")}
         assert len(sweep) >= 80, f"{core}: {len(sweep)} sweep models"
         for model, row in sweep.items():
             assert len(row["layers"]) == 1 and sum(row["work"].values()) == next(iter(row["layers"].values()))[1]
@@ -145,7 +145,7 @@ def test_the_sweep_measured_every_core():
 def test_the_kept_bench_rows_refit_the_table():
     """MEASURED keeps what the prices were fitted from: refitting it gives the committed prices again (so the
     leave-one-out check below refits from the same data)."""
-    prices, _ = cost_fit.calibrate(cost_fit.rows_from_measured(cost_table.MEASURED))
+    prices, _ = cost_fit.calibrate(cost_fit.rows_from_measured(cost_measured.MEASURED))
     assert prices == cost_table.PRICES
 
 
@@ -225,7 +225,7 @@ IN_SAMPLE_MISSES = {("cortex-m4", "classifier_argmax"): _ARGMAX}
 def test_leave_one_model_out():
     """Every bench model estimated with prices fitted to the other bench models and the calibration sweep (the model
     removed from every core), within 10 % of its measurement, but for KNOWN_MISSES (each with the reason)."""
-    loo = cost_fit.leave_one_out(cost_table.MEASURED)
+    loo = cost_fit.leave_one_out(cost_measured.MEASURED)
     table = cost_fit.markdown(loo)
     assert {(r["core"], r["model"]) for r in loo} == set(CASES)
     estimated = [r for r in loo if r["estimate"] is not None]
