@@ -263,6 +263,11 @@ SWEEP = {
     "sw_conv3x3_k576_c64": lambda n: conv(n, (4, 4), 64, 64, 3),
     "sw_conv10x4_k40_c64_s2": lambda n: conv(n, (40, 10), 1, 64, (10, 4), stride=2),
     "sw_conv10x8_k80_c8_s2": lambda n: conv(n, (40, 32), 1, 8, (10, 8), stride=2),
+    # The same classes on larger images (a SAME layer's per-MAC cost falls with its size: less border).
+    "sw_conv10x4_k40_c64_s2_big": lambda n: conv(n, (64, 10), 1, 64, (10, 4), stride=2),
+    "sw_conv10x8_k80_c8_s2_big": lambda n: conv(n, (64, 48), 1, 8, (10, 8), stride=2),
+    "sw_conv1x1_k64_c64_big": lambda n: conv(n, (32, 5), 64, 64, 1),
+    "sw_dw3x3_c64_big": lambda n: depthwise(n, (32, 5), 64),
     # A ReLU that clamps inside int8 (the clamping DSP kernel).
     "sw_conv3x3_k144_c16_clamp": lambda n: conv(n, (16, 16), 16, 16, 3, clamped=True),
     "sw_conv1x1_k16_c32_s2_clamp": lambda n: conv(n, (24, 24), 16, 32, 1, stride=2, clamped=True),

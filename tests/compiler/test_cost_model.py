@@ -204,17 +204,7 @@ _ARGMAX = (
     "first occurrence of the extreme, so the count depends on the data (M4: 1,325 and 1,774 on the sweep's seeded "
     "inputs, about 2,075 each on the bench's reference input); no price per element is within 10 % of both"
 )
-_M3_SPECIALIZED = (
-    "the Cortex-M3 compiles each layer for its exact geometry and inlines it into the runner, so the bench has the "
-    "model's total only, and the per-MAC cost of a layer changes with its image size within a shape class: "
-    "micro_speech's 10x8 convolution over one channel on 49x40 runs 1.95 instructions per MAC (its total less its "
-    "FULLY_CONNECTED and SOFTMAX), the sweep's on 40x32 2.18; KWS's total is 11 % under its classes' sweep prices, "
-    "and which of its layers runs cheaper cannot be measured here (the same two models are within 3 % out of sample "
-    "on the M4, M7 and M33 and within 9.1 % on the M55, whose runners have per-layer counts)"
-)
 KNOWN_MISSES = {
-    ("cortex-m3", "kws"): _M3_SPECIALIZED,
-    ("cortex-m3", "micro_speech"): _M3_SPECIALIZED,
     ("cortex-m4", "classifier_argmax"): _ARGMAX,
     ("cortex-m55", "classifier_argmax"): _ARGMAX,
 }
