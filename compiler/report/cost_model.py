@@ -193,10 +193,10 @@ def os_note(est: dict, ratios: dict = None) -> list:
 
 def fallback_notes(est: dict) -> list:
     """Lines naming the layers whose price is not their own kernel's and shape class's. Out of sample (compiler/
-    report/cost_fit.py: leave_one_out; the figures in bench/README.md) only models whose layers are all priced by
-    class came within 10 %; a price over the kernel's other classes (short dot products and few channels spread the
-    set-up over fewer MACs) missed by up to a factor of 5, a kind's or the core's mean (a kernel the bench never ran
-    on that core) by more."""
+    report/cost_fit.py: leave_one_out; the figures in bench/README.md) the bench models priced by class, as the
+    calibration sweep measures them, came within 10 % (but for a data-dependent ARG_MAX); before the sweep, a price
+    over the kernel's other classes (short dot products and few channels spread the set-up over fewer MACs) missed
+    by up to a factor of 5, a kind's or the core's mean (a kernel never run on that core) by more."""
     core = est["core"]
     by_how = {"borrowed": [], "kernel": [], "kind": [], "core": []}
     for r in est["layers"]:
