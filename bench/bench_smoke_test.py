@@ -1,8 +1,9 @@
 """The benchmark runner works end to end on one small model (not a performance test: no thresholds).
 
 Runs run_bench.main on the hello_world_int8 bench firmware, checks that the report has a positive instruction count
-that a second run reproduces exactly, bit-exact outputs and the flash/RAM split, and that the "does not fit" check
-accepts a board that holds the model and explains one that cannot.
+that a second run reproduces exactly, bit-exact outputs and the flash/RAM split, an estimated cycle count (the
+board is a Cortex-M4, which the timing model covers) with its classes, the cycles table against a TFLM figure, and
+that the "does not fit" check accepts a board that holds the model and explains one that cannot.
 """
 
 import json
@@ -11,7 +12,7 @@ import sys
 import tempfile
 import unittest
 
-from bench import measure, run_bench
+from bench import measure, report, run_bench
 from toolchains.tools.qemu_count import count
 
 ARGV = []
@@ -49,6 +50,29 @@ class BenchSmokeTest(unittest.TestCase):
         self.assertEqual(row["code_bytes"], row["runner_code_bytes"] + row["crt_code_bytes"])
         self.assertIn("| hello_world_int8 | mps2-an386 (cortex-m4) |", self.markdown)
         self.assertIn("-O2", self.markdown)
+
+    def test_estimated_cycles(self):
+        (row,) = self.results["rows"]
+        classes = row["cycle_classes"]
+        # Every instruction is in one class (the markers' three are in the classes, not in the count).
+        self.assertEqual(sum(v for k, v in classes.items() if k != "taken_branches"), row["instructions"] + 3)
+        self.assertEqual(classes["unknown"], 0)
+        self.assertGreaterEqual(row["cycles"], row["instructions"])
+        # Against a TFLM entry with cycles, the cores table gains the cycles table with both ratios.
+        ref = json.loads(json.dumps(self.results["reference"]))
+        ref.setdefault("per_board", {}).setdefault("boards", {})["mps2-an386"] = {
+            row["model"]: {
+                "tflm_cmsis_nn_instructions": 2 * row["instructions"],
+                "tflm_cmsis_nn_cycles": 4 * row["cycles"],
+                "tflm_arena_bytes": 4096,
+                "target_instruction_ratio": 0.6,
+            }
+        }
+        row = dict(row, compare_on_board=report.compare_on_board(row, ref))
+        self.assertEqual(row["compare_on_board"]["cycles_vs_tflm_cmsis_nn"], 0.25)
+        md = report.render_markdown([row], [], ref, self.results["build"], self.results["environment"])
+        self.assertIn("### Estimated cycles against TFLite Micro + CMSIS-NN", md)
+        self.assertIn("| 0.500× | 0.250× |", md)
 
     def test_count_is_deterministic(self):
         _, _, _, machine, _, elf = self.entry

@@ -2,6 +2,8 @@
 
 A measured row holds:
 - instructions of one inference after a warm-up run (qemu_count: exact and deterministic; not cycles);
+- on the cores the timing model covers (M4, M55), estimated cycles of the same run and its instructions per timing
+  class (toolchains/qemu/cycle_model.c: an estimate from Arm's published instruction timings, not silicon);
 - flash: code of the model's generated runner (its prefix's symbols) and of the CRT kernels it links (`aot_*`
   symbols) -- what TFLite Micro's "library code" figure compares to -- and, apart, startup + libc + the bench
   main; the model's weight bytes beside the weights the .tflite file holds;
@@ -86,7 +88,7 @@ def measure(entry: str, plugin: str) -> dict:
     owners = {o["name"]: o for o in image["owners"]}
     mine, crt, rest = owners[name], owners[CRT], owners[REST]
     runner = layers.runner_range(elf, name)
-    run = count(elf, machine, plugin, runner=runner)
+    run = count(elf, machine, plugin, runner=runner, core=core)
     fields = _guest_fields(run.output)
     per_layer = layers.per_layer(elf, runner, run.sites, manifest) if runner and run.sites else None
     if per_layer:
@@ -101,6 +103,9 @@ def measure(entry: str, plugin: str) -> dict:
         "core": core,
         "macs": manifest["macs"],
         "instructions": run.instructions,
+        # Estimated cycles (None on a core without a timing model) and the instructions per timing class.
+        "cycles": run.cycles,
+        "cycle_classes": run.classes,
         "exit_code": run.exit_code,
         "outputs_exact": fields.get("exact") == "1" and fields.get("rc") == "0",
         # Flash.

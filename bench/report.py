@@ -2,8 +2,9 @@
 
 Five tables: the issue's comparison on the reference board (TFLM's figures printed beside ours as ratios, and
 each target as a pass/fail column), the same instruction and RAM comparison on every core against TFLM + CMSIS-NN
-built for that core, every measurement with its flash and RAM split, instructions per MAC by layer
-kind (toolchains/tools/layers.py), and the (model, board) pairs that do not fit. Then how it was measured and
+built for that core (and, on the cores with a timing model, estimated cycles beside instructions), every
+measurement with its flash and RAM split, instructions per MAC by layer kind (toolchains/tools/layers.py), and the
+(model, board) pairs that do not fit. Then how it was measured and
 built: the exact compiler flags, versions and provenance.
 """
 
@@ -112,15 +113,16 @@ def _all_table(rows) -> list:
         "stack), beside the static worst case of `<prefix>_run` from the linked code. Static = .data + .bss of the "
         "model and the CRT. Compile = `aotc compile` in-process (median of 3) and as a whole process.",
         "",
-        "| model | board (core) | MACs | instructions | instr/MAC | code B: runner + CRT = total | startup+libc B "
+        "| model | board (core) | MACs | instructions | instr/MAC | est. cycles | code B: runner + CRT = total | "
+        "startup+libc B "
         "| weights B (+ params) | workspace B (lower bound) | run stack B (static bound) | static B | "
         "compile s (process s) | outputs |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         lines.append(
             f"| {row['model']} | {row['board']} ({row['core']}) | {_m(row['macs'])} | {row['instructions']:,} | "
-            f"{row['instructions'] / max(row['macs'], 1):.2f} | "
+            f"{row['instructions'] / max(row['macs'], 1):.2f} | {_n(row.get('cycles'))} | "
             f"{row['runner_code_bytes']:,} + {row['crt_code_bytes']:,} = {row['code_bytes']:,} | "
             f"{row['startup_libc_code_bytes']:,} | {row['weight_bytes']:,} (+ {row['param_bytes']:,}) | "
             f"{_ram(row)} ({row['workspace_lower_bound']:,}) | "
@@ -141,6 +143,11 @@ def compare_on_board(row: dict, ref: dict) -> dict:
     target = r.get("target_instruction_ratio") or ref["models"][row["model"]]["target_instruction_ratio"]
     out = {
         "tflm_cmsis_nn_instructions": r["tflm_cmsis_nn_instructions"],
+        # TFLM's estimated cycles under the same plugin and timing model, where recorded (tflm_cycles_build.sh).
+        "tflm_cmsis_nn_cycles": r.get("tflm_cmsis_nn_cycles"),
+        "cycles_vs_tflm_cmsis_nn": (
+            row["cycles"] / r["tflm_cmsis_nn_cycles"] if row.get("cycles") and r.get("tflm_cmsis_nn_cycles") else None
+        ),
         "tflm_arena_bytes": r["tflm_arena_bytes"],
         "vs_tflm_cmsis_nn": row["instructions"] / r["tflm_cmsis_nn_instructions"],
         "workspace_vs_arena": row["workspace_bytes"] / r["tflm_arena_bytes"],
@@ -179,6 +186,35 @@ def _cores_table(rows, ref) -> list:
             f"{c['tflm_cmsis_nn_instructions']:,} | {c['vs_tflm_cmsis_nn']:.2f}× | ≤ {c['instruction_target']:.2f}× "
             f"{_ok(c['meets']['instructions'])} | {row['workspace_bytes']:,} | {c['tflm_arena_bytes']:,} "
             f"({c['workspace_vs_arena']:.2f}×) | {_ok(c['meets']['workspace'])} |"
+        )
+    return lines + _cycles_table(pairs)
+
+
+def _cycles_table(pairs) -> list:
+    """Estimated cycles beside instructions, ours and TFLM + CMSIS-NN's, on the cores with a timing model."""
+    pairs = [(row, c) for row, c in pairs if c.get("cycles_vs_tflm_cmsis_nn") is not None]
+    if not pairs:
+        return []
+    lines = [
+        "",
+        "### Estimated cycles against TFLite Micro + CMSIS-NN",
+        "",
+        "An estimate, not silicon: every executed instruction priced by a per-core table of Arm's published "
+        "instruction timings (`toolchains/qemu/cycle_model.c`; zero wait states, no caches or bus contention; "
+        "bench/README.md says what is and is not modelled), for our run and TFLM's, under the same plugin. "
+        "Cycles per instruction (CPI) and the two ratios side by side.",
+        "",
+        "| model | board (core) | instructions | est. cycles (CPI) | TFLM instructions | TFLM est. cycles (CPI) | "
+        "ours / TFLM, instructions | ours / TFLM, est. cycles |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row, c in pairs:
+        theirs = c["tflm_cmsis_nn_cycles"]
+        lines.append(
+            f"| {row['model']} | {row['board']} ({row['core']}) | {row['instructions']:,} | {row['cycles']:,} "
+            f"({row['cycles'] / row['instructions']:.2f}) | {c['tflm_cmsis_nn_instructions']:,} | {theirs:,} "
+            f"({theirs / c['tflm_cmsis_nn_instructions']:.2f}) | {c['vs_tflm_cmsis_nn']:.3f}× | "
+            f"{c['cycles_vs_tflm_cmsis_nn']:.3f}× |"
         )
     return lines
 
@@ -245,6 +281,10 @@ def _how(rows, build, env, ref) -> list:
         "after a warm-up run, counted by a QEMU TCG plugin (`toolchains/qemu/insn_count_plugin.c`), exact and "
         "deterministic; instruction counts, not cycles (QEMU models no pipeline, latencies or wait states). "
         "Outputs are checked against TFLite Micro's for the same input.",
+        "- Estimated cycles (M4, M55): the same plugin prices every executed instruction by its core's table "
+        "(`toolchains/qemu/cycle_model.c`, from Arm's published timings: loads and pipelined loads, LDM/LDRD, "
+        "multiplies and DSP, divides, branches taken and not taken with the refill, VFP, MVE's dual-beat "
+        "execution and overlap); an estimate, not silicon (no wait states, caches or bus contention).",
         f"- QEMU: {env['qemu']}. Compiler: {', '.join(sorted({row['gcc'] for row in rows}))}, "
         f"`--compilation_mode={build['compilation_mode']}`.",
         "- Compile flags (every C file: CRT, generated code, bench main), per core:",

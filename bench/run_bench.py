@@ -50,7 +50,8 @@ def main(argv=None):
         row["compare"] = report.compare(row, ref)
         row["compare_on_board"] = report.compare_on_board(row, ref)
         rows.append(row)
-        print(f"bench: {row['model']} on {row['board']}: {row['instructions']:,} instructions", file=sys.stderr)
+        cycles = f", {row['cycles']:,} estimated cycles" if row.get("cycles") else ""
+        print(f"bench: {row['model']} on {row['board']}: {row['instructions']:,} instructions{cycles}", file=sys.stderr)
     unfit = [measure.fit(u, build["boards"]) for u in filter(wanted, args.unfit)]
 
     env = {"qemu": _qemu_version()}

@@ -39,6 +39,21 @@ class MisraToolTest(unittest.TestCase):
         self.assertTrue(misra.uses_feature_macros(os.path.join(k, "conv2d_s8_dsp.c"), inc))
         self.assertFalse(misra.uses_feature_macros(os.path.join(k, "cumsum_f32.c"), inc))
 
+    def test_a_view_skips_the_files_whose_text_an_earlier_view_already_had(self):
+        inc = [os.path.join(misra.ROOT, "crt", "include"), os.path.join(misra.ROOT, "crt", "src", "kernels")]
+        k = os.path.join(misra.ROOT, "crt", "src", "kernels")
+        plain, dsp, mve = (os.path.join(k, f) for f in ("cumsum_f32.c", "conv2d_s8_dsp.c", "conv2d_s8_mve.c"))
+        self.assertEqual(misra.feature_macros(plain, inc), set())
+        self.assertNotIn("__ARM_FEATURE_MVE", misra.feature_macros(dsp, inc))
+        self.assertEqual(misra.feature_macros(mve, inc) & {"__ARM_FEATURE_MVE"}, {"__ARM_FEATURE_MVE"})
+        views = misra.view_files([plain, dsp, mve], inc)
+        self.assertEqual(views["portable"], [plain, dsp, mve])
+        # The DSP view's macros change the DSP kernel; the MVE view's add only __ARM_FEATURE_MVE, which the DSP
+        # kernel does not name, so its MVE text is its DSP text.
+        self.assertIn(dsp, views["dsp"])
+        self.assertNotIn(plain, views["dsp"])
+        self.assertEqual(views["mve"], [mve])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -4,10 +4,13 @@ models) rewritten into standard operators during normalization (onnx_decompose.p
 - Scaler: Y = (X - offset) * scale;
 - Normalizer: each row divided by its maximum (MAX), its sum of absolute values (L1) or its Euclidean norm (L2);
 - LinearClassifier: scores = X W^T + intercepts, then post_transform NONE, LOGISTIC or SOFTMAX; the label output is
-  the ArgMax of the scores (int32, as the frontend narrows every index), when the integer class labels are
-  0 .. C-1 (what skl2onnx writes for classes numbered so); other labels are refused.
+  the ArgMax of the scores (int32, as the frontend narrows every index) read through the label table. With one
+  coefficient row and two labels, onnxruntime's binary rule: label 1 when the score s is > 0, scores [1 - p, p]
+  with p = s or logistic(s);
+- LinearRegressor: Y = X W^T + intercepts, one column per target.
 
-The others (SVMClassifier, TreeEnsembleClassifier, ZipMap, ...) are refused by name in onnx_validate.
+SVMClassifier / SVMRegressor are onnx_ml_svm.py's, the tree ensembles onnx_ml_tree.py's; the others are refused by
+name in onnx_validate.
 """
 
 import numpy as np
@@ -101,10 +104,10 @@ def _linear_classifier(e, node, shapes, consts, attrs):
             f"{_label(node)}: LinearClassifier needs one coefficient row of {n_feat} features per class "
             f"({len(labels)} integer labels {labels[:6]}); it has {coef.size} coefficients."
         )
-    if rows == 1:
+    if rows == 1 and len(labels) != 2:
         raise UnsupportedError(
-            f"{_label(node)}: a binary LinearClassifier with one coefficient row (onnxruntime's two-class score "
-            "rule) is not supported; LinearClassifier is supported with one coefficient row per class."
+            f"{_label(node)}: one coefficient row with {len(labels)} class labels; LinearClassifier is supported "
+            "with one coefficient row per class, or one row and two labels (onnxruntime's binary rule)."
         )
     post = _text(attrs.get("post_transform", "NONE"))
     if post not in ("NONE", "LOGISTIC", "SOFTMAX"):
@@ -113,7 +116,23 @@ def _linear_classifier(e, node, shapes, consts, attrs):
     # (onnxruntime's logreg_iris.onnx has 4 features' worth for an input of 2): the same here.
     w = coef[: rows * n_feat].reshape(rows, n_feat).T.copy()
     inter = np.asarray(attrs.get("intercepts", np.zeros(len(labels))), np.float32)
-    raw = e.op("Add", [e.op("MatMul", [node.input[0], e.const("w", w)], "xw"), e.const("b", inter)], "raw")
+    raw = e.op("Add", [e.op("MatMul", [node.input[0], e.const("w", w)], "xw"), e.const("b", inter[:rows])], "raw")
+    if rows == 1:
+        # onnxruntime's binary rule: the label from the raw score's sign, the scores [1 - p, p] with p the score
+        # after the post transform (NONE or LOGISTIC)
+        if node.output[0]:
+            win = e.op("Cast", [e.op("Greater", [raw, e.const("zero", np.float32(0))], "win")], "wini", to=6)
+            emit_label(e, node, labels, e.reshape(win, [-1]))
+        if len(node.output) > 1 and node.output[1]:
+            if post == "SOFTMAX":
+                raise UnsupportedError(
+                    f"{_label(node)}: post_transform SOFTMAX on one coefficient row (a binary classifier) is not "
+                    "supported; NONE and LOGISTIC are."
+                )
+            p = e.op("Sigmoid", [raw], "p") if post == "LOGISTIC" else raw
+            rest = e.op("Sub", [e.const("one", np.ones(1, np.float32)), p], "rest")
+            e.op("Concat", [rest, p], out=node.output[1], axis=1)
+        return
     if len(node.output) > 0 and node.output[0]:
         emit_label(e, node, labels, e.op("ArgMax", [raw], "argmax", axis=1, keepdims=0))
     if len(node.output) > 1 and node.output[1]:
@@ -122,4 +141,32 @@ def _linear_classifier(e, node, shapes, consts, attrs):
         e.op(kind, [raw], out=node.output[1], **extra)
 
 
-RULES = {"Scaler": _scaler, "Normalizer": _normalizer, "LinearClassifier": _linear_classifier}
+def _linear_regressor(e, node, shapes, consts, attrs):
+    xs = shapes[node.input[0]]
+    if len(xs) != 2:
+        raise UnsupportedError(f"{_label(node)}: a 2-D input [N, features] is supported (got {list(xs)}).")
+    post = _text(attrs.get("post_transform", "NONE"))
+    if post != "NONE":
+        raise UnsupportedError(
+            f"{_label(node)}: post_transform '{post}' is not supported; LinearRegressor is supported with NONE."
+        )
+    targets, n_feat = int(attrs.get("targets", 1)), int(xs[1])
+    coef = np.asarray(attrs.get("coefficients", []), np.float32)
+    if targets < 1 or coef.size != targets * n_feat:
+        raise UnsupportedError(
+            f"{_label(node)}: LinearRegressor needs {targets} x {n_feat} coefficients (targets x features); it has "
+            f"{coef.size}."
+        )
+    inter = np.asarray(attrs.get("intercepts", []) or np.zeros(targets), np.float32)
+    if inter.size != targets:
+        raise UnsupportedError(f"{_label(node)}: {inter.size} intercepts for {targets} targets.")
+    xw = e.op("MatMul", [node.input[0], e.const("w", coef.reshape(targets, n_feat).T.copy())], "xw")
+    e.op("Add", [xw, e.const("b", inter)], out=node.output[0])
+
+
+RULES = {
+    "Scaler": _scaler,
+    "Normalizer": _normalizer,
+    "LinearClassifier": _linear_classifier,
+    "LinearRegressor": _linear_regressor,
+}

@@ -1,5 +1,6 @@
-"""ONNX-ML SVMClassifier (scikit-learn's SVC as skl2onnx exports it, libsvm's one-vs-one form) and
-ArrayFeatureExtractor (the column picks skl2onnx adds after it), rewritten into standard operators:
+"""ONNX-ML SVMClassifier (scikit-learn's SVC as skl2onnx exports it, libsvm's one-vs-one form), SVMRegressor (SVR,
+NuSVR, OneClassSVM, and LinearSVR's linear mode) and ArrayFeatureExtractor (the column picks skl2onnx adds after
+it), rewritten into standard operators:
 
 - kernels K [N, S] of the input rows with the S support vectors: LINEAR x.sv, POLY (gamma x.sv + coef0)^degree,
   SIGMOID tanh(gamma x.sv + coef0), RBF exp(-gamma |x - sv|^2) (kernel_params = [gamma, coef0, degree]);
@@ -9,11 +10,16 @@ ArrayFeatureExtractor (the column picks skl2onnx adds after it), rewritten into 
 - the label: each pair votes for i when its value is > 0, else for j; the class with the most votes wins, the
   first on a tie (onnxruntime's max_element), read through the label table.
 
+SVMRegressor: Y [N, 1] = K @ coefficients + rho[0] (linear mode without support vectors: X @ coefficients +
+rho[0]); one_class maps Y to 1.0 where it is > 0, else -1.0. onnxruntime ignores its post_transform; so does this.
+
 onnxruntime accumulates each kernel in double; here float32 — the decision values agree within float tolerance, and
 a label can differ only for a row whose decision value is within rounding of 0.
-Supported: 3 or more classes, post_transform NONE, no prob_a / prob_b (SVC(probability=False), the default).
-Refused by name: two classes (onnxruntime's binary label rule), probability estimates, linear mode (no support
-vectors: skl2onnx exports LinearSVC as LinearClassifier, which is supported).
+Two classes follow onnxruntime's form: one decision value v, label class 0 when v > 0 (else class 1), scores
+output [-v, v].
+Supported: 2 or more classes, post_transform NONE, no prob_a / prob_b (SVC(probability=False), the default).
+Refused by name: probability estimates, linear mode (no support vectors: skl2onnx exports LinearSVC as
+LinearClassifier, which is supported).
 """
 
 import numpy as np
@@ -24,7 +30,7 @@ from .onnx_ml import _label, _text, class_labels, emit_label
 
 def _refuse(node, what: str):
     raise UnsupportedError(
-        f"{_label(node)}: {what}. SVMClassifier is supported with support vectors (scikit-learn SVC), 3 or more "
+        f"{_label(node)}: {what}. SVMClassifier is supported with support vectors (scikit-learn SVC), 2 or more "
         "integer classes, kernel LINEAR, POLY, RBF or SIGMOID, post_transform NONE and no probability estimates "
         "(SVC(probability=False), the default)."
     )
@@ -65,8 +71,8 @@ def _svm_classifier(e, node, shapes, consts, attrs):
         _refuse(node, "it has no support vectors (liblinear mode)")
     if attrs.get("prob_a"):
         _refuse(node, "it has probability estimates (prob_a / prob_b: SVC(probability=True))")
-    if n_cls < 3:
-        _refuse(node, f"it has {n_cls} classes (onnxruntime labels two classes by its own binary rule)")
+    if n_cls < 2:
+        _refuse(node, f"it has {n_cls} class")
     post = _text(attrs.get("post_transform", "NONE"))
     if post != "NONE":
         _refuse(node, f"post_transform is '{post}'")
@@ -99,12 +105,52 @@ def _svm_classifier(e, node, shapes, consts, attrs):
             base[j] += 1.0
             p += 1
     scores = e.op("Add", [e.op("MatMul", [k, e.const("w", w)], "kw"), e.const("rho", rho[:n_pairs])], "scores")
+    if n_cls == 2:
+        # onnxruntime's two-class form: the one pair's vote decides (class 0 when its value is > 0, as for more
+        # classes), and the scores output is [-value, value]
+        if len(node.output) > 1 and node.output[1]:
+            e.op("Concat", [e.op("Neg", [scores], "neg"), scores], out=node.output[1], axis=1)
+        if node.output[0]:
+            loses = e.op("Not", [e.op("Greater", [scores, e.const("zero", np.float32(0))], "pos")], "neg_side")
+            emit_label(e, node, labels, e.reshape(e.op("Cast", [loses], "second", to=6), [-1]))
+        return
     if len(node.output) > 1 and node.output[1]:
         e.op("Identity", [scores], out=node.output[1])
     if node.output[0]:
         wins = e.op("Cast", [e.op("Greater", [scores, e.const("zero", np.float32(0))], "pos")], "posf", to=1)
         votes = e.op("Add", [e.op("MatMul", [wins, e.const("toward", toward)], "vi"), e.const("base", base)], "votes")
         emit_label(e, node, labels, e.op("ArgMax", [votes], "argmax", axis=1, keepdims=0))
+
+
+def _svm_regressor(e, node, shapes, consts, attrs):
+    xs = shapes[node.input[0]]
+    if len(xs) != 2:
+        raise UnsupportedError(f"{_label(node)}: a 2-D input [N, features] is supported (got {list(xs)}).")
+    n_feat, n_sv = int(xs[1]), int(attrs.get("n_supports", 0))
+    coef = np.asarray(attrs.get("coefficients", []), np.float32)
+    rho = np.asarray(attrs.get("rho", []), np.float32)
+    sv = np.asarray(attrs.get("support_vectors", []), np.float32)
+    kernel = _text(attrs.get("kernel_type", "LINEAR"))
+    if kernel not in ("LINEAR", "POLY", "RBF", "SIGMOID"):
+        raise UnsupportedError(
+            f"{_label(node)}: kernel_type is '{kernel}'; SVMRegressor is supported with LINEAR, POLY, RBF, SIGMOID."
+        )
+    width = n_sv if n_sv > 0 else n_feat
+    if rho.size < 1 or coef.size != width or (n_sv > 0 and sv.size != n_sv * n_feat):
+        raise UnsupportedError(
+            f"{_label(node)}: its sizes do not fit together ({n_sv} support vectors, {sv.size} support vector "
+            f"values for {n_feat} features, {coef.size} coefficients, {rho.size} rho)."
+        )
+    if n_sv > 0:
+        params = [float(v) for v in attrs.get("kernel_params", [])] + [0.0, 0.0, 0.0]
+        k = _kernels(e, node, node.input[0], sv.reshape(n_sv, n_feat), kernel, *params[:3])
+    else:  # linear mode: the coefficients are one weight per feature, the kernel a plain dot product
+        k = node.input[0]
+    y = e.op("Add", [e.op("MatMul", [k, e.const("coef", coef.reshape(width, 1))], "kw"), e.const("rho", rho[:1])])
+    if int(attrs.get("one_class", 0)):
+        pos = e.op("Greater", [y, e.const("zero", np.float32(0))], "pos")
+        y = e.op("Where", [pos, e.const("plus", np.float32(1)), e.const("minus", np.float32(-1))], "side")
+    e.op("Identity", [y], out=node.output[0])
 
 
 def _array_feature_extractor(e, node, shapes, consts, attrs):
@@ -120,4 +166,8 @@ def _array_feature_extractor(e, node, shapes, consts, attrs):
     e.op("Gather", [node.input[0], idx], out=node.output[0], axis=rank - 1)
 
 
-RULES = {"SVMClassifier": _svm_classifier, "ArrayFeatureExtractor": _array_feature_extractor}
+RULES = {
+    "SVMClassifier": _svm_classifier,
+    "SVMRegressor": _svm_regressor,
+    "ArrayFeatureExtractor": _array_feature_extractor,
+}

@@ -12,7 +12,8 @@ package's shape inference alone does not see through these. Here, repeatedly unt
    Size of a value whose shape is static, and any node whose inputs are all constants, is evaluated now (the onnx
    reference evaluator, fold.py, with its size limits) and its outputs become initializers; an operator that
    onnx_decompose.py rewrites (LSTM, GRU, RNN, the normalizations, DepthToSpace / SpaceToDepth) is replaced by
-   standard operators once its input shape is static; a Loop with a constant trip count is unrolled (onnx_loop.py).
+   standard operators once its input shape is static; a Loop with a constant trip count is unrolled (onnx_loop.py),
+   a Scan over its static sequence length (onnx_scan.py).
 
 Constants are the initializers, the inputs frozen with --freeze_input and what earlier folds produced. Inputs get
 their shapes first: `--dim NAME=N` pins a named dimension, `--input_shape NAME=1,512` a whole input (for dimensions
@@ -30,6 +31,8 @@ from ..errors import CompileError, UnsupportedError
 from .onnx_decompose import decomposable, decompose
 from .onnx_if import branch_prefix, rename_branch_locals, unique_local_names
 from .onnx_loop import unroll, unrollable
+from .onnx_scan import unroll as unroll_scan
+from .onnx_scan import unrollable as scan_unrollable
 from .onnx_ops.fold import _NEVER, _check_sizes, _evaluate, _shape_op
 from .onnx_ops.values import Value
 
@@ -202,7 +205,7 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
     m.CopyFrom(model)
     g = m.graph
     _pin_shapes(g, dims or {}, input_shapes or {}, set(frozen), source)
-    has_if = any(n.op_type in ("If", "Loop") for n in g.node)
+    has_if = any(n.op_type in ("If", "Loop", "Scan") for n in g.node)
     opset = next((int(o.version) for o in m.opset_import if o.domain in ("", "ai.onnx")), 1)
     consts = _Consts(m)
     for t in g.initializer:
@@ -222,6 +225,9 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
                 changed = True
             elif unrollable(node, consts):
                 work.extendleft(reversed(unroll(node, consts, taken, opset, _rename_graph)))
+                changed = True
+            elif scan_unrollable(node, shapes, consts):
+                work.extendleft(reversed(unroll_scan(node, shapes, consts, taken, opset, _rename_graph)))
                 changed = True
             elif _foldable(node, consts, shapes):
                 _fold(node, consts, shapes)
@@ -244,6 +250,11 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
     if not has_if:
         return m
     for n in g.node:
+        if n.op_type == "Scan":
+            raise UnsupportedError(
+                f"{_label(n)}: the sequence length of its scan inputs is not static. A Scan is compiled by unrolling "
+                "it, which needs every scan input's shape (pin unnamed dimensions with --input_shape / --dim)."
+            )
         if n.op_type == "Loop":
             raise UnsupportedError(
                 f"{_label(n)}: its trip count '{n.input[0]}' is "

@@ -8,8 +8,8 @@ and what is supported) instead of an exception deep inside numpy or the onnx pac
 - no tensor stores its data outside the .onnx file (external data) any more: onnx_external has read the side file
   beside the model (a plain file name only: no path written in the model is followed, no '../../etc/passwd',
   /dev/zero or /proc reads), and a model given in memory with external references is refused;
-- no control flow but If and Loop (branches and bodies are checked as graphs of their own, reading outer names;
-  Scan bodies and other graph-valued attributes are refused), no model-local functions in use;
+- no control flow but If, Loop and Scan (branches and bodies are checked as graphs of their own, reading outer
+  names; other graph-valued attributes are refused), no model-local functions in use;
 - one opset for the standard domain, in the range the installed onnx package knows;
 - every constant (initializer, Constant / ConstantOfShape value attribute): a supported element type,
   non-negative dimensions, rank and byte size within compiler/limits.py, and a payload (raw_data or the typed
@@ -237,9 +237,9 @@ def _check_attribute(a, label: str) -> None:
         if a.type == AttributeProto.GRAPH:
             raise UnsupportedError(
                 f"{label}: attribute '{a.name}' is a subgraph; of the control-flow operators If (inlined when "
-                "its condition is a constant after --freeze_input / --dim / constant folding) and Loop (unrolled "
-                "when its trip count is a constant) are supported; Scan and other operators with graph attributes "
-                "are not."
+                "its condition is a constant after --freeze_input / --dim / constant folding), Loop (unrolled "
+                "when its trip count is a constant) and Scan (unrolled over its static sequence length) are "
+                "supported; other operators with graph attributes are not."
             )
     elif a.type in _ATTR_LIST:
         if a.type == AttributeProto.GRAPHS:
@@ -354,13 +354,13 @@ def _check_nodes(model, graph, source: str, opset: int, outer: dict = None) -> N
             raise UnsupportedError(
                 f"{label} is an ONNX-ML operator (domain 'ai.onnx.ml', as skl2onnx exports scikit-learn "
                 f"models); {n.op_type} is not supported. Of ONNX-ML, {', '.join(ML_SUPPORTED)} are (the "
-                "classifiers with integer class labels; TreeEnsembleRegressor, SVMRegressor, LinearRegressor, "
-                "LabelEncoder, OneHotEncoder, Imputer, CategoryMapper and the others are not). Export the model as "
+                "classifiers with integer class labels and the regressors; LabelEncoder, OneHotEncoder, Imputer, "
+                "CategoryMapper and the others are not). Export the model as "
                 "standard ONNX operators (a linear model or MLP as MatMul / Gemm) to compile it."
             )
         for a in n.attribute:
-            if a.type == AttributeProto.GRAPH and n.op_type in ("If", "Loop") and n.domain in ("", "ai.onnx"):
-                # An If branch or a Loop body: checked as a graph of its own that may read every name defined so far.
+            if a.type == AttributeProto.GRAPH and n.op_type in ("If", "Loop", "Scan") and n.domain in ("", "ai.onnx"):
+                # An If branch or a Loop / Scan body: a graph of its own that may read every name defined so far.
                 _check_constants(a.g, source)
                 _check_nodes(model, a.g, source, opset, defined)
                 continue

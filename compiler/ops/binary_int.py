@@ -32,6 +32,8 @@ CODES = {
     "POW": 9,
 }
 FLT_MAX = float(np.finfo(np.float32).max)
+# The float operations of aot_binary_math_f32: they link libm and double division, so they have their own entry.
+_NEEDS_LIBM = ("FLOOR_DIV", "FLOOR_MOD", "POW")
 
 
 @register
@@ -46,7 +48,7 @@ class BinaryInt(OpLowering):
             return CODES["MAX"]
         if op.kind == "MINIMUM":
             return CODES["MIN"]
-        if op.kind in ("FLOOR_DIV", "FLOOR_MOD", "POW"):
+        if op.kind in _NEEDS_LIBM:
             return CODES[op.kind]
         name = op.options.get("Operation", "")
         if name not in CODES:
@@ -95,7 +97,7 @@ class BinaryInt(OpLowering):
             return
         op.kernel = {
             "int32": "aot_binary_s32",
-            "float32": "aot_binary_f32",
+            "float32": "aot_binary_math_f32" if op.kind in _NEEDS_LIBM else "aot_binary_f32",
             "int16": "aot_minmax_s16",
         }[out.dtype]
 

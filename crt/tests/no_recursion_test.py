@@ -5,6 +5,11 @@ CRT makes that bound unknowable. The call graph is GCC's own (`-fcallgraph-info`
 written in the source is an edge (inlining would hide a recursive helper), once per preprocessor view of the
 kernels: the host (portable code), the Cortex-M4 (DSP extension) and the Cortex-M55 (Helium). Functions with
 internal linkage are told apart by their file; external names join the translation units into one graph.
+
+The same Cortex-M4 objects (single-precision FPU) also show which files use double precision: their undefined
+symbols name the soft-float double helpers (`__aeabi_d*`) and the double functions of libm. Every such file is a
+deviation recorded in docs/misra.md ("Double precision"), where each says why float would not give the oracle's
+bits; a new one fails here. At -O0 every operation written in the source is still there, so nothing is hidden.
 """
 
 import os
@@ -18,6 +23,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 _NODE = re.compile(r'node: \{ title: "([^"]+)"')
 _EDGE = re.compile(r'edge: \{ sourcename: "([^"]+)" targetname: "([^"]+)"')
+
+# Files that compute in double on purpose (docs/misra.md, "Double precision"), and the libm functions of double.
+DOUBLE_ON_PURPOSE = {
+    "binary_math_f32.c",  # FLOOR_DIV: floor of the double quotient, as TFLite
+    "detection_postprocess_f32.c",  # box decoding in double, as TFLite Micro
+    "pow_int.c",  # int32 ** float32 / float32 ** int32 through double pow, as onnxruntime
+    "quantize_onnx_f32_s8.c",  # the exact product of QLinearConv's multiply mode, rounded once
+}
+_DOUBLE_LIBM = {"floor", "ceil", "exp", "log", "pow", "sqrt", "rint", "round", "fmod", "trunc", "ldexp", "frexp"}
+_DOUBLE_HELPER = re.compile(r"__aeabi_(d\w+|[fil]2d|ul2d)$")
 
 VIEWS = {
     "host": ["gcc"],
@@ -38,8 +53,9 @@ def sources(root: str) -> list:
     return sorted(found)
 
 
-def call_graph(compiler: list, files: list, root: str) -> dict:
-    """caller -> set of callees over all `files`, from GCC's .ci files."""
+def call_graph(compiler: list, files: list, root: str, undefined: dict = None) -> dict:
+    """caller -> set of callees over all `files`, from GCC's .ci files; fills `undefined` (file name -> the
+    object's undefined symbols) when given."""
     graph = {}
     with tempfile.TemporaryDirectory() as tmp:
 
@@ -63,6 +79,16 @@ def call_graph(compiler: list, files: list, root: str) -> dict:
 
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             texts = list(pool.map(one, enumerate(files)))
+        if undefined is not None:
+            nm = compiler[0].replace("gcc", "nm")
+            objs = [os.path.join(tmp, f"{i}.o") for i in range(len(files))]
+            listing = subprocess.run([nm, "-u", *objs], check=True, capture_output=True, text=True).stdout
+            current = None
+            for line in listing.splitlines():
+                if line.endswith(".o:"):
+                    current = os.path.basename(files[int(os.path.basename(line[:-1])[:-2])])
+                elif line.strip() and current:
+                    undefined.setdefault(current, set()).add(line.split()[-1])
     for text in texts:
         for name in _NODE.findall(text):
             graph.setdefault(name, set())
@@ -111,6 +137,24 @@ class NoRecursionTest(unittest.TestCase):
                 self.assertGreater(sum(len(v) for v in graph.values()), 100, "no calls read: is -fcallgraph-info on?")
                 cycle = find_cycle(graph)
                 self.assertIsNone(cycle, f"{view}: recursion in the CRT: {' -> '.join(cycle or [])}")
+
+    def test_double_precision_only_where_recorded(self):
+        root = crt_root()
+        compiler = VIEWS["cortex-m4"]
+        if shutil.which(compiler[0]) is None:
+            self.skipTest(f"{compiler[0]} is not installed")
+        undefined = {}
+        call_graph(compiler, sources(root), root, undefined)
+        self.assertTrue(undefined, "no undefined symbols read from the objects")
+        double = {
+            f: sorted(s for s in syms if s in _DOUBLE_LIBM or _DOUBLE_HELPER.match(s))
+            for f, syms in undefined.items()
+        }
+        double = {f: s for f, s in double.items() if s}
+        new = {f: s for f, s in double.items() if f not in DOUBLE_ON_PURPOSE}
+        self.assertEqual(new, {}, "double precision on a single-precision FPU without a record in docs/misra.md")
+        gone = DOUBLE_ON_PURPOSE - set(double)
+        self.assertEqual(gone, set(), "recorded as computing in double but no longer does: update the record")
 
 
 if __name__ == "__main__":

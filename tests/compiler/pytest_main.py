@@ -1,4 +1,4 @@
-"""Runs one pytest file of the compiler's tests under `bazel test` (one py_test per file, see BUILD.bazel).
+"""Runs pytest files of the compiler's tests under `bazel test` (a py_test per file or suite, see BUILD.bazel).
 
 Inside Bazel the shared models are the `@shared_models` repository in the runfiles; outside, conftest.py finds
 them through $AOT_MODELS_DIR or ../shared/models beside the checkout.
@@ -25,7 +25,9 @@ def main(argv) -> int:
         os.environ["AOT_CRT_DIR"] = os.path.abspath(crt)
     args = [os.path.join(here, f) for f in argv[1:]]
     # No cache directory in the read-only runfiles tree; -p no:cacheprovider keeps pytest from writing one.
-    return pytest.main(["-q", "-p", "no:cacheprovider", "-rs"] + args)
+    # -rfEs: the summary's last lines name every failed or erroring test by file and name (a suite runs several
+    # files) and every skip with its reason.
+    return pytest.main(["-q", "-p", "no:cacheprovider", "-rfEs"] + args)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
-"""ONNX graph normalization (compiler/frontend/onnx_normalize.py): shape subgraphs that only constant propagation
-makes static (opset-9 Shape -> Gather -> Concat Reshape targets, torch's `expand(1, -1, -1)`, attention-style Mod /
-Cast / Div size arithmetic), `--input_shape` for unnamed dimensions, Loops with a constant trip count (unrolled),
-and If nodes with a condition constant after --freeze_input / --dim / folding (inlined). Each model runs on the
-host and is compared with onnxruntime: the compiled ops are float32 data movement and element-wise arithmetic, so
-results agree to float32 rounding (rtol 1e-6, atol 1e-6)."""
+"""ONNX graph normalization (compiler/frontend/onnx_normalize.py): shape subgraphs that only constant propagation makes
+static (opset-9 Shape -> Gather -> Concat Reshape targets, torch's `expand(1, -1, -1)`, attention-style Mod / Cast /
+Div size arithmetic), `--input_shape` for unnamed dimensions, Loops with a constant trip count and Scans (unrolled),
+and If nodes with a condition constant after --freeze_input / --dim / folding (inlined). Each model runs on the host
+and is compared with onnxruntime: the compiled ops are float32 data movement and element-wise arithmetic, so results
+agree to float32 rounding (rtol 1e-6, atol 1e-6)."""
 
 import os
 import subprocess
@@ -15,7 +15,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from compiler.commands.run_cmd import run_model
-from compiler.errors import CompileError
+from compiler.errors import CompileError, UnsupportedError
 from compiler.frontend.onnx_reader import load_onnx
 
 F, I64 = TensorProto.FLOAT, TensorProto.INT64
@@ -354,23 +354,6 @@ def test_loop_with_a_frozen_trip_count_is_unrolled(tmp_path):
         load_onnx(path)
 
 
-def test_scan_is_refused_by_name(tmp_path):
-    body = helper.make_graph(
-        [helper.make_node("Add", ["s", "e"], ["s2"]), helper.make_node("Identity", ["s2"], ["o"])],
-        "body",
-        [helper.make_tensor_value_info("s", F, [4]), helper.make_tensor_value_info("e", F, [4])],
-        [helper.make_tensor_value_info("s2", F, [4]), helper.make_tensor_value_info("o", F, [4])],
-    )
-    path = _save(
-        tmp_path,
-        [helper.make_node("Scan", ["s0", "x"], ["y", "ys"], body=body, num_scan_inputs=1)],
-        [helper.make_tensor_value_info("s0", F, [4]), helper.make_tensor_value_info("x", F, [3, 4])],
-        [helper.make_tensor_value_info("y", F, None), helper.make_tensor_value_info("ys", F, None)],
-    )
-    with pytest.raises(CompileError, match=r"\(Scan\): attribute 'body' is a subgraph; of the control-flow"):
-        load_onnx(path)
-
-
 def test_onnx_ml_operator_is_named(tmp_path):
     node = helper.make_node(
         "SVMClassifier",
@@ -433,3 +416,75 @@ def test_data_dependent_if_branch_layout_twins_stay_in_their_branch(tmp_path):
     for i in range(len(x)):
         # two 18-term float32 convolutions summed: a few ulps of values around 10
         np.testing.assert_allclose(got[i], sess.run(None, {"x": x[i]})[0], rtol=1e-5, atol=1e-5)
+
+
+def _scan_model(tmp_path, opset=13, reverse=False, steps=5):
+    """A small RNN as tf2onnx / keras2onnx write one: h <- tanh(x_t W + h U) over x [1, steps, 2] scanned along
+    axis 1, every h stacked along axis 1 of a scan output, and a second scan input (a [steps, 3] bias sequence along
+    axis 0) read in the same or, with `reverse`, the opposite direction; the state out is the last h."""
+    rng = np.random.default_rng(11)
+    body = helper.make_graph(
+        [
+            helper.make_node("MatMul", ["x_t", "W"], ["xw"]),
+            helper.make_node("MatMul", ["h", "U"], ["hu"]),
+            helper.make_node("Add", ["xw", "hu"], ["pre"]),
+            helper.make_node("Add", ["pre", "b_t"], ["pre_b"]),
+            helper.make_node("Tanh", ["pre_b"], ["h_out"]),
+            helper.make_node("Identity", ["h_out"], ["y_t"]),
+        ],
+        "body",
+        [
+            helper.make_tensor_value_info("h", F, [1, 3]),
+            helper.make_tensor_value_info("x_t", F, [1, 2]),
+            helper.make_tensor_value_info("b_t", F, [3]),
+        ],
+        [helper.make_tensor_value_info("h_out", F, [1, 3]), helper.make_tensor_value_info("y_t", F, [1, 3])],
+        [
+            numpy_helper.from_array(rng.normal(size=(2, 3)).astype(np.float32), "W"),
+            numpy_helper.from_array(rng.normal(size=(3, 3)).astype(np.float32) * 0.5, "U"),
+        ],
+    )
+    scan = helper.make_node(
+        "Scan",
+        ["h0", "x", "bias"],
+        ["h_last", "ys"],
+        body=body,
+        num_scan_inputs=2,
+        scan_input_axes=[1, 0],
+        scan_input_directions=[0, 1 if reverse else 0],
+        scan_output_axes=[1],
+        scan_output_directions=[1 if reverse else 0],
+    )
+    return _save(
+        tmp_path,
+        [scan],
+        [helper.make_tensor_value_info("h0", F, [1, 3]), helper.make_tensor_value_info("x", F, [1, steps, 2])],
+        [helper.make_tensor_value_info("h_last", F, None), helper.make_tensor_value_info("ys", F, None)],
+        [numpy_helper.from_array(rng.normal(size=(steps, 3)).astype(np.float32), "bias")],
+        opset=opset,
+    )
+
+
+@pytest.mark.parametrize("opset, reverse", [(11, False), (13, True)])
+def test_scan_is_unrolled_over_its_sequence(tmp_path, opset, reverse):
+    path = _scan_model(tmp_path, opset=opset, reverse=reverse)
+    g = load_onnx(path)
+    assert [list(t.shape) for t in g.outputs] == [[1, 3], [1, 5, 3]]
+    rng = np.random.default_rng(12)
+    _check(
+        tmp_path,
+        path,
+        {
+            "h0": rng.normal(size=(3, 1, 3)).astype(np.float32),
+            "x": rng.normal(size=(3, 1, 5, 2)).astype(np.float32),
+        },
+    )
+
+
+def test_scan_with_an_unknown_sequence_length_is_refused(tmp_path):
+    path = _scan_model(tmp_path)
+    m = onnx.load(path)
+    m.graph.input[1].type.tensor_type.shape.dim[1].dim_param = "T"
+    onnx.save(m, path)
+    with pytest.raises(UnsupportedError, match=r"\(Scan\): the sequence length of its scan inputs is not static"):
+        load_onnx(path)

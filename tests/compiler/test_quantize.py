@@ -125,3 +125,50 @@ def test_qdq_exact_requantizes_once_and_tests_for_equality(tmp_path, capsys, mon
     # The command line sets it for one command only.
     monkeypatch.setattr(qdq_mode, "EXACT", False)
     assert cli.main(["aotc", "info", path, "--qdq_exact"]) == 0 and not qdq_mode.EXACT
+
+
+def test_qdq_exact_runs_elementwise_arithmetic_as_written(tmp_path, monkeypatch):
+    """--qdq_exact on a QDQ Mul (DequantizeLinear x2 -> Mul -> QuantizeLinear): the float product quantized once, as
+    onnxruntime computes the graph as written (graph optimizations off), so every output is equal; the int8 kernel
+    (TFLite's fixed-point multiply, two roundings) lands one step off at some ties of the same seeded data."""
+    import onnxruntime as ort
+
+    from compiler.commands.run_cmd import run_model
+    from compiler.frontend import qdq_mode
+
+    consts = [("sa", 0.0371), ("za", 3), ("sb", 0.0213), ("zb", -7), ("sy", 0.459), ("zy", -2)]
+    inits = [
+        helper.make_tensor(n, TensorProto.FLOAT if isinstance(v, float) else TensorProto.INT8, [], [v])
+        for n, v in consts
+    ]
+    nodes = [
+        helper.make_node("DequantizeLinear", ["a", "sa", "za"], ["af"]),
+        helper.make_node("DequantizeLinear", ["b", "sb", "zb"], ["bf"]),
+        helper.make_node("Mul", ["af", "bf"], ["yf"]),
+        helper.make_node("QuantizeLinear", ["yf", "sy", "zy"], ["y"]),
+    ]
+    shape = [1, 8, 8, 4]
+    graph = helper.make_graph(
+        nodes,
+        "qdq_mul",
+        [helper.make_tensor_value_info(n, TensorProto.INT8, shape) for n in ("a", "b")],
+        [helper.make_tensor_value_info("y", TensorProto.INT8, None)],
+        inits,
+    )
+    path = str(tmp_path / "mul.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8), path)
+    rng = np.random.default_rng(4)
+    feeds = {n: rng.integers(-128, 128, size=[8] + shape, dtype=np.int8) for n in ("a", "b")}
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    sess = ort.InferenceSession(path, options)
+    want = np.stack([sess.run(None, {n: v[i] for n, v in feeds.items()})[0] for i in range(8)])
+    np.savez(tmp_path / "in.npz", **feeds)
+    off = {}
+    for exact in (False, True):
+        monkeypatch.setattr(qdq_mode, "EXACT", exact)
+        run_model(path, str(tmp_path / "in.npz"), str(tmp_path / "out.npz"))
+        diff = np.abs(np.load(tmp_path / "out.npz")["y"].astype(np.int32) - want.astype(np.int32))
+        assert diff.max() <= 1
+        off[exact] = int((diff > 0).sum())
+    assert off[True] == 0 and off[False] > 0, off

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Exercises the archive path of arm_gnu_toolchain for real: packs the local toolchain into a tarball, serves it
 # with a file:// URL and its sha256 to a fresh workspace that builds and runs a firmware under QEMU, then checks
-# that a wrong sha256 fails the build with a clear message. Run by tools/test_all.sh.
+# that the same workspace with a wrong sha256 fails the build with a clear message. Run by tools/test_all.sh.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -22,18 +22,19 @@ make_ws() {  # make_ws DIR SHA256
 }
 
 status=0
-make_ws "$work/good" "$sha"
-if (cd "$work/good" && bazel test //... 2>&1 | tail -n 4); then
+make_ws "$work/ws" "$sha"
+if (cd "$work/ws" && bazel test //... 2>&1 | tail -n 4); then
   echo "toolchain_archive: PASS: firmware built from the file:// archive (sha256 $sha) ran under QEMU"
 else
   echo "toolchain_archive: FAIL: the archive toolchain did not build and run the firmware" >&2
   status=1
 fi
-(cd "$work/good" && bazel shutdown >/dev/null 2>&1) || true
 
+# The same workspace with a wrong sha256, in the same Bazel server (a second workspace cost a server start and
+# its own load): the changed attribute makes Bazel fetch the archive again, and the checksum must fail it.
 bad=0000000000000000000000000000000000000000000000000000000000000000
-make_ws "$work/bad" "$bad"
-if out=$(cd "$work/bad" && bazel build //:hello 2>&1); then
+make_ws "$work/ws" "$bad"
+if out=$(cd "$work/ws" && bazel build //:hello 2>&1); then
   echo "toolchain_archive: FAIL: a wrong sha256 was accepted" >&2
   status=1
 elif grep -q "could not fetch the arm-none-eabi toolchain archive" <<<"$out" && grep -q "$bad" <<<"$out"; then
@@ -43,6 +44,6 @@ else
   echo "$out" | tail -n 20 >&2
   status=1
 fi
-(cd "$work/bad" && bazel shutdown >/dev/null 2>&1) || true
+(cd "$work/ws" && bazel shutdown >/dev/null 2>&1) || true
 [ -n "${AOT_TEST_TMP:-}" ] || rm -rf "$work"
 exit $status

@@ -5,8 +5,10 @@ against the CRT that `aotc crt` writes and run. Also: the import package is `aot
 `compiler`), every command has its own --help, and `bench` (checkout-only) is not offered.
 
 CI runs offline, so the fresh venv gets the wheel's dependencies (numpy, onnx, tflite, the oracles, ...) from this
-checkout's .venv through a path entry instead of the package index; the wheel itself is installed with
-`pip install --no-deps --no-index` and the test asserts that `aot_compiler` and its CRT load from the fresh venv.
+checkout's .venv through a path entry instead of the package index; the wheel itself is installed by that venv's
+pip (`pip --python <fresh venv> install --no-deps --no-index`, so the fresh venv needs no pip of its own) and the
+test asserts that `aot_compiler` and its CRT load from the fresh venv. The CRT that `aotc crt` writes is compiled
+once into an archive that both test programs link.
 
 Run: .venv/bin/python -m pytest tests/wheel -q   (tools/test_all.sh runs it; ~2 min, mostly the C runtime build).
 """
@@ -16,6 +18,7 @@ import os
 import subprocess
 import sys
 import sysconfig
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -85,10 +88,15 @@ def installed(tmp_path_factory):
     (wheel,) = glob.glob(str(tmp / "dist" / "aot_rules-*.whl"))
 
     venv = tmp / "venv"
-    _run([sys.executable, "-m", "venv", str(venv)], cwd=str(tmp), env=dict(os.environ))
+    # Without pip of its own (ensurepip costs ~5 s of CPU): this venv's pip installs the wheel into it.
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=str(tmp), env=dict(os.environ))
     python = str(venv / "bin" / "python")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AOT_", "PYTHON"))}
-    _run([python, "-m", "pip", "install", "--no-deps", "--no-index", "-q", wheel], cwd=str(tmp), env=env)
+    _run(
+        [sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index", "-q", wheel],
+        cwd=str(tmp),
+        env=env,
+    )
     site = _run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], str(tmp), env)
     # The dependencies, from this checkout's venv (appended to sys.path, so the wheel's own files come first;
     # a plain path entry does not run that venv's .pth files, so its editable install stays out).
@@ -127,23 +135,39 @@ def test_help_names_onnx_and_no_bench(installed):
     assert r.returncode == 2 and "unknown command 'bench'" in r.stderr
 
 
+_CC = os.environ.get("CC", "cc")
+
+
+def _crt_archive(aotc, env, work):
+    """(crt dir, static archive): the CRT that `aotc crt` writes, compiled once for every test program here."""
+    crt = os.path.join(work, "crt")
+    archive = os.path.join(work, "libaot_crt.a")
+    if not os.path.isfile(archive):
+        _run([aotc, "crt", "--out_dir", crt], work, env)
+        srcs = sorted(glob.glob(os.path.join(crt, "src", "**", "*.c"), recursive=True))
+        objs = [os.path.join(work, "crt_obj", f"{i}.o") for i in range(len(srcs))]
+        os.makedirs(os.path.join(work, "crt_obj"))
+        flags = ["-std=c99", "-O1", "-I", os.path.join(crt, "include"), "-c"]
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            list(pool.map(lambda so: _run([_CC] + flags + [so[0], "-o", so[1]], work, env), zip(srcs, objs)))
+        _run(["ar", "rcs", archive] + objs, work, env)
+    return crt, archive
+
+
 def _check_program(aotc, env, work, model, prefix, extra):
     out = os.path.join(work, prefix)
     _run([aotc, "compile", model, "--prefix", prefix, "--out_dir", out, "--target", "cortex-m4"] + extra, work, env)
     assert os.path.isfile(os.path.join(out, prefix + "_weights.c"))
     _run([aotc, "testgen", model, "--prefix", prefix, "--out_dir", out, "--count", "2"] + extra, work, env)
-    crt = os.path.join(work, "crt")
-    if not os.path.isdir(crt):
-        _run([aotc, "crt", "--out_dir", crt], work, env)
+    crt, archive = _crt_archive(aotc, env, work)
     exe = os.path.join(out, "test")
     # The test program for this machine: the model compiled for the host, with testgen's cases.
     host = os.path.join(out, "host")
     _run([aotc, "compile", model, "--prefix", prefix, "--out_dir", host] + extra, work, env)
     srcs = [os.path.join(host, prefix + ".c"), os.path.join(host, prefix + "_weights.c")]
     srcs += [os.path.join(out, prefix + "_test.c")]
-    srcs += sorted(glob.glob(os.path.join(crt, "src", "**", "*.c"), recursive=True))
-    cc = os.environ.get("CC", "cc")
-    _run([cc, "-std=c99", "-O1", "-I", os.path.join(crt, "include"), "-I", host, "-o", exe] + srcs + ["-lm"], work, env)
+    cmd = [_CC, "-std=c99", "-O1", "-I", os.path.join(crt, "include"), "-I", host, "-o", exe]
+    _run(cmd + srcs + [archive, "-lm"], work, env)
     r = _run([exe], work, env, check=False)
     assert r.returncode == 0, f"{prefix}_test failed:\n{r.stdout}\n{r.stderr}"
 

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from . import qdq_exact
 from .common import data_tensor, float_const, int8_const, out_value, prefer_nhwc
 from .context import NotQuantizable
 from .integer import is_raw_int, narrow, to_int32
@@ -211,7 +212,9 @@ def _binary(kind, int8: bool):
             raise ctx.error(
                 f"the output has shape {list(shape)} after shape inference, but its inputs broadcast to {list(want)}"
             )
-        if ctx.quantized and not int8:
+        if ctx.quantized and (not int8 or qdq_exact.enabled()):
+            # --qdq_exact: the float operator between its DequantizeLinear and QuantizeLinear, as onnxruntime
+            # computes the graph as written (one rounding, half to even), instead of TFLite's int8 arithmetic
             raise NotQuantizable()
         if ctx.quantized and len(shape) > 4:
             raise NotQuantizable()

@@ -7,6 +7,8 @@ shift), which lands one step off wherever the two roundings straddle a boundary.
 run as QLinearConv / QLinearMatMul already do: the integer product on float32 kernels with integer values (exact
 while partial sums stay below 2^24, checked at compile time), then QUANTIZE_ONNX multiplies by
 x_scale * w_scale / y_scale in double precision and rounds half to even. Slower than the int8 kernels.
+Element-wise arithmetic (elementwise.py) falls back to its float operator between the DequantizeLinear and
+QuantizeLinear nodes, which is the graph as written.
 """
 
 import numpy as np

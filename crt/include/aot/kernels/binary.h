@@ -34,6 +34,11 @@ extern "C" {
 void aot_binary_f32(int32_t op, const float* in1, const float* in2, float* output, const int32_t* dims,
                     const int32_t* in1_strides, const int32_t* in2_strides, float act_min, float act_max);
 
+/* The same arguments for AOT_BINARY_FLOOR_DIV / AOT_BINARY_FLOOR_MOD / AOT_BINARY_POW: their own entry point, because
+ * they link libm (floor, fmodf, powf) and double division, which float arithmetic alone must not pull in. */
+void aot_binary_math_f32(int32_t op, const float* in1, const float* in2, float* output, const int32_t* dims,
+                         const int32_t* in1_strides, const int32_t* in2_strides, float act_min, float act_max);
+
 /* +infinity and -infinity: the operand of a MINIMUM / MAXIMUM with an open bound (TensorFlow's clip_by_value) and
  * the bounds of its no-op clamp. Generated code holds no infinite float literal; it points here. */
 extern const float aot_f32_infinities[2];
