@@ -1,19 +1,24 @@
 """Calibrates the compiler's cost model from a bench run: writes compiler/report/cost_table.py.
 
-    bazel run //bench:bench                                   # writes bench/results/bench_results.json
-    bazel run //bench:calibrate                               # reads it, rewrites compiler/report/cost_table.py
+    bench/recalibrate.sh        # the three steps below, then the tests that read the table
+
+    bazel run //bench:bench     # writes bench/results/bench_results.json
+    bazel run //bench:sweep     # writes bench/results/sweep_results.json (one-layer models per kernel and class)
+    bazel run //bench:calibrate # reads both, rewrites compiler/report/cost_table.py
 
 For every core the table holds prices, instructions per unit of work (a MAC, or an output element for layers that do
 not multiply; compiler/report/cost_model.py), under keys from the most specific to the coarsest: the kernel and its
-shape class (`aot_conv2d_s8_dsp_sat|k<=32`), the kernel over every class, the operator kind (`CONV_2D|mac`) and the
-core (`*|mac`, `*|element`). Where the bench has per-layer counts (runners that call the CRT kernels: most runs on
-M4, M7, M33, M55) a kernel's price is the measured instructions over the work of its layers. A run without them (a
-shape-specialized M0/M3 runner that inlines its layers, a model whose calls cannot be matched) has its total only:
-the kernels no per-layer run priced get one price each, fitted to those totals (non-negative least squares on
-relative errors). The kind and core prices are the work-weighted means of those (the fit itself:
-compiler/report/cost_fit.py). The table also keeps every bench model's measured total, its work by key and its
-per-layer counts by kernel and shape class (MEASURED), which //tests/compiler:test_cost_model compares with the
-estimate and refits without each model in turn (the out-of-sample table this prints, and bench/README.md shows)."""
+shape class (`aot_conv2d_s8_dsp_sat|k<=32,c<=64`), the kernel over every class, the operator kind (`CONV_2D|mac`) and
+the core (`*|mac`, `*|element`). A class's price is the measured instructions over the work of its layers: the
+bench's per-layer counts (runners that call the CRT kernels) and the sweep's one-layer models (each model's count is
+its layer's, on every core). A bench run with its total only (the Cortex-M3's shape-specialized runner inlines its
+layers) is split over its classes in proportion to those prices and counts with them; a kernel no per-layer run
+priced gets one price, fitted to the totals (non-negative least squares on relative errors). The kind and core
+prices are the work-weighted means (the fit itself: compiler/report/cost_fit.py). The table also keeps every model's
+measured total, its work by key and its per-layer counts by kernel and shape class (MEASURED in cost_measured.py;
+sweep rows marked),
+which //tests/compiler:test_cost_model compares with the estimate and refits without each bench model in turn (the
+out-of-sample table this prints, and bench/README.md shows)."""
 
 import argparse
 import ast
@@ -28,11 +33,13 @@ def rework(row: dict, manifests: str):
     cost_model (the shape classes may have changed since the bench wrote the row)."""
     from compiler.report import cost_model
 
-    path = os.path.join(manifests, f"{row['model']}_{row['board']}.model.json")
-    if not os.path.exists(path):
-        return
-    with open(path) as f:
-        manifest = json.load(f)
+    manifest = row.get("manifest")  # a sweep row carries its layer's operator and tensors (bench/sweep.py)
+    if manifest is None:
+        path = os.path.join(manifests, f"{row['model']}_{row['board']}.model.json")
+        if not os.path.exists(path):
+            return
+        with open(path) as f:
+            manifest = json.load(f)
     ops = {op["index"]: op for op in manifest["ops"]}
     tensors = {t["index"]: t for t in manifest["tensors"]}
     for layer in row.get("layers") or []:
@@ -64,20 +71,16 @@ def os_ratios(measured: dict, budgets: str, cores: str) -> dict:
     return out
 
 
-def render(prices: dict, measured: dict, sources: list, ratios: dict = None) -> str:
+def render(prices: dict, sources: list, ratios: dict = None) -> str:
+    """cost_table.py: what the compiler reads at every compile (kept small: the measurements are apart)."""
     return (
         '"""The cost model\'s calibration: written by bench/calibrate.py from a bench run. Do not edit: rerun it.\n\n'
         + f"Source: {', '.join(sources)}.\n"
-        + "PRICES: core -> key -> [instructions, work] (compiler/report/cost_model.py);\n"
-        + "MEASURED: core -> bench model -> its board, measured instructions per inference (QEMU, -O2), its work by\n"
-        + "key and its per-layer counts by kernel and shape class (None: a runner that inlines its layers), from\n"
-        + "which //tests/compiler:test_cost_model estimates it again and refits the prices without it\n"
-        + '(compiler/report/cost_fit.py: leave_one_out).\n"""\n\n'
+        + "PRICES: core -> key -> [instructions, work] (compiler/report/cost_model.py). The measurements they were\n"
+        + 'fitted from: cost_measured.py.\n"""\n\n'
         + "# ruff: noqa: E501\n# fmt: off\n"
         + "PRICES = "
         + pprint.pformat(prices, width=120, sort_dicts=True)
-        + "\n\nMEASURED = "
-        + pprint.pformat(measured, width=120, sort_dicts=True)
         + "\n\n# core -> bench model -> its -Os count (the perf tests' budget / 1.02) over its -O2 count\n"
         + "# (bench/calibrate.py: os_ratios): what the report says of an -Os build.\nOS_RATIOS = "
         + pprint.pformat(ratios or {}, width=120, sort_dicts=True)
@@ -85,22 +88,53 @@ def render(prices: dict, measured: dict, sources: list, ratios: dict = None) -> 
     )
 
 
+def render_measured(measured: dict, sources: list) -> str:
+    """cost_measured.py: the rows the prices come from (read by the tests, not by the compiler)."""
+    return (
+        '"""The cost model\'s measurements: written by bench/calibrate.py beside cost_table.py. Do not edit.\n\n'
+        + f"Source: {', '.join(sources)}.\n"
+        + "MEASURED: core -> model -> its board, measured instructions per inference (QEMU, -O2), its work by key and\n"
+        + "its per-layer counts by kernel and shape class (None: a runner that inlines its layers; sweep: one of the\n"
+        + "calibration sweep's one-layer models), from which //tests/compiler:test_cost_model estimates every bench\n"
+        + 'model again and refits the prices without it (compiler/report/cost_fit.py: leave_one_out).\n"""\n\n'
+        + "# ruff: noqa: E501\n# fmt: off\n"
+        + "MEASURED = "
+        + pprint.pformat(measured, width=120, sort_dicts=True)
+        + "\n"
+    )
+
+
 def agreement(prices: dict, measured: dict) -> str:
-    """Markdown: every bench model's estimate against its measurement, per core."""
+    """Markdown: every bench model's estimate against its measurement, per core; a line per core on the sweep."""
     from compiler.report.cost_model import estimate_work
 
     lines = ["| core | model | measured | estimate | error |", "|---|---|---:|---:|---:|"]
+    sweep = {}
     for core, models in measured.items():
         for model, m in models.items():
             est = estimate_work(core, m["work"], prices)
             err = 100.0 * (est - m["instructions"]) / m["instructions"]
+            if m.get("sweep"):  # the calibration sweep's one-layer models: summarized below
+                sweep.setdefault(core, []).append(err)
+                continue
             lines.append(f"| {core} | {model} | {m['instructions']:,} | {est:,} | {err:+.1f} % |")
+    lines.append("")
+    for core, errs in sweep.items():
+        within = sum(abs(e) <= 10 for e in errs)
+        lines.append(
+            f"sweep on {core}: {len(errs)} one-layer models, {within} within 10 % of their own count at their class's"
+            f" price (worst {max(errs, key=abs):+.1f} %)"
+        )
     return "\n".join(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", nargs="*", help="bench result JSON files (default: bench/results/bench_results.json)")
+    ap.add_argument(
+        "results",
+        nargs="*",
+        help="bench and sweep result JSON files (default: bench/results/bench_results.json, sweep_results.json)",
+    )
     ap.add_argument("--out", default=os.path.join("compiler", "report", "cost_table.py"))
     ap.add_argument(
         "--manifests",
@@ -114,7 +148,11 @@ def main(argv=None):
     )
     args = ap.parse_args(argv)
     os.chdir(os.environ.get("BUILD_WORKSPACE_DIRECTORY", "."))
-    paths = args.results or [os.path.join("bench", "results", "bench_results.json")]
+    paths = args.results or [
+        p
+        for p in (os.path.join("bench", "results", n) for n in ("bench_results.json", "sweep_results.json"))
+        if os.path.exists(p)
+    ]
     rows = []
     for path in paths:
         with open(path) as f:
@@ -125,11 +163,17 @@ def main(argv=None):
 
     prices, measured = cost_fit.calibrate(rows)
     ratios = os_ratios(measured, args.perf_budgets, os.path.join("toolchains", "cores.bzl"))
+    sources = [os.path.basename(p) for p in paths]
     with open(args.out, "w") as f:
-        f.write(render(prices, measured, [os.path.basename(p) for p in paths] + [args.perf_budgets], ratios))
-    print(agreement(prices, measured))
-    print("\nOut of sample (each model estimated with prices fitted to the others):\n")
-    print(cost_fit.markdown(cost_fit.leave_one_out(measured)))
+        f.write(render(prices, sources + [args.perf_budgets], ratios))
+    with open(os.path.join(os.path.dirname(args.out), "cost_measured.py"), "w") as f:
+        f.write(render_measured(measured, sources))
+    loo = cost_fit.leave_one_out(measured)
+    print("In sample (the prices just fitted) and out of sample (each bench model left out of the fit):\n")
+    print(cost_fit.markdown_both(measured, prices, loo))
+    print("\n" + agreement(prices, measured).split("\n\n")[-1])
+    print("\nOut of sample, how each estimate was priced:\n")
+    print(cost_fit.markdown(loo))
     print(f"calibrate: {args.out}: {', '.join(f'{c} ({len(m)} models)' for c, m in measured.items())}")
 
 

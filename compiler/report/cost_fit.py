@@ -1,12 +1,12 @@
 """Fitting the cost model's prices to bench runs, and checking them out of sample.
 
-`calibrate` turns bench rows (one per model and board: its measured instructions, its work by key and, where the
-runner calls the CRT kernels, its per-layer counts) into the price table compiler/report/cost_model.py reads; bench/
-calibrate.py writes its result to cost_table.py together with the rows it came from (MEASURED: each model's total,
-its work and its per-layer counts summed by kernel and shape class). `leave_one_out` refits the prices without one
-model (on every core at once: a model nobody has benched is the case the estimate is for) and estimates that model
-from the others, for every model and core: what //tests/compiler:test_cost_model holds to the issue's bound and
-bench/README.md reports.
+`calibrate` turns bench and sweep rows (one per model and board: its measured instructions, its work by key and,
+where the runner calls the CRT kernels or the model has one layer, its per-layer counts) into the price table
+compiler/report/cost_model.py reads; bench/calibrate.py writes it to cost_table.py and the rows it came from to
+cost_measured.py (MEASURED: each model's total, its work and its per-layer counts by kernel and shape class).
+`leave_one_out` refits the prices without one bench model (on every core at once: a model nobody has benched is the
+case the estimate is for) and estimates that model from the others and the sweep, for every model and core: what
+//tests/compiler:test_cost_model holds to the issue's bound and bench/README.md reports.
 
 Where the prices come from (cost_model.price falls back in this order): a kernel's shape class measured by a layer
 of another model; the same class measured on another core that runs the same kernel, scaled (`_borrow`); the kernel
@@ -40,6 +40,35 @@ def layered_prices(rows: list) -> dict:
             for key in (f"{entry}|{layer['band']}", f"{entry}|*"):
                 _add(prices, key, n, w)
     return {k: [int(v[0]), int(v[1])] for k, v in prices.items() if v[1]}
+
+
+def implied_row(row: dict, prices: dict):
+    """A run with its total only (a Cortex-M3 runner that inlines its layers) as per-layer counts: its total split
+    over its kernels and shape classes in proportion to what the measured prices make of them, so the total counts
+    in the prices of its classes as a per-layer run would. None if a class has no measured price (the run is then
+    fitted to its total instead: fitted_prices)."""
+    parts = []
+    for key, n in row["work_vector"].items():
+        p = _entry_price(prices, key)
+        if p is None:
+            return None
+        parts.append((key, n, p * n))
+    estimate = sum(e for _, _, e in parts)
+    if not estimate:
+        return None
+    layers = []
+    for key, n, e in parts:
+        entry, band, _kind, _unit = key.split("|")
+        layers.append(
+            {
+                "kernel": entry,
+                "entry": entry,
+                "band": band,
+                "work": n,
+                "instructions": row["instructions"] * e / estimate,
+            }
+        )
+    return dict(row, layers=layers)
 
 
 def _entry_price(prices: dict, key: str):
@@ -134,12 +163,20 @@ def calibrate(results: list) -> tuple:
     """(PRICES, MEASURED) from bench result rows (every run whose outputs were exact)."""
     by_core = {}
     for row in results:
-        if row.get("outputs_exact") and row.get("work_vector"):
+        # A bench run counts only if its outputs were exact; a sweep run (seeded inputs, no reference) if it ran.
+        if (row.get("outputs_exact") or (row.get("sweep") and row.get("run_ok"))) and row.get("work_vector"):
             by_core.setdefault(row["core"], []).append(row)
     prices, measured = {}, {}
     for core, rows in sorted(by_core.items()):
         layered = [r for r in rows if r.get("layers")]
         p = {k: v for k, v in layered_prices(layered).items() if not (k.endswith("|mac") or k.endswith("|element"))}
+        implied = [x for x in (implied_row(r, p) for r in rows if not r.get("layers")) if x]
+        if implied:
+            p = {
+                k: v
+                for k, v in layered_prices(layered + implied).items()
+                if not (k.endswith("|mac") or k.endswith("|element"))
+            }
         p.update(fitted_prices([r for r in rows if not r.get("layers")], p))
         p.update(_coarse(p, rows))
         prices[core] = p
@@ -149,6 +186,7 @@ def calibrate(results: list) -> tuple:
                 "instructions": r["instructions"],
                 "work": r["work_vector"],
                 "layers": layers_by_key(r["layers"]) if r.get("layers") else None,
+                **({"sweep": True} if r.get("sweep") else {}),
             }
             for r in sorted(rows, key=lambda r: r["model"])
         }
@@ -202,6 +240,7 @@ def rows_from_measured(measured: dict) -> list:
                     "work_vector": m["work"],
                     "layers": layers,
                     "outputs_exact": True,
+                    "sweep": bool(m.get("sweep")),
                 }
             )
     return rows
@@ -219,13 +258,19 @@ def level(key: str, found: str) -> str:
     return "kind" if found and found.startswith(kind + "|") else "core"
 
 
+def bench_models(measured: dict) -> list:
+    """The bench models of MEASURED (not the calibration sweep's one-layer models), sorted."""
+    return sorted({m for models in measured.values() for m, row in models.items() if not row.get("sweep")})
+
+
 def leave_one_out(measured: dict) -> list:
-    """For every bench model and core: the estimate with prices fitted to every other model (on every core).
+    """For every bench model and core: the estimate with prices fitted to every other model (on every core), the
+    calibration sweep's included (its one-layer models are calibration data, not left out themselves).
     Rows {core, model, measured, estimate (None: no other model on that core), error, shares (LEVELS -> the share
     of the estimate priced at that level), guessed (the kernels priced at a kind or core mean)}."""
     rows = rows_from_measured(measured)
     out = []
-    for model in sorted({r["model"] for r in rows}):
+    for model in bench_models(measured):
         prices, _ = calibrate([r for r in rows if r["model"] != model])
         for r in rows:
             if r["model"] != model:
@@ -277,4 +322,20 @@ def markdown(loo: list) -> str:
             f"| {r['core']} | {r['model']} | {r['measured']:,} | {r['estimate']:,} | {100 * r['error']:+.1f} % "
             f"| {shares} % | {', '.join(r['guessed'])} |"
         )
+    return "\n".join(lines)
+
+
+def markdown_both(measured: dict, prices: dict, loo: list) -> str:
+    """Every bench model and core: its count, the estimate with the committed prices (in sample) and the estimate
+    with it left out of the fit (out of sample), with their errors (what bench/README.md shows)."""
+    lines = [
+        "| core | model | measured | in sample | error | left out | error |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in loo:
+        m = measured[r["core"]][r["model"]]
+        est = cost_model.estimate_work(r["core"], m["work"], prices)
+        inside = f"{est:,} | {100 * (est - m['instructions']) / m['instructions']:+.1f} %"
+        out = "- | -" if r["estimate"] is None else f"{r['estimate']:,} | {100 * r['error']:+.1f} %"
+        lines.append(f"| {r['core']} | {r['model']} | {m['instructions']:,} | {inside} | {out} |")
     return "\n".join(lines)

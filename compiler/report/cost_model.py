@@ -2,14 +2,15 @@
 
 Every layer is priced as (instructions per unit of work) x (its work): its MACs for layers that multiply, its output
 elements for the others (pooling, element-wise, data movement, tables). The price depends on the core, the kernel
-the layer runs (the manifest's `entry`, e.g. aot_conv2d_s8_dsp_sat) and its shape class: the dot length K of one
-output (MACs / output elements) and the output channels C, in bands, for MAC layers, since short dot products and
-few channels spread the per-output and per-patch set-up over fewer MACs. The prices come from the benchmarks' per-
-layer counts (`bench/calibrate.py` writes cost_table.py from a bench run); a (kernel, class) the bench never
-measured on that core takes its price on another core that runs the same kernel, scaled by the two cores' ratio,
-then the kernel's price over every class, then the operator kind's, then the core's average.
-The same table holds the bench's measured totals, which //tests/compiler:test_cost_model compares with the estimates
-(within 10 %).
+the layer runs (the manifest's `entry`, e.g. aot_conv2d_s8_dsp_sat) and its shape class: for MAC layers the dot
+length K of one output (MACs / output elements) and the output channels C, in bands, since short dot products and
+few channels spread the per-output and per-patch set-up over fewer MACs, and whether a convolution is 1x1 (no patch
+to gather). The prices come from the benchmarks' per-layer counts and the calibration sweep's one-layer models
+(bench/sweep; `bench/recalibrate.sh` reruns both and writes cost_table.py); a (kernel, class) never measured on that
+core takes its price on another core that runs the same kernel, scaled by the two cores' ratio, then the kernel's
+price over every class, then the operator kind's, then the core's average.
+The same table holds the measured totals, which //tests/compiler:test_cost_model compares with the estimates (within
+10 %, in sample and with each bench model left out of the fit).
 
 Instruction counts, not cycles: an estimate of what the QEMU counter reports, as the benchmarks measure it, for the
 code the bench builds (-O2; the perf tests' -Os images run more instructions, so their budgets are not this estimate).
@@ -40,17 +41,28 @@ def _prod(shape) -> int:
 def layer_work(op: dict, tensors: dict) -> tuple:
     """(unit, work, shape class) of one manifest operator: ("mac", MACs, "k<=32,c<=8") for a layer that
     multiplies (dot length K of one output, output channels C: the set-up per output and per input patch is spread
-    over them), ("element", n, "-") for the others, n the larger of its first input and its outputs (a reduction
-    such as ARG_MAX reads much more than it writes)."""
+    over them; ",1x1" added for a pointwise convolution), ("element", n, "-") for the others, n the larger of its
+    first input and its outputs (a reduction such as ARG_MAX reads much more than it writes)."""
     outs = [tensors[i] for i in op.get("outputs", []) if i in tensors]
     elements = sum(_prod(t["shape"]) for t in outs) or 1
     macs = int(op.get("macs", 0))
     if macs and op["kind"] in MAC_KINDS:
         channels = int(outs[0]["shape"][-1]) if outs and outs[0]["shape"] else 1
-        return "mac", macs, _band("k", macs / elements, _K_BANDS) + "," + _band("c", channels, _C_BANDS)
+        band = _band("k", macs / elements, _K_BANDS) + "," + _band("c", channels, _C_BANDS)
+        return "mac", macs, band + (",1x1" if _pointwise(op, tensors) else "")
     first = [_prod(tensors[i]["shape"]) for i in op.get("inputs", [])[:1] if i in tensors]
     read = max([elements] + first)
     return "element", read, _band("r", read / elements, _R_BANDS)
+
+
+def _pointwise(op: dict, tensors: dict) -> bool:
+    """A 1x1 CONV_2D (filter [C, 1, 1, K]): a plain GEMM over its input, where a KxK convolution of the same dot
+    length first gathers each output's patch (im2col), which costs 1.5-2.5x more per MAC on the same kernel."""
+    inputs = op.get("inputs", [])
+    if op["kind"] != "CONV_2D" or len(inputs) < 2 or inputs[1] not in tensors:
+        return False
+    shape = tensors[inputs[1]]["shape"]
+    return len(shape) == 4 and shape[1] == shape[2] == 1
 
 
 # Operators priced per MAC (the others per output element, their MAC count being an operation count).
@@ -181,10 +193,10 @@ def os_note(est: dict, ratios: dict = None) -> list:
 
 def fallback_notes(est: dict) -> list:
     """Lines naming the layers whose price is not their own kernel's and shape class's. Out of sample (compiler/
-    report/cost_fit.py: leave_one_out; the figures in bench/README.md) only models whose layers are all priced by
-    class came within 10 %; a price over the kernel's other classes (short dot products and few channels spread the
-    set-up over fewer MACs) missed by up to a factor of 5, a kind's or the core's mean (a kernel the bench never ran
-    on that core) by more."""
+    report/cost_fit.py: leave_one_out; the figures in bench/README.md) the bench models priced by class, as the
+    calibration sweep measures them, came within 10 % (but for a data-dependent ARG_MAX); before the sweep, a price
+    over the kernel's other classes (short dot products and few channels spread the set-up over fewer MACs) missed
+    by up to a factor of 5, a kind's or the core's mean (a kernel never run on that core) by more."""
     core = est["core"]
     by_how = {"borrowed": [], "kernel": [], "kind": [], "core": []}
     for r in est["layers"]:

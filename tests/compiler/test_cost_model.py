@@ -8,7 +8,7 @@ import os
 import pytest
 
 from compiler.driver import compile_model
-from compiler.report import cost_fit, cost_model, cost_table
+from compiler.report import cost_fit, cost_measured, cost_model, cost_table
 
 MODELS = os.path.join(os.path.dirname(__file__), "..", "models")
 
@@ -101,7 +101,14 @@ def test_report_prints_the_estimate(capsys):
     assert "aot_conv2d_s8_dsp" in out
 
 
-CASES = [(core, model) for core, models in sorted(cost_table.MEASURED.items()) for model in sorted(models)]
+# Every bench model on every core it ran on (the calibration sweep's one-layer models are calibration data).
+CASES = [
+    (core, model)
+    for core, models in sorted(cost_measured.MEASURED.items())
+    for model in sorted(models)
+    if not models[model].get("sweep")
+]
+SWEEP_CORES = ("cortex-m3", "cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55")
 
 
 def test_every_core_of_the_bench_is_calibrated():
@@ -111,18 +118,34 @@ def test_every_core_of_the_bench_is_calibrated():
     assert all(0.9 < r < 2.0 for models in cost_table.OS_RATIOS.values() for r in models.values())
 
 
-@pytest.mark.parametrize("core,model", CASES, ids=[f"{c}-{m}" for c, m in CASES])
-def test_estimate_within_ten_percent_of_the_bench(core, model):
-    m = cost_table.MEASURED[core][model]
-    est = cost_model.estimate_work(core, m["work"])
-    error = (est - m["instructions"]) / m["instructions"]
-    assert abs(error) <= 0.10, f"{model} on {core}: estimate {est:,}, measured {m['instructions']:,} ({error:+.1%})"
+def test_estimate_within_ten_percent_of_the_bench():
+    """In sample: every bench model on every core within 10 % of its count with the committed prices (but for
+    IN_SAMPLE_MISSES, which must still miss: the list stays exact)."""
+    errors = {}
+    for core, model in CASES:
+        m = cost_measured.MEASURED[core][model]
+        errors[core, model] = (cost_model.estimate_work(core, m["work"]) - m["instructions"]) / m["instructions"]
+    table = "\n".join(f"{c} {m}: {100 * e:+.1f} %" for (c, m), e in sorted(errors.items()))
+    misses = {case for case, e in errors.items() if abs(e) > 0.10}
+    assert misses == set(IN_SAMPLE_MISSES), f"off by more than 10 % in sample: {sorted(misses)}\n{table}"
+
+
+def test_the_sweep_measured_every_core():
+    """The calibration sweep (bench/sweep: one-layer models per kernel family and shape class) ran on all five
+    cores, and each of its rows is one layer whose count is the model's whole count (what makes it per-layer data on
+    the Cortex-M3, whose runner inlines layers)."""
+    for core in SWEEP_CORES:
+        sweep = {m: row for m, row in cost_measured.MEASURED[core].items() if row.get("sweep")}
+        assert len(sweep) >= 80, f"{core}: {len(sweep)} sweep models"
+        for model, row in sweep.items():
+            assert len(row["layers"]) == 1 and sum(row["work"].values()) == next(iter(row["layers"].values()))[1]
+            assert next(iter(row["layers"].values()))[0] == row["instructions"], (core, model)
 
 
 def test_the_kept_bench_rows_refit_the_table():
     """MEASURED keeps what the prices were fitted from: refitting it gives the committed prices again (so the
     leave-one-out check below refits from the same data)."""
-    prices, _ = cost_fit.calibrate(cost_fit.rows_from_measured(cost_table.MEASURED))
+    prices, _ = cost_fit.calibrate(cost_fit.rows_from_measured(cost_measured.MEASURED))
     assert prices == cost_table.PRICES
 
 
@@ -173,30 +196,36 @@ def test_report_names_the_layers_priced_by_a_fallback():
     assert only_own[-1].strip() == "every layer priced by its own kernel and shape class as the bench measured them"
 
 
+# The bench models that miss 10 % out of sample, with the layer class they lack (bench/README.md): the prices
+# fitted without them have nothing that runs their kernel or shape class as they do. A miss not listed here fails
+# the test, and so does a listed one that is now within 10 % (the list stays exact).
+_ARGMAX = (
+    "ARG_MAX and ARG_MIN over 1000 values (aot_arg_minmax_s8_last_*|r>256): the kernel's second pass stops at the "
+    "first occurrence of the extreme, so the count depends on the data (M4: 1,325 and 1,774 on the sweep's seeded "
+    "inputs, about 2,075 each on the bench's reference input); no price per element is within 10 % of both"
+)
+KNOWN_MISSES = {
+    ("cortex-m4", "classifier_argmax"): _ARGMAX,
+    ("cortex-m55", "classifier_argmax"): _ARGMAX,
+}
+# In sample, the same data-dependent kernel: the class's price mixes the sweep's and the bench's inputs.
+IN_SAMPLE_MISSES = {("cortex-m4", "classifier_argmax"): _ARGMAX}
+
+
 def test_leave_one_model_out():
-    """Every bench model estimated with prices fitted to the other models (removed from every core): where each of
-    its layers is priced by its own kernel and shape class, as another model measured them on this core or on a core
-    that runs the same kernel (scaled), within 10 %. The others are estimated from a fallback price (the kernel over
-    its other classes, its kind's or the core's mean) and the report says so (test above); their errors are listed
-    here and in bench/README.md."""
-    loo = cost_fit.leave_one_out(cost_table.MEASURED)
+    """Every bench model estimated with prices fitted to the other bench models and the calibration sweep (the model
+    removed from every core), within 10 % of its measurement, but for KNOWN_MISSES (each with the reason)."""
+    loo = cost_fit.leave_one_out(cost_measured.MEASURED)
     table = cost_fit.markdown(loo)
-    by_class = [
-        r
-        for r in loo
-        if r["estimate"] is not None and r["shares"].get("class", 0) + r["shares"].get("borrowed", 0) > 0.999
-    ]
-    assert len(by_class) >= 5, f"too few bench models priced wholly by class out of sample:\n{table}"
-    worst = {}
-    for r in loo:
-        if r["error"] is not None:
-            worst[r["core"]] = max(worst.get(r["core"], 0.0), abs(r["error"]))
-    summary = ", ".join(f"{core} {100 * e:.0f} %" for core, e in sorted(worst.items()))
-    bad = [r for r in by_class if abs(r["error"]) > 0.10]
-    assert not bad, (
-        f"out of sample, {', '.join(r['core'] + ' ' + r['model'] for r in bad)} priced wholly by class but off by more "
-        f"than 10 % (worst out-of-sample error per core, fallbacks included: {summary}):\n{table}"
-    )
+    assert {(r["core"], r["model"]) for r in loo} == set(CASES)
+    estimated = [r for r in loo if r["estimate"] is not None]
+    misses = {(r["core"], r["model"]) for r in estimated if abs(r["error"]) > 0.10}
+    unexpected = sorted(misses - set(KNOWN_MISSES))
+    assert not unexpected, f"out of sample, off by more than 10 %: {unexpected}:\n{table}"
+    now_within = sorted(set(KNOWN_MISSES) - misses)
+    assert not now_within, f"within 10 % out of sample now, drop them from KNOWN_MISSES: {now_within}:\n{table}"
+    # Only the one Cortex-M0 run (micro_speech) has no other model on its core.
+    assert [(r["core"], r["model"]) for r in loo if r["estimate"] is None] == [("cortex-m0", "micro_speech")]
     for r in loo:  # a price from a kind or core mean is a kernel no other model ran on that core: named
         guessed = r["shares"].get("kind", 0) + r["shares"].get("core", 0)
         assert bool(guessed) == bool(r["guessed"]), r
