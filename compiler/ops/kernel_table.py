@@ -76,7 +76,18 @@ FAMILIES = {t: _families(t) for t in TARGETS}
 # (op kind, dtype) -> candidates, best first.  A family with no candidate for the op has no kernel of its own
 # for it (e.g. int8 RESIZE_BILINEAR on the DSP extension: the portable kernel).
 TABLE = {}
-for _family in (conv, fully_connected, pooling, transpose_conv, int16, resize, arg_minmax, lut, elementwise, float_gemm):
+for _family in (
+    conv,
+    fully_connected,
+    pooling,
+    transpose_conv,
+    int16,
+    resize,
+    arg_minmax,
+    lut,
+    elementwise,
+    float_gemm,
+):
     assert not set(TABLE) & set(_family.TABLE), f"{_family.__name__} lists an op another module lists"
     TABLE.update(_family.TABLE)
 

@@ -144,8 +144,14 @@ def test_kernel_choice():
     """The GEMM kernels on every core with an FPU, the portable ones on the host and the soft-float cores, and on
     a grouped convolution (the GEMM takes groups of one)."""
     path = FLOAT_GEMM
-    for target, want in (("host", False), ("cortex-m3", False), ("cortex-m4", True), ("cortex-m7", True),
-                         ("cortex-m33", True), ("cortex-m55", True)):
+    for target, want in (
+        ("host", False),
+        ("cortex-m3", False),
+        ("cortex-m4", True),
+        ("cortex-m7", True),
+        ("cortex-m33", True),
+        ("cortex-m55", True),
+    ):
         kernels = [op["kernel"] or "" for op in compile_model(path, "m", target).manifest["ops"]]
         assert any(k.endswith("_f32_gemm") for k in kernels) == want, (target, kernels)
 

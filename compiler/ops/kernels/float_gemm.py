@@ -41,24 +41,12 @@ def _conv_rows(op) -> np.ndarray:
     return filt.reshape(filt.shape[0], -1)
 
 
-def _in_place(op) -> bool:
-    """Every window is one contiguous run of the input (the kernel gathers none): a 1 x W filter without padding."""
-    p = op.params
-    return p["kh"] == 1 and p["dw"] == 1 and p["pad_t"] == 0 and p["pad_l"] == 0
-
-
-def _conv_scratch(op) -> int:
-    p = op.params
-    return 0 if _in_place(op) else 2 * p["kh"] * p["kw"] * p["ic"] * 4
-
-
 def _emit_conv(op, ctx) -> list:
     p = op.params
     block = BLOCK[op.kernel_impl.family]
     filt = (blocked(_conv_rows(op), block), "float")
     args = conv_args(op, ctx, p["ic"], filt, (p["bias"], "float"), kd=block, out_c=op.output.shape[3])
-    scratch = "(float*)0" if _in_place(op) else ctx.scratch(op, "float")
-    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1]), scratch])]
+    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])]
 
 
 def _emit_fc(op, ctx) -> list:
@@ -84,7 +72,7 @@ def _conv_headers(op) -> list:
     return ["aot/kernels/conv2d.h"]
 
 
-_CONV = Kernel("aot_conv2d_f32_gemm", "fpu", emit=_emit_conv, scratch=_conv_scratch, headers=_conv_headers)
+_CONV = Kernel("aot_conv2d_f32_gemm", "fpu", emit=_emit_conv, headers=_conv_headers)
 CONV_MVE, CONV_FPU = replace(_CONV, family="mve"), _CONV
 _FC = Kernel("aot_fully_connected_f32_gemm", "fpu", emit=_emit_fc)
 FC_MVE, FC_FPU = replace(_FC, family="mve"), _FC
