@@ -1,13 +1,14 @@
 """The kernel table: which kernel runs each int8/int16/float32 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-int8/int16 TRANSPOSE_CONV layer (and AVERAGE_POOL_2D, RESIZE, ARG_MAX / ARG_MIN, the int8 element-wise binary ops, the table
-lookups of int8 unary ops), decided in one place (the TVM "strategy" idea: implementations chosen by priority).
+int8/int16 TRANSPOSE_CONV layer (and AVERAGE_POOL_2D, RESIZE, ARG_MAX / ARG_MIN, the int8 element-wise binary ops,
+the table lookups of int8 unary ops), decided in one place (the TVM "strategy" idea: implementations chosen by
+priority).
 
 A kernel is a Kernel value (ops/common/kernel.py), one per CRT kernel as TFLite Micro has one registration struct
 per kernel; the kernels live in ops/kernels/, one module per op family, each with the TABLE of its ops.  For each
 (op kind, dtype) the table lists candidate kernels, best first, each tagged with the core family that has it (mve:
 Helium, Cortex-M55; dsp: the DSP extension; fpu: a single-precision FPU with fused multiply-add, for the float32
-layers; specialized: shape-specialized bodies, Cortex-M0/M3; portable: every core).  A target has an ordered tuple of families (FAMILIES).  `select` walks the candidates of the target's
-families in order; each candidate has
+layers; specialized: shape-specialized bodies, Cortex-M0/M3; portable: every core).  A target has an ordered
+tuple of families (FAMILIES).  `select` walks the candidates of the target's families in order; each candidate has
   - `serves`: whether the layer is of the form the kernel is written for at all (e.g. one input channel for the
     GEMM form of a depthwise layer); a kernel that does not serve a layer is skipped silently;
   - `when`: a structural condition, None when it holds, else a short reason ("K < 4", "grouped convolution");

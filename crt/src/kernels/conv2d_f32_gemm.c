@@ -31,8 +31,8 @@ static void aot_conv_f32_origin(int32_t px, int32_t out_w, int32_t stride_h, int
  * pixels is one run of filter_w * in_c taps (dilation 1); otherwise runs of in_c taps, a tap only one of the pixels
  * has taken by that pixel alone. */
 static void aot_conv_f32_pair(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* w,
-                              int32_t filter_h, int32_t filter_w, int32_t block, int32_t dilation_h,
-                              int32_t dilation_w, int32_t y0, int32_t x0, int32_t y1, int32_t x1, float* acc)
+                              int32_t filter_h, int32_t filter_w, int32_t block, int32_t dilation_h, int32_t dilation_w,
+                              int32_t y0, int32_t x0, int32_t y1, int32_t x1, float* acc)
 {
     const int32_t run = filter_w * in_c;
     const int32_t whole0 = dilation_w == 1 && x0 >= 0 && x0 + filter_w <= in_w;
@@ -64,9 +64,9 @@ static void aot_conv_f32_pair(const float* in_b, int32_t in_h, int32_t in_w, int
 
 void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                          const float* filter, int32_t filter_h, int32_t filter_w, int32_t block, const float* bias,
-                         float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                         int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
-                         float act_min, float act_max)
+                         float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                         int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left, float act_min,
+                         float act_max)
 {
     const int32_t k = filter_h * filter_w * in_c, pixels = out_h * out_w;
     int32_t b, px, c, y0, x0, y1, x1;
@@ -81,8 +81,8 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
             for (c = 0; c < out_c; c += block) {
                 float acc[2 * AOT_F32_MAX_BLOCK] = {0.0f};
                 const int32_t count = out_c - c < block ? out_c - c : block;
-                aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0,
-                                  x0, y1, x1, acc);
+                aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0, x0,
+                                  y1, x1, acc);
                 aot_f32_tile_store(acc, block, bias == 0 ? 0 : bias + c, count, rows, out_b + px * out_c + c,
                                    out_b + (px + rows - 1) * out_c + c, act_min, act_max);
                 w += k * block;

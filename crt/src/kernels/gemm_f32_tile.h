@@ -1,6 +1,7 @@
 /* The float32 GEMM tile of the fast float convolution and fully connected kernels (conv2d_f32_gemm.c,
- * fully_connected_f32_gemm.c): two input rows of K values times one block of `block` (8 on Helium, 4 elsewhere) output channels, whose
- * weights the compiler stores tap-major ([K][block], compiler/ops/kernels/float_gemm.py; zero-padded to whole blocks).
+ * fully_connected_f32_gemm.c): two input rows of K values times one block of `block` (8 on Helium, 4 elsewhere) output
+ * channels, whose weights the compiler stores tap-major ([K][block], compiler/ops/kernels/float_gemm.py; zero-padded to
+ * whole blocks).
  *
  * Every output is summed exactly as TFLite Micro's reference float kernels order it (tap 0 first, one tap after the
  * other, from 0.0f), each step a fused multiply-add: one rounding per tap instead of the product's and the sum's.
@@ -21,10 +22,10 @@
 /* The block width the core's loop is written for (the compiler lays the weights out for its target's width; a
  * build for another core, e.g. the host running a Cortex-M55 model's code, takes the C loop at any width). */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
-#define AOT_F32_MVE 1
+#define AOT_F32_MVE          1
 #define AOT_F32_NATIVE_BLOCK 8
 #elif defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA) && !defined(__ARM_FEATURE_MVE)
-#define AOT_F32_VFP 1
+#define AOT_F32_VFP          1
 #define AOT_F32_NATIVE_BLOCK 4
 #else
 #define AOT_F32_NATIVE_BLOCK 0
@@ -55,121 +56,121 @@ static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32
     }
     {
 #if defined(AOT_F32_VFP)
-    /* s0-s7: the 8 sums; s8-s11, s12-s15: 4 taps of each row; s16-s31: their 16 weights. */
-    int32_t quads = n >> 2, rest = n & 3;
-    __asm__ volatile("vldm %[acc], {s0-s7}\n\t"
-                     "cmp %[q], #0\n\t"
-                     "beq 2f\n"
-                     "1:\n\t"
-                     "vldm %[a0]!, {s8-s11}\n\t"
-                     "vldm %[a1]!, {s12-s15}\n\t"
-                     "vldm %[w]!, {s16-s31}\n\t"
-                     "vfma.f32 s0, s8, s16\n\t"
-                     "vfma.f32 s1, s8, s17\n\t"
-                     "vfma.f32 s2, s8, s18\n\t"
-                     "vfma.f32 s3, s8, s19\n\t"
-                     "vfma.f32 s4, s12, s16\n\t"
-                     "vfma.f32 s5, s12, s17\n\t"
-                     "vfma.f32 s6, s12, s18\n\t"
-                     "vfma.f32 s7, s12, s19\n\t"
-                     "vfma.f32 s0, s9, s20\n\t"
-                     "vfma.f32 s1, s9, s21\n\t"
-                     "vfma.f32 s2, s9, s22\n\t"
-                     "vfma.f32 s3, s9, s23\n\t"
-                     "vfma.f32 s4, s13, s20\n\t"
-                     "vfma.f32 s5, s13, s21\n\t"
-                     "vfma.f32 s6, s13, s22\n\t"
-                     "vfma.f32 s7, s13, s23\n\t"
-                     "vfma.f32 s0, s10, s24\n\t"
-                     "vfma.f32 s1, s10, s25\n\t"
-                     "vfma.f32 s2, s10, s26\n\t"
-                     "vfma.f32 s3, s10, s27\n\t"
-                     "vfma.f32 s4, s14, s24\n\t"
-                     "vfma.f32 s5, s14, s25\n\t"
-                     "vfma.f32 s6, s14, s26\n\t"
-                     "vfma.f32 s7, s14, s27\n\t"
-                     "vfma.f32 s0, s11, s28\n\t"
-                     "vfma.f32 s1, s11, s29\n\t"
-                     "vfma.f32 s2, s11, s30\n\t"
-                     "vfma.f32 s3, s11, s31\n\t"
-                     "vfma.f32 s4, s15, s28\n\t"
-                     "vfma.f32 s5, s15, s29\n\t"
-                     "vfma.f32 s6, s15, s30\n\t"
-                     "vfma.f32 s7, s15, s31\n\t"
-                     "subs %[q], %[q], #1\n\t"
-                     "bne 1b\n"
-                     "2:\n\t"
-                     "cmp %[r], #0\n\t"
-                     "beq 4f\n"
-                     "3:\n\t"
-                     "vldm %[a0]!, {s8}\n\t"
-                     "vldm %[a1]!, {s12}\n\t"
-                     "vldm %[w]!, {s16-s19}\n\t"
-                     "vfma.f32 s0, s8, s16\n\t"
-                     "vfma.f32 s1, s8, s17\n\t"
-                     "vfma.f32 s2, s8, s18\n\t"
-                     "vfma.f32 s3, s8, s19\n\t"
-                     "vfma.f32 s4, s12, s16\n\t"
-                     "vfma.f32 s5, s12, s17\n\t"
-                     "vfma.f32 s6, s12, s18\n\t"
-                     "vfma.f32 s7, s12, s19\n\t"
-                     "subs %[r], %[r], #1\n\t"
-                     "bne 3b\n"
-                     "4:\n\t"
-                     "vstm %[acc], {s0-s7}"
-                     : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [q] "+r"(quads), [r] "+r"(rest)
-                     : [acc] "r"(acc)
-                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
-                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
-                       "s29", "s30", "s31", "memory", "cc");
+        /* s0-s7: the 8 sums; s8-s11, s12-s15: 4 taps of each row; s16-s31: their 16 weights. */
+        int32_t quads = n >> 2, rest = n & 3;
+        __asm__ volatile("vldm %[acc], {s0-s7}\n\t"
+                         "cmp %[q], #0\n\t"
+                         "beq 2f\n"
+                         "1:\n\t"
+                         "vldm %[a0]!, {s8-s11}\n\t"
+                         "vldm %[a1]!, {s12-s15}\n\t"
+                         "vldm %[w]!, {s16-s31}\n\t"
+                         "vfma.f32 s0, s8, s16\n\t"
+                         "vfma.f32 s1, s8, s17\n\t"
+                         "vfma.f32 s2, s8, s18\n\t"
+                         "vfma.f32 s3, s8, s19\n\t"
+                         "vfma.f32 s4, s12, s16\n\t"
+                         "vfma.f32 s5, s12, s17\n\t"
+                         "vfma.f32 s6, s12, s18\n\t"
+                         "vfma.f32 s7, s12, s19\n\t"
+                         "vfma.f32 s0, s9, s20\n\t"
+                         "vfma.f32 s1, s9, s21\n\t"
+                         "vfma.f32 s2, s9, s22\n\t"
+                         "vfma.f32 s3, s9, s23\n\t"
+                         "vfma.f32 s4, s13, s20\n\t"
+                         "vfma.f32 s5, s13, s21\n\t"
+                         "vfma.f32 s6, s13, s22\n\t"
+                         "vfma.f32 s7, s13, s23\n\t"
+                         "vfma.f32 s0, s10, s24\n\t"
+                         "vfma.f32 s1, s10, s25\n\t"
+                         "vfma.f32 s2, s10, s26\n\t"
+                         "vfma.f32 s3, s10, s27\n\t"
+                         "vfma.f32 s4, s14, s24\n\t"
+                         "vfma.f32 s5, s14, s25\n\t"
+                         "vfma.f32 s6, s14, s26\n\t"
+                         "vfma.f32 s7, s14, s27\n\t"
+                         "vfma.f32 s0, s11, s28\n\t"
+                         "vfma.f32 s1, s11, s29\n\t"
+                         "vfma.f32 s2, s11, s30\n\t"
+                         "vfma.f32 s3, s11, s31\n\t"
+                         "vfma.f32 s4, s15, s28\n\t"
+                         "vfma.f32 s5, s15, s29\n\t"
+                         "vfma.f32 s6, s15, s30\n\t"
+                         "vfma.f32 s7, s15, s31\n\t"
+                         "subs %[q], %[q], #1\n\t"
+                         "bne 1b\n"
+                         "2:\n\t"
+                         "cmp %[r], #0\n\t"
+                         "beq 4f\n"
+                         "3:\n\t"
+                         "vldm %[a0]!, {s8}\n\t"
+                         "vldm %[a1]!, {s12}\n\t"
+                         "vldm %[w]!, {s16-s19}\n\t"
+                         "vfma.f32 s0, s8, s16\n\t"
+                         "vfma.f32 s1, s8, s17\n\t"
+                         "vfma.f32 s2, s8, s18\n\t"
+                         "vfma.f32 s3, s8, s19\n\t"
+                         "vfma.f32 s4, s12, s16\n\t"
+                         "vfma.f32 s5, s12, s17\n\t"
+                         "vfma.f32 s6, s12, s18\n\t"
+                         "vfma.f32 s7, s12, s19\n\t"
+                         "subs %[r], %[r], #1\n\t"
+                         "bne 3b\n"
+                         "4:\n\t"
+                         "vstm %[acc], {s0-s7}"
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [q] "+r"(quads), [r] "+r"(rest)
+                         : [acc] "r"(acc)
+                         : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13",
+                           "s14", "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26",
+                           "s27", "s28", "s29", "s30", "s31", "memory", "cc");
 #elif defined(AOT_F32_MVE)
-    /* q0, q1: row 0's 8 sums; q2, q3: row 1's; q4-q7: the weights of two taps; scalar taps in core registers. */
-    int32_t pairs = n >> 1, rest = n & 1;
-    uint32_t x0, x1, y0, y1;
-    __asm__ volatile("vldrw.32 q0, [%[acc]]\n\t"
-                     "vldrw.32 q1, [%[acc], #16]\n\t"
-                     "vldrw.32 q2, [%[acc], #32]\n\t"
-                     "vldrw.32 q3, [%[acc], #48]\n\t"
-                     "cmp %[p], #0\n\t"
-                     "beq 2f\n"
-                     "1:\n\t"
-                     "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
-                     "ldrd %[y0], %[y1], [%[a1]], #8\n\t"
-                     "vldrw.32 q4, [%[w]]\n\t"
-                     "vldrw.32 q5, [%[w], #16]\n\t"
-                     "vldrw.32 q6, [%[w], #32]\n\t"
-                     "vldrw.32 q7, [%[w], #48]\n\t"
-                     "add %[w], %[w], #64\n\t"
-                     "vfma.f32 q0, q4, %[x0]\n\t"
-                     "vfma.f32 q1, q5, %[x0]\n\t"
-                     "vfma.f32 q2, q4, %[y0]\n\t"
-                     "vfma.f32 q3, q5, %[y0]\n\t"
-                     "vfma.f32 q0, q6, %[x1]\n\t"
-                     "vfma.f32 q1, q7, %[x1]\n\t"
-                     "vfma.f32 q2, q6, %[y1]\n\t"
-                     "vfma.f32 q3, q7, %[y1]\n\t"
-                     "subs %[p], %[p], #1\n\t"
-                     "bne 1b\n"
-                     "2:\n\t"
-                     "cmp %[r], #0\n\t"
-                     "beq 3f\n\t"
-                     "ldr %[x0], [%[a0]]\n\t"
-                     "ldr %[y0], [%[a1]]\n\t"
-                     "vldrw.32 q4, [%[w]]\n\t"
-                     "vldrw.32 q5, [%[w], #16]\n\t"
-                     "vfma.f32 q0, q4, %[x0]\n\t"
-                     "vfma.f32 q1, q5, %[x0]\n\t"
-                     "vfma.f32 q2, q4, %[y0]\n\t"
-                     "vfma.f32 q3, q5, %[y0]\n"
-                     "3:\n\t"
-                     "vstrw.32 q0, [%[acc]]\n\t"
-                     "vstrw.32 q1, [%[acc], #16]\n\t"
-                     "vstrw.32 q2, [%[acc], #32]\n\t"
-                     "vstrw.32 q3, [%[acc], #48]"
-                     : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [p] "+r"(pairs), [x0] "=&r"(x0), [x1] "=&r"(x1),
-                       [y0] "=&r"(y0), [y1] "=&r"(y1)
-                     : [acc] "r"(acc), [r] "r"(rest)
-                     : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+        /* q0, q1: row 0's 8 sums; q2, q3: row 1's; q4-q7: the weights of two taps; scalar taps in core registers. */
+        int32_t pairs = n >> 1, rest = n & 1;
+        uint32_t x0, x1, y0, y1;
+        __asm__ volatile("vldrw.32 q0, [%[acc]]\n\t"
+                         "vldrw.32 q1, [%[acc], #16]\n\t"
+                         "vldrw.32 q2, [%[acc], #32]\n\t"
+                         "vldrw.32 q3, [%[acc], #48]\n\t"
+                         "cmp %[p], #0\n\t"
+                         "beq 2f\n"
+                         "1:\n\t"
+                         "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
+                         "ldrd %[y0], %[y1], [%[a1]], #8\n\t"
+                         "vldrw.32 q4, [%[w]]\n\t"
+                         "vldrw.32 q5, [%[w], #16]\n\t"
+                         "vldrw.32 q6, [%[w], #32]\n\t"
+                         "vldrw.32 q7, [%[w], #48]\n\t"
+                         "add %[w], %[w], #64\n\t"
+                         "vfma.f32 q0, q4, %[x0]\n\t"
+                         "vfma.f32 q1, q5, %[x0]\n\t"
+                         "vfma.f32 q2, q4, %[y0]\n\t"
+                         "vfma.f32 q3, q5, %[y0]\n\t"
+                         "vfma.f32 q0, q6, %[x1]\n\t"
+                         "vfma.f32 q1, q7, %[x1]\n\t"
+                         "vfma.f32 q2, q6, %[y1]\n\t"
+                         "vfma.f32 q3, q7, %[y1]\n\t"
+                         "subs %[p], %[p], #1\n\t"
+                         "bne 1b\n"
+                         "2:\n\t"
+                         "cmp %[r], #0\n\t"
+                         "beq 3f\n\t"
+                         "ldr %[x0], [%[a0]]\n\t"
+                         "ldr %[y0], [%[a1]]\n\t"
+                         "vldrw.32 q4, [%[w]]\n\t"
+                         "vldrw.32 q5, [%[w], #16]\n\t"
+                         "vfma.f32 q0, q4, %[x0]\n\t"
+                         "vfma.f32 q1, q5, %[x0]\n\t"
+                         "vfma.f32 q2, q4, %[y0]\n\t"
+                         "vfma.f32 q3, q5, %[y0]\n"
+                         "3:\n\t"
+                         "vstrw.32 q0, [%[acc]]\n\t"
+                         "vstrw.32 q1, [%[acc], #16]\n\t"
+                         "vstrw.32 q2, [%[acc], #32]\n\t"
+                         "vstrw.32 q3, [%[acc], #48]"
+                         : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [p] "+r"(pairs), [x0] "=&r"(x0), [x1] "=&r"(x1),
+                           [y0] "=&r"(y0), [y1] "=&r"(y1)
+                         : [acc] "r"(acc), [r] "r"(rest)
+                         : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 #endif
     }
 }

@@ -112,9 +112,9 @@ void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t i
  * scratch.  Each output is the reference kernel's sum in its order, each step a fused multiply-add. */
 void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                          const float* filter, int32_t filter_h, int32_t filter_w, int32_t block, const float* bias,
-                         float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
-                         int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
-                         float act_min, float act_max);
+                         float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                         int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left, float act_min,
+                         float act_max);
 
 #ifdef __cplusplus
 }
