@@ -79,6 +79,14 @@ CONV_CASES = [
 ]
 # Depthwise layers of one input channel (the GEMM form): in_shape, kh, kw, oc, stride, padding.
 DW_CASES = [((1, 13, 11, 1), 5, 4, 6, (2, 2), 0), ((1, 8, 7, 1), 3, 3, 9, (1, 1), 1)]
+# Depthwise layers of depth multiplier 1 (aot_depthwise_conv2d_f32_vec): in_shape, kh, kw, stride, padding,
+# dilation, act.  Odd widths (a last single pixel), channel counts not a multiple of 4 (a part quad).
+DW_VEC_CASES = [
+    ((1, 7, 5, 8), 3, 3, (1, 1), 0, (1, 1), 1),
+    ((2, 9, 8, 6), 3, 3, (2, 2), 0, (1, 1), 3),
+    ((1, 6, 7, 3), 5, 2, (1, 2), 1, (1, 1), 0),
+    ((1, 9, 9, 5), 3, 3, (1, 1), 0, (2, 2), 0),
+]
 # depth, units, batches, act (the last without bias)
 FC_CASES = [(64, 12, 1, 0), (27, 10, 3, 1), (5, 17, 2, 3), (1, 3, 4, 0)]
 
@@ -91,6 +99,8 @@ def _layers_model(path) -> str:
         _conv(b, rng, f"conv{i}", "CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act, bias=i != 3)
     for i, (in_shape, kh, kw, oc, stride, padding) in enumerate(DW_CASES):
         _conv(b, rng, f"dw{i}", "DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding)
+    for i, (in_shape, kh, kw, stride, padding, dilation, act) in enumerate(DW_VEC_CASES):
+        _conv(b, rng, f"dwv{i}", "DEPTHWISE_CONV_2D", in_shape, kh, kw, in_shape[3], stride, padding, dilation, act)
     for i, (depth, units, batches, act) in enumerate(FC_CASES):
         _fc(b, rng, f"fc{i}", depth, units, batches, act, bias=i != len(FC_CASES) - 1)
     return b.save(path)
@@ -124,13 +134,18 @@ def _check(tmp_path, path, count=3, seed=0):
 
 @needs_tflm
 def test_layers(tmp_path):
-    """Convolutions, depthwise layers of one input channel and fully connected layers of every form the kernels
+    """Convolutions, depthwise layers (of one input channel: the GEMM; of multiplier 1: the vectorized kernel) and
+    fully connected layers of every form the kernels
     distinguish, within tolerance of TFLite Micro and of the portable kernels; each on the GEMM kernel."""
     path = _layers_model(tmp_path / "layers.tflite")
     for target in ("cortex-m4", "cortex-m55"):
         kernels = [op["kernel"] for op in compile_model(path, "m", target).manifest["ops"]]
         n_conv = len(CONV_CASES) + len(DW_CASES)
-        assert kernels == ["aot_conv2d_f32_gemm"] * n_conv + ["aot_fully_connected_f32_gemm"] * len(FC_CASES)
+        assert kernels == (
+            ["aot_conv2d_f32_gemm"] * n_conv
+            + ["aot_depthwise_conv2d_f32_vec"] * len(DW_VEC_CASES)
+            + ["aot_fully_connected_f32_gemm"] * len(FC_CASES)
+        )
     assert _check(tmp_path, path) <= 1.0
 
 

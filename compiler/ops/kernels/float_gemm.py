@@ -1,9 +1,13 @@
-"""The float32 CONV_2D, DEPTHWISE_CONV_2D (one input channel) and FULLY_CONNECTED kernels of the cores with an FPU:
-a GEMM of two pixels (or batch rows) times a block of output channels (crt/src/kernels/gemm_f32_tile.h), 8
-channels per block on Helium (MVE-F: VFMA.F32 by a scalar tap), 4 on the Cortex-M4F/M7/M33 (VLDM, VFMA.F32), the
-weights stored tap-major per block ([K][block], the last block zero-padded).  Every output is the portable kernel's
-sum in the portable kernel's order, each step a fused multiply-add (one rounding per tap instead of two); the
-portable kernels remain for grouped convolutions and the host."""
+"""The float32 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED kernels of the cores with an FPU.
+
+Convolutions, depthwise layers of one input channel and fully connected layers run as a GEMM of two pixels (or
+batch rows) times a block of output channels (crt/src/kernels/gemm_f32_tile.h): 8 channels per block on Helium
+(MVE-F: VFMA.F32 by a scalar tap), 4 on the Cortex-M4F/M7/M33 (VLDM, VFMA.F32), the weights stored tap-major per
+block ([K][block], the last block zero-padded).  Other depthwise layers of depth multiplier 1 take
+aot_depthwise_conv2d_f32_vec (pairs of pixels times 4 channels, the model's own filter layout).  Every output is
+the portable kernel's sum in the portable kernel's order, each step a fused multiply-add (one rounding per tap
+instead of two); the portable kernels remain for grouped convolutions, other depth multipliers and the host.  The
+module is named for the GEMM, which most of the work of a float network runs through."""
 
 from dataclasses import replace
 
@@ -49,6 +53,20 @@ def _emit_conv(op, ctx) -> list:
     return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])]
 
 
+def _mult1(op, p, a):
+    return p["mult_depth"] == 1
+
+
+def _emit_dw(op, ctx) -> list:
+    p = op.params
+    args = conv_args(op, ctx, p["ic"], (op.input(1).data, "float"), (p["bias"], "float"))
+    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])]
+
+
+def _dw_headers(op) -> list:
+    return ["aot/kernels/depthwise_conv2d.h"]
+
+
 def _emit_fc(op, ctx) -> list:
     p = op.params
     block = BLOCK[op.kernel_impl.family]
@@ -74,6 +92,8 @@ def _conv_headers(op) -> list:
 
 _CONV = Kernel("aot_conv2d_f32_gemm", "fpu", emit=_emit_conv, headers=_conv_headers)
 CONV_MVE, CONV_FPU = replace(_CONV, family="mve"), _CONV
+_DW = Kernel("aot_depthwise_conv2d_f32_vec", "fpu", serves=_mult1, emit=_emit_dw, headers=_dw_headers)
+DW_MVE, DW_FPU = replace(_DW, family="mve"), _DW
 _FC = Kernel("aot_fully_connected_f32_gemm", "fpu", emit=_emit_fc)
 FC_MVE, FC_FPU = replace(_FC, family="mve"), _FC
 
@@ -92,6 +112,8 @@ TABLE = {
         # One input channel: every output channel is an ordinary convolution of it (filter as [oc, kh * kw]).
         replace(CONV_MVE, serves=_ic1),
         replace(CONV_FPU, serves=_ic1),
+        DW_MVE,
+        DW_FPU,
         DW_PORTABLE,
     ),
     ("FULLY_CONNECTED", "float32"): (FC_MVE, FC_FPU, FC_PORTABLE),

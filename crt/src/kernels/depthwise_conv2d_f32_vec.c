@@ -1,0 +1,108 @@
+/* Fast float32 depthwise convolution, depth multiplier 1: pairs of output pixels of a row times 4 channels, one
+ * filter tap at a time (its 4 weights loaded once for both pixels), the taps outside the image skipped as the
+ * reference kernel skips them.  Each output is the reference kernel's sum in its (fy, fx) order, each step a fused
+ * multiply-add: Helium's VFMA.F32 on 4 channels (MVE-F intrinsics), elsewhere fmaf (VFMA.F32 on an FPU with
+ * fused multiply-add, correctly rounded in C on the host), so every build gives the same bits. */
+#include "aot_sched.h"
+
+#include <math.h>
+
+#include "aot/kernels/depthwise_conv2d.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#include <arm_mve.h>
+#define AOT_DW_F32_MVE 1
+#endif
+
+/* 4 channels of one or two pixels: acc0, acc1 += the window taps of input columns x0, x1 (row y0 of the window's
+ * top), channels c..c+3 (n < 4: the first n only). */
+static void aot_dw_f32_quad(const float* in_b, int32_t in_h, int32_t in_w, int32_t ch, const float* w, int32_t filter_h,
+                            int32_t filter_w, int32_t dilation_h, int32_t dilation_w, int32_t y0, int32_t x0,
+                            int32_t x1, int32_t pair, int32_t n, float* acc)
+{
+    int32_t fy, fx, j;
+#if defined(AOT_DW_F32_MVE)
+    const mve_pred16_t p = vctp32q((uint32_t)n);
+    float32x4_t s0 = vdupq_n_f32(0.0f), s1 = vdupq_n_f32(0.0f);
+#else
+    float s0[4] = {0.0f, 0.0f, 0.0f, 0.0f}, s1[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#endif
+    for (fy = 0; fy < filter_h; fy++) {
+        const int32_t iy = y0 + dilation_h * fy;
+        if (iy < 0 || iy >= in_h) {
+            continue;
+        }
+        for (fx = 0; fx < filter_w; fx++) {
+            const int32_t ix0 = x0 + dilation_w * fx, ix1 = x1 + dilation_w * fx;
+            const int32_t u0 = ix0 >= 0 && ix0 < in_w, u1 = pair && ix1 >= 0 && ix1 < in_w;
+            const float* wt = w + (fy * filter_w + fx) * ch;
+            const float* a0 = in_b + (iy * in_w + ix0) * ch;
+            const float* a1 = in_b + (iy * in_w + ix1) * ch;
+#if defined(AOT_DW_F32_MVE)
+            const float32x4_t wv = vldrwq_z_f32(wt, p);
+            if (u0) {
+                s0 = vfmaq_m_f32(s0, vldrwq_z_f32(a0, p), wv, p);
+            }
+            if (u1) {
+                s1 = vfmaq_m_f32(s1, vldrwq_z_f32(a1, p), wv, p);
+            }
+#else
+            for (j = 0; j < n; j++) {
+                if (u0) {
+                    s0[j] = fmaf(a0[j], wt[j], s0[j]);
+                }
+                if (u1) {
+                    s1[j] = fmaf(a1[j], wt[j], s1[j]);
+                }
+            }
+#endif
+        }
+    }
+#if defined(AOT_DW_F32_MVE)
+    (void)j;
+    vstrwq_f32(acc, s0);
+    vstrwq_f32(acc + 4, s1);
+#else
+    for (j = 0; j < 4; j++) {
+        acc[j] = s0[j];
+        acc[4 + j] = s1[j];
+    }
+#endif
+}
+
+void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                  const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
+                                  float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                                  int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                                  float act_min, float act_max)
+{
+    int32_t b, oy, ox, c, r, j;
+    for (b = 0; b < batches; b++) {
+        const float* in_b = input + b * in_h * in_w * in_c;
+        for (oy = 0; oy < out_h; oy++) {
+            const int32_t y0 = oy * stride_h - pad_top;
+            for (ox = 0; ox < out_w; ox += 2) {
+                const int32_t pair = ox + 1 < out_w;
+                const int32_t x0 = ox * stride_w - pad_left;
+                float* out = output + ((b * out_h + oy) * out_w + ox) * in_c;
+                for (c = 0; c < in_c; c += 4) {
+                    float acc[8];
+                    const int32_t n = in_c - c < 4 ? in_c - c : 4;
+                    aot_dw_f32_quad(in_b + c, in_h, in_w, in_c, filter + c, filter_h, filter_w, dilation_h, dilation_w,
+                                    y0, x0, x0 + stride_w, pair, n, acc);
+                    for (r = 0; r <= pair; r++) {
+                        for (j = 0; j < n; j++) {
+                            float v = acc[4 * r + j];
+                            if (bias != 0) {
+                                v += bias[c + j];
+                            }
+                            v = v < act_min ? act_min : v;
+                            v = v > act_max ? act_max : v;
+                            out[r * in_c + c + j] = v;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
