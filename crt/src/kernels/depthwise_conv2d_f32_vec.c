@@ -70,6 +70,78 @@ static void aot_dw_f32_quad(const float* in_b, int32_t in_h, int32_t in_w, int32
 #endif
 }
 
+/* Two pixels whose windows lie inside the image (x1 = x0 + step), 4 channels: acc0, acc1 = their window sums,
+ * the reference order, no bounds checks. */
+static void aot_dw_f32_inner4(const float* r0, int32_t step, int32_t ch, const float* w, int32_t filter_h,
+                              int32_t filter_w, int32_t row, int32_t dil, float* acc)
+{
+    int32_t fy, fx;
+#if defined(AOT_DW_F32_MVE)
+    float32x4_t s0 = vdupq_n_f32(0.0f), s1 = vdupq_n_f32(0.0f);
+    for (fy = 0; fy < filter_h; fy++, r0 += row) {
+        const float* a = r0;
+        for (fx = 0; fx < filter_w; fx++, a += dil, w += ch) {
+            const float32x4_t wv = vld1q_f32(w);
+            s0 = vfmaq_f32(s0, vld1q_f32(a), wv);
+            s1 = vfmaq_f32(s1, vld1q_f32(a + step), wv);
+        }
+    }
+    vst1q_f32(acc, s0);
+    vst1q_f32(acc + 4, s1);
+#elif defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA)
+    /* s0-s7 the sums, s8-s11 the weights, s12-s15 and s16-s19 the two pixels' inputs: VLDM per 4 values. */
+    const int32_t dil_b = dil * 4, ch_b = ch * 4, row_b = (row - filter_w * dil) * 4;
+    const float* a1 = r0 + step;
+    __asm__ volatile(
+        "vldm %[acc], {s0-s7}\n\t"
+        "mov r12, %[fh]\n"
+        "1:\n\t"
+        "mov lr, %[fw]\n"
+        "2:\n\t"
+        "vldm %[w], {s8-s11}\n\t"
+        "vldm %[a0], {s12-s15}\n\t"
+        "vldm %[a1], {s16-s19}\n\t"
+        "add %[w], %[w], %[chb]\n\t"
+        "add %[a0], %[a0], %[dilb]\n\t"
+        "add %[a1], %[a1], %[dilb]\n\t"
+        "vfma.f32 s0, s12, s8\n\t"
+        "vfma.f32 s1, s13, s9\n\t"
+        "vfma.f32 s2, s14, s10\n\t"
+        "vfma.f32 s3, s15, s11\n\t"
+        "vfma.f32 s4, s16, s8\n\t"
+        "vfma.f32 s5, s17, s9\n\t"
+        "vfma.f32 s6, s18, s10\n\t"
+        "vfma.f32 s7, s19, s11\n\t"
+        "subs lr, lr, #1\n\t"
+        "bne 2b\n\t"
+        "add %[a0], %[a0], %[rowb]\n\t"
+        "add %[a1], %[a1], %[rowb]\n\t"
+        "subs r12, r12, #1\n\t"
+        "bne 1b\n\t"
+        "vstm %[acc], {s0-s7}"
+        : [a0] "+r"(r0), [a1] "+r"(a1), [w] "+r"(w)
+        : [acc] "r"(acc), [fh] "r"(filter_h), [fw] "r"(filter_w), [chb] "r"(ch_b), [dilb] "r"(dil_b), [rowb] "r"(row_b)
+        : "r12", "lr", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+          "s15", "s16", "s17", "s18", "s19", "memory", "cc");
+    (void)fy;
+    (void)fx;
+#else
+    int32_t j;
+    for (j = 0; j < 8; j++) {
+        acc[j] = 0.0f;
+    }
+    for (fy = 0; fy < filter_h; fy++, r0 += row) {
+        const float* a = r0;
+        for (fx = 0; fx < filter_w; fx++, a += dil, w += ch) {
+            for (j = 0; j < 4; j++) {
+                acc[j] = fmaf(a[j], w[j], acc[j]);
+                acc[4 + j] = fmaf(a[step + j], w[j], acc[4 + j]);
+            }
+        }
+    }
+#endif
+}
+
 void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                                   const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
                                   float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
@@ -85,11 +157,18 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                 const int32_t pair = ox + 1 < out_w;
                 const int32_t x0 = ox * stride_w - pad_left;
                 float* out = output + ((b * out_h + oy) * out_w + ox) * in_c;
+                const int32_t inside = pair && y0 >= 0 && y0 + dilation_h * (filter_h - 1) < in_h && x0 >= 0 &&
+                                       x0 + stride_w + dilation_w * (filter_w - 1) < in_w;
                 for (c = 0; c < in_c; c += 4) {
-                    float acc[8];
+                    float acc[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
                     const int32_t n = in_c - c < 4 ? in_c - c : 4;
-                    aot_dw_f32_quad(in_b + c, in_h, in_w, in_c, filter + c, filter_h, filter_w, dilation_h, dilation_w,
-                                    y0, x0, x0 + stride_w, pair, n, acc);
+                    if (inside && n == 4) {
+                        aot_dw_f32_inner4(in_b + (y0 * in_w + x0) * in_c + c, stride_w * in_c, in_c, filter + c,
+                                          filter_h, filter_w, dilation_h * in_w * in_c, dilation_w * in_c, acc);
+                    } else {
+                        aot_dw_f32_quad(in_b + c, in_h, in_w, in_c, filter + c, filter_h, filter_w, dilation_h,
+                                        dilation_w, y0, x0, x0 + stride_w, pair, n, acc);
+                    }
                     for (r = 0; r <= pair; r++) {
                         for (j = 0; j < n; j++) {
                             float v = acc[4 * r + j];
