@@ -45,12 +45,28 @@ def _conv_rows(op) -> np.ndarray:
     return filt.reshape(filt.shape[0], -1)
 
 
+# A filter row shorter than this (filter_w * in_c taps) is gathered whole into scratch with the rest of its
+# window: one pass of the tile instead of filter_h (or, at the edges, filter_h * filter_w) short ones.
+SHORT_RUN = 16
+
+
+def _gathers(op) -> bool:
+    p = op.params
+    return p["kw"] * p["ic"] < SHORT_RUN and p["kh"] * p["kw"] > 1
+
+
+def _conv_scratch(op) -> int:
+    p = op.params
+    return 2 * p["kh"] * p["kw"] * p["ic"] * 4 if _gathers(op) else 0
+
+
 def _emit_conv(op, ctx) -> list:
     p = op.params
     block = BLOCK[op.kernel_impl.family]
     filt = (blocked(_conv_rows(op), block), "float")
     args = conv_args(op, ctx, p["ic"], filt, (p["bias"], "float"), kd=block, out_c=op.output.shape[3])
-    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])]
+    scratch = ctx.scratch(op, "float") if _gathers(op) else "(float*)0"
+    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1]), scratch])]
 
 
 def _mult1(op, p, a):
@@ -90,7 +106,7 @@ def _conv_headers(op) -> list:
     return ["aot/kernels/conv2d.h"]
 
 
-_CONV = Kernel("aot_conv2d_f32_gemm", "fpu", emit=_emit_conv, headers=_conv_headers)
+_CONV = Kernel("aot_conv2d_f32_gemm", "fpu", emit=_emit_conv, headers=_conv_headers, scratch=_conv_scratch)
 CONV_MVE, CONV_FPU = replace(_CONV, family="mve"), _CONV
 _DW = Kernel("aot_depthwise_conv2d_f32_vec", "fpu", serves=_mult1, emit=_emit_dw, headers=_dw_headers)
 DW_MVE, DW_FPU = replace(_DW, family="mve"), _DW

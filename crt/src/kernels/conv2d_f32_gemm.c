@@ -1,6 +1,8 @@
 /* Fast float32 2-D convolution (groups of one): pairs of output pixels times blocks of output channels through the
  * GEMM tile of gemm_f32_tile.h (Helium, the FPU's VFMA, or C), the windows read in place one filter row (or, at the
- * image's edges, one tap's channels) at a time: no scratch. */
+ * image's edges, one tap's channels) at a time; a layer whose filter rows are short (filter_w * in_c < 16 taps,
+ * e.g. a first layer on 1 or 3 channels, where the loop's set-up would outweigh its taps) passes scratch of 2 * K
+ * floats, into which both windows are gathered whole. */
 #include "aot_sched.h"
 
 #include "aot/kernels/conv2d.h"
@@ -37,12 +39,14 @@ static void aot_conv_f32_pair(const float* in_b, int32_t in_h, int32_t in_w, int
     const int32_t run = filter_w * in_c;
     const int32_t whole0 = dilation_w == 1 && x0 >= 0 && x0 + filter_w <= in_w;
     const int32_t whole1 = dilation_w == 1 && x1 >= 0 && x1 + filter_w <= in_w;
-    int32_t fy, fx;
+    const float* init = aot_f32_zeros; /* acc once a tap has been summed */
+    int32_t fy, fx, j;
     for (fy = 0; fy < filter_h; fy++, w += run * block) {
         const int32_t iy0 = y0 + dilation_h * fy, iy1 = y1 + dilation_h * fy;
         const int32_t v0 = iy0 >= 0 && iy0 < in_h, v1 = iy1 >= 0 && iy1 < in_h;
         if (v0 && v1 && whole0 && whole1) {
-            aot_f32_tile(in_b + (iy0 * in_w + x0) * in_c, in_b + (iy1 * in_w + x1) * in_c, w, run, block, acc);
+            aot_f32_tile(in_b + (iy0 * in_w + x0) * in_c, in_b + (iy1 * in_w + x1) * in_c, w, run, block, init, acc);
+            init = acc;
             continue;
         }
         for (fx = 0; fx < filter_w; fx++) {
@@ -51,12 +55,43 @@ static void aot_conv_f32_pair(const float* in_b, int32_t in_h, int32_t in_w, int
             const float* a0 = in_b + (iy0 * in_w + ix0) * in_c;
             const float* a1 = in_b + (iy1 * in_w + ix1) * in_c;
             const float* wt = w + fx * in_c * block;
+            if (init != acc && (u0 || u1)) {
+                for (j = 0; j < 2 * block; j++) {
+                    acc[j] = 0.0f;
+                }
+                init = acc;
+            }
             if (u0 && u1) {
-                aot_f32_tile(a0, a1, wt, in_c, block, acc);
+                aot_f32_tile(a0, a1, wt, in_c, block, acc, acc);
             } else if (u0) {
                 aot_f32_row_c(a0, wt, in_c, block, acc);
             } else if (u1) {
                 aot_f32_row_c(a1, wt, in_c, block, acc + block);
+            }
+        }
+    }
+    if (init != acc) { /* no tap inside the image */
+        for (j = 0; j < 2 * block; j++) {
+            acc[j] = 0.0f;
+        }
+    }
+}
+
+/* Pixel (y, x)'s window as a row of K taps in (fy, fx, ic) order, zeros for the taps outside the image (each adds
+ * a zero product: the sum the reference kernel gets by skipping them). */
+static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, int32_t filter_h,
+                                int32_t filter_w, int32_t dilation_h, int32_t dilation_w, int32_t y, int32_t x,
+                                float* row)
+{
+    int32_t fy, fx, i;
+    for (fy = 0; fy < filter_h; fy++) {
+        const int32_t iy = y + dilation_h * fy;
+        for (fx = 0; fx < filter_w; fx++, row += in_c) {
+            const int32_t ix = x + dilation_w * fx;
+            const float* a = in_b + (iy * in_w + ix) * in_c;
+            const int32_t inside = iy >= 0 && iy < in_h && ix >= 0 && ix < in_w;
+            for (i = 0; i < in_c; i++) {
+                row[i] = inside ? a[i] : 0.0f;
             }
         }
     }
@@ -66,7 +101,7 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
                          const float* filter, int32_t filter_h, int32_t filter_w, int32_t block, const float* bias,
                          float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
                          int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left, float act_min,
-                         float act_max)
+                         float act_max, float* scratch)
 {
     const int32_t k = filter_h * filter_w * in_c, pixels = out_h * out_w;
     int32_t b, px, c, y0, x0, y1, x1;
@@ -78,11 +113,21 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
             const float* w = filter;
             aot_conv_f32_origin(px, out_w, stride_h, stride_w, pad_top, pad_left, &y0, &x0);
             aot_conv_f32_origin(px + rows - 1, out_w, stride_h, stride_w, pad_top, pad_left, &y1, &x1);
+            if (scratch != 0) {
+                aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y0, x0,
+                                    scratch);
+                aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y1, x1,
+                                    scratch + k);
+            }
             for (c = 0; c < out_c; c += block) {
-                float acc[2 * AOT_F32_MAX_BLOCK] = {0.0f};
+                float acc[2 * AOT_F32_MAX_BLOCK];
                 const int32_t count = out_c - c < block ? out_c - c : block;
-                aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0, x0,
-                                  y1, x1, acc);
+                if (scratch != 0) {
+                    aot_f32_tile(scratch, scratch + k, w, k, block, aot_f32_zeros, acc);
+                } else {
+                    aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0,
+                                      x0, y1, x1, acc);
+                }
                 aot_f32_tile_store(acc, block, bias == 0 ? 0 : bias + c, count, rows, out_b + px * out_c + c,
                                    out_b + (px + rows - 1) * out_c + c, act_min, act_max);
                 w += k * block;

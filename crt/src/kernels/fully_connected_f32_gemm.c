@@ -16,9 +16,9 @@ void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t a
         const float* a1 = rows == 2 ? a0 + accum_depth : a0;
         const float* w = filter;
         for (o = 0; o < out_depth; o += block) {
-            float acc[2 * AOT_F32_MAX_BLOCK] = {0.0f};
+            float acc[2 * AOT_F32_MAX_BLOCK];
             const int32_t count = out_depth - o < block ? out_depth - o : block;
-            aot_f32_tile(a0, a1, w, accum_depth, block, acc);
+            aot_f32_tile(a0, a1, w, accum_depth, block, aot_f32_zeros, acc);
             aot_f32_tile_store(acc, block, bias == 0 ? 0 : bias + o, count, rows, output + b * out_depth + o,
                                output + (b + rows - 1) * out_depth + o, act_min, act_max);
             w += accum_depth * block;

@@ -34,10 +34,17 @@
 /* The widest block: the sums of a tile take 2 * AOT_F32_MAX_BLOCK floats. */
 #define AOT_F32_MAX_BLOCK 8
 
+/* The sums a tile starts from when it is the first of its outputs. */
+static const float aot_f32_zeros[2 * AOT_F32_MAX_BLOCK] = {0.0f};
+
 /* The C form of the tile, any block width: what the loops below compute. */
-static void aot_f32_tile_c(const float* a0, const float* a1, const float* w, int32_t n, int32_t block, float* acc)
+static void aot_f32_tile_c(const float* a0, const float* a1, const float* w, int32_t n, int32_t block,
+                           const float* init, float* acc)
 {
     int32_t k, j;
+    for (j = 0; j < 2 * block; j++) {
+        acc[j] = init[j];
+    }
     for (k = 0; k < n; k++) {
         for (j = 0; j < block; j++) {
             acc[j] = fmaf(a0[k], w[j], acc[j]);
@@ -47,18 +54,20 @@ static void aot_f32_tile_c(const float* a0, const float* a1, const float* w, int
     }
 }
 
-/* acc[r * block + j] += sum over k < n of a_r[k] * w[k * block + j], r = 0, 1, one tap after the other. */
-static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32_t n, int32_t block, float* acc)
+/* acc[r * block + j] = init[r * block + j] + the sum over k < n of a_r[k] * w[k * block + j], r = 0, 1, one tap
+ * after the other (init: aot_f32_zeros, or acc to go on summing). */
+static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32_t n, int32_t block, const float* init,
+                         float* acc)
 {
     if (block != AOT_F32_NATIVE_BLOCK) {
-        aot_f32_tile_c(a0, a1, w, n, block, acc);
+        aot_f32_tile_c(a0, a1, w, n, block, init, acc);
         return;
     }
     {
 #if defined(AOT_F32_VFP)
         /* s0-s7: the 8 sums; s8-s11, s12-s15: 4 taps of each row; s16-s31: their 16 weights. */
         int32_t quads = n >> 2, rest = n & 3;
-        __asm__ volatile("vldm %[acc], {s0-s7}\n\t"
+        __asm__ volatile("vldm %[init], {s0-s7}\n\t"
                          "cmp %[q], #0\n\t"
                          "beq 2f\n"
                          "1:\n\t"
@@ -119,7 +128,7 @@ static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32
                          "4:\n\t"
                          "vstm %[acc], {s0-s7}"
                          : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [q] "+r"(quads), [r] "+r"(rest)
-                         : [acc] "r"(acc)
+                         : [acc] "r"(acc), [init] "r"(init)
                          : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13",
                            "s14", "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26",
                            "s27", "s28", "s29", "s30", "s31", "memory", "cc");
@@ -127,10 +136,10 @@ static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32
         /* q0, q1: row 0's 8 sums; q2, q3: row 1's; q4-q7: the weights of two taps; scalar taps in core registers. */
         int32_t pairs = n >> 1, rest = n & 1;
         uint32_t x0, x1, y0, y1;
-        __asm__ volatile("vldrw.32 q0, [%[acc]]\n\t"
-                         "vldrw.32 q1, [%[acc], #16]\n\t"
-                         "vldrw.32 q2, [%[acc], #32]\n\t"
-                         "vldrw.32 q3, [%[acc], #48]\n\t"
+        __asm__ volatile("vldrw.32 q0, [%[init]]\n\t"
+                         "vldrw.32 q1, [%[init], #16]\n\t"
+                         "vldrw.32 q2, [%[init], #32]\n\t"
+                         "vldrw.32 q3, [%[init], #48]\n\t"
                          "cmp %[p], #0\n\t"
                          "beq 2f\n"
                          "1:\n\t"
@@ -169,7 +178,7 @@ static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32
                          "vstrw.32 q3, [%[acc], #48]"
                          : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [p] "+r"(pairs), [x0] "=&r"(x0), [x1] "=&r"(x1),
                            [y0] "=&r"(y0), [y1] "=&r"(y1)
-                         : [acc] "r"(acc), [r] "r"(rest)
+                         : [acc] "r"(acc), [init] "r"(init), [r] "r"(rest)
                          : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 #endif
     }
