@@ -45,6 +45,16 @@ def has_mve(target: str) -> bool:
     return target in MVE_TARGETS
 
 
+# Cores with a single-precision FPU with fused multiply-add (FPv4-SP, FPv5; the Cortex-M55's MVE-F as well): the
+# float32 convolutions and fully connected layers use the GEMM kernels of ops/kernels/float_gemm.py.  The toolchain
+# builds these cores hard-float (toolchains/cores.bzl).
+FPU_TARGETS = ("cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55")
+
+
+def has_fpu(target: str) -> bool:
+    return target in FPU_TARGETS
+
+
 # Cores without the DSP extension: their int8 convolution, depthwise and fully connected layers become
 # shape-specialized functions in the generated code (ops/common/specialize.py) instead of calls of the generic CRT
 # kernels with run-time shapes.

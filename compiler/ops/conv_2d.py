@@ -42,7 +42,7 @@ class Conv2D(OpLowering):
             select(op, p, prepare_int8_conv(op, p, filt.data.reshape(oc, -1), act, unpadded, in_c=p["ic"]))
         else:
             p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
-            op.kernel = "aot_conv2d_f32"
+            select(op, p, Layer())
         op.params = p
 
     def inplace_input(self, op):

@@ -49,7 +49,7 @@ class DepthwiseConv2D(OpLowering):
             select(op, p, prepare_int8_conv(op, p, filt.data.reshape(kh * kw, oc).T, act, unpadded, in_c=1))
         else:
             p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
-            op.kernel = "aot_depthwise_conv2d_f32"
+            select(op, p, Layer())
         op.params = p
 
     def inplace_input(self, op):

@@ -95,7 +95,7 @@ class FullyConnected(OpLowering):
             )
         else:
             p.update(act=activation_range_f32(act), bias=None if bias is None else bias.data.astype(np.float32))
-            op.kernel = "aot_fully_connected_f32"
+            select(op, p, Layer())
         op.params = p
 
     def emit(self, op, ctx):

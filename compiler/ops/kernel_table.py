@@ -1,13 +1,14 @@
-"""The kernel table: which kernel runs each int8/int16 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-TRANSPOSE_CONV layer (and AVERAGE_POOL_2D, RESIZE, ARG_MAX / ARG_MIN, the int8 element-wise binary ops, the table
-lookups of int8 unary ops), decided in one place (the TVM "strategy" idea: implementations chosen by priority).
+"""The kernel table: which kernel runs each int8/int16/float32 CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
+int8/int16 TRANSPOSE_CONV layer (and AVERAGE_POOL_2D, RESIZE, ARG_MAX / ARG_MIN, the int8 element-wise binary ops,
+the table lookups of int8 unary ops), decided in one place (the TVM "strategy" idea: implementations chosen by
+priority).
 
 A kernel is a Kernel value (ops/common/kernel.py), one per CRT kernel as TFLite Micro has one registration struct
 per kernel; the kernels live in ops/kernels/, one module per op family, each with the TABLE of its ops.  For each
 (op kind, dtype) the table lists candidate kernels, best first, each tagged with the core family that has it (mve:
-Helium, Cortex-M55; dsp: the DSP extension; specialized: shape-specialized bodies, Cortex-M0/M3; portable: every
-core).  A target has an ordered tuple of families (FAMILIES).  `select` walks the candidates of the target's
-families in order; each candidate has
+Helium, Cortex-M55; dsp: the DSP extension; fpu: a single-precision FPU with fused multiply-add, for the float32
+layers; specialized: shape-specialized bodies, Cortex-M0/M3; portable: every core).  A target has an ordered
+tuple of families (FAMILIES).  `select` walks the candidates of the target's families in order; each candidate has
   - `serves`: whether the layer is of the form the kernel is written for at all (e.g. one input channel for the
     GEMM form of a depthwise layer); a kernel that does not serve a layer is skipped silently;
   - `when`: a structural condition, None when it holds, else a short reason ("K < 4", "grouped convolution");
@@ -32,7 +33,7 @@ This module imports the kernels and ops/common only, no lowering: the lowerings 
 from typing import Optional
 
 from ..errors import UnsupportedError
-from ..targets import TARGETS, has_dsp, has_mve, specializes
+from ..targets import TARGETS, has_dsp, has_fpu, has_mve, specializes
 from .common.kernel import (  # noqa: F401 - the compile commands and tests take the options from here
     DEFAULT_OPTIONS,
     PACKED,
@@ -45,12 +46,28 @@ from .common.kernel import (  # noqa: F401 - the compile commands and tests take
     parse_specialize,
 )
 from .common.lut_s8 import offers_table
-from .kernels import arg_minmax, conv, elementwise, fully_connected, int16, lut, pooling, resize, transpose_conv
+from .kernels import (
+    arg_minmax,
+    conv,
+    elementwise,
+    float_gemm,
+    fully_connected,
+    int16,
+    lut,
+    pooling,
+    resize,
+    transpose_conv,
+)
 
 
 def _families(target: str) -> tuple:
     """The core families a target has, best first (compiler/targets.py says which core has which extension)."""
-    have = (("mve", has_mve(target)), ("dsp", has_dsp(target)), ("specialized", specializes(target)))
+    have = (
+        ("mve", has_mve(target)),
+        ("dsp", has_dsp(target)),
+        ("fpu", has_fpu(target)),
+        ("specialized", specializes(target)),
+    )
     return tuple(f for f, ok in have if ok) + ("portable",)
 
 
@@ -60,7 +77,18 @@ FAMILIES = {t: _families(t) for t in TARGETS}
 # (op kind, dtype) -> candidates, best first.  A family with no candidate for the op has no kernel of its own
 # for it (e.g. int8 RESIZE_BILINEAR on the DSP extension: the portable kernel).
 TABLE = {}
-for _family in (conv, fully_connected, pooling, transpose_conv, int16, resize, arg_minmax, lut, elementwise):
+for _family in (
+    conv,
+    fully_connected,
+    pooling,
+    transpose_conv,
+    int16,
+    resize,
+    arg_minmax,
+    lut,
+    elementwise,
+    float_gemm,
+):
     assert not set(TABLE) & set(_family.TABLE), f"{_family.__name__} lists an op another module lists"
     TABLE.update(_family.TABLE)
 

@@ -1,0 +1,136 @@
+"""The float32 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED kernels of the cores with an FPU.
+
+Convolutions, depthwise layers of one input channel and fully connected layers run as a GEMM of two pixels (or
+batch rows) times a block of output channels (crt/src/kernels/gemm_f32_tile.h): 8 channels per block on Helium
+(MVE-F: VFMA.F32 by a scalar tap), 4 on the Cortex-M4F/M7/M33 (VLDM, VFMA.F32), the weights stored tap-major per
+block ([K][block], the last block zero-padded).  Other depthwise layers of depth multiplier 1 take
+aot_depthwise_conv2d_f32_vec (pairs of pixels times 4 channels, the model's own filter layout).  Every output is
+the portable kernel's sum in the portable kernel's order, each step a fused multiply-add (one rounding per tap
+instead of two); the portable kernels remain for grouped convolutions, other depth multipliers and the host.  The
+module is named for the GEMM, which most of the work of a float network runs through."""
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..common.kernel import Kernel
+from ..common.conv import conv_args
+
+# Output channels per block: the width of the core's loop.
+BLOCK = {"mve": 8, "fpu": 4}
+
+
+def blocked(rows: np.ndarray, block: int) -> np.ndarray:
+    """[C, K] rows as ceil(C / block) blocks of [K][block] (channel c of a block at c % block), zero-padded."""
+    c, k = rows.shape
+    n = -(-c // block)
+    padded = np.zeros((n * block, k), np.float32)
+    padded[:c] = rows
+    return np.ascontiguousarray(padded.reshape(n, block, k).transpose(0, 2, 1))
+
+
+def _grouped(op, p, a):
+    return "grouped convolution" if p["ic"] != p["kd"] else None
+
+
+def _ic1(op, p, a):
+    return p["ic"] == 1
+
+
+def _conv_rows(op) -> np.ndarray:
+    """The filter as [C, K] rows in the (fy, fx, ic) order of the kernel's gathered windows."""
+    filt = op.input(1).data
+    if op.kind == "DEPTHWISE_CONV_2D":  # [1, kh, kw, oc], one input channel
+        return filt.reshape(-1, filt.shape[3]).T
+    return filt.reshape(filt.shape[0], -1)
+
+
+# A filter row shorter than this (filter_w * in_c taps) is gathered whole into scratch with the rest of its
+# window: one pass of the tile instead of filter_h (or, at the edges, filter_h * filter_w) short ones.
+SHORT_RUN = 16
+
+
+def _gathers(op) -> bool:
+    p = op.params
+    return p["kw"] * p["ic"] < SHORT_RUN and p["kh"] * p["kw"] > 1
+
+
+def _conv_scratch(op) -> int:
+    p = op.params
+    return 2 * p["kh"] * p["kw"] * p["ic"] * 4 if _gathers(op) else 0
+
+
+def _emit_conv(op, ctx) -> list:
+    p = op.params
+    block = BLOCK[op.kernel_impl.family]
+    filt = (blocked(_conv_rows(op), block), "float")
+    args = conv_args(op, ctx, p["ic"], filt, (p["bias"], "float"), kd=block, out_c=op.output.shape[3])
+    scratch = ctx.scratch(op, "float") if _gathers(op) else "(float*)0"
+    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1]), scratch])]
+
+
+def _mult1(op, p, a):
+    return p["mult_depth"] == 1
+
+
+def _emit_dw(op, ctx) -> list:
+    p = op.params
+    args = conv_args(op, ctx, p["ic"], (op.input(1).data, "float"), (p["bias"], "float"))
+    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])]
+
+
+def _dw_headers(op) -> list:
+    return ["aot/kernels/depthwise_conv2d.h"]
+
+
+def _emit_fc(op, ctx) -> list:
+    p = op.params
+    block = BLOCK[op.kernel_impl.family]
+    rows = op.input(1).data.reshape(p["units"], p["depth"])
+    args = [
+        ctx.ptr(op.input(0)),
+        p["batches"],
+        p["depth"],
+        ctx.weight(f"op{op.index}_weights", blocked(rows, block), "float"),
+        block,
+        ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"),
+        ctx.ptr(op.output),
+        p["units"],
+        ctx.f32(p["act"][0]),
+        ctx.f32(p["act"][1]),
+    ]
+    return [ctx.call(op.kernel, args)]
+
+
+def _conv_headers(op) -> list:
+    return ["aot/kernels/conv2d.h"]
+
+
+_CONV = Kernel("aot_conv2d_f32_gemm", "fpu", emit=_emit_conv, headers=_conv_headers, scratch=_conv_scratch)
+CONV_MVE, CONV_FPU = replace(_CONV, family="mve"), _CONV
+_DW = Kernel("aot_depthwise_conv2d_f32_vec", "fpu", serves=_mult1, emit=_emit_dw, headers=_dw_headers)
+DW_MVE, DW_FPU = replace(_DW, family="mve"), _DW
+_FC = Kernel("aot_fully_connected_f32_gemm", "fpu", emit=_emit_fc)
+FC_MVE, FC_FPU = replace(_FC, family="mve"), _FC
+
+# Called by the lowerings with the layer's own arguments.
+CONV_PORTABLE = Kernel("aot_conv2d_f32", "portable")
+DW_PORTABLE = Kernel("aot_depthwise_conv2d_f32", "portable")
+FC_PORTABLE = Kernel("aot_fully_connected_f32", "portable")
+
+TABLE = {
+    ("CONV_2D", "float32"): (
+        replace(CONV_MVE, when=_grouped),
+        replace(CONV_FPU, when=_grouped),
+        CONV_PORTABLE,
+    ),
+    ("DEPTHWISE_CONV_2D", "float32"): (
+        # One input channel: every output channel is an ordinary convolution of it (filter as [oc, kh * kw]).
+        replace(CONV_MVE, serves=_ic1),
+        replace(CONV_FPU, serves=_ic1),
+        DW_MVE,
+        DW_FPU,
+        DW_PORTABLE,
+    ),
+    ("FULLY_CONNECTED", "float32"): (FC_MVE, FC_FPU, FC_PORTABLE),
+}

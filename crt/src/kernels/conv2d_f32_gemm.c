@@ -1,0 +1,137 @@
+/* Fast float32 2-D convolution (groups of one): pairs of output pixels times blocks of output channels through the
+ * GEMM tile of gemm_f32_tile.h (Helium, the FPU's VFMA, or C), the windows read in place one filter row (or, at the
+ * image's edges, one tap's channels) at a time; a layer whose filter rows are short (filter_w * in_c < 16 taps,
+ * e.g. a first layer on 1 or 3 channels, where the loop's set-up would outweigh its taps) passes scratch of 2 * K
+ * floats, into which both windows are gathered whole. */
+#include "aot_sched.h"
+
+#include "aot/kernels/conv2d.h"
+#include "gemm_f32_tile.h"
+
+/* One row alone (a tap only one pixel of a pair has): acc[j] += a[k] * w[k * block + j], one tap after the other. */
+static void aot_f32_row_c(const float* a, const float* w, int32_t n, int32_t block, float* acc)
+{
+    int32_t k, j;
+    for (k = 0; k < n; k++) {
+        for (j = 0; j < block; j++) {
+            acc[j] = fmaf(a[k], w[j], acc[j]);
+        }
+        w += block;
+    }
+}
+
+/* Pixel px's window position: its top left tap's input row and column. */
+static void aot_conv_f32_origin(int32_t px, int32_t out_w, int32_t stride_h, int32_t stride_w, int32_t pad_top,
+                                int32_t pad_left, int32_t* y, int32_t* x)
+{
+    *y = (px / out_w) * stride_h - pad_top;
+    *x = (px % out_w) * stride_w - pad_left;
+}
+
+/* The sums of two pixels (at rows y0, y1, columns x0, x1) over one block: every tap inside the image, in the
+ * filter's (fy, fx, ic) order, as the reference kernel skips the others.  A filter row inside the image for both
+ * pixels is one run of filter_w * in_c taps (dilation 1); otherwise runs of in_c taps, a tap only one of the pixels
+ * has taken by that pixel alone. */
+static void aot_conv_f32_pair(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* w,
+                              int32_t filter_h, int32_t filter_w, int32_t block, int32_t dilation_h, int32_t dilation_w,
+                              int32_t y0, int32_t x0, int32_t y1, int32_t x1, float* acc)
+{
+    const int32_t run = filter_w * in_c;
+    const int32_t whole0 = dilation_w == 1 && x0 >= 0 && x0 + filter_w <= in_w;
+    const int32_t whole1 = dilation_w == 1 && x1 >= 0 && x1 + filter_w <= in_w;
+    const float* init = aot_f32_zeros; /* acc once a tap has been summed */
+    int32_t fy, fx, j;
+    for (fy = 0; fy < filter_h; fy++, w += run * block) {
+        const int32_t iy0 = y0 + dilation_h * fy, iy1 = y1 + dilation_h * fy;
+        const int32_t v0 = iy0 >= 0 && iy0 < in_h, v1 = iy1 >= 0 && iy1 < in_h;
+        if (v0 && v1 && whole0 && whole1) {
+            aot_f32_tile(in_b + (iy0 * in_w + x0) * in_c, in_b + (iy1 * in_w + x1) * in_c, w, run, block, init, acc);
+            init = acc;
+            continue;
+        }
+        for (fx = 0; fx < filter_w; fx++) {
+            const int32_t ix0 = x0 + dilation_w * fx, ix1 = x1 + dilation_w * fx;
+            const int32_t u0 = v0 && ix0 >= 0 && ix0 < in_w, u1 = v1 && ix1 >= 0 && ix1 < in_w;
+            const float* a0 = in_b + (iy0 * in_w + ix0) * in_c;
+            const float* a1 = in_b + (iy1 * in_w + ix1) * in_c;
+            const float* wt = w + fx * in_c * block;
+            if (init != acc && (u0 || u1)) {
+                for (j = 0; j < 2 * block; j++) {
+                    acc[j] = 0.0f;
+                }
+                init = acc;
+            }
+            if (u0 && u1) {
+                aot_f32_tile(a0, a1, wt, in_c, block, acc, acc);
+            } else if (u0) {
+                aot_f32_row_c(a0, wt, in_c, block, acc);
+            } else if (u1) {
+                aot_f32_row_c(a1, wt, in_c, block, acc + block);
+            }
+        }
+    }
+    if (init != acc) { /* no tap inside the image */
+        for (j = 0; j < 2 * block; j++) {
+            acc[j] = 0.0f;
+        }
+    }
+}
+
+/* Pixel (y, x)'s window as a row of K taps in (fy, fx, ic) order, zeros for the taps outside the image (each adds
+ * a zero product: the sum the reference kernel gets by skipping them). */
+static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, int32_t filter_h,
+                                int32_t filter_w, int32_t dilation_h, int32_t dilation_w, int32_t y, int32_t x,
+                                float* row)
+{
+    int32_t fy, fx, i;
+    for (fy = 0; fy < filter_h; fy++) {
+        const int32_t iy = y + dilation_h * fy;
+        for (fx = 0; fx < filter_w; fx++, row += in_c) {
+            const int32_t ix = x + dilation_w * fx;
+            const float* a = in_b + (iy * in_w + ix) * in_c;
+            const int32_t inside = iy >= 0 && iy < in_h && ix >= 0 && ix < in_w;
+            for (i = 0; i < in_c; i++) {
+                row[i] = inside ? a[i] : 0.0f;
+            }
+        }
+    }
+}
+
+void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                         const float* filter, int32_t filter_h, int32_t filter_w, int32_t block, const float* bias,
+                         float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                         int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left, float act_min,
+                         float act_max, float* scratch)
+{
+    const int32_t k = filter_h * filter_w * in_c, pixels = out_h * out_w;
+    int32_t b, px, c, y0, x0, y1, x1;
+    for (b = 0; b < batches; b++) {
+        const float* in_b = input + b * in_h * in_w * in_c;
+        float* out_b = output + b * pixels * out_c;
+        for (px = 0; px < pixels; px += 2) {
+            const int32_t rows = px + 1 < pixels ? 2 : 1;
+            const float* w = filter;
+            aot_conv_f32_origin(px, out_w, stride_h, stride_w, pad_top, pad_left, &y0, &x0);
+            aot_conv_f32_origin(px + rows - 1, out_w, stride_h, stride_w, pad_top, pad_left, &y1, &x1);
+            if (scratch != 0) {
+                aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y0, x0,
+                                    scratch);
+                aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y1, x1,
+                                    scratch + k);
+            }
+            for (c = 0; c < out_c; c += block) {
+                float acc[2 * AOT_F32_MAX_BLOCK];
+                const int32_t count = out_c - c < block ? out_c - c : block;
+                if (scratch != 0) {
+                    aot_f32_tile(scratch, scratch + k, w, k, block, aot_f32_zeros, acc);
+                } else {
+                    aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0,
+                                      x0, y1, x1, acc);
+                }
+                aot_f32_tile_store(acc, block, bias == 0 ? 0 : bias + c, count, rows, out_b + px * out_c + c,
+                                   out_b + (px + rows - 1) * out_c + c, act_min, act_max);
+                w += k * block;
+            }
+        }
+    }
+}

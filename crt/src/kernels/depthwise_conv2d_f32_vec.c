@@ -1,0 +1,243 @@
+/* Fast float32 depthwise convolution, depth multiplier 1: pairs of output pixels of a column times 4 channels, one
+ * filter tap at a time (its 4 weights loaded once for both pixels), over the rectangle of taps inside the image (the
+ * reference kernel skips the others); a channel count not a multiple of 4 ends with a predicated (MVE) or shorter
+ * group of taps checked one by one.  Each output is the reference kernel's sum in its (fy, fx) order, each step a fused
+ * multiply-add: Helium's VFMA.F32 on 4 channels (MVE-F intrinsics), elsewhere fmaf (VFMA.F32 on an FPU with
+ * fused multiply-add, correctly rounded in C on the host), so every build gives the same bits. */
+#include "aot_sched.h"
+
+#include <math.h>
+
+#include "aot/kernels/depthwise_conv2d.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#include <arm_mve.h>
+#define AOT_DW_F32_MVE 1
+#endif
+
+/* 4 channels of one or two pixels: acc0, acc1 += the window taps of input columns x0, x1 (row y0 of the window's
+ * top), channels c..c+3 (n < 4: the first n only). */
+static void aot_dw_f32_quad(const float* in_b, int32_t in_h, int32_t in_w, int32_t ch, const float* w, int32_t filter_h,
+                            int32_t filter_w, int32_t dilation_h, int32_t dilation_w, int32_t y0, int32_t x0,
+                            int32_t x1, int32_t pair, int32_t n, float* acc)
+{
+    int32_t fy, fx, j;
+#if defined(AOT_DW_F32_MVE)
+    const mve_pred16_t p = vctp32q((uint32_t)n);
+    float32x4_t s0 = vdupq_n_f32(0.0f), s1 = vdupq_n_f32(0.0f);
+#else
+    float s0[4] = {0.0f, 0.0f, 0.0f, 0.0f}, s1[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#endif
+    for (fy = 0; fy < filter_h; fy++) {
+        const int32_t iy = y0 + dilation_h * fy;
+        if (iy < 0 || iy >= in_h) {
+            continue;
+        }
+        for (fx = 0; fx < filter_w; fx++) {
+            const int32_t ix0 = x0 + dilation_w * fx, ix1 = x1 + dilation_w * fx;
+            const int32_t u0 = ix0 >= 0 && ix0 < in_w, u1 = pair && ix1 >= 0 && ix1 < in_w;
+            const float* wt = w + (fy * filter_w + fx) * ch;
+            const float* a0 = in_b + (iy * in_w + ix0) * ch;
+            const float* a1 = in_b + (iy * in_w + ix1) * ch;
+#if defined(AOT_DW_F32_MVE)
+            const float32x4_t wv = vldrwq_z_f32(wt, p);
+            if (u0) {
+                s0 = vfmaq_m_f32(s0, vldrwq_z_f32(a0, p), wv, p);
+            }
+            if (u1) {
+                s1 = vfmaq_m_f32(s1, vldrwq_z_f32(a1, p), wv, p);
+            }
+#else
+            for (j = 0; j < n; j++) {
+                if (u0) {
+                    s0[j] = fmaf(a0[j], wt[j], s0[j]);
+                }
+                if (u1) {
+                    s1[j] = fmaf(a1[j], wt[j], s1[j]);
+                }
+            }
+#endif
+        }
+    }
+#if defined(AOT_DW_F32_MVE)
+    (void)j;
+    vstrwq_f32(acc, s0);
+    vstrwq_f32(acc + 4, s1);
+#else
+    for (j = 0; j < 4; j++) {
+        acc[j] = s0[j];
+        acc[4 + j] = s1[j];
+    }
+#endif
+}
+
+/* The filter taps of a window inside the image along one axis: [lo, hi) for a window starting at `pos` of an axis
+ * of `size` with dilation `dil` and `taps` taps. */
+static void aot_dw_f32_range(int32_t pos, int32_t size, int32_t dil, int32_t taps, int32_t* lo, int32_t* hi)
+{
+    int32_t l = 0, h = taps;
+    while (l < taps && pos + dil * l < 0) {
+        l++;
+    }
+    while (h > l && pos + dil * (h - 1) >= size) {
+        h--;
+    }
+    *lo = l;
+    *hi = h;
+}
+
+/* Two pixels (a1 = a0 + step; step 0: one pixel) with the same taps inside the image, `rows` x `cols` of them, 4
+ * channels: acc[0..3], acc[4..7] += their sums, the reference order.  a0 and w at the first tap; along a row the
+ * input advances by `dil` floats and the weights by `ch`; rows by `row` floats of input and `wrow` of weights. */
+static void aot_dw_f32_rect4(const float* a0, int32_t step, const float* w, int32_t rows, int32_t cols, int32_t dil,
+                             int32_t ch, int32_t row, int32_t wrow, float* acc)
+{
+    int32_t fy, fx;
+#if defined(AOT_DW_F32_MVE)
+    float32x4_t s0 = vld1q_f32(acc), s1 = vld1q_f32(acc + 4);
+    for (fy = 0; fy < rows; fy++, a0 += row, w += wrow) {
+        const float* a = a0;
+        const float* wt = w;
+        for (fx = 0; fx < cols; fx++, a += dil, wt += ch) {
+            const float32x4_t wv = vld1q_f32(wt);
+            s0 = vfmaq_f32(s0, vld1q_f32(a), wv);
+            s1 = vfmaq_f32(s1, vld1q_f32(a + step), wv);
+        }
+    }
+    vst1q_f32(acc, s0);
+    vst1q_f32(acc + 4, s1);
+#elif defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA)
+    /* s0-s7 the sums, s8-s11 the weights, s12-s15 and s16-s19 the two pixels' inputs: VLDM per 4 values. */
+    const int32_t dil_b = dil * 4, ch_b = ch * 4, row_b = (row - cols * dil) * 4, wrow_b = (wrow - cols * ch) * 4;
+    const float* a1 = a0 + step;
+    (void)fy;
+    (void)fx;
+    if (rows <= 0 || cols <= 0) {
+        return;
+    }
+    __asm__ volatile(
+        "vldm %[acc], {s0-s7}\n"
+        "1:\n\t"
+        "mov lr, %[fw]\n"
+        "2:\n\t"
+        "vldm %[w], {s8-s11}\n\t"
+        "vldm %[a0], {s12-s15}\n\t"
+        "vldm %[a1], {s16-s19}\n\t"
+        "add %[w], %[w], %[chb]\n\t"
+        "add %[a0], %[a0], %[dilb]\n\t"
+        "add %[a1], %[a1], %[dilb]\n\t"
+        "vfma.f32 s0, s12, s8\n\t"
+        "vfma.f32 s1, s13, s9\n\t"
+        "vfma.f32 s2, s14, s10\n\t"
+        "vfma.f32 s3, s15, s11\n\t"
+        "vfma.f32 s4, s16, s8\n\t"
+        "vfma.f32 s5, s17, s9\n\t"
+        "vfma.f32 s6, s18, s10\n\t"
+        "vfma.f32 s7, s19, s11\n\t"
+        "subs lr, lr, #1\n\t"
+        "bne 2b\n\t"
+        "add %[a0], %[a0], %[rowb]\n\t"
+        "add %[a1], %[a1], %[rowb]\n\t"
+        "add %[w], %[w], %[wrowb]\n\t"
+        "subs %[fh], %[fh], #1\n\t"
+        "bne 1b\n\t"
+        "vstm %[acc], {s0-s7}"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [fh] "+r"(rows)
+        : [acc] "r"(acc), [fw] "r"(cols), [chb] "r"(ch_b), [dilb] "r"(dil_b), [rowb] "r"(row_b), [wrowb] "r"(wrow_b)
+        : "lr", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15",
+          "s16", "s17", "s18", "s19", "memory", "cc");
+#else
+    int32_t j;
+    for (fy = 0; fy < rows; fy++, a0 += row, w += wrow) {
+        const float* a = a0;
+        const float* wt = w;
+        for (fx = 0; fx < cols; fx++, a += dil, wt += ch) {
+            for (j = 0; j < 4; j++) {
+                acc[j] = fmaf(a[j], wt[j], acc[j]);
+                acc[4 + j] = fmaf(a[step + j], wt[j], acc[4 + j]);
+            }
+        }
+    }
+#endif
+}
+
+/* Channels c..c+n-1 of one or two outputs: the bias, the activation range. */
+static void aot_dw_f32_store(const float* acc, const float* bias, int32_t n, int32_t pixels, float* out0, float* out1,
+                             float act_min, float act_max)
+{
+    int32_t r, j;
+    for (r = 0; r < pixels; r++) {
+        float* o = r == 0 ? out0 : out1;
+        for (j = 0; j < n; j++) {
+            float v = acc[4 * r + j];
+            if (bias != 0) {
+                v += bias[j];
+            }
+            v = v < act_min ? act_min : v;
+            v = v > act_max ? act_max : v;
+            o[j] = v;
+        }
+    }
+}
+
+/* Output pixels are taken a column at a time, two rows together: both windows have the same taps inside the image
+ * along x, and along y too everywhere but at the image's top and bottom edges; a pair whose windows have the same
+ * taps is one rectangle of taps for both, other pixels one rectangle each. */
+void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                  const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
+                                  float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                                  int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                                  float act_min, float act_max)
+{
+    const int32_t row = dilation_h * in_w * in_c, wrow = filter_w * in_c, dil = dilation_w * in_c;
+    int32_t b, oy, ox, c, r;
+    for (b = 0; b < batches; b++) {
+        const float* in_b = input + b * in_h * in_w * in_c;
+        float* out_b = output + b * out_h * out_w * in_c;
+        for (ox = 0; ox < out_w; ox++) {
+            const int32_t x0 = ox * stride_w - pad_left;
+            int32_t xl, xh;
+            aot_dw_f32_range(x0, in_w, dilation_w, filter_w, &xl, &xh);
+            for (oy = 0; oy < out_h; oy += 2) {
+                const int32_t y0 = oy * stride_h - pad_top, pixels = oy + 1 < out_h ? 2 : 1;
+                int32_t yl0, yh0, yl1, yh1;
+                float* o0 = out_b + (oy * out_w + ox) * in_c;
+                float* o1 = o0 + (pixels - 1) * out_w * in_c;
+                aot_dw_f32_range(y0, in_h, dilation_h, filter_h, &yl0, &yh0);
+                aot_dw_f32_range(y0 + stride_h, in_h, dilation_h, filter_h, &yl1, &yh1);
+                for (c = 0; c < in_c; c += 4) {
+                    float acc[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+                    const int32_t n = in_c - c < 4 ? in_c - c : 4;
+                    if (n < 4) {
+                        for (r = 0; r < pixels; r++) {
+                            float part[8];
+                            aot_dw_f32_quad(in_b + c, in_h, in_w, in_c, filter + c, filter_h, filter_w, dilation_h,
+                                            dilation_w, y0 + r * stride_h, x0, 0, 0, n, part);
+                            acc[4 * r + 0] = part[0];
+                            acc[4 * r + 1] = part[1];
+                            acc[4 * r + 2] = part[2];
+                            acc[4 * r + 3] = part[3];
+                        }
+                    } else if (pixels == 2 && yl0 == yl1 && yh0 == yh1) {
+                        aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c,
+                                         stride_h * in_w * in_c, filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0,
+                                         xh - xl, dil, in_c, row, wrow, acc);
+                    } else {
+                        for (r = 0; r < pixels; r++) {
+                            const int32_t y = y0 + r * stride_h, yl = r ? yl1 : yl0, yh = r ? yh1 : yh0;
+                            float part[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+                            aot_dw_f32_rect4(in_b + ((y + dilation_h * yl) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
+                                             filter + (yl * filter_w + xl) * in_c + c, yh - yl, xh - xl, dil, in_c, row,
+                                             wrow, part);
+                            acc[4 * r + 0] = part[0];
+                            acc[4 * r + 1] = part[1];
+                            acc[4 * r + 2] = part[2];
+                            acc[4 * r + 3] = part[3];
+                        }
+                    }
+                    aot_dw_f32_store(acc, bias == 0 ? 0 : bias + c, n, pixels, o0 + c, o1 + c, act_min, act_max);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+"""The float32 GEMM kernels of the cores with an FPU (compiler/ops/kernels/float_gemm.py,
+crt/src/kernels/gemm_f32_tile.h), checked on the host.
+
+Compiling for the Cortex-M4 (blocks of 4 output channels) or the Cortex-M55 (blocks of 8) writes the weights in
+the kernels' layout; the host build runs the kernels' C loop (fmaf: correctly rounded, as VFMA.F32 is), so the
+layouts, window gathers, part blocks and odd rows are compared here with TFLite Micro, within the tolerance of
+`aotc testgen` (1e-5 relative + 1e-6), and with the portable kernels, whose sums are the same sums in the same
+order with one rounding more per tap.  The instructions themselves run under QEMU:
+//tests/models:float_gemm_test (mps2-an386, mps3-an547) and the float models of //tests/models.
+"""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+
+from compiler.commands.run_cmd import run_model  # noqa: E402
+from compiler.driver import compile_model, load_model  # noqa: E402
+from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
+from compiler.ops.kernels.float_gemm import blocked  # noqa: E402
+from tflite_builder import ModelBuilder  # noqa: E402
+
+needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
+
+RTOL, ATOL = 1e-5, 1e-6
+HERE = os.path.dirname(os.path.abspath(__file__))
+FLOAT_GEMM = os.path.join(HERE, "..", "models", "float_gemm.tflite")
+
+
+def _conv(b, rng, name, kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(1, 1), act=0, bias=True):
+    """A CONV_2D (filter [oc, kh, kw, ic]) or DEPTHWISE_CONV_2D (filter [1, kh, kw, oc]) of an input of its own."""
+    n, h, w, ic = in_shape
+    x = b.input(name + "_x", in_shape, "float32")
+    fshape = (oc, kh, kw, ic) if kind == "CONV_2D" else (1, kh, kw, oc)
+    wt = b.const(name + "_w", rng.uniform(-1, 1, fshape).astype(np.float32), "float32")
+    bt = b.const(name + "_b", rng.uniform(-1, 1, oc).astype(np.float32), "float32") if bias else None
+    eff_h, eff_w = (kh - 1) * dilation[0] + 1, (kw - 1) * dilation[1] + 1
+    if padding == 0:
+        oh, ow = -(-h // stride[0]), -(-w // stride[1])
+    else:
+        oh, ow = (h - eff_h) // stride[0] + 1, (w - eff_w) // stride[1] + 1
+    y = b.tensor(name + "_y", [n, oh, ow, oc], "float32")
+    opts = {
+        "padding": padding,
+        "strideH": stride[0],
+        "strideW": stride[1],
+        "fusedActivationFunction": act,
+        "dilationHFactor": dilation[0],
+        "dilationWFactor": dilation[1],
+    }
+    if kind == "DEPTHWISE_CONV_2D":
+        opts["depthMultiplier"] = oc // ic
+    b.op(kind, [x, wt, bt], y, opts)
+    b.output(y)
+
+
+def _fc(b, rng, name, depth, units, batches, act=0, bias=True):
+    x = b.input(name + "_x", [batches, depth], "float32")
+    w = b.const(name + "_w", rng.uniform(-1, 1, (units, depth)).astype(np.float32), "float32")
+    bt = b.const(name + "_b", rng.uniform(-1, 1, units).astype(np.float32), "float32") if bias else None
+    y = b.tensor(name + "_y", [batches, units], "float32")
+    b.op("FULLY_CONNECTED", [x, w, bt], y, {"fusedActivationFunction": act})
+    b.output(y)
+
+
+CONV_CASES = [
+    # in_shape, kh, kw, oc, stride, padding (0 SAME, 1 VALID), dilation, act
+    ((1, 6, 5, 8), 1, 1, 16, (1, 1), 1, (1, 1), 0),  # 1x1 in place, whole blocks, even pixels
+    ((1, 5, 5, 3), 3, 3, 7, (1, 1), 0, (1, 1), 1),  # SAME: gathers, K = 27 (a tail), a part block, odd pixels
+    ((2, 7, 6, 5), 3, 3, 12, (2, 2), 0, (1, 1), 3),  # batches, stride 2, RELU6
+    ((1, 12, 9, 1), 10, 4, 9, (2, 1), 0, (1, 1), 0),  # KWS's first layer's form: one input channel, no bias
+    ((1, 9, 9, 4), 3, 3, 5, (1, 1), 0, (2, 2), 2),  # dilation, RELU_N1_TO_1
+    ((1, 4, 7, 6), 1, 3, 4, (1, 1), 1, (1, 1), 0),  # a 1 x 3 filter read in place
+    ((1, 3, 3, 33), 1, 1, 3, (2, 2), 0, (1, 1), 0),  # strided 1x1, K = 33, fewer channels than a block
+]
+# Depthwise layers of one input channel (the GEMM form): in_shape, kh, kw, oc, stride, padding.
+DW_CASES = [((1, 13, 11, 1), 5, 4, 6, (2, 2), 0), ((1, 8, 7, 1), 3, 3, 9, (1, 1), 1)]
+# Depthwise layers of depth multiplier 1 (aot_depthwise_conv2d_f32_vec): in_shape, kh, kw, stride, padding,
+# dilation, act.  Odd widths (a last single pixel), channel counts not a multiple of 4 (a part quad).
+DW_VEC_CASES = [
+    ((1, 7, 5, 8), 3, 3, (1, 1), 0, (1, 1), 1),
+    ((2, 9, 8, 6), 3, 3, (2, 2), 0, (1, 1), 3),
+    ((1, 6, 7, 3), 5, 2, (1, 2), 1, (1, 1), 0),
+    ((1, 9, 9, 5), 3, 3, (1, 1), 0, (2, 2), 0),
+]
+# depth, units, batches, act (the last without bias)
+FC_CASES = [(64, 12, 1, 0), (27, 10, 3, 1), (5, 17, 2, 3), (1, 3, 4, 0)]
+
+
+def _layers_model(path) -> str:
+    """Every case above as a layer of its own input and output, in one model (one build per target)."""
+    rng = np.random.default_rng(28)
+    b = ModelBuilder()
+    for i, (in_shape, kh, kw, oc, stride, padding, dilation, act) in enumerate(CONV_CASES):
+        _conv(b, rng, f"conv{i}", "CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act, bias=i != 3)
+    for i, (in_shape, kh, kw, oc, stride, padding) in enumerate(DW_CASES):
+        _conv(b, rng, f"dw{i}", "DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding)
+    for i, (in_shape, kh, kw, stride, padding, dilation, act) in enumerate(DW_VEC_CASES):
+        _conv(b, rng, f"dwv{i}", "DEPTHWISE_CONV_2D", in_shape, kh, kw, in_shape[3], stride, padding, dilation, act)
+    for i, (depth, units, batches, act) in enumerate(FC_CASES):
+        _fc(b, rng, f"fc{i}", depth, units, batches, act, bias=i != len(FC_CASES) - 1)
+    return b.save(path)
+
+
+def _run(tmp_path, path, target, cases):
+    graph = load_model(path)
+    in_npz = tmp_path / f"inputs_{target}.npz"
+    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
+    return run_model(path, str(in_npz), None, target=target)
+
+
+def _check(tmp_path, path, count=3, seed=0):
+    """The GEMM kernels for the M4 and the M55 against TFLite Micro and against the portable kernels; returns the
+    largest difference from TFLite Micro relative to the tolerance."""
+    graph = load_model(path)
+    cases = random_inputs(graph, count, seed)
+    want = tflm_outputs(path, cases, len(graph.outputs))
+    portable = _run(tmp_path, path, "host", cases)
+    worst = 0.0
+    for target in ("cortex-m4", "cortex-m55"):
+        got = _run(tmp_path, path, target, cases)
+        for i, t in enumerate(graph.outputs):
+            for c in range(count):
+                g, w, p = got[t.name][c], want[c][i], portable[t.name][c]
+                np.testing.assert_allclose(g, w, rtol=RTOL, atol=ATOL, err_msg=f"{target} {t.name} case {c}")
+                np.testing.assert_allclose(g, p, rtol=RTOL, atol=ATOL, err_msg=f"{target} {t.name} vs portable")
+                worst = max(worst, float(np.max(np.abs(g - w) / (ATOL + RTOL * np.abs(w)))))
+    return worst
+
+
+@needs_tflm
+def test_layers(tmp_path):
+    """Convolutions, depthwise layers (of one input channel: the GEMM; of multiplier 1: the vectorized kernel) and
+    fully connected layers of every form the kernels
+    distinguish, within tolerance of TFLite Micro and of the portable kernels; each on the GEMM kernel."""
+    path = _layers_model(tmp_path / "layers.tflite")
+    for target in ("cortex-m4", "cortex-m55"):
+        kernels = [op["kernel"] for op in compile_model(path, "m", target).manifest["ops"]]
+        n_conv = len(CONV_CASES) + len(DW_CASES)
+        assert kernels == (
+            ["aot_conv2d_f32_gemm"] * n_conv
+            + ["aot_depthwise_conv2d_f32_vec"] * len(DW_VEC_CASES)
+            + ["aot_fully_connected_f32_gemm"] * len(FC_CASES)
+        )
+    assert _check(tmp_path, path) <= 1.0
+
+
+@needs_tflm
+def test_generated_model(tmp_path):
+    """The model of the QEMU test, within tolerance on the host too."""
+    assert _check(tmp_path, FLOAT_GEMM, count=4) <= 1.0
+
+
+def test_kernel_choice():
+    """The GEMM kernels on every core with an FPU, the portable ones on the host and the soft-float cores, and on
+    a grouped convolution (the GEMM takes groups of one)."""
+    path = FLOAT_GEMM
+    for target, want in (
+        ("host", False),
+        ("cortex-m3", False),
+        ("cortex-m4", True),
+        ("cortex-m7", True),
+        ("cortex-m33", True),
+        ("cortex-m55", True),
+    ):
+        kernels = [op["kernel"] or "" for op in compile_model(path, "m", target).manifest["ops"]]
+        assert any(k.endswith("_f32_gemm") for k in kernels) == want, (target, kernels)
+
+
+def test_blocked_layout():
+    rows = np.arange(3 * 5, dtype=np.float32).reshape(3, 5) + 1
+    got = blocked(rows, 2)
+    assert got.shape == (2, 5, 2)
+    assert got[0, :, 0].tolist() == rows[0].tolist() and got[0, :, 1].tolist() == rows[1].tolist()
+    assert got[1, :, 0].tolist() == rows[2].tolist() and not got[1, :, 1].any()

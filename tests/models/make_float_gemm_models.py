@@ -1,0 +1,107 @@
+"""Generates two float32 models (committed next to this script).
+
+float_gemm.tflite: the float32 model of the FPU / Helium GEMM kernels'
+QEMU test (tests/models/BUILD.bazel, on the Cortex-M4F and the Cortex-M55): a 3x3 SAME convolution of 3 input
+channels (K = 27: whole passes and a tail of taps; 7 output channels: a part block), a DEPTHWISE_CONV_2D with one
+input channel (the GEMM form), a strided 1x1 convolution with RELU6, a RESHAPE and a FULLY_CONNECTED of batch 3
+(a row pair and a single row) with RELU; 25 pixels per map (an odd last pixel).  Weights and biases seeded random.
+
+kws_float_gen.tflite (bench): the float32 DS-CNN of MLPerf Tiny's keyword spotting (the shared kws_ref_model's
+architecture; the field corpus's kws_ref_model_float32 is hybrid, int8 weights, and cannot be compiled): a 10x4
+stride-2 convolution to 64 channels, four depthwise 3x3 + pointwise 64 blocks, average pooling and a 12-way
+FULLY_CONNECTED with SOFTMAX, weights seeded random (He-scaled); 23 K parameters, so it fits the Cortex-M55 board
+that pretrainedResnet_large_float's 1.9 MB do not.
+
+Uses tests/compiler/tflite_builder.py (no TensorFlow):
+  .venv/bin/python tests/models/make_float_gemm_models.py
+"""
+
+import os
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "compiler"))
+
+from tflite_builder import ModelBuilder  # noqa: E402
+
+
+def _conv(b, rng, kind, x, in_c, kh, kw, oc, out_shape, stride=1, padding=0, act=0, name="c"):
+    fshape = (oc, kh, kw, in_c) if kind == "CONV_2D" else (1, kh, kw, oc)
+    w = b.const(name + "_w", rng.uniform(-0.5, 0.5, fshape).astype(np.float32), "float32")
+    bias = b.const(name + "_b", rng.uniform(-0.2, 0.2, oc).astype(np.float32), "float32")
+    y = b.tensor(name + "_y", out_shape, "float32")
+    opts = {"padding": padding, "strideH": stride, "strideW": stride, "fusedActivationFunction": act}
+    if kind == "DEPTHWISE_CONV_2D":
+        opts["depthMultiplier"] = oc // in_c
+    b.op(kind, [x, w, bias], y, opts)
+    return y
+
+
+def float_gemm() -> ModelBuilder:
+    rng = np.random.default_rng(2828)
+    b = ModelBuilder("float_gemm")
+    x = b.input("x", [1, 5, 5, 3], "float32")
+    c1 = _conv(b, rng, "CONV_2D", x, 3, 3, 3, 7, [1, 5, 5, 7], name="conv3x3")
+    # One channel of it through a depthwise layer of one input channel: slice-free, a 1x1 convolution picks it.
+    c2 = _conv(b, rng, "CONV_2D", c1, 7, 1, 1, 1, [1, 5, 5, 1], name="pick")
+    c3 = _conv(b, rng, "DEPTHWISE_CONV_2D", c2, 1, 3, 2, 6, [1, 5, 5, 6], name="dw_ic1")
+    c4 = _conv(b, rng, "CONV_2D", c3, 6, 1, 1, 9, [1, 3, 3, 9], stride=2, padding=0, act=3, name="conv1x1_s2")
+    flat = b.tensor("flat", [3, 27], "float32")
+    shape = b.const("shape", np.array([3, 27], np.int32), "int32")
+    b.op("RESHAPE", [c4, shape], flat, {"newShape": [3, 27]})
+    w = b.const("fc_w", rng.uniform(-0.5, 0.5, (10, 27)).astype(np.float32), "float32")
+    bias = b.const("fc_b", rng.uniform(-0.2, 0.2, 10).astype(np.float32), "float32")
+    y = b.tensor("y", [3, 10], "float32")
+    b.op("FULLY_CONNECTED", [flat, w, bias], y, {"fusedActivationFunction": 1})
+    b.output(y)
+    return b
+
+
+def kws_float() -> ModelBuilder:
+    rng = np.random.default_rng(4910)
+    b = ModelBuilder("kws_float_gen")
+
+    def conv(kind, x, in_c, kh, kw, oc, shape, stride, name):
+        fshape = (oc, kh, kw, in_c) if kind == "CONV_2D" else (1, kh, kw, oc)
+        scale = np.sqrt(2.0 / (kh * kw * (in_c if kind == "CONV_2D" else 1)))
+        w = b.const(name + "_w", (rng.standard_normal(fshape) * scale).astype(np.float32), "float32")
+        bias = b.const(name + "_b", rng.uniform(-0.1, 0.1, oc).astype(np.float32), "float32")
+        y = b.tensor(name + "_y", shape, "float32")
+        opts = {"padding": 0, "strideH": stride[0], "strideW": stride[1], "fusedActivationFunction": 1}
+        if kind == "DEPTHWISE_CONV_2D":
+            opts["depthMultiplier"] = 1
+        b.op(kind, [x, w, bias], y, opts)
+        return y
+
+    x = b.input("x", [1, 49, 10, 1], "float32")
+    h = conv("CONV_2D", x, 1, 10, 4, 64, [1, 25, 5, 64], (2, 2), "conv0")
+    for i in range(4):
+        h = conv("DEPTHWISE_CONV_2D", h, 64, 3, 3, 64, [1, 25, 5, 64], (1, 1), f"dw{i}")
+        h = conv("CONV_2D", h, 64, 1, 1, 64, [1, 25, 5, 64], (1, 1), f"pw{i}")
+    pooled = b.tensor("pool", [1, 1, 1, 64], "float32")
+    b.op(
+        "AVERAGE_POOL_2D",
+        [h],
+        pooled,
+        {"padding": 1, "strideH": 1, "strideW": 1, "filterHeight": 25, "filterWidth": 5, "fusedActivationFunction": 0},
+    )
+    flat = b.tensor("flat", [1, 64], "float32")
+    b.op("RESHAPE", [pooled, b.const("shape", np.array([1, 64], np.int32), "int32")], flat, {"newShape": [1, 64]})
+    w = b.const("fc_w", (rng.standard_normal((12, 64)) * 0.2).astype(np.float32), "float32")
+    logits = b.tensor("logits", [1, 12], "float32")
+    b.op("FULLY_CONNECTED", [flat, w, b.const("fc_b", np.zeros(12, np.float32), "float32")], logits, {})
+    y = b.tensor("y", [1, 12], "float32")
+    b.op("SOFTMAX", [logits], y, {"beta": 1.0})
+    b.output(y)
+    return b
+
+
+def main() -> None:
+    print(float_gemm().save(os.path.join(HERE, "float_gemm.tflite")))
+    print(kws_float().save(os.path.join(HERE, "kws_float_gen.tflite")))
+
+
+if __name__ == "__main__":
+    main()
