@@ -106,8 +106,10 @@ static void aot_dw_f32_rect4(const float* a0, int32_t step, const float* w, int3
     }
     vst1q_f32(acc, s0);
     vst1q_f32(acc + 4, s1);
-#elif defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA)
-    /* s0-s7 the sums, s8-s11 the weights, s12-s15 and s16-s19 the two pixels' inputs: VLDM per 4 values. */
+#elif defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA) && defined(__OPTIMIZE__)
+    /* Not at -O0: its ten register operands do not fit beside the frame pointer there (the C below is the same
+     * fused multiply-adds). s0-s7 the sums, s8-s11 the weights, s12-s15 and s16-s19 the two pixels' inputs: VLDM per 4
+     * values. */
     const int32_t dil_b = dil * 4, ch_b = ch * 4, row_b = (row - cols * dil) * 4, wrow_b = (wrow - cols * ch) * 4;
     const float* a1 = a0 + step;
     (void)fy;
