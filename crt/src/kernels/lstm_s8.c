@@ -52,36 +52,30 @@ aot_lstm_s8_matvec(const int8_t* v, int32_t n, const int8_t* w, const int32_t* b
         /* Whole quads and word-aligned weights (the usual case: the arrays are, and every group and row is then a
          * whole number of words): the groups of a gate back to back, each quad's four weight words by two LDRD
          * and the vector's expanded pair by one, the loop's state in registers. */
-        int32_t r, p;
+        const uint32_t* const xend = xbuf + (n >> 1);
+        /* Two quads per iteration (one loop test for eight words), the odd quad after. */
+        const uint32_t* const xpairs = xbuf + ((n >> 3) << 2);
         /* The int8 weights as a word stream: read only by aot_load2, whose memory operand is of the may-alias word
          * type (aot_words.h), and converted back to bytes for the last rows. */
         const uint32_t* wp = (const uint32_t*)(const void*)w;
         for (g = 0; g < 4; g++) {
-            r = state_size >> 2;
-            if (r > 0) {
-                do {
-                    int32_t a0 = bias[0] - corr, a1 = bias[1] - corr, a2 = bias[2] - corr, a3 = bias[3] - corr;
-                    const uint32_t* xp = xbuf;
-                    /* Two quads per iteration (one loop test for eight words), the odd quad after. */
-                    p = n >> 3;
-                    if (p > 0) {
-                        do {
-                            AOT_LSTM_S8_QUAD();
-                            AOT_LSTM_S8_QUAD();
-                            p--;
-                        } while (p != 0);
-                    }
-                    if ((n & 4) != 0) {
-                        AOT_LSTM_S8_QUAD();
-                    }
-                    out[0] = a0;
-                    out[1] = a1;
-                    out[2] = a2;
-                    out[3] = a3;
-                    out += 4;
-                    bias += 4;
-                    r--;
-                } while (r != 0);
+            const int32_t* const gend = bias + (state_size & ~3);
+            while (bias != gend) {
+                int32_t a0 = bias[0] - corr, a1 = bias[1] - corr, a2 = bias[2] - corr, a3 = bias[3] - corr;
+                const uint32_t* xp = xbuf;
+                while (xp != xpairs) {
+                    AOT_LSTM_S8_QUAD();
+                    AOT_LSTM_S8_QUAD();
+                }
+                if (xp != xend) {
+                    AOT_LSTM_S8_QUAD();
+                }
+                out[0] = a0;
+                out[1] = a1;
+                out[2] = a2;
+                out[3] = a3;
+                out += 4;
+                bias += 4;
             }
             for (k = state_size & ~3; k < state_size; k++) {
                 *out++ = aot_dot1_raw(xbuf, v, (const int8_t*)(const void*)wp, n, *bias++ - corr);

@@ -49,21 +49,17 @@ static inline void aot_svdf_time4_s8(const int8_t* w, const int8_t* s, int32_t c
 {
     /* Sums in locals: the int8 state may alias anything, so sums kept in a[] would be stored every step. */
     uint32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
-    int32_t k;
+    const int8_t* const wend = w + count * filters;
     if (count & 1) {
         AOT_SVDF_STEP_S8(w, s);
         s += filters;
         w += filters;
     }
-    k = count >> 1;
-    if (k > 0) {
-        do {
-            AOT_SVDF_STEP_S8(w, s);
-            AOT_SVDF_STEP_S8(w + filters, s + filters);
-            s += 2 * filters;
-            w += 2 * filters;
-            k--;
-        } while (k != 0);
+    while (w != wend) {
+        AOT_SVDF_STEP_S8(w, s);
+        AOT_SVDF_STEP_S8(w + filters, s + filters);
+        s += 2 * filters;
+        w += 2 * filters;
     }
     a[0] = a0;
     a[1] = a1;
