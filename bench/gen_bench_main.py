@@ -34,8 +34,9 @@ def render(m: dict) -> str:
         f'#include "{p}.h"',
         f'#include "{p}_ref.h"',
         "",
-        "#define BENCH_PAINT 0xA5A5A5A5u",
-        "extern uint32_t __stack_bottom;",
+        "/* The board's stack probe (toolchains/boards/startup.c). */",
+        "void aot_stack_paint(void);",
+        "uint32_t aot_stack_used(void);",
         "",
         "/* The instruction counter snapshots at the first instruction of each marker. */",
         "void bench_start_marker(void) __attribute__((noinline));",
@@ -60,18 +61,14 @@ def render(m: dict) -> str:
         + reset
         + [
             f"  rc |= {p}_run(&in, &out, workspace{state_arg});",
-            "  uint32_t* sp;",
-            '  __asm__ volatile("mov %0, sp" : "=r"(sp));',
-            "  for (uint32_t* w = &__stack_bottom; w < sp - 16; ++w) *w = BENCH_PAINT;",
+            "  aot_stack_paint();",
         ]
         + reset
         + [
             "  bench_start_marker();",
             f"  rc |= {p}_run(&in, &out, workspace{state_arg});",
             "  bench_end_marker();",
-            "  const uint32_t* low = &__stack_bottom;",
-            "  while (low < sp && *low == BENCH_PAINT) ++low;",
-            "  unsigned run_stack = (unsigned)((uintptr_t)sp - (uintptr_t)low);",
+            "  unsigned run_stack = (unsigned)aot_stack_used();",
             "  int exact = 1;",
         ]
     )

@@ -82,7 +82,11 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
             name = prefix + "_case",
             srcs = [":" + prefix + "_src"],
             deps = [":" + prefix + "_model"],
-            copts = AOT_C_COPTS + ["-Dmain=%s_test_main" % prefix],
+            # On a board (the firmwares' platform is os:none) each run's stack is measured with the board's probe.
+            copts = AOT_C_COPTS + ["-Dmain=%s_test_main" % prefix] + select({
+                "@platforms//os:none": ["-DAOT_STACK_PROBE"],
+                "//conditions:default": [],
+            }),
             testonly = True,
         )
         cases.append(":" + prefix + "_case")
@@ -110,6 +114,7 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
             name = "%s_%s" % (name, board),
             firmware = ":%s_%s_fw" % (name, board),
             timeout_seconds = timeout_seconds,
+            check_stack = True,
             tags = tags,
             **kwargs
         )

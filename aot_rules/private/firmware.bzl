@@ -67,6 +67,7 @@ def _aot_firmware_impl(ctx):
     models = ctx.attr.binary[0][AotLinkedModelsInfo].models.to_list()
     size_json = ctx.actions.declare_file(ctx.label.name + ".size.json")
     size_txt = ctx.actions.declare_file(ctx.label.name + ".size.txt")
+    stack_bounds = ctx.actions.declare_file(ctx.label.name + ".stack_bounds")
     has_budgets = ctx.attr.flash_budget or ctx.attr.ram_budget or ctx.attr.region_budgets
     problems = ctx.actions.declare_file(ctx.label.name + ".budget_problems.txt") if has_budgets else None
 
@@ -79,6 +80,7 @@ def _aot_firmware_impl(ctx):
         "--ram_bytes=%d" % regions[board.ram_region].length,
         "--json_out=" + size_json.path,
         "--text_out=" + size_txt.path,
+        "--stack_bounds_out=" + stack_bounds.path,
         "--flash_budget=" + ctx.attr.flash_budget,
         "--ram_budget=" + ctx.attr.ram_budget,
         "--objdump=" + tools.objdump,
@@ -96,7 +98,7 @@ def _aot_firmware_impl(ctx):
         arguments = [size_args],
         execution_requirements = {"supports-workers": "1"},
         inputs = depset([elf] + [m.report for m in models], transitive = [tools.files]),
-        outputs = [size_json, size_txt] + ([problems] if problems else []),
+        outputs = [size_json, size_txt, stack_bounds] + ([problems] if problems else []),
         mnemonic = "AotSizeReport",
         progress_message = "Size report of %s" % ctx.label,
     )
@@ -121,6 +123,7 @@ def _aot_firmware_impl(ctx):
             elf = elf,
             bin = bin,
             size_report = size_json,
+            stack_bounds = stack_bounds,
             board = board.name,
             board_label = ctx.attr.board[0].label,
             core = board.core,
@@ -131,6 +134,7 @@ def _aot_firmware_impl(ctx):
             elf = depset([elf]),
             hex = depset([hex]),
             size_report = depset([size_json, size_txt]),
+            stack_bounds = depset([stack_bounds]),
             # The compiler manifests of the linked models as built for this board (their workspace includes the
             # scratch of the core's kernels, so it can differ from the same model's host build).
             model_manifests = depset([m.report for m in models]),

@@ -2,12 +2,13 @@
 
 For every model (its compiler report `<prefix>.json`, in the order given) the program fills the inputs with pseudo-
 random values (bytes for integer inputs, [-1, 1) for float ones; seeded by the prefix: no build-time reference run,
-and the same values on every core and in every firmware), resets a stateful model, paints the free stack, calls
-`bench_start_marker()`, runs the model once, calls `bench_end_marker()` and finds the deepest stack word the run
-touched. The markers (`nop; bx lr`) are the ones the instruction-counting plugin watches
-(toolchains/tools/qemu_count.py), so one QEMU run measures every model in turn, each region in the order of the
-models. Per model it prints `perf: model=P rc=R run_stack=S`, and it exits non-zero if a run failed. The models
-share one workspace buffer (they run one after the other).
+and the same values on every core and in every firmware), resets a stateful model, paints the free stack (the
+board's probe, aot_stack_paint of toolchains/boards/startup.c), calls `bench_start_marker()`, runs the model once,
+calls `bench_end_marker()` and reads how deep the run wrote into the painted stack (aot_stack_used). The markers
+(`nop; bx lr`) are the ones the instruction-counting plugin watches (toolchains/tools/qemu_count.py), so one QEMU
+run measures every model in turn, each region in the order of the models. Per model it prints
+`perf: model=P rc=R run_stack=S`, and it exits non-zero if a run failed. The models share one workspace buffer
+(they run one after the other).
 
     gen_perf_main.py --manifest kws.json ad01.json --out perf_main.c
 """
@@ -56,8 +57,7 @@ def _model_lines(m: dict, seed: int) -> tuple:
     if stateful:
         body.append(f"  rc |= {p}_reset(state_{p});")
     body += [
-        '  __asm__ volatile("mov %0, sp" : "=r"(sp));',
-        "  for (uint32_t* w = &__stack_bottom; w < sp - 16; ++w) *w = PERF_PAINT;",
+        "  aot_stack_paint();",
         "  bench_start_marker();",
     ]
     body += [
@@ -67,9 +67,8 @@ def _model_lines(m: dict, seed: int) -> tuple:
         f"  rc |= {p}_run(&in_{p}, &out_{p}, workspace{state_arg});",
         "#endif",
         "  bench_end_marker();",
-        "  low = &__stack_bottom;",
-        "  while (low < sp && *low == PERF_PAINT) ++low;",
-        f'  printf("perf: model={p} rc=%d run_stack=%u\\n", (int)rc, (unsigned)((uintptr_t)sp - (uintptr_t)low));',
+        "  run_stack = aot_stack_used();",
+        f'  printf("perf: model={p} rc=%d run_stack=%u\\n", (int)rc, (unsigned)run_stack);',
         "  failed |= rc != 0;",
     ]
     return top, body
@@ -104,8 +103,10 @@ def render(manifests: list) -> str:
         f"#define PERF_WORKSPACE_SIZE PERF_WS_{len(manifests)}",
         f"static uint8_t workspace[PERF_WORKSPACE_SIZE] __attribute__((aligned({align})));",
         "",
-        "#define PERF_PAINT 0xA5A5A5A5u",
-        "extern uint32_t __stack_bottom;",
+        "/* The board's stack probe (toolchains/boards/startup.c): paint below the caller's stack pointer, then read",
+        " * how deep a call overwrote it. */",
+        "void aot_stack_paint(void);",
+        "uint32_t aot_stack_used(void);",
         "",
         "/* The instruction counter snapshots at the first instruction of each marker. */",
         "void bench_start_marker(void) __attribute__((noinline));",
@@ -135,8 +136,7 @@ def render(manifests: list) -> str:
         "  int failed = 0;",
         "  /* The free stack below main's frame is painted before each run; the deepest overwritten word after it",
         "   * is the run's stack high-water mark. */",
-        "  uint32_t* sp;",
-        "  const uint32_t* low;",
+        "  uint32_t run_stack;",
         *bodies,
         "  return failed;",
         "}",

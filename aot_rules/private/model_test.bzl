@@ -29,7 +29,8 @@ def aot_model_test(
 
     Creates `<name>` (host cc_test), `<name>_sanitized` (the same on the host with the generated C and the CRT
     built with AddressSanitizer + UndefinedBehaviorSanitizer; any finding fails) and `<name>_<board>` (QEMU test,
-    tagged `qemu`) for each of `boards`.
+    tagged `qemu`) for each of `boards`; a QEMU test also holds the stack each run used (painted stack, the
+    board's probe) to the static bound of `<prefix>_run` in its firmware's size report.
 
     Args:
       name: test name.
@@ -118,12 +119,15 @@ def aot_model_test(
             deps = [":" + lib],
             board = board,
             copts = AOT_C_COPTS,
+            # Each run's stack measured with the board's stack probe and held to the size report's static bound.
+            defines = ["AOT_STACK_PROBE"],
             testonly = True,
             tags = hidden,
         )
         aot_qemu_test(
             name = "%s_%s" % (name, board_name),
             firmware = ":%s_%s_fw" % (name, board_name),
+            check_stack = True,
             tags = tags,
             **kwargs
         )

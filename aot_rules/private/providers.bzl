@@ -6,6 +6,7 @@ AotFirmwareInfo = provider(
         "elf": "File: the linked ELF.",
         "bin": "File: raw binary image of the loadable sections (objcopy -O binary).",
         "size_report": "File: JSON with text/rodata/data/bss/stack bytes and flash/RAM totals.",
+        "stack_bounds": "File: each linked model's static stack bound, `PREFIX_run BYTES` a line (elf_size.py).",
         "board": "string: board name (the aot_board target's name, e.g. mps2-an386).",
         "board_label": "Label: the aot_board target.",
         "core": "string: Cortex-M core of the board.",

@@ -25,10 +25,26 @@ _NP_FOR_CTYPE = {
 }
 
 
-def _view(ctype: str, base: str, offset: int) -> str:
+# Bytes a typed view's offset must be a multiple of (the arena itself is checked by the runner, WORKSPACE_ALIGN).
+_VIEW_ALIGN = {"int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "float": 4, "int64_t": 8}
+
+# Scratch is read by the DSP kernels' LDRD / word loads (dsp_s8.h aot_load2, the depthwise planes, the FC and LSTM
+# expanded inputs), which fault on an address that is not a multiple of 4 whatever UNALIGN_TRP says; 8 keeps the
+# word pairs in one doubleword too.
+SCRATCH_ALIGN = 8
+
+
+def _view(ctype: str, base: str, offset: int, align: int = 1) -> str:
     """A typed pointer into the byte arena `base` (ws / st) at `offset`. Character types point into it directly;
     wider ones go through `void*` (a pointer conversion MISRA C:2012 rule 11.3 and -Wcast-align accept: the planner
-    aligns every buffer for its element type and the runner checks the arena's alignment)."""
+    aligns every buffer for its element type and the runner checks the arena's alignment). The alignment is asserted
+    here, as the C is generated: a plan that broke it would be a compiler bug, never silently misaligned C."""
+    need = max(align, _VIEW_ALIGN.get(ctype, 1))
+    if offset % need:
+        raise AssertionError(
+            f"internal error: a {ctype} view of '{base}' at offset {offset}, not a multiple of {need} bytes "
+            "(the planner aligns every buffer; the kernels' word and LDRD loads need it)"
+        )
     if ctype in ("int8_t", "uint8_t"):
         return f"(({ctype}*)({base} + {offset}u))"
     return f"(({ctype}*)(void*)({base} + {offset}u))"
@@ -142,7 +158,7 @@ class EmitContext:
 
     def scratch(self, op, ctype: str) -> str:
         self.uses_workspace = True
-        return _view(ctype, "ws", self.plan.scratch_offset[op.index])
+        return _view(ctype, "ws", self.plan.scratch_offset[op.index], SCRATCH_ALIGN)
 
     # --- constants ----------------------------------------------------------
     def _const(self, hint: str, values, ctype: str, weights: bool) -> str:

@@ -45,17 +45,18 @@ def io_declarations(prefix: str, indent: str) -> list:
     ]
 
 
-def run_with_io(prefix: str, ins, outs, workspace: str, buffer: str, indent: str, rc: str) -> list:
+def run_with_io(prefix: str, ins, outs, workspace: str, buffer: str, indent: str, rc: str, before=(), after=()) -> list:
     """`rc = <prefix>_run(...)` for either API: `ins` / `outs` are (field, pointer, byte count) of the caller's
     buffers. With I/O in the workspace (codegen/io_accessors.py) the inputs are copied in through the accessors
-    and the outputs out after the run; otherwise the I/O structs point at the caller's buffers. Needs string.h."""
+    and the outputs out after the run; otherwise the I/O structs point at the caller's buffers. Needs string.h.
+    `before` / `after`: lines right next to the call (nothing else runs between them and the run)."""
     P = prefix.upper()
     L = [f"#ifdef {P}_IO_IN_WORKSPACE"]
     L += [f"{indent}memcpy({prefix}_input_{field}({workspace}), {src}, {n});" for field, src, n in ins]
-    L.append(f"{indent}{rc} = {prefix}_run({workspace} {buffer.upper()}_ARG);")
+    L += [*before, f"{indent}{rc} = {prefix}_run({workspace} {buffer.upper()}_ARG);", *after]
     L += [f"{indent}memcpy({dst}, {prefix}_output_{field}({workspace}), {n});" for field, dst, n in outs]
     L.append("#else")
     L += [f"{indent}in.{field} = {src};" for field, src, _ in ins]
     L += [f"{indent}out.{field} = {dst};" for field, dst, _ in outs]
-    L.append(f"{indent}{rc} = {run_call(prefix, '&in', '&out', workspace, buffer)};")
+    L += [*before, f"{indent}{rc} = {run_call(prefix, '&in', '&out', workspace, buffer)};", *after]
     return L + ["#endif"]

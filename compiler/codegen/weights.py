@@ -21,7 +21,8 @@ def render_weights(prefix: str, model_label: str, consts) -> str:
         L += section_macros(prefix, ["WEIGHTS"]) + [""]
     P = prefix.upper()
     if any(getattr(c, "aligned", False) for c in weights):
-        # Constants handed to user kernels (ops/_user_kernel.py): devices that read them by DMA need 16 bytes.
+        # Constants handed to user kernels (ops/_user_kernel.py): devices that read them by DMA need 16 bytes; the
+        # int8 LSTM weights, which the DSP kernel reads by LDRD (a fault if not word aligned).
         L += [
             "#if defined(__GNUC__)",
             f"#define {P}_ALIGN_USER __attribute__((aligned(16)))",

@@ -8,6 +8,11 @@ prints one line per mismatch
 (at most a few) and a summary, and returns non-zero on any difference, so the same file is a host cc_test and a
 QEMU firmware test. A stateful model is reset once and runs the cases in order with its state carried, as the
 oracle's one interpreter invoked once per case does, so a state lost between runs shows as a mismatch.
+
+Built with AOT_STACK_PROBE (aot_model_test's QEMU firmwares) it also measures the stack of every run with the
+board's stack probe (toolchains/boards/startup.c: the stack painted just before the call, the deepest overwritten
+word read just after) and prints the deepest as `aot_stack: P_run peak=N`; the QEMU test holds it to the static
+bound of the firmware's size report (aot_rules/private/stack_peak_check.sh).
 """
 
 import numpy as np
@@ -65,6 +70,12 @@ def render_test(prefix: str, ref) -> str:
         + state_declaration(prefix, "test_state")
         + [
             "",
+            "#ifdef AOT_STACK_PROBE",
+            "/* The board's stack probe; weak: a board with a start-up of its own may not define it. */",
+            "extern void aot_stack_paint(void) __attribute__((weak));",
+            "extern uint32_t aot_stack_used(void) __attribute__((weak));",
+            "#endif",
+            "",
         ]
     )
     L += case_arrays(ref, "static const ", _test_name)
@@ -91,6 +102,9 @@ def render_test(prefix: str, ref) -> str:
             "    int32_t c, i, rc;",
             "    int32_t bad_cases = 0;",
             "    int32_t reported = 0;",
+            "#ifdef AOT_STACK_PROBE",
+            "    uint32_t stack_used, stack_peak = 0u;",
+            "#endif",
         ]
     )
     L += state_reset(prefix, "test_state", "    ", "return 1;")
@@ -111,6 +125,21 @@ def render_test(prefix: str, ref) -> str:
         "test_state",
         "        ",
         "rc",
+        before=[
+            "#ifdef AOT_STACK_PROBE",
+            "        if (aot_stack_paint != 0) {",
+            "            aot_stack_paint();",
+            "        }",
+            "#endif",
+        ],
+        after=[
+            "#ifdef AOT_STACK_PROBE",
+            "        stack_used = aot_stack_used != 0 ? aot_stack_used() : 0u;",
+            "        if (stack_used > stack_peak) {",
+            "            stack_peak = stack_used;",
+            "        }",
+            "#endif",
+        ],
     )
     L += [
         "        if (rc != 0) {",
@@ -152,6 +181,13 @@ def render_test(prefix: str, ref) -> str:
         "            bad_cases++;",
         "        }",
         "    }",
+        "#ifdef AOT_STACK_PROBE",
+        "    if (aot_stack_used != 0) {",
+        f'        printf("aot_stack: {prefix}_run peak=%u\\n", (unsigned)stack_peak);',
+        "    } else {",
+        f'        printf("aot_stack: {prefix}_run peak=unmeasured (the board\'s start-up has no aot_stack_paint)\\n");',
+        "    }",
+        "#endif",
         f'    printf("{prefix}: %d of {n} cases match the reference (workspace %u B)\\n", (int)({n} - bad_cases),',
         f"           (unsigned){P}_WORKSPACE_SIZE);",
         "    return bad_cases == 0 ? 0 : 1;",

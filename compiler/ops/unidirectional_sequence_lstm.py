@@ -276,10 +276,16 @@ class UnidirectionalSequenceLstm(OpLowering):
                 ctx.scratch(op, "float"),
             ]
         else:
+            w_in = ctx.weight(f"op{i}_input_weights", p["w_in"], "int8_t")
+            w_rec = ctx.weight(f"op{i}_recurrent_weights", p["w_rec"], "int8_t")
+            # The DSP kernel reads these int8 rows as words by LDRD (lstm_s8.c): aligned by their declaration
+            # (16 bytes, as a weights blob aligns every array), not by the luck of the linker's placement.
+            ctx.align_const(w_in)
+            ctx.align_const(w_rec)
             args = [
                 ctx.ptr(op.input(0)),
-                ctx.weight(f"op{i}_input_weights", p["w_in"], "int8_t"),
-                ctx.weight(f"op{i}_recurrent_weights", p["w_rec"], "int8_t"),
+                w_in,
+                w_rec,
                 ctx.weight(f"op{i}_bias", p["bias"], "int32_t"),
                 ctx.param(f"op{i}_recurrent_bias", p["rec_bias"], "int32_t"),
                 hidden,

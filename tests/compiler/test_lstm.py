@@ -24,6 +24,7 @@ from test_ops_tflite import check_against_tflm, needs_tflm  # noqa: E402
 from test_stateful import _cases  # noqa: E402
 from tflite_builder import ACT, ModelBuilder  # noqa: E402
 
+from compiler.codegen.emit_context import SCRATCH_ALIGN, _view  # noqa: E402
 from compiler.driver import compile_model  # noqa: E402
 from compiler.errors import UnsupportedError  # noqa: E402
 from compiler.sigmoid_table import sigmoid_table  # noqa: E402
@@ -175,3 +176,43 @@ def test_real_lstm_models_over_a_sequence(tmp_path, rel, lstm_out, inp):
     check_against_tflm(tmp_path / "a", SavedModel(only), cases=cases)
     (tmp_path / "b").mkdir()
     check_against_tflm(tmp_path / "b", SavedModel(path), cases=cases)
+
+
+# --- LDRD operands aligned by what the compiler emits (issue 29) ------------------------------------------------
+# Operands of the DSP kernels' LDRD / word loads are aligned by what the compiler emits, and checked as it emits.
+#
+# LDRD (and LDM) fault on an address that is not a multiple of 4 whatever the core's UNALIGN_TRP says, so the
+# alignment of every such operand must be a property of the generated C, not of the linker's luck:
+# - weights: the FC / convolution DSP kernels take `const int32_t` arrays (aligned by their type); the int8 LSTM
+# weights, which lstm_s8.c reads as words by LDRD, are declared 16-byte aligned (`<P>_ALIGN_USER`), as a weights
+# blob aligns every array;
+# - workspace: every typed view `((T*)(void*)(ws + N))` is asserted, as it is generated, to have N a multiple of T's
+# size, and scratch (the expanded inputs and int16 planes the DSP kernels read by LDRD) a multiple of 8
+# (codegen/emit_context.py: a misaligned plan is an internal error, never C that faults on the core).
+
+
+def test_typed_views_are_checked_as_generated():
+    assert _view("int32_t", "ws", 16) == "((int32_t*)(void*)(ws + 16u))"
+    assert _view("int8_t", "ws", 3) == "((int8_t*)(ws + 3u))"  # bytes: any offset
+    assert _view("int16_t", "ws", 8, SCRATCH_ALIGN) == "((int16_t*)(void*)(ws + 8u))"
+    for ctype, offset, align in (("int32_t", 6, 1), ("int16_t", 3, 1), ("float", 2, 1), ("int16_t", 4, SCRATCH_ALIGN)):
+        with pytest.raises(AssertionError, match=f"offset {offset}, not a multiple of"):
+            _view(ctype, "ws", offset, align)
+
+
+def test_int8_lstm_weights_declared_aligned_for_ldrd(tmp_path):
+    b, _ = lstm_model("int8", input_size=8, state=8)
+    model = b.save(tmp_path / "lstm.tflite")
+    out = compile_model(str(model), "al", target="cortex-m4")
+    weights = out.files["al_weights.c"]
+    assert "#define AL_ALIGN_USER __attribute__((aligned(16)))" in weights
+    for name in ("input_weights", "recurrent_weights"):
+        decl = re.search(rf"const int8_t al_op\d+_{name}\[\d+\] ([^=]*)=", weights)
+        assert decl, f"no {name} array in:\n{weights[:2000]}"
+        assert "AL_ALIGN_USER" in decl.group(1), decl.group(0)
+    # Every scratch view of the runner is a multiple of SCRATCH_ALIGN into the workspace.
+    runner = out.files["al.c"]
+    offsets = [int(n) for n in re.findall(r"\(ws \+ (\d+)u\)", runner)]
+    assert offsets and all(off % 2 == 0 for off in offsets)
+    for off in out.plan.scratch_offset.values():
+        assert off % SCRATCH_ALIGN == 0

@@ -118,6 +118,51 @@ AOT_FAULT_HANDLER(aot_usagefault_handler, 4)
 AOT_FAULT_HANDLER(aot_securefault_handler, 5)
 AOT_FAULT_HANDLER(aot_unexpected_handler, 6)
 
+/*
+ * Stack probe of the firmwares that measure a call's stack (aot_model_test, aot_perf_test): aot_stack_paint() just
+ * before the call fills the stack from its bottom up to the caller's stack pointer with AOT_STACK_PAINT, and
+ * aot_stack_used() just after it returns how many bytes below the caller's stack pointer the call overwrote (the
+ * deepest word no longer painted). Both are frameless assembly: a C function would push its own frame below the
+ * caller's stack pointer, in the very words the call is measured by, and a small call would read as deeper than it
+ * is. Only low registers and Armv6-M instructions, so one body serves the Cortex-M0 to M55 (unified syntax: GCC
+ * hands Thumb-1 inline assembly to the assembler in the divided one).
+ */
+void aot_stack_paint(void);
+uint32_t aot_stack_used(void);
+
+__attribute__((naked)) void aot_stack_paint(void)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "ldr r0, =__stack_bottom\n"
+                     "mov r1, sp\n"
+                     "ldr r2, =0xA5A5A5A5\n"
+                     "1: cmp r0, r1\n"
+                     "bhs 2f\n"
+                     "str r2, [r0]\n"
+                     "adds r0, r0, #4\n"
+                     "b 1b\n"
+                     "2: bx lr\n"
+                     ".ltorg\n");
+}
+
+__attribute__((naked)) uint32_t aot_stack_used(void)
+{
+    __asm__ volatile(".syntax unified\n"
+                     "ldr r1, =__stack_bottom\n"
+                     "mov r2, sp\n"
+                     "ldr r3, =0xA5A5A5A5\n"
+                     "1: cmp r1, r2\n"
+                     "bhs 2f\n"
+                     "ldr r0, [r1]\n"
+                     "cmp r0, r3\n"
+                     "bne 2f\n"
+                     "adds r1, r1, #4\n"
+                     "b 1b\n"
+                     "2: subs r0, r2, r1\n"
+                     "bx lr\n"
+                     ".ltorg\n");
+}
+
 /* -nostartfiles drops crti.o/crtn.o; newlib's init/fini array walkers still call these hooks. */
 void _init(void);
 void _fini(void);
@@ -179,7 +224,8 @@ void aot_reset_handler(void)
     for (const uint32_t* entry = __aot_zero_table_start; entry + 1 < __aot_zero_table_end; entry += 2) {
         for (uint32_t* dst = (uint32_t*)entry[0]; dst < (uint32_t*)entry[1];) *dst++ = 0u;
     }
-    /* Paint the stack below the current frame so benchmarks can read its high-water mark. */
+    /* Paint the stack below the current frame so the whole program's high-water mark can be read (aot_stack_paint
+     * repaints below a measured call). */
     uint32_t* sp;
     __asm__ volatile("mov %0, sp" : "=r"(sp));
     for (uint32_t* p = &__stack_bottom; p < sp - 16; ++p) *p = AOT_STACK_PAINT;

@@ -59,6 +59,12 @@ flags.DEFINE_multi_string("region", [], "NAME:ORIGIN:LENGTH:ATTRIBUTES of a memo
 flags.DEFINE_multi_string("placement", [], "KIND=REGION: where the firmware placed weights, workspace, state, io.")
 flags.DEFINE_multi_string("region_budget", [], "REGION=BUDGET (e.g. DTCM=48K): fail if the region holds more.")
 flags.DEFINE_string(
+    "stack_bounds_out",
+    None,
+    "Write each model's static stack bound here, one line `PREFIX_run BYTES` (`PREFIX_run unbounded BYTES WHY` for "
+    "a lower bound only): what a QEMU model test holds the run's measured stack to (stack_peak_check.sh).",
+)
+flags.DEFINE_string(
     "problems_out",
     None,
     "Write the exceeded budgets here (empty: none) and exit 0, instead of failing: aot_firmware's budget check "
@@ -153,6 +159,22 @@ def inference_line(prefix: str, est: dict, board: str) -> str:
     return line + f" (set aot_board(clock_hz = ...) of {board} for a time)"
 
 
+def stack_bounds_text(models: dict, stacks: dict) -> str:
+    """The `--stack_bounds_out` lines: one per linked model, `PREFIX_run BYTES`, or `PREFIX_run unbounded BYTES
+    WHY` (an indirect call or recursion: the figure is a lower bound), or `PREFIX_run none` (no such function in the
+    image, or no objdump to read it)."""
+    lines = []
+    for prefix in sorted(models):
+        est = stacks.get(prefix + "_run")
+        if est is None:
+            lines.append(f"{prefix}_run none")
+        elif est.unbounded:
+            lines.append(f"{prefix}_run unbounded {est.bytes} {' '.join(est.unbounded.split())}")
+        else:
+            lines.append(f"{prefix}_run {est.bytes}")
+    return "".join(line + "\n" for line in lines)
+
+
 def _models():
     models = {}
     for spec in FLAGS.model:
@@ -206,6 +228,9 @@ def main(argv):
         with open(FLAGS.json_out, "w") as f:
             json.dump(report, f, indent=2, sort_keys=True)
             f.write("\n")
+    if FLAGS.stack_bounds_out:
+        with open(FLAGS.stack_bounds_out, "w") as f:
+            f.write(stack_bounds_text(models, stacks))
     text = render(dict(report, owners_detail=owners))
     if FLAGS.text_out:
         with open(FLAGS.text_out, "w") as f:

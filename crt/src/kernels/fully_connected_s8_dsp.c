@@ -43,10 +43,12 @@ AOT_HOT_INLINE void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, 
     a[3] = aot_smlad(aot_sxtb16_ror8(w1), xc, aot_smlad(w1, xa, a[3]));
 }
 
-/* The main loop of a block: from xp to xend (an even number of quads, at least two).  With GCC or Clang on a Thumb-2
+/* The main loop of a block: `pairs` pairs of quads from xp (at least one), given as aot_fc_passes(pairs), which the
+ * kernel computes once per call.  With GCC or Clang on a Thumb-2
  * core with the DSP extension it is one asm loop of four quads per pass: per quad an LDRD of the input pair, two of
- * weights, four SXTB16 and eight SMLAD (15 instructions for 32 MACs), then CMP/BNE per pass; a count of quads
- * that is 2 modulo 4 enters the first pass at its second half.  Why not C: GCC 12's code for the C loop (two quads
+ * weights, four SXTB16 and eight SMLAD (15 instructions for 32 MACs), then SUBS/BNE of the pass count per pass; an
+ * odd number of pairs enters the first pass at its second half (the count's bit 0 says which, its other bits
+ * count the passes: the loop ends after them whatever the count).  Why not C: GCC 12's code for the C loop (two quads
  * per pass) depended on the flags.  At -O2 it was the tight loop; at -Os the register allocator gave the weight
  * pointer a register the post-increment LDRD's tie could not keep, so every pass copied it out and back (two
  * MOVs), reloaded xend from the stack and branched twice (36 instructions per two quads instead of 32: ad01_int8 on
@@ -71,19 +73,24 @@ AOT_HOT_INLINE void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, 
     "smlad %[a2], %[w0], %[xc], %[a2]\n\t"                                                                             \
     "smlad %[a3], %[w1], %[xc], %[a3]\n\t"
 
-AOT_HOT_INLINE void aot_fc_quads4(const uint32_t** wp, const uint32_t* xp, const uint32_t* xend, int32_t* a)
+/* The asm loop's count for `pairs` pairs: (passes << 1) | (pairs odd), passes = ceil(pairs / 2). */
+static inline uint32_t aot_fc_passes(uint32_t pairs)
+{
+    return pairs + 2u * (pairs & 1u);
+}
+
+AOT_HOT_INLINE void aot_fc_quads4(const uint32_t** wp, const uint32_t* xp, uint32_t count, int32_t* a)
 {
     const uint32_t* w = *wp;
     int32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3];
     uint32_t xa, xc, w0, w1;
-    __asm__("sub %[w0], %[xend], %[xp]\n\t"
-            "tst %[w0], #16\n\t"
-            "bne 2f\n\t"
-            "1:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "2:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "cmp %[xp], %[xend]\n\t"
+    __asm__("lsrs %[n], %[n], #1\n\t"
+            "bcs 2f\n\t"
+            "1:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "2:\n\t" AOT_FC_QUAD_ASM AOT_FC_QUAD_ASM "subs %[n], %[n], #1\n\t"
             "bne 1b"
             : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+r"(w), [xp] "+r"(xp), [xa] "=&r"(xa),
-              [xc] "=&r"(xc), [w0] "=&r"(w0), [w1] "=&r"(w1)
-            : [xend] "r"(xend)
+              [xc] "=&r"(xc), [w0] "=&r"(w0), [w1] "=&r"(w1), [n] "+r"(count)
+            :
             : "cc", "memory");
     a[0] = a0;
     a[1] = a1;
@@ -92,15 +99,26 @@ AOT_HOT_INLINE void aot_fc_quads4(const uint32_t** wp, const uint32_t* xp, const
     *wp = w;
 }
 #else
-AOT_HOT_INLINE void aot_fc_quads4(const uint32_t** wp, const uint32_t* xp, const uint32_t* xend, int32_t* a)
+/* The C loop's count: the pairs. */
+static inline uint32_t aot_fc_passes(uint32_t pairs)
 {
-    do {
-        uint32_t xa, xc;
-        aot_load2(&xp, &xa, &xc);
-        aot_fc_quad4(wp, xa, xc, a);
-        aot_load2(&xp, &xa, &xc);
-        aot_fc_quad4(wp, xa, xc, a);
-    } while (xp != xend);
+    return pairs;
+}
+
+AOT_HOT_INLINE void aot_fc_quads4(const uint32_t** wp, const uint32_t* xp, uint32_t pairs, int32_t* a)
+{
+    uint32_t k;
+    k = pairs;
+    if (k > 0u) {
+        do {
+            uint32_t xa, xc;
+            aot_load2(&xp, &xa, &xc);
+            aot_fc_quad4(wp, xa, xc, a);
+            aot_load2(&xp, &xa, &xc);
+            aot_fc_quad4(wp, xa, xc, a);
+            k--;
+        } while (k != 0u);
+    }
 }
 #endif
 

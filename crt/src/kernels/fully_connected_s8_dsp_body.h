@@ -10,7 +10,8 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, 
     const int32_t quads = accum_depth / 4;
     const int32_t blocks = out_depth / 4;
     uint32_t* const xbuf = (uint32_t*)scratch;
-    const uint32_t* const xend = xbuf + 2 * quads;
+    const uint32_t pairs = (uint32_t)quads >> 1;
+    const uint32_t passes = aot_fc_passes(pairs);
     int32_t b, blk, r;
 
     for (b = 0; b < batches; b++) {
@@ -31,8 +32,8 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, 
                 aot_fc_quad4(&wp, xp[0], xp[1], a);
                 xp += 2;
             }
-            if (xp != xend) {
-                aot_fc_quads4(&wp, xp, xend, a);
+            if (pairs != 0u) {
+                aot_fc_quads4(&wp, xp, passes, a);
             }
             out_b[row] = AOT_FC_DSP_OUT(a[0], row, out_multiplier, out_add, multiplier_stride, act_min, act_max);
             out_b[row + 1] =
@@ -47,10 +48,15 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, 
         for (r = 4 * blocks; r < out_depth; r++) {
             const uint32_t* xp = xbuf;
             int32_t a = bias[r] - corr;
-            while (xp != xend) {
-                const uint32_t w = *wp++;
-                a = aot_smlad(aot_sxtb16_ror8(w), xp[1], aot_smlad(w, xp[0], a));
-                xp += 2;
+            int32_t k;
+            k = quads;
+            if (k > 0) {
+                do {
+                    const uint32_t w = *wp++;
+                    a = aot_smlad(aot_sxtb16_ror8(w), xp[1], aot_smlad(w, xp[0], a));
+                    xp += 2;
+                    k--;
+                } while (k != 0);
             }
             out_b[r] = AOT_FC_DSP_OUT(a, r, out_multiplier, out_add, multiplier_stride, act_min, act_max);
         }
