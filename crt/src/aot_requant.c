@@ -7,6 +7,8 @@
  */
 #include "kernels/aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/requant.h"
 
 /* gemmlowp's SaturatingRoundingDoublingHighMul. gemmlowp adds 2^30 (1 - 2^30 when the product is negative) and
@@ -45,7 +47,7 @@ int32_t aot_requant_acc64(int32_t acc_hi, int32_t acc_lo, const int32_t* bias, i
                           int32_t total_shift)
 {
     int64_t x = (int64_t)acc_hi * 256 + (int64_t)acc_lo;
-    if (bias != 0) {
+    if (bias != NULL) {
         /* The high word carries the sign; the low word is the unsigned low half. */
         x += (int64_t)(((uint64_t)(uint32_t)bias[1] << 32) | (uint64_t)(uint32_t)bias[0]);
     }

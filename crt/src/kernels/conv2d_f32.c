@@ -1,6 +1,8 @@
 /* Reference float32 2-D convolution (NHWC / OHWI). */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/conv2d.h"
 
 void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
@@ -42,7 +44,7 @@ void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t i
                             }
                         }
                     }
-                    if (bias != 0) {
+                    if (bias != NULL) {
                         acc += bias[oc];
                     }
                     acc = acc < act_min ? act_min : acc;

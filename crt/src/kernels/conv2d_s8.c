@@ -6,6 +6,8 @@
  */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/conv2d.h"
 #include "aot/requant.h"
 #include "add_s8_elem.h"
@@ -60,7 +62,7 @@ aot_conv2d_s8_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t i
                             }
                         }
                     }
-                    if (bias != 0) {
+                    if (bias != NULL) {
                         acc += bias[oc];
                     }
                     acc = aot_multiply_by_quantized_multiplier(acc, out_multiplier[oc], out_shift[oc]);

@@ -10,6 +10,8 @@
  */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/conv2d.h"
 #include "mve_s8.h"
 
@@ -232,8 +234,8 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
             }
         }
 #endif
-        const int8_t* x0 = 0;
-        const int8_t* x1 = 0;
+        const int8_t* x0 = NULL;
+        const int8_t* x1 = NULL;
 #if defined(__ARM_FEATURE_MVE)
         if (gather) {
             x0 = aot_mve_gather_row(g, p, offs, k, kp, scratch);
@@ -257,12 +259,13 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
             }
         }
         aot_mve_gemm(x0, x1, filter, k, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                     fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, 1, fused, right, tail);
+                     fused ? residual + p * out_c : NULL, fused ? residual + (p + 1) * out_c : NULL, 1, fused, right,
+                     tail);
     }
     if (p < pixels) {
         const int8_t* x0 = aot_mve_im2col(g, p, scratch, direct);
         aot_mve_gemm(x0, x0, filter, k, out_c, rq, output + p * out_c, output + p * out_c,
-                     fused ? residual + p * out_c : 0, 0, 0, fused, right, 0);
+                     fused ? residual + p * out_c : NULL, NULL, 0, fused, right, 0);
     }
 }
 
@@ -313,7 +316,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     rq.out_offset = output_offset;                                                                                     \
     rq.act_min = act_min;                                                                                              \
     rq.act_max = act_max;                                                                                              \
-    rq.add_tab = 0
+    rq.add_tab = NULL
 
 void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
@@ -323,8 +326,8 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
                        const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch)
 {
     AOT_CONV2D_S8_MVE_SETUP;
-    rq.add = 0;
-    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, 0, 0);
+    rq.add = NULL;
+    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0);
 }
 
 void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,

@@ -1,6 +1,8 @@
 /* Reference float32 depthwise convolution. */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/depthwise_conv2d.h"
 
 void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
@@ -36,7 +38,7 @@ void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h,
                                 acc += in_b[(iy * in_w + ix) * in_c + ic] * filter[(fy * filter_w + fx) * out_c + oc];
                             }
                         }
-                        if (bias != 0) {
+                        if (bias != NULL) {
                             acc += bias[oc];
                         }
                         acc = acc < act_min ? act_min : acc;

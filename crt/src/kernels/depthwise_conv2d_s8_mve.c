@@ -21,6 +21,8 @@
  */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/depthwise_conv2d.h"
 #include "mve_s8.h"
 
@@ -503,7 +505,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     rq.out_offset = output_offset;
     rq.act_min = act_min;
     rq.act_max = act_max;
-    rq.add = 0;
+    rq.add = NULL;
 #if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
     if (filter_h == 3 && filter_w == 3 && dilation_h == 1 && dilation_w == 1 && (stride_w == 1 || stride_w == 2) &&
         (channels & 7) == 0 && out_w >= 2) {

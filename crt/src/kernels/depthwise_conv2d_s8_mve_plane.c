@@ -17,6 +17,8 @@
  */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/depthwise_conv2d.h"
 #include "mve_s8.h"
 
@@ -247,7 +249,7 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
     rq.out_offset = output_offset;
     rq.act_min = act_min;
     rq.act_max = act_max;
-    rq.add = 0;
+    rq.add = NULL;
     /* The padding is never overwritten: fill once, then each channel group writes only the image. */
     aot_mve_fill(scratch, groups * plane_bytes, (int8_t)input_zero_point);
     for (b = 0; b < batches; b++) {

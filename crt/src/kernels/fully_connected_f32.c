@@ -1,6 +1,8 @@
 /* Reference float32 fully connected layer. */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/fully_connected.h"
 
 void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
@@ -15,7 +17,7 @@ void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_
             for (d = 0; d < accum_depth; d++) {
                 acc += in_b[d] * f_o[d];
             }
-            if (bias != 0) {
+            if (bias != NULL) {
                 acc += bias[o];
             }
             acc = acc < act_min ? act_min : acc;

@@ -5,6 +5,8 @@
  */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/fully_connected.h"
 #include "mve_s8.h"
 
@@ -22,7 +24,7 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
     rq.out_offset = output_offset;
     rq.act_min = act_min;
     rq.act_max = act_max;
-    rq.add = 0;
+    rq.add = NULL;
     for (b = 0; b + 2 <= batches; b += 2) {
         const int8_t* x0 = input + b * accum_depth;
         aot_mve_gemm(x0, x0 + accum_depth, filter, accum_depth, out_depth, &rq, output + b * out_depth,

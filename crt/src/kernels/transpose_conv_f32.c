@@ -1,6 +1,8 @@
 /* float32 TRANSPOSE_CONV, gathered per output pixel (aot/kernels/transpose_conv.h). */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/transpose_conv.h"
 
 #include "transpose_conv_taps.h"
@@ -32,7 +34,7 @@ void aot_transpose_conv_f32(const float* input, int32_t batches, int32_t in_h, i
                         }
                     }
                     /* The bias after the taps, as TFLite adds it. */
-                    if (bias != 0) {
+                    if (bias != NULL) {
                         acc += bias[oc];
                     }
                     acc = acc < act_min ? act_min : acc;

@@ -1,6 +1,8 @@
 /* float32 TRANSPOSE_CONV with groups and dilations, gathered per output pixel (aot/kernels/transpose_conv.h). */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/transpose_conv.h"
 
 /* Output row o is reached by input row i through tap f when o + pad == i * stride + f * dilation.  The taps are
@@ -60,7 +62,7 @@ void aot_transpose_conv_grouped_f32(const float* input, int32_t batches, int32_t
                 }
                 for (oc = 0; oc < out_c; oc++) {
                     /* The bias after the taps, as TFLite adds it. */
-                    float v = out_px[oc] + (bias != 0 ? bias[oc] : 0.0f);
+                    float v = out_px[oc] + (bias != NULL ? bias[oc] : 0.0f);
                     v = v < act_min ? act_min : v;
                     out_px[oc] = v > act_max ? act_max : v;
                 }

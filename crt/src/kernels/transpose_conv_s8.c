@@ -1,6 +1,8 @@
 /* int8 per-channel TRANSPOSE_CONV, gathered per output pixel (aot/kernels/transpose_conv.h). */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/transpose_conv.h"
 
 #include "aot/requant.h"
@@ -25,7 +27,7 @@ void aot_transpose_conv_s8(const int8_t* input, int32_t batches, int32_t in_h, i
                 for (oc = 0; oc < out_c; oc++) {
                     const int8_t* f_oc = filter + oc * filter_h * filter_w * in_c;
                     /* Unsigned: the int32 sum wraps as TFLite's accumulator does. */
-                    uint32_t acc = bias != 0 ? (uint32_t)bias[oc] : 0u;
+                    uint32_t acc = bias != NULL ? (uint32_t)bias[oc] : 0u;
                     int32_t v;
                     for (iy = iy0; iy >= 0 && (fy = oy + pad_top - iy * stride_h) < filter_h; iy--) {
                         for (ix = ix0; ix >= 0 && (fx = ox + pad_left - ix * stride_w) < filter_w; ix--) {

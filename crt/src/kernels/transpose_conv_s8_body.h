@@ -6,6 +6,7 @@
 #define AOT_KERNELS_TRANSPOSE_CONV_S8_BODY_H_
 
 #include <stdint.h>
+#include <stddef.h>
 
 #include "aot/requant.h"
 #include "transpose_conv_taps.h"
@@ -67,7 +68,7 @@ static inline void aot_tconv_s8_walk(const int8_t* input, int32_t batches, int32
                     const int32_t n = out_c - oc >= 4 ? 4 : 1;
                     uint32_t acc[4];
                     for (j = 0; j < n; j++) {
-                        acc[j] = bias != 0 ? (uint32_t)bias[oc + j] : 0u;
+                        acc[j] = bias != NULL ? (uint32_t)bias[oc + j] : 0u;
                     }
                     if (n == 4) {
                         pixel4(&g, oc, acc);

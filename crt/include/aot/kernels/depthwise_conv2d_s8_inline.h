@@ -19,6 +19,7 @@
 #define AOT_KERNELS_DEPTHWISE_CONV2D_S8_INLINE_H_
 
 #include <stdint.h>
+#include <stddef.h>
 
 #include "aot/kernels/requant_s8_inline.h"
 
@@ -92,7 +93,7 @@ AOT_INLINE_BODY void aot_dw_quad(const int8_t* x_px, const int8_t* w_c, int8_t* 
     (void)stride_w;
     (void)pad_left;
     for (r = 0; r < 4; r++) {
-        acc[r] = bias != 0 ? bias[oc + r] : 0;
+        acc[r] = bias != NULL ? bias[oc + r] : 0;
     }
     /* Opaque: otherwise GCC hoists the window's input loads (the same for every quad of one input channel) or
      * its weight loads (the same for every pixel) out of the loops around and spills them all. */
@@ -170,7 +171,7 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
         int32_t oc = 0;
         for (ic = 0; ic < in_c; ic++) {
             for (m = 0; m < depth_multiplier; m++) {
-                int32_t acc = bias != 0 ? bias[oc] : 0;
+                int32_t acc = bias != NULL ? bias[oc] : 0;
                 if (quad) {
                     aot_dw_quad(in_b + first + ic, w_c, out_px, oc, unroll, fy_lo, fy_hi, fx_lo, fx_hi, AOT_DW_ARGS);
                     w_c += 4;

@@ -11,6 +11,7 @@
 #define AOT_KERNELS_FULLY_CONNECTED_S8_INLINE_H_
 
 #include <stdint.h>
+#include <stddef.h>
 
 #include "aot/kernels/dot_s8_inline.h"
 
@@ -29,7 +30,7 @@ AOT_INLINE_BODY void aot_fully_connected_s8_body(const int8_t* input, int32_t ba
         for (o = 0; o < rows4; o += 4) {
             int32_t acc[4];
             for (r = 0; r < 4; r++) {
-                acc[r] = bias != 0 ? bias[o + r] : 0;
+                acc[r] = bias != NULL ? bias[o + r] : 0;
             }
             aot_dot4_s8(in_b, filter + o * accum_depth, accum_depth, accum_depth, input_offset, acc);
             aot_requant_rows_s8(acc, 4, out_b + o, o, requant, out_multiplier, out_second, quant_step, output_offset,
@@ -37,7 +38,7 @@ AOT_INLINE_BODY void aot_fully_connected_s8_body(const int8_t* input, int32_t ba
         }
         for (o = rows4; o < out_depth; o++) {
             const int32_t acc =
-                aot_dot1_s8(in_b, filter + o * accum_depth, accum_depth, input_offset, bias != 0 ? bias[o] : 0);
+                aot_dot1_s8(in_b, filter + o * accum_depth, accum_depth, input_offset, bias != NULL ? bias[o] : 0);
             aot_requant_rows_s8(&acc, 1, out_b + o, o, requant, out_multiplier, out_second, quant_step, output_offset,
                                 act_min, act_max);
         }
