@@ -18,6 +18,7 @@ def _aot_qemu_test_impl(ctx):
             fail("aot_qemu_test(name = \"%s\"): loads: %s must be one file, it is %d" % (ctx.label.name, target.label, len(files)))
         loads.append("-device loader,file=%s,addr=%s,force-raw=on" % (files[0].short_path, address))
         load_files += files
+
     # With check_stack the run goes through stack_peak_check.sh, which holds the peaks the guest prints to the
     # static bounds of the firmware's size report (no second run, no new build action).
     check = []

@@ -147,8 +147,7 @@ class NoRecursionTest(unittest.TestCase):
         call_graph(compiler, sources(root), root, undefined)
         self.assertTrue(undefined, "no undefined symbols read from the objects")
         double = {
-            f: sorted(s for s in syms if s in _DOUBLE_LIBM or _DOUBLE_HELPER.match(s))
-            for f, syms in undefined.items()
+            f: sorted(s for s in syms if s in _DOUBLE_LIBM or _DOUBLE_HELPER.match(s)) for f, syms in undefined.items()
         }
         double = {f: s for f, s in double.items() if s}
         new = {f: s for f, s in double.items() if f not in DOUBLE_ON_PURPOSE}

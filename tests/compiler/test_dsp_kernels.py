@@ -19,7 +19,7 @@ from compiler.commands.run_cmd import execute_on_host  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
 from conftest import SHARED_MODELS, model_or_generated  # noqa: E402
-from tflite_builder import ModelBuilder  # noqa: E402
+from tflite_builder import ModelBuilder, conv_options  # noqa: E402
 
 needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
 
@@ -168,17 +168,7 @@ def _conv_model(
     else:
         oh, ow = (h - eff_h) // stride[0] + 1, (w - eff_w) // stride[1] + 1
     y = b.tensor("y", [n, oh, ow, oc], "int8", out_scale, out_zp)
-    opts = {
-        "padding": padding,
-        "strideH": stride[0],
-        "strideW": stride[1],
-        "fusedActivationFunction": act,
-        "dilationHFactor": dilation[0],
-        "dilationWFactor": dilation[1],
-    }
-    if kind == "DEPTHWISE_CONV_2D":
-        opts["depthMultiplier"] = oc // ic
-    b.op(kind, [x, wt, bias], y, opts)
+    b.op(kind, [x, wt, bias], y, conv_options(kind, padding, stride, act, dilation, ic, oc))
     b.output(y)
     return b
 

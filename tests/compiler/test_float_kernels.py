@@ -22,7 +22,7 @@ from compiler.commands.run_cmd import run_model  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
 from compiler.ops.kernels.float_gemm import blocked  # noqa: E402
-from tflite_builder import ModelBuilder  # noqa: E402
+from tflite_builder import ModelBuilder, conv_options  # noqa: E402
 
 needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
 
@@ -44,17 +44,7 @@ def _conv(b, rng, name, kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, di
     else:
         oh, ow = (h - eff_h) // stride[0] + 1, (w - eff_w) // stride[1] + 1
     y = b.tensor(name + "_y", [n, oh, ow, oc], "float32")
-    opts = {
-        "padding": padding,
-        "strideH": stride[0],
-        "strideW": stride[1],
-        "fusedActivationFunction": act,
-        "dilationHFactor": dilation[0],
-        "dilationWFactor": dilation[1],
-    }
-    if kind == "DEPTHWISE_CONV_2D":
-        opts["depthMultiplier"] = oc // ic
-    b.op(kind, [x, wt, bt], y, opts)
+    b.op(kind, [x, wt, bt], y, conv_options(kind, padding, stride, act, dilation, ic, oc))
     b.output(y)
 
 

@@ -88,6 +88,22 @@ _OPTIONS_FOR_OP = {
 
 
 @dataclass(frozen=True)
+def conv_options(kind: str, padding: str, stride, act: int, dilation, ic: int, oc: int) -> dict:
+    """The builtin options of a CONV_2D / DEPTHWISE_CONV_2D with these strides, padding, fused activation and
+    dilations (a depthwise one's multiplier is oc / ic)."""
+    opts = {
+        "padding": padding,
+        "strideH": stride[0],
+        "strideW": stride[1],
+        "fusedActivationFunction": act,
+        "dilationHFactor": dilation[0],
+        "dilationWFactor": dilation[1],
+    }
+    if kind == "DEPTHWISE_CONV_2D":
+        opts["depthMultiplier"] = oc // ic
+    return opts
+
+
 class Tensor:
     index: int
     name: str

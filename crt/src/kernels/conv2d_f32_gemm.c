@@ -5,6 +5,8 @@
  * floats, into which both windows are gathered whole. */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/conv2d.h"
 #include "gemm_f32_tile.h"
 
@@ -113,7 +115,7 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
             const float* w = filter;
             aot_conv_f32_origin(px, out_w, stride_h, stride_w, pad_top, pad_left, &y0, &x0);
             aot_conv_f32_origin(px + rows - 1, out_w, stride_h, stride_w, pad_top, pad_left, &y1, &x1);
-            if (scratch != 0) {
+            if (scratch != NULL) {
                 aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y0, x0,
                                     scratch);
                 aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y1, x1,
@@ -122,13 +124,13 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
             for (c = 0; c < out_c; c += block) {
                 float acc[2 * AOT_F32_MAX_BLOCK];
                 const int32_t count = out_c - c < block ? out_c - c : block;
-                if (scratch != 0) {
+                if (scratch != NULL) {
                     aot_f32_tile(scratch, scratch + k, w, k, block, aot_f32_zeros, acc);
                 } else {
                     aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0,
                                       x0, y1, x1, acc);
                 }
-                aot_f32_tile_store(acc, block, bias == 0 ? 0 : bias + c, count, rows, out_b + px * out_c + c,
+                aot_f32_tile_store(acc, block, bias == NULL ? NULL : bias + c, count, rows, out_b + px * out_c + c,
                                    out_b + (px + rows - 1) * out_c + c, act_min, act_max);
                 w += k * block;
             }

@@ -6,6 +6,7 @@
  * fused multiply-add, correctly rounded in C on the host), so every build gives the same bits. */
 #include "aot_sched.h"
 
+#include <stddef.h>
 #include <math.h>
 
 #include "aot/kernels/depthwise_conv2d.h"
@@ -172,7 +173,7 @@ static void aot_dw_f32_store(const float* acc, const float* bias, int32_t n, int
         float* o = r == 0 ? out0 : out1;
         for (j = 0; j < n; j++) {
             float v = acc[4 * r + j];
-            if (bias != 0) {
+            if (bias != NULL) {
                 v += bias[j];
             }
             v = v < act_min ? act_min : v;
@@ -237,7 +238,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                             acc[4 * r + 3] = part[3];
                         }
                     }
-                    aot_dw_f32_store(acc, bias == 0 ? 0 : bias + c, n, pixels, o0 + c, o1 + c, act_min, act_max);
+                    aot_dw_f32_store(acc, bias == NULL ? NULL : bias + c, n, pixels, o0 + c, o1 + c, act_min, act_max);
                 }
             }
         }

@@ -2,6 +2,8 @@
  * gemm_f32_tile.h (Helium, the FPU's VFMA, or C); a single row is paired with itself. */
 #include "aot_sched.h"
 
+#include <stddef.h>
+
 #include "aot/kernels/fully_connected.h"
 #include "gemm_f32_tile.h"
 
@@ -19,7 +21,7 @@ void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t a
             float acc[2 * AOT_F32_MAX_BLOCK];
             const int32_t count = out_depth - o < block ? out_depth - o : block;
             aot_f32_tile(a0, a1, w, accum_depth, block, aot_f32_zeros, acc);
-            aot_f32_tile_store(acc, block, bias == 0 ? 0 : bias + o, count, rows, output + b * out_depth + o,
+            aot_f32_tile_store(acc, block, bias == NULL ? NULL : bias + o, count, rows, output + b * out_depth + o,
                                output + (b + rows - 1) * out_depth + o, act_min, act_max);
             w += accum_depth * block;
         }

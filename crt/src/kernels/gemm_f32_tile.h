@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stddef.h>
 
 /* The block width the core's loop is written for (the compiler lays the weights out for its target's width; a
  * build for another core, e.g. the host running a Cortex-M55 model's code, takes the C loop at any width). */
@@ -35,7 +36,7 @@
 #define AOT_F32_MAX_BLOCK 8
 
 /* The sums a tile starts from when it is the first of its outputs. */
-static const float aot_f32_zeros[2 * AOT_F32_MAX_BLOCK] = {0.0f};
+static const float aot_f32_zeros[2 * AOT_F32_MAX_BLOCK] = {0};
 
 /* The C form of the tile, any block width: what the loops below compute. */
 static void aot_f32_tile_c(const float* a0, const float* a1, const float* w, int32_t n, int32_t block,
@@ -194,7 +195,7 @@ static void aot_f32_tile_store(const float* acc, int32_t block, const float* bia
         float* o = r == 0 ? out0 : out1;
         for (j = 0; j < count; j++) {
             float v = acc[r * block + j];
-            if (bias != 0) {
+            if (bias != NULL) {
                 v += bias[j];
             }
             v = v < act_min ? act_min : v;

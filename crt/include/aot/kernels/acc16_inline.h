@@ -60,7 +60,8 @@ static inline int16_t aot_acc16_out(const struct aot_acc16* acc, int32_t mode, c
 {
     int32_t r;
     if (mode == AOT_ACC16_WIDE) {
-        r = aot_requant_acc64((int32_t)acc->hi, (int32_t)acc->lo, bias != NULL ? bias + 2 * c : 0, multiplier, shift);
+        r = aot_requant_acc64((int32_t)acc->hi, (int32_t)acc->lo, bias != NULL ? bias + 2 * c : NULL, multiplier,
+                              shift);
     } else {
         const int32_t sum = (int32_t)(acc->lo + (bias != 0 ? (uint32_t)bias[c] : 0u));
         r = mode == AOT_ACC16_I32 ? aot_multiply_by_quantized_multiplier(sum, multiplier, shift)
