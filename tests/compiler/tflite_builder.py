@@ -87,7 +87,6 @@ _OPTIONS_FOR_OP = {
 }
 
 
-@dataclass(frozen=True)
 def conv_options(kind: str, padding: str, stride, act: int, dilation, ic: int, oc: int) -> dict:
     """The builtin options of a CONV_2D / DEPTHWISE_CONV_2D with these strides, padding, fused activation and
     dilations (a depthwise one's multiplier is oc / ic)."""
@@ -104,6 +103,7 @@ def conv_options(kind: str, padding: str, stride, act: int, dilation, ic: int, o
     return opts
 
 
+@dataclass(frozen=True)
 class Tensor:
     index: int
     name: str
