@@ -77,27 +77,28 @@ report() {  # report LANE...
   done
 }
 suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
+# The suites that use no Bazel (cppcheck, CMake, pip: mostly one process at a time) run beside `bazel test //...`,
+# in the CPU its analysis phase and its last, serial tests leave idle; their output is printed after it.
+lane_start=$SECONDS
+lane tools \
+  "MISRA C:2012 report (cppcheck; every finding has a deviation record)" "'$root/.venv/bin/python' '$root/tools/misra.py'" \
+  "CMake: two models with aotc, ctest under QEMU" "'$root/tests/cmake/run_test.sh'" \
+  "the aot-rules wheel in a fresh venv" "'$root/.venv/bin/python' -m pytest -q -p no:cacheprovider '$root/tests/wheel'" &
+tools_pid=$!
 suite "bazel test //..." bazel test --config=ci //...
 # Bazel's trace of that command (what ran, for how long), before the suites' bazel commands replace it.
 cp "$(bazel info output_base 2>/dev/null)/command.profile.gz" /tmp/aot_rules-bazel-test.profile.gz 2>/dev/null &&
   echo "test_all: the trace of bazel test is /tmp/aot_rules-bazel-test.profile.gz (bazel analyze-profile reads it)"
-# The remaining suites in two lanes at once: one of Bazel workspaces and clones (each fully parallel inside), one of
-# mostly single-threaded tools (cppcheck, pip, CMake), so the two cores stay busy.
-lane_start=$SECONDS
+# Then the suites of Bazel workspaces and clones (each fully parallel inside), one after the other.
 e2e=(); [ -f "$root/e2e/WORKSPACE" ] && e2e=("e2e consumer workspace"
   "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh && ./check_toolchain_resolution.sh; rc=\$?; bazel shutdown; exit \$rc")
 lane bazel "${e2e[@]}" \
   "budgets fail the build" "'$root/tests/budgets/run_test.sh'" \
   "ARM toolchain from a file:// archive" "'$root/tests/toolchain_archive/run_test.sh'" \
-  "remote cache shared by two clones" "'$root/tests/remote_cache/run_test.sh'" &
-lane_pid=$!
-lane tools \
-  "MISRA C:2012 report (cppcheck; every finding has a deviation record)" "'$root/.venv/bin/python' '$root/tools/misra.py'" \
-  "CMake: two models with aotc, ctest under QEMU" "'$root/tests/cmake/run_test.sh'" \
-  "the aot-rules wheel in a fresh venv" "'$root/.venv/bin/python' -m pytest -q -p no:cacheprovider '$root/tests/wheel'"
-wait "$lane_pid"
+  "remote cache shared by two clones" "'$root/tests/remote_cache/run_test.sh'"
+wait "$tools_pid"
 report bazel tools
-echo "test_all: the two lanes of suites took $((SECONDS - lane_start)) s together"
+echo "test_all: the two lanes of suites took $((SECONDS - lane_start)) s together, bazel test //... included"
 rm -rf "$logs"
 # Leave no server behind inside the namespace: the next bazel command starts a fresh one.
 [ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true
