@@ -67,6 +67,7 @@ def test_fuzzer_runs(tmp_path, fmt):
             "--duration",
             "60",
             "--no_shared",
+            "--no_project_models",
             "--check_c_every",
             "0",
             "--seed",
