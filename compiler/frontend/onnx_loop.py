@@ -19,6 +19,35 @@ from ..errors import UnsupportedError
 MAX_TRIPS = 4096  # copies of the body; the operator limit (compiler/limits.py) bounds the total anyway
 
 
+def namer(taken: set):
+    """A function giving each requested name, suffixed with '_' until it is not in `taken`, and taking it."""
+
+    def fresh(name: str) -> str:
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        return name
+
+    return fresh
+
+
+def stack(parts: list, out: str, axis: int, label: str, consts, fresh, opset: int) -> list:
+    """Nodes stacking the values `parts` on a new `axis` into `out` (Unsqueeze each, then Concat): a Loop's or a
+    Scan's per-iteration outputs."""
+    nodes, rows = [], []
+    for i, part in enumerate(parts):
+        row = fresh(f"{label}/{i}")
+        if opset >= 13:
+            axes = fresh(f"{label}/axes")
+            consts.add(axes, np.array([axis], np.int64))
+            nodes.append(helper.make_node("Unsqueeze", [part, axes], [row], name=fresh(row + ":node")))
+        else:
+            nodes.append(helper.make_node("Unsqueeze", [part], [row], name=fresh(row + ":node"), axes=[axis]))
+        rows.append(row)
+    nodes.append(helper.make_node("Concat", rows, [out], name=fresh(f"{label}:concat"), axis=axis))
+    return nodes
+
+
 def _label(node) -> str:
     return f"ONNX node '{node.name or node.op_type}' ({node.op_type})"
 
@@ -72,12 +101,7 @@ def unroll(node, consts, taken: set, opset: int, rename_graph) -> list:
             f"{len(carried)} loop-carried values. The model is malformed."
         )
     base = (node.name or node.output[0] or "loop") + "/"
-
-    def fresh(name: str) -> str:
-        while name in taken:
-            name += "_"
-        taken.add(name)
-        return name
+    fresh = namer(taken)
 
     nodes, parts = [], [[] for _ in range(n_scan)]
     local = [t.name for t in body.initializer] + [o for n in body.node for o in n.output if o]
@@ -106,17 +130,6 @@ def unroll(node, consts, taken: set, opset: int, rename_graph) -> list:
         if out:
             nodes.append(helper.make_node("Identity", [value], [out], name=fresh(base + "out:" + out)))
     for j, out in enumerate(node.output[len(carried) :]):
-        if not out:
-            continue
-        rows = []
-        for i, part in enumerate(parts[j]):
-            row = fresh(f"{base}scan{j}/{i}")
-            if opset >= 13:
-                axes = fresh(f"{base}scan{j}/axes")
-                consts.add(axes, np.array([0], np.int64))
-                nodes.append(helper.make_node("Unsqueeze", [part, axes], [row], name=fresh(row + ":node")))
-            else:
-                nodes.append(helper.make_node("Unsqueeze", [part], [row], name=fresh(row + ":node"), axes=[0]))
-            rows.append(row)
-        nodes.append(helper.make_node("Concat", rows, [out], name=fresh(f"{base}scan{j}:concat"), axis=0))
+        if out:
+            nodes += stack(parts[j], out, 0, f"{base}scan{j}", consts, fresh, opset)
     return nodes

@@ -16,7 +16,7 @@ import onnx
 from onnx import helper, numpy_helper
 
 from ..errors import UnsupportedError
-from .onnx_loop import MAX_TRIPS
+from .onnx_loop import MAX_TRIPS, namer, stack
 
 
 def _label(node) -> str:
@@ -86,12 +86,7 @@ def unroll(node, shapes: dict, consts, taken: set, opset: int, rename_graph) -> 
     if not 1 <= steps <= MAX_TRIPS:
         raise UnsupportedError(f"{_label(node)}: its sequence length is {steps}; 1 to {MAX_TRIPS} steps are unrolled.")
     base = (node.name or node.output[0] or "scan") + "/"
-
-    def fresh(name: str) -> str:
-        while name in taken:
-            name += "_"
-        taken.add(name)
-        return name
+    fresh = namer(taken)
 
     nodes, parts = [], [[] for _ in range(k_out)]
     state = list(node.input[:n_state])
@@ -121,18 +116,7 @@ def unroll(node, shapes: dict, consts, taken: set, opset: int, rename_graph) -> 
         if out:
             nodes.append(helper.make_node("Identity", [value], [out], name=fresh(base + "out:" + out)))
     for j, out in enumerate(node.output[n_state:]):
-        if not out:
-            continue
-        axis, order = out_axes[j], parts[j][::-1] if out_dirs[j] else parts[j]
-        rows = []
-        for t, part in enumerate(order):
-            row = fresh(f"{base}scan{j}/{t}")
-            if opset >= 13:
-                axes = fresh(f"{base}scan{j}/axes")
-                consts.add(axes, np.array([axis], np.int64))
-                nodes.append(helper.make_node("Unsqueeze", [part, axes], [row], name=fresh(row + ":node")))
-            else:
-                nodes.append(helper.make_node("Unsqueeze", [part], [row], name=fresh(row + ":node"), axes=[axis]))
-            rows.append(row)
-        nodes.append(helper.make_node("Concat", rows, [out], name=fresh(f"{base}scan{j}:concat"), axis=axis))
+        if out:
+            order = parts[j][::-1] if out_dirs[j] else parts[j]
+            nodes += stack(order, out, out_axes[j], f"{base}scan{j}", consts, fresh, opset)
     return nodes
