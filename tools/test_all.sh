@@ -19,13 +19,23 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
 if [ -z "${AOT_IN_NETNS:-}" ]; then
+  # e2e consumes the ruleset as a release archive, whose hermetic Python venv comes from the package registry:
+  # pack it and fetch e2e's repositories here, where the registry is reachable (the suites below are not). When
+  # Bazel is installed already this runs beside tools/setup.sh (both mostly wait on pip and the JVM).
+  e2e_fetch() {
+    "$root/e2e/make_archive.sh" && (cd "$root/e2e" && bazel build --nobuild //... >/dev/null 2>&1 && bazel shutdown) \
+      || { echo "test_all: cannot fetch e2e's repositories (the aot_rules archive and its hermetic Python)" >&2; return 1; }
+  }
+  fetch_pid=
+  if [ -f "$root/e2e/WORKSPACE" ] && command -v bazel >/dev/null 2>&1; then
+    e2e_fetch &
+    fetch_pid=$!
+  fi
   "$root/tools/setup.sh" || exit 1
-  if [ -f "$root/e2e/WORKSPACE" ]; then
-    # e2e consumes the ruleset as a release archive, whose hermetic Python venv comes from the package registry:
-    # pack it and fetch e2e's repositories here, where the registry is reachable (the suites below are not).
-    "$root/e2e/make_archive.sh" || exit 1
-    (cd "$root/e2e" && bazel build --nobuild //... >/dev/null 2>&1 && bazel shutdown) \
-      || { echo "test_all: cannot fetch e2e's repositories (the aot_rules archive and its hermetic Python)" >&2; exit 1; }
+  if [ -n "$fetch_pid" ]; then
+    wait "$fetch_pid" || exit 1
+  elif [ -f "$root/e2e/WORKSPACE" ]; then
+    e2e_fetch || exit 1
   fi
   echo "test_all: set-up took $SECONDS s"
   if [ -z "${AOT_ALLOW_NETWORK:-}" ] && unshare -n true 2>/dev/null; then
@@ -77,28 +87,31 @@ report() {  # report LANE...
   done
 }
 suite "format and lint (buildifier, ruff, clang-format)" "$root/tools/lint.sh"
-# The suites that use no Bazel (cppcheck, CMake, pip: mostly one process at a time) run beside `bazel test //...`,
-# in the CPU its analysis phase and its last, serial tests leave idle; their output is printed after it.
+# The suites that do not use this workspace's Bazel server (cppcheck, CMake, pip, and the workspaces and clones of
+# their own: e2e, the toolchain archive, the remote cache) run in two lanes beside `bazel test //...`, in the CPU its
+# analysis phase and its serial stretches leave idle; their output is printed after it.
 lane_start=$SECONDS
 lane tools \
   "MISRA C:2012 report (cppcheck; every finding has a deviation record)" "'$root/.venv/bin/python' '$root/tools/misra.py'" \
   "CMake: two models with aotc, ctest under QEMU" "'$root/tests/cmake/run_test.sh'" \
   "the aot-rules wheel in a fresh venv" "'$root/.venv/bin/python' -m pytest -q -p no:cacheprovider '$root/tests/wheel'" &
 tools_pid=$!
+e2e=(); [ -f "$root/e2e/WORKSPACE" ] && e2e=("e2e consumer workspace"
+  "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh && ./check_toolchain_resolution.sh; rc=\$?; bazel shutdown; exit \$rc")
+lane workspaces \
+  "ARM toolchain from a file:// archive" "'$root/tests/toolchain_archive/run_test.sh'" \
+  "remote cache shared by two clones" "'$root/tests/remote_cache/run_test.sh'" \
+  "${e2e[@]}" &
+workspaces_pid=$!
 suite "bazel test //..." bazel test --config=ci //...
 # Bazel's trace of that command (what ran, for how long), before the suites' bazel commands replace it.
 cp "$(bazel info output_base 2>/dev/null)/command.profile.gz" /tmp/aot_rules-bazel-test.profile.gz 2>/dev/null &&
   echo "test_all: the trace of bazel test is /tmp/aot_rules-bazel-test.profile.gz (bazel analyze-profile reads it)"
-# Then the suites of Bazel workspaces and clones (each fully parallel inside), one after the other.
-e2e=(); [ -f "$root/e2e/WORKSPACE" ] && e2e=("e2e consumer workspace"
-  "cd '$root/e2e' && bazel test //... && ./check_region_budget.sh && ./own_toolchain/run_test.sh && ./check_toolchain_resolution.sh; rc=\$?; bazel shutdown; exit \$rc")
-lane bazel "${e2e[@]}" \
-  "budgets fail the build" "'$root/tests/budgets/run_test.sh'" \
-  "ARM toolchain from a file:// archive" "'$root/tests/toolchain_archive/run_test.sh'" \
-  "remote cache shared by two clones" "'$root/tests/remote_cache/run_test.sh'"
-wait "$tools_pid"
-report bazel tools
-echo "test_all: the two lanes of suites took $((SECONDS - lane_start)) s together, bazel test //... included"
+# This workspace's own server again: the budget fixtures must fail `bazel build`.
+lane bazel "budgets fail the build" "'$root/tests/budgets/run_test.sh'"
+wait "$tools_pid" "$workspaces_pid"
+report bazel tools workspaces
+echo "test_all: the lanes of suites took $((SECONDS - lane_start)) s together, bazel test //... included"
 rm -rf "$logs"
 # Leave no server behind inside the namespace: the next bazel command starts a fresh one.
 [ -z "${AOT_IN_NETNS:-}" ] || bazel shutdown >/dev/null 2>&1 || true

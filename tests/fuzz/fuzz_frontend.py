@@ -276,6 +276,11 @@ def fuzz(args) -> dict:
 
     t_start = time.monotonic()
     seeds = load_seeds(args.format, not args.no_shared, args.seed_model, args.corpus_in, not args.no_project_models)
+    if args.max_seeds and len(seeds) > args.max_seeds:
+        # A short run (a smoke test) spends its executions on mutants rather than replaying every seed: a sample,
+        # in load order, drawn from its own generator so that the mutation sequence stays a function of --seed.
+        keep = sorted(random.Random(args.seed).sample(range(len(seeds)), args.max_seeds))
+        seeds = [seeds[i] for i in keep]
     for name, origin, data in seeds:
         outcome, detail, lines, _, _ = run(data, check_c=bool(args.check_c_every))
         if outcome == "bug":
@@ -395,6 +400,7 @@ def main(argv=None) -> int:
         help="no seeds from the project's generated model files (tests/models, e2e, tests/compiler/data)",
     )
     ap.add_argument("--seed_model", action="append", default=[], help="extra seed model file (repeatable)")
+    ap.add_argument("--max_seeds", type=int, default=0, help="start from a seeded sample of this many seeds (0: all)")
     ap.add_argument("--corpus_in", default="", help="extra directory of seeds (counted as the project's own)")
     ap.add_argument(
         "--export_corpus",
