@@ -79,10 +79,10 @@ class BlockSpaceLowering(StridedView):
         op.params = g
 
     def headers(self, op):
-        return [self.kernel_header if getattr(op, "kernel", None) == self.kernel else self.header]
+        return [self.header if self.geometry(op)["view"] else self.kernel_header]
 
     def emit(self, op, ctx):
-        if op.kernel != self.kernel:
+        if self.geometry(op)["view"]:
             return super().emit(op, ctx)
         p = op.params
         return [

@@ -49,7 +49,7 @@ class LeakyRelu(OpLowering):
         p = op.params
         last = (
             ctx.f32(p["alpha"])
-            if op.kernel == _KERNELS["float32"]
+            if op.output.dtype == "float32"
             else ctx.param(f"op{op.index}_params", p["q"], "int32_t")
         )
         return [ctx.call(op.kernel, [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"], last])]

@@ -86,7 +86,7 @@ class Quantize(OpLowering):
             return _lut_s8.emit_table(op, ctx)
         p = op.params
         args = [ctx.ptr(op.input(0)), ctx.ptr(op.output), p["size"]]
-        if op.kernel in _FROM_FLOAT.values():
+        if op.input(0).dtype == "float32":
             args += [ctx.f32(p["scale"]), p["out_zp"]]
         else:
             args += [p["in_zp"], p["mult"], p["shift"], p["out_zp"]]

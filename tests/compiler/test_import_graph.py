@@ -121,24 +121,31 @@ def test_layers_of_compiler_ops():
 
 
 def _kernel_name_comparisons(tree) -> list:
-    """Line numbers where `<x>.kernel` (or a name-string method of it) meets a string literal: ==, !=, in, not in
-    a literal tuple/list/set, .startswith / .endswith."""
+    """Line numbers where `<x>.kernel` (or getattr(x, "kernel", ...)) is compared with anything but None or a number
+    (==, !=, in, not in a literal, a dict, another name) or asked .startswith / .endswith: a lowering that knows
+    which kernel it is looking at must learn it from the kernel object or from the operator itself (its types,
+    its parameters), not from the name."""
 
     def is_kernel(n):
-        return isinstance(n, ast.Attribute) and n.attr == "kernel"
-
-    def has_str(n):
-        if isinstance(n, ast.Constant) and isinstance(n.value, str):
+        if isinstance(n, ast.Attribute) and n.attr == "kernel":
             return True
-        if isinstance(n, (ast.Tuple, ast.List, ast.Set)):
-            return any(has_str(e) for e in n.elts)
-        return False
+        return (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Name)
+            and n.func.id == "getattr"
+            and len(n.args) >= 2
+            and isinstance(n.args[1], ast.Constant)
+            and n.args[1].value == "kernel"
+        )
+
+    def harmless(n):  # `is None`, and numbers (an ONNX attribute named kernel, e.g. `a.kernel == 1`)
+        return isinstance(n, ast.Constant) and (n.value is None or isinstance(n.value, (int, float)))
 
     lines = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
             sides = [node.left] + list(node.comparators)
-            if any(is_kernel(s) for s in sides) and any(has_str(s) for s in sides):
+            if any(is_kernel(s) for s in sides) and not any(harmless(s) for s in sides):
                 lines.append(node.lineno)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if node.func.attr in ("startswith", "endswith") and is_kernel(node.func.value):
@@ -146,9 +153,17 @@ def _kernel_name_comparisons(tree) -> list:
     return lines
 
 
+# The kernel layer's own registries, keyed by kernel name on purpose (they are the table's data, not lowerings).
+_KERNEL_REGISTRIES = {os.path.join("compiler", "ops", "common", "lut_s8.py")}
+
+
 def test_kernel_name_lint_catches_a_comparison():
-    src = 'if op.kernel == "aot_x": pass\nif op.kernel in ("a", "b"): pass\nop.kernel.endswith("_dsp")\nk = op.kernel'
-    assert _kernel_name_comparisons(ast.parse(src)) == [1, 2, 3]
+    src = (
+        'if op.kernel == "aot_x": pass\nif op.kernel in ("a", "b"): pass\nop.kernel.endswith("_dsp")\nk = op.kernel\n'
+        'if op.kernel == K["float32"]: pass\nif op.kernel in NAMES.values(): pass\n'
+        'if getattr(op, "kernel", None) == self.kernel: pass\nif op.kernel is None: pass\nif a.kernel == 1: pass'
+    )
+    assert _kernel_name_comparisons(ast.parse(src)) == [1, 2, 3, 5, 6, 7]
 
 
 @pytest.mark.parametrize("sub", ["ops", "passes", "codegen", "planner", "report", "frontend"])
@@ -156,7 +171,7 @@ def test_no_lowering_compares_kernel_names(sub):
     bad = []
     for dirpath, _, files in os.walk(os.path.join(COMPILER, sub)):
         for fn in sorted(files):
-            if fn.endswith(".py"):
+            if fn.endswith(".py") and os.path.relpath(os.path.join(dirpath, fn), ROOT) not in _KERNEL_REGISTRIES:
                 path = os.path.join(dirpath, fn)
                 with open(path) as f:
                     for line in _kernel_name_comparisons(ast.parse(f.read(), path)):
