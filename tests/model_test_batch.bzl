@@ -49,7 +49,7 @@ _batch_runner = rule(
     attrs = {"prefixes": attr.string_list(mandatory = True)},
 )
 
-def aot_model_test_batch(name, models, boards = [], host = True, count = 10, seed = 0, timeout_seconds = 300, tags = [], **kwargs):
+def aot_model_test_batch(name, models, boards = [], host = True, count = 10, seed = 0, compiler_flags = [], timeout_seconds = 300, tags = [], **kwargs):
     """One test program per board (and one on the host) that checks every model of `models` bit-exactly.
 
     Args:
@@ -59,6 +59,8 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
       host: also the host cc_test `<name>`.
       count: default number of seeded random input cases per model.
       seed: seed of the random inputs.
+      compiler_flags: `aotc compile` flags of every model, as aot_model_test takes them (they reach the library and
+        the reference generator: `["--qdq_exact"]` makes ONNX QDQ models bit-exact and the tests require it).
       timeout_seconds: QEMU time limit of one board's whole batch.
       tags: extra tags for every test.
       **kwargs: size, timeout, visibility, ...
@@ -66,11 +68,12 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
     cases = []
     prefixes = []
     for model, prefix, n in models:
-        aot_model_library(name = prefix + "_model", model = model, prefix = prefix, testonly = True)
+        aot_model_library(name = prefix + "_model", model = model, prefix = prefix, compiler_flags = compiler_flags, testonly = True)
         aot_reference_gen(
             name = prefix + "_src",
             model = model,
             prefix = prefix,
+            compiler_flags = compiler_flags,
             command = "testgen",
             count = n or count,
             seed = seed,

@@ -70,9 +70,10 @@ def _const(node, consts, i: int, what: str):
     name = node.input[i] if i < len(node.input) else ""
     if not name:
         return None
-    if not consts.has(name):
+    arr = consts.constant(name)
+    if arr is None:
         raise UnsupportedError(f"{_label(node)}: {what} ('{name}') is computed at run time; it must be a constant.")
-    return np.asarray(consts.values[name].const)
+    return arr
 
 
 # --- DepthToSpace / SpaceToDepth --------------------------------------------------------------------------------

@@ -15,9 +15,10 @@ package's shape inference alone does not see through these. Here, repeatedly unt
    standard operators once its input shape is static; a Loop with a constant trip count is unrolled (onnx_loop.py),
    a Scan over its static sequence length (onnx_scan.py).
 
-Constants are the initializers, the inputs frozen with --freeze_input and what earlier folds produced. Inputs get
-their shapes first: `--dim NAME=N` pins a named dimension, `--input_shape NAME=1,512` a whole input (for dimensions
-the exporter left unnamed). An If whose condition is still computed at run time after the fixpoint becomes C
+Constants are the initializers, the inputs frozen with --freeze_input and what earlier folds produced; the rewrites
+also read a DequantizeLinear of constants (a QDQ export's quantized parameters, onnx_dq_const.py) as its value.
+Inputs get their shapes first: `--dim NAME=N` pins a named dimension, `--input_shape NAME=1,512` a whole input (for
+dimensions the exporter left unnamed). An If whose condition is still computed at run time after the fixpoint becomes C
 if / else (onnx_if.py; its branch-local names are made unique here); such a Loop is refused by name.
 """
 
@@ -29,6 +30,7 @@ from onnx import helper, numpy_helper
 
 from ..errors import CompileError, UnsupportedError
 from .onnx_decompose import decomposable, decompose
+from .onnx_dq_const import dequantized_constant
 from .onnx_if import branch_prefix, rename_branch_locals, unique_local_names
 from .onnx_loop import unroll, unrollable
 from .onnx_scan import unroll as unroll_scan
@@ -46,6 +48,9 @@ class _Consts:
         self.model = model
         self.values = {}
         self.shapes = {}
+        # DequantizeLinear outputs with constant inputs (onnx_dq_const.py): constants for the rewrites only, so the
+        # reader still sees the QDQ pattern of quantized weights.
+        self.dequantized = {}
 
     def add(self, name: str, arr) -> None:
         arr = np.asarray(arr)
@@ -54,6 +59,19 @@ class _Consts:
 
     def has(self, name: str) -> bool:
         return name in self.values
+
+    def constant(self, name: str):
+        """The constant array of `name` (a DequantizeLinear of constants included), else None."""
+        if name in self.values:
+            return np.asarray(self.values[name].const)
+        return self.dequantized.get(name)
+
+    def note_dequantized(self, nodes) -> None:
+        values = {n: v.const for n, v in self.values.items() if v.const is not None}
+        for node in nodes:
+            arr = dequantized_constant(node, values)
+            if arr is not None:
+                self.dequantized[node.output[0]] = arr
 
 
 def _label(node) -> str:
@@ -216,6 +234,7 @@ def normalize(model, source: str, frozen: dict = None, dims: dict = None, input_
     taken = {t.name for t in g.initializer} | {i.name for i in g.input} | {o for n in g.node for o in n.output}
     for _ in range(_MAX_ROUNDS):
         shapes = _static_shapes(m, frozen)
+        consts.note_dequantized(g.node)
         work = collections.deque(g.node)
         kept, changed = [], False
         while work:

@@ -19,11 +19,11 @@ F = TensorProto.FLOAT
 
 
 def _run(tmp_path, node, inputs: dict, inits: dict, outputs: list, opset=17, exact=False, cases=3, seed=0):
-    """inputs: name -> shape (float32, random per case)."""
+    """inputs: name -> shape (float32, random per case); node: one node or a list of them."""
     import onnxruntime as ort
 
     g = helper.make_graph(
-        [node],
+        node if isinstance(node, list) else [node],
         "g",
         [helper.make_tensor_value_info(n, F, list(s)) for n, s in inputs.items()],
         [helper.make_tensor_value_info(n, F, None) for n in outputs],
@@ -81,6 +81,39 @@ def test_group_normalization(tmp_path):
     inits = {"s": rng.normal(1, 0.2, 2).astype(np.float32), "b": rng.normal(0, 0.2, 2).astype(np.float32)}
     node = helper.make_node("GroupNormalization", ["x", "s", "b"], ["y"], num_groups=2, epsilon=1e-5)
     _run(tmp_path, node, {"x": (1, 6, 4, 5)}, inits, ["y"], opset=18)
+
+
+def test_parameters_dequantized_from_constants(tmp_path):
+    """What onnxruntime's QDQ quantizer leaves: InstanceNormalization's scale as DequantizeLinear of int8 (a scalar
+    scale) and its bias of int32 (a one-element scale, a scalar zero point), a GRU's W of uint8 per axis with zero
+    points; the rewrites read their dequantized values, (q - zero_point) * scale in float32 as onnxruntime."""
+    rng = np.random.default_rng(8)
+    w = rng.normal(0, 0.4, (1, 15, 4)).astype(np.float32)
+    w_scale = (np.abs(w).max(axis=(0, 2)) / 100).astype(np.float32)
+    w_zp = rng.integers(100, 156, 15).astype(np.uint8)
+    w_q = np.clip(np.round(w / w_scale[None, :, None]) + w_zp[None, :, None], 0, 255).astype(np.uint8)
+    inits = {
+        "s_q": rng.integers(-127, 128, 4).astype(np.int8),
+        "s_scale": np.array(0.0125, np.float32),
+        "s_zp": np.array(0, np.int8),
+        "b_q": rng.integers(-3000, 3000, 4).astype(np.int32),
+        "b_scale": np.array([1.3e-4], np.float32),
+        "b_zp": np.array(0, np.int32),
+        "w_q": w_q,
+        "w_scale": w_scale,
+        "w_zp": w_zp,
+        "R": rng.normal(0, 0.4, (1, 15, 5)).astype(np.float32),
+    }
+    nodes = [
+        helper.make_node("DequantizeLinear", ["s_q", "s_scale", "s_zp"], ["s"]),
+        helper.make_node("DequantizeLinear", ["b_q", "b_scale", "b_zp"], ["b"]),
+        helper.make_node("InstanceNormalization", ["x", "s", "b"], ["n"], epsilon=1e-5),
+        helper.make_node("Reshape", ["n", "to_seq"], ["seq"]),
+        helper.make_node("DequantizeLinear", ["w_q", "w_scale", "w_zp"], ["W"], axis=1),
+        helper.make_node("GRU", ["seq", "W", "R"], ["y"], hidden_size=5),
+    ]
+    inits["to_seq"] = np.array([6, 1, 4], np.int64)
+    _run(tmp_path, nodes, {"x": (1, 4, 2, 3)}, inits, ["n", "y"], opset=13)
 
 
 def _rnn_weights(kind, dirs, hs, isz, seed, peepholes=False):
