@@ -9,6 +9,9 @@ M4/M7/M33; mve: Helium on the M55), with GCC's predefined feature macros, since 
 Generated code is checked on the models this checkout can compile: the shared models when they are beside the
 checkout (../shared/models or $AOT_MODELS_DIR), else the networks tests/models generates, for the M4 and the M55;
 only findings located in the generated files count there (the CRT headers they include are the CRT's findings).
+Generated code must have no finding of a Required or Mandatory rule at all: a deviation record does not cover one
+there (what the compiler emits can always be changed instead; the one conversion its checks need is the CRT's
+aot_is_aligned), and docs/misra.md may record only Advisory rules for `generated/*`.
 
     tools/misra.py                 # report to stdout, exit 1 on a finding with no deviation record
     tools/misra.py --report FILE   # also write the per-rule table as markdown
@@ -192,6 +195,21 @@ def covered(rule, path, deviations):
     return any(r == rule and fnmatch.fnmatch(path, glob) for r, glob, _, _ in deviations)
 
 
+def binding(rule) -> bool:
+    """Whether a rule is Required or Mandatory (the ones generated code may not break, recorded or not)."""
+    return CATEGORY.get(rule) in ("Required", "Mandatory")
+
+
+def unrecordable(findings):
+    """The findings no deviation record can cover: those of generated code under a Required or Mandatory rule."""
+    return [(p, line, fid) for p, line, fid in findings if p.startswith("generated/") and binding(rule_of(fid))]
+
+
+def generated_records_of_binding_rules(deviations):
+    """The deviation records for generated code that name a Required or Mandatory rule (there must be none)."""
+    return [row for row in deviations if row[1].startswith("generated/") and binding(row[0])]
+
+
 def model_files():
     """The models to compile for the generated-code part, and what set they are."""
     shared = os.environ.get("AOT_MODELS_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "models")
@@ -313,7 +331,7 @@ def main(argv=None) -> int:
                 if f.endswith(".c") and not f.endswith("_weights.c")
             ]
             gen_kloc = max(code_lines(gen_files), 1) / 1000
-        required = sum(1 for _, _, fid in gen if CATEGORY.get(rule_of(fid)) in ("Required", "Mandatory"))
+        required = sum(1 for _, _, fid in gen if binding(rule_of(fid)))
         out += [
             f"## Generated code: {count} {which} on {', '.join(MODEL_TARGETS)} ({gen_kloc * 1000:.0f} code "
             f"lines): {len(gen)} findings, {required} of Required or Mandatory rules",
@@ -327,6 +345,25 @@ def main(argv=None) -> int:
     if args.report:
         with open(args.report, "w") as f:
             f.write(text + "\n")
+    bad_records = generated_records_of_binding_rules(deviations)
+    if bad_records:
+        print(
+            "misra: docs/misra.md records Required/Mandatory rules for generated code, which must have none: "
+            + ", ".join(f"{r} ({w})" for r, w, _, _ in bad_records),
+            file=sys.stderr,
+        )
+        return 1
+    forbidden = unrecordable(gen)
+    if forbidden:
+        counts = Counter(rule_of(fid) for _, _, fid in forbidden)
+        print(
+            f"misra: generated code has {len(forbidden)} finding(s) of Required/Mandatory rules, which must be 0 "
+            f"({', '.join(f'{r} x{n}' for r, n in counts.most_common())}); first ones:",
+            file=sys.stderr,
+        )
+        for p, line, fid in forbidden[:20]:
+            print(f"  {p}:{line}: {fid}", file=sys.stderr)
+        return 1
     if uncovered:
         counts = Counter(rule_of(fid) for _, _, fid in uncovered)
         print(

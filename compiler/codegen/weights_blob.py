@@ -121,9 +121,9 @@ def render_bind(prefix: str, hash16: bytes) -> list:
         "{",
         "    int32_t rc;",
         f"    {ptr} = NULL;",
-        # The alignment check converts the pointer to an integer (MISRA C:2012 rule 11.6, the deviation of the
-        # generated code's alignment checks), so it is here and not in the CRT.
-        f"    if (((uintptr_t)blob & ((uintptr_t){P}_WEIGHTS_BLOB_ALIGN - 1u)) != 0u) {{",
+        # Alignment first (a NULL blob passes it and aot_weights_blob_check refuses it with AOT_ERR_NULL_ARG);
+        # aot_is_aligned (aot/align.h) holds the pointer-to-integer conversion, so the generated code makes none.
+        f"    if (!aot_is_aligned(blob, {P}_WEIGHTS_BLOB_ALIGN)) {{",
         "        rc = AOT_ERR_BLOB_ALIGN;",
         "    } else {",
         f"        rc = aot_weights_blob_check(blob, size, {prefix}_arch_hash, {P}_WEIGHTS_BLOB_SIZE);",

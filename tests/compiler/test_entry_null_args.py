@@ -1,8 +1,10 @@
-"""Every public entry of the generated code refuses NULL arguments with a documented error code (aot/errors.h).
+"""Every public entry of the generated code refuses NULL arguments, and a misaligned workspace, state or weights
+blob, with a documented error code (aot/errors.h).
 
 One stateful model (an SVDF: it has `_reset` and a state argument) compiled three ways, linked into one host
 program that calls each exported function with NULL in each pointer position: `_run` with the I/O structs,
-`_reset`, the I/O accessors of --io_in_workspace, and `_bind_weights` / `_run` of --weights blob. A NULL
+`_reset`, the I/O accessors of --io_in_workspace, and `_bind_weights` / `_run` of --weights blob; then with a
+pointer one byte past an aligned one (the runner's alignment checks, aot_is_aligned of aot/align.h). A NULL
 dereference would crash the program, a missed check return AOT_OK or another code, and an accessor that
 offsets a NULL workspace return a pointer that is not NULL.
 """
@@ -81,6 +83,19 @@ int main(void)
     EXPECT(nc_run(&cin, &cout, ws, st), AOT_ERR_WEIGHTS_UNBOUND);
     EXPECT(nc_reset(NULL), AOT_ERR_NULL_ARG);
 
+    /* Misaligned: one byte past a 16-byte aligned buffer; NULL is still refused before alignment. */
+#if NA_WORKSPACE_ALIGN < 2 || NA_STATE_ALIGN < 2 || NB_WORKSPACE_ALIGN < 2
+#error "the misaligned cases need an alignment of at least 2"
+#endif
+    EXPECT(na_run(&in, &out, ws + 1, st), AOT_ERR_WORKSPACE_ALIGN);
+    EXPECT(na_run(&in, &out, ws, st + 1), AOT_ERR_STATE_ALIGN);
+    EXPECT(na_run(&in, &out, NULL, st + 1), AOT_ERR_NULL_ARG);
+    EXPECT(na_reset(st + 1), AOT_ERR_STATE_ALIGN);
+    EXPECT(nb_run(ws + 1, st), AOT_ERR_WORKSPACE_ALIGN);
+    EXPECT(nb_reset(st + 2), AOT_ERR_STATE_ALIGN);
+    EXPECT(nc_bind_weights(ws + 4, 4096u), AOT_ERR_BLOB_ALIGN);
+    EXPECT(nc_bind_weights(ws + 8, 0u), AOT_ERR_BLOB_ALIGN);
+
     printf("failures=%d\n", failures);
     return failures == 0 ? 0 : 1;
 }
@@ -94,6 +109,11 @@ def test_every_entry_refuses_null(tmp_path):
         compiled = compile_model(str(path), prefix, **kw)
         write_files(str(tmp_path), {n: t for n, t in compiled.files.items() if n.endswith((".c", ".h"))})
         sources += [str(tmp_path / n) for n in sorted(compiled.files) if n.endswith(".c")]
+    # The alignment checks call the CRT's aot_is_aligned: the generated code converts no pointer to an integer
+    # (MISRA C:2012 rules 11.4 / 11.6; docs/misra.md).
+    for n in ("na.c", "nb.c", "nc.c"):
+        text = (tmp_path / n).read_text()
+        assert "uintptr_t" not in text and text.count("aot_is_aligned(") >= 2, n
     header = (tmp_path / "nb.h").read_text()
     assert "nb_input_x(void* workspace)" in header and "(workspace == NULL) ? NULL" in header
     main = tmp_path / "main.c"
