@@ -4,7 +4,8 @@ What a safety team asks a supplier for: every finding per rule with the rule's c
 still has findings a deviation record (rule, where, why, why it is safe). The records live in docs/misra.md, in its
 "Deviation records" table; this tool reads them, runs the checker, and fails when a finding is covered by no record.
 
-The CRT is checked once per preprocessor view a core sees (portable: Cortex-M0/M3; dsp: the DSP extension of the
+The CRT is checked once per preprocessor view a core sees (its sources, and the public headers none of them
+includes) (portable: Cortex-M0/M3; dsp: the DSP extension of the
 M4/M7/M33; mve: Helium on the M55), with GCC's predefined feature macros, since each view compiles different code.
 Generated code is checked on the models this checkout can compile: the shared models when they are beside the
 checkout (../shared/models or $AOT_MODELS_DIR), else the networks tests/models generates, for the M4 and the M55;
@@ -145,6 +146,24 @@ def feature_macros(path, includes, seen=None) -> set:
 def uses_feature_macros(path, includes) -> bool:
     """Whether a source, or a header of ours it includes (transitively), tests an __ARM_FEATURE_ macro."""
     return bool(feature_macros(path, includes))
+
+
+def included_headers(sources, includes) -> set:
+    """The headers of ours that the sources include, directly or through other headers."""
+    seen, todo = set(), list(sources)
+    while todo:
+        path = todo.pop()
+        with open(path, errors="replace") as f:
+            text = f.read()
+        for name in _INCLUDE.findall(text):
+            for d in [os.path.dirname(path)] + includes:
+                cand = os.path.normpath(os.path.join(d, name))
+                if os.path.exists(cand):
+                    if cand not in seen:
+                        seen.add(cand)
+                        todo.append(cand)
+                    break
+    return seen
 
 
 def view_files(sources, includes, views=CRT_VIEWS):
@@ -303,6 +322,12 @@ def main(argv=None) -> int:
     crt = set()
     views = CRT_VIEWS if args.part != "generated" else {}
     sources = sorted(f for f in crt_files if f.endswith(".c"))
+    # A public header no CRT source includes (the boundary's aot/align.h, the user-kernel ABI) is code only the
+    # generated or the user's C compiles: it is checked as a file of its own.
+    reached = included_headers(sources, includes)
+    sources += sorted(
+        f for f in crt_files if f.endswith(".h") and "/include/" in f and os.path.normpath(f) not in reached
+    )
     # The portable view reads every file; a core's view only the files whose code its macros change.
     per_view = view_files(sources, includes, views)
     for view, defines in views.items():

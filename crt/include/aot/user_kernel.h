@@ -4,7 +4,8 @@
  *
  * 1. A CUSTOM operator of the model (e.g. "MyOp") mapped to a user function with
  *    `aotc compile --custom_op MyOp=my_op[,scratch=N][,init=my_op_init]`
- *    (Bazel: aot_model_library(custom_ops = {"MyOp": "//pkg:my_op"}), //pkg:my_op an aot_user_kernel).
+ *    (Bazel: aot_model_library(custom_ops = {"MyOp": ":my_op"}), where the target my_op is an
+ *    aot_user_kernel; a label of another package is written with its package path).
  *    The function has the type aot_user_kernel_fn:
  *
  *        int32_t my_op(const struct aot_uk_params* params, const void* const* inputs,

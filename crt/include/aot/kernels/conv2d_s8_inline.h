@@ -14,6 +14,7 @@
 #ifndef AOT_KERNELS_CONV2D_S8_INLINE_H_
 #define AOT_KERNELS_CONV2D_S8_INLINE_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "aot/kernels/depthwise_conv2d_s8_inline.h"
@@ -79,7 +80,7 @@ AOT_INLINE_BODY void aot_conv_channels(const int8_t* in_b, const int8_t* filter,
     int32_t acc[4];
     int32_t r;
     for (r = 0; r < rows; r++) {
-        acc[r] = bias != 0 ? bias[oc + r] : 0;
+        acc[r] = bias != NULL ? bias[oc + r] : 0;
     }
     aot_conv_window(in_b, filter + oc * filter_h * filter_w * in_c, rows, iy0, ix0, fy_lo, fy_hi, fx_lo, fx_hi, in_w,
                     in_c, filter_h, filter_w, dilation_h, dilation_w, input_offset, pad_fill, acc);
@@ -101,7 +102,7 @@ AOT_INLINE_BODY void aot_conv_pair4(const int8_t* in_b, const int8_t* filter, co
     int32_t acc[8];
     int32_t r, fy;
     for (r = 0; r < 4; r++) {
-        acc[r] = bias != 0 ? bias[oc + r] : 0;
+        acc[r] = bias != NULL ? bias[oc + r] : 0;
         acc[4 + r] = acc[r];
     }
     for (fy = 0; fy < filter_h; fy++) {

@@ -13,6 +13,7 @@
 #ifndef AOT_KERNELS_CONV2D_S8_PACKED_INLINE_H_
 #define AOT_KERNELS_CONV2D_S8_PACKED_INLINE_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "aot/kernels/add_s8_elem_inline.h"
@@ -76,7 +77,7 @@ AOT_INLINE_BODY void aot_pconv_store(const int64_t* a, int32_t rows, const int32
 {
     int8_t v[4];
     int32_t r;
-    if (residual == 0) {
+    if (residual == NULL) {
         aot_pack_requant4(a, rows, bias, output + base + oc, oc, requant, out_multiplier, out_second, quant_step,
                           output_offset, act_min, act_max);
         return;

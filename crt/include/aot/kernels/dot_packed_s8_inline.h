@@ -19,6 +19,7 @@
 #ifndef AOT_KERNELS_DOT_PACKED_S8_INLINE_H_
 #define AOT_KERNELS_DOT_PACKED_S8_INLINE_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "aot/kernels/requant_s8_inline.h"
@@ -185,7 +186,7 @@ AOT_INLINE_BODY void aot_pack_requant_sums(const int32_t* sum, int32_t rows, con
 {
     int32_t r;
     for (r = 0; r < rows; r++) {
-        const int32_t acc = sum[r] + (bias != 0 ? bias[oc + r] : 0);
+        const int32_t acc = sum[r] + (bias != NULL ? bias[oc + r] : 0);
         out[r] = aot_requant_s8(acc, requant, out_multiplier[(oc + r) * quant_step], out_second[(oc + r) * quant_step],
                                 output_offset, act_min, act_max);
     }
