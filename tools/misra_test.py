@@ -47,6 +47,18 @@ class MisraToolTest(unittest.TestCase):
         self.assertEqual(misra.generated_records_of_binding_rules(rows), [])
         self.assertTrue(any(r.startswith("generated/") for _, r, _, _ in rows))
 
+    def test_public_headers_no_crt_source_includes_are_found(self):
+        inc = [os.path.join(misra.ROOT, "crt", "include"), os.path.join(misra.ROOT, "crt", "src", "kernels")]
+        src = os.path.join(misra.ROOT, "crt", "src")
+        sources = [os.path.join(d, f) for d, _, fs in os.walk(src) for f in fs if f.endswith(".c")]
+        reached = misra.included_headers(sources, inc)
+        aot = os.path.join(misra.ROOT, "crt", "include", "aot")
+        self.assertIn(os.path.join(aot, "errors.h"), reached)
+        self.assertIn(os.path.join(aot, "kernels", "requant_s8_inline.h"), reached)
+        # Only generated code includes these: the report checks them as files of their own.
+        self.assertNotIn(os.path.join(aot, "align.h"), reached)
+        self.assertNotIn(os.path.join(aot, "user_kernel.h"), reached)
+
     def test_rule_of(self):
         self.assertEqual(misra.rule_of("misra-c2012-11.3"), "11.3")
         self.assertEqual(misra.rule_of("nullPointer"), "nullPointer")
