@@ -185,7 +185,7 @@ class EmitContext:
 
     def weight_or_null(self, hint: str, values, ctype: str) -> str:
         if values is None:
-            return f"(const {ctype}*)0"
+            return "NULL"
         return self.weight(hint, values, ctype)
 
     def param(self, hint: str, values, ctype: str) -> str:

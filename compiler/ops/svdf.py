@@ -202,6 +202,6 @@ class Svdf(OpLowering):
                 ctx.ptr(op.output),
                 shape,
                 ctx.param_struct(f"op{op.index}_params", S8_STRUCT, S8_FIELDS, p["s8"]),
-                ctx.scratch(op, "uint32_t") if self.scratch_bytes(op) else "(uint32_t*)0",
+                ctx.scratch(op, "uint32_t") if self.scratch_bytes(op) else "NULL",
             ]
         return [ctx.call(op.kernel, args)]

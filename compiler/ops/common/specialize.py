@@ -104,7 +104,7 @@ def emit(op, ctx) -> list:
     wtype = "int32_t" if body in PACKED else "int8_t"
     res = op.params.get("residual")
     if body in RESIDUAL:
-        args += ["res", "add"] if res is not None else ["(const int8_t*)0", "(const struct aot_add_s8_params*)0"]
+        args += ["res", "add"] if res is not None else ["NULL", "NULL"]
 
     def define(name):
         call = ctx.call(body, args)
@@ -128,5 +128,5 @@ def emit(op, ctx) -> list:
                 short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"]),
             ]
         else:
-            ptrs += ["(const int8_t*)0", "(const struct aot_add_s8_params*)0"]
+            ptrs += ["NULL", "NULL"]
     return [ctx.call(fn, ptrs)]

@@ -65,7 +65,7 @@ def _emit_conv(op, ctx) -> list:
     block = BLOCK[op.kernel_impl.family]
     filt = (blocked(_conv_rows(op), block), "float")
     args = conv_args(op, ctx, p["ic"], filt, (p["bias"], "float"), kd=block, out_c=op.output.shape[3])
-    scratch = ctx.scratch(op, "float") if _gathers(op) else "(float*)0"
+    scratch = ctx.scratch(op, "float") if _gathers(op) else "NULL"
     return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1]), scratch])]
 
 
