@@ -234,7 +234,10 @@ def model_files():
     shared = os.environ.get("AOT_MODELS_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "models")
     names = ["kws_ref_model", "pretrainedResnet_quant", "ad01_int8", "micro_speech_quantized", "trained_lstm_int8"]
     if all(os.path.exists(os.path.join(shared, n + ".tflite")) for n in names):
-        return [os.path.join(shared, n + ".tflite") for n in names], "shared models"
+        # Every shared model: the five above and the small ones (a few seconds more).
+        names += ["keyword_scrambled_8bit", "hello_world_int8", "hello_world_float"]
+        found = [os.path.join(shared, n + ".tflite") for n in names]
+        return [p for p in found if os.path.exists(p)], "shared models"
     gen = os.path.join(ROOT, "tests", "models")
     names = ["kws_ds_cnn_int8", "ad_autoencoder_int8", "lstm_int8_extremes", "decoder_int16", "eltwise_int8"]
     return [os.path.join(gen, n + ".tflite") for n in names if os.path.exists(os.path.join(gen, n + ".tflite"))], (
