@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "aot/kernels/depthwise_conv2d.h"
+#include "depthwise_conv2d_s8_mve_strip.h"
 #include "mve_s8.h"
 
 /* Is input coordinate v inside [0, n)? */
@@ -507,6 +508,28 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     rq.act_max = act_max;
     rq.add = NULL;
 #if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
+    if (filter_h == 3 && filter_w == 3 && dilation_h == 1 && dilation_w == 1 && stride_h == stride_w &&
+        (stride_w == 1 || stride_w == 2) && scratch != NULL) {
+        /* The strip form when the layer has the compiler's scratch (some window leaves the image: the rule of
+         * compiler/ops/common/mve_layout.py) and the strip fits it. */
+        const int inside = pad_top == 0 && pad_left == 0 && (out_h - 1) * stride_h + span_h < in_h && band_w <= in_w;
+        if (!inside && aot_dws_fits(stride_w, in_w, channels, out_h, out_w, filter_h * band_w * channels)) {
+            struct aot_dws_geom sg;
+            sg.in_h = in_h;
+            sg.in_w = in_w;
+            sg.channels = channels;
+            sg.pad_top = pad_top;
+            sg.rows = (out_h - 1) * stride_h + 3;
+            sg.width = stride_w == 1 ? AOT_DWS_W1 : AOT_DWS_W2;
+            sg.zero_point = (int8_t)input_zero_point;
+            for (b = 0; b < batches; b++) {
+                sg.input = input + b * in_h * in_w * channels;
+                aot_dws_image(&sg, filter, &rq, output + b * out_h * out_w * channels, out_h, out_w, stride_w, pad_left,
+                              scratch);
+            }
+            return;
+        }
+    }
     if (filter_h == 3 && filter_w == 3 && dilation_h == 1 && dilation_w == 1 && (stride_w == 1 || stride_w == 2) &&
         (channels & 7) == 0 && out_w >= 2) {
         /* In place when no window leaves the image sideways; else every filter row from the rolling band (the

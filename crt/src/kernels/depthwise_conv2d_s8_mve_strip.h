@@ -1,0 +1,212 @@
+/* The strip form of aot_depthwise_conv2d_s8_mve (Helium): 3x3 depthwise layers, stride 1 or 2, one channel at a
+ * time, one VMLADAVA per output.
+ *
+ * A channel's input is copied, a few columns at a time, into a strip in scratch: rows of AOT_DWS_W1 (stride 1) or
+ * AOT_DWS_W2 (stride 2) bytes, top to bottom, with the padding (the input zero point, which the compiler folded
+ * into the bias) in place.  A 3x3 window of the strip then lies within 2 * width + 3 <= 16 consecutive bytes, so one
+ * 16-byte load holds it, and a weight vector with the channel's nine taps in the lanes of their strip offsets
+ * (zeros elsewhere) takes all nine products in one VMLADAV: 9 MACs for 2 instructions.  Four outputs of the channel
+ * (stride 1: four adjacent columns of an output row; stride 2: two columns of two rows) are moved into one vector,
+ * requantized with the channel's multiplier and shift as scalars (VQRDMULH / VRSHL by a register) and stored with a
+ * byte scatter at the output's channel stride.  A strip serves every output row of its columns; the last strip of a
+ * row whose width is not a multiple of the strip's columns, and the last row pair of an odd height (stride 2),
+ * overlap the ones before them and store the same values again.
+ *
+ * Scratch: the rows of one strip and 16 bytes (the last window's load), within the filter_h * band_w * channels
+ * bytes the compiler gives this kernel whenever a window leaves the image; aot_dws_fits says when the layer can
+ * take this form.  Included by depthwise_conv2d_s8_mve.c only (optimised MVE builds: the loops are assembly).
+ */
+#ifndef AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
+#define AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
+
+#include <stdint.h>
+
+#include "mve_s8.h"
+
+#if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
+
+/* Strip width: stride 1, four output columns (their windows span 6 input columns); stride 2, two (5 columns). */
+#define AOT_DWS_W1 6
+#define AOT_DWS_W2 5
+
+/* What the assembly loop reads, at fixed offsets: the weight vector, the bias, the clamp bounds, the scatter
+ * offsets of the four lanes' outputs. */
+struct aot_dws_k {
+    int8_t w[16];     /* byte 0 */
+    int32_t bias[4];  /* byte 16 */
+    int32_t lo[4];    /* byte 32 */
+    int32_t hi[4];    /* byte 48 */
+    uint32_t soff[4]; /* byte 64 */
+};
+
+/* One output vector: the four windows' sums (VMLADAV needs even registers: r0, r2, r4, r6, lane order 0, 1, 2, 3)
+ * into q2, the bias added.  VMOV Qd[2], Qd[0], Rt, Rt2 writes Rt to lane 0 and Rt2 to lane 2 (the encoding's
+ * semantics as QEMU and the hardware execute it).  A0..A3: the lanes' window offsets from the strip pointer (A0 = 0
+ * with the post-increment STEP, the strip bytes of one step). */
+#define AOT_DWS_SUMS(A1, A2, A3, STEP)                                                                                 \
+    "vldrb.u8 q1, [%[p], #" A1 "]\n\t"                                                                                 \
+    "vmladav.s8 r2, q1, q0\n\t"                                                                                        \
+    "vldrb.u8 q1, [%[p], #" A2 "]\n\t"                                                                                 \
+    "vmladav.s8 r4, q1, q0\n\t"                                                                                        \
+    "vldrb.u8 q1, [%[p], #" A3 "]\n\t"                                                                                 \
+    "vmladav.s8 r6, q1, q0\n\t"                                                                                        \
+    "vldrb.u8 q1, [%[p]], #" STEP "\n\t"                                                                               \
+    "vmladav.s8 r0, q1, q0\n\t"                                                                                        \
+    "vmov q2[2], q2[0], r0, r4\n\t"                                                                                    \
+    "vmov q2[3], q2[1], r2, r6\n\t"                                                                                    \
+    "vadd.i32 q2, q2, q7\n\t"
+
+/* TFLite's requantization with the channel's shift s: a right shift (s < 0), VQRDMULH then the rounding right
+ * shift, rounding half away from zero (the -1 for negative values before VRSHL's round half up); or s >= 0, the
+ * left shift then VQRDMULH (as aot_mve_requant, per lane). */
+#define AOT_DWS_REQ_RIGHT                                                                                              \
+    "vqrdmulh.s32 q2, q2, %[m]\n\t"                                                                                    \
+    "vshr.s32 q3, q2, #31\n\t"                                                                                         \
+    "vqadd.s32 q2, q2, q3\n\t"                                                                                         \
+    "vrshl.s32 q2, %[s]\n\t"
+#define AOT_DWS_REQ_LEFT                                                                                               \
+    "vshl.s32 q2, %[s]\n\t"                                                                                            \
+    "vqrdmulh.s32 q2, q2, %[m]\n\t"
+
+/* n > 0 output vectors: sums, requantization REQ, offset, clamp, scatter; the output pointer moves by os a step. */
+#define AOT_DWS_LOOP(SUMS, REQ)                                                                                        \
+    __asm__ volatile("vldrw.u32 q0, [%[k]]\n\t"                                                                        \
+                     "vldrw.u32 q7, [%[k], #16]\n\t"                                                                   \
+                     "vldrw.u32 q4, [%[k], #32]\n\t"                                                                   \
+                     "vldrw.u32 q5, [%[k], #48]\n\t"                                                                   \
+                     "vldrw.u32 q6, [%[k], #64]\n\t"                                                                   \
+                     "dls lr, %[n]\n"                                                                                  \
+                     "1:\n\t" SUMS REQ "vadd.i32 q2, q2, %[off]\n\t"                                                   \
+                     "vmax.s32 q2, q2, q4\n\t"                                                                         \
+                     "vmin.s32 q2, q2, q5\n\t"                                                                         \
+                     "vstrb.32 q2, [%[o], q6]\n\t"                                                                     \
+                     "add %[o], %[o], %[os]\n\t"                                                                       \
+                     "le lr, 1b"                                                                                       \
+                     : [p] "+r"(p), [o] "+r"(o)                                                                        \
+                     : [k] "r"(k), [n] "r"(n), [m] "r"(m), [s] "r"(s), [off] "r"(off), [os] "r"(os)                    \
+                     : "r0", "r2", "r4", "r6", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory")
+
+/* n steps from strip pointer p to output o (channel c's byte of the first lane's pixel). */
+static __attribute__((noinline)) void aot_dws_run(const struct aot_dws_k* k, const int8_t* p, int8_t* o, int32_t n,
+                                                  int32_t m, int32_t s, int32_t off, int32_t os, int stride)
+{
+    if (stride == 1) {
+        /* Lanes: output columns x..x+3 of one row (windows 1 byte apart); a step is one output row. */
+        if (s < 0) {
+            AOT_DWS_LOOP(AOT_DWS_SUMS("1", "2", "3", "6"), AOT_DWS_REQ_RIGHT);
+        } else {
+            AOT_DWS_LOOP(AOT_DWS_SUMS("1", "2", "3", "6"), AOT_DWS_REQ_LEFT);
+        }
+    } else {
+        /* Lanes: columns x, x+1 of rows y, y+1 (windows 2 bytes and 2 strip rows apart); a step is two rows. */
+        if (s < 0) {
+            AOT_DWS_LOOP(AOT_DWS_SUMS("2", "10", "12", "20"), AOT_DWS_REQ_RIGHT);
+        } else {
+            AOT_DWS_LOOP(AOT_DWS_SUMS("2", "10", "12", "20"), AOT_DWS_REQ_LEFT);
+        }
+    }
+}
+
+struct aot_dws_geom {
+    const int8_t* input; /* the batch's image */
+    int32_t in_h, in_w, channels, pad_top, rows, width;
+    int8_t zero_point;
+};
+
+/* Channel c's strip of input columns x0 .. x0 + width - 1 (any of them may be padding), rows -pad_top ..
+ * rows - pad_top - 1, into dst: one gather of the row's columns (offsets clamped into the image, the lanes
+ * outside replaced by the zero point) and one 8-byte store per row (the next row overwrites the extra bytes). */
+static void aot_dws_fill(int8_t* dst, const struct aot_dws_geom* g, int32_t x0, int32_t c)
+{
+    const int32_t row_bytes = g->in_w * g->channels;
+    const int32_t first = g->pad_top < g->rows ? g->pad_top : g->rows; /* rows above the image */
+    const int32_t end0 = g->pad_top + g->in_h;                         /* first row below it */
+    const int32_t end = end0 < g->rows ? end0 : g->rows;
+    const int16x8_t zp = vdupq_n_s16(g->zero_point);
+    const int16x8_t col = vaddq_n_s16(vreinterpretq_s16_u16(vidupq_n_u16(0, 1)), (int16_t)x0);
+    const int16x8_t clamped = vminq_s16(vmaxq_s16(col, vdupq_n_s16(0)), vdupq_n_s16((int16_t)(g->in_w - 1)));
+    const uint16x8_t offs = vreinterpretq_u16_s16(vmulq_n_s16(clamped, (int16_t)g->channels));
+    /* Lanes past the strip's width are stored over by the next row: only the others need the zero point. */
+    const mve_pred16_t inside = vcmpeqq_s16(col, clamped) | (mve_pred16_t)~vctp16q((uint32_t)g->width);
+    const int8_t* src = g->input + c;
+    int32_t r;
+    for (r = 0; r < first; r++) {
+        vstrbq_s16(dst, zp);
+        dst += g->width;
+    }
+    if (inside == 0xFFFF) {
+        for (; r < end; r++) {
+            vstrbq_s16(dst, vldrbq_gather_offset_s16(src + (r - g->pad_top) * row_bytes, offs));
+            dst += g->width;
+        }
+    } else {
+        for (; r < end; r++) {
+            vstrbq_s16(dst, vpselq_s16(vldrbq_gather_offset_s16(src + (r - g->pad_top) * row_bytes, offs), zp, inside));
+            dst += g->width;
+        }
+    }
+    for (; r < g->rows; r++) {
+        vstrbq_s16(dst, zp);
+        dst += g->width;
+    }
+}
+
+/* Can the strip form run the layer (3x3, dilation 1 and stride_h == stride_w checked by the caller)?  The strip and
+ * the last load's 16 bytes fit the scratch (scratch_bytes: 0 when there is none), the gather offsets fit 16 bits,
+ * and the strip's columns and rows are at least one step. */
+static int aot_dws_fits(int32_t stride, int32_t in_w, int32_t channels, int32_t out_h, int32_t out_w,
+                        int32_t scratch_bytes)
+{
+    const int32_t width = stride == 1 ? AOT_DWS_W1 : AOT_DWS_W2;
+    const int32_t rows = (out_h - 1) * stride + 3;
+    if (stride == 1 ? out_w < 4 : (out_w < 2 || out_h < 2)) {
+        return 0;
+    }
+    return rows * width + 16 <= scratch_bytes && (in_w - 1) * channels <= 65535;
+}
+
+/* The whole batch image in strip form: per channel its weight vector and constants, then strip by strip. */
+static void aot_dws_image(const struct aot_dws_geom* g, const int8_t* filter, const struct aot_mve_rq* rq, int8_t* out,
+                          int32_t out_h, int32_t out_w, int32_t stride, int32_t pad_left, int8_t* scratch)
+{
+    struct aot_dws_k k;
+    const int32_t ch = g->channels;
+    const int32_t cols = stride == 1 ? 4 : 2; /* output columns per strip */
+    const int32_t rows_step = stride == 1 ? 1 : 2;
+    const int32_t steps = out_h / rows_step;
+    const int32_t os = rows_step * out_w * ch;
+    int32_t c, x, ky, kx;
+    vstrwq_s32(k.lo, vdupq_n_s32(rq->act_min));
+    vstrwq_s32(k.hi, vdupq_n_s32(rq->act_max));
+    if (stride == 1) {
+        vstrwq_u32(k.soff, vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)ch));
+    } else {
+        const uint32_t lane_off[4] = {0u, (uint32_t)ch, (uint32_t)(out_w * ch), (uint32_t)(out_w * ch + ch)};
+        vstrwq_u32(k.soff, vld1q_u32(lane_off));
+    }
+    for (c = 0; c < ch; c++) {
+        const int32_t m = rq->multiplier[c], s = rq->shift[c];
+        vstrbq_s8(k.w, vdupq_n_s8(0));
+        for (ky = 0; ky < 3; ky++) {
+            for (kx = 0; kx < 3; kx++) {
+                k.w[ky * g->width + kx] = filter[(ky * 3 + kx) * ch + c];
+            }
+        }
+        vstrwq_s32(k.bias, vdupq_n_s32(rq->bias[c]));
+        for (x = 0; x < out_w; x += cols) {
+            const int32_t x1 = x + cols <= out_w ? x : out_w - cols; /* the last strip overlaps */
+            int8_t* o = out + x1 * ch + c;
+            aot_dws_fill(scratch, g, x1 * stride - pad_left, c);
+            aot_dws_run(&k, scratch, o, steps, m, s, rq->out_offset, os, stride);
+            if (steps * rows_step < out_h) {
+                /* Stride 2, an odd height: the last step again from row out_h - 2. */
+                aot_dws_run(&k, scratch + (out_h - 2) * stride * g->width, o + (out_h - 2) * out_w * ch, 1, m, s,
+                            rq->out_offset, os, stride);
+            }
+        }
+    }
+}
+
+#endif
+
+#endif /* AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_ */
