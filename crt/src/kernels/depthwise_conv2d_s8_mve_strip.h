@@ -29,6 +29,15 @@
 #define AOT_DWS_W1 6
 #define AOT_DWS_W2 5
 
+/* The narrowest outputs the strip form takes (below, aot_dws_fits); a test build may lower them to the minimum
+ * (4 and 2) to run every layer in this form. */
+#ifndef AOT_DWS_MIN_W1
+#define AOT_DWS_MIN_W1 10
+#endif
+#ifndef AOT_DWS_MIN_W2
+#define AOT_DWS_MIN_W2 12
+#endif
+
 /* What the assembly loop reads, at fixed offsets: the weight vector, the bias, the clamp bounds, the scatter
  * offsets of the four lanes' outputs. */
 struct aot_dws_k {
@@ -113,19 +122,40 @@ struct aot_dws_geom {
     int8_t zero_point;
 };
 
+/* Two strip rows per pass from the image rows at src and src + a row (offsets o0 / o1, the second the first plus a
+ * row's bytes): gathers, the lanes outside the image replaced by the zero point where SEL says (P0 = the lanes
+ * inside), stores moving dst on by a strip row.  VSTRB.16 takes a low base register. */
+#define AOT_DWS_FILL_ASM(W, SEL0, SEL1)                                                                                \
+    __asm__ volatile("vmsr p0, %[in]\n\t"                                                                              \
+                     "dls lr, %[n]\n"                                                                                  \
+                     "1:\n\t"                                                                                          \
+                     "vldrb.s16 q0, [%[src], %q[o0]]\n\t"                                                              \
+                     "vldrb.s16 q1, [%[src], %q[o1]]\n\t"                                                              \
+                     "add %[src], %[src], %[step]\n\t" SEL0 SEL1 "vstrb.16 q0, [%[dst]], #" W "\n\t"                   \
+                     "vstrb.16 q1, [%[dst]], #" W "\n\t"                                                               \
+                     "le lr, 1b"                                                                                       \
+                     : [src] "+r"(src), [dst] "+l"(dst)                                                                \
+                     : [o0] "w"(o0), [o1] "w"(o1), [zp] "w"(zp), [n] "r"(pairs), [step] "r"(2 * row_bytes),            \
+                       [in] "r"((uint32_t)inside)                                                                      \
+                     : "lr", "q0", "q1", "memory")
+#define AOT_DWS_SEL0 "vpsel q0, q0, %q[zp]\n\t"
+#define AOT_DWS_SEL1 "vpsel q1, q1, %q[zp]\n\t"
+
 /* Channel c's strip of input columns x0 .. x0 + width - 1 (any of them may be padding), rows -pad_top ..
- * rows - pad_top - 1, into dst: one gather of the row's columns (offsets clamped into the image, the lanes
- * outside replaced by the zero point) and one 8-byte store per row (the next row overwrites the extra bytes). */
+ * rows - pad_top - 1, into dst: per row one gather of the row's columns (offsets clamped into the image, the lanes
+ * outside replaced by the zero point) and one 8-byte store (the next row overwrites the extra bytes). */
 static void aot_dws_fill(int8_t* dst, const struct aot_dws_geom* g, int32_t x0, int32_t c)
 {
     const int32_t row_bytes = g->in_w * g->channels;
     const int32_t first = g->pad_top < g->rows ? g->pad_top : g->rows; /* rows above the image */
     const int32_t end0 = g->pad_top + g->in_h;                         /* first row below it */
     const int32_t end = end0 < g->rows ? end0 : g->rows;
+    const int32_t pairs = (end - first) >> 1;
     const int16x8_t zp = vdupq_n_s16(g->zero_point);
     const int16x8_t col = vaddq_n_s16(vreinterpretq_s16_u16(vidupq_n_u16(0, 1)), (int16_t)x0);
     const int16x8_t clamped = vminq_s16(vmaxq_s16(col, vdupq_n_s16(0)), vdupq_n_s16((int16_t)(g->in_w - 1)));
-    const uint16x8_t offs = vreinterpretq_u16_s16(vmulq_n_s16(clamped, (int16_t)g->channels));
+    const uint16x8_t o0 = vreinterpretq_u16_s16(vmulq_n_s16(clamped, (int16_t)g->channels));
+    const uint16x8_t o1 = vaddq_n_u16(o0, (uint16_t)row_bytes);
     /* Lanes past the strip's width are stored over by the next row: only the others need the zero point. */
     const mve_pred16_t inside = vcmpeqq_s16(col, clamped) | (mve_pred16_t)~vctp16q((uint32_t)g->width);
     const int8_t* src = g->input + c;
@@ -134,16 +164,22 @@ static void aot_dws_fill(int8_t* dst, const struct aot_dws_geom* g, int32_t x0, 
         vstrbq_s16(dst, zp);
         dst += g->width;
     }
-    if (inside == 0xFFFF) {
-        for (; r < end; r++) {
-            vstrbq_s16(dst, vldrbq_gather_offset_s16(src + (r - g->pad_top) * row_bytes, offs));
-            dst += g->width;
+    if (pairs > 0) {
+        if (g->width == AOT_DWS_W1 && inside == 0xFFFF) {
+            AOT_DWS_FILL_ASM("6", "", "");
+        } else if (g->width == AOT_DWS_W1) {
+            AOT_DWS_FILL_ASM("6", AOT_DWS_SEL0, AOT_DWS_SEL1);
+        } else if (inside == 0xFFFF) {
+            AOT_DWS_FILL_ASM("5", "", "");
+        } else {
+            AOT_DWS_FILL_ASM("5", AOT_DWS_SEL0, AOT_DWS_SEL1);
         }
-    } else {
-        for (; r < end; r++) {
-            vstrbq_s16(dst, vpselq_s16(vldrbq_gather_offset_s16(src + (r - g->pad_top) * row_bytes, offs), zp, inside));
-            dst += g->width;
-        }
+        r += 2 * pairs;
+    }
+    if (r < end) {
+        vstrbq_s16(dst, vpselq_s16(vldrbq_gather_offset_s16(src, o0), zp, inside));
+        dst += g->width;
+        r++;
     }
     for (; r < g->rows; r++) {
         vstrbq_s16(dst, zp);
@@ -152,20 +188,21 @@ static void aot_dws_fill(int8_t* dst, const struct aot_dws_geom* g, int32_t x0, 
 }
 
 /* Can the strip form run the layer (3x3, dilation 1 and stride_h == stride_w checked by the caller)?  The strip and
- * the last load's 16 bytes fit the scratch (scratch_bytes: 0 when there is none), the gather offsets fit 16 bits,
- * and the strip's columns and rows are at least one step. */
+ * the last load's 16 bytes fit the scratch (scratch_bytes: 0 when there is none), the gather offsets (two image rows)
+ * fit 16 bits, and the strip's columns and rows are at least one step. */
 static int aot_dws_fits(int32_t stride, int32_t in_w, int32_t channels, int32_t out_h, int32_t out_w,
                         int32_t scratch_bytes)
 {
     const int32_t width = stride == 1 ? AOT_DWS_W1 : AOT_DWS_W2;
     const int32_t rows = (out_h - 1) * stride + 3;
-    /* Each strip and channel pays a fill, a call and constants (about 100 instructions, measured): on narrow
-     * outputs that costs more than the pair loop of aot_dw3_row (stride 1 below 10 columns: 6x6x128 2.08 against
-     * 1.44 instructions per MAC; stride 2 below 16: 12x12 output 1.74 against 1.67). */
-    if (stride == 1 ? out_w < 10 : (out_w < 16 || out_h < 2)) {
+    /* Each strip and channel pays a fill, a call and constants (a few hundred instructions): on narrow outputs
+     * that costs more than the pair loop of aot_dw3_row (-O2, instructions per MAC, strip against pair loop:
+     * stride 1, 12x12x64 1.04 / 1.28, 7x7x256 1.59 / 1.57, 6x6x128 2.00 / 1.44; stride 2 to 12x12x32 1.51 / 1.67,
+     * to 6x6x64 2.31 / 1.83). */
+    if (stride == 1 ? out_w < AOT_DWS_MIN_W1 : (out_w < AOT_DWS_MIN_W2 || out_h < 2)) {
         return 0;
     }
-    return rows * width + 16 <= scratch_bytes && (in_w - 1) * channels <= 65535;
+    return rows * width + 16 <= scratch_bytes && (2 * in_w - 1) * channels <= 65535;
 }
 
 /* The whole batch image in strip form: per channel its weight vector and constants, then strip by strip. */
