@@ -511,7 +511,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     rq.add = NULL;
 #if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
     if (filter_h == 3 && filter_w == 3 && dilation_h == 1 && dilation_w == 1 && stride_h == stride_w &&
-        (stride_w == 1 || stride_w == 2) && scratch != NULL) {
+        (stride_w == 1 || stride_w == 2) && scratch != NULL && ((uintptr_t)scratch & 3u) == 0u) {
         /* The strip form when the layer has the compiler's scratch (some window leaves the image: the rule of
          * compiler/ops/common/mve_layout.py) and the strip fits it. */
         const int inside = pad_top == 0 && pad_left == 0 && (out_h - 1) * stride_h + span_h < in_h && band_w <= in_w;
@@ -527,7 +527,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
             for (b = 0; b < batches; b++) {
                 sg.input = input + b * in_h * in_w * channels;
                 aot_dws_image(&sg, filter, &rq, output + b * out_h * out_w * channels, out_h, out_w, stride_w, pad_left,
-                              scratch);
+                              scratch, filter_h * band_w * channels);
             }
             return;
         }

@@ -38,14 +38,22 @@
 #define AOT_DWS_MIN_W2 12
 #endif
 
-/* What the assembly loop reads, at fixed offsets: the weight vector, the bias, the clamp bounds, the scatter
- * offsets of the four lanes' outputs. */
+/* A channel's entry in the table the assembly loop reads (in scratch, before the strips): its weight vector, its
+ * bias in every lane, its multiplier and shift, the steps of its strip and the bytes from the end of the last step
+ * to the next channel's strip. */
+struct aot_dws_ch {
+    int8_t w[16];    /* byte 0 */
+    int32_t bias[4]; /* byte 16 */
+    int32_t m, s;    /* byte 32 */
+    int32_t n, skip; /* byte 40 */
+};
+
+/* The layer's constants: the clamp bounds, the scatter offsets of the four lanes' outputs, the table's end. */
 struct aot_dws_k {
-    int8_t w[16];     /* byte 0 */
-    int32_t bias[4];  /* byte 16 */
-    int32_t lo[4];    /* byte 32 */
-    int32_t hi[4];    /* byte 48 */
-    uint32_t soff[4]; /* byte 64 */
+    int32_t lo[4];                /* byte 0 */
+    int32_t hi[4];                /* byte 16 */
+    uint32_t soff[4];             /* byte 32 */
+    const struct aot_dws_ch* end; /* byte 48 */
 };
 
 /* One output vector: the four windows' sums (VMLADAV needs even registers: r0, r2, r4, r6, lane order 0, 1, 2, 3)
@@ -77,43 +85,60 @@ struct aot_dws_k {
     "vshl.s32 q2, %[s]\n\t"                                                                                            \
     "vqrdmulh.s32 q2, q2, %[m]\n\t"
 
-/* n > 0 output vectors: sums, requantization REQ, offset, clamp, scatter; the output pointer moves by os a step. */
-#define AOT_DWS_LOOP(SUMS, REQ)                                                                                        \
-    __asm__ volatile("vldrw.u32 q0, [%[k]]\n\t"                                                                        \
-                     "vldrw.u32 q7, [%[k], #16]\n\t"                                                                   \
-                     "vldrw.u32 q4, [%[k], #32]\n\t"                                                                   \
-                     "vldrw.u32 q5, [%[k], #48]\n\t"                                                                   \
-                     "vldrw.u32 q6, [%[k], #64]\n\t"                                                                   \
-                     "dls lr, %[n]\n"                                                                                  \
-                     "1:\n\t" SUMS REQ "vadd.i32 q2, q2, %[off]\n\t"                                                   \
-                     "vmax.s32 q2, q2, q4\n\t"                                                                         \
-                     "vmin.s32 q2, q2, q5\n\t"                                                                         \
-                     "vstrb.32 q2, [%[o], q6]\n\t"                                                                     \
-                     "add %[o], %[o], %[os]\n\t"                                                                       \
-                     "le lr, 1b"                                                                                       \
-                     : [p] "+r"(p), [o] "+r"(o)                                                                        \
-                     : [k] "r"(k), [n] "r"(n), [m] "r"(m), [s] "r"(s), [off] "r"(off), [os] "r"(os)                    \
-                     : "r0", "r2", "r4", "r6", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory")
+/* The output of one vector: offset, clamp, scatter; the output pointer moves on by os (one step). */
+#define AOT_DWS_TAIL                                                                                                   \
+    "vadd.i32 q2, q2, %[off]\n\t"                                                                                      \
+    "vmax.s32 q2, q2, q4\n\t"                                                                                          \
+    "vmin.s32 q2, q2, q5\n\t"                                                                                          \
+    "vstrb.32 q2, [%[o], q6]\n\t"                                                                                      \
+    "add %[o], %[o], %[os]\n\t"
 
-/* n steps from strip pointer p to output o (channel c's byte of the first lane's pixel). */
-static __attribute__((noinline)) void aot_dws_run(const struct aot_dws_k* k, const int8_t* p, int8_t* o, int32_t n,
-                                                  int32_t m, int32_t s, int32_t off, int32_t os, int stride)
+/* Every channel of the table from t to k->end, their strips one after another from p: per channel its constants,
+ * then its steps (the loop of its shift's sign), then the output pointer back to the first step and on to the next
+ * channel's byte.  The constant block's pointer becomes the table's end after the prologue. */
+#define AOT_DWS_GROUP_ASM(SUMS)                                                                                        \
+    __asm__ volatile("vldrw.u32 q4, [%[c]]\n\t"                                                                        \
+                     "vldrw.u32 q5, [%[c], #16]\n\t"                                                                   \
+                     "vldrw.u32 q6, [%[c], #32]\n\t"                                                                   \
+                     "ldr %[c], [%[c], #48]\n"                                                                         \
+                     "1:\n\t"                                                                                          \
+                     "vldrw.u32 q0, [%[t]]\n\t"                                                                        \
+                     "vldrw.u32 q7, [%[t], #16]\n\t"                                                                   \
+                     "ldrd %[m], %[s], [%[t], #32]\n\t"                                                                \
+                     "ldr r0, [%[t], #40]\n\t"                                                                         \
+                     "dls lr, r0\n\t"                                                                                  \
+                     "cmp %[s], #0\n\t"                                                                                \
+                     "bge 3f\n"                                                                                        \
+                     "2:\n\t" SUMS AOT_DWS_REQ_RIGHT AOT_DWS_TAIL "le lr, 2b\n\t"                                      \
+                     "b 4f\n"                                                                                          \
+                     "3:\n\t" SUMS AOT_DWS_REQ_LEFT AOT_DWS_TAIL "le lr, 3b\n"                                         \
+                     "4:\n\t"                                                                                          \
+                     "ldrd r0, r2, [%[t], #40]\n\t"                                                                    \
+                     "mls %[o], r0, %[os], %[o]\n\t"                                                                   \
+                     "add %[o], %[o], #1\n\t"                                                                          \
+                     "add %[p], %[p], r2\n\t"                                                                          \
+                     "add %[t], %[t], #48\n\t"                                                                         \
+                     "cmp %[t], %[c]\n\t"                                                                              \
+                     "bne 1b"                                                                                          \
+                     : [p] "+r"(p), [o] "+r"(o), [t] "+r"(t), [c] "+r"(c), [m] "=&r"(m), [s] "=&r"(s)                  \
+                     : [off] "r"(off), [os] "r"(os)                                                                    \
+                     : "r0", "r2", "r4", "r6", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
+
+/* The channels of table t (up to k->end), strips from p, outputs from o (the first channel's byte). */
+static __attribute__((noinline)) void aot_dws_group(const struct aot_dws_k* k, const struct aot_dws_ch* t,
+                                                    const int8_t* p, int8_t* o, int32_t off, int32_t os, int stride)
 {
+    const struct aot_dws_k* c = k;
+    int32_t m, s;
     if (stride == 1) {
         /* Lanes: output columns x..x+3 of one row (windows 1 byte apart); a step is one output row. */
-        if (s < 0) {
-            AOT_DWS_LOOP(AOT_DWS_SUMS("1", "2", "3", "6"), AOT_DWS_REQ_RIGHT);
-        } else {
-            AOT_DWS_LOOP(AOT_DWS_SUMS("1", "2", "3", "6"), AOT_DWS_REQ_LEFT);
-        }
+        AOT_DWS_GROUP_ASM(AOT_DWS_SUMS("1", "2", "3", "6"));
     } else {
         /* Lanes: columns x, x+1 of rows y, y+1 (windows 2 bytes and 2 strip rows apart); a step is two rows. */
-        if (s < 0) {
-            AOT_DWS_LOOP(AOT_DWS_SUMS("2", "10", "12", "20"), AOT_DWS_REQ_RIGHT);
-        } else {
-            AOT_DWS_LOOP(AOT_DWS_SUMS("2", "10", "12", "20"), AOT_DWS_REQ_LEFT);
-        }
+        AOT_DWS_GROUP_ASM(AOT_DWS_SUMS("2", "10", "12", "20"));
     }
+    (void)m;
+    (void)s;
 }
 
 struct aot_dws_geom {
@@ -187,9 +212,9 @@ static void aot_dws_fill(int8_t* dst, const struct aot_dws_geom* g, int32_t x0, 
     }
 }
 
-/* Can the strip form run the layer (3x3, dilation 1 and stride_h == stride_w checked by the caller)?  The strip and
- * the last load's 16 bytes fit the scratch (scratch_bytes: 0 when there is none), the gather offsets (two image rows)
- * fit 16 bits, and the strip's columns and rows are at least one step. */
+/* Can the strip form run the layer (3x3, dilation 1 and stride_h == stride_w checked by the caller)?  One channel's
+ * table entry, its strip and the last load's 16 bytes fit the scratch (scratch_bytes: 0 when there is none), the gather
+ * offsets (two image rows) fit 16 bits, and the strip's columns and rows are at least one step. */
 static int aot_dws_fits(int32_t stride, int32_t in_w, int32_t channels, int32_t out_h, int32_t out_w,
                         int32_t scratch_bytes)
 {
@@ -202,20 +227,37 @@ static int aot_dws_fits(int32_t stride, int32_t in_w, int32_t channels, int32_t 
     if (stride == 1 ? out_w < AOT_DWS_MIN_W1 : (out_w < AOT_DWS_MIN_W2 || out_h < 2)) {
         return 0;
     }
-    return rows * width + 16 <= scratch_bytes && (2 * in_w - 1) * channels <= 65535;
+    return (int32_t)sizeof(struct aot_dws_ch) + rows * width + 16 <= scratch_bytes &&
+           (2 * in_w - 1) * channels <= 65535;
 }
 
-/* The whole batch image in strip form: per channel its weight vector and constants, then strip by strip. */
+/* Steps of every channel's strip (n) and the bytes from the end of its last step to the next strip (skip). */
+static void aot_dws_steps(struct aot_dws_ch* t, int32_t count, int32_t n, int32_t skip)
+{
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        t[i].n = n;
+        t[i].skip = skip;
+    }
+}
+
+/* The whole batch image in strip form, channels in groups that fit the scratch (their table, then their strips):
+ * per group the table, then per strip position every channel's strip filled and all of them run in one call. */
 static void aot_dws_image(const struct aot_dws_geom* g, const int8_t* filter, const struct aot_mve_rq* rq, int8_t* out,
-                          int32_t out_h, int32_t out_w, int32_t stride, int32_t pad_left, int8_t* scratch)
+                          int32_t out_h, int32_t out_w, int32_t stride, int32_t pad_left, int8_t* scratch,
+                          int32_t scratch_bytes)
 {
     struct aot_dws_k k;
+    struct aot_dws_ch* const table = (struct aot_dws_ch*)(void*)scratch;
     const int32_t ch = g->channels;
     const int32_t cols = stride == 1 ? 4 : 2; /* output columns per strip */
     const int32_t rows_step = stride == 1 ? 1 : 2;
     const int32_t steps = out_h / rows_step;
+    const int32_t step_bytes = rows_step * stride * g->width;
     const int32_t os = rows_step * out_w * ch;
-    int32_t c, x, ky, kx;
+    const int32_t strip_bytes = g->rows * g->width;
+    const int32_t per_group = (scratch_bytes - 16) / ((int32_t)sizeof(struct aot_dws_ch) + strip_bytes);
+    int32_t c0, c, x, ky, kx;
     vstrwq_s32(k.lo, vdupq_n_s32(rq->act_min));
     vstrwq_s32(k.hi, vdupq_n_s32(rq->act_max));
     if (stride == 1) {
@@ -224,24 +266,35 @@ static void aot_dws_image(const struct aot_dws_geom* g, const int8_t* filter, co
         const uint32_t lane_off[4] = {0u, (uint32_t)ch, (uint32_t)(out_w * ch), (uint32_t)(out_w * ch + ch)};
         vstrwq_u32(k.soff, vld1q_u32(lane_off));
     }
-    for (c = 0; c < ch; c++) {
-        const int32_t m = rq->multiplier[c], s = rq->shift[c];
-        vstrbq_s8(k.w, vdupq_n_s8(0));
-        for (ky = 0; ky < 3; ky++) {
-            for (kx = 0; kx < 3; kx++) {
-                k.w[ky * g->width + kx] = filter[(ky * 3 + kx) * ch + c];
+    for (c0 = 0; c0 < ch; c0 += per_group) {
+        const int32_t n = ch - c0 < per_group ? ch - c0 : per_group;
+        int8_t* const strips = scratch + n * (int32_t)sizeof(struct aot_dws_ch);
+        k.end = table + n;
+        for (c = 0; c < n; c++) {
+            struct aot_dws_ch* e = &table[c];
+            vstrbq_s8(e->w, vdupq_n_s8(0));
+            for (ky = 0; ky < 3; ky++) {
+                for (kx = 0; kx < 3; kx++) {
+                    e->w[ky * g->width + kx] = filter[(ky * 3 + kx) * ch + c0 + c];
+                }
             }
+            vstrwq_s32(e->bias, vdupq_n_s32(rq->bias[c0 + c]));
+            e->m = rq->multiplier[c0 + c];
+            e->s = rq->shift[c0 + c];
         }
-        vstrwq_s32(k.bias, vdupq_n_s32(rq->bias[c]));
         for (x = 0; x < out_w; x += cols) {
             const int32_t x1 = x + cols <= out_w ? x : out_w - cols; /* the last strip overlaps */
-            int8_t* o = out + x1 * ch + c;
-            aot_dws_fill(scratch, g, x1 * stride - pad_left, c);
-            aot_dws_run(&k, scratch, o, steps, m, s, rq->out_offset, os, stride);
+            int8_t* o = out + x1 * ch + c0;
+            for (c = 0; c < n; c++) {
+                aot_dws_fill(strips + c * strip_bytes, g, x1 * stride - pad_left, c0 + c);
+            }
+            aot_dws_steps(table, n, steps, strip_bytes - steps * step_bytes);
+            aot_dws_group(&k, table, strips, o, rq->out_offset, os, stride);
             if (steps * rows_step < out_h) {
                 /* Stride 2, an odd height: the last step again from row out_h - 2. */
-                aot_dws_run(&k, scratch + (out_h - 2) * stride * g->width, o + (out_h - 2) * out_w * ch, 1, m, s,
-                            rq->out_offset, os, stride);
+                const int32_t from = (out_h - 2) * stride * g->width;
+                aot_dws_steps(table, n, 1, strip_bytes - step_bytes);
+                aot_dws_group(&k, table, strips + from, o + (out_h - 2) * out_w * ch, rq->out_offset, os, stride);
             }
         }
     }
