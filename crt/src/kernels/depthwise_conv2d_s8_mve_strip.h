@@ -32,10 +32,10 @@
 /* The narrowest outputs the strip form takes (below, aot_dws_fits); a test build may lower them to the minimum
  * (4 and 2) to run every layer in this form. */
 #ifndef AOT_DWS_MIN_W1
-#define AOT_DWS_MIN_W1 10
+#define AOT_DWS_MIN_W1 7
 #endif
 #ifndef AOT_DWS_MIN_W2
-#define AOT_DWS_MIN_W2 12
+#define AOT_DWS_MIN_W2 10
 #endif
 
 /* A channel's entry in the table the assembly loop reads (in scratch, before the strips): its weight vector, its
@@ -166,10 +166,12 @@ struct aot_dws_geom {
 #define AOT_DWS_SEL0 "vpsel q0, q0, %q[zp]\n\t"
 #define AOT_DWS_SEL1 "vpsel q1, q1, %q[zp]\n\t"
 
-/* Channel c's strip of input columns x0 .. x0 + width - 1 (any of them may be padding), rows -pad_top ..
- * rows - pad_top - 1, into dst: per row one gather of the row's columns (offsets clamped into the image, the lanes
- * outside replaced by the zero point) and one 8-byte store (the next row overwrites the extra bytes). */
-static void aot_dws_fill(int8_t* dst, const struct aot_dws_geom* g, int32_t x0, int32_t c)
+/* The strips of channels c0 .. c0 + count - 1 (strip_bytes apart from strips on) of input columns x0 .. x0 + width - 1
+ * (any of them may be padding), rows -pad_top .. rows - pad_top - 1: per row one gather of the row's columns
+ * (offsets clamped into the image, the lanes outside replaced by the zero point) and one 8-byte store (the next row
+ * overwrites the extra bytes). */
+static void aot_dws_fill(int8_t* strips, const struct aot_dws_geom* g, int32_t x0, int32_t c0, int32_t count,
+                         int32_t strip_bytes)
 {
     const int32_t row_bytes = g->in_w * g->channels;
     const int32_t first = g->pad_top < g->rows ? g->pad_top : g->rows; /* rows above the image */
@@ -183,32 +185,36 @@ static void aot_dws_fill(int8_t* dst, const struct aot_dws_geom* g, int32_t x0, 
     const uint16x8_t o1 = vaddq_n_u16(o0, (uint16_t)row_bytes);
     /* Lanes past the strip's width are stored over by the next row: only the others need the zero point. */
     const mve_pred16_t inside = vcmpeqq_s16(col, clamped) | (mve_pred16_t)~vctp16q((uint32_t)g->width);
-    const int8_t* src = g->input + c;
-    int32_t r;
-    for (r = 0; r < first; r++) {
-        vstrbq_s16(dst, zp);
-        dst += g->width;
-    }
-    if (pairs > 0) {
-        if (g->width == AOT_DWS_W1 && inside == 0xFFFF) {
-            AOT_DWS_FILL_ASM("6", "", "");
-        } else if (g->width == AOT_DWS_W1) {
-            AOT_DWS_FILL_ASM("6", AOT_DWS_SEL0, AOT_DWS_SEL1);
-        } else if (inside == 0xFFFF) {
-            AOT_DWS_FILL_ASM("5", "", "");
-        } else {
-            AOT_DWS_FILL_ASM("5", AOT_DWS_SEL0, AOT_DWS_SEL1);
+    int32_t c;
+    for (c = 0; c < count; c++) {
+        int8_t* dst = strips + c * strip_bytes;
+        const int8_t* src = g->input + c0 + c;
+        int32_t r;
+        for (r = 0; r < first; r++) {
+            vstrbq_s16(dst, zp);
+            dst += g->width;
         }
-        r += 2 * pairs;
-    }
-    if (r < end) {
-        vstrbq_s16(dst, vpselq_s16(vldrbq_gather_offset_s16(src, o0), zp, inside));
-        dst += g->width;
-        r++;
-    }
-    for (; r < g->rows; r++) {
-        vstrbq_s16(dst, zp);
-        dst += g->width;
+        if (pairs > 0) {
+            if (g->width == AOT_DWS_W1 && inside == 0xFFFF) {
+                AOT_DWS_FILL_ASM("6", "", "");
+            } else if (g->width == AOT_DWS_W1) {
+                AOT_DWS_FILL_ASM("6", AOT_DWS_SEL0, AOT_DWS_SEL1);
+            } else if (inside == 0xFFFF) {
+                AOT_DWS_FILL_ASM("5", "", "");
+            } else {
+                AOT_DWS_FILL_ASM("5", AOT_DWS_SEL0, AOT_DWS_SEL1);
+            }
+            r += 2 * pairs;
+        }
+        if (r < end) {
+            vstrbq_s16(dst, vpselq_s16(vldrbq_gather_offset_s16(src, o0), zp, inside));
+            dst += g->width;
+            r++;
+        }
+        for (; r < g->rows; r++) {
+            vstrbq_s16(dst, zp);
+            dst += g->width;
+        }
     }
 }
 
@@ -220,10 +226,9 @@ static int aot_dws_fits(int32_t stride, int32_t in_w, int32_t channels, int32_t 
 {
     const int32_t width = stride == 1 ? AOT_DWS_W1 : AOT_DWS_W2;
     const int32_t rows = (out_h - 1) * stride + 3;
-    /* Each strip and channel pays a fill, a call and constants (a few hundred instructions): on narrow outputs
-     * that costs more than the pair loop of aot_dw3_row (-O2, instructions per MAC, strip against pair loop:
-     * stride 1, 12x12x64 1.04 / 1.28, 7x7x256 1.59 / 1.57, 6x6x128 2.00 / 1.44; stride 2 to 12x12x32 1.51 / 1.67,
-     * to 6x6x64 2.31 / 1.83). */
+    /* Per strip and channel the fill and the constants cost a few dozen instructions: on narrow outputs more than
+     * aot_dw3_row's pair loop (-O2, instructions per MAC, strip form against pair loop: stride 1, 7x7x256 1.34 /
+     * 1.57, 6x6x128 1.68 / 1.44; stride 2 to 12x12x32 1.33 / 1.67, to 7x7x16 2.47 / 2.31, to 6x6x64 1.87 / 1.83). */
     if (stride == 1 ? out_w < AOT_DWS_MIN_W1 : (out_w < AOT_DWS_MIN_W2 || out_h < 2)) {
         return 0;
     }
@@ -285,9 +290,7 @@ static void aot_dws_image(const struct aot_dws_geom* g, const int8_t* filter, co
         for (x = 0; x < out_w; x += cols) {
             const int32_t x1 = x + cols <= out_w ? x : out_w - cols; /* the last strip overlaps */
             int8_t* o = out + x1 * ch + c0;
-            for (c = 0; c < n; c++) {
-                aot_dws_fill(strips + c * strip_bytes, g, x1 * stride - pad_left, c0 + c);
-            }
+            aot_dws_fill(strips, g, x1 * stride - pad_left, c0, n, strip_bytes);
             aot_dws_steps(table, n, steps, strip_bytes - steps * step_bytes);
             aot_dws_group(&k, table, strips, o, rq->out_offset, os, stride);
             if (steps * rows_step < out_h) {
