@@ -19,7 +19,7 @@
  * form of their own in optimised builds: a pixel pair per iteration of an assembly loop (aot_dw3_pairs below),
  * about one instruction per MAC, with the same scratch used as a rolling band of padded rows.  Before it, padded
  * 3x3 layers with wide outputs take the strip form (depthwise_conv2d_s8_mve_strip.h: one channel at a time, one
- * VMLADAV per output, 0.74-1.19 instructions per MAC on MobileNet's layers), which needs the scratch above.
+ * VMLADAV per output, 0.74-1.33 instructions per MAC on MobileNet's layers), which needs the scratch above.
  */
 #include "aot_sched.h"
 
