@@ -1,5 +1,5 @@
-/* The strip form of aot_depthwise_conv2d_s8_mve (Helium): 3x3 depthwise layers, stride 1 or 2, one channel at a
- * time, one VMLADAVA per output.
+/* The strip form of aot_depthwise_conv2d_s8_mve (Helium): 3x3 depthwise layers, stride 1 or 2, channel by channel,
+ * one VMLADAV per output.
  *
  * A channel's input is copied, a few columns at a time, into a strip in scratch: rows of AOT_DWS_W1 (stride 1) or
  * AOT_DWS_W2 (stride 2) bytes, top to bottom, with the padding (the input zero point, which the compiler folded
@@ -12,9 +12,11 @@
  * row whose width is not a multiple of the strip's columns, and the last row pair of an odd height (stride 2),
  * overlap the ones before them and store the same values again.
  *
- * Scratch: the rows of one strip and 16 bytes (the last window's load), within the filter_h * band_w * channels
- * bytes the compiler gives this kernel whenever a window leaves the image; aot_dws_fits says when the layer can
- * take this form.  Included by depthwise_conv2d_s8_mve.c only (optimised MVE builds: the loops are assembly).
+ * Channels go in groups: a table of their constants (struct aot_dws_ch) and their strips, one after another, fill
+ * the filter_h * band_w * channels bytes of scratch the compiler gives this kernel whenever a window leaves the
+ * image (16 bytes kept for the last window's load); per strip position every strip of the group is filled, then one
+ * assembly loop runs every channel of the group.  aot_dws_fits says when a layer can take this form.  Included by
+ * depthwise_conv2d_s8_mve.c only (optimised MVE builds: the loops are assembly).
  */
 #ifndef AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
 #define AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
