@@ -27,8 +27,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   predicated off), 3x3 VALID dilation 2 on 7 channels (K = 63 > 48: im2col rows), 5x5 SAME on one channel with
   ReLU6 (K = 25: both rows held in registers; two taps of padding), and the K = 45 layer again with the extreme
   scales (left shifts: the predicated tail of the one-block loop over the same weight layout).
-- mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 form (8, 16, 24, 40, 64 and 256
-  channels, stride 1 and 2, SAME and VALID, odd widths, near-dead channels and left shifts; dw3_model).
+- mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 and strip forms (8 to 256
+  channels, stride 1 and 2, SAME and VALID, odd widths and heights, near-dead channels and left shifts; dw3_model).
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
 """
 
@@ -167,8 +167,8 @@ def tail_model():
 
 
 def dw3_model():
-    """3x3 depthwise layers of the 3x3 form of aot_depthwise_conv2d_s8_mve (dilation 1, stride 1 or 2, channels a
-    multiple of 8): 8 to 256 channels, SAME (edge columns through a band, top and bottom rows through the full band)
+    """3x3 depthwise layers of the 3x3 and strip forms of aot_depthwise_conv2d_s8_mve (dilation 1, stride 1 or 2):
+    8 to 256 channels, SAME (edge columns through a band, top and bottom rows through the full band)
     and VALID, odd widths (a last single pixel), ordinary scales with ReLU6 or none, near-dead channels (scales
     near zero: right shifts of 20 to 31) and the extreme scales (left shifts: the general requantization)."""
     rng = np.random.default_rng(33)
@@ -189,6 +189,10 @@ def dw3_model():
         ("c64_s2_valid", [1, 13, 13, 64], [1, 6, 6, 64], 2, True, 64, (0.1, 2), 3),
         ("c256_s1_same", [1, 6, 7, 256], [1, 6, 7, 256], 1, False, extreme(256), (0.2, 4), 0),
         ("c16_s2_same", [1, 8, 9, 16], [1, 4, 5, 16], 2, False, extreme(16), (0.2, -6), 1),
+        # The strip form (wide outputs): stride 2 with an odd height and width (the last row pair and the last
+        # strip overlap), stride 1 on 6 channels with a width of 11 (the last strip overlaps); left and right shifts.
+        ("c4_s2_strip", [1, 5, 33, 4], [1, 3, 17, 4], 2, False, EXTREME_SCALES[-3:] + EXTREME_SCALES[:1], (0.2, 3), 0),
+        ("c6_s1_strip", [1, 3, 11, 6], [1, 3, 11, 6], 1, False, EXTREME_SCALES[-4:] + EXTREME_SCALES[:2], (0.1, -2), 3),
     ):
         x = b.input(name + "_in", shape, "int8", 0.05, int(rng.integers(-20, 20)))
         b.output(

@@ -1,0 +1,310 @@
+/* The strip form of aot_depthwise_conv2d_s8_mve (Helium): 3x3 depthwise layers, stride 1 or 2, channel by channel,
+ * one VMLADAV per output.
+ *
+ * A channel's input is copied, a few columns at a time, into a strip in scratch: rows of AOT_DWS_W1 (stride 1) or
+ * AOT_DWS_W2 (stride 2) bytes, top to bottom, with the padding (the input zero point, which the compiler folded
+ * into the bias) in place.  A 3x3 window of the strip then lies within 2 * width + 3 <= 16 consecutive bytes, so one
+ * 16-byte load holds it, and a weight vector with the channel's nine taps in the lanes of their strip offsets
+ * (zeros elsewhere) takes all nine products in one VMLADAV: 9 MACs for 2 instructions.  Four outputs of the channel
+ * (stride 1: four adjacent columns of an output row; stride 2: two columns of two rows) are moved into one vector,
+ * requantized with the channel's multiplier and shift as scalars (VQRDMULH / VRSHL by a register) and stored with a
+ * byte scatter at the output's channel stride.  A strip serves every output row of its columns; the last strip of a
+ * row whose width is not a multiple of the strip's columns, and the last row pair of an odd height (stride 2),
+ * overlap the ones before them and store the same values again.
+ *
+ * Channels go in groups: a table of their constants (struct aot_dws_ch) and their strips, one after another, fill
+ * the filter_h * band_w * channels bytes of scratch the compiler gives this kernel whenever a window leaves the
+ * image (16 bytes kept for the last window's load); per strip position every strip of the group is filled, then one
+ * assembly loop runs every channel of the group.  aot_dws_fits says when a layer can take this form.  Included by
+ * depthwise_conv2d_s8_mve.c only (optimised MVE builds: the loops are assembly).
+ */
+#ifndef AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
+#define AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
+
+#include <stdint.h>
+
+#include "mve_s8.h"
+
+#if defined(__ARM_FEATURE_MVE) && defined(__OPTIMIZE__)
+
+/* Strip width: stride 1, four output columns (their windows span 6 input columns); stride 2, two (5 columns). */
+#define AOT_DWS_W1 6
+#define AOT_DWS_W2 5
+
+/* The narrowest outputs the strip form takes (below, aot_dws_fits); a test build may lower them to the minimum
+ * (4 and 2) to run every layer in this form. */
+#ifndef AOT_DWS_MIN_W1
+#define AOT_DWS_MIN_W1 7
+#endif
+#ifndef AOT_DWS_MIN_W2
+#define AOT_DWS_MIN_W2 10
+#endif
+
+/* A channel's entry in the table the assembly loop reads (in scratch, before the strips): its weight vector, its
+ * bias in every lane, its multiplier and shift, the steps of its strip and the bytes from the end of the last step
+ * to the next channel's strip. */
+struct aot_dws_ch {
+    int8_t w[16];    /* byte 0 */
+    int32_t bias[4]; /* byte 16 */
+    int32_t m, s;    /* byte 32 */
+    int32_t n, skip; /* byte 40 */
+};
+
+/* The layer's constants: the clamp bounds, the scatter offsets of the four lanes' outputs, the table's end. */
+struct aot_dws_k {
+    int32_t lo[4];                /* byte 0 */
+    int32_t hi[4];                /* byte 16 */
+    uint32_t soff[4];             /* byte 32 */
+    const struct aot_dws_ch* end; /* byte 48 */
+};
+
+/* One output vector: the four windows' sums (VMLADAV needs even registers: r0, r2, r4, r6, lane order 0, 1, 2, 3)
+ * into q2, the bias added.  VMOV Qd[2], Qd[0], Rt, Rt2 writes Rt to lane 0 and Rt2 to lane 2 (the encoding's
+ * semantics as QEMU and the hardware execute it).  A0..A3: the lanes' window offsets from the strip pointer (A0 = 0
+ * with the post-increment STEP, the strip bytes of one step). */
+#define AOT_DWS_SUMS(A1, A2, A3, STEP)                                                                                 \
+    "vldrb.u8 q1, [%[p], #" A1 "]\n\t"                                                                                 \
+    "vmladav.s8 r2, q1, q0\n\t"                                                                                        \
+    "vldrb.u8 q1, [%[p], #" A2 "]\n\t"                                                                                 \
+    "vmladav.s8 r4, q1, q0\n\t"                                                                                        \
+    "vldrb.u8 q1, [%[p], #" A3 "]\n\t"                                                                                 \
+    "vmladav.s8 r6, q1, q0\n\t"                                                                                        \
+    "vldrb.u8 q1, [%[p]], #" STEP "\n\t"                                                                               \
+    "vmladav.s8 r0, q1, q0\n\t"                                                                                        \
+    "vmov q2[2], q2[0], r0, r4\n\t"                                                                                    \
+    "vmov q2[3], q2[1], r2, r6\n\t"                                                                                    \
+    "vadd.i32 q2, q2, q7\n\t"
+
+/* TFLite's requantization with the channel's shift s: a right shift (s < 0), VQRDMULH then the rounding right
+ * shift, rounding half away from zero (the -1 for negative values before VRSHL's round half up); or s >= 0, the
+ * left shift then VQRDMULH (as aot_mve_requant, per lane). */
+#define AOT_DWS_REQ_RIGHT                                                                                              \
+    "vqrdmulh.s32 q2, q2, %[m]\n\t"                                                                                    \
+    "vshr.s32 q3, q2, #31\n\t"                                                                                         \
+    "vqadd.s32 q2, q2, q3\n\t"                                                                                         \
+    "vrshl.s32 q2, %[s]\n\t"
+#define AOT_DWS_REQ_LEFT                                                                                               \
+    "vshl.s32 q2, %[s]\n\t"                                                                                            \
+    "vqrdmulh.s32 q2, q2, %[m]\n\t"
+
+/* The output of one vector: offset, clamp, scatter; the output pointer moves on by os (one step). */
+#define AOT_DWS_TAIL                                                                                                   \
+    "vadd.i32 q2, q2, %[off]\n\t"                                                                                      \
+    "vmax.s32 q2, q2, q4\n\t"                                                                                          \
+    "vmin.s32 q2, q2, q5\n\t"                                                                                          \
+    "vstrb.32 q2, [%[o], q6]\n\t"                                                                                      \
+    "add %[o], %[o], %[os]\n\t"
+
+/* Every channel of the table from t to k->end, their strips one after another from p: per channel its constants,
+ * then its steps (the loop of its shift's sign), then the output pointer back to the first step and on to the next
+ * channel's byte.  The constant block's pointer becomes the table's end after the prologue. */
+#define AOT_DWS_GROUP_ASM(SUMS)                                                                                        \
+    __asm__ volatile("vldrw.u32 q4, [%[c]]\n\t"                                                                        \
+                     "vldrw.u32 q5, [%[c], #16]\n\t"                                                                   \
+                     "vldrw.u32 q6, [%[c], #32]\n\t"                                                                   \
+                     "ldr %[c], [%[c], #48]\n"                                                                         \
+                     "1:\n\t"                                                                                          \
+                     "vldrw.u32 q0, [%[t]]\n\t"                                                                        \
+                     "vldrw.u32 q7, [%[t], #16]\n\t"                                                                   \
+                     "ldrd %[m], %[s], [%[t], #32]\n\t"                                                                \
+                     "ldr r0, [%[t], #40]\n\t"                                                                         \
+                     "dls lr, r0\n\t"                                                                                  \
+                     "cmp %[s], #0\n\t"                                                                                \
+                     "bge 3f\n"                                                                                        \
+                     "2:\n\t" SUMS AOT_DWS_REQ_RIGHT AOT_DWS_TAIL "le lr, 2b\n\t"                                      \
+                     "b 4f\n"                                                                                          \
+                     "3:\n\t" SUMS AOT_DWS_REQ_LEFT AOT_DWS_TAIL "le lr, 3b\n"                                         \
+                     "4:\n\t"                                                                                          \
+                     "ldrd r0, r2, [%[t], #40]\n\t"                                                                    \
+                     "mls %[o], r0, %[os], %[o]\n\t"                                                                   \
+                     "add %[o], %[o], #1\n\t"                                                                          \
+                     "add %[p], %[p], r2\n\t"                                                                          \
+                     "add %[t], %[t], #48\n\t"                                                                         \
+                     "cmp %[t], %[c]\n\t"                                                                              \
+                     "bne 1b"                                                                                          \
+                     : [p] "+r"(p), [o] "+r"(o), [t] "+r"(t), [c] "+r"(c), [m] "=&r"(m), [s] "=&r"(s)                  \
+                     : [off] "r"(off), [os] "r"(os)                                                                    \
+                     : "r0", "r2", "r4", "r6", "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
+
+/* The channels of table t (up to k->end), strips from p, outputs from o (the first channel's byte). */
+static __attribute__((noinline)) void aot_dws_group(const struct aot_dws_k* k, const struct aot_dws_ch* t,
+                                                    const int8_t* p, int8_t* o, int32_t off, int32_t os, int stride)
+{
+    const struct aot_dws_k* c = k;
+    int32_t m, s;
+    if (stride == 1) {
+        /* Lanes: output columns x..x+3 of one row (windows 1 byte apart); a step is one output row. */
+        AOT_DWS_GROUP_ASM(AOT_DWS_SUMS("1", "2", "3", "6"));
+    } else {
+        /* Lanes: columns x, x+1 of rows y, y+1 (windows 2 bytes and 2 strip rows apart); a step is two rows. */
+        AOT_DWS_GROUP_ASM(AOT_DWS_SUMS("2", "10", "12", "20"));
+    }
+    (void)m;
+    (void)s;
+}
+
+struct aot_dws_geom {
+    const int8_t* input; /* the batch's image */
+    int32_t in_h, in_w, channels, pad_top, rows, width;
+    int8_t zero_point;
+};
+
+/* Two strip rows per pass from the image rows at src and src + a row (offsets o0 / o1, the second the first plus a
+ * row's bytes): gathers, the lanes outside the image replaced by the zero point where SEL says (P0 = the lanes
+ * inside), stores moving dst on by a strip row.  VSTRB.16 takes a low base register. */
+#define AOT_DWS_FILL_ASM(W, SEL0, SEL1)                                                                                \
+    __asm__ volatile("vmsr p0, %[in]\n\t"                                                                              \
+                     "dls lr, %[n]\n"                                                                                  \
+                     "1:\n\t"                                                                                          \
+                     "vldrb.s16 q0, [%[src], %q[o0]]\n\t"                                                              \
+                     "vldrb.s16 q1, [%[src], %q[o1]]\n\t"                                                              \
+                     "add %[src], %[src], %[step]\n\t" SEL0 SEL1 "vstrb.16 q0, [%[dst]], #" W "\n\t"                   \
+                     "vstrb.16 q1, [%[dst]], #" W "\n\t"                                                               \
+                     "le lr, 1b"                                                                                       \
+                     : [src] "+r"(src), [dst] "+l"(dst)                                                                \
+                     : [o0] "w"(o0), [o1] "w"(o1), [zp] "w"(zp), [n] "r"(pairs), [step] "r"(2 * row_bytes),            \
+                       [in] "r"((uint32_t)inside)                                                                      \
+                     : "lr", "q0", "q1", "memory")
+#define AOT_DWS_SEL0 "vpsel q0, q0, %q[zp]\n\t"
+#define AOT_DWS_SEL1 "vpsel q1, q1, %q[zp]\n\t"
+
+/* The strips of channels c0 .. c0 + count - 1 (strip_bytes apart from strips on) of input columns x0 .. x0 + width - 1
+ * (any of them may be padding), rows -pad_top .. rows - pad_top - 1: per row one gather of the row's columns
+ * (offsets clamped into the image, the lanes outside replaced by the zero point) and one 8-byte store (the next row
+ * overwrites the extra bytes). */
+static void aot_dws_fill(int8_t* strips, const struct aot_dws_geom* g, int32_t x0, int32_t c0, int32_t count,
+                         int32_t strip_bytes)
+{
+    const int32_t row_bytes = g->in_w * g->channels;
+    const int32_t first = g->pad_top < g->rows ? g->pad_top : g->rows; /* rows above the image */
+    const int32_t end0 = g->pad_top + g->in_h;                         /* first row below it */
+    const int32_t end = end0 < g->rows ? end0 : g->rows;
+    const int32_t pairs = (end - first) >> 1;
+    const int16x8_t zp = vdupq_n_s16(g->zero_point);
+    const int16x8_t col = vaddq_n_s16(vreinterpretq_s16_u16(vidupq_n_u16(0, 1)), (int16_t)x0);
+    const int16x8_t clamped = vminq_s16(vmaxq_s16(col, vdupq_n_s16(0)), vdupq_n_s16((int16_t)(g->in_w - 1)));
+    const uint16x8_t o0 = vreinterpretq_u16_s16(vmulq_n_s16(clamped, (int16_t)g->channels));
+    const uint16x8_t o1 = vaddq_n_u16(o0, (uint16_t)row_bytes);
+    /* Lanes past the strip's width are stored over by the next row: only the others need the zero point. */
+    const mve_pred16_t inside = vcmpeqq_s16(col, clamped) | (mve_pred16_t)~vctp16q((uint32_t)g->width);
+    int32_t c;
+    for (c = 0; c < count; c++) {
+        int8_t* dst = strips + c * strip_bytes;
+        const int8_t* src = g->input + c0 + c;
+        int32_t r;
+        for (r = 0; r < first; r++) {
+            vstrbq_s16(dst, zp);
+            dst += g->width;
+        }
+        if (pairs > 0) {
+            if (g->width == AOT_DWS_W1 && inside == 0xFFFF) {
+                AOT_DWS_FILL_ASM("6", "", "");
+            } else if (g->width == AOT_DWS_W1) {
+                AOT_DWS_FILL_ASM("6", AOT_DWS_SEL0, AOT_DWS_SEL1);
+            } else if (inside == 0xFFFF) {
+                AOT_DWS_FILL_ASM("5", "", "");
+            } else {
+                AOT_DWS_FILL_ASM("5", AOT_DWS_SEL0, AOT_DWS_SEL1);
+            }
+            r += 2 * pairs;
+        }
+        if (r < end) {
+            vstrbq_s16(dst, vpselq_s16(vldrbq_gather_offset_s16(src, o0), zp, inside));
+            dst += g->width;
+            r++;
+        }
+        for (; r < g->rows; r++) {
+            vstrbq_s16(dst, zp);
+            dst += g->width;
+        }
+    }
+}
+
+/* Can the strip form run the layer (3x3, dilation 1 and stride_h == stride_w checked by the caller)?  One channel's
+ * table entry, its strip and the last load's 16 bytes fit the scratch (scratch_bytes: 0 when there is none), the gather
+ * offsets (two image rows) fit 16 bits, and the strip's columns and rows are at least one step. */
+static int aot_dws_fits(int32_t stride, int32_t in_w, int32_t channels, int32_t out_h, int32_t out_w,
+                        int32_t scratch_bytes)
+{
+    const int32_t width = stride == 1 ? AOT_DWS_W1 : AOT_DWS_W2;
+    const int32_t rows = (out_h - 1) * stride + 3;
+    /* Per strip and channel the fill and the constants cost a few dozen instructions: on narrow outputs more than
+     * aot_dw3_row's pair loop (-O2, instructions per MAC, strip form against pair loop: stride 1, 7x7x256 1.34 /
+     * 1.57, 6x6x128 1.68 / 1.44; stride 2 to 12x12x32 1.33 / 1.67, to 7x7x16 2.47 / 2.31, to 6x6x64 1.87 / 1.83). */
+    if (stride == 1 ? out_w < AOT_DWS_MIN_W1 : (out_w < AOT_DWS_MIN_W2 || out_h < 2)) {
+        return 0;
+    }
+    return (int32_t)sizeof(struct aot_dws_ch) + rows * width + 16 <= scratch_bytes &&
+           (2 * in_w - 1) * channels <= 65535;
+}
+
+/* Steps of every channel's strip (n) and the bytes from the end of its last step to the next strip (skip). */
+static void aot_dws_steps(struct aot_dws_ch* t, int32_t count, int32_t n, int32_t skip)
+{
+    int32_t i;
+    for (i = 0; i < count; i++) {
+        t[i].n = n;
+        t[i].skip = skip;
+    }
+}
+
+/* The whole batch image in strip form, channels in groups that fit the scratch (their table, then their strips):
+ * per group the table, then per strip position every channel's strip filled and all of them run in one call. */
+static void aot_dws_image(const struct aot_dws_geom* g, const int8_t* filter, const struct aot_mve_rq* rq, int8_t* out,
+                          int32_t out_h, int32_t out_w, int32_t stride, int32_t pad_left, int8_t* scratch,
+                          int32_t scratch_bytes)
+{
+    struct aot_dws_k k;
+    struct aot_dws_ch* const table = (struct aot_dws_ch*)(void*)scratch;
+    const int32_t ch = g->channels;
+    const int32_t cols = stride == 1 ? 4 : 2; /* output columns per strip */
+    const int32_t rows_step = stride == 1 ? 1 : 2;
+    const int32_t steps = out_h / rows_step;
+    const int32_t step_bytes = rows_step * stride * g->width;
+    const int32_t os = rows_step * out_w * ch;
+    const int32_t strip_bytes = g->rows * g->width;
+    const int32_t per_group = (scratch_bytes - 16) / ((int32_t)sizeof(struct aot_dws_ch) + strip_bytes);
+    int32_t c0, c, x, ky, kx;
+    vstrwq_s32(k.lo, vdupq_n_s32(rq->act_min));
+    vstrwq_s32(k.hi, vdupq_n_s32(rq->act_max));
+    if (stride == 1) {
+        vstrwq_u32(k.soff, vmulq_n_u32(vidupq_n_u32(0, 1), (uint32_t)ch));
+    } else {
+        const uint32_t lane_off[4] = {0u, (uint32_t)ch, (uint32_t)(out_w * ch), (uint32_t)(out_w * ch + ch)};
+        vstrwq_u32(k.soff, vld1q_u32(lane_off));
+    }
+    for (c0 = 0; c0 < ch; c0 += per_group) {
+        const int32_t n = ch - c0 < per_group ? ch - c0 : per_group;
+        int8_t* const strips = scratch + n * (int32_t)sizeof(struct aot_dws_ch);
+        k.end = table + n;
+        for (c = 0; c < n; c++) {
+            struct aot_dws_ch* e = &table[c];
+            vstrbq_s8(e->w, vdupq_n_s8(0));
+            for (ky = 0; ky < 3; ky++) {
+                for (kx = 0; kx < 3; kx++) {
+                    e->w[ky * g->width + kx] = filter[(ky * 3 + kx) * ch + c0 + c];
+                }
+            }
+            vstrwq_s32(e->bias, vdupq_n_s32(rq->bias[c0 + c]));
+            e->m = rq->multiplier[c0 + c];
+            e->s = rq->shift[c0 + c];
+        }
+        for (x = 0; x < out_w; x += cols) {
+            const int32_t x1 = x + cols <= out_w ? x : out_w - cols; /* the last strip overlaps */
+            int8_t* o = out + x1 * ch + c0;
+            aot_dws_fill(strips, g, x1 * stride - pad_left, c0, n, strip_bytes);
+            aot_dws_steps(table, n, steps, strip_bytes - steps * step_bytes);
+            aot_dws_group(&k, table, strips, o, rq->out_offset, os, stride);
+            if (steps * rows_step < out_h) {
+                /* Stride 2, an odd height: the last step again from row out_h - 2. */
+                const int32_t from = (out_h - 2) * stride * g->width;
+                aot_dws_steps(table, n, 1, strip_bytes - step_bytes);
+                aot_dws_group(&k, table, strips + from, o + (out_h - 2) * out_w * ch, rq->out_offset, os, stride);
+            }
+        }
+    }
+}
+
+#endif
+
+#endif /* AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_ */
