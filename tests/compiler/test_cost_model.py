@@ -204,23 +204,10 @@ _RESNET_FLOAT = (
     "instructions per MAC on the M4, the sweep's one-layer models of the same shape classes (on smaller maps) at 1.20 "
     "to 1.42: without it those classes are priced by the sweep alone, 15 % under"
 )
-_KWS_FLOAT = (
-    "the only bench or sweep model with float 1x1 and 3x3 convolutions of k<=64, c<=64 (aot_conv2d_f32_gemm) and the "
-    "float depthwise kernel (aot_depthwise_conv2d_f32_vec, 5.6 to 6.7 instructions per MAC): without it they are "
-    "priced from other classes and the kind's mean"
-)
 KNOWN_MISSES = {
     ("cortex-m4", "field_resnet_large_float"): _RESNET_FLOAT,
     ("cortex-m7", "field_resnet_large_float"): _RESNET_FLOAT,
     ("cortex-m33", "field_resnet_large_float"): _RESNET_FLOAT,
-    ("cortex-m4", "kws_float_gen"): _KWS_FLOAT,
-    ("cortex-m7", "kws_float_gen"): _KWS_FLOAT,
-    ("cortex-m33", "kws_float_gen"): _KWS_FLOAT,
-    ("cortex-m55", "kws_float_gen"): _KWS_FLOAT,
-    ("cortex-m4", "hello_world_float"): (
-        "its last layer (aot_fully_connected_f32_gemm|k<=16,c<=4, 20 instructions per MAC over 16 MACs) is the only "
-        "one of its class: priced at the kernel's mean over other classes, the 2,121-instruction model is 12 % under"
-    ),
 }
 # In sample, every bench model on every core is within 10 %: none listed. (ARG_MAX / ARG_MIN, whose count depended
 # on where the extreme lay, missed here until their kernels became one pass of data-independent length.)
