@@ -395,6 +395,25 @@ SWEEP = {
     "sw_f32_fc_k1_c16": lambda n: float_fc(n, 1, 16),
     "sw_f32_fc_k16_c16": lambda n: float_fc(n, 16, 16),
     "sw_f32_fc_k64_c10": lambda n: float_fc(n, 64, 10),
+    # The float DS-CNN's layer classes (kws_float_gen): a 10x4 stride-2 convolution over one channel, 1x1 64 to 64,
+    # depthwise 3x3 over 64 (the vector depthwise kernel), and a 16 to 1 fully connected layer (hello_world_float).
+    "sw_f32_conv10x4_k40_c64_s2": lambda n: chain_layer(
+        n, "float32", [1, 20, 10, 1], "CONV_2D", (64, 10, 4, 1), [1, 10, 5, 64], conv_opts(stride=2), 40
+    ),
+    "sw_f32_conv1x1_k64_c64": lambda n: chain_layer(
+        n, "float32", [1, 10, 5, 64], "CONV_2D", (64, 1, 1, 64), [1, 10, 5, 64], conv_opts(), 64
+    ),
+    "sw_f32_dw3x3_c64": lambda n: chain_layer(
+        n,
+        "float32",
+        [1, 10, 5, 64],
+        "DEPTHWISE_CONV_2D",
+        (1, 3, 3, 64),
+        [1, 10, 5, 64],
+        dict(conv_opts(), depthMultiplier=1),
+        9,
+    ),
+    "sw_f32_fc_k16_c1": lambda n: float_fc(n, 16, 1),
 }
 
 

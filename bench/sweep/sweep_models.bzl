@@ -105,4 +105,8 @@ SWEEP_MODELS = [
     "sw_f32_fc_k1_c16",
     "sw_f32_fc_k16_c16",
     "sw_f32_fc_k64_c10",
+    "sw_f32_conv10x4_k40_c64_s2",
+    "sw_f32_conv1x1_k64_c64",
+    "sw_f32_dw3x3_c64",
+    "sw_f32_fc_k16_c1",
 ]

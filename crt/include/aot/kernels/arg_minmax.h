@@ -14,9 +14,11 @@ void aot_arg_minmax_f32(const float* input, int32_t* output, int32_t outer, int3
 void aot_arg_minmax_s8(const int8_t* input, int32_t* output, int32_t outer, int32_t axis_size, int32_t inner,
                        int32_t is_max);
 
-/* int8 over the last axis (inner == 1): `rows` rows of axis_size values, each reduced in two passes, the extreme
- * value first (four lanes per word with SSUB8 + SEL on the DSP extension; sixteen per VMAXV / VMINV on Helium), then
- * the first index holding it (a word or a vector compared at once).  Portable code on other cores. */
+/* int8 over the last axis (inner == 1): `rows` rows of axis_size values, each reduced in one pass that keeps, per
+ * byte lane, the running extreme and where it first occurred (four lanes per word with SSUB8 + SEL on the DSP
+ * extension, sixteen per vector with VCMP + VPSEL on Helium), then folds the lanes to the first index of the
+ * extreme.  Their instruction count depends on the shape only, not on the data, so the compiler's cost model prices
+ * them exactly.  Portable code on other cores. */
 void aot_arg_minmax_s8_last_dsp(const int8_t* input, int32_t* output, int32_t rows, int32_t axis_size, int32_t is_max);
 void aot_arg_minmax_s8_last_mve(const int8_t* input, int32_t* output, int32_t rows, int32_t axis_size, int32_t is_max);
 
