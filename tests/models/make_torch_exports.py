@@ -10,6 +10,11 @@ transformer encoder. tests/compiler/test_onnx_torch_exports.py compiles each and
     .venv/bin/pip install torch==2.13.0 onnxscript   # not project requirements: only this script needs them
     python tests/models/make_torch_exports.py [--out_dir tests/models]
 
+(A separate venv outside the checkout serves as well: the `_default` exports were written by torch 2.13.0+cpu from
+download.pytorch.org/whl/cpu, onnxscript 0.7.2, onnx 1.23.2. The dynamo exporter records the source paths of the
+generating checkout in its nodes' metadata, so a re-run from another directory changes those bytes and nothing else:
+weights, graphs and names stay the same.)
+
 Seeded (torch.manual_seed); the dynamo and script exports keep their weights inside the files, the default ones
 beside them (the compiler and aot_model_library's `model_data` read them from there).
 """
