@@ -54,7 +54,9 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
 
     Args:
       name: name of the host cc_test; the QEMU tests are `<name>_<board>`.
-      models: list of (model file, C prefix, case count or None for `count`); each prefix must be unique.
+      models: list of (model file, C prefix, case count or None for `count`), or of (model file, C prefix, case
+        count or None, model_data) where model_data lists the files the model reads beside it (an ONNX model's
+        external weights, model.onnx.data, as aot_model_test's `model_data`); each prefix must be unique.
       boards: built-in board names to run the batch on under QEMU.
       host: also the host cc_test `<name>`.
       count: default number of seeded random input cases per model.
@@ -67,11 +69,14 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
     """
     cases = []
     prefixes = []
-    for model, prefix, n in models:
-        aot_model_library(name = prefix + "_model", model = model, prefix = prefix, compiler_flags = compiler_flags, testonly = True)
+    for entry in models:
+        model, prefix, n = entry[0], entry[1], entry[2]
+        model_data = entry[3] if len(entry) > 3 else []
+        aot_model_library(name = prefix + "_model", model = model, prefix = prefix, model_data = model_data, compiler_flags = compiler_flags, testonly = True)
         aot_reference_gen(
             name = prefix + "_src",
             model = model,
+            model_data = model_data,
             prefix = prefix,
             compiler_flags = compiler_flags,
             command = "testgen",

@@ -41,6 +41,29 @@ def _refuse_non_float(model, label: str) -> None:
             )
 
 
+def _self_contained(model, model_path: str, label: str, tmp: str) -> str:
+    """The path of the model with every weight inside the file: model_path itself, or, when weights live in a side
+    file (torch.onnx.export's default, `model.onnx.data`), a copy in `tmp` with them read in. onnxruntime's
+    pre-processing copies the model into a directory of its own, where a relative side file is not found."""
+    if not any(t.data_location == onnx.TensorProto.EXTERNAL for t in model.graph.initializer):
+        return model_path
+    try:
+        full = onnx.load(model_path)
+    except Exception as e:  # noqa: BLE001 - the loader names the missing or short file
+        raise CompileError(
+            f"{label} keeps weights in a side file that could not be read ({type(e).__name__}: {e}); keep the data "
+            "file the model names (e.g. model.onnx.data) beside the model."
+        ) from None
+    if full.ByteSize() >= 2**31:
+        raise CompileError(
+            f"{label} with its side-file weights is {full.ByteSize()} bytes, over protobuf's 2 GB limit of one "
+            "file; `aotc quantize` reads models that fit a microcontroller's flash."
+        )
+    path = os.path.join(tmp, "float.onnx")
+    onnx.save(full, path)
+    return path
+
+
 class _Reader:
     """The calibration samples, in order, as onnxruntime's CalibrationDataReader protocol asks."""
 
@@ -85,10 +108,11 @@ def quantize_qdq(model_path: str, samples: list, out_path: str, per_channel: boo
 
     act = QuantType.QInt8 if activations == "int8" else QuantType.QUInt8
     with tempfile.TemporaryDirectory(prefix="aotc_quantize_") as tmp:
+        source = _self_contained(model, model_path, label, tmp)
         pre = os.path.join(tmp, "pre.onnx")
         try:
             # The optimizer folds BatchNormalization into the preceding Conv, as onnxruntime recommends.
-            quant_pre_process(model_path, pre, skip_symbolic_shape=True)
+            quant_pre_process(source, pre, skip_symbolic_shape=True)
         except Exception as e:  # noqa: BLE001 - the quantizer's own message, as one paragraph
             raise CompileError(
                 f"onnxruntime's quantization pre-processing failed on {label}: {type(e).__name__}: {e}"

@@ -1,5 +1,6 @@
 """ONNX external data: weights in a side file `model.onnx.data` (torch.onnx.export's default) are read from beside
-the model and the result matches onnxruntime; a missing side file, a path that leaves the model's directory, and a
+the model and the result matches onnxruntime, and `aotc quantize` (onnxruntime's quantizer) reads them too; a missing
+side file, a path that leaves the model's directory, and a
 side file too short for the tensors are each refused in one paragraph naming the tensor and the file."""
 
 import os
@@ -86,3 +87,32 @@ def test_in_memory_model_with_external_data_is_refused(tmp_path):
     model = onnx.load(_write(tmp_path), load_external_data=False)
     with pytest.raises(CompileError, match="stores its data outside the model file"):
         read_onnx(model, "net.onnx")
+
+
+def _quantize(path: str, out: str) -> None:
+    from compiler.quantize.ort_static import quantize_qdq
+
+    rng = np.random.default_rng(5)
+    samples = [{"x": rng.normal(size=(1, 2, 8, 8)).astype(np.float32)} for _ in range(4)]
+    quantize_qdq(path, samples, out, per_channel=True, activations="int8")
+
+
+def test_quantizer_reads_the_side_file(tmp_path):
+    """onnxruntime's pre-processing copies the model into a directory of its own, where the side file is not: the
+    weights are read in first, and the QDQ model is the one the same weights give when stored inside the file."""
+    path = _write(tmp_path)
+    _quantize(path, str(tmp_path / "q.onnx"))
+    inline = str(tmp_path / "inline.onnx")
+    onnx.save(onnx.load(path), inline)
+    _quantize(inline, str(tmp_path / "q_inline.onnx"))
+    with open(tmp_path / "q.onnx", "rb") as a, open(tmp_path / "q_inline.onnx", "rb") as b:
+        assert a.read() == b.read()
+    q = onnx.load(str(tmp_path / "q.onnx"), load_external_data=False)
+    assert not [t.name for t in q.graph.initializer if t.data_location == onnx.TensorProto.EXTERNAL]
+
+
+def test_quantizer_names_a_missing_side_file(tmp_path):
+    path = _write(tmp_path)
+    os.remove(path + ".data")
+    with pytest.raises(CompileError, match=r"net.onnx keeps weights in a side file that could not be read.*beside"):
+        _quantize(path, str(tmp_path / "q.onnx"))

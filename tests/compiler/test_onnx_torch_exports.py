@@ -1,8 +1,9 @@
 """Small PyTorch models exported with both torch.onnx.export exporters (tests/models/make_torch_exports.py: GRU and
 bidirectional LSTM keyword spotters, PixelShuffle, GroupNorm, a ViT patch embedding with `expand(1, -1, -1)` and
-LayerNorm, a one-layer transformer encoder), and their QDQ forms from onnxruntime's static quantizer
-(make_torch_qdq.py), compile and match onnxruntime on the host. Each set is one host program
-(compiler/host_batch.py).
+LayerNorm, a one-layer transformer encoder), once more with torch's default settings (`torch_*_default.onnx`, the
+weights in the side file `torch_*_default.onnx.data` that torch.onnx.export writes by default), and their QDQ forms from
+onnxruntime's static quantizer (make_torch_qdq.py), compile and match onnxruntime on the host. Each set is one host
+program (compiler/host_batch.py).
 
 Tolerance: the float exports run their sums in another order than onnxruntime's: rtol 1e-4, atol 1e-5 (observed
 differences are a few float32 ulps of the outputs). The QDQ exports on the default int8 path are compared in output
@@ -56,8 +57,20 @@ def _compare(names: list, check, cases: int = CASES, uniform: bool = False) -> N
 
 
 def test_the_exports_are_committed():
-    assert len(FLOAT) == 12, FLOAT
+    import onnx
+
+    assert len(FLOAT) == 18, FLOAT
     assert [n[: -len("_qdq.onnx")] + ".onnx" for n in QDQ] == FLOAT, QDQ
+    # The default exports keep their larger weights in the side file, as torch writes them (the compiler reads them
+    # from there); the QDQ forms are self-contained.
+    for name in _ALL:
+        path = os.path.join(MODELS, name)
+        m = onnx.load(path, load_external_data=False)
+        external = [t.name for t in m.graph.initializer if t.data_location == onnx.TensorProto.EXTERNAL]
+        if name.endswith("_default.onnx"):
+            assert external and os.path.exists(path + ".data"), name
+        else:
+            assert not external, name
 
 
 def test_float_exports_match_onnxruntime():
@@ -107,9 +120,9 @@ def _output_scale(name: str) -> float:
 
 
 def test_qdq_exports_keep_their_quantized_layers():
-    """The QDQ forms are what the quantizer leaves: quantized activations around the convolutions and matrix
-    products (int8 for the dynamo exports, uint8 for the TorchScript ones) and the normalizations' parameters
-    as DequantizeLinear of constants (what onnx_dq_const.py reads)."""
+    """The QDQ forms are what the quantizer leaves: quantized activations around the convolutions and matrix products
+    (int8 for the dynamo and default exports, uint8 for the TorchScript ones) and the normalizations' parameters as
+    DequantizeLinear of constants (what onnx_dq_const.py reads)."""
     import onnx
 
     for name in QDQ:
@@ -118,7 +131,7 @@ def test_qdq_exports_keep_their_quantized_layers():
         q = [n for n in m.graph.node if n.op_type == "QuantizeLinear"]
         assert q, name
         zp = inits[q[0].input[2]]
-        want = onnx.TensorProto.INT8 if "_dynamo_" in name else onnx.TensorProto.UINT8
+        want = onnx.TensorProto.UINT8 if "_script_" in name else onnx.TensorProto.INT8
         assert zp.data_type == want, name
         if "groupnorm" in name:
             norm = next(n for n in m.graph.node if n.op_type == "InstanceNormalization")

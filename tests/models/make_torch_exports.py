@@ -1,5 +1,8 @@
 """Generates small PyTorch models exported to ONNX with both of torch.onnx.export's exporters (the default dynamo
-exporter and the TorchScript one, `dynamo=False`): `torch_<name>_<dynamo|script>.onnx`. The architectures are the
+exporter and the TorchScript one, `dynamo=False`): `torch_<name>_<dynamo|script>.onnx`, and each once more as torch 2.x
+writes it with no options at all, `torch.onnx.export(model, (x,), "model.onnx")`: `torch_<name>_default.onnx` with
+its weights in the side file `torch_<name>_default.onnx.data` (the dynamo exporter's default external data; the
+input and output keep the names the exporter picks). The architectures are the
 ones MCU users bring: a GRU and a bidirectional LSTM keyword spotter, a PixelShuffle super-resolution net, a
 GroupNorm CNN, a ViT patch embedding (class token `expand(1, -1, -1)`, position embedding, LayerNorm) and a one-layer
 transformer encoder. tests/compiler/test_onnx_torch_exports.py compiles each and compares it with onnxruntime.
@@ -7,7 +10,13 @@ transformer encoder. tests/compiler/test_onnx_torch_exports.py compiles each and
     .venv/bin/pip install torch==2.13.0 onnxscript   # not project requirements: only this script needs them
     python tests/models/make_torch_exports.py [--out_dir tests/models]
 
-Seeded (torch.manual_seed); weights are kept inside the files.
+(A separate venv outside the checkout serves as well: the `_default` exports were written by torch 2.13.0+cpu from
+download.pytorch.org/whl/cpu, onnxscript 0.7.2, onnx 1.23.2. The dynamo exporter records the source paths of the
+generating checkout in its nodes' metadata, so a re-run from another directory changes those bytes and nothing else:
+weights, graphs and names stay the same.)
+
+Seeded (torch.manual_seed); the dynamo and script exports keep their weights inside the files, the default ones
+beside them (the compiler and aot_model_library's `model_data` read them from there).
 """
 
 import argparse
@@ -100,7 +109,7 @@ def export_all(out_dir: str) -> list:
     for name, (model, shape) in models().items():
         model.eval()
         x = torch.randn(*shape)
-        for kind in ("dynamo", "script"):
+        for kind in ("dynamo", "script", "default"):
             path = os.path.join(out_dir, f"torch_{name}_{kind}.onnx")
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -108,8 +117,11 @@ def export_all(out_dir: str) -> list:
                     torch.onnx.export(model, (x,), input_names=["x"], output_names=["y"]).save(
                         path, external_data=False
                     )
-                else:
+                elif kind == "script":
                     torch.onnx.export(model, (x,), path, input_names=["x"], output_names=["y"], dynamo=False)
+                else:
+                    torch.onnx.export(model, (x,), path)
+                    written.append(path + ".data")
             written.append(path)
     return written
 

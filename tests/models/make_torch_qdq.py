@@ -1,10 +1,11 @@
-"""Generates the QDQ forms of the PyTorch exports (make_torch_exports.py): `torch_<name>_<exporter>_qdq.onnx`,
-each float export statically quantized by onnxruntime's quantizer as `aotc quantize` runs it
-(compiler/quantize/ort_static.py: onnxruntime's pre-processing, QDQ format, MinMax calibration, symmetric int8
-weights per channel). Activations are int8 for the dynamo exports and uint8, onnxruntime's own default, for the
-TorchScript ones, so both of the quantizer's activation types are covered. What the quantizer leaves in float (the
-LSTM / GRU layers) stays float between the QDQ pairs; what it quantizes around (Conv, Gemm, MatMul, the
-normalizations' parameters, Add, Mul, ...) gets QuantizeLinear / DequantizeLinear pairs.
+"""Generates the QDQ forms of the PyTorch exports (make_torch_exports.py): `torch_<name>_<exporter>_qdq.onnx`, each
+float export statically quantized by onnxruntime's quantizer as `aotc quantize` runs it
+(compiler/quantize/ort_static.py: onnxruntime's pre-processing, QDQ format, MinMax calibration, symmetric int8 weights
+per channel). Activations are int8 for the dynamo exports (the default ones too, whose float weights the quantizer reads
+from their side file; the QDQ form is one self-contained file) and uint8, onnxruntime's own default, for the TorchScript
+ones, so both of the quantizer's activation types are covered. What the quantizer leaves in float (the LSTM / GRU
+layers) stays float between the QDQ pairs; what it quantizes around (Conv, Gemm, MatMul, the normalizations' parameters,
+Add, Mul, ...) gets QuantizeLinear / DequantizeLinear pairs.
 
     python tests/models/make_torch_qdq.py [--out_dir tests/models]
 
@@ -41,7 +42,7 @@ def quantize_all(models_dir: str, out_dir: str) -> list:
         shape = [d.dim_value for d in inp.type.tensor_type.shape.dim]
         rng = np.random.default_rng(26)
         samples = [{inp.name: rng.normal(size=shape).astype(np.float32)} for _ in range(SAMPLES)]
-        activations = "int8" if path.endswith("_dynamo.onnx") else "uint8"
+        activations = "uint8" if path.endswith("_script.onnx") else "int8"
         out = os.path.join(out_dir, os.path.basename(path)[: -len(".onnx")] + "_qdq.onnx")
         quantize_qdq(path, samples, out, per_channel=True, activations=activations)
         written.append(out)
