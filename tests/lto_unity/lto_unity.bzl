@@ -1,0 +1,97 @@
+"""`aot_lto_unity_test`: every listed model test of a board, again, in ONE image built with -flto and a unity CRT.
+
+The models' generated C, their `aotc testgen` tests and the CRT's files are the very outputs the QEMU model tests
+of that board already build (taken through the same board transition, so no model is compiled or referenced again);
+tests/lto_unity/build_image.py compiles the CRT as one translation unit and links everything with -flto -O2, and
+run_image.py runs the image under QEMU. One image and one QEMU run per board, whatever the number of models.
+"""
+
+load("//aot_rules/private:board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS", "board_transition")
+load("//aot_rules/private:link_layout.bzl", "linker_substitutions", "resolve_placement")
+load("//aot_rules/private:providers.bzl", "AotBoardInfo")
+load("//toolchains:cores.bzl", "CORES")
+
+def _files(targets):
+    return [f for t in targets for f in t[DefaultInfo].files.to_list()]
+
+def _image_impl(ctx):
+    board = ctx.attr.board[0][AotBoardInfo]
+    script = ctx.actions.declare_file(ctx.label.name + ".ld")
+    ctx.actions.expand_template(
+        template = board.linker_script or board.linker_script_template,
+        output = script,
+        substitutions = linker_substitutions(board, resolve_placement(board, {}, str(ctx.label))),
+    )
+    elf = ctx.actions.declare_file(ctx.label.name + ".elf")
+    args = ctx.actions.args()
+    args.add("--core_flags", " ".join(CORES[board.core]))
+    args.add("--linker_script", script)
+    args.add("--startup", ctx.file.startup)
+    args.add("--out", elf)
+    inputs = [script, ctx.file.startup]
+    if len(ctx.attr.headers) != len(ctx.attr.tests) or len(ctx.attr.sources) != len(ctx.attr.tests):
+        fail("%s: headers, sources and tests must pair up" % ctx.label)
+    for header, sources, test in zip(ctx.attr.headers, ctx.attr.sources, ctx.attr.tests):
+        files = [f for f in _files([header]) if f.path.endswith(".h")] + _files([sources]) + _files([test])
+        args.add("--model", ",".join([f.path for f in files]))
+        inputs += files
+    crt = _files(ctx.attr.crt)
+    args.add_all(crt)
+    ctx.actions.run(
+        executable = ctx.executable._build,
+        arguments = [args],
+        inputs = inputs + crt,
+        outputs = [elf],
+        mnemonic = "AotLtoUnityImage",
+        # arm-none-eabi-gcc from the PATH, as aot_firmware's toolchain and bench/plain_build.py find it.
+        use_default_shell_env = True,
+        progress_message = "Linking %d models with -flto and a unity CRT for %s" % (len(ctx.attr.tests), board.name),
+    )
+    return [DefaultInfo(files = depset([elf]))]
+
+_board_list = attr.label_list(cfg = board_transition, allow_files = True, mandatory = True)
+
+_lto_unity_image = rule(
+    implementation = _image_impl,
+    doc = "One ELF: the listed models' tests, the CRT as one translation unit, compiled and linked with -flto.",
+    attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
+        "board": attr.label(mandatory = True, cfg = board_transition, providers = [AotBoardInfo]),
+        "headers": _board_list,
+        "sources": _board_list,
+        "tests": _board_list,
+        "crt": attr.label_list(cfg = board_transition, allow_files = True, default = ["//crt:sources"]),
+        "startup": attr.label(allow_single_file = True, default = "//toolchains/boards:startup.c"),
+        "_build": attr.label(default = "//tests/lto_unity:build_image", executable = True, cfg = "exec"),
+    }),
+)
+
+def aot_lto_unity_test(name, board, qemu_machine, models, timeout_seconds = 300, **kwargs):
+    """`<name>`: a QEMU test of one -flto, unity-CRT image holding every model of `models`.
+
+    Args:
+      name: test name (the image is `<name>_fw.elf`).
+      board: built-in board name (a target of //toolchains/boards).
+      qemu_machine: its QEMU -M value.
+      models: labels of the stems of existing model tests: for an aot_model_test `X` (or a model `X` of an
+        aot_model_test_batch), `//pkg:X`, whose `X_model` library and `X_src` test source are reused.
+      timeout_seconds: QEMU time limit of the whole image.
+      **kwargs: size, tags, ...
+    """
+    _lto_unity_image(
+        name = name + "_fw",
+        board = "//toolchains/boards:" + board,
+        headers = [m + "_model_header" for m in models],
+        sources = [m + "_model_c_sources" for m in models],
+        tests = [m + "_src" for m in models],
+        testonly = True,
+        tags = kwargs.get("tags", []),
+    )
+    native.py_test(
+        name = name,
+        srcs = ["//tests/lto_unity:run_image.py"],
+        main = "run_image.py",
+        args = ["--machine=" + qemu_machine, "--timeout=%d" % timeout_seconds, "$(rootpath :%s_fw)" % name],
+        data = [":%s_fw" % name],
+        python_version = "PY3",
+        **kwargs
+    )
