@@ -42,6 +42,19 @@ def runner_source(name: str, prefixes: list) -> str:
     return "\n".join(lines)
 
 
+def move_rodata(script: str, origin: str, length: str) -> str:
+    """The board's expanded linker script with `.rodata` in a region AOT_CONST of its own at ORIGIN."""
+    memory = script.index("MEMORY")
+    brace = script.index("{", memory) + 1
+    script = script[:brace] + f"\n  AOT_CONST (rx) : ORIGIN = {origin}, LENGTH = {length}" + script[brace:]
+    start = script.index("  .rodata :")
+    end = script.index("} >", start)
+    eol = script.index("\n", end)
+    if end < 0 or eol < 0:
+        sys.exit("build_image: the linker script has no `.rodata : { ... } > REGION` to move")
+    return script[:end] + "} > AOT_CONST" + script[eol:]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--gcc", default="arm-none-eabi-gcc")
@@ -49,6 +62,11 @@ def main(argv=None) -> int:
     ap.add_argument("--linker_script", required=True)
     ap.add_argument("--startup", required=True)
     ap.add_argument("--out", required=True, help="the ELF to write")
+    ap.add_argument(
+        "--const_region",
+        help="ORIGIN:LENGTH of more read-only memory for .rodata (weights and reference cases) when every model's "
+        "constants do not fit the board's code region beside the code (the Cortex-M55's 512 KiB ITCM)",
+    )
     ap.add_argument("--model", action="append", required=True, help="HEADER,SOURCE...,TEST: one model's files")
     ap.add_argument("crt", nargs="+", help="the CRT's .c and .h files (//crt:sources)")
     args = ap.parse_args(argv)
@@ -84,8 +102,16 @@ def main(argv=None) -> int:
     with open(runner, "w") as f:
         f.write(runner_source(os.path.basename(args.out)[: -len(".elf")], [p for p, _, _ in models]))
 
+    script = args.linker_script
+    if args.const_region:
+        script = os.path.join(work, "image.ld")
+        with open(script, "w") as f:
+            f.write(move_rodata(open(args.linker_script).read(), *args.const_region.split(":")))
+
     core = args.core_flags.split()
-    flags = core + ["-O2", "-std=c99", "-flto", f"-I{own}", f"-I{root}/include", f"-I{root}/src/kernels"]
+    # Warnings are errors at the link too: -flto reports declarations that disagree across translation units there.
+    warn = ["-Wall", "-Wextra", "-Werror"]
+    flags = core + ["-O2", "-std=c99", "-flto", *warn, f"-I{own}", f"-I{root}/include", f"-I{root}/src/kernels"]
     objs = []
 
     def compile_one(src, extra=()):
@@ -102,7 +128,7 @@ def main(argv=None) -> int:
     # The startup stays out of LTO: its vector table is reached only through the linker script.
     startup = os.path.join(work, "startup.o")
     _run([args.gcc, *[f for f in flags if f != "-flto"], "-c", args.startup, "-o", startup])
-    link = core + ["-O2", "-flto", "-nostartfiles", "--specs=rdimon.specs", "-T", args.linker_script]
+    link = core + ["-O2", "-flto", *warn, "-nostartfiles", "--specs=rdimon.specs", "-T", script]
     _run([args.gcc, *link, startup, *objs, "-lm", "-o", args.out])
     return 0
 

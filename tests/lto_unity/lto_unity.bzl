@@ -28,6 +28,8 @@ def _image_impl(ctx):
     args.add("--linker_script", script)
     args.add("--startup", ctx.file.startup)
     args.add("--out", elf)
+    if ctx.attr.const_region:
+        args.add("--const_region", ctx.attr.const_region)
     inputs = [script, ctx.file.startup]
     if len(ctx.attr.headers) != len(ctx.attr.tests) or len(ctx.attr.sources) != len(ctx.attr.tests):
         fail("%s: headers, sources and tests must pair up" % ctx.label)
@@ -47,7 +49,7 @@ def _image_impl(ctx):
         use_default_shell_env = True,
         progress_message = "Linking %d models with -flto and a unity CRT for %s" % (len(ctx.attr.tests), board.name),
     )
-    return [DefaultInfo(files = depset([elf]))]
+    return [DefaultInfo(files = depset([elf]), runfiles = ctx.runfiles(files = [elf]))]
 
 _board_list = attr.label_list(cfg = board_transition, allow_files = True, mandatory = True)
 
@@ -59,13 +61,14 @@ _lto_unity_image = rule(
         "headers": _board_list,
         "sources": _board_list,
         "tests": _board_list,
+        "const_region": attr.string(doc = "ORIGIN:LENGTH of the read-only memory .rodata moves to (build_image.py)."),
         "crt": attr.label_list(cfg = board_transition, allow_files = True, default = ["//crt:sources"]),
         "startup": attr.label(allow_single_file = True, default = "//toolchains/boards:startup.c"),
         "_build": attr.label(default = "//tests/lto_unity:build_image", executable = True, cfg = "exec"),
     }),
 )
 
-def aot_lto_unity_test(name, board, qemu_machine, models, timeout_seconds = 300, **kwargs):
+def aot_lto_unity_test(name, board, qemu_machine, models, const_region = "", timeout_seconds = 300, **kwargs):
     """`<name>`: a QEMU test of one -flto, unity-CRT image holding every model of `models`.
 
     Args:
@@ -74,6 +77,8 @@ def aot_lto_unity_test(name, board, qemu_machine, models, timeout_seconds = 300,
       qemu_machine: its QEMU -M value.
       models: labels of the stems of existing model tests: for an aot_model_test `X` (or a model `X` of an
         aot_model_test_batch), `//pkg:X`, whose `X_model` library and `X_src` test source are reused.
+      const_region: "ORIGIN:LENGTH": link `.rodata` (weights, reference cases) there instead of the code region, for a
+        board whose code region cannot hold every model's constants (memory QEMU's machine has, the board need not).
       timeout_seconds: QEMU time limit of the whole image.
       **kwargs: size, tags, ...
     """
@@ -83,6 +88,7 @@ def aot_lto_unity_test(name, board, qemu_machine, models, timeout_seconds = 300,
         headers = [m + "_model_header" for m in models],
         sources = [m + "_model_c_sources" for m in models],
         tests = [m + "_src" for m in models],
+        const_region = const_region,
         testonly = True,
         tags = kwargs.get("tags", []),
     )
