@@ -31,7 +31,12 @@ def runner_source(name: str, prefixes: list) -> str:
     lines = ["#include <stdio.h>", ""] + [f"int {p}_test_main(void);" for p in prefixes]
     lines += ["", "int main(void)", "{", "    int failed = 0;"]
     for p in prefixes:
-        lines += [f"    if ({p}_test_main() != 0) {{", f'        printf("FAILED: {p}\\n");', "        failed++;", "    }"]
+        lines += [
+            f"    if ({p}_test_main() != 0) {{",
+            f'        printf("FAILED: {p}\\n");',
+            "        failed++;",
+            "    }",
+        ]
     n = len(prefixes)
     lines += [
         f'    printf("{name}: %d of {n} models match the reference with -flto and a unity CRT\\n", {n} - failed);',
