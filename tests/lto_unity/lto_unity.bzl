@@ -1,9 +1,9 @@
-"""`aot_lto_unity_test`: every listed model test of a board, again, in ONE image built with -flto and a unity CRT.
+"""`aot_lto_unity_image`: every listed model test of a board, again, in ONE image built with -flto and a unity CRT.
 
 The models' generated C, their `aotc testgen` tests and the CRT's files are the very outputs the QEMU model tests
 of that board already build (taken through the same board transition, so no model is compiled or referenced again);
 tests/lto_unity/build_image.py compiles the CRT as one translation unit and links everything with -flto -O2, and
-run_image.py runs the image under QEMU. One image and one QEMU run per board, whatever the number of models.
+run_image.py (a py_test beside the image) runs it under QEMU. One image and one QEMU run per board, whatever the number of models.
 """
 
 load("//aot_rules/private:board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS", "board_transition")
@@ -68,36 +68,27 @@ _lto_unity_image = rule(
     }),
 )
 
-def aot_lto_unity_test(name, board, qemu_machine, models, const_region = "", timeout_seconds = 300, **kwargs):
-    """`<name>`: a QEMU test of one -flto, unity-CRT image holding every model of `models`.
+def aot_lto_unity_image(name, board, models, const_region = "", **kwargs):
+    """`<name>` (`<name>.elf`): one -flto, unity-CRT image holding the tests of every model of `models`.
+
+    A py_test of run_image.py runs it (declared in the BUILD file: the py_* rules are not `native` in every Bazel).
 
     Args:
-      name: test name (the image is `<name>_fw.elf`).
+      name: target name.
       board: built-in board name (a target of //toolchains/boards).
-      qemu_machine: its QEMU -M value.
       models: labels of the stems of existing model tests: for an aot_model_test `X` (or a model `X` of an
         aot_model_test_batch), `//pkg:X`, whose `X_model` library and `X_src` test source are reused.
       const_region: "ORIGIN:LENGTH": link `.rodata` (weights, reference cases) there instead of the code region, for a
         board whose code region cannot hold every model's constants (memory QEMU's machine has, the board need not).
-      timeout_seconds: QEMU time limit of the whole image.
-      **kwargs: size, tags, ...
+      **kwargs: tags, visibility, ...
     """
     _lto_unity_image(
-        name = name + "_fw",
+        name = name,
         board = "//toolchains/boards:" + board,
         headers = [m + "_model_header" for m in models],
         sources = [m + "_model_c_sources" for m in models],
         tests = [m + "_src" for m in models],
         const_region = const_region,
         testonly = True,
-        tags = kwargs.get("tags", []),
-    )
-    native.py_test(
-        name = name,
-        srcs = ["//tests/lto_unity:run_image.py"],
-        main = "run_image.py",
-        args = ["--machine=" + qemu_machine, "--timeout=%d" % timeout_seconds, "$(rootpath :%s_fw)" % name],
-        data = [":%s_fw" % name],
-        python_version = "PY3",
         **kwargs
     )
