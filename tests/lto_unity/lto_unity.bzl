@@ -92,3 +92,30 @@ def aot_lto_unity_image(name, board, models, const_region = "", **kwargs):
         testonly = True,
         **kwargs
     )
+
+def _stem(label, suffix):
+    """`X` of a same-package label `:X<suffix>` (or `//pkg:X<suffix>`), else None."""
+    name = label.split(":")[-1]
+    return name[:-len(suffix)] if name.endswith(suffix) else None
+
+def tested_models(board):
+    """The stems of every model test declared so far in this BUILD file that runs on `board` under QEMU.
+
+    Read from the rules aot_model_test (srcs `:X_src`) and aot_model_test_batch (deps `:X_case`) declare for a
+    board: the cc_binary `_<test>_<board>_fw.elf` of each aot_qemu_test `<test>_<board>`. A model test added for
+    the board so joins its image without a list to keep; call this after the tests.
+    """
+    rules = native.existing_rules()
+    stems = []
+    for name, rule in rules.items():
+        test = name[:-len("_%s" % board)] if name.endswith("_" + board) else None
+        if test == None or rule["kind"] != "_aot_qemu_test":
+            continue
+        elf = rules.get("_%s_%s_fw.elf" % (test, board))
+        if elf == None:
+            continue
+        found = [_stem(s, "_src") for s in elf.get("srcs", [])] + [_stem(d, "_case") for d in elf.get("deps", [])]
+        for stem in found:
+            if stem != None and stem not in stems:
+                stems.append(stem)
+    return sorted(stems)
