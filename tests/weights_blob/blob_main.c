@@ -24,6 +24,14 @@ static uint8_t ws[BM_WORKSPACE_SIZE] __attribute__((aligned(BM_WORKSPACE_ALIGN))
 static uint8_t copy[BM_WEIGHTS_BLOB_SIZE + 16u] __attribute__((aligned(16)));
 static int failures;
 
+#ifdef AOT_STACK_PROBE
+/* The board's stack probe; weak: a board with a start-up of its own may not define it. */
+extern void aot_stack_paint(void) __attribute__((weak));
+extern uint32_t aot_stack_used(void) __attribute__((weak));
+/* The deepest stack of any bm_run (aot_qemu_test's check_stack holds it to the static bound). */
+static uint32_t stack_peak;
+#endif
+
 static void expect(const char* what, int32_t got, int32_t want)
 {
     if (got != want) {
@@ -39,10 +47,22 @@ static int run_cases(const int8_t* input, const int8_t* want, int count)
     struct bm_outputs out;
     int8_t probabilities[BM_PROBABILITIES_SIZE];
     int i, wrong = 0;
+    int32_t rc;
     for (i = 0; i < count; i++) {
         in.input = input + i * BM_INPUT_SIZE;
         out.probabilities = probabilities;
-        expect("bm_run", bm_run(&in, &out, ws), AOT_OK);
+#ifdef AOT_STACK_PROBE
+        if (aot_stack_paint != 0) {
+            aot_stack_paint();
+        }
+#endif
+        rc = bm_run(&in, &out, ws);
+#ifdef AOT_STACK_PROBE
+        if (aot_stack_used != 0 && aot_stack_used() > stack_peak) {
+            stack_peak = aot_stack_used();
+        }
+#endif
+        expect("bm_run", rc, AOT_OK);
         if (memcmp(probabilities, want + i * BM_PROBABILITIES_SIZE, BM_PROBABILITIES_SIZE) != 0) {
             wrong++;
         }
@@ -101,6 +121,13 @@ int main(void)
     expect("A's cases from the linked blob", run_cases(ref_a_ref_input, ref_a_ref_probabilities_want, REF_A_REF_COUNT),
            0);
 
+#ifdef AOT_STACK_PROBE
+    if (aot_stack_used != 0) {
+        printf("aot_stack: bm_run peak=%u\n", (unsigned)stack_peak);
+    } else {
+        printf("aot_stack: bm_run peak=unmeasured (the board's start-up has no aot_stack_paint)\n");
+    }
+#endif
     if (failures == 0) {
         printf("weights blob on %s: one image ran A's and B's blobs bit-exact (%d cases each; A loaded and linked), "
                "refused 8 wrong ones\n",

@@ -37,6 +37,7 @@ def blob_qemu_test(board, core, slots):
         srcs = ["//tests/weights_blob:blob_main.c"],
         board = board,
         defines = [
+            "AOT_STACK_PROBE",
             "AOT_BOARD=\\\"%s\\\"" % board,
             "BLOB_SLOT_A=%su" % slots[0],
             "BLOB_SLOT_B=%su" % slots[1],
@@ -51,6 +52,7 @@ def blob_qemu_test(board, core, slots):
     )
     aot_qemu_test(
         name = "blob_test",
+        check_stack = True,
         firmware = ":blob_fw",
         loads = {
             ":bm_weights_blob": slots[0],
