@@ -18,6 +18,12 @@ static uint8_t ws[PD_WORKSPACE_SIZE] __attribute__((aligned(16)));
 static int8_t x[PD_INPUT_SIZE];
 static int8_t y[PD_MOBILENETV1_PREDICTIONS_RESHAPE_1_SIZE];
 
+#ifdef AOT_STACK_PROBE
+/* The board's stack probe; weak: the host build and a board with a start-up of its own do not define it. */
+extern void aot_stack_paint(void) __attribute__((weak));
+extern uint32_t aot_stack_used(void) __attribute__((weak));
+#endif
+
 /* The double's stand-in for the NPU result, recomputed here from the application's input buffer. */
 static int8_t standin(int32_t i)
 {
@@ -35,6 +41,9 @@ int main(void)
     struct pd_outputs out = {y};
     uint32_t seed = 12345u;
     int32_t rc, c, i, failures = 0;
+#ifdef AOT_STACK_PROBE
+    uint32_t stack_peak = 0u;
+#endif
     double_ws = ws;
     double_ws_size = PD_WORKSPACE_SIZE;
     double_app_input = x;
@@ -49,7 +58,17 @@ int main(void)
             seed = seed * 1664525u + 1013904223u;
             x[i] = c == 0 ? (int8_t)-128 : c == 1 ? (int8_t)127 : (int8_t)(seed >> 24);
         }
+#ifdef AOT_STACK_PROBE
+        if (aot_stack_paint != 0) {
+            aot_stack_paint();
+        }
+#endif
         rc = pd_run(&in, &out, ws);
+#ifdef AOT_STACK_PROBE
+        if (aot_stack_used != 0 && aot_stack_used() > stack_peak) {
+            stack_peak = aot_stack_used();
+        }
+#endif
         for (i = 0; i < (int32_t)sizeof y && rc == AOT_OK; ++i) {
             rc = y[i] == standin(i) ? AOT_OK : -1;
         }
@@ -57,6 +76,13 @@ int main(void)
         failures += rc != AOT_OK;
     }
     failures += double_invoke_calls != 4;
+#ifdef AOT_STACK_PROBE
+    if (aot_stack_used != 0) {
+        printf("aot_stack: pd_run peak=%u\n", (unsigned)stack_peak);
+    } else {
+        printf("aot_stack: pd_run peak=unmeasured (the board's start-up has no aot_stack_paint)\n");
+    }
+#endif
     printf("%s (workspace %u B, weights %u B)\n", failures == 0 ? "ethos-u hand-off: every check passed" : "FAILED",
            (unsigned)PD_WORKSPACE_SIZE, (unsigned)PD_WEIGHT_BYTES);
     return failures == 0 ? 0 : 1;
