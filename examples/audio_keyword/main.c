@@ -28,6 +28,44 @@
 #define DEMO_PLATFORM "the host"
 #endif
 
+/* Built with AOT_STACK_PROBE (demo_fw), each model's runs are measured as generated model tests measure theirs
+ * (compiler/commands/testgen_cmd.py): the board's stack probe paints the stack before a run and reads after it how
+ * deep the run went; the deepest of a model's runs is printed as `aot_stack: PREFIX_run peak=N`, which the QEMU test
+ * holds to the firmware's static bound. Macros, not functions: the probe measures below its caller's stack pointer.
+ * The probe is weak: a board with a start-up of its own may not define it. */
+#if defined(AOT_STACK_PROBE)
+extern void aot_stack_paint(void) __attribute__((weak));
+extern uint32_t aot_stack_used(void) __attribute__((weak));
+#define STACK_MEASURED(prefix, call)                                                                                   \
+    do {                                                                                                               \
+        uint32_t stack_used_;                                                                                          \
+        if (aot_stack_paint != 0) {                                                                                    \
+            aot_stack_paint();                                                                                         \
+        }                                                                                                              \
+        call;                                                                                                          \
+        stack_used_ = aot_stack_used != 0 ? aot_stack_used() : 0u;                                                     \
+        if (stack_used_ > stack_peak_##prefix) {                                                                       \
+            stack_peak_##prefix = stack_used_;                                                                         \
+        }                                                                                                              \
+    } while (0)
+#define STACK_REPORT(prefix)                                                                                           \
+    do {                                                                                                               \
+        if (aot_stack_used != 0) {                                                                                     \
+            printf("aot_stack: " #prefix "_run peak=%u\n", (unsigned)stack_peak_##prefix);                             \
+        } else {                                                                                                       \
+            printf("aot_stack: " #prefix "_run peak=unmeasured (the board's start-up has no aot_stack_paint)\n");      \
+        }                                                                                                              \
+    } while (0)
+static uint32_t stack_peak_preproc;
+static uint32_t stack_peak_speech;
+#if defined(AUDIO_REF_HAVE_FLOAT)
+static uint32_t stack_peak_preproc_f;
+#endif
+#else
+#define STACK_MEASURED(prefix, call) call
+#define STACK_REPORT(prefix)         ((void)0)
+#endif
+
 /* The build-time reference and the compiled models must agree on every size (C99: a negative array size fails). */
 #define DEMO_CHECK(name, cond) typedef char demo_check_##name[(cond) ? 1 : -1]
 DEMO_CHECK(window, PREPROC_SERVING_DEFAULT_AUDIO_FRAME_0_SIZE == AUDIO_REF_WINDOW * sizeof(int16_t));
@@ -60,7 +98,10 @@ static int32_t check_float_preprocessor(void)
     for (frame = 0; frame < AUDIO_REF_FRAMES; frame++) {
         const struct preproc_f_inputs in = {&audio_ref_audio[frame * AUDIO_REF_STRIDE]};
         struct preproc_f_outputs out = {float_row};
-        if (preproc_f_run(&in, &out, AUDIO_WORKSPACE_PREPROC_F, AUDIO_WORKSPACE_STATE_PREPROC_F) != 0) {
+        int32_t rc;
+        STACK_MEASURED(preproc_f,
+                       rc = preproc_f_run(&in, &out, AUDIO_WORKSPACE_PREPROC_F, AUDIO_WORKSPACE_STATE_PREPROC_F));
+        if (rc != 0) {
             return -1;
         }
         for (i = 0; i < AUDIO_REF_FEATURE_SIZE; i++) {
@@ -98,7 +139,7 @@ int main(void)
         const struct preproc_inputs in = {&audio_ref_audio[frame * AUDIO_REF_STRIDE]};
         struct preproc_outputs out = {&features[frame * AUDIO_REF_FEATURE_SIZE]};
         int32_t row_bad = 0;
-        rc = preproc_run(&in, &out, AUDIO_WORKSPACE_PREPROC, AUDIO_WORKSPACE_STATE_PREPROC);
+        STACK_MEASURED(preproc, rc = preproc_run(&in, &out, AUDIO_WORKSPACE_PREPROC, AUDIO_WORKSPACE_STATE_PREPROC));
         for (i = 0; i < AUDIO_REF_FEATURE_SIZE; i++) {
             if (features[frame * AUDIO_REF_FEATURE_SIZE + i] !=
                 audio_ref_features_want[frame * AUDIO_REF_FEATURE_SIZE + i]) {
@@ -120,7 +161,7 @@ int main(void)
         /* The classifier reads the matrix the preprocessor wrote, not the reference's. */
         const struct speech_inputs in = {features};
         struct speech_outputs out = {scores};
-        rc = speech_run(&in, &out, AUDIO_WORKSPACE_SPEECH);
+        STACK_MEASURED(speech, rc = speech_run(&in, &out, AUDIO_WORKSPACE_SPEECH));
     }
     if (rc != 0) {
         printf("classifier run failed: %d\n", (int)rc);
@@ -165,6 +206,11 @@ int main(void)
                (int)(p % 1000), (int)audio_ref_scores_want[i]);
     }
     printf("\ntop keyword: %s\n", audio_ref_labels[top]);
+    STACK_REPORT(preproc);
+    STACK_REPORT(speech);
+#if defined(AUDIO_REF_HAVE_FLOAT)
+    STACK_REPORT(preproc_f);
+#endif
     if (bad_frames == 0 && bad_scores == 0 && float_differ == 0) {
         printf("match: features and scores equal TFLite Micro's bit for bit\n");
         return 0;

@@ -37,8 +37,16 @@ def multi_model_demo(models, generated):
     main = "//examples/multi_model:main.c"
     copts = AOT_C_COPTS + (["-DDEMO_GENERATED_MODELS=1"] if generated else [])
     deps = [":demo_workspace"] + [":%s_ref" % p for p in models]
-    aot_firmware(name = "demo_fw", srcs = [main], board = "mps2-an386", copts = copts, deps = deps)
-    aot_qemu_test(name = "demo", firmware = ":demo_fw")
+    # Each model's runs measured with the board's stack probe and held to the size report's static bound.
+    aot_firmware(
+        name = "demo_fw",
+        srcs = [main],
+        board = "mps2-an386",
+        copts = copts,
+        defines = ["AOT_STACK_PROBE"],
+        deps = deps,
+    )
+    aot_qemu_test(name = "demo", firmware = ":demo_fw", check_stack = True)
 
     # The same program linked for the host: the five libraries (and the CRT once) in one host binary.
     cc_test(name = "demo_host", srcs = [main], copts = copts, deps = deps)

@@ -35,6 +35,48 @@
 #endif
 #endif
 
+/* Built with AOT_STACK_PROBE (demo_fw), each model's runs are measured as generated model tests measure theirs
+ * (compiler/commands/testgen_cmd.py): the board's stack probe paints the stack before a run and reads after it how
+ * deep the run went; the deepest of a model's runs is printed as `aot_stack: PREFIX_run peak=N`, which the QEMU test
+ * holds to the firmware's static bound. Macros, not functions: the probe measures below its caller's stack pointer.
+ * The probe is weak: a board with a start-up of its own may not define it. */
+#if defined(AOT_STACK_PROBE)
+extern void aot_stack_paint(void) __attribute__((weak));
+extern uint32_t aot_stack_used(void) __attribute__((weak));
+#define STACK_MEASURED(prefix, call)                                                                                   \
+    do {                                                                                                               \
+        uint32_t stack_used_;                                                                                          \
+        if (aot_stack_paint != 0) {                                                                                    \
+            aot_stack_paint();                                                                                         \
+        }                                                                                                              \
+        call;                                                                                                          \
+        stack_used_ = aot_stack_used != 0 ? aot_stack_used() : 0u;                                                     \
+        if (stack_used_ > stack_peak_##prefix) {                                                                       \
+            stack_peak_##prefix = stack_used_;                                                                         \
+        }                                                                                                              \
+    } while (0)
+#define STACK_REPORT(prefix)                                                                                           \
+    do {                                                                                                               \
+        if (aot_stack_used != 0) {                                                                                     \
+            printf("aot_stack: " #prefix "_run peak=%u\n", (unsigned)stack_peak_##prefix);                             \
+        } else {                                                                                                       \
+            printf("aot_stack: " #prefix "_run peak=unmeasured (the board's start-up has no aot_stack_paint)\n");      \
+        }                                                                                                              \
+    } while (0)
+static uint32_t stack_peak_kws;
+static uint32_t stack_peak_kws_b;
+static uint32_t stack_peak_ic;
+static uint32_t stack_peak_ad;
+#if defined(DEMO_GENERATED_MODELS)
+static uint32_t stack_peak_vision;
+#else
+static uint32_t stack_peak_speech;
+#endif
+#else
+#define STACK_MEASURED(prefix, call) call
+#define STACK_REPORT(prefix)         ((void)0)
+#endif
+
 struct demo_result {
     const char* network;
     const char* prefix;
@@ -90,7 +132,7 @@ int main(void)
         const struct kws_inputs in = {kws_ref_input_1};
         struct kws_outputs out = {kws_out};
         struct demo_result r = {"keyword spotting", "kws", 0, 0, 0, 0, KWS_WORKSPACE_SIZE, KWS_WEIGHT_BYTES};
-        r.rc = kws_run(&in, &out, DEMO_WORKSPACE_KWS);
+        STACK_MEASURED(kws, r.rc = kws_run(&in, &out, DEMO_WORKSPACE_KWS));
         compare(&r, kws_out, kws_ref_identity_want, KWS_IDENTITY_SIZE);
         results[0] = r;
     }
@@ -99,7 +141,7 @@ int main(void)
         struct kws_b_outputs out = {kws_b_out};
         struct demo_result r = {"keyword spotting (2nd)", "kws_b",           0, 0, 0, 0,
                                 KWS_B_WORKSPACE_SIZE,     KWS_B_WEIGHT_BYTES};
-        r.rc = kws_b_run(&in, &out, DEMO_WORKSPACE_KWS_B);
+        STACK_MEASURED(kws_b, r.rc = kws_b_run(&in, &out, DEMO_WORKSPACE_KWS_B));
         compare(&r, kws_b_out, kws_b_ref_identity_want, KWS_B_IDENTITY_SIZE);
         results[1] = r;
     }
@@ -107,7 +149,7 @@ int main(void)
         const struct ic_inputs in = {ic_ref_input_1_int8};
         struct ic_outputs out = {ic_out};
         struct demo_result r = {"image class. ResNet-8", "ic", 0, 0, 0, 0, IC_WORKSPACE_SIZE, IC_WEIGHT_BYTES};
-        r.rc = ic_run(&in, &out, DEMO_WORKSPACE_IC);
+        STACK_MEASURED(ic, r.rc = ic_run(&in, &out, DEMO_WORKSPACE_IC));
         compare(&r, ic_out, ic_ref_identity_int8_want, IC_IDENTITY_INT8_SIZE);
         results[2] = r;
     }
@@ -115,7 +157,7 @@ int main(void)
         const struct ad_inputs in = {ad_ref_input_1};
         struct ad_outputs out = {ad_out};
         struct demo_result r = {"anomaly detection", "ad", 0, 0, 0, 0, AD_WORKSPACE_SIZE, AD_WEIGHT_BYTES};
-        r.rc = ad_run(&in, &out, DEMO_WORKSPACE_AD);
+        STACK_MEASURED(ad, r.rc = ad_run(&in, &out, DEMO_WORKSPACE_AD));
         compare(&r, ad_out, ad_ref_identity_want, AD_IDENTITY_SIZE);
         results[3] = r;
     }
@@ -125,7 +167,7 @@ int main(void)
         struct vision_outputs out = {vision_out};
         struct demo_result r = {"vision MobileNet v1", "vision",           0, 0, 0, 0,
                                 VISION_WORKSPACE_SIZE, VISION_WEIGHT_BYTES};
-        r.rc = vision_run(&in, &out, DEMO_WORKSPACE_VISION);
+        STACK_MEASURED(vision, r.rc = vision_run(&in, &out, DEMO_WORKSPACE_VISION));
         compare(&r, vision_out, vision_ref_identity_want, VISION_IDENTITY_SIZE);
         results[4] = r;
     }
@@ -135,7 +177,7 @@ int main(void)
         struct speech_outputs out = {speech_out};
         struct demo_result r = {"micro_speech yes/no", "speech",           0, 0, 0, 0,
                                 SPEECH_WORKSPACE_SIZE, SPEECH_WEIGHT_BYTES};
-        r.rc = speech_run(&in, &out, DEMO_WORKSPACE_SPEECH);
+        STACK_MEASURED(speech, r.rc = speech_run(&in, &out, DEMO_WORKSPACE_SPEECH));
         compare(&r, speech_out, speech_ref_labels_softmax_want, SPEECH_LABELS_SOFTMAX_SIZE);
         results[4] = r;
     }
@@ -166,6 +208,15 @@ int main(void)
         printf("kws and kws_b disagree on the same input\n");
         failed++;
     }
+    STACK_REPORT(kws);
+    STACK_REPORT(kws_b);
+    STACK_REPORT(ic);
+    STACK_REPORT(ad);
+#if defined(DEMO_GENERATED_MODELS)
+    STACK_REPORT(vision);
+#else
+    STACK_REPORT(speech);
+#endif
     printf("%s\n", failed == 0 ? "all models match the reference bit for bit" : "FAILED");
     return failed == 0 ? 0 : 1;
 }

@@ -26,6 +26,42 @@
 #define UK_PLATFORM "the host"
 #endif
 
+/* Built with AOT_STACK_PROBE (demo_fw), each model's runs are measured as generated model tests measure theirs
+ * (compiler/commands/testgen_cmd.py): the board's stack probe paints the stack before a run and reads after it how
+ * deep the run went; the deepest of a model's runs is printed as `aot_stack: PREFIX_run peak=N`, which the QEMU test
+ * holds to the firmware's static bound. Macros, not functions: the probe measures below its caller's stack pointer.
+ * The probe is weak: a board with a start-up of its own may not define it. */
+#if defined(AOT_STACK_PROBE)
+extern void aot_stack_paint(void) __attribute__((weak));
+extern uint32_t aot_stack_used(void) __attribute__((weak));
+#define STACK_MEASURED(prefix, call)                                                                                   \
+    do {                                                                                                               \
+        uint32_t stack_used_;                                                                                          \
+        if (aot_stack_paint != 0) {                                                                                    \
+            aot_stack_paint();                                                                                         \
+        }                                                                                                              \
+        call;                                                                                                          \
+        stack_used_ = aot_stack_used != 0 ? aot_stack_used() : 0u;                                                     \
+        if (stack_used_ > stack_peak_##prefix) {                                                                       \
+            stack_peak_##prefix = stack_used_;                                                                         \
+        }                                                                                                              \
+    } while (0)
+#define STACK_REPORT(prefix)                                                                                           \
+    do {                                                                                                               \
+        if (aot_stack_used != 0) {                                                                                     \
+            printf("aot_stack: " #prefix "_run peak=%u\n", (unsigned)stack_peak_##prefix);                             \
+        } else {                                                                                                       \
+            printf("aot_stack: " #prefix "_run peak=unmeasured (the board's start-up has no aot_stack_paint)\n");      \
+        }                                                                                                              \
+    } while (0)
+static uint32_t stack_peak_ad;
+static uint32_t stack_peak_custom;
+static uint32_t stack_peak_kws;
+#else
+#define STACK_MEASURED(prefix, call) call
+#define STACK_REPORT(prefix)         ((void)0)
+#endif
+
 static int8_t ad_out[AD_IDENTITY_SIZE];
 static int8_t custom_out[CUSTOM_Y_SIZE];
 static int8_t kws_out[KWS_IDENTITY_SIZE];
@@ -72,21 +108,21 @@ int main(void)
         const struct ad_inputs in = {ad_ref_input_1};
         struct ad_outputs out = {ad_out};
         user_fc_calls = 0;
-        rc = ad_run(&in, &out, UK_WORKSPACE_AD);
+        STACK_MEASURED(ad, rc = ad_run(&in, &out, UK_WORKSPACE_AD));
         row("ad", "FULLY_CONNECTED x10 -> user_fully_connected_s8", rc,
             mismatches(ad_out, ad_ref_identity_want, AD_IDENTITY_SIZE) + (user_fc_calls != 10));
     }
     {
         const struct custom_inputs in = {custom_ref_x};
         struct custom_outputs out = {custom_out};
-        rc = custom_run(&in, &out, UK_WORKSPACE_CUSTOM);
+        STACK_MEASURED(custom, rc = custom_run(&in, &out, UK_WORKSPACE_CUSTOM));
         row("custom", "CUSTOM:ClampFloor -> clamp_floor_s8", rc,
             mismatches(custom_out, custom_ref_y_want, CUSTOM_Y_SIZE));
     }
     {
         const struct kws_inputs in = {kws_ref_input_1};
         struct kws_outputs out = {kws_out};
-        rc = kws_run(&in, &out, UK_WORKSPACE_KWS);
+        STACK_MEASURED(kws, rc = kws_run(&in, &out, UK_WORKSPACE_KWS));
         row("kws", "none", rc, mismatches(kws_out, kws_ref_identity_want, KWS_IDENTITY_SIZE));
     }
     printf("\n");
@@ -95,16 +131,19 @@ int main(void)
         struct ad_outputs out = {ad_out};
         user_fc_calls = 0;
         user_fc_fail_at = 3;
-        rc = ad_run(&in, &out, UK_WORKSPACE_AD);
+        STACK_MEASURED(ad, rc = ad_run(&in, &out, UK_WORKSPACE_AD));
         user_fc_fail_at = -1;
         printf("user kernel fault injected at operator 3: ad_run() = %d, ad_failed_op() = %d\n", (int)rc,
                (int)ad_failed_op());
         expect("the kernel's status and operator index reach the caller; later layers do not run",
                rc == USER_FC_FAULT && ad_failed_op() == 3 && user_fc_calls == 4);
-        rc = ad_run(&in, &out, UK_WORKSPACE_AD);
+        STACK_MEASURED(ad, rc = ad_run(&in, &out, UK_WORKSPACE_AD));
         expect("the next run succeeds and clears ad_failed_op()",
                rc == AOT_OK && ad_failed_op() == -1 && mismatches(ad_out, ad_ref_identity_want, AD_IDENTITY_SIZE) == 0);
     }
+    STACK_REPORT(ad);
+    STACK_REPORT(custom);
+    STACK_REPORT(kws);
     printf("%s\n", failures == 0 ? "all user-kernel checks passed" : "FAILED");
     return failures == 0 ? 0 : 1;
 }
