@@ -36,7 +36,7 @@ def multi_model_demo(models, generated):
 
     main = "//examples/multi_model:main.c"
     copts = AOT_C_COPTS + (["-DDEMO_GENERATED_MODELS=1"] if generated else [])
-    deps = [":demo_workspace"] + [":%s_ref" % p for p in models]
+    deps = [":demo_workspace", "//toolchains/boards:stack_probe"] + [":%s_ref" % p for p in models]
 
     # Each model's runs measured with the board's stack probe and held to the size report's static bound.
     aot_firmware(

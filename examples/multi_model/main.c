@@ -35,34 +35,9 @@
 #endif
 #endif
 
-/* Built with AOT_STACK_PROBE (demo_fw), each model's runs are measured as generated model tests measure theirs
- * (compiler/commands/testgen_cmd.py): the board's stack probe paints the stack before a run and reads after it how
- * deep the run went; the deepest of a model's runs is printed as `aot_stack: PREFIX_run peak=N`, which the QEMU test
- * holds to the firmware's static bound. Macros, not functions: the probe measures below its caller's stack pointer.
- * The probe is weak: a board with a start-up of its own may not define it. */
+/* Each model's runs measured for the QEMU test's stack check (aot_stack_probe.h, built with AOT_STACK_PROBE). */
+#include "aot_stack_probe.h"
 #if defined(AOT_STACK_PROBE)
-extern void aot_stack_paint(void) __attribute__((weak));
-extern uint32_t aot_stack_used(void) __attribute__((weak));
-#define STACK_MEASURED(prefix, call)                                                                                   \
-    do {                                                                                                               \
-        uint32_t stack_used_;                                                                                          \
-        if (aot_stack_paint != 0) {                                                                                    \
-            aot_stack_paint();                                                                                         \
-        }                                                                                                              \
-        call;                                                                                                          \
-        stack_used_ = aot_stack_used != 0 ? aot_stack_used() : 0u;                                                     \
-        if (stack_used_ > stack_peak_##prefix) {                                                                       \
-            stack_peak_##prefix = stack_used_;                                                                         \
-        }                                                                                                              \
-    } while (0)
-#define STACK_REPORT(prefix)                                                                                           \
-    do {                                                                                                               \
-        if (aot_stack_used != 0) {                                                                                     \
-            printf("aot_stack: " #prefix "_run peak=%u\n", (unsigned)stack_peak_##prefix);                             \
-        } else {                                                                                                       \
-            printf("aot_stack: " #prefix "_run peak=unmeasured (the board's start-up has no aot_stack_paint)\n");      \
-        }                                                                                                              \
-    } while (0)
 static uint32_t stack_peak_kws;
 static uint32_t stack_peak_kws_b;
 static uint32_t stack_peak_ic;
@@ -72,9 +47,6 @@ static uint32_t stack_peak_vision;
 #else
 static uint32_t stack_peak_speech;
 #endif
-#else
-#define STACK_MEASURED(prefix, call) call
-#define STACK_REPORT(prefix)         ((void)0)
 #endif
 
 struct demo_result {
