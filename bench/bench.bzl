@@ -13,7 +13,7 @@ load("//toolchains/arm_gnu:cc_toolchain_config.bzl", "COMPILE_FLAGS", "LINK_FLAG
 # Every bench image is built in this mode (aot_firmware's compilation_mode), whatever the command line says.
 BENCH_COMPILATION_MODE = "opt"
 
-def bench_model(name, model, boards, unfit = {}):
+def bench_model(name, model, boards, unfit = {}, compilation_mode = BENCH_COMPILATION_MODE):
     """`<name>` for `model`, a bench firmware `<name>_<board>` per board (built with -c opt), and the arguments
     that tell the runner (run_bench.py) where everything is.
 
@@ -46,7 +46,7 @@ def bench_model(name, model, boards, unfit = {}):
             name = fw,
             srcs = [":%s_main" % name],
             board = board,
-            compilation_mode = BENCH_COMPILATION_MODE,
+            compilation_mode = compilation_mode,
             copts = AOT_C_COPTS,
             deps = [":" + name, ":%s_ref" % name],
             tags = ["manual"],
@@ -86,9 +86,9 @@ def bench_data(entries):
     return data
 
 def _bench_build_info_impl(ctx):
-    mode_flags = MODE_COMPILE_FLAGS[BENCH_COMPILATION_MODE]
+    mode_flags = MODE_COMPILE_FLAGS[ctx.attr.compilation_mode]
     info = {
-        "compilation_mode": BENCH_COMPILATION_MODE,
+        "compilation_mode": ctx.attr.compilation_mode,
         # In command-line order: the core's flags (toolchain feature aot_core), the toolchain's defaults and the
         # mode's, then the copts of aot_rules' C (CRT, generated code, the bench main).
         "compile_flags": {
@@ -118,5 +118,11 @@ bench_build_info = rule(
     implementation = _bench_build_info_impl,
     doc = "Writes <name>.json: the bench images' compilation mode and exact flags per core, and every board's " +
           "flash, RAM and stack sizes (what the runner reports and checks 'does not fit' against).",
-    attrs = {},
+    attrs = {
+        "compilation_mode": attr.string(
+            default = BENCH_COMPILATION_MODE,
+            values = MODE_COMPILE_FLAGS.keys(),
+            doc = "The mode the images it describes are built in (bench_model's compilation_mode).",
+        ),
+    },
 )

@@ -29,9 +29,8 @@ _plain_linker_script = rule(
     }),
 )
 
-# A level's compiler flags: "O2_lto" is -O2 with link-time optimization (bench/plain_build.py --lto).
 def _opt_flags(opt):
-    return "--opt=-O2 --lto" if opt == "O2_lto" else "--opt=-" + opt
+    return "--opt=-" + opt
 
 def bench_plain_crt(boards, opts = ("O2", "Os")):
     """`plain_crt_<core>_<opt>`: the CRT's files compiled with plain flags into one archive per core and level."""
@@ -57,7 +56,7 @@ def bench_plain_model(name, model, boards, opts = ("O2", "Os")):
       name: the bench name (prefix) of the model.
       model: label of the .tflite file.
       boards: boards to build it for.
-      opts: optimization levels, "O2", "Os" and/or "O2_lto".
+      opts: optimization levels, "O2" and/or "Os".
     Returns:
       opt -> (the runner's --entry arguments, the runfiles they need).
     """

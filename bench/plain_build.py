@@ -7,10 +7,7 @@ The link needs the board's startup, linker script and newlib's semihosting (outp
 `aot_firmware` gives them.  bench/plain.bzl declares one such image per (model, board); the runner measures it
 like any bench image (bench/README.md, "Plain builds").
 
-With --lto the CRT, the model and the main are compiled and linked with -flto (the archive through gcc-ar, so the
-linker plugin sees its objects): whole-program optimization across the kernels and the generated code, which is
-where type punning through incompatible pointers would turn into wrong code (//bench:crt_lto_test runs such images).
-The startup file stays out of it: its vector table is reached only through the linker script.
+Link-time optimization of every model test (the CRT as one translation unit, -flto -O2) is tests/lto_unity's.
 """
 
 import argparse
@@ -33,7 +30,6 @@ def main(argv=None):
     ap.add_argument("--ar", default="arm-none-eabi-ar")
     ap.add_argument("--core_flags", required=True, help="the core's flags, space-separated (toolchains/cores.bzl)")
     ap.add_argument("--opt", required=True, choices=["-O2", "-Os"])
-    ap.add_argument("--lto", action="store_true", help="compile and link with -flto")
     ap.add_argument("--linker_script", help="link an ELF with this script (else only archive the CRT's files)")
     ap.add_argument("--crt", default="", help="the CRT archive this script wrote (a user's add_library)")
     ap.add_argument("--out", required=True, help="the ELF or, without --linker_script, the CRT archive to write")
@@ -67,14 +63,12 @@ def main(argv=None):
     # The CRT's public headers as a user adds them: crt/include (its private headers sit beside its sources).
     includes += sorted({h[: h.index("/crt/include/") + len("/crt/include")] for h in headers if "/crt/include/" in h})
     flags = args.core_flags.split() + [args.opt, "-std=c99"] + [f"-I{d}" for d in includes]
-    lto = ["-flto"] if args.lto else []
-    ar = args.ar.replace("-ar", "-gcc-ar") if args.lto else args.ar
+    ar = args.ar
 
     crt_objs, objs = [], []
     for n, src in enumerate(sorted(sources)):
         obj = os.path.join(work, f"{n}_{os.path.basename(src)[:-2]}.o")
-        startup = os.path.basename(src) == "startup.c"
-        _run([args.gcc, *flags, *([] if startup else lto), "-c", src, "-o", obj])
+        _run([args.gcc, *flags, "-c", src, "-o", obj])
         (crt_objs if "/crt/src/" in src else objs).append(obj)
     if not args.linker_script:
         _run([ar, "rcs", args.out, *crt_objs])
@@ -85,7 +79,7 @@ def main(argv=None):
         if os.path.exists(lib):
             os.remove(lib)
         _run([ar, "rcs", lib, *crt_objs])
-    link = args.core_flags.split() + [args.opt, *lto, "-nostartfiles", "--specs=rdimon.specs", "-T", args.linker_script]
+    link = args.core_flags.split() + [args.opt, "-nostartfiles", "--specs=rdimon.specs", "-T", args.linker_script]
     _run([args.gcc, *link, *objs, lib, "-lm", "-o", args.out])
     return 0
 

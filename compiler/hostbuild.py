@@ -98,14 +98,49 @@ def _prebuilt_archive(key: str):
         return None
 
 
+def user_cache_dir() -> str:
+    """Where host builds keep what outlives a process: $AOT_CACHE_DIR, else $XDG_CACHE_HOME/aot_rules, else
+    ~/.cache/aot_rules."""
+    if os.environ.get("AOT_CACHE_DIR"):
+        return os.environ["AOT_CACHE_DIR"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "aot_rules")
+
+
+def _cached_archive_path(key: str) -> str:
+    return os.path.join(user_cache_dir(), "host-crt", key[:32], HOST_ARCHIVE)
+
+
+def _store_archive(key: str, objs: list) -> None:
+    """Keeps the CRT objects as an archive in the user's cache, for the next process (`aotc run` compiled the whole
+    CRT, ~10 s of CPU, in every invocation). Written beside its final name and renamed, so a concurrent process sees
+    a whole archive or none; a cache that cannot be written is only a cache."""
+    path = _cached_archive_path(key)
+    ar = shutil.which("ar")
+    if ar is None or os.path.exists(path):
+        return
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        if subprocess.run([ar, "rcs", tmp] + objs, capture_output=True).returncode == 0:
+            os.replace(tmp, path)
+        elif os.path.exists(tmp):
+            os.remove(tmp)
+    except OSError:
+        pass
+
+
 def crt_objects(prebuilt: bool = True) -> list:
     """The CRT compiled to object files with CFLAGS (cached per process; rebuilt if any CRT file changes), or the
-    matching prebuilt archive when there is one and PREBUILT allows it."""
+    matching prebuilt archive when there is one and PREBUILT allows it: the one in the CRT directory, else the one
+    an earlier process left in the user's cache (user_cache_dir(), keyed like the prebuilt one)."""
     cc = compiler_command()
     key = _crt_key(cc)
     archive = _prebuilt_archive(key) if prebuilt else None
     if archive:
         return [archive]
+    if prebuilt and key not in _crt_cache and os.path.isfile(_cached_archive_path(key)):
+        return [_cached_archive_path(key)]
     if key not in _crt_cache:
         out = tempfile.mkdtemp(prefix="aotc-crt-")
         atexit.register(shutil.rmtree, out, True)
@@ -120,6 +155,8 @@ def crt_objects(prebuilt: bool = True) -> list:
             for cmd, proc in pool.map(compile_one, jobs):
                 _check_build(cmd, proc)
         _crt_cache[key] = [obj for _, obj in jobs]
+        if prebuilt:
+            _store_archive(key, _crt_cache[key])
     return list(_crt_cache[key])
 
 

@@ -42,8 +42,19 @@ def _crt_dir():
     pytest.skip("CRT sources not found")
 
 
+# Disassemblies by (source text, core, flags): several tests read the same build (the -O2 and -Os DSP kernels).
+_BUILT = {}
+
+
 def _code(tmp_path, src, core, flags, name):
     """The disassembly of `src` built with plain flags + `flags`, without addresses of the file name."""
+    key = (open(src).read(), core, tuple(flags))
+    if key not in _BUILT:
+        _BUILT[key] = _build(tmp_path, src, core, flags, name)
+    return _BUILT[key]
+
+
+def _build(tmp_path, src, core, flags, name):
     crt = _crt_dir()
     obj = tmp_path / (name + ".o")
     cmd = [_GCC, *_CORES[core], "-std=c99", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(crt, "include")]

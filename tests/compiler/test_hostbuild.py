@@ -2,7 +2,15 @@
 
 import os
 
+import pytest
+
 from compiler import hostbuild
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path, monkeypatch):
+    """Each test with a user cache of its own (the CRT archive an earlier process left, hostbuild.user_cache_dir)."""
+    monkeypatch.setenv("AOT_CACHE_DIR", str(tmp_path / "cache"))
 
 
 def _tiny_crt(root, body="int aot_probe(void) { return 7; }\n"):
@@ -41,6 +49,27 @@ def test_no_archive_compiles_the_crt(tmp_path, monkeypatch):
     monkeypatch.setenv("AOT_CRT_DIR", str(crt))
     assert all(o.endswith(".o") for o in hostbuild.crt_objects())
     assert _run_probe(tmp_path) == 7
+
+
+def test_the_next_process_links_the_archive_left_in_the_user_cache(tmp_path, monkeypatch):
+    crt = tmp_path / "crt"
+    _tiny_crt(crt)
+    monkeypatch.setenv("AOT_CRT_DIR", str(crt))
+    monkeypatch.setattr(hostbuild, "_crt_cache", {})
+    assert all(o.endswith(".o") for o in hostbuild.crt_objects())
+    (cached,) = [
+        os.path.join(d, f) for d, _, fs in os.walk(tmp_path / "cache") for f in fs if f == hostbuild.HOST_ARCHIVE
+    ]
+    monkeypatch.setattr(hostbuild, "_crt_cache", {})  # a new process
+    assert hostbuild.crt_objects() == [cached]
+    assert _run_probe(tmp_path) == 7
+    # Changed sources have another key: compiled again, and the new code runs.
+    _tiny_crt(crt, "int aot_probe(void) { return 9; }\n")
+    monkeypatch.setattr(hostbuild, "_crt_cache", {})
+    assert all(o.endswith(".o") for o in hostbuild.crt_objects())
+    assert _run_probe(tmp_path) == 9
+    # write_archive (the Bazel action) compiles its own objects whatever the cache holds.
+    assert all(o.endswith(".o") for o in hostbuild.crt_objects(prebuilt=False))
 
 
 def test_crt_key_is_remembered_only_for_files_older_than_a_timestamp_tick(tmp_path, monkeypatch):

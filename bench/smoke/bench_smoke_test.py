@@ -49,7 +49,7 @@ class BenchSmokeTest(unittest.TestCase):
             self.assertGreater(row[key], 0, key)
         self.assertEqual(row["code_bytes"], row["runner_code_bytes"] + row["crt_code_bytes"])
         self.assertIn("| hello_world_int8 | mps2-an386 (cortex-m4) |", self.markdown)
-        self.assertIn("-O2", self.markdown)
+        self.assertIn("-Os", self.markdown)  # the mode of its build_info (bench/smoke/BUILD.bazel)
 
     def test_estimated_cycles(self):
         (row,) = self.results["rows"]
