@@ -120,7 +120,8 @@ AOT_HOT_INLINE void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t
     *dst += AOT_CONV_QW;
 }
 
-/* Expands `quads` input quads from src into every AOT_CONV_QW-th word pair of dst (the pixel's slot); adds sum(x0 + x2). */
+/* Expands `quads` input quads from src into every AOT_CONV_QW-th word pair of dst (the pixel's slot); adds
+ * sum(x0 + x2). */
 static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
 {
     const int8_t* const end = src + 4 * quads;
@@ -264,7 +265,7 @@ struct aot_conv_tile {
 };
 
 /* The tile's MACs: a[2 p + j] += pixel p times channel j (of the pair) over `quads` quads of K.  Weights: per quad the
- * two channels' raw words (one LDRD); inputs: per quad (xa, xc) of each pixel.  18 instructions per quad for 24 MACs. */
+ * two channels' raw words (one LDRD); inputs: per quad (xa, xc) of each pixel.  18 instructions per 24 MACs. */
 #if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__) && defined(__OPTIMIZE__)
 /* One asm body, so that -O2 and -Os produce the same loop: the six sums, the four weight values, the input pair and
  * the two pointers take 14 registers (all there are without a frame pointer: unoptimized builds, which keep one, take
@@ -292,10 +293,12 @@ struct aot_conv_tile {
     "smlad %[a5], %[e1], %[xc], %[a5]\n\t"
 
 #define AOT_CONV_ASM_OPERANDS                                                                                          \
-    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [a4] "+r"(a4), [a5] "+r"(a5), [wp] "+r"(w),          \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [a4] "+r"(a4), [a5] "+r"(a5), [wp] "+r"(w),            \
         [xp] "+r"(x), [w0] "=&r"(w0), [w1] "=&r"(w1), [e0] "=&r"(e0), [e1] "=&r"(e1), [xa] "=&r"(xa), [xc] "=&r"(xc)
 
-/* Any number of quads (kq = -1: `quads`, read at run time) or, for the unrolled small layers, the literal kq. */
+/* clang-format off */
+/* Any number of quads (kq = -1: `quads`, read at run time) or, for the unrolled small layers, the literal kq.
+ * (Not clang-formatted: it would glue the operand macro to the colons.) */
 AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, int32_t quads, int32_t kq, int32_t* a)
 {
     const uint32_t* w = *wp;
@@ -304,7 +307,10 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
     if (kq == 2) {
         __asm__(AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM : AOT_CONV_ASM_OPERANDS : : "memory");
     } else if (kq == 4) {
-        __asm__(AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM : AOT_CONV_ASM_OPERANDS : : "memory");
+        __asm__(AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM
+                : AOT_CONV_ASM_OPERANDS
+                :
+                : "memory");
     } else if (kq == 6) {
         __asm__(AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM
                     AOT_CONV_QUAD_ASM
@@ -320,7 +326,8 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
                 "ldr %[xa], %[xend]\n\t"
                 "cmp %[xp], %[xa]\n\t"
                 "beq 5f\n"
-                "1:\n\t" AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM "ldr %[xa], %[xend]\n\t"
+                "1:\n\t" AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM
+                "ldr %[xa], %[xend]\n\t"
                 "cmp %[xp], %[xa]\n\t"
                 "bne 1b\n"
                 "5:"
@@ -336,6 +343,7 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
     a[5] = a5;
     *wp = w;
 }
+/* clang-format on */
 #else
 AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, int32_t quads, int32_t kq, int32_t* a)
 {
@@ -399,7 +407,7 @@ AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, in
  * shifted down leaves them in its low bytes and zeros above, so one (x0, x2) (x1, x3) pair of each pixel
  * (aot_conv_im2col) covers them. */
 AOT_HOT_INLINE void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t* wend, int32_t* a0, int32_t* a1,
-                                   int32_t* a2)
+                                  int32_t* a2)
 {
     const uint32_t w = aot_read32(wend - 4) >> (8 * (4 - tail));
     const uint32_t we = aot_sxtb16(w);
