@@ -1,16 +1,17 @@
 /* int8 2-D convolution for cores with the DSP extension (dual 16-bit MACs), with a portable fallback.
  *
- * im2col + GEMM: two output pixels at a time are gathered into scratch (taps outside the image read the
+ * im2col + GEMM: three output pixels at a time (a tile) are gathered into scratch (taps outside the image read the
  * input zero point, so the compiler can always fold -zero_point * sum(w) into the bias) and expanded once
- * into the raw-word input form of dsp_s8.h; then every pair of output channels multiplies both pixels,
- * so each weight word is loaded and extended once per two pixels and each input pair once per two channels.
+ * into the raw-word input form of dsp_s8.h; then every pair of output channels multiplies the three pixels,
+ * so each weight word is loaded and extended once per three pixels and each input pair once per two channels.
  *
  * Weight layout written by the compiler (K = filter_h * filter_w * in_c, Q = K / 4 whole quads):
  *   - per pair of output channels (c, c + 1) and per quad: word of c, word of c + 1 (raw-word form);
  *     an odd last channel follows with its Q words;
  *   - then, per output channel, its K % 4 remaining weights as plain int8 (read as the word ending after them, so
  *     K >= 4 when K % 4 != 0).
- * Scratch (bytes): 16 * Q + 16 if K % 4 != 0, plus K rounded up to 4 when in_c is not a multiple of 4 (gather).
+ * Scratch (bytes): 24 * Q + 24 if K % 4 != 0, plus K rounded up to 4 when in_c is not a multiple of 4 (gather);
+ * compiler/ops/common/conv.py (DSP_GEMM_TILE) has the same formula.
  * Filter rows made of whole quads (filter_w * in_c % 4 == 0, e.g. one input channel and an even filter
  * width) are expanded straight from the input when inside the image.
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
