@@ -80,6 +80,11 @@ def folded_requant(p: dict, rows: np.ndarray, bias_arr, input_zero_point: int):
     return exact_requant(bias, rows, p["mult"], p["shift"], p["out_off"], p["act"]), True
 
 
+# Output pixels per tile of aot_conv2d_s8_dsp (AOT_CONV_PX in conv2d_s8_dsp.c): its scratch holds 8 bytes per quad of K
+# and pixel (the expanded input pair).
+DSP_GEMM_TILE = 3
+
+
 def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int, in_c: int):
     """Set up aot_conv2d_s8_dsp (im2col + GEMM) for a convolution whose weights, one row per output channel in
     (ky, kx, c) order, are `rows` [oc, K] (K >= 4 and oc * K a multiple of 4: ops/kernel_table.py checks the
@@ -105,7 +110,7 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         radd=radd,
         dsp_exact=exact,
         in_zp=int(input_zero_point),
-        dsp_scratch=16 * quads + (16 if tail else 0) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4),
+        dsp_scratch=DSP_GEMM_TILE * (8 * quads + (8 if tail else 0)) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4),
     )
     return None
 

@@ -1,16 +1,17 @@
 /* int8 2-D convolution for cores with the DSP extension (dual 16-bit MACs), with a portable fallback.
  *
- * im2col + GEMM: two output pixels at a time are gathered into scratch (taps outside the image read the
+ * im2col + GEMM: three output pixels at a time (a tile) are gathered into scratch (taps outside the image read the
  * input zero point, so the compiler can always fold -zero_point * sum(w) into the bias) and expanded once
- * into the raw-word input form of dsp_s8.h; then every pair of output channels multiplies both pixels,
- * so each weight word is loaded and extended once per two pixels and each input pair once per two channels.
+ * into the raw-word input form of dsp_s8.h; then every pair of output channels multiplies the three pixels,
+ * so each weight word is loaded and extended once per three pixels and each input pair once per two channels.
  *
  * Weight layout written by the compiler (K = filter_h * filter_w * in_c, Q = K / 4 whole quads):
  *   - per pair of output channels (c, c + 1) and per quad: word of c, word of c + 1 (raw-word form);
  *     an odd last channel follows with its Q words;
  *   - then, per output channel, its K % 4 remaining weights as plain int8 (read as the word ending after them, so
  *     K >= 4 when K % 4 != 0).
- * Scratch (bytes): 16 * Q + 16 if K % 4 != 0, plus K rounded up to 4 when in_c is not a multiple of 4 (gather).
+ * Scratch (bytes): 24 * Q + 24 if K % 4 != 0, plus K rounded up to 4 when in_c is not a multiple of 4 (gather);
+ * compiler/ops/common/conv.py (DSP_GEMM_TILE) has the same formula.
  * Filter rows made of whole quads (filter_w * in_c % 4 == 0, e.g. one input channel and an even filter
  * width) are expanded straight from the input when inside the image.
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
@@ -102,6 +103,12 @@ AOT_ALWAYS_INLINE void aot_copy_rows(int8_t* dst, const int8_t* src, int32_t ste
     }
 }
 
+/* Output pixels per tile: the GEMM multiplies AOT_CONV_PX pixels by two output channels, so each weight word is
+ * loaded and extended once per three pixels.  The tile buffer holds per quad of K the (xa, xc) pair of each pixel,
+ * pixel after pixel (AOT_CONV_QW words per quad). */
+#define AOT_CONV_PX 3
+#define AOT_CONV_QW (2 * AOT_CONV_PX)
+
 /* Expands one input quad into a pixel's slot (xa, xc), advancing both; adds sum(x0 + x2). */
 AOT_HOT_INLINE void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t* sum)
 {
@@ -111,10 +118,11 @@ AOT_HOT_INLINE void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t
     (*dst)[1] = aot_expand_xc(v);
     *sum = aot_smlad(xa, 0x00010001u, *sum);
     *src += 4;
-    *dst += 4;
+    *dst += AOT_CONV_QW;
 }
 
-/* Expands `quads` input quads from src into every fourth word of dst (the pixel's slot); adds sum(x0 + x2). */
+/* Expands `quads` input quads from src into every AOT_CONV_QW-th word pair of dst (the pixel's slot); adds
+ * sum(x0 + x2). */
 static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
 {
     const int8_t* const end = src + 4 * quads;
@@ -136,12 +144,13 @@ static uint32_t* aot_conv_fill(uint32_t* dst, int32_t n, uint32_t xa, uint32_t x
     for (; n > 0; n--) {
         dst[0] = xa;
         dst[1] = xc;
-        dst += 4;
+        dst += AOT_CONV_QW;
     }
     return dst;
 }
 
-/* Expands output pixel `pixel` into slot `slot` (0 or 1) of the pair buffer; returns 128 * sum(x0 + x2). */
+/* Expands output pixel `pixel` into slot `slot` (0 to AOT_CONV_PX - 1) of the tile buffer; returns
+ * 128 * sum(x0 + x2). */
 static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uint32_t* pairs, int32_t slot,
                                int8_t* gather)
 {
@@ -230,11 +239,11 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
     }
     dst = aot_conv_expand(gather, quads, dst, &sum);
     if (tail) {
-        /* The K % 4 leftover values as one plain word per pixel after both pixels' quads, expanded as (x0, x2)
+        /* The K % 4 leftover values as one plain word per pixel after the tile's quads, expanded as (x0, x2)
          * and (x1, x3); the bytes past the tail meet zero weights (aot_conv_tail), so their value is irrelevant. */
         const uint32_t v = aot_read32(gather + 4 * quads);
-        pairs[4 * quads + 2 * slot] = aot_sxtb16(v);
-        pairs[4 * quads + 2 * slot + 1] = aot_sxtb16_ror8(v);
+        pairs[AOT_CONV_QW * quads + 2 * slot] = aot_sxtb16(v);
+        pairs[AOT_CONV_QW * quads + 2 * slot + 1] = aot_sxtb16_ror8(v);
     }
     return sum * 128;
 }
@@ -247,234 +256,258 @@ struct aot_dsp_rq {
     int32_t act_min, act_max, full;
 };
 
-/* One quad of K for 2 pixels x 2 output channels: a[0], a[1] pixel 0 (channels c, c + 1), a[2], a[3]
- * pixel 1.  Weights: one word per channel; inputs: (xa, xc) of pixel 0 then of pixel 1. */
-AOT_HOT_INLINE void aot_mac_2x2(const uint32_t** wp, const uint32_t** xp, int32_t* a)
-{
-    uint32_t w0, w1, e0, e1, xa, xc;
-    aot_load2(wp, &w0, &w1);
-    aot_load2(xp, &xa, &xc);
-    e0 = aot_sxtb16_ror8(w0);
-    e1 = aot_sxtb16_ror8(w1);
-    a[0] = aot_smlad(e0, xc, aot_smlad(w0, xa, a[0]));
-    a[1] = aot_smlad(e1, xc, aot_smlad(w1, xa, a[1]));
-    aot_load2(xp, &xa, &xc);
-    a[2] = aot_smlad(e0, xc, aot_smlad(w0, xa, a[2]));
-    a[3] = aot_smlad(e1, xc, aot_smlad(w1, xa, a[3]));
-}
-
-/* The fused residual ADD of a pixel pair: its parameters and the residual elements of both pixels (same index as
- * the outputs; they may be the output buffer itself). */
-struct aot_conv_residual {
-    const int8_t* r0;
-    const int8_t* r1;
-    const struct aot_add_s8_params* add;
+/* One tile of output pixels: each pixel's correction 128 * sum(x0 + x2) (aot_conv_im2col), its output row and, with a
+ * fused residual ADD, its residual row (same index as the outputs; it may be the output buffer itself).  A part tile
+ * repeats its last pixel in the remaining slots, which compute and store the same values. */
+struct aot_conv_tile {
+    int32_t corr[AOT_CONV_PX];
+    int8_t* out[AOT_CONV_PX];
+    const int8_t* res[AOT_CONV_PX];
 };
 
-/* Requantizes the accumulators of one channel c (multiplier m, add constant d, right shift rs) for both pixels and
- * stores them at o0 and o1; `full`, `fused` and `exact` are constants at each call site: with `full` the activation
- * range is all of int8 (one saturation clamps), with `fused` each value then goes through the residual ADD, with
- * `exact` d is zp * 256 + shift for TFLite's full requantization (rs unused).  Both
- * residual elements are read before either output is stored: an odd last pixel occupies both slots (o0 == o1)
- * and, in place, its residual element is the output element. */
-AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t m, int32_t d, int32_t rs, int8_t* o0,
-                                    int8_t* o1, const struct aot_dsp_rq* rq, int full, int fused, int exact,
-                                    const struct aot_conv_residual* res, int32_t c)
+/* The tile's MACs: a[2 p + j] += pixel p times channel j (of the pair) over `quads` quads of K.  Weights: per quad the
+ * two channels' raw words (one LDRD); inputs: per quad (xa, xc) of each pixel.  18 instructions per 24 MACs. */
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__) && defined(__OPTIMIZE__)
+/* One asm body, so that -O2 and -Os produce the same loop: the six sums, the four weight values, the input pair and
+ * the two pointers take 14 registers (all there are without a frame pointer: unoptimized builds, which keep one, take
+ * the C loop below); the quad count and the end of the inputs are read from the stack.  SMLAD, SXTB16 and LDRD leave
+ * the flags alone, so the flags of the first LSLS (bit 1 of the count in C, bit 0 in N) pick the one to three quads
+ * before the four-quad passes. */
+#define AOT_CONV_QUAD_ASM                                                                                              \
+    "ldrd %[w0], %[w1], [%[wp]], #8\n\t"                                                                               \
+    "ldrd %[xa], %[xc], [%[xp]], #8\n\t"                                                                               \
+    "sxtb16 %[e0], %[w0], ror #8\n\t"                                                                                  \
+    "sxtb16 %[e1], %[w1], ror #8\n\t"                                                                                  \
+    "smlad %[a0], %[w0], %[xa], %[a0]\n\t"                                                                             \
+    "smlad %[a1], %[w1], %[xa], %[a1]\n\t"                                                                             \
+    "smlad %[a0], %[e0], %[xc], %[a0]\n\t"                                                                             \
+    "smlad %[a1], %[e1], %[xc], %[a1]\n\t"                                                                             \
+    "ldrd %[xa], %[xc], [%[xp]], #8\n\t"                                                                               \
+    "smlad %[a2], %[w0], %[xa], %[a2]\n\t"                                                                             \
+    "smlad %[a3], %[w1], %[xa], %[a3]\n\t"                                                                             \
+    "smlad %[a2], %[e0], %[xc], %[a2]\n\t"                                                                             \
+    "smlad %[a3], %[e1], %[xc], %[a3]\n\t"                                                                             \
+    "ldrd %[xa], %[xc], [%[xp]], #8\n\t"                                                                               \
+    "smlad %[a4], %[w0], %[xa], %[a4]\n\t"                                                                             \
+    "smlad %[a5], %[w1], %[xa], %[a5]\n\t"                                                                             \
+    "smlad %[a4], %[e0], %[xc], %[a4]\n\t"                                                                             \
+    "smlad %[a5], %[e1], %[xc], %[a5]\n\t"
+
+#define AOT_CONV_ASM_OPERANDS                                                                                          \
+    [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [a4] "+r"(a4), [a5] "+r"(a5), [wp] "+r"(w),            \
+        [xp] "+r"(x), [w0] "=&r"(w0), [w1] "=&r"(w1), [e0] "=&r"(e0), [e1] "=&r"(e1), [xa] "=&r"(xa), [xc] "=&r"(xc)
+
+/* clang-format off */
+/* Any number of quads (kq = -1: `quads`, read at run time) or, for the unrolled small layers, the literal kq.
+ * (Not clang-formatted: it would glue the operand macro to the colons.) */
+AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, int32_t quads, int32_t kq, int32_t* a)
 {
+    const uint32_t* w = *wp;
+    int32_t a0 = a[0], a1 = a[1], a2 = a[2], a3 = a[3], a4 = a[4], a5 = a[5];
+    uint32_t w0, w1, e0, e1, xa, xc;
+    if (kq == 2) {
+        __asm__(AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM : AOT_CONV_ASM_OPERANDS : : "memory");
+    } else if (kq == 4) {
+        __asm__(AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM
+                : AOT_CONV_ASM_OPERANDS
+                :
+                : "memory");
+    } else if (kq == 6) {
+        __asm__(AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM
+                    AOT_CONV_QUAD_ASM
+                : AOT_CONV_ASM_OPERANDS
+                :
+                : "memory");
+    } else {
+        const uint32_t* const xend = x + AOT_CONV_QW * quads;
+        __asm__("ldr %[xa], %[n]\n\t"
+                "lsls %[xa], %[xa], #31\n\t"
+                "bcc 3f\n\t" AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM "3:\n\t"
+                "bpl 4f\n\t" AOT_CONV_QUAD_ASM "4:\n\t"
+                "ldr %[xa], %[xend]\n\t"
+                "cmp %[xp], %[xa]\n\t"
+                "beq 5f\n"
+                "1:\n\t" AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM AOT_CONV_QUAD_ASM
+                "ldr %[xa], %[xend]\n\t"
+                "cmp %[xp], %[xa]\n\t"
+                "bne 1b\n"
+                "5:"
+                : AOT_CONV_ASM_OPERANDS
+                : [n] "m"(quads), [xend] "m"(xend)
+                : "cc", "memory");
+    }
+    a[0] = a0;
+    a[1] = a1;
+    a[2] = a2;
+    a[3] = a3;
+    a[4] = a4;
+    a[5] = a5;
+    *wp = w;
+}
+/* clang-format on */
+#else
+AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, int32_t quads, int32_t kq, int32_t* a)
+{
+    const uint32_t* const xend = x + AOT_CONV_QW * (kq > 0 ? kq : quads);
+    const uint32_t* w = *wp;
+    while (x != xend) {
+        uint32_t w0, w1, e0, e1, xa, xc;
+        aot_load2(&w, &w0, &w1);
+        e0 = aot_sxtb16_ror8(w0);
+        e1 = aot_sxtb16_ror8(w1);
+        aot_load2(&x, &xa, &xc);
+        a[0] = aot_smlad(e0, xc, aot_smlad(w0, xa, a[0]));
+        a[1] = aot_smlad(e1, xc, aot_smlad(w1, xa, a[1]));
+        aot_load2(&x, &xa, &xc);
+        a[2] = aot_smlad(e0, xc, aot_smlad(w0, xa, a[2]));
+        a[3] = aot_smlad(e1, xc, aot_smlad(w1, xa, a[3]));
+        aot_load2(&x, &xa, &xc);
+        a[4] = aot_smlad(e0, xc, aot_smlad(w0, xa, a[4]));
+        a[5] = aot_smlad(e1, xc, aot_smlad(w1, xa, a[5]));
+    }
+    *wp = w;
+}
+#endif
+
+/* Requantizes the accumulators acc0, acc1, acc2 of one channel c (multiplier m, add constant d) for the
+ * tile's pixels and stores them; `full`, `fused` and `exact` are constants at each call site: with `full` the
+ * activation range is all of int8 (one saturation clamps), with `fused` each value then goes through the residual
+ * ADD, with `exact` d is zp * 256 + shift for TFLite's full requantization.  Every residual element is read before any
+ * output is stored: a part tile repeats its last pixel (equal addresses) and, in place, a pixel's residual element is
+ * its output element. */
+AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, int32_t m, int32_t d,
+                                    const struct aot_conv_tile* tile, const struct aot_dsp_rq* rq, int full, int fused,
+                                    int exact, const struct aot_add_s8_params* add, int32_t c)
+{
+    const int32_t rs = exact ? 0 : aot_dsp_shift(d);
     int32_t v0 = exact ? aot_dsp_requant_exact(acc0, m, d) : aot_dsp_requant(acc0, m, d, rs);
     int32_t v1 = exact ? aot_dsp_requant_exact(acc1, m, d) : aot_dsp_requant(acc1, m, d, rs);
+    int32_t v2 = exact ? aot_dsp_requant_exact(acc2, m, d) : aot_dsp_requant(acc2, m, d, rs);
     if (full) {
         v0 = aot_dsp_sat8(v0);
         v1 = aot_dsp_sat8(v1);
+        v2 = aot_dsp_sat8(v2);
     } else {
         v0 = aot_dsp_clamp(v0, rq->act_min, rq->act_max);
         v1 = aot_dsp_clamp(v1, rq->act_min, rq->act_max);
+        v2 = aot_dsp_clamp(v2, rq->act_min, rq->act_max);
     }
     if (fused) {
-        const int32_t x0 = res->r0[c];
-        const int32_t x1 = res->r1[c];
-        v0 = aot_add_s8_elem(v0, x0, res->add, 0);
-        v1 = aot_add_s8_elem(v1, x1, res->add, 0);
+        const int32_t r0 = tile->res[0][c], r1 = tile->res[1][c], r2 = tile->res[2][c];
+        v0 = aot_add_s8_elem(v0, r0, add, 0);
+        v1 = aot_add_s8_elem(v1, r1, add, 0);
+        v2 = aot_add_s8_elem(v2, r2, add, 0);
     }
-    *o0 = (int8_t)v0;
-    *o1 = (int8_t)v1;
+    tile->out[0][c] = (int8_t)v0;
+    tile->out[1][c] = (int8_t)v1;
+    tile->out[2][c] = (int8_t)v2;
 }
 
-/* The K % 4 leftover taps of channel c for both pixels.  The channel's `tail` plain weights end at wend; the word
- * ending there (the bytes before it belong to the quads or the previous channel) shifted down leaves them in its
- * low bytes and zeros above, so one (x0, x2) (x1, x3) pair of each pixel (aot_conv_im2col) covers them. */
-AOT_HOT_INLINE void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t* wend, int32_t* a0, int32_t* a1)
+/* The K % 4 leftover taps of one channel for the tile's pixels (sums a0, a1, a2).  The channel's `tail`
+ * plain weights end at wend; the word ending there (the bytes before it belong to the quads or the previous channel)
+ * shifted down leaves them in its low bytes and zeros above, so one (x0, x2) (x1, x3) pair of each pixel
+ * (aot_conv_im2col) covers them. */
+AOT_HOT_INLINE void aot_conv_tail(const uint32_t* xt, int32_t tail, const int8_t* wend, int32_t* a0, int32_t* a1,
+                                  int32_t* a2)
 {
     const uint32_t w = aot_read32(wend - 4) >> (8 * (4 - tail));
     const uint32_t we = aot_sxtb16(w);
     const uint32_t wo = aot_sxtb16_ror8(w);
     *a0 = aot_smlad(wo, xt[1], aot_smlad(we, xt[0], *a0));
     *a1 = aot_smlad(wo, xt[3], aot_smlad(we, xt[2], *a1));
+    *a2 = aot_smlad(wo, xt[5], aot_smlad(we, xt[4], *a2));
 }
 
-/* Both pixels of the pair buffer against every output channel: 2 pixels x 2 channels per inner loop, so each
- * weight word is loaded and extended once per two pixels and each input pair once per two channels.  `full` and
- * `fused` are constants in each instance (aot_conv_gemm_*). */
-AOT_ALWAYS_INLINE void aot_conv_gemm2(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
-                                      const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
-                                      int8_t* out0, int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq, int full,
-                                      int fused, int exact, const struct aot_conv_residual* res)
+/* The tile's accumulators for channels c and c + 1 preset to bias - corr: a[2 p + j] for pixel p, channel c + j. */
+AOT_HOT_INLINE void aot_conv_preset(int32_t* a, const int32_t* bias, const struct aot_conv_tile* tile)
 {
-    const uint32_t* const xend = pairs + 4 * quads;
+    const int32_t b0 = bias[0], b1 = bias[1];
+    const int32_t k0 = tile->corr[0], k1 = tile->corr[1], k2 = tile->corr[2];
+    a[0] = b0 - k0;
+    a[1] = b1 - k0;
+    a[2] = b0 - k1;
+    a[3] = b1 - k1;
+    a[4] = b0 - k2;
+    a[5] = b1 - k2;
+}
+
+/* The tile buffer against every output channel, two channels at a time (aot_conv_mac_3x2); `kq` is the literal quad
+ * count of the unrolled small layers (then out_c is even, see dsp_gemm_entry) or -1.  `full`, `fused`, `exact` and
+ * `kq` are constants in each instance (aot_conv_gemm_*). */
+AOT_ALWAYS_INLINE void aot_conv_gemm3(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
+                                      const int8_t* wtail, const int32_t* bias, int32_t out_c,
+                                      const struct aot_dsp_rq* rq, const struct aot_conv_tile* tile,
+                                      const struct aot_add_s8_params* add, int full, int fused, int exact, int32_t kq)
+{
+    const uint32_t* const xend = pairs + AOT_CONV_QW * quads;
     const uint32_t* wp = filter;
     const int32_t* mp = rq->multiplier;
     const int32_t* dp = rq->add;
-    int32_t c, t;
+    int32_t c;
     for (c = 0; c + 1 < out_c; c += 2) {
-        const uint32_t* xp = pairs;
-        int32_t a[4];
-        a[0] = bias[c] - corr0;
-        a[1] = bias[c + 1] - corr0;
-        a[2] = bias[c] - corr1;
-        a[3] = bias[c + 1] - corr1;
-        for (t = quads & 3; t > 0; t--) {
-            aot_mac_2x2(&wp, &xp, a);
-        }
-        while (xp != xend) {
-            aot_mac_2x2(&wp, &xp, a);
-            aot_mac_2x2(&wp, &xp, a);
-            aot_mac_2x2(&wp, &xp, a);
-            aot_mac_2x2(&wp, &xp, a);
-        }
+        int32_t a[2 * AOT_CONV_PX];
+        aot_conv_preset(a, bias + c, tile);
+        aot_conv_mac_3x2(&wp, pairs, quads, kq, a);
         if (tail) {
-            aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[0], &a[2]);
-            aot_conv_tail(xend, tail, wtail + (c + 2) * tail, &a[1], &a[3]);
-        }
-        __asm__ volatile("" ::: "memory"); /* as in aot_conv_gemm_small */
-        {
-            const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
-            aot_conv_out(a[0], a[2], m0, d0, exact ? 0 : aot_dsp_shift(d0), out0 + c, out1 + c, rq, full, fused, exact,
-                         res, c);
-            aot_conv_out(a[1], a[3], m1, d1, exact ? 0 : aot_dsp_shift(d1), out0 + c + 1, out1 + c + 1, rq, full, fused,
-                         exact, res, c + 1);
-            mp += 2;
-            dp += 2;
-        }
-    }
-    if (c < out_c) {
-        const uint32_t* xp = pairs;
-        int32_t a[2];
-        a[0] = bias[c] - corr0;
-        a[1] = bias[c] - corr1;
-        while (xp != xend) {
-            const uint32_t w = *wp++;
-            const uint32_t e = aot_sxtb16_ror8(w);
-            a[0] = aot_smlad(e, xp[1], aot_smlad(w, xp[0], a[0]));
-            a[1] = aot_smlad(e, xp[3], aot_smlad(w, xp[2], a[1]));
-            xp += 4;
-        }
-        if (tail) {
-            aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[0], &a[1]);
-        }
-        aot_conv_out(a[0], a[1], mp[0], dp[0], exact ? 0 : aot_dsp_shift(dp[0]), out0 + c, out1 + c, rq, full, fused,
-                     exact, res, c);
-    }
-}
-
-/* Layers with a few quads (K = 8, 16 or 24: MobileNet's expansion layers; K = 9 or 27: 3x3 first layers on one or
- * three input channels), the activation range all of int8 and no fused ADD, where the per-output work outweighs the
- * multiplies.  The quads are unrolled for
- * the literal kq, which frees the loop's pointer, end and counter registers for the per-channel constants; the
- * channel count is even. */
-AOT_ALWAYS_INLINE void aot_conv_gemm_small(const uint32_t* pairs, int32_t kq, int32_t tail, const uint32_t* wp,
-                                           const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1,
-                                           int8_t* out0, int8_t* out1, int32_t out_c, const int32_t* mp,
-                                           const int32_t* dp)
-{
-    const int32_t* const bend = bias + out_c;
-    while (bias != bend) {
-        const uint32_t* xp = pairs;
-        const int32_t b0 = bias[0], b1 = bias[1];
-        int32_t a[4];
-        a[0] = b0 - corr0;
-        a[1] = b1 - corr0;
-        a[2] = b0 - corr1;
-        a[3] = b1 - corr1;
-        aot_mac_2x2(&wp, &xp, a);
-        aot_mac_2x2(&wp, &xp, a);
-        if (kq >= 4) {
-            aot_mac_2x2(&wp, &xp, a);
-            aot_mac_2x2(&wp, &xp, a);
-        }
-        if (kq >= 6) {
-            aot_mac_2x2(&wp, &xp, a);
-            aot_mac_2x2(&wp, &xp, a);
-        }
-        if (tail) {
-            wtail += 2 * tail;
-            aot_conv_tail(xp, tail, wtail - tail, &a[0], &a[2]);
-            aot_conv_tail(xp, tail, wtail, &a[1], &a[3]);
+            aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a[0], &a[2], &a[4]);
+            aot_conv_tail(xend, tail, wtail + (c + 2) * tail, &a[1], &a[3], &a[5]);
         }
         /* Keeps GCC 12 from hoisting the requantization constants above the multiplies, where they only spill. */
         __asm__ volatile("" ::: "memory");
-        {
-            const int32_t m0 = mp[0], m1 = mp[1], d0 = dp[0], d1 = dp[1];
-            const int32_t s0 = aot_dsp_shift(d0), s1 = aot_dsp_shift(d1);
-            const int32_t v0 = aot_dsp_sat8(aot_dsp_requant(a[0], m0, d0, s0));
-            const int32_t v1 = aot_dsp_sat8(aot_dsp_requant(a[1], m1, d1, s1));
-            const int32_t v2 = aot_dsp_sat8(aot_dsp_requant(a[2], m0, d0, s0));
-            const int32_t v3 = aot_dsp_sat8(aot_dsp_requant(a[3], m1, d1, s1));
-            out0[0] = (int8_t)v0;
-            out0[1] = (int8_t)v1;
-            out1[0] = (int8_t)v2;
-            out1[1] = (int8_t)v3;
+        aot_conv_out(a[0], a[2], a[4], mp[c], dp[c], tile, rq, full, fused, exact, add, c);
+        aot_conv_out(a[1], a[3], a[5], mp[c + 1], dp[c + 1], tile, rq, full, fused, exact, add, c + 1);
+    }
+    if (kq < 0 && c < out_c) {
+        /* An odd last channel: its Q words follow the pairs' (one word per quad). */
+        const uint32_t* xp = pairs;
+        int32_t a0 = bias[c] - tile->corr[0], a1 = bias[c] - tile->corr[1], a2 = bias[c] - tile->corr[2];
+        while (xp != xend) {
+            const uint32_t w = *wp++;
+            const uint32_t e = aot_sxtb16_ror8(w);
+            a0 = aot_smlad(e, xp[1], aot_smlad(w, xp[0], a0));
+            a1 = aot_smlad(e, xp[3], aot_smlad(w, xp[2], a1));
+            a2 = aot_smlad(e, xp[5], aot_smlad(w, xp[4], a2));
+            xp += AOT_CONV_QW;
         }
-        bias += 2;
-        mp += 2;
-        dp += 2;
-        out0 += 2;
-        out1 += 2;
+        if (tail) {
+            aot_conv_tail(xend, tail, wtail + (c + 1) * tail, &a0, &a1, &a2);
+        }
+        aot_conv_out(a0, a1, a2, mp[c], dp[c], tile, rq, full, fused, exact, add, c);
     }
 }
 
-#define AOT_CONV_GEMM_SMALL(name, kq, tail)                                                                            \
-    static void name(const uint32_t* pairs, int32_t quads, int32_t tail_, const uint32_t* filter, const int8_t* wtail, \
-                     const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0, int8_t* out1, int32_t out_c,     \
-                     const struct aot_dsp_rq* rq, const struct aot_conv_residual* res)                                 \
-    {                                                                                                                  \
-        (void)quads;                                                                                                   \
-        (void)tail_;                                                                                                   \
-        (void)res;                                                                                                     \
-        aot_conv_gemm_small(pairs, (kq), (tail), filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq->multiplier, \
-                            rq->add);                                                                                  \
-    }
-AOT_CONV_GEMM_SMALL(aot_conv_gemm_k8, 2, 0)
-AOT_CONV_GEMM_SMALL(aot_conv_gemm_k9, 2, 1)
-AOT_CONV_GEMM_SMALL(aot_conv_gemm_k16, 4, 0)
-AOT_CONV_GEMM_SMALL(aot_conv_gemm_k24, 6, 0)
-AOT_CONV_GEMM_SMALL(aot_conv_gemm_k27, 6, 3)
-
-/* The general instances: whether the activation range is all of int8 and the fused ADD are decided once per layer,
- * not per output. */
-#define AOT_CONV_GEMM(name, full, fused, exact)                                                                        \
-    static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter, const int8_t* wtail,  \
-                     const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0, int8_t* out1, int32_t out_c,     \
-                     const struct aot_dsp_rq* rq, const struct aot_conv_residual* res)                                 \
-    {                                                                                                                  \
-        aot_conv_gemm2(pairs, quads, tail, filter, wtail, bias, corr0, corr1, out0, out1, out_c, rq, (full), (fused),  \
-                       (exact), res);                                                                                  \
-    }
-AOT_CONV_GEMM(aot_conv_gemm_full, 1, 0, 0)
-AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0, 0)
-AOT_CONV_GEMM(aot_conv_gemm_full_add, 1, 1, 0)
-AOT_CONV_GEMM(aot_conv_gemm_clamp_add, 0, 1, 0)
-AOT_CONV_GEMM(aot_conv_gemm_exact, 0, 0, 1)
-
-/* The GEMM of one pixel pair (the instances above). */
+/* The GEMM of one tile (the instances below). */
 typedef void (*aot_conv_gemm_fn)(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
-                                 const int8_t* wtail, const int32_t* bias, int32_t corr0, int32_t corr1, int8_t* out0,
-                                 int8_t* out1, int32_t out_c, const struct aot_dsp_rq* rq,
-                                 const struct aot_conv_residual* res);
+                                 const int8_t* wtail, const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,
+                                 const struct aot_conv_tile* tile, const struct aot_add_s8_params* add);
 
-/* The whole layer: im2col of each pixel pair, then `gemm`, chosen by the entry point (with a fused residual ADD,
- * residual and residual_add are set).  Inlined into each entry point with `gemm` a constant, so every call is
- * direct: the image report's static stack bound covers it (no indirect calls), and an entry point links only its
- * own GEMM instance. */
+/* The instances: whether the activation range is all of int8, the fused ADD, the full requantization and, for layers
+ * with a few quads (K = 8, 16 or 24: MobileNet's expansion layers; K = 9 or 27: 3x3 first layers on one or three input
+ * channels, the full int8 range, no fused ADD), the literal quad count and tail are decided once per layer, not per
+ * output. */
+#define AOT_CONV_GEMM(name, full, fused, exact, kq, ktail)                                                             \
+    static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter, const int8_t* wtail,  \
+                     const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,                                  \
+                     const struct aot_conv_tile* tile, const struct aot_add_s8_params* add)                            \
+    {                                                                                                                  \
+        aot_conv_gemm3(pairs, (kq) > 0 ? (kq) : quads, (kq) > 0 ? (ktail) : tail, filter, wtail, bias, out_c, rq,      \
+                       tile, add, (full), (fused), (exact), (kq));                                                     \
+    }
+AOT_CONV_GEMM(aot_conv_gemm_full, 1, 0, 0, -1, 0)
+AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0, 0, -1, 0)
+AOT_CONV_GEMM(aot_conv_gemm_full_add, 1, 1, 0, -1, 0)
+AOT_CONV_GEMM(aot_conv_gemm_clamp_add, 0, 1, 0, -1, 0)
+AOT_CONV_GEMM(aot_conv_gemm_exact, 0, 0, 1, -1, 0)
+AOT_CONV_GEMM(aot_conv_gemm_k8, 1, 0, 0, 2, 0)
+AOT_CONV_GEMM(aot_conv_gemm_k9, 1, 0, 0, 2, 1)
+AOT_CONV_GEMM(aot_conv_gemm_k16, 1, 0, 0, 4, 0)
+AOT_CONV_GEMM(aot_conv_gemm_k24, 1, 0, 0, 6, 0)
+AOT_CONV_GEMM(aot_conv_gemm_k27, 1, 0, 0, 6, 3)
+
+/* The whole layer: im2col of each tile of AOT_CONV_PX pixels, then `gemm`, chosen by the entry point (with a fused
+ * residual ADD, residual and residual_add are set).  Inlined into each entry point with `gemm` a constant, so every
+ * call is direct: the image report's static stack bound covers it (no indirect calls), and an entry point links only
+ * its own GEMM instance. */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
                                              int32_t in_c, const int32_t* filter, int32_t filter_h, int32_t filter_w,
                                              const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
@@ -491,15 +524,17 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batche
     const int32_t tail = k % 4;
     const int32_t pixels = batches * out_h * out_w;
     uint32_t* const pairs = (uint32_t*)scratch;
-    int8_t* const gather = (in_c % 4 == 0) ? (int8_t*)0 : (int8_t*)(pairs + 4 * quads + (tail ? 4 : 0));
+    int8_t* const gather =
+        (in_c % 4 == 0) ? (int8_t*)0 : (int8_t*)(pairs + AOT_CONV_QW * quads + (tail ? AOT_CONV_QW : 0));
     const int8_t* const wtail = (const int8_t*)filter + 4 * quads * out_c;
     struct aot_conv_geom g;
     struct aot_dsp_rq rq;
     struct aot_add_s8_params add;
-    struct aot_conv_residual res = {0, 0, 0};
+    const struct aot_add_s8_params* addp = (const struct aot_add_s8_params*)0;
+    struct aot_conv_tile tile;
     const int pointwise = filter_h == 1 && filter_w == 1 && stride_h == 1 && stride_w == 1 && pad_top == 0 &&
                           pad_left == 0 && in_c % 4 == 0 && in_h == out_h && in_w == out_w;
-    int32_t p;
+    int32_t p, s;
 
     g.input = input;
     g.in_h = in_h;
@@ -523,29 +558,26 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batche
     rq.full = act_min <= -128 && act_max >= 127;
     if (fused) {
         add = *residual_add; /* a local copy: the int8 stores cannot alias it */
-        res.add = &add;
+        addp = &add;
     }
 
-    for (p = 0; p < pixels; p += 2) {
-        /* An odd last pixel is computed in both slots; both copies store the same values. */
-        const int32_t p1 = p + 1 < pixels ? p + 1 : p;
-        int32_t corr0 = 0, corr1 = 0;
-        if (pointwise) {
-            /* A 1x1 stride-1 unpadded layer: pixel p's K inputs are the input's bytes at p * in_c. */
-            aot_conv_expand(input + p * in_c, quads, pairs, &corr0);
-            aot_conv_expand(input + p1 * in_c, quads, pairs + 2, &corr1);
-            corr0 *= 128;
-            corr1 *= 128;
-        } else {
-            corr0 = aot_conv_im2col(&g, p, pairs, 0, gather);
-            corr1 = aot_conv_im2col(&g, p1, pairs, 1, gather);
+    for (p = 0; p < pixels; p += AOT_CONV_PX) {
+        for (s = 0; s < AOT_CONV_PX; s++) {
+            /* A part last tile repeats its last pixel; every copy stores the same values. */
+            const int32_t q = p + s < pixels ? p + s : pixels - 1;
+            int32_t corr = 0;
+            if (pointwise) {
+                /* A 1x1 stride-1 unpadded layer: pixel q's K inputs are the input's bytes at q * in_c. */
+                aot_conv_expand(input + q * in_c, quads, pairs + 2 * s, &corr);
+                corr *= 128;
+            } else {
+                corr = aot_conv_im2col(&g, q, pairs, s, gather);
+            }
+            tile.corr[s] = corr;
+            tile.out[s] = output + q * out_c;
+            tile.res[s] = fused ? residual + q * out_c : (const int8_t*)0;
         }
-        if (fused) {
-            res.r0 = residual + p * out_c;
-            res.r1 = residual + p1 * out_c;
-        }
-        gemm(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, corr0, corr1, output + p * out_c,
-             output + p1 * out_c, out_c, &rq, &res);
+        gemm(pairs, quads, tail, (const uint32_t*)filter, wtail, bias, out_c, &rq, &tile, addp);
     }
 }
 
