@@ -18,17 +18,35 @@
 #include "dsp_s8.h"
 
 /* Expands `depth` int8 values into (xa, xc) word pairs; returns 128 * sum(x0 + x2), the correction every
- * accumulator subtracts. */
+ * accumulator subtracts.  Two quads per pass, the XOR constant of aot_expand_xc and the lane-sum constant held in
+ * registers (GCC rebuilt them per quad: 12 instructions a quad, now 7.5). */
 static int32_t aot_fc_expand(const int8_t* in, int32_t depth, uint32_t* out)
 {
     const int32_t quads = depth / 4;
-    int32_t q, sum = 0;
-    for (q = 0; q < quads; q++) {
-        const uint32_t v = aot_read32(in + 4 * q);
-        const uint32_t xa = aot_expand_xa(v);
-        out[2 * q] = xa;
-        out[2 * q + 1] = aot_expand_xc(v);
-        sum = aot_smlad(xa, 0x00010001u, sum);
+    const int8_t* const end2 = in + 8 * (quads >> 1);
+    uint32_t flip = 0xFF80FF80u, ones = 0x00010001u;
+    int32_t sum = 0;
+#if defined(__GNUC__)
+    /* Keep the constants in registers: opaque to GCC's constant propagation. */
+    __asm__("" : "+r"(flip), "+r"(ones));
+#endif
+    while (in != end2) {
+        const uint32_t v = aot_read32(in), u = aot_read32(in + 4);
+        const uint32_t va = aot_expand_xa(v), ua = aot_expand_xa(u);
+        out[0] = va;
+        out[1] = aot_rev16(v) ^ flip;
+        out[2] = ua;
+        out[3] = aot_rev16(u) ^ flip;
+        sum = aot_smlad(ua, ones, aot_smlad(va, ones, sum));
+        in += 8;
+        out += 4;
+    }
+    if (quads & 1) {
+        const uint32_t v = aot_read32(in);
+        const uint32_t va = aot_expand_xa(v);
+        out[0] = va;
+        out[1] = aot_rev16(v) ^ flip;
+        sum = aot_smlad(va, ones, sum);
     }
     return sum * 128;
 }
