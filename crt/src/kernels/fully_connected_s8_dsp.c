@@ -112,7 +112,7 @@ struct aot_fc8_job {
 
 /* One quad: 116 bytes of 32-bit instructions (the entry arithmetic relies on it). */
 #define AOT_FC8_QUAD                                                                                                   \
-    "ldrd r8, r9, [lr], #8\n\t" AOT_FC8_ROWS("r0", "r1") AOT_FC8_ROWS("r2", "r3") AOT_FC8_ROWS("r4", "r5")            \
+    "ldrd r8, r9, [lr], #8\n\t" AOT_FC8_ROWS("r0", "r1") AOT_FC8_ROWS("r2", "r3") AOT_FC8_ROWS("r4", "r5")             \
         AOT_FC8_ROWS("r6", "r7")
 
 /* Output r: requantized (corr2 in r8, multiplier r9, add r10, right shift r11) and saturated to int8. */
@@ -127,7 +127,7 @@ struct aot_fc8_job {
 #define AOT_FC8_REQ8                                                                                                   \
     "ldrd r8, r9, [sp, #28]\n\t"                                                                                       \
     "ldrd r10, r11, [sp, #36]\n\t" AOT_FC8_REQ("r0") AOT_FC8_REQ("r1") AOT_FC8_REQ("r2") AOT_FC8_REQ("r3")             \
-        AOT_FC8_REQ("r4") AOT_FC8_REQ("r5") AOT_FC8_REQ("r6") AOT_FC8_REQ("r7") "bfi r0, r1, #8, #8\n\t"              \
+        AOT_FC8_REQ("r4") AOT_FC8_REQ("r5") AOT_FC8_REQ("r6") AOT_FC8_REQ("r7") "bfi r0, r1, #8, #8\n\t"               \
                                                                                 "bfi r0, r2, #16, #8\n\t"              \
                                                                                 "bfi r0, r3, #24, #8\n\t"              \
                                                                                 "bfi r4, r5, #8, #8\n\t"               \
@@ -195,39 +195,38 @@ AOT_FC8_ATTR static void aot_fc8_blocks(struct aot_fc8_job* job AOT_FC8_ARG, uin
         "ldr pc, [sp]\n\t"
         "10:\n\t" AOT_FC8_QUAD AOT_FC8_QUAD AOT_FC8_QUAD AOT_FC8_QUAD AOT_FC8_QUAD AOT_FC8_QUAD AOT_FC8_QUAD
             AOT_FC8_QUAD "ldr r11, [sp, #12]\n\t"
-                         "cmp lr, r11\n\t"
-                         "bne 10b\n\t"
-                         "ldr pc, [sp, #4]\n\t"
-                         /* Tails. */
-                         "20:\n\t" AOT_FC8_REQ8 AOT_FC8_STORE_NEXT "21:\n\t" AOT_FC8_REQ8
-                         "ldrd r8, r9, [sp, #44]\n\t"
-                         "ssub8 r10, r0, r8\n\t"
-                         "sel r0, r0, r8\n\t"
-                         "ssub8 r10, r0, r9\n\t"
-                         "sel r0, r9, r0\n\t"
-                         "ssub8 r10, r4, r8\n\t"
-                         "sel r4, r4, r8\n\t"
-                         "ssub8 r10, r4, r9\n\t"
-                         "sel r4, r9, r4\n\t" AOT_FC8_STORE_NEXT "22:\n\t"
-                         "ldr r8, [sp, #56]\n\t"
-                         "sub r0, r0, r8\n\t"
-                         "sub r1, r1, r8\n\t"
-                         "sub r2, r2, r8\n\t"
-                         "sub r3, r3, r8\n\t"
-                         "sub r4, r4, r8\n\t"
-                         "sub r5, r5, r8\n\t"
-                         "sub r6, r6, r8\n\t"
-                         "sub r7, r7, r8\n\t"
-                         "ldr lr, [sp, #20]\n\t"
-                         "stm lr!, {r0-r7}\n\t"
-                         "str lr, [sp, #20]\n\t"
-                         "ldr r0, [sp, #24]\n\t"
-                         "subs r0, r0, #1\n\t"
-                         "str r0, [sp, #24]\n\t"
-                         "bne 1b\n\t"
-                         "9:\n\t"
-                         "add sp, sp, #60\n\t"
-                         "pop {r4-r11, pc}\n\t");
+        "cmp lr, r11\n\t"
+        "bne 10b\n\t"
+        "ldr pc, [sp, #4]\n\t"
+        /* Tails. */
+        "20:\n\t" AOT_FC8_REQ8 AOT_FC8_STORE_NEXT "21:\n\t" AOT_FC8_REQ8 "ldrd r8, r9, [sp, #44]\n\t"
+        "ssub8 r10, r0, r8\n\t"
+        "sel r0, r0, r8\n\t"
+        "ssub8 r10, r0, r9\n\t"
+        "sel r0, r9, r0\n\t"
+        "ssub8 r10, r4, r8\n\t"
+        "sel r4, r4, r8\n\t"
+        "ssub8 r10, r4, r9\n\t"
+        "sel r4, r9, r4\n\t" AOT_FC8_STORE_NEXT "22:\n\t"
+        "ldr r8, [sp, #56]\n\t"
+        "sub r0, r0, r8\n\t"
+        "sub r1, r1, r8\n\t"
+        "sub r2, r2, r8\n\t"
+        "sub r3, r3, r8\n\t"
+        "sub r4, r4, r8\n\t"
+        "sub r5, r5, r8\n\t"
+        "sub r6, r6, r8\n\t"
+        "sub r7, r7, r8\n\t"
+        "ldr lr, [sp, #20]\n\t"
+        "stm lr!, {r0-r7}\n\t"
+        "str lr, [sp, #20]\n\t"
+        "ldr r0, [sp, #24]\n\t"
+        "subs r0, r0, #1\n\t"
+        "str r0, [sp, #24]\n\t"
+        "bne 1b\n\t"
+        "9:\n\t"
+        "add sp, sp, #60\n\t"
+        "pop {r4-r11, pc}\n\t");
 }
 #else
 #define AOT_FC8_ASM 0

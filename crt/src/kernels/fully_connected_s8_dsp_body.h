@@ -51,8 +51,8 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, 
                     job.out = a;
                     aot_fc8_blocks(&job, (uint32_t)quads, AOT_FC8_RAW);
                     for (k = 0; k < 8; k++) {
-                        out_b[row + k] = AOT_FC_DSP_OUT(a[k], row + k, out_multiplier, out_add, multiplier_stride,
-                                                        act_min, act_max);
+                        out_b[row + k] =
+                            AOT_FC_DSP_OUT(a[k], row + k, out_multiplier, out_add, multiplier_stride, act_min, act_max);
                     }
                 }
             }
