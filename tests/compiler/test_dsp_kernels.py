@@ -114,12 +114,30 @@ def _fc_model(depth, units, batches=1, per_channel=False, act=0, in_zp=3, seed=0
     return b
 
 
+# Blocks of 8 rows and the rows after them; quad counts that enter the 8-quad loop at each of its quads (1..9, 160);
+# per-tensor (the assembly requantizes, saturating or clamping to the activation range) and per-channel (it hands the
+# accumulators to C); batches.
 @needs_tflm
 @pytest.mark.parametrize(
-    "depth,units,batches,act", [(8, 4, 1, 0), (12, 7, 2, 1), (64, 13, 1, 3), (4, 1, 3, 0), (640, 9, 1, 0), (6, 5, 1, 0)]
+    "depth,units,batches,act,per_channel",
+    [
+        (8, 4, 1, 0, False),
+        (12, 7, 2, 1, False),
+        (64, 13, 1, 3, False),
+        (4, 1, 3, 0, False),
+        (640, 9, 1, 0, False),
+        (6, 5, 1, 0, False),
+        (4, 8, 2, 3, False),
+        (20, 16, 1, 1, True),
+        (36, 19, 2, 1, False),
+        (28, 24, 1, 0, True),
+        (24, 11, 3, 3, False),
+    ],
 )
-def test_fully_connected(tmp_path, depth, units, batches, act):
-    path = _fc_model(depth, units, batches, act=act, seed=depth + units).save(tmp_path / "fc.tflite")
+def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
+    path = _fc_model(depth, units, batches, per_channel=per_channel, act=act, seed=depth + units).save(
+        tmp_path / "fc.tflite"
+    )
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
     want = "aot_fully_connected_s8_dsp" if depth % 4 == 0 else "aot_fully_connected_s8"
     assert _kernels(path)[0] == want

@@ -1,4 +1,4 @@
-"""The int8 FULLY_CONNECTED kernels: Helium (four output rows per VMLADAVA pass), the DSP extension (4-row
+"""The int8 FULLY_CONNECTED kernels: Helium (four output rows per VMLADAVA pass), the DSP extension (8-row
 interleaved raw weight words, the input row expanded to int16 lane pairs in scratch), the specialized bodies of the
 Cortex-M0/M3 (kernels/specialized.py) and the portable kernel."""
 
@@ -48,6 +48,8 @@ FC_DSP_MAX_SCRATCH = 2048
 
 
 def _dsp_when(op, p, a):
+    if p["depth"] == 0:
+        return "depth 0"
     if p["depth"] % 4:
         return f"depth {p['depth']} is not a multiple of 4"
     if 2 * p["depth"] > FC_DSP_MAX_SCRATCH:
@@ -56,7 +58,7 @@ def _dsp_when(op, p, a):
 
 
 def _dsp_setup(op, p, a):
-    """4-row interleaved raw-word weights for aot_fully_connected_s8_dsp (depth a multiple of 4 and within the
+    """8-row interleaved raw-word weights for aot_fully_connected_s8_dsp (depth a multiple of 4 and within the
     scratch limit: _dsp_when); None, or why the layer's numbers keep it off the kernel."""
     rows = op.input(1).data.reshape(p["units"], p["depth"])
     if p["in_off"] != 0:
@@ -73,7 +75,7 @@ def _dsp_setup(op, p, a):
     # Constant rows get their own constants even in a per-tensor layer: one entry only when all agree.
     stride = 0 if np.all(mult == mult[0]) and np.all(radd == radd[0]) else 1
     p.update(
-        dsp_weights=as_words(interleave_rows(stored, 4)),
+        dsp_weights=as_words(interleave_rows(stored, 8)),
         dsp_bias=bias.astype(np.int32),
         mult=mult[:1] if stride == 0 else mult,
         radd=radd[:1] if stride == 0 else radd,

@@ -17,10 +17,10 @@ void aot_fully_connected_s8(const int8_t* input, int32_t batches, int32_t accum_
                             int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
                             int32_t multiplier_stride, int32_t act_min, int32_t act_max);
 
-/* DSP-extension fast path (portable fallback elsewhere): weights in the compiler's 4-row interleaved
+/* DSP-extension fast path (portable fallback elsewhere): weights in the compiler's 8-row interleaved
  * layout (fully_connected_s8_dsp.c), input zero point folded into `bias` (not NULL); per output row (or one
  * for all when multiplier_stride is 0) a multiplier and an add constant holding the output offset and the
- * rounding (dsp_s8.h); accum_depth a multiple of 4; scratch holds accum_depth * 2 bytes. */
+ * rounding (dsp_s8.h); accum_depth a positive multiple of 4; scratch holds accum_depth * 2 bytes. */
 void aot_fully_connected_s8_dsp(const int8_t* input, int32_t batches, int32_t accum_depth, const int32_t* filter,
                                 const int32_t* bias, int8_t* output, int32_t out_depth, const int32_t* out_multiplier,
                                 const int32_t* out_add, int32_t multiplier_stride, int32_t act_min, int32_t act_max,
