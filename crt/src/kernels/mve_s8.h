@@ -478,57 +478,81 @@ AOT_ALWAYS_INLINE void aot_mve_store_blocks_right(const int32_t* sums, int32_t n
         : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
 }
 
-/* aot_mve_store_blocks_right with the fused residual ADD, for one pixel (its sums 8 words apart: pixel 0's or
- * pixel 1's of aot_mve_dot_blocks) and nb blocks from channel c: the requantized value v + 128 (see add_tab) and the
- * residual byte + 256 (VORR: the byte is below 256) index the tables, then aot_mve_add_out; one asm loop of 27
- * instructions per block, where the C form of aot_mve_store took about 45 (its constants re-made per block).  The
- * residual's 4 bytes are read before the 4 outputs at the same place are stored (in place is allowed). */
-AOT_ALWAYS_INLINE void aot_mve_store_blocks_right_add(const int32_t* sums, int32_t nb, const struct aot_mve_rq* q,
-                                                      int32_t c, int8_t* out, const int8_t* res)
+/* The fused residual ADD after the requantization of a pixel pair's channel blocks, right shifts, per-channel
+ * constants: two asm loops, each with few enough general registers for every inlining context (LTO included).
+ * aot_mve_index_blocks_right requantizes nb blocks of both pixels' sums from channel c and writes each value
+ * v + 128 (see add_tab), clamped, back over its sum: 25 instructions per block.  aot_mve_add_blocks then takes one
+ * pixel (its values 8 words apart): v and the residual byte + 256 (VORR: the byte is below 256) index the tables,
+ * then aot_mve_add_out, stored at out + c: 16 instructions per block and pixel, where the C form of
+ * aot_mve_store took about 45 per block and pixel (its constants re-made per block).  The residual's 4 bytes are
+ * read before the 4 outputs at the same place are stored (in place is allowed). */
+AOT_ALWAYS_INLINE void aot_mve_index_blocks_right(int32_t* sums, int32_t nb, const struct aot_mve_rq* q, int32_t c)
 {
     const int32_t* b = q->bias + c;
     const int32_t* m = q->multiplier + c;
     const int32_t* sh = q->shift + c;
+    const int32x4_t lo = vdupq_n_s32(q->act_min);
+    const int32x4_t hi = vdupq_n_s32(q->act_max);
+    __asm__ volatile("1:\n\t"
+                     "vldrw.32 q0, [%[b]], #16\n\t"
+                     "vldrw.32 q3, [%[s]], #16\n\t"
+                     "vldrw.32 q4, [%[s]], #16\n\t"
+                     "vldrw.32 q1, [%[m]], #16\n\t"
+                     "vadd.i32 q3, q3, q0\n\t"
+                     "vadd.i32 q4, q4, q0\n\t"
+                     "vldrw.32 q2, [%[sh]], #16\n\t"
+                     "vqrdmulh.s32 q3, q3, q1\n\t"
+                     "vqrdmulh.s32 q4, q4, q1\n\t"
+                     "vshr.s32 q0, q3, #31\n\t"
+                     "vshr.s32 q1, q4, #31\n\t"
+                     "vqadd.s32 q3, q3, q0\n\t"
+                     "vqadd.s32 q4, q4, q1\n\t"
+                     "vrshl.s32 q3, q3, q2\n\t"
+                     "vrshl.s32 q4, q4, q2\n\t"
+                     "vadd.i32 q3, q3, %[off]\n\t"
+                     "vadd.i32 q4, q4, %[off]\n\t"
+                     "vmax.s32 q3, q3, %q[lo]\n\t"
+                     "vmax.s32 q4, q4, %q[lo]\n\t"
+                     "vmin.s32 q3, q3, %q[hi]\n\t"
+                     "vmin.s32 q4, q4, %q[hi]\n\t"
+                     "vstrw.32 q3, [%[s], #-32]\n\t"
+                     "vstrw.32 q4, [%[s], #-16]\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 1b"
+                     : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [n] "+r"(nb)
+                     : [off] "r"(q->out_offset), [lo] "w"(lo), [hi] "w"(hi)
+                     : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+}
+
+AOT_ALWAYS_INLINE void aot_mve_add_blocks(const int32_t* idx, int32_t nb, const struct aot_mve_rq* q, int32_t c,
+                                          int8_t* out, const int8_t* res)
+{
     int8_t* o = out + c;
     const uint8_t* r = (const uint8_t*)res + c;
     const struct aot_add_s8_params* a = q->add;
-    const int32x4_t lo = vdupq_n_s32(q->act_min);
-    const int32x4_t hi = vdupq_n_s32(q->act_max);
-    const int32x4_t lo2 = vdupq_n_s32(a->act_min);
-    const int32x4_t hi2 = vdupq_n_s32(a->act_max);
-    __asm__ volatile(
-        "1:\n\t"
-        "vldrw.32 q0, [%[b]], #16\n\t"
-        "vldrw.32 q1, [%[s]], #32\n\t"
-        "vldrw.32 q2, [%[m]], #16\n\t"
-        "vadd.i32 q1, q1, q0\n\t"
-        "vldrw.32 q3, [%[sh]], #16\n\t"
-        "vqrdmulh.s32 q1, q1, q2\n\t"
-        "vshr.s32 q0, q1, #31\n\t"
-        "vqadd.s32 q1, q1, q0\n\t"
-        "vrshl.s32 q1, q1, q3\n\t"
-        "vadd.i32 q1, q1, %[off]\n\t"
-        "vmax.s32 q1, q1, %q[lo]\n\t"
-        "vmin.s32 q1, q1, %q[hi]\n\t"
-        "vldrb.u32 q2, [%[r]], #4\n\t"
-        "vorr.i32 q2, #0x100\n\t"
-        "vldrw.u32 q0, [%[tab], q1, uxtw #2]\n\t"
-        "vldrw.u32 q3, [%[tab], q2, uxtw #2]\n\t"
-        "vadd.i32 q0, q0, q3\n\t"
-        "vshr.s32 q3, q0, #31\n\t"
-        "vqrdmulh.s32 q0, q0, %[om]\n\t"
-        "vadd.i32 q0, q0, q3\n\t"
-        "vadd.i32 q0, q0, %[oa]\n\t"
-        "vshl.s32 q0, %[osh]\n\t"
-        "vmax.s32 q0, q0, %q[lo2]\n\t"
-        "vmin.s32 q0, q0, %q[hi2]\n\t"
-        "vstrb.32 q0, [%[o]], #4\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "bne 1b"
-        : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o] "+l"(o), [r] "+l"(r), [n] "+r"(nb)
-        : [off] "r"(q->out_offset), [lo] "w"(lo), [hi] "w"(hi), [lo2] "w"(lo2), [hi2] "w"(hi2), [tab] "r"(q->add_tab),
-          [om] "r"(a->out_multiplier), [oa] "r"(a->out_add), [osh] "r"(-a->out_shift)
-        : "q0", "q1", "q2", "q3", "memory", "cc");
+    const int32x4_t lo = vdupq_n_s32(a->act_min);
+    const int32x4_t hi = vdupq_n_s32(a->act_max);
+    __asm__ volatile("1:\n\t"
+                     "vldrw.32 q1, [%[s]], #32\n\t"
+                     "vldrb.u32 q2, [%[r]], #4\n\t"
+                     "vorr.i32 q2, #0x100\n\t"
+                     "vldrw.u32 q0, [%[tab], q1, uxtw #2]\n\t"
+                     "vldrw.u32 q1, [%[tab], q2, uxtw #2]\n\t"
+                     "vadd.i32 q0, q0, q1\n\t"
+                     "vshr.s32 q1, q0, #31\n\t"
+                     "vqrdmulh.s32 q0, q0, %[om]\n\t"
+                     "vadd.i32 q0, q0, q1\n\t"
+                     "vadd.i32 q0, q0, %[oa]\n\t"
+                     "vshl.s32 q0, %[osh]\n\t"
+                     "vmax.s32 q0, q0, %q[lo]\n\t"
+                     "vmin.s32 q0, q0, %q[hi]\n\t"
+                     "vstrb.32 q0, [%[o]], #4\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 1b"
+                     : [s] "+r"(idx), [o] "+l"(o), [r] "+l"(r), [n] "+r"(nb)
+                     : [lo] "w"(lo), [hi] "w"(hi), [tab] "r"(q->add_tab), [om] "r"(a->out_multiplier),
+                       [oa] "r"(a->out_add), [osh] "r"(-a->out_shift)
+                     : "q0", "q1", "q2", "memory", "cc");
 }
 
 /* Blocks of 4 channels per aot_mve_gemv call (their sums wait on the stack for the requantization). */
@@ -693,8 +717,9 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
             continue;
         }
         if (fused && right && q.per_channel) {
-            aot_mve_store_blocks_right_add(sums, nb, &q, c, out0, res0);
-            aot_mve_store_blocks_right_add(sums + 4, nb, &q, c, out1, res1);
+            aot_mve_index_blocks_right(sums, nb, &q, c);
+            aot_mve_add_blocks(sums, nb, &q, c, out0, res0);
+            aot_mve_add_blocks(sums + 4, nb, &q, c, out1, res1);
             continue;
         }
         for (i = 0; i < nb; i++) {
