@@ -16,7 +16,8 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
                                 int32_t act_min, int32_t act_max)
 {
     struct aot_mve_rq rq;
-    /* Every shift a right shift: the requantization loops of mve_s8.h (a single row: aot_mve_gemv). */
+    /* Every shift a right shift: a single row takes the block loops of aot_mve_gemv (mve_s8.h).  Pairs of rows keep
+     * the general requantization (their code once, not twice). */
     const int right = multiplier_stride ? aot_mve_all_right(out_shift, out_depth) : out_shift[0] < 0;
     int32_t b;
     rq.bias = bias;
@@ -30,7 +31,7 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
     for (b = 0; b + 2 <= batches; b += 2) {
         const int8_t* x0 = input + b * accum_depth;
         aot_mve_gemm(x0, x0 + accum_depth, filter, accum_depth, out_depth, &rq, output + b * out_depth,
-                     output + (b + 1) * out_depth, 0, 0, 1, 0, right, 0);
+                     output + (b + 1) * out_depth, 0, 0, 1, 0, 0, 0);
     }
     if (b < batches) {
         const int8_t* x0 = input + b * accum_depth;
