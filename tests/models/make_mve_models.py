@@ -27,6 +27,7 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   predicated off), 3x3 VALID dilation 2 on 7 channels (K = 63 > 48: im2col rows), 5x5 SAME on one channel with
   ReLU6 (K = 25: both rows held in registers; two taps of padding), and the K = 45 layer again with the extreme
   scales (left shifts: the predicated tail of the one-block loop over the same weight layout).
+- mve_gemv_int8.tflite: the single-row paths (gemv_model);
 - mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 and strip forms (8 to 256
   channels, stride 1 and 2, SAME and VALID, odd widths and heights, near-dead channels and left shifts; dw3_model).
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
@@ -201,11 +202,42 @@ def dw3_model():
     return b
 
 
+def _fc_per_tensor(b, rng, name, x, units, w_scale, out_q, in_scale=0.05, act=0):
+    """A FULLY_CONNECTED of `units` over x's last axis with one filter scale for all units (TFLite's usual FC:
+    one multiplier and shift for the layer)."""
+    w = rng.integers(-127, 128, size=(units, x.shape[-1])).astype(np.int8)
+    wt = b.const(name + "_w", w, "int8", w_scale, 0)
+    bias = b.const(name + "_b", rng.integers(-3000, 3000, size=units).astype(np.int32), "int32", in_scale * w_scale, 0)
+    y = b.tensor(name, [x.shape[0], units], "int8", *out_q)
+    b.op(FC, [x, wt, bias], y, _options(FC, act=act))
+    return y
+
+
+def gemv_model():
+    """One-row paths: the block loops of a single row (aot_mve_gemv) and the fused ADD's requantization loop.  A
+    residual convolution on 16 channels (K = 144, right shifts, written in place; 25 pixels: 12 pairs and a last
+    single pixel, then a 1x1 tail whose last pixel is a single row); beside it FULLY_CONNECTED layers on one row:
+    K = 48 to 72 units with one scale (18 blocks: a full chunk of 16, then 2), K = 48 to 7 units per channel (a
+    block, then 3 single channels), K = 8 to 20 units with one scale (K < 16: one predicated vector) and K = 32
+    with a scale that makes a left shift (the general requantization)."""
+    b = residual_model(shape=(1, 5, 5, 16), oc=16, mid=16, per_channel=True, add_act=1, seed=5)
+    rng = np.random.default_rng(77)
+    v = b.input("v", [1, 48], "int8", 0.05, -3)
+    b.output(_fc_per_tensor(b, rng, "fc72", v, 72, 0.004, (0.2, 5), act=1))
+    b.output(_layer(b, rng, "fc7", FC, v, [1, 7], None, 7, (0.1, -2)))
+    z = b.input("z", [1, 8], "int8", 0.05, 7)
+    b.output(_fc_per_tensor(b, rng, "fc20", z, 20, 0.006, (0.02, -4)))
+    u = b.input("u", [1, 32], "int8", 0.05, 0)
+    b.output(_fc_per_tensor(b, rng, "fc_left", u, 12, 40.0, (0.2, 1)))
+    return b
+
+
 def main():
     dw3_model().save(os.path.join(HERE, "mve_dw3_int8.tflite"))
     layers_model().save(os.path.join(HERE, "mve_layers_int8.tflite"))
     plane_model().save(os.path.join(HERE, "mve_plane_int8.tflite"))
     tail_model().save(os.path.join(HERE, "mve_tail_int8.tflite"))
+    gemv_model().save(os.path.join(HERE, "mve_gemv_int8.tflite"))
     residual_model(shape=(1, 5, 5, 8), oc=7, mid=8, per_channel=True, add_act=1, seed=3).save(
         os.path.join(HERE, "mve_residual_int8.tflite")
     )

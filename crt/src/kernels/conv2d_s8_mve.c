@@ -51,6 +51,33 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
     if (direct) {
         return in_b + (y0 * g->in_w + x0) * g->in_c;
     }
+#if defined(__ARM_FEATURE_MVE)
+    if ((g->in_c & 15) == 0) {
+        /* Whole vectors per tap (16, 32, 64 ... channels: the border pixels of a 3x3 SAME layer): each tap copied
+         * or set to the zero point 16 bytes at a time, unpredicated -- a third of the fill / copy loops below. */
+        const int8x16_t zp = vdupq_n_s8(g->zero_point);
+        int8_t* dst = row;
+        for (ky = 0; ky < g->filter_h; ky++) {
+            const int32_t iy = y0 + ky * g->dilation_h;
+            for (kx = 0; kx < g->filter_w; kx++) {
+                const int32_t ix = x0 + kx * g->dilation_w;
+                int32_t j;
+                if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) {
+                    for (j = 0; j < g->in_c; j += 16) {
+                        vstrbq_s8(dst + j, zp);
+                    }
+                } else {
+                    const int8_t* src = in_b + (iy * g->in_w + ix) * g->in_c;
+                    for (j = 0; j < g->in_c; j += 16) {
+                        vstrbq_s8(dst + j, vldrbq_s8(src + j));
+                    }
+                }
+                dst += g->in_c;
+            }
+        }
+        return row;
+    }
+#endif
     for (ky = 0; ky < g->filter_h; ky++) {
         const int32_t iy = y0 + ky * g->dilation_h;
         int8_t* dst = row + ky * run;

@@ -16,6 +16,9 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
                                 int32_t act_min, int32_t act_max)
 {
     struct aot_mve_rq rq;
+    /* Every shift a right shift: a single row takes the block loops of aot_mve_gemv (mve_s8.h).  Pairs of rows keep
+     * the general requantization (their code once, not twice). */
+    const int right = multiplier_stride ? aot_mve_all_right(out_shift, out_depth) : out_shift[0] < 0;
     int32_t b;
     rq.bias = bias;
     rq.multiplier = out_multiplier;
@@ -33,6 +36,6 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
     if (b < batches) {
         const int8_t* x0 = input + b * accum_depth;
         aot_mve_gemm(x0, x0, filter, accum_depth, out_depth, &rq, output + b * out_depth, output + b * out_depth, 0, 0,
-                     0, 0, 0, 0);
+                     0, 0, right, 0);
     }
 }

@@ -478,6 +478,206 @@ AOT_ALWAYS_INLINE void aot_mve_store_blocks_right(const int32_t* sums, int32_t n
         : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
 }
 
+/* The fused residual ADD after the requantization of a pixel pair's channel blocks, right shifts, per-channel
+ * constants: two asm loops, each with few enough general registers for every inlining context (LTO included).
+ * aot_mve_index_blocks_right requantizes nb blocks of both pixels' sums from channel c and writes each value
+ * v + 128 (see add_tab), clamped, back over its sum: 25 instructions per block.  aot_mve_add_blocks then takes one
+ * pixel (its values 8 words apart): v and the residual byte + 256 (VORR: the byte is below 256) index the tables,
+ * then aot_mve_add_out, stored at out + c: 16 instructions per block and pixel, where the C form of
+ * aot_mve_store took about 45 per block and pixel (its constants re-made per block).  The residual's 4 bytes are
+ * read before the 4 outputs at the same place are stored (in place is allowed). */
+AOT_ALWAYS_INLINE void aot_mve_index_blocks_right(int32_t* sums, int32_t nb, const struct aot_mve_rq* q, int32_t c)
+{
+    const int32_t* b = q->bias + c;
+    const int32_t* m = q->multiplier + c;
+    const int32_t* sh = q->shift + c;
+    const int32x4_t lo = vdupq_n_s32(q->act_min);
+    const int32x4_t hi = vdupq_n_s32(q->act_max);
+    __asm__ volatile("1:\n\t"
+                     "vldrw.32 q0, [%[b]], #16\n\t"
+                     "vldrw.32 q3, [%[s]], #16\n\t"
+                     "vldrw.32 q4, [%[s]], #16\n\t"
+                     "vldrw.32 q1, [%[m]], #16\n\t"
+                     "vadd.i32 q3, q3, q0\n\t"
+                     "vadd.i32 q4, q4, q0\n\t"
+                     "vldrw.32 q2, [%[sh]], #16\n\t"
+                     "vqrdmulh.s32 q3, q3, q1\n\t"
+                     "vqrdmulh.s32 q4, q4, q1\n\t"
+                     "vshr.s32 q0, q3, #31\n\t"
+                     "vshr.s32 q1, q4, #31\n\t"
+                     "vqadd.s32 q3, q3, q0\n\t"
+                     "vqadd.s32 q4, q4, q1\n\t"
+                     "vrshl.s32 q3, q3, q2\n\t"
+                     "vrshl.s32 q4, q4, q2\n\t"
+                     "vadd.i32 q3, q3, %[off]\n\t"
+                     "vadd.i32 q4, q4, %[off]\n\t"
+                     "vmax.s32 q3, q3, %q[lo]\n\t"
+                     "vmax.s32 q4, q4, %q[lo]\n\t"
+                     "vmin.s32 q3, q3, %q[hi]\n\t"
+                     "vmin.s32 q4, q4, %q[hi]\n\t"
+                     "vstrw.32 q3, [%[s], #-32]\n\t"
+                     "vstrw.32 q4, [%[s], #-16]\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 1b"
+                     : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [n] "+r"(nb)
+                     : [off] "r"(q->out_offset), [lo] "w"(lo), [hi] "w"(hi)
+                     : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+}
+
+AOT_ALWAYS_INLINE void aot_mve_add_blocks(const int32_t* idx, int32_t nb, const struct aot_mve_rq* q, int32_t c,
+                                          int8_t* out, const int8_t* res)
+{
+    int8_t* o = out + c;
+    const uint8_t* r = (const uint8_t*)res + c;
+    const struct aot_add_s8_params* a = q->add;
+    const int32x4_t lo = vdupq_n_s32(a->act_min);
+    const int32x4_t hi = vdupq_n_s32(a->act_max);
+    __asm__ volatile("1:\n\t"
+                     "vldrw.32 q1, [%[s]], #32\n\t"
+                     "vldrb.u32 q2, [%[r]], #4\n\t"
+                     "vorr.i32 q2, #0x100\n\t"
+                     "vldrw.u32 q0, [%[tab], q1, uxtw #2]\n\t"
+                     "vldrw.u32 q1, [%[tab], q2, uxtw #2]\n\t"
+                     "vadd.i32 q0, q0, q1\n\t"
+                     "vshr.s32 q1, q0, #31\n\t"
+                     "vqrdmulh.s32 q0, q0, %[om]\n\t"
+                     "vadd.i32 q0, q0, q1\n\t"
+                     "vadd.i32 q0, q0, %[oa]\n\t"
+                     "vshl.s32 q0, %[osh]\n\t"
+                     "vmax.s32 q0, q0, %q[lo]\n\t"
+                     "vmin.s32 q0, q0, %q[hi]\n\t"
+                     "vstrb.32 q0, [%[o]], #4\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 1b"
+                     : [s] "+r"(idx), [o] "+l"(o), [r] "+l"(r), [n] "+r"(nb)
+                     : [lo] "w"(lo), [hi] "w"(hi), [tab] "r"(q->add_tab), [om] "r"(a->out_multiplier),
+                       [oa] "r"(a->out_add), [osh] "r"(-a->out_shift)
+                     : "q0", "q1", "q2", "memory", "cc");
+}
+
+/* Blocks of 4 channels per aot_mve_gemv call (their sums wait on the stack for the requantization). */
+#define AOT_MVE_GEMV_BLOCKS 16
+
+/* One pixel (a fully connected layer's single row) against nb blocks of 4 channels, K = 16 * passes taps (no
+ * tail): the block's 4 sums stored at sums, 4 per block.  The accumulators are pinned to even registers (VMLADAVA)
+ * and the passes run as a low-overhead loop (WLS/LE): 10 instructions per 64 MACs and 6 per block, where
+ * aot_mve_dot4 took about 30 per block (its sums moved to a vector lane by lane, the requantization constants
+ * re-made per block). */
+__attribute__((noinline)) static void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes, int32_t nb,
+                                                          int32_t* sums)
+{
+    register int32_t a0 __asm__("r0");
+    register int32_t a1 __asm__("r2");
+    register int32_t a2 __asm__("r4");
+    register int32_t a3 __asm__("r6");
+    register int32_t lc __asm__("lr");
+    const int8_t* xp;
+    const int32_t rest = passes - 1;
+    __asm__ volatile("2:\n\t"
+                     "mov %[xp], %[x]\n\t"
+                     "vldrb.8 q4, [%[xp]], #16\n\t" AOT_MVE_LOAD_W16 "vmladav.s8 %[a0], q4, q0\n\t"
+                     "vmladav.s8 %[a1], q4, q1\n\t"
+                     "vmladav.s8 %[a2], q4, q2\n\t"
+                     "vmladav.s8 %[a3], q4, q3\n\t"
+                     "wls lr, %[rest], 4f\n\t"
+                     "1:\n\t"
+                     "vldrb.8 q4, [%[xp]], #16\n\t" AOT_MVE_LOAD_W16 "vmladava.s8 %[a0], q4, q0\n\t"
+                     "vmladava.s8 %[a1], q4, q1\n\t"
+                     "vmladava.s8 %[a2], q4, q2\n\t"
+                     "vmladava.s8 %[a3], q4, q3\n\t"
+                     "le lr, 1b\n\t"
+                     "4:\n\t"
+                     "strd %[a0], %[a1], [%[s]], #8\n\t"
+                     "strd %[a2], %[a3], [%[s]], #8\n\t"
+                     "subs %[nb], %[nb], #1\n\t"
+                     "bne 2b"
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [lc] "=&r"(lc), [xp] "=&r"(xp),
+                       [w] "+r"(w), [s] "+r"(sums), [nb] "+r"(nb)
+                     : [x] "r"(x), [rest] "r"(rest)
+                     : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+}
+
+/* The requantization of nb blocks of one pixel's sums (4 per block) from channel c, right shifts, no fused ADD,
+ * stored at out + c: 13 instructions per block; PER_CHANNEL: multipliers and shifts loaded per block, else one
+ * for all (VQRDMULH and VRSHL by a scalar register). */
+#define AOT_MVE_STORE1_HEAD                                                                                            \
+    "1:\n\t"                                                                                                           \
+    "vldrw.32 q0, [%[b]], #16\n\t"                                                                                     \
+    "vldrw.32 q1, [%[s]], #16\n\t"                                                                                     \
+    "vadd.i32 q1, q1, q0\n\t"
+#define AOT_MVE_STORE1_TAIL                                                                                            \
+    "vadd.i32 q1, q1, %[off]\n\t"                                                                                      \
+    "vmax.s32 q1, q1, %q[lo]\n\t"                                                                                      \
+    "vmin.s32 q1, q1, %q[hi]\n\t"                                                                                      \
+    "vstrb.32 q1, [%[o]], #4\n\t"                                                                                      \
+    "subs %[n], %[n], #1\n\t"                                                                                          \
+    "bne 1b"
+
+AOT_ALWAYS_INLINE void aot_mve_store_blocks1_right(const int32_t* sums, int32_t nb, const struct aot_mve_rq* q,
+                                                   int32_t c, int8_t* out)
+{
+    const int32_t* b = q->bias + c;
+    int8_t* o = out + c;
+    const int32x4_t lo = vdupq_n_s32(q->act_min);
+    const int32x4_t hi = vdupq_n_s32(q->act_max);
+    if (q->per_channel) {
+        const int32_t* m = q->multiplier + c;
+        const int32_t* sh = q->shift + c;
+        __asm__ volatile(AOT_MVE_STORE1_HEAD "vldrw.32 q2, [%[m]], #16\n\t"
+                                             "vldrw.32 q3, [%[sh]], #16\n\t"
+                                             "vqrdmulh.s32 q1, q1, q2\n\t"
+                                             "vshr.s32 q0, q1, #31\n\t"
+                                             "vqadd.s32 q1, q1, q0\n\t"
+                                             "vrshl.s32 q1, q1, q3\n\t" AOT_MVE_STORE1_TAIL
+                         : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o] "+l"(o), [n] "+r"(nb)
+                         : [off] "r"(q->out_offset), [lo] "w"(lo), [hi] "w"(hi)
+                         : "q0", "q1", "q2", "q3", "memory", "cc");
+    } else {
+        __asm__ volatile(
+            AOT_MVE_STORE1_HEAD "vqrdmulh.s32 q1, q1, %[mul]\n\t"
+                                "vshr.s32 q0, q1, #31\n\t"
+                                "vqadd.s32 q1, q1, q0\n\t"
+                                "vrshl.s32 q1, %[sh]\n\t" AOT_MVE_STORE1_TAIL
+            : [s] "+r"(sums), [b] "+r"(b), [o] "+l"(o), [n] "+r"(nb)
+            : [off] "r"(q->out_offset), [lo] "w"(lo), [hi] "w"(hi), [mul] "r"(q->multiplier[0]), [sh] "r"(q->shift[0])
+            : "q0", "q1", "memory", "cc");
+    }
+}
+
+/* One pixel (x: K inputs) against the whole blocks of 4 channels, right shifts, no fused ADD, K a multiple of 16
+ * or below 16 (one predicated vector: an encoder's narrow layer): the sums of up to AOT_MVE_GEMV_BLOCKS blocks,
+ * then their requantization.  Returns the channels done (out_c rounded down to 4); their weights are the first
+ * 4 * K per block. */
+AOT_ALWAYS_INLINE int32_t aot_mve_gemv(const int8_t* x, const int8_t* filter, int32_t k, int32_t out_c,
+                                       const struct aot_mve_rq* rq, int8_t* out)
+{
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    const int32_t blocks = out_c >> 2;
+    const int8_t* w = filter;
+    int32_t sums[4 * AOT_MVE_GEMV_BLOCKS];
+    int32_t c, i;
+    for (c = 0; c < 4 * blocks; c += 4 * AOT_MVE_GEMV_BLOCKS) {
+        const int32_t nb = blocks - c / 4 < AOT_MVE_GEMV_BLOCKS ? blocks - c / 4 : AOT_MVE_GEMV_BLOCKS;
+        if (k >= 16) {
+            aot_mve_dot_blocks1(x, w, k >> 4, nb, sums);
+            w += nb * 4 * k;
+        } else {
+            /* K < 16: the block is the 4 channels' K weights in turn; one predicated vector each. */
+            const mve_pred16_t p = vctp8q((uint32_t)k);
+            const int8x16_t xv = vldrbq_z_s8(x, p);
+            for (i = 0; i < nb; i++) {
+                sums[4 * i] = vmladavq_s8(xv, vldrbq_z_s8(w, p));
+                sums[4 * i + 1] = vmladavq_s8(xv, vldrbq_z_s8(w + k, p));
+                sums[4 * i + 2] = vmladavq_s8(xv, vldrbq_z_s8(w + 2 * k, p));
+                sums[4 * i + 3] = vmladavq_s8(xv, vldrbq_z_s8(w + 3 * k, p));
+                w += 4 * k;
+            }
+        }
+        aot_mve_store_blocks1_right(sums, nb, &q, c, out);
+    }
+    return 4 * blocks;
+}
+
 /* aot_mve_gemm for two pixels, K a multiple of 16 and out_c of 4 (each pixel's K taps `runs` runs of K / runs
  * bytes, `skip` bytes from one run's end to the next's start), or K > 16 with one run zero-padded to a multiple of
  * 16 (`tail`: K % 16, then aot_mve_dot_blocks_tail): the products of up to AOT_MVE_BLOCKS channel blocks in one
@@ -514,6 +714,12 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         w += nb * 4 * k;
         if (!fused && right && q.per_channel) {
             aot_mve_store_blocks_right(sums, nb, &q, c, out0, out1);
+            continue;
+        }
+        if (fused && right && q.per_channel) {
+            aot_mve_index_blocks_right(sums, nb, &q, c);
+            aot_mve_add_blocks(sums, nb, &q, c, out0, res0);
+            aot_mve_add_blocks(sums + 4, nb, &q, c, out1, res1);
             continue;
         }
         for (i = 0; i < nb; i++) {
@@ -648,13 +854,18 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
     const int8_t* w = filter;
     int32_t c;
     (void)padded;
+    c = 0;
 #if defined(__OPTIMIZE__)
     if (two && k >= 16 && (out_c & 3) == 0 && ((k & 15) == 0 || padded)) {
         aot_mve_gemm_k16(x0, x1, filter, k, 1, 0, out_c, rq, out0, out1, res0, res1, fused, right, (k & 15) != 0);
         return;
     }
+    if (!two && !fused && right && ((k & 15) == 0 || k < 16)) {
+        c = aot_mve_gemv(x0, filter, k, out_c, rq, out0);
+        w += c * k;
+    }
 #endif
-    for (c = 0; c + 4 <= out_c; c += 4) {
+    for (; c + 4 <= out_c; c += 4) {
         int32x4_t r0, r1 = vdupq_n_s32(0);
         struct aot_mve_chan ch;
         aot_mve_dot4(x0, x1, w, k, two, &r0, &r1);
