@@ -4,6 +4,7 @@
 - `aot_quantize`: quantization inside the build (`aot_model_library(quantize = aot_quantize(...))`): onnxruntime's
   static quantizer (QDQ) on a float ONNX model, the float-vs-int8 agreement reported and checked.
 - `aot_model_test`: bit-exact test of a model's C against the TFLite Micro interpreter, on host and boards.
+- `aot_hygiene_suite`: one symbol/ABI hygiene test for a package's model libraries declared with `hygiene_test = False`.
 - `aot_workspace`: one static workspace buffer shared by several model libraries (exclusive or concurrent use).
 - `aot_reference_data`: seeded inputs + reference outputs of a model as C arrays, for on-target checks.
 - `aot_board`, `aot_memory_region`: a board as a target (core, memory regions, linker script, startup, QEMU).
@@ -18,6 +19,7 @@
 
 load("//aot_rules/private:board.bzl", _aot_board = "aot_board", _aot_memory_region = "aot_memory_region")
 load("//aot_rules/private:firmware.bzl", _aot_firmware = "aot_firmware")
+load("//aot_rules/private:hygiene_test.bzl", _aot_hygiene_suite = "aot_hygiene_suite")
 load("//aot_rules/private:model_library.bzl", _aot_model_library = "aot_model_library")
 load("//aot_rules/private:model_test.bzl", _aot_model_test = "aot_model_test")
 load("//aot_rules/private:perf_test.bzl", _aot_perf_firmware = "aot_perf_firmware", _aot_perf_test = "aot_perf_test")
@@ -37,6 +39,7 @@ load("//aot_rules/private:weights_blob.bzl", _aot_weights_blob = "aot_weights_bl
 
 aot_model_library = _aot_model_library
 aot_model_test = _aot_model_test
+aot_hygiene_suite = _aot_hygiene_suite
 aot_quantize = _aot_quantize
 aot_workspace = _aot_workspace
 aot_reference_data = _aot_reference_data

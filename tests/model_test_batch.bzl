@@ -49,7 +49,7 @@ _batch_runner = rule(
     attrs = {"prefixes": attr.string_list(mandatory = True)},
 )
 
-def aot_model_test_batch(name, models, boards = [], host = True, count = 10, seed = 0, compiler_flags = [], timeout_seconds = 300, tags = [], **kwargs):
+def aot_model_test_batch(name, models, boards = [], host = True, count = 10, seed = 0, compiler_flags = [], timeout_seconds = 300, tags = [], hygiene_test = True, **kwargs):
     """One test program per board (and one on the host) that checks every model of `models` bit-exactly.
 
     Args:
@@ -65,6 +65,7 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
         the reference generator: `["--qdq_exact"]` makes ONNX QDQ models bit-exact and the tests require it).
       timeout_seconds: QEMU time limit of one board's whole batch.
       tags: extra tags for every test.
+      hygiene_test: each model library's own hygiene test; False: the package's aot_hygiene_suite checks them.
       **kwargs: size, timeout, visibility, ...
     """
     cases = []
@@ -72,7 +73,7 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
     for entry in models:
         model, prefix, n = entry[0], entry[1], entry[2]
         model_data = entry[3] if len(entry) > 3 else []
-        aot_model_library(name = prefix + "_model", model = model, prefix = prefix, model_data = model_data, compiler_flags = compiler_flags, testonly = True)
+        aot_model_library(name = prefix + "_model", model = model, prefix = prefix, model_data = model_data, compiler_flags = compiler_flags, hygiene_test = hygiene_test, testonly = True)
         aot_reference_gen(
             name = prefix + "_src",
             model = model,

@@ -1,4 +1,5 @@
-"""Symbol and ABI hygiene of one model library (the `<name>_hygiene_test` every aot_model_library gets).
+"""Symbol and ABI hygiene of model libraries (the `<name>_hygiene_test` of an aot_model_library, or a package's
+aot_hygiene_suite).
 
 - Symbols: every global symbol the model's object files define starts with the model's prefix, so any number of
   models link into one image (checked with the toolchain's `nm`).
@@ -11,7 +12,8 @@
   user functions, the C library's memory functions, or the toolchain's (leading '_'): the generated code calls
   nothing of the user's it was not told to.
 
-usage: check_hygiene.py NM PREFIX [--objects OBJ...] [--sources SRC...] [--user_symbols NAME...]
+usage: check_hygiene.py NM PREFIX [--objects OBJ...] [--sources SRC...] [--user_symbols NAME...] [--- PREFIX ...]
+Each `---` starts the next library (a package's aot_hygiene_suite checks all of its libraries in one process).
 Prints every violation and exits 1 if there is any.
 """
 
@@ -61,8 +63,8 @@ def undefined_violations(nm, obj, prefix, user_symbols):
         )
 
 
-def main(argv):
-    nm, prefix, rest = argv[1], argv[2], argv[3:]
+def check_library(nm, prefix, rest):
+    """The violations of one library: PREFIX's objects, sources and user symbols (the arguments after PREFIX)."""
     problems, mode = [], None
     objects, user_symbols = [], None
     for arg in rest:
@@ -80,11 +82,24 @@ def main(argv):
     if user_symbols is not None:
         for obj in objects:
             problems += undefined_violations(nm, obj, prefix, user_symbols)
-    for p in problems:
-        print(p)
-    if not problems:
-        print(f"hygiene: OK (prefix '{prefix}', {len(rest) - 2} files)")
-    return 1 if problems else 0
+    return problems
+
+
+def main(argv):
+    nm, groups, failed = argv[1], [[]], False
+    for arg in argv[2:]:
+        if arg == "---":
+            groups.append([])
+        else:
+            groups[-1].append(arg)
+    for prefix, *rest in groups:
+        problems = check_library(nm, prefix, rest)
+        for p in problems:
+            print(p)
+        if not problems:
+            print(f"hygiene: OK (prefix '{prefix}', {len(rest) - 2} files)")
+        failed = failed or bool(problems)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

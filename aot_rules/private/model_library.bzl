@@ -5,7 +5,7 @@ load("@rules_cc//cc:defs.bzl", "cc_library")
 load("//toolchains:cores.bzl", "COMPILER_TARGETS", "CORES")
 load(":aotc_action.bzl", "expand_compiler_flags", "run_aotc")
 load(":copts.bzl", "AOT_C_COPTS")
-load(":hygiene_test.bzl", "aot_hygiene_test")
+load(":hygiene_test.bzl", "aot_hygiene_check", "aot_hygiene_test")
 load(":providers.bzl", "AotModelInfo", "AotUserKernelInfo")
 load(":quantize.bzl", "aot_quantized_model")
 load(":user_kernel.bzl", "invert_kernel_map", "kernel_flags")
@@ -169,11 +169,12 @@ aot_model_codegen = rule(
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, quantize = None, weights = "const", **kwargs):
+def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, quantize = None, weights = "const", hygiene_test = True, **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
-    C uses no 64-bit integers, doubles, heap or packed-argument types.
+    C uses no 64-bit integers, doubles, heap or packed-argument types (with `hygiene_test = False`, the package's
+    `aot_hygiene_suite` checks it instead).
 
     Args:
       name: target name.
@@ -215,6 +216,9 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         `<name>_weights_blob` target) instead, and the application binds a blob at run time with
         `<prefix>_bind_weights(blob, size)`; another model of the same architecture gives its own blob
         (aot_weights_blob) that the same firmware runs without relinking (docs/weights-blob.md).
+      hygiene_test: create `<name>_hygiene_test`. False: an `aot_hygiene_check` `<name>_hygiene` instead, which
+        the package's `aot_hygiene_suite` (called at the end of its BUILD file) checks together with the others, in
+        one test: for packages of many models.
       **kwargs: visibility, tags, testonly, ...
     """
     prefix = prefix or name
@@ -286,13 +290,16 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         deps = [str(Label("//crt"))] + sorted({k: None for k in list(custom_ops.values()) + list(offload.values())}.keys()),
         **kwargs
     )
-    aot_hygiene_test(
-        name = name + "_hygiene_test",
+    check = dict(
         library = ":" + name,
         prefix = prefix,
         sources = [":%s_c_sources" % name, ":%s_header" % name],
         user_kernels = sorted({k: None for k in list(custom_ops.values()) + list(offload.values())}.keys()),
-        size = "small",
         tags = kwargs.get("tags"),
+        testonly = kwargs.get("testonly"),
         visibility = ["//visibility:private"],
     )
+    if hygiene_test:
+        aot_hygiene_test(name = name + "_hygiene_test", size = "small", **check)
+    else:
+        aot_hygiene_check(name = name + "_hygiene", **check)

@@ -24,6 +24,7 @@ def aot_model_test(
         sanitizers = True,
         tags = [],
         io_in_workspace = False,
+        hygiene_test = True,
         **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
 
@@ -51,6 +52,8 @@ def aot_model_test(
       tags: extra tags for every test.
       io_in_workspace: compile the model with its inputs and outputs inside the workspace (the generated test
         copies each case in and out through the accessors).
+      hygiene_test: the model library's own hygiene test `<name>_model_hygiene_test`; False: the package's
+        `aot_hygiene_suite` checks it (aot_model_library's `hygiene_test`).
       **kwargs: size, timeout, visibility, ...
     """
     prefix = prefix or name
@@ -67,6 +70,7 @@ def aot_model_test(
         compiler_flags = compiler_flags,
         prefix = prefix,
         io_in_workspace = io_in_workspace,
+        hygiene_test = hygiene_test,
         testonly = True,
         tags = hidden,
     )
