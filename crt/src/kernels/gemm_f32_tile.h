@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "f32_out.h"
+
 /* The block width the core's loop is written for (the compiler lays the weights out for its target's width; a
  * build for another core, e.g. the host running a Cortex-M55 model's code, takes the C loop at any width). */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
@@ -186,11 +188,21 @@ static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32
 }
 
 /* The tile's outputs: `count` <= block channels of each of `rows` (1 or 2) rows, plus the bias (after the sum, as
- * the reference kernels add it), clamped, to out0 and out1. */
+ * the reference kernels add it), clamped, to out0 and out1 (out1 == out0 for one row, whose sums are then in both
+ * rows of acc).  A whole block of the core's width takes the registers' form of f32_out.h. */
 static void aot_f32_tile_store(const float* acc, int32_t block, const float* bias, int32_t count, int32_t rows,
                                float* out0, float* out1, float act_min, float act_max)
 {
     int32_t r, j;
+#if AOT_F32_NATIVE_BLOCK > 0
+    if (count == block && block == AOT_F32_NATIVE_BLOCK) {
+        aot_f32_out4x2(acc, block, bias, out0, out1, act_min, act_max);
+        if (block == 8) {
+            aot_f32_out4x2(acc + 4, block, bias == NULL ? NULL : bias + 4, out0 + 4, out1 + 4, act_min, act_max);
+        }
+        return;
+    }
+#endif
     for (r = 0; r < rows; r++) {
         float* o = r == 0 ? out0 : out1;
         for (j = 0; j < count; j++) {
@@ -198,9 +210,7 @@ static void aot_f32_tile_store(const float* acc, int32_t block, const float* bia
             if (bias != NULL) {
                 v += bias[j];
             }
-            v = v < act_min ? act_min : v;
-            v = v > act_max ? act_max : v;
-            o[j] = v;
+            o[j] = aot_f32_clamp(v, act_min, act_max);
         }
     }
 }
