@@ -79,15 +79,32 @@ static void aot_conv_f32_pair(const float* in_b, int32_t in_h, int32_t in_w, int
     }
 }
 
+/* Whether a filter row at input row y, columns x .. x + span - 1, is inside the image: K taps in place when the
+ * filter has one row and dilation 1 (or one column). */
+static int32_t aot_conv_f32_inside(int32_t y, int32_t x, int32_t in_h, int32_t in_w, int32_t span)
+{
+    return y >= 0 && y < in_h && x >= 0 && x + span <= in_w;
+}
+
 /* Pixel (y, x)'s window as a row of K taps in (fy, fx, ic) order, zeros for the taps outside the image (each adds
  * a zero product: the sum the reference kernel gets by skipping them). */
 static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, int32_t filter_h,
                                 int32_t filter_w, int32_t dilation_h, int32_t dilation_w, int32_t y, int32_t x,
                                 float* row)
 {
+    const int32_t run = filter_w * in_c;
     int32_t fy, fx, i;
     for (fy = 0; fy < filter_h; fy++) {
         const int32_t iy = y + dilation_h * fy;
+        if (iy >= 0 && iy < in_h && dilation_w == 1 && x >= 0 && x + filter_w <= in_w) {
+            /* A filter row inside the image: its taps are one run of the input. */
+            const float* a = in_b + (iy * in_w + x) * in_c;
+            for (i = 0; i < run; i++) {
+                row[i] = a[i];
+            }
+            row += run;
+            continue;
+        }
         for (fx = 0; fx < filter_w; fx++, row += in_c) {
             const int32_t ix = x + dilation_w * fx;
             const float* a = in_b + (iy * in_w + ix) * in_c;
@@ -106,6 +123,9 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
                          float act_max, float* scratch)
 {
     const int32_t k = filter_h * filter_w * in_c, pixels = out_h * out_w;
+    const int32_t span = dilation_w * (filter_w - 1) + 1; /* the input columns of a filter row */
+    const float* a0;
+    const float* a1;
     int32_t b, px, c, y0, x0, y1, x1;
     for (b = 0; b < batches; b++) {
         const float* in_b = input + b * in_h * in_w * in_c;
@@ -115,17 +135,26 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
             const float* w = filter;
             aot_conv_f32_origin(px, out_w, stride_h, stride_w, pad_top, pad_left, &y0, &x0);
             aot_conv_f32_origin(px + rows - 1, out_w, stride_h, stride_w, pad_top, pad_left, &y1, &x1);
+            a0 = NULL;
+            a1 = NULL;
             if (scratch != NULL) {
                 aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y0, x0,
                                     scratch);
                 aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y1, x1,
                                     scratch + k);
+                a0 = scratch;
+                a1 = scratch + k;
+            } else if (filter_h == 1 && (filter_w == 1 || dilation_w == 1) &&
+                       aot_conv_f32_inside(y0, x0, in_h, in_w, span) && aot_conv_f32_inside(y1, x1, in_h, in_w, span)) {
+                /* One filter row inside the image for both pixels (a 1x1 layer's every pair): K taps in place. */
+                a0 = in_b + (y0 * in_w + x0) * in_c;
+                a1 = in_b + (y1 * in_w + x1) * in_c;
             }
             for (c = 0; c < out_c; c += block) {
                 float acc[2 * AOT_F32_MAX_BLOCK];
                 const int32_t count = out_c - c < block ? out_c - c : block;
-                if (scratch != NULL) {
-                    aot_f32_tile(scratch, scratch + k, w, k, block, aot_f32_zeros, acc);
+                if (a0 != NULL) {
+                    aot_f32_tile(a0, a1, w, k, block, aot_f32_zeros, acc);
                 } else {
                     aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0,
                                       x0, y1, x1, acc);

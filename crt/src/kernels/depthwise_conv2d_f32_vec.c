@@ -89,8 +89,8 @@ static void aot_dw_f32_range(int32_t pos, int32_t size, int32_t dil, int32_t tap
 }
 
 /* Two pixels (a1 = a0 + step; step 0: one pixel) with the same taps inside the image, `rows` x `cols` of them, 4
- * channels: acc[0..3], acc[4..7] = their sums from 0.0f, the reference order.  a0 and w at the first tap; along a row the
- * input advances by `dil` floats and the weights by `ch`; rows by `row` floats of input and `wrow` of weights. */
+ * channels: acc[0..3], acc[4..7] = their sums from 0.0f, the reference order.  a0 and w at the first tap; along a row
+ * the input advances by `dil` floats and the weights by `ch`; rows by `row` floats of input and `wrow` of weights. */
 static void aot_dw_f32_rect4(const float* a0, int32_t step, const float* w, int32_t rows, int32_t cols, int32_t dil,
                              int32_t ch, int32_t row, int32_t wrow, float* acc)
 {
@@ -123,37 +123,37 @@ static void aot_dw_f32_rect4(const float* a0, int32_t step, const float* w, int3
         }
         return;
     }
-    __asm__ volatile(
-        "vldm %[z], {s0-s7}\n"
-        "1:\n\t"
-        "mov lr, %[fw]\n"
-        "2:\n\t"
-        "vldm %[w], {s8-s11}\n\t"
-        "vldm %[a0], {s12-s15}\n\t"
-        "vldm %[a1], {s16-s19}\n\t"
-        "add %[w], %[w], %[chb]\n\t"
-        "add %[a0], %[a0], %[dilb]\n\t"
-        "add %[a1], %[a1], %[dilb]\n\t"
-        "vfma.f32 s0, s12, s8\n\t"
-        "vfma.f32 s1, s13, s9\n\t"
-        "vfma.f32 s2, s14, s10\n\t"
-        "vfma.f32 s3, s15, s11\n\t"
-        "vfma.f32 s4, s16, s8\n\t"
-        "vfma.f32 s5, s17, s9\n\t"
-        "vfma.f32 s6, s18, s10\n\t"
-        "vfma.f32 s7, s19, s11\n\t"
-        "subs lr, lr, #1\n\t"
-        "bne 2b\n\t"
-        "add %[a0], %[a0], %[rowb]\n\t"
-        "add %[a1], %[a1], %[rowb]\n\t"
-        "add %[w], %[w], %[wrowb]\n\t"
-        "subs %[fh], %[fh], #1\n\t"
-        "bne 1b\n\t"
-        "vstm %[acc], {s0-s7}"
-        : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [fh] "+r"(rows)
-        : [acc] "r"(acc), [z] "r"(aot_dw_f32_zeros), [fw] "r"(cols), [chb] "r"(ch_b), [dilb] "r"(dil_b), [rowb] "r"(row_b), [wrowb] "r"(wrow_b)
-        : "lr", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15",
-          "s16", "s17", "s18", "s19", "memory", "cc");
+    __asm__ volatile("vldm %[z], {s0-s7}\n"
+                     "1:\n\t"
+                     "mov lr, %[fw]\n"
+                     "2:\n\t"
+                     "vldm %[w], {s8-s11}\n\t"
+                     "vldm %[a0], {s12-s15}\n\t"
+                     "vldm %[a1], {s16-s19}\n\t"
+                     "add %[w], %[w], %[chb]\n\t"
+                     "add %[a0], %[a0], %[dilb]\n\t"
+                     "add %[a1], %[a1], %[dilb]\n\t"
+                     "vfma.f32 s0, s12, s8\n\t"
+                     "vfma.f32 s1, s13, s9\n\t"
+                     "vfma.f32 s2, s14, s10\n\t"
+                     "vfma.f32 s3, s15, s11\n\t"
+                     "vfma.f32 s4, s16, s8\n\t"
+                     "vfma.f32 s5, s17, s9\n\t"
+                     "vfma.f32 s6, s18, s10\n\t"
+                     "vfma.f32 s7, s19, s11\n\t"
+                     "subs lr, lr, #1\n\t"
+                     "bne 2b\n\t"
+                     "add %[a0], %[a0], %[rowb]\n\t"
+                     "add %[a1], %[a1], %[rowb]\n\t"
+                     "add %[w], %[w], %[wrowb]\n\t"
+                     "subs %[fh], %[fh], #1\n\t"
+                     "bne 1b\n\t"
+                     "vstm %[acc], {s0-s7}"
+                     : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [fh] "+r"(rows)
+                     : [acc] "r"(acc), [z] "r"(aot_dw_f32_zeros), [fw] "r"(cols), [chb] "r"(ch_b), [dilb] "r"(dil_b),
+                       [rowb] "r"(row_b), [wrowb] "r"(wrow_b)
+                     : "lr", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13",
+                       "s14", "s15", "s16", "s17", "s18", "s19", "memory", "cc");
 #else
     int32_t j;
     for (j = 0; j < 8; j++) {

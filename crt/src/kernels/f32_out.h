@@ -42,8 +42,8 @@ static inline float aot_f32_clamp(float v, float lo, float hi)
 }
 
 /* out0[j] = clamp(acc[j] + bias[j]), out1[j] = clamp(acc[rs + j] + bias[j]), j < 4 (bias NULL: none). */
-static inline void aot_f32_out4x2_c(const float* acc, int32_t rs, const float* bias, float* out0, float* out1,
-                                    float lo, float hi)
+static inline void aot_f32_out4x2_c(const float* acc, int32_t rs, const float* bias, float* out0, float* out1, float lo,
+                                    float hi)
 {
     int32_t j;
     for (j = 0; j < 4; j++) {
