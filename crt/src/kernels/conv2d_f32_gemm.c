@@ -87,30 +87,43 @@ static int32_t aot_conv_f32_inside(int32_t y, int32_t x, int32_t in_h, int32_t i
 }
 
 /* Pixel (y, x)'s window as a row of K taps in (fy, fx, ic) order, zeros for the taps outside the image (each adds
- * a zero product: the sum the reference kernel gets by skipping them). */
+ * a zero product: the sum the reference kernel gets by skipping them).  With dilation 1 along x the taps inside the
+ * image are one run of each filter row ([lo, hi) of its filter_w * in_c), copied whole. */
 static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, int32_t filter_h,
                                 int32_t filter_w, int32_t dilation_h, int32_t dilation_w, int32_t y, int32_t x,
                                 float* row)
 {
     const int32_t run = filter_w * in_c;
+    const int32_t xl = x >= 0 ? 0 : (-x < filter_w ? -x : filter_w), xe = in_w - x < filter_w ? in_w - x : filter_w;
+    const int32_t xh = xe > xl ? xe : xl;
     int32_t fy, fx, i;
-    for (fy = 0; fy < filter_h; fy++) {
+    for (fy = 0; fy < filter_h; fy++, row += run) {
         const int32_t iy = y + dilation_h * fy;
-        if (iy >= 0 && iy < in_h && dilation_w == 1 && x >= 0 && x + filter_w <= in_w) {
-            /* A filter row inside the image: its taps are one run of the input. */
-            const float* a = in_b + (iy * in_w + x) * in_c;
+        if (iy < 0 || iy >= in_h) {
             for (i = 0; i < run; i++) {
-                row[i] = a[i];
+                row[i] = 0.0f;
             }
-            row += run;
-            continue;
-        }
-        for (fx = 0; fx < filter_w; fx++, row += in_c) {
-            const int32_t ix = x + dilation_w * fx;
-            const float* a = in_b + (iy * in_w + ix) * in_c;
-            const int32_t inside = iy >= 0 && iy < in_h && ix >= 0 && ix < in_w;
-            for (i = 0; i < in_c; i++) {
-                row[i] = inside ? a[i] : 0.0f;
+        } else if (dilation_w == 1) {
+            const int32_t lo = xl * in_c, hi = xh * in_c;
+            for (i = 0; i < lo; i++) {
+                row[i] = 0.0f;
+            }
+            if (hi > lo) {
+                const float* a = in_b + (iy * in_w + x + xl) * in_c; /* tap lo */
+                for (; i < hi; i++) {
+                    row[i] = a[i - lo];
+                }
+            }
+            for (; i < run; i++) {
+                row[i] = 0.0f;
+            }
+        } else {
+            for (fx = 0; fx < filter_w; fx++) {
+                const int32_t ix = x + dilation_w * fx;
+                const int32_t inside = ix >= 0 && ix < in_w;
+                for (i = 0; i < in_c; i++) {
+                    row[fx * in_c + i] = inside ? in_b[(iy * in_w + ix) * in_c + i] : 0.0f;
+                }
             }
         }
     }
