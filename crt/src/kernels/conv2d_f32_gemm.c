@@ -220,7 +220,7 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
             for (; c < out_c; c += block) {
                 float acc[2 * AOT_F32_MAX_BLOCK];
                 const int32_t count = out_c - c < block ? out_c - c : block;
-                if (a0 != NULL) {
+                if (a0 != NULL && nrows == 1) { /* K contiguous taps (a window in place of several rows is not) */
                     aot_f32_tile(a0, a1, w, k, block, aot_f32_zeros, acc);
                 } else {
                     aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0,
