@@ -1,7 +1,7 @@
 """Generates two float32 models (committed next to this script).
 
 float_gemm.tflite: the float32 model of the FPU / Helium GEMM kernels'
-QEMU test (tests/models/BUILD.bazel, on the Cortex-M4F and the Cortex-M55): a 3x3 SAME convolution of 3 input
+QEMU test (tests/models/BUILD.bazel, on the Cortex-M4F, M33 and M55): a 3x3 SAME convolution of 3 input
 channels (K = 27: whole passes and a tail of taps; 7 output channels: a part block), a DEPTHWISE_CONV_2D with one
 input channel (the GEMM form), a strided 1x1 convolution with RELU6, a RESHAPE and a FULLY_CONNECTED of batch 3
 (a row pair and a single row) with RELU; 25 pixels per map (an odd last pixel); and, as a second output, a
