@@ -66,6 +66,8 @@ CONV_CASES = [
     ((1, 9, 9, 4), 3, 3, 5, (1, 1), 0, (2, 2), 2),  # dilation, RELU_N1_TO_1
     ((1, 4, 7, 6), 1, 3, 4, (1, 1), 1, (1, 1), 0),  # a 1 x 3 filter read in place
     ((1, 3, 3, 33), 1, 1, 3, (2, 2), 0, (1, 1), 0),  # strided 1x1, K = 33, fewer channels than a block
+    ((1, 6, 5, 8), 3, 3, 6, (1, 1), 0, (1, 1), 1),  # 3x3 in place (rows of 24 taps): interior pairs, a part block
+    ((1, 5, 6, 16), 2, 2, 12, (1, 1), 1, (1, 1), 0),  # VALID 2x2: every pair inside, whole and part blocks
 ]
 # Depthwise layers of one input channel (the GEMM form): in_shape, kh, kw, oc, stride, padding.
 DW_CASES = [((1, 13, 11, 1), 5, 4, 6, (2, 2), 0), ((1, 8, 7, 1), 3, 3, 9, (1, 1), 1)]

@@ -1,10 +1,12 @@
 """Generates two float32 models (committed next to this script).
 
 float_gemm.tflite: the float32 model of the FPU / Helium GEMM kernels'
-QEMU test (tests/models/BUILD.bazel, on the Cortex-M4F and the Cortex-M55): a 3x3 SAME convolution of 3 input
+QEMU test (tests/models/BUILD.bazel, on the Cortex-M4F, M33 and M55): a 3x3 SAME convolution of 3 input
 channels (K = 27: whole passes and a tail of taps; 7 output channels: a part block), a DEPTHWISE_CONV_2D with one
 input channel (the GEMM form), a strided 1x1 convolution with RELU6, a RESHAPE and a FULLY_CONNECTED of batch 3
-(a row pair and a single row) with RELU; 25 pixels per map (an odd last pixel).  Weights and biases seeded random.
+(a row pair and a single row) with RELU; 25 pixels per map (an odd last pixel); and, as a second output, a
+depthwise 3x3 of 7 channels with RELU and a 1x1 convolution to 16 channels (whole blocks) without activation.
+Weights and biases seeded random.
 
 kws_float_gen.tflite (bench): the float32 DS-CNN of MLPerf Tiny's keyword spotting (the shared kws_ref_model's
 architecture; the field corpus's kws_ref_model_float32 is hybrid, int8 weights, and cannot be compiled): a 10x4
@@ -56,6 +58,11 @@ def float_gemm() -> ModelBuilder:
     y = b.tensor("y", [3, 10], "float32")
     b.op("FULLY_CONNECTED", [flat, w, bias], y, {"fusedActivationFunction": 1})
     b.output(y)
+    # A second output: a depthwise layer of 7 channels (a whole quad and a part one) with RELU, and a 1x1
+    # convolution to 16 channels (whole blocks on every core) without activation: the registers' bias and clamp.
+    d1 = _conv(b, rng, "DEPTHWISE_CONV_2D", c1, 7, 3, 3, 7, [1, 5, 5, 7], act=1, name="dw_relu")
+    y2 = _conv(b, rng, "CONV_2D", d1, 7, 1, 1, 16, [1, 5, 5, 16], name="conv1x1_16")
+    b.output(y2)
     return b
 
 

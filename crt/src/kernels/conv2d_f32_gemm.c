@@ -79,24 +79,99 @@ static void aot_conv_f32_pair(const float* in_b, int32_t in_h, int32_t in_w, int
     }
 }
 
+/* Whether a window at input row y, column x, of y_span rows and span columns, is inside the image. */
+static int32_t aot_conv_f32_inside(int32_t y, int32_t x, int32_t in_h, int32_t in_w, int32_t span, int32_t y_span)
+{
+    return y >= 0 && y + y_span <= in_h && x >= 0 && x + span <= in_w;
+}
+
 /* Pixel (y, x)'s window as a row of K taps in (fy, fx, ic) order, zeros for the taps outside the image (each adds
- * a zero product: the sum the reference kernel gets by skipping them). */
+ * a zero product: the sum the reference kernel gets by skipping them).  With dilation 1 along x the taps inside the
+ * image are one run of each filter row ([lo, hi) of its filter_w * in_c), copied whole. */
 static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, int32_t filter_h,
                                 int32_t filter_w, int32_t dilation_h, int32_t dilation_w, int32_t y, int32_t x,
                                 float* row)
 {
+    const int32_t run = filter_w * in_c;
+    const int32_t xl = x >= 0 ? 0 : (-x < filter_w ? -x : filter_w), xe = in_w - x < filter_w ? in_w - x : filter_w;
+    const int32_t xh = xe > xl ? xe : xl;
     int32_t fy, fx, i;
-    for (fy = 0; fy < filter_h; fy++) {
+    for (fy = 0; fy < filter_h; fy++, row += run) {
         const int32_t iy = y + dilation_h * fy;
-        for (fx = 0; fx < filter_w; fx++, row += in_c) {
-            const int32_t ix = x + dilation_w * fx;
-            const float* a = in_b + (iy * in_w + ix) * in_c;
-            const int32_t inside = iy >= 0 && iy < in_h && ix >= 0 && ix < in_w;
-            for (i = 0; i < in_c; i++) {
-                row[i] = inside ? a[i] : 0.0f;
+        if (iy < 0 || iy >= in_h) {
+            for (i = 0; i < run; i++) {
+                row[i] = 0.0f;
+            }
+        } else if (dilation_w == 1) {
+            const int32_t lo = xl * in_c, hi = xh * in_c;
+            for (i = 0; i < lo; i++) {
+                row[i] = 0.0f;
+            }
+            if (hi > lo) {
+                const float* a = in_b + (iy * in_w + x + xl) * in_c; /* tap lo */
+                for (; i < hi; i++) {
+                    row[i] = a[i - lo];
+                }
+            }
+            for (; i < run; i++) {
+                row[i] = 0.0f;
+            }
+        } else {
+            for (fx = 0; fx < filter_w; fx++) {
+                const int32_t ix = x + dilation_w * fx;
+                const int32_t inside = ix >= 0 && ix < in_w;
+                for (i = 0; i < in_c; i++) {
+                    row[fx * in_c + i] = inside ? in_b[(iy * in_w + ix) * in_c + i] : 0.0f;
+                }
             }
         }
     }
+}
+
+/* The whole blocks of the core's width of a pair whose windows are inside the image (or gathered): `rows` filter
+ * rows of `run` taps each, row r of pixel p at a_p + r * stride; tile and outputs one block after the other, in a
+ * loop of its own (few live values: no spills between the blocks); returns the channels done. */
+static int32_t aot_conv_f32_blocks(const float* a0, const float* a1, int32_t stride, int32_t rows, int32_t run,
+                                   const float* w, int32_t block, int32_t out_c, const float* bias, float* out0,
+                                   float* out1, float act_min, float act_max)
+{
+    int32_t c = 0;
+#if AOT_F32_NATIVE_BLOCK > 0
+    float acc[2 * AOT_F32_MAX_BLOCK];
+    int32_t r;
+    if (block == AOT_F32_NATIVE_BLOCK && rows == 1) { /* a 1x1 layer, a gathered window: the loop as short */
+        for (; c + block <= out_c; c += block, w += run * block) {
+            aot_f32_tile(a0, a1, w, run, block, aot_f32_zeros, acc);
+            aot_f32_tile_store(acc, block, bias == NULL ? NULL : bias + c, block, 2, out0 + c, out1 + c, act_min,
+                               act_max);
+        }
+    } else if (block == AOT_F32_NATIVE_BLOCK) {
+        for (; c + block <= out_c; c += block) {
+            const float* init = aot_f32_zeros;
+            for (r = 0; r < rows; r++, w += run * block) {
+                aot_f32_tile(a0 + r * stride, a1 + r * stride, w, run, block, init, acc);
+                init = acc;
+            }
+            aot_f32_tile_store(acc, block, bias == NULL ? NULL : bias + c, block, 2, out0 + c, out1 + c, act_min,
+                               act_max);
+        }
+    }
+#else
+    (void)a0;
+    (void)a1;
+    (void)stride;
+    (void)rows;
+    (void)run;
+    (void)w;
+    (void)block;
+    (void)out_c;
+    (void)bias;
+    (void)out0;
+    (void)out1;
+    (void)act_min;
+    (void)act_max;
+#endif
+    return c;
 }
 
 void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
@@ -106,7 +181,11 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
                          float act_max, float* scratch)
 {
     const int32_t k = filter_h * filter_w * in_c, pixels = out_h * out_w;
-    int32_t b, px, c, y0, x0, y1, x1;
+    const int32_t span = dilation_w * (filter_w - 1) + 1;   /* the input columns of a filter row */
+    const int32_t y_span = dilation_h * (filter_h - 1) + 1; /* the input rows of a window */
+    const float* a0;
+    const float* a1;
+    int32_t b, px, c, y0, x0, y1, x1, nrows = 1;
     for (b = 0; b < batches; b++) {
         const float* in_b = input + b * in_h * in_w * in_c;
         float* out_b = output + b * pixels * out_c;
@@ -115,17 +194,34 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
             const float* w = filter;
             aot_conv_f32_origin(px, out_w, stride_h, stride_w, pad_top, pad_left, &y0, &x0);
             aot_conv_f32_origin(px + rows - 1, out_w, stride_h, stride_w, pad_top, pad_left, &y1, &x1);
+            a0 = NULL;
+            a1 = NULL;
             if (scratch != NULL) {
                 aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y0, x0,
                                     scratch);
                 aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y1, x1,
                                     scratch + k);
+                a0 = scratch;
+                a1 = scratch + k;
+                nrows = 1;
+            } else if ((filter_w == 1 || dilation_w == 1) && aot_conv_f32_inside(y0, x0, in_h, in_w, span, y_span) &&
+                       aot_conv_f32_inside(y1, x1, in_h, in_w, span, y_span)) {
+                /* Both windows inside the image (a 1x1 layer's every pair): each filter row's taps in place. */
+                a0 = in_b + (y0 * in_w + x0) * in_c;
+                a1 = in_b + (y1 * in_w + x1) * in_c;
+                nrows = filter_h;
             }
-            for (c = 0; c < out_c; c += block) {
+            c = 0;
+            if (a0 != NULL) {
+                c = aot_conv_f32_blocks(a0, a1, dilation_h * in_w * in_c, nrows, k / nrows, w, block, out_c, bias,
+                                        out_b + px * out_c, out_b + (px + rows - 1) * out_c, act_min, act_max);
+                w += c * k;
+            }
+            for (; c < out_c; c += block) {
                 float acc[2 * AOT_F32_MAX_BLOCK];
                 const int32_t count = out_c - c < block ? out_c - c : block;
-                if (scratch != NULL) {
-                    aot_f32_tile(scratch, scratch + k, w, k, block, aot_f32_zeros, acc);
+                if (a0 != NULL && nrows == 1) { /* K contiguous taps (a window in place of several rows is not) */
+                    aot_f32_tile(a0, a1, w, k, block, aot_f32_zeros, acc);
                 } else {
                     aot_conv_f32_pair(in_b, in_h, in_w, in_c, w, filter_h, filter_w, block, dilation_h, dilation_w, y0,
                                       x0, y1, x1, acc);

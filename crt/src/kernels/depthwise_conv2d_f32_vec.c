@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "aot/kernels/depthwise_conv2d.h"
+#include "f32_out.h"
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 #include <arm_mve.h>
@@ -88,14 +89,14 @@ static void aot_dw_f32_range(int32_t pos, int32_t size, int32_t dil, int32_t tap
 }
 
 /* Two pixels (a1 = a0 + step; step 0: one pixel) with the same taps inside the image, `rows` x `cols` of them, 4
- * channels: acc[0..3], acc[4..7] += their sums, the reference order.  a0 and w at the first tap; along a row the
- * input advances by `dil` floats and the weights by `ch`; rows by `row` floats of input and `wrow` of weights. */
+ * channels: acc[0..3], acc[4..7] = their sums from 0.0f, the reference order.  a0 and w at the first tap; along a row
+ * the input advances by `dil` floats and the weights by `ch`; rows by `row` floats of input and `wrow` of weights. */
 static void aot_dw_f32_rect4(const float* a0, int32_t step, const float* w, int32_t rows, int32_t cols, int32_t dil,
                              int32_t ch, int32_t row, int32_t wrow, float* acc)
 {
     int32_t fy, fx;
 #if defined(AOT_DW_F32_MVE)
-    float32x4_t s0 = vld1q_f32(acc), s1 = vld1q_f32(acc + 4);
+    float32x4_t s0 = vdupq_n_f32(0.0f), s1 = vdupq_n_f32(0.0f);
     for (fy = 0; fy < rows; fy++, a0 += row, w += wrow) {
         const float* a = a0;
         const float* wt = w;
@@ -113,44 +114,51 @@ static void aot_dw_f32_rect4(const float* a0, int32_t step, const float* w, int3
      * values. */
     const int32_t dil_b = dil * 4, ch_b = ch * 4, row_b = (row - cols * dil) * 4, wrow_b = (wrow - cols * ch) * 4;
     const float* a1 = a0 + step;
+    static const float aot_dw_f32_zeros[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}; /* the sums' start */
     (void)fy;
     (void)fx;
     if (rows <= 0 || cols <= 0) {
+        for (fx = 0; fx < 8; fx++) {
+            acc[fx] = 0.0f;
+        }
         return;
     }
-    __asm__ volatile(
-        "vldm %[acc], {s0-s7}\n"
-        "1:\n\t"
-        "mov lr, %[fw]\n"
-        "2:\n\t"
-        "vldm %[w], {s8-s11}\n\t"
-        "vldm %[a0], {s12-s15}\n\t"
-        "vldm %[a1], {s16-s19}\n\t"
-        "add %[w], %[w], %[chb]\n\t"
-        "add %[a0], %[a0], %[dilb]\n\t"
-        "add %[a1], %[a1], %[dilb]\n\t"
-        "vfma.f32 s0, s12, s8\n\t"
-        "vfma.f32 s1, s13, s9\n\t"
-        "vfma.f32 s2, s14, s10\n\t"
-        "vfma.f32 s3, s15, s11\n\t"
-        "vfma.f32 s4, s16, s8\n\t"
-        "vfma.f32 s5, s17, s9\n\t"
-        "vfma.f32 s6, s18, s10\n\t"
-        "vfma.f32 s7, s19, s11\n\t"
-        "subs lr, lr, #1\n\t"
-        "bne 2b\n\t"
-        "add %[a0], %[a0], %[rowb]\n\t"
-        "add %[a1], %[a1], %[rowb]\n\t"
-        "add %[w], %[w], %[wrowb]\n\t"
-        "subs %[fh], %[fh], #1\n\t"
-        "bne 1b\n\t"
-        "vstm %[acc], {s0-s7}"
-        : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [fh] "+r"(rows)
-        : [acc] "r"(acc), [fw] "r"(cols), [chb] "r"(ch_b), [dilb] "r"(dil_b), [rowb] "r"(row_b), [wrowb] "r"(wrow_b)
-        : "lr", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15",
-          "s16", "s17", "s18", "s19", "memory", "cc");
+    __asm__ volatile("vldm %[z], {s0-s7}\n"
+                     "1:\n\t"
+                     "mov lr, %[fw]\n"
+                     "2:\n\t"
+                     "vldm %[w], {s8-s11}\n\t"
+                     "vldm %[a0], {s12-s15}\n\t"
+                     "vldm %[a1], {s16-s19}\n\t"
+                     "add %[w], %[w], %[chb]\n\t"
+                     "add %[a0], %[a0], %[dilb]\n\t"
+                     "add %[a1], %[a1], %[dilb]\n\t"
+                     "vfma.f32 s0, s12, s8\n\t"
+                     "vfma.f32 s1, s13, s9\n\t"
+                     "vfma.f32 s2, s14, s10\n\t"
+                     "vfma.f32 s3, s15, s11\n\t"
+                     "vfma.f32 s4, s16, s8\n\t"
+                     "vfma.f32 s5, s17, s9\n\t"
+                     "vfma.f32 s6, s18, s10\n\t"
+                     "vfma.f32 s7, s19, s11\n\t"
+                     "subs lr, lr, #1\n\t"
+                     "bne 2b\n\t"
+                     "add %[a0], %[a0], %[rowb]\n\t"
+                     "add %[a1], %[a1], %[rowb]\n\t"
+                     "add %[w], %[w], %[wrowb]\n\t"
+                     "subs %[fh], %[fh], #1\n\t"
+                     "bne 1b\n\t"
+                     "vstm %[acc], {s0-s7}"
+                     : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [fh] "+r"(rows)
+                     : [acc] "r"(acc), [z] "r"(aot_dw_f32_zeros), [fw] "r"(cols), [chb] "r"(ch_b), [dilb] "r"(dil_b),
+                       [rowb] "r"(row_b), [wrowb] "r"(wrow_b)
+                     : "lr", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13",
+                       "s14", "s15", "s16", "s17", "s18", "s19", "memory", "cc");
 #else
     int32_t j;
+    for (j = 0; j < 8; j++) {
+        acc[j] = 0.0f;
+    }
     for (fy = 0; fy < rows; fy++, a0 += row, w += wrow) {
         const float* a = a0;
         const float* wt = w;
@@ -176,9 +184,7 @@ static void aot_dw_f32_store(const float* acc, const float* bias, int32_t n, int
             if (bias != NULL) {
                 v += bias[j];
             }
-            v = v < act_min ? act_min : v;
-            v = v > act_max ? act_max : v;
-            o[j] = v;
+            o[j] = aot_f32_clamp(v, act_min, act_max);
         }
     }
 }
@@ -209,7 +215,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                 aot_dw_f32_range(y0, in_h, dilation_h, filter_h, &yl0, &yh0);
                 aot_dw_f32_range(y0 + stride_h, in_h, dilation_h, filter_h, &yl1, &yh1);
                 for (c = 0; c < in_c; c += 4) {
-                    float acc[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+                    float acc[8];
                     const int32_t n = in_c - c < 4 ? in_c - c : 4;
                     if (n < 4) {
                         for (r = 0; r < pixels; r++) {
@@ -221,24 +227,32 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                             acc[4 * r + 2] = part[2];
                             acc[4 * r + 3] = part[3];
                         }
-                    } else if (pixels == 2 && yl0 == yl1 && yh0 == yh1) {
+                        aot_dw_f32_store(acc, bias == NULL ? NULL : bias + c, n, pixels, o0 + c, o1 + c, act_min,
+                                         act_max);
+                        continue;
+                    }
+                    if (pixels == 2 && yl0 == yl1 && yh0 == yh1) {
                         aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c,
                                          stride_h * in_w * in_c, filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0,
                                          xh - xl, dil, in_c, row, wrow, acc);
                     } else {
-                        for (r = 0; r < pixels; r++) {
-                            const int32_t y = y0 + r * stride_h, yl = r ? yl1 : yl0, yh = r ? yh1 : yh0;
-                            float part[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-                            aot_dw_f32_rect4(in_b + ((y + dilation_h * yl) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
-                                             filter + (yl * filter_w + xl) * in_c + c, yh - yl, xh - xl, dil, in_c, row,
-                                             wrow, part);
-                            acc[4 * r + 0] = part[0];
-                            acc[4 * r + 1] = part[1];
-                            acc[4 * r + 2] = part[2];
-                            acc[4 * r + 3] = part[3];
+                        /* Each pixel alone (step 0: its sums in both halves, so one pixel fills acc whole). */
+                        float part[8];
+                        aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
+                                         filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0, xh - xl, dil, in_c, row,
+                                         wrow, acc);
+                        if (pixels == 2) {
+                            const int32_t y = y0 + stride_h;
+                            aot_dw_f32_rect4(in_b + ((y + dilation_h * yl1) * in_w + x0 + dilation_w * xl) * in_c + c,
+                                             0, filter + (yl1 * filter_w + xl) * in_c + c, yh1 - yl1, xh - xl, dil,
+                                             in_c, row, wrow, part);
+                            acc[4] = part[0];
+                            acc[5] = part[1];
+                            acc[6] = part[2];
+                            acc[7] = part[3];
                         }
                     }
-                    aot_dw_f32_store(acc, bias == NULL ? NULL : bias + c, n, pixels, o0 + c, o1 + c, act_min, act_max);
+                    aot_f32_out4x2(acc, 4, bias == NULL ? NULL : bias + c, o0 + c, o1 + c, act_min, act_max);
                 }
             }
         }

@@ -1,11 +1,122 @@
 /* Fast float32 fully connected layer: pairs of batch rows times blocks of output units through the GEMM tile of
- * gemm_f32_tile.h (Helium, the FPU's VFMA, or C); a single row is paired with itself. */
+ * gemm_f32_tile.h (Helium, the FPU's VFMA, or C); a single row (a batch of one, or the last of an odd batch) takes
+ * the one-row tile, which loads each weight once for its one multiply-add. */
 #include "aot_sched.h"
 
 #include <stddef.h>
 
 #include "aot/kernels/fully_connected.h"
 #include "gemm_f32_tile.h"
+
+/* One row alone, a batch of one: acc[j] = acc[block + j] = the sum over k < n of a[k] * w[k * block + j], one tap
+ * after the other from 0.0f (both rows of acc, the form aot_f32_tile_store takes for one row).  Every weight serves
+ * one multiply-add: the pair tile would run the row twice. */
+static void aot_f32_row_tile(const float* a, const float* w, int32_t n, int32_t block, float* acc)
+{
+    if (block != AOT_F32_NATIVE_BLOCK) {
+        aot_f32_tile_c(a, a, w, n, block, aot_f32_zeros, acc);
+        return;
+    }
+    {
+#if defined(AOT_F32_VFP)
+        /* s0-s3: the 4 sums; s8-s11: 4 taps; s16-s31: their 16 weights. */
+        int32_t quads = n >> 2, rest = n & 3;
+        __asm__ volatile("vldm %[z], {s0-s3}\n\t"
+                         "cmp %[q], #0\n\t"
+                         "beq 2f\n"
+                         "1:\n\t"
+                         "vldm %[a]!, {s8-s11}\n\t"
+                         "vldm %[w]!, {s16-s31}\n\t"
+                         "vfma.f32 s0, s8, s16\n\t"
+                         "vfma.f32 s1, s8, s17\n\t"
+                         "vfma.f32 s2, s8, s18\n\t"
+                         "vfma.f32 s3, s8, s19\n\t"
+                         "vfma.f32 s0, s9, s20\n\t"
+                         "vfma.f32 s1, s9, s21\n\t"
+                         "vfma.f32 s2, s9, s22\n\t"
+                         "vfma.f32 s3, s9, s23\n\t"
+                         "vfma.f32 s0, s10, s24\n\t"
+                         "vfma.f32 s1, s10, s25\n\t"
+                         "vfma.f32 s2, s10, s26\n\t"
+                         "vfma.f32 s3, s10, s27\n\t"
+                         "vfma.f32 s0, s11, s28\n\t"
+                         "vfma.f32 s1, s11, s29\n\t"
+                         "vfma.f32 s2, s11, s30\n\t"
+                         "vfma.f32 s3, s11, s31\n\t"
+                         "subs %[q], %[q], #1\n\t"
+                         "bne 1b\n"
+                         "2:\n\t"
+                         "cmp %[r], #0\n\t"
+                         "beq 4f\n"
+                         "3:\n\t"
+                         "vldm %[a]!, {s8}\n\t"
+                         "vldm %[w]!, {s16-s19}\n\t"
+                         "vfma.f32 s0, s8, s16\n\t"
+                         "vfma.f32 s1, s8, s17\n\t"
+                         "vfma.f32 s2, s8, s18\n\t"
+                         "vfma.f32 s3, s8, s19\n\t"
+                         "subs %[r], %[r], #1\n\t"
+                         "bne 3b\n"
+                         "4:\n\t"
+                         "vstm %[acc], {s0-s3}\n\t"
+                         "vstr s0, [%[acc], #16]\n\t"
+                         "vstr s1, [%[acc], #20]\n\t"
+                         "vstr s2, [%[acc], #24]\n\t"
+                         "vstr s3, [%[acc], #28]"
+                         : [a] "+r"(a), [w] "+r"(w), [q] "+r"(quads), [r] "+r"(rest)
+                         : [acc] "r"(acc), [z] "r"(aot_f32_zeros)
+                         : "s0", "s1", "s2", "s3", "s8", "s9", "s10", "s11", "s16", "s17", "s18", "s19", "s20", "s21",
+                           "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "s30", "s31", "memory", "cc");
+#elif defined(AOT_F32_MVE)
+        /* q0, q1: the 8 sums; q2-q7: weights, two vectors a tap; scalar taps in core registers, 4 a pass. */
+        int32_t quads = n >> 2, rest = n & 3;
+        uint32_t x0, x1, x2, x3;
+        __asm__ volatile(
+            "vldrw.32 q0, [%[z]]\n\t"
+            "vldrw.32 q1, [%[z], #16]\n\t"
+            "wls lr, %[q], 2f\n"
+            "1:\n\t"
+            "ldrd %[x0], %[x1], [%[a]], #8\n\t"
+            "ldrd %[x2], %[x3], [%[a]], #8\n\t"
+            "vldrw.32 q2, [%[w]], #16\n\t"
+            "vldrw.32 q3, [%[w]], #16\n\t"
+            "vldrw.32 q4, [%[w]], #16\n\t"
+            "vldrw.32 q5, [%[w]], #16\n\t"
+            "vfma.f32 q0, q2, %[x0]\n\t"
+            "vfma.f32 q1, q3, %[x0]\n\t"
+            "vldrw.32 q6, [%[w]], #16\n\t"
+            "vldrw.32 q7, [%[w]], #16\n\t"
+            "vfma.f32 q0, q4, %[x1]\n\t"
+            "vfma.f32 q1, q5, %[x1]\n\t"
+            "vldrw.32 q2, [%[w]], #16\n\t"
+            "vldrw.32 q3, [%[w]], #16\n\t"
+            "vfma.f32 q0, q6, %[x2]\n\t"
+            "vfma.f32 q1, q7, %[x2]\n\t"
+            "vfma.f32 q0, q2, %[x3]\n\t"
+            "vfma.f32 q1, q3, %[x3]\n\t"
+            "le lr, 1b\n"
+            "2:\n\t"
+            "cmp %[r], #0\n\t"
+            "beq 4f\n"
+            "3:\n\t"
+            "ldr %[x0], [%[a]], #4\n\t"
+            "vldrw.32 q2, [%[w]], #16\n\t"
+            "vldrw.32 q3, [%[w]], #16\n\t"
+            "vfma.f32 q0, q2, %[x0]\n\t"
+            "vfma.f32 q1, q3, %[x0]\n\t"
+            "subs %[r], %[r], #1\n\t"
+            "bne 3b\n"
+            "4:\n\t"
+            "vstrw.32 q0, [%[acc]]\n\t"
+            "vstrw.32 q1, [%[acc], #16]\n\t"
+            "vstrw.32 q0, [%[acc], #32]\n\t"
+            "vstrw.32 q1, [%[acc], #48]"
+            : [a] "+r"(a), [w] "+r"(w), [r] "+r"(rest), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3)
+            : [acc] "r"(acc), [z] "r"(aot_f32_zeros), [q] "r"(quads)
+            : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+#endif
+    }
+}
 
 void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
                                   int32_t block, const float* bias, float* output, int32_t out_depth, float act_min,
@@ -20,7 +131,11 @@ void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t a
         for (o = 0; o < out_depth; o += block) {
             float acc[2 * AOT_F32_MAX_BLOCK];
             const int32_t count = out_depth - o < block ? out_depth - o : block;
-            aot_f32_tile(a0, a1, w, accum_depth, block, aot_f32_zeros, acc);
+            if (rows == 2) {
+                aot_f32_tile(a0, a1, w, accum_depth, block, aot_f32_zeros, acc);
+            } else {
+                aot_f32_row_tile(a0, w, accum_depth, block, acc);
+            }
             aot_f32_tile_store(acc, block, bias == NULL ? NULL : bias + o, count, rows, output + b * out_depth + o,
                                output + (b + rows - 1) * out_depth + o, act_min, act_max);
             w += accum_depth * block;

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "f32_out.h"
+
 /* The block width the core's loop is written for (the compiler lays the weights out for its target's width; a
  * build for another core, e.g. the host running a Cortex-M55 model's code, takes the C loop at any width). */
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
@@ -134,63 +136,71 @@ static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32
                            "s14", "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26",
                            "s27", "s28", "s29", "s30", "s31", "memory", "cc");
 #elif defined(AOT_F32_MVE)
-        /* q0, q1: row 0's 8 sums; q2, q3: row 1's; q4-q7: the weights of two taps; scalar taps in core registers. */
+        /* q0, q1: row 0's 8 sums; q2, q3: row 1's; q4-q7: the weights of two taps; scalar taps in core registers;
+         * a low-overhead loop (WLS/LE): 15 instructions per 32 multiply-adds. */
         int32_t pairs = n >> 1, rest = n & 1;
         uint32_t x0, x1, y0, y1;
-        __asm__ volatile("vldrw.32 q0, [%[init]]\n\t"
-                         "vldrw.32 q1, [%[init], #16]\n\t"
-                         "vldrw.32 q2, [%[init], #32]\n\t"
-                         "vldrw.32 q3, [%[init], #48]\n\t"
-                         "cmp %[p], #0\n\t"
-                         "beq 2f\n"
-                         "1:\n\t"
-                         "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
-                         "ldrd %[y0], %[y1], [%[a1]], #8\n\t"
-                         "vldrw.32 q4, [%[w]]\n\t"
-                         "vldrw.32 q5, [%[w], #16]\n\t"
-                         "vldrw.32 q6, [%[w], #32]\n\t"
-                         "vldrw.32 q7, [%[w], #48]\n\t"
-                         "add %[w], %[w], #64\n\t"
-                         "vfma.f32 q0, q4, %[x0]\n\t"
-                         "vfma.f32 q1, q5, %[x0]\n\t"
-                         "vfma.f32 q2, q4, %[y0]\n\t"
-                         "vfma.f32 q3, q5, %[y0]\n\t"
-                         "vfma.f32 q0, q6, %[x1]\n\t"
-                         "vfma.f32 q1, q7, %[x1]\n\t"
-                         "vfma.f32 q2, q6, %[y1]\n\t"
-                         "vfma.f32 q3, q7, %[y1]\n\t"
-                         "subs %[p], %[p], #1\n\t"
-                         "bne 1b\n"
-                         "2:\n\t"
-                         "cmp %[r], #0\n\t"
-                         "beq 3f\n\t"
-                         "ldr %[x0], [%[a0]]\n\t"
-                         "ldr %[y0], [%[a1]]\n\t"
-                         "vldrw.32 q4, [%[w]]\n\t"
-                         "vldrw.32 q5, [%[w], #16]\n\t"
-                         "vfma.f32 q0, q4, %[x0]\n\t"
-                         "vfma.f32 q1, q5, %[x0]\n\t"
-                         "vfma.f32 q2, q4, %[y0]\n\t"
-                         "vfma.f32 q3, q5, %[y0]\n"
-                         "3:\n\t"
-                         "vstrw.32 q0, [%[acc]]\n\t"
-                         "vstrw.32 q1, [%[acc], #16]\n\t"
-                         "vstrw.32 q2, [%[acc], #32]\n\t"
-                         "vstrw.32 q3, [%[acc], #48]"
-                         : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [p] "+r"(pairs), [x0] "=&r"(x0), [x1] "=&r"(x1),
-                           [y0] "=&r"(y0), [y1] "=&r"(y1)
-                         : [acc] "r"(acc), [init] "r"(init), [r] "r"(rest)
-                         : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+        __asm__ volatile(
+            "vldrw.32 q0, [%[init]]\n\t"
+            "vldrw.32 q1, [%[init], #16]\n\t"
+            "vldrw.32 q2, [%[init], #32]\n\t"
+            "vldrw.32 q3, [%[init], #48]\n\t"
+            "wls lr, %[p], 2f\n"
+            "1:\n\t"
+            "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
+            "ldrd %[y0], %[y1], [%[a1]], #8\n\t"
+            "vldrw.32 q4, [%[w]], #16\n\t"
+            "vldrw.32 q5, [%[w]], #16\n\t"
+            "vldrw.32 q6, [%[w]], #16\n\t"
+            "vldrw.32 q7, [%[w]], #16\n\t"
+            "vfma.f32 q0, q4, %[x0]\n\t"
+            "vfma.f32 q1, q5, %[x0]\n\t"
+            "vfma.f32 q2, q4, %[y0]\n\t"
+            "vfma.f32 q3, q5, %[y0]\n\t"
+            "vfma.f32 q0, q6, %[x1]\n\t"
+            "vfma.f32 q1, q7, %[x1]\n\t"
+            "vfma.f32 q2, q6, %[y1]\n\t"
+            "vfma.f32 q3, q7, %[y1]\n\t"
+            "le lr, 1b\n"
+            "2:\n\t"
+            "cmp %[r], #0\n\t"
+            "beq 3f\n\t"
+            "ldr %[x0], [%[a0]]\n\t"
+            "ldr %[y0], [%[a1]]\n\t"
+            "vldrw.32 q4, [%[w]]\n\t"
+            "vldrw.32 q5, [%[w], #16]\n\t"
+            "vfma.f32 q0, q4, %[x0]\n\t"
+            "vfma.f32 q1, q5, %[x0]\n\t"
+            "vfma.f32 q2, q4, %[y0]\n\t"
+            "vfma.f32 q3, q5, %[y0]\n"
+            "3:\n\t"
+            "vstrw.32 q0, [%[acc]]\n\t"
+            "vstrw.32 q1, [%[acc], #16]\n\t"
+            "vstrw.32 q2, [%[acc], #32]\n\t"
+            "vstrw.32 q3, [%[acc], #48]"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [x0] "=&r"(x0), [x1] "=&r"(x1), [y0] "=&r"(y0), [y1] "=&r"(y1)
+            : [acc] "r"(acc), [init] "r"(init), [r] "r"(rest), [p] "r"(pairs)
+            : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 #endif
     }
 }
 
 /* The tile's outputs: `count` <= block channels of each of `rows` (1 or 2) rows, plus the bias (after the sum, as
- * the reference kernels add it), clamped, to out0 and out1. */
+ * the reference kernels add it), clamped, to out0 and out1 (out1 == out0 for one row, whose sums are then in both
+ * rows of acc).  A whole block of the core's width takes the registers' form of f32_out.h. */
 static void aot_f32_tile_store(const float* acc, int32_t block, const float* bias, int32_t count, int32_t rows,
                                float* out0, float* out1, float act_min, float act_max)
 {
     int32_t r, j;
+#if AOT_F32_NATIVE_BLOCK > 0
+    if (count == block && block == AOT_F32_NATIVE_BLOCK) {
+        aot_f32_out4x2(acc, block, bias, out0, out1, act_min, act_max);
+        if (block == 8) {
+            aot_f32_out4x2(acc + 4, block, bias == NULL ? NULL : bias + 4, out0 + 4, out1 + 4, act_min, act_max);
+        }
+        return;
+    }
+#endif
     for (r = 0; r < rows; r++) {
         float* o = r == 0 ? out0 : out1;
         for (j = 0; j < count; j++) {
@@ -198,9 +208,7 @@ static void aot_f32_tile_store(const float* acc, int32_t block, const float* bia
             if (bias != NULL) {
                 v += bias[j];
             }
-            v = v < act_min ? act_min : v;
-            v = v > act_max ? act_max : v;
-            o[j] = v;
+            o[j] = aot_f32_clamp(v, act_min, act_max);
         }
     }
 }
