@@ -15,8 +15,12 @@
  * from (p2,p3), (p4,p5).  An odd output count per row computes one more (it reads border cells only and is
  * dropped), so every row is pairs.  Other strides take one output at a time.  The accumulators of as many
  * plane rows as fit AOT_DW_ACC_CELLS (at least one row) are computed first, then requantized: each loop keeps
- * its constants in registers, and small images (MobileNet's 3x3..12x12 with hundreds of channels) run one
- * accumulation and one requantization loop per channel instead of one per row.
+ * its constants in registers, and small images (KWS's 25x5, MobileNet's 3x3..12x12) run one accumulation and
+ * one requantization loop per channel instead of one per row.  On DSP cores the stride-1 accumulation (20
+ * instructions per output pair) and the full-range requantization (25 per four outputs) are asm, the same code
+ * at every optimization level.  (Fusing the requantization into the accumulation does not pay: with the six
+ * weight pairs, three row pointers, two taps and two accumulators in registers, its constants would be reloaded
+ * per output pair; two output rows per pass need 16+ registers too.)
  *
  * "Rows" and "columns" are the plane's: the compiler passes the image either as it is or transposed (its
  * row and column steps swapped, the 3x3 filter transposed to match) so that plane rows are the longer
@@ -132,14 +136,14 @@ static int32_t aot_dw_window(const int16_t* r0, int32_t wp, const uint32_t* w, i
 
 /* The job of aot_dw_rows_s1 (offsets fixed: the asm reads them). */
 struct aot_dw_acc_job {
-    const int16_t* r0;   /* 0: first cell of window row 0 */
-    int32_t wp_bytes;    /* 4: plane row pitch */
-    int32_t skip_bytes;  /* 8: from a row's end to the next row's start, per window row */
-    int32_t* acc;        /* 12 */
-    int32_t* acc_end;    /* 16 */
-    int32_t row_bytes;   /* 20: 4 * n */
-    int32_t bias;        /* 24 */
-    uint32_t w[6];       /* 28: a0, b0, a1, b1, a2, b2 */
+    const int16_t* r0;  /* 0: first cell of window row 0 */
+    int32_t wp_bytes;   /* 4: plane row pitch */
+    int32_t skip_bytes; /* 8: from a row's end to the next row's start, per window row */
+    int32_t* acc;       /* 12 */
+    int32_t* acc_end;   /* 16 */
+    int32_t row_bytes;  /* 20: 4 * n */
+    int32_t bias;       /* 24 */
+    uint32_t w[6];      /* 28: a0, b0, a1, b1, a2, b2 */
 };
 
 #if AOT_DW_ASM
