@@ -134,6 +134,7 @@ static int32_t aot_dw_window(const int16_t* r0, int32_t wp, const uint32_t* w, i
 #define AOT_DW_ASM 0
 #endif
 
+#if AOT_DW_ASM
 /* The job of aot_dw_rows_s1 (offsets fixed: the asm reads them). */
 struct aot_dw_acc_job {
     const int16_t* r0;  /* 0: first cell of window row 0 */
@@ -146,7 +147,6 @@ struct aot_dw_acc_job {
     uint32_t w[6];      /* 28: a0, b0, a1, b1, a2, b2 */
 };
 
-#if AOT_DW_ASM
 /* Per pair of outputs: three LDRD, twelve multiply-accumulates, one STRD; the bias and the row end are read from
  * the frame (fourteen registers hold the weights, the three row pointers, the accumulators and the taps). */
 AOT_DW_NAKED static void aot_dw_rows_s1_asm(struct aot_dw_acc_job* job AOT_DW_ARG)
@@ -292,6 +292,7 @@ AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_
     }
 }
 
+#if AOT_DW_ASM
 /* The job of the full-range requantization (offsets fixed: the asm reads them). */
 struct aot_dw_rq_job {
     const int32_t* acc; /* 0: row start, advanced per row */
@@ -307,7 +308,6 @@ struct aot_dw_rq_job {
     int32_t rows;       /* 40: at least 1, counted down */
 };
 
-#if AOT_DW_ASM
 /* Per four outputs: one LDM, four ADD-SMMLAR-ASR-SSAT, four STRB, two pointer steps and the loop test. */
 AOT_DW_NAKED static void aot_dw_requant_asm(struct aot_dw_rq_job* job AOT_DW_ARG)
 {
