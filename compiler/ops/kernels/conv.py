@@ -114,7 +114,7 @@ GEMM_DSP = Kernel(
 )
 
 # Accumulators the 3x3 DSP kernel keeps before a requantization pass (AOT_DW_ACC_CELLS in its source).
-DSP_ACC_CELLS = 64
+DSP_ACC_CELLS = 160
 
 
 def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) -> int:

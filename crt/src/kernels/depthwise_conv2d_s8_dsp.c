@@ -15,8 +15,12 @@
  * from (p2,p3), (p4,p5).  An odd output count per row computes one more (it reads border cells only and is
  * dropped), so every row is pairs.  Other strides take one output at a time.  The accumulators of as many
  * plane rows as fit AOT_DW_ACC_CELLS (at least one row) are computed first, then requantized: each loop keeps
- * its constants in registers, and small images (MobileNet's 3x3..12x12 with hundreds of channels) run one
- * accumulation and one requantization loop per channel instead of one per row.
+ * its constants in registers, and small images (KWS's 25x5, MobileNet's 3x3..12x12) run one accumulation and
+ * one requantization loop per channel instead of one per row.  On DSP cores the stride-1 accumulation (20
+ * instructions per output pair) and the full-range requantization (25 per four outputs) are asm, the same code
+ * at every optimization level.  (Fusing the requantization into the accumulation does not pay: with the six
+ * weight pairs, three row pointers, two taps and two accumulators in registers, its constants would be reloaded
+ * per output pair; two output rows per pass need 16+ registers too.)
  *
  * "Rows" and "columns" are the plane's: the compiler passes the image either as it is or transposed (its
  * row and column steps swapped, the 3x3 filter transposed to match) so that plane rows are the longer
@@ -48,7 +52,7 @@
 #endif
 
 /* Accumulators kept in scratch before a requantization pass (a row more if one row is longer). */
-#define AOT_DW_ACC_CELLS 64
+#define AOT_DW_ACC_CELLS 160
 
 #if defined(__ARM_FEATURE_DSP)
 AOT_HOT_INLINE int32_t aot_smlabt(uint32_t a, uint32_t b, int32_t acc)
@@ -115,11 +119,113 @@ static int32_t aot_dw_window(const int16_t* r0, int32_t wp, const uint32_t* w, i
     return acc;
 }
 
+/* The asm loops below (accumulation at stride 1, full-range requantization) need every register, which GCC's
+ * allocator does not give an asm statement at every optimization level; as naked functions they are the same
+ * code at -O0, -Os and -O2.  They read their arguments from a job record (the parameters are not C's). */
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__)
+#define AOT_DW_ASM 1
+#if defined(__clang__)
+#define AOT_DW_NAKED __attribute__((naked, noinline))
+#else
+#define AOT_DW_NAKED __attribute__((naked, noinline, noipa))
+#endif
+#define AOT_DW_ARG __attribute__((unused))
+#else
+#define AOT_DW_ASM 0
+#endif
+
+#if AOT_DW_ASM
+/* The job of aot_dw_rows_s1 (offsets fixed: the asm reads them). */
+struct aot_dw_acc_job {
+    const int16_t* r0;  /* 0: first cell of window row 0 */
+    int32_t wp_bytes;   /* 4: plane row pitch */
+    int32_t skip_bytes; /* 8: from a row's end to the next row's start, per window row */
+    int32_t* acc;       /* 12 */
+    int32_t* acc_end;   /* 16 */
+    int32_t row_bytes;  /* 20: 4 * n */
+    int32_t bias;       /* 24 */
+    uint32_t w[6];      /* 28: a0, b0, a1, b1, a2, b2 */
+};
+
+/* Per pair of outputs: three LDRD, twelve multiply-accumulates, one STRD; the bias and the row end are read from
+ * the frame (fourteen registers hold the weights, the three row pointers, the accumulators and the taps). */
+AOT_DW_NAKED static void aot_dw_rows_s1_asm(struct aot_dw_acc_job* job AOT_DW_ARG)
+{
+    __asm__ volatile("push {r4-r11, lr}\n\t"
+                     "sub sp, sp, #12\n\t"
+                     "str r0, [sp, #8]\n\t"
+                     "ldrd r4, r5, [r0, #28]\n\t"
+                     "ldrd r6, r7, [r0, #36]\n\t"
+                     "ldrd r8, r9, [r0, #44]\n\t"
+                     "ldr r10, [r0]\n\t"
+                     "ldr r1, [r0, #4]\n\t"
+                     "add r11, r10, r1\n\t"
+                     "add lr, r11, r1\n\t"
+                     "ldr r3, [r0, #12]\n\t"
+                     "ldr r12, [r0, #24]\n\t"
+                     "str r12, [sp, #4]\n\t"
+                     "ldr r2, [r0, #20]\n\t"
+                     "add r2, r3, r2\n\t"
+                     "str r2, [sp]\n\t"
+                     "1:\n\t"
+                     "ldr r12, [sp, #4]\n\t"
+                     "ldrd r0, r1, [r10], #4\n\t"
+                     "smlad r2, r0, r4, r12\n\t"
+                     "smlatb r12, r0, r4, r12\n\t"
+                     "smlabt r2, r1, r5, r2\n\t"
+                     "smlad r12, r1, r5, r12\n\t"
+                     "ldrd r0, r1, [r11], #4\n\t"
+                     "smlad r2, r0, r6, r2\n\t"
+                     "smlatb r12, r0, r6, r12\n\t"
+                     "smlabt r2, r1, r7, r2\n\t"
+                     "smlad r12, r1, r7, r12\n\t"
+                     "ldrd r0, r1, [lr], #4\n\t"
+                     "smlad r2, r0, r8, r2\n\t"
+                     "smlatb r12, r0, r8, r12\n\t"
+                     "smlabt r2, r1, r9, r2\n\t"
+                     "smlad r12, r1, r9, r12\n\t"
+                     "ldr r0, [sp]\n\t"
+                     "strd r2, r12, [r3], #8\n\t"
+                     "cmp r3, r0\n\t"
+                     "bne 1b\n\t"
+                     "ldr r0, [sp, #8]\n\t"
+                     "ldr r1, [r0, #8]\n\t"
+                     "add r10, r10, r1\n\t"
+                     "add r11, r11, r1\n\t"
+                     "add lr, lr, r1\n\t"
+                     "ldr r1, [r0, #16]\n\t"
+                     "cmp r3, r1\n\t"
+                     "beq 9f\n\t"
+                     "ldr r1, [r0, #20]\n\t"
+                     "add r1, r3, r1\n\t"
+                     "str r1, [sp]\n\t"
+                     "b 1b\n\t"
+                     "9:\n\t"
+                     "add sp, sp, #12\n\t"
+                     "pop {r4-r11, pc}\n\t");
+}
+#endif
+
 /* `rows` plane rows of n (even) outputs, stride 1, the first starting at r0 (word aligned), the next ones
  * `row_step` cells further each: pairs of outputs from aligned word pairs. */
 AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows, int32_t n,
                                            const uint32_t* w, int32_t bias, int32_t* acc)
 {
+#if AOT_DW_ASM
+    struct aot_dw_acc_job job;
+    int32_t i;
+    job.r0 = r0;
+    job.wp_bytes = 2 * wp;
+    job.skip_bytes = 2 * (row_step - n);
+    job.acc = acc;
+    job.acc_end = acc + rows * n;
+    job.row_bytes = 4 * n;
+    job.bias = bias;
+    for (i = 0; i < 6; i++) {
+        job.w[i] = w[i];
+    }
+    aot_dw_rows_s1_asm(&job);
+#else
     const uint32_t a0 = w[0], b0 = w[1], a1 = w[2], b1 = w[3], a2 = w[4], b2 = w[5];
     const int32_t skip = row_step - n;
     const int16_t* r1 = r0 + wp;
@@ -147,6 +253,7 @@ AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_
         r1 += skip;
         r2 += skip;
     }
+#endif
 }
 
 /* The same with stride 2 along rows: out0 from taps (p0,p1) (p2,p3), out1 from (p2,p3) (p4,p5). */
@@ -185,6 +292,91 @@ AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_
     }
 }
 
+#if AOT_DW_ASM
+/* The job of the full-range requantization (offsets fixed: the asm reads them). */
+struct aot_dw_rq_job {
+    const int32_t* acc; /* 0: row start, advanced per row */
+    int8_t* o;          /* 4: row start, advanced per row */
+    int32_t singles;    /* 8: cols % 4, done first */
+    int32_t quad_bytes; /* 12: 4 * (cols - cols % 4) */
+    int32_t n_bytes;    /* 16: accumulator row pitch */
+    int32_t row_step;   /* 20 */
+    int32_t step;       /* 24 */
+    int32_t m;          /* 28 */
+    int32_t add;        /* 32 */
+    int32_t rs;         /* 36 */
+    int32_t rows;       /* 40: at least 1, counted down */
+};
+
+/* Per four outputs: one LDM, four ADD-SMMLAR-ASR-SSAT, four STRB, two pointer steps and the loop test. */
+AOT_DW_NAKED static void aot_dw_requant_asm(struct aot_dw_rq_job* job AOT_DW_ARG)
+{
+    __asm__ volatile("push {r4-r11, lr}\n\t"
+                     "ldrd r2, r3, [r0, #28]\n\t"
+                     "ldr r4, [r0, #36]\n\t"
+                     "ldr r5, [r0, #24]\n\t"
+                     "1:\n\t"
+                     "ldr r1, [r0]\n\t"
+                     "ldr r6, [r0, #4]\n\t"
+                     "ldr r12, [r0, #16]\n\t"
+                     "add r12, r1, r12\n\t"
+                     "str r12, [r0]\n\t"
+                     "ldr r12, [r0, #20]\n\t"
+                     "add r12, r6, r12\n\t"
+                     "str r12, [r0, #4]\n\t"
+                     "ldr r12, [r0, #8]\n\t"
+                     "cmp r12, #0\n\t"
+                     "beq 3f\n\t"
+                     "2:\n\t"
+                     "ldr r8, [r1], #4\n\t"
+                     "add lr, r3, r8, asr #31\n\t"
+                     "smmlar r8, r8, r2, lr\n\t"
+                     "asr r8, r8, r4\n\t"
+                     "ssat r8, #8, r8\n\t"
+                     "strb r8, [r6]\n\t"
+                     "add r6, r6, r5\n\t"
+                     "subs r12, r12, #1\n\t"
+                     "bne 2b\n\t"
+                     "3:\n\t"
+                     "ldr r7, [r0, #12]\n\t"
+                     "add r7, r1, r7\n\t"
+                     "cmp r1, r7\n\t"
+                     "beq 5f\n\t"
+                     "4:\n\t"
+                     "ldm r1!, {r8-r11}\n\t"
+                     "add r12, r3, r8, asr #31\n\t"
+                     "smmlar r8, r8, r2, r12\n\t"
+                     "add lr, r3, r9, asr #31\n\t"
+                     "smmlar r9, r9, r2, lr\n\t"
+                     "add r12, r3, r10, asr #31\n\t"
+                     "smmlar r10, r10, r2, r12\n\t"
+                     "add lr, r3, r11, asr #31\n\t"
+                     "smmlar r11, r11, r2, lr\n\t"
+                     "asr r8, r8, r4\n\t"
+                     "asr r9, r9, r4\n\t"
+                     "asr r10, r10, r4\n\t"
+                     "asr r11, r11, r4\n\t"
+                     "ssat r8, #8, r8\n\t"
+                     "ssat r9, #8, r9\n\t"
+                     "ssat r10, #8, r10\n\t"
+                     "ssat r11, #8, r11\n\t"
+                     "strb r8, [r6]\n\t"
+                     "strb r9, [r6, r5]\n\t"
+                     "add r6, r6, r5, lsl #1\n\t"
+                     "strb r10, [r6]\n\t"
+                     "strb r11, [r6, r5]\n\t"
+                     "add r6, r6, r5, lsl #1\n\t"
+                     "cmp r1, r7\n\t"
+                     "bne 4b\n\t"
+                     "5:\n\t"
+                     "ldr r12, [r0, #40]\n\t"
+                     "subs r12, r12, #1\n\t"
+                     "str r12, [r0, #40]\n\t"
+                     "bne 1b\n\t"
+                     "pop {r4-r11, pc}\n\t");
+}
+#endif
+
 /* Requantizes `rows` rows of accumulators (n of them per row, the first `cols` of each used) into the
  * output (outputs `step` bytes apart, rows `row_step` bytes apart). */
 AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int32_t n, int32_t cols, int8_t* o,
@@ -196,6 +388,24 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
     const int32_t a_skip = n - cols;
     const int32_t* const end = acc + rows * n;
     if (act_min <= -128 && act_max >= 127) {
+#if AOT_DW_ASM
+        struct aot_dw_rq_job job;
+        job.acc = acc;
+        job.o = o;
+        job.singles = cols & 3;
+        job.quad_bytes = 4 * (cols & ~3);
+        job.n_bytes = 4 * n;
+        job.row_step = row_step;
+        job.step = step;
+        job.m = m;
+        job.add = add;
+        job.rs = rs;
+        job.rows = rows;
+        aot_dw_requant_asm(&job);
+        (void)end;
+        (void)o_skip;
+        (void)a_skip;
+#else
         const int32_t step2 = 2 * step;
         while (acc != end) {
             const int32_t* const row_end = acc + cols;
@@ -220,6 +430,7 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
             acc += a_skip;
             o += o_skip;
         }
+#endif
     } else {
         while (acc != end) {
             const int32_t* const row_end = acc + cols;
