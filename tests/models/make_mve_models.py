@@ -26,7 +26,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   channels (K = 45: two passes and a tail; windows gathered, those leaving the image with their outside taps
   predicated off), 3x3 VALID dilation 2 on 7 channels (K = 63 > 48: im2col rows), 5x5 SAME on one channel with
   ReLU6 (K = 25: both rows held in registers; two taps of padding), and the K = 45 layer again with the extreme
-  scales (left shifts: the predicated tail of the one-block loop over the same weight layout).
+  scales (left shifts: the predicated tail of the one-block loop over the same weight layout); 1x1 layers on 2
+  batches of 32 channels to 40 (a block call of 8, then one of 2), stride 1 and stride 2.
 - mve_gemv_int8.tflite: the single-row paths (gemv_model);
 - mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 and strip forms (8 to 256
   channels, stride 1 and 2, SAME and VALID, odd widths and heights, near-dead channels and left shifts; dw3_model).
@@ -164,6 +165,11 @@ def tail_model():
     b.output(_layer(b, rng, "k63", CONV, y, [1, 5, 4, 12], (3, 3), 12, (0.1, -6), act=1, valid=True, dilation=(2, 2)))
     z = b.input("z", [1, 7, 9, 1], "int8", 0.05, 100)
     b.output(_layer(b, rng, "k25", CONV, z, [1, 7, 9, 4], (5, 5), 4, (0.03, -128), act=3))
+    # 1x1 layers on 2 batches to 40 channels (the block loop of one run per pixel: a call of 8 blocks, then one of
+    # 2): stride 1 (rows at input + p * in_c, a pixel pair across the batches) and stride 2 (rows found per pixel).
+    w = b.input("w", [2, 3, 5, 32], "int8", 0.05, -5)
+    b.output(_layer(b, rng, "pw40", CONV, w, [2, 3, 5, 40], (1, 1), 40, (0.1, 2)))
+    b.output(_layer(b, rng, "pw40_s2", CONV, w, [2, 2, 3, 40], (1, 1), 40, (0.1, -1), stride=(2, 2), act=1))
     return b
 
 

@@ -235,6 +235,8 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int32_t pixels = batches * g->out_h * g->out_w;
     const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
+    /* A pointwise layer (1x1, stride 1, the image's size): pixel p's row is the p-th of the input, no division. */
+    const int flat = direct && g->stride_h == 1 && g->stride_w == 1 && g->out_h == g->in_h && g->out_w == g->in_w;
     /* Row bytes in scratch; kp > k: rows zero-padded for the block loop's unpredicated tail. */
     const int32_t kp = tail ? aot_mve_row_bytes(k, out_c) : k;
     int32_t p;
@@ -263,6 +265,10 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
 #endif
         const int8_t* x0 = NULL;
         const int8_t* x1 = NULL;
+        if (flat) {
+            x0 = g->input + p * g->in_c;
+            x1 = x0 + g->in_c;
+        }
 #if defined(__ARM_FEATURE_MVE)
         if (gather) {
             x0 = aot_mve_gather_row(g, p, offs, k, kp, scratch);

@@ -310,19 +310,25 @@ struct aot_mve_blocks_args {
     "vldrb.8 q3, [%[w]]\n\t"                                                                                           \
     "add %[w], %[w], %[t]\n\t"
 
+/* Before the first block of aot_mve_dot_blocks(_tail): a.blocks turned into the end of the sums (a.sums + 8 *
+ * a.blocks words), so that a block ends on a compare, not a count kept in memory. */
+#define AOT_MVE_SUMS_END                                                                                               \
+    "ldr %[n], [%[a], #16]\n\t"                                                                                        \
+    "ldr %[x0], [%[a], #12]\n\t"                                                                                       \
+    "add.w %[x0], %[n], %[x0], lsl #5\n\t"                                                                             \
+    "str %[x0], [%[a], #12]\n\t"
+
 /* The end of a block of aot_mve_dot_blocks(_tail): its eight sums stored at a.sums (which moves on), then the next
- * block from label 2 while a.blocks, counted down, is not zero. */
+ * block from label 2 until a.sums reaches the end (AOT_MVE_SUMS_END). */
 #define AOT_MVE_NEXT_BLOCK                                                                                             \
     "ldr %[n], [%[a], #16]\n\t"                                                                                        \
-    "strd %[a0], %[a1], [%[n]]\n\t"                                                                                    \
-    "strd %[a2], %[a3], [%[n], #8]\n\t"                                                                                \
-    "strd %[b0], %[b1], [%[n], #16]\n\t"                                                                               \
-    "strd %[b2], %[b3], [%[n], #24]\n\t"                                                                               \
-    "adds %[n], %[n], #32\n\t"                                                                                         \
+    "strd %[a0], %[a1], [%[n]], #8\n\t"                                                                                \
+    "strd %[a2], %[a3], [%[n]], #8\n\t"                                                                                \
+    "strd %[b0], %[b1], [%[n]], #8\n\t"                                                                                \
+    "strd %[b2], %[b3], [%[n]], #8\n\t"                                                                                \
     "str %[n], [%[a], #16]\n\t"                                                                                        \
-    "ldr %[n], [%[a], #12]\n\t"                                                                                        \
-    "subs %[n], %[n], #1\n\t"                                                                                          \
-    "str %[n], [%[a], #12]\n\t"                                                                                        \
+    "ldr %[x0], [%[a], #12]\n\t"                                                                                       \
+    "cmp %[n], %[x0]\n\t"                                                                                              \
     "bne 2b"
 
 /* Two pixels against a.blocks blocks of 4 channels (no K tail), in one loop.  A pixel's K taps are a.runs runs of
@@ -337,26 +343,62 @@ static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
     const int8_t* x1;
     int32_t n, r;
     __asm__ volatile(
+        AOT_MVE_SUMS_END "2:\n\t"
+                         "ldr %[x0], [%[a]]\n\t"
+                         "ldr %[x1], [%[a], #4]\n\t"
+                         "ldr %[r], [%[a], #24]\n\t"
+                         "ldr %[n], [%[a], #8]\n\t" AOT_MVE_PASS_SET "subs %[n], %[n], #1\n\t"
+                         "beq 4f\n\t"
+                         "1:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
+                         "bne 1b\n\t"
+                         "4:\n\t"
+                         "subs %[r], %[r], #1\n\t"
+                         "beq 3f\n\t"
+                         "ldr %[n], [%[a], #20]\n\t"
+                         "add %[x0], %[x0], %[n]\n\t"
+                         "add %[x1], %[x1], %[n]\n\t"
+                         "ldr %[n], [%[a], #8]\n\t"
+                         "5:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
+                         "bne 5b\n\t"
+                         "b 4b\n\t"
+                         "3:\n\t" AOT_MVE_NEXT_BLOCK
+        : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [r] "=&r"(r), [w] "+r"(w)
+        : [a] "r"(a)
+        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
+}
+
+/* aot_mve_dot_blocks for one run per pixel (a plain row: a 1x1 convolution's input, an im2col row), where the
+ * run counter's register holds the sums' pointer and a.blocks is turned into the end of the sums: per block 12
+ * instructions besides the passes and their loop, where aot_mve_dot_blocks takes 20 (KWS's pointwise layers: 16
+ * blocks a pixel pair). */
+static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* w)
+{
+    AOT_MVE_PINNED_ACCS();
+    const int8_t* x0;
+    const int8_t* x1;
+    int32_t n;
+    int32_t* s;
+    __asm__ volatile(
+        "ldr %[s], [%[a], #16]\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "add.w %[n], %[s], %[n], lsl #5\n\t"
+        "str %[n], [%[a], #12]\n\t"
         "2:\n\t"
         "ldr %[x0], [%[a]]\n\t"
         "ldr %[x1], [%[a], #4]\n\t"
-        "ldr %[r], [%[a], #24]\n\t"
         "ldr %[n], [%[a], #8]\n\t" AOT_MVE_PASS_SET "subs %[n], %[n], #1\n\t"
         "beq 4f\n\t"
         "1:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
         "bne 1b\n\t"
         "4:\n\t"
-        "subs %[r], %[r], #1\n\t"
-        "beq 3f\n\t"
-        "ldr %[n], [%[a], #20]\n\t"
-        "add %[x0], %[x0], %[n]\n\t"
-        "add %[x1], %[x1], %[n]\n\t"
-        "ldr %[n], [%[a], #8]\n\t"
-        "5:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
-        "bne 5b\n\t"
-        "b 4b\n\t"
-        "3:\n\t" AOT_MVE_NEXT_BLOCK
-        : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [r] "=&r"(r), [w] "+r"(w)
+        "strd %[a0], %[a1], [%[s]], #8\n\t"
+        "strd %[a2], %[a3], [%[s]], #8\n\t"
+        "strd %[b0], %[b1], [%[s]], #8\n\t"
+        "strd %[b2], %[b3], [%[s]], #8\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "cmp %[s], %[n]\n\t"
+        "bne 2b"
+        : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
@@ -377,8 +419,7 @@ static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t*
     const int8_t* x1;
     int32_t n, t;
     __asm__ volatile(
-        "ldr %[t], [%[a], #28]\n\t"
-        "2:\n\t"
+        "ldr %[t], [%[a], #28]\n\t" AOT_MVE_SUMS_END "2:\n\t"
         "ldr %[x0], [%[a]]\n\t"
         "ldr %[x1], [%[a], #4]\n\t"
         "ldr %[n], [%[a], #8]\n\t"
@@ -708,6 +749,8 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
             } else {
                 aot_mve_dot_blocks_tail(&a, w);
             }
+        } else if (runs == 1) {
+            aot_mve_dot_blocks_row(&a, w);
         } else {
             aot_mve_dot_blocks(&a, w);
         }
