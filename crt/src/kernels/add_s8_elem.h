@@ -97,12 +97,12 @@ AOT_HOT_INLINE int32_t aot_add_s8_fast1(int32_t a, int32_t b, const struct aot_a
  * which GCC's code, spilling at both -O2 and -Os, did not do. */
 #define AOT_ADD_RESCALE_A(v)                                                                                           \
     "add %[t0], %[t2], " v ", asr #31\n\t"                                                                             \
-    "smmlar " v ", " v ", %[t1], %[t0]\n\t"                                                                           \
+    "smmlar " v ", " v ", %[t1], %[t0]\n\t"                                                                            \
     "asr " v ", " v ", %[t3]\n\t"
 #define AOT_ADD_REQUANT_OUT(v)                                                                                         \
     "add %[t0], %[t2], " v ", asr #31\n\t"                                                                             \
     "lsl " v ", " v ", #1\n\t"                                                                                         \
-    "smmlar " v ", " v ", %[t1], %[t0]\n\t"                                                                           \
+    "smmlar " v ", " v ", %[t1], %[t0]\n\t"                                                                            \
     "asr " v ", " v ", %[t3]\n\t"
 #define AOT_ADD_CLAMP(v)                                                                                               \
     "cmp " v ", %[t0]\n\t"                                                                                             \
@@ -116,26 +116,26 @@ AOT_HOT_INLINE void aot_add_s8_fast3(int32_t* a0, int32_t* a1, int32_t* a2, int3
 {
     int32_t x0 = *a0, x1 = *a1, x2 = *a2;
     int32_t t0, t1, t2, t3;
-    __asm__("ldrd %[t0], %[t1], [%[f]]\n\t"
-            "ldrd %[t2], %[t3], [%[f], #8]\n\t"
-            "add %[x0], %[t0], %[x0], lsl #21\n\t"
-            "add %[x1], %[t0], %[x1], lsl #21\n\t"
-            "add %[x2], %[t0], %[x2], lsl #21\n\t" AOT_ADD_RESCALE_A("%[x0]") AOT_ADD_RESCALE_A("%[x1]")
-                AOT_ADD_RESCALE_A("%[x2]") "ldr %[t0], [%[f], #16]\n\t"
-            "add %[x0], %[x0], %[b0], lsl #19\n\t"
-            "add %[x1], %[x1], %[b1], lsl #19\n\t"
-            "add %[x2], %[x2], %[b2], lsl #19\n\t"
-            "add %[x0], %[x0], %[t0]\n\t"
-            "add %[x1], %[x1], %[t0]\n\t"
-            "add %[x2], %[x2], %[t0]\n\t"
-            "ldrd %[t1], %[t2], [%[f], #20]\n\t"
-            "ldr %[t3], [%[f], #28]\n\t" AOT_ADD_REQUANT_OUT("%[x0]") AOT_ADD_REQUANT_OUT("%[x1]")
-                AOT_ADD_REQUANT_OUT("%[x2]") "ldrd %[t0], %[t1], [%[f], #32]\n\t" AOT_ADD_CLAMP("%[x0]")
-                    AOT_ADD_CLAMP("%[x1]") AOT_ADD_CLAMP("%[x2]")
-            : [x0] "+&r"(x0), [x1] "+&r"(x1), [x2] "+&r"(x2), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
-              [t3] "=&r"(t3)
-            : [b0] "r"(b0), [b1] "r"(b1), [b2] "r"(b2), [f] "r"(f), "m"(*f)
-            : "cc");
+    __asm__(
+        "ldrd %[t0], %[t1], [%[f]]\n\t"
+        "ldrd %[t2], %[t3], [%[f], #8]\n\t"
+        "add %[x0], %[t0], %[x0], lsl #21\n\t"
+        "add %[x1], %[t0], %[x1], lsl #21\n\t"
+        "add %[x2], %[t0], %[x2], lsl #21\n\t" AOT_ADD_RESCALE_A("%[x0]") AOT_ADD_RESCALE_A("%[x1]") AOT_ADD_RESCALE_A(
+            "%[x2]") "ldr %[t0], [%[f], #16]\n\t"
+                     "add %[x0], %[x0], %[b0], lsl #19\n\t"
+                     "add %[x1], %[x1], %[b1], lsl #19\n\t"
+                     "add %[x2], %[x2], %[b2], lsl #19\n\t"
+                     "add %[x0], %[x0], %[t0]\n\t"
+                     "add %[x1], %[x1], %[t0]\n\t"
+                     "add %[x2], %[x2], %[t0]\n\t"
+                     "ldrd %[t1], %[t2], [%[f], #20]\n\t"
+                     "ldr %[t3], [%[f], #28]\n\t" AOT_ADD_REQUANT_OUT("%[x0]") AOT_ADD_REQUANT_OUT("%[x1]")
+                         AOT_ADD_REQUANT_OUT("%[x2]") "ldrd %[t0], %[t1], [%[f], #32]\n\t" AOT_ADD_CLAMP("%[x0]")
+                             AOT_ADD_CLAMP("%[x1]") AOT_ADD_CLAMP("%[x2]")
+        : [x0] "+&r"(x0), [x1] "+&r"(x1), [x2] "+&r"(x2), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+        : [b0] "r"(b0), [b1] "r"(b1), [b2] "r"(b2), [f] "r"(f), "m"(*f)
+        : "cc");
     *a0 = x0;
     *a1 = x1;
     *a2 = x2;
