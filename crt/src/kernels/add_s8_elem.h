@@ -52,7 +52,7 @@ struct aot_add_s8_fast {
     int32_t b_offset;                             /* the halved input's -offset << 19 */
     int32_t out_multiplier, out_add, out_shift, act_min, act_max;
     int32_t usable, a_is_in2;
-    struct aot_add_s8_params p; /* the original parameters, for the fallback */
+    const struct aot_add_s8_params* p; /* the original parameters, for the fallback */
 };
 
 /* The halved-input test: m = 2^31 - 1, right shift 1, add 1 (add_s8_fast.py's _input_step). */
@@ -66,7 +66,7 @@ static inline void aot_add_s8_fast_init(struct aot_add_s8_fast* f, const struct 
 {
     const int half2 = aot_add_s8_is_half(p->in2_multiplier, p->in2_add, p->in2_shift);
     const int half1 = aot_add_s8_is_half(p->in1_multiplier, p->in1_add, p->in1_shift);
-    f->p = *p;
+    f->p = p;
     f->usable = half1 || half2;
     f->a_is_in2 = !half2;
     f->a_bias = half2 ? p->in1_bias : p->in2_bias;

@@ -369,6 +369,16 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
 }
 #endif
 
+/* The fused ADD of three elements when neither input has the multiplier 1/2 (parameters the compiler does not
+ * produce for int8 scales, see add_s8_elem.h): out of line, it only has to be right. */
+AOT_NOINLINE void aot_conv_add3_generic(int32_t* v0, int32_t* v1, int32_t* v2, int32_t r0, int32_t r1, int32_t r2,
+                                        const struct aot_add_s8_params* add)
+{
+    *v0 = aot_add_s8_elem(*v0, r0, add, 0);
+    *v1 = aot_add_s8_elem(*v1, r1, add, 0);
+    *v2 = aot_add_s8_elem(*v2, r2, add, 0);
+}
+
 /* Requantizes the accumulators acc0, acc1, acc2 of one channel c (multiplier m, add constant d) for the
  * tile's pixels and stores them; `full`, `fused` and `exact` are constants at each call site: with `full` the
  * activation range is all of int8 (one saturation clamps), with `fused` each value then goes through the residual
@@ -405,9 +415,7 @@ AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, in
                 aot_add_s8_fast3(&v0, &v1, &v2, r0, r1, r2, add);
             }
         } else {
-            v0 = aot_add_s8_elem(v0, r0, &add->p, 0);
-            v1 = aot_add_s8_elem(v1, r1, &add->p, 0);
-            v2 = aot_add_s8_elem(v2, r2, &add->p, 0);
+            aot_conv_add3_generic(&v0, &v1, &v2, r0, r1, r2, add->p);
         }
     }
     tile->out[0][c] = (int8_t)v0;
