@@ -369,6 +369,16 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
 }
 #endif
 
+/* The fused ADD of three elements when neither input has the multiplier 1/2 (parameters the compiler does not
+ * produce for int8 scales, see add_s8_elem.h): out of line, it only has to be right. */
+AOT_NOINLINE void aot_conv_add3_generic(int32_t* v0, int32_t* v1, int32_t* v2, int32_t r0, int32_t r1, int32_t r2,
+                                        const struct aot_add_s8_params* add)
+{
+    *v0 = aot_add_s8_elem(*v0, r0, add, 0);
+    *v1 = aot_add_s8_elem(*v1, r1, add, 0);
+    *v2 = aot_add_s8_elem(*v2, r2, add, 0);
+}
+
 /* Requantizes the accumulators acc0, acc1, acc2 of one channel c (multiplier m, add constant d) for the
  * tile's pixels and stores them; `full`, `fused` and `exact` are constants at each call site: with `full` the
  * activation range is all of int8 (one saturation clamps), with `fused` each value then goes through the residual
@@ -377,7 +387,7 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
  * its output element. */
 AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, int32_t m, int32_t d,
                                     const struct aot_conv_tile* tile, const struct aot_dsp_rq* rq, int full, int fused,
-                                    int exact, const struct aot_add_s8_params* add, int32_t c)
+                                    int exact, const struct aot_add_s8_fast* add, int32_t c)
 {
     const int32_t rs = exact ? 0 : aot_dsp_shift(d);
     int32_t v0 = exact ? aot_dsp_requant_exact(acc0, m, d) : aot_dsp_requant(acc0, m, d, rs);
@@ -393,10 +403,20 @@ AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, in
         v2 = aot_dsp_clamp(v2, rq->act_min, rq->act_max);
     }
     if (fused) {
-        const int32_t r0 = tile->res[0][c], r1 = tile->res[1][c], r2 = tile->res[2][c];
-        v0 = aot_add_s8_elem(v0, r0, add, 0);
-        v1 = aot_add_s8_elem(v1, r1, add, 0);
-        v2 = aot_add_s8_elem(v2, r2, add, 0);
+        int32_t r0 = tile->res[0][c], r1 = tile->res[1][c], r2 = tile->res[2][c];
+        if (add->usable) {
+            /* The input rescaled in full is the first operand of aot_add_s8_fast3. */
+            if (add->a_is_in2) {
+                aot_add_s8_fast3(&r0, &r1, &r2, v0, v1, v2, add);
+                v0 = r0;
+                v1 = r1;
+                v2 = r2;
+            } else {
+                aot_add_s8_fast3(&v0, &v1, &v2, r0, r1, r2, add);
+            }
+        } else {
+            aot_conv_add3_generic(&v0, &v1, &v2, r0, r1, r2, add->p);
+        }
     }
     tile->out[0][c] = (int8_t)v0;
     tile->out[1][c] = (int8_t)v1;
@@ -437,7 +457,7 @@ AOT_HOT_INLINE void aot_conv_preset(int32_t* a, const int32_t* bias, const struc
 AOT_ALWAYS_INLINE void aot_conv_gemm3(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
                                       const int8_t* wtail, const int32_t* bias, int32_t out_c,
                                       const struct aot_dsp_rq* rq, const struct aot_conv_tile* tile,
-                                      const struct aot_add_s8_params* add, int full, int fused, int exact, int32_t kq)
+                                      const struct aot_add_s8_fast* add, int full, int fused, int exact, int32_t kq)
 {
     const uint32_t* const xend = pairs + AOT_CONV_QW * quads;
     const uint32_t* wp = filter;
@@ -479,7 +499,7 @@ AOT_ALWAYS_INLINE void aot_conv_gemm3(const uint32_t* pairs, int32_t quads, int3
 /* The GEMM of one tile (the instances below). */
 typedef void (*aot_conv_gemm_fn)(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter,
                                  const int8_t* wtail, const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,
-                                 const struct aot_conv_tile* tile, const struct aot_add_s8_params* add);
+                                 const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add);
 
 /* The instances: whether the activation range is all of int8, the fused ADD, the full requantization and, for layers
  * with a few quads (K = 8, 16 or 24: MobileNet's expansion layers; K = 9 or 27: 3x3 first layers on one or three input
@@ -488,7 +508,7 @@ typedef void (*aot_conv_gemm_fn)(const uint32_t* pairs, int32_t quads, int32_t t
 #define AOT_CONV_GEMM(name, full, fused, exact, kq, ktail)                                                             \
     static void name(const uint32_t* pairs, int32_t quads, int32_t tail, const uint32_t* filter, const int8_t* wtail,  \
                      const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,                                  \
-                     const struct aot_conv_tile* tile, const struct aot_add_s8_params* add)                            \
+                     const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add)                              \
     {                                                                                                                  \
         aot_conv_gemm3(pairs, (kq) > 0 ? (kq) : quads, (kq) > 0 ? (ktail) : tail, filter, wtail, bias, out_c, rq,      \
                        tile, add, (full), (fused), (exact), (kq));                                                     \
@@ -529,8 +549,8 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batche
     const int8_t* const wtail = (const int8_t*)filter + 4 * quads * out_c;
     struct aot_conv_geom g;
     struct aot_dsp_rq rq;
-    struct aot_add_s8_params add;
-    const struct aot_add_s8_params* addp = (const struct aot_add_s8_params*)0;
+    struct aot_add_s8_fast add;
+    const struct aot_add_s8_fast* addp = (const struct aot_add_s8_fast*)0;
     struct aot_conv_tile tile;
     const int pointwise = filter_h == 1 && filter_w == 1 && stride_h == 1 && stride_w == 1 && pad_top == 0 &&
                           pad_left == 0 && in_c % 4 == 0 && in_h == out_h && in_w == out_w;
@@ -557,7 +577,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batche
     rq.act_max = act_max;
     rq.full = act_min <= -128 && act_max >= 127;
     if (fused) {
-        add = *residual_add; /* a local copy: the int8 stores cannot alias it */
+        aot_add_s8_fast_init(&add, residual_add); /* a local copy: the int8 stores cannot alias it */
         addp = &add;
     }
 
