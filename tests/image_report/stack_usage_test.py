@@ -34,6 +34,19 @@ def _su_name(symbol: str) -> str:
     return re.sub(r"\.\d+$", "", symbol)
 
 
+def _naked_functions(crt) -> set:
+    """Names of the CRT's naked functions (asm bodies: GCC's -fstack-usage says 0 for them, as it cannot see into
+    the asm; the disassembly replay measures what they push, which is what the static bound must use)."""
+    names = set()
+    for src in glob.glob(os.path.join(crt, "src", "**", "*.c"), recursive=True):
+        with open(src) as f:
+            text = f.read()
+        macros = re.findall(r"#\s*define\s+(\w+)\s+__attribute__\(\(naked\b", text)
+        for attr in macros + [r"__attribute__\(\(naked[^)]*\)\)"]:
+            names |= set(re.findall(r"^\s*" + attr + r"\s+(?:static\s+)?\w+\s+(\w+)\s*\(", text, flags=re.M))
+    return names
+
+
 def _crt_dir():
     for base in (os.environ.get("TEST_SRCDIR", ""), os.path.join(os.path.dirname(__file__), "..", "..")):
         for cand in (os.path.join(base, "aot_rules", "crt"), os.path.join(base, "crt")):
@@ -95,9 +108,10 @@ class StackUsageTest(unittest.TestCase):
         )
         su = {}
         for path in glob.glob(os.path.join(tmp, "*.su")):
-            for line in open(path):
-                loc, size, kind = line.rstrip("\n").split("\t")
-                su[_su_name(loc.rsplit(":", 1)[1])] = (int(size), kind)
+            with open(path) as f:
+                for line in f:
+                    loc, size, kind = line.rstrip("\n").split("\t")
+                    su[_su_name(loc.rsplit(":", 1)[1])] = (int(size), kind)
         return elf, su
 
     def test_frames_match_fstack_usage(self):
@@ -108,9 +122,12 @@ class StackUsageTest(unittest.TestCase):
                 by_su_name = {}
                 for symbol, frame in frames.items():
                     by_su_name.setdefault(_su_name(symbol), []).append(frame)
+                naked = _naked_functions(_crt_dir())
                 for name, (size, kind) in su.items():
                     self.assertEqual(kind, "static", name)
                     self.assertIn(name, by_su_name)
+                    if name in naked:
+                        continue
                     # Numbered clones of one function share a name here; one of them has the .su line's frame.
                     self.assertIn(size, [f.depth for f in by_su_name[name]], f"{core}: frame of {name}")
 
