@@ -53,8 +53,24 @@ static inline void aot_f32_out4x2_c(const float* acc, int32_t rs, const float* b
     }
 }
 
-/* The same, the two rows rs floats apart in acc (4 on the FPU, whose tile is 4 wide). out0 may be out1 when both
- * rows hold the same sums. */
+/* The two pixels' 4 sums each into s0-s7 and, with a bias (%[b] not NULL), the bias added to both (s8-s11), ending
+ * at the label 1: the head the FPv5 and FPv4 asm forms below share.  Operands: %[acc], %[b] (a low register). */
+#define AOT_F32_OUT_LOAD_BIAS_ASM                                                                                      \
+    "vldm %[acc], {s0-s7}\n\t"                                                                                         \
+    "cbz %[b], 1f\n\t"                                                                                                 \
+    "vldm %[b], {s8-s11}\n\t"                                                                                          \
+    "vadd.f32 s0, s0, s8\n\t"                                                                                          \
+    "vadd.f32 s1, s1, s9\n\t"                                                                                          \
+    "vadd.f32 s2, s2, s10\n\t"                                                                                         \
+    "vadd.f32 s3, s3, s11\n\t"                                                                                         \
+    "vadd.f32 s4, s4, s8\n\t"                                                                                          \
+    "vadd.f32 s5, s5, s9\n\t"                                                                                          \
+    "vadd.f32 s6, s6, s10\n\t"                                                                                         \
+    "vadd.f32 s7, s7, s11\n"                                                                                           \
+    "1:\n\t"
+
+/* As aot_f32_out4x2_c, the two rows rs floats apart in acc (4 on the FPU, whose tile is 4 wide). out0 may be out1 when
+ * both rows hold the same sums. */
 static inline void aot_f32_out4x2(const float* acc, int32_t rs, const float* bias, float* out0, float* out1, float lo,
                                   float hi)
 {
@@ -72,36 +88,24 @@ static inline void aot_f32_out4x2(const float* acc, int32_t rs, const float* bia
         aot_f32_out4x2_c(acc, rs, bias, out0, out1, lo, hi);
         return;
     }
-    __asm__ volatile("vldm %[acc], {s0-s7}\n\t"
-                     "cbz %[b], 1f\n\t"
-                     "vldm %[b], {s8-s11}\n\t"
-                     "vadd.f32 s0, s0, s8\n\t"
-                     "vadd.f32 s1, s1, s9\n\t"
-                     "vadd.f32 s2, s2, s10\n\t"
-                     "vadd.f32 s3, s3, s11\n\t"
-                     "vadd.f32 s4, s4, s8\n\t"
-                     "vadd.f32 s5, s5, s9\n\t"
-                     "vadd.f32 s6, s6, s10\n\t"
-                     "vadd.f32 s7, s7, s11\n"
-                     "1:\n\t"
-                     "vmaxnm.f32 s0, s0, %[lo]\n\t"
-                     "vmaxnm.f32 s1, s1, %[lo]\n\t"
-                     "vmaxnm.f32 s2, s2, %[lo]\n\t"
-                     "vmaxnm.f32 s3, s3, %[lo]\n\t"
-                     "vmaxnm.f32 s4, s4, %[lo]\n\t"
-                     "vmaxnm.f32 s5, s5, %[lo]\n\t"
-                     "vmaxnm.f32 s6, s6, %[lo]\n\t"
-                     "vmaxnm.f32 s7, s7, %[lo]\n\t"
-                     "vminnm.f32 s0, s0, %[hi]\n\t"
-                     "vminnm.f32 s1, s1, %[hi]\n\t"
-                     "vminnm.f32 s2, s2, %[hi]\n\t"
-                     "vminnm.f32 s3, s3, %[hi]\n\t"
-                     "vminnm.f32 s4, s4, %[hi]\n\t"
-                     "vminnm.f32 s5, s5, %[hi]\n\t"
-                     "vminnm.f32 s6, s6, %[hi]\n\t"
-                     "vminnm.f32 s7, s7, %[hi]\n\t"
-                     "vstm %[o0], {s0-s3}\n\t"
-                     "vstm %[o1], {s4-s7}"
+    __asm__ volatile(AOT_F32_OUT_LOAD_BIAS_ASM "vmaxnm.f32 s0, s0, %[lo]\n\t"
+                                               "vmaxnm.f32 s1, s1, %[lo]\n\t"
+                                               "vmaxnm.f32 s2, s2, %[lo]\n\t"
+                                               "vmaxnm.f32 s3, s3, %[lo]\n\t"
+                                               "vmaxnm.f32 s4, s4, %[lo]\n\t"
+                                               "vmaxnm.f32 s5, s5, %[lo]\n\t"
+                                               "vmaxnm.f32 s6, s6, %[lo]\n\t"
+                                               "vmaxnm.f32 s7, s7, %[lo]\n\t"
+                                               "vminnm.f32 s0, s0, %[hi]\n\t"
+                                               "vminnm.f32 s1, s1, %[hi]\n\t"
+                                               "vminnm.f32 s2, s2, %[hi]\n\t"
+                                               "vminnm.f32 s3, s3, %[hi]\n\t"
+                                               "vminnm.f32 s4, s4, %[hi]\n\t"
+                                               "vminnm.f32 s5, s5, %[hi]\n\t"
+                                               "vminnm.f32 s6, s6, %[hi]\n\t"
+                                               "vminnm.f32 s7, s7, %[hi]\n\t"
+                                               "vstm %[o0], {s0-s3}\n\t"
+                                               "vstm %[o1], {s4-s7}"
                      :
                      : [acc] "r"(acc), [b] "l"(bias), [o0] "r"(out0), [o1] "r"(out1), [lo] "t"(lo), [hi] "t"(hi)
                      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "memory");
@@ -112,40 +116,28 @@ static inline void aot_f32_out4x2(const float* acc, int32_t rs, const float* bia
         return;
     }
     /* lo is 0.0f (ReLU: clear a negative sum) or -FLT_MAX (none: store the sums). */
-    __asm__ volatile("vldm %[acc], {s0-s7}\n\t"
-                     "cbz %[b], 1f\n\t"
-                     "vldm %[b], {s8-s11}\n\t"
-                     "vadd.f32 s0, s0, s8\n\t"
-                     "vadd.f32 s1, s1, s9\n\t"
-                     "vadd.f32 s2, s2, s10\n\t"
-                     "vadd.f32 s3, s3, s11\n\t"
-                     "vadd.f32 s4, s4, s8\n\t"
-                     "vadd.f32 s5, s5, s9\n\t"
-                     "vadd.f32 s6, s6, s10\n\t"
-                     "vadd.f32 s7, s7, s11\n"
-                     "1:\n\t"
-                     "cbnz %[relu], 2f\n\t"
-                     "vstm %[o0], {s0-s3}\n\t"
-                     "vstm %[o1], {s4-s7}\n\t"
-                     "b 3f\n"
-                     "2:\n\t"
-                     "vmov %[t0], %[t1], s0, s1\n\t"
-                     "bic %[t0], %[t0], %[t0], asr #31\n\t"
-                     "bic %[t1], %[t1], %[t1], asr #31\n\t"
-                     "strd %[t0], %[t1], [%[o0]]\n\t"
-                     "vmov %[t0], %[t1], s2, s3\n\t"
-                     "bic %[t0], %[t0], %[t0], asr #31\n\t"
-                     "bic %[t1], %[t1], %[t1], asr #31\n\t"
-                     "strd %[t0], %[t1], [%[o0], #8]\n\t"
-                     "vmov %[t0], %[t1], s4, s5\n\t"
-                     "bic %[t0], %[t0], %[t0], asr #31\n\t"
-                     "bic %[t1], %[t1], %[t1], asr #31\n\t"
-                     "strd %[t0], %[t1], [%[o1]]\n\t"
-                     "vmov %[t0], %[t1], s6, s7\n\t"
-                     "bic %[t0], %[t0], %[t0], asr #31\n\t"
-                     "bic %[t1], %[t1], %[t1], asr #31\n\t"
-                     "strd %[t0], %[t1], [%[o1], #8]\n"
-                     "3:"
+    __asm__ volatile(AOT_F32_OUT_LOAD_BIAS_ASM "cbnz %[relu], 2f\n\t"
+                                               "vstm %[o0], {s0-s3}\n\t"
+                                               "vstm %[o1], {s4-s7}\n\t"
+                                               "b 3f\n"
+                                               "2:\n\t"
+                                               "vmov %[t0], %[t1], s0, s1\n\t"
+                                               "bic %[t0], %[t0], %[t0], asr #31\n\t"
+                                               "bic %[t1], %[t1], %[t1], asr #31\n\t"
+                                               "strd %[t0], %[t1], [%[o0]]\n\t"
+                                               "vmov %[t0], %[t1], s2, s3\n\t"
+                                               "bic %[t0], %[t0], %[t0], asr #31\n\t"
+                                               "bic %[t1], %[t1], %[t1], asr #31\n\t"
+                                               "strd %[t0], %[t1], [%[o0], #8]\n\t"
+                                               "vmov %[t0], %[t1], s4, s5\n\t"
+                                               "bic %[t0], %[t0], %[t0], asr #31\n\t"
+                                               "bic %[t1], %[t1], %[t1], asr #31\n\t"
+                                               "strd %[t0], %[t1], [%[o1]]\n\t"
+                                               "vmov %[t0], %[t1], s6, s7\n\t"
+                                               "bic %[t0], %[t0], %[t0], asr #31\n\t"
+                                               "bic %[t1], %[t1], %[t1], asr #31\n\t"
+                                               "strd %[t0], %[t1], [%[o1], #8]\n"
+                                               "3:"
                      : [t0] "=&r"(t0), [t1] "=&r"(t1)
                      : [acc] "r"(acc), [b] "l"(bias), [o0] "r"(out0), [o1] "r"(out1), [relu] "l"(lo == 0.0f)
                      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "memory");

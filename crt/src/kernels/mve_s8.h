@@ -472,6 +472,34 @@ static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t
 /* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization. */
 #define AOT_MVE_BLOCKS 8
 
+/* The requantization of one block of 4 channels for both pixels of a pair (bias, VQRDMULH, rounding right shift,
+ * output offset, clamp) into q3 / q4, at the head of a loop labelled 1: the two asm loops below share it and differ in
+ * where the results go.  Operands: %[b] %[m] %[sh] (post-incremented constants), %[s] (sums, post-incremented by 32),
+ * %[off], %[lo], %[hi]; clobbers q0-q4. */
+#define AOT_MVE_RQ_PAIR_ASM                                                                                            \
+    "1:\n\t"                                                                                                           \
+    "vldrw.32 q0, [%[b]], #16\n\t"                                                                                     \
+    "vldrw.32 q3, [%[s]], #16\n\t"                                                                                     \
+    "vldrw.32 q4, [%[s]], #16\n\t"                                                                                     \
+    "vldrw.32 q1, [%[m]], #16\n\t"                                                                                     \
+    "vadd.i32 q3, q3, q0\n\t"                                                                                          \
+    "vadd.i32 q4, q4, q0\n\t"                                                                                          \
+    "vldrw.32 q2, [%[sh]], #16\n\t"                                                                                    \
+    "vqrdmulh.s32 q3, q3, q1\n\t"                                                                                      \
+    "vqrdmulh.s32 q4, q4, q1\n\t"                                                                                      \
+    "vshr.s32 q0, q3, #31\n\t"                                                                                         \
+    "vshr.s32 q1, q4, #31\n\t"                                                                                         \
+    "vqadd.s32 q3, q3, q0\n\t"                                                                                         \
+    "vqadd.s32 q4, q4, q1\n\t"                                                                                         \
+    "vrshl.s32 q3, q3, q2\n\t"                                                                                         \
+    "vrshl.s32 q4, q4, q2\n\t"                                                                                         \
+    "vadd.i32 q3, q3, %[off]\n\t"                                                                                      \
+    "vadd.i32 q4, q4, %[off]\n\t"                                                                                      \
+    "vmax.s32 q3, q3, %q[lo]\n\t"                                                                                      \
+    "vmax.s32 q4, q4, %q[lo]\n\t"                                                                                      \
+    "vmin.s32 q3, q3, %q[hi]\n\t"                                                                                      \
+    "vmin.s32 q4, q4, %q[hi]\n\t"
+
 /* The requantization of aot_mve_gemm_k16's sums for nb blocks of 4 channels from channel c, per-channel constants,
  * right shifts, no fused ADD (most layers), stored at out0 + c and out1 + c: one asm loop of 25 instructions per
  * block (both pixels; VSTRB.32 takes a low base register: "l").  Why not C: GCC 12 kept that loop's invariants (the
@@ -488,32 +516,11 @@ AOT_ALWAYS_INLINE void aot_mve_store_blocks_right(const int32_t* sums, int32_t n
     const int32x4_t lo = vdupq_n_s32(q->act_min);
     const int32x4_t hi = vdupq_n_s32(q->act_max);
     __asm__ volatile(
-        "1:\n\t"
-        "vldrw.32 q0, [%[b]], #16\n\t"
-        "vldrw.32 q3, [%[s]], #16\n\t"
-        "vldrw.32 q4, [%[s]], #16\n\t"
-        "vldrw.32 q1, [%[m]], #16\n\t"
-        "vadd.i32 q3, q3, q0\n\t"
-        "vadd.i32 q4, q4, q0\n\t"
-        "vldrw.32 q2, [%[sh]], #16\n\t"
-        "vqrdmulh.s32 q3, q3, q1\n\t"
-        "vqrdmulh.s32 q4, q4, q1\n\t"
-        "vshr.s32 q0, q3, #31\n\t"
-        "vshr.s32 q1, q4, #31\n\t"
-        "vqadd.s32 q3, q3, q0\n\t"
-        "vqadd.s32 q4, q4, q1\n\t"
-        "vrshl.s32 q3, q3, q2\n\t"
-        "vrshl.s32 q4, q4, q2\n\t"
-        "vadd.i32 q3, q3, %[off]\n\t"
-        "vadd.i32 q4, q4, %[off]\n\t"
-        "vmax.s32 q3, q3, %q[lo]\n\t"
-        "vmax.s32 q4, q4, %q[lo]\n\t"
-        "vmin.s32 q3, q3, %q[hi]\n\t"
-        "vmin.s32 q4, q4, %q[hi]\n\t"
-        "vstrb.32 q3, [%[o0]], #4\n\t"
-        "vstrb.32 q4, [%[o1]], #4\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "bne 1b"
+
+        AOT_MVE_RQ_PAIR_ASM "vstrb.32 q3, [%[o0]], #4\n\t"
+                            "vstrb.32 q4, [%[o1]], #4\n\t"
+                            "subs %[n], %[n], #1\n\t"
+                            "bne 1b"
         : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o0] "+l"(o0), [o1] "+l"(o1), [n] "+r"(nb)
         : [off] "r"(q->out_offset), [lo] "w"(lo), [hi] "w"(hi)
         : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
@@ -534,32 +541,10 @@ AOT_ALWAYS_INLINE void aot_mve_index_blocks_right(int32_t* sums, int32_t nb, con
     const int32_t* sh = q->shift + c;
     const int32x4_t lo = vdupq_n_s32(q->act_min);
     const int32x4_t hi = vdupq_n_s32(q->act_max);
-    __asm__ volatile("1:\n\t"
-                     "vldrw.32 q0, [%[b]], #16\n\t"
-                     "vldrw.32 q3, [%[s]], #16\n\t"
-                     "vldrw.32 q4, [%[s]], #16\n\t"
-                     "vldrw.32 q1, [%[m]], #16\n\t"
-                     "vadd.i32 q3, q3, q0\n\t"
-                     "vadd.i32 q4, q4, q0\n\t"
-                     "vldrw.32 q2, [%[sh]], #16\n\t"
-                     "vqrdmulh.s32 q3, q3, q1\n\t"
-                     "vqrdmulh.s32 q4, q4, q1\n\t"
-                     "vshr.s32 q0, q3, #31\n\t"
-                     "vshr.s32 q1, q4, #31\n\t"
-                     "vqadd.s32 q3, q3, q0\n\t"
-                     "vqadd.s32 q4, q4, q1\n\t"
-                     "vrshl.s32 q3, q3, q2\n\t"
-                     "vrshl.s32 q4, q4, q2\n\t"
-                     "vadd.i32 q3, q3, %[off]\n\t"
-                     "vadd.i32 q4, q4, %[off]\n\t"
-                     "vmax.s32 q3, q3, %q[lo]\n\t"
-                     "vmax.s32 q4, q4, %q[lo]\n\t"
-                     "vmin.s32 q3, q3, %q[hi]\n\t"
-                     "vmin.s32 q4, q4, %q[hi]\n\t"
-                     "vstrw.32 q3, [%[s], #-32]\n\t"
-                     "vstrw.32 q4, [%[s], #-16]\n\t"
-                     "subs %[n], %[n], #1\n\t"
-                     "bne 1b"
+    __asm__ volatile(AOT_MVE_RQ_PAIR_ASM "vstrw.32 q3, [%[s], #-32]\n\t"
+                                         "vstrw.32 q4, [%[s], #-16]\n\t"
+                                         "subs %[n], %[n], #1\n\t"
+                                         "bne 1b"
                      : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [n] "+r"(nb)
                      : [off] "r"(q->out_offset), [lo] "w"(lo), [hi] "w"(hi)
                      : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
