@@ -9,7 +9,7 @@ if [ $? -eq 0 ]; then
   echo "FAIL: //:tiny_fw analysed without platform-based C toolchain resolution" >&2
   exit 1
 fi
-for want in 'aot_firmware(name = "tiny_fw") for board mps2-an386' "not arm-none-eabi" \
+for want in 'aot_firmware(name = "tiny_fw") for board mps2-an500' "not arm-none-eabi" \
             "build --incompatible_enable_cc_toolchain_resolution" "to your workspace's .bazelrc"; do
   if ! grep -qF -- "$want" <<<"$out"; then
     echo "FAIL: the build failed without saying: $want" >&2

@@ -25,13 +25,15 @@ def aot_model_test(
         tags = [],
         io_in_workspace = False,
         hygiene_test = True,
+        plain_host = True,
         **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
 
     Creates `<name>` (host cc_test), `<name>_sanitized` (the same on the host with the generated C and the CRT
     built with AddressSanitizer + UndefinedBehaviorSanitizer; any finding fails) and `<name>_<board>` (QEMU test,
     tagged `qemu`) for each of `boards`; a QEMU test also holds the stack each run used (painted stack, the
-    board's probe) to the static bound of `<prefix>_run` in its firmware's size report.
+    board's probe) to the static bound of `<prefix>_run` in its firmware's size report. With `plain_host = False`
+    `<name>` is instead a test_suite of the others.
 
     Args:
       name: test name.
@@ -54,10 +56,16 @@ def aot_model_test(
         copies each case in and out through the accessors).
       hygiene_test: the model library's own hygiene test `<name>_model_hygiene_test`; False: the package's
         `aot_hygiene_suite` checks it (aot_model_library's `hygiene_test`).
+      plain_host: the host cc_test without sanitizers. False (needs `sanitizers`): the host cases run only in
+        `<name>_sanitized`, the same program and cases with the sanitizers' checks added (a compile, a link and a
+        test fewer per model: a package of many model tests saves them), and `<name>` names the model's tests.
       **kwargs: size, timeout, visibility, ...
     """
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_test(name = \"%s\")" % name)
+    if not plain_host and not sanitizers:
+        fail("aot_model_test(name = \"%s\"): plain_host = False leaves the host cases to the sanitized test; " % name +
+             "it needs sanitizers = True")
     lib = name + "_model"
 
     # A manual test builds nothing in `bazel test //...`: its library, test source and firmware are manual too
@@ -86,14 +94,23 @@ def aot_model_test(
         testonly = True,
         tags = hidden,
     )
-    cc_test(
-        name = name,
-        srcs = [":" + name + "_src"],
-        deps = [":" + lib],
-        copts = AOT_C_COPTS,
-        tags = tags,
-        **kwargs
-    )
+    if plain_host:
+        cc_test(
+            name = name,
+            srcs = [":" + name + "_src"],
+            deps = [":" + lib],
+            copts = AOT_C_COPTS,
+            tags = tags,
+            **kwargs
+        )
+    elif not hidden:
+        # No tags: a test_suite's tags filter the tests it lists (and a manual model's tests must stay out of
+        # `bazel test //...`, which a suite would run).
+        native.test_suite(
+            name = name,
+            tests = [":%s_sanitized" % name] + [":%s_%s" % (name, b.split(":")[-1].split("/")[-1]) for b in boards],
+            visibility = kwargs.get("visibility"),
+        )
     if sanitizers:
         # The model's header on the include path (the test source, generated once for every configuration by
         # aot_reference_gen, does not sit beside it).
