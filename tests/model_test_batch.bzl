@@ -6,12 +6,14 @@ source is compiled with its `main` renamed to `<prefix>_test_main`, and one gene
 which models failed and exits non-zero if any did. One host cc_test and one firmware + QEMU test per board then
 replace a cc_test and a firmware per model and board: the link, image, size report and QEMU start-up of each were
 most of the CI time of a sample of many tiny single-operator models, while the checks stay the same (every model,
-every case, every board, bit for bit).
+every case, every board, bit for bit). With `sanitizers = True` the host program is built as aot_model_test's
+`<name>_sanitized` is (the generated C, the cases and the CRT with AddressSanitizer + UndefinedBehaviorSanitizer),
+and a model may list its own boards.
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 load("//aot_rules:defs.bzl", "aot_firmware", "aot_model_library", "aot_qemu_test")
-load("//aot_rules/private:copts.bzl", "AOT_C_COPTS")
+load("//aot_rules/private:copts.bzl", "AOT_C_COPTS", "AOT_SANITIZER_OPTS")
 load("//aot_rules/private:reference_data.bzl", "aot_reference_gen")
 
 def _runner_impl(ctx):
@@ -49,16 +51,20 @@ _batch_runner = rule(
     attrs = {"prefixes": attr.string_list(mandatory = True)},
 )
 
-def aot_model_test_batch(name, models, boards = [], host = True, count = 10, seed = 0, compiler_flags = [], timeout_seconds = 300, tags = [], hygiene_test = True, **kwargs):
+def aot_model_test_batch(name, models, boards = [], host = True, sanitizers = False, count = 10, seed = 0, compiler_flags = [], timeout_seconds = 300, tags = [], hygiene_test = True, **kwargs):
     """One test program per board (and one on the host) that checks every model of `models` bit-exactly.
 
     Args:
       name: name of the host cc_test; the QEMU tests are `<name>_<board>`.
       models: list of (model file, C prefix, case count or None for `count`), or of (model file, C prefix, case
         count or None, model_data) where model_data lists the files the model reads beside it (an ONNX model's
-        external weights, model.onnx.data, as aot_model_test's `model_data`); each prefix must be unique.
+        external weights, model.onnx.data, as aot_model_test's `model_data`), or of (model file, C prefix, case
+        count or None, model_data, boards) where boards (a list, or None) replaces `boards` for that model; each
+        prefix must be unique.
       boards: built-in board names to run the batch on under QEMU.
       host: also the host cc_test `<name>`.
+      sanitizers: also `<name>_sanitized`, the host program with the generated C, the cases and the CRT built with
+        AddressSanitizer + UndefinedBehaviorSanitizer (any finding fails).
       count: default number of seeded random input cases per model.
       seed: seed of the random inputs.
       compiler_flags: `aotc compile` flags of every model, as aot_model_test takes them (they reach the library and
@@ -69,10 +75,13 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
       **kwargs: size, timeout, visibility, ...
     """
     cases = []
+    sanitized_cases = []
     prefixes = []
+    board_cases = {}
     for entry in models:
         model, prefix, n = entry[0], entry[1], entry[2]
         model_data = entry[3] if len(entry) > 3 else []
+        model_boards = entry[4] if len(entry) > 4 and entry[4] != None else boards
         aot_model_library(name = prefix + "_model", model = model, prefix = prefix, model_data = model_data, compiler_flags = compiler_flags, hygiene_test = hygiene_test, testonly = True)
         aot_reference_gen(
             name = prefix + "_src",
@@ -86,9 +95,11 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
             testonly = True,
         )
 
-        # The generated test with its main() renamed, so that many link into one program.
+        # The generated test with its main() renamed, so that many link into one program. Without the plain host
+        # program it is built only for the boards (not by `bazel build //...` on the host).
         cc_library(
             name = prefix + "_case",
+            tags = [] if host else ["manual"],
             srcs = [":" + prefix + "_src"],
             deps = [":" + prefix + "_model"],
             # On a board (the firmwares' platform is os:none) each run's stack is measured with the board's probe.
@@ -100,6 +111,26 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
         )
         cases.append(":" + prefix + "_case")
         prefixes.append(prefix)
+        for board in model_boards:
+            board_cases.setdefault(board, []).append(prefix)
+        if sanitizers:
+            # As aot_model_test's `<name>_sanitized`: the model's own C compiled again, with the sanitizers, and
+            # its header on the include path (the test source sits in a directory of its own).
+            cc_library(
+                name = prefix + "_sanitized_header",
+                hdrs = [":%s_model_header" % prefix],
+                strip_include_prefix = "/" + native.package_name(),
+                testonly = True,
+                visibility = ["//visibility:private"],
+            )
+            cc_library(
+                name = prefix + "_case_sanitized",
+                srcs = [":" + prefix + "_src", ":%s_model_c_sources" % prefix],
+                deps = [":" + prefix + "_sanitized_header", str(Label("//crt:crt_sanitized"))],
+                copts = AOT_C_COPTS + AOT_SANITIZER_OPTS + ["-Dmain=%s_test_main" % prefix],
+                testonly = True,
+            )
+            sanitized_cases.append(":" + prefix + "_case_sanitized")
     _batch_runner(name = name + "_runner", prefixes = prefixes, testonly = True)
     if host:
         cc_test(
@@ -110,11 +141,26 @@ def aot_model_test_batch(name, models, boards = [], host = True, count = 10, see
             tags = tags,
             **kwargs
         )
-    for board in boards:
+    if sanitizers:
+        cc_test(
+            name = name + "_sanitized",
+            srcs = [":" + name + "_runner"],
+            deps = sanitized_cases,
+            copts = AOT_C_COPTS + AOT_SANITIZER_OPTS,
+            linkopts = AOT_SANITIZER_OPTS,
+            tags = tags + ["sanitizer"],
+            **kwargs
+        )
+    for board in sorted(board_cases):
+        on_board = board_cases[board]
+        runner = name + "_runner"
+        if len(on_board) != len(prefixes):
+            runner = "%s_%s_runner" % (name, board)
+            _batch_runner(name = runner, prefixes = on_board, testonly = True)
         aot_firmware(
             name = "%s_%s_fw" % (name, board),
-            srcs = [":" + name + "_runner"],
-            deps = cases,
+            srcs = [":" + runner],
+            deps = [":" + p + "_case" for p in on_board],
             board = board,
             copts = AOT_C_COPTS,
             testonly = True,

@@ -6,6 +6,7 @@ load("//toolchains:cores.bzl", "COMPILER_TARGETS", "CORES")
 load(":aotc_action.bzl", "expand_compiler_flags", "run_aotc")
 load(":copts.bzl", "AOT_C_COPTS")
 load(":hygiene_test.bzl", "aot_hygiene_check", "aot_hygiene_test")
+load(":per_core.bzl", "per_core_library")
 load(":providers.bzl", "AotModelInfo", "AotUserKernelInfo")
 load(":quantize.bzl", "aot_quantized_model")
 load(":user_kernel.bzl", "invert_kernel_map", "kernel_flags")
@@ -249,9 +250,12 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         )
         model = ":%s_quantized" % name
         model_data = []  # the quantized model is one self-contained file
+
+    # The model's C, and its objects, depend on the core only: on a board they are made once per core, for every
+    # board of that core (per_core.bzl), through `<name>_codegen` and `<name>`.
     codegen = name + "_codegen"
     aot_model_codegen(
-        name = codegen,
+        name = codegen + "_rule",
         model = model,
         model_data = model_data,
         prefix = prefix,
@@ -270,6 +274,13 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         testonly = kwargs.get("testonly"),
         tags = kwargs.get("tags"),
     )
+    per_core_library(
+        name = codegen,
+        library = ":%s_rule" % codegen,
+        visibility = kwargs.get("visibility"),
+        testonly = kwargs.get("testonly"),
+        tags = kwargs.get("tags"),
+    )
     for group in ["header", "c_sources", "report"] + (["weights_blob"] if weights == "blob" else []):
         native.filegroup(
             name = "%s_%s" % (name, group),
@@ -281,7 +292,7 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
             visibility = kwargs.get("visibility") if group in ["report", "weights_blob"] else ["//visibility:private"],
         )
     cc_library(
-        name = name,
+        name = name + "_cc",
         srcs = [":%s_c_sources" % name],
         hdrs = [":%s_header" % name],
         copts = AOT_C_COPTS,
@@ -290,8 +301,13 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         deps = [str(Label("//crt"))] + sorted({k: None for k in list(custom_ops.values()) + list(offload.values())}.keys()),
         **kwargs
     )
+    per_core_library(
+        name = name,
+        library = ":%s_cc" % name,
+        **{k: v for k, v in kwargs.items() if k in ["visibility", "testonly", "tags", "deprecation"]}
+    )
     check = dict(
-        library = ":" + name,
+        library = ":%s_cc" % name,
         prefix = prefix,
         sources = [":%s_c_sources" % name, ":%s_header" % name],
         user_kernels = sorted({k: None for k in list(custom_ops.values()) + list(offload.values())}.keys()),

@@ -11,10 +11,15 @@ the library under one canonical platform per core (`//toolchains:<core>_platform
 `<name>_<core>`, which builds `library` under the core's canonical platform (keeping the compilation mode, which
 does change the objects); anywhere else (the host, a user's own platform and cc toolchain, which the canonical
 platform would not select) it is `library` itself, built where it is asked for.
+
+aot_model_library uses it too, for a model's generated C and its cc_library: a model linked into the firmware of
+several boards of one core is compiled by aotc and by the C compiler once (the forwarding rule passes on the
+model's AotModelInfo and output groups as well as CcInfo).
 """
 
 load("//toolchains:cores.bzl", "CORES")
 load(":board_transition.bzl", "TRANSITION_ALLOWLIST_ATTRS")
+load(":providers.bzl", "AotModelInfo")
 
 def _core_platform_impl(settings, attr):
     return {
@@ -32,19 +37,21 @@ _core_platform = transition(
 
 def _per_core_impl(ctx):
     library = ctx.attr.library[0]
-    return [
-        library[CcInfo],
+    forwarded = [
         DefaultInfo(files = library[DefaultInfo].files, runfiles = library[DefaultInfo].default_runfiles),
     ]
+    for provider in (CcInfo, AotModelInfo, OutputGroupInfo):
+        if provider in library:
+            forwarded.append(library[provider])
+    return forwarded
 
 _per_core = rule(
     implementation = _per_core_impl,
-    doc = "Forwards `library` built under the canonical platform of `core`.",
+    doc = "Forwards `library` (a cc library, or a model's generated C) built under the canonical platform of `core`.",
     attrs = dict(TRANSITION_ALLOWLIST_ATTRS, **{
         "core": attr.string(mandatory = True, values = CORES.keys()),
-        "library": attr.label(mandatory = True, cfg = _core_platform, providers = [CcInfo]),
+        "library": attr.label(mandatory = True, cfg = _core_platform, providers = [[CcInfo], [AotModelInfo]]),
     }),
-    provides = [CcInfo],
 )
 
 def per_core_library(name, library, visibility = None, **kwargs):
@@ -52,7 +59,8 @@ def per_core_library(name, library, visibility = None, **kwargs):
 
     Args:
       name: the alias that dependents use.
-      library: a cc_library whose objects depend on the core and the compilation mode only.
+      library: a cc_library whose objects depend on the core and the compilation mode only (or an
+        aot_model_codegen, whose C does).
       visibility: of the alias.
       **kwargs: testonly, tags, ... of every target.
     """
@@ -62,7 +70,7 @@ def per_core_library(name, library, visibility = None, **kwargs):
             core = core,
             library = library,
             # Built only through the alias, for the cores some firmware needs.
-            tags = ["manual"] + kwargs.get("tags", []),
+            tags = ["manual"] + (kwargs.get("tags") or []),
             visibility = ["//visibility:private"],
             **{k: v for k, v in kwargs.items() if k != "tags"}
         )

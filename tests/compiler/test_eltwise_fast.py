@@ -7,7 +7,7 @@ walker must run those), zero points at -128 / 127, fused activations, odd sizes.
 Each model is compiled for the host, the Cortex-M4 and the Cortex-M55 and run on this machine (the DSP and Helium
 kernels run their portable code here, so this checks the compiler side: the row form of each broadcast and the
 parameters; the SMMLAR / SSUB8 / VRMULH / VMAX instructions themselves run under QEMU in
-//tests/models:eltwise_exact_test_*).
+//tests/models:generated_exact_test_*, model elt).
 """
 
 import itertools

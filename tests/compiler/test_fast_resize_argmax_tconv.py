@@ -7,7 +7,7 @@ multiplier flushed to zero to left shifts, biases near the int32 limits.
 Each model is compiled for the host (portable kernels), the Cortex-M4 (DSP kernels) and the Cortex-M55 (Helium
 kernels) and run on this machine: the DSP and Helium kernels run their portable code with the compiler's tables
 (byte offsets, folded tap biases), so the compiler side is checked here; the SSUB8 / VMAXV / SMLAD / VMLADAVA
-instructions themselves run under QEMU in //tests/models:resize_argmax_exact_test_* and tconv_decoder_exact_test_*.
+instructions themselves run under QEMU in //tests/models:generated_exact_test_* (models rsz and tcd).
 The kernel table's choices are checked too (the fast kernel on its core for every quantization).
 """
 

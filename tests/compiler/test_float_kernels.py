@@ -6,7 +6,8 @@ the kernels' layout; the host build runs the kernels' C loop (fmaf: correctly ro
 layouts, window gathers, part blocks and odd rows are compared here with TFLite Micro, within the tolerance of
 `aotc testgen` (1e-5 relative + 1e-6), and with the portable kernels, whose sums are the same sums in the same
 order with one rounding more per tap.  The instructions themselves run under QEMU:
-//tests/models:float_gemm_test (mps2-an386, mps3-an547) and the float models of //tests/models.
+//tests/models:generated_exact_test_* (model float_gemm: mps2-an386, mps2-an505, mps3-an547) and the float
+models of //tests/models.
 """
 
 import os

@@ -1,7 +1,7 @@
 """Generates int16_ops.tflite, committed next to this script: a small int16x8 (16x8-quantized) model with every
-element-wise and data-movement int16 operator, for the on-target bit-exact test (BUILD.bazel: int16_ops_exact_test),
+element-wise and data-movement int16 operator, for the on-target bit-exact test (BUILD.bazel: model int16_ops),
 and int16_sigmoid_tanh.tflite: int16 LOGISTIC and TANH at the gate scale 2^-12 (multiplier 3, no shift) and at a
-general input scale, for the DSP cores' table interpolation (BUILD.bazel: int16_sigmoid_tanh_exact_test).
+general input scale, for the DSP cores' table interpolation (BUILD.bazel: model int16_sigmoid_tanh).
 
 No TensorFlow needed: tests/compiler/tflite_builder.py writes the flatbuffer.  The quantization parameters are
 symmetric int16 scales that keep every intermediate in range; the two inputs cover an ADD / SUB with broadcasting,

@@ -22,7 +22,7 @@ _ROOT = os.path.dirname(os.path.dirname(_HERE))
 # (firmware, its core, model file, prefix)
 _CASES = [
     ("perf_mps2-an386_fw", "cortex-m4", "kws_ds_cnn_int8.tflite", "gen_kws_ds_cnn"),
-    ("int16_ops_exact_test_microbit_fw", "cortex-m0", "int16_ops.tflite", "int16_ops"),
+    ("generated_exact_test_microbit_fw", "cortex-m0", "int16_ops.tflite", "int16_ops"),
 ]
 
 
