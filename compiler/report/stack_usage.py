@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 _FUNC = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
 _INSN = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
-_TARGET = re.compile(r"^[0-9a-f]+ <([^>+]+)>")
+_TARGET = re.compile(r"^([0-9a-f]+) <([^>+]+)>")
 _REGLIST = re.compile(r"\{([^}]*)\}")
 _IMM = re.compile(r"#(\d+)")
 _WORD = re.compile(r"^\s*([0-9a-f]+):\s+\.word\s+0x([0-9a-f]+)")
@@ -107,6 +107,14 @@ def _sp_delta_by_register(base: str, operands: str, registers: dict) -> int:
 def parse_disassembly(text: str) -> dict:
     """{function name: Frame} from `objdump -d` output."""
     words = _literal_words(text)
+    # A branch target is named by the function that starts at its address: objdump's annotation may name an
+    # absolute symbol of the same value instead (the linker script's __aot_stack_size = 0x8000 where the code
+    # crosses 32 KiB), which has no code; a target that starts no function is a branch inside one.
+    starts = {int(m.group(1), 16): m.group(2) for m in map(_FUNC.match, text.splitlines()) if m}
+
+    def target(t):
+        return starts.get(int(t.group(1), 16), "")
+
     frames = {}
     current = None
     offset = 0
@@ -136,20 +144,17 @@ def parse_disassembly(text: str) -> dict:
             resume = current.depth
         else:
             resume = None
-        if base == "bl":
-            t = _TARGET.match(operands)
+        t = _TARGET.match(operands) if base in ("bl", "blx", "b") else None
+        if base == "blx" and not t:
+            current.indirect = True
+        elif base in ("bl", "blx"):
+            t = target(t) if t else ""
             if t:
-                current.calls.append((t.group(1), offset))
-        elif base == "blx":
-            t = _TARGET.match(operands)
-            if t:
-                current.calls.append((t.group(1), offset))
-            else:
-                current.indirect = True
+                current.calls.append((t, offset))
         elif base == "b":
-            t = _TARGET.match(operands)
-            if t and t.group(1) != current.name:
-                current.calls.append((t.group(1), offset))  # a tail call: the callee reuses our caller's frame
+            t = target(t) if t else ""
+            if t and t != current.name:
+                current.calls.append((t, offset))  # a tail call: the callee reuses our caller's frame
         if resume is not None:
             offset = resume
     return frames

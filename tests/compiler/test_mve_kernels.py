@@ -132,8 +132,8 @@ def test_depthwise_plane(tmp_path, case):
 # The 3x3 form of aot_depthwise_conv2d_s8_mve (dilation 1, stride 1 or 2, channels a multiple of 8: MobileNet's
 # layers): channel counts 8 to 256, SAME (edge columns through their own band) and VALID, odd sizes, near-dead
 # channels (filter scales near zero: right shifts of 20 to 31) and left shifts.  On the host the portable path
-# checks the layouts and the band geometry; //tests/models:generated_exact_test_mps3-an547 (model mve_dw3) runs the
-# assembly under QEMU (with 16 and 64 channels, stride 2 VALID, as well).
+# checks the layouts and the band geometry; //tests/models:mve_dw3_exact_test runs the assembly under QEMU (with
+# 16 and 64 channels, stride 2 VALID, as well).
 DW3_CASES = [
     # in_shape, stride, padding, scales ("near_dead", "extreme" or None: ordinary)
     ((1, 9, 11, 8), 1, 0, None),

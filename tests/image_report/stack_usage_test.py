@@ -160,6 +160,27 @@ class LiteralFrameTest(unittest.TestCase):
         frame = parse_disassembly(text)["big"]
         self.assertEqual(frame.depth, 20 + 556)  # r4 overwritten: the second `add sp, r4` is not replayed
 
+    def test_call_target_named_by_the_function_at_its_address(self):
+        # objdump names a branch target after any symbol of that value: here the linker script's absolute
+        # __aot_stack_size (0x10000), where code crosses 64 KiB. The callee is the function that starts there.
+        text = """
+0000fff0 <caller>:
+    fff0:\tpush\t{r4, lr}
+    fff2:\tbl\t10000 <__aot_stack_size>
+    fff6:\tpop\t{r4, pc}
+
+00010000 <callee>:
+   10000:\tpush\t{r4, r5, r6, lr}
+   10002:\tpop\t{r4, r5, r6, pc}
+"""
+        frames = parse_disassembly(text)
+        self.assertEqual(frames["caller"].calls, [("callee", 8)])
+        # ... and a branch inside a function to an address that such a symbol names is no call.
+        inner = parse_disassembly(text.replace("bl\t10000 <__aot_stack_size>", "b.n\tfff6 <__aot_stack_size>"))
+        self.assertEqual(inner["caller"].calls, [])
+        est = deepest_path(frames, "caller")
+        self.assertEqual((est.bytes, est.unbounded), (8 + 16, ""))
+
 
 if __name__ == "__main__":
     sys.exit(unittest.main())
