@@ -107,6 +107,8 @@ def aot_model_test_batch(name, models, boards = [], host = True, sanitizers = Fa
                 "@platforms//os:none": ["-DAOT_STACK_PROBE"],
                 "//conditions:default": [],
             }),
+            # Linked into the batch's programs only: no shared library of each case is linked.
+            linkstatic = True,
             testonly = True,
         )
         cases.append(":" + prefix + "_case")
@@ -128,6 +130,7 @@ def aot_model_test_batch(name, models, boards = [], host = True, sanitizers = Fa
                 srcs = [":" + prefix + "_src", ":%s_model_c_sources" % prefix],
                 deps = [":" + prefix + "_sanitized_header", str(Label("//crt:crt_sanitized"))],
                 copts = AOT_C_COPTS + AOT_SANITIZER_OPTS + ["-Dmain=%s_test_main" % prefix],
+                linkstatic = True,
                 testonly = True,
             )
             sanitized_cases.append(":" + prefix + "_case_sanitized")

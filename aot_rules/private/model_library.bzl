@@ -298,6 +298,8 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         copts = AOT_C_COPTS,
         # Users write #include "<prefix>.h" (-I, not -isystem: the header stays under -Werror).
         strip_include_prefix = "/" + native.package_name(),
+        # Linked into programs, not loaded as a shared library: no .so of the model's weights is linked.
+        linkstatic = kwargs.pop("linkstatic", True),
         deps = [str(Label("//crt"))] + sorted({k: None for k in list(custom_ops.values()) + list(offload.values())}.keys()),
         **kwargs
     )

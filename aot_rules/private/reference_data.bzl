@@ -123,5 +123,7 @@ def aot_reference_data(name, model, prefix, count = 1, seed = 0, **kwargs):
         hdrs = [":%s_headers" % name],
         copts = AOT_C_COPTS,
         strip_include_prefix = "/" + native.package_name(),
+        # Linked into programs, not loaded as a shared library: no .so of the cases is linked.
+        linkstatic = kwargs.pop("linkstatic", True),
         **kwargs
     )

@@ -189,5 +189,6 @@ def aot_workspace(name, models, mode = "exclusive", section = "", **kwargs):
         copts = AOT_C_COPTS,
         strip_include_prefix = "/" + native.package_name(),
         deps = models,
+        linkstatic = kwargs.pop("linkstatic", True),
         **kwargs
     )

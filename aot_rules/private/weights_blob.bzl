@@ -98,6 +98,7 @@ def aot_weights_blob(name, model, like, model_data = [], **kwargs):
         hdrs = [":%s_header" % name],
         copts = AOT_C_COPTS,
         strip_include_prefix = "/" + native.package_name(),
+        linkstatic = True,
         testonly = kwargs.get("testonly"),
         tags = kwargs.get("tags"),
         visibility = kwargs.get("visibility"),
