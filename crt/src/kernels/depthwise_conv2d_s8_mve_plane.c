@@ -36,7 +36,9 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
 
 #if defined(__ARM_FEATURE_MVE)
 
-/* One output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2. */
+/* One output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2.  The
+ * four sums go into q2 by two moves of two registers each (VMOV Qd[2], Qd[0], Rt, Rt2 puts Rt in lane 0 and Rt2 in
+ * lane 2, as GCC's vcreateq emits it); the pixels are a low-overhead loop (DLS / LE). */
 #define AOT_DWP_ROW_ASM(CLAMP)                                                                                         \
     __asm__ volatile("dls lr, %[n]\n\t"                                                                                \
                      "1:\n\t"                                                                                          \
@@ -48,8 +50,8 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
                      "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                \
                      "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                    \
                      "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                \
-                     "vmov q2[2], q2[0], %[a2], %[a0]\n\t"                                                             \
-                     "vmov q2[3], q2[1], %[a3], %[a1]\n\t"                                                             \
+                     "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                             \
+                     "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                             \
                      "vadd.i32 q2, q2, %q[bias]\n\t"                                                                   \
                      "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                               \
                      "vshr.s32 q3, q2, #31\n\t"                                                                        \
