@@ -403,6 +403,36 @@ static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* 
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
 
+/* aot_mve_dot_blocks_row for rows of exactly 2 or 4 passes (K = 32, 64: KWS's and MobileNet's pointwise layers),
+ * the passes straight-line: no pass counter, no loop branch (8 instructions less per block for K = 64). */
+#define AOT_MVE_DOT_BLOCKS_ROW_N(NAME, PASSES)                                                                         \
+    static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                                                   \
+    {                                                                                                                  \
+        AOT_MVE_PINNED_ACCS();                                                                                         \
+        const int8_t* x0;                                                                                              \
+        const int8_t* x1;                                                                                              \
+        int32_t n;                                                                                                     \
+        int32_t* s;                                                                                                    \
+        __asm__ volatile("ldr %[s], [%[a], #16]\n\t"                                                                   \
+                         "ldr %[n], [%[a], #12]\n\t"                                                                   \
+                         "add.w %[n], %[s], %[n], lsl #5\n\t"                                                          \
+                         "2:\n\t"                                                                                      \
+                         "ldr %[x0], [%[a]]\n\t"                                                                       \
+                         "ldr %[x1], [%[a], #4]\n\t" AOT_MVE_PASS_SET PASSES                                           \
+                         "strd %[a0], %[a1], [%[s]], #8\n\t"                                                           \
+                         "strd %[a2], %[a3], [%[s]], #8\n\t"                                                           \
+                         "strd %[b0], %[b1], [%[s]], #8\n\t"                                                           \
+                         "strd %[b2], %[b3], [%[s]], #8\n\t"                                                           \
+                         "cmp %[s], %[n]\n\t"                                                                          \
+                         "bne 2b"                                                                                      \
+                         : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s),    \
+                           [w] "+r"(w)                                                                                 \
+                         : [a] "r"(a)                                                                                  \
+                         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                        \
+    }
+AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row2, AOT_MVE_PASS_ADD)
+AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
+
 /* The tail pass of aot_mve_dot_blocks_tail: the rows' first 16 bytes at x0, x1 (not moved on) against the tails. */
 #define AOT_MVE_TAIL_PASS                                                                                              \
     AOT_MVE_LOAD_TAILS "vldrb.8 q4, [%[x0]]\n\t" AOT_MVE_DOT4(                                                         \
@@ -470,7 +500,7 @@ static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t
 }
 
 /* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization. */
-#define AOT_MVE_BLOCKS 8
+#define AOT_MVE_BLOCKS 16
 
 /* The requantization of one block of 4 channels for both pixels of a pair (bias, VQRDMULH, rounding right shift,
  * output offset, clamp) into q3 / q4, at the head of a loop labelled 1: the two asm loops below share it and differ in
@@ -794,6 +824,10 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
             } else {
                 aot_mve_dot_blocks_tail(&a, w);
             }
+        } else if (runs == 1 && a.passes == 4) {
+            aot_mve_dot_blocks_row4(&a, w);
+        } else if (runs == 1 && a.passes == 2) {
+            aot_mve_dot_blocks_row2(&a, w);
         } else if (runs == 1) {
             aot_mve_dot_blocks_row(&a, w);
         } else {
