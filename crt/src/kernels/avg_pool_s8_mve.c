@@ -4,8 +4,8 @@
  * The window sums go 16 channels at a time into four int32 vectors (VLDRB.S32 widening loads, the channels past
  * the last one predicated off with VCTP), so each tap costs two instructions per four channels instead of a scalar
  * load and add per channel; whole groups of 16 channels of windows of at most 256 taps (a global pool over 25x5)
- * go into two int16 vectors instead, two instructions per eight channels.  The division keeps TFLite's exact integer form per channel (SDIV); it runs once per
- * output element, against filter_h * filter_w taps of summing.
+ * go into two int16 vectors instead, two instructions per eight channels.  The division keeps TFLite's exact integer
+ * form per channel (SDIV); it runs once per output element, against filter_h * filter_w taps of summing.
  */
 #include "aot_sched.h"
 

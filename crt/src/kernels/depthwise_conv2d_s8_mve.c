@@ -346,15 +346,14 @@ struct aot_dw3_k {
 /* A single pixel (an odd row's last): filter row at A, columns A, A + ch, A + 2 ch, into q0/q1. */
 #define AOT_DW3_ROW_ONE_ASM(A, W)                                                                                      \
     "vldrh.u16 q5, [%[k], #" W "]\n\t"                                                                                 \
-    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5") "add %[t], %[" A "], %[ch]\n\t"           \
-                                                                          "vldrh.u16 q5, [%[k], #" W "+16]\n\t"      \
-                                                                          "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM( \
-                                                                              "q0", "q1", "q4",                        \
-                                                                              "q5") "add %[t], %[t], %[ch]\n\t"       \
-                                                                                    "vldrh.u16 q5, [%[k], #" W         \
-                                                                                    "+32]\n\t"                        \
-                                                                                    "vldrb.s16 q4, [%[t]]\n\t"        \
-        AOT_DW3_MAC_ASM("q0", "q1", "q4", "q5")
+    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM(                                                                    \
+        "q0", "q1", "q4", "q5") "add %[t], %[" A "], %[ch]\n\t"                                                        \
+                                "vldrh.u16 q5, [%[k], #" W "+16]\n\t"                                                  \
+                                "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(                                            \
+                                    "q0", "q1", "q4", "q5") "add %[t], %[t], %[ch]\n\t"                                \
+                                                            "vldrh.u16 q5, [%[k], #" W "+32]\n\t"                      \
+                                                            "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM("q0", "q1",     \
+                                                                                                       "q4", "q5")
 
 /* The single pixel's requantization (q0/q1: even/odd channels), right shifts only or any, then its store. */
 #define AOT_DW3_ONE_RIGHT_ASM                                                                                          \
@@ -404,17 +403,16 @@ struct aot_dw3_k {
  * recomputed the pixel before it took 145. */
 #define AOT_DW3_ONE(OUT)                                                                                               \
     __asm__ volatile("vldrw.32 q0, [%[k], #192]\n\t"                                                                   \
-                     "vldrw.32 q1, [%[k], #208]\n\t" AOT_DW3_ROW_ONE_ASM("a0", "48") AOT_DW3_ROW_ONE_ASM(              \
-                         "a1", "96") AOT_DW3_ROW_ONE_ASM("a2", "144") OUT                                              \
+                     "vldrw.32 q1, [%[k], #208]\n\t" AOT_DW3_ROW_ONE_ASM("a0", "48") AOT_DW3_ROW_ONE_ASM("a1", "96")   \
+                         AOT_DW3_ROW_ONE_ASM("a2", "144") OUT                                                          \
                      : [t] "=&l"(t)                                                                                    \
                      : [k] "r"(kb), [a0] "l"(a0), [a1] "l"(a1), [a2] "l"(a2), [o] "l"(o), [ch] "r"(ch)                 \
                      : "q0", "q1", "q4", "q5", "q6", "q7", "memory")
 
 /* `pairs` > 0 pixel pairs of 8 channels from filter rows a0, a1, a2 (each at the first window's left tap) to o,
  * then, with `odd`, one more pixel (the pair loop leaves a0..a2 and o at its window and output). */
-AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a0, const int8_t* a1,
-                                                    const int8_t* a2, int8_t* o, int32_t pairs, int32_t ch, int stride,
-                                                    int right, int odd)
+AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a0, const int8_t* a1, const int8_t* a2,
+                                     int8_t* o, int32_t pairs, int32_t ch, int stride, int right, int odd)
 {
     const int32_t step = 2 * ch;
     const int8_t* t;
@@ -445,23 +443,23 @@ AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a
     "add %[wp], %[wp], %[ch]\n\t"                                                                                      \
     "vstrh.16 q0, [%[k], #" OFF "]\n\t"
 #define AOT_DW3_K_ASM                                                                                                  \
-    AOT_DW3_W_ASM("48") AOT_DW3_W_ASM("64") AOT_DW3_W_ASM("80") AOT_DW3_W_ASM("96") AOT_DW3_W_ASM("112")             \
-        AOT_DW3_W_ASM("128") AOT_DW3_W_ASM("144") AOT_DW3_W_ASM("160") AOT_DW3_W_ASM("176")                           \
-        "vld20.32 {q0, q1}, [%[b]]\n\t"                                                                                \
-        "vld21.32 {q0, q1}, [%[b]]\n\t"                                                                                \
-        "vstrw.32 q0, [%[k], #192]\n\t"                                                                                \
-        "vstrw.32 q1, [%[k], #208]\n\t"                                                                                \
-        "vld20.32 {q0, q1}, [%[m]]\n\t"                                                                                \
-        "vld21.32 {q0, q1}, [%[m]]\n\t"                                                                                \
-        "vstrw.32 q0, [%[k], #224]\n\t"                                                                                \
-        "vstrw.32 q1, [%[k], #240]\n\t"                                                                                \
-        "vld20.32 {q0, q1}, [%[s]]\n\t"                                                                                \
-        "vld21.32 {q0, q1}, [%[s]]\n\t"                                                                                \
-        "vmov.i32 q4, #0\n\t"                                                                                          \
-        "vmin.s32 q2, q0, q4\n\t"                                                                                      \
-        "vmin.s32 q3, q1, q4\n\t"                                                                                      \
-        "vstrw.32 q2, [%[k], #256]\n\t"                                                                                \
-        "vstrw.32 q3, [%[k], #272]\n\t"
+    AOT_DW3_W_ASM("48")                                                                                                \
+    AOT_DW3_W_ASM("64") AOT_DW3_W_ASM("80") AOT_DW3_W_ASM("96") AOT_DW3_W_ASM("112") AOT_DW3_W_ASM("128")              \
+        AOT_DW3_W_ASM("144") AOT_DW3_W_ASM("160") AOT_DW3_W_ASM("176") "vld20.32 {q0, q1}, [%[b]]\n\t"                 \
+                                                                       "vld21.32 {q0, q1}, [%[b]]\n\t"                 \
+                                                                       "vstrw.32 q0, [%[k], #192]\n\t"                 \
+                                                                       "vstrw.32 q1, [%[k], #208]\n\t"                 \
+                                                                       "vld20.32 {q0, q1}, [%[m]]\n\t"                 \
+                                                                       "vld21.32 {q0, q1}, [%[m]]\n\t"                 \
+                                                                       "vstrw.32 q0, [%[k], #224]\n\t"                 \
+                                                                       "vstrw.32 q1, [%[k], #240]\n\t"                 \
+                                                                       "vld20.32 {q0, q1}, [%[s]]\n\t"                 \
+                                                                       "vld21.32 {q0, q1}, [%[s]]\n\t"                 \
+                                                                       "vmov.i32 q4, #0\n\t"                           \
+                                                                       "vmin.s32 q2, q0, q4\n\t"                       \
+                                                                       "vmin.s32 q3, q1, q4\n\t"                       \
+                                                                       "vstrw.32 q2, [%[k], #256]\n\t"                 \
+                                                                       "vstrw.32 q3, [%[k], #272]\n\t"
 /* Any shifts: also max(shift, 0) and the -1 masks (after AOT_DW3_K_ASM: shifts in q0/q1, their minima in q2/q3). */
 #define AOT_DW3_K_LEFT_ASM                                                                                             \
     "vmax.s32 q0, q0, q4\n\t"                                                                                          \

@@ -413,22 +413,21 @@ static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* 
         const int8_t* x1;                                                                                              \
         int32_t n;                                                                                                     \
         int32_t* s;                                                                                                    \
-        __asm__ volatile("ldr %[s], [%[a], #16]\n\t"                                                                   \
-                         "ldr %[n], [%[a], #12]\n\t"                                                                   \
-                         "add.w %[n], %[s], %[n], lsl #5\n\t"                                                          \
-                         "2:\n\t"                                                                                      \
-                         "ldr %[x0], [%[a]]\n\t"                                                                       \
-                         "ldr %[x1], [%[a], #4]\n\t" AOT_MVE_PASS_SET PASSES                                           \
-                         "strd %[a0], %[a1], [%[s]], #8\n\t"                                                           \
-                         "strd %[a2], %[a3], [%[s]], #8\n\t"                                                           \
-                         "strd %[b0], %[b1], [%[s]], #8\n\t"                                                           \
-                         "strd %[b2], %[b3], [%[s]], #8\n\t"                                                           \
-                         "cmp %[s], %[n]\n\t"                                                                          \
-                         "bne 2b"                                                                                      \
-                         : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s),    \
-                           [w] "+r"(w)                                                                                 \
-                         : [a] "r"(a)                                                                                  \
-                         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                        \
+        __asm__ volatile(                                                                                              \
+            "ldr %[s], [%[a], #16]\n\t"                                                                                \
+            "ldr %[n], [%[a], #12]\n\t"                                                                                \
+            "add.w %[n], %[s], %[n], lsl #5\n\t"                                                                       \
+            "2:\n\t"                                                                                                   \
+            "ldr %[x0], [%[a]]\n\t"                                                                                    \
+            "ldr %[x1], [%[a], #4]\n\t" AOT_MVE_PASS_SET PASSES "strd %[a0], %[a1], [%[s]], #8\n\t"                    \
+            "strd %[a2], %[a3], [%[s]], #8\n\t"                                                                        \
+            "strd %[b0], %[b1], [%[s]], #8\n\t"                                                                        \
+            "strd %[b2], %[b3], [%[s]], #8\n\t"                                                                        \
+            "cmp %[s], %[n]\n\t"                                                                                       \
+            "bne 2b"                                                                                                   \
+            : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)     \
+            : [a] "r"(a)                                                                                               \
+            : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                                     \
     }
 AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row2, AOT_MVE_PASS_ADD)
 AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
