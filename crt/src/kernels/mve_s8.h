@@ -6,7 +6,8 @@
  * four output channels at a time: per 16 taps one input vector per pixel and one weight vector per channel are
  * loaded, so each weight load serves both pixels and each input load four channels.  The K % 16 last taps are
  * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.  With K a multiple of 16, up to
- * 8 such blocks of a pixel pair run in one assembly loop (aot_mve_dot_blocks) and are requantized after it; so do
+ * AOT_MVE_BLOCKS such blocks of a pixel pair run in one assembly loop (aot_mve_dot_blocks) and are requantized
+ * after it (K < 16: aot_mve_dot_blocks_short, one predicated vector per pixel and channel); so do
  * rows zero-padded to a multiple of 16 (a convolution's im2col rows, K > 16), whose tail taps are then read
  * without predication (aot_mve_dot_blocks_tail).
  *
@@ -498,8 +499,12 @@ static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t
         : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 }
 
-/* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization. */
+/* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization (8 words a block).
+ * 16: one call per pixel pair up to 64 output channels (KWS, MobileNet's 64-channel layers); a file may define a
+ * smaller count before including this header to keep its frame small (fully_connected_s8_mve.c: 8). */
+#ifndef AOT_MVE_BLOCKS
 #define AOT_MVE_BLOCKS 16
+#endif
 
 /* The requantization of one block of 4 channels for both pixels of a pair (bias, VQRDMULH, rounding right shift,
  * output offset, clamp) into q3 / q4, at the head of a loop labelled 1: the two asm loops below share it and differ in
