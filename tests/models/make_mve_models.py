@@ -16,7 +16,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   with right shifts only and ReLU6 (the assembly loop, a narrow clamp) and without activation at a small output
   scale (the same loop clamping to all of int8, saturating both ways), 3x3 SAME stride 2 on an odd 7x4 image
   (bottom and right padding), and 2x2 VALID with dilation 2 on 6 channels; AVERAGE_POOL_2D 3x3 SAME stride 2 on
-  the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve); CONV_2D 3x3
+  the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve), 3x3 SAME
+  on 16 channels and 16x16 VALID on 20 (int16 sums of whole channel groups, 256 taps at most); CONV_2D 3x3
   with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered straight
   from it, the others through im2col; a single last channel);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
@@ -27,7 +28,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   predicated off), 3x3 VALID dilation 2 on 7 channels (K = 63 > 48: im2col rows), 5x5 SAME on one channel with
   ReLU6 (K = 25: both rows held in registers; two taps of padding), and the K = 45 layer again with the extreme
   scales (left shifts: the predicated tail of the one-block loop over the same weight layout); 1x1 layers on 2
-  batches of 32 channels to 40 (a block call of 8, then one of 2), stride 1 and stride 2.
+  batches of 32 channels to 40 (a block call of 8, then one of 2), stride 1 and stride 2; K < 16 (the short
+  block loop): 3x3 stride 2 on one channel to 36, 1x1 8 -> 10 on 15 pixels, 1x5 on 3 channels to 4.
 - mve_gemv_int8.tflite: the single-row paths (gemv_model);
 - mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 and strip forms (8 to 256
   channels, stride 1 and 2, SAME and VALID, odd widths and heights, near-dead channels and left shifts; dw3_model).
@@ -152,6 +154,26 @@ def plane_model():
     extreme = EXTREME_SCALES[3:8]
     g = _layer(b, rng, "gathered", CONV, u, [1, 8, 4, 5], (3, 3), extreme, (0.2, -1), stride=(1, 2), dilation=(2, 1))
     b.output(g)
+    # AVERAGE_POOL_2D on whole groups of 16 channels (sums in int16 lanes): 3x3 SAME stride 1 on the 16 channels
+    # (border windows of 4 and 6 taps), and a 16x16 VALID window on 20 channels (256 taps, the most the int16 sums
+    # take; a group of 16, then 4 predicated).
+    pool16 = b.tensor("pool16", [1, 6, 5, 16], "int8", 0.1, -2)
+    b.op(
+        "AVERAGE_POOL_2D",
+        [e],
+        pool16,
+        {"padding": 0, "strideH": 1, "strideW": 1, "filterHeight": 3, "filterWidth": 3, "fusedActivationFunction": 0},
+    )
+    b.output(pool16)
+    v = b.input("v", [1, 16, 16, 20], "int8", 0.05, -20)
+    pool256 = b.tensor("pool256", [1, 1, 1, 20], "int8", 0.05, -20)
+    b.op(
+        "AVERAGE_POOL_2D",
+        [v],
+        pool256,
+        {"padding": 1, "strideH": 1, "strideW": 1, "filterHeight": 16, "filterWidth": 16, "fusedActivationFunction": 0},
+    )
+    b.output(pool256)
     return b
 
 
@@ -170,6 +192,15 @@ def tail_model():
     w = b.input("w", [2, 3, 5, 32], "int8", 0.05, -5)
     b.output(_layer(b, rng, "pw40", CONV, w, [2, 3, 5, 40], (1, 1), 40, (0.1, 2)))
     b.output(_layer(b, rng, "pw40_s2", CONV, w, [2, 2, 3, 40], (1, 1), 40, (0.1, -1), stride=(2, 2), act=1))
+    # K < 16 (aot_mve_dot_blocks_short: one predicated vector per pixel and channel): a first layer 3x3 SAME stride 2
+    # on one channel to 36 (K = 9; 9 blocks: a call of 8, then one), a pointwise 8 -> 10 on an odd pixel count
+    # (K = 8; 2 blocks, then 2 channels and the last pixel by the per-block path), 1x5 on 3 channels to 4 (K = 15).
+    f = b.input("f", [1, 11, 12, 1], "int8", 0.05, 100)
+    b.output(_layer(b, rng, "k9_c36", CONV, f, [1, 6, 6, 36], (3, 3), 36, (0.1, -10), stride=(2, 2), act=1))
+    h = b.input("h", [1, 3, 5, 8], "int8", 0.05, -30)
+    b.output(_layer(b, rng, "pw8_c10", CONV, h, [1, 3, 5, 10], (1, 1), 10, (0.1, 6), act=3))
+    r = b.input("r", [1, 6, 7, 3], "int8", 0.05, 7)
+    b.output(_layer(b, rng, "k15", CONV, r, [1, 6, 3, 4], (1, 5), 4, (0.1, 0), valid=True))
     return b
 
 

@@ -3,8 +3,9 @@
  *
  * The window sums go 16 channels at a time into four int32 vectors (VLDRB.S32 widening loads, the channels past
  * the last one predicated off with VCTP), so each tap costs two instructions per four channels instead of a scalar
- * load and add per channel.  The division keeps TFLite's exact integer form per channel (SDIV); it runs once per
- * output element, against filter_h * filter_w taps of summing.
+ * load and add per channel; whole groups of 16 channels of windows of at most 256 taps (a global pool over 25x5)
+ * go into two int16 vectors instead, two instructions per eight channels.  The division keeps TFLite's exact integer
+ * form per channel (SDIV); it runs once per output element, against filter_h * filter_w taps of summing.
  */
 #include "aot_sched.h"
 
@@ -47,7 +48,32 @@ int32_t aot_avg_pool_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, 
                 }
                 corner = input + ((b * in_h + y0 + fy_start) * in_w + x0 + fx_start) * channels;
 #if defined(__ARM_FEATURE_MVE)
-                for (c = 0; c < channels; c += 16) {
+                c = 0;
+                if (count <= 256) {
+                    /* Whole groups of 16 channels summed in int16 lanes (two VLDRB.S16 and two VADD per tap, no
+                     * predicates): a sum of at most 256 int8 values lies in [-32768, 32512]. */
+                    const int32_t row_skip = (in_w - (fx_end - fx_start)) * channels;
+                    for (; c + 16 <= channels; c += 16) {
+                        const int8_t* q = corner + c;
+                        int16x8_t h0 = vdupq_n_s16(0), h1 = h0;
+                        int16_t sums[16];
+                        int32_t i;
+                        for (fy = fy_start; fy < fy_end; fy++) {
+                            for (fx = fx_start; fx < fx_end; fx++) {
+                                h0 = vaddq_s16(h0, vldrbq_s16(q));
+                                h1 = vaddq_s16(h1, vldrbq_s16(q + 8));
+                                q += channels;
+                            }
+                            q += row_skip;
+                        }
+                        vst1q_s16(sums, h0);
+                        vst1q_s16(sums + 8, h1);
+                        for (i = 0; i < 16; i++) {
+                            out[c + i] = aot_avg_pool_mve_out(sums[i], count, act_min, act_max);
+                        }
+                    }
+                }
+                for (; c < channels; c += 16) {
                     /* The window's rows are in_w pixels apart; after a row of taps, skip to the next one. */
                     const int32_t row_skip = (in_w - (fx_end - fx_start)) * channels;
                     const int32_t left = channels - c;

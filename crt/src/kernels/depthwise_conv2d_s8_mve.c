@@ -197,8 +197,8 @@ AOT_ALWAYS_INLINE void aot_dw_pixels(const struct aot_dw_geom* g, const struct a
  * odd channels are first copied to a block on the stack (struct aot_dw3_k), so every later load of them is an
  * immediate offset from one register; then the pixel pairs go in one assembly loop with the taps unrolled, each
  * input vector loaded once per pair (stride 1: the four columns x..x+3 of a row serve both pixels' three taps;
- * stride 2: five columns, the middle one shared).  An odd last pixel is the second of a pair that recomputes the
- * one before it. */
+ * stride 2: five columns, the middle one shared).  An odd last pixel runs alone after the pairs, in the same call
+ * (its window's three columns per filter row). */
 #if defined(__OPTIMIZE__)
 struct aot_dw3_k {
     int16_t offset[8], lo[8], hi[8];                    /* bytes 0.. (VLDRH immediates reach 254) */
@@ -343,11 +343,76 @@ struct aot_dw3_k {
                      : [k] "r"(kb), [step] "r"(step), [ch] "r"(ch)                                                     \
                      : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
 
-/* `pairs` > 0 pixel pairs of 8 channels from filter rows a0, a1, a2 (each at the first window's left tap) to o.
- * Not inlined: its two calls (the pairs, an odd last pixel) would duplicate the four loops. */
-static __attribute__((noinline)) void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a0, const int8_t* a1,
-                                                    const int8_t* a2, int8_t* o, int32_t pairs, int32_t ch, int stride,
-                                                    int right)
+/* A single pixel (an odd row's last): filter row at A, columns A, A + ch, A + 2 ch, into q0/q1. */
+#define AOT_DW3_ROW_ONE_ASM(A, W)                                                                                      \
+    "vldrh.u16 q5, [%[k], #" W "]\n\t"                                                                                 \
+    "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW3_MAC_ASM(                                                                    \
+        "q0", "q1", "q4", "q5") "add %[t], %[" A "], %[ch]\n\t"                                                        \
+                                "vldrh.u16 q5, [%[k], #" W "+16]\n\t"                                                  \
+                                "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(                                            \
+                                    "q0", "q1", "q4", "q5") "add %[t], %[t], %[ch]\n\t"                                \
+                                                            "vldrh.u16 q5, [%[k], #" W "+32]\n\t"                      \
+                                                            "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM("q0", "q1",     \
+                                                                                                       "q4", "q5")
+
+/* The single pixel's requantization (q0/q1: even/odd channels), right shifts only or any, then its store. */
+#define AOT_DW3_ONE_RIGHT_ASM                                                                                          \
+    "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
+    "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
+    "vldrw.32 q5, [%[k], #240]\n\t"                                                                                    \
+    "vqrdmulh.s32 q1, q1, q5\n\t"                                                                                      \
+    "vshr.s32 q6, q0, #31\n\t"                                                                                         \
+    "vqadd.s32 q0, q0, q6\n\t"                                                                                         \
+    "vshr.s32 q6, q1, #31\n\t"                                                                                         \
+    "vqadd.s32 q1, q1, q6\n\t" AOT_DW3_STORE_ONE_ASM
+
+#define AOT_DW3_ONE_ANY_ASM                                                                                            \
+    "vldrw.32 q5, [%[k], #288]\n\t"                                                                                    \
+    "vshl.s32 q0, q0, q5\n\t"                                                                                          \
+    "vldrw.32 q5, [%[k], #304]\n\t"                                                                                    \
+    "vshl.s32 q1, q1, q5\n\t"                                                                                          \
+    "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
+    "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
+    "vldrw.32 q5, [%[k], #240]\n\t"                                                                                    \
+    "vqrdmulh.s32 q1, q1, q5\n\t"                                                                                      \
+    "vldrw.32 q7, [%[k], #320]\n\t"                                                                                    \
+    "vshr.s32 q6, q0, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q0, q0, q6\n\t"                                                                                         \
+    "vldrw.32 q7, [%[k], #336]\n\t"                                                                                    \
+    "vshr.s32 q6, q1, #31\n\t"                                                                                         \
+    "vand q6, q6, q7\n\t"                                                                                              \
+    "vqadd.s32 q1, q1, q6\n\t" AOT_DW3_STORE_ONE_ASM
+
+#define AOT_DW3_STORE_ONE_ASM                                                                                          \
+    "vldrw.32 q5, [%[k], #256]\n\t"                                                                                    \
+    "vrshl.s32 q0, q0, q5\n\t"                                                                                         \
+    "vldrw.32 q5, [%[k], #272]\n\t"                                                                                    \
+    "vrshl.s32 q1, q1, q5\n\t"                                                                                         \
+    "vqmovnb.s32 q4, q0\n\t"                                                                                           \
+    "vqmovnt.s32 q4, q1\n\t"                                                                                           \
+    "vldrh.16 q5, [%[k], #0]\n\t"                                                                                      \
+    "vqadd.s16 q4, q4, q5\n\t"                                                                                         \
+    "vldrh.16 q5, [%[k], #16]\n\t"                                                                                     \
+    "vmax.s16 q4, q4, q5\n\t"                                                                                          \
+    "vldrh.16 q5, [%[k], #32]\n\t"                                                                                     \
+    "vmin.s16 q4, q4, q5\n\t"                                                                                          \
+    "vstrb.16 q4, [%[o]]\n\t"
+
+/* One pixel from filter rows a0, a1, a2 (its window's left tap) to o: about 80 instructions, where the pair that
+ * recomputed the pixel before it took 145. */
+#define AOT_DW3_ONE(OUT)                                                                                               \
+    __asm__ volatile("vldrw.32 q0, [%[k], #192]\n\t"                                                                   \
+                     "vldrw.32 q1, [%[k], #208]\n\t" AOT_DW3_ROW_ONE_ASM("a0", "48") AOT_DW3_ROW_ONE_ASM("a1", "96")   \
+                         AOT_DW3_ROW_ONE_ASM("a2", "144") OUT                                                          \
+                     : [t] "=&l"(t)                                                                                    \
+                     : [k] "r"(kb), [a0] "l"(a0), [a1] "l"(a1), [a2] "l"(a2), [o] "l"(o), [ch] "r"(ch)                 \
+                     : "q0", "q1", "q4", "q5", "q6", "q7", "memory")
+
+/* `pairs` > 0 pixel pairs of 8 channels from filter rows a0, a1, a2 (each at the first window's left tap) to o,
+ * then, with `odd`, one more pixel (the pair loop leaves a0..a2 and o at its window and output). */
+AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a0, const int8_t* a1, const int8_t* a2,
+                                     int8_t* o, int32_t pairs, int32_t ch, int stride, int right, int odd)
 {
     const int32_t step = 2 * ch;
     const int8_t* t;
@@ -360,44 +425,80 @@ static __attribute__((noinline)) void aot_dw3_pairs(const struct aot_dw3_k* kb, 
     } else {
         AOT_DW3_PAIRS_ASM(AOT_DW3_ROW2_ASM, AOT_DW3_OUT_ANY_ASM);
     }
+    if (odd) {
+        if (right) {
+            AOT_DW3_ONE(AOT_DW3_ONE_RIGHT_ASM);
+        } else {
+            AOT_DW3_ONE(AOT_DW3_ONE_ANY_ASM);
+        }
+    }
 }
+
+/* A channel group's block of struct aot_dw3_k (every field but the first three), from its weights at %[wp] (%[ch]
+ * bytes per tap; moved on) and its bias, multipliers and shifts at %[b], %[m], %[s]: VLD20 / VLD21 split the
+ * constants into even and odd channels.  In assembly: GCC 12 addresses each stack slot by a register of its own,
+ * about 75 instructions per group where this is 45. */
+#define AOT_DW3_W_ASM(OFF)                                                                                             \
+    "vldrb.s16 q0, [%[wp]]\n\t"                                                                                        \
+    "add %[wp], %[wp], %[ch]\n\t"                                                                                      \
+    "vstrh.16 q0, [%[k], #" OFF "]\n\t"
+#define AOT_DW3_K_ASM                                                                                                  \
+    AOT_DW3_W_ASM("48")                                                                                                \
+    AOT_DW3_W_ASM("64") AOT_DW3_W_ASM("80") AOT_DW3_W_ASM("96") AOT_DW3_W_ASM("112") AOT_DW3_W_ASM("128")              \
+        AOT_DW3_W_ASM("144") AOT_DW3_W_ASM("160") AOT_DW3_W_ASM("176") "vld20.32 {q0, q1}, [%[b]]\n\t"                 \
+                                                                       "vld21.32 {q0, q1}, [%[b]]\n\t"                 \
+                                                                       "vstrw.32 q0, [%[k], #192]\n\t"                 \
+                                                                       "vstrw.32 q1, [%[k], #208]\n\t"                 \
+                                                                       "vld20.32 {q0, q1}, [%[m]]\n\t"                 \
+                                                                       "vld21.32 {q0, q1}, [%[m]]\n\t"                 \
+                                                                       "vstrw.32 q0, [%[k], #224]\n\t"                 \
+                                                                       "vstrw.32 q1, [%[k], #240]\n\t"                 \
+                                                                       "vld20.32 {q0, q1}, [%[s]]\n\t"                 \
+                                                                       "vld21.32 {q0, q1}, [%[s]]\n\t"                 \
+                                                                       "vmov.i32 q4, #0\n\t"                           \
+                                                                       "vmin.s32 q2, q0, q4\n\t"                       \
+                                                                       "vmin.s32 q3, q1, q4\n\t"                       \
+                                                                       "vstrw.32 q2, [%[k], #256]\n\t"                 \
+                                                                       "vstrw.32 q3, [%[k], #272]\n\t"
+/* Any shifts: also max(shift, 0) and the -1 masks (after AOT_DW3_K_ASM: shifts in q0/q1, their minima in q2/q3). */
+#define AOT_DW3_K_LEFT_ASM                                                                                             \
+    "vmax.s32 q0, q0, q4\n\t"                                                                                          \
+    "vmax.s32 q1, q1, q4\n\t"                                                                                          \
+    "vstrw.32 q0, [%[k], #288]\n\t"                                                                                    \
+    "vstrw.32 q1, [%[k], #304]\n\t"                                                                                    \
+    "vshr.s32 q2, q2, #31\n\t"                                                                                         \
+    "vshr.s32 q3, q3, #31\n\t"                                                                                         \
+    "vstrw.32 q2, [%[k], #320]\n\t"                                                                                    \
+    "vstrw.32 q3, [%[k], #336]\n\t"
 
 /* n >= 2 output pixels of a row from filter rows r0, r1, r2 (at the first window's left tap, channel 0).  One
  * function for every stride and requantization form (chosen per pair loop), so the set-up is not duplicated. */
-static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const int8_t* r0, const int8_t* r1,
-                        const int8_t* r2, int8_t* out, int32_t n, int32_t ch, int stride, int right)
+static __attribute__((noinline)) void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const int8_t* r0,
+                                                  const int8_t* r1, const int8_t* r2, int8_t* out, int32_t n,
+                                                  int32_t ch, int stride, int right)
 {
     struct aot_dw3_k k;
-    const int32_t last = (n - 2) * stride * ch; /* the last pair's input offset */
-    int32_t c, t;
+    int32_t c;
     vstrhq_s16(k.offset, vdupq_n_s16((int16_t)rq->out_offset));
     vstrhq_s16(k.lo, vdupq_n_s16((int16_t)rq->act_min));
     vstrhq_s16(k.hi, vdupq_n_s16((int16_t)rq->act_max));
     for (c = 0; c < ch; c += 8) {
         const int8_t* wp = filter + c;
-        const int32x4x2_t b = vld2q_s32(rq->bias + c), m = vld2q_s32(rq->multiplier + c), s = vld2q_s32(rq->shift + c);
-        const int32x4_t zero = vdupq_n_s32(0);
-        vstrwq_s32(k.bias_e, b.val[0]);
-        vstrwq_s32(k.bias_o, b.val[1]);
-        vstrwq_s32(k.mult_e, m.val[0]);
-        vstrwq_s32(k.mult_o, m.val[1]);
-        vstrwq_s32(k.right_e, vminq_s32(s.val[0], zero));
-        vstrwq_s32(k.right_o, vminq_s32(s.val[1], zero));
-        if (!right) {
-            vstrwq_s32(k.left_e, vmaxq_s32(s.val[0], zero));
-            vstrwq_s32(k.left_o, vmaxq_s32(s.val[1], zero));
-            vstrwq_s32(k.mask_e, vshrq_n_s32(vminq_s32(s.val[0], zero), 31));
-            vstrwq_s32(k.mask_o, vshrq_n_s32(vminq_s32(s.val[1], zero), 31));
+        const int32_t* b = rq->bias + c;
+        const int32_t* m = rq->multiplier + c;
+        const int32_t* s = rq->shift + c;
+        if (right) {
+            __asm__ volatile(AOT_DW3_K_ASM
+                             : [wp] "+l"(wp)
+                             : [k] "r"(&k), [ch] "r"(ch), [b] "r"(b), [m] "r"(m), [s] "r"(s)
+                             : "q0", "q1", "q2", "q3", "q4", "memory");
+        } else {
+            __asm__ volatile(AOT_DW3_K_ASM AOT_DW3_K_LEFT_ASM
+                             : [wp] "+l"(wp)
+                             : [k] "r"(&k), [ch] "r"(ch), [b] "r"(b), [m] "r"(m), [s] "r"(s)
+                             : "q0", "q1", "q2", "q3", "q4", "memory");
         }
-        for (t = 0; t < 9; t++) {
-            vst1q_s16(k.w[t], vldrbq_s16(wp));
-            wp += ch;
-        }
-        aot_dw3_pairs(&k, r0 + c, r1 + c, r2 + c, out + c, n >> 1, ch, stride, right);
-        if (n & 1) {
-            aot_dw3_pairs(&k, r0 + c + last, r1 + c + last, r2 + c + last, out + c + (n - 2) * ch, 1, ch, stride,
-                          right);
-        }
+        aot_dw3_pairs(&k, r0 + c, r1 + c, r2 + c, out + c, n >> 1, ch, stride, right, n & 1);
     }
 }
 

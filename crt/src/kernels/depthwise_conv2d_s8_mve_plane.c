@@ -36,9 +36,12 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
 
 #if defined(__ARM_FEATURE_MVE)
 
-/* One output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2. */
+/* One output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2.  The
+ * four sums go into q2 by two moves of two registers each (VMOV Qd[2], Qd[0], Rt, Rt2 puts Rt in lane 0 and Rt2 in
+ * lane 2, as GCC's vcreateq emits it); the pixels are a low-overhead loop (DLS / LE). */
 #define AOT_DWP_ROW_ASM(CLAMP)                                                                                         \
-    __asm__ volatile("1:\n\t"                                                                                          \
+    __asm__ volatile("dls lr, %[n]\n\t"                                                                                \
+                     "1:\n\t"                                                                                          \
                      "vldrb.s8 q3, [%[p0]], #1\n\t"                                                                    \
                      "vmladav.s8 %[a0], q3, %q[w0]\n\t"                                                                \
                      "vldrb.s8 q3, [%[p1]], #1\n\t"                                                                    \
@@ -47,10 +50,8 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
                      "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                \
                      "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                    \
                      "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                \
-                     "vdup.32 q2, %[a0]\n\t"                                                                           \
-                     "vmov.32 q2[1], %[a1]\n\t"                                                                        \
-                     "vmov.32 q2[2], %[a2]\n\t"                                                                        \
-                     "vmov.32 q2[3], %[a3]\n\t"                                                                        \
+                     "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                             \
+                     "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                             \
                      "vadd.i32 q2, q2, %q[bias]\n\t"                                                                   \
                      "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                               \
                      "vshr.s32 q3, q2, #31\n\t"                                                                        \
@@ -61,8 +62,7 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
                      "vadd.i32 q2, q2, %[a0]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                    \
                      "ldr %[a1], [%[k], #52]\n\t"                                                                      \
                      "add %[out], %[out], %[a1]\n\t"                                                                   \
-                     "subs %[n], %[n], #1\n\t"                                                                         \
-                     "bne 1b"                                                                                          \
+                     "le lr, 1b"                                                                                       \
                      : [a0] "=r"(a0), [a1] "=r"(a1), [a2] "=r"(a2), [a3] "=r"(a3), [p0] "+r"(p0), [p1] "+r"(p1),       \
                        [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "+r"(n), [k] "+r"(kp)                          \
                      : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult)      \
@@ -113,7 +113,8 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
             register int32_t a1 __asm__("r2");
             register int32_t a2 __asm__("r4");
             register int32_t a3 __asm__("r6");
-            int32_t n = out_w;
+            /* The row's pixels: a low-overhead loop (DLS / LE) on lr. */
+            register int32_t n __asm__("lr") = out_w;
             int32_t* kp = k;
             /* VSTRB.32 takes a low base register. */
             register int8_t* o __asm__("r1") = out;

@@ -6,7 +6,8 @@
  * four output channels at a time: per 16 taps one input vector per pixel and one weight vector per channel are
  * loaded, so each weight load serves both pixels and each input load four channels.  The K % 16 last taps are
  * one predicated pass (VCTP: the lanes past K load as zero), never a scalar loop.  With K a multiple of 16, up to
- * 8 such blocks of a pixel pair run in one assembly loop (aot_mve_dot_blocks) and are requantized after it; so do
+ * AOT_MVE_BLOCKS such blocks of a pixel pair run in one assembly loop (aot_mve_dot_blocks) and are requantized
+ * after it (K < 16: aot_mve_dot_blocks_short, one predicated vector per pixel and channel); so do
  * rows zero-padded to a multiple of 16 (a convolution's im2col rows, K > 16), whose tail taps are then read
  * without predication (aot_mve_dot_blocks_tail).
  *
@@ -403,6 +404,35 @@ static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* 
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
 
+/* aot_mve_dot_blocks_row for rows of exactly 2 or 4 passes (K = 32, 64: KWS's and MobileNet's pointwise layers),
+ * the passes straight-line: no pass counter, no loop branch (8 instructions less per block for K = 64). */
+#define AOT_MVE_DOT_BLOCKS_ROW_N(NAME, PASSES)                                                                         \
+    static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                                                   \
+    {                                                                                                                  \
+        AOT_MVE_PINNED_ACCS();                                                                                         \
+        const int8_t* x0;                                                                                              \
+        const int8_t* x1;                                                                                              \
+        int32_t n;                                                                                                     \
+        int32_t* s;                                                                                                    \
+        __asm__ volatile(                                                                                              \
+            "ldr %[s], [%[a], #16]\n\t"                                                                                \
+            "ldr %[n], [%[a], #12]\n\t"                                                                                \
+            "add.w %[n], %[s], %[n], lsl #5\n\t"                                                                       \
+            "2:\n\t"                                                                                                   \
+            "ldr %[x0], [%[a]]\n\t"                                                                                    \
+            "ldr %[x1], [%[a], #4]\n\t" AOT_MVE_PASS_SET PASSES "strd %[a0], %[a1], [%[s]], #8\n\t"                    \
+            "strd %[a2], %[a3], [%[s]], #8\n\t"                                                                        \
+            "strd %[b0], %[b1], [%[s]], #8\n\t"                                                                        \
+            "strd %[b2], %[b3], [%[s]], #8\n\t"                                                                        \
+            "cmp %[s], %[n]\n\t"                                                                                       \
+            "bne 2b"                                                                                                   \
+            : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)     \
+            : [a] "r"(a)                                                                                               \
+            : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                                     \
+    }
+AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row2, AOT_MVE_PASS_ADD)
+AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
+
 /* The tail pass of aot_mve_dot_blocks_tail: the rows' first 16 bytes at x0, x1 (not moved on) against the tails. */
 #define AOT_MVE_TAIL_PASS                                                                                              \
     AOT_MVE_LOAD_TAILS "vldrb.8 q4, [%[x0]]\n\t" AOT_MVE_DOT4(                                                         \
@@ -469,8 +499,12 @@ static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t
         : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 }
 
-/* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization. */
-#define AOT_MVE_BLOCKS 8
+/* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization (8 words a block).
+ * 16: one call per pixel pair up to 64 output channels (KWS, MobileNet's 64-channel layers); a file may define a
+ * smaller count before including this header to keep its frame small (fully_connected_s8_mve.c: 8). */
+#ifndef AOT_MVE_BLOCKS
+#define AOT_MVE_BLOCKS 16
+#endif
 
 /* The requantization of one block of 4 channels for both pixels of a pair (bias, VQRDMULH, rounding right shift,
  * output offset, clamp) into q3 / q4, at the head of a loop labelled 1: the two asm loops below share it and differ in
@@ -704,6 +738,66 @@ AOT_ALWAYS_INLINE int32_t aot_mve_gemv(const int8_t* x, const int8_t* filter, in
     return 4 * blocks;
 }
 
+/* Two pixels of K < 16 taps (x0, x1: one vector each, the lanes past K zero) against nb >= 1 blocks of 4 channels
+ * (each channel's K weights in turn, 4 * K bytes a block): the eight sums of a block stored at sums, 8 per block,
+ * pixel 0's 4 channels first (as aot_mve_dot_blocks).  One VMLADAV per pixel and channel; each channel's weights
+ * are a load predicated to K lanes (VCTP), so nothing past the filter is read: 26 instructions per block, where
+ * the per-block C path (aot_mve_dot4 and aot_mve_store) took about 100 (a first layer on one channel, a pointwise
+ * layer on 8). */
+__attribute__((noinline)) static void aot_mve_dot_blocks_short(int8x16_t x0, int8x16_t x1, const int8_t* w, int32_t k,
+                                                               int32_t nb, int32_t* sums)
+{
+    AOT_MVE_PINNED_ACCS();
+    const int8_t* t;
+    const int32_t* end = sums + 8 * nb;
+    __asm__ volatile("vctp.8 %[k]\n\t"
+                     "1:\n\t"
+                     "vpst\n\t"
+                     "vldrbt.8 q0, [%[w]]\n\t"
+                     "add %[t], %[w], %[k]\n\t"
+                     "vpst\n\t"
+                     "vldrbt.8 q1, [%[t]]\n\t"
+                     "add %[t], %[t], %[k]\n\t"
+                     "vpst\n\t"
+                     "vldrbt.8 q2, [%[t]]\n\t"
+                     "add %[t], %[t], %[k]\n\t"
+                     "vpst\n\t"
+                     "vldrbt.8 q3, [%[t]]\n\t"
+                     "add %[w], %[t], %[k]\n\t" AOT_MVE_DOT4("vmladav.s8", "a", "%q[x0]")
+                         AOT_MVE_DOT4("vmladav.s8", "b", "%q[x1]") "strd %[a0], %[a1], [%[s]], #8\n\t"
+                                                                   "strd %[a2], %[a3], [%[s]], #8\n\t"
+                                                                   "strd %[b0], %[b1], [%[s]], #8\n\t"
+                                                                   "strd %[b2], %[b3], [%[s]], #8\n\t"
+                                                                   "cmp %[s], %[e]\n\t"
+                                                                   "bne 1b"
+                     : AOT_MVE_ACC_OPERANDS("=&r"), [t] "=&r"(t), [w] "+r"(w), [s] "+r"(sums)
+                     : [x0] "w"(x0), [x1] "w"(x1), [k] "r"(k), [e] "r"(end)
+                     : "q0", "q1", "q2", "q3", "memory", "cc");
+}
+
+/* aot_mve_gemm for two pixels, K < 16, right shifts and per-channel constants, no fused ADD: the whole blocks of 4
+ * channels (aot_mve_dot_blocks_short, then aot_mve_store_blocks_right, up to AOT_MVE_BLOCKS blocks a call).
+ * Returns the channels done (out_c rounded down to 4). */
+AOT_ALWAYS_INLINE int32_t aot_mve_gemm_short(const int8_t* x0, const int8_t* x1, const int8_t* filter, int32_t k,
+                                             int32_t out_c, const struct aot_mve_rq* rq, int8_t* out0, int8_t* out1)
+{
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    const mve_pred16_t p = vctp8q((uint32_t)k);
+    const int8x16_t v0 = vldrbq_z_s8(x0, p);
+    const int8x16_t v1 = vldrbq_z_s8(x1, p);
+    const int32_t blocks = out_c >> 2;
+    const int8_t* w = filter;
+    int32_t sums[8 * AOT_MVE_BLOCKS];
+    int32_t c;
+    for (c = 0; c < 4 * blocks; c += 4 * AOT_MVE_BLOCKS) {
+        const int32_t nb = blocks - c / 4 < AOT_MVE_BLOCKS ? blocks - c / 4 : AOT_MVE_BLOCKS;
+        aot_mve_dot_blocks_short(v0, v1, w, k, nb, sums);
+        w += nb * 4 * k;
+        aot_mve_store_blocks_right(sums, nb, &q, c, out0, out1);
+    }
+    return 4 * blocks;
+}
+
 /* aot_mve_gemm for two pixels, K a multiple of 16 and out_c of 4 (each pixel's K taps `runs` runs of K / runs
  * bytes, `skip` bytes from one run's end to the next's start), or K > 16 with one run zero-padded to a multiple of
  * 16 (`tail`: K % 16, then aot_mve_dot_blocks_tail): the products of up to AOT_MVE_BLOCKS channel blocks in one
@@ -734,6 +828,10 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
             } else {
                 aot_mve_dot_blocks_tail(&a, w);
             }
+        } else if (runs == 1 && a.passes == 4) {
+            aot_mve_dot_blocks_row4(&a, w);
+        } else if (runs == 1 && a.passes == 2) {
+            aot_mve_dot_blocks_row2(&a, w);
         } else if (runs == 1) {
             aot_mve_dot_blocks_row(&a, w);
         } else {
@@ -890,6 +988,10 @@ AOT_ALWAYS_INLINE void aot_mve_gemm(const int8_t* x0, const int8_t* x1, const in
     }
     if (!two && !fused && right && ((k & 15) == 0 || k < 16)) {
         c = aot_mve_gemv(x0, filter, k, out_c, rq, out0);
+        w += c * k;
+    }
+    if (two && k < 16 && !fused && right && q.per_channel) {
+        c = aot_mve_gemm_short(x0, x1, filter, k, out_c, rq, out0, out1);
         w += c * k;
     }
 #endif
