@@ -126,6 +126,14 @@ def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) 
     return (4 * rows * n + 2 * hp * wp * 2 + 15) // 16 * 16
 
 
+def dsp_3x3_weights(filt: np.ndarray) -> np.ndarray:
+    """The planar kernel's weight layout from a [1, 3, 3, C] filter in plane orientation: per channel, per filter row
+    r, the bytes (w[r][0], w[r][1], w[r][1], w[r][2]), whose SXTB16 / SXTB16 ROR #8 are the lane pairs (w0, w1) and
+    (w1, w2) the accumulation multiplies by ([C, 3, 4] int8, 12 bytes per channel)."""
+    w = np.asarray(filt, np.int8).reshape(3, 3, -1).transpose(2, 0, 1)
+    return np.ascontiguousarray(np.stack([w[..., 0], w[..., 1], w[..., 1], w[..., 2]], axis=-1))
+
+
 # Bytes per channel of the records aot_depthwise_conv2d_s8_dsp_c4 builds in scratch (AOT_DW_C4_RECORD int32
 # words per four channels).
 DSP_C4_RECORD = 34
@@ -229,7 +237,8 @@ def _emit_dw_dsp(op, ctx) -> list:
     weights = filt.data
     if p["dsp_transpose"]:
         rows, cols = cols, rows
-        weights = np.ascontiguousarray(weights.transpose(0, 2, 1, 3))
+        weights = weights.transpose(0, 2, 1, 3)
+    weights = dsp_3x3_weights(weights)
     args = [
         ctx.ptr(inp),
         p["n"],

@@ -23,8 +23,29 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
     int32_t* const accs = scratch;
     int16_t* const planes = (int16_t*)(void*)(scratch + chunk * n);
     int16_t* const interior = planes + pad_r * wp + pad_c;
+    struct aot_dw_acc_job aj;
+    struct aot_dw_rq_job rq;
     int32_t b, c, i, y, x;
 
+    /* The geometry of a full chunk, for every channel (the last, part chunk changes the row counts). */
+    aj.acc = accs;
+    aj.acc_end = accs + chunk * n;
+    aj.wp_bytes = 2 * wp;
+    aj.skip_bytes = 2 * (stride_r * wp - n);
+    aj.row_bytes = 4 * n;
+    aj.odd = (n / 2) & 1;
+    rq.acc = accs;
+    rq.singles = out_cols & 3;
+    rq.quad_bytes = 4 * (out_cols & ~3);
+    rq.a_skip_bytes = 4 * (n - out_cols);
+    rq.o_skip = out_row_step - out_cols * out_col_step;
+    rq.step = out_col_step;
+    rq.rows = chunk;
+    rq.n = n;
+    rq.cols = out_cols;
+    rq.row_step = out_row_step;
+    rq.act_min = act_min;
+    rq.act_max = act_max;
     for (i = 0; i < 2 * plane_cells; i++) {
         planes[i] = (int16_t)input_zero_point;
     }
@@ -42,21 +63,25 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
             }
             for (k = 0; k <= pair; k++) {
                 const int16_t* const plane = planes + k * plane_cells;
-                const int8_t* const f = filter + c + k;
-                uint32_t w[6];
+                /* The channel's weights: (w0, w1, w1, w2) per filter row. */
+                const int8_t* const f = filter + 12 * (c + k);
                 const int32_t bc = bias[c + k], m = out_multiplier[c + k], add = out_add[c + k];
                 int8_t* const out = output + c + k;
+                uint32_t w[6];
                 int32_t y0;
-                for (i = 0; i < 3; i++) {
-                    w[2 * i] = aot_dw_pair2(f[3 * i * channels], f[(3 * i + 1) * channels]);
-                    w[2 * i + 1] = aot_dw_pair2(f[(3 * i + 1) * channels], f[(3 * i + 2) * channels]);
+                if (stride_c != 1) {
+                    aot_dw_pairs(f, w);
                 }
                 /* A chunk of plane rows at a time: accumulate them (weights in registers), then requantize. */
                 for (y0 = 0; y0 < out_rows; y0 += chunk) {
                     const int32_t rows = out_rows - y0 < chunk ? out_rows - y0 : chunk;
                     const int16_t* const r0 = plane + y0 * stride_r * wp;
+                    if (rows != rq.rows) {
+                        aj.acc_end = accs + rows * n;
+                        rq.rows = rows;
+                    }
                     if (stride_c == 1) {
-                        aot_dw_rows_s1(r0, wp, stride_r * wp, rows, n, w, bc, accs);
+                        aot_dw_rows_s1(&aj, r0, f, bc);
                     } else if (stride_c == 2) {
                         aot_dw_rows_s2(r0, wp, stride_r * wp, rows, n, w, bc, accs);
                     } else {
@@ -66,8 +91,7 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
                             }
                         }
                     }
-                    AOT_DW_PLANAR_REQUANT(accs, rows, n, out_cols, out + y0 * out_row_step, out_row_step, out_col_step,
-                                          m, add, act_min, act_max);
+                    AOT_DW_PLANAR_REQUANT(&rq, out + y0 * out_row_step, m, add);
                 }
             }
         }
