@@ -247,6 +247,191 @@ AOT_DW_NAKED static void aot_dw_rows_s1_asm(const struct aot_dw_acc_job* job AOT
 }
 #endif
 
+/* The job of the fused stride-1 accumulation and full-range requantization (aot_dw_rows_s1_rq_asm): the layer's
+ * geometry and per-channel arrays, set once per call (offsets fixed: the asm reads them). */
+struct aot_dw_fused_job {
+    const int32_t* bias; /* 0: doubled, per channel */
+    const int32_t* mult; /* 4 */
+    const int32_t* add;  /* 8 */
+    int8_t* out;         /* 12: the batch's output */
+    int32_t wp_bytes;    /* 16: plane row pitch */
+    int32_t skip_bytes;  /* 20: from a row's last pair to the next row's start, per window row */
+    int32_t odd;         /* 24: (out_cols / 2) is odd (a row starts with the loop's second pair) */
+    int32_t tail;        /* 28: out_cols is odd (a row ends with one output) */
+    int32_t o_skip;      /* 32: from the output after a row's last pair to the next row's first */
+    int32_t row_span;    /* 36: 2 * (out_cols / 2) * step */
+    int32_t rows;        /* 40: out_rows, at least 1 */
+    int32_t step;        /* 44: output column step */
+};
+
+#if AOT_DW_ASM
+/* The whole image of one channel at stride 1, full int8 range, without an accumulator buffer: per pair of outputs
+ * three LDRD, twelve multiply-accumulates, then the two outputs' requantization (SMMLAR, shift, SSAT, STRB each), its
+ * constants read from the frame in LDRD pairs (the registers hold the weights, row pointers, taps and accumulators);
+ * two pairs per pass, the row end tested after the second (a row of an odd number of pairs starts with the second),
+ * an odd row's last output alone.  Arguments: the job, the first cell of window row 0, the channel's 12 weight
+ * bytes, the channel.  Frame: 0 row end (output), 4 bias, 8 m, 12 add, 16 right shift, 20 step, 24 job, 28 odd,
+ * 32 rows left. */
+AOT_DW_NAKED static void aot_dw_rows_s1_rq_asm(const struct aot_dw_fused_job* job AOT_DW_ARG,
+                                               const int16_t* r0 AOT_DW_ARG, const int8_t* f AOT_DW_ARG,
+                                               int32_t c AOT_DW_ARG)
+{
+    __asm__ volatile(
+                     "push {r4-r11, lr}\n\t"
+                     "sub sp, sp, #36\n\t"
+                     "str r0, [sp, #24]\n\t"
+                     "ldr r4, [r0]\n\t"
+                     "ldr r4, [r4, r3, lsl #2]\n\t"
+                     "str r4, [sp, #4]\n\t"
+                     "ldr r4, [r0, #4]\n\t"
+                     "ldr r4, [r4, r3, lsl #2]\n\t"
+                     "str r4, [sp, #8]\n\t"
+                     "ldr r4, [r0, #8]\n\t"
+                     "ldr r4, [r4, r3, lsl #2]\n\t"
+                     "str r4, [sp, #12]\n\t"
+                     "rbit r4, r4\n\t"
+                     "clz r4, r4\n\t"
+                     "add r4, r4, #1\n\t"
+                     "str r4, [sp, #16]\n\t"
+                     "ldr r4, [r0, #44]\n\t"
+                     "str r4, [sp, #20]\n\t"
+                     "ldr r4, [r0, #24]\n\t"
+                     "str r4, [sp, #28]\n\t"
+                     "ldr r4, [r0, #40]\n\t"
+                     "str r4, [sp, #32]\n\t"
+                     "ldr r4, [r0, #12]\n\t"
+                     "add r3, r4, r3\n\t"
+                     "ldr r4, [r0, #36]\n\t"
+                     "add r4, r3, r4\n\t"
+                     "str r4, [sp]\n\t"
+                     "ldr r4, [r2]\n\t"
+                     "ldr r6, [r2, #4]\n\t"
+                     "ldr r8, [r2, #8]\n\t"
+                     "sxtb16 r5, r4, ror #8\n\t"
+                     "sxtb16 r4, r4\n\t"
+                     "sadd16 r4, r4, r4\n\t"
+                     "sadd16 r5, r5, r5\n\t"
+                     "sxtb16 r7, r6, ror #8\n\t"
+                     "sxtb16 r6, r6\n\t"
+                     "sadd16 r6, r6, r6\n\t"
+                     "sadd16 r7, r7, r7\n\t"
+                     "sxtb16 r9, r8, ror #8\n\t"
+                     "sxtb16 r8, r8\n\t"
+                     "sadd16 r8, r8, r8\n\t"
+                     "sadd16 r9, r9, r9\n\t"
+                     "mov r10, r1\n\t"
+                     "ldr r2, [r0, #16]\n\t"
+                     "add r11, r10, r2\n\t"
+                     "add lr, r11, r2\n\t"
+                     "ldr r12, [sp, #4]\n\t"
+                     "3:\n\t"
+                     "ldr r2, [sp, #28]\n\t"
+                     "cbnz r2, 2f\n\t"
+                     "1:\n\t"
+                     "ldrd r0, r1, [r10], #4\n\t"
+                     "smlad r2, r0, r4, r12\n\t"
+                     "smlatb r12, r0, r4, r12\n\t"
+                     "smlabt r2, r1, r5, r2\n\t"
+                     "smlad r12, r1, r5, r12\n\t"
+                     "ldrd r0, r1, [r11], #4\n\t"
+                     "smlad r2, r0, r6, r2\n\t"
+                     "smlatb r12, r0, r6, r12\n\t"
+                     "smlabt r2, r1, r7, r2\n\t"
+                     "smlad r12, r1, r7, r12\n\t"
+                     "ldrd r0, r1, [lr], #4\n\t"
+                     "smlad r2, r0, r8, r2\n\t"
+                     "smlatb r12, r0, r8, r12\n\t"
+                     "smlabt r2, r1, r9, r2\n\t"
+                     "smlad r12, r1, r9, r12\n\t"
+                     "ldrd r0, r1, [sp, #8]\n\t"
+                     "add r1, r1, r2, asr #31\n\t"
+                     "smmlar r2, r2, r0, r1\n\t"
+                     "ldr r1, [sp, #12]\n\t"
+                     "add r1, r1, r12, asr #31\n\t"
+                     "smmlar r12, r12, r0, r1\n\t"
+                     "ldrd r0, r1, [sp, #16]\n\t"
+                     "asr r2, r2, r0\n\t"
+                     "asr r12, r12, r0\n\t"
+                     "ssat r2, #8, r2\n\t"
+                     "ssat r12, #8, r12\n\t"
+                     "strb r2, [r3]\n\t"
+                     "strb r12, [r3, r1]\n\t"
+                     "add r3, r3, r1, lsl #1\n\t"
+                     "ldr r12, [sp, #4]\n\t"
+                     "2:\n\t"
+                     "ldrd r0, r1, [r10], #4\n\t"
+                     "smlad r2, r0, r4, r12\n\t"
+                     "smlatb r12, r0, r4, r12\n\t"
+                     "smlabt r2, r1, r5, r2\n\t"
+                     "smlad r12, r1, r5, r12\n\t"
+                     "ldrd r0, r1, [r11], #4\n\t"
+                     "smlad r2, r0, r6, r2\n\t"
+                     "smlatb r12, r0, r6, r12\n\t"
+                     "smlabt r2, r1, r7, r2\n\t"
+                     "smlad r12, r1, r7, r12\n\t"
+                     "ldrd r0, r1, [lr], #4\n\t"
+                     "smlad r2, r0, r8, r2\n\t"
+                     "smlatb r12, r0, r8, r12\n\t"
+                     "smlabt r2, r1, r9, r2\n\t"
+                     "smlad r12, r1, r9, r12\n\t"
+                     "ldrd r0, r1, [sp, #8]\n\t"
+                     "add r1, r1, r2, asr #31\n\t"
+                     "smmlar r2, r2, r0, r1\n\t"
+                     "ldr r1, [sp, #12]\n\t"
+                     "add r1, r1, r12, asr #31\n\t"
+                     "smmlar r12, r12, r0, r1\n\t"
+                     "ldrd r0, r1, [sp, #16]\n\t"
+                     "asr r2, r2, r0\n\t"
+                     "asr r12, r12, r0\n\t"
+                     "ssat r2, #8, r2\n\t"
+                     "ssat r12, #8, r12\n\t"
+                     "strb r2, [r3]\n\t"
+                     "strb r12, [r3, r1]\n\t"
+                     "add r3, r3, r1, lsl #1\n\t"
+                     "ldrd r0, r12, [sp]\n\t"
+                     "cmp r3, r0\n\t"
+                     "bne 1b\n\t"
+                     "ldr r0, [sp, #24]\n\t"
+                     "ldr r1, [r0, #28]\n\t"
+                     "cbz r1, 4f\n\t"
+                     "ldrd r0, r1, [r10], #4\n\t"
+                     "smlad r2, r0, r4, r12\n\t"
+                     "smlabt r2, r1, r5, r2\n\t"
+                     "ldrd r0, r1, [r11], #4\n\t"
+                     "smlad r2, r0, r6, r2\n\t"
+                     "smlabt r2, r1, r7, r2\n\t"
+                     "ldrd r0, r1, [lr], #4\n\t"
+                     "smlad r2, r0, r8, r2\n\t"
+                     "smlabt r2, r1, r9, r2\n\t"
+                     "ldrd r0, r1, [sp, #8]\n\t"
+                     "add r1, r1, r2, asr #31\n\t"
+                     "smmlar r2, r2, r0, r1\n\t"
+                     "ldr r0, [sp, #16]\n\t"
+                     "asr r2, r2, r0\n\t"
+                     "ssat r2, #8, r2\n\t"
+                     "strb r2, [r3]\n\t"
+                     "4:\n\t"
+                     "ldr r0, [sp, #24]\n\t"
+                     "ldr r1, [r0, #20]\n\t"
+                     "add r10, r10, r1\n\t"
+                     "add r11, r11, r1\n\t"
+                     "add lr, lr, r1\n\t"
+                     "ldr r1, [r0, #32]\n\t"
+                     "add r3, r3, r1\n\t"
+                     "ldr r1, [sp, #32]\n\t"
+                     "subs r1, r1, #1\n\t"
+                     "beq 9f\n\t"
+                     "str r1, [sp, #32]\n\t"
+                     "ldr r1, [r0, #36]\n\t"
+                     "add r1, r3, r1\n\t"
+                     "str r1, [sp]\n\t"
+                     "b 3b\n\t"
+                     "9:\n\t"
+                     "add sp, sp, #36\n\t"
+                     "pop {r4-r11, pc}\n\t");
+}
+#endif
+
 /* The channel's six lane pairs (2 w0, 2 w1), (2 w1, 2 w2) per filter row from its 12 weight bytes (w0, w1, w1, w2)
  * per row (the C loops' form of what the asm does in registers). */
 static void aot_dw_pairs(const int8_t* f, uint32_t* w)
@@ -525,14 +710,18 @@ AOT_HOT_INLINE void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_
 
 #define AOT_DW_PLANAR_NAME    aot_depthwise_conv2d_s8_dsp
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant
+#define AOT_DW_PLANAR_FUSED   AOT_DW_ASM
 #include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
 #undef AOT_DW_PLANAR_REQUANT
+#undef AOT_DW_PLANAR_FUSED
 #define AOT_DW_PLANAR_NAME    aot_depthwise_conv2d_s8_dsp_exact
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant_exact
+#define AOT_DW_PLANAR_FUSED   0
 #include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
 #undef AOT_DW_PLANAR_REQUANT
+#undef AOT_DW_PLANAR_FUSED
 
 /* --- Channel-vectorized form for small images with many channels ------------------------------------------
  *

@@ -1,6 +1,7 @@
 /* The planar 3x3 depthwise kernel of depthwise_conv2d_s8_dsp.c, included there once per requantization:
  * AOT_DW_PLANAR_NAME is the entry point, AOT_DW_PLANAR_REQUANT the function that requantizes a chunk of doubled
- * accumulators of one channel (aot_dw_requant: the short form; aot_dw_requant_exact: TFLite's in full).  One text
+ * accumulators of one channel (aot_dw_requant: the short form; aot_dw_requant_exact: TFLite's in full), and
+ * AOT_DW_PLANAR_FUSED 1 where the fused stride-1 asm loop (short form, full range) may be used.  One text
  * for both keeps the ordinary entry point's code what it was. */
 void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows, int32_t in_cols,
                         int32_t in_row_step, int32_t in_col_step, const int8_t* filter, const int32_t* bias,
@@ -25,6 +26,11 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
     int16_t* const interior = planes + pad_r * wp + pad_c;
     struct aot_dw_acc_job aj;
     struct aot_dw_rq_job rq;
+#if AOT_DW_PLANAR_FUSED
+    /* Stride 1 over the full int8 range: accumulation and requantization in one asm loop per channel. */
+    const int32_t fused = stride_c == 1 && out_cols >= 2 && act_min <= -128 && act_max >= 127;
+    struct aot_dw_fused_job fj;
+#endif
     int32_t b, c, i, y, x;
 
     /* The geometry of a full chunk, for every channel (the last, part chunk changes the row counts). */
@@ -46,6 +52,20 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
     rq.row_step = out_row_step;
     rq.act_min = act_min;
     rq.act_max = act_max;
+#if AOT_DW_PLANAR_FUSED
+    fj.bias = bias;
+    fj.mult = out_multiplier;
+    fj.add = out_add;
+    fj.out = output;
+    fj.wp_bytes = 2 * wp;
+    fj.skip_bytes = 2 * (stride_r * wp - n);
+    fj.odd = (out_cols / 2) & 1;
+    fj.tail = out_cols & 1;
+    fj.row_span = 2 * (out_cols / 2) * out_col_step;
+    fj.o_skip = out_row_step - fj.row_span;
+    fj.rows = out_rows;
+    fj.step = out_col_step;
+#endif
     for (i = 0; i < 2 * plane_cells; i++) {
         planes[i] = (int16_t)input_zero_point;
     }
@@ -61,6 +81,15 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
                     aot_dw_copy_row(src + y * in_row_step, in_col_step, interior + y * wp, c_end);
                 }
             }
+#if AOT_DW_PLANAR_FUSED
+            if (fused) {
+                aot_dw_rows_s1_rq_asm(&fj, planes, filter + 12 * c, c);
+                if (pair) {
+                    aot_dw_rows_s1_rq_asm(&fj, planes + plane_cells, filter + 12 * (c + 1), c + 1);
+                }
+                continue;
+            }
+#endif
             for (k = 0; k <= pair; k++) {
                 const int16_t* const plane = planes + k * plane_cells;
                 /* The channel's weights: (w0, w1, w1, w2) per filter row. */
@@ -96,5 +125,8 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
             }
         }
         output += out_rows * out_cols * channels;
+#if AOT_DW_PLANAR_FUSED
+        fj.out = output;
+#endif
     }
 }
