@@ -34,7 +34,8 @@
  * (job records), so per channel the kernel makes one call of each per chunk.
  * Requantization: per channel a multiplier and an add constant (output offset and rounding, dsp_s8.h).
  * Scratch (int32 cells, then bytes): with n = out_cols rounded up to even for strides 1 and 2 (else out_cols),
- * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes), then two planes of
+ * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes; none when the fused
+ * loop below serves the layer: stride 1 along the rows, out_cols >= 2, full int8 range, short form), then two planes of
  * Hp * Wp int16, Hp = (out_rows - 1) * stride_r + 3, Wp = (n - 1) * stride_c + 3 rounded up to even
  * (compiler/ops/depthwise_conv_2d.py mirrors this).
  * Requires: the per-channel requantization constants of compiler/ops/common/short_requant.py (which also proves
@@ -443,6 +444,50 @@ static void aot_dw_pairs(const int8_t* f, uint32_t* w)
     }
 }
 
+/* The fused loop of aot_dw_rows_s1_rq_asm in C (cores without the DSP extension: the host build of the same
+ * generated code). */
+#if AOT_DW_ASM
+#define aot_dw_rows_s1_rq aot_dw_rows_s1_rq_asm
+#else
+AOT_DW_NOINLINE static void aot_dw_rows_s1_rq(const struct aot_dw_fused_job* job, const int16_t* r0, const int8_t* f,
+                                              int32_t c)
+{
+    uint32_t w[6];
+    const int32_t wp = job->wp_bytes / 2, skip = job->skip_bytes / 2, pairs = job->row_span / (2 * job->step);
+    const int32_t bias = job->bias[c], m = job->mult[c], add = job->add[c], rs = aot_dsp_shift(add);
+    const int32_t step = job->step;
+    const int16_t* r1 = r0 + wp;
+    const int16_t* r2 = r1 + wp;
+    int8_t* o = job->out + c;
+    int32_t y, x;
+    aot_dw_pairs(f, w);
+    for (y = 0; y < job->rows; y++) {
+        for (x = 0; x < pairs + job->tail; x++) {
+            uint32_t p01, p23;
+            int32_t s0 = bias, s1 = bias;
+            AOT_DW_LOAD2(r0, p01, p23, 4);
+            s0 = aot_smlabt(p23, w[1], aot_smlad(p01, w[0], s0));
+            s1 = aot_smlad(p23, w[1], aot_smlatb(p01, w[0], s1));
+            AOT_DW_LOAD2(r1, p01, p23, 4);
+            s0 = aot_smlabt(p23, w[3], aot_smlad(p01, w[2], s0));
+            s1 = aot_smlad(p23, w[3], aot_smlatb(p01, w[2], s1));
+            AOT_DW_LOAD2(r2, p01, p23, 4);
+            s0 = aot_smlabt(p23, w[5], aot_smlad(p01, w[4], s0));
+            s1 = aot_smlad(p23, w[5], aot_smlatb(p01, w[4], s1));
+            o[0] = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(s0, m, add, rs));
+            if (x < pairs) {
+                o[step] = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(s1, m, add, rs));
+                o += 2 * step;
+            }
+        }
+        r0 += skip;
+        r1 += skip;
+        r2 += skip;
+        o += job->o_skip;
+    }
+}
+#endif
+
 /* The job's rows of n (even) outputs, stride 1, the first row's window starting at r0 (word aligned), each next one
  * skip_bytes after the previous row's last pair: pairs of outputs from aligned word pairs.  f: the channel's 12
  * weight bytes. */
@@ -710,7 +755,7 @@ AOT_HOT_INLINE void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_
 
 #define AOT_DW_PLANAR_NAME    aot_depthwise_conv2d_s8_dsp
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant
-#define AOT_DW_PLANAR_FUSED   AOT_DW_ASM
+#define AOT_DW_PLANAR_FUSED   1
 #include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
 #undef AOT_DW_PLANAR_REQUANT

@@ -1,7 +1,7 @@
 /* The planar 3x3 depthwise kernel of depthwise_conv2d_s8_dsp.c, included there once per requantization:
  * AOT_DW_PLANAR_NAME is the entry point, AOT_DW_PLANAR_REQUANT the function that requantizes a chunk of doubled
  * accumulators of one channel (aot_dw_requant: the short form; aot_dw_requant_exact: TFLite's in full), and
- * AOT_DW_PLANAR_FUSED 1 where the fused stride-1 asm loop (short form, full range) may be used.  One text
+ * AOT_DW_PLANAR_FUSED 1 where the fused stride-1 loop (short form, full range) may be used.  One text
  * for both keeps the ordinary entry point's code what it was. */
 void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows, int32_t in_cols,
                         int32_t in_row_step, int32_t in_col_step, const int8_t* filter, const int32_t* bias,
@@ -21,14 +21,15 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
     const int32_t r_end = in_rows < hp - pad_r ? in_rows : (hp - pad_r > 0 ? hp - pad_r : 0);
     const int32_t c_end = in_cols < wp - pad_c ? in_cols : (wp - pad_c > 0 ? wp - pad_c : 0);
     const int32_t image = in_rows * in_cols * channels;
+    /* Stride 1 over the full int8 range: accumulation and requantization in one loop per channel, without the
+     * accumulators (compiler/ops/kernels/conv.py, dsp_3x3_scratch, mirrors the condition). */
+    const int32_t fused = AOT_DW_PLANAR_FUSED && stride_c == 1 && out_cols >= 2 && act_min <= -128 && act_max >= 127;
     int32_t* const accs = scratch;
-    int16_t* const planes = (int16_t*)(void*)(scratch + chunk * n);
+    int16_t* const planes = (int16_t*)(void*)(scratch + (fused ? 0 : chunk * n));
     int16_t* const interior = planes + pad_r * wp + pad_c;
     struct aot_dw_acc_job aj;
     struct aot_dw_rq_job rq;
 #if AOT_DW_PLANAR_FUSED
-    /* Stride 1 over the full int8 range: accumulation and requantization in one asm loop per channel. */
-    const int32_t fused = stride_c == 1 && out_cols >= 2 && act_min <= -128 && act_max >= 127;
     struct aot_dw_fused_job fj;
 #endif
     int32_t b, c, i, y, x;
@@ -83,9 +84,9 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
             }
 #if AOT_DW_PLANAR_FUSED
             if (fused) {
-                aot_dw_rows_s1_rq_asm(&fj, planes, filter + 12 * c, c);
+                aot_dw_rows_s1_rq(&fj, planes, filter + 12 * c, c);
                 if (pair) {
-                    aot_dw_rows_s1_rq_asm(&fj, planes + plane_cells, filter + 12 * (c + 1), c + 1);
+                    aot_dw_rows_s1_rq(&fj, planes + plane_cells, filter + 12 * (c + 1), c + 1);
                 }
                 continue;
             }
