@@ -277,8 +277,7 @@ AOT_DW_NAKED static void aot_dw_rows_s1_rq_asm(const struct aot_dw_fused_job* jo
                                                const int16_t* r0 AOT_DW_ARG, const int8_t* f AOT_DW_ARG,
                                                int32_t c AOT_DW_ARG)
 {
-    __asm__ volatile(
-                     "push {r4-r11, lr}\n\t"
+    __asm__ volatile("push {r4-r11, lr}\n\t"
                      "sub sp, sp, #36\n\t"
                      "str r0, [sp, #24]\n\t"
                      "ldr r4, [r0]\n\t"
@@ -447,10 +446,11 @@ static void aot_dw_pairs(const int8_t* f, uint32_t* w)
 /* The fused loop of aot_dw_rows_s1_rq_asm in C (cores without the DSP extension: the host build of the same
  * generated code). */
 #if AOT_DW_ASM
-#define aot_dw_rows_s1_rq aot_dw_rows_s1_rq_asm
+#define AOT_DW_ROWS_S1_RQ aot_dw_rows_s1_rq_asm
 #else
-AOT_DW_NOINLINE static void aot_dw_rows_s1_rq(const struct aot_dw_fused_job* job, const int16_t* r0, const int8_t* f,
-                                              int32_t c)
+#define AOT_DW_ROWS_S1_RQ aot_dw_rows_s1_rq_c
+AOT_DW_NOINLINE static void aot_dw_rows_s1_rq_c(const struct aot_dw_fused_job* job, const int16_t* r0, const int8_t* f,
+                                                int32_t c)
 {
     uint32_t w[6];
     const int32_t wp = job->wp_bytes / 2, skip = job->skip_bytes / 2, pairs = job->row_span / (2 * job->step);
@@ -492,10 +492,11 @@ AOT_DW_NOINLINE static void aot_dw_rows_s1_rq(const struct aot_dw_fused_job* job
  * skip_bytes after the previous row's last pair: pairs of outputs from aligned word pairs.  f: the channel's 12
  * weight bytes. */
 #if AOT_DW_ASM
-#define aot_dw_rows_s1 aot_dw_rows_s1_asm
+#define AOT_DW_ROWS_S1 aot_dw_rows_s1_asm
 #else
-AOT_DW_NOINLINE static void aot_dw_rows_s1(const struct aot_dw_acc_job* job, const int16_t* r0, const int8_t* f,
-                                           int32_t bias)
+#define AOT_DW_ROWS_S1 aot_dw_rows_s1_c
+AOT_DW_NOINLINE static void aot_dw_rows_s1_c(const struct aot_dw_acc_job* job, const int16_t* r0, const int8_t* f,
+                                             int32_t bias)
 {
     uint32_t w[6];
     const int32_t wp = job->wp_bytes / 2, skip = job->skip_bytes / 2, n = job->row_bytes / 4;

@@ -84,9 +84,9 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
             }
 #if AOT_DW_PLANAR_FUSED
             if (fused) {
-                aot_dw_rows_s1_rq(&fj, planes, filter + 12 * c, c);
+                AOT_DW_ROWS_S1_RQ(&fj, planes, filter + 12 * c, c);
                 if (pair) {
-                    aot_dw_rows_s1_rq(&fj, planes + plane_cells, filter + 12 * (c + 1), c + 1);
+                    AOT_DW_ROWS_S1_RQ(&fj, planes + plane_cells, filter + 12 * (c + 1), c + 1);
                 }
                 continue;
             }
@@ -111,7 +111,7 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
                         rq.rows = rows;
                     }
                     if (stride_c == 1) {
-                        aot_dw_rows_s1(&aj, r0, f, bc);
+                        AOT_DW_ROWS_S1(&aj, r0, f, bc);
                     } else if (stride_c == 2) {
                         aot_dw_rows_s2(r0, wp, stride_r * wp, rows, n, w, bc, accs);
                     } else {
