@@ -117,13 +117,29 @@ GEMM_DSP = Kernel(
 DSP_ACC_CELLS = 160
 
 
-def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int) -> int:
+def dsp_3x3_scratch(out_rows: int, out_cols: int, stride_r: int, stride_c: int, fused: bool = False) -> int:
     """Scratch bytes of aot_depthwise_conv2d_s8_dsp (its header comment has the same formula): R rows of n
-    accumulators, then two int16 planes of Hp x Wp, rounded up to 16 bytes."""
+    accumulators (none when the layer takes the fused loop: see dsp_3x3_fused), then two int16 planes of Hp x Wp,
+    rounded up to 16 bytes."""
     n = (out_cols + 1) // 2 * 2 if stride_c <= 2 else out_cols
     hp, wp = (out_rows - 1) * stride_r + 3, ((n - 1) * stride_c + 3 + 1) // 2 * 2
-    rows = min(out_rows, max(1, DSP_ACC_CELLS // n))
+    rows = 0 if fused else min(out_rows, max(1, DSP_ACC_CELLS // n))
     return (4 * rows * n + 2 * hp * wp * 2 + 15) // 16 * 16
+
+
+def dsp_3x3_fused(out_cols: int, stride_c: int, act: tuple, exact: bool) -> bool:
+    """Whether aot_depthwise_conv2d_s8_dsp requantizes each output pair as it accumulates it (stride 1 along the plane
+    rows, at least two outputs per row, the full int8 range, the short requantization): then it keeps no
+    accumulators in scratch (the `fused` condition of depthwise_conv2d_s8_dsp_planar.h)."""
+    return stride_c == 1 and out_cols >= 2 and act[0] <= -128 and act[1] >= 127 and not exact
+
+
+def dsp_3x3_weights(filt: np.ndarray) -> np.ndarray:
+    """The planar kernel's weight layout from a [1, 3, 3, C] filter in plane orientation: per channel, per filter row
+    r, the bytes (w[r][0], w[r][1], w[r][1], w[r][2]), whose SXTB16 / SXTB16 ROR #8 are the lane pairs (w0, w1) and
+    (w1, w2) the accumulation multiplies by ([C, 3, 4] int8, 12 bytes per channel)."""
+    w = np.asarray(filt, np.int8).reshape(3, 3, -1).transpose(2, 0, 1)
+    return np.ascontiguousarray(np.stack([w[..., 0], w[..., 1], w[..., 1], w[..., 2]], axis=-1))
 
 
 # Bytes per channel of the records aot_depthwise_conv2d_s8_dsp_c4 builds in scratch (AOT_DW_C4_RECORD int32
@@ -214,7 +230,7 @@ def _dw_dsp_setup(op, p, a):
         in_zp=in_zp,
         dsp_exact=exact,
         dsp_transpose=transpose,
-        dsp_scratch=dsp_3x3_scratch(o_r, o_c, s_r, s_c),
+        dsp_scratch=dsp_3x3_scratch(o_r, o_c, s_r, s_c, dsp_3x3_fused(o_c, s_c, p["act"], exact)),
     )
     return None
 
@@ -229,7 +245,8 @@ def _emit_dw_dsp(op, ctx) -> list:
     weights = filt.data
     if p["dsp_transpose"]:
         rows, cols = cols, rows
-        weights = np.ascontiguousarray(weights.transpose(0, 2, 1, 3))
+        weights = weights.transpose(0, 2, 1, 3)
+    weights = dsp_3x3_weights(weights)
     args = [
         ctx.ptr(inp),
         p["n"],

@@ -16,8 +16,8 @@
  * dropped), so every row is pairs.  Other strides take one output at a time.  The accumulators of as many
  * plane rows as fit AOT_DW_ACC_CELLS (at least one row) are computed first, then requantized: each loop keeps
  * its constants in registers, and small images (KWS's 25x5, MobileNet's 3x3..12x12) run one accumulation and
- * one requantization loop per channel instead of one per row.  On DSP cores the stride-1 accumulation (20
- * instructions per output pair) and the full-range requantization (25 per four outputs) are asm, the same code
+ * one requantization loop per channel instead of one per row.  On DSP cores the stride-1 accumulation (36
+ * instructions per two output pairs) and the full-range requantization (25 per four outputs) are asm, the same code
  * at every optimization level.  (Fusing the requantization into the accumulation does not pay: with the six
  * weight pairs, three row pointers, two taps and two accumulators in registers, its constants would be reloaded
  * per output pair; two output rows per pass need 16+ registers too.)
@@ -25,14 +25,17 @@
  * "Rows" and "columns" are the plane's: the compiler passes the image either as it is or transposed (its
  * row and column steps swapped, the 3x3 filter transposed to match) so that plane rows are the longer
  * side, which is what the two-output loops are good at (e.g. KWS: 25x5 images become 5 rows of 25).
- * Weights: [3][3][channels] in plane orientation (the model's [1, 3, 3, channels], maybe transposed); per
- * channel the kernel forms the int16 lane pairs (2 w[r][0], 2 w[r][1]) and (2 w[r][1], 2 w[r][2]), r = 0..2
- * (once per channel: this kernel runs on images where that is a few instructions per hundred outputs), and
- * `bias` is doubled, so the accumulators are 2 * acc, which the short requantization (dsp_s8.h,
- * aot_dsp_requant_x2) takes without a shift.
+ * Weights: per channel 12 bytes, per filter row r (in plane orientation: the model's [1, 3, 3, channels], maybe
+ * transposed) (w[r][0], w[r][1], w[r][1], w[r][2]), laid out by the compiler (compiler/ops/kernels/conv.py,
+ * dsp_3x3_weights) so that SXTB16 and SXTB16 ROR #8 of a row's word are the int16 lane pairs (w0, w1) and (w1, w2)
+ * the accumulation multiplies by (doubled by SADD16: the stride-1 asm forms them in its registers, no per-channel
+ * work in C); `bias` is doubled, so the accumulators are 2 * acc, which the short requantization (dsp_s8.h,
+ * aot_dsp_requant_x2) takes without a shift.  The accumulation and requantization geometry is set once per call
+ * (job records), so per channel the kernel makes one call of each per chunk.
  * Requantization: per channel a multiplier and an add constant (output offset and rounding, dsp_s8.h).
  * Scratch (int32 cells, then bytes): with n = out_cols rounded up to even for strides 1 and 2 (else out_cols),
- * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes), then two planes of
+ * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes; none when the fused
+ * loop below serves the layer: stride 1 along the rows, out_cols >= 2, full int8 range, short form), then two planes of
  * Hp * Wp int16, Hp = (out_rows - 1) * stride_r + 3, Wp = (n - 1) * stride_c + 3 rounded up to even
  * (compiler/ops/depthwise_conv_2d.py mirrors this).
  * Requires: the per-channel requantization constants of compiler/ops/common/short_requant.py (which also proves
@@ -134,41 +137,62 @@ static int32_t aot_dw_window(const int16_t* r0, int32_t wp, const uint32_t* w, i
 #define AOT_DW_ASM 0
 #endif
 
-#if AOT_DW_ASM
-/* The job of aot_dw_rows_s1 (offsets fixed: the asm reads them). */
+/* The geometry of the stride-1 accumulation of one chunk of plane rows (set once per chunk size, the same for
+ * every channel; offsets fixed: the asm reads them). */
 struct aot_dw_acc_job {
-    const int16_t* r0;  /* 0: first cell of window row 0 */
-    int32_t wp_bytes;   /* 4: plane row pitch */
-    int32_t skip_bytes; /* 8: from a row's end to the next row's start, per window row */
-    int32_t* acc;       /* 12 */
-    int32_t* acc_end;   /* 16 */
-    int32_t row_bytes;  /* 20: 4 * n */
-    int32_t bias;       /* 24 */
-    uint32_t w[6];      /* 28: a0, b0, a1, b1, a2, b2 */
+    int32_t* acc;       /* 0 */
+    int32_t* acc_end;   /* 4 */
+    int32_t wp_bytes;   /* 8: plane row pitch */
+    int32_t skip_bytes; /* 12: from a row's end to the next row's start, per window row */
+    int32_t row_bytes;  /* 16: 4 * n */
+    int32_t odd;        /* 20: n / 2 is odd (a row starts with the loop's second pair) */
 };
 
-/* Per pair of outputs: three LDRD, twelve multiply-accumulates, one STRD; the bias and the row end are read from
- * the frame (fourteen registers hold the weights, the three row pointers, the accumulators and the taps). */
-AOT_DW_NAKED static void aot_dw_rows_s1_asm(struct aot_dw_acc_job* job AOT_DW_ARG)
+#if AOT_DW_ASM
+/* Per pair of outputs: three LDRD, twelve multiply-accumulates, one STRD; fourteen registers hold the weights, the
+ * three row pointers, the accumulators and the taps, so the bias and the row end come from the frame, both in the
+ * one LDRD that ends a pair (the bias of the next pair is loaded as the accumulator is stored).  The loop takes two
+ * pairs per pass and tests the row end after the second only (a row of an odd number of pairs starts with the
+ * second).  The weights come as int8 (w0, w1, w1, w2) per filter row: SXTB16 and SXTB16 ROR #8 of a row's word
+ * are its lane pairs (w0, w1) and (w1, w2), SADD16 doubles them.  Arguments: the job, the first cell of window
+ * row 0, the channel's 12 weight bytes, its bias. */
+AOT_DW_NAKED static void aot_dw_rows_s1_asm(const struct aot_dw_acc_job* job AOT_DW_ARG, const int16_t* r0 AOT_DW_ARG,
+                                            const int8_t* f AOT_DW_ARG, int32_t bias AOT_DW_ARG)
 {
     __asm__ volatile("push {r4-r11, lr}\n\t"
-                     "sub sp, sp, #12\n\t"
+                     "sub sp, sp, #16\n\t"
+                     "str r3, [sp, #4]\n\t"
                      "str r0, [sp, #8]\n\t"
-                     "ldrd r4, r5, [r0, #28]\n\t"
-                     "ldrd r6, r7, [r0, #36]\n\t"
-                     "ldrd r8, r9, [r0, #44]\n\t"
-                     "ldr r10, [r0]\n\t"
-                     "ldr r1, [r0, #4]\n\t"
-                     "add r11, r10, r1\n\t"
-                     "add lr, r11, r1\n\t"
-                     "ldr r3, [r0, #12]\n\t"
-                     "ldr r12, [r0, #24]\n\t"
-                     "str r12, [sp, #4]\n\t"
-                     "ldr r2, [r0, #20]\n\t"
+                     "ldr r12, [r0, #20]\n\t"
+                     "str r12, [sp, #12]\n\t"
+                     "ldr r4, [r2]\n\t"
+                     "ldr r6, [r2, #4]\n\t"
+                     "ldr r8, [r2, #8]\n\t"
+                     "sxtb16 r5, r4, ror #8\n\t"
+                     "sxtb16 r4, r4\n\t"
+                     "sadd16 r4, r4, r4\n\t"
+                     "sadd16 r5, r5, r5\n\t"
+                     "sxtb16 r7, r6, ror #8\n\t"
+                     "sxtb16 r6, r6\n\t"
+                     "sadd16 r6, r6, r6\n\t"
+                     "sadd16 r7, r7, r7\n\t"
+                     "sxtb16 r9, r8, ror #8\n\t"
+                     "sxtb16 r8, r8\n\t"
+                     "sadd16 r8, r8, r8\n\t"
+                     "sadd16 r9, r9, r9\n\t"
+                     "mov r10, r1\n\t"
+                     "ldr r2, [r0, #8]\n\t"
+                     "add r11, r10, r2\n\t"
+                     "add lr, r11, r2\n\t"
+                     "mov r12, r3\n\t"
+                     "ldr r3, [r0]\n\t"
+                     "ldr r2, [r0, #16]\n\t"
                      "add r2, r3, r2\n\t"
                      "str r2, [sp]\n\t"
+                     "3:\n\t"
+                     "ldr r2, [sp, #12]\n\t"
+                     "cbnz r2, 2f\n\t"
                      "1:\n\t"
-                     "ldr r12, [sp, #4]\n\t"
                      "ldrd r0, r1, [r10], #4\n\t"
                      "smlad r2, r0, r4, r12\n\t"
                      "smlatb r12, r0, r4, r12\n\t"
@@ -184,53 +208,310 @@ AOT_DW_NAKED static void aot_dw_rows_s1_asm(struct aot_dw_acc_job* job AOT_DW_AR
                      "smlatb r12, r0, r8, r12\n\t"
                      "smlabt r2, r1, r9, r2\n\t"
                      "smlad r12, r1, r9, r12\n\t"
-                     "ldr r0, [sp]\n\t"
                      "strd r2, r12, [r3], #8\n\t"
+                     "ldr r12, [sp, #4]\n\t"
+                     "2:\n\t"
+                     "ldrd r0, r1, [r10], #4\n\t"
+                     "smlad r2, r0, r4, r12\n\t"
+                     "smlatb r12, r0, r4, r12\n\t"
+                     "smlabt r2, r1, r5, r2\n\t"
+                     "smlad r12, r1, r5, r12\n\t"
+                     "ldrd r0, r1, [r11], #4\n\t"
+                     "smlad r2, r0, r6, r2\n\t"
+                     "smlatb r12, r0, r6, r12\n\t"
+                     "smlabt r2, r1, r7, r2\n\t"
+                     "smlad r12, r1, r7, r12\n\t"
+                     "ldrd r0, r1, [lr], #4\n\t"
+                     "smlad r2, r0, r8, r2\n\t"
+                     "smlatb r12, r0, r8, r12\n\t"
+                     "smlabt r2, r1, r9, r2\n\t"
+                     "smlad r12, r1, r9, r12\n\t"
+                     "strd r2, r12, [r3], #8\n\t"
+                     "ldrd r0, r12, [sp]\n\t"
                      "cmp r3, r0\n\t"
                      "bne 1b\n\t"
                      "ldr r0, [sp, #8]\n\t"
-                     "ldr r1, [r0, #8]\n\t"
+                     "ldr r1, [r0, #12]\n\t"
                      "add r10, r10, r1\n\t"
                      "add r11, r11, r1\n\t"
                      "add lr, lr, r1\n\t"
-                     "ldr r1, [r0, #16]\n\t"
+                     "ldr r1, [r0, #4]\n\t"
                      "cmp r3, r1\n\t"
                      "beq 9f\n\t"
-                     "ldr r1, [r0, #20]\n\t"
+                     "ldr r1, [r0, #16]\n\t"
                      "add r1, r3, r1\n\t"
                      "str r1, [sp]\n\t"
-                     "b 1b\n\t"
+                     "b 3b\n\t"
                      "9:\n\t"
-                     "add sp, sp, #12\n\t"
+                     "add sp, sp, #16\n\t"
                      "pop {r4-r11, pc}\n\t");
 }
 #endif
 
-/* `rows` plane rows of n (even) outputs, stride 1, the first starting at r0 (word aligned), the next ones
- * `row_step` cells further each: pairs of outputs from aligned word pairs. */
-AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows, int32_t n,
-                                           const uint32_t* w, int32_t bias, int32_t* acc)
-{
+/* The job of the fused stride-1 accumulation and full-range requantization (aot_dw_rows_s1_rq_asm): the layer's
+ * geometry and per-channel arrays, set once per call (offsets fixed: the asm reads them). */
+struct aot_dw_fused_job {
+    const int32_t* bias; /* 0: doubled, per channel */
+    const int32_t* mult; /* 4 */
+    const int32_t* add;  /* 8 */
+    int8_t* out;         /* 12: the batch's output */
+    int32_t wp_bytes;    /* 16: plane row pitch */
+    int32_t skip_bytes;  /* 20: from a row's last pair to the next row's start, per window row */
+    int32_t odd;         /* 24: (out_cols / 2) is odd (a row starts with the loop's second pair) */
+    int32_t tail;        /* 28: out_cols is odd (a row ends with one output) */
+    int32_t o_skip;      /* 32: from the output after a row's last pair to the next row's first */
+    int32_t row_span;    /* 36: 2 * (out_cols / 2) * step */
+    int32_t rows;        /* 40: out_rows, at least 1 */
+    int32_t step;        /* 44: output column step */
+};
+
 #if AOT_DW_ASM
-    struct aot_dw_acc_job job;
+/* The whole image of one channel at stride 1, full int8 range, without an accumulator buffer: per pair of outputs
+ * three LDRD, twelve multiply-accumulates, then the two outputs' requantization (SMMLAR, shift, SSAT, STRB each), its
+ * constants read from the frame in LDRD pairs (the registers hold the weights, row pointers, taps and accumulators);
+ * two pairs per pass, the row end tested after the second (a row of an odd number of pairs starts with the second),
+ * an odd row's last output alone.  Arguments: the job, the first cell of window row 0, the channel's 12 weight
+ * bytes, the channel.  Frame: 0 row end (output), 4 bias, 8 m, 12 add, 16 right shift, 20 step, 24 job, 28 odd,
+ * 32 rows left. */
+AOT_DW_NAKED static void aot_dw_rows_s1_rq_asm(const struct aot_dw_fused_job* job AOT_DW_ARG,
+                                               const int16_t* r0 AOT_DW_ARG, const int8_t* f AOT_DW_ARG,
+                                               int32_t c AOT_DW_ARG)
+{
+    __asm__ volatile("push {r4-r11, lr}\n\t"
+                     "sub sp, sp, #36\n\t"
+                     "str r0, [sp, #24]\n\t"
+                     "ldr r4, [r0]\n\t"
+                     "ldr r4, [r4, r3, lsl #2]\n\t"
+                     "str r4, [sp, #4]\n\t"
+                     "ldr r4, [r0, #4]\n\t"
+                     "ldr r4, [r4, r3, lsl #2]\n\t"
+                     "str r4, [sp, #8]\n\t"
+                     "ldr r4, [r0, #8]\n\t"
+                     "ldr r4, [r4, r3, lsl #2]\n\t"
+                     "str r4, [sp, #12]\n\t"
+                     "rbit r4, r4\n\t"
+                     "clz r4, r4\n\t"
+                     "add r4, r4, #1\n\t"
+                     "str r4, [sp, #16]\n\t"
+                     "ldr r4, [r0, #44]\n\t"
+                     "str r4, [sp, #20]\n\t"
+                     "ldr r4, [r0, #24]\n\t"
+                     "str r4, [sp, #28]\n\t"
+                     "ldr r4, [r0, #40]\n\t"
+                     "str r4, [sp, #32]\n\t"
+                     "ldr r4, [r0, #12]\n\t"
+                     "add r3, r4, r3\n\t"
+                     "ldr r4, [r0, #36]\n\t"
+                     "add r4, r3, r4\n\t"
+                     "str r4, [sp]\n\t"
+                     "ldr r4, [r2]\n\t"
+                     "ldr r6, [r2, #4]\n\t"
+                     "ldr r8, [r2, #8]\n\t"
+                     "sxtb16 r5, r4, ror #8\n\t"
+                     "sxtb16 r4, r4\n\t"
+                     "sadd16 r4, r4, r4\n\t"
+                     "sadd16 r5, r5, r5\n\t"
+                     "sxtb16 r7, r6, ror #8\n\t"
+                     "sxtb16 r6, r6\n\t"
+                     "sadd16 r6, r6, r6\n\t"
+                     "sadd16 r7, r7, r7\n\t"
+                     "sxtb16 r9, r8, ror #8\n\t"
+                     "sxtb16 r8, r8\n\t"
+                     "sadd16 r8, r8, r8\n\t"
+                     "sadd16 r9, r9, r9\n\t"
+                     "mov r10, r1\n\t"
+                     "ldr r2, [r0, #16]\n\t"
+                     "add r11, r10, r2\n\t"
+                     "add lr, r11, r2\n\t"
+                     "ldr r12, [sp, #4]\n\t"
+                     "3:\n\t"
+                     "ldr r2, [sp, #28]\n\t"
+                     "cbnz r2, 2f\n\t"
+                     "1:\n\t"
+                     "ldrd r0, r1, [r10], #4\n\t"
+                     "smlad r2, r0, r4, r12\n\t"
+                     "smlatb r12, r0, r4, r12\n\t"
+                     "smlabt r2, r1, r5, r2\n\t"
+                     "smlad r12, r1, r5, r12\n\t"
+                     "ldrd r0, r1, [r11], #4\n\t"
+                     "smlad r2, r0, r6, r2\n\t"
+                     "smlatb r12, r0, r6, r12\n\t"
+                     "smlabt r2, r1, r7, r2\n\t"
+                     "smlad r12, r1, r7, r12\n\t"
+                     "ldrd r0, r1, [lr], #4\n\t"
+                     "smlad r2, r0, r8, r2\n\t"
+                     "smlatb r12, r0, r8, r12\n\t"
+                     "smlabt r2, r1, r9, r2\n\t"
+                     "smlad r12, r1, r9, r12\n\t"
+                     "ldrd r0, r1, [sp, #8]\n\t"
+                     "add r1, r1, r2, asr #31\n\t"
+                     "smmlar r2, r2, r0, r1\n\t"
+                     "ldr r1, [sp, #12]\n\t"
+                     "add r1, r1, r12, asr #31\n\t"
+                     "smmlar r12, r12, r0, r1\n\t"
+                     "ldrd r0, r1, [sp, #16]\n\t"
+                     "asr r2, r2, r0\n\t"
+                     "asr r12, r12, r0\n\t"
+                     "ssat r2, #8, r2\n\t"
+                     "ssat r12, #8, r12\n\t"
+                     "strb r2, [r3]\n\t"
+                     "strb r12, [r3, r1]\n\t"
+                     "add r3, r3, r1, lsl #1\n\t"
+                     "ldr r12, [sp, #4]\n\t"
+                     "2:\n\t"
+                     "ldrd r0, r1, [r10], #4\n\t"
+                     "smlad r2, r0, r4, r12\n\t"
+                     "smlatb r12, r0, r4, r12\n\t"
+                     "smlabt r2, r1, r5, r2\n\t"
+                     "smlad r12, r1, r5, r12\n\t"
+                     "ldrd r0, r1, [r11], #4\n\t"
+                     "smlad r2, r0, r6, r2\n\t"
+                     "smlatb r12, r0, r6, r12\n\t"
+                     "smlabt r2, r1, r7, r2\n\t"
+                     "smlad r12, r1, r7, r12\n\t"
+                     "ldrd r0, r1, [lr], #4\n\t"
+                     "smlad r2, r0, r8, r2\n\t"
+                     "smlatb r12, r0, r8, r12\n\t"
+                     "smlabt r2, r1, r9, r2\n\t"
+                     "smlad r12, r1, r9, r12\n\t"
+                     "ldrd r0, r1, [sp, #8]\n\t"
+                     "add r1, r1, r2, asr #31\n\t"
+                     "smmlar r2, r2, r0, r1\n\t"
+                     "ldr r1, [sp, #12]\n\t"
+                     "add r1, r1, r12, asr #31\n\t"
+                     "smmlar r12, r12, r0, r1\n\t"
+                     "ldrd r0, r1, [sp, #16]\n\t"
+                     "asr r2, r2, r0\n\t"
+                     "asr r12, r12, r0\n\t"
+                     "ssat r2, #8, r2\n\t"
+                     "ssat r12, #8, r12\n\t"
+                     "strb r2, [r3]\n\t"
+                     "strb r12, [r3, r1]\n\t"
+                     "add r3, r3, r1, lsl #1\n\t"
+                     "ldrd r0, r12, [sp]\n\t"
+                     "cmp r3, r0\n\t"
+                     "bne 1b\n\t"
+                     "ldr r0, [sp, #24]\n\t"
+                     "ldr r1, [r0, #28]\n\t"
+                     "cbz r1, 4f\n\t"
+                     "ldrd r0, r1, [r10], #4\n\t"
+                     "smlad r2, r0, r4, r12\n\t"
+                     "smlabt r2, r1, r5, r2\n\t"
+                     "ldrd r0, r1, [r11], #4\n\t"
+                     "smlad r2, r0, r6, r2\n\t"
+                     "smlabt r2, r1, r7, r2\n\t"
+                     "ldrd r0, r1, [lr], #4\n\t"
+                     "smlad r2, r0, r8, r2\n\t"
+                     "smlabt r2, r1, r9, r2\n\t"
+                     "ldrd r0, r1, [sp, #8]\n\t"
+                     "add r1, r1, r2, asr #31\n\t"
+                     "smmlar r2, r2, r0, r1\n\t"
+                     "ldr r0, [sp, #16]\n\t"
+                     "asr r2, r2, r0\n\t"
+                     "ssat r2, #8, r2\n\t"
+                     "strb r2, [r3]\n\t"
+                     "4:\n\t"
+                     "ldr r0, [sp, #24]\n\t"
+                     "ldr r1, [r0, #20]\n\t"
+                     "add r10, r10, r1\n\t"
+                     "add r11, r11, r1\n\t"
+                     "add lr, lr, r1\n\t"
+                     "ldr r1, [r0, #32]\n\t"
+                     "add r3, r3, r1\n\t"
+                     "ldr r1, [sp, #32]\n\t"
+                     "subs r1, r1, #1\n\t"
+                     "beq 9f\n\t"
+                     "str r1, [sp, #32]\n\t"
+                     "ldr r1, [r0, #36]\n\t"
+                     "add r1, r3, r1\n\t"
+                     "str r1, [sp]\n\t"
+                     "b 3b\n\t"
+                     "9:\n\t"
+                     "add sp, sp, #36\n\t"
+                     "pop {r4-r11, pc}\n\t");
+}
+#endif
+
+/* The channel's six lane pairs (2 w0, 2 w1), (2 w1, 2 w2) per filter row from its 12 weight bytes (w0, w1, w1, w2)
+ * per row (the C loops' form of what the asm does in registers). */
+static void aot_dw_pairs(const int8_t* f, uint32_t* w)
+{
     int32_t i;
-    job.r0 = r0;
-    job.wp_bytes = 2 * wp;
-    job.skip_bytes = 2 * (row_step - n);
-    job.acc = acc;
-    job.acc_end = acc + rows * n;
-    job.row_bytes = 4 * n;
-    job.bias = bias;
-    for (i = 0; i < 6; i++) {
-        job.w[i] = w[i];
+    for (i = 0; i < 3; i++) {
+        w[2 * i] = aot_dw_pair2(f[4 * i], f[4 * i + 1]);
+        w[2 * i + 1] = aot_dw_pair2(f[4 * i + 2], f[4 * i + 3]);
     }
-    aot_dw_rows_s1_asm(&job);
+}
+
+/* The fused loop of aot_dw_rows_s1_rq_asm in C (cores without the DSP extension: the host build of the same
+ * generated code). */
+#if AOT_DW_ASM
+#define AOT_DW_ROWS_S1_RQ aot_dw_rows_s1_rq_asm
 #else
-    const uint32_t a0 = w[0], b0 = w[1], a1 = w[2], b1 = w[3], a2 = w[4], b2 = w[5];
-    const int32_t skip = row_step - n;
+#define AOT_DW_ROWS_S1_RQ aot_dw_rows_s1_rq_c
+AOT_DW_NOINLINE static void aot_dw_rows_s1_rq_c(const struct aot_dw_fused_job* job, const int16_t* r0, const int8_t* f,
+                                                int32_t c)
+{
+    uint32_t w[6];
+    const int32_t wp = job->wp_bytes / 2, skip = job->skip_bytes / 2, pairs = job->row_span / (2 * job->step);
+    const int32_t bias = job->bias[c], m = job->mult[c], add = job->add[c], rs = aot_dsp_shift(add);
+    const int32_t step = job->step;
     const int16_t* r1 = r0 + wp;
     const int16_t* r2 = r1 + wp;
-    int32_t* const end = acc + rows * n;
+    int8_t* o = job->out + c;
+    int32_t y, x;
+    aot_dw_pairs(f, w);
+    for (y = 0; y < job->rows; y++) {
+        for (x = 0; x < pairs + job->tail; x++) {
+            uint32_t p01, p23;
+            int32_t s0 = bias, s1 = bias;
+            AOT_DW_LOAD2(r0, p01, p23, 4);
+            s0 = aot_smlabt(p23, w[1], aot_smlad(p01, w[0], s0));
+            s1 = aot_smlad(p23, w[1], aot_smlatb(p01, w[0], s1));
+            AOT_DW_LOAD2(r1, p01, p23, 4);
+            s0 = aot_smlabt(p23, w[3], aot_smlad(p01, w[2], s0));
+            s1 = aot_smlad(p23, w[3], aot_smlatb(p01, w[2], s1));
+            AOT_DW_LOAD2(r2, p01, p23, 4);
+            s0 = aot_smlabt(p23, w[5], aot_smlad(p01, w[4], s0));
+            s1 = aot_smlad(p23, w[5], aot_smlatb(p01, w[4], s1));
+            o[0] = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(s0, m, add, rs));
+            if (x < pairs) {
+                o[step] = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(s1, m, add, rs));
+                o += 2 * step;
+            }
+        }
+        r0 += skip;
+        r1 += skip;
+        r2 += skip;
+        o += job->o_skip;
+    }
+}
+#endif
+
+/* The job's rows of n (even) outputs, stride 1, the first row's window starting at r0 (word aligned), each next one
+ * skip_bytes after the previous row's last pair: pairs of outputs from aligned word pairs.  f: the channel's 12
+ * weight bytes. */
+#if AOT_DW_ASM
+#define AOT_DW_ROWS_S1 aot_dw_rows_s1_asm
+#else
+#define AOT_DW_ROWS_S1 aot_dw_rows_s1_c
+AOT_DW_NOINLINE static void aot_dw_rows_s1_c(const struct aot_dw_acc_job* job, const int16_t* r0, const int8_t* f,
+                                             int32_t bias)
+{
+    uint32_t w[6];
+    const int32_t wp = job->wp_bytes / 2, skip = job->skip_bytes / 2, n = job->row_bytes / 4;
+    const int16_t* r1 = r0 + wp;
+    const int16_t* r2 = r1 + wp;
+    int32_t* acc = job->acc;
+    int32_t* const end = job->acc_end;
+    uint32_t a0, b0, a1, b1, a2, b2;
+    aot_dw_pairs(f, w);
+    a0 = w[0];
+    b0 = w[1];
+    a1 = w[2];
+    b1 = w[3];
+    a2 = w[4];
+    b2 = w[5];
     while (acc != end) {
         int32_t* const row_end = acc + n;
         while (acc != row_end) {
@@ -253,8 +534,8 @@ AOT_DW_NOINLINE static void aot_dw_rows_s1(const int16_t* r0, int32_t wp, int32_
         r1 += skip;
         r2 += skip;
     }
-#endif
 }
+#endif
 
 /* The same with stride 2 along rows: out0 from taps (p0,p1) (p2,p3), out1 from (p2,p3) (p4,p5). */
 AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_t row_step, int32_t rows, int32_t n,
@@ -292,41 +573,43 @@ AOT_DW_NOINLINE static void aot_dw_rows_s2(const int16_t* r0, int32_t wp, int32_
     }
 }
 
-#if AOT_DW_ASM
-/* The job of the full-range requantization (offsets fixed: the asm reads them). */
+/* The geometry of a chunk's requantization (set once per chunk size, the same for every channel; the asm reads the
+ * first seven fields at fixed offsets). */
 struct aot_dw_rq_job {
-    const int32_t* acc; /* 0: row start, advanced per row */
-    int8_t* o;          /* 4: row start, advanced per row */
-    int32_t singles;    /* 8: cols % 4, done first */
-    int32_t quad_bytes; /* 12: 4 * (cols - cols % 4) */
-    int32_t n_bytes;    /* 16: accumulator row pitch */
-    int32_t row_step;   /* 20 */
-    int32_t step;       /* 24 */
-    int32_t m;          /* 28 */
-    int32_t add;        /* 32 */
-    int32_t rs;         /* 36 */
-    int32_t rows;       /* 40: at least 1, counted down */
+    const int32_t* acc;   /* 0: the chunk's accumulators */
+    int32_t singles;      /* 4: cols % 4, done first in each row */
+    int32_t quad_bytes;   /* 8: 4 * (cols - cols % 4) */
+    int32_t a_skip_bytes; /* 12: 4 * (n - cols) */
+    int32_t o_skip;       /* 16: row_step - cols * step */
+    int32_t step;         /* 20: output column step */
+    int32_t rows;         /* 24: at least 1 */
+    int32_t n;            /* accumulators per row */
+    int32_t cols;         /* outputs per row */
+    int32_t row_step;     /* output row step */
+    int32_t act_min;
+    int32_t act_max;
 };
 
-/* Per four outputs: one LDM, four ADD-SMMLAR-ASR-SSAT, four STRB, two pointer steps and the loop test. */
-AOT_DW_NAKED static void aot_dw_requant_asm(struct aot_dw_rq_job* job AOT_DW_ARG)
+#if AOT_DW_ASM
+/* Full-range requantization of the job's rows of one channel into o (multiplier m, add constant add; the right shift
+ * is add's trailing zeros + 1, dsp_s8.h).  Per four outputs: one LDM, four ADD-SMMLAR-ASR-SSAT, four STRB, two
+ * pointer steps and the loop test. */
+AOT_DW_NAKED static void aot_dw_requant_asm(const struct aot_dw_rq_job* job AOT_DW_ARG, int8_t* o AOT_DW_ARG,
+                                            int32_t m AOT_DW_ARG, int32_t add AOT_DW_ARG)
 {
     __asm__ volatile("push {r4-r11, lr}\n\t"
-                     "ldrd r2, r3, [r0, #28]\n\t"
-                     "ldr r4, [r0, #36]\n\t"
-                     "ldr r5, [r0, #24]\n\t"
-                     "1:\n\t"
+                     "sub sp, sp, #8\n\t"
+                     "rbit r4, r3\n\t"
+                     "clz r4, r4\n\t"
+                     "add r4, r4, #1\n\t"
+                     "ldr r5, [r0, #20]\n\t"
+                     "mov r6, r1\n\t"
                      "ldr r1, [r0]\n\t"
-                     "ldr r6, [r0, #4]\n\t"
-                     "ldr r12, [r0, #16]\n\t"
-                     "add r12, r1, r12\n\t"
-                     "str r12, [r0]\n\t"
-                     "ldr r12, [r0, #20]\n\t"
-                     "add r12, r6, r12\n\t"
-                     "str r12, [r0, #4]\n\t"
-                     "ldr r12, [r0, #8]\n\t"
-                     "cmp r12, #0\n\t"
-                     "beq 3f\n\t"
+                     "ldr r12, [r0, #24]\n\t"
+                     "str r12, [sp]\n\t"
+                     "1:\n\t"
+                     "ldr r7, [r0, #4]\n\t"
+                     "cbz r7, 3f\n\t"
                      "2:\n\t"
                      "ldr r8, [r1], #4\n\t"
                      "add lr, r3, r8, asr #31\n\t"
@@ -335,10 +618,10 @@ AOT_DW_NAKED static void aot_dw_requant_asm(struct aot_dw_rq_job* job AOT_DW_ARG
                      "ssat r8, #8, r8\n\t"
                      "strb r8, [r6]\n\t"
                      "add r6, r6, r5\n\t"
-                     "subs r12, r12, #1\n\t"
+                     "subs r7, r7, #1\n\t"
                      "bne 2b\n\t"
                      "3:\n\t"
-                     "ldr r7, [r0, #12]\n\t"
+                     "ldr r7, [r0, #8]\n\t"
                      "add r7, r1, r7\n\t"
                      "cmp r1, r7\n\t"
                      "beq 5f\n\t"
@@ -369,69 +652,35 @@ AOT_DW_NAKED static void aot_dw_requant_asm(struct aot_dw_rq_job* job AOT_DW_ARG
                      "cmp r1, r7\n\t"
                      "bne 4b\n\t"
                      "5:\n\t"
-                     "ldr r12, [r0, #40]\n\t"
+                     "ldr r12, [r0, #12]\n\t"
+                     "add r1, r1, r12\n\t"
+                     "ldr r12, [r0, #16]\n\t"
+                     "add r6, r6, r12\n\t"
+                     "ldr r12, [sp]\n\t"
                      "subs r12, r12, #1\n\t"
-                     "str r12, [r0, #40]\n\t"
+                     "str r12, [sp]\n\t"
                      "bne 1b\n\t"
+                     "add sp, sp, #8\n\t"
                      "pop {r4-r11, pc}\n\t");
 }
 #endif
 
-/* Requantizes `rows` rows of accumulators (n of them per row, the first `cols` of each used) into the
- * output (outputs `step` bytes apart, rows `row_step` bytes apart). */
-AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int32_t n, int32_t cols, int8_t* o,
-                                           int32_t row_step, int32_t step, int32_t m, int32_t add, int32_t act_min,
-                                           int32_t act_max)
+/* Requantizes the job's rows of one channel's accumulators into the output (multiplier m, add constant add): the asm
+ * for the full int8 range on DSP cores, else clamped to the activation range. */
+AOT_DW_NOINLINE static void aot_dw_requant(const struct aot_dw_rq_job* job, int8_t* o, int32_t m, int32_t add)
 {
-    const int32_t rs = aot_dsp_shift(add);
-    const int32_t o_skip = row_step - cols * step;
-    const int32_t a_skip = n - cols;
-    const int32_t* const end = acc + rows * n;
-    if (act_min <= -128 && act_max >= 127) {
 #if AOT_DW_ASM
-        struct aot_dw_rq_job job;
-        job.acc = acc;
-        job.o = o;
-        job.singles = cols & 3;
-        job.quad_bytes = 4 * (cols & ~3);
-        job.n_bytes = 4 * n;
-        job.row_step = row_step;
-        job.step = step;
-        job.m = m;
-        job.add = add;
-        job.rs = rs;
-        job.rows = rows;
-        aot_dw_requant_asm(&job);
-        (void)end;
-        (void)o_skip;
-        (void)a_skip;
-#else
-        const int32_t step2 = 2 * step;
-        while (acc != end) {
-            const int32_t* const row_end = acc + cols;
-            int32_t r;
-            for (r = cols & 3; r > 0; r--) {
-                *o = (int8_t)aot_dsp_sat8(aot_dsp_requant_x2(*acc++, m, add, rs));
-                o += step;
-            }
-            while (acc != row_end) {
-                int8_t* const o2 = o + step2;
-                const int32_t v0 = aot_dsp_sat8(aot_dsp_requant_x2(acc[0], m, add, rs));
-                const int32_t v1 = aot_dsp_sat8(aot_dsp_requant_x2(acc[1], m, add, rs));
-                const int32_t v2 = aot_dsp_sat8(aot_dsp_requant_x2(acc[2], m, add, rs));
-                const int32_t v3 = aot_dsp_sat8(aot_dsp_requant_x2(acc[3], m, add, rs));
-                o[0] = (int8_t)v0;
-                o[step] = (int8_t)v1;
-                o2[0] = (int8_t)v2;
-                o2[step] = (int8_t)v3;
-                o = o2 + step2;
-                acc += 4;
-            }
-            acc += a_skip;
-            o += o_skip;
-        }
+    if (job->act_min <= -128 && job->act_max >= 127) {
+        aot_dw_requant_asm(job, o, m, add);
+        return;
+    }
 #endif
-    } else {
+    {
+        const int32_t rs = aot_dsp_shift(add);
+        const int32_t cols = job->cols, step = job->step, a_skip = job->n - cols;
+        const int32_t act_min = job->act_min, act_max = job->act_max;
+        const int32_t* acc = job->acc;
+        const int32_t* const end = acc + job->rows * job->n;
         while (acc != end) {
             const int32_t* const row_end = acc + cols;
             while (acc != row_end) {
@@ -439,22 +688,21 @@ AOT_DW_NOINLINE static void aot_dw_requant(const int32_t* acc, int32_t rows, int
                 o += step;
             }
             acc += a_skip;
-            o += o_skip;
+            o += job->o_skip;
         }
     }
 }
 
 /* The same with TFLite's full requantization (aot_depthwise_conv2d_s8_dsp_exact): zp_shift = zp * 256 + shift, and
  * the accumulators are 2 * acc (even, |acc| < 2^30: checked by the compiler). */
-AOT_DW_NOINLINE static void aot_dw_requant_exact(const int32_t* acc, int32_t rows, int32_t n, int32_t cols, int8_t* o,
-                                                 int32_t row_step, int32_t step, int32_t m, int32_t zp_shift,
-                                                 int32_t act_min, int32_t act_max)
+AOT_DW_NOINLINE static void aot_dw_requant_exact(const struct aot_dw_rq_job* job, int8_t* o, int32_t m,
+                                                 int32_t zp_shift)
 {
     int32_t y, x;
-    for (y = 0; y < rows; y++) {
-        for (x = 0; x < cols; x++) {
-            const int32_t v = aot_dsp_requant_exact(acc[y * n + x] / 2, m, zp_shift);
-            o[y * row_step + x * step] = (int8_t)aot_dsp_clamp(v, act_min, act_max);
+    for (y = 0; y < job->rows; y++) {
+        for (x = 0; x < job->cols; x++) {
+            const int32_t v = aot_dsp_requant_exact(job->acc[y * job->n + x] / 2, m, zp_shift);
+            o[y * job->row_step + x * job->step] = (int8_t)aot_dsp_clamp(v, job->act_min, job->act_max);
         }
     }
 }
@@ -508,14 +756,18 @@ AOT_HOT_INLINE void aot_dw_copy_row2(const int8_t* src, int32_t col_step, int16_
 
 #define AOT_DW_PLANAR_NAME    aot_depthwise_conv2d_s8_dsp
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant
+#define AOT_DW_PLANAR_FUSED   1
 #include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
 #undef AOT_DW_PLANAR_REQUANT
+#undef AOT_DW_PLANAR_FUSED
 #define AOT_DW_PLANAR_NAME    aot_depthwise_conv2d_s8_dsp_exact
 #define AOT_DW_PLANAR_REQUANT aot_dw_requant_exact
+#define AOT_DW_PLANAR_FUSED   0
 #include "depthwise_conv2d_s8_dsp_planar.h"
 #undef AOT_DW_PLANAR_NAME
 #undef AOT_DW_PLANAR_REQUANT
+#undef AOT_DW_PLANAR_FUSED
 
 /* --- Channel-vectorized form for small images with many channels ------------------------------------------
  *
