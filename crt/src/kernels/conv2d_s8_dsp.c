@@ -369,6 +369,164 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
 }
 #endif
 
+/* The channel pairs of a tile with the full int8 range and no fused ADD, as one assembly routine per tile
+ * (aot_conv_pairs): per pair the accumulators preset to the biases, the MAC passes of AOT_CONV_QUAD_ASM entered
+ * mid-pass for any quad count (no count dispatch), then the six outputs requantized and stored without leaving
+ * registers.  The pixel correction is folded into the doubling (RSB: 2 acc - 2 corr, as aot_dsp_requant_x2 takes
+ * it), and the right shift rs = ctz(add) + 1 is the ASR by ctz(add) and SSAT's own ASR #1.  GCC's code for the same
+ * pair spent about 100 instructions outside the MAC loop (preset, count dispatch, requantization constants reloaded
+ * and shifts recomputed, spills); this one spends 52.  A naked function, so -O2 and -Os run the same code. */
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__) && defined(__OPTIMIZE__)
+#define AOT_CONV_PAIRS_ASM 1
+
+/* The record aot_conv_pairs copies onto its stack frame (offsets fixed: the asm reads them). */
+struct aot_conv_job {
+    int8_t* out[AOT_CONV_PX];   /* 0, 4, 8: each pixel's output row at channel 0; advanced by 2 per pair */
+    int8_t* out0_end;           /* 12: out[0] after the last pair */
+    const int32_t* multiplier;  /* 16 */
+    const int32_t* add;         /* 20 */
+    const int32_t* bias;        /* 24 */
+    int32_t corr2[AOT_CONV_PX]; /* 28, 32, 36: 2 * the pixel's correction */
+    const uint32_t* pairs;      /* 40: the tile buffer */
+    const uint32_t* xend;       /* 44: its end (quads slots) */
+    int32_t quads;              /* 48: at least 1; the frame keeps the loop's entry address here */
+    const uint32_t* filter;     /* 52: the first pair's weights */
+};
+
+/* One output of channel j in place (multiplier m, add constant d, ctz(d) in s); lr is free. */
+#define AOT_CONV_REQ(a, m, d, s)                                                                                       \
+    "add lr, " d ", " a ", asr #31\n\t"                                                                                \
+    "smmlar " a ", " a ", " m ", lr\n\t"                                                                               \
+    "asr " a ", " a ", " s "\n\t"                                                                                      \
+    "ssat " a ", #8, " a ", asr #1\n\t"
+
+/* One quad of the tile's MACs (AOT_CONV_QUAD_ASM with its registers fixed): a0..a5 in r0..r5, weights r6, r7 and
+ * their odd lanes r8, r9, the input pair r10, r11, the weight pointer r12, the input pointer lr.  Every instruction is
+ * 32 bits wide: 72 bytes per quad, which the entry arithmetic relies on. */
+#define AOT_CONV_QUAD_FIXED                                                                                            \
+    "ldrd r6, r7, [r12], #8\n\t"                                                                                       \
+    "ldrd r10, r11, [lr], #8\n\t"                                                                                      \
+    "sxtb16 r8, r6, ror #8\n\t"                                                                                        \
+    "sxtb16 r9, r7, ror #8\n\t"                                                                                        \
+    "smlad r0, r6, r10, r0\n\t"                                                                                        \
+    "smlad r1, r7, r10, r1\n\t"                                                                                        \
+    "smlad r0, r8, r11, r0\n\t"                                                                                        \
+    "smlad r1, r9, r11, r1\n\t"                                                                                        \
+    "ldrd r10, r11, [lr], #8\n\t"                                                                                      \
+    "smlad r2, r6, r10, r2\n\t"                                                                                        \
+    "smlad r3, r7, r10, r3\n\t"                                                                                        \
+    "smlad r2, r8, r11, r2\n\t"                                                                                        \
+    "smlad r3, r9, r11, r3\n\t"                                                                                        \
+    "ldrd r10, r11, [lr], #8\n\t"                                                                                      \
+    "smlad r4, r6, r10, r4\n\t"                                                                                        \
+    "smlad r5, r7, r10, r5\n\t"                                                                                        \
+    "smlad r4, r8, r11, r4\n\t"                                                                                        \
+    "smlad r5, r9, r11, r5\n\t"
+
+/* aligned(4): the ADR is resolved in the object assuming the function's address is the one it has there modulo 4. */
+#if defined(__clang__)
+#define AOT_CONV_NAKED __attribute__((naked, noinline, aligned(4)))
+#else
+#define AOT_CONV_NAKED __attribute__((naked, noinline, noipa, aligned(4)))
+#endif
+
+/* Every channel pair of one tile (out0_end > out[0]: at least one pair); the job is read by the asm (r0). */
+AOT_CONV_NAKED static void aot_conv_pairs(const struct aot_conv_job* job __attribute__((unused)))
+{
+    __asm__ volatile(
+        /* The job onto the frame; the passes' entry: 72 bytes per quad skipped (-quads mod 4), Thumb bit set. */
+        "push {r4-r11, lr}\n\t"
+        "sub sp, sp, #56\n\t"
+        "ldm r0!, {r1-r7}\n\t"
+        "stm sp, {r1-r7}\n\t"
+        "ldm r0, {r1-r7}\n\t"
+        "add r8, sp, #28\n\t"
+        "stm r8, {r1-r7}\n\t"
+        "mov r12, r7\n\t"
+        "rsb r6, r6, #0\n\t"
+        "and r6, r6, #3\n\t"
+        "movs r7, #72\n\t"
+        "mul r6, r6, r7\n\t"
+        "adr.w r7, 10f\n\t"
+        "add r6, r6, r7\n\t"
+        "orr r6, r6, #1\n\t"
+        "str r6, [sp, #48]\n\t"
+        /* A pair: accumulators at the biases, the inputs from the tile's start, into the passes. */
+        "1:\n\t"
+        "ldr r6, [sp, #24]\n\t"
+        "ldrd r0, r1, [r6], #8\n\t"
+        "str r6, [sp, #24]\n\t"
+        "mov r2, r0\n\t"
+        "mov r3, r1\n\t"
+        "mov r4, r0\n\t"
+        "mov r5, r1\n\t"
+        "ldr lr, [sp, #40]\n\t"
+        "ldr pc, [sp, #48]\n\t"
+        "10:\n\t" AOT_CONV_QUAD_FIXED AOT_CONV_QUAD_FIXED AOT_CONV_QUAD_FIXED AOT_CONV_QUAD_FIXED
+        "ldr r10, [sp, #44]\n\t"
+        "cmp lr, r10\n\t"
+        "bne 10b\n\t"
+        /* 2 acc - 2 corr, then the requantization of channel 0 (r0, r2, r4) and channel 1 (r1, r3, r5). */
+        "ldrd r6, r7, [sp, #28]\n\t"
+        "ldr r8, [sp, #36]\n\t"
+        "rsb r0, r6, r0, lsl #1\n\t"
+        "rsb r1, r6, r1, lsl #1\n\t"
+        "rsb r2, r7, r2, lsl #1\n\t"
+        "rsb r3, r7, r3, lsl #1\n\t"
+        "rsb r4, r8, r4, lsl #1\n\t"
+        "rsb r5, r8, r5, lsl #1\n\t"
+        "ldrd r6, r7, [sp, #16]\n\t"
+        "ldrd r8, r9, [r6], #8\n\t"
+        "ldrd r10, r11, [r7], #8\n\t"
+        "strd r6, r7, [sp, #16]\n\t"
+        "rbit r6, r10\n\t"
+        "clz r6, r6\n\t"
+        "rbit r7, r11\n\t"
+        "clz r7, r7\n\t" AOT_CONV_REQ("r0", "r8", "r10", "r6") AOT_CONV_REQ("r2", "r8", "r10", "r6")
+            AOT_CONV_REQ("r4", "r8", "r10", "r6") AOT_CONV_REQ("r1", "r9", "r11", "r7")
+                AOT_CONV_REQ("r3", "r9", "r11", "r7") AOT_CONV_REQ("r5", "r9", "r11", "r7")
+        /* The pixels' two bytes each; the next pair, or out. */
+        "ldm sp, {r6, r7, r8, r9}\n\t"
+        "strb r0, [r6], #1\n\t"
+        "strb r1, [r6], #1\n\t"
+        "strb r2, [r7], #1\n\t"
+        "strb r3, [r7], #1\n\t"
+        "strb r4, [r8], #1\n\t"
+        "strb r5, [r8], #1\n\t"
+        "stm sp, {r6, r7, r8}\n\t"
+        "cmp r6, r9\n\t"
+        "bne 1b\n\t"
+        "add sp, sp, #56\n\t"
+        "pop {r4-r11, pc}\n\t");
+}
+
+/* Runs aot_conv_pairs over the tile's channel pairs; returns the channels done (out_c rounded down to even). */
+AOT_ALWAYS_INLINE int32_t aot_conv_pairs_run(const uint32_t* pairs, int32_t quads, const uint32_t* filter,
+                                             const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,
+                                             const struct aot_conv_tile* tile)
+{
+    struct aot_conv_job job;
+    const int32_t even = out_c & ~(int32_t)1;
+    int32_t s;
+    for (s = 0; s < AOT_CONV_PX; s++) {
+        job.out[s] = tile->out[s];
+        job.corr2[s] = (int32_t)((uint32_t)tile->corr[s] * 2u);
+    }
+    job.out0_end = tile->out[0] + even;
+    job.multiplier = rq->multiplier;
+    job.add = rq->add;
+    job.bias = bias;
+    job.pairs = pairs;
+    job.xend = pairs + AOT_CONV_QW * quads;
+    job.quads = quads;
+    job.filter = filter;
+    aot_conv_pairs(&job);
+    return even;
+}
+#else
+#define AOT_CONV_PAIRS_ASM 0
+#endif
+
 /* The fused ADD of three elements when neither input has the multiplier 1/2 (parameters the compiler does not
  * produce for int8 scales, see add_s8_elem.h): out of line, it only has to be right. */
 AOT_NOINLINE void aot_conv_add3_generic(int32_t* v0, int32_t* v1, int32_t* v2, int32_t r0, int32_t r1, int32_t r2,
@@ -463,8 +621,14 @@ AOT_ALWAYS_INLINE void aot_conv_gemm3(const uint32_t* pairs, int32_t quads, int3
     const uint32_t* wp = filter;
     const int32_t* mp = rq->multiplier;
     const int32_t* dp = rq->add;
-    int32_t c;
-    for (c = 0; c + 1 < out_c; c += 2) {
+    int32_t c = 0;
+#if AOT_CONV_PAIRS_ASM
+    if (full && !fused && !exact && kq < 0 && tail == 0 && out_c >= 2) {
+        c = aot_conv_pairs_run(pairs, quads, filter, bias, out_c, rq, tile);
+        wp += quads * c;
+    }
+#endif
+    for (; c + 1 < out_c; c += 2) {
         int32_t a[2 * AOT_CONV_PX];
         aot_conv_preset(a, bias + c, tile);
         aot_conv_mac_3x2(&wp, pairs, quads, kq, a);
