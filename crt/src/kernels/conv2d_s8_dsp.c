@@ -123,6 +123,40 @@ AOT_HOT_INLINE void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t
 
 /* Expands `quads` input quads from src into every AOT_CONV_QW-th word pair of dst (the pixel's slot); adds
  * sum(x0 + x2). */
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__) && defined(__OPTIMIZE__)
+/* One quad: LDR (any alignment), SXTB16, REV16 and EOR (aot_expand_xa / _xc), the sum's SMLAD, one STRD to the slot:
+ * 6 instructions (GCC's loop took 7.5 and its calls more). */
+#define AOT_CONV_EXPAND_ASM                                                                                            \
+    "ldr %[v], [%[src]], #4\n\t"                                                                                       \
+    "sxtb16 %[xa], %[v]\n\t"                                                                                           \
+    "rev16 %[xc], %[v]\n\t"                                                                                            \
+    "eor %[xc], %[xc], %[k]\n\t"                                                                                       \
+    "smlad %[s], %[xa], %[ones], %[s]\n\t"                                                                             \
+    "strd %[xa], %[xc], [%[dst]], #24\n\t"
+
+static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
+{
+    const int8_t* const end = src + 4 * quads;
+    int32_t s = *sum;
+    uint32_t v, xa, xc;
+    /* LSLS: bit 1 of the count in C (two quads), bit 0 in N (one), before the four-quad passes; nothing in a quad
+     * sets the flags. */
+    __asm__("lsls %[v], %[n], #31\n\t"
+            "bcc 2f\n\t" AOT_CONV_EXPAND_ASM AOT_CONV_EXPAND_ASM "2:\n\t"
+            "bpl 3f\n\t" AOT_CONV_EXPAND_ASM "3:\n\t"
+            "cmp %[src], %[end]\n\t"
+            "beq 4f\n"
+            "1:\n\t" AOT_CONV_EXPAND_ASM AOT_CONV_EXPAND_ASM AOT_CONV_EXPAND_ASM AOT_CONV_EXPAND_ASM
+            "cmp %[src], %[end]\n\t"
+            "bne 1b\n"
+            "4:"
+            : [src] "+r"(src), [dst] "+r"(dst), [s] "+r"(s), [v] "=&r"(v), [xa] "=&r"(xa), [xc] "=&r"(xc)
+            : [n] "r"(quads), [end] "r"(end), [k] "r"(0xFF80FF80u), [ones] "r"(0x00010001u)
+            : "cc", "memory");
+    *sum = s;
+    return dst;
+}
+#else
 static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
 {
     const int8_t* const end = src + 4 * quads;
@@ -137,6 +171,7 @@ static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst
     *sum = s;
     return dst;
 }
+#endif
 
 /* `n` slots of the expanded zero point (xa, xc). */
 static uint32_t* aot_conv_fill(uint32_t* dst, int32_t n, uint32_t xa, uint32_t xc)
@@ -537,6 +572,87 @@ AOT_NOINLINE void aot_conv_add3_generic(int32_t* v0, int32_t* v1, int32_t* v2, i
     *v2 = aot_add_s8_elem(*v2, r2, add, 0);
 }
 
+#if AOT_CONV_PAIRS_ASM
+/* Channels per chunk of a tile with a fused residual ADD (aot_conv_pairs_add_run): the convolution's outputs of a
+ * chunk go to three rows of this many bytes on the stack, then through the ADD into the output. */
+#define AOT_CONV_STAGE 32
+
+/* The fused ADD of n staged channels (from channel c) of the tile's three pixels.  Per channel the three residual
+ * elements are read before the three outputs are stored: a part tile repeats its last pixel (equal addresses) and, in
+ * place, a pixel's residual element is its output element. */
+AOT_ALWAYS_INLINE void aot_conv_add_stage(const int8_t (*stage)[AOT_CONV_STAGE], int32_t n,
+                                          const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add,
+                                          int32_t c)
+{
+    const int8_t* const r0 = tile->res[0] + c;
+    const int8_t* const r1 = tile->res[1] + c;
+    const int8_t* const r2 = tile->res[2] + c;
+    int8_t* const o0 = tile->out[0] + c;
+    int8_t* const o1 = tile->out[1] + c;
+    int8_t* const o2 = tile->out[2] + c;
+    int32_t i;
+    if (!add->usable) {
+        for (i = 0; i < n; i++) {
+            int32_t v0 = stage[0][i], v1 = stage[1][i], v2 = stage[2][i];
+            aot_conv_add3_generic(&v0, &v1, &v2, r0[i], r1[i], r2[i], add->p);
+            o0[i] = (int8_t)v0;
+            o1[i] = (int8_t)v1;
+            o2[i] = (int8_t)v2;
+        }
+    } else if (add->a_is_in2) {
+        /* The input rescaled in full is the first operand of aot_add_s8_fast3: here the residual. */
+        for (i = 0; i < n; i++) {
+            int32_t x0 = r0[i], x1 = r1[i], x2 = r2[i];
+            aot_add_s8_fast3(&x0, &x1, &x2, stage[0][i], stage[1][i], stage[2][i], add);
+            o0[i] = (int8_t)x0;
+            o1[i] = (int8_t)x1;
+            o2[i] = (int8_t)x2;
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            int32_t v0 = stage[0][i], v1 = stage[1][i], v2 = stage[2][i];
+            aot_add_s8_fast3(&v0, &v1, &v2, r0[i], r1[i], r2[i], add);
+            o0[i] = (int8_t)v0;
+            o1[i] = (int8_t)v1;
+            o2[i] = (int8_t)v2;
+        }
+    }
+}
+
+/* aot_conv_pairs_run with a fused residual ADD: aot_conv_pairs stores a chunk of channel pairs into the stage, then
+ * the ADD takes it to the output; returns the channels done (out_c rounded down to even).  Out of line: its stage
+ * and the ADD's registers would leave the C pair loop's MAC asm, in the same function, none. */
+AOT_NOINLINE int32_t aot_conv_pairs_add_run(const uint32_t* pairs, int32_t quads, const uint32_t* filter,
+                                                 const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,
+                                                 const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add)
+{
+    int8_t stage[AOT_CONV_PX][AOT_CONV_STAGE];
+    struct aot_conv_job job;
+    const int32_t even = out_c & ~(int32_t)1;
+    int32_t c, s;
+    for (s = 0; s < AOT_CONV_PX; s++) {
+        job.corr2[s] = (int32_t)((uint32_t)tile->corr[s] * 2u);
+    }
+    job.pairs = pairs;
+    job.xend = pairs + AOT_CONV_QW * quads;
+    job.quads = quads;
+    for (c = 0; c < even; c += AOT_CONV_STAGE) {
+        const int32_t n = even - c < AOT_CONV_STAGE ? even - c : AOT_CONV_STAGE;
+        for (s = 0; s < AOT_CONV_PX; s++) {
+            job.out[s] = stage[s];
+        }
+        job.out0_end = stage[0] + n;
+        job.multiplier = rq->multiplier + c;
+        job.add = rq->add + c;
+        job.bias = bias + c;
+        job.filter = filter + quads * c;
+        aot_conv_pairs(&job);
+        aot_conv_add_stage((const int8_t(*)[AOT_CONV_STAGE])stage, n, tile, add, c);
+    }
+    return even;
+}
+#endif
+
 /* Requantizes the accumulators acc0, acc1, acc2 of one channel c (multiplier m, add constant d) for the
  * tile's pixels and stores them; `full`, `fused` and `exact` are constants at each call site: with `full` the
  * activation range is all of int8 (one saturation clamps), with `fused` each value then goes through the residual
@@ -623,8 +739,9 @@ AOT_ALWAYS_INLINE void aot_conv_gemm3(const uint32_t* pairs, int32_t quads, int3
     const int32_t* dp = rq->add;
     int32_t c = 0;
 #if AOT_CONV_PAIRS_ASM
-    if (full && !fused && !exact && kq < 0 && tail == 0 && out_c >= 2) {
-        c = aot_conv_pairs_run(pairs, quads, filter, bias, out_c, rq, tile);
+    if (full && !exact && kq < 0 && tail == 0 && out_c >= 2) {
+        c = fused ? aot_conv_pairs_add_run(pairs, quads, filter, bias, out_c, rq, tile, add)
+                  : aot_conv_pairs_run(pairs, quads, filter, bias, out_c, rq, tile);
         wp += quads * c;
     }
 #endif
