@@ -134,7 +134,7 @@ AOT_HOT_INLINE void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t
     "smlad %[s], %[xa], %[ones], %[s]\n\t"                                                                             \
     "strd %[xa], %[xc], [%[dst]], #24\n\t"
 
-static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
+AOT_ALWAYS_INLINE uint32_t* aot_conv_expand_body(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
 {
     const int8_t* const end = src + 4 * quads;
     int32_t s = *sum;
@@ -157,7 +157,7 @@ static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst
     return dst;
 }
 #else
-static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
+AOT_ALWAYS_INLINE uint32_t* aot_conv_expand_body(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
 {
     const int8_t* const end = src + 4 * quads;
     int32_t s = *sum;
@@ -172,6 +172,25 @@ static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst
     return dst;
 }
 #endif
+
+static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
+{
+    return aot_conv_expand_body(src, quads, dst, sum);
+}
+
+/* The same for `rows` runs of `quads` quads, `step` bytes apart in the input (a window inside the image: one call
+ * per pixel instead of one per filter row). */
+static uint32_t* aot_conv_expand_rows(const int8_t* src, int32_t step, int32_t rows, int32_t quads, uint32_t* dst,
+                                      int32_t* sum)
+{
+    int32_t s = *sum;
+    for (; rows > 0; rows--) {
+        dst = aot_conv_expand_body(src, quads, dst, &s);
+        src += step;
+    }
+    *sum = s;
+    return dst;
+}
 
 /* `n` slots of the expanded zero point (xa, xc). */
 static uint32_t* aot_conv_fill(uint32_t* dst, int32_t n, uint32_t xa, uint32_t xc)
@@ -208,6 +227,12 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
         const uint32_t zxa = aot_expand_xa(zp_word), zxc = aot_expand_xc(zp_word);
         const int32_t cq = g->in_c / 4;
         int32_t zq = 0;
+        if (g->dilation_w == 1 && x0 >= 0 && x0 + g->filter_w <= g->in_w && y0 >= 0 &&
+            y0 + (g->filter_h - 1) * g->dilation_h < g->in_h) {
+            aot_conv_expand_rows(in_b + (y0 * g->in_w + x0) * g->in_c, g->dilation_h * g->in_w * g->in_c, g->filter_h,
+                                 cq * g->filter_w, dst, &sum);
+            return sum * 128;
+        }
         for (ky = 0; ky < g->filter_h; ky++) {
             const int32_t iy = y0 + ky * g->dilation_h;
             const int8_t* row = in_b + iy * g->in_w * g->in_c;
@@ -234,6 +259,11 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
         /* Filter rows are whole quads: rows inside the image expand straight from the input, the others
          * from a copy padded with the zero point. */
         const int32_t inside_x = x0 >= 0 && x0 + g->filter_w <= g->in_w;
+        if (inside_x && y0 >= 0 && y0 + (g->filter_h - 1) * g->dilation_h < g->in_h) {
+            aot_conv_expand_rows(in_b + (y0 * g->in_w + x0) * g->in_c, g->dilation_h * g->in_w * g->in_c, g->filter_h,
+                                 row_bytes / 4, dst, &sum);
+            return sum * 128;
+        }
         for (ky = 0; ky < g->filter_h; ky++) {
             const int32_t iy = y0 + ky * g->dilation_h;
             if (inside_x && iy >= 0 && iy < g->in_h) {
