@@ -607,6 +607,41 @@ AOT_NOINLINE void aot_conv_add3_generic(int32_t* v0, int32_t* v1, int32_t* v2, i
  * chunk go to three rows of this many bytes on the stack, then through the ADD into the output. */
 #define AOT_CONV_STAGE 32
 
+/* n (even, at least 2) elements of one pixel row through the fused ADD whose range is all of int8: out[i] =
+ * ADD(a[i], b[i]), a the operand rescaled in full, b the halved one (add_s8_elem.h), the parameters in registers (one
+ * LDM of the first 8 words of struct aot_add_s8_fast): 15 instructions per element.  Element i is read before it is
+ * stored, so out may be a or b (in place). */
+AOT_CONV_NAKED static void aot_conv_add_row(const int8_t* a __attribute__((unused)),
+                                            const int8_t* b __attribute__((unused)), int8_t* out
+                                            __attribute__((unused)),
+                                            int32_t n __attribute__((unused)),
+                                            const struct aot_add_s8_fast* f __attribute__((unused)))
+{
+#define AOT_CONV_ADD1                                                                                                  \
+    "ldrsb r12, [r0], #1\n\t"                                                                                          \
+    "add r12, r4, r12, lsl #21\n\t"                                                                                    \
+    "add lr, r6, r12, asr #31\n\t"                                                                                     \
+    "smmlar r12, r12, r5, lr\n\t"                                                                                      \
+    "asr r12, r12, r7\n\t"                                                                                             \
+    "ldrsb lr, [r1], #1\n\t"                                                                                           \
+    "add r12, r12, lr, lsl #19\n\t"                                                                                    \
+    "add r12, r12, r8\n\t"                                                                                             \
+    "add lr, r10, r12, asr #31\n\t"                                                                                    \
+    "lsl r12, r12, #1\n\t"                                                                                             \
+    "smmlar r12, r12, r9, lr\n\t"                                                                                      \
+    "asr r12, r12, r11\n\t"                                                                                            \
+    "ssat r12, #8, r12\n\t"                                                                                            \
+    "strb r12, [r2], #1\n\t"
+    __asm__ volatile("push {r4-r11, lr}\n\t"
+                     "ldr r12, [sp, #36]\n\t"
+                     "ldm r12, {r4-r11}\n\t"
+                     "add r3, r2, r3\n\t"
+                     "1:\n\t" AOT_CONV_ADD1 AOT_CONV_ADD1 "cmp r2, r3\n\t"
+                     "bne 1b\n\t"
+                     "pop {r4-r11, pc}\n\t");
+#undef AOT_CONV_ADD1
+}
+
 /* The fused ADD of n staged channels (from channel c) of the tile's three pixels.  Per channel the three residual
  * elements are read before the three outputs are stored: a part tile repeats its last pixel (equal addresses) and, in
  * place, a pixel's residual element is its output element. */
@@ -620,8 +655,15 @@ AOT_ALWAYS_INLINE void aot_conv_add_stage(const int8_t (*stage)[AOT_CONV_STAGE],
     int8_t* const o0 = tile->out[0] + c;
     int8_t* const o1 = tile->out[1] + c;
     int8_t* const o2 = tile->out[2] + c;
-    int32_t i;
-    if (!add->usable) {
+    int32_t i, s;
+    if (add->usable && add->act_full) {
+        /* Row by row; a part tile's repeated last pixel is skipped (its values are already stored; in place its
+         * residual is now the output). */
+        for (s = 0; s < AOT_CONV_PX && (s == 0 || tile->out[s] != tile->out[s - 1]); s++) {
+            const int8_t* const r = tile->res[s] + c;
+            aot_conv_add_row(add->a_is_in2 ? r : stage[s], add->a_is_in2 ? stage[s] : r, tile->out[s] + c, n, add);
+        }
+    } else if (!add->usable) {
         for (i = 0; i < n; i++) {
             int32_t v0 = stage[0][i], v1 = stage[1][i], v2 = stage[2][i];
             aot_conv_add3_generic(&v0, &v1, &v2, r0[i], r1[i], r2[i], add->p);
