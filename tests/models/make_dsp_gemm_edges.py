@@ -2,10 +2,10 @@
 convolution GEMM's assembly loop (crt/src/kernels/conv2d_s8_dsp.c: one to three quads of K before the four-quad
 passes, leftover taps after the quads, an odd last output channel, the unrolled K = 8 form) and part last tiles of
 one and two pixels (40 and 20 output pixels), and the channel-pair routine (aot_conv_pairs) with and without a fused
-residual ADD: 67 output channels (33 pairs, two full 32-channel stages and a part one, then the odd channel in C), the
-ADD's two operand orders, an ADD range that is all of int8 and one that clamps (ReLU6), for the bit-exact QEMU test
-of //tests/models (the host test of the same kernel runs its portable C, not the assembly).  Seeded; no
-TensorFlow:
+residual ADD: 67 output channels (33 pairs: four full 16-channel stages and a part one, then the odd channel in C),
+the ADD's two operand orders, an ADD range that is all of int8 and one that clamps (ReLU6), and a clamping
+convolution with a fused ADD (the C pair loop), for the bit-exact QEMU test of //tests/models (the host test of the
+same kernel runs its portable C, not the assembly).  Seeded; no TensorFlow:
 
     .venv/bin/python tests/models/make_dsp_gemm_edges.py
 """
@@ -41,6 +41,7 @@ RESIDUAL_CHANNELS = 67
 RESIDUAL = [
     ((0.08, -128, 1), (0.3, 2, 0)),  # ReLU convolution (all of int8), ADD range all of int8
     ((0.9, 4, 0), (0.25, -10, 3)),  # ADD with ReLU6: clamps
+    ((0.06, 5, 3), (0.35, 0, 0)),  # ReLU6 convolution (clamps: the C pair loop's fused ADD)
 ]
 
 
@@ -67,12 +68,12 @@ def gemm_edges(seed: int = 28) -> ModelBuilder:
         x, in_scale = _conv(b, rng, f"l{i}", x, in_scale, k, oc, stride, act, out_scale, zp), out_scale
     # The residual chain: r = conv(x0) (no ADD: the routine's plain form with an odd last channel), then per RESIDUAL
     # entry r = ADD(conv(x0), r), each convolution fused with its ADD.
-    r, r_scale = _conv(b, rng, "r0", x0, 0.05, 1, RESIDUAL_CHANNELS, (1, 1), 0, 0.5, 3), 0.5
+    r = _conv(b, rng, "r0", x0, 0.05, 1, RESIDUAL_CHANNELS, (1, 1), 0, 0.5, 3)
     for i, ((c_scale, c_zp, c_act), (a_scale, a_zp, a_act)) in enumerate(RESIDUAL):
         y = _conv(b, rng, f"r{i + 1}", x0, 0.05, 1, RESIDUAL_CHANNELS, (1, 1), c_act, c_scale, c_zp)
         z = b.tensor(f"r{i + 1}_add", list(y.shape), "int8", a_scale, a_zp)
         b.op("ADD", [y, r], z, {"fusedActivationFunction": a_act})
-        r, r_scale = z, a_scale
+        r = z
     b.output(x, r)
     return b
 

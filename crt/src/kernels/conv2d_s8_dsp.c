@@ -605,16 +605,15 @@ AOT_NOINLINE void aot_conv_add3_generic(int32_t* v0, int32_t* v1, int32_t* v2, i
 #if AOT_CONV_PAIRS_ASM
 /* Channels per chunk of a tile with a fused residual ADD (aot_conv_pairs_add_run): the convolution's outputs of a
  * chunk go to three rows of this many bytes on the stack, then through the ADD into the output. */
-#define AOT_CONV_STAGE 32
+#define AOT_CONV_STAGE 16
 
 /* n (even, at least 2) elements of one pixel row through the fused ADD whose range is all of int8: out[i] =
  * ADD(a[i], b[i]), a the operand rescaled in full, b the halved one (add_s8_elem.h), the parameters in registers (one
  * LDM of the first 8 words of struct aot_add_s8_fast): 15 instructions per element.  Element i is read before it is
  * stored, so out may be a or b (in place). */
 AOT_CONV_NAKED static void aot_conv_add_row(const int8_t* a __attribute__((unused)),
-                                            const int8_t* b __attribute__((unused)), int8_t* out
-                                            __attribute__((unused)),
-                                            int32_t n __attribute__((unused)),
+                                            const int8_t* b __attribute__((unused)),
+                                            int8_t* out __attribute__((unused)), int32_t n __attribute__((unused)),
                                             const struct aot_add_s8_fast* f __attribute__((unused)))
 {
 #define AOT_CONV_ADD1                                                                                                  \
@@ -642,12 +641,12 @@ AOT_CONV_NAKED static void aot_conv_add_row(const int8_t* a __attribute__((unuse
 #undef AOT_CONV_ADD1
 }
 
-/* The fused ADD of n staged channels (from channel c) of the tile's three pixels.  Per channel the three residual
- * elements are read before the three outputs are stored: a part tile repeats its last pixel (equal addresses) and, in
- * place, a pixel's residual element is its output element. */
-AOT_ALWAYS_INLINE void aot_conv_add_stage(const int8_t (*stage)[AOT_CONV_STAGE], int32_t n,
-                                          const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add,
-                                          int32_t c)
+/* The fused ADD of n staged channels (from channel c) of the tile's three pixels in C: the ADD ranges that clamp and
+ * parameters without the halved input.  Per channel the three residual elements are read before the three outputs
+ * are stored: a part tile repeats its last pixel (equal addresses) and, in place, a pixel's residual element is its
+ * output element.  Out of line, so that its registers do not grow the frame of the common path. */
+AOT_NOINLINE void aot_conv_add_stage_c(const int8_t (*stage)[AOT_CONV_STAGE], int32_t n,
+                                       const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add, int32_t c)
 {
     const int8_t* const r0 = tile->res[0] + c;
     const int8_t* const r1 = tile->res[1] + c;
@@ -655,39 +654,38 @@ AOT_ALWAYS_INLINE void aot_conv_add_stage(const int8_t (*stage)[AOT_CONV_STAGE],
     int8_t* const o0 = tile->out[0] + c;
     int8_t* const o1 = tile->out[1] + c;
     int8_t* const o2 = tile->out[2] + c;
-    int32_t i, s;
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        int32_t v0 = stage[0][i], v1 = stage[1][i], v2 = stage[2][i];
+        const int32_t x0 = r0[i], x1 = r1[i], x2 = r2[i];
+        if (!add->usable) {
+            aot_conv_add3_generic(&v0, &v1, &v2, x0, x1, x2, add->p);
+        } else {
+            v0 = add->a_is_in2 ? aot_add_s8_fast1(x0, v0, add) : aot_add_s8_fast1(v0, x0, add);
+            v1 = add->a_is_in2 ? aot_add_s8_fast1(x1, v1, add) : aot_add_s8_fast1(v1, x1, add);
+            v2 = add->a_is_in2 ? aot_add_s8_fast1(x2, v2, add) : aot_add_s8_fast1(v2, x2, add);
+        }
+        o0[i] = (int8_t)v0;
+        o1[i] = (int8_t)v1;
+        o2[i] = (int8_t)v2;
+    }
+}
+
+/* The fused ADD of n staged channels (from channel c): row by row in asm when the ADD's range is all of int8 (a part
+ * tile's repeated last pixel is skipped: its values are already stored and, in place, its residual is now the
+ * output), else aot_conv_add_stage_c. */
+AOT_ALWAYS_INLINE void aot_conv_add_stage(const int8_t (*stage)[AOT_CONV_STAGE], int32_t n,
+                                          const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add,
+                                          int32_t c)
+{
+    int32_t s;
     if (add->usable && add->act_full) {
-        /* Row by row; a part tile's repeated last pixel is skipped (its values are already stored; in place its
-         * residual is now the output). */
         for (s = 0; s < AOT_CONV_PX && (s == 0 || tile->out[s] != tile->out[s - 1]); s++) {
             const int8_t* const r = tile->res[s] + c;
             aot_conv_add_row(add->a_is_in2 ? r : stage[s], add->a_is_in2 ? stage[s] : r, tile->out[s] + c, n, add);
         }
-    } else if (!add->usable) {
-        for (i = 0; i < n; i++) {
-            int32_t v0 = stage[0][i], v1 = stage[1][i], v2 = stage[2][i];
-            aot_conv_add3_generic(&v0, &v1, &v2, r0[i], r1[i], r2[i], add->p);
-            o0[i] = (int8_t)v0;
-            o1[i] = (int8_t)v1;
-            o2[i] = (int8_t)v2;
-        }
-    } else if (add->a_is_in2) {
-        /* The input rescaled in full is the first operand of aot_add_s8_fast3: here the residual. */
-        for (i = 0; i < n; i++) {
-            int32_t x0 = r0[i], x1 = r1[i], x2 = r2[i];
-            aot_add_s8_fast3(&x0, &x1, &x2, stage[0][i], stage[1][i], stage[2][i], add);
-            o0[i] = (int8_t)x0;
-            o1[i] = (int8_t)x1;
-            o2[i] = (int8_t)x2;
-        }
     } else {
-        for (i = 0; i < n; i++) {
-            int32_t v0 = stage[0][i], v1 = stage[1][i], v2 = stage[2][i];
-            aot_add_s8_fast3(&v0, &v1, &v2, r0[i], r1[i], r2[i], add);
-            o0[i] = (int8_t)v0;
-            o1[i] = (int8_t)v1;
-            o2[i] = (int8_t)v2;
-        }
+        aot_conv_add_stage_c(stage, n, tile, add, c);
     }
 }
 
@@ -695,8 +693,8 @@ AOT_ALWAYS_INLINE void aot_conv_add_stage(const int8_t (*stage)[AOT_CONV_STAGE],
  * the ADD takes it to the output; returns the channels done (out_c rounded down to even).  Out of line: its stage
  * and the ADD's registers would leave the C pair loop's MAC asm, in the same function, none. */
 AOT_NOINLINE int32_t aot_conv_pairs_add_run(const uint32_t* pairs, int32_t quads, const uint32_t* filter,
-                                                 const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,
-                                                 const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add)
+                                            const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,
+                                            const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add)
 {
     int8_t stage[AOT_CONV_PX][AOT_CONV_STAGE];
     struct aot_conv_job job;
@@ -725,12 +723,37 @@ AOT_NOINLINE int32_t aot_conv_pairs_add_run(const uint32_t* pairs, int32_t quads
 }
 #endif
 
+/* Channel c of the tile's three pixels through the fused ADD (v0, v1, v2: the convolution's values) and stored.  Every
+ * residual element is read before any output is stored: a part tile repeats its last pixel (equal addresses) and, in
+ * place, a pixel's residual element is its output element.  Out of line (the C pair loop's fused ADD: layers whose
+ * K is not a multiple of 4 or whose convolution range clamps), so that the asm of both operand orders is in the
+ * object once. */
+AOT_NOINLINE void aot_conv_add3_store(int32_t v0, int32_t v1, int32_t v2, const struct aot_conv_tile* tile,
+                                      const struct aot_add_s8_fast* add, int32_t c)
+{
+    int32_t r0 = tile->res[0][c], r1 = tile->res[1][c], r2 = tile->res[2][c];
+    if (add->usable) {
+        /* The input rescaled in full is the first operand of aot_add_s8_fast3. */
+        if (add->a_is_in2) {
+            aot_add_s8_fast3(&r0, &r1, &r2, v0, v1, v2, add);
+            v0 = r0;
+            v1 = r1;
+            v2 = r2;
+        } else {
+            aot_add_s8_fast3(&v0, &v1, &v2, r0, r1, r2, add);
+        }
+    } else {
+        aot_conv_add3_generic(&v0, &v1, &v2, r0, r1, r2, add->p);
+    }
+    tile->out[0][c] = (int8_t)v0;
+    tile->out[1][c] = (int8_t)v1;
+    tile->out[2][c] = (int8_t)v2;
+}
+
 /* Requantizes the accumulators acc0, acc1, acc2 of one channel c (multiplier m, add constant d) for the
  * tile's pixels and stores them; `full`, `fused` and `exact` are constants at each call site: with `full` the
  * activation range is all of int8 (one saturation clamps), with `fused` each value then goes through the residual
- * ADD, with `exact` d is zp * 256 + shift for TFLite's full requantization.  Every residual element is read before any
- * output is stored: a part tile repeats its last pixel (equal addresses) and, in place, a pixel's residual element is
- * its output element. */
+ * ADD (aot_conv_add3_store), with `exact` d is zp * 256 + shift for TFLite's full requantization. */
 AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, int32_t m, int32_t d,
                                     const struct aot_conv_tile* tile, const struct aot_dsp_rq* rq, int full, int fused,
                                     int exact, const struct aot_add_s8_fast* add, int32_t c)
@@ -749,24 +772,12 @@ AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, in
         v2 = aot_dsp_clamp(v2, rq->act_min, rq->act_max);
     }
     if (fused) {
-        int32_t r0 = tile->res[0][c], r1 = tile->res[1][c], r2 = tile->res[2][c];
-        if (add->usable) {
-            /* The input rescaled in full is the first operand of aot_add_s8_fast3. */
-            if (add->a_is_in2) {
-                aot_add_s8_fast3(&r0, &r1, &r2, v0, v1, v2, add);
-                v0 = r0;
-                v1 = r1;
-                v2 = r2;
-            } else {
-                aot_add_s8_fast3(&v0, &v1, &v2, r0, r1, r2, add);
-            }
-        } else {
-            aot_conv_add3_generic(&v0, &v1, &v2, r0, r1, r2, add->p);
-        }
+        aot_conv_add3_store(v0, v1, v2, tile, add, c);
+    } else {
+        tile->out[0][c] = (int8_t)v0;
+        tile->out[1][c] = (int8_t)v1;
+        tile->out[2][c] = (int8_t)v2;
     }
-    tile->out[0][c] = (int8_t)v0;
-    tile->out[1][c] = (int8_t)v1;
-    tile->out[2][c] = (int8_t)v2;
 }
 
 /* The K % 4 leftover taps of one channel for the tile's pixels (sums a0, a1, a2).  The channel's `tail`
