@@ -22,7 +22,9 @@
  * Fused residual ADD (aot/kernels/conv2d.h): aot_conv2d_s8_dsp_add is the same inline body instantiated with it,
  * so the plain convolution runs the code it ran before and a firmware without fused layers does not link it.
  * The GEMM is instantiated per (activation range is all of int8, fused ADD, full requantization): those checks
- * are made once per layer.
+ * are made once per layer.  With the range all of int8 and K % 4 == 0 a tile's channel pairs are one naked asm routine
+ * (aot_conv_pairs: preset, MACs, requantization and stores); with a fused ADD its outputs go through a stack stage
+ * and aot_conv_add_row.
  */
 #include "aot_sched.h"
 
@@ -440,7 +442,7 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
  * registers.  The pixel correction is folded into the doubling (RSB: 2 acc - 2 corr, as aot_dsp_requant_x2 takes
  * it), and the right shift rs = ctz(add) + 1 is the ASR by ctz(add) and SSAT's own ASR #1.  GCC's code for the same
  * pair spent about 100 instructions outside the MAC loop (preset, count dispatch, requantization constants reloaded
- * and shifts recomputed, spills); this one spends 52.  A naked function, so -O2 and -Os run the same code. */
+ * and shifts recomputed, spills); this one spends 59.  A naked function, so -O2 and -Os run the same code. */
 #if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__) && defined(__OPTIMIZE__)
 #define AOT_CONV_PAIRS_ASM 1
 
