@@ -1,8 +1,14 @@
-"""Shared fixtures of the compiler tests: where the shared real-world models are.
+"""Shared fixtures of the compiler tests: where the shared real-world models are, and how their host runs are built.
 
 The models live outside the repository ($AOT_MODELS_DIR, or ../shared/models beside the checkout; under Bazel the
 @shared_models repository, see pytest_main.py). Tests that need one skip with a message saying where it was looked
 for, so a checkout without them still runs every other test.
+
+A test's host run of one model (commands/run_cmd.execute_on_host, and run_model through it) is built here as one
+translation unit (the model's sources and its harness #included by one file, as compiler/host_batch.py builds its
+units), with the same flags: the suites build a thousand small models, and a C compiler and assembler run per file
+was a third of each build's CPU time. `aotc run` and the Bazel host tests keep one unit per file (and
+test_hostbuild compares the batched build with that one).
 """
 
 import os
@@ -10,6 +16,25 @@ import os
 import pytest
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def _unity_build_executable(c_files: list, include_dirs: list, out_path: str) -> None:
+    """hostbuild.build_executable of the C_FILES as one translation unit written beside OUT_PATH."""
+    from compiler import hostbuild
+
+    unity = out_path + "_unity.c"
+    with open(unity, "w") as f:
+        f.write("".join(f'#include "{os.path.abspath(c)}"\n' for c in c_files))
+    hostbuild.build_executable([unity], include_dirs, out_path)
+
+
+def _use_unity_host_runs() -> None:
+    from compiler.commands import run_cmd
+
+    run_cmd.build_executable = _unity_build_executable
+
+
+_use_unity_host_runs()
 
 # The six models every compiler guarantee is checked on (the stateful LSTM/SVDF models have their own tests:
 # test_lstm.py, test_stateful.py).

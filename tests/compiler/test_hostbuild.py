@@ -13,6 +13,15 @@ def _own_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("AOT_CACHE_DIR", str(tmp_path / "cache"))
 
 
+@pytest.fixture(autouse=True)
+def _one_unit_per_file(monkeypatch):
+    """execute_on_host as `aotc run` builds it (one translation unit per file, not conftest's one unit per model):
+    the batch is compared with that build here."""
+    from compiler.commands import run_cmd
+
+    monkeypatch.setattr(run_cmd, "build_executable", hostbuild.build_executable)
+
+
 def _tiny_crt(root, body="int aot_probe(void) { return 7; }\n"):
     os.makedirs(root / "include" / "aot", exist_ok=True)
     os.makedirs(root / "src", exist_ok=True)
