@@ -18,14 +18,17 @@ import pytest
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-def _use_one_unit_host_runs() -> None:
+@pytest.fixture(scope="session", autouse=True)
+def _one_unit_host_runs():
+    # A fixture, not an import-time patch: the compiler is imported the way the test modules import it (they put
+    # the checkout or runfiles root first on sys.path).
     from compiler import hostbuild
     from compiler.commands import run_cmd
 
     run_cmd.build_executable = hostbuild.build_one_unit_executable
+    yield
+    run_cmd.build_executable = hostbuild.build_executable
 
-
-_use_one_unit_host_runs()
 
 # The six models every compiler guarantee is checked on (the stateful LSTM/SVDF models have their own tests:
 # test_lstm.py, test_stateful.py).
