@@ -179,6 +179,16 @@ def build_executable(c_files: list, include_dirs: list, out_path: str) -> None:
     _check_build(cmd, subprocess.run(cmd, capture_output=True, text=True))
 
 
+def build_one_unit_executable(c_files: list, include_dirs: list, out_path: str) -> None:
+    """build_executable of C_FILES as one translation unit (a file beside OUT_PATH that #includes them): one compiler
+    and assembler run instead of one per file, for test suites that build hundreds of small models (a generated
+    model's files and its harness compile together, as compiler/host_batch.py's units show)."""
+    unity = out_path + "_unit.c"
+    with open(unity, "w") as f:
+        f.write("".join(f'#include "{os.path.abspath(c)}"\n' for c in c_files))
+    build_executable([unity], include_dirs, out_path)
+
+
 def run_executable(path: str, args: list, timeout: float = 300.0) -> subprocess.CompletedProcess:
     return subprocess.run([path] + list(args), capture_output=True, text=True, timeout=timeout)
 

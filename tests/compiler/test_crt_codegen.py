@@ -42,8 +42,10 @@ def _crt_dir():
     pytest.skip("CRT sources not found")
 
 
-# Disassemblies by (source text, core, flags): several tests read the same build (the -O2 and -Os DSP kernels).
+# Disassemblies and assembly files by (source text, core, flags): several tests read the same build (the -O2 and -Os
+# DSP kernels, the Helium convolution at -O2).
 _BUILT = {}
+_ASM = {}
 
 
 def _code(tmp_path, src, core, flags, name):
@@ -54,12 +56,23 @@ def _code(tmp_path, src, core, flags, name):
     return _BUILT[key]
 
 
+def _asm(tmp_path, src, core, flags, name):
+    """The compiler's assembly of `src` built with plain flags + `flags` (cached like _code, whose object is this
+    assembly assembled: what `-c` runs)."""
+    key = (open(src).read(), core, tuple(flags))
+    if key not in _ASM:
+        crt = _crt_dir()
+        out = tmp_path / (name + ".s")
+        cmd = [_GCC, *_CORES[core], "-std=c99", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(crt, "include")]
+        cmd += ["-I", os.path.join(crt, "src", "kernels"), *flags, "-S", str(src), "-o", str(out)]
+        subprocess.run(cmd, check=True)
+        _ASM[key] = out
+    return _ASM[key]
+
+
 def _build(tmp_path, src, core, flags, name):
-    crt = _crt_dir()
     obj = tmp_path / (name + ".o")
-    cmd = [_GCC, *_CORES[core], "-std=c99", "-Wall", "-Wextra", "-Werror", "-I", os.path.join(crt, "include")]
-    cmd += ["-I", os.path.join(crt, "src", "kernels"), *flags, "-c", str(src), "-o", str(obj)]
-    subprocess.run(cmd, check=True)
+    subprocess.run([_GCC, *_CORES[core], "-c", str(_asm(tmp_path, src, core, flags, name)), "-o", str(obj)], check=True)
     out = subprocess.run([_OBJDUMP, "-d", str(obj)], check=True, capture_output=True, text=True).stdout
     return out.split("\n", 3)[3]
 
@@ -154,10 +167,12 @@ def test_mve_requant_store_loop_at_Os_and_O2(tmp_path):
     crt = _crt_dir()
     src = os.path.join(crt, "src", "kernels", "conv2d_s8_mve.c")
     for opt in ["-Os", "-O2"]:
-        out = tmp_path / f"conv{opt}.s"
-        cmd = [_GCC, *_CORES["cortex-m55"], "-std=c99", opt, "-I", os.path.join(crt, "include")]
-        subprocess.run(cmd + ["-I", os.path.join(crt, "src", "kernels"), "-S", src, "-o", str(out)], check=True)
-        text = out.read_text().split("aot_conv2d_s8_mve:", 1)[1].split(".size\taot_conv2d_s8_mve,", 1)[0]
+        text = (
+            _asm(tmp_path, src, "cortex-m55", [opt], f"conv{opt}")
+            .read_text()
+            .split("aot_conv2d_s8_mve:", 1)[1]
+            .split(".size\taot_conv2d_s8_mve,", 1)[0]
+        )
         ops = [ln.split()[0] for ln in text.splitlines() if ln.strip() and not ln.strip().startswith((".", "@"))]
         loops = [i for i in range(len(ops) - 24) if ops[i : i + 4] == ["vldrw.32"] * 4 and ops[i + 24] == "bne"]
         assert loops, f"{opt}: aot_conv2d_s8_mve has no requantization loop of aot_mve_store_blocks_right"

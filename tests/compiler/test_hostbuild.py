@@ -13,6 +13,15 @@ def _own_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("AOT_CACHE_DIR", str(tmp_path / "cache"))
 
 
+@pytest.fixture(autouse=True)
+def _one_unit_per_file(monkeypatch):
+    """execute_on_host as `aotc run` builds it (one translation unit per file, not the one unit per model of
+    hostbuild.build_one_unit_executable that conftest sets for the other tests): the batch is compared with it here."""
+    from compiler.commands import run_cmd
+
+    monkeypatch.setattr(run_cmd, "build_executable", hostbuild.build_executable)
+
+
 def _tiny_crt(root, body="int aot_probe(void) { return 7; }\n"):
     os.makedirs(root / "include" / "aot", exist_ok=True)
     os.makedirs(root / "src", exist_ok=True)
@@ -137,6 +146,11 @@ def test_batch_gives_what_one_build_per_model_gives(tmp_path):
     got = host_batch.run_many(jobs, threads=2)
     for k in (0, host_batch.GROUP - 1, host_batch.GROUP, host_batch.GROUP + 1):
         assert _same(got[k], execute_on_host(*jobs[k])), k
+    # And the one-unit build of a model that the other tests' host runs use (conftest.py).
+    from compiler.commands import run_cmd
+
+    run_cmd.build_executable = hostbuild.build_one_unit_executable
+    assert _same(got[1], execute_on_host(*jobs[1]))
 
 
 def test_batch_failures_stay_with_their_model(tmp_path):

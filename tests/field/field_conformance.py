@@ -258,7 +258,13 @@ def check_model(args) -> Result:
     A .onnx model is compared with onnxruntime within compiler.oracle.output_tolerances; a .tflite model with TFLite
     Micro (integers bit-exact)."""
     root, rel, count, seed = args[:4]
+    from compiler import hostbuild
+    from compiler.commands import run_cmd
     from compiler.commands.run_cmd import execute_on_host
+
+    # Each model's host run built as one translation unit (its sources and harness #included by one file): one
+    # compiler and assembler run instead of three, the same code and flags.
+    run_cmd.build_executable = hostbuild.build_one_unit_executable
     from compiler.driver import compile_model
     from compiler.errors import CompileError
     from compiler.oracle import output_tolerances, random_inputs, reference_outputs

@@ -29,9 +29,10 @@ _SKIP = {"cortex-m4": ("_mve.c", "_mve_plane.c"), "cortex-m0": ("_mve.c", "_mve_
 
 
 def _su_name(symbol: str) -> str:
-    """A function's name without the number of a GCC clone (`f.constprop.0` -> `f.constprop`): -fstack-usage writes
-    some clones with the number and some without, so both sides are compared in this form."""
-    return re.sub(r"\.\d+$", "", symbol)
+    """A function's name without the numbers of its GCC clone suffixes (`f.constprop.0` -> `f.constprop`,
+    `f.constprop.0.isra.0` -> `f.constprop.isra`): -fstack-usage writes some clones with the numbers and some without,
+    so both sides are compared in this form."""
+    return re.sub(r"\.\d+(?=\.|$)", "", symbol)
 
 
 def _naked_functions(crt) -> set:

@@ -47,10 +47,11 @@ static inline int32_t aot_add_s8_elem(int32_t x1, int32_t x2, const struct aot_a
  * input ("a") keeps its full step.  `a_is_in2` says which of the two that is; `usable` is 0 when neither input has
  * the multiplier 1/2 (parameters this code was not built for), and then the callers use aot_add_s8_elem. */
 struct aot_add_s8_fast {
-    /* Byte offsets 0 to 36, read by the asm below. */
+    /* Byte offsets 0 to 40, read by the asm below. */
     int32_t a_bias, a_multiplier, a_add, a_shift; /* the step of the input rescaled in full */
     int32_t b_offset;                             /* the halved input's -offset << 19 */
     int32_t out_multiplier, out_add, out_shift, act_min, act_max;
+    int32_t act_full; /* 40: the activation range is all of int8 (the saturation clamps), read by the asm */
     int32_t usable, a_is_in2;
     const struct aot_add_s8_params* p; /* the original parameters, for the fallback */
 };
@@ -80,6 +81,7 @@ static inline void aot_add_s8_fast_init(struct aot_add_s8_fast* f, const struct 
     f->out_shift = p->out_shift;
     f->act_min = p->act_min;
     f->act_max = p->act_max;
+    f->act_full = p->act_min <= -128 && p->act_max >= 127;
 }
 
 /* ADD(a, b) for one element, a the input with the full step and b the halved one (f->usable must hold). */
@@ -104,6 +106,7 @@ AOT_HOT_INLINE int32_t aot_add_s8_fast1(int32_t a, int32_t b, const struct aot_a
     "lsl " v ", " v ", #1\n\t"                                                                                         \
     "smmlar " v ", " v ", %[t1], %[t0]\n\t"                                                                            \
     "asr " v ", " v ", %[t3]\n\t"
+/* After the saturation to int8 (all an int8 activation range needs when it is all of int8, the common case). */
 #define AOT_ADD_CLAMP(v)                                                                                               \
     "cmp " v ", %[t0]\n\t"                                                                                             \
     "it lt\n\t"                                                                                                        \
@@ -131,8 +134,14 @@ AOT_HOT_INLINE void aot_add_s8_fast3(int32_t* a0, int32_t* a1, int32_t* a2, int3
                      "add %[x2], %[x2], %[t0]\n\t"
                      "ldrd %[t1], %[t2], [%[f], #20]\n\t"
                      "ldr %[t3], [%[f], #28]\n\t" AOT_ADD_REQUANT_OUT("%[x0]") AOT_ADD_REQUANT_OUT("%[x1]")
-                         AOT_ADD_REQUANT_OUT("%[x2]") "ldrd %[t0], %[t1], [%[f], #32]\n\t" AOT_ADD_CLAMP("%[x0]")
-                             AOT_ADD_CLAMP("%[x1]") AOT_ADD_CLAMP("%[x2]")
+                         AOT_ADD_REQUANT_OUT("%[x2]") "ssat %[x0], #8, %[x0]\n\t"
+                                                      "ssat %[x1], #8, %[x1]\n\t"
+                                                      "ssat %[x2], #8, %[x2]\n\t"
+                                                      "ldr %[t0], [%[f], #40]\n\t"
+                                                      "cmp %[t0], #0\n\t"
+                                                      "bne 1f\n\t"
+                                                      "ldrd %[t0], %[t1], [%[f], #32]\n\t" AOT_ADD_CLAMP("%[x0]")
+                                                          AOT_ADD_CLAMP("%[x1]") AOT_ADD_CLAMP("%[x2]") "1:"
         : [x0] "+&r"(x0), [x1] "+&r"(x1), [x2] "+&r"(x2), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
         : [b0] "r"(b0), [b1] "r"(b1), [b2] "r"(b2), [f] "r"(f), "m"(*f)
         : "cc");

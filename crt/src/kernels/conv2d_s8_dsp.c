@@ -22,7 +22,9 @@
  * Fused residual ADD (aot/kernels/conv2d.h): aot_conv2d_s8_dsp_add is the same inline body instantiated with it,
  * so the plain convolution runs the code it ran before and a firmware without fused layers does not link it.
  * The GEMM is instantiated per (activation range is all of int8, fused ADD, full requantization): those checks
- * are made once per layer.
+ * are made once per layer.  With the range all of int8 and K % 4 == 0 a tile's channel pairs are one naked asm routine
+ * (aot_conv_pairs: preset, MACs, requantization and stores); with a fused ADD its outputs go through a stack stage
+ * and aot_conv_add_row.
  */
 #include "aot_sched.h"
 
@@ -123,7 +125,41 @@ AOT_HOT_INLINE void aot_conv_expand1(const int8_t** src, uint32_t** dst, int32_t
 
 /* Expands `quads` input quads from src into every AOT_CONV_QW-th word pair of dst (the pixel's slot); adds
  * sum(x0 + x2). */
-static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__) && defined(__OPTIMIZE__)
+/* One quad: LDR (any alignment), SXTB16, REV16 and EOR (aot_expand_xa / _xc), the sum's SMLAD, one STRD to the slot:
+ * 6 instructions (GCC's loop took 7.5 and its calls more). */
+#define AOT_CONV_EXPAND_ASM                                                                                            \
+    "ldr %[v], [%[src]], #4\n\t"                                                                                       \
+    "sxtb16 %[xa], %[v]\n\t"                                                                                           \
+    "rev16 %[xc], %[v]\n\t"                                                                                            \
+    "eor %[xc], %[xc], %[k]\n\t"                                                                                       \
+    "smlad %[s], %[xa], %[ones], %[s]\n\t"                                                                             \
+    "strd %[xa], %[xc], [%[dst]], #24\n\t"
+
+AOT_ALWAYS_INLINE uint32_t* aot_conv_expand_body(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
+{
+    const int8_t* const end = src + 4 * quads;
+    int32_t s = *sum;
+    uint32_t v, xa, xc;
+    /* LSLS: bit 1 of the count in C (two quads), bit 0 in N (one), before the four-quad passes; nothing in a quad
+     * sets the flags. */
+    __asm__("lsls %[v], %[n], #31\n\t"
+            "bcc 2f\n\t" AOT_CONV_EXPAND_ASM AOT_CONV_EXPAND_ASM "2:\n\t"
+            "bpl 3f\n\t" AOT_CONV_EXPAND_ASM "3:\n\t"
+            "cmp %[src], %[end]\n\t"
+            "beq 4f\n"
+            "1:\n\t" AOT_CONV_EXPAND_ASM AOT_CONV_EXPAND_ASM AOT_CONV_EXPAND_ASM AOT_CONV_EXPAND_ASM
+            "cmp %[src], %[end]\n\t"
+            "bne 1b\n"
+            "4:"
+            : [src] "+r"(src), [dst] "+r"(dst), [s] "+r"(s), [v] "=&r"(v), [xa] "=&r"(xa), [xc] "=&r"(xc)
+            : [n] "r"(quads), [end] "r"(end), [k] "r"(0xFF80FF80u), [ones] "r"(0x00010001u)
+            : "cc", "memory");
+    *sum = s;
+    return dst;
+}
+#else
+AOT_ALWAYS_INLINE uint32_t* aot_conv_expand_body(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
 {
     const int8_t* const end = src + 4 * quads;
     int32_t s = *sum;
@@ -133,6 +169,26 @@ static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst
     while (src != end) {
         aot_conv_expand1(&src, &dst, &s);
         aot_conv_expand1(&src, &dst, &s);
+    }
+    *sum = s;
+    return dst;
+}
+#endif
+
+static uint32_t* aot_conv_expand(const int8_t* src, int32_t quads, uint32_t* dst, int32_t* sum)
+{
+    return aot_conv_expand_body(src, quads, dst, sum);
+}
+
+/* The same for `rows` runs of `quads` quads, `step` bytes apart in the input (a window inside the image: one call
+ * per pixel instead of one per filter row). */
+static uint32_t* aot_conv_expand_rows(const int8_t* src, int32_t step, int32_t rows, int32_t quads, uint32_t* dst,
+                                      int32_t* sum)
+{
+    int32_t s = *sum;
+    for (; rows > 0; rows--) {
+        dst = aot_conv_expand_body(src, quads, dst, &s);
+        src += step;
     }
     *sum = s;
     return dst;
@@ -173,6 +229,12 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
         const uint32_t zxa = aot_expand_xa(zp_word), zxc = aot_expand_xc(zp_word);
         const int32_t cq = g->in_c / 4;
         int32_t zq = 0;
+        if (g->dilation_w == 1 && x0 >= 0 && x0 + g->filter_w <= g->in_w && y0 >= 0 &&
+            y0 + (g->filter_h - 1) * g->dilation_h < g->in_h) {
+            aot_conv_expand_rows(in_b + (y0 * g->in_w + x0) * g->in_c, g->dilation_h * g->in_w * g->in_c, g->filter_h,
+                                 cq * g->filter_w, dst, &sum);
+            return sum * 128;
+        }
         for (ky = 0; ky < g->filter_h; ky++) {
             const int32_t iy = y0 + ky * g->dilation_h;
             const int8_t* row = in_b + iy * g->in_w * g->in_c;
@@ -199,6 +261,11 @@ static int32_t aot_conv_im2col(const struct aot_conv_geom* g, int32_t pixel, uin
         /* Filter rows are whole quads: rows inside the image expand straight from the input, the others
          * from a copy padded with the zero point. */
         const int32_t inside_x = x0 >= 0 && x0 + g->filter_w <= g->in_w;
+        if (inside_x && y0 >= 0 && y0 + (g->filter_h - 1) * g->dilation_h < g->in_h) {
+            aot_conv_expand_rows(in_b + (y0 * g->in_w + x0) * g->in_c, g->dilation_h * g->in_w * g->in_c, g->filter_h,
+                                 row_bytes / 4, dst, &sum);
+            return sum * 128;
+        }
         for (ky = 0; ky < g->filter_h; ky++) {
             const int32_t iy = y0 + ky * g->dilation_h;
             if (inside_x && iy >= 0 && iy < g->in_h) {
@@ -369,6 +436,164 @@ AOT_ALWAYS_INLINE void aot_conv_mac_3x2(const uint32_t** wp, const uint32_t* x, 
 }
 #endif
 
+/* The channel pairs of a tile with the full int8 range and no fused ADD, as one assembly routine per tile
+ * (aot_conv_pairs): per pair the accumulators preset to the biases, the MAC passes of AOT_CONV_QUAD_ASM entered
+ * mid-pass for any quad count (no count dispatch), then the six outputs requantized and stored without leaving
+ * registers.  The pixel correction is folded into the doubling (RSB: 2 acc - 2 corr, as aot_dsp_requant_x2 takes
+ * it), and the right shift rs = ctz(add) + 1 is the ASR by ctz(add) and SSAT's own ASR #1.  GCC's code for the same
+ * pair spent about 100 instructions outside the MAC loop (preset, count dispatch, requantization constants reloaded
+ * and shifts recomputed, spills); this one spends 59.  A naked function, so -O2 and -Os run the same code. */
+#if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__) && defined(__OPTIMIZE__)
+#define AOT_CONV_PAIRS_ASM 1
+
+/* The record aot_conv_pairs copies onto its stack frame (offsets fixed: the asm reads them). */
+struct aot_conv_job {
+    int8_t* out[AOT_CONV_PX];   /* 0, 4, 8: each pixel's output row at channel 0; advanced by 2 per pair */
+    int8_t* out0_end;           /* 12: out[0] after the last pair */
+    const int32_t* multiplier;  /* 16 */
+    const int32_t* add;         /* 20 */
+    const int32_t* bias;        /* 24 */
+    int32_t corr2[AOT_CONV_PX]; /* 28, 32, 36: 2 * the pixel's correction */
+    const uint32_t* pairs;      /* 40: the tile buffer */
+    const uint32_t* xend;       /* 44: its end (quads slots) */
+    int32_t quads;              /* 48: at least 1; the frame keeps the loop's entry address here */
+    const uint32_t* filter;     /* 52: the first pair's weights */
+};
+
+/* One output of channel j in place (multiplier m, add constant d, ctz(d) in s); lr is free. */
+#define AOT_CONV_REQ(a, m, d, s)                                                                                       \
+    "add lr, " d ", " a ", asr #31\n\t"                                                                                \
+    "smmlar " a ", " a ", " m ", lr\n\t"                                                                               \
+    "asr " a ", " a ", " s "\n\t"                                                                                      \
+    "ssat " a ", #8, " a ", asr #1\n\t"
+
+/* One quad of the tile's MACs (AOT_CONV_QUAD_ASM with its registers fixed): a0..a5 in r0..r5, weights r6, r7 and
+ * their odd lanes r8, r9, the input pair r10, r11, the weight pointer r12, the input pointer lr.  Every instruction is
+ * 32 bits wide: 72 bytes per quad, which the entry arithmetic relies on. */
+#define AOT_CONV_QUAD_FIXED                                                                                            \
+    "ldrd r6, r7, [r12], #8\n\t"                                                                                       \
+    "ldrd r10, r11, [lr], #8\n\t"                                                                                      \
+    "sxtb16 r8, r6, ror #8\n\t"                                                                                        \
+    "sxtb16 r9, r7, ror #8\n\t"                                                                                        \
+    "smlad r0, r6, r10, r0\n\t"                                                                                        \
+    "smlad r1, r7, r10, r1\n\t"                                                                                        \
+    "smlad r0, r8, r11, r0\n\t"                                                                                        \
+    "smlad r1, r9, r11, r1\n\t"                                                                                        \
+    "ldrd r10, r11, [lr], #8\n\t"                                                                                      \
+    "smlad r2, r6, r10, r2\n\t"                                                                                        \
+    "smlad r3, r7, r10, r3\n\t"                                                                                        \
+    "smlad r2, r8, r11, r2\n\t"                                                                                        \
+    "smlad r3, r9, r11, r3\n\t"                                                                                        \
+    "ldrd r10, r11, [lr], #8\n\t"                                                                                      \
+    "smlad r4, r6, r10, r4\n\t"                                                                                        \
+    "smlad r5, r7, r10, r5\n\t"                                                                                        \
+    "smlad r4, r8, r11, r4\n\t"                                                                                        \
+    "smlad r5, r9, r11, r5\n\t"
+
+/* aligned(4): the ADR is resolved in the object assuming the function's address is the one it has there modulo 4. */
+#if defined(__clang__)
+#define AOT_CONV_NAKED __attribute__((naked, noinline, aligned(4)))
+#else
+#define AOT_CONV_NAKED __attribute__((naked, noinline, noipa, aligned(4)))
+#endif
+
+/* Every channel pair of one tile (out0_end > out[0]: at least one pair); the job is read by the asm (r0). */
+AOT_CONV_NAKED static void aot_conv_pairs(const struct aot_conv_job* job __attribute__((unused)))
+{
+    __asm__ volatile(
+        /* The job onto the frame; the passes' entry: 72 bytes per quad skipped (-quads mod 4), Thumb bit set. */
+        "push {r4-r11, lr}\n\t"
+        "sub sp, sp, #56\n\t"
+        "ldm r0!, {r1-r7}\n\t"
+        "stm sp, {r1-r7}\n\t"
+        "ldm r0, {r1-r7}\n\t"
+        "add r8, sp, #28\n\t"
+        "stm r8, {r1-r7}\n\t"
+        "mov r12, r7\n\t"
+        "rsb r6, r6, #0\n\t"
+        "and r6, r6, #3\n\t"
+        "movs r7, #72\n\t"
+        "mul r6, r6, r7\n\t"
+        "adr.w r7, 10f\n\t"
+        "add r6, r6, r7\n\t"
+        "orr r6, r6, #1\n\t"
+        "str r6, [sp, #48]\n\t"
+        /* A pair: accumulators at the biases, the inputs from the tile's start, into the passes. */
+        "1:\n\t"
+        "ldr r6, [sp, #24]\n\t"
+        "ldrd r0, r1, [r6], #8\n\t"
+        "str r6, [sp, #24]\n\t"
+        "mov r2, r0\n\t"
+        "mov r3, r1\n\t"
+        "mov r4, r0\n\t"
+        "mov r5, r1\n\t"
+        "ldr lr, [sp, #40]\n\t"
+        "ldr pc, [sp, #48]\n\t"
+        "10:\n\t" AOT_CONV_QUAD_FIXED AOT_CONV_QUAD_FIXED AOT_CONV_QUAD_FIXED AOT_CONV_QUAD_FIXED
+        "ldr r10, [sp, #44]\n\t"
+        "cmp lr, r10\n\t"
+        "bne 10b\n\t"
+        /* 2 acc - 2 corr, then the requantization of channel 0 (r0, r2, r4) and channel 1 (r1, r3, r5). */
+        "ldrd r6, r7, [sp, #28]\n\t"
+        "ldr r8, [sp, #36]\n\t"
+        "rsb r0, r6, r0, lsl #1\n\t"
+        "rsb r1, r6, r1, lsl #1\n\t"
+        "rsb r2, r7, r2, lsl #1\n\t"
+        "rsb r3, r7, r3, lsl #1\n\t"
+        "rsb r4, r8, r4, lsl #1\n\t"
+        "rsb r5, r8, r5, lsl #1\n\t"
+        "ldrd r6, r7, [sp, #16]\n\t"
+        "ldrd r8, r9, [r6], #8\n\t"
+        "ldrd r10, r11, [r7], #8\n\t"
+        "strd r6, r7, [sp, #16]\n\t"
+        "rbit r6, r10\n\t"
+        "clz r6, r6\n\t"
+        "rbit r7, r11\n\t"
+        "clz r7, r7\n\t" AOT_CONV_REQ("r0", "r8", "r10", "r6") AOT_CONV_REQ("r2", "r8", "r10", "r6")
+            AOT_CONV_REQ("r4", "r8", "r10", "r6") AOT_CONV_REQ("r1", "r9", "r11", "r7")
+                AOT_CONV_REQ("r3", "r9", "r11", "r7") AOT_CONV_REQ("r5", "r9", "r11", "r7")
+        /* The pixels' two bytes each; the next pair, or out. */
+        "ldm sp, {r6, r7, r8, r9}\n\t"
+        "strb r0, [r6], #1\n\t"
+        "strb r1, [r6], #1\n\t"
+        "strb r2, [r7], #1\n\t"
+        "strb r3, [r7], #1\n\t"
+        "strb r4, [r8], #1\n\t"
+        "strb r5, [r8], #1\n\t"
+        "stm sp, {r6, r7, r8}\n\t"
+        "cmp r6, r9\n\t"
+        "bne 1b\n\t"
+        "add sp, sp, #56\n\t"
+        "pop {r4-r11, pc}\n\t");
+}
+
+/* Runs aot_conv_pairs over the tile's channel pairs; returns the channels done (out_c rounded down to even). */
+AOT_ALWAYS_INLINE int32_t aot_conv_pairs_run(const uint32_t* pairs, int32_t quads, const uint32_t* filter,
+                                             const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,
+                                             const struct aot_conv_tile* tile)
+{
+    struct aot_conv_job job;
+    const int32_t even = out_c & ~(int32_t)1;
+    int32_t s;
+    for (s = 0; s < AOT_CONV_PX; s++) {
+        job.out[s] = tile->out[s];
+        job.corr2[s] = (int32_t)((uint32_t)tile->corr[s] * 2u);
+    }
+    job.out0_end = tile->out[0] + even;
+    job.multiplier = rq->multiplier;
+    job.add = rq->add;
+    job.bias = bias;
+    job.pairs = pairs;
+    job.xend = pairs + AOT_CONV_QW * quads;
+    job.quads = quads;
+    job.filter = filter;
+    aot_conv_pairs(&job);
+    return even;
+}
+#else
+#define AOT_CONV_PAIRS_ASM 0
+#endif
+
 /* The fused ADD of three elements when neither input has the multiplier 1/2 (parameters the compiler does not
  * produce for int8 scales, see add_s8_elem.h): out of line, it only has to be right. */
 AOT_NOINLINE void aot_conv_add3_generic(int32_t* v0, int32_t* v1, int32_t* v2, int32_t r0, int32_t r1, int32_t r2,
@@ -379,12 +604,158 @@ AOT_NOINLINE void aot_conv_add3_generic(int32_t* v0, int32_t* v1, int32_t* v2, i
     *v2 = aot_add_s8_elem(*v2, r2, add, 0);
 }
 
+#if AOT_CONV_PAIRS_ASM
+/* Channels per chunk of a tile with a fused residual ADD (aot_conv_pairs_add_run): the convolution's outputs of a
+ * chunk go to three rows of this many bytes on the stack, then through the ADD into the output. */
+#define AOT_CONV_STAGE 16
+
+/* n (even, at least 2) elements of one pixel row through the fused ADD whose range is all of int8: out[i] =
+ * ADD(a[i], b[i]), a the operand rescaled in full, b the halved one (add_s8_elem.h), the parameters in registers (one
+ * LDM of the first 8 words of struct aot_add_s8_fast): 15 instructions per element.  Element i is read before it is
+ * stored, so out may be a or b (in place). */
+AOT_CONV_NAKED static void aot_conv_add_row(const int8_t* a __attribute__((unused)),
+                                            const int8_t* b __attribute__((unused)),
+                                            int8_t* out __attribute__((unused)), int32_t n __attribute__((unused)),
+                                            const struct aot_add_s8_fast* f __attribute__((unused)))
+{
+#define AOT_CONV_ADD1                                                                                                  \
+    "ldrsb r12, [r0], #1\n\t"                                                                                          \
+    "add r12, r4, r12, lsl #21\n\t"                                                                                    \
+    "add lr, r6, r12, asr #31\n\t"                                                                                     \
+    "smmlar r12, r12, r5, lr\n\t"                                                                                      \
+    "asr r12, r12, r7\n\t"                                                                                             \
+    "ldrsb lr, [r1], #1\n\t"                                                                                           \
+    "add r12, r12, lr, lsl #19\n\t"                                                                                    \
+    "add r12, r12, r8\n\t"                                                                                             \
+    "add lr, r10, r12, asr #31\n\t"                                                                                    \
+    "lsl r12, r12, #1\n\t"                                                                                             \
+    "smmlar r12, r12, r9, lr\n\t"                                                                                      \
+    "asr r12, r12, r11\n\t"                                                                                            \
+    "ssat r12, #8, r12\n\t"                                                                                            \
+    "strb r12, [r2], #1\n\t"
+    __asm__ volatile("push {r4-r11, lr}\n\t"
+                     "ldr r12, [sp, #36]\n\t"
+                     "ldm r12, {r4-r11}\n\t"
+                     "add r3, r2, r3\n\t"
+                     "1:\n\t" AOT_CONV_ADD1 AOT_CONV_ADD1 "cmp r2, r3\n\t"
+                     "bne 1b\n\t"
+                     "pop {r4-r11, pc}\n\t");
+#undef AOT_CONV_ADD1
+}
+
+/* The fused ADD of n staged channels (from channel c) of the tile's three pixels in C: the ADD ranges that clamp and
+ * parameters without the halved input.  Per channel the three residual elements are read before the three outputs
+ * are stored: a part tile repeats its last pixel (equal addresses) and, in place, a pixel's residual element is its
+ * output element.  Out of line, so that its registers do not grow the frame of the common path. */
+AOT_NOINLINE void aot_conv_add_stage_c(const int8_t (*stage)[AOT_CONV_STAGE], int32_t n,
+                                       const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add, int32_t c)
+{
+    const int8_t* const r0 = tile->res[0] + c;
+    const int8_t* const r1 = tile->res[1] + c;
+    const int8_t* const r2 = tile->res[2] + c;
+    int8_t* const o0 = tile->out[0] + c;
+    int8_t* const o1 = tile->out[1] + c;
+    int8_t* const o2 = tile->out[2] + c;
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        int32_t v0 = stage[0][i], v1 = stage[1][i], v2 = stage[2][i];
+        const int32_t x0 = r0[i], x1 = r1[i], x2 = r2[i];
+        if (!add->usable) {
+            aot_conv_add3_generic(&v0, &v1, &v2, x0, x1, x2, add->p);
+        } else {
+            v0 = add->a_is_in2 ? aot_add_s8_fast1(x0, v0, add) : aot_add_s8_fast1(v0, x0, add);
+            v1 = add->a_is_in2 ? aot_add_s8_fast1(x1, v1, add) : aot_add_s8_fast1(v1, x1, add);
+            v2 = add->a_is_in2 ? aot_add_s8_fast1(x2, v2, add) : aot_add_s8_fast1(v2, x2, add);
+        }
+        o0[i] = (int8_t)v0;
+        o1[i] = (int8_t)v1;
+        o2[i] = (int8_t)v2;
+    }
+}
+
+/* The fused ADD of n staged channels (from channel c): row by row in asm when the ADD's range is all of int8 (a part
+ * tile's repeated last pixel is skipped: its values are already stored and, in place, its residual is now the
+ * output), else aot_conv_add_stage_c. */
+AOT_ALWAYS_INLINE void aot_conv_add_stage(const int8_t (*stage)[AOT_CONV_STAGE], int32_t n,
+                                          const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add,
+                                          int32_t c)
+{
+    int32_t s;
+    if (add->usable && add->act_full) {
+        for (s = 0; s < AOT_CONV_PX && (s == 0 || tile->out[s] != tile->out[s - 1]); s++) {
+            const int8_t* const r = tile->res[s] + c;
+            aot_conv_add_row(add->a_is_in2 ? r : stage[s], add->a_is_in2 ? stage[s] : r, tile->out[s] + c, n, add);
+        }
+    } else {
+        aot_conv_add_stage_c(stage, n, tile, add, c);
+    }
+}
+
+/* aot_conv_pairs_run with a fused residual ADD: aot_conv_pairs stores a chunk of channel pairs into the stage, then
+ * the ADD takes it to the output; returns the channels done (out_c rounded down to even).  Out of line: its stage
+ * and the ADD's registers would leave the C pair loop's MAC asm, in the same function, none. */
+AOT_NOINLINE int32_t aot_conv_pairs_add_run(const uint32_t* pairs, int32_t quads, const uint32_t* filter,
+                                            const int32_t* bias, int32_t out_c, const struct aot_dsp_rq* rq,
+                                            const struct aot_conv_tile* tile, const struct aot_add_s8_fast* add)
+{
+    int8_t stage[AOT_CONV_PX][AOT_CONV_STAGE];
+    struct aot_conv_job job;
+    const int32_t even = out_c & ~(int32_t)1;
+    int32_t c, s;
+    for (s = 0; s < AOT_CONV_PX; s++) {
+        job.corr2[s] = (int32_t)((uint32_t)tile->corr[s] * 2u);
+    }
+    job.pairs = pairs;
+    job.xend = pairs + AOT_CONV_QW * quads;
+    job.quads = quads;
+    for (c = 0; c < even; c += AOT_CONV_STAGE) {
+        const int32_t n = even - c < AOT_CONV_STAGE ? even - c : AOT_CONV_STAGE;
+        for (s = 0; s < AOT_CONV_PX; s++) {
+            job.out[s] = stage[s];
+        }
+        job.out0_end = stage[0] + n;
+        job.multiplier = rq->multiplier + c;
+        job.add = rq->add + c;
+        job.bias = bias + c;
+        job.filter = filter + quads * c;
+        aot_conv_pairs(&job);
+        aot_conv_add_stage((const int8_t(*)[AOT_CONV_STAGE])stage, n, tile, add, c);
+    }
+    return even;
+}
+#endif
+
+/* Channel c of the tile's three pixels through the fused ADD (v0, v1, v2: the convolution's values) and stored.  Every
+ * residual element is read before any output is stored: a part tile repeats its last pixel (equal addresses) and, in
+ * place, a pixel's residual element is its output element.  Out of line (the C pair loop's fused ADD: layers whose
+ * K is not a multiple of 4 or whose convolution range clamps), so that the asm of both operand orders is in the
+ * object once. */
+AOT_NOINLINE void aot_conv_add3_store(int32_t v0, int32_t v1, int32_t v2, const struct aot_conv_tile* tile,
+                                      const struct aot_add_s8_fast* add, int32_t c)
+{
+    int32_t r0 = tile->res[0][c], r1 = tile->res[1][c], r2 = tile->res[2][c];
+    if (add->usable) {
+        /* The input rescaled in full is the first operand of aot_add_s8_fast3. */
+        if (add->a_is_in2) {
+            aot_add_s8_fast3(&r0, &r1, &r2, v0, v1, v2, add);
+            v0 = r0;
+            v1 = r1;
+            v2 = r2;
+        } else {
+            aot_add_s8_fast3(&v0, &v1, &v2, r0, r1, r2, add);
+        }
+    } else {
+        aot_conv_add3_generic(&v0, &v1, &v2, r0, r1, r2, add->p);
+    }
+    tile->out[0][c] = (int8_t)v0;
+    tile->out[1][c] = (int8_t)v1;
+    tile->out[2][c] = (int8_t)v2;
+}
+
 /* Requantizes the accumulators acc0, acc1, acc2 of one channel c (multiplier m, add constant d) for the
  * tile's pixels and stores them; `full`, `fused` and `exact` are constants at each call site: with `full` the
  * activation range is all of int8 (one saturation clamps), with `fused` each value then goes through the residual
- * ADD, with `exact` d is zp * 256 + shift for TFLite's full requantization.  Every residual element is read before any
- * output is stored: a part tile repeats its last pixel (equal addresses) and, in place, a pixel's residual element is
- * its output element. */
+ * ADD (aot_conv_add3_store), with `exact` d is zp * 256 + shift for TFLite's full requantization. */
 AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, int32_t m, int32_t d,
                                     const struct aot_conv_tile* tile, const struct aot_dsp_rq* rq, int full, int fused,
                                     int exact, const struct aot_add_s8_fast* add, int32_t c)
@@ -403,24 +774,12 @@ AOT_ALWAYS_INLINE void aot_conv_out(int32_t acc0, int32_t acc1, int32_t acc2, in
         v2 = aot_dsp_clamp(v2, rq->act_min, rq->act_max);
     }
     if (fused) {
-        int32_t r0 = tile->res[0][c], r1 = tile->res[1][c], r2 = tile->res[2][c];
-        if (add->usable) {
-            /* The input rescaled in full is the first operand of aot_add_s8_fast3. */
-            if (add->a_is_in2) {
-                aot_add_s8_fast3(&r0, &r1, &r2, v0, v1, v2, add);
-                v0 = r0;
-                v1 = r1;
-                v2 = r2;
-            } else {
-                aot_add_s8_fast3(&v0, &v1, &v2, r0, r1, r2, add);
-            }
-        } else {
-            aot_conv_add3_generic(&v0, &v1, &v2, r0, r1, r2, add->p);
-        }
+        aot_conv_add3_store(v0, v1, v2, tile, add, c);
+    } else {
+        tile->out[0][c] = (int8_t)v0;
+        tile->out[1][c] = (int8_t)v1;
+        tile->out[2][c] = (int8_t)v2;
     }
-    tile->out[0][c] = (int8_t)v0;
-    tile->out[1][c] = (int8_t)v1;
-    tile->out[2][c] = (int8_t)v2;
 }
 
 /* The K % 4 leftover taps of one channel for the tile's pixels (sums a0, a1, a2).  The channel's `tail`
@@ -463,8 +822,15 @@ AOT_ALWAYS_INLINE void aot_conv_gemm3(const uint32_t* pairs, int32_t quads, int3
     const uint32_t* wp = filter;
     const int32_t* mp = rq->multiplier;
     const int32_t* dp = rq->add;
-    int32_t c;
-    for (c = 0; c + 1 < out_c; c += 2) {
+    int32_t c = 0;
+#if AOT_CONV_PAIRS_ASM
+    if (full && !exact && kq < 0 && tail == 0 && out_c >= 2) {
+        c = fused ? aot_conv_pairs_add_run(pairs, quads, filter, bias, out_c, rq, tile, add)
+                  : aot_conv_pairs_run(pairs, quads, filter, bias, out_c, rq, tile);
+        wp += quads * c;
+    }
+#endif
+    for (; c + 1 < out_c; c += 2) {
         int32_t a[2 * AOT_CONV_PX];
         aot_conv_preset(a, bias + c, tile);
         aot_conv_mac_3x2(&wp, pairs, quads, kq, a);
