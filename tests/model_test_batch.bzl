@@ -60,7 +60,8 @@ def aot_model_test_batch(name, models, boards = [], host = True, sanitizers = Fa
         count or None, model_data) where model_data lists the files the model reads beside it (an ONNX model's
         external weights, model.onnx.data, as aot_model_test's `model_data`), or of (model file, C prefix, case
         count or None, model_data, boards) where boards (a list, or None) replaces `boards` for that model; each
-        prefix must be unique.
+        prefix must be unique. A board written "BOARD#GROUP" puts the model in a program of its own group on that
+        board, `<name>_GROUP_BOARD` (for models that do not fit one program together).
       boards: built-in board names to run the batch on under QEMU.
       host: also the host cc_test `<name>`.
       sanitizers: also `<name>_sanitized`, the host program with the generated C, the cases and the CRT built with
@@ -154,14 +155,18 @@ def aot_model_test_batch(name, models, boards = [], host = True, sanitizers = Fa
             tags = tags + ["sanitizer"],
             **kwargs
         )
-    for board in sorted(board_cases):
-        on_board = board_cases[board]
+    for key in sorted(board_cases):
+        on_board = board_cases[key]
+        board, _, group = key.partition("#")
+
+        # Named `..._<board>` (tests/lto_unity finds a board's model tests by that ending).
+        program = "%s_%s_%s" % (name, group, board) if group else "%s_%s" % (name, board)
         runner = name + "_runner"
         if len(on_board) != len(prefixes):
-            runner = "%s_%s_runner" % (name, board)
+            runner = program + "_runner"
             _batch_runner(name = runner, prefixes = on_board, testonly = True)
         aot_firmware(
-            name = "%s_%s_fw" % (name, board),
+            name = "%s_fw" % program,
             srcs = [":" + runner],
             deps = [":" + p + "_case" for p in on_board],
             board = board,
@@ -169,8 +174,8 @@ def aot_model_test_batch(name, models, boards = [], host = True, sanitizers = Fa
             testonly = True,
         )
         aot_qemu_test(
-            name = "%s_%s" % (name, board),
-            firmware = ":%s_%s_fw" % (name, board),
+            name = program,
+            firmware = ":%s_fw" % program,
             timeout_seconds = timeout_seconds,
             check_stack = True,
             tags = tags,
