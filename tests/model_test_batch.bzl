@@ -75,6 +75,8 @@ def aot_model_test_batch(name, models, boards = [], host = True, sanitizers = Fa
       hygiene_test: each model library's own hygiene test; False: the package's aot_hygiene_suite checks them.
       **kwargs: size, timeout, visibility, ...
     """
+    if not models:
+        return  # e.g. a list of optional models of which none is present: no programs
     cases = []
     sanitized_cases = []
     prefixes = []

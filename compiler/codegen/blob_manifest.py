@@ -37,6 +37,8 @@ def _clip(line: str, n: int = 140) -> str:
 def first_difference(like: dict, this: dict, like_name: str, this_name: str) -> str:
     """One paragraph naming the first operator (or header line) whose code differs between two blob records."""
     a_ops, b_ops = like["ops"], this["ops"]
+    # Operators and tensor shapes first: a later operator's other shape also moves the workspace plan, so an earlier
+    # operator's code (its buffer offsets) can differ only as a consequence of it.
     for a, b in zip(a_ops, b_ops):
         if a["kind"] != b["kind"]:
             return (
@@ -49,6 +51,7 @@ def first_difference(like: dict, this: dict, like_name: str, this_name: str) -> 
                     f"operator {a['index']} ({a['kind']}): tensor '{tb[0]}' is {tb[1]} {tb[2]} in {this_name} but "
                     f"'{ta[0]}' is {ta[1]} {ta[2]} in {like_name}"
                 )
+    for a, b in zip(a_ops, b_ops):
         if a["code"] != b["code"]:
             for la, lb in zip(a["code"] + [""] * len(b["code"]), b["code"] + [""] * len(a["code"])):
                 if la != lb:

@@ -442,24 +442,34 @@ AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a
     "vldrb.s16 q0, [%[wp]]\n\t"                                                                                        \
     "add %[wp], %[wp], %[ch]\n\t"                                                                                      \
     "vstrh.16 q0, [%[k], #" OFF "]\n\t"
-#define AOT_DW3_K_ASM                                                                                                  \
-    AOT_DW3_W_ASM("48")                                                                                                \
-    AOT_DW3_W_ASM("64") AOT_DW3_W_ASM("80") AOT_DW3_W_ASM("96") AOT_DW3_W_ASM("112") AOT_DW3_W_ASM("128")              \
-        AOT_DW3_W_ASM("144") AOT_DW3_W_ASM("160") AOT_DW3_W_ASM("176") "vld20.32 {q0, q1}, [%[b]]\n\t"                 \
-                                                                       "vld21.32 {q0, q1}, [%[b]]\n\t"                 \
-                                                                       "vstrw.32 q0, [%[k], #192]\n\t"                 \
-                                                                       "vstrw.32 q1, [%[k], #208]\n\t"                 \
-                                                                       "vld20.32 {q0, q1}, [%[m]]\n\t"                 \
-                                                                       "vld21.32 {q0, q1}, [%[m]]\n\t"                 \
-                                                                       "vstrw.32 q0, [%[k], #224]\n\t"                 \
-                                                                       "vstrw.32 q1, [%[k], #240]\n\t"                 \
-                                                                       "vld20.32 {q0, q1}, [%[s]]\n\t"                 \
-                                                                       "vld21.32 {q0, q1}, [%[s]]\n\t"                 \
-                                                                       "vmov.i32 q4, #0\n\t"                           \
-                                                                       "vmin.s32 q2, q0, q4\n\t"                       \
-                                                                       "vmin.s32 q3, q1, q4\n\t"                       \
-                                                                       "vstrw.32 q2, [%[k], #256]\n\t"                 \
-                                                                       "vstrw.32 q3, [%[k], #272]\n\t"
+/* One item per line: clang-format reflows this macro differently on every pass. */
+/* clang-format off */
+#define AOT_DW3_K_ASM \
+    AOT_DW3_W_ASM("48") \
+    AOT_DW3_W_ASM("64") \
+    AOT_DW3_W_ASM("80") \
+    AOT_DW3_W_ASM("96") \
+    AOT_DW3_W_ASM("112") \
+    AOT_DW3_W_ASM("128") \
+    AOT_DW3_W_ASM("144") \
+    AOT_DW3_W_ASM("160") \
+    AOT_DW3_W_ASM("176") \
+    "vld20.32 {q0, q1}, [%[b]]\n\t" \
+    "vld21.32 {q0, q1}, [%[b]]\n\t" \
+    "vstrw.32 q0, [%[k], #192]\n\t" \
+    "vstrw.32 q1, [%[k], #208]\n\t" \
+    "vld20.32 {q0, q1}, [%[m]]\n\t" \
+    "vld21.32 {q0, q1}, [%[m]]\n\t" \
+    "vstrw.32 q0, [%[k], #224]\n\t" \
+    "vstrw.32 q1, [%[k], #240]\n\t" \
+    "vld20.32 {q0, q1}, [%[s]]\n\t" \
+    "vld21.32 {q0, q1}, [%[s]]\n\t" \
+    "vmov.i32 q4, #0\n\t" \
+    "vmin.s32 q2, q0, q4\n\t" \
+    "vmin.s32 q3, q1, q4\n\t" \
+    "vstrw.32 q2, [%[k], #256]\n\t" \
+    "vstrw.32 q3, [%[k], #272]\n\t"
+/* clang-format on */
 /* Any shifts: also max(shift, 0) and the -1 masks (after AOT_DW3_K_ASM: shifts in q0/q1, their minima in q2/q3). */
 #define AOT_DW3_K_LEFT_ASM                                                                                             \
     "vmax.s32 q0, q0, q4\n\t"                                                                                          \
