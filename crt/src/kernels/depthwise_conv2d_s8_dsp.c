@@ -31,17 +31,16 @@
  * and 1 at bytes 0 and 3, row 2 at byte 5 so that the last channel reads nothing past the array): SXTB16 of the
  * word (rotated by 8 for row 2) is (w0, w2), SXTB16 rotated 8 more (w1, -), SADD16 doubles them and PKHBT packs
  * the int16 lane pairs (w0, w1) and (w1, w2) the accumulation multiplies by (7 instructions per row, once per
- * channel and call, no per-channel work in C); `bias` is doubled, so the accumulators are 2 * acc, which the short requantization (dsp_s8.h,
- * aot_dsp_requant_x2) takes without a shift.  The accumulation and requantization geometry is set once per call
- * (job records), so per channel the kernel makes one call of each per chunk.
- * Requantization: per channel a multiplier and an add constant (output offset and rounding, dsp_s8.h).
- * Scratch (int32 cells, then bytes): with n = out_cols rounded up to even for strides 1 and 2 (else out_cols),
- * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes; none when the fused
- * loop below serves the layer: stride 1 along the rows, out_cols >= 2, full int8 range, short form), then two planes of
- * Hp * Wp int16, Hp = (out_rows - 1) * stride_r + 3, Wp = (n - 1) * stride_c + 3 rounded up to even
- * (compiler/ops/depthwise_conv_2d.py mirrors this).
- * Requires: the per-channel requantization constants of compiler/ops/common/short_requant.py (which also proves
- * |acc| < 2^30, so 2 * acc fits int32).
+ * channel and call, no per-channel work in C); `bias` is doubled, so the accumulators are 2 * acc, which the short
+ * requantization (dsp_s8.h, aot_dsp_requant_x2) takes without a shift.  The accumulation and requantization geometry is
+ * set once per call (job records), so per channel the kernel makes one call of each per chunk. Requantization: per
+ * channel a multiplier and an add constant (output offset and rounding, dsp_s8.h). Scratch (int32 cells, then bytes):
+ * with n = out_cols rounded up to even for strides 1 and 2 (else out_cols), R = min(out_rows, max(1, AOT_DW_ACC_CELLS /
+ * n)) rows of n accumulators (4 * R * n bytes; none when the fused loop below serves the layer: stride 1 along the
+ * rows, out_cols >= 2, full int8 range, short form), then two planes of Hp * Wp int16, Hp = (out_rows - 1) * stride_r +
+ * 3, Wp = (n - 1) * stride_c + 3 rounded up to even (compiler/ops/depthwise_conv_2d.py mirrors this). Requires: the
+ * per-channel requantization constants of compiler/ops/common/short_requant.py (which also proves |acc| < 2^30, so 2 *
+ * acc fits int32).
  */
 #include "aot_sched.h"
 
@@ -157,8 +156,8 @@ struct aot_dw_acc_job {
  * pairs per pass and tests the row end after the second only (a row of an odd number of pairs starts with the
  * second).  The weights come as int8 (w0, w1, w2) per filter row, 9 bytes per channel: per row one unaligned LDR
  * (row 2 at byte 5, its bytes 1..3), SXTB16 / SXTB16 ROR #8 (ROR #8 / #16 for row 2) give (w0, w2) and (w1, -),
- * SADD16 doubles them and PKHBT packs the lane pairs (w0, w1) and (w1, w2).  Arguments: the job, the first cell of window
- * row 0, the channel's 9 weight bytes, its bias. */
+ * SADD16 doubles them and PKHBT packs the lane pairs (w0, w1) and (w1, w2).  Arguments: the job, the first cell of
+ * window row 0, the channel's 9 weight bytes, its bias. */
 AOT_DW_NAKED static void aot_dw_rows_s1_asm(const struct aot_dw_acc_job* job AOT_DW_ARG, const int16_t* r0 AOT_DW_ARG,
                                             const int8_t* f AOT_DW_ARG, int32_t bias AOT_DW_ARG)
 {
