@@ -7,6 +7,7 @@ the real instructions on mps2-an386/an500/an505.
 """
 
 import os
+import re
 import sys
 
 import numpy as np
@@ -298,6 +299,11 @@ def test_depthwise_conv2d(tmp_path, case):
     path = b.save(tmp_path / "dw.tflite")
     _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
     assert _kernels(path)[0] == kernel
+    if kernel == DSP_DW:
+        # The planar kernel's weights are the model's 9 bytes per channel (the last channel's last row is read
+        # from byte 5, nothing past the array): no padding, no doubled taps.
+        sizes = re.findall(r"_filter\[(\d+)\]", compile_model(path, "m", TARGET).files["m_weights.c"])
+        assert sizes == [str(9 * oc)]
 
 
 # Requantization corners: per-tensor filter scale, output zero points at both ends of int8 (the add constant

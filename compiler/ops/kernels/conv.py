@@ -135,11 +135,12 @@ def dsp_3x3_fused(out_cols: int, stride_c: int, act: tuple, exact: bool) -> bool
 
 
 def dsp_3x3_weights(filt: np.ndarray) -> np.ndarray:
-    """The planar kernel's weight layout from a [1, 3, 3, C] filter in plane orientation: per channel, per filter row
-    r, the bytes (w[r][0], w[r][1], w[r][1], w[r][2]), whose SXTB16 / SXTB16 ROR #8 are the lane pairs (w0, w1) and
-    (w1, w2) the accumulation multiplies by ([C, 3, 4] int8, 12 bytes per channel)."""
+    """The planar kernel's weight layout from a [1, 3, 3, C] filter in plane orientation: per channel its nine
+    weights row by row, (w[r][0], w[r][1], w[r][2]) at byte 3 r ([C, 3, 3] int8, 9 bytes per channel, as many as
+    the model's).  The kernel reads each row with one unaligned word load (the last row's at byte 5, so that
+    nothing past the array is read) and builds the lane pairs (w0, w1) and (w1, w2) in registers."""
     w = np.asarray(filt, np.int8).reshape(3, 3, -1).transpose(2, 0, 1)
-    return np.ascontiguousarray(np.stack([w[..., 0], w[..., 1], w[..., 1], w[..., 2]], axis=-1))
+    return np.ascontiguousarray(w)
 
 
 # Bytes per channel of the records aot_depthwise_conv2d_s8_dsp_c4 builds in scratch (AOT_DW_C4_RECORD int32

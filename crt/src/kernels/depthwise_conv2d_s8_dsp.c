@@ -25,21 +25,22 @@
  * "Rows" and "columns" are the plane's: the compiler passes the image either as it is or transposed (its
  * row and column steps swapped, the 3x3 filter transposed to match) so that plane rows are the longer
  * side, which is what the two-output loops are good at (e.g. KWS: 25x5 images become 5 rows of 25).
- * Weights: per channel 12 bytes, per filter row r (in plane orientation: the model's [1, 3, 3, channels], maybe
- * transposed) (w[r][0], w[r][1], w[r][1], w[r][2]), laid out by the compiler (compiler/ops/kernels/conv.py,
- * dsp_3x3_weights) so that SXTB16 and SXTB16 ROR #8 of a row's word are the int16 lane pairs (w0, w1) and (w1, w2)
- * the accumulation multiplies by (doubled by SADD16: the stride-1 asm forms them in its registers, no per-channel
- * work in C); `bias` is doubled, so the accumulators are 2 * acc, which the short requantization (dsp_s8.h,
- * aot_dsp_requant_x2) takes without a shift.  The accumulation and requantization geometry is set once per call
- * (job records), so per channel the kernel makes one call of each per chunk.
- * Requantization: per channel a multiplier and an add constant (output offset and rounding, dsp_s8.h).
- * Scratch (int32 cells, then bytes): with n = out_cols rounded up to even for strides 1 and 2 (else out_cols),
- * R = min(out_rows, max(1, AOT_DW_ACC_CELLS / n)) rows of n accumulators (4 * R * n bytes; none when the fused
- * loop below serves the layer: stride 1 along the rows, out_cols >= 2, full int8 range, short form), then two planes of
- * Hp * Wp int16, Hp = (out_rows - 1) * stride_r + 3, Wp = (n - 1) * stride_c + 3 rounded up to even
- * (compiler/ops/depthwise_conv_2d.py mirrors this).
- * Requires: the per-channel requantization constants of compiler/ops/common/short_requant.py (which also proves
- * |acc| < 2^30, so 2 * acc fits int32).
+ * Weights: per channel 9 bytes, as many as the model's: filter row r (in plane orientation: the model's
+ * [1, 3, 3, channels], maybe transposed) (w[r][0], w[r][1], w[r][2]) at byte 3 r, laid out by the compiler
+ * (compiler/ops/kernels/conv.py, dsp_3x3_weights).  The stride-1 asm reads each row with one unaligned LDR (rows 0
+ * and 1 at bytes 0 and 3, row 2 at byte 5 so that the last channel reads nothing past the array): SXTB16 of the
+ * word (rotated by 8 for row 2) is (w0, w2), SXTB16 rotated 8 more (w1, -), SADD16 doubles them and PKHBT packs
+ * the int16 lane pairs (w0, w1) and (w1, w2) the accumulation multiplies by (7 instructions per row, once per
+ * channel and call, no per-channel work in C); `bias` is doubled, so the accumulators are 2 * acc, which the short
+ * requantization (dsp_s8.h, aot_dsp_requant_x2) takes without a shift.  The accumulation and requantization geometry is
+ * set once per call (job records), so per channel the kernel makes one call of each per chunk. Requantization: per
+ * channel a multiplier and an add constant (output offset and rounding, dsp_s8.h). Scratch (int32 cells, then bytes):
+ * with n = out_cols rounded up to even for strides 1 and 2 (else out_cols), R = min(out_rows, max(1, AOT_DW_ACC_CELLS /
+ * n)) rows of n accumulators (4 * R * n bytes; none when the fused loop below serves the layer: stride 1 along the
+ * rows, out_cols >= 2, full int8 range, short form), then two planes of Hp * Wp int16, Hp = (out_rows - 1) * stride_r +
+ * 3, Wp = (n - 1) * stride_c + 3 rounded up to even (compiler/ops/depthwise_conv_2d.py mirrors this). Requires: the
+ * per-channel requantization constants of compiler/ops/common/short_requant.py (which also proves |acc| < 2^30, so 2 *
+ * acc fits int32).
  */
 #include "aot_sched.h"
 
@@ -153,9 +154,10 @@ struct aot_dw_acc_job {
  * three row pointers, the accumulators and the taps, so the bias and the row end come from the frame, both in the
  * one LDRD that ends a pair (the bias of the next pair is loaded as the accumulator is stored).  The loop takes two
  * pairs per pass and tests the row end after the second only (a row of an odd number of pairs starts with the
- * second).  The weights come as int8 (w0, w1, w1, w2) per filter row: SXTB16 and SXTB16 ROR #8 of a row's word
- * are its lane pairs (w0, w1) and (w1, w2), SADD16 doubles them.  Arguments: the job, the first cell of window
- * row 0, the channel's 12 weight bytes, its bias. */
+ * second).  The weights come as int8 (w0, w1, w2) per filter row, 9 bytes per channel: per row one unaligned LDR
+ * (row 2 at byte 5, its bytes 1..3), SXTB16 / SXTB16 ROR #8 (ROR #8 / #16 for row 2) give (w0, w2) and (w1, -),
+ * SADD16 doubles them and PKHBT packs the lane pairs (w0, w1) and (w1, w2).  Arguments: the job, the first cell of
+ * window row 0, the channel's 9 weight bytes, its bias. */
 AOT_DW_NAKED static void aot_dw_rows_s1_asm(const struct aot_dw_acc_job* job AOT_DW_ARG, const int16_t* r0 AOT_DW_ARG,
                                             const int8_t* f AOT_DW_ARG, int32_t bias AOT_DW_ARG)
 {
@@ -165,21 +167,27 @@ AOT_DW_NAKED static void aot_dw_rows_s1_asm(const struct aot_dw_acc_job* job AOT
                      "str r0, [sp, #8]\n\t"
                      "ldr r12, [r0, #20]\n\t"
                      "str r12, [sp, #12]\n\t"
-                     "ldr r4, [r2]\n\t"
-                     "ldr r6, [r2, #4]\n\t"
-                     "ldr r8, [r2, #8]\n\t"
-                     "sxtb16 r5, r4, ror #8\n\t"
-                     "sxtb16 r4, r4\n\t"
-                     "sadd16 r4, r4, r4\n\t"
-                     "sadd16 r5, r5, r5\n\t"
-                     "sxtb16 r7, r6, ror #8\n\t"
-                     "sxtb16 r6, r6\n\t"
-                     "sadd16 r6, r6, r6\n\t"
-                     "sadd16 r7, r7, r7\n\t"
-                     "sxtb16 r9, r8, ror #8\n\t"
-                     "sxtb16 r8, r8\n\t"
-                     "sadd16 r8, r8, r8\n\t"
-                     "sadd16 r9, r9, r9\n\t"
+                     "ldr r10, [r2]\n\t"
+                     "sxtb16 r11, r10\n\t"
+                     "sxtb16 r10, r10, ror #8\n\t"
+                     "sadd16 r11, r11, r11\n\t"
+                     "sadd16 r10, r10, r10\n\t"
+                     "pkhbt r4, r11, r10, lsl #16\n\t"
+                     "pkhbt r5, r10, r11\n\t"
+                     "ldr r10, [r2, #3]\n\t"
+                     "sxtb16 r11, r10\n\t"
+                     "sxtb16 r10, r10, ror #8\n\t"
+                     "sadd16 r11, r11, r11\n\t"
+                     "sadd16 r10, r10, r10\n\t"
+                     "pkhbt r6, r11, r10, lsl #16\n\t"
+                     "pkhbt r7, r10, r11\n\t"
+                     "ldr r10, [r2, #5]\n\t"
+                     "sxtb16 r11, r10, ror #8\n\t"
+                     "sxtb16 r10, r10, ror #16\n\t"
+                     "sadd16 r11, r11, r11\n\t"
+                     "sadd16 r10, r10, r10\n\t"
+                     "pkhbt r8, r11, r10, lsl #16\n\t"
+                     "pkhbt r9, r10, r11\n\t"
                      "mov r10, r1\n\t"
                      "ldr r2, [r0, #8]\n\t"
                      "add r11, r10, r2\n\t"
@@ -270,7 +278,7 @@ struct aot_dw_fused_job {
  * three LDRD, twelve multiply-accumulates, then the two outputs' requantization (SMMLAR, shift, SSAT, STRB each), its
  * constants read from the frame in LDRD pairs (the registers hold the weights, row pointers, taps and accumulators);
  * two pairs per pass, the row end tested after the second (a row of an odd number of pairs starts with the second),
- * an odd row's last output alone.  Arguments: the job, the first cell of window row 0, the channel's 12 weight
+ * an odd row's last output alone.  Arguments: the job, the first cell of window row 0, the channel's 9 weight
  * bytes, the channel.  Frame: 0 row end (output), 4 bias, 8 m, 12 add, 16 right shift, 20 step, 24 job, 28 odd,
  * 32 rows left. */
 AOT_DW_NAKED static void aot_dw_rows_s1_rq_asm(const struct aot_dw_fused_job* job AOT_DW_ARG,
@@ -304,21 +312,27 @@ AOT_DW_NAKED static void aot_dw_rows_s1_rq_asm(const struct aot_dw_fused_job* jo
                      "ldr r4, [r0, #36]\n\t"
                      "add r4, r3, r4\n\t"
                      "str r4, [sp]\n\t"
-                     "ldr r4, [r2]\n\t"
-                     "ldr r6, [r2, #4]\n\t"
-                     "ldr r8, [r2, #8]\n\t"
-                     "sxtb16 r5, r4, ror #8\n\t"
-                     "sxtb16 r4, r4\n\t"
-                     "sadd16 r4, r4, r4\n\t"
-                     "sadd16 r5, r5, r5\n\t"
-                     "sxtb16 r7, r6, ror #8\n\t"
-                     "sxtb16 r6, r6\n\t"
-                     "sadd16 r6, r6, r6\n\t"
-                     "sadd16 r7, r7, r7\n\t"
-                     "sxtb16 r9, r8, ror #8\n\t"
-                     "sxtb16 r8, r8\n\t"
-                     "sadd16 r8, r8, r8\n\t"
-                     "sadd16 r9, r9, r9\n\t"
+                     "ldr r10, [r2]\n\t"
+                     "sxtb16 r11, r10\n\t"
+                     "sxtb16 r10, r10, ror #8\n\t"
+                     "sadd16 r11, r11, r11\n\t"
+                     "sadd16 r10, r10, r10\n\t"
+                     "pkhbt r4, r11, r10, lsl #16\n\t"
+                     "pkhbt r5, r10, r11\n\t"
+                     "ldr r10, [r2, #3]\n\t"
+                     "sxtb16 r11, r10\n\t"
+                     "sxtb16 r10, r10, ror #8\n\t"
+                     "sadd16 r11, r11, r11\n\t"
+                     "sadd16 r10, r10, r10\n\t"
+                     "pkhbt r6, r11, r10, lsl #16\n\t"
+                     "pkhbt r7, r10, r11\n\t"
+                     "ldr r10, [r2, #5]\n\t"
+                     "sxtb16 r11, r10, ror #8\n\t"
+                     "sxtb16 r10, r10, ror #16\n\t"
+                     "sadd16 r11, r11, r11\n\t"
+                     "sadd16 r10, r10, r10\n\t"
+                     "pkhbt r8, r11, r10, lsl #16\n\t"
+                     "pkhbt r9, r10, r11\n\t"
                      "mov r10, r1\n\t"
                      "ldr r2, [r0, #16]\n\t"
                      "add r11, r10, r2\n\t"
@@ -432,14 +446,14 @@ AOT_DW_NAKED static void aot_dw_rows_s1_rq_asm(const struct aot_dw_fused_job* jo
 }
 #endif
 
-/* The channel's six lane pairs (2 w0, 2 w1), (2 w1, 2 w2) per filter row from its 12 weight bytes (w0, w1, w1, w2)
- * per row (the C loops' form of what the asm does in registers). */
+/* The channel's six lane pairs (2 w0, 2 w1), (2 w1, 2 w2) per filter row from its 9 weight bytes (w0, w1, w2) per
+ * row (the C loops' form of what the asm does in registers). */
 static void aot_dw_pairs(const int8_t* f, uint32_t* w)
 {
     int32_t i;
     for (i = 0; i < 3; i++) {
-        w[2 * i] = aot_dw_pair2(f[4 * i], f[4 * i + 1]);
-        w[2 * i + 1] = aot_dw_pair2(f[4 * i + 2], f[4 * i + 3]);
+        w[2 * i] = aot_dw_pair2(f[3 * i], f[3 * i + 1]);
+        w[2 * i + 1] = aot_dw_pair2(f[3 * i + 1], f[3 * i + 2]);
     }
 }
 
@@ -489,7 +503,7 @@ AOT_DW_NOINLINE static void aot_dw_rows_s1_rq_c(const struct aot_dw_fused_job* j
 #endif
 
 /* The job's rows of n (even) outputs, stride 1, the first row's window starting at r0 (word aligned), each next one
- * skip_bytes after the previous row's last pair: pairs of outputs from aligned word pairs.  f: the channel's 12
+ * skip_bytes after the previous row's last pair: pairs of outputs from aligned word pairs.  f: the channel's 9
  * weight bytes. */
 #if AOT_DW_ASM
 #define AOT_DW_ROWS_S1 aot_dw_rows_s1_asm

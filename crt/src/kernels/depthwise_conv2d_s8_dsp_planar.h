@@ -84,17 +84,17 @@ void AOT_DW_PLANAR_NAME(const int8_t* input, int32_t batches, int32_t channels, 
             }
 #if AOT_DW_PLANAR_FUSED
             if (fused) {
-                AOT_DW_ROWS_S1_RQ(&fj, planes, filter + 12 * c, c);
+                AOT_DW_ROWS_S1_RQ(&fj, planes, filter + 9 * c, c);
                 if (pair) {
-                    AOT_DW_ROWS_S1_RQ(&fj, planes + plane_cells, filter + 12 * (c + 1), c + 1);
+                    AOT_DW_ROWS_S1_RQ(&fj, planes + plane_cells, filter + 9 * (c + 1), c + 1);
                 }
                 continue;
             }
 #endif
             for (k = 0; k <= pair; k++) {
                 const int16_t* const plane = planes + k * plane_cells;
-                /* The channel's weights: (w0, w1, w1, w2) per filter row. */
-                const int8_t* const f = filter + 12 * (c + k);
+                /* The channel's nine weights, row by row. */
+                const int8_t* const f = filter + 9 * (c + k);
                 const int32_t bc = bias[c + k], m = out_multiplier[c + k], add = out_add[c + k];
                 int8_t* const out = output + c + k;
                 uint32_t w[6];

@@ -41,8 +41,8 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
                                        int32_t act_min, int32_t act_max, int8_t* scratch);
 
 /* DSP-extension fast path (portable fallback elsewhere) for 3x3 filters, depth multiplier 1, no dilation,
- * on the image as it is or transposed (rows/columns given as byte steps; filter per channel 12 bytes, (w0, w1, w1,
- * w2) per filter row in the same orientation); `bias` doubled with the input zero point folded in (taps outside the
+ * on the image as it is or transposed (rows/columns given as byte steps; filter per channel 9 bytes, (w0, w1, w2)
+ * per filter row in the same orientation); `bias` doubled with the input zero point folded in (taps outside the
  * image read input_zero_point); per channel a multiplier and an add constant (output offset and rounding); weight
  * layout and scratch as depthwise_conv2d_s8_dsp.c says. */
 void aot_depthwise_conv2d_s8_dsp(const int8_t* input, int32_t batches, int32_t channels, int32_t in_rows,
