@@ -150,6 +150,43 @@ struct aot_dw_acc_job {
 };
 
 #if AOT_DW_ASM
+/* One output pair of the stride-1 rows: the three filter rows (their doubled weight pairs in r4-r9) times two
+ * input words of each plane row (r10, r11, lr), onto the sums r2 and r12 (r12 holds the bias on entry). */
+/* clang-format off */
+#define AOT_DW_PAIR_MAC_ASM \
+    "ldrd r0, r1, [r10], #4\n\t" \
+    "smlad r2, r0, r4, r12\n\t" \
+    "smlatb r12, r0, r4, r12\n\t" \
+    "smlabt r2, r1, r5, r2\n\t" \
+    "smlad r12, r1, r5, r12\n\t" \
+    "ldrd r0, r1, [r11], #4\n\t" \
+    "smlad r2, r0, r6, r2\n\t" \
+    "smlatb r12, r0, r6, r12\n\t" \
+    "smlabt r2, r1, r7, r2\n\t" \
+    "smlad r12, r1, r7, r12\n\t" \
+    "ldrd r0, r1, [lr], #4\n\t" \
+    "smlad r2, r0, r8, r2\n\t" \
+    "smlatb r12, r0, r8, r12\n\t" \
+    "smlabt r2, r1, r9, r2\n\t" \
+    "smlad r12, r1, r9, r12\n\t"
+/* The pair requantized with the constants the fused loop keeps at [sp, #8..#20] and stored a column apart. */
+#define AOT_DW_PAIR_RQ_STORE_ASM \
+    "ldrd r0, r1, [sp, #8]\n\t" \
+    "add r1, r1, r2, asr #31\n\t" \
+    "smmlar r2, r2, r0, r1\n\t" \
+    "ldr r1, [sp, #12]\n\t" \
+    "add r1, r1, r12, asr #31\n\t" \
+    "smmlar r12, r12, r0, r1\n\t" \
+    "ldrd r0, r1, [sp, #16]\n\t" \
+    "asr r2, r2, r0\n\t" \
+    "asr r12, r12, r0\n\t" \
+    "ssat r2, #8, r2\n\t" \
+    "ssat r12, #8, r12\n\t" \
+    "strb r2, [r3]\n\t" \
+    "strb r12, [r3, r1]\n\t" \
+    "add r3, r3, r1, lsl #1\n\t"
+/* clang-format on */
+
 /* Per pair of outputs: three LDRD, twelve multiply-accumulates, one STRD; fourteen registers hold the weights, the
  * three row pointers, the accumulators and the taps, so the bias and the row end come from the frame, both in the
  * one LDRD that ends a pair (the bias of the next pair is loaded as the accumulator is stored).  The loop takes two
@@ -200,41 +237,9 @@ AOT_DW_NAKED static void aot_dw_rows_s1_asm(const struct aot_dw_acc_job* job AOT
                      "3:\n\t"
                      "ldr r2, [sp, #12]\n\t"
                      "cbnz r2, 2f\n\t"
-                     "1:\n\t"
-                     "ldrd r0, r1, [r10], #4\n\t"
-                     "smlad r2, r0, r4, r12\n\t"
-                     "smlatb r12, r0, r4, r12\n\t"
-                     "smlabt r2, r1, r5, r2\n\t"
-                     "smlad r12, r1, r5, r12\n\t"
-                     "ldrd r0, r1, [r11], #4\n\t"
-                     "smlad r2, r0, r6, r2\n\t"
-                     "smlatb r12, r0, r6, r12\n\t"
-                     "smlabt r2, r1, r7, r2\n\t"
-                     "smlad r12, r1, r7, r12\n\t"
-                     "ldrd r0, r1, [lr], #4\n\t"
-                     "smlad r2, r0, r8, r2\n\t"
-                     "smlatb r12, r0, r8, r12\n\t"
-                     "smlabt r2, r1, r9, r2\n\t"
-                     "smlad r12, r1, r9, r12\n\t"
-                     "strd r2, r12, [r3], #8\n\t"
+                     "1:\n\t" AOT_DW_PAIR_MAC_ASM "strd r2, r12, [r3], #8\n\t"
                      "ldr r12, [sp, #4]\n\t"
-                     "2:\n\t"
-                     "ldrd r0, r1, [r10], #4\n\t"
-                     "smlad r2, r0, r4, r12\n\t"
-                     "smlatb r12, r0, r4, r12\n\t"
-                     "smlabt r2, r1, r5, r2\n\t"
-                     "smlad r12, r1, r5, r12\n\t"
-                     "ldrd r0, r1, [r11], #4\n\t"
-                     "smlad r2, r0, r6, r2\n\t"
-                     "smlatb r12, r0, r6, r12\n\t"
-                     "smlabt r2, r1, r7, r2\n\t"
-                     "smlad r12, r1, r7, r12\n\t"
-                     "ldrd r0, r1, [lr], #4\n\t"
-                     "smlad r2, r0, r8, r2\n\t"
-                     "smlatb r12, r0, r8, r12\n\t"
-                     "smlabt r2, r1, r9, r2\n\t"
-                     "smlad r12, r1, r9, r12\n\t"
-                     "strd r2, r12, [r3], #8\n\t"
+                     "2:\n\t" AOT_DW_PAIR_MAC_ASM "strd r2, r12, [r3], #8\n\t"
                      "ldrd r0, r12, [sp]\n\t"
                      "cmp r3, r0\n\t"
                      "bne 1b\n\t"
@@ -341,68 +346,8 @@ AOT_DW_NAKED static void aot_dw_rows_s1_rq_asm(const struct aot_dw_fused_job* jo
                      "3:\n\t"
                      "ldr r2, [sp, #28]\n\t"
                      "cbnz r2, 2f\n\t"
-                     "1:\n\t"
-                     "ldrd r0, r1, [r10], #4\n\t"
-                     "smlad r2, r0, r4, r12\n\t"
-                     "smlatb r12, r0, r4, r12\n\t"
-                     "smlabt r2, r1, r5, r2\n\t"
-                     "smlad r12, r1, r5, r12\n\t"
-                     "ldrd r0, r1, [r11], #4\n\t"
-                     "smlad r2, r0, r6, r2\n\t"
-                     "smlatb r12, r0, r6, r12\n\t"
-                     "smlabt r2, r1, r7, r2\n\t"
-                     "smlad r12, r1, r7, r12\n\t"
-                     "ldrd r0, r1, [lr], #4\n\t"
-                     "smlad r2, r0, r8, r2\n\t"
-                     "smlatb r12, r0, r8, r12\n\t"
-                     "smlabt r2, r1, r9, r2\n\t"
-                     "smlad r12, r1, r9, r12\n\t"
-                     "ldrd r0, r1, [sp, #8]\n\t"
-                     "add r1, r1, r2, asr #31\n\t"
-                     "smmlar r2, r2, r0, r1\n\t"
-                     "ldr r1, [sp, #12]\n\t"
-                     "add r1, r1, r12, asr #31\n\t"
-                     "smmlar r12, r12, r0, r1\n\t"
-                     "ldrd r0, r1, [sp, #16]\n\t"
-                     "asr r2, r2, r0\n\t"
-                     "asr r12, r12, r0\n\t"
-                     "ssat r2, #8, r2\n\t"
-                     "ssat r12, #8, r12\n\t"
-                     "strb r2, [r3]\n\t"
-                     "strb r12, [r3, r1]\n\t"
-                     "add r3, r3, r1, lsl #1\n\t"
-                     "ldr r12, [sp, #4]\n\t"
-                     "2:\n\t"
-                     "ldrd r0, r1, [r10], #4\n\t"
-                     "smlad r2, r0, r4, r12\n\t"
-                     "smlatb r12, r0, r4, r12\n\t"
-                     "smlabt r2, r1, r5, r2\n\t"
-                     "smlad r12, r1, r5, r12\n\t"
-                     "ldrd r0, r1, [r11], #4\n\t"
-                     "smlad r2, r0, r6, r2\n\t"
-                     "smlatb r12, r0, r6, r12\n\t"
-                     "smlabt r2, r1, r7, r2\n\t"
-                     "smlad r12, r1, r7, r12\n\t"
-                     "ldrd r0, r1, [lr], #4\n\t"
-                     "smlad r2, r0, r8, r2\n\t"
-                     "smlatb r12, r0, r8, r12\n\t"
-                     "smlabt r2, r1, r9, r2\n\t"
-                     "smlad r12, r1, r9, r12\n\t"
-                     "ldrd r0, r1, [sp, #8]\n\t"
-                     "add r1, r1, r2, asr #31\n\t"
-                     "smmlar r2, r2, r0, r1\n\t"
-                     "ldr r1, [sp, #12]\n\t"
-                     "add r1, r1, r12, asr #31\n\t"
-                     "smmlar r12, r12, r0, r1\n\t"
-                     "ldrd r0, r1, [sp, #16]\n\t"
-                     "asr r2, r2, r0\n\t"
-                     "asr r12, r12, r0\n\t"
-                     "ssat r2, #8, r2\n\t"
-                     "ssat r12, #8, r12\n\t"
-                     "strb r2, [r3]\n\t"
-                     "strb r12, [r3, r1]\n\t"
-                     "add r3, r3, r1, lsl #1\n\t"
-                     "ldrd r0, r12, [sp]\n\t"
+                     "1:\n\t" AOT_DW_PAIR_MAC_ASM AOT_DW_PAIR_RQ_STORE_ASM "ldr r12, [sp, #4]\n\t"
+                     "2:\n\t" AOT_DW_PAIR_MAC_ASM AOT_DW_PAIR_RQ_STORE_ASM "ldrd r0, r12, [sp]\n\t"
                      "cmp r3, r0\n\t"
                      "bne 1b\n\t"
                      "ldr r0, [sp, #24]\n\t"
