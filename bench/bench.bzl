@@ -35,7 +35,9 @@ def bench_model(name, model, boards, unfit = {}, compilation_mode = BENCH_COMPIL
     native.genrule(
         name = name + "_main",
         srcs = [":%s_report" % name],
-        outs = ["bench_%s.c" % name],
+        # In a directory of its own: a quoted #include looks beside the including file first, where an older build
+        # may have left a header of the same name for this configuration (an unsandboxed build would find it).
+        outs = ["_%s_main/bench_%s.c" % (name, name)],
         cmd = "$(location //bench:gen_bench_main) --manifest $(locations :%s_report) --out $@" % name,
         tools = ["//bench:gen_bench_main"],
         tags = ["manual"],

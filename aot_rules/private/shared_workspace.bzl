@@ -103,8 +103,10 @@ def _aot_workspace_impl(ctx):
     ] + c_state + [
         "",
     ]
-    hdr = ctx.actions.declare_file(name + ".h")
-    src = ctx.actions.declare_file(name + ".c")
+    # In a directory of its own: the header's quoted #include of each model's header looks beside it first, where an
+    # older build may have left a header of the same name for this configuration (an unsandboxed build finds it).
+    hdr = ctx.actions.declare_file(ctx.label.name + "/" + name + ".h")
+    src = ctx.actions.declare_file(ctx.label.name + "/" + name + ".c")
     ctx.actions.write(hdr, "\n".join(h))
     ctx.actions.write(src, "\n".join(c))
 
@@ -187,7 +189,7 @@ def aot_workspace(name, models, mode = "exclusive", section = "", **kwargs):
         srcs = [":%s_c_sources" % name],
         hdrs = [":%s_header" % name],
         copts = AOT_C_COPTS,
-        strip_include_prefix = "/" + native.package_name(),
+        strip_include_prefix = "/" + "/".join([d for d in [native.package_name(), name + "_gen"] if d]),
         deps = models,
         linkstatic = kwargs.pop("linkstatic", True),
         **kwargs
