@@ -42,7 +42,7 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
  * the rows an outer loop in the same block: the plane pointers move on by k[14] (row_step) between rows, the output
  * pointer needs nothing (the rows of one image follow each other) and is the loop's counter (k[16]: its end).  On KWS's
  * 5-pixel rows the row change in C cost about 20 instructions, here 8. */
-#define AOT_DWP_IMAGE_ASM(CLAMP)                                                                                       \
+#define AOT_DWP_IMAGE_ASM(REQ, CLAMP)                                                                                  \
     __asm__ volatile(                                                                                                  \
         "2:\n\t"                                                                                                       \
         "ldr %[n], [%[k], #60]\n\t"                                                                                    \
@@ -58,11 +58,7 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
         "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                             \
         "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                                          \
         "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                                          \
-        "vadd.i32 q2, q2, %q[bias]\n\t"                                                                                \
-        "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                                            \
-        "vshr.s32 q3, q2, #31\n\t"                                                                                     \
-        "vqadd.s32 q2, q2, q3\n\t"                                                                                     \
-        "vldrw.32 q3, [%[k]]\n\t"                                                                                      \
+        "vadd.i32 q2, q2, %q[bias]\n\t" REQ "vldrw.32 q3, [%[k]]\n\t"                                                  \
         "vrshl.s32 q2, q2, q3\n\t"                                                                                     \
         "ldr %[a0], [%[k], #48]\n\t"                                                                                   \
         "vadd.i32 q2, q2, %[a0]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                                 \
@@ -82,6 +78,93 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
         : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult), [k] "r"(kp)      \
         : "q2", "q3", "memory", "cc")
 
+/* The requantization before the rounding right shift: right shifts only (aot_mve_requant_right), or any shifts
+ * (aot_mve_requant: the left shifts max(shift, 0) at k + 80, the -1 fix-up where v < 0 masked by the -1s of k + 96,
+ * v & mask keeping v's sign bit only where the shift is a right shift). */
+#define AOT_DWP_REQ_RIGHT                                                                                              \
+    "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                                                \
+    "vshr.s32 q3, q2, #31\n\t"                                                                                         \
+    "vqadd.s32 q2, q2, q3\n\t"
+#define AOT_DWP_REQ_ANY                                                                                                \
+    "vldrw.32 q3, [%[k], #80]\n\t"                                                                                     \
+    "vshl.s32 q2, q2, q3\n\t"                                                                                          \
+    "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                                                \
+    "vldrw.32 q3, [%[k], #96]\n\t"                                                                                     \
+    "vand q3, q3, q2\n\t"                                                                                              \
+    "vshr.s32 q3, q3, #31\n\t"                                                                                         \
+    "vqadd.s32 q2, q2, q3\n\t"
+#define AOT_DWP_CLAMP_INT8                                                                                             \
+    "vqshl.s32 q2, q2, #24\n\t"                                                                                        \
+    "vshr.s32 q2, q2, #24\n\t"
+#define AOT_DWP_CLAMP_ANY                                                                                              \
+    "vldrw.32 q3, [%[k], #16]\n\t"                                                                                     \
+    "vmax.s32 q2, q2, q3\n\t"                                                                                          \
+    "vldrw.32 q3, [%[k], #32]\n\t"                                                                                     \
+    "vmin.s32 q2, q2, q3\n\t"
+
+#if defined(__OPTIMIZE__)
+/* aot_dwp_channels4's common case (four channels, stride_w 1; `right`: every shift a right shift), a function of its
+ * own so that the general loop's register allocation does not depend on it. */
+static __attribute__((noinline)) void aot_dwp_group4(const int8_t* planes, int32_t plane_bytes, int32_t row_step,
+                                                     const int8_t* filter, int32_t taps, uint8x16_t lane_tap,
+                                                     mve_pred16_t tap_lanes, const struct aot_mve_rq* rq, int32_t c,
+                                                     int8_t* out, int32_t out_h, int32_t out_w, int32_t channels,
+                                                     int right)
+{
+    const int8_t* p0 = planes;
+    const int8_t* p1 = planes + plane_bytes;
+    const int8_t* p2 = planes + 2 * plane_bytes;
+    const int8_t* p3 = planes + 3 * plane_bytes;
+    const int8x16_t w0 = vldrbq_gather_offset_z_s8(filter + c * taps, lane_tap, tap_lanes);
+    const int8x16_t w1 = vldrbq_gather_offset_z_s8(filter + (c + 1) * taps, lane_tap, tap_lanes);
+    const int8x16_t w2 = vldrbq_gather_offset_z_s8(filter + (c + 2) * taps, lane_tap, tap_lanes);
+    const int8x16_t w3 = vldrbq_gather_offset_z_s8(filter + (c + 3) * taps, lane_tap, tap_lanes);
+    const int32x4_t bias = vldrwq_s32(rq->bias + c);
+    const int32x4_t mult = vldrwq_s32(rq->multiplier + c);
+    const int32_t* shift = rq->shift + c;
+    const int32_t offset = rq->out_offset, lo = rq->act_min, hi = rq->act_max;
+    /* One block for the whole image (GCC keeps the invariants of aot_dwp_channels4's C loop on the stack and
+     * reloads them per pixel): the sums pinned to even registers (VMLADAV takes no others), the
+     * shifts, clamp bounds and steps read from `k`. */
+    int32_t k[28];
+    register int32_t a0 __asm__("r0");
+    register int32_t a1 __asm__("r2");
+    register int32_t a2 __asm__("r4");
+    register int32_t a3 __asm__("r6");
+    int32_t* kp = k;
+    /* The pixels of a row: a low-overhead loop (DLS / LE) on lr. */
+    register int32_t n __asm__("lr");
+    /* VSTRB.32 takes a low base register. */
+    register int8_t* o __asm__("r1") = out;
+    const int32x4_t sh = vldrwq_s32(shift);
+    vstrwq_s32(k + 4, vdupq_n_s32(lo));
+    vstrwq_s32(k + 8, vdupq_n_s32(hi));
+    k[12] = offset;
+    k[13] = channels;
+    k[14] = row_step;
+    k[15] = out_w;
+    k[16] = (int32_t)(uintptr_t)(out + out_h * out_w * channels);
+    if (right) {
+        vstrwq_s32(k, sh);
+    } else {
+        const int32x4_t zero = vdupq_n_s32(0);
+        vstrwq_s32(k, vminq_s32(sh, zero));
+        vstrwq_s32(k + 20, vmaxq_s32(sh, zero));
+        vstrwq_s32(k + 24, vshrq_n_s32(vminq_s32(sh, zero), 31));
+    }
+    /* The clamp to all of int8 as a saturating shift to the top byte and back. */
+    if (right && lo == -128 && hi == 127) {
+        AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_RIGHT, AOT_DWP_CLAMP_INT8);
+    } else if (right) {
+        AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_RIGHT, AOT_DWP_CLAMP_ANY);
+    } else if (lo == -128 && hi == 127) {
+        AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_ANY, AOT_DWP_CLAMP_INT8);
+    } else {
+        AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_ANY, AOT_DWP_CLAMP_ANY);
+    }
+}
+#endif
+
 /* Four channels c..c+3 (m of them valid: m == 4 a constant at the call site when whole) of every output pixel of
  * one image, from the planes at `planes` (plane k of channel c + k). */
 AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_bytes, int32_t plane_w,
@@ -91,6 +174,14 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
                                          int32_t stride_w, int right)
 {
     const mve_pred16_t p = m == 4 ? 0xFFFF : vctp32q((uint32_t)m);
+    const int32_t row_step = stride_h * plane_w - out_w * stride_w;
+#if defined(__OPTIMIZE__)
+    if (m == 4 && stride_w == 1) {
+        aot_dwp_group4(planes, plane_bytes, row_step, filter, taps, lane_tap, tap_lanes, rq, c, out + c, out_h, out_w,
+                       channels, right);
+        return;
+    }
+#endif
     /* A missing channel reads plane 0 against zero weights; its lane is never stored. */
     const int8_t* p0 = planes;
     const int8_t* p1 = planes + (m > 1 ? plane_bytes : 0);
@@ -108,45 +199,8 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
      * are reloaded and the clamp bounds duplicated per pixel rather than spilled. */
     const int32_t* shift = rq->shift + c;
     const int32_t offset = rq->out_offset, lo = rq->act_min, hi = rq->act_max;
-    const int32_t row_step = stride_h * plane_w - out_w * stride_w;
     int32_t oy, ox;
     out += c;
-#if defined(__OPTIMIZE__)
-    if (m == 4 && right && stride_w == 1) {
-        /* The common case as one block for the whole image (GCC keeps the invariants of the C loop below on the
-         * stack and reloads them per pixel): the sums pinned to even registers (VMLADAV takes no others), the
-         * shifts, clamp bounds and steps read from `k`. */
-        int32_t k[20];
-        register int32_t a0 __asm__("r0");
-        register int32_t a1 __asm__("r2");
-        register int32_t a2 __asm__("r4");
-        register int32_t a3 __asm__("r6");
-        int32_t* kp = k;
-        /* The pixels of a row: a low-overhead loop (DLS / LE) on lr. */
-        register int32_t n __asm__("lr");
-        /* VSTRB.32 takes a low base register. */
-        register int8_t* o __asm__("r1") = out;
-        vstrwq_s32(k, vldrwq_s32(shift));
-        vstrwq_s32(k + 4, vdupq_n_s32(lo));
-        vstrwq_s32(k + 8, vdupq_n_s32(hi));
-        k[12] = offset;
-        k[13] = channels;
-        k[14] = row_step;
-        k[15] = out_w;
-        k[16] = (int32_t)(uintptr_t)(out + out_h * out_w * channels);
-        if (lo == -128 && hi == 127) {
-            /* The clamp to all of int8 as a saturating shift to the top byte and back. */
-            AOT_DWP_IMAGE_ASM("vqshl.s32 q2, q2, #24\n\t"
-                              "vshr.s32 q2, q2, #24\n\t");
-        } else {
-            AOT_DWP_IMAGE_ASM("vldrw.32 q3, [%[k], #16]\n\t"
-                              "vmax.s32 q2, q2, q3\n\t"
-                              "vldrw.32 q3, [%[k], #32]\n\t"
-                              "vmin.s32 q2, q2, q3\n\t");
-        }
-        return;
-    }
-#endif
     for (oy = 0; oy < out_h; oy++) {
         for (ox = 0; ox < out_w; ox++) {
             const int32_t a0 = vmladavq_s8(vldrbq_s8(p0), w0);
