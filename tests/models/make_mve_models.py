@@ -12,13 +12,15 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   single pixel);
 - mve_plane_int8.tflite: DEPTHWISE_CONV_2D layers on images narrow enough for aot_depthwise_conv2d_s8_mve_plane
   (every window within 16 bytes of a channel plane): 3x3 SAME on 13 channels (a group of 8 and one of 5: a
-  predicated 4 + 1) with the extreme scales (left shifts: the general requantization), 3x3 SAME on 16 channels
+  predicated 4 + 1) with the extreme scales (left shifts: the general requantization, in the assembly loop for
+  whole groups of 4), 3x3 SAME on 16 channels
   with right shifts only and ReLU6 (the assembly loop, a narrow clamp) and without activation at a small output
   scale (the same loop clamping to all of int8, saturating both ways), 3x3 SAME stride 2 on an odd 7x4 image
   (bottom and right padding), and 2x2 VALID with dilation 2 on 6 channels; AVERAGE_POOL_2D 3x3 SAME stride 2 on
   the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve), 3x3 SAME
-  on 16 channels and 16x16 VALID on 20 (int16 sums of whole channel groups, 256 taps at most); CONV_2D 3x3
-  with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered straight
+  on 16 channels and 16x16 VALID on 20 (int16 sums of whole channel groups, 256 taps at most); 3x3 SAME on the
+  16 channels at the extreme scales with ReLU6 (the plane loop's requantization for any shifts, a narrow clamp);
+  CONV_2D 3x3 with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered straight
   from it, the others through im2col; a single last channel);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
   predicated channel block of the fused ADD), an odd pixel count;
@@ -174,6 +176,10 @@ def plane_model():
         {"padding": 1, "strideH": 1, "strideW": 1, "filterHeight": 16, "filterWidth": 16, "fusedActivationFunction": 0},
     )
     b.output(pool256)
+    # The plane loop's requantization for any shifts (left shifts, the -1 fix-up masked to the right-shifted lanes)
+    # with a narrow clamp: 3x3 SAME on the 16 channels at the extreme scales, ReLU6.
+    scales = EXTREME_SCALES[:8] * 2
+    b.output(_layer(b, rng, "dw_any_relu6", DW, e, [1, 6, 5, 16], (3, 3), scales, (0.03, -128), 0.1, act=3))
     return b
 
 

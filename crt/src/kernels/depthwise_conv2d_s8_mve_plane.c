@@ -36,37 +36,134 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
 
 #if defined(__ARM_FEATURE_MVE)
 
-/* One output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2.  The
+/* Every output row of four channels (aot_dwp_channels4's common case), with CLAMP the activation clamp of q2.  The
  * four sums go into q2 by two moves of two registers each (VMOV Qd[2], Qd[0], Rt, Rt2 puts Rt in lane 0 and Rt2 in
- * lane 2, as GCC's vcreateq emits it); the pixels are a low-overhead loop (DLS / LE). */
-#define AOT_DWP_ROW_ASM(CLAMP)                                                                                         \
-    __asm__ volatile("dls lr, %[n]\n\t"                                                                                \
-                     "1:\n\t"                                                                                          \
-                     "vldrb.s8 q3, [%[p0]], #1\n\t"                                                                    \
-                     "vmladav.s8 %[a0], q3, %q[w0]\n\t"                                                                \
-                     "vldrb.s8 q3, [%[p1]], #1\n\t"                                                                    \
-                     "vmladav.s8 %[a1], q3, %q[w1]\n\t"                                                                \
-                     "vldrb.s8 q3, [%[p2]], #1\n\t"                                                                    \
-                     "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                \
-                     "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                    \
-                     "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                \
-                     "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                             \
-                     "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                             \
-                     "vadd.i32 q2, q2, %q[bias]\n\t"                                                                   \
-                     "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                               \
-                     "vshr.s32 q3, q2, #31\n\t"                                                                        \
-                     "vqadd.s32 q2, q2, q3\n\t"                                                                        \
-                     "vldrw.32 q3, [%[k]]\n\t"                                                                         \
-                     "vrshl.s32 q2, q2, q3\n\t"                                                                        \
-                     "ldr %[a0], [%[k], #48]\n\t"                                                                      \
-                     "vadd.i32 q2, q2, %[a0]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                    \
-                     "ldr %[a1], [%[k], #52]\n\t"                                                                      \
-                     "add %[out], %[out], %[a1]\n\t"                                                                   \
-                     "le lr, 1b"                                                                                       \
-                     : [a0] "=r"(a0), [a1] "=r"(a1), [a2] "=r"(a2), [a3] "=r"(a3), [p0] "+r"(p0), [p1] "+r"(p1),       \
-                       [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "+r"(n), [k] "+r"(kp)                          \
-                     : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult)      \
-                     : "q2", "q3", "memory", "cc")
+ * lane 2, as GCC's vcreateq emits it); a row's pixels are a low-overhead loop (DLS / LE on lr, out_w from k[15]),
+ * the rows an outer loop in the same block: the plane pointers move on by k[14] (row_step) between rows, the output
+ * pointer needs nothing (the rows of one image follow each other) and is the loop's counter (k[16]: its end).  On KWS's
+ * 5-pixel rows the row change in C cost about 20 instructions, here 8. */
+#define AOT_DWP_IMAGE_ASM(REQ, CLAMP)                                                                                  \
+    __asm__ volatile(                                                                                                  \
+        "2:\n\t"                                                                                                       \
+        "ldr %[n], [%[k], #60]\n\t"                                                                                    \
+        "dls lr, lr\n"                                                                                                 \
+        "1:\n\t"                                                                                                       \
+        "vldrb.s8 q3, [%[p0]], #1\n\t"                                                                                 \
+        "vmladav.s8 %[a0], q3, %q[w0]\n\t"                                                                             \
+        "vldrb.s8 q3, [%[p1]], #1\n\t"                                                                                 \
+        "vmladav.s8 %[a1], q3, %q[w1]\n\t"                                                                             \
+        "vldrb.s8 q3, [%[p2]], #1\n\t"                                                                                 \
+        "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                             \
+        "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                                 \
+        "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                             \
+        "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                                          \
+        "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                                          \
+        "vadd.i32 q2, q2, %q[bias]\n\t" REQ "vldrw.32 q3, [%[k]]\n\t"                                                  \
+        "vrshl.s32 q2, q2, q3\n\t"                                                                                     \
+        "ldr %[a0], [%[k], #48]\n\t"                                                                                   \
+        "vadd.i32 q2, q2, %[a0]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                                 \
+        "ldr %[a1], [%[k], #52]\n\t"                                                                                   \
+        "add %[out], %[out], %[a1]\n\t"                                                                                \
+        "le lr, 1b\n\t"                                                                                                \
+        "ldr %[a0], [%[k], #56]\n\t"                                                                                   \
+        "add %[p0], %[p0], %[a0]\n\t"                                                                                  \
+        "add %[p1], %[p1], %[a0]\n\t"                                                                                  \
+        "add %[p2], %[p2], %[a0]\n\t"                                                                                  \
+        "add %[p3], %[p3], %[a0]\n\t"                                                                                  \
+        "ldr %[a1], [%[k], #64]\n\t"                                                                                   \
+        "cmp %[out], %[a1]\n\t"                                                                                        \
+        "bne 2b"                                                                                                       \
+        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), \
+          [p3] "+r"(p3), [out] "+r"(o), [n] "=&r"(n)                                                                   \
+        : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult), [k] "r"(kp)      \
+        : "q2", "q3", "memory", "cc")
+
+/* The requantization before the rounding right shift: right shifts only (aot_mve_requant_right), or any shifts
+ * (aot_mve_requant: the left shifts max(shift, 0) at k + 80, the -1 fix-up where v < 0 masked by the -1s of k + 96,
+ * v & mask keeping v's sign bit only where the shift is a right shift). */
+#define AOT_DWP_REQ_RIGHT                                                                                              \
+    "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                                                \
+    "vshr.s32 q3, q2, #31\n\t"                                                                                         \
+    "vqadd.s32 q2, q2, q3\n\t"
+#define AOT_DWP_REQ_ANY                                                                                                \
+    "vldrw.32 q3, [%[k], #80]\n\t"                                                                                     \
+    "vshl.s32 q2, q2, q3\n\t"                                                                                          \
+    "vqrdmulh.s32 q2, q2, %q[mult]\n\t"                                                                                \
+    "vldrw.32 q3, [%[k], #96]\n\t"                                                                                     \
+    "vand q3, q3, q2\n\t"                                                                                              \
+    "vshr.s32 q3, q3, #31\n\t"                                                                                         \
+    "vqadd.s32 q2, q2, q3\n\t"
+#define AOT_DWP_CLAMP_INT8                                                                                             \
+    "vqshl.s32 q2, q2, #24\n\t"                                                                                        \
+    "vshr.s32 q2, q2, #24\n\t"
+#define AOT_DWP_CLAMP_ANY                                                                                              \
+    "vldrw.32 q3, [%[k], #16]\n\t"                                                                                     \
+    "vmax.s32 q2, q2, q3\n\t"                                                                                          \
+    "vldrw.32 q3, [%[k], #32]\n\t"                                                                                     \
+    "vmin.s32 q2, q2, q3\n\t"
+
+#if defined(__OPTIMIZE__)
+/* aot_dwp_channels4's common case (four channels, stride_w 1; `right`: every shift a right shift), a function of its
+ * own so that the general loop's register allocation does not depend on it. */
+static __attribute__((noinline)) void aot_dwp_group4(const int8_t* planes, int32_t plane_bytes, int32_t row_step,
+                                                     const int8_t* filter, int32_t taps, uint8x16_t lane_tap,
+                                                     mve_pred16_t tap_lanes, const struct aot_mve_rq* rq, int32_t c,
+                                                     int8_t* out, int32_t out_h, int32_t out_w, int32_t channels,
+                                                     int right)
+{
+    const int8_t* p0 = planes;
+    const int8_t* p1 = planes + plane_bytes;
+    const int8_t* p2 = planes + 2 * plane_bytes;
+    const int8_t* p3 = planes + 3 * plane_bytes;
+    const int8x16_t w0 = vldrbq_gather_offset_z_s8(filter + c * taps, lane_tap, tap_lanes);
+    const int8x16_t w1 = vldrbq_gather_offset_z_s8(filter + (c + 1) * taps, lane_tap, tap_lanes);
+    const int8x16_t w2 = vldrbq_gather_offset_z_s8(filter + (c + 2) * taps, lane_tap, tap_lanes);
+    const int8x16_t w3 = vldrbq_gather_offset_z_s8(filter + (c + 3) * taps, lane_tap, tap_lanes);
+    const int32x4_t bias = vldrwq_s32(rq->bias + c);
+    const int32x4_t mult = vldrwq_s32(rq->multiplier + c);
+    const int32_t* shift = rq->shift + c;
+    const int32_t offset = rq->out_offset, lo = rq->act_min, hi = rq->act_max;
+    /* One block for the whole image (GCC keeps the invariants of aot_dwp_channels4's C loop on the stack and
+     * reloads them per pixel): the sums pinned to even registers (VMLADAV takes no others), the
+     * shifts, clamp bounds and steps read from `k`. */
+    int32_t k[28];
+    register int32_t a0 __asm__("r0");
+    register int32_t a1 __asm__("r2");
+    register int32_t a2 __asm__("r4");
+    register int32_t a3 __asm__("r6");
+    int32_t* kp = k;
+    /* The pixels of a row: a low-overhead loop (DLS / LE) on lr. */
+    register int32_t n __asm__("lr");
+    /* VSTRB.32 takes a low base register. */
+    register int8_t* o __asm__("r1") = out;
+    const int32x4_t sh = vldrwq_s32(shift);
+    vstrwq_s32(k + 4, vdupq_n_s32(lo));
+    vstrwq_s32(k + 8, vdupq_n_s32(hi));
+    k[12] = offset;
+    k[13] = channels;
+    k[14] = row_step;
+    k[15] = out_w;
+    k[16] = (int32_t)(uintptr_t)(out + out_h * out_w * channels);
+    if (right) {
+        vstrwq_s32(k, sh);
+    } else {
+        const int32x4_t zero = vdupq_n_s32(0);
+        vstrwq_s32(k, vminq_s32(sh, zero));
+        vstrwq_s32(k + 20, vmaxq_s32(sh, zero));
+        vstrwq_s32(k + 24, vshrq_n_s32(vminq_s32(sh, zero), 31));
+    }
+    /* The clamp to all of int8 as a saturating shift to the top byte and back. */
+    if (right && lo == -128 && hi == 127) {
+        AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_RIGHT, AOT_DWP_CLAMP_INT8);
+    } else if (right) {
+        AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_RIGHT, AOT_DWP_CLAMP_ANY);
+    } else if (lo == -128 && hi == 127) {
+        AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_ANY, AOT_DWP_CLAMP_INT8);
+    } else {
+        AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_ANY, AOT_DWP_CLAMP_ANY);
+    }
+}
+#endif
 
 /* Four channels c..c+3 (m of them valid: m == 4 a constant at the call site when whole) of every output pixel of
  * one image, from the planes at `planes` (plane k of channel c + k). */
@@ -77,6 +174,14 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
                                          int32_t stride_w, int right)
 {
     const mve_pred16_t p = m == 4 ? 0xFFFF : vctp32q((uint32_t)m);
+    const int32_t row_step = stride_h * plane_w - out_w * stride_w;
+#if defined(__OPTIMIZE__)
+    if (m == 4 && stride_w == 1) {
+        aot_dwp_group4(planes, plane_bytes, row_step, filter, taps, lane_tap, tap_lanes, rq, c, out + c, out_h, out_w,
+                       channels, right);
+        return;
+    }
+#endif
     /* A missing channel reads plane 0 against zero weights; its lane is never stored. */
     const int8_t* p0 = planes;
     const int8_t* p1 = planes + (m > 1 ? plane_bytes : 0);
@@ -94,49 +199,8 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
      * are reloaded and the clamp bounds duplicated per pixel rather than spilled. */
     const int32_t* shift = rq->shift + c;
     const int32_t offset = rq->out_offset, lo = rq->act_min, hi = rq->act_max;
-    const int32_t row_step = stride_h * plane_w - out_w * stride_w;
     int32_t oy, ox;
     out += c;
-#if defined(__OPTIMIZE__)
-    if (m == 4 && right && stride_w == 1) {
-        /* The common case as one loop per output row (GCC keeps the invariants of the C loop below on the stack
-         * and reloads them per pixel): the sums pinned to even registers (VMLADAV takes no others), the shifts
-         * and clamp bounds read as vectors from `k`. */
-        int32_t k[16];
-        vstrwq_s32(k, vldrwq_s32(shift));
-        vstrwq_s32(k + 4, vdupq_n_s32(lo));
-        vstrwq_s32(k + 8, vdupq_n_s32(hi));
-        k[12] = offset;
-        k[13] = channels;
-        for (oy = 0; oy < out_h; oy++) {
-            register int32_t a0 __asm__("r0");
-            register int32_t a1 __asm__("r2");
-            register int32_t a2 __asm__("r4");
-            register int32_t a3 __asm__("r6");
-            /* The row's pixels: a low-overhead loop (DLS / LE) on lr. */
-            register int32_t n __asm__("lr") = out_w;
-            int32_t* kp = k;
-            /* VSTRB.32 takes a low base register. */
-            register int8_t* o __asm__("r1") = out;
-            if (lo == -128 && hi == 127) {
-                /* The clamp to all of int8 as a saturating shift to the top byte and back. */
-                AOT_DWP_ROW_ASM("vqshl.s32 q2, q2, #24\n\t"
-                                "vshr.s32 q2, q2, #24\n\t");
-            } else {
-                AOT_DWP_ROW_ASM("vldrw.32 q3, [%[k], #16]\n\t"
-                                "vmax.s32 q2, q2, q3\n\t"
-                                "vldrw.32 q3, [%[k], #32]\n\t"
-                                "vmin.s32 q2, q2, q3\n\t");
-            }
-            out = o;
-            p0 += row_step;
-            p1 += row_step;
-            p2 += row_step;
-            p3 += row_step;
-        }
-        return;
-    }
-#endif
     for (oy = 0; oy < out_h; oy++) {
         for (ox = 0; ox < out_w; ox++) {
             const int32_t a0 = vmladavq_s8(vldrbq_s8(p0), w0);
