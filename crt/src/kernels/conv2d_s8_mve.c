@@ -52,28 +52,34 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
         return in_b + (y0 * g->in_w + x0) * g->in_c;
     }
 #if defined(__ARM_FEATURE_MVE)
-    if ((g->in_c & 15) == 0) {
-        /* Whole vectors per tap (16, 32, 64 ... channels: the border pixels of a 3x3 SAME layer): each tap copied
-         * or set to the zero point 16 bytes at a time, unpredicated -- a third of the fill / copy loops below. */
+    if ((g->in_c & 15) == 0 && g->dilation_w == 1) {
+        /* Whole vectors per tap (16, 32, 64 ... channels: the border pixels of a 3x3 SAME layer): per filter row
+         * the taps inside the image (bytes a..e of the row) are one unpredicated copy, the others the zero point,
+         * 16 bytes at a time -- the bounds checked once per row, not per tap. */
         const int8x16_t zp = vdupq_n_s8(g->zero_point);
+        const int32_t lo = x0 < 0 ? (-x0 < g->filter_w ? -x0 : g->filter_w) : 0;
+        const int32_t hi0 = g->in_w - x0;
+        const int32_t hi = hi0 > g->filter_w ? g->filter_w : (hi0 < lo ? lo : hi0);
+        const int32_t a = lo * g->in_c;
+        const int32_t e = hi * g->in_c;
         int8_t* dst = row;
         for (ky = 0; ky < g->filter_h; ky++) {
             const int32_t iy = y0 + ky * g->dilation_h;
-            for (kx = 0; kx < g->filter_w; kx++) {
-                const int32_t ix = x0 + kx * g->dilation_w;
-                int32_t j;
-                if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) {
-                    for (j = 0; j < g->in_c; j += 16) {
-                        vstrbq_s8(dst + j, zp);
-                    }
-                } else {
-                    const int8_t* src = in_b + (iy * g->in_w + ix) * g->in_c;
-                    for (j = 0; j < g->in_c; j += 16) {
-                        vstrbq_s8(dst + j, vldrbq_s8(src + j));
-                    }
+            int32_t j = 0;
+            if (iy >= 0 && iy < g->in_h) {
+                /* The row's first tap inside the image goes to byte a of the GEMM row. */
+                const int8_t* src = in_b + (iy * g->in_w + x0 + lo) * g->in_c;
+                for (; j < a; j += 16) {
+                    vstrbq_s8(dst + j, zp);
                 }
-                dst += g->in_c;
+                for (; j < e; j += 16) {
+                    vstrbq_s8(dst + j, vldrbq_s8(src + (j - a)));
+                }
             }
+            for (; j < run; j += 16) {
+                vstrbq_s8(dst + j, zp);
+            }
+            dst += run;
         }
         return row;
     }
