@@ -436,12 +436,14 @@ AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_
 /* aot_mve_dot_blocks for three runs of 3 or 6 passes each (a 3x3 convolution's filter rows on 16 or 32 channels read
  * in place: ResNet-8's 16- and 32-channel layers), straight-line: the skip between runs held in a register, the
  * end of the sums in a.blocks; per block 15 instructions besides the passes, where the pass and run loops of
- * aot_mve_dot_blocks take about 45. REST: the passes after a run's first. */
+ * aot_mve_dot_blocks take about 45. REST: the passes after a run's first.  Only where a file asks for them
+ * (AOT_MVE_RUNS3 defined before including this header: conv2d_s8_mve.c), 1.6 KB of code the others never call. */
+#if defined(AOT_MVE_RUNS3)
 #define AOT_MVE_NEXT_RUN                                                                                               \
     "add %[x0], %[x0], %[n]\n\t"                                                                                       \
     "add %[x1], %[x1], %[n]\n\t"
 #define AOT_MVE_DOT_BLOCKS_RUNS3_N(NAME, REST)                                                                         \
-    static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                                                   \
+    __attribute__((noinline)) static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                         \
     {                                                                                                                  \
         AOT_MVE_PINNED_ACCS();                                                                                         \
         const int8_t* x0;                                                                                              \
@@ -471,6 +473,7 @@ AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_
 AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p3, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
 AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p6, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD
                                AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
+#endif
 
 /* The tail pass of aot_mve_dot_blocks_tail: the rows' first 16 bytes at x0, x1 (not moved on) against the tails. */
 #define AOT_MVE_TAIL_PASS                                                                                              \
@@ -867,10 +870,14 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
             } else {
                 aot_mve_dot_blocks_tail(&a, w);
             }
-        } else if (runs == 3 && a.passes == 3) {
+#if defined(AOT_MVE_RUNS3)
+        } else if ((runs == 3 && a.passes == 3) || (runs == 1 && skip == 0 && a.passes == 9)) {
+            /* (One run of 144 bytes: a 3x3 window on 16 channels gathered at the image's border, three runs with
+             * no skip.) */
             aot_mve_dot_blocks_runs3p3(&a, w);
-        } else if (runs == 3 && a.passes == 6) {
+        } else if ((runs == 3 && a.passes == 6) || (runs == 1 && skip == 0 && a.passes == 18)) {
             aot_mve_dot_blocks_runs3p6(&a, w);
+#endif
         } else if (runs == 1 && a.passes == 4) {
             aot_mve_dot_blocks_row4(&a, w);
         } else if (runs == 1 && a.passes == 2) {
