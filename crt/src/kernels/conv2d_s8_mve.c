@@ -263,10 +263,27 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
             const int8_t* w0 = aot_mve_window(g, p);
             const int8_t* w1 = aot_mve_window(g, p + 1);
             if (w0 && w1) {
-                aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c, filter,
-                                  out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                                  fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused,
-                                  right);
+                /* The next m pairs of this output row keep their windows inside the image too: their windows
+                 * step 2 * stride_w pixels along the input row, found without dividing again. */
+                const int32_t ox = p % g->out_w;
+                /* One past the last output column whose window ends inside the image's width (and the row). */
+                const int32_t ox_fit = (g->in_w - g->filter_w + g->pad_left) / g->stride_w + 1;
+                const int32_t ox_end = ox_fit < g->out_w ? ox_fit : g->out_w;
+                const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
+                const int32_t step = 2 * g->stride_w * g->in_c;
+                int32_t j;
+                for (j = 0;; j++) {
+                    aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
+                                      filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
+                                      fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused,
+                                      right);
+                    if (j >= m) {
+                        break;
+                    }
+                    p += 2;
+                    w0 += step;
+                    w1 += step;
+                }
                 continue;
             }
         }
