@@ -451,35 +451,35 @@ AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_
         const int8_t* x1;                                                                                              \
         int32_t n;                                                                                                     \
         int32_t* s;                                                                                                    \
-        __asm__ volatile("ldr %[s], [%[a], #16]\n\t"                                                                   \
-                         "ldr %[n], [%[a], #12]\n\t"                                                                   \
-                         "add.w %[n], %[s], %[n], lsl #5\n\t"                                                          \
-                         "str %[n], [%[a], #12]\n\t"                                                                   \
-                         "2:\n\t"                                                                                      \
-                         "ldr %[x0], [%[a]]\n\t"                                                                       \
-                         "ldr %[x1], [%[a], #4]\n\t"                                                                   \
-                         "ldr %[n], [%[a], #20]\n\t" AOT_MVE_PASS_SET REST AOT_MVE_NEXT_RUN AOT_MVE_PASS_ADD REST      \
-                             AOT_MVE_NEXT_RUN AOT_MVE_PASS_ADD REST "strd %[a0], %[a1], [%[s]], #8\n\t"                \
-                                                                    "strd %[a2], %[a3], [%[s]], #8\n\t"                \
-                                                                    "strd %[b0], %[b1], [%[s]], #8\n\t"                \
-                                                                    "strd %[b2], %[b3], [%[s]], #8\n\t"                \
-                                                                    "ldr %[n], [%[a], #12]\n\t"                        \
-                                                                    "cmp %[s], %[n]\n\t"                               \
-                                                                    "bne 2b"                                           \
-                         : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s),     \
-                           [w] "+r"(w)                                                                                 \
-                         : [a] "r"(a)                                                                                  \
-                         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                        \
+        __asm__ volatile(                                                                                              \
+            "ldr %[s], [%[a], #16]\n\t"                                                                                \
+            "ldr %[n], [%[a], #12]\n\t"                                                                                \
+            "add.w %[n], %[s], %[n], lsl #5\n\t"                                                                       \
+            "str %[n], [%[a], #12]\n\t"                                                                                \
+            "2:\n\t"                                                                                                   \
+            "ldr %[x0], [%[a]]\n\t"                                                                                    \
+            "ldr %[x1], [%[a], #4]\n\t"                                                                                \
+            "ldr %[n], [%[a], #20]\n\t" AOT_MVE_PASS_SET REST AOT_MVE_NEXT_RUN AOT_MVE_PASS_ADD REST AOT_MVE_NEXT_RUN  \
+                AOT_MVE_PASS_ADD REST "strd %[a0], %[a1], [%[s]], #8\n\t"                                              \
+            "strd %[a2], %[a3], [%[s]], #8\n\t"                                                                        \
+            "strd %[b0], %[b1], [%[s]], #8\n\t"                                                                        \
+            "strd %[b2], %[b3], [%[s]], #8\n\t"                                                                        \
+            "ldr %[n], [%[a], #12]\n\t"                                                                                \
+            "cmp %[s], %[n]\n\t"                                                                                       \
+            "bne 2b"                                                                                                   \
+            : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)     \
+            : [a] "r"(a)                                                                                               \
+            : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                                     \
     }
 AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p3, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
-AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p6, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD
-                               AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
+AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p6,
+                           AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
 
-/* Three runs of 3 * a.groups passes (a.groups >= 2: 3x3 filters on 48, 64 ... channels), the passes of a run in
+/* Three runs of 3 * a.groups passes (a.groups >= 2: 3x3 filters on 32, 48, 64 ... channels), the passes of a run in
  * groups of 3 straight-line: the loop's count and branch once per 3 passes, not per pass. */
 #define AOT_MVE_PASS3_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD
 #define AOT_MVE_RUN3_LOOP(L)                                                                                           \
-    "ldr %[n], [%[a], #20]\n\t" AOT_MVE_NEXT_RUN "ldr %[n], [%[a], #32]\n\t" L ":\n\t" AOT_MVE_PASS3_ADD             \
+    "ldr %[n], [%[a], #20]\n\t" AOT_MVE_NEXT_RUN "ldr %[n], [%[a], #32]\n\t" L ":\n\t" AOT_MVE_PASS3_ADD               \
     "subs %[n], %[n], #1\n\t"                                                                                          \
     "bne " L "b\n\t"
 __attribute__((noinline)) static void aot_mve_dot_blocks_runs3(struct aot_mve_blocks_args* a, const int8_t* w)
@@ -489,27 +489,26 @@ __attribute__((noinline)) static void aot_mve_dot_blocks_runs3(struct aot_mve_bl
     const int8_t* x1;
     int32_t n;
     int32_t* s;
-    __asm__ volatile("ldr %[s], [%[a], #16]\n\t"
-                     "ldr %[n], [%[a], #12]\n\t"
-                     "add.w %[n], %[s], %[n], lsl #5\n\t"
-                     "str %[n], [%[a], #12]\n\t"
-                     "2:\n\t"
-                     "ldr %[x0], [%[a]]\n\t"
-                     "ldr %[x1], [%[a], #4]\n\t"
-                     "ldr %[n], [%[a], #32]\n\t" AOT_MVE_PASS_SET AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD
-                     "subs %[n], %[n], #1\n\t"
-                     "1:\n\t" AOT_MVE_PASS3_ADD "subs %[n], %[n], #1\n\t"
-                     "bne 1b\n\t" AOT_MVE_RUN3_LOOP("5") AOT_MVE_RUN3_LOOP("6") "strd %[a0], %[a1], [%[s]], #8\n\t"
-                     "strd %[a2], %[a3], [%[s]], #8\n\t"
-                     "strd %[b0], %[b1], [%[s]], #8\n\t"
-                     "strd %[b2], %[b3], [%[s]], #8\n\t"
-                     "ldr %[n], [%[a], #12]\n\t"
-                     "cmp %[s], %[n]\n\t"
-                     "bne 2b"
-                     : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s),
-                       [w] "+r"(w)
-                     : [a] "r"(a)
-                     : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
+    __asm__ volatile(
+        "ldr %[s], [%[a], #16]\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "add.w %[n], %[s], %[n], lsl #5\n\t"
+        "str %[n], [%[a], #12]\n\t"
+        "2:\n\t"
+        "ldr %[x0], [%[a]]\n\t"
+        "ldr %[x1], [%[a], #4]\n\t"
+        "ldr %[n], [%[a], #32]\n\t" AOT_MVE_PASS_SET AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
+        "1:\n\t" AOT_MVE_PASS3_ADD "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t" AOT_MVE_RUN3_LOOP("5") AOT_MVE_RUN3_LOOP("6") "strd %[a0], %[a1], [%[s]], #8\n\t"
+                                                                   "strd %[a2], %[a3], [%[s]], #8\n\t"
+                                                                   "strd %[b0], %[b1], [%[s]], #8\n\t"
+                                                                   "strd %[b2], %[b3], [%[s]], #8\n\t"
+                                                                   "ldr %[n], [%[a], #12]\n\t"
+                                                                   "cmp %[s], %[n]\n\t"
+                                                                   "bne 2b"
+        : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)
+        : [a] "r"(a)
+        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
 #endif
 
@@ -518,7 +517,7 @@ __attribute__((noinline)) static void aot_mve_dot_blocks_runs3(struct aot_mve_bl
 __attribute__((noinline)) static void aot_mve_dot_blocks_any(struct aot_mve_blocks_args* a, const int8_t* w)
 {
 #if defined(AOT_MVE_RUNS3)
-    if (a->runs == 3 && a->passes % 3 == 0) {
+    if (a->runs == 3 && a->passes >= 6 && a->passes % 3 == 0) {
         a->groups = a->passes / 3;
         aot_mve_dot_blocks_runs3(a, w);
         return;
