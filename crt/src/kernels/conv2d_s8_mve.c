@@ -49,6 +49,13 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
     const int32_t run = g->filter_w * g->in_c;
+    /* Without dilation along x: taps lo..hi of every filter row are inside the image's width, bytes a..e of the
+     * row (found once per pixel, not per row). */
+    const int32_t lo = x0 < 0 ? (-x0 < g->filter_w ? -x0 : g->filter_w) : 0;
+    const int32_t hi0 = g->in_w - x0;
+    const int32_t hi = hi0 > g->filter_w ? g->filter_w : (hi0 < lo ? lo : hi0);
+    const int32_t a = lo * g->in_c;
+    const int32_t e = hi * g->in_c;
     int32_t ky, kx;
     if (direct) {
         return in_b + (y0 * g->in_w + x0) * g->in_c;
@@ -56,14 +63,9 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
 #if defined(__ARM_FEATURE_MVE)
     if ((g->in_c & 15) == 0 && g->dilation_w == 1) {
         /* Whole vectors per tap (16, 32, 64 ... channels: the border pixels of a 3x3 SAME layer): per filter row
-         * the taps inside the image (bytes a..e of the row) are one unpredicated copy, the others the zero point,
-         * 16 bytes at a time -- the bounds checked once per row, not per tap. */
+         * the taps inside the image are one unpredicated copy, the others the zero point, 16 bytes at a time --
+         * the bounds checked once per row, not per tap. */
         const int8x16_t zp = vdupq_n_s8(g->zero_point);
-        const int32_t lo = x0 < 0 ? (-x0 < g->filter_w ? -x0 : g->filter_w) : 0;
-        const int32_t hi0 = g->in_w - x0;
-        const int32_t hi = hi0 > g->filter_w ? g->filter_w : (hi0 < lo ? lo : hi0);
-        const int32_t a = lo * g->in_c;
-        const int32_t e = hi * g->in_c;
         int8_t* dst = row;
         for (ky = 0; ky < g->filter_h; ky++) {
             const int32_t iy = y0 + ky * g->dilation_h;
@@ -92,13 +94,9 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
         if (iy < 0 || iy >= g->in_h) {
             aot_mve_fill(dst, run, g->zero_point);
         } else if (g->dilation_w == 1) {
-            /* Taps lo..hi of the filter row are inside the image. */
-            const int32_t lo = x0 < 0 ? (-x0 < g->filter_w ? -x0 : g->filter_w) : 0;
-            const int32_t hi0 = g->in_w - x0;
-            const int32_t hi = hi0 > g->filter_w ? g->filter_w : (hi0 < lo ? lo : hi0);
-            aot_mve_fill(dst, lo * g->in_c, g->zero_point);
-            aot_mve_copy(dst + lo * g->in_c, in_b + (iy * g->in_w + x0 + lo) * g->in_c, (hi - lo) * g->in_c);
-            aot_mve_fill(dst + hi * g->in_c, (g->filter_w - hi) * g->in_c, g->zero_point);
+            aot_mve_fill(dst, a, g->zero_point);
+            aot_mve_copy(dst + a, in_b + (iy * g->in_w + x0 + lo) * g->in_c, e - a);
+            aot_mve_fill(dst + e, run - e, g->zero_point);
         } else {
             for (kx = 0; kx < g->filter_w; kx++) {
                 const int32_t ix = x0 + kx * g->dilation_w;
