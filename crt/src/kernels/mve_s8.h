@@ -560,39 +560,46 @@ static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t*
 
 /* The block of aot_mve_dot_blocks_tail1: the tail pass against the rows' first vectors, held in q6 and q7, then
  * the whole pass against their second, in q4 and q5. */
-#define AOT_MVE_TAIL1_PASSES                                                                                           \
-    AOT_MVE_LOAD_TAILS AOT_MVE_DOT4("vmladav.s8", "a", "q6") AOT_MVE_DOT4("vmladav.s8", "b", "q7")                     \
-        AOT_MVE_LOAD_W16 AOT_MVE_DOT4("vmladava.s8", "a", "q4") AOT_MVE_DOT4("vmladava.s8", "b", "q5")
-
 /* aot_mve_dot_blocks_tail for a.passes == 1 (16 < K < 32: 3x3 taps on 3 channels, 5x5 on one): both rows, two
  * vectors each, stay in q4..q7 across the blocks, which leaves the sums' pointer and the block count in
- * registers. */
-static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t* w)
-{
-    AOT_MVE_PINNED_ACCS();
-    int32_t* s;
-    const int8_t* x1;
-    int32_t n, t;
-    __asm__ volatile(
-        "ldr %[t], [%[a], #28]\n\t"
-        "ldr %[s], [%[a]]\n\t"
-        "ldr %[x1], [%[a], #4]\n\t"
-        "vldrb.8 q4, [%[s]]\n\t"
-        "vldrb.8 q6, [%[s], #16]\n\t"
-        "vldrb.8 q5, [%[x1]]\n\t"
-        "vldrb.8 q7, [%[x1], #16]\n\t"
-        "ldr %[n], [%[a], #12]\n\t"
-        "ldr %[s], [%[a], #16]\n\t"
-        "2:\n\t" AOT_MVE_TAIL1_PASSES "strd %[a0], %[a1], [%[s]], #8\n\t"
-        "strd %[a2], %[a3], [%[s]], #8\n\t"
-        "strd %[b0], %[b1], [%[s]], #8\n\t"
-        "strd %[b2], %[b3], [%[s]], #8\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "bne 2b"
-        : AOT_MVE_ACC_OPERANDS("=&r"), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)
-        : [a] "r"(a)
-        : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
-}
+ * registers.  LOAD_TAILS: the 4 channels' tails into q0..q3 (AOT_MVE_LOAD_TAILS, or for K = 27 -- an RGB image's
+ * 3x3 stem -- AOT_MVE_LOAD_TAILS11: 11 bytes apart by immediate post-increments, 4 instructions less a block). */
+#define AOT_MVE_LOAD_TAILS11                                                                                           \
+    "vldrb.8 q0, [%[w]], #11\n\t"                                                                                      \
+    "vldrb.8 q1, [%[w]], #11\n\t"                                                                                      \
+    "vldrb.8 q2, [%[w]], #11\n\t"                                                                                      \
+    "vldrb.8 q3, [%[w]], #11\n\t"
+#define AOT_MVE_DOT_BLOCKS_TAIL1(NAME, LOAD_TAILS)                                                                     \
+    static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                                                   \
+    {                                                                                                                  \
+        AOT_MVE_PINNED_ACCS();                                                                                         \
+        int32_t* s;                                                                                                    \
+        const int8_t* x1;                                                                                              \
+        int32_t n, t;                                                                                                  \
+        __asm__ volatile(                                                                                              \
+            "ldr %[t], [%[a], #28]\n\t"                                                                                \
+            "ldr %[s], [%[a]]\n\t"                                                                                     \
+            "ldr %[x1], [%[a], #4]\n\t"                                                                                \
+            "vldrb.8 q4, [%[s]]\n\t"                                                                                   \
+            "vldrb.8 q6, [%[s], #16]\n\t"                                                                              \
+            "vldrb.8 q5, [%[x1]]\n\t"                                                                                  \
+            "vldrb.8 q7, [%[x1], #16]\n\t"                                                                             \
+            "ldr %[n], [%[a], #12]\n\t"                                                                                \
+            "ldr %[s], [%[a], #16]\n\t"                                                                                \
+            "2:\n\t" LOAD_TAILS AOT_MVE_DOT4("vmladav.s8", "a", "q6") AOT_MVE_DOT4("vmladav.s8", "b", "q7")            \
+                AOT_MVE_LOAD_W16 AOT_MVE_DOT4("vmladava.s8", "a", "q4")                                                \
+                    AOT_MVE_DOT4("vmladava.s8", "b", "q5") "strd %[a0], %[a1], [%[s]], #8\n\t"                         \
+                                                           "strd %[a2], %[a3], [%[s]], #8\n\t"                         \
+                                                           "strd %[b0], %[b1], [%[s]], #8\n\t"                         \
+                                                           "strd %[b2], %[b3], [%[s]], #8\n\t"                         \
+                                                           "subs %[n], %[n], #1\n\t"                                   \
+                                                           "bne 2b"                                                    \
+            : AOT_MVE_ACC_OPERANDS("=&r"), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)       \
+            : [a] "r"(a)                                                                                               \
+            : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");                                         \
+    }
+AOT_MVE_DOT_BLOCKS_TAIL1(aot_mve_dot_blocks_tail1, AOT_MVE_LOAD_TAILS)
+AOT_MVE_DOT_BLOCKS_TAIL1(aot_mve_dot_blocks_tail1_k27, AOT_MVE_LOAD_TAILS11)
 
 /* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization (8 words a block).
  * 16: one call per pixel pair up to 64 output channels (KWS, MobileNet's 64-channel layers); a file may define a
@@ -918,7 +925,9 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         a.runs = runs;
         if (tail) {
             a.tail = k & 15;
-            if (a.passes == 1) {
+            if (a.passes == 1 && a.tail == 11) {
+                aot_mve_dot_blocks_tail1_k27(&a, w);
+            } else if (a.passes == 1) {
                 aot_mve_dot_blocks_tail1(&a, w);
             } else {
                 aot_mve_dot_blocks_tail(&a, w);
