@@ -31,7 +31,10 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   ReLU6 (K = 25: both rows held in registers; two taps of padding), and the K = 45 layer again with the extreme
   scales (left shifts: the predicated tail of the one-block loop over the same weight layout); 1x1 layers on 2
   batches of 32 channels to 40 (a block call of 8, then one of 2), stride 1 and stride 2; K < 16 (the short
-  block loop): 3x3 stride 2 on one channel to 36, 1x1 8 -> 10 on 15 pixels, 1x5 on 3 channels to 4.
+  block loop): 3x3 stride 2 on one channel to 36, 1x1 8 -> 10 on 15 pixels, 1x5 on 3 channels to 4; 3x3 SAME on
+  16 and 32 channels (the straight-line 3-run passes, im2col at the borders): 32 -> 8 on an odd pixel count, 16 ->
+  12 stride 2 with bottom and right padding (right shifts, then the extreme scales), 16 -> 6 (a part block), 64 ->
+  8 (three runs of 12 passes).
 - mve_gemv_int8.tflite: the single-row paths (gemv_model);
 - mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 and strip forms (8 to 256
   channels, stride 1 and 2, SAME and VALID, odd widths and heights, near-dead channels and left shifts; dw3_model).
@@ -207,6 +210,22 @@ def tail_model():
     b.output(_layer(b, rng, "pw8_c10", CONV, h, [1, 3, 5, 10], (1, 1), 10, (0.1, 6), act=3))
     r = b.input("r", [1, 6, 7, 3], "int8", 0.05, 7)
     b.output(_layer(b, rng, "k15", CONV, r, [1, 6, 3, 4], (1, 5), 4, (0.1, 0), valid=True))
+    # 3x3 SAME on 16 and 32 channels (the straight-line 3-run passes: filter rows read in place inside the image,
+    # im2col rows at its border, filled one filter row at a time): 32 channels to 8 on an odd 5x7 image (a last
+    # single pixel); 16 channels stride 2 on an odd 9x8 image (bottom and right padding) to 12, right shifts and the
+    # extreme scales (left shifts: the general requantization after the same passes); 16 channels to 6 (a part
+    # block: every window through im2col and the per-block path).
+    q = b.input("q", [1, 5, 7, 32], "int8", 0.05, -12)
+    b.output(_layer(b, rng, "c32", CONV, q, [1, 5, 7, 8], (3, 3), 8, (0.1, 4), act=1))
+    s = b.input("s", [1, 9, 8, 16], "int8", 0.05, 21)
+    b.output(_layer(b, rng, "c16_s2", CONV, s, [1, 5, 4, 12], (3, 3), 12, (0.1, -3), stride=(2, 2)))
+    b.output(
+        _layer(b, rng, "c16_s2_extreme", CONV, s, [1, 5, 4, 12], (3, 3), EXTREME_SCALES[4:16], (0.2, 2), stride=(2, 2))
+    )
+    b.output(_layer(b, rng, "c16_oc6", CONV, s, [1, 9, 8, 6], (3, 3), 6, (0.1, -1), act=3))
+    # 64 channels (three runs of 12 passes, in groups of 3) on an odd 4x5 image.
+    t = b.input("t", [1, 4, 5, 64], "int8", 0.05, 3)
+    b.output(_layer(b, rng, "c64", CONV, t, [1, 4, 5, 8], (3, 3), 8, (0.1, -7)))
     return b
 
 

@@ -13,6 +13,8 @@
 #include <stddef.h>
 
 #include "aot/kernels/conv2d.h"
+/* The straight-line passes of 3x3 filters on 16 and 32 channels (mve_s8.h). */
+#define AOT_MVE_RUNS3 1
 #include "mve_s8.h"
 
 struct aot_mve_geom {
@@ -47,33 +49,41 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
     const int32_t y0 = oy * g->stride_h - g->pad_top;
     const int32_t x0 = ox * g->stride_w - g->pad_left;
     const int32_t run = g->filter_w * g->in_c;
+    /* Without dilation along x: taps lo..hi of every filter row are inside the image's width, bytes a..e of the
+     * row (found once per pixel, not per row). */
+    const int32_t lo = x0 < 0 ? (-x0 < g->filter_w ? -x0 : g->filter_w) : 0;
+    const int32_t hi0 = g->in_w - x0;
+    const int32_t hi = hi0 > g->filter_w ? g->filter_w : (hi0 < lo ? lo : hi0);
+    const int32_t a = lo * g->in_c;
+    const int32_t e = hi * g->in_c;
     int32_t ky, kx;
     if (direct) {
         return in_b + (y0 * g->in_w + x0) * g->in_c;
     }
 #if defined(__ARM_FEATURE_MVE)
-    if ((g->in_c & 15) == 0) {
-        /* Whole vectors per tap (16, 32, 64 ... channels: the border pixels of a 3x3 SAME layer): each tap copied
-         * or set to the zero point 16 bytes at a time, unpredicated -- a third of the fill / copy loops below. */
+    if ((g->in_c & 15) == 0 && g->dilation_w == 1) {
+        /* Whole vectors per tap (16, 32, 64 ... channels: the border pixels of a 3x3 SAME layer): per filter row
+         * the taps inside the image are one unpredicated copy, the others the zero point, 16 bytes at a time --
+         * the bounds checked once per row, not per tap. */
         const int8x16_t zp = vdupq_n_s8(g->zero_point);
         int8_t* dst = row;
         for (ky = 0; ky < g->filter_h; ky++) {
             const int32_t iy = y0 + ky * g->dilation_h;
-            for (kx = 0; kx < g->filter_w; kx++) {
-                const int32_t ix = x0 + kx * g->dilation_w;
-                int32_t j;
-                if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) {
-                    for (j = 0; j < g->in_c; j += 16) {
-                        vstrbq_s8(dst + j, zp);
-                    }
-                } else {
-                    const int8_t* src = in_b + (iy * g->in_w + ix) * g->in_c;
-                    for (j = 0; j < g->in_c; j += 16) {
-                        vstrbq_s8(dst + j, vldrbq_s8(src + j));
-                    }
+            int32_t j = 0;
+            if (iy >= 0 && iy < g->in_h) {
+                /* The row's first tap inside the image goes to byte a of the GEMM row. */
+                const int8_t* src = in_b + (iy * g->in_w + x0 + lo) * g->in_c;
+                for (; j < a; j += 16) {
+                    vstrbq_s8(dst + j, zp);
                 }
-                dst += g->in_c;
+                for (; j < e; j += 16) {
+                    vstrbq_s8(dst + j, vldrbq_s8(src + (j - a)));
+                }
             }
+            for (; j < run; j += 16) {
+                vstrbq_s8(dst + j, zp);
+            }
+            dst += run;
         }
         return row;
     }
@@ -84,13 +94,9 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
         if (iy < 0 || iy >= g->in_h) {
             aot_mve_fill(dst, run, g->zero_point);
         } else if (g->dilation_w == 1) {
-            /* Taps lo..hi of the filter row are inside the image. */
-            const int32_t lo = x0 < 0 ? (-x0 < g->filter_w ? -x0 : g->filter_w) : 0;
-            const int32_t hi0 = g->in_w - x0;
-            const int32_t hi = hi0 > g->filter_w ? g->filter_w : (hi0 < lo ? lo : hi0);
-            aot_mve_fill(dst, lo * g->in_c, g->zero_point);
-            aot_mve_copy(dst + lo * g->in_c, in_b + (iy * g->in_w + x0 + lo) * g->in_c, (hi - lo) * g->in_c);
-            aot_mve_fill(dst + hi * g->in_c, (g->filter_w - hi) * g->in_c, g->zero_point);
+            aot_mve_fill(dst, a, g->zero_point);
+            aot_mve_copy(dst + a, in_b + (iy * g->in_w + x0 + lo) * g->in_c, e - a);
+            aot_mve_fill(dst + e, run - e, g->zero_point);
         } else {
             for (kx = 0; kx < g->filter_w; kx++) {
                 const int32_t ix = x0 + kx * g->dilation_w;
@@ -255,10 +261,27 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
             const int8_t* w0 = aot_mve_window(g, p);
             const int8_t* w1 = aot_mve_window(g, p + 1);
             if (w0 && w1) {
-                aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c, filter,
-                                  out_c, rq, output + p * out_c, output + (p + 1) * out_c,
-                                  fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused,
-                                  right);
+                /* The next m pairs of this output row keep their windows inside the image too: their windows
+                 * step 2 * stride_w pixels along the input row, found without dividing again. */
+                const int32_t ox = p % g->out_w;
+                /* One past the last output column whose window ends inside the image's width (and the row). */
+                const int32_t ox_fit = (g->in_w - g->filter_w + g->pad_left) / g->stride_w + 1;
+                const int32_t ox_end = ox_fit < g->out_w ? ox_fit : g->out_w;
+                const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
+                const int32_t step = 2 * g->stride_w * g->in_c;
+                int32_t j;
+                for (j = 0;; j++) {
+                    aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
+                                      filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
+                                      fused ? residual + p * out_c : 0, fused ? residual + (p + 1) * out_c : 0, fused,
+                                      right);
+                    if (j >= m) {
+                        break;
+                    }
+                    p += 2;
+                    w0 += step;
+                    w1 += step;
+                }
                 continue;
             }
         }

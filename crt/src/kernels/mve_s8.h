@@ -296,7 +296,8 @@ struct aot_mve_blocks_args {
     int32_t passes, blocks;
     int32_t* sums;
     int32_t skip, runs;
-    int32_t tail; /* aot_mve_dot_blocks_tail: K % 16 */
+    int32_t tail;   /* aot_mve_dot_blocks_tail: K % 16 */
+    int32_t groups; /* aot_mve_dot_blocks_runs3: groups of 3 passes per run */
 };
 
 /* The pass over the K % 16 tail taps of aot_mve_dot_blocks_tail(1): each of the block's 4 channels' tail (%[t] bytes
@@ -433,6 +434,100 @@ static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* 
 AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row2, AOT_MVE_PASS_ADD)
 AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
 
+/* aot_mve_dot_blocks for three runs of 3 or 6 passes each (a 3x3 convolution's filter rows on 16 or 32 channels read
+ * in place: ResNet-8's 16- and 32-channel layers), straight-line: the skip between runs held in a register, the
+ * end of the sums in a.blocks; per block 15 instructions besides the passes, where the pass and run loops of
+ * aot_mve_dot_blocks take about 45. REST: the passes after a run's first.  Only where a file asks for them
+ * (AOT_MVE_RUNS3 defined before including this header: conv2d_s8_mve.c), 1.6 KB of code the others never call. */
+#if defined(AOT_MVE_RUNS3)
+#define AOT_MVE_NEXT_RUN                                                                                               \
+    "add %[x0], %[x0], %[n]\n\t"                                                                                       \
+    "add %[x1], %[x1], %[n]\n\t"
+#define AOT_MVE_DOT_BLOCKS_RUNS3_N(NAME, REST)                                                                         \
+    __attribute__((noinline)) static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                         \
+    {                                                                                                                  \
+        AOT_MVE_PINNED_ACCS();                                                                                         \
+        const int8_t* x0;                                                                                              \
+        const int8_t* x1;                                                                                              \
+        int32_t n;                                                                                                     \
+        int32_t* s;                                                                                                    \
+        __asm__ volatile(                                                                                              \
+            "ldr %[s], [%[a], #16]\n\t"                                                                                \
+            "ldr %[n], [%[a], #12]\n\t"                                                                                \
+            "add.w %[n], %[s], %[n], lsl #5\n\t"                                                                       \
+            "str %[n], [%[a], #12]\n\t"                                                                                \
+            "2:\n\t"                                                                                                   \
+            "ldr %[x0], [%[a]]\n\t"                                                                                    \
+            "ldr %[x1], [%[a], #4]\n\t"                                                                                \
+            "ldr %[n], [%[a], #20]\n\t" AOT_MVE_PASS_SET REST AOT_MVE_NEXT_RUN AOT_MVE_PASS_ADD REST AOT_MVE_NEXT_RUN  \
+                AOT_MVE_PASS_ADD REST "strd %[a0], %[a1], [%[s]], #8\n\t"                                              \
+            "strd %[a2], %[a3], [%[s]], #8\n\t"                                                                        \
+            "strd %[b0], %[b1], [%[s]], #8\n\t"                                                                        \
+            "strd %[b2], %[b3], [%[s]], #8\n\t"                                                                        \
+            "ldr %[n], [%[a], #12]\n\t"                                                                                \
+            "cmp %[s], %[n]\n\t"                                                                                       \
+            "bne 2b"                                                                                                   \
+            : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)     \
+            : [a] "r"(a)                                                                                               \
+            : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                                     \
+    }
+AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p3, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
+AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p6,
+                           AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
+
+/* Three runs of 3 * a.groups passes (a.groups >= 2: 3x3 filters on 32, 48, 64 ... channels), the passes of a run in
+ * groups of 3 straight-line: the loop's count and branch once per 3 passes, not per pass. */
+#define AOT_MVE_PASS3_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD
+#define AOT_MVE_RUN3_LOOP(L)                                                                                           \
+    "ldr %[n], [%[a], #20]\n\t" AOT_MVE_NEXT_RUN "ldr %[n], [%[a], #32]\n\t" L ":\n\t" AOT_MVE_PASS3_ADD               \
+    "subs %[n], %[n], #1\n\t"                                                                                          \
+    "bne " L "b\n\t"
+__attribute__((noinline)) static void aot_mve_dot_blocks_runs3(struct aot_mve_blocks_args* a, const int8_t* w)
+{
+    AOT_MVE_PINNED_ACCS();
+    const int8_t* x0;
+    const int8_t* x1;
+    int32_t n;
+    int32_t* s;
+    __asm__ volatile(
+        "ldr %[s], [%[a], #16]\n\t"
+        "ldr %[n], [%[a], #12]\n\t"
+        "add.w %[n], %[s], %[n], lsl #5\n\t"
+        "str %[n], [%[a], #12]\n\t"
+        "2:\n\t"
+        "ldr %[x0], [%[a]]\n\t"
+        "ldr %[x1], [%[a], #4]\n\t"
+        "ldr %[n], [%[a], #32]\n\t" AOT_MVE_PASS_SET AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
+        "1:\n\t" AOT_MVE_PASS3_ADD "subs %[n], %[n], #1\n\t"
+        "bne 1b\n\t" AOT_MVE_RUN3_LOOP("5") AOT_MVE_RUN3_LOOP("6") "strd %[a0], %[a1], [%[s]], #8\n\t"
+                                                                   "strd %[a2], %[a3], [%[s]], #8\n\t"
+                                                                   "strd %[b0], %[b1], [%[s]], #8\n\t"
+                                                                   "strd %[b2], %[b3], [%[s]], #8\n\t"
+                                                                   "ldr %[n], [%[a], #12]\n\t"
+                                                                   "cmp %[s], %[n]\n\t"
+                                                                   "bne 2b"
+        : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)
+        : [a] "r"(a)
+        : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
+}
+#endif
+
+/* aot_mve_dot_blocks, or aot_mve_dot_blocks_runs3 for three runs of a multiple of 3 passes each where a file asks
+ * for it: out of line, so the pixel loops that inline aot_mve_gemm_k16 keep one call. */
+__attribute__((noinline)) static void aot_mve_dot_blocks_any(struct aot_mve_blocks_args* a, const int8_t* w)
+{
+#if defined(AOT_MVE_RUNS3)
+    if (a->runs == 3 && a->passes >= 6 && a->passes % 3 == 0) {
+        a->groups = a->passes / 3;
+        aot_mve_dot_blocks_runs3(a, w);
+        return;
+    }
+#endif
+    aot_mve_dot_blocks(a, w);
+}
+#if defined(AOT_MVE_RUNS3)
+#endif
+
 /* The tail pass of aot_mve_dot_blocks_tail: the rows' first 16 bytes at x0, x1 (not moved on) against the tails. */
 #define AOT_MVE_TAIL_PASS                                                                                              \
     AOT_MVE_LOAD_TAILS "vldrb.8 q4, [%[x0]]\n\t" AOT_MVE_DOT4(                                                         \
@@ -465,39 +560,46 @@ static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t*
 
 /* The block of aot_mve_dot_blocks_tail1: the tail pass against the rows' first vectors, held in q6 and q7, then
  * the whole pass against their second, in q4 and q5. */
-#define AOT_MVE_TAIL1_PASSES                                                                                           \
-    AOT_MVE_LOAD_TAILS AOT_MVE_DOT4("vmladav.s8", "a", "q6") AOT_MVE_DOT4("vmladav.s8", "b", "q7")                     \
-        AOT_MVE_LOAD_W16 AOT_MVE_DOT4("vmladava.s8", "a", "q4") AOT_MVE_DOT4("vmladava.s8", "b", "q5")
-
 /* aot_mve_dot_blocks_tail for a.passes == 1 (16 < K < 32: 3x3 taps on 3 channels, 5x5 on one): both rows, two
  * vectors each, stay in q4..q7 across the blocks, which leaves the sums' pointer and the block count in
- * registers. */
-static void aot_mve_dot_blocks_tail1(struct aot_mve_blocks_args* a, const int8_t* w)
-{
-    AOT_MVE_PINNED_ACCS();
-    int32_t* s;
-    const int8_t* x1;
-    int32_t n, t;
-    __asm__ volatile(
-        "ldr %[t], [%[a], #28]\n\t"
-        "ldr %[s], [%[a]]\n\t"
-        "ldr %[x1], [%[a], #4]\n\t"
-        "vldrb.8 q4, [%[s]]\n\t"
-        "vldrb.8 q6, [%[s], #16]\n\t"
-        "vldrb.8 q5, [%[x1]]\n\t"
-        "vldrb.8 q7, [%[x1], #16]\n\t"
-        "ldr %[n], [%[a], #12]\n\t"
-        "ldr %[s], [%[a], #16]\n\t"
-        "2:\n\t" AOT_MVE_TAIL1_PASSES "strd %[a0], %[a1], [%[s]], #8\n\t"
-        "strd %[a2], %[a3], [%[s]], #8\n\t"
-        "strd %[b0], %[b1], [%[s]], #8\n\t"
-        "strd %[b2], %[b3], [%[s]], #8\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "bne 2b"
-        : AOT_MVE_ACC_OPERANDS("=&r"), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)
-        : [a] "r"(a)
-        : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
-}
+ * registers.  LOAD_TAILS: the 4 channels' tails into q0..q3 (AOT_MVE_LOAD_TAILS, or for K = 27 -- an RGB image's
+ * 3x3 stem -- AOT_MVE_LOAD_TAILS11: 11 bytes apart by immediate post-increments, 4 instructions less a block). */
+#define AOT_MVE_LOAD_TAILS11                                                                                           \
+    "vldrb.8 q0, [%[w]], #11\n\t"                                                                                      \
+    "vldrb.8 q1, [%[w]], #11\n\t"                                                                                      \
+    "vldrb.8 q2, [%[w]], #11\n\t"                                                                                      \
+    "vldrb.8 q3, [%[w]], #11\n\t"
+#define AOT_MVE_DOT_BLOCKS_TAIL1(NAME, LOAD_TAILS)                                                                     \
+    static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                                                   \
+    {                                                                                                                  \
+        AOT_MVE_PINNED_ACCS();                                                                                         \
+        int32_t* s;                                                                                                    \
+        const int8_t* x1;                                                                                              \
+        int32_t n, t;                                                                                                  \
+        __asm__ volatile(                                                                                              \
+            "ldr %[t], [%[a], #28]\n\t"                                                                                \
+            "ldr %[s], [%[a]]\n\t"                                                                                     \
+            "ldr %[x1], [%[a], #4]\n\t"                                                                                \
+            "vldrb.8 q4, [%[s]]\n\t"                                                                                   \
+            "vldrb.8 q6, [%[s], #16]\n\t"                                                                              \
+            "vldrb.8 q5, [%[x1]]\n\t"                                                                                  \
+            "vldrb.8 q7, [%[x1], #16]\n\t"                                                                             \
+            "ldr %[n], [%[a], #12]\n\t"                                                                                \
+            "ldr %[s], [%[a], #16]\n\t"                                                                                \
+            "2:\n\t" LOAD_TAILS AOT_MVE_DOT4("vmladav.s8", "a", "q6") AOT_MVE_DOT4("vmladav.s8", "b", "q7")            \
+                AOT_MVE_LOAD_W16 AOT_MVE_DOT4("vmladava.s8", "a", "q4")                                                \
+                    AOT_MVE_DOT4("vmladava.s8", "b", "q5") "strd %[a0], %[a1], [%[s]], #8\n\t"                         \
+                                                           "strd %[a2], %[a3], [%[s]], #8\n\t"                         \
+                                                           "strd %[b0], %[b1], [%[s]], #8\n\t"                         \
+                                                           "strd %[b2], %[b3], [%[s]], #8\n\t"                         \
+                                                           "subs %[n], %[n], #1\n\t"                                   \
+                                                           "bne 2b"                                                    \
+            : AOT_MVE_ACC_OPERANDS("=&r"), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)       \
+            : [a] "r"(a)                                                                                               \
+            : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");                                         \
+    }
+AOT_MVE_DOT_BLOCKS_TAIL1(aot_mve_dot_blocks_tail1, AOT_MVE_LOAD_TAILS)
+AOT_MVE_DOT_BLOCKS_TAIL1(aot_mve_dot_blocks_tail1_k27, AOT_MVE_LOAD_TAILS11)
 
 /* Channel blocks per aot_mve_dot_blocks call: their sums wait on the stack for the requantization (8 words a block).
  * 16: one call per pixel pair up to 64 output channels (KWS, MobileNet's 64-channel layers); a file may define a
@@ -823,11 +925,21 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         a.runs = runs;
         if (tail) {
             a.tail = k & 15;
-            if (a.passes == 1) {
+            if (a.passes == 1 && a.tail == 11) {
+                aot_mve_dot_blocks_tail1_k27(&a, w);
+            } else if (a.passes == 1) {
                 aot_mve_dot_blocks_tail1(&a, w);
             } else {
                 aot_mve_dot_blocks_tail(&a, w);
             }
+#if defined(AOT_MVE_RUNS3)
+        } else if ((runs == 3 && a.passes == 3) || (runs == 1 && skip == 0 && a.passes == 9)) {
+            /* (One run of 144 bytes: a 3x3 window on 16 channels gathered at the image's border, three runs with
+             * no skip.) */
+            aot_mve_dot_blocks_runs3p3(&a, w);
+        } else if ((runs == 3 && a.passes == 6) || (runs == 1 && skip == 0 && a.passes == 18)) {
+            aot_mve_dot_blocks_runs3p6(&a, w);
+#endif
         } else if (runs == 1 && a.passes == 4) {
             aot_mve_dot_blocks_row4(&a, w);
         } else if (runs == 1 && a.passes == 2) {
@@ -835,7 +947,7 @@ AOT_ALWAYS_INLINE void aot_mve_gemm_k16(const int8_t* x0, const int8_t* x1, cons
         } else if (runs == 1) {
             aot_mve_dot_blocks_row(&a, w);
         } else {
-            aot_mve_dot_blocks(&a, w);
+            aot_mve_dot_blocks_any(&a, w);
         }
         w += nb * 4 * k;
         if (!fused && right && q.per_channel) {
