@@ -17,7 +17,9 @@
  * (out_w - 1) * stride_w + (filter_w - 1) * dilation_w + 1 (none when no window leaves the image).
  * MobileNet's layers (3x3, dilation 1, stride 1 or 2, channels a multiple of 8, at least 2 output columns) take a
  * form of their own in optimised builds: a pixel pair per iteration of an assembly loop (aot_dw3_pairs below),
- * about one instruction per MAC, with the same scratch used as a rolling band of padded rows.  Before it, padded
+ * about one instruction per MAC, with the same scratch used as a rolling band of padded rows, or, for small padded
+ * images (MobileNet's 6x6 and 3x3 layers: aot_dw3_image), as the whole padded image of 16 or 8 channels at a time,
+ * so the per-block set-up runs once per image instead of once per output row.  Before it, padded
  * 3x3 layers with wide outputs take the strip form (depthwise_conv2d_s8_mve_strip.h: one channel at a time, one
  * VMLADAV per output, 0.74-1.33 instructions per MAC on MobileNet's layers), which needs the scratch above.
  */
@@ -329,7 +331,7 @@ struct aot_dw3_k {
     "vmin.s16 q7, q7, q5\n\t"                                                                                          \
     "ldr %[t], [%[k], #352]\n\t"                                                                                       \
     "vstrb.16 q4, [%[o]]\n\t"                                                                                          \
-    "add %[o], %[o], %[t]\n\t"                                                                                       \
+    "add %[o], %[o], %[t]\n\t"                                                                                         \
     "vstrb.16 q7, [%[o]]\n\t"                                                                                          \
     "add %[o], %[o], %[t]\n\t"
 
@@ -561,8 +563,8 @@ AOT_HOT_INLINE int32_t aot_dw3_image_group(int32_t rows, int32_t channels)
 static __attribute__((noinline)) void aot_dw3_image(const int8_t* in_b, int32_t in_h, int32_t in_w, int32_t ch,
                                                     const int8_t* filter, const struct aot_mve_rq* rq, int8_t* out,
                                                     int32_t out_h, int32_t out_w, int32_t stride, int32_t pad_top,
-                                                    int32_t pad_left, int8_t zero_point, int8_t* scratch,
-                                                    int32_t group, int right)
+                                                    int32_t pad_left, int8_t zero_point, int8_t* scratch, int32_t group,
+                                                    int right)
 {
     const int32_t rows = (out_h - 1) * stride + 3;
     const int32_t band_w = (out_w - 1) * stride + 3;
