@@ -20,6 +20,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   the 13 channels (border windows of 4 and 6 taps, a predicated channel tail: aot_avg_pool_s8_mve), 3x3 SAME
   on 16 channels and 16x16 VALID on 20 (int16 sums of whole channel groups, 256 taps at most); 3x3 SAME on the
   16 channels at the extreme scales with ReLU6 (the plane loop's requantization for any shifts, a narrow clamp);
+  and one layer that is not a plane layer: 3x3 SAME stride 2 on 6x6x24 at the extreme scales (the 3x3 form's
+  padded-image path of aot_depthwise_conv2d_s8_mve, 8 channels at a time, an odd width, left shifts);
   CONV_2D 3x3 with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered straight
   from it, the others through im2col; a single last channel);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
@@ -183,6 +185,11 @@ def plane_model():
     # with a narrow clamp: 3x3 SAME on the 16 channels at the extreme scales, ReLU6.
     scales = EXTREME_SCALES[:8] * 2
     b.output(_layer(b, rng, "dw_any_relu6", DW, e, [1, 6, 5, 16], (3, 3), scales, (0.03, -128), 0.1, act=3))
+    # Not a plane layer: the 3x3 form's padded-image path of aot_depthwise_conv2d_s8_mve (a window spans 17 bytes
+    # of a plane; a small padded image, 8 channels at a time), stride 2 to an odd width, left and right shifts.
+    w = b.input("w", [1, 6, 6, 24], "int8", 0.05, 9)
+    scales = (EXTREME_SCALES * 3)[:24]
+    b.output(_layer(b, rng, "dw3_image", DW, w, [1, 3, 3, 24], (3, 3), scales, (0.2, 1), stride=(2, 2)))
     return b
 
 

@@ -17,7 +17,9 @@
  * (out_w - 1) * stride_w + (filter_w - 1) * dilation_w + 1 (none when no window leaves the image).
  * MobileNet's layers (3x3, dilation 1, stride 1 or 2, channels a multiple of 8, at least 2 output columns) take a
  * form of their own in optimised builds: a pixel pair per iteration of an assembly loop (aot_dw3_pairs below),
- * about one instruction per MAC, with the same scratch used as a rolling band of padded rows.  Before it, padded
+ * about one instruction per MAC, with the same scratch used as a rolling band of padded rows, or, for small padded
+ * images (MobileNet's 6x6 and 3x3 layers: aot_dw3_image), as the whole padded image of 16 or 8 channels at a time,
+ * so the per-block set-up runs once per image instead of once per output row.  Before it, padded
  * 3x3 layers with wide outputs take the strip form (depthwise_conv2d_s8_mve_strip.h: one channel at a time, one
  * VMLADAV per output, 0.74-1.33 instructions per MAC on MobileNet's layers), which needs the scratch above.
  */
@@ -207,6 +209,7 @@ struct aot_dw3_k {
     int32_t right_e[4], right_o[4];                     /* min(shift, 0): bytes 256.. */
     int32_t left_e[4], left_o[4];                       /* max(shift, 0): bytes 288.. */
     int32_t mask_e[4], mask_o[4];                       /* -1 where shift < 0: bytes 320.. */
+    int32_t och;                                        /* bytes between output pixels: byte 352 */
 };
 
 /* The assembly form of a pair (aot_dw3_pairs_asm): QE, QO += X * the weight vector in W, with q6 the product. */
@@ -326,10 +329,11 @@ struct aot_dw3_k {
     "vldrh.16 q5, [%[k], #32]\n\t"                                                                                     \
     "vmin.s16 q4, q4, q5\n\t"                                                                                          \
     "vmin.s16 q7, q7, q5\n\t"                                                                                          \
+    "ldr %[t], [%[k], #352]\n\t"                                                                                       \
     "vstrb.16 q4, [%[o]]\n\t"                                                                                          \
-    "add %[o], %[o], %[ch]\n\t"                                                                                        \
+    "add %[o], %[o], %[t]\n\t"                                                                                         \
     "vstrb.16 q7, [%[o]]\n\t"                                                                                          \
-    "add %[o], %[o], %[ch]\n\t"
+    "add %[o], %[o], %[t]\n\t"
 
 /* One pair per iteration, n > 0 of them: the sums start at the bias (q0/q1, copied to q2/q3). */
 #define AOT_DW3_PAIRS_ASM(ROW, OUT)                                                                                    \
@@ -481,34 +485,121 @@ AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a
     "vstrw.32 q2, [%[k], #320]\n\t"                                                                                    \
     "vstrw.32 q3, [%[k], #336]\n\t"
 
-/* n >= 2 output pixels of a row from filter rows r0, r1, r2 (at the first window's left tap, channel 0).  One
- * function for every stride and requantization form (chosen per pair loop), so the set-up is not duplicated. */
-static __attribute__((noinline)) void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const int8_t* r0,
-                                                  const int8_t* r1, const int8_t* r2, int8_t* out, int32_t n,
-                                                  int32_t ch, int stride, int right)
+/* The block k of the 8 channels from c (weights %[ch] bytes per tap; the first three fields set by the caller). */
+AOT_ALWAYS_INLINE void aot_dw3_block(struct aot_dw3_k* k, const int8_t* filter, const struct aot_mve_rq* rq, int32_t c,
+                                     int32_t ch, int right)
+{
+    const int8_t* wp = filter + c;
+    const int32_t* b = rq->bias + c;
+    const int32_t* m = rq->multiplier + c;
+    const int32_t* s = rq->shift + c;
+    if (right) {
+        __asm__ volatile(AOT_DW3_K_ASM
+                         : [wp] "+l"(wp)
+                         : [k] "r"(k), [ch] "r"(ch), [b] "r"(b), [m] "r"(m), [s] "r"(s)
+                         : "q0", "q1", "q2", "q3", "q4", "memory");
+    } else {
+        __asm__ volatile(AOT_DW3_K_ASM AOT_DW3_K_LEFT_ASM
+                         : [wp] "+l"(wp)
+                         : [k] "r"(k), [ch] "r"(ch), [b] "r"(b), [m] "r"(m), [s] "r"(s)
+                         : "q0", "q1", "q2", "q3", "q4", "memory");
+    }
+}
+
+AOT_ALWAYS_INLINE void aot_dw3_k_head(struct aot_dw3_k* k, const struct aot_mve_rq* rq, int32_t och)
+{
+    k->och = och;
+    vstrhq_s16(k->offset, vdupq_n_s16((int16_t)rq->out_offset));
+    vstrhq_s16(k->lo, vdupq_n_s16((int16_t)rq->act_min));
+    vstrhq_s16(k->hi, vdupq_n_s16((int16_t)rq->act_max));
+}
+
+/* `count` output rows of n >= 2 pixels of one 8-channel block k from filter rows r0, r1, r2 (at the first window's
+ * left tap; ich bytes per input pixel), each moved on by `advance` per output row; output pixels k->och bytes apart,
+ * rows out_step apart.  One function for every stride and requantization form (the pair loop chosen per call), so
+ * the four loops are not duplicated. */
+static __attribute__((noinline)) void aot_dw3_rows(const struct aot_dw3_k* k, const int8_t* r0, const int8_t* r1,
+                                                   const int8_t* r2, int32_t advance, int8_t* o, int32_t out_step,
+                                                   int32_t count, int32_t n, int32_t ich, int stride, int right)
+{
+    for (; count > 0; count--) {
+        aot_dw3_pairs(k, r0, r1, r2, o, n >> 1, ich, stride, right, n & 1);
+        r0 += advance;
+        r1 += advance;
+        r2 += advance;
+        o += out_step;
+    }
+}
+
+/* n >= 2 output pixels of a row from filter rows r0, r1, r2 (at the first window's left tap, channel 0). */
+static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const int8_t* r0, const int8_t* r1,
+                        const int8_t* r2, int8_t* out, int32_t n, int32_t ch, int stride, int right)
 {
     struct aot_dw3_k k;
     int32_t c;
-    vstrhq_s16(k.offset, vdupq_n_s16((int16_t)rq->out_offset));
-    vstrhq_s16(k.lo, vdupq_n_s16((int16_t)rq->act_min));
-    vstrhq_s16(k.hi, vdupq_n_s16((int16_t)rq->act_max));
+    aot_dw3_k_head(&k, rq, ch);
     for (c = 0; c < ch; c += 8) {
-        const int8_t* wp = filter + c;
-        const int32_t* b = rq->bias + c;
-        const int32_t* m = rq->multiplier + c;
-        const int32_t* s = rq->shift + c;
-        if (right) {
-            __asm__ volatile(AOT_DW3_K_ASM
-                             : [wp] "+l"(wp)
-                             : [k] "r"(&k), [ch] "r"(ch), [b] "r"(b), [m] "r"(m), [s] "r"(s)
-                             : "q0", "q1", "q2", "q3", "q4", "memory");
-        } else {
-            __asm__ volatile(AOT_DW3_K_ASM AOT_DW3_K_LEFT_ASM
-                             : [wp] "+l"(wp)
-                             : [k] "r"(&k), [ch] "r"(ch), [b] "r"(b), [m] "r"(m), [s] "r"(s)
-                             : "q0", "q1", "q2", "q3", "q4", "memory");
+        aot_dw3_block(&k, filter, rq, c, ch, right);
+        aot_dw3_rows(&k, r0 + c, r1 + c, r2 + c, 0, out + c, 0, 1, n, ch, stride, right);
+    }
+}
+
+/* Channels per padded image of aot_dw3_image for a layer whose padded input has `rows` rows: 16, else 8, so the
+ * image fits the 3 rows of all channels the scratch holds; 0 when neither fits. */
+AOT_HOT_INLINE int32_t aot_dw3_image_group(int32_t rows, int32_t channels)
+{
+    if ((channels & 15) == 0 && rows * 16 <= 3 * channels) {
+        return 16;
+    }
+    if ((channels & 7) == 0 && rows * 8 <= 3 * channels) {
+        return 8;
+    }
+    return 0;
+}
+
+/* Small padded images (MobileNet's 6x6 and 3x3 layers): group by group (`group` channels, 16 or 8), the whole
+ * padded image of the group in scratch (rows x band_w pixels of `group` bytes; its border filled with the zero
+ * point once), so each 8-channel block k is set up once per image, not once per output row as in the row form. */
+static __attribute__((noinline)) void aot_dw3_image(const int8_t* in_b, int32_t in_h, int32_t in_w, int32_t ch,
+                                                    const int8_t* filter, const struct aot_mve_rq* rq, int8_t* out,
+                                                    int32_t out_h, int32_t out_w, int32_t stride, int32_t pad_top,
+                                                    int32_t pad_left, int8_t zero_point, int8_t* scratch, int32_t group,
+                                                    int right)
+{
+    const int32_t rows = (out_h - 1) * stride + 3;
+    const int32_t band_w = (out_w - 1) * stride + 3;
+    const int32_t row_bytes = band_w * group;
+    const int32_t y_lo = pad_top, y_hi = pad_top + in_h < rows ? pad_top + in_h : rows;
+    const int32_t x_lo = pad_left, x_hi = pad_left + in_w < band_w ? pad_left + in_w : band_w;
+    struct aot_dw3_k k;
+    int32_t c, h, y, x;
+    aot_dw3_k_head(&k, rq, ch);
+    aot_mve_fill(scratch, rows * row_bytes, zero_point);
+    for (c = 0; c < ch; c += group) {
+        for (y = y_lo; y < y_hi; y++) {
+            const int8_t* src = in_b + ((y - pad_top) * in_w + (x_lo - pad_left)) * ch + c;
+            int8_t* dst = scratch + y * row_bytes + x_lo * group;
+            if (group == 16) {
+                for (x = x_lo; x < x_hi; x++) {
+                    vstrbq_s8(dst, vldrbq_s8(src));
+                    src += ch;
+                    dst += 16;
+                }
+            } else {
+                for (x = x_lo; x < x_hi; x++) {
+                    vstrbq_s16(dst, vldrbq_s16(src));
+                    src += ch;
+                    dst += 8;
+                }
+            }
         }
-        aot_dw3_pairs(&k, r0 + c, r1 + c, r2 + c, out + c, n >> 1, ch, stride, right, n & 1);
+        for (h = 0; h < group; h += 8) {
+            const int8_t* r0 = scratch + h;
+            int8_t* o = out + c + h;
+            aot_dw3_block(&k, filter, rq, c + h, ch, right);
+            aot_dw3_rows(&k, r0, r0 + row_bytes, r0 + 2 * row_bytes, stride * row_bytes, o, out_w * ch, out_h, out_w,
+                         group, stride, right);
+        }
     }
 }
 
@@ -649,6 +740,15 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
          * scratch holds filter_h rows of band_w pixels, as for the generic form). */
         const int in_place = pad_left == 0 && band_w <= in_w;
         const int32_t row_bytes = band_w * channels;
+        const int32_t group = aot_dw3_image_group((out_h - 1) * stride_h + 3, channels);
+        if (!in_place && stride_h == stride_w && group != 0) {
+            for (b = 0; b < batches; b++) {
+                aot_dw3_image(input + b * in_h * in_w * channels, in_h, in_w, channels, filter, &rq,
+                              output + b * out_h * out_w * channels, out_h, out_w, stride_w, pad_top, pad_left,
+                              (int8_t)input_zero_point, scratch, group, right);
+            }
+            return;
+        }
         for (b = 0; b < batches; b++) {
             const int8_t* in_b = input + b * in_h * in_w * channels;
             int32_t held[3] = {-1 - in_h, -1 - in_h, -1 - in_h}; /* the input row in each slot (none yet) */
