@@ -22,8 +22,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   16 channels at the extreme scales with ReLU6 (the plane loop's requantization for any shifts, a narrow clamp);
   and one layer that is not a plane layer: 3x3 SAME stride 2 on 6x6x24 at the extreme scales (the 3x3 form's
   padded-image path of aot_depthwise_conv2d_s8_mve, 8 channels at a time, an odd width, left shifts);
-  CONV_2D 3x3 with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered straight
-  from it, the others through im2col; a single last channel);
+  CONV_2D 3x3 with dilation (2, 1) and stride (1, 2) on 2 channels to 5 (K = 18: windows inside the image gathered
+  straight from it, the others through im2col; a single last channel);
 - mve_residual_int8.tflite: a convolution with a fused residual ADD written in place, 7 output channels (the
   predicated channel block of the fused ADD), an odd pixel count;
 - mve_tail_int8.tflite: convolutions whose K is not a multiple of 16 on a multiple of 4 output channels with right
