@@ -204,13 +204,7 @@ _RESNET_FLOAT = (
     "instructions per MAC on the M4, the sweep's one-layer models of the same shape classes (on smaller maps) at 1.20 "
     "to 1.42: without it those classes are priced by the sweep alone, 15-16 % under"
 )
-_MOBILENET_M55 = (
-    "the same layers as mobilenet_v1_near_dead, whose near-dead channels take the Helium kernels' slower paths "
-    "(right shifts of 20 to 31): its first inference counts 11 % more; the prices, by shape class, cannot tell the "
-    "two apart, so left out mobilenet_v1 is priced at its twin's mix (+10.1 %)"
-)
 KNOWN_MISSES = {
-    ("cortex-m55", "mobilenet_v1"): _MOBILENET_M55,
     ("cortex-m4", "field_resnet_large_float"): _RESNET_FLOAT,
     ("cortex-m7", "field_resnet_large_float"): _RESNET_FLOAT,
     ("cortex-m33", "field_resnet_large_float"): _RESNET_FLOAT,
