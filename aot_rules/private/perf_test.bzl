@@ -29,6 +29,7 @@ def _perf_main_impl(ctx):
                 fail("aot_perf_firmware(name = \"%s\"): two models with prefix \"%s\" (%s and %s)" % (ctx.attr.firmware, m.prefix, prefixes[m.prefix], lib.label))
             prefixes[m.prefix] = lib.label
             reports.append(m.report)
+
     # In a directory of its own: the quoted #include of each model's header looks beside this file first, where an
     # older build may have left a header of the same name for this configuration (an unsandboxed build finds it).
     out = ctx.actions.declare_file(ctx.label.name + "/" + ctx.label.name + ".c")

@@ -103,6 +103,7 @@ def _aot_workspace_impl(ctx):
     ] + c_state + [
         "",
     ]
+
     # In a directory of its own: the header's quoted #include of each model's header looks beside it first, where an
     # older build may have left a header of the same name for this configuration (an unsandboxed build finds it).
     hdr = ctx.actions.declare_file(ctx.label.name + "/" + name + ".h")
