@@ -153,6 +153,33 @@ struct aot_dw_acc_job {
 /* One output pair of the stride-1 rows: the three filter rows (their doubled weight pairs in r4-r9) times two
  * input words of each plane row (r10, r11, lr), onto the sums r2 and r12 (r12 holds the bias on entry). */
 /* clang-format off */
+/* The channel's doubled weight pairs for its three filter rows, in r4-r9, from its 9 weight bytes at r2 (one
+ * unaligned word per row: SXTB16 / SADD16 / PKHBT), as both stride-1 routines below build them. */
+#define AOT_DW_WEIGHT_PAIRS_ASM \
+    "ldr r10, [r2]\n\t" \
+    "sxtb16 r11, r10\n\t" \
+    "sxtb16 r10, r10, ror #8\n\t" \
+    "sadd16 r11, r11, r11\n\t" \
+    "sadd16 r10, r10, r10\n\t" \
+    "pkhbt r4, r11, r10, lsl #16\n\t" \
+    "pkhbt r5, r10, r11\n\t" \
+    "ldr r10, [r2, #3]\n\t" \
+    "sxtb16 r11, r10\n\t" \
+    "sxtb16 r10, r10, ror #8\n\t" \
+    "sadd16 r11, r11, r11\n\t" \
+    "sadd16 r10, r10, r10\n\t" \
+    "pkhbt r6, r11, r10, lsl #16\n\t" \
+    "pkhbt r7, r10, r11\n\t" \
+    "ldr r10, [r2, #5]\n\t" \
+    "sxtb16 r11, r10, ror #8\n\t" \
+    "sxtb16 r10, r10, ror #16\n\t" \
+    "sadd16 r11, r11, r11\n\t" \
+    "sadd16 r10, r10, r10\n\t" \
+    "pkhbt r8, r11, r10, lsl #16\n\t" \
+    "pkhbt r9, r10, r11\n\t"
+/* clang-format on */
+
+/* clang-format off */
 #define AOT_DW_PAIR_MAC_ASM \
     "ldrd r0, r1, [r10], #4\n\t" \
     "smlad r2, r0, r4, r12\n\t" \
@@ -203,29 +230,7 @@ AOT_DW_NAKED static void aot_dw_rows_s1_asm(const struct aot_dw_acc_job* job AOT
                      "str r3, [sp, #4]\n\t"
                      "str r0, [sp, #8]\n\t"
                      "ldr r12, [r0, #20]\n\t"
-                     "str r12, [sp, #12]\n\t"
-                     "ldr r10, [r2]\n\t"
-                     "sxtb16 r11, r10\n\t"
-                     "sxtb16 r10, r10, ror #8\n\t"
-                     "sadd16 r11, r11, r11\n\t"
-                     "sadd16 r10, r10, r10\n\t"
-                     "pkhbt r4, r11, r10, lsl #16\n\t"
-                     "pkhbt r5, r10, r11\n\t"
-                     "ldr r10, [r2, #3]\n\t"
-                     "sxtb16 r11, r10\n\t"
-                     "sxtb16 r10, r10, ror #8\n\t"
-                     "sadd16 r11, r11, r11\n\t"
-                     "sadd16 r10, r10, r10\n\t"
-                     "pkhbt r6, r11, r10, lsl #16\n\t"
-                     "pkhbt r7, r10, r11\n\t"
-                     "ldr r10, [r2, #5]\n\t"
-                     "sxtb16 r11, r10, ror #8\n\t"
-                     "sxtb16 r10, r10, ror #16\n\t"
-                     "sadd16 r11, r11, r11\n\t"
-                     "sadd16 r10, r10, r10\n\t"
-                     "pkhbt r8, r11, r10, lsl #16\n\t"
-                     "pkhbt r9, r10, r11\n\t"
-                     "mov r10, r1\n\t"
+                     "str r12, [sp, #12]\n\t" AOT_DW_WEIGHT_PAIRS_ASM "mov r10, r1\n\t"
                      "ldr r2, [r0, #8]\n\t"
                      "add r11, r10, r2\n\t"
                      "add lr, r11, r2\n\t"
@@ -316,29 +321,7 @@ AOT_DW_NAKED static void aot_dw_rows_s1_rq_asm(const struct aot_dw_fused_job* jo
                      "add r3, r4, r3\n\t"
                      "ldr r4, [r0, #36]\n\t"
                      "add r4, r3, r4\n\t"
-                     "str r4, [sp]\n\t"
-                     "ldr r10, [r2]\n\t"
-                     "sxtb16 r11, r10\n\t"
-                     "sxtb16 r10, r10, ror #8\n\t"
-                     "sadd16 r11, r11, r11\n\t"
-                     "sadd16 r10, r10, r10\n\t"
-                     "pkhbt r4, r11, r10, lsl #16\n\t"
-                     "pkhbt r5, r10, r11\n\t"
-                     "ldr r10, [r2, #3]\n\t"
-                     "sxtb16 r11, r10\n\t"
-                     "sxtb16 r10, r10, ror #8\n\t"
-                     "sadd16 r11, r11, r11\n\t"
-                     "sadd16 r10, r10, r10\n\t"
-                     "pkhbt r6, r11, r10, lsl #16\n\t"
-                     "pkhbt r7, r10, r11\n\t"
-                     "ldr r10, [r2, #5]\n\t"
-                     "sxtb16 r11, r10, ror #8\n\t"
-                     "sxtb16 r10, r10, ror #16\n\t"
-                     "sadd16 r11, r11, r11\n\t"
-                     "sadd16 r10, r10, r10\n\t"
-                     "pkhbt r8, r11, r10, lsl #16\n\t"
-                     "pkhbt r9, r10, r11\n\t"
-                     "mov r10, r1\n\t"
+                     "str r4, [sp]\n\t" AOT_DW_WEIGHT_PAIRS_ASM "mov r10, r1\n\t"
                      "ldr r2, [r0, #16]\n\t"
                      "add r11, r10, r2\n\t"
                      "add lr, r11, r2\n\t"
