@@ -38,6 +38,14 @@ def _act_quant(values):
     return np.float32(scale), zero_point
 
 
+def _dense(x, w):
+    """x times w transposed (a fully connected layer), summed by numpy's own loops: `x @ w.T` goes to the BLAS
+    library, whose kernel (and so whose order of summation, and the float32 result) depends on the CPU it finds
+    (an AVX-512 machine gave another ad_autoencoder_int8.tflite than an AVX2 one), and the files these networks
+    are written to must be the same bytes on every machine."""
+    return np.einsum("ni,oi->no", x.reshape(-1, x.shape[-1]), w).reshape(x.shape[:-1] + (w.shape[0],))
+
+
 def _pad_same(x, kh, kw, stride):
     n, h, w, c = x.shape
     oh, ow = -(-h // stride), -(-w // stride)
@@ -146,13 +154,13 @@ class CalibratedNet:
         """quant: the output's (scale, zero point) instead of the calibrated ones (a range fixed by design)."""
         n_in = x.values.shape[-1]
         w = self.rng.normal(0, np.sqrt(2.0 / n_in), size=(units, n_in))
-        factor, bias = self._normalize(x.values @ w.T, beta, gamma)
+        factor, bias = self._normalize(_dense(x.values, w), beta, gamma)
         w = w * factor[:, None]
         w_scale = np.float32(max(np.abs(w).max(), 1e-8) / 127.0)
         wq = np.clip(np.round(w / w_scale), -127, 127).astype(np.int8)
         wt = self.b.const(name + "/weights", wq, "int8", w_scale, 0)
         bt, bias_real = self._bias(name, bias, x.scale, w_scale)
-        out = self._finish(name, x.values @ (wq * w_scale).T + bias_real, act, quant)
+        out = self._finish(name, _dense(x.values, wq * w_scale) + bias_real, act, quant)
         self.macs += units * n_in
         self.b.op("FULLY_CONNECTED", [x.tensor, wt, bt], out.tensor, {"fusedActivationFunction": ACT[act]})
         return out
