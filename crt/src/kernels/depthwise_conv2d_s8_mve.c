@@ -210,7 +210,6 @@ struct aot_dw3_k {
     int32_t left_e[4], left_o[4];                       /* max(shift, 0): bytes 288.. */
     int32_t mask_e[4], mask_o[4];                       /* -1 where shift < 0: bytes 320.. */
     int32_t och;                                        /* bytes between output pixels: byte 352 */
-    int32_t pairs, advance;                             /* aot_dw3_image8: pairs per row, row step: byte 356 */
 };
 
 /* The assembly form of a pair (aot_dw3_pairs_asm): QE, QO += X * the weight vector in W, with q6 the product. */
@@ -459,6 +458,9 @@ AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a
     AOT_DW3_W_ASM("144") \
     AOT_DW3_W_ASM("160") \
     AOT_DW3_W_ASM("176") \
+    AOT_DW3_K_REST_ASM
+/* The constants after the weights. */
+#define AOT_DW3_K_REST_ASM \
     "vld20.32 {q0, q1}, [%[b]]\n\t" \
     "vld21.32 {q0, q1}, [%[b]]\n\t" \
     "vstrw.32 q0, [%[k], #192]\n\t" \
@@ -550,157 +552,223 @@ static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const
  * pointer (no pointer arithmetic per tap), and every output row of the block runs in one assembly block (a
  * low-overhead loop over the pairs, an odd last pixel, the row pointers moved on): no per-row set-up in C.  Per
  * pair the first filter row's products start the sums (VMULLB / VMULLT straight into them) and the bias is added
- * before the requantization; the output offset is a scalar VQADD.  About 132 instructions a pair at stride 1 and
- * 135 at stride 2, for 144 MACs. */
-/* First products of a sum (QE, QO = X * W) and the products added to it. */
-#define AOT_DW8_SET(QE, QO, X, W) "vmullb.s16 " QE ", " X ", " W "\n\tvmullt.s16 " QO ", " X ", " W "\n\t"
+ * before the requantization; the output offset is a scalar VQADD; when the activation range is all of int8 (no
+ * ReLU clamp left: MobileNet's layers) the clamp is the saturating narrowing to int8 (VQMOVNB.S16) alone.  About
+ * 128 instructions a pair at stride 1 and 131 at stride 2, for 144 MACs. */
+/* One item per line: clang-format reflows these macros differently on every pass. */
+/* clang-format off */
+/* First products of a sum (QE, QO = X * W) and products added to one. */
+#define AOT_DW8_SET(QE, QO, X, W) \
+    "vmullb.s16 " QE ", " X ", " W "\n\t" \
+    "vmullt.s16 " QO ", " X ", " W "\n\t"
 #define AOT_DW8_ADD(QE, QO, X, W) AOT_DW3_MAC_ASM(QE, QO, X, W)
 
-/* Stride 1: the pair's columns 0..3 at A - 16 .. A + 8 after the first load moves A on to the next pair. */
-#define AOT_DW8_ROW1(A, W, M)                                                                                          \
-    "vldrh.u16 q5, [%[k], #" W "]\n\t"                                                                                 \
-    "vldrb.s16 q4, [%[" A "]], #16\n\t" M("q0", "q1", "q4", "q5") "vldrb.s16 q4, [%[" A "], #-8]\n\t" M(               \
-        "q2", "q3", "q4",                                                                                              \
-        "q5") "vldrh.u16 q5, [%[k], #" W                                                                               \
-              "+16]\n\t" AOT_DW8_ADD("q0", "q1", "q4", "q5") "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW8_ADD(               \
-                  "q2", "q3", "q4", "q5") "vldrh.u16 q5, [%[k], #" W                                                   \
-                                          "+32]\n\t" AOT_DW8_ADD("q0", "q1", "q4", "q5") "vldrb.s16 q4, [%[" A         \
-                                                                                         "], #8]\n\t" AOT_DW8_ADD(     \
-                                                                                             "q2", "q3", "q4", "q5")
+/* Stride 1: the pair's columns 0..3 at A - 16 .. A + 8 once the first load has moved A on to the next pair. */
+#define AOT_DW8_ROW1(A, W, M) \
+    "vldrb.s16 q5, [%[k], #" W "]\n\t" \
+    "vldrb.s16 q4, [%[" A "]], #16\n\t" \
+    M("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "], #-8]\n\t" \
+    M("q2", "q3", "q4", "q5") \
+    "vldrb.s16 q5, [%[k], #" W "+8]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "]]\n\t" \
+    AOT_DW8_ADD("q2", "q3", "q4", "q5") \
+    "vldrb.s16 q5, [%[k], #" W "+16]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "], #8]\n\t" \
+    AOT_DW8_ADD("q2", "q3", "q4", "q5")
 
-/* Stride 2: columns 0..4 (the second pixel's window starts at column 2), A moved on by 32; w0 and w2 in q7. */
-#define AOT_DW8_ROW2(A, W, M)                                                                                          \
-    "vldrh.u16 q7, [%[k], #" W "]\n\t"                                                                                 \
-    "vldrb.s16 q4, [%[" A                                                                                              \
-    "]], #32\n\t" M("q0", "q1", "q4",                                                                                  \
-                    "q7") "vldrh.u16 q5, [%[k], #" W "+16]\n\t"                                                        \
-                          "vldrb.s16 q4, [%[" A                                                                        \
-                          "], #-24]\n\t" AOT_DW8_ADD("q0", "q1", "q4", "q5") "vldrb.s16 q4, [%[" A "], #-16]\n\t" M(   \
-                              "q2", "q3", "q4", "q7") "vldrh.u16 q7, [%[k], #" W                                       \
-                                                      "+32]\n\t" AOT_DW8_ADD(                                          \
-                                                          "q0", "q1", "q4",                                            \
-                                                          "q7") "vldrb.s16 q4, [%[" A                                  \
-                                                                "], #-8]\n\t" AOT_DW8_ADD(                             \
-                                                                    "q2", "q3", "q4",                                  \
-                                                                    "q5") "vldrb.s16 q4, [%[" A                        \
-                                                                          "]]\n\t" AOT_DW8_ADD("q2", "q3", "q4", "q7")
+/* Stride 2: columns 0..4 (the second pixel's window starts at column 2) at A - 32 .. A; w0, then w2, in q7. */
+#define AOT_DW8_ROW2(A, W, M) \
+    "vldrb.s16 q7, [%[k], #" W "]\n\t" \
+    "vldrb.s16 q4, [%[" A "]], #32\n\t" \
+    M("q0", "q1", "q4", "q7") \
+    "vldrb.s16 q5, [%[k], #" W "+8]\n\t" \
+    "vldrb.s16 q4, [%[" A "], #-24]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "], #-16]\n\t" \
+    M("q2", "q3", "q4", "q7") \
+    "vldrb.s16 q7, [%[k], #" W "+16]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q7") \
+    "vldrb.s16 q4, [%[" A "], #-8]\n\t" \
+    AOT_DW8_ADD("q2", "q3", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "]]\n\t" \
+    AOT_DW8_ADD("q2", "q3", "q4", "q7")
 
-/* A single pixel (an odd row's last), stride S: columns at A, A + 8, A + 16 with A moved on by 8 S first (C1, C2:
- * the offsets of columns 1 and 2 after that). */
-#define AOT_DW8_ONE(A, W, M, S8, C1, C2)                                                                               \
-    "vldrh.u16 q5, [%[k], #" W "]\n\t"                                                                                 \
-    "vldrb.s16 q4, [%[" A "]], #" S8                                                                                   \
-    "\n\t" M("q0", "q1", "q4", "q5") "vldrh.u16 q5, [%[k], #" W "+16]\n\t"                                             \
-                                     "vldrb.s16 q4, [%[" A "], #" C1 "]\n\t" AOT_DW8_ADD(                              \
-                                         "q0", "q1", "q4", "q5") "vldrh.u16 q5, [%[k], #" W "+32]\n\t"                 \
-                                                                 "vldrb.s16 q4, [%[" A "], #" C2                       \
-                                                                 "]\n\t" AOT_DW8_ADD("q0", "q1", "q4", "q5")
+/* A single pixel (an odd row's last), stride S: A moved on by 8 S (S8) by the first load, columns 1 and 2 then at
+ * C1 and C2 from it. */
+#define AOT_DW8_ONE(A, W, M, S8, C1, C2) \
+    "vldrb.s16 q5, [%[k], #" W "]\n\t" \
+    "vldrb.s16 q4, [%[" A "]], #" S8 "\n\t" \
+    M("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q5, [%[k], #" W "+8]\n\t" \
+    "vldrb.s16 q4, [%[" A "], #" C1 "]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q5, [%[k], #" W "+16]\n\t" \
+    "vldrb.s16 q4, [%[" A "], #" C2 "]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5")
+#define AOT_DW8_ONE1(A, W, M) AOT_DW8_ONE(A, W, M, "8", "0", "8")
+#define AOT_DW8_ONE2(A, W, M) AOT_DW8_ONE(A, W, M, "16", "-8", "0")
 
-/* Bias, VQRDMULH, the -1 of negative values, the rounding right shift, the narrowing (q0/q1 even/odd channels of
- * the first pixel into q4, q2/q3 of the second into q7), offset and clamp, for both pixels of a pair. */
-#define AOT_DW8_OUT2                                                                                                   \
-    "vldrw.32 q5, [%[k], #192]\n\t"                                                                                    \
-    "vadd.i32 q0, q0, q5\n\t"                                                                                          \
-    "vadd.i32 q2, q2, q5\n\t"                                                                                          \
-    "vldrw.32 q5, [%[k], #208]\n\t"                                                                                    \
-    "vadd.i32 q1, q1, q5\n\t"                                                                                          \
-    "vadd.i32 q3, q3, q5\n\t"                                                                                          \
-    "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
-    "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
-    "vqrdmulh.s32 q2, q2, q5\n\t"                                                                                      \
-    "vldrw.32 q5, [%[k], #240]\n\t"                                                                                    \
-    "vqrdmulh.s32 q1, q1, q5\n\t"                                                                                      \
-    "vqrdmulh.s32 q3, q3, q5\n\t"                                                                                      \
-    "vshr.s32 q6, q0, #31\n\t"                                                                                         \
-    "vqadd.s32 q0, q0, q6\n\t"                                                                                         \
-    "vshr.s32 q6, q1, #31\n\t"                                                                                         \
-    "vqadd.s32 q1, q1, q6\n\t"                                                                                         \
-    "vshr.s32 q6, q2, #31\n\t"                                                                                         \
-    "vqadd.s32 q2, q2, q6\n\t"                                                                                         \
-    "vshr.s32 q6, q3, #31\n\t"                                                                                         \
-    "vqadd.s32 q3, q3, q6\n\t"                                                                                         \
-    "vldrw.32 q5, [%[k], #256]\n\t"                                                                                    \
-    "vrshl.s32 q0, q0, q5\n\t"                                                                                         \
-    "vrshl.s32 q2, q2, q5\n\t"                                                                                         \
-    "vldrw.32 q5, [%[k], #272]\n\t"                                                                                    \
-    "vrshl.s32 q1, q1, q5\n\t"                                                                                         \
-    "vrshl.s32 q3, q3, q5\n\t"                                                                                         \
-    "vqmovnb.s32 q4, q0\n\t"                                                                                           \
-    "vqmovnt.s32 q4, q1\n\t"                                                                                           \
-    "vqmovnb.s32 q7, q2\n\t"                                                                                           \
-    "vqmovnt.s32 q7, q3\n\t"                                                                                           \
-    "vqadd.s16 q4, q4, %[off]\n\t"                                                                                     \
-    "vqadd.s16 q7, q7, %[off]\n\t"                                                                                     \
-    "vldrh.16 q5, [%[k], #16]\n\t"                                                                                     \
-    "vmax.s16 q4, q4, q5\n\t"                                                                                          \
-    "vmax.s16 q7, q7, q5\n\t"                                                                                          \
-    "vldrh.16 q5, [%[k], #32]\n\t"                                                                                     \
-    "vmin.s16 q4, q4, q5\n\t"                                                                                          \
-    "vmin.s16 q7, q7, q5\n\t"                                                                                          \
-    "vstrb.16 q4, [%[o]]\n\t"                                                                                          \
-    "add %[o], %[o], %[och]\n\t"                                                                                       \
-    "vstrb.16 q7, [%[o]]\n\t"                                                                                          \
+/* The clamp of a pixel's int16 lanes Q: to the activation range (VMAX / VMIN against the bounds in k), or for the
+ * whole int8 range the saturating narrowing into Q's bottom bytes, which VSTRB.16 stores. */
+#define AOT_DW8_CLAMP(Q) \
+    "vldrh.16 q5, [%[k], #16]\n\t" \
+    "vmax.s16 " Q ", " Q ", q5\n\t" \
+    "vldrh.16 q5, [%[k], #32]\n\t" \
+    "vmin.s16 " Q ", " Q ", q5\n\t"
+#define AOT_DW8_CLAMP2 \
+    "vldrh.16 q5, [%[k], #16]\n\t" \
+    "vmax.s16 q4, q4, q5\n\t" \
+    "vmax.s16 q7, q7, q5\n\t" \
+    "vldrh.16 q5, [%[k], #32]\n\t" \
+    "vmin.s16 q4, q4, q5\n\t" \
+    "vmin.s16 q7, q7, q5\n\t"
+#define AOT_DW8_SAT(Q) "vqmovnb.s16 " Q ", " Q "\n\t"
+#define AOT_DW8_SAT2 AOT_DW8_SAT("q4") AOT_DW8_SAT("q7")
+
+/* Bias, VQRDMULH, the -1 of negative values, the rounding right shift, the narrowing (q0/q1: even/odd channels of
+ * the first pixel, into q4; q2/q3 of the second, into q7), offset, CLAMP and the stores, for both pixels of a pair. */
+#define AOT_DW8_OUT2(CLAMP) \
+    "vldrw.32 q5, [%[k], #192]\n\t" \
+    "vadd.i32 q0, q0, q5\n\t" \
+    "vadd.i32 q2, q2, q5\n\t" \
+    "vldrw.32 q5, [%[k], #208]\n\t" \
+    "vadd.i32 q1, q1, q5\n\t" \
+    "vadd.i32 q3, q3, q5\n\t" \
+    "vldrw.32 q5, [%[k], #224]\n\t" \
+    "vqrdmulh.s32 q0, q0, q5\n\t" \
+    "vqrdmulh.s32 q2, q2, q5\n\t" \
+    "vldrw.32 q5, [%[k], #240]\n\t" \
+    "vqrdmulh.s32 q1, q1, q5\n\t" \
+    "vqrdmulh.s32 q3, q3, q5\n\t" \
+    "vshr.s32 q6, q0, #31\n\t" \
+    "vqadd.s32 q0, q0, q6\n\t" \
+    "vshr.s32 q6, q1, #31\n\t" \
+    "vqadd.s32 q1, q1, q6\n\t" \
+    "vshr.s32 q6, q2, #31\n\t" \
+    "vqadd.s32 q2, q2, q6\n\t" \
+    "vshr.s32 q6, q3, #31\n\t" \
+    "vqadd.s32 q3, q3, q6\n\t" \
+    "vldrw.32 q5, [%[k], #256]\n\t" \
+    "vrshl.s32 q0, q0, q5\n\t" \
+    "vrshl.s32 q2, q2, q5\n\t" \
+    "vldrw.32 q5, [%[k], #272]\n\t" \
+    "vrshl.s32 q1, q1, q5\n\t" \
+    "vrshl.s32 q3, q3, q5\n\t" \
+    "vqmovnb.s32 q4, q0\n\t" \
+    "vqmovnt.s32 q4, q1\n\t" \
+    "vqmovnb.s32 q7, q2\n\t" \
+    "vqmovnt.s32 q7, q3\n\t" \
+    "vqadd.s16 q4, q4, %[off]\n\t" \
+    "vqadd.s16 q7, q7, %[off]\n\t" \
+    CLAMP \
+    "vstrb.16 q4, [%[o]]\n\t" \
+    "add %[o], %[o], %[och]\n\t" \
+    "vstrb.16 q7, [%[o]]\n\t" \
     "add %[o], %[o], %[och]\n\t"
 
-/* The same for the single pixel (q0/q1). */
-#define AOT_DW8_OUT1                                                                                                   \
-    "vldrw.32 q5, [%[k], #192]\n\t"                                                                                    \
-    "vadd.i32 q0, q0, q5\n\t"                                                                                          \
-    "vldrw.32 q5, [%[k], #208]\n\t"                                                                                    \
-    "vadd.i32 q1, q1, q5\n\t"                                                                                          \
-    "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
-    "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
-    "vldrw.32 q5, [%[k], #240]\n\t"                                                                                    \
-    "vqrdmulh.s32 q1, q1, q5\n\t"                                                                                      \
-    "vshr.s32 q6, q0, #31\n\t"                                                                                         \
-    "vqadd.s32 q0, q0, q6\n\t"                                                                                         \
-    "vshr.s32 q6, q1, #31\n\t"                                                                                         \
-    "vqadd.s32 q1, q1, q6\n\t"                                                                                         \
-    "vldrw.32 q5, [%[k], #256]\n\t"                                                                                    \
-    "vrshl.s32 q0, q0, q5\n\t"                                                                                         \
-    "vldrw.32 q5, [%[k], #272]\n\t"                                                                                    \
-    "vrshl.s32 q1, q1, q5\n\t"                                                                                         \
-    "vqmovnb.s32 q4, q0\n\t"                                                                                           \
-    "vqmovnt.s32 q4, q1\n\t"                                                                                           \
-    "vqadd.s16 q4, q4, %[off]\n\t"                                                                                     \
-    "vldrh.16 q5, [%[k], #16]\n\t"                                                                                     \
-    "vmax.s16 q4, q4, q5\n\t"                                                                                          \
-    "vldrh.16 q5, [%[k], #32]\n\t"                                                                                     \
-    "vmin.s16 q4, q4, q5\n\t"                                                                                          \
-    "vstrb.16 q4, [%[o]]\n\t"                                                                                          \
+/* The same for the single pixel (q0/q1, into q4). */
+#define AOT_DW8_OUT1(CLAMP) \
+    "vldrw.32 q5, [%[k], #192]\n\t" \
+    "vadd.i32 q0, q0, q5\n\t" \
+    "vldrw.32 q5, [%[k], #208]\n\t" \
+    "vadd.i32 q1, q1, q5\n\t" \
+    "vldrw.32 q5, [%[k], #224]\n\t" \
+    "vqrdmulh.s32 q0, q0, q5\n\t" \
+    "vldrw.32 q5, [%[k], #240]\n\t" \
+    "vqrdmulh.s32 q1, q1, q5\n\t" \
+    "vshr.s32 q6, q0, #31\n\t" \
+    "vqadd.s32 q0, q0, q6\n\t" \
+    "vshr.s32 q6, q1, #31\n\t" \
+    "vqadd.s32 q1, q1, q6\n\t" \
+    "vldrw.32 q5, [%[k], #256]\n\t" \
+    "vrshl.s32 q0, q0, q5\n\t" \
+    "vldrw.32 q5, [%[k], #272]\n\t" \
+    "vrshl.s32 q1, q1, q5\n\t" \
+    "vqmovnb.s32 q4, q0\n\t" \
+    "vqmovnt.s32 q4, q1\n\t" \
+    "vqadd.s16 q4, q4, %[off]\n\t" \
+    CLAMP \
+    "vstrb.16 q4, [%[o]]\n\t" \
     "add %[o], %[o], %[och]\n\t"
 
 /* Every output row of the block: per row `pairs` pairs (a low-overhead loop), the single pixel when `odd` (out of
  * line, so an even row pays one CBNZ for it), then the row pointers moved on by `adv` (the output pointer is at the
  * next row already). */
-#define AOT_DW8_IMAGE_ASM(ROW, ONE)                                                                                    \
-    __asm__ volatile("2:\n\t"                                                                                          \
-                     "dls lr, %[pairs]\n"                                                                              \
-                     "1:\n\t" ROW("a0", "48", AOT_DW8_SET) ROW("a1", "96", AOT_DW8_ADD) ROW("a2", "144", AOT_DW8_ADD)  \
-                         AOT_DW8_OUT2 "le lr, 1b\n\t"                                                                  \
-                                      "cbnz %[odd], 4f\n"                                                              \
-                                      "3:\n\t"                                                                         \
-                                      "add %[a0], %[a0], %[adv]\n\t"                                                   \
-                                      "add %[a1], %[a1], %[adv]\n\t"                                                   \
-                                      "add %[a2], %[a2], %[adv]\n\t"                                                   \
-                                      "subs %[rows], %[rows], #1\n\t"                                                  \
-                                      "bne 2b\n\t"                                                                     \
-                                      "b 5f\n"                                                                         \
-                                      "4:\n\t" ONE("a0", "48", AOT_DW8_SET) ONE("a1", "96", AOT_DW8_ADD)               \
-                                          ONE("a2", "144", AOT_DW8_ADD) AOT_DW8_OUT1 "b 3b\n"                          \
-                                                                                     "5:"                              \
-                     : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [o] "+r"(o), [rows] "+r"(rows)                     \
-                     : [k] "r"(k), [och] "r"(och), [off] "r"(off), [odd] "l"(odd), [pairs] "r"(pairs), [adv] "r"(adv)  \
-                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
+#define AOT_DW8_IMAGE_ASM(ROW, ONE, CLAMP2, CLAMP1) \
+    __asm__ volatile( \
+        "2:\n\t" \
+        "dls lr, %[pairs]\n" \
+        "1:\n\t" \
+        ROW("a0", "48", AOT_DW8_SET) \
+        ROW("a1", "72", AOT_DW8_ADD) \
+        ROW("a2", "96", AOT_DW8_ADD) \
+        AOT_DW8_OUT2(CLAMP2) \
+        "le lr, 1b\n\t" \
+        "cbnz %[odd], 4f\n" \
+        "3:\n\t" \
+        "add %[a0], %[a0], %[adv]\n\t" \
+        "add %[a1], %[a1], %[adv]\n\t" \
+        "add %[a2], %[a2], %[adv]\n\t" \
+        "subs %[rows], %[rows], #1\n\t" \
+        "bne 2b\n\t" \
+        "b 5f\n" \
+        "4:\n\t" \
+        ONE("a0", "48", AOT_DW8_SET) \
+        ONE("a1", "72", AOT_DW8_ADD) \
+        ONE("a2", "96", AOT_DW8_ADD) \
+        AOT_DW8_OUT1(CLAMP1) \
+        "b 3b\n" \
+        "5:" \
+        : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [o] "+r"(o), [rows] "+r"(rows) \
+        : [k] "l"(k), [och] "r"(och), [off] "r"(off), [odd] "l"(odd), [pairs] "r"(pairs), [adv] "r"(adv) \
+        : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
+/* clang-format on */
 
-#define AOT_DW8_ONE1(A, W, M) AOT_DW8_ONE(A, W, M, "8", "0", "8")
-#define AOT_DW8_ONE2(A, W, M) AOT_DW8_ONE(A, W, M, "16", "-8", "0")
+/* The block k of the 8 channels from c for aot_dw3_image8_rows: as aot_dw3_block, but the nine weight vectors stay
+ * int8 (8 bytes each from byte 48, widened by the loop's loads), two taps at a time by the byte gather of the image
+ * copy (`two`) when ch + 7 fits its offsets. */
+/* clang-format off */
+#define AOT_DW8_W2_ASM(OFF) \
+    "vldrb.u8 q0, [%[wp], %q[two]]\n\t" \
+    "add %[wp], %[wp], %[ch2]\n\t" \
+    "vstrb.8 q0, [%[k], #" OFF "]\n\t"
+#define AOT_DW8_W1_ASM(OFF) \
+    "vldrb.s16 q0, [%[wp]]\n\t" \
+    "add %[wp], %[wp], %[ch]\n\t" \
+    "vstrb.16 q0, [%[k], #" OFF "]\n\t"
+/* clang-format on */
+AOT_ALWAYS_INLINE void aot_dw8_block(struct aot_dw3_k* k, const int8_t* filter, const struct aot_mve_rq* rq, int32_t c,
+                                     int32_t ch, uint8x16_t two)
+{
+    const int8_t* wp = filter + c;
+    const int32_t* b = rq->bias + c;
+    const int32_t* m = rq->multiplier + c;
+    const int32_t* s = rq->shift + c;
+    const int32_t ch2 = 2 * ch;
+    if (ch <= 248) {
+        __asm__ volatile(AOT_DW8_W2_ASM("48") AOT_DW8_W2_ASM("64") AOT_DW8_W2_ASM("80") AOT_DW8_W2_ASM("96")
+                             AOT_DW8_W1_ASM("112") AOT_DW3_K_REST_ASM
+                         : [wp] "+l"(wp)
+                         : [k] "l"(k), [ch] "r"(ch), [ch2] "r"(ch2), [two] "w"(two), [b] "r"(b), [m] "r"(m), [s] "r"(s)
+                         : "q0", "q1", "q2", "q3", "q4", "memory");
+    } else {
+        __asm__ volatile(AOT_DW8_W1_ASM("48") AOT_DW8_W1_ASM("56") AOT_DW8_W1_ASM("64") AOT_DW8_W1_ASM("72")
+                             AOT_DW8_W1_ASM("80") AOT_DW8_W1_ASM("88") AOT_DW8_W1_ASM("96") AOT_DW8_W1_ASM("104")
+                                 AOT_DW8_W1_ASM("112") AOT_DW3_K_REST_ASM
+                         : [wp] "+l"(wp)
+                         : [k] "l"(k), [ch] "r"(ch), [b] "r"(b), [m] "r"(m), [s] "r"(s)
+                         : "q0", "q1", "q2", "q3", "q4", "memory");
+    }
+}
 
-/* `rows` >= 1 output rows of out_w >= 2 pixels of the block k (k->pairs, k->advance set) from the padded image at
- * r0 (row_bytes per row), to o (k->och bytes per pixel). */
+/* `rows` >= 1 output rows of out_w >= 2 pixels of the block k from the padded image at r0 (row_bytes per row), to
+ * o (k->och bytes per pixel); `full`: the activation range is all of int8. */
 static __attribute__((noinline)) void aot_dw3_image8_rows(const struct aot_dw3_k* k, const int8_t* r0,
                                                           int32_t row_bytes, int8_t* o, int32_t rows, int32_t out_w,
-                                                          int32_t stride)
+                                                          int32_t stride, int full)
 {
     const int8_t* a0 = r0;
     const int8_t* a1 = r0 + row_bytes;
@@ -708,12 +776,16 @@ static __attribute__((noinline)) void aot_dw3_image8_rows(const struct aot_dw3_k
     const int32_t och = k->och;
     const int32_t off = (int32_t)k->offset[0];
     const int32_t odd = out_w & 1;
-    const int32_t pairs = k->pairs;
-    const int32_t adv = k->advance;
-    if (stride == 1) {
-        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW1, AOT_DW8_ONE1);
+    const int32_t pairs = out_w >> 1;
+    const int32_t adv = stride * (row_bytes - out_w * 8);
+    if (stride == 1 && full) {
+        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW1, AOT_DW8_ONE1, AOT_DW8_SAT2, AOT_DW8_SAT("q4"));
+    } else if (stride == 1) {
+        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW1, AOT_DW8_ONE1, AOT_DW8_CLAMP2, AOT_DW8_CLAMP("q4"));
+    } else if (full) {
+        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW2, AOT_DW8_ONE2, AOT_DW8_SAT2, AOT_DW8_SAT("q4"));
     } else {
-        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW2, AOT_DW8_ONE2);
+        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW2, AOT_DW8_ONE2, AOT_DW8_CLAMP2, AOT_DW8_CLAMP("q4"));
     }
 }
 
@@ -785,9 +857,8 @@ static __attribute__((noinline)) void aot_dw3_image(const int8_t* in_b, int32_t 
     const uint8x16_t two = vaddq_m_n_u8(lanes, lanes, (uint8_t)(ch - 8), vcmphiq_n_u8(lanes, 7));
     struct aot_dw3_k k;
     int32_t c, y;
+    const int full = rq->act_min == -128 && rq->act_max == 127;
     aot_dw3_k_head(&k, rq, ch);
-    k.pairs = out_w >> 1;
-    k.advance = stride * row_bytes - out_w * stride * 8;
     aot_mve_fill(scratch, rows * row_bytes, zero_point);
     for (c = 0; c < ch; c += 8) {
         const int8_t* src = in_b + ((y_lo - pad_top) * in_w + x_lo - pad_left) * ch + c;
@@ -801,10 +872,11 @@ static __attribute__((noinline)) void aot_dw3_image(const int8_t* in_b, int32_t 
                 dst += row_bytes;
             }
         }
-        aot_dw3_block(&k, filter, rq, c, ch, right);
         if (right) {
-            aot_dw3_image8_rows(&k, scratch, row_bytes, out + c, out_h, out_w, stride);
+            aot_dw8_block(&k, filter, rq, c, ch, two);
+            aot_dw3_image8_rows(&k, scratch, row_bytes, out + c, out_h, out_w, stride, full);
         } else {
+            aot_dw3_block(&k, filter, rq, c, ch, 0);
             aot_dw3_rows(&k, scratch, scratch + row_bytes, scratch + 2 * row_bytes, stride * row_bytes, out + c,
                          out_w * ch, out_h, out_w, 8, stride, 0);
         }
