@@ -240,6 +240,17 @@ struct aot_dw3_k {
                                                                         "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(    \
                                                                             "q2", "q3", "q4", "q5")
 
+/* The same for the first filter row, its w0 held in q7 for the whole block (stride 1 leaves q7 free). */
+#define AOT_DW8_ROW1_Q7(A, W, M)                                                                                       \
+    "vldrb.s16 q4, [%[" A "]], #16\n\t" M("q0", "q1", "q4", "q7") "vldrb.s16 q4, [%[" A "], #-8]\n\t" M(               \
+        "q2", "q3", "q4",                                                                                              \
+        "q7") "vldrb.s16 q5, [%[k], #" W                                                                               \
+              "+8]\n\t" AOT_DW8_ADD("q0", "q1", "q4", "q5") "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW8_ADD(                \
+                  "q2", "q3", "q4", "q5") "vldrb.s16 q5, [%[k], #" W                                                   \
+                                          "+16]\n\t" AOT_DW8_ADD("q0", "q1", "q4", "q5") "vldrb.s16 q4, [%[" A         \
+                                                                                         "], #8]\n\t" AOT_DW8_ADD(     \
+                                                                                             "q2", "q3", "q4", "q5")
+
 /* Stride 2: columns 0..4 at A, A + ch, ..., A + 4 ch (A moved on to column 4, the next pair's column 0); w0 stays
  * in q7. */
 #define AOT_DW3_ROW2_ASM(A, W)                                                                                         \
@@ -618,19 +629,19 @@ static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const
     "vmax.s16 " Q ", " Q ", q5\n\t" \
     "vldrh.16 q5, [%[k], #32]\n\t" \
     "vmin.s16 " Q ", " Q ", q5\n\t"
-#define AOT_DW8_CLAMP2 \
+#define AOT_DW8_CLAMP2(P1) \
     "vldrh.16 q5, [%[k], #16]\n\t" \
     "vmax.s16 q4, q4, q5\n\t" \
-    "vmax.s16 q7, q7, q5\n\t" \
+    "vmax.s16 " P1 ", " P1 ", q5\n\t" \
     "vldrh.16 q5, [%[k], #32]\n\t" \
     "vmin.s16 q4, q4, q5\n\t" \
-    "vmin.s16 q7, q7, q5\n\t"
+    "vmin.s16 " P1 ", " P1 ", q5\n\t"
 #define AOT_DW8_SAT(Q) "vqmovnb.s16 " Q ", " Q "\n\t"
-#define AOT_DW8_SAT2 AOT_DW8_SAT("q4") AOT_DW8_SAT("q7")
+#define AOT_DW8_SAT2(P1) AOT_DW8_SAT("q4") AOT_DW8_SAT(P1)
 
 /* Bias, VQRDMULH, the -1 of negative values, the rounding right shift, the narrowing (q0/q1: even/odd channels of
- * the first pixel, into q4; q2/q3 of the second, into q7), offset, CLAMP and the stores, for both pixels of a pair. */
-#define AOT_DW8_OUT2(CLAMP) \
+ * the first pixel, into q4; q2/q3 of the second, into P1), offset, CLAMP and the stores, for both pixels of a pair. */
+#define AOT_DW8_OUT2(P1, CLAMP) \
     "vldrw.32 q5, [%[k], #192]\n\t" \
     "vadd.i32 q0, q0, q5\n\t" \
     "vadd.i32 q2, q2, q5\n\t" \
@@ -659,14 +670,14 @@ static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const
     "vrshl.s32 q3, q3, q5\n\t" \
     "vqmovnb.s32 q4, q0\n\t" \
     "vqmovnt.s32 q4, q1\n\t" \
-    "vqmovnb.s32 q7, q2\n\t" \
-    "vqmovnt.s32 q7, q3\n\t" \
+    "vqmovnb.s32 " P1 ", q2\n\t" \
+    "vqmovnt.s32 " P1 ", q3\n\t" \
     "vqadd.s16 q4, q4, %[off]\n\t" \
-    "vqadd.s16 q7, q7, %[off]\n\t" \
-    CLAMP \
+    "vqadd.s16 " P1 ", " P1 ", %[off]\n\t" \
+    CLAMP(P1) \
     "vstrb.16 q4, [%[o]]\n\t" \
     "add %[o], %[o], %[och]\n\t" \
-    "vstrb.16 q7, [%[o]]\n\t" \
+    "vstrb.16 " P1 ", [%[o]]\n\t" \
     "add %[o], %[o], %[och]\n\t"
 
 /* The same for the single pixel (q0/q1, into q4). */
@@ -697,15 +708,16 @@ static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const
 /* Every output row of the block: per row `pairs` pairs (a low-overhead loop), the single pixel when `odd` (out of
  * line, so an even row pays one CBNZ for it), then the row pointers moved on by `adv` (the output pointer is at the
  * next row already). */
-#define AOT_DW8_IMAGE_ASM(ROW, ONE, CLAMP2, CLAMP1) \
+#define AOT_DW8_IMAGE_ASM(PRE, ROW0, ROW, ONE, P1, CLAMP2, CLAMP1) \
     __asm__ volatile( \
+        PRE \
         "2:\n\t" \
         "dls lr, %[pairs]\n" \
         "1:\n\t" \
-        ROW("a0", "48", AOT_DW8_SET) \
+        ROW0("a0", "48", AOT_DW8_SET) \
         ROW("a1", "72", AOT_DW8_ADD) \
         ROW("a2", "96", AOT_DW8_ADD) \
-        AOT_DW8_OUT2(CLAMP2) \
+        AOT_DW8_OUT2(P1, CLAMP2) \
         "le lr, 1b\n\t" \
         "cbnz %[odd], 4f\n" \
         "3:\n\t" \
@@ -778,15 +790,20 @@ static __attribute__((noinline)) void aot_dw3_image8_rows(const struct aot_dw3_k
     const int32_t odd = out_w & 1;
     const int32_t pairs = out_w >> 1;
     const int32_t adv = stride * (row_bytes - out_w * 8);
+    /* Stride 1: the first tap's weights stay in q7, the second pixel's outputs go through q6. */
+#define AOT_DW8_W0 "vldrb.s16 q7, [%[k], #48]\n\t"
     if (stride == 1 && full) {
-        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW1, AOT_DW8_ONE1, AOT_DW8_SAT2, AOT_DW8_SAT("q4"));
+        AOT_DW8_IMAGE_ASM(AOT_DW8_W0, AOT_DW8_ROW1_Q7, AOT_DW8_ROW1, AOT_DW8_ONE1, "q6", AOT_DW8_SAT2,
+                          AOT_DW8_SAT("q4"));
     } else if (stride == 1) {
-        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW1, AOT_DW8_ONE1, AOT_DW8_CLAMP2, AOT_DW8_CLAMP("q4"));
+        AOT_DW8_IMAGE_ASM(AOT_DW8_W0, AOT_DW8_ROW1_Q7, AOT_DW8_ROW1, AOT_DW8_ONE1, "q6", AOT_DW8_CLAMP2,
+                          AOT_DW8_CLAMP("q4"));
     } else if (full) {
-        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW2, AOT_DW8_ONE2, AOT_DW8_SAT2, AOT_DW8_SAT("q4"));
+        AOT_DW8_IMAGE_ASM("", AOT_DW8_ROW2, AOT_DW8_ROW2, AOT_DW8_ONE2, "q7", AOT_DW8_SAT2, AOT_DW8_SAT("q4"));
     } else {
-        AOT_DW8_IMAGE_ASM(AOT_DW8_ROW2, AOT_DW8_ONE2, AOT_DW8_CLAMP2, AOT_DW8_CLAMP("q4"));
+        AOT_DW8_IMAGE_ASM("", AOT_DW8_ROW2, AOT_DW8_ROW2, AOT_DW8_ONE2, "q7", AOT_DW8_CLAMP2, AOT_DW8_CLAMP("q4"));
     }
+#undef AOT_DW8_W0
 }
 
 /* n pixels of 8 bytes, ch bytes apart at src, to dst one after another.  Two at a time by a byte gather (offsets

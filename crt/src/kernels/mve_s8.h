@@ -48,11 +48,22 @@
 #endif
 #endif
 
-/* Are all n shifts right shifts (in [-31, -1])?  Then the kernels take aot_mve_requant_right. */
+/* Are all n shifts right shifts (in [-31, -1])?  Then the kernels take aot_mve_requant_right.  With MVE the largest
+ * shift four at a time: a layer's scan was about 4 instructions a channel, 500 on 128 channels, as much as a
+ * MobileNet 6x6 depthwise block's set-up. */
 AOT_HOT_INLINE int aot_mve_all_right(const int32_t* shift, int32_t n)
 {
-    int32_t i;
-    for (i = 0; i < n; i++) {
+    int32_t i = 0;
+#if defined(__ARM_FEATURE_MVE)
+    int32x4_t top = vdupq_n_s32(-1);
+    for (; i + 4 <= n; i += 4) {
+        top = vmaxq_s32(top, vldrwq_s32(shift + i));
+    }
+    if (vmaxvq_s32(-1, top) >= 0) {
+        return 0;
+    }
+#endif
+    for (; i < n; i++) {
         if (shift[i] >= 0) {
             return 0;
         }
