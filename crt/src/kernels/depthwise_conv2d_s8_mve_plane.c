@@ -40,43 +40,42 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
  * four sums go into q2 by two moves of two registers each (VMOV Qd[2], Qd[0], Rt, Rt2 puts Rt in lane 0 and Rt2 in
  * lane 2, as GCC's vcreateq emits it); a row's pixels are a low-overhead loop (DLS / LE on lr, out_w from k[15]),
  * the rows an outer loop in the same block: the plane pointers move on by k[14] (row_step) between rows, the output
- * pointer needs nothing (the rows of one image follow each other) and is the loop's counter (k[16]: its end).  On KWS's
- * 5-pixel rows the row change in C cost about 20 instructions, here 8. */
+ * pointer needs nothing (the rows of one image follow each other) and is the loop's counter (k[16]: its end); the
+ * output offset and the channel count stay in registers (reloaded per pixel they cost 2 of its 25 instructions).  On
+ * KWS's 5-pixel rows the row change in C cost about 20 instructions, here 8. */
 #define AOT_DWP_IMAGE_ASM(REQ, CLAMP)                                                                                  \
-    __asm__ volatile(                                                                                                  \
-        "2:\n\t"                                                                                                       \
-        "ldr %[n], [%[k], #60]\n\t"                                                                                    \
-        "dls lr, lr\n"                                                                                                 \
-        "1:\n\t"                                                                                                       \
-        "vldrb.s8 q3, [%[p0]], #1\n\t"                                                                                 \
-        "vmladav.s8 %[a0], q3, %q[w0]\n\t"                                                                             \
-        "vldrb.s8 q3, [%[p1]], #1\n\t"                                                                                 \
-        "vmladav.s8 %[a1], q3, %q[w1]\n\t"                                                                             \
-        "vldrb.s8 q3, [%[p2]], #1\n\t"                                                                                 \
-        "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                             \
-        "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                                 \
-        "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                             \
-        "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                                          \
-        "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                                          \
-        "vadd.i32 q2, q2, %q[bias]\n\t" REQ "vldrw.32 q3, [%[k]]\n\t"                                                  \
-        "vrshl.s32 q2, q2, q3\n\t"                                                                                     \
-        "ldr %[a0], [%[k], #48]\n\t"                                                                                   \
-        "vadd.i32 q2, q2, %[a0]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                                 \
-        "ldr %[a1], [%[k], #52]\n\t"                                                                                   \
-        "add %[out], %[out], %[a1]\n\t"                                                                                \
-        "le lr, 1b\n\t"                                                                                                \
-        "ldr %[a0], [%[k], #56]\n\t"                                                                                   \
-        "add %[p0], %[p0], %[a0]\n\t"                                                                                  \
-        "add %[p1], %[p1], %[a0]\n\t"                                                                                  \
-        "add %[p2], %[p2], %[a0]\n\t"                                                                                  \
-        "add %[p3], %[p3], %[a0]\n\t"                                                                                  \
-        "ldr %[a1], [%[k], #64]\n\t"                                                                                   \
-        "cmp %[out], %[a1]\n\t"                                                                                        \
-        "bne 2b"                                                                                                       \
-        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), \
-          [p3] "+r"(p3), [out] "+r"(o), [n] "=&r"(n)                                                                   \
-        : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult), [k] "r"(kp)      \
-        : "q2", "q3", "memory", "cc")
+    __asm__ volatile("2:\n\t"                                                                                          \
+                     "ldr %[n], [%[k], #60]\n\t"                                                                       \
+                     "dls lr, lr\n"                                                                                    \
+                     "1:\n\t"                                                                                          \
+                     "vldrb.s8 q3, [%[p0]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a0], q3, %q[w0]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p1]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a1], q3, %q[w1]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p2]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                \
+                     "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                             \
+                     "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                             \
+                     "vadd.i32 q2, q2, %q[bias]\n\t" REQ "vldrw.32 q3, [%[k]]\n\t"                                     \
+                     "vrshl.s32 q2, q2, q3\n\t"                                                                        \
+                     "vadd.i32 q2, q2, %[off]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                   \
+                     "add %[out], %[out], %[ch]\n\t"                                                                   \
+                     "le lr, 1b\n\t"                                                                                   \
+                     "ldr %[a0], [%[k], #56]\n\t"                                                                      \
+                     "add %[p0], %[p0], %[a0]\n\t"                                                                     \
+                     "add %[p1], %[p1], %[a0]\n\t"                                                                     \
+                     "add %[p2], %[p2], %[a0]\n\t"                                                                     \
+                     "add %[p3], %[p3], %[a0]\n\t"                                                                     \
+                     "ldr %[a1], [%[k], #64]\n\t"                                                                      \
+                     "cmp %[out], %[a1]\n\t"                                                                           \
+                     "bne 2b"                                                                                          \
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p0] "+r"(p0), [p1] "+r"(p1),   \
+                       [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "=&r"(n)                                       \
+                     : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult),     \
+                       [k] "r"(kp), [off] "r"(offset), [ch] "r"(channels)                                              \
+                     : "q2", "q3", "memory", "cc")
 
 /* The requantization before the rounding right shift: right shifts only (aot_mve_requant_right), or any shifts
  * (aot_mve_requant: the left shifts max(shift, 0) at k + 80, the -1 fix-up where v < 0 masked by the -1s of k + 96,
@@ -139,8 +138,6 @@ static __attribute__((noinline)) void aot_dwp_group4(const int8_t* planes, int32
     const int32x4_t sh = vldrwq_s32(shift);
     vstrwq_s32(k + 4, vdupq_n_s32(lo));
     vstrwq_s32(k + 8, vdupq_n_s32(hi));
-    k[12] = offset;
-    k[13] = channels;
     k[14] = row_step;
     k[15] = out_w;
     k[16] = (int32_t)(uintptr_t)(out + out_h * out_w * channels);
