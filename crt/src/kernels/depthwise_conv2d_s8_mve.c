@@ -1000,7 +1000,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     const int32_t span_h = (filter_h - 1) * dilation_h;
     const int32_t span_w = (filter_w - 1) * dilation_w;
     const int32_t band_w = (out_w - 1) * stride_w + span_w + 1;
-    const int right = aot_mve_all_right(out_shift, channels);
+    const int right = aot_mve_all_right(out_shift, out_multiplier, channels);
     int32_t b, oy;
     rq.bias = bias;
     rq.multiplier = out_multiplier;

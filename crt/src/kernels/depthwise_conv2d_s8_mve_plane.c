@@ -329,7 +329,7 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
     /* 16 bytes past the last row: the last windows' loads and wrapped taps stay inside the plane. */
     const int32_t plane_bytes = plane_rows * plane_w + 16;
     const int32_t groups = channels < AOT_DWP_GROUP ? channels : AOT_DWP_GROUP;
-    const int right = aot_mve_all_right(out_shift, channels);
+    const int right = aot_mve_all_right(out_shift, out_multiplier, channels);
     uint8_t lanes[16] = {0};
     mve_pred16_t tap_lanes = 0;
     struct aot_mve_rq rq;
