@@ -736,7 +736,7 @@ static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const
         AOT_DW8_OUT1(CLAMP1) \
         "b 3b\n" \
         "5:" \
-        : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [o] "+r"(o), [rows] "+r"(rows) \
+        : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [o] "+l"(o), [rows] "+r"(rows) \
         : [k] "l"(k), [och] "r"(och), [off] "r"(off), [odd] "l"(odd), [pairs] "r"(pairs), [adv] "r"(adv) \
         : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
 /* clang-format on */
