@@ -268,6 +268,19 @@ def dw3_model():
         b.output(
             _layer(b, rng, name, DW, x, oshape, (3, 3), scales, out_q, stride=(stride, stride), act=act, valid=valid)
         )
+    # The padded-image form with right shifts only (its assembly row loop, 8 channels at a time; drawn after the
+    # layers above, which keep their data), on small images: stride 1 (pairs only); stride 2 without top or left
+    # padding, from an odd width to an odd one (a last single pixel per row; rows of an odd width copied one pixel
+    # at a time) and on 256 channels (too far apart for the gather copy); ReLU6, near-dead channels.
+    for name, shape, oshape, stride, scales, out_q, act in (
+        ("c24_s1_image", [1, 3, 6, 24], [1, 3, 6, 24], 1, 24, (0.03, -128), 3),
+        ("c16_s2_image", [1, 4, 8, 16], [1, 2, 4, 16], 2, None, (0.1, 7), 0),
+        ("c24_s2_image_odd", [1, 5, 9, 24], [1, 3, 5, 24], 2, 24, (0.05, -20), 1),
+        ("c256_s2_image", [1, 2, 6, 256], [1, 1, 3, 256], 2, None, (0.1, 0), 3),
+    ):
+        scales = near_dead(shape[3]) if scales is None else scales
+        x = b.input(name + "_in", shape, "int8", 0.05, int(rng.integers(-20, 20)))
+        b.output(_layer(b, rng, name, DW, x, oshape, (3, 3), scales, out_q, stride=(stride, stride), act=act))
     return b
 
 

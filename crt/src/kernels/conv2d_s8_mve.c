@@ -329,7 +329,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
                                               int8_t* scratch, const int8_t* residual, int fused)
 {
-    const int right = aot_mve_all_right(rq->shift, out_c);
+    const int right = aot_mve_all_right(rq->shift, rq->multiplier, out_c);
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
     /* K % 16 tails in the block loop (a first layer: 3x3 taps on 3 channels) for the common case only -- no fused
      * ADD, right shifts -- to keep the code small; the others take the predicated tail of aot_mve_dot4. */

@@ -18,10 +18,12 @@
  * MobileNet's layers (3x3, dilation 1, stride 1 or 2, channels a multiple of 8, at least 2 output columns) take a
  * form of their own in optimised builds: a pixel pair per iteration of an assembly loop (aot_dw3_pairs below),
  * about one instruction per MAC, with the same scratch used as a rolling band of padded rows, or, for small padded
- * images (MobileNet's 6x6 and 3x3 layers: aot_dw3_image), as the whole padded image of 16 or 8 channels at a time,
- * so the per-block set-up runs once per image instead of once per output row.  Before it, padded
- * 3x3 layers with wide outputs take the strip form (depthwise_conv2d_s8_mve_strip.h: one channel at a time, one
- * VMLADAV per output, 0.74-1.33 instructions per MAC on MobileNet's layers), which needs the scratch above.
+ * images (MobileNet's 12x12 stride 2, 6x6 and 3x3 layers: aot_dw3_image), as the whole padded image of 8 channels
+ * at a time, so the per-block set-up runs once per image instead of once per output row (with right shifts only,
+ * every row of a block in one assembly block, every tap an immediate offset: 0.996 instructions per MAC on
+ * MobileNet's 6x6x128 layers at -O2).  Before it, padded 3x3 layers with wide outputs take the strip form
+ * (depthwise_conv2d_s8_mve_strip.h: one channel at a time, one VMLADAV per output, 0.72-1.16 instructions per MAC
+ * on MobileNet's layers), which needs the scratch above.
  */
 #include "aot_sched.h"
 
@@ -239,6 +241,17 @@ struct aot_dw3_k {
                                                                   "q5") "add %[t], %[t], %[step]\n\t"                  \
                                                                         "vldrb.s16 q4, [%[t]]\n\t" AOT_DW3_MAC_ASM(    \
                                                                             "q2", "q3", "q4", "q5")
+
+/* The same for the first filter row, its w0 held in q7 for the whole block (stride 1 leaves q7 free). */
+#define AOT_DW8_ROW1_Q7(A, W, M)                                                                                       \
+    "vldrb.s16 q4, [%[" A "]], #16\n\t" M("q0", "q1", "q4", "q7") "vldrb.s16 q4, [%[" A "], #-8]\n\t" M(               \
+        "q2", "q3", "q4",                                                                                              \
+        "q7") "vldrb.s16 q5, [%[k], #" W                                                                               \
+              "+8]\n\t" AOT_DW8_ADD("q0", "q1", "q4", "q5") "vldrb.s16 q4, [%[" A "]]\n\t" AOT_DW8_ADD(                \
+                  "q2", "q3", "q4", "q5") "vldrb.s16 q5, [%[k], #" W                                                   \
+                                          "+16]\n\t" AOT_DW8_ADD("q0", "q1", "q4", "q5") "vldrb.s16 q4, [%[" A         \
+                                                                                         "], #8]\n\t" AOT_DW8_ADD(     \
+                                                                                             "q2", "q3", "q4", "q5")
 
 /* Stride 2: columns 0..4 at A, A + ch, ..., A + 4 ch (A moved on to column 4, the next pair's column 0); w0 stays
  * in q7. */
@@ -458,6 +471,9 @@ AOT_ALWAYS_INLINE void aot_dw3_pairs(const struct aot_dw3_k* kb, const int8_t* a
     AOT_DW3_W_ASM("144") \
     AOT_DW3_W_ASM("160") \
     AOT_DW3_W_ASM("176") \
+    AOT_DW3_K_REST_ASM
+/* The constants after the weights. */
+#define AOT_DW3_K_REST_ASM \
     "vld20.32 {q0, q1}, [%[b]]\n\t" \
     "vld21.32 {q0, q1}, [%[b]]\n\t" \
     "vstrw.32 q0, [%[k], #192]\n\t" \
@@ -544,61 +560,344 @@ static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const
     }
 }
 
-/* Channels per padded image of aot_dw3_image for a layer whose padded input has `rows` rows: 16, else 8, so the
- * image fits the 3 rows of all channels the scratch holds; 0 when neither fits. */
-AOT_HOT_INLINE int32_t aot_dw3_image_group(int32_t rows, int32_t channels)
+/* The image form (aot_dw3_image below) for layers whose shifts are all right shifts: the padded image of one
+ * 8-channel block, pixels 8 bytes apart, so every tap of a pair is an immediate offset from its filter row's
+ * pointer (no pointer arithmetic per tap), and every output row of the block runs in one assembly block (a
+ * low-overhead loop over the pairs, an odd last pixel, the row pointers moved on): no per-row set-up in C.  Per
+ * pair the first filter row's products start the sums (VMULLB / VMULLT straight into them) and the bias is added
+ * before the requantization; the output offset is a scalar VQADD; when the activation range is all of int8 (no
+ * ReLU clamp left: MobileNet's layers) the clamp is the saturating narrowing to int8 (VQMOVNB.S16) alone.  About
+ * 128 instructions a pair at stride 1 and 131 at stride 2, for 144 MACs. */
+/* One item per line: clang-format reflows these macros differently on every pass. */
+/* clang-format off */
+/* First products of a sum (QE, QO = X * W) and products added to one. */
+#define AOT_DW8_SET(QE, QO, X, W) \
+    "vmullb.s16 " QE ", " X ", " W "\n\t" \
+    "vmullt.s16 " QO ", " X ", " W "\n\t"
+#define AOT_DW8_ADD(QE, QO, X, W) AOT_DW3_MAC_ASM(QE, QO, X, W)
+
+/* Stride 1: the pair's columns 0..3 at A - 16 .. A + 8 once the first load has moved A on to the next pair. */
+#define AOT_DW8_ROW1(A, W, M) \
+    "vldrb.s16 q5, [%[k], #" W "]\n\t" \
+    "vldrb.s16 q4, [%[" A "]], #16\n\t" \
+    M("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "], #-8]\n\t" \
+    M("q2", "q3", "q4", "q5") \
+    "vldrb.s16 q5, [%[k], #" W "+8]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "]]\n\t" \
+    AOT_DW8_ADD("q2", "q3", "q4", "q5") \
+    "vldrb.s16 q5, [%[k], #" W "+16]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "], #8]\n\t" \
+    AOT_DW8_ADD("q2", "q3", "q4", "q5")
+
+/* Stride 2: columns 0..4 (the second pixel's window starts at column 2) at A - 32 .. A; w0, then w2, in q7. */
+#define AOT_DW8_ROW2(A, W, M) \
+    "vldrb.s16 q7, [%[k], #" W "]\n\t" \
+    "vldrb.s16 q4, [%[" A "]], #32\n\t" \
+    M("q0", "q1", "q4", "q7") \
+    "vldrb.s16 q5, [%[k], #" W "+8]\n\t" \
+    "vldrb.s16 q4, [%[" A "], #-24]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "], #-16]\n\t" \
+    M("q2", "q3", "q4", "q7") \
+    "vldrb.s16 q7, [%[k], #" W "+16]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q7") \
+    "vldrb.s16 q4, [%[" A "], #-8]\n\t" \
+    AOT_DW8_ADD("q2", "q3", "q4", "q5") \
+    "vldrb.s16 q4, [%[" A "]]\n\t" \
+    AOT_DW8_ADD("q2", "q3", "q4", "q7")
+
+/* A single pixel (an odd row's last), stride S: A moved on by 8 S (S8) by the first load, columns 1 and 2 then at
+ * C1 and C2 from it. */
+#define AOT_DW8_ONE(A, W, M, S8, C1, C2) \
+    "vldrb.s16 q5, [%[k], #" W "]\n\t" \
+    "vldrb.s16 q4, [%[" A "]], #" S8 "\n\t" \
+    M("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q5, [%[k], #" W "+8]\n\t" \
+    "vldrb.s16 q4, [%[" A "], #" C1 "]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5") \
+    "vldrb.s16 q5, [%[k], #" W "+16]\n\t" \
+    "vldrb.s16 q4, [%[" A "], #" C2 "]\n\t" \
+    AOT_DW8_ADD("q0", "q1", "q4", "q5")
+#define AOT_DW8_ONE1(A, W, M) AOT_DW8_ONE(A, W, M, "8", "0", "8")
+#define AOT_DW8_ONE2(A, W, M) AOT_DW8_ONE(A, W, M, "16", "-8", "0")
+
+/* The clamp of a pixel's int16 lanes Q: to the activation range (VMAX / VMIN against the bounds in k), or for the
+ * whole int8 range the saturating narrowing into Q's bottom bytes, which VSTRB.16 stores. */
+#define AOT_DW8_CLAMP(Q) \
+    "vldrh.16 q5, [%[k], #16]\n\t" \
+    "vmax.s16 " Q ", " Q ", q5\n\t" \
+    "vldrh.16 q5, [%[k], #32]\n\t" \
+    "vmin.s16 " Q ", " Q ", q5\n\t"
+#define AOT_DW8_CLAMP2(P1) \
+    "vldrh.16 q5, [%[k], #16]\n\t" \
+    "vmax.s16 q4, q4, q5\n\t" \
+    "vmax.s16 " P1 ", " P1 ", q5\n\t" \
+    "vldrh.16 q5, [%[k], #32]\n\t" \
+    "vmin.s16 q4, q4, q5\n\t" \
+    "vmin.s16 " P1 ", " P1 ", q5\n\t"
+#define AOT_DW8_SAT(Q) "vqmovnb.s16 " Q ", " Q "\n\t"
+#define AOT_DW8_SAT2(P1) AOT_DW8_SAT("q4") AOT_DW8_SAT(P1)
+
+/* Bias, VQRDMULH, the -1 of negative values, the rounding right shift, the narrowing (q0/q1: even/odd channels of
+ * the first pixel, into q4; q2/q3 of the second, into P1), offset, CLAMP and the stores, for both pixels of a pair. */
+#define AOT_DW8_OUT2(P1, CLAMP) \
+    "vldrw.32 q5, [%[k], #192]\n\t" \
+    "vadd.i32 q0, q0, q5\n\t" \
+    "vadd.i32 q2, q2, q5\n\t" \
+    "vldrw.32 q5, [%[k], #208]\n\t" \
+    "vadd.i32 q1, q1, q5\n\t" \
+    "vadd.i32 q3, q3, q5\n\t" \
+    "vldrw.32 q5, [%[k], #224]\n\t" \
+    "vqrdmulh.s32 q0, q0, q5\n\t" \
+    "vqrdmulh.s32 q2, q2, q5\n\t" \
+    "vldrw.32 q5, [%[k], #240]\n\t" \
+    "vqrdmulh.s32 q1, q1, q5\n\t" \
+    "vqrdmulh.s32 q3, q3, q5\n\t" \
+    "vshr.s32 q6, q0, #31\n\t" \
+    "vqadd.s32 q0, q0, q6\n\t" \
+    "vshr.s32 q6, q1, #31\n\t" \
+    "vqadd.s32 q1, q1, q6\n\t" \
+    "vshr.s32 q6, q2, #31\n\t" \
+    "vqadd.s32 q2, q2, q6\n\t" \
+    "vshr.s32 q6, q3, #31\n\t" \
+    "vqadd.s32 q3, q3, q6\n\t" \
+    "vldrw.32 q5, [%[k], #256]\n\t" \
+    "vrshl.s32 q0, q0, q5\n\t" \
+    "vrshl.s32 q2, q2, q5\n\t" \
+    "vldrw.32 q5, [%[k], #272]\n\t" \
+    "vrshl.s32 q1, q1, q5\n\t" \
+    "vrshl.s32 q3, q3, q5\n\t" \
+    "vqmovnb.s32 q4, q0\n\t" \
+    "vqmovnt.s32 q4, q1\n\t" \
+    "vqmovnb.s32 " P1 ", q2\n\t" \
+    "vqmovnt.s32 " P1 ", q3\n\t" \
+    "vqadd.s16 q4, q4, %[off]\n\t" \
+    "vqadd.s16 " P1 ", " P1 ", %[off]\n\t" \
+    CLAMP(P1) \
+    "vstrb.16 q4, [%[o]]\n\t" \
+    "add %[o], %[o], %[och]\n\t" \
+    "vstrb.16 " P1 ", [%[o]]\n\t" \
+    "add %[o], %[o], %[och]\n\t"
+
+/* The same for the single pixel (q0/q1, into q4). */
+#define AOT_DW8_OUT1(CLAMP) \
+    "vldrw.32 q5, [%[k], #192]\n\t" \
+    "vadd.i32 q0, q0, q5\n\t" \
+    "vldrw.32 q5, [%[k], #208]\n\t" \
+    "vadd.i32 q1, q1, q5\n\t" \
+    "vldrw.32 q5, [%[k], #224]\n\t" \
+    "vqrdmulh.s32 q0, q0, q5\n\t" \
+    "vldrw.32 q5, [%[k], #240]\n\t" \
+    "vqrdmulh.s32 q1, q1, q5\n\t" \
+    "vshr.s32 q6, q0, #31\n\t" \
+    "vqadd.s32 q0, q0, q6\n\t" \
+    "vshr.s32 q6, q1, #31\n\t" \
+    "vqadd.s32 q1, q1, q6\n\t" \
+    "vldrw.32 q5, [%[k], #256]\n\t" \
+    "vrshl.s32 q0, q0, q5\n\t" \
+    "vldrw.32 q5, [%[k], #272]\n\t" \
+    "vrshl.s32 q1, q1, q5\n\t" \
+    "vqmovnb.s32 q4, q0\n\t" \
+    "vqmovnt.s32 q4, q1\n\t" \
+    "vqadd.s16 q4, q4, %[off]\n\t" \
+    CLAMP \
+    "vstrb.16 q4, [%[o]]\n\t" \
+    "add %[o], %[o], %[och]\n\t"
+
+/* Every output row of the block: per row `pairs` pairs (a low-overhead loop), the single pixel when `odd` (out of
+ * line, so an even row pays one CBNZ for it), then the row pointers moved on by `adv` (the output pointer is at the
+ * next row already). */
+#define AOT_DW8_IMAGE_ASM(PRE, ROW0, ROW, ONE, P1, CLAMP2, CLAMP1) \
+    __asm__ volatile( \
+        PRE \
+        "2:\n\t" \
+        "dls lr, %[pairs]\n" \
+        "1:\n\t" \
+        ROW0("a0", "48", AOT_DW8_SET) \
+        ROW("a1", "72", AOT_DW8_ADD) \
+        ROW("a2", "96", AOT_DW8_ADD) \
+        AOT_DW8_OUT2(P1, CLAMP2) \
+        "le lr, 1b\n\t" \
+        "cbnz %[odd], 4f\n" \
+        "3:\n\t" \
+        "add %[a0], %[a0], %[adv]\n\t" \
+        "add %[a1], %[a1], %[adv]\n\t" \
+        "add %[a2], %[a2], %[adv]\n\t" \
+        "subs %[rows], %[rows], #1\n\t" \
+        "bne 2b\n\t" \
+        "b 5f\n" \
+        "4:\n\t" \
+        ONE("a0", "48", AOT_DW8_SET) \
+        ONE("a1", "72", AOT_DW8_ADD) \
+        ONE("a2", "96", AOT_DW8_ADD) \
+        AOT_DW8_OUT1(CLAMP1) \
+        "b 3b\n" \
+        "5:" \
+        : [a0] "+l"(a0), [a1] "+l"(a1), [a2] "+l"(a2), [o] "+l"(o), [rows] "+r"(rows) \
+        : [k] "l"(k), [och] "r"(och), [off] "r"(off), [odd] "l"(odd), [pairs] "r"(pairs), [adv] "r"(adv) \
+        : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
+/* clang-format on */
+
+/* The block k of the 8 channels from c for aot_dw3_image8_rows: as aot_dw3_block, but the nine weight vectors stay
+ * int8 (8 bytes each from byte 48, widened by the loop's loads), two taps at a time by the byte gather of the image
+ * copy (`two`) when ch + 7 fits its offsets. */
+/* clang-format off */
+#define AOT_DW8_W2_ASM(OFF) \
+    "vldrb.u8 q0, [%[wp], %q[two]]\n\t" \
+    "add %[wp], %[wp], %[ch2]\n\t" \
+    "vstrb.8 q0, [%[k], #" OFF "]\n\t"
+#define AOT_DW8_W1_ASM(OFF) \
+    "vldrb.s16 q0, [%[wp]]\n\t" \
+    "add %[wp], %[wp], %[ch]\n\t" \
+    "vstrb.16 q0, [%[k], #" OFF "]\n\t"
+/* clang-format on */
+AOT_ALWAYS_INLINE void aot_dw8_block(struct aot_dw3_k* k, const int8_t* filter, const struct aot_mve_rq* rq, int32_t c,
+                                     int32_t ch, uint8x16_t two)
 {
-    if ((channels & 15) == 0 && rows * 16 <= 3 * channels) {
-        return 16;
+    const int8_t* wp = filter + c;
+    const int32_t* b = rq->bias + c;
+    const int32_t* m = rq->multiplier + c;
+    const int32_t* s = rq->shift + c;
+    const int32_t ch2 = 2 * ch;
+    if (ch <= 248) {
+        __asm__ volatile(AOT_DW8_W2_ASM("48") AOT_DW8_W2_ASM("64") AOT_DW8_W2_ASM("80") AOT_DW8_W2_ASM("96")
+                             AOT_DW8_W1_ASM("112") AOT_DW3_K_REST_ASM
+                         : [wp] "+l"(wp)
+                         : [k] "l"(k), [ch] "r"(ch), [ch2] "r"(ch2), [two] "w"(two), [b] "r"(b), [m] "r"(m), [s] "r"(s)
+                         : "q0", "q1", "q2", "q3", "q4", "memory");
+    } else {
+        __asm__ volatile(AOT_DW8_W1_ASM("48") AOT_DW8_W1_ASM("56") AOT_DW8_W1_ASM("64") AOT_DW8_W1_ASM("72")
+                             AOT_DW8_W1_ASM("80") AOT_DW8_W1_ASM("88") AOT_DW8_W1_ASM("96") AOT_DW8_W1_ASM("104")
+                                 AOT_DW8_W1_ASM("112") AOT_DW3_K_REST_ASM
+                         : [wp] "+l"(wp)
+                         : [k] "l"(k), [ch] "r"(ch), [b] "r"(b), [m] "r"(m), [s] "r"(s)
+                         : "q0", "q1", "q2", "q3", "q4", "memory");
     }
-    if ((channels & 7) == 0 && rows * 8 <= 3 * channels) {
-        return 8;
-    }
-    return 0;
 }
 
-/* Small padded images (MobileNet's 6x6 and 3x3 layers): group by group (`group` channels, 16 or 8), the whole
- * padded image of the group in scratch (rows x band_w pixels of `group` bytes; its border filled with the zero
- * point once), so each 8-channel block k is set up once per image, not once per output row as in the row form. */
+/* `rows` >= 1 output rows of out_w >= 2 pixels of the block k from the padded image at r0 (row_bytes per row), to
+ * o (k->och bytes per pixel); `full`: the activation range is all of int8. */
+static __attribute__((noinline)) void aot_dw3_image8_rows(const struct aot_dw3_k* k, const int8_t* r0,
+                                                          int32_t row_bytes, int8_t* o, int32_t rows, int32_t out_w,
+                                                          int32_t stride, int full)
+{
+    const int8_t* a0 = r0;
+    const int8_t* a1 = r0 + row_bytes;
+    const int8_t* a2 = r0 + 2 * row_bytes;
+    const int32_t och = k->och;
+    const int32_t off = (int32_t)k->offset[0];
+    const int32_t odd = out_w & 1;
+    const int32_t pairs = out_w >> 1;
+    const int32_t adv = stride * (row_bytes - out_w * 8);
+    /* Stride 1: the first tap's weights stay in q7, the second pixel's outputs go through q6. */
+#define AOT_DW8_W0 "vldrb.s16 q7, [%[k], #48]\n\t"
+    if (stride == 1 && full) {
+        AOT_DW8_IMAGE_ASM(AOT_DW8_W0, AOT_DW8_ROW1_Q7, AOT_DW8_ROW1, AOT_DW8_ONE1, "q6", AOT_DW8_SAT2,
+                          AOT_DW8_SAT("q4"));
+    } else if (stride == 1) {
+        AOT_DW8_IMAGE_ASM(AOT_DW8_W0, AOT_DW8_ROW1_Q7, AOT_DW8_ROW1, AOT_DW8_ONE1, "q6", AOT_DW8_CLAMP2,
+                          AOT_DW8_CLAMP("q4"));
+    } else if (full) {
+        AOT_DW8_IMAGE_ASM("", AOT_DW8_ROW2, AOT_DW8_ROW2, AOT_DW8_ONE2, "q7", AOT_DW8_SAT2, AOT_DW8_SAT("q4"));
+    } else {
+        AOT_DW8_IMAGE_ASM("", AOT_DW8_ROW2, AOT_DW8_ROW2, AOT_DW8_ONE2, "q7", AOT_DW8_CLAMP2, AOT_DW8_CLAMP("q4"));
+    }
+#undef AOT_DW8_W0
+}
+
+/* n pixels of 8 bytes, ch bytes apart at src, to dst one after another.  Two at a time by a byte gather (offsets
+ * 0..7 and ch..ch + 7 in `two`) when ch + 7 fits its 8-bit offsets. */
+AOT_ALWAYS_INLINE void aot_dw3_copy8(int8_t* dst, const int8_t* src, int32_t n, int32_t ch, uint8x16_t two)
+{
+    int32_t i = 0;
+    if (ch <= 248) {
+        for (; i + 2 <= n; i += 2) {
+            vstrbq_u8((uint8_t*)dst, vldrbq_gather_offset_u8((const uint8_t*)src, two));
+            src += 2 * ch;
+            dst += 16;
+        }
+    }
+    for (; i < n; i++) {
+        vstrbq_s16(dst, vldrbq_s16(src));
+        src += ch;
+        dst += 8;
+    }
+}
+
+/* `rows` rows of 2 * pairs (pairs >= 1) pixels of 8 bytes into the padded image at dst, as aot_dw3_copy8 with the
+ * gather, every row in one assembly block (in C the row change cost more than the row's copy on MobileNet's 6x6
+ * images). */
+AOT_ALWAYS_INLINE void aot_dw3_copy8_rows(int8_t* dst, const int8_t* src, int32_t rows, int32_t pairs, int32_t ch,
+                                          int32_t dst_row, int32_t src_row, uint8x16_t two)
+{
+    const int32_t ch2 = 2 * ch;
+    const int32_t src_adv = src_row - pairs * ch2;
+    const int32_t dst_adv = dst_row - pairs * 16;
+    __asm__ volatile("1:\n\t"
+                     "dls lr, %[pairs]\n"
+                     "2:\n\t"
+                     "vldrb.u8 q0, [%[src], %q[two]]\n\t"
+                     "add %[src], %[src], %[ch2]\n\t"
+                     "vstrb.8 q0, [%[dst]], #16\n\t"
+                     "le lr, 2b\n\t"
+                     "add %[src], %[src], %[sadv]\n\t"
+                     "add %[dst], %[dst], %[dadv]\n\t"
+                     "subs %[rows], %[rows], #1\n\t"
+                     "bne 1b"
+                     : [src] "+r"(src), [dst] "+r"(dst), [rows] "+r"(rows)
+                     : [pairs] "r"(pairs), [ch2] "r"(ch2), [sadv] "r"(src_adv), [dadv] "r"(dst_adv), [two] "w"(two)
+                     : "lr", "q0", "memory", "cc");
+}
+
+/* Does the padded image of 8 channels (rows x band_w pixels) fit the 3 rows of all channels the scratch holds? */
+AOT_HOT_INLINE int aot_dw3_image_fits(int32_t rows, int32_t channels)
+{
+    return rows * 8 <= 3 * channels;
+}
+
+/* Small padded images (MobileNet's 12x12 stride 2, 6x6 and 3x3 layers): block by block (8 channels), the whole
+ * padded image of the block in scratch (rows x band_w pixels of 8 bytes; its border filled with the zero point
+ * once), so each block k is set up once per image, not once per output row as in the row form; every row of the
+ * block then runs in one call (aot_dw3_image8_rows, or aot_dw3_rows when some shift is a left shift). */
 static __attribute__((noinline)) void aot_dw3_image(const int8_t* in_b, int32_t in_h, int32_t in_w, int32_t ch,
                                                     const int8_t* filter, const struct aot_mve_rq* rq, int8_t* out,
                                                     int32_t out_h, int32_t out_w, int32_t stride, int32_t pad_top,
-                                                    int32_t pad_left, int8_t zero_point, int8_t* scratch, int32_t group,
-                                                    int right)
+                                                    int32_t pad_left, int8_t zero_point, int8_t* scratch, int right)
 {
     const int32_t rows = (out_h - 1) * stride + 3;
     const int32_t band_w = (out_w - 1) * stride + 3;
-    const int32_t row_bytes = band_w * group;
+    const int32_t row_bytes = band_w * 8;
     const int32_t y_lo = pad_top, y_hi = pad_top + in_h < rows ? pad_top + in_h : rows;
     const int32_t x_lo = pad_left, x_hi = pad_left + in_w < band_w ? pad_left + in_w : band_w;
+    const uint8x16_t lanes = vidupq_n_u8(0, 1);
+    const uint8x16_t two = vaddq_m_n_u8(lanes, lanes, (uint8_t)(ch - 8), vcmphiq_n_u8(lanes, 7));
     struct aot_dw3_k k;
-    int32_t c, h, y, x;
+    int32_t c, y;
+    const int full = rq->act_min == -128 && rq->act_max == 127;
     aot_dw3_k_head(&k, rq, ch);
     aot_mve_fill(scratch, rows * row_bytes, zero_point);
-    for (c = 0; c < ch; c += group) {
-        for (y = y_lo; y < y_hi; y++) {
-            const int8_t* src = in_b + ((y - pad_top) * in_w + (x_lo - pad_left)) * ch + c;
-            int8_t* dst = scratch + y * row_bytes + x_lo * group;
-            if (group == 16) {
-                for (x = x_lo; x < x_hi; x++) {
-                    vstrbq_s8(dst, vldrbq_s8(src));
-                    src += ch;
-                    dst += 16;
-                }
-            } else {
-                for (x = x_lo; x < x_hi; x++) {
-                    vstrbq_s16(dst, vldrbq_s16(src));
-                    src += ch;
-                    dst += 8;
-                }
+    for (c = 0; c < ch; c += 8) {
+        const int8_t* src = in_b + ((y_lo - pad_top) * in_w + x_lo - pad_left) * ch + c;
+        int8_t* dst = scratch + y_lo * row_bytes + x_lo * 8;
+        if (ch <= 248 && ((x_hi - x_lo) & 1) == 0 && x_hi - x_lo >= 2 && y_hi > y_lo) {
+            aot_dw3_copy8_rows(dst, src, y_hi - y_lo, (x_hi - x_lo) >> 1, ch, row_bytes, in_w * ch, two);
+        } else {
+            for (y = y_lo; y < y_hi; y++) {
+                aot_dw3_copy8(dst, src, x_hi - x_lo, ch, two);
+                src += in_w * ch;
+                dst += row_bytes;
             }
         }
-        for (h = 0; h < group; h += 8) {
-            const int8_t* r0 = scratch + h;
-            int8_t* o = out + c + h;
-            aot_dw3_block(&k, filter, rq, c + h, ch, right);
-            aot_dw3_rows(&k, r0, r0 + row_bytes, r0 + 2 * row_bytes, stride * row_bytes, o, out_w * ch, out_h, out_w,
-                         group, stride, right);
+        if (right) {
+            aot_dw8_block(&k, filter, rq, c, ch, two);
+            aot_dw3_image8_rows(&k, scratch, row_bytes, out + c, out_h, out_w, stride, full);
+        } else {
+            aot_dw3_block(&k, filter, rq, c, ch, 0);
+            aot_dw3_rows(&k, scratch, scratch + row_bytes, scratch + 2 * row_bytes, stride * row_bytes, out + c,
+                         out_w * ch, out_h, out_w, 8, stride, 0);
         }
     }
 }
@@ -701,7 +1000,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
     const int32_t span_h = (filter_h - 1) * dilation_h;
     const int32_t span_w = (filter_w - 1) * dilation_w;
     const int32_t band_w = (out_w - 1) * stride_w + span_w + 1;
-    const int right = aot_mve_all_right(out_shift, channels);
+    const int right = aot_mve_all_right(out_shift, out_multiplier, channels);
     int32_t b, oy;
     rq.bias = bias;
     rq.multiplier = out_multiplier;
@@ -740,12 +1039,11 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
          * scratch holds filter_h rows of band_w pixels, as for the generic form). */
         const int in_place = pad_left == 0 && band_w <= in_w;
         const int32_t row_bytes = band_w * channels;
-        const int32_t group = aot_dw3_image_group((out_h - 1) * stride_h + 3, channels);
-        if (!in_place && stride_h == stride_w && group != 0) {
+        if (!in_place && stride_h == stride_w && aot_dw3_image_fits((out_h - 1) * stride_h + 3, channels)) {
             for (b = 0; b < batches; b++) {
                 aot_dw3_image(input + b * in_h * in_w * channels, in_h, in_w, channels, filter, &rq,
                               output + b * out_h * out_w * channels, out_h, out_w, stride_w, pad_top, pad_left,
-                              (int8_t)input_zero_point, scratch, group, right);
+                              (int8_t)input_zero_point, scratch, right);
             }
             return;
         }

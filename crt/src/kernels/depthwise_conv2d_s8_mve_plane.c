@@ -40,43 +40,42 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
  * four sums go into q2 by two moves of two registers each (VMOV Qd[2], Qd[0], Rt, Rt2 puts Rt in lane 0 and Rt2 in
  * lane 2, as GCC's vcreateq emits it); a row's pixels are a low-overhead loop (DLS / LE on lr, out_w from k[15]),
  * the rows an outer loop in the same block: the plane pointers move on by k[14] (row_step) between rows, the output
- * pointer needs nothing (the rows of one image follow each other) and is the loop's counter (k[16]: its end).  On KWS's
- * 5-pixel rows the row change in C cost about 20 instructions, here 8. */
+ * pointer needs nothing (the rows of one image follow each other) and is the loop's counter (k[16]: its end); the
+ * output offset and the channel count stay in registers (reloaded per pixel they cost 2 of its 25 instructions).  On
+ * KWS's 5-pixel rows the row change in C cost about 20 instructions, here 8. */
 #define AOT_DWP_IMAGE_ASM(REQ, CLAMP)                                                                                  \
-    __asm__ volatile(                                                                                                  \
-        "2:\n\t"                                                                                                       \
-        "ldr %[n], [%[k], #60]\n\t"                                                                                    \
-        "dls lr, lr\n"                                                                                                 \
-        "1:\n\t"                                                                                                       \
-        "vldrb.s8 q3, [%[p0]], #1\n\t"                                                                                 \
-        "vmladav.s8 %[a0], q3, %q[w0]\n\t"                                                                             \
-        "vldrb.s8 q3, [%[p1]], #1\n\t"                                                                                 \
-        "vmladav.s8 %[a1], q3, %q[w1]\n\t"                                                                             \
-        "vldrb.s8 q3, [%[p2]], #1\n\t"                                                                                 \
-        "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                             \
-        "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                                 \
-        "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                             \
-        "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                                          \
-        "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                                          \
-        "vadd.i32 q2, q2, %q[bias]\n\t" REQ "vldrw.32 q3, [%[k]]\n\t"                                                  \
-        "vrshl.s32 q2, q2, q3\n\t"                                                                                     \
-        "ldr %[a0], [%[k], #48]\n\t"                                                                                   \
-        "vadd.i32 q2, q2, %[a0]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                                 \
-        "ldr %[a1], [%[k], #52]\n\t"                                                                                   \
-        "add %[out], %[out], %[a1]\n\t"                                                                                \
-        "le lr, 1b\n\t"                                                                                                \
-        "ldr %[a0], [%[k], #56]\n\t"                                                                                   \
-        "add %[p0], %[p0], %[a0]\n\t"                                                                                  \
-        "add %[p1], %[p1], %[a0]\n\t"                                                                                  \
-        "add %[p2], %[p2], %[a0]\n\t"                                                                                  \
-        "add %[p3], %[p3], %[a0]\n\t"                                                                                  \
-        "ldr %[a1], [%[k], #64]\n\t"                                                                                   \
-        "cmp %[out], %[a1]\n\t"                                                                                        \
-        "bne 2b"                                                                                                       \
-        : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p0] "+r"(p0), [p1] "+r"(p1), [p2] "+r"(p2), \
-          [p3] "+r"(p3), [out] "+r"(o), [n] "=&r"(n)                                                                   \
-        : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult), [k] "r"(kp)      \
-        : "q2", "q3", "memory", "cc")
+    __asm__ volatile("2:\n\t"                                                                                          \
+                     "ldr %[n], [%[k], #60]\n\t"                                                                       \
+                     "dls lr, lr\n"                                                                                    \
+                     "1:\n\t"                                                                                          \
+                     "vldrb.s8 q3, [%[p0]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a0], q3, %q[w0]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p1]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a1], q3, %q[w1]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p2]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a2], q3, %q[w2]\n\t"                                                                \
+                     "vldrb.s8 q3, [%[p3]], #1\n\t"                                                                    \
+                     "vmladav.s8 %[a3], q3, %q[w3]\n\t"                                                                \
+                     "vmov q2[2], q2[0], %[a0], %[a2]\n\t"                                                             \
+                     "vmov q2[3], q2[1], %[a1], %[a3]\n\t"                                                             \
+                     "vadd.i32 q2, q2, %q[bias]\n\t" REQ "vldrw.32 q3, [%[k]]\n\t"                                     \
+                     "vrshl.s32 q2, q2, q3\n\t"                                                                        \
+                     "vadd.i32 q2, q2, %[off]\n\t" CLAMP "vstrb.32 q2, [%[out]]\n\t"                                   \
+                     "add %[out], %[out], %[ch]\n\t"                                                                   \
+                     "le lr, 1b\n\t"                                                                                   \
+                     "ldr %[a0], [%[k], #56]\n\t"                                                                      \
+                     "add %[p0], %[p0], %[a0]\n\t"                                                                     \
+                     "add %[p1], %[p1], %[a0]\n\t"                                                                     \
+                     "add %[p2], %[p2], %[a0]\n\t"                                                                     \
+                     "add %[p3], %[p3], %[a0]\n\t"                                                                     \
+                     "ldr %[a1], [%[k], #64]\n\t"                                                                      \
+                     "cmp %[out], %[a1]\n\t"                                                                           \
+                     "bne 2b"                                                                                          \
+                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [p0] "+r"(p0), [p1] "+r"(p1),   \
+                       [p2] "+r"(p2), [p3] "+r"(p3), [out] "+r"(o), [n] "=&r"(n)                                       \
+                     : [w0] "w"(w0), [w1] "w"(w1), [w2] "w"(w2), [w3] "w"(w3), [bias] "w"(bias), [mult] "w"(mult),     \
+                       [k] "r"(kp), [off] "r"(offset), [ch] "r"(channels)                                              \
+                     : "q2", "q3", "memory", "cc")
 
 /* The requantization before the rounding right shift: right shifts only (aot_mve_requant_right), or any shifts
  * (aot_mve_requant: the left shifts max(shift, 0) at k + 80, the -1 fix-up where v < 0 masked by the -1s of k + 96,
@@ -103,30 +102,44 @@ static int32_t aot_dwp_plane_w(int32_t in_w, int32_t out_w, int32_t filter_w, in
     "vmin.s32 q2, q2, q3\n\t"
 
 #if defined(__OPTIMIZE__)
-/* aot_dwp_channels4's common case (four channels, stride_w 1; `right`: every shift a right shift), a function of its
- * own so that the general loop's register allocation does not depend on it. */
-static __attribute__((noinline)) void aot_dwp_group4(const int8_t* planes, int32_t plane_bytes, int32_t row_step,
-                                                     const int8_t* filter, int32_t taps, uint8x16_t lane_tap,
-                                                     mve_pred16_t tap_lanes, const struct aot_mve_rq* rq, int32_t c,
-                                                     int8_t* out, int32_t out_h, int32_t out_w, int32_t channels,
-                                                     int right)
+/* The layer's constants for aot_dwp_group4, set once per image (as arguments and recomputed per call they cost
+ * about 70 instructions a call: 64 calls on MobileNet's 3x3x256 layer, 9 pixels each). */
+struct aot_dwp_layer {
+    int32_t k[28]; /* AOT_DWP_IMAGE_ASM's block: the clamp bounds and steps here, the shifts and k[16] per call */
+    const int8_t* filter;
+    const struct aot_mve_rq* rq;
+    uint8_t lane_tap[16];
+    int32_t taps, plane_bytes, image_bytes, offset, channels;
+    mve_pred16_t tap_lanes;
+    int right, full;
+};
+
+/* aot_dwp_channels4's common case (four channels c..c+3, stride_w 1), a function of its own so that the general
+ * loop's register allocation does not depend on it. */
+static __attribute__((noinline)) void aot_dwp_group4(struct aot_dwp_layer* layer, const int8_t* planes, int32_t c,
+                                                     int8_t* out)
 {
+    const int32_t plane_bytes = layer->plane_bytes;
     const int8_t* p0 = planes;
     const int8_t* p1 = planes + plane_bytes;
     const int8_t* p2 = planes + 2 * plane_bytes;
     const int8_t* p3 = planes + 3 * plane_bytes;
-    const int8x16_t w0 = vldrbq_gather_offset_z_s8(filter + c * taps, lane_tap, tap_lanes);
-    const int8x16_t w1 = vldrbq_gather_offset_z_s8(filter + (c + 1) * taps, lane_tap, tap_lanes);
-    const int8x16_t w2 = vldrbq_gather_offset_z_s8(filter + (c + 2) * taps, lane_tap, tap_lanes);
-    const int8x16_t w3 = vldrbq_gather_offset_z_s8(filter + (c + 3) * taps, lane_tap, tap_lanes);
-    const int32x4_t bias = vldrwq_s32(rq->bias + c);
-    const int32x4_t mult = vldrwq_s32(rq->multiplier + c);
-    const int32_t* shift = rq->shift + c;
-    const int32_t offset = rq->out_offset, lo = rq->act_min, hi = rq->act_max;
+    const uint8x16_t lane_tap = vldrbq_u8(layer->lane_tap);
+    const mve_pred16_t tap_lanes = layer->tap_lanes;
+    const int32_t taps = layer->taps;
+    const int8_t* f = layer->filter + c * taps;
+    const int8x16_t w0 = vldrbq_gather_offset_z_s8(f, lane_tap, tap_lanes);
+    const int8x16_t w1 = vldrbq_gather_offset_z_s8(f + taps, lane_tap, tap_lanes);
+    const int8x16_t w2 = vldrbq_gather_offset_z_s8(f + 2 * taps, lane_tap, tap_lanes);
+    const int8x16_t w3 = vldrbq_gather_offset_z_s8(f + 3 * taps, lane_tap, tap_lanes);
+    const int32x4_t bias = vldrwq_s32(layer->rq->bias + c);
+    const int32x4_t mult = vldrwq_s32(layer->rq->multiplier + c);
+    const int32x4_t sh = vldrwq_s32(layer->rq->shift + c);
+    const int32_t offset = layer->offset, channels = layer->channels;
     /* One block for the whole image (GCC keeps the invariants of aot_dwp_channels4's C loop on the stack and
      * reloads them per pixel): the sums pinned to even registers (VMLADAV takes no others), the
      * shifts, clamp bounds and steps read from `k`. */
-    int32_t k[28];
+    int32_t* const k = layer->k;
     register int32_t a0 __asm__("r0");
     register int32_t a1 __asm__("r2");
     register int32_t a2 __asm__("r4");
@@ -136,15 +149,8 @@ static __attribute__((noinline)) void aot_dwp_group4(const int8_t* planes, int32
     register int32_t n __asm__("lr");
     /* VSTRB.32 takes a low base register. */
     register int8_t* o __asm__("r1") = out;
-    const int32x4_t sh = vldrwq_s32(shift);
-    vstrwq_s32(k + 4, vdupq_n_s32(lo));
-    vstrwq_s32(k + 8, vdupq_n_s32(hi));
-    k[12] = offset;
-    k[13] = channels;
-    k[14] = row_step;
-    k[15] = out_w;
-    k[16] = (int32_t)(uintptr_t)(out + out_h * out_w * channels);
-    if (right) {
+    k[16] = (int32_t)(uintptr_t)(out + layer->image_bytes);
+    if (layer->right) {
         vstrwq_s32(k, sh);
     } else {
         const int32x4_t zero = vdupq_n_s32(0);
@@ -153,15 +159,37 @@ static __attribute__((noinline)) void aot_dwp_group4(const int8_t* planes, int32
         vstrwq_s32(k + 24, vshrq_n_s32(vminq_s32(sh, zero), 31));
     }
     /* The clamp to all of int8 as a saturating shift to the top byte and back. */
-    if (right && lo == -128 && hi == 127) {
+    if (layer->right && layer->full) {
         AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_RIGHT, AOT_DWP_CLAMP_INT8);
-    } else if (right) {
+    } else if (layer->right) {
         AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_RIGHT, AOT_DWP_CLAMP_ANY);
-    } else if (lo == -128 && hi == 127) {
+    } else if (layer->full) {
         AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_ANY, AOT_DWP_CLAMP_INT8);
     } else {
         AOT_DWP_IMAGE_ASM(AOT_DWP_REQ_ANY, AOT_DWP_CLAMP_ANY);
     }
+}
+
+/* The layer block of aot_dwp_group4 for one image. */
+static void aot_dwp_layer_init(struct aot_dwp_layer* layer, const int8_t* filter, int32_t taps, uint8x16_t lane_tap,
+                               mve_pred16_t tap_lanes, const struct aot_mve_rq* rq, int32_t out_h, int32_t out_w,
+                               int32_t channels, int32_t plane_w, int32_t plane_bytes, int32_t stride_h, int right)
+{
+    vstrwq_s32(layer->k + 4, vdupq_n_s32(rq->act_min));
+    vstrwq_s32(layer->k + 8, vdupq_n_s32(rq->act_max));
+    layer->k[14] = stride_h * plane_w - out_w;
+    layer->k[15] = out_w;
+    layer->filter = filter;
+    layer->rq = rq;
+    vstrbq_u8(layer->lane_tap, lane_tap);
+    layer->taps = taps;
+    layer->plane_bytes = plane_bytes;
+    layer->image_bytes = out_h * out_w * channels;
+    layer->offset = rq->out_offset;
+    layer->channels = channels;
+    layer->tap_lanes = tap_lanes;
+    layer->right = right;
+    layer->full = rq->act_min == -128 && rq->act_max == 127;
 }
 #endif
 
@@ -175,13 +203,6 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
 {
     const mve_pred16_t p = m == 4 ? 0xFFFF : vctp32q((uint32_t)m);
     const int32_t row_step = stride_h * plane_w - out_w * stride_w;
-#if defined(__OPTIMIZE__)
-    if (m == 4 && stride_w == 1) {
-        aot_dwp_group4(planes, plane_bytes, row_step, filter, taps, lane_tap, tap_lanes, rq, c, out + c, out_h, out_w,
-                       channels, right);
-        return;
-    }
-#endif
     /* A missing channel reads plane 0 against zero weights; its lane is never stored. */
     const int8_t* p0 = planes;
     const int8_t* p1 = planes + (m > 1 ? plane_bytes : 0);
@@ -247,6 +268,13 @@ AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t i
     const uint16x8_t to_plane = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)plane_bytes);
     const int32_t rows = in_h < plane_rows - pad_top ? in_h : plane_rows - pad_top;
     int32_t c0;
+#if defined(__OPTIMIZE__)
+    struct aot_dwp_layer layer;
+    if (stride_w == 1) {
+        aot_dwp_layer_init(&layer, filter, taps, lane_tap, tap_lanes, &q, out_h, out_w, channels, plane_w, plane_bytes,
+                           stride_h, right);
+    }
+#endif
     for (c0 = 0; c0 < channels; c0 += AOT_DWP_GROUP) {
         const int32_t n = channels - c0 < AOT_DWP_GROUP ? channels - c0 : AOT_DWP_GROUP;
         const mve_pred16_t pn = vctp16q((uint32_t)n);
@@ -267,6 +295,12 @@ AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t i
             }
         }
         for (c = c0; c + 4 <= c0 + n; c += 4) {
+#if defined(__OPTIMIZE__)
+            if (stride_w == 1) {
+                aot_dwp_group4(&layer, scratch + (c - c0) * plane_bytes, c, out_b + c);
+                continue;
+            }
+#endif
             aot_dwp_channels4(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap, tap_lanes,
                               &q, c, 4, out_b, out_h, out_w, channels, stride_h, stride_w, right);
         }
@@ -295,7 +329,7 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
     /* 16 bytes past the last row: the last windows' loads and wrapped taps stay inside the plane. */
     const int32_t plane_bytes = plane_rows * plane_w + 16;
     const int32_t groups = channels < AOT_DWP_GROUP ? channels : AOT_DWP_GROUP;
-    const int right = aot_mve_all_right(out_shift, channels);
+    const int right = aot_mve_all_right(out_shift, out_multiplier, channels);
     uint8_t lanes[16] = {0};
     mve_pred16_t tap_lanes = 0;
     struct aot_mve_rq rq;

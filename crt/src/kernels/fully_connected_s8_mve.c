@@ -23,7 +23,8 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
     struct aot_mve_rq rq;
     /* Every shift a right shift: a single row takes the block loops of aot_mve_gemv (mve_s8.h).  Pairs of rows keep
      * the general requantization (their code once, not twice). */
-    const int right = multiplier_stride ? aot_mve_all_right(out_shift, out_depth) : out_shift[0] < 0;
+    const int right = multiplier_stride ? aot_mve_all_right(out_shift, out_multiplier, out_depth)
+                                        : out_shift[0] < 0 || out_multiplier[0] == 0;
     int32_t b;
     rq.bias = bias;
     rq.multiplier = out_multiplier;

@@ -48,12 +48,27 @@
 #endif
 #endif
 
-/* Are all n shifts right shifts (in [-31, -1])?  Then the kernels take aot_mve_requant_right. */
-AOT_HOT_INLINE int aot_mve_all_right(const int32_t* shift, int32_t n)
+/* Are all n shifts right shifts (in [-31, -1]), or their multiplier 0?  Then the kernels take
+ * aot_mve_requant_right: VQRDMULH by 0 makes a lane 0 before any shift, whatever its shift, as the reference's
+ * MultiplyByQuantizedMultiplier does (nearly dead channels: a zero multiplier with shift 0 beside right shifts
+ * sent whole MobileNet layers down the general path).  With MVE the largest shift four at a time: a layer's scan
+ * was about 4 instructions a channel, 500 on 128 channels, as much as a MobileNet 6x6 depthwise block's set-up. */
+AOT_HOT_INLINE int aot_mve_all_right(const int32_t* shift, const int32_t* multiplier, int32_t n)
 {
-    int32_t i;
-    for (i = 0; i < n; i++) {
-        if (shift[i] >= 0) {
+    int32_t i = 0;
+#if defined(__ARM_FEATURE_MVE)
+    int32x4_t top = vdupq_n_s32(-1);
+    for (; i + 4 <= n; i += 4) {
+        /* min(shift, multiplier - 1): the shift, or -1 where the multiplier is 0 (multipliers lie in {0} U
+         * [2^30, 2^31), as aot_mve_requant states). */
+        top = vmaxq_s32(top, vminq_s32(vldrwq_s32(shift + i), vsubq_n_s32(vldrwq_s32(multiplier + i), 1)));
+    }
+    if (vmaxvq_s32(-1, top) >= 0) {
+        return 0;
+    }
+#endif
+    for (; i < n; i++) {
+        if (shift[i] >= 0 && multiplier[i] != 0) {
             return 0;
         }
     }
