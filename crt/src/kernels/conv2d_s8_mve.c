@@ -231,12 +231,60 @@ AOT_HOT_INLINE const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, in
 }
 #endif
 
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* `pairs` pixel pairs along one output row whose windows are all inside the image, the first pair's windows at w0
+ * and w0 + d, each next pair `step` bytes on: rows of 16 < K <= 32 taps (a first layer's 3x3 window on 3
+ * channels) gathered into scratch, zero-padded to 32 bytes, then aot_mve_dot_blocks_tail1 and the requantization
+ * (right shifts, per-channel constants, out_c a multiple of 4), outputs from out.  One call per run of pairs: the
+ * block loop's arguments, the gather offsets and the constants set once, where the pixel loop found every pixel's
+ * window again (three divisions) and rebuilt the arguments per pair -- about 230 instructions a pair. */
+__attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
+                                                           const uint8_t* offs, int32_t k, const int8_t* filter,
+                                                           int32_t out_c, const struct aot_mve_rq* rq, int8_t* out,
+                                                           int8_t* scratch)
+{
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    const uint8x16_t o0 = vldrbq_u8(offs);
+    const uint8x16_t o1 = vldrbq_u8(offs + 16);
+    const mve_pred16_t pk = vctp8q((uint32_t)(k - 16));
+    int32_t sums[8 * AOT_MVE_BLOCKS];
+    struct aot_mve_blocks_args a;
+    int32_t i, c;
+    a.x0 = scratch;
+    a.x1 = scratch + 32;
+    a.passes = 1;
+    a.sums = sums;
+    a.tail = k - 16;
+    for (i = 0; i < pairs; i++) {
+        const int8_t* w = filter;
+        vstrbq_s8(scratch, vldrbq_gather_offset_s8(w0, o0));
+        vstrbq_s8(scratch + 16, vldrbq_gather_offset_z_s8(w0, o1, pk));
+        vstrbq_s8(scratch + 32, vldrbq_gather_offset_s8(w0 + d, o0));
+        vstrbq_s8(scratch + 48, vldrbq_gather_offset_z_s8(w0 + d, o1, pk));
+        for (c = 0; c < out_c; c += 4 * AOT_MVE_BLOCKS) {
+            const int32_t nb = (out_c - c) / 4 < AOT_MVE_BLOCKS ? (out_c - c) / 4 : AOT_MVE_BLOCKS;
+            a.blocks = nb;
+            if (k == 27) {
+                aot_mve_dot_blocks_tail1_k27(&a, w);
+            } else {
+                aot_mve_dot_blocks_tail1(&a, w);
+            }
+            w += nb * 4 * k;
+            aot_mve_store_blocks_right(sums, nb, &q, c, out, out + out_c);
+        }
+        out += 2 * out_c;
+        w0 += step;
+    }
+}
+#endif
+
 /* The whole layer; `fused` (a constant in each entry point) adds the residual, `right` (a constant) says every
  * shift is a right shift, `tail` (a constant) that im2col rows are zero-padded to aot_mve_row_bytes for the block
  * loop's unpredicated K % 16 tail (aot_mve_dot_blocks_tail). */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
-                                              int8_t* scratch, const int8_t* residual, int fused, int right, int tail)
+                                              int8_t* scratch, const int8_t* residual, int fused, int right, int tail,
+                                              int first)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int32_t pixels = batches * g->out_h * g->out_w;
@@ -254,9 +302,27 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
     /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
     const int runs = !direct && g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
+    /* Rows of 16 < K <= 32 gathered taps, zero-padded to 32 (tail: right shifts, no fused ADD), per-channel
+     * constants: runs of pairs inside the image by aot_mve_gather_pairs. */
+    const int stem = first && tail && gather && kp == 32 && g->dilation_w == 1 && rq->per_channel;
 #endif
     for (p = 0; p + 2 <= pixels; p += 2) {
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+        if (stem) {
+            const int8_t* w0 = aot_mve_window(g, p);
+            const int8_t* w1 = aot_mve_window(g, p + 1);
+            if (w0 && w1) {
+                /* This pair and the next m of its output row (see the runs loop below). */
+                const int32_t ox = p % g->out_w;
+                const int32_t ox_fit = (g->in_w - g->filter_w + g->pad_left) / g->stride_w + 1;
+                const int32_t ox_end = ox_fit < g->out_w ? ox_fit : g->out_w;
+                const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
+                aot_mve_gather_pairs(w0, (int32_t)(w1 - w0), 2 * g->stride_w * g->in_c, m + 1, offs, k, filter, out_c,
+                                     rq, output + p * out_c, scratch);
+                p += 2 * m;
+                continue;
+            }
+        }
         if (runs) {
             const int8_t* w0 = aot_mve_window(g, p);
             const int8_t* w1 = aot_mve_window(g, p + 1);
@@ -336,14 +402,14 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
     if (!fused && right && !direct && aot_mve_row_bytes(k, out_c) != k) {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, 0, 1, 1);
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, 0, 1, 1, 0);
         return;
     }
 #endif
     if (right) {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1, 0);
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1, 0, 0);
     } else {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0, 0);
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0, 0, 0);
     }
 }
 
@@ -374,6 +440,32 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     rq.act_max = act_max;                                                                                              \
     rq.add_tab = NULL
 
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* A layer of 16 < K < 32 taps on a multiple of 4 output channels (a first layer: 3x3 on 3 channels), right
+ * shifts, per-channel constants, dilation 1 along x: the pass of zero-padded rows with runs of pairs inside the
+ * image taken by aot_mve_gather_pairs.  A function of its own with its own copies of the geometry and constants:
+ * inlined beside the other passes, or given their addresses, it changed how GCC kept them (their structs, once
+ * escaped, reloaded per pixel pair: KWS's pointwise layers took 1 K instructions more each). */
+AOT_HOT_INLINE int aot_conv2d_s8_mve_is_first(const struct aot_mve_geom* g, int32_t out_c, const struct aot_mve_rq* rq)
+{
+    const int32_t k = g->filter_h * g->filter_w * g->in_c;
+    return k > 16 && k < 32 && (out_c & 3) == 0 && g->dilation_w == 1 && aot_mve_all_right(rq->shift, out_c);
+}
+
+__attribute__((noinline)) static void
+aot_conv2d_s8_mve_first(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                        const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
+                        int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                        int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                        int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                        const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch)
+{
+    AOT_CONV2D_S8_MVE_SETUP;
+    rq.add = NULL;
+    aot_conv2d_s8_mve_pass(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0, 1, 1, 1);
+}
+#endif
+
 void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
                        int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
@@ -383,6 +475,14 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
 {
     AOT_CONV2D_S8_MVE_SETUP;
     rq.add = NULL;
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+    if (aot_conv2d_s8_mve_is_first(&g, out_c, &rq)) {
+        aot_conv2d_s8_mve_first(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h,
+                                out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,
+                                input_zero_point, output_offset, out_multiplier, out_shift, act_min, act_max, scratch);
+        return;
+    }
+#endif
     aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0);
 }
 
