@@ -307,6 +307,71 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
 }
 #endif
 
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* `pairs` pixel pairs along one output row whose windows are all inside the image (filter rows of a multiple of 16
+ * bytes read in place: `rows` runs of run_len bytes, `skip` bytes apart), the first pair's windows at w0 and
+ * w0 + d, each next pair `step` bytes on; right shifts, per-channel constants, out_c a multiple of 4; outputs from
+ * out (and with `fused` the residual from res).  The block routine, its arguments and the constants are chosen and
+ * set once per run of pairs, where the pixel loop set them per pair (about 80 instructions a pair, 120 with the
+ * fused ADD).  q by value: given the caller's address, GCC would reload it after every int8 store there. */
+AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t step, int32_t pairs, int32_t rows,
+                                          int32_t run_len, int32_t skip, const int8_t* filter, int32_t out_c,
+                                          const struct aot_mve_rq* q, int8_t* out, const int8_t* res, int fused)
+{
+    const int32_t k = rows * run_len;
+    int32_t sums[8 * AOT_MVE_BLOCKS];
+    struct aot_mve_blocks_args a;
+    void (*dot)(struct aot_mve_blocks_args*, const int8_t*) = aot_mve_dot_blocks_any;
+    int32_t i, c;
+    a.passes = run_len >> 4;
+    a.sums = sums;
+    a.skip = skip;
+    a.runs = rows;
+    if (rows == 3 && a.passes == 3) {
+        dot = aot_mve_dot_blocks_runs3p3;
+    } else if (rows == 3 && a.passes == 6) {
+        dot = aot_mve_dot_blocks_runs3p6;
+    }
+    for (i = 0; i < pairs; i++) {
+        const int8_t* w = filter;
+        for (c = 0; c < out_c; c += 4 * AOT_MVE_BLOCKS) {
+            const int32_t nb = (out_c - c) / 4 < AOT_MVE_BLOCKS ? (out_c - c) / 4 : AOT_MVE_BLOCKS;
+            a.x0 = w0;
+            a.x1 = w0 + d;
+            a.blocks = nb;
+            dot(&a, w);
+            w += nb * 4 * k;
+            if (fused) {
+                aot_mve_index_blocks_right(sums, nb, q, c);
+                aot_mve_add_blocks(sums, nb, q, c, out, res);
+                aot_mve_add_blocks(sums + 4, nb, q, c, out + out_c, res + out_c);
+            } else {
+                aot_mve_store_blocks_right(sums, nb, q, c, out, out + out_c);
+            }
+        }
+        out += 2 * out_c;
+        res += 2 * out_c;
+        w0 += step;
+    }
+}
+
+__attribute__((noinline)) static void aot_mve_runs_pairs_plain(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
+                                                               int32_t rows, int32_t run_len, int32_t skip,
+                                                               const int8_t* filter, int32_t out_c, struct aot_mve_rq q,
+                                                               int8_t* out)
+{
+    aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, 0);
+}
+
+__attribute__((noinline)) static void aot_mve_runs_pairs_fused(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
+                                                               int32_t rows, int32_t run_len, int32_t skip,
+                                                               const int8_t* filter, int32_t out_c, struct aot_mve_rq q,
+                                                               int8_t* out, const int8_t* res)
+{
+    aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, 1);
+}
+#endif
+
 /* The whole layer; `fused` (a constant in each entry point) adds the residual, `right` (a constant) says every
  * shift is a right shift, `tail` (a constant) that im2col rows are zero-padded to aot_mve_row_bytes for the block
  * loop's unpredicated K % 16 tail (aot_mve_dot_blocks_tail). */
@@ -365,6 +430,19 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                 const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
                 const int32_t step = 2 * g->stride_w * g->in_c;
                 int32_t j;
+                if (right && rq->per_channel) {
+                    const int32_t run_len = g->filter_w * g->in_c;
+                    const int32_t skip = g->dilation_h * g->in_w * g->in_c - run_len;
+                    if (fused) {
+                        aot_mve_runs_pairs_fused(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip,
+                                                 filter, out_c, *rq, output + p * out_c, residual + p * out_c);
+                    } else {
+                        aot_mve_runs_pairs_plain(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip,
+                                                 filter, out_c, *rq, output + p * out_c);
+                    }
+                    p += 2 * m;
+                    continue;
+                }
                 for (j = 0;; j++) {
                     aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
                                       filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
