@@ -331,6 +331,12 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
         dot = aot_mve_dot_blocks_runs3p3;
     } else if (rows == 3 && a.passes == 6) {
         dot = aot_mve_dot_blocks_runs3p6;
+    } else if (rows == 1 && a.passes == 2) {
+        dot = aot_mve_dot_blocks_row2;
+    } else if (rows == 1 && a.passes == 4) {
+        dot = aot_mve_dot_blocks_row4;
+    } else if (rows == 1) {
+        dot = aot_mve_dot_blocks_row;
     }
     for (i = 0; i < pairs; i++) {
         const int8_t* w = filter;
@@ -395,7 +401,10 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
 #endif
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
     /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
-    const int runs = !direct && g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
+    /* (A strided 1x1 layer too -- ResNet's shortcuts: rows read in place, pairs stepped along the output row without
+     * dividing per pixel -- when aot_mve_runs_pairs takes it.) */
+    const int runs = (!direct || (!flat && right && rq->per_channel)) && g->dilation_w == 1 &&
+                     (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
     /* Rows of 16 < K <= 32 gathered taps, zero-padded to 32 (tail: right shifts, no fused ADD), per-channel
      * constants: runs of pairs inside the image by aot_mve_gather_pairs. */
     const int stem = first && tail && gather && kp == 32 && g->dilation_w == 1 && rq->per_channel;
