@@ -314,46 +314,84 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
  * out (and with `fused` the residual from res).  The block routine, its arguments and the constants are chosen and
  * set once per run of pairs, where the pixel loop set them per pair (about 80 instructions a pair, 120 with the
  * fused ADD).  q by value: given the caller's address, GCC would reload it after every int8 store there. */
+/* The block routine of aot_mve_runs_pairs: 1, 2: three runs of 3 or 6 passes; 3, 4, 5: one run of 2, 4 or any
+ * passes; 0: aot_mve_dot_blocks_any. */
+AOT_HOT_INLINE int aot_mve_runs_kind(int32_t rows, int32_t passes)
+{
+    if (rows == 3) {
+        return passes == 3 ? 1 : passes == 6 ? 2 : 0;
+    }
+    if (rows == 1) {
+        return passes == 2 ? 3 : passes == 4 ? 4 : 5;
+    }
+    return 0;
+}
+
+/* dot: aot_mve_runs_kind, a constant in the loops of the commonest kinds (a call chosen per pair costs 4 or 5
+ * instructions; an indirect one leaves the static stack bound open).  out_c <= 4 * AOT_MVE_BLOCKS: one block call
+ * a pair.  The requantization loops are written here (AOT_MVE_RQ_PAIR_ASM, as aot_mve_store_blocks_right,
+ * aot_mve_index_blocks_right and aot_mve_add_blocks) so that their constants are made once per run of pairs. */
 AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t step, int32_t pairs, int32_t rows,
                                           int32_t run_len, int32_t skip, const int8_t* filter, int32_t out_c,
-                                          const struct aot_mve_rq* q, int8_t* out, const int8_t* res, int fused)
+                                          const struct aot_mve_rq* q, int8_t* out, const int8_t* res, int fused,
+                                          int dot)
 {
-    const int32_t k = rows * run_len;
+    const int32_t nb = out_c >> 2;
+    const int32x4_t lo = vdupq_n_s32(q->act_min);
+    const int32x4_t hi = vdupq_n_s32(q->act_max);
+    const int32_t off = q->out_offset;
     int32_t sums[8 * AOT_MVE_BLOCKS];
     struct aot_mve_blocks_args a;
-    void (*dot)(struct aot_mve_blocks_args*, const int8_t*) = aot_mve_dot_blocks_any;
-    int32_t i, c;
+    int32_t i;
     a.passes = run_len >> 4;
     a.sums = sums;
     a.skip = skip;
     a.runs = rows;
-    if (rows == 3 && a.passes == 3) {
-        dot = aot_mve_dot_blocks_runs3p3;
-    } else if (rows == 3 && a.passes == 6) {
-        dot = aot_mve_dot_blocks_runs3p6;
-    } else if (rows == 1 && a.passes == 2) {
-        dot = aot_mve_dot_blocks_row2;
-    } else if (rows == 1 && a.passes == 4) {
-        dot = aot_mve_dot_blocks_row4;
-    } else if (rows == 1) {
-        dot = aot_mve_dot_blocks_row;
-    }
     for (i = 0; i < pairs; i++) {
-        const int8_t* w = filter;
-        for (c = 0; c < out_c; c += 4 * AOT_MVE_BLOCKS) {
-            const int32_t nb = (out_c - c) / 4 < AOT_MVE_BLOCKS ? (out_c - c) / 4 : AOT_MVE_BLOCKS;
-            a.x0 = w0;
-            a.x1 = w0 + d;
-            a.blocks = nb;
-            dot(&a, w);
-            w += nb * 4 * k;
-            if (fused) {
-                aot_mve_index_blocks_right(sums, nb, q, c);
-                aot_mve_add_blocks(sums, nb, q, c, out, res);
-                aot_mve_add_blocks(sums + 4, nb, q, c, out + out_c, res + out_c);
-            } else {
-                aot_mve_store_blocks_right(sums, nb, q, c, out, out + out_c);
+        const int32_t* sp = sums;
+        const int32_t* b = q->bias;
+        const int32_t* m = q->multiplier;
+        const int32_t* sh = q->shift;
+        int32_t n = nb;
+        a.x0 = w0;
+        a.x1 = w0 + d;
+        a.blocks = nb;
+        if (dot == 1) {
+            aot_mve_dot_blocks_runs3p3(&a, filter);
+        } else if (dot == 2) {
+            aot_mve_dot_blocks_runs3p6(&a, filter);
+        } else if (dot == 3) {
+            aot_mve_dot_blocks_row2(&a, filter);
+        } else if (dot == 4) {
+            aot_mve_dot_blocks_row4(&a, filter);
+        } else if (dot == 5) {
+            aot_mve_dot_blocks_row(&a, filter);
+        } else {
+            aot_mve_dot_blocks_any(&a, filter);
+        }
+        if (fused) {
+            int32_t pix;
+            __asm__ volatile(AOT_MVE_RQ_PAIR_ASM "vstrw.32 q3, [%[s], #-32]\n\t"
+                                                 "vstrw.32 q4, [%[s], #-16]\n\t"
+                                                 "subs %[n], %[n], #1\n\t"
+                                                 "bne 1b"
+                             : [s] "+r"(sp), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [n] "+r"(n)
+                             : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
+                             : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+            for (pix = 0; pix < 2; pix++) {
+                aot_mve_add_blocks(sums + 4 * pix, nb, q, 0, out + pix * out_c, res + pix * out_c);
             }
+        } else {
+            int8_t* o0 = out;
+            int8_t* o1 = out + out_c;
+            __asm__ volatile(
+                AOT_MVE_RQ_PAIR_ASM "vstrb.32 q3, [%[o0]], #4\n\t"
+                                    "vstrb.32 q4, [%[o1]], #4\n\t"
+                                    "subs %[n], %[n], #1\n\t"
+                                    "bne 1b"
+                : [s] "+r"(sp), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o0] "+l"(o0), [o1] "+l"(o1), [n] "+r"(n)
+                : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
+                : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
         }
         out += 2 * out_c;
         res += 2 * out_c;
@@ -366,7 +404,14 @@ __attribute__((noinline)) static void aot_mve_runs_pairs_plain(const int8_t* w0,
                                                                const int8_t* filter, int32_t out_c, struct aot_mve_rq q,
                                                                int8_t* out)
 {
-    aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, 0);
+    const int dot = aot_mve_runs_kind(rows, run_len >> 4);
+    if (dot == 1) {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, 0, 1);
+    } else if (dot == 2) {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, 0, 2);
+    } else {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, 0, dot);
+    }
 }
 
 __attribute__((noinline)) static void aot_mve_runs_pairs_fused(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
@@ -374,7 +419,12 @@ __attribute__((noinline)) static void aot_mve_runs_pairs_fused(const int8_t* w0,
                                                                const int8_t* filter, int32_t out_c, struct aot_mve_rq q,
                                                                int8_t* out, const int8_t* res)
 {
-    aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, 1);
+    const int dot = aot_mve_runs_kind(rows, run_len >> 4);
+    if (dot == 1) {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, 1, 1);
+    } else {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, 1, dot);
+    }
 }
 #endif
 
@@ -403,8 +453,8 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
     /* (A strided 1x1 layer too -- ResNet's shortcuts: rows read in place, pairs stepped along the output row without
      * dividing per pixel -- when aot_mve_runs_pairs takes it.) */
-    const int runs = (!direct || (!flat && right && rq->per_channel)) && g->dilation_w == 1 &&
-                     (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
+    const int runs = (!direct || (!flat && right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS)) &&
+                     g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
     /* Rows of 16 < K <= 32 gathered taps, zero-padded to 32 (tail: right shifts, no fused ADD), per-channel
      * constants: runs of pairs inside the image by aot_mve_gather_pairs. */
     const int stem = first && tail && gather && kp == 32 && g->dilation_w == 1 && rq->per_channel;
@@ -439,7 +489,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                 const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
                 const int32_t step = 2 * g->stride_w * g->in_c;
                 int32_t j;
-                if (right && rq->per_channel) {
+                if (right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS) {
                     const int32_t run_len = g->filter_w * g->in_c;
                     const int32_t skip = g->dilation_h * g->in_w * g->in_c - run_len;
                     if (fused) {
