@@ -314,6 +314,24 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
  * out (and with `fused` the residual from res).  The block routine, its arguments and the constants are chosen and
  * set once per run of pairs, where the pixel loop set them per pair (about 80 instructions a pair, 120 with the
  * fused ADD).  q by value: given the caller's address, GCC would reload it after every int8 store there. */
+/* One pixel's block of the fused ADD in the loop of aot_mve_runs_pairs: its 4 table indices (%[s], 16 bytes on)
+ * and residual bytes (R, +256: the second table) gathered, summed and rescaled as aot_mve_add_out, stored at O. */
+#define AOT_MVE_ADD_PIXEL_ASM(O, R)                                                                                    \
+    "vldrw.32 q1, [%[s]], #16\n\t"                                                                                     \
+    "vldrb.u32 q2, [%[" R "]], #4\n\t"                                                                                 \
+    "vorr.i32 q2, #0x100\n\t"                                                                                          \
+    "vldrw.u32 q0, [%[tab], q1, uxtw #2]\n\t"                                                                          \
+    "vldrw.u32 q1, [%[tab], q2, uxtw #2]\n\t"                                                                          \
+    "vadd.i32 q0, q0, q1\n\t"                                                                                          \
+    "vshr.s32 q1, q0, #31\n\t"                                                                                         \
+    "vqrdmulh.s32 q0, q0, %q[om]\n\t"                                                                                  \
+    "vadd.i32 q0, q0, q1\n\t"                                                                                          \
+    "vadd.i32 q0, q0, %q[oa]\n\t"                                                                                      \
+    "vshl.s32 q0, q0, %q[osh]\n\t"                                                                                     \
+    "vmax.s32 q0, q0, %q[lo]\n\t"                                                                                      \
+    "vmin.s32 q0, q0, %q[hi]\n\t"                                                                                      \
+    "vstrb.32 q0, [%[" O "]], #4\n\t"
+
 /* The block routine of aot_mve_runs_pairs: 1, 2: three runs of 3 or 6 passes; 3, 4, 5: one run of 2, 4 or any
  * passes; 0: aot_mve_dot_blocks_any. */
 AOT_HOT_INLINE int aot_mve_runs_kind(int32_t rows, int32_t passes)
@@ -340,6 +358,13 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
     const int32x4_t lo = vdupq_n_s32(q->act_min);
     const int32x4_t hi = vdupq_n_s32(q->act_max);
     const int32_t off = q->out_offset;
+    /* The fused ADD's constants (aot_mve_add_blocks). */
+    const int32x4_t alo = vdupq_n_s32(fused ? q->add->act_min : 0);
+    const int32x4_t ahi = vdupq_n_s32(fused ? q->add->act_max : 0);
+    const int32_t* tab = q->add_tab;
+    const int32x4_t om = vdupq_n_s32(fused ? q->add->out_multiplier : 0);
+    const int32x4_t oa = vdupq_n_s32(fused ? q->add->out_add : 0);
+    const int32x4_t osh = vdupq_n_s32(fused ? -q->add->out_shift : 0);
     int32_t sums[8 * AOT_MVE_BLOCKS];
     struct aot_mve_blocks_args a;
     int32_t i;
@@ -370,7 +395,6 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
             aot_mve_dot_blocks_any(&a, filter);
         }
         if (fused) {
-            int32_t pix;
             __asm__ volatile(AOT_MVE_RQ_PAIR_ASM "vstrw.32 q3, [%[s], #-32]\n\t"
                                                  "vstrw.32 q4, [%[s], #-16]\n\t"
                                                  "subs %[n], %[n], #1\n\t"
@@ -378,9 +402,20 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
                              : [s] "+r"(sp), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [n] "+r"(n)
                              : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
                              : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
-            for (pix = 0; pix < 2; pix++) {
-                aot_mve_add_blocks(sums + 4 * pix, nb, q, 0, out + pix * out_c, res + pix * out_c);
-            }
+            /* Then both pixels' values and residual bytes index the tables (aot_mve_add_blocks for the two in one
+             * loop); each residual's 4 bytes are read before the 4 outputs at the same place are stored. */
+            const uint8_t* r0 = (const uint8_t*)res;
+            const uint8_t* r1 = (const uint8_t*)res + out_c;
+            int8_t* o0 = out;
+            int8_t* o1 = out + out_c;
+            sp = sums;
+            n = nb;
+            __asm__ volatile("1:\n\t" AOT_MVE_ADD_PIXEL_ASM("o0", "r0")
+                                 AOT_MVE_ADD_PIXEL_ASM("o1", "r1") "subs %[n], %[n], #1\n\t"
+                                                                   "bne 1b"
+                             : [s] "+r"(sp), [o0] "+l"(o0), [o1] "+l"(o1), [r0] "+l"(r0), [r1] "+l"(r1), [n] "+r"(n)
+                             : [lo] "w"(alo), [hi] "w"(ahi), [tab] "r"(tab), [om] "w"(om), [oa] "w"(oa), [osh] "w"(osh)
+                             : "q0", "q1", "q2", "memory", "cc");
         } else {
             int8_t* o0 = out;
             int8_t* o1 = out + out_c;
