@@ -261,6 +261,26 @@ AOT_HOT_INLINE const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, in
 #endif
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* aot_mve_store_blocks_right for nb blocks from channel 0 with the clamp's vectors made by the caller (once per run
+ * of pairs: made per call, GCC kept them, and the pointers, in the pair loops' frames). */
+AOT_ALWAYS_INLINE void aot_mve_store_pair(const int32_t* sums, int32_t nb, const struct aot_mve_rq* q, int32_t off,
+                                          int32x4_t lo, int32x4_t hi, int8_t* o0, int8_t* o1)
+{
+    const int32_t* b = q->bias;
+    const int32_t* m = q->multiplier;
+    const int32_t* sh = q->shift;
+    __asm__ volatile(
+        AOT_MVE_RQ_PAIR_ASM "vstrb.32 q3, [%[o0]], #4\n\t"
+                            "vstrb.32 q4, [%[o1]], #4\n\t"
+                            "subs %[n], %[n], #1\n\t"
+                            "bne 1b"
+        : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o0] "+l"(o0), [o1] "+l"(o1), [n] "+r"(nb)
+        : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
+        : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+}
+#endif
+
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
 /* `pairs` pixel pairs along one output row whose windows are all inside the image, the first pair's windows at w0
  * and w0 + d, each next pair `step` bytes on: rows of 16 < K <= 32 taps (a first layer's 3x3 window on 3
  * channels) gathered into scratch, zero-padded to 32 bytes, then aot_mve_dot_blocks_tail1 and the requantization
@@ -276,31 +296,29 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
     const uint8x16_t o0 = vldrbq_u8(offs);
     const uint8x16_t o1 = vldrbq_u8(offs + 16);
     const mve_pred16_t pk = vctp8q((uint32_t)(k - 16));
+    const int32_t nb = out_c >> 2; /* out_c <= 4 * AOT_MVE_BLOCKS: one block call a pair */
+    const int32x4_t lo = vdupq_n_s32(q.act_min);
+    const int32x4_t hi = vdupq_n_s32(q.act_max);
     int32_t sums[8 * AOT_MVE_BLOCKS];
     struct aot_mve_blocks_args a;
-    int32_t i, c;
+    int32_t i;
     a.x0 = scratch;
     a.x1 = scratch + 32;
     a.passes = 1;
     a.sums = sums;
     a.tail = k - 16;
+    a.blocks = nb;
     for (i = 0; i < pairs; i++) {
-        const int8_t* w = filter;
         vstrbq_s8(scratch, vldrbq_gather_offset_s8(w0, o0));
         vstrbq_s8(scratch + 16, vldrbq_gather_offset_z_s8(w0, o1, pk));
         vstrbq_s8(scratch + 32, vldrbq_gather_offset_s8(w0 + d, o0));
         vstrbq_s8(scratch + 48, vldrbq_gather_offset_z_s8(w0 + d, o1, pk));
-        for (c = 0; c < out_c; c += 4 * AOT_MVE_BLOCKS) {
-            const int32_t nb = (out_c - c) / 4 < AOT_MVE_BLOCKS ? (out_c - c) / 4 : AOT_MVE_BLOCKS;
-            a.blocks = nb;
-            if (k == 27) {
-                aot_mve_dot_blocks_tail1_k27(&a, w);
-            } else {
-                aot_mve_dot_blocks_tail1(&a, w);
-            }
-            w += nb * 4 * k;
-            aot_mve_store_blocks_right(sums, nb, &q, c, out, out + out_c);
+        if (k == 27) {
+            aot_mve_dot_blocks_tail1_k27(&a, filter);
+        } else {
+            aot_mve_dot_blocks_tail1(&a, filter);
         }
+        aot_mve_store_pair(sums, nb, &q, q.out_offset, lo, hi, out, out + out_c);
         out += 2 * out_c;
         w0 += step;
     }
@@ -492,7 +510,8 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                      g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
     /* Rows of 16 < K <= 32 gathered taps, zero-padded to 32 (tail: right shifts, no fused ADD), per-channel
      * constants: runs of pairs inside the image by aot_mve_gather_pairs. */
-    const int stem = first && tail && gather && kp == 32 && g->dilation_w == 1 && rq->per_channel;
+    const int stem =
+        first && tail && gather && kp == 32 && g->dilation_w == 1 && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS;
 #endif
     for (p = 0; p + 2 <= pixels; p += 2) {
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
