@@ -286,7 +286,8 @@ AOT_ALWAYS_INLINE void aot_mve_store_pair(const int32_t* sums, int32_t nb, const
  * channels) gathered into scratch, zero-padded to 32 bytes, then aot_mve_dot_blocks_tail1 and the requantization
  * (right shifts, per-channel constants, out_c a multiple of 4), outputs from out.  One call per run of pairs: the
  * block loop's arguments, the gather offsets and the constants set once, where the pixel loop found every pixel's
- * window again (three divisions) and rebuilt the arguments per pair -- about 230 instructions a pair. */
+ * window again (three divisions) and rebuilt the arguments per pair -- about 230 instructions a pair.  w0 null:
+ * one pair whose rows are already in scratch (windows leaving the image: aot_mve_gather_border). */
 __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
                                                            const uint8_t* offs, int32_t k, const int8_t* filter,
                                                            int32_t out_c, const struct aot_mve_rq* rq, int8_t* out,
@@ -309,10 +310,12 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
     a.tail = k - 16;
     a.blocks = nb;
     for (i = 0; i < pairs; i++) {
-        vstrbq_s8(scratch, vldrbq_gather_offset_s8(w0, o0));
-        vstrbq_s8(scratch + 16, vldrbq_gather_offset_z_s8(w0, o1, pk));
-        vstrbq_s8(scratch + 32, vldrbq_gather_offset_s8(w0 + d, o0));
-        vstrbq_s8(scratch + 48, vldrbq_gather_offset_z_s8(w0 + d, o1, pk));
+        if (w0) {
+            vstrbq_s8(scratch, vldrbq_gather_offset_s8(w0, o0));
+            vstrbq_s8(scratch + 16, vldrbq_gather_offset_z_s8(w0, o1, pk));
+            vstrbq_s8(scratch + 32, vldrbq_gather_offset_s8(w0 + d, o0));
+            vstrbq_s8(scratch + 48, vldrbq_gather_offset_z_s8(w0 + d, o1, pk));
+        }
         if (k == 27) {
             aot_mve_dot_blocks_tail1_k27(&a, filter);
         } else {
@@ -320,7 +323,7 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
         }
         aot_mve_store_pair(sums, nb, &q, q.out_offset, lo, hi, out, out + out_c);
         out += 2 * out_c;
-        w0 += step;
+        w0 = w0 ? w0 + step : w0;
     }
 }
 #endif
@@ -527,6 +530,16 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                 aot_mve_gather_pairs(w0, (int32_t)(w1 - w0), 2 * g->stride_w * g->in_c, m + 1, offs, k, filter, out_c,
                                      rq, output + p * out_c, scratch);
                 p += 2 * m;
+                continue;
+            }
+            if (gather == 2) {
+                if (!aot_mve_gather_row(g, p, offs, k, kp, scratch)) {
+                    aot_mve_gather_border(g, p, offs, dy, dx, k, kp, scratch);
+                }
+                if (!aot_mve_gather_row(g, p + 1, offs, k, kp, scratch + kp)) {
+                    aot_mve_gather_border(g, p + 1, offs, dy, dx, k, kp, scratch + kp);
+                }
+                aot_mve_gather_pairs(0, 0, 0, 1, offs, k, filter, out_c, rq, output + p * out_c, scratch);
                 continue;
             }
         }
