@@ -583,6 +583,21 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                 }
                 continue;
             }
+            if (!direct && right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS) {
+                /* Windows leaving the image: both rows through im2col, then the pair as filter_h runs without
+                 * skip (the straight-line block routines of 3 runs). */
+                const int32_t run_len = g->filter_w * g->in_c;
+                aot_mve_im2col(g, p, scratch, 0);
+                aot_mve_im2col(g, p + 1, scratch + k, 0);
+                if (fused) {
+                    aot_mve_runs_pairs_fused(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq,
+                                             output + p * out_c, residual + p * out_c);
+                } else {
+                    aot_mve_runs_pairs_plain(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq,
+                                             output + p * out_c);
+                }
+                continue;
+            }
         }
 #endif
         const int8_t* x0 = NULL;
