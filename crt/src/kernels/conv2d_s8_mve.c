@@ -336,13 +336,12 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
  * set once per run of pairs, where the pixel loop set them per pair (about 80 instructions a pair, 120 with the
  * fused ADD).  q by value: given the caller's address, GCC would reload it after every int8 store there. */
 /* One pixel's block of the fused ADD in the loop of aot_mve_runs_pairs: its 4 table indices (%[s], 16 bytes on)
- * and residual bytes (R, +256: the second table) gathered, summed and rescaled as aot_mve_add_out, stored at O. */
+ * and residual bytes (R: the second table, at tab2) gathered, summed and rescaled as aot_mve_add_out, stored at O. */
 #define AOT_MVE_ADD_PIXEL_ASM(O, R)                                                                                    \
     "vldrw.32 q1, [%[s]], #16\n\t"                                                                                     \
     "vldrb.u32 q2, [%[" R "]], #4\n\t"                                                                                 \
-    "vorr.i32 q2, #0x100\n\t"                                                                                          \
     "vldrw.u32 q0, [%[tab], q1, uxtw #2]\n\t"                                                                          \
-    "vldrw.u32 q1, [%[tab], q2, uxtw #2]\n\t"                                                                          \
+    "vldrw.u32 q1, [%[tab2], q2, uxtw #2]\n\t"                                                                         \
     "vadd.i32 q0, q0, q1\n\t"                                                                                          \
     "vshr.s32 q1, q0, #31\n\t"                                                                                         \
     "vqrdmulh.s32 q0, q0, %q[om]\n\t"                                                                                  \
@@ -435,7 +434,8 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
                                  AOT_MVE_ADD_PIXEL_ASM("o1", "r1") "subs %[n], %[n], #1\n\t"
                                                                    "bne 1b"
                              : [s] "+r"(sp), [o0] "+l"(o0), [o1] "+l"(o1), [r0] "+l"(r0), [r1] "+l"(r1), [n] "+r"(n)
-                             : [lo] "w"(alo), [hi] "w"(ahi), [tab] "r"(tab), [om] "w"(om), [oa] "w"(oa), [osh] "w"(osh)
+                             : [lo] "w"(alo), [hi] "w"(ahi), [tab] "r"(tab), [tab2] "r"(tab + 256), [om] "w"(om),
+                               [oa] "w"(oa), [osh] "w"(osh)
                              : "q0", "q1", "q2", "memory", "cc");
         } else {
             int8_t* o0 = out;
