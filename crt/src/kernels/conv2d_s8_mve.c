@@ -489,8 +489,7 @@ __attribute__((noinline)) static void aot_mve_runs_pairs_fused(const int8_t* w0,
  * loop's unpredicated K % 16 tail (aot_mve_dot_blocks_tail). */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
-                                              int8_t* scratch, const int8_t* residual, int fused, int right, int tail,
-                                              int first)
+                                              int8_t* scratch, const int8_t* residual, int fused, int right, int tail)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int32_t pixels = batches * g->out_h * g->out_w;
@@ -511,38 +510,9 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
      * dividing per pixel -- when aot_mve_runs_pairs takes it.) */
     const int runs = (!direct || (!flat && right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS)) &&
                      g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
-    /* Rows of 16 < K <= 32 gathered taps, zero-padded to 32 (tail: right shifts, no fused ADD), per-channel
-     * constants: runs of pairs inside the image by aot_mve_gather_pairs. */
-    const int stem =
-        first && tail && gather && kp == 32 && g->dilation_w == 1 && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS;
 #endif
     for (p = 0; p + 2 <= pixels; p += 2) {
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-        if (stem) {
-            const int8_t* w0 = aot_mve_window(g, p);
-            const int8_t* w1 = aot_mve_window(g, p + 1);
-            if (w0 && w1) {
-                /* This pair and the next m of its output row (see the runs loop below). */
-                const int32_t ox = p % g->out_w;
-                const int32_t ox_fit = (g->in_w - g->filter_w + g->pad_left) / g->stride_w + 1;
-                const int32_t ox_end = ox_fit < g->out_w ? ox_fit : g->out_w;
-                const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
-                aot_mve_gather_pairs(w0, (int32_t)(w1 - w0), 2 * g->stride_w * g->in_c, m + 1, offs, k, filter, out_c,
-                                     rq, output + p * out_c, scratch);
-                p += 2 * m;
-                continue;
-            }
-            if (gather == 2) {
-                if (!aot_mve_gather_row(g, p, offs, k, kp, scratch)) {
-                    aot_mve_gather_border(g, p, offs, dy, dx, k, kp, scratch);
-                }
-                if (!aot_mve_gather_row(g, p + 1, offs, k, kp, scratch + kp)) {
-                    aot_mve_gather_border(g, p + 1, offs, dy, dx, k, kp, scratch + kp);
-                }
-                aot_mve_gather_pairs(0, 0, 0, 1, offs, k, filter, out_c, rq, output + p * out_c, scratch);
-                continue;
-            }
-        }
         if (runs) {
             const int8_t* w0 = aot_mve_window(g, p);
             const int8_t* w1 = aot_mve_window(g, p + 1);
@@ -650,14 +620,14 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     const int direct = g->filter_h == 1 && g->filter_w == 1 && g->pad_top == 0 && g->pad_left == 0;
     if (!fused && right && !direct && aot_mve_row_bytes(k, out_c) != k) {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, 0, 1, 1, 0);
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, 0, 1, 1);
         return;
     }
 #endif
     if (right) {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1, 0, 0);
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1, 0);
     } else {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0, 0, 0);
+        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0, 0);
     }
 }
 
@@ -689,18 +659,20 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     rq.add_tab = NULL
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-/* A layer of 16 < K < 32 taps on a multiple of 4 output channels (a first layer: 3x3 on 3 channels), right
- * shifts, per-channel constants, dilation 1 along x: the pass of zero-padded rows with runs of pairs inside the
- * image taken by aot_mve_gather_pairs.  A function of its own with its own copies of the geometry and constants:
- * inlined beside the other passes, or given their addresses, it changed how GCC kept them (their structs, once
- * escaped, reloaded per pixel pair: KWS's pointwise layers took 1 K instructions more each). */
+/* A layer of 16 < K < 32 taps on a multiple of 4 (up to 64) output channels, right shifts, dilation 1 along x, an
+ * even pixel count and windows that can be gathered at the image's border (aot_mve_gather_offsets returns 2): a
+ * first layer, 3x3 on 3 channels.  Rows of 32 bytes (K zero-padded) through aot_mve_gather_pairs: runs of pairs
+ * inside the image gathered there, the others by aot_mve_gather_row / aot_mve_gather_border.  A function of its
+ * own with its own copies of the geometry and constants (given their addresses, GCC kept the other passes'
+ * structs in memory, reloaded per pixel pair); returns 0, doing nothing, for a layer it does not take. */
 AOT_HOT_INLINE int aot_conv2d_s8_mve_is_first(const struct aot_mve_geom* g, int32_t out_c, const struct aot_mve_rq* rq)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
-    return k > 16 && k < 32 && (out_c & 3) == 0 && g->dilation_w == 1 && aot_mve_all_right(rq->shift, out_c);
+    return k > 16 && k < 32 && (out_c & 3) == 0 && out_c <= 4 * AOT_MVE_BLOCKS && g->dilation_w == 1 &&
+           aot_mve_all_right(rq->shift, out_c);
 }
 
-__attribute__((noinline)) static void
+__attribute__((noinline)) static int
 aot_conv2d_s8_mve_first(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                         const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
                         int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
@@ -708,9 +680,38 @@ aot_conv2d_s8_mve_first(const int8_t* input, int32_t batches, int32_t in_h, int3
                         int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
                         const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch)
 {
+    const int32_t k = filter_h * filter_w * in_c;
+    const int32_t pixels = batches * out_h * out_w;
+    uint8_t offs[48], dy[48], dx[48];
+    int32_t p;
     AOT_CONV2D_S8_MVE_SETUP;
     rq.add = NULL;
-    aot_conv2d_s8_mve_pass(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0, 1, 1, 1);
+    if ((pixels & 1) || aot_mve_gather_offsets(&g, k, offs, dy, dx) != 2) {
+        return 0;
+    }
+    for (p = 0; p < pixels; p += 2) {
+        const int8_t* w0 = aot_mve_window(&g, p);
+        const int8_t* w1 = aot_mve_window(&g, p + 1);
+        if (w0 && w1) {
+            /* This pair and the next m of its output row (as the runs of aot_conv2d_s8_mve_pass). */
+            const int32_t ox = p % out_w;
+            const int32_t ox_fit = (in_w - filter_w + pad_left) / stride_w + 1;
+            const int32_t ox_end = ox_fit < out_w ? ox_fit : out_w;
+            const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
+            aot_mve_gather_pairs(w0, (int32_t)(w1 - w0), 2 * stride_w * in_c, m + 1, offs, k, filter, out_c, &rq,
+                                 output + p * out_c, scratch);
+            p += 2 * m;
+            continue;
+        }
+        if (!aot_mve_gather_row(&g, p, offs, k, 32, scratch)) {
+            aot_mve_gather_border(&g, p, offs, dy, dx, k, 32, scratch);
+        }
+        if (!aot_mve_gather_row(&g, p + 1, offs, k, 32, scratch + 32)) {
+            aot_mve_gather_border(&g, p + 1, offs, dy, dx, k, 32, scratch + 32);
+        }
+        aot_mve_gather_pairs(0, 0, 0, 1, offs, k, filter, out_c, &rq, output + p * out_c, scratch);
+    }
+    return 1;
 }
 #endif
 
@@ -724,10 +725,11 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
     AOT_CONV2D_S8_MVE_SETUP;
     rq.add = NULL;
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-    if (aot_conv2d_s8_mve_is_first(&g, out_c, &rq)) {
+    if (aot_conv2d_s8_mve_is_first(&g, out_c, &rq) &&
         aot_conv2d_s8_mve_first(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h,
                                 out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,
-                                input_zero_point, output_offset, out_multiplier, out_shift, act_min, act_max, scratch);
+                                input_zero_point, output_offset, out_multiplier, out_shift, act_min, act_max,
+                                scratch)) {
         return;
     }
 #endif
