@@ -505,10 +505,11 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     const int gather = direct ? 0 : aot_mve_gather_offsets(g, k, offs, dy, dx);
 #endif
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-    /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
+    /* Filter rows of whole 16-byte passes read in place when both windows are inside the image (never with padded
+     * rows: K is then no multiple of 16). */
     /* (A strided 1x1 layer too -- ResNet's shortcuts: rows read in place, pairs stepped along the output row without
      * dividing per pixel -- when aot_mve_runs_pairs takes it.) */
-    const int runs = (!direct || (!flat && right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS)) &&
+    const int runs = !tail && (!direct || (!flat && right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS)) &&
                      g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
 #endif
     for (p = 0; p + 2 <= pixels; p += 2) {
