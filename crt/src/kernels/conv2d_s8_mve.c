@@ -329,12 +329,6 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
 #endif
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-/* `pairs` pixel pairs along one output row whose windows are all inside the image (filter rows of a multiple of 16
- * bytes read in place: `rows` runs of run_len bytes, `skip` bytes apart), the first pair's windows at w0 and
- * w0 + d, each next pair `step` bytes on; right shifts, per-channel constants, out_c a multiple of 4; outputs from
- * out (and with `fused` the residual from res).  The block routine, its arguments and the constants are chosen and
- * set once per run of pairs, where the pixel loop set them per pair (about 80 instructions a pair, 120 with the
- * fused ADD).  q by value: given the caller's address, GCC would reload it after every int8 store there. */
 /* One pixel's block of the fused ADD in the loop of aot_mve_runs_pairs: its 4 table indices (%[s], 16 bytes on)
  * and residual bytes (R: the second table, at tab2) gathered, summed and rescaled as aot_mve_add_out, stored at O. */
 #define AOT_MVE_ADD_PIXEL_ASM(O, R)                                                                                    \
@@ -365,8 +359,14 @@ AOT_HOT_INLINE int aot_mve_runs_kind(int32_t rows, int32_t passes)
     return 0;
 }
 
-/* dot: aot_mve_runs_kind, a constant in the loops of the commonest kinds (a call chosen per pair costs 4 or 5
- * instructions; an indirect one leaves the static stack bound open).  out_c <= 4 * AOT_MVE_BLOCKS: one block call
+/* `pairs` pixel pairs along one output row whose windows are all inside the image (filter rows of a multiple of 16
+ * bytes read in place: `rows` runs of run_len bytes, `skip` bytes apart), the first pair's windows at w0 and
+ * w0 + d, each next pair `step` bytes on; right shifts, per-channel constants, out_c a multiple of 4; outputs from
+ * out (and with `fused` the residual from res).  The block routine, its arguments and the constants are chosen and
+ * set once per run of pairs, where the pixel loop set them per pair (about 80 instructions a pair, 120 with the
+ * fused ADD).  The wrappers take q by value: given the caller's address, GCC would reload it after every int8
+ * store there.  dot: aot_mve_runs_kind, a constant in the loops of the commonest kinds (a call chosen per pair costs 4
+ * or 5 instructions; an indirect one leaves the static stack bound open).  out_c <= 4 * AOT_MVE_BLOCKS: one block call
  * a pair.  The requantization loops are written here (AOT_MVE_RQ_PAIR_ASM, as aot_mve_store_blocks_right,
  * aot_mve_index_blocks_right and aot_mve_add_blocks) so that their constants are made once per run of pairs. */
 AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t step, int32_t pairs, int32_t rows,
