@@ -281,6 +281,10 @@ AOT_ALWAYS_INLINE void aot_mve_store_pair(const int32_t* sums, int32_t nb, const
 #endif
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* Channel blocks of a first layer taken by aot_conv2d_s8_mve_first (up to 32 output channels): its sums' frame is
+ * below the entry point's, so it is kept at 256 bytes (ResNet-8's stack within its budget). */
+#define AOT_MVE_FIRST_BLOCKS 8
+
 /* `pairs` pixel pairs along one output row whose windows are all inside the image, the first pair's windows at w0
  * and w0 + d, each next pair `step` bytes on: rows of 16 < K <= 32 taps (a first layer's 3x3 window on 3
  * channels) gathered into scratch, zero-padded to 32 bytes, then aot_mve_dot_blocks_tail1 and the requantization
@@ -297,10 +301,10 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
     const uint8x16_t o0 = vldrbq_u8(offs);
     const uint8x16_t o1 = vldrbq_u8(offs + 16);
     const mve_pred16_t pk = vctp8q((uint32_t)(k - 16));
-    const int32_t nb = out_c >> 2; /* out_c <= 4 * AOT_MVE_BLOCKS: one block call a pair */
+    const int32_t nb = out_c >> 2; /* out_c <= 4 * AOT_MVE_FIRST_BLOCKS: one block call a pair */
     const int32x4_t lo = vdupq_n_s32(q.act_min);
     const int32x4_t hi = vdupq_n_s32(q.act_max);
-    int32_t sums[8 * AOT_MVE_BLOCKS];
+    int32_t sums[8 * AOT_MVE_FIRST_BLOCKS];
     struct aot_mve_blocks_args a;
     int32_t i;
     a.x0 = scratch;
@@ -371,8 +375,8 @@ AOT_HOT_INLINE int aot_mve_runs_kind(int32_t rows, int32_t passes)
  * aot_mve_index_blocks_right and aot_mve_add_blocks) so that their constants are made once per run of pairs. */
 AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t step, int32_t pairs, int32_t rows,
                                           int32_t run_len, int32_t skip, const int8_t* filter, int32_t out_c,
-                                          const struct aot_mve_rq* q, int8_t* out, const int8_t* res, int fused,
-                                          int dot)
+                                          const struct aot_mve_rq* q, int8_t* out, const int8_t* res, int32_t* sums,
+                                          int fused, int dot)
 {
     const int32_t nb = out_c >> 2;
     const int32x4_t lo = vdupq_n_s32(q->act_min);
@@ -385,7 +389,6 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
     const int32x4_t om = vdupq_n_s32(fused ? q->add->out_multiplier : 0);
     const int32x4_t oa = vdupq_n_s32(fused ? q->add->out_add : 0);
     const int32x4_t osh = vdupq_n_s32(fused ? -q->add->out_shift : 0);
-    int32_t sums[8 * AOT_MVE_BLOCKS];
     struct aot_mve_blocks_args a;
     int32_t i;
     a.passes = run_len >> 4;
@@ -458,28 +461,28 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
 __attribute__((noinline)) static void aot_mve_runs_pairs_plain(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
                                                                int32_t rows, int32_t run_len, int32_t skip,
                                                                const int8_t* filter, int32_t out_c, struct aot_mve_rq q,
-                                                               int8_t* out)
+                                                               int8_t* out, int32_t* sums)
 {
     const int dot = aot_mve_runs_kind(rows, run_len >> 4);
     if (dot == 1) {
-        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, 0, 1);
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, sums, 0, 1);
     } else if (dot == 2) {
-        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, 0, 2);
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, sums, 0, 2);
     } else {
-        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, 0, dot);
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, sums, 0, dot);
     }
 }
 
 __attribute__((noinline)) static void aot_mve_runs_pairs_fused(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
                                                                int32_t rows, int32_t run_len, int32_t skip,
                                                                const int8_t* filter, int32_t out_c, struct aot_mve_rq q,
-                                                               int8_t* out, const int8_t* res)
+                                                               int8_t* out, const int8_t* res, int32_t* sums)
 {
     const int dot = aot_mve_runs_kind(rows, run_len >> 4);
     if (dot == 1) {
-        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, 1, 1);
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, sums, 1, 1);
     } else {
-        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, 1, dot);
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, sums, 1, dot);
     }
 }
 #endif
@@ -515,6 +518,9 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     for (p = 0; p + 2 <= pixels; p += 2) {
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
         if (runs) {
+            /* The sums of aot_mve_runs_pairs, in this frame where the other paths' (aot_mve_gemm_k16) take the
+             * same slot: in its own, they made the stack 512 bytes deeper. */
+            int32_t sums[8 * AOT_MVE_BLOCKS];
             const int8_t* w0 = aot_mve_window(g, p);
             const int8_t* w1 = aot_mve_window(g, p + 1);
             if (w0 && w1) {
@@ -532,10 +538,10 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                     const int32_t skip = g->dilation_h * g->in_w * g->in_c - run_len;
                     if (fused) {
                         aot_mve_runs_pairs_fused(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip,
-                                                 filter, out_c, *rq, output + p * out_c, residual + p * out_c);
+                                                 filter, out_c, *rq, output + p * out_c, residual + p * out_c, sums);
                     } else {
                         aot_mve_runs_pairs_plain(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip,
-                                                 filter, out_c, *rq, output + p * out_c);
+                                                 filter, out_c, *rq, output + p * out_c, sums);
                     }
                     p += 2 * m;
                     continue;
@@ -562,10 +568,10 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                 aot_mve_im2col(g, p + 1, scratch + k, 0);
                 if (fused) {
                     aot_mve_runs_pairs_fused(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq,
-                                             output + p * out_c, residual + p * out_c);
+                                             output + p * out_c, residual + p * out_c, sums);
                 } else {
                     aot_mve_runs_pairs_plain(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq,
-                                             output + p * out_c);
+                                             output + p * out_c, sums);
                 }
                 continue;
             }
@@ -660,7 +666,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     rq.add_tab = NULL
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-/* A layer of 16 < K < 32 taps on a multiple of 4 (up to 64) output channels, right shifts, dilation 1 along x, an
+/* A layer of 16 < K < 32 taps on a multiple of 4 (up to 32) output channels, right shifts, dilation 1 along x, an
  * even pixel count and windows that can be gathered at the image's border (aot_mve_gather_offsets returns 2): a
  * first layer, 3x3 on 3 channels.  Rows of 32 bytes (K zero-padded) through aot_mve_gather_pairs: runs of pairs
  * inside the image gathered there, the others by aot_mve_gather_row / aot_mve_gather_border.  A function of its
@@ -669,7 +675,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
 AOT_HOT_INLINE int aot_conv2d_s8_mve_is_first(const struct aot_mve_geom* g, int32_t out_c, const struct aot_mve_rq* rq)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
-    return k > 16 && k < 32 && (out_c & 3) == 0 && out_c <= 4 * AOT_MVE_BLOCKS && g->dilation_w == 1 &&
+    return k > 16 && k < 32 && (out_c & 3) == 0 && out_c <= 4 * AOT_MVE_FIRST_BLOCKS && g->dilation_w == 1 &&
            aot_mve_all_right(rq->shift, out_c);
 }
 
