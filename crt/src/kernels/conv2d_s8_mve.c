@@ -382,13 +382,7 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
     const int32x4_t lo = vdupq_n_s32(q->act_min);
     const int32x4_t hi = vdupq_n_s32(q->act_max);
     const int32_t off = q->out_offset;
-    /* The fused ADD's constants (aot_mve_add_blocks). */
-    const int32x4_t alo = vdupq_n_s32(fused ? q->add->act_min : 0);
-    const int32x4_t ahi = vdupq_n_s32(fused ? q->add->act_max : 0);
     const int32_t* tab = q->add_tab;
-    const int32x4_t om = vdupq_n_s32(fused ? q->add->out_multiplier : 0);
-    const int32x4_t oa = vdupq_n_s32(fused ? q->add->out_add : 0);
-    const int32x4_t osh = vdupq_n_s32(fused ? -q->add->out_shift : 0);
     struct aot_mve_blocks_args a;
     int32_t i;
     a.passes = run_len >> 4;
@@ -427,6 +421,12 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
                              : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
             /* Then both pixels' values and residual bytes index the tables (aot_mve_add_blocks for the two in one
              * loop); each residual's 4 bytes are read before the 4 outputs at the same place are stored. */
+            /* (The ADD's constants made per pair: kept across the block calls, they took 80 bytes of stack.) */
+            const int32x4_t alo = vdupq_n_s32(q->add->act_min);
+            const int32x4_t ahi = vdupq_n_s32(q->add->act_max);
+            const int32x4_t om = vdupq_n_s32(q->add->out_multiplier);
+            const int32x4_t oa = vdupq_n_s32(q->add->out_add);
+            const int32x4_t osh = vdupq_n_s32(-q->add->out_shift);
             const uint8_t* r0 = (const uint8_t*)res;
             const uint8_t* r1 = (const uint8_t*)res + out_c;
             int8_t* o0 = out;
