@@ -36,7 +36,8 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   block loop): 3x3 stride 2 on one channel to 36, 1x1 8 -> 10 on 15 pixels, 1x5 on 3 channels to 4; 3x3 SAME on
   16 and 32 channels (the straight-line 3-run passes, im2col at the borders): 32 -> 8 on an odd pixel count, 16 ->
   12 stride 2 with bottom and right padding (right shifts, then the extreme scales), 16 -> 6 (a part block), 64 ->
-  8 (three runs of 12 passes).
+  8 (three runs of 12 passes); 5x5 SAME on one channel to 8 on an even 8x9 image (a first layer's pairs of
+  gathered rows, aot_conv2d_s8_mve_first).
 - mve_gemv_int8.tflite: the single-row paths (gemv_model);
 - mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 and strip forms (8 to 256
   channels, stride 1 and 2, SAME and VALID, odd widths and heights, near-dead channels and left shifts; dw3_model).
@@ -233,6 +234,10 @@ def tail_model():
     # 64 channels (three runs of 12 passes, in groups of 3) on an odd 4x5 image.
     t = b.input("t", [1, 4, 5, 64], "int8", 0.05, 3)
     b.output(_layer(b, rng, "c64", CONV, t, [1, 4, 5, 8], (3, 3), 8, (0.1, -7)))
+    # A first layer on an even pixel count (aot_conv2d_s8_mve_first: pairs of gathered rows, K = 25 taps of 32
+    # bytes through aot_mve_dot_blocks_tail1; runs of pairs inside the image, the others gathered at the border).
+    e = b.input("e", [1, 8, 9, 1], "int8", 0.05, -40)
+    b.output(_layer(b, rng, "k25_even", CONV, e, [1, 8, 9, 8], (5, 5), 8, (0.1, 5)))
     return b
 
 

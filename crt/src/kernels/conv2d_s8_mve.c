@@ -61,6 +61,35 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
         return in_b + (y0 * g->in_w + x0) * g->in_c;
     }
 #if defined(__ARM_FEATURE_MVE)
+    if ((g->in_c & 15) == 0 && g->dilation_w == 1 && run == 48) {
+        /* Filter rows of three vectors (3x3 on 16 channels: ResNet-8's border windows): each vector inside the
+         * image's width or not for the whole window (bytes a..e), so three predicates per pixel, then per filter
+         * row three loads predicated on them (the lanes off are never read) and selected against the zero point,
+         * straight-line -- a third of the loops' instructions. */
+        const int8x16_t zp = vdupq_n_s8(g->zero_point);
+        const mve_pred16_t p0 = a <= 0 && e > 0 ? 0xFFFF : 0;
+        const mve_pred16_t p1 = a <= 16 && e > 16 ? 0xFFFF : 0;
+        const mve_pred16_t p2 = a <= 32 && e > 32 ? 0xFFFF : 0;
+        /* The window's first tap, possibly outside the image: only lanes inside it are loaded. */
+        uintptr_t src = (uintptr_t)in_b + (uintptr_t)((y0 * g->in_w + x0) * g->in_c);
+        const uintptr_t step = (uintptr_t)(g->dilation_h * g->in_w * g->in_c);
+        int8_t* dst = row;
+        for (ky = 0; ky < g->filter_h; ky++) {
+            const int32_t iy = y0 + ky * g->dilation_h;
+            if ((uint32_t)iy < (uint32_t)g->in_h) {
+                vstrbq_s8(dst, vpselq_s8(vldrbq_z_s8((const int8_t*)src, p0), zp, p0));
+                vstrbq_s8(dst + 16, vpselq_s8(vldrbq_z_s8((const int8_t*)(src + 16), p1), zp, p1));
+                vstrbq_s8(dst + 32, vpselq_s8(vldrbq_z_s8((const int8_t*)(src + 32), p2), zp, p2));
+            } else {
+                vstrbq_s8(dst, zp);
+                vstrbq_s8(dst + 16, zp);
+                vstrbq_s8(dst + 32, zp);
+            }
+            dst += 48;
+            src += step;
+        }
+        return row;
+    }
     if ((g->in_c & 15) == 0 && g->dilation_w == 1) {
         /* Whole vectors per tap (16, 32, 64 ... channels: the border pixels of a 3x3 SAME layer): per filter row
          * the taps inside the image are one unpredicated copy, the others the zero point, 16 bytes at a time --
@@ -231,6 +260,233 @@ AOT_HOT_INLINE const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, in
 }
 #endif
 
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* aot_mve_store_blocks_right for nb blocks from channel 0 with the clamp's vectors made by the caller (once per run
+ * of pairs: made per call, GCC kept them, and the pointers, in the pair loops' frames). */
+AOT_ALWAYS_INLINE void aot_mve_store_pair(const int32_t* sums, int32_t nb, const struct aot_mve_rq* q, int32_t off,
+                                          int32x4_t lo, int32x4_t hi, int8_t* o0, int8_t* o1)
+{
+    const int32_t* b = q->bias;
+    const int32_t* m = q->multiplier;
+    const int32_t* sh = q->shift;
+    __asm__ volatile(
+        AOT_MVE_RQ_PAIR_ASM "vstrb.32 q3, [%[o0]], #4\n\t"
+                            "vstrb.32 q4, [%[o1]], #4\n\t"
+                            "subs %[n], %[n], #1\n\t"
+                            "bne 1b"
+        : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o0] "+l"(o0), [o1] "+l"(o1), [n] "+r"(nb)
+        : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
+        : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+}
+#endif
+
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* Channel blocks of a first layer taken by aot_conv2d_s8_mve_first (up to 32 output channels): its sums' frame is
+ * below the entry point's, so it is kept at 256 bytes (ResNet-8's stack within its budget). */
+#define AOT_MVE_FIRST_BLOCKS 8
+
+/* `pairs` pixel pairs along one output row whose windows are all inside the image, the first pair's windows at w0
+ * and w0 + d, each next pair `step` bytes on: rows of 16 < K <= 32 taps (a first layer's 3x3 window on 3
+ * channels) gathered into scratch, zero-padded to 32 bytes, then aot_mve_dot_blocks_tail1 and the requantization
+ * (right shifts, per-channel constants, out_c a multiple of 4), outputs from out.  One call per run of pairs: the
+ * block loop's arguments, the gather offsets and the constants set once, where the pixel loop found every pixel's
+ * window again (three divisions) and rebuilt the arguments per pair -- about 230 instructions a pair.  w0 null:
+ * one pair whose rows are already in scratch (windows leaving the image: aot_mve_gather_border). */
+__attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
+                                                           const uint8_t* offs, int32_t k, const int8_t* filter,
+                                                           int32_t out_c, const struct aot_mve_rq* rq, int8_t* out,
+                                                           int8_t* scratch)
+{
+    const struct aot_mve_rq q = *rq; /* a local copy: the int8 stores cannot alias it */
+    const uint8x16_t o0 = vldrbq_u8(offs);
+    const uint8x16_t o1 = vldrbq_u8(offs + 16);
+    const mve_pred16_t pk = vctp8q((uint32_t)(k - 16));
+    const int32_t nb = out_c >> 2; /* out_c <= 4 * AOT_MVE_FIRST_BLOCKS: one block call a pair */
+    const int32x4_t lo = vdupq_n_s32(q.act_min);
+    const int32x4_t hi = vdupq_n_s32(q.act_max);
+    int32_t sums[8 * AOT_MVE_FIRST_BLOCKS];
+    struct aot_mve_blocks_args a;
+    int32_t i;
+    a.x0 = scratch;
+    a.x1 = scratch + 32;
+    a.passes = 1;
+    a.sums = sums;
+    a.tail = k - 16;
+    a.blocks = nb;
+    for (i = 0; i < pairs; i++) {
+        if (w0) {
+            vstrbq_s8(scratch, vldrbq_gather_offset_s8(w0, o0));
+            vstrbq_s8(scratch + 16, vldrbq_gather_offset_z_s8(w0, o1, pk));
+            vstrbq_s8(scratch + 32, vldrbq_gather_offset_s8(w0 + d, o0));
+            vstrbq_s8(scratch + 48, vldrbq_gather_offset_z_s8(w0 + d, o1, pk));
+        }
+        if (k == 27) {
+            aot_mve_dot_blocks_tail1_k27(&a, filter);
+        } else {
+            aot_mve_dot_blocks_tail1(&a, filter);
+        }
+        aot_mve_store_pair(sums, nb, &q, q.out_offset, lo, hi, out, out + out_c);
+        out += 2 * out_c;
+        w0 = w0 ? w0 + step : w0;
+    }
+}
+#endif
+
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* One pixel's block of the fused ADD in the loop of aot_mve_runs_pairs: its 4 table indices (%[s], 16 bytes on)
+ * and residual bytes (R: the second table, at tab2) gathered, summed and rescaled as aot_mve_add_out, stored at O. */
+#define AOT_MVE_ADD_PIXEL_ASM(O, R)                                                                                    \
+    "vldrw.32 q1, [%[s]], #16\n\t"                                                                                     \
+    "vldrb.u32 q2, [%[" R "]], #4\n\t"                                                                                 \
+    "vldrw.u32 q0, [%[tab], q1, uxtw #2]\n\t"                                                                          \
+    "vldrw.u32 q1, [%[tab2], q2, uxtw #2]\n\t"                                                                         \
+    "vadd.i32 q0, q0, q1\n\t"                                                                                          \
+    "vshr.s32 q1, q0, #31\n\t"                                                                                         \
+    "vqrdmulh.s32 q0, q0, %q[om]\n\t"                                                                                  \
+    "vadd.i32 q0, q0, q1\n\t"                                                                                          \
+    "vadd.i32 q0, q0, %q[oa]\n\t"                                                                                      \
+    "vshl.s32 q0, q0, %q[osh]\n\t"                                                                                     \
+    "vmax.s32 q0, q0, %q[lo]\n\t"                                                                                      \
+    "vmin.s32 q0, q0, %q[hi]\n\t"                                                                                      \
+    "vstrb.32 q0, [%[" O "]], #4\n\t"
+
+/* The block routine of aot_mve_runs_pairs: 1, 2: three runs of 3 or 6 passes; 3, 4, 5: one run of 2, 4 or any
+ * passes; 0: aot_mve_dot_blocks_any. */
+AOT_HOT_INLINE int aot_mve_runs_kind(int32_t rows, int32_t passes)
+{
+    if (rows == 3) {
+        return passes == 3 ? 1 : passes == 6 ? 2 : 0;
+    }
+    if (rows == 1) {
+        return passes == 2 ? 3 : passes == 4 ? 4 : 5;
+    }
+    return 0;
+}
+
+/* `pairs` pixel pairs along one output row whose windows are all inside the image (filter rows of a multiple of 16
+ * bytes read in place: `rows` runs of run_len bytes, `skip` bytes apart), the first pair's windows at w0 and
+ * w0 + d, each next pair `step` bytes on; right shifts, per-channel constants, out_c a multiple of 4; outputs from
+ * out (and with `fused` the residual from res).  The block routine, its arguments and the constants are chosen and
+ * set once per run of pairs, where the pixel loop set them per pair (about 80 instructions a pair, 120 with the
+ * fused ADD).  The wrappers take q by value: given the caller's address, GCC would reload it after every int8
+ * store there.  dot: aot_mve_runs_kind, a constant in the loops of the commonest kinds (a call chosen per pair costs 4
+ * or 5 instructions; an indirect one leaves the static stack bound open).  out_c <= 4 * AOT_MVE_BLOCKS: one block call
+ * a pair.  The requantization loops are written here (AOT_MVE_RQ_PAIR_ASM, as aot_mve_store_blocks_right,
+ * aot_mve_index_blocks_right and aot_mve_add_blocks) so that their constants are made once per run of pairs. */
+AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t step, int32_t pairs, int32_t rows,
+                                          int32_t run_len, int32_t skip, const int8_t* filter, int32_t out_c,
+                                          const struct aot_mve_rq* q, int8_t* out, const int8_t* res, int32_t* sums,
+                                          int fused, int dot)
+{
+    const int32_t nb = out_c >> 2;
+    const int32x4_t lo = vdupq_n_s32(q->act_min);
+    const int32x4_t hi = vdupq_n_s32(q->act_max);
+    const int32_t off = q->out_offset;
+    const int32_t* tab = q->add_tab;
+    struct aot_mve_blocks_args a;
+    int32_t i;
+    a.passes = run_len >> 4;
+    a.sums = sums;
+    a.skip = skip;
+    a.runs = rows;
+    for (i = 0; i < pairs; i++) {
+        const int32_t* sp = sums;
+        const int32_t* b = q->bias;
+        const int32_t* m = q->multiplier;
+        const int32_t* sh = q->shift;
+        int32_t n = nb;
+        a.x0 = w0;
+        a.x1 = w0 + d;
+        a.blocks = nb;
+        if (dot == 1) {
+            aot_mve_dot_blocks_runs3p3(&a, filter);
+        } else if (dot == 2) {
+            aot_mve_dot_blocks_runs3p6(&a, filter);
+        } else if (dot == 3) {
+            aot_mve_dot_blocks_row2(&a, filter);
+        } else if (dot == 4) {
+            aot_mve_dot_blocks_row4(&a, filter);
+        } else if (dot == 5) {
+            aot_mve_dot_blocks_row(&a, filter);
+        } else {
+            aot_mve_dot_blocks_any(&a, filter);
+        }
+        if (fused) {
+            __asm__ volatile(AOT_MVE_RQ_PAIR_ASM "vstrw.32 q3, [%[s], #-32]\n\t"
+                                                 "vstrw.32 q4, [%[s], #-16]\n\t"
+                                                 "subs %[n], %[n], #1\n\t"
+                                                 "bne 1b"
+                             : [s] "+r"(sp), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [n] "+r"(n)
+                             : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
+                             : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+            /* Then both pixels' values and residual bytes index the tables (aot_mve_add_blocks for the two in one
+             * loop); each residual's 4 bytes are read before the 4 outputs at the same place are stored. */
+            /* (The ADD's constants made per pair: kept across the block calls, they took 80 bytes of stack.) */
+            const int32x4_t alo = vdupq_n_s32(q->add->act_min);
+            const int32x4_t ahi = vdupq_n_s32(q->add->act_max);
+            const int32x4_t om = vdupq_n_s32(q->add->out_multiplier);
+            const int32x4_t oa = vdupq_n_s32(q->add->out_add);
+            const int32x4_t osh = vdupq_n_s32(-q->add->out_shift);
+            const uint8_t* r0 = (const uint8_t*)res;
+            const uint8_t* r1 = (const uint8_t*)res + out_c;
+            int8_t* o0 = out;
+            int8_t* o1 = out + out_c;
+            sp = sums;
+            n = nb;
+            __asm__ volatile("1:\n\t" AOT_MVE_ADD_PIXEL_ASM("o0", "r0")
+                                 AOT_MVE_ADD_PIXEL_ASM("o1", "r1") "subs %[n], %[n], #1\n\t"
+                                                                   "bne 1b"
+                             : [s] "+r"(sp), [o0] "+l"(o0), [o1] "+l"(o1), [r0] "+l"(r0), [r1] "+l"(r1), [n] "+r"(n)
+                             : [lo] "w"(alo), [hi] "w"(ahi), [tab] "r"(tab), [tab2] "r"(tab + 256), [om] "w"(om),
+                               [oa] "w"(oa), [osh] "w"(osh)
+                             : "q0", "q1", "q2", "memory", "cc");
+        } else {
+            int8_t* o0 = out;
+            int8_t* o1 = out + out_c;
+            __asm__ volatile(
+                AOT_MVE_RQ_PAIR_ASM "vstrb.32 q3, [%[o0]], #4\n\t"
+                                    "vstrb.32 q4, [%[o1]], #4\n\t"
+                                    "subs %[n], %[n], #1\n\t"
+                                    "bne 1b"
+                : [s] "+r"(sp), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o0] "+l"(o0), [o1] "+l"(o1), [n] "+r"(n)
+                : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
+                : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+        }
+        out += 2 * out_c;
+        res += 2 * out_c;
+        w0 += step;
+    }
+}
+
+__attribute__((noinline)) static void aot_mve_runs_pairs_plain(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
+                                                               int32_t rows, int32_t run_len, int32_t skip,
+                                                               const int8_t* filter, int32_t out_c, struct aot_mve_rq q,
+                                                               int8_t* out, int32_t* sums)
+{
+    const int dot = aot_mve_runs_kind(rows, run_len >> 4);
+    if (dot == 1) {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, sums, 0, 1);
+    } else if (dot == 2) {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, sums, 0, 2);
+    } else {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, out, sums, 0, dot);
+    }
+}
+
+__attribute__((noinline)) static void aot_mve_runs_pairs_fused(const int8_t* w0, int32_t d, int32_t step, int32_t pairs,
+                                                               int32_t rows, int32_t run_len, int32_t skip,
+                                                               const int8_t* filter, int32_t out_c, struct aot_mve_rq q,
+                                                               int8_t* out, const int8_t* res, int32_t* sums)
+{
+    const int dot = aot_mve_runs_kind(rows, run_len >> 4);
+    if (dot == 1) {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, sums, 1, 1);
+    } else {
+        aot_mve_runs_pairs(w0, d, step, pairs, rows, run_len, skip, filter, out_c, &q, out, res, sums, 1, dot);
+    }
+}
+#endif
+
 /* The whole layer; `fused` (a constant in each entry point) adds the residual, `right` (a constant) says every
  * shift is a right shift, `tail` (a constant) that im2col rows are zero-padded to aot_mve_row_bytes for the block
  * loop's unpredicated K % 16 tail (aot_mve_dot_blocks_tail). */
@@ -252,12 +508,19 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     const int gather = direct ? 0 : aot_mve_gather_offsets(g, k, offs, dy, dx);
 #endif
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-    /* Filter rows of whole 16-byte passes read in place when both windows are inside the image. */
-    const int runs = !direct && g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
+    /* Filter rows of whole 16-byte passes read in place when both windows are inside the image (never with padded
+     * rows: K is then no multiple of 16). */
+    /* (A strided 1x1 layer too -- ResNet's shortcuts: rows read in place, pairs stepped along the output row without
+     * dividing per pixel -- when aot_mve_runs_pairs takes it.) */
+    const int runs = !tail && (!direct || (!flat && right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS)) &&
+                     g->dilation_w == 1 && (g->filter_w * g->in_c) % 16 == 0 && out_c % 4 == 0;
 #endif
     for (p = 0; p + 2 <= pixels; p += 2) {
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
         if (runs) {
+            /* The sums of aot_mve_runs_pairs, in this frame where the other paths' (aot_mve_gemm_k16) take the
+             * same slot: in its own, they made the stack 512 bytes deeper. */
+            int32_t sums[8 * AOT_MVE_BLOCKS];
             const int8_t* w0 = aot_mve_window(g, p);
             const int8_t* w1 = aot_mve_window(g, p + 1);
             if (w0 && w1) {
@@ -270,6 +533,19 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                 const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
                 const int32_t step = 2 * g->stride_w * g->in_c;
                 int32_t j;
+                if (right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS) {
+                    const int32_t run_len = g->filter_w * g->in_c;
+                    const int32_t skip = g->dilation_h * g->in_w * g->in_c - run_len;
+                    if (fused) {
+                        aot_mve_runs_pairs_fused(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip,
+                                                 filter, out_c, *rq, output + p * out_c, residual + p * out_c, sums);
+                    } else {
+                        aot_mve_runs_pairs_plain(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip,
+                                                 filter, out_c, *rq, output + p * out_c, sums);
+                    }
+                    p += 2 * m;
+                    continue;
+                }
                 for (j = 0;; j++) {
                     aot_mve_gemm_runs(w0, w1, g->filter_h, g->filter_w * g->in_c, g->dilation_h * g->in_w * g->in_c,
                                       filter, out_c, rq, output + p * out_c, output + (p + 1) * out_c,
@@ -281,6 +557,21 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
                     p += 2;
                     w0 += step;
                     w1 += step;
+                }
+                continue;
+            }
+            if (!direct && right && rq->per_channel && out_c <= 4 * AOT_MVE_BLOCKS) {
+                /* Windows leaving the image: both rows through im2col, then the pair as filter_h runs without
+                 * skip (the straight-line block routines of 3 runs). */
+                const int32_t run_len = g->filter_w * g->in_c;
+                aot_mve_im2col(g, p, scratch, 0);
+                aot_mve_im2col(g, p + 1, scratch + k, 0);
+                if (fused) {
+                    aot_mve_runs_pairs_fused(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq,
+                                             output + p * out_c, residual + p * out_c, sums);
+                } else {
+                    aot_mve_runs_pairs_plain(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq,
+                                             output + p * out_c, sums);
                 }
                 continue;
             }
@@ -374,6 +665,63 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
     rq.act_max = act_max;                                                                                              \
     rq.add_tab = NULL
 
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* A layer of 16 < K < 32 taps on a multiple of 4 (up to 32) output channels, right shifts, dilation 1 along x, an
+ * even pixel count and windows that can be gathered at the image's border (aot_mve_gather_offsets returns 2): a
+ * first layer, 3x3 on 3 channels.  Rows of 32 bytes (K zero-padded) through aot_mve_gather_pairs: runs of pairs
+ * inside the image gathered there, the others by aot_mve_gather_row / aot_mve_gather_border.  A function of its
+ * own with its own copies of the geometry and constants (given their addresses, GCC kept the other passes'
+ * structs in memory, reloaded per pixel pair); returns 0, doing nothing, for a layer it does not take. */
+AOT_HOT_INLINE int aot_conv2d_s8_mve_is_first(const struct aot_mve_geom* g, int32_t out_c, const struct aot_mve_rq* rq)
+{
+    const int32_t k = g->filter_h * g->filter_w * g->in_c;
+    return k > 16 && k < 32 && (out_c & 3) == 0 && out_c <= 4 * AOT_MVE_FIRST_BLOCKS && g->dilation_w == 1 &&
+           aot_mve_all_right(rq->shift, out_c);
+}
+
+__attribute__((noinline)) static int
+aot_conv2d_s8_mve_first(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                        const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
+                        int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                        int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                        int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                        const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch)
+{
+    const int32_t k = filter_h * filter_w * in_c;
+    const int32_t pixels = batches * out_h * out_w;
+    uint8_t offs[48], dy[48], dx[48];
+    int32_t p;
+    AOT_CONV2D_S8_MVE_SETUP;
+    rq.add = NULL;
+    if ((pixels & 1) || aot_mve_gather_offsets(&g, k, offs, dy, dx) != 2) {
+        return 0;
+    }
+    for (p = 0; p < pixels; p += 2) {
+        const int8_t* w0 = aot_mve_window(&g, p);
+        const int8_t* w1 = aot_mve_window(&g, p + 1);
+        if (w0 && w1) {
+            /* This pair and the next m of its output row (as the runs of aot_conv2d_s8_mve_pass). */
+            const int32_t ox = p % out_w;
+            const int32_t ox_fit = (in_w - filter_w + pad_left) / stride_w + 1;
+            const int32_t ox_end = ox_fit < out_w ? ox_fit : out_w;
+            const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
+            aot_mve_gather_pairs(w0, (int32_t)(w1 - w0), 2 * stride_w * in_c, m + 1, offs, k, filter, out_c, &rq,
+                                 output + p * out_c, scratch);
+            p += 2 * m;
+            continue;
+        }
+        if (!aot_mve_gather_row(&g, p, offs, k, 32, scratch)) {
+            aot_mve_gather_border(&g, p, offs, dy, dx, k, 32, scratch);
+        }
+        if (!aot_mve_gather_row(&g, p + 1, offs, k, 32, scratch + 32)) {
+            aot_mve_gather_border(&g, p + 1, offs, dy, dx, k, 32, scratch + 32);
+        }
+        aot_mve_gather_pairs(0, 0, 0, 1, offs, k, filter, out_c, &rq, output + p * out_c, scratch);
+    }
+    return 1;
+}
+#endif
+
 void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
                        int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
@@ -383,6 +731,15 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
 {
     AOT_CONV2D_S8_MVE_SETUP;
     rq.add = NULL;
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+    if (aot_conv2d_s8_mve_is_first(&g, out_c, &rq) &&
+        aot_conv2d_s8_mve_first(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h,
+                                out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,
+                                input_zero_point, output_offset, out_multiplier, out_shift, act_min, act_max,
+                                scratch)) {
+        return;
+    }
+#endif
     aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0);
 }
 

@@ -268,7 +268,9 @@ AOT_ALWAYS_INLINE void aot_mve_store(int32x4_t acc, int32_t c, const struct aot_
     register int32_t rb2 __asm__("r12") INIT;                                                                          \
     register int32_t rb3 __asm__("lr") INIT
 
-/* Those accumulators as the operands %[a0]..%[a3], %[b0]..%[b3] of an asm statement, with constraint C. */
+/* Those accumulators as the operands %[a0]..%[a3], %[b0]..%[b3] of an asm statement, with constraint C.  Pinned in
+ * ascending order, a block's eight sums (pixel 0's 4 channels, then pixel 1's) are stored by one STMIA of
+ * {%[a0], ..., %[b3]} (one instruction where four STRD took four; its base register is never an accumulator). */
 #define AOT_MVE_ACC_OPERANDS(C)                                                                                        \
     [a0] C(ra0), [a1] C(ra1), [a2] C(ra2), [a3] C(ra3), [b0] C(rb0), [b1] C(rb1), [b2] C(rb2), [b3] C(rb3)
 
@@ -339,10 +341,7 @@ struct aot_mve_blocks_args {
  * block from label 2 until a.sums reaches the end (AOT_MVE_SUMS_END). */
 #define AOT_MVE_NEXT_BLOCK                                                                                             \
     "ldr %[n], [%[a], #16]\n\t"                                                                                        \
-    "strd %[a0], %[a1], [%[n]], #8\n\t"                                                                                \
-    "strd %[a2], %[a3], [%[n]], #8\n\t"                                                                                \
-    "strd %[b0], %[b1], [%[n]], #8\n\t"                                                                                \
-    "strd %[b2], %[b3], [%[n]], #8\n\t"                                                                                \
+    "stmia %[n]!, {%[a0], %[a1], %[a2], %[a3], %[b0], %[b1], %[b2], %[b3]}\n\t"                                        \
     "str %[n], [%[a], #16]\n\t"                                                                                        \
     "ldr %[x0], [%[a], #12]\n\t"                                                                                       \
     "cmp %[n], %[x0]\n\t"                                                                                              \
@@ -385,8 +384,8 @@ static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
 }
 
 /* aot_mve_dot_blocks for one run per pixel (a plain row: a 1x1 convolution's input, an im2col row), where the
- * run counter's register holds the sums' pointer and a.blocks is turned into the end of the sums: per block 12
- * instructions besides the passes and their loop, where aot_mve_dot_blocks takes 20 (KWS's pointwise layers: 16
+ * run counter's register holds the sums' pointer and a.blocks is turned into the end of the sums: per block 9
+ * instructions besides the passes and their loop, where aot_mve_dot_blocks takes 17 (KWS's pointwise layers: 16
  * blocks a pixel pair). */
 static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* w)
 {
@@ -408,10 +407,7 @@ static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* 
         "1:\n\t" AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
         "bne 1b\n\t"
         "4:\n\t"
-        "strd %[a0], %[a1], [%[s]], #8\n\t"
-        "strd %[a2], %[a3], [%[s]], #8\n\t"
-        "strd %[b0], %[b1], [%[s]], #8\n\t"
-        "strd %[b2], %[b3], [%[s]], #8\n\t"
+        "stmia %[s]!, {%[a0], %[a1], %[a2], %[a3], %[b0], %[b1], %[b2], %[b3]}\n\t"
         "ldr %[n], [%[a], #12]\n\t"
         "cmp %[s], %[n]\n\t"
         "bne 2b"
@@ -436,10 +432,8 @@ static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* 
             "add.w %[n], %[s], %[n], lsl #5\n\t"                                                                       \
             "2:\n\t"                                                                                                   \
             "ldr %[x0], [%[a]]\n\t"                                                                                    \
-            "ldr %[x1], [%[a], #4]\n\t" AOT_MVE_PASS_SET PASSES "strd %[a0], %[a1], [%[s]], #8\n\t"                    \
-            "strd %[a2], %[a3], [%[s]], #8\n\t"                                                                        \
-            "strd %[b0], %[b1], [%[s]], #8\n\t"                                                                        \
-            "strd %[b2], %[b3], [%[s]], #8\n\t"                                                                        \
+            "ldr %[x1], [%[a], #4]\n\t" AOT_MVE_PASS_SET PASSES                                                        \
+            "stmia %[s]!, {%[a0], %[a1], %[a2], %[a3], %[b0], %[b1], %[b2], %[b3]}\n\t"                                \
             "cmp %[s], %[n]\n\t"                                                                                       \
             "bne 2b"                                                                                                   \
             : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)     \
@@ -451,8 +445,8 @@ AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_
 
 /* aot_mve_dot_blocks for three runs of 3 or 6 passes each (a 3x3 convolution's filter rows on 16 or 32 channels read
  * in place: ResNet-8's 16- and 32-channel layers), straight-line: the skip between runs held in a register, the
- * end of the sums in a.blocks; per block 15 instructions besides the passes, where the pass and run loops of
- * aot_mve_dot_blocks take about 45. REST: the passes after a run's first.  Only where a file asks for them
+ * end of the sums in a.blocks; per block 12 instructions besides the passes, where the pass and run loops of
+ * aot_mve_dot_blocks take about 42. REST: the passes after a run's first.  Only where a file asks for them
  * (AOT_MVE_RUNS3 defined before including this header: conv2d_s8_mve.c), 1.6 KB of code the others never call. */
 #if defined(AOT_MVE_RUNS3)
 #define AOT_MVE_NEXT_RUN                                                                                               \
@@ -475,10 +469,7 @@ AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_
             "ldr %[x0], [%[a]]\n\t"                                                                                    \
             "ldr %[x1], [%[a], #4]\n\t"                                                                                \
             "ldr %[n], [%[a], #20]\n\t" AOT_MVE_PASS_SET REST AOT_MVE_NEXT_RUN AOT_MVE_PASS_ADD REST AOT_MVE_NEXT_RUN  \
-                AOT_MVE_PASS_ADD REST "strd %[a0], %[a1], [%[s]], #8\n\t"                                              \
-            "strd %[a2], %[a3], [%[s]], #8\n\t"                                                                        \
-            "strd %[b0], %[b1], [%[s]], #8\n\t"                                                                        \
-            "strd %[b2], %[b3], [%[s]], #8\n\t"                                                                        \
+                AOT_MVE_PASS_ADD REST "stmia %[s]!, {%[a0], %[a1], %[a2], %[a3], %[b0], %[b1], %[b2], %[b3]}\n\t"      \
             "ldr %[n], [%[a], #12]\n\t"                                                                                \
             "cmp %[s], %[n]\n\t"                                                                                       \
             "bne 2b"                                                                                                   \
@@ -514,13 +505,11 @@ __attribute__((noinline)) static void aot_mve_dot_blocks_runs3(struct aot_mve_bl
         "ldr %[x1], [%[a], #4]\n\t"
         "ldr %[n], [%[a], #32]\n\t" AOT_MVE_PASS_SET AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD "subs %[n], %[n], #1\n\t"
         "1:\n\t" AOT_MVE_PASS3_ADD "subs %[n], %[n], #1\n\t"
-        "bne 1b\n\t" AOT_MVE_RUN3_LOOP("5") AOT_MVE_RUN3_LOOP("6") "strd %[a0], %[a1], [%[s]], #8\n\t"
-                                                                   "strd %[a2], %[a3], [%[s]], #8\n\t"
-                                                                   "strd %[b0], %[b1], [%[s]], #8\n\t"
-                                                                   "strd %[b2], %[b3], [%[s]], #8\n\t"
-                                                                   "ldr %[n], [%[a], #12]\n\t"
-                                                                   "cmp %[s], %[n]\n\t"
-                                                                   "bne 2b"
+        "bne 1b\n\t" AOT_MVE_RUN3_LOOP("5")
+            AOT_MVE_RUN3_LOOP("6") "stmia %[s]!, {%[a0], %[a1], %[a2], %[a3], %[b0], %[b1], %[b2], %[b3]}\n\t"
+                                   "ldr %[n], [%[a], #12]\n\t"
+                                   "cmp %[s], %[n]\n\t"
+                                   "bne 2b"
         : AOT_MVE_ACC_OPERANDS("=&r"), [x0] "=&r"(x0), [x1] "=&r"(x1), [n] "=&r"(n), [s] "=&r"(s), [w] "+r"(w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
@@ -603,12 +592,10 @@ static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t*
             "ldr %[s], [%[a], #16]\n\t"                                                                                \
             "2:\n\t" LOAD_TAILS AOT_MVE_DOT4("vmladav.s8", "a", "q6") AOT_MVE_DOT4("vmladav.s8", "b", "q7")            \
                 AOT_MVE_LOAD_W16 AOT_MVE_DOT4("vmladava.s8", "a", "q4")                                                \
-                    AOT_MVE_DOT4("vmladava.s8", "b", "q5") "strd %[a0], %[a1], [%[s]], #8\n\t"                         \
-                                                           "strd %[a2], %[a3], [%[s]], #8\n\t"                         \
-                                                           "strd %[b0], %[b1], [%[s]], #8\n\t"                         \
-                                                           "strd %[b2], %[b3], [%[s]], #8\n\t"                         \
-                                                           "subs %[n], %[n], #1\n\t"                                   \
-                                                           "bne 2b"                                                    \
+                    AOT_MVE_DOT4("vmladava.s8", "b",                                                                   \
+                                 "q5") "stmia %[s]!, {%[a0], %[a1], %[a2], %[a3], %[b0], %[b1], %[b2], %[b3]}\n\t"     \
+                                       "subs %[n], %[n], #1\n\t"                                                       \
+                                       "bne 2b"                                                                        \
             : AOT_MVE_ACC_OPERANDS("=&r"), [s] "=&r"(s), [x1] "=&r"(x1), [n] "=&r"(n), [t] "=&r"(t), [w] "+r"(w)       \
             : [a] "r"(a)                                                                                               \
             : "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");                                         \
@@ -737,7 +724,7 @@ AOT_ALWAYS_INLINE void aot_mve_add_blocks(const int32_t* idx, int32_t nb, const 
 
 /* One pixel (a fully connected layer's single row) against nb blocks of 4 channels, K = 16 * passes taps (no
  * tail): the block's 4 sums stored at sums, 4 per block.  The accumulators are pinned to even registers (VMLADAVA)
- * and the passes run as a low-overhead loop (WLS/LE): 10 instructions per 64 MACs and 6 per block, where
+ * and the passes run as a low-overhead loop (WLS/LE): 10 instructions per 64 MACs and 5 per block, where
  * aot_mve_dot4 took about 30 per block (its sums moved to a vector lane by lane, the requantization constants
  * re-made per block). */
 __attribute__((noinline)) static void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes, int32_t nb,
@@ -764,8 +751,7 @@ __attribute__((noinline)) static void aot_mve_dot_blocks1(const int8_t* x, const
                      "vmladava.s8 %[a3], q4, q3\n\t"
                      "le lr, 1b\n\t"
                      "4:\n\t"
-                     "strd %[a0], %[a1], [%[s]], #8\n\t"
-                     "strd %[a2], %[a3], [%[s]], #8\n\t"
+                     "stmia %[s]!, {%[a0], %[a1], %[a2], %[a3]}\n\t"
                      "subs %[nb], %[nb], #1\n\t"
                      "bne 2b"
                      : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [lc] "=&r"(lc), [xp] "=&r"(xp),
@@ -858,7 +844,7 @@ AOT_ALWAYS_INLINE int32_t aot_mve_gemv(const int8_t* x, const int8_t* filter, in
 /* Two pixels of K < 16 taps (x0, x1: one vector each, the lanes past K zero) against nb >= 1 blocks of 4 channels
  * (each channel's K weights in turn, 4 * K bytes a block): the eight sums of a block stored at sums, 8 per block,
  * pixel 0's 4 channels first (as aot_mve_dot_blocks).  One VMLADAV per pixel and channel; each channel's weights
- * are a load predicated to K lanes (VCTP), so nothing past the filter is read: 26 instructions per block, where
+ * are a load predicated to K lanes (VCTP), so nothing past the filter is read: 23 instructions per block, where
  * the per-block C path (aot_mve_dot4 and aot_mve_store) took about 100 (a first layer on one channel, a pointwise
  * layer on 8). */
 __attribute__((noinline)) static void aot_mve_dot_blocks_short(int8x16_t x0, int8x16_t x1, const int8_t* w, int32_t k,
@@ -867,29 +853,27 @@ __attribute__((noinline)) static void aot_mve_dot_blocks_short(int8x16_t x0, int
     AOT_MVE_PINNED_ACCS();
     const int8_t* t;
     const int32_t* end = sums + 8 * nb;
-    __asm__ volatile("vctp.8 %[k]\n\t"
-                     "1:\n\t"
-                     "vpst\n\t"
-                     "vldrbt.8 q0, [%[w]]\n\t"
-                     "add %[t], %[w], %[k]\n\t"
-                     "vpst\n\t"
-                     "vldrbt.8 q1, [%[t]]\n\t"
-                     "add %[t], %[t], %[k]\n\t"
-                     "vpst\n\t"
-                     "vldrbt.8 q2, [%[t]]\n\t"
-                     "add %[t], %[t], %[k]\n\t"
-                     "vpst\n\t"
-                     "vldrbt.8 q3, [%[t]]\n\t"
-                     "add %[w], %[t], %[k]\n\t" AOT_MVE_DOT4("vmladav.s8", "a", "%q[x0]")
-                         AOT_MVE_DOT4("vmladav.s8", "b", "%q[x1]") "strd %[a0], %[a1], [%[s]], #8\n\t"
-                                                                   "strd %[a2], %[a3], [%[s]], #8\n\t"
-                                                                   "strd %[b0], %[b1], [%[s]], #8\n\t"
-                                                                   "strd %[b2], %[b3], [%[s]], #8\n\t"
-                                                                   "cmp %[s], %[e]\n\t"
-                                                                   "bne 1b"
-                     : AOT_MVE_ACC_OPERANDS("=&r"), [t] "=&r"(t), [w] "+r"(w), [s] "+r"(sums)
-                     : [x0] "w"(x0), [x1] "w"(x1), [k] "r"(k), [e] "r"(end)
-                     : "q0", "q1", "q2", "q3", "memory", "cc");
+    __asm__ volatile(
+        "vctp.8 %[k]\n\t"
+        "1:\n\t"
+        "vpst\n\t"
+        "vldrbt.8 q0, [%[w]]\n\t"
+        "add %[t], %[w], %[k]\n\t"
+        "vpst\n\t"
+        "vldrbt.8 q1, [%[t]]\n\t"
+        "add %[t], %[t], %[k]\n\t"
+        "vpst\n\t"
+        "vldrbt.8 q2, [%[t]]\n\t"
+        "add %[t], %[t], %[k]\n\t"
+        "vpst\n\t"
+        "vldrbt.8 q3, [%[t]]\n\t"
+        "add %[w], %[t], %[k]\n\t" AOT_MVE_DOT4("vmladav.s8", "a", "%q[x0]") AOT_MVE_DOT4(
+            "vmladav.s8", "b", "%q[x1]") "stmia %[s]!, {%[a0], %[a1], %[a2], %[a3], %[b0], %[b1], %[b2], %[b3]}\n\t"
+                                         "cmp %[s], %[e]\n\t"
+                                         "bne 1b"
+        : AOT_MVE_ACC_OPERANDS("=&r"), [t] "=&r"(t), [w] "+r"(w), [s] "+r"(sums)
+        : [x0] "w"(x0), [x1] "w"(x1), [k] "r"(k), [e] "r"(end)
+        : "q0", "q1", "q2", "q3", "memory", "cc");
 }
 
 /* aot_mve_gemm for two pixels, K < 16, right shifts and per-channel constants, no fused ADD: the whole blocks of 4
