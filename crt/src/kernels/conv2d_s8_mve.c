@@ -676,7 +676,7 @@ AOT_HOT_INLINE int aot_conv2d_s8_mve_is_first(const struct aot_mve_geom* g, int3
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
     return k > 16 && k < 32 && (out_c & 3) == 0 && out_c <= 4 * AOT_MVE_FIRST_BLOCKS && g->dilation_w == 1 &&
-           aot_mve_all_right(rq->shift, out_c);
+           aot_mve_all_right(rq->shift, rq->multiplier, out_c);
 }
 
 __attribute__((noinline)) static int
