@@ -6,8 +6,10 @@
  * fused multiply-add, correctly rounded in C on the host), so every build gives the same bits. */
 #include "aot_sched.h"
 
-#include <stddef.h>
+#include <float.h>
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "aot/kernels/depthwise_conv2d.h"
 #include "f32_out.h"
@@ -189,71 +191,293 @@ static void aot_dw_f32_store(const float* acc, const float* bias, int32_t n, int
     }
 }
 
-/* Output pixels are taken a column at a time, two rows together: both windows have the same taps inside the image
- * along x, and along y too everywhere but at the image's top and bottom edges; a pair whose windows have the same
- * taps is one rectangle of taps for both, other pixels one rectangle each. */
+/* The column slide (3-row filters, stride 1 and dilation 1 down the column): one column of outputs, a group of
+ * channels (4 on Helium, 2 elsewhere), its taps' weights held for the whole column, three outputs live at a time
+ * (the one that takes its last filter row, the middle one, the one that starts): each input row's group of channels
+ * is loaded once per tap column and serves all three.  Each output still takes its taps in the (fy, fx) order from
+ * 0.0f, one fused multiply-add each. */
+#if defined(AOT_DW_F32_MVE)
+#define AOT_DW_LANES 4
+typedef float32x4_t aot_dw_v;
+#define AOT_DW_LD(p)        vld1q_f32(p)
+#define AOT_DW_FMA(a, x, w) vfmaq_f32((a), (x), (w))
+#define AOT_DW_ZERO()       vdupq_n_f32(0.0f)
+#else
+#define AOT_DW_LANES        2
+typedef struct {
+    float l0, l1;
+} aot_dw_v;
+static inline aot_dw_v aot_dw_ld(const float* p)
+{
+    aot_dw_v r;
+    r.l0 = p[0];
+    r.l1 = p[1];
+    return r;
+}
+static inline aot_dw_v aot_dw_fma(aot_dw_v a, aot_dw_v x, aot_dw_v w)
+{
+    a.l0 = fmaf(x.l0, w.l0, a.l0);
+    a.l1 = fmaf(x.l1, w.l1, a.l1);
+    return a;
+}
+static inline aot_dw_v aot_dw_zero(void)
+{
+    aot_dw_v r;
+    r.l0 = 0.0f;
+    r.l1 = 0.0f;
+    return r;
+}
+#define AOT_DW_LD(p)        aot_dw_ld(p)
+#define AOT_DW_FMA(a, x, w) aot_dw_fma((a), (x), (w))
+#define AOT_DW_ZERO()       aot_dw_zero()
+#endif
+
+/* What a finished output needs: its group's bias (-0.0f without one: x + -0.0f is x for every x), the range. */
+typedef struct {
+    aot_dw_v bias;
+    float lo, hi;
+    uint32_t relu_mask; /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
+    int32_t clamp;      /* FPv4: another range, the C clamp */
+} aot_dw_out_t;
+
+static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
+{
+#if defined(AOT_DW_F32_MVE)
+    s = vaddq_f32(s, q->bias);
+    vst1q_f32(o, vminnmq_f32(vmaxnmq_f32(s, vdupq_n_f32(q->lo)), vdupq_n_f32(q->hi)));
+#elif defined(AOT_F32_OUT_FPV5)
+    /* fmaxf/fminf are VMAXNM/VMINNM here: the clamp of f32_out.h. */
+    o[0] = fminf(fmaxf(s.l0 + q->bias.l0, q->lo), q->hi);
+    o[1] = fminf(fmaxf(s.l1 + q->bias.l1, q->lo), q->hi);
+#elif defined(AOT_F32_OUT_FPV4)
+    const float v0 = s.l0 + q->bias.l0, v1 = s.l1 + q->bias.l1;
+    if (q->clamp) {
+        o[0] = aot_f32_clamp(v0, q->lo, q->hi);
+        o[1] = aot_f32_clamp(v1, q->lo, q->hi);
+    } else {
+        /* As f32_out.h's FPv4 form: ReLU clears a negative sum (+0.0f), "none" stores it. */
+        uint32_t u0, u1;
+        memcpy(&u0, &v0, 4);
+        memcpy(&u1, &v1, 4);
+        u0 &= ~(q->relu_mask & (uint32_t)((int32_t)u0 >> 31));
+        u1 &= ~(q->relu_mask & (uint32_t)((int32_t)u1 >> 31));
+        memcpy(o, &u0, 4);
+        memcpy(o + 1, &u1, 4);
+    }
+#else
+    o[0] = aot_f32_clamp(s.l0 + q->bias.l0, q->lo, q->hi);
+    o[1] = aot_f32_clamp(s.l1 + q->bias.l1, q->lo, q->hi);
+#endif
+}
+
+/* One input row of the slide (p: its first tap column; NC tap columns `dc` floats apart): F takes its last filter
+ * row (w[2]) and is stored at o, M its middle one, S starts with its first. */
+#define AOT_DW_TAP3(F, M, S, k)                                                                                        \
+    do {                                                                                                               \
+        const aot_dw_v x_ = AOT_DW_LD(p + (k)*dc);                                                                     \
+        F = AOT_DW_FMA(F, x_, w[2][k]);                                                                                \
+        M = AOT_DW_FMA(M, x_, w[1][k]);                                                                                \
+        S = AOT_DW_FMA(S, x_, w[0][k]);                                                                                \
+    } while (0)
+#define AOT_DW_ROW3(F, M, S)                                                                                           \
+    do {                                                                                                               \
+        S = AOT_DW_ZERO();                                                                                             \
+        AOT_DW_TAP3(F, M, S, 0);                                                                                       \
+        AOT_DW_TAP3(F, M, S, 1);                                                                                       \
+        if (NC == 3) {                                                                                                 \
+            AOT_DW_TAP3(F, M, S, 2);                                                                                   \
+        }                                                                                                              \
+        aot_dw_out(F, q, o);                                                                                           \
+        p += row;                                                                                                      \
+        o += orow;                                                                                                     \
+    } while (0)
+
+/* The taps of one filter row of the slide at input row p: a (and b) take the row of weights wa (wb). */
+#define AOT_DW_TAPS1(a, wa)                                                                                            \
+    do {                                                                                                               \
+        a = AOT_DW_FMA(a, AOT_DW_LD(p), wa[0]);                                                                        \
+        a = AOT_DW_FMA(a, AOT_DW_LD(p + dc), wa[1]);                                                                   \
+        if (NC == 3) {                                                                                                 \
+            a = AOT_DW_FMA(a, AOT_DW_LD(p + 2 * dc), wa[2]);                                                           \
+        }                                                                                                              \
+    } while (0)
+#define AOT_DW_TAP2(a, wa, b, wb, k)                                                                                   \
+    do {                                                                                                               \
+        const aot_dw_v x_ = AOT_DW_LD(p + (k)*dc);                                                                     \
+        a = AOT_DW_FMA(a, x_, wa[k]);                                                                                  \
+        b = AOT_DW_FMA(b, x_, wb[k]);                                                                                  \
+    } while (0)
+#define AOT_DW_TAPS2(a, wa, b, wb)                                                                                     \
+    do {                                                                                                               \
+        AOT_DW_TAP2(a, wa, b, wb, 0);                                                                                  \
+        AOT_DW_TAP2(a, wa, b, wb, 1);                                                                                  \
+        if (NC == 3) {                                                                                                 \
+            AOT_DW_TAP2(a, wa, b, wb, 2);                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+/* n >= 2 outputs of a column from input row p (the first output's first filter row) on, `dc` floats between its NC
+ * tap columns, `row` between rows; the weights from wp (the first tap), `wdc` floats between tap columns, `wrow`
+ * between filter rows. */
+static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* p, int32_t dc, int32_t row,
+                                                                   const float* wp, int32_t wdc, int32_t wrow,
+                                                                   int32_t NC, const aot_dw_out_t* q, float* o,
+                                                                   int32_t orow, int32_t n)
+{
+    aot_dw_v w[3][3], a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
+    int32_t i;
+    for (i = 0; i < 3; i++) {
+        w[i][0] = AOT_DW_LD(wp + i * wrow);
+        w[i][1] = AOT_DW_LD(wp + i * wrow + wdc);
+        w[i][2] = NC == 3 ? AOT_DW_LD(wp + i * wrow + 2 * wdc) : AOT_DW_ZERO();
+    }
+    AOT_DW_TAPS1(a, w[0]);
+    p += row;
+    AOT_DW_TAPS2(a, w[1], b, w[0]);
+    p += row;
+    /* Rows whose three outputs all exist: n - 2 of them; three at a time, the roles rotating. */
+    for (i = n - 2; i >= 3; i -= 3) {
+        AOT_DW_ROW3(a, b, c);
+        AOT_DW_ROW3(b, c, a);
+        AOT_DW_ROW3(c, a, b);
+    }
+    for (; i > 0; i--) {
+        AOT_DW_ROW3(a, b, c);
+        a = b;
+        b = c;
+    }
+    /* The last two outputs: a takes its last row, b its middle one; then b its last. */
+    AOT_DW_TAPS2(a, w[2], b, w[1]);
+    aot_dw_out(a, q, o);
+    p += row;
+    o += orow;
+    AOT_DW_TAPS1(b, w[2]);
+    aot_dw_out(b, q, o);
+}
+
+/* Output rows [oy0, oy1) of column ox (taps [xl, xh) along x), channels c0 on: pairs of rows, 4 channels at a time.
+ * Both windows of a pair have the same taps inside the image along x, and along y too everywhere but at the
+ * image's top and bottom edges; a pair whose windows have the same taps is one rectangle of taps for both, other
+ * pixels one rectangle each. */
+static void aot_dw_f32_rows(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
+                            int32_t filter_h, int32_t filter_w, const float* bias, float* out_b, int32_t out_w,
+                            int32_t stride_h, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t x0,
+                            int32_t ox, int32_t xl, int32_t xh, int32_t oy0, int32_t oy1, int32_t c0, float act_min,
+                            float act_max)
+{
+    const int32_t row = dilation_h * in_w * in_c, wrow = filter_w * in_c, dil = dilation_w * in_c;
+    int32_t oy, c, r;
+    for (oy = oy0; oy < oy1; oy += 2) {
+        const int32_t y0 = oy * stride_h - pad_top, pixels = oy + 1 < oy1 ? 2 : 1;
+        int32_t yl0, yh0, yl1, yh1;
+        float* o0 = out_b + (oy * out_w + ox) * in_c;
+        float* o1 = o0 + (pixels - 1) * out_w * in_c;
+        aot_dw_f32_range(y0, in_h, dilation_h, filter_h, &yl0, &yh0);
+        aot_dw_f32_range(y0 + stride_h, in_h, dilation_h, filter_h, &yl1, &yh1);
+        for (c = c0; c < in_c; c += 4) {
+            float acc[8];
+            const int32_t n = in_c - c < 4 ? in_c - c : 4;
+            if (n < 4) {
+                for (r = 0; r < pixels; r++) {
+                    float part[8];
+                    aot_dw_f32_quad(in_b + c, in_h, in_w, in_c, filter + c, filter_h, filter_w, dilation_h, dilation_w,
+                                    y0 + r * stride_h, x0, 0, 0, n, part);
+                    acc[4 * r + 0] = part[0];
+                    acc[4 * r + 1] = part[1];
+                    acc[4 * r + 2] = part[2];
+                    acc[4 * r + 3] = part[3];
+                }
+                aot_dw_f32_store(acc, bias == NULL ? NULL : bias + c, n, pixels, o0 + c, o1 + c, act_min, act_max);
+                continue;
+            }
+            if (pixels == 2 && yl0 == yl1 && yh0 == yh1) {
+                aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c,
+                                 stride_h * in_w * in_c, filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0, xh - xl,
+                                 dil, in_c, row, wrow, acc);
+            } else {
+                /* Each pixel alone (step 0: its sums in both halves, so one pixel fills acc whole). */
+                float part[8];
+                aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
+                                 filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0, xh - xl, dil, in_c, row, wrow,
+                                 acc);
+                if (pixels == 2) {
+                    const int32_t y = y0 + stride_h;
+                    aot_dw_f32_rect4(in_b + ((y + dilation_h * yl1) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
+                                     filter + (yl1 * filter_w + xl) * in_c + c, yh1 - yl1, xh - xl, dil, in_c, row,
+                                     wrow, part);
+                    acc[4] = part[0];
+                    acc[5] = part[1];
+                    acc[6] = part[2];
+                    acc[7] = part[3];
+                }
+            }
+            aot_f32_out4x2(acc, 4, bias == NULL ? NULL : bias + c, o0 + c, o1 + c, act_min, act_max);
+        }
+    }
+}
+
+/* A column at a time.  Filters of 3 rows at stride 1 and dilation 1 down the column, with 2 or 3 tap columns inside
+ * the image: the rows whose windows lie inside the image (at least 2 of them) slide (aot_dw_f32_slide) over the
+ * channels that fill its groups; the other rows and channels, and every other layer, take aot_dw_f32_rows. */
 void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                                   const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
                                   float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
                                   int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
                                   float act_min, float act_max)
 {
-    const int32_t row = dilation_h * in_w * in_c, wrow = filter_w * in_c, dil = dilation_w * in_c;
-    int32_t b, oy, ox, c, r;
+    const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1;
+    const int32_t oy_lo = pad_top > 0 ? pad_top : 0;
+    const int32_t oy_hi = in_h - 2 + pad_top < out_h ? in_h - 2 + pad_top : out_h;
+    const int32_t cs = in_c - in_c % AOT_DW_LANES;
+    aot_dw_out_t q;
+    int32_t b, ox;
+    q.lo = act_min;
+    q.hi = act_max;
+    q.clamp = !(act_max == FLT_MAX && (act_min == 0.0f || act_min == -FLT_MAX));
+    q.relu_mask = act_min == 0.0f ? 0xffffffffu : 0u;
     for (b = 0; b < batches; b++) {
         const float* in_b = input + b * in_h * in_w * in_c;
         float* out_b = output + b * out_h * out_w * in_c;
         for (ox = 0; ox < out_w; ox++) {
             const int32_t x0 = ox * stride_w - pad_left;
-            int32_t xl, xh;
+            int32_t xl, xh, c, nc;
             aot_dw_f32_range(x0, in_w, dilation_w, filter_w, &xl, &xh);
-            for (oy = 0; oy < out_h; oy += 2) {
-                const int32_t y0 = oy * stride_h - pad_top, pixels = oy + 1 < out_h ? 2 : 1;
-                int32_t yl0, yh0, yl1, yh1;
-                float* o0 = out_b + (oy * out_w + ox) * in_c;
-                float* o1 = o0 + (pixels - 1) * out_w * in_c;
-                aot_dw_f32_range(y0, in_h, dilation_h, filter_h, &yl0, &yh0);
-                aot_dw_f32_range(y0 + stride_h, in_h, dilation_h, filter_h, &yl1, &yh1);
-                for (c = 0; c < in_c; c += 4) {
-                    float acc[8];
-                    const int32_t n = in_c - c < 4 ? in_c - c : 4;
-                    if (n < 4) {
-                        for (r = 0; r < pixels; r++) {
-                            float part[8];
-                            aot_dw_f32_quad(in_b + c, in_h, in_w, in_c, filter + c, filter_h, filter_w, dilation_h,
-                                            dilation_w, y0 + r * stride_h, x0, 0, 0, n, part);
-                            acc[4 * r + 0] = part[0];
-                            acc[4 * r + 1] = part[1];
-                            acc[4 * r + 2] = part[2];
-                            acc[4 * r + 3] = part[3];
-                        }
-                        aot_dw_f32_store(acc, bias == NULL ? NULL : bias + c, n, pixels, o0 + c, o1 + c, act_min,
-                                         act_max);
-                        continue;
-                    }
-                    if (pixels == 2 && yl0 == yl1 && yh0 == yh1) {
-                        aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c,
-                                         stride_h * in_w * in_c, filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0,
-                                         xh - xl, dil, in_c, row, wrow, acc);
-                    } else {
-                        /* Each pixel alone (step 0: its sums in both halves, so one pixel fills acc whole). */
-                        float part[8];
-                        aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
-                                         filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0, xh - xl, dil, in_c, row,
-                                         wrow, acc);
-                        if (pixels == 2) {
-                            const int32_t y = y0 + stride_h;
-                            aot_dw_f32_rect4(in_b + ((y + dilation_h * yl1) * in_w + x0 + dilation_w * xl) * in_c + c,
-                                             0, filter + (yl1 * filter_w + xl) * in_c + c, yh1 - yl1, xh - xl, dil,
-                                             in_c, row, wrow, part);
-                            acc[4] = part[0];
-                            acc[5] = part[1];
-                            acc[6] = part[2];
-                            acc[7] = part[3];
-                        }
-                    }
-                    aot_f32_out4x2(acc, 4, bias == NULL ? NULL : bias + c, o0 + c, o1 + c, act_min, act_max);
+            nc = xh - xl;
+            if (!slides || nc < 2 || nc > 3 || oy_hi - oy_lo < 2 || cs == 0) {
+                aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                                dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, out_h, 0, act_min, act_max);
+                continue;
+            }
+            for (c = 0; c < cs; c += AOT_DW_LANES) {
+                const float* p = in_b + ((oy_lo - pad_top) * in_w + x0 + dilation_w * xl) * in_c + c;
+                float* o = out_b + (oy_lo * out_w + ox) * in_c + c;
+                const float* wp = filter + xl * in_c + c;
+                if (bias != NULL) {
+                    q.bias = AOT_DW_LD(bias + c);
+                } else {
+#if defined(AOT_DW_F32_MVE)
+                    q.bias = vdupq_n_f32(-0.0f);
+#else
+                    q.bias.l0 = -0.0f;
+                    q.bias.l1 = -0.0f;
+#endif
                 }
+                if (nc == 3) {
+                    aot_dw_f32_slide(p, dilation_w * in_c, in_w * in_c, wp, in_c, filter_w * in_c, 3, &q, o,
+                                     out_w * in_c, oy_hi - oy_lo);
+                } else {
+                    aot_dw_f32_slide(p, dilation_w * in_c, in_w * in_c, wp, in_c, filter_w * in_c, 2, &q, o,
+                                     out_w * in_c, oy_hi - oy_lo);
+                }
+            }
+            /* The rows above and below the slide, and the channels after its groups. */
+            aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, oy_lo, 0, act_min, act_max);
+            aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_hi, out_h, 0, act_min, act_max);
+            if (cs < in_c) {
+                aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                                dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_lo, oy_hi, cs, act_min, act_max);
             }
         }
     }
