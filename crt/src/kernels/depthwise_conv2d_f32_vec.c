@@ -275,10 +275,62 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 #define AOT_DW_TAP3(F, M, S, k)                                                                                        \
     do {                                                                                                               \
         const aot_dw_v x_ = AOT_DW_LD(p + (k)*dc);                                                                     \
-        F = AOT_DW_FMA(F, x_, w[2][k]);                                                                                \
-        M = AOT_DW_FMA(M, x_, w[1][k]);                                                                                \
-        S = AOT_DW_FMA(S, x_, w[0][k]);                                                                                \
+        F = AOT_DW_FMA(F, x_, AOT_DW_W(2, k));                                                                         \
+        M = AOT_DW_FMA(M, x_, AOT_DW_W(1, k));                                                                         \
+        S = AOT_DW_FMA(S, x_, AOT_DW_W(0, k));                                                                         \
     } while (0)
+#if defined(AOT_DW_F32_MVE)
+/* The row in Helium assembly: GCC keeps the nine weight vectors in spill slots, each reload an address computation
+ * more.  Here each weight is a load at an immediate offset of the column's copy (wq, [fy][fx][4]); 31 instructions
+ * per 36 MACs (NC 3).  %c[nc] chooses the third tap column as the assembler reads the text. */
+static inline __attribute__((always_inline)) void aot_dw_mve_row(float32x4_t* f, float32x4_t* m, float32x4_t* s,
+                                                                 const float** p, float** o, int32_t dc, int32_t row,
+                                                                 int32_t orow, const float* wq, const float* bq,
+                                                                 float32x4_t lo, float32x4_t hi, int32_t NC)
+{
+    float32x4_t x, w;
+    const float* t;
+    __asm__ volatile("vmov.i32 %q[s], #0\n\t"
+                     "vldrw.32 %q[x], [%[p]]\n\t"
+                     "vldrw.32 %q[w], [%[wq], #96]\n\t"
+                     "vfma.f32 %q[f], %q[x], %q[w]\n\t"
+                     "vldrw.32 %q[w], [%[wq], #48]\n\t"
+                     "vfma.f32 %q[m], %q[x], %q[w]\n\t"
+                     "vldrw.32 %q[w], [%[wq]]\n\t"
+                     "vfma.f32 %q[s], %q[x], %q[w]\n\t"
+                     "add %[t], %[p], %[dc]\n\t"
+                     "vldrw.32 %q[x], [%[t]]\n\t"
+                     "vldrw.32 %q[w], [%[wq], #112]\n\t"
+                     "vfma.f32 %q[f], %q[x], %q[w]\n\t"
+                     "vldrw.32 %q[w], [%[wq], #64]\n\t"
+                     "vfma.f32 %q[m], %q[x], %q[w]\n\t"
+                     "vldrw.32 %q[w], [%[wq], #16]\n\t"
+                     "vfma.f32 %q[s], %q[x], %q[w]\n\t"
+                     ".if %c[nc] == 3\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "vldrw.32 %q[x], [%[t]]\n\t"
+                     "vldrw.32 %q[w], [%[wq], #128]\n\t"
+                     "vfma.f32 %q[f], %q[x], %q[w]\n\t"
+                     "vldrw.32 %q[w], [%[wq], #80]\n\t"
+                     "vfma.f32 %q[m], %q[x], %q[w]\n\t"
+                     "vldrw.32 %q[w], [%[wq], #32]\n\t"
+                     "vfma.f32 %q[s], %q[x], %q[w]\n\t"
+                     ".endif\n\t"
+                     "vldrw.32 %q[x], [%[bq]]\n\t"
+                     "vadd.f32 %q[f], %q[f], %q[x]\n\t"
+                     "vmaxnm.f32 %q[f], %q[f], %q[lo]\n\t"
+                     "vminnm.f32 %q[f], %q[f], %q[hi]\n\t"
+                     "vstrw.32 %q[f], [%[o]]\n\t"
+                     "add %[p], %[p], %[row]\n\t"
+                     "add %[o], %[o], %[orow]"
+                     : [f] "+w"(*f), [m] "+w"(*m), [s] "=&w"(*s), [x] "=&w"(x), [w] "=&w"(w), [t] "=&r"(t),
+                       [p] "+r"(*p), [o] "+r"(*o)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wq] "r"(wq), [bq] "r"(bq),
+                       [lo] "w"(lo), [hi] "w"(hi), [nc] "i"(NC)
+                     : "memory");
+}
+#define AOT_DW_ROW3(F, M, S) aot_dw_mve_row(&F, &M, &S, &p, &o, dc, row, orow, wq, (const float*)&q->bias, lo, hi, NC)
+#else
 #define AOT_DW_ROW3(F, M, S)                                                                                           \
     do {                                                                                                               \
         S = AOT_DW_ZERO();                                                                                             \
@@ -291,21 +343,22 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
         p += row;                                                                                                      \
         o += orow;                                                                                                     \
     } while (0)
+#endif
 
 /* The taps of one filter row of the slide at input row p: a (and b) take the row of weights wa (wb). */
 #define AOT_DW_TAPS1(a, wa)                                                                                            \
     do {                                                                                                               \
-        a = AOT_DW_FMA(a, AOT_DW_LD(p), wa[0]);                                                                        \
-        a = AOT_DW_FMA(a, AOT_DW_LD(p + dc), wa[1]);                                                                   \
+        a = AOT_DW_FMA(a, AOT_DW_LD(p), AOT_DW_W(wa, 0));                                                              \
+        a = AOT_DW_FMA(a, AOT_DW_LD(p + dc), AOT_DW_W(wa, 1));                                                         \
         if (NC == 3) {                                                                                                 \
-            a = AOT_DW_FMA(a, AOT_DW_LD(p + 2 * dc), wa[2]);                                                           \
+            a = AOT_DW_FMA(a, AOT_DW_LD(p + 2 * dc), AOT_DW_W(wa, 2));                                                 \
         }                                                                                                              \
     } while (0)
 #define AOT_DW_TAP2(a, wa, b, wb, k)                                                                                   \
     do {                                                                                                               \
         const aot_dw_v x_ = AOT_DW_LD(p + (k)*dc);                                                                     \
-        a = AOT_DW_FMA(a, x_, wa[k]);                                                                                  \
-        b = AOT_DW_FMA(b, x_, wb[k]);                                                                                  \
+        a = AOT_DW_FMA(a, x_, AOT_DW_W(wa, k));                                                                        \
+        b = AOT_DW_FMA(b, x_, AOT_DW_W(wb, k));                                                                        \
     } while (0)
 #define AOT_DW_TAPS2(a, wa, b, wb)                                                                                     \
     do {                                                                                                               \
@@ -316,24 +369,50 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
         }                                                                                                              \
     } while (0)
 
-/* n >= 2 outputs of a column from input row p (the first output's first filter row) on, `dc` floats between its NC
- * tap columns, `row` between rows; the weights from wp (the first tap), `wdc` floats between tap columns, `wrow`
- * between filter rows. */
+/* n >= 2 outputs of a column from input row p on, `dc` floats between its NC tap columns, `row` between rows; the
+ * weights from wp (the first tap), `wdc` floats between tap columns, `wrow` between filter rows.  p is the first
+ * output's first filter row, or with `top` its second (the first is above the image: the output's sum starts at
+ * the second); with `bottom` the last output's last filter row is below the image. */
 static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* p, int32_t dc, int32_t row,
                                                                    const float* wp, int32_t wdc, int32_t wrow,
                                                                    int32_t NC, const aot_dw_out_t* q, float* o,
-                                                                   int32_t orow, int32_t n)
+                                                                   int32_t orow, int32_t n, int32_t top, int32_t bottom)
 {
-    aot_dw_v w[3][3], a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
+#if defined(AOT_DW_F32_MVE)
+    /* Eight Q registers hold the three sums, an input and a weight, not nine weights: each use loads its weight
+     * from a copy of the column's taps ([fy][fx][4], immediate offsets); the asm hides where the pointer points, so
+     * that GCC reloads them there instead of hoisting them into spill slots. */
+    float wl[36];
+    const float* wq = wl;
+#define AOT_DW_W(fy, k) vld1q_f32(wq + ((fy)*3 + (k)) * 4)
+#else
+    aot_dw_v w[3][3];
+#define AOT_DW_W(fy, k) w[fy][k]
+#endif
+    aot_dw_v a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
     int32_t i;
     for (i = 0; i < 3; i++) {
+#if defined(AOT_DW_F32_MVE)
+        vst1q_f32(wl + i * 12, vld1q_f32(wp + i * wrow));
+        vst1q_f32(wl + i * 12 + 4, vld1q_f32(wp + i * wrow + wdc));
+        if (NC == 3) {
+            vst1q_f32(wl + i * 12 + 8, vld1q_f32(wp + i * wrow + 2 * wdc));
+        }
+#else
         w[i][0] = AOT_DW_LD(wp + i * wrow);
         w[i][1] = AOT_DW_LD(wp + i * wrow + wdc);
         w[i][2] = NC == 3 ? AOT_DW_LD(wp + i * wrow + 2 * wdc) : AOT_DW_ZERO();
+#endif
     }
-    AOT_DW_TAPS1(a, w[0]);
-    p += row;
-    AOT_DW_TAPS2(a, w[1], b, w[0]);
+#if defined(AOT_DW_F32_MVE)
+    const float32x4_t lo = vdupq_n_f32(q->lo), hi = vdupq_n_f32(q->hi);
+    __asm__ volatile("" : "+r"(wq) : : "memory");
+#endif
+    if (!top) {
+        AOT_DW_TAPS1(a, 0);
+        p += row;
+    }
+    AOT_DW_TAPS2(a, 1, b, 0);
     p += row;
     /* Rows whose three outputs all exist: n - 2 of them; three at a time, the roles rotating. */
     for (i = n - 2; i >= 3; i -= 3) {
@@ -346,14 +425,17 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
         a = b;
         b = c;
     }
-    /* The last two outputs: a takes its last row, b its middle one; then b its last. */
-    AOT_DW_TAPS2(a, w[2], b, w[1]);
+    /* The last two outputs: a takes its last row, b its middle one; then b its last (unless below the image). */
+    AOT_DW_TAPS2(a, 2, b, 1);
     aot_dw_out(a, q, o);
     p += row;
     o += orow;
-    AOT_DW_TAPS1(b, w[2]);
+    if (!bottom) {
+        AOT_DW_TAPS1(b, 2);
+    }
     aot_dw_out(b, q, o);
 }
+#undef AOT_DW_W
 
 /* Output rows [oy0, oy1) of column ox (taps [xl, xh) along x), channels c0 on: pairs of rows, 4 channels at a time.
  * Both windows of a pair have the same taps inside the image along x, and along y too everywhere but at the
@@ -425,9 +507,13 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                   int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
                                   float act_min, float act_max)
 {
+    /* The slide's outputs [oy_a, oy_b): those whose windows lie inside the image, and the one above (below) them
+     * whose first (last) filter row is the only one outside. */
     const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1;
     const int32_t oy_lo = pad_top > 0 ? pad_top : 0;
     const int32_t oy_hi = in_h - 2 + pad_top < out_h ? in_h - 2 + pad_top : out_h;
+    const int32_t top = pad_top == 1 && oy_hi >= 1, bottom = oy_hi < out_h && oy_hi >= oy_lo;
+    const int32_t oy_a = oy_lo - top, oy_b = oy_hi + bottom;
     const int32_t cs = in_c - in_c % AOT_DW_LANES;
     aot_dw_out_t q;
     int32_t b, ox;
@@ -443,14 +529,14 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
             int32_t xl, xh, c, nc;
             aot_dw_f32_range(x0, in_w, dilation_w, filter_w, &xl, &xh);
             nc = xh - xl;
-            if (!slides || nc < 2 || nc > 3 || oy_hi - oy_lo < 2 || cs == 0) {
+            if (!slides || nc < 2 || nc > 3 || oy_b - oy_a < 2 || cs == 0) {
                 aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
                                 dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, out_h, 0, act_min, act_max);
                 continue;
             }
             for (c = 0; c < cs; c += AOT_DW_LANES) {
-                const float* p = in_b + ((oy_lo - pad_top) * in_w + x0 + dilation_w * xl) * in_c + c;
-                float* o = out_b + (oy_lo * out_w + ox) * in_c + c;
+                const float* p = in_b + ((oy_a + top - pad_top) * in_w + x0 + dilation_w * xl) * in_c + c;
+                float* o = out_b + (oy_a * out_w + ox) * in_c + c;
                 const float* wp = filter + xl * in_c + c;
                 if (bias != NULL) {
                     q.bias = AOT_DW_LD(bias + c);
@@ -464,20 +550,20 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                 }
                 if (nc == 3) {
                     aot_dw_f32_slide(p, dilation_w * in_c, in_w * in_c, wp, in_c, filter_w * in_c, 3, &q, o,
-                                     out_w * in_c, oy_hi - oy_lo);
+                                     out_w * in_c, oy_b - oy_a, top, bottom);
                 } else {
                     aot_dw_f32_slide(p, dilation_w * in_c, in_w * in_c, wp, in_c, filter_w * in_c, 2, &q, o,
-                                     out_w * in_c, oy_hi - oy_lo);
+                                     out_w * in_c, oy_b - oy_a, top, bottom);
                 }
             }
             /* The rows above and below the slide, and the channels after its groups. */
             aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
-                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, oy_lo, 0, act_min, act_max);
+                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, oy_a, 0, act_min, act_max);
             aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
-                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_hi, out_h, 0, act_min, act_max);
+                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_b, out_h, 0, act_min, act_max);
             if (cs < in_c) {
                 aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
-                                dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_lo, oy_hi, cs, act_min, act_max);
+                                dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_a, oy_b, cs, act_min, act_max);
             }
         }
     }
