@@ -236,8 +236,9 @@ static inline aot_dw_v aot_dw_zero(void)
 typedef struct {
     aot_dw_v bias;
     float lo, hi;
-    uint32_t relu_mask; /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
-    int32_t clamp;      /* FPv4: another range, the C clamp */
+    uint32_t relu_mask;  /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
+    int32_t clamp;       /* FPv4: another range, the C clamp */
+    int32_t top, bottom; /* the slide's first output has no row above the image, its last none below */
 } aot_dw_out_t;
 
 static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
@@ -270,6 +271,8 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 #endif
 }
 
+/* Weight fx = k of filter row fy, held in the slide's registers. */
+#define AOT_DW_W(fy, k) w[fy][k]
 /* One input row of the slide (p: its first tap column; NC tap columns `dc` floats apart): F takes its last filter
  * row (w[2]) and is stored at o, M its middle one, S starts with its first. */
 #define AOT_DW_TAP3(F, M, S, k)                                                                                        \
@@ -280,56 +283,106 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
         S = AOT_DW_FMA(S, x_, AOT_DW_W(0, k));                                                                         \
     } while (0)
 #if defined(AOT_DW_F32_MVE)
-/* The row in Helium assembly: GCC keeps the nine weight vectors in spill slots, each reload an address computation
- * more.  Here each weight is a load at an immediate offset of the column's copy (wq, [fy][fx][4]); 31 instructions
- * per 36 MACs (NC 3).  %c[nc] chooses the third tap column as the assembler reads the text. */
-static inline __attribute__((always_inline)) void aot_dw_mve_row(float32x4_t* f, float32x4_t* m, float32x4_t* s,
-                                                                 const float** p, float** o, int32_t dc, int32_t row,
-                                                                 int32_t orow, const float* wq, const float* bq,
-                                                                 float32x4_t lo, float32x4_t hi, int32_t NC)
+/* The slide in Helium assembly, whole: GCC keeps the nine weight vectors in spill slots (each reload an address
+ * computation more) and moves the sums between registers.  Here the sums are q0-q2 (their roles rotating), the
+ * input q3, the weight q4, the range q5-q6; each weight a load at an immediate offset of the column's copy (wq,
+ * [fy][fx][4]): 31 instructions per 36 MACs in the loop (NC 3).  dwrow's `roles`: 1 f takes its last filter row,
+ * 2 f is stored, 4 m takes its middle row, 8 s starts with its first; %c[nc] gives the third tap column.  The
+ * macros' names end in a number of their own (%=): the asm is inlined more than once. */
+static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* p, int32_t dc, int32_t row,
+                                                                   const float* wq, int32_t NC, const aot_dw_out_t* q,
+                                                                   float* o, int32_t orow, int32_t n)
 {
-    float32x4_t x, w;
     const float* t;
-    __asm__ volatile("vmov.i32 %q[s], #0\n\t"
-                     "vldrw.32 %q[x], [%[p]]\n\t"
-                     "vldrw.32 %q[w], [%[wq], #96]\n\t"
-                     "vfma.f32 %q[f], %q[x], %q[w]\n\t"
-                     "vldrw.32 %q[w], [%[wq], #48]\n\t"
-                     "vfma.f32 %q[m], %q[x], %q[w]\n\t"
-                     "vldrw.32 %q[w], [%[wq]]\n\t"
-                     "vfma.f32 %q[s], %q[x], %q[w]\n\t"
+    __asm__ volatile(".macro dwtap%= f, m, s, roles, xo\n"
+                     ".if (\\roles) & 1\n\t"
+                     "vldrw.32 q4, [%[wq], #(\\xo + 96)]\n\t"
+                     "vfma.f32 \\f, q3, q4\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "vldrw.32 q4, [%[wq], #(\\xo + 48)]\n\t"
+                     "vfma.f32 \\m, q3, q4\n"
+                     ".endif\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vldrw.32 q4, [%[wq], #\\xo]\n\t"
+                     "vfma.f32 \\s, q3, q4\n"
+                     ".endif\n"
+                     ".endm\n"
+                     ".macro dwrow%= f, m, s, roles\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vmov.i32 \\s, #0\n"
+                     ".endif\n"
+                     ".if (\\roles) & 13\n\t"
+                     "vldrw.32 q3, [%[p]]\n\t"
+                     "dwtap%= \\f, \\m, \\s, \\roles, 0\n\t"
                      "add %[t], %[p], %[dc]\n\t"
-                     "vldrw.32 %q[x], [%[t]]\n\t"
-                     "vldrw.32 %q[w], [%[wq], #112]\n\t"
-                     "vfma.f32 %q[f], %q[x], %q[w]\n\t"
-                     "vldrw.32 %q[w], [%[wq], #64]\n\t"
-                     "vfma.f32 %q[m], %q[x], %q[w]\n\t"
-                     "vldrw.32 %q[w], [%[wq], #16]\n\t"
-                     "vfma.f32 %q[s], %q[x], %q[w]\n\t"
+                     "vldrw.32 q3, [%[t]]\n\t"
+                     "dwtap%= \\f, \\m, \\s, \\roles, 16\n"
                      ".if %c[nc] == 3\n\t"
                      "add %[t], %[t], %[dc]\n\t"
-                     "vldrw.32 %q[x], [%[t]]\n\t"
-                     "vldrw.32 %q[w], [%[wq], #128]\n\t"
-                     "vfma.f32 %q[f], %q[x], %q[w]\n\t"
-                     "vldrw.32 %q[w], [%[wq], #80]\n\t"
-                     "vfma.f32 %q[m], %q[x], %q[w]\n\t"
-                     "vldrw.32 %q[w], [%[wq], #32]\n\t"
-                     "vfma.f32 %q[s], %q[x], %q[w]\n\t"
+                     "vldrw.32 q3, [%[t]]\n\t"
+                     "dwtap%= \\f, \\m, \\s, \\roles, 32\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\roles) & 2\n\t"
+                     "vldrw.32 q3, [%[q]]\n\t"
+                     "vadd.f32 \\f, \\f, q3\n\t"
+                     "vmaxnm.f32 \\f, \\f, q5\n\t"
+                     "vminnm.f32 \\f, \\f, q6\n\t"
+                     "vstrw.32 \\f, [%[o]]\n\t"
+                     "add %[o], %[o], %[orow]\n"
                      ".endif\n\t"
-                     "vldrw.32 %q[x], [%[bq]]\n\t"
-                     "vadd.f32 %q[f], %q[f], %q[x]\n\t"
-                     "vmaxnm.f32 %q[f], %q[f], %q[lo]\n\t"
-                     "vminnm.f32 %q[f], %q[f], %q[hi]\n\t"
-                     "vstrw.32 %q[f], [%[o]]\n\t"
-                     "add %[p], %[p], %[row]\n\t"
-                     "add %[o], %[o], %[orow]"
-                     : [f] "+w"(*f), [m] "+w"(*m), [s] "=&w"(*s), [x] "=&w"(x), [w] "=&w"(w), [t] "=&r"(t),
-                       [p] "+r"(*p), [o] "+r"(*o)
-                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wq] "r"(wq), [bq] "r"(bq),
-                       [lo] "w"(lo), [hi] "w"(hi), [nc] "i"(NC)
-                     : "memory");
+                     "add %[p], %[p], %[row]\n"
+                     ".endm\n\t"
+                     "ldr %[t], [%[q], %[lo_off]]\n\t"
+                     "vdup.32 q5, %[t]\n\t"
+                     "ldr %[t], [%[q], %[hi_off]]\n\t"
+                     "vdup.32 q6, %[t]\n\t"
+                     "vmov.i32 q0, #0\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "dwrow%= q1, q2, q0, 8\n"
+                     "1:\n\t"
+                     "dwrow%= q2, q0, q1, 12\n\t"
+                     /* n - 2 rows with all three roles: three at a time, then one at a time. */
+                     "subs %[n], %[n], #5\n\t"
+                     "blt 3f\n"
+                     "2:\n\t"
+                     "dwrow%= q0, q1, q2, 15\n\t"
+                     "dwrow%= q1, q2, q0, 15\n\t"
+                     "dwrow%= q2, q0, q1, 15\n\t"
+                     "subs %[n], %[n], #3\n\t"
+                     "bge 2b\n"
+                     "3:\n\t"
+                     "adds %[n], %[n], #3\n\t"
+                     "beq 5f\n"
+                     "4:\n\t"
+                     "dwrow%= q0, q1, q2, 15\n\t"
+                     "vmov q0, q1\n\t"
+                     "vmov q1, q2\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 4b\n"
+                     "5:\n\t"
+                     "dwrow%= q0, q1, q2, 7\n\t"
+                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 6f\n\t"
+                     "dwrow%= q1, q0, q2, 3\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "dwrow%= q1, q0, q2, 2\n"
+                     "7:\n\t"
+                     ".purgem dwrow%=\n\t"
+                     ".purgem dwtap%="
+                     : [t] "=&r"(t), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wq] "r"(wq), [q] "r"(q),
+                       [nc] "i"(NC), [lo_off] "i"(offsetof(aot_dw_out_t, lo)), [hi_off] "i"(offsetof(aot_dw_out_t, hi)),
+                       [top_off] "i"(offsetof(aot_dw_out_t, top)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27",
+                       "memory", "cc");
 }
-#define AOT_DW_ROW3(F, M, S) aot_dw_mve_row(&F, &M, &S, &p, &o, dc, row, orow, wq, (const float*)&q->bias, lo, hi, NC)
 #else
 #define AOT_DW_ROW3(F, M, S)                                                                                           \
     do {                                                                                                               \
@@ -379,35 +432,28 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
                                                                    int32_t orow, int32_t n, int32_t top, int32_t bottom)
 {
 #if defined(AOT_DW_F32_MVE)
-    /* Eight Q registers hold the three sums, an input and a weight, not nine weights: each use loads its weight
-     * from a copy of the column's taps ([fy][fx][4], immediate offsets); the asm hides where the pointer points, so
-     * that GCC reloads them there instead of hoisting them into spill slots. */
+    /* Eight Q registers hold the three sums, an input and a weight, not nine weights: the slide loads each weight
+     * from a copy of the column's taps ([fy][fx][4], immediate offsets). */
     float wl[36];
-    const float* wq = wl;
-#define AOT_DW_W(fy, k) vld1q_f32(wq + ((fy)*3 + (k)) * 4)
-#else
-    aot_dw_v w[3][3];
-#define AOT_DW_W(fy, k) w[fy][k]
-#endif
-    aot_dw_v a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
     int32_t i;
+    (void)top;
+    (void)bottom;
     for (i = 0; i < 3; i++) {
-#if defined(AOT_DW_F32_MVE)
         vst1q_f32(wl + i * 12, vld1q_f32(wp + i * wrow));
         vst1q_f32(wl + i * 12 + 4, vld1q_f32(wp + i * wrow + wdc));
         if (NC == 3) {
             vst1q_f32(wl + i * 12 + 8, vld1q_f32(wp + i * wrow + 2 * wdc));
         }
+    }
+    aot_dw_mve_slide(p, dc, row, wl, NC, q, o, orow, n);
 #else
+    aot_dw_v w[3][3], a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
+    int32_t i;
+    for (i = 0; i < 3; i++) {
         w[i][0] = AOT_DW_LD(wp + i * wrow);
         w[i][1] = AOT_DW_LD(wp + i * wrow + wdc);
         w[i][2] = NC == 3 ? AOT_DW_LD(wp + i * wrow + 2 * wdc) : AOT_DW_ZERO();
-#endif
     }
-#if defined(AOT_DW_F32_MVE)
-    const float32x4_t lo = vdupq_n_f32(q->lo), hi = vdupq_n_f32(q->hi);
-    __asm__ volatile("" : "+r"(wq) : : "memory");
-#endif
     if (!top) {
         AOT_DW_TAPS1(a, 0);
         p += row;
@@ -434,8 +480,8 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
         AOT_DW_TAPS1(b, 2);
     }
     aot_dw_out(b, q, o);
+#endif
 }
-#undef AOT_DW_W
 
 /* Output rows [oy0, oy1) of column ox (taps [xl, xh) along x), channels c0 on: pairs of rows, 4 channels at a time.
  * Both windows of a pair have the same taps inside the image along x, and along y too everywhere but at the
@@ -521,6 +567,8 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
     q.hi = act_max;
     q.clamp = !(act_max == FLT_MAX && (act_min == 0.0f || act_min == -FLT_MAX));
     q.relu_mask = act_min == 0.0f ? 0xffffffffu : 0u;
+    q.top = top;
+    q.bottom = bottom;
     for (b = 0; b < batches; b++) {
         const float* in_b = input + b * in_h * in_w * in_c;
         float* out_b = output + b * out_h * out_w * in_c;
