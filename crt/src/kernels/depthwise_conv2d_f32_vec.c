@@ -285,8 +285,8 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 #if defined(AOT_DW_F32_MVE)
 /* The slide in Helium assembly, whole: GCC keeps the nine weight vectors in spill slots (each reload an address
  * computation more) and moves the sums between registers.  Here the sums are q0-q2 (their roles rotating), the
- * input q3, the weight q4, the range q5-q6; each weight a load at an immediate offset of the column's copy (wq,
- * [fy][fx][4]): 31 instructions per 36 MACs in the loop (NC 3).  dwrow's `roles`: 1 f takes its last filter row,
+ * input q3, the weight q4, the range q5-q6, the bias q7; each weight a load at an immediate offset of the column's copy
+ * (wq, [fy][fx][4]): 30 instructions per 36 MACs in the loop (NC 3).  dwrow's `roles`: 1 f takes its last filter row,
  * 2 f is stored, 4 m takes its middle row, 8 s starts with its first; %c[nc] gives the third tap column.  The
  * macros' names end in a number of their own (%=): the asm is inlined more than once. */
 static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* p, int32_t dc, int32_t row,
@@ -325,8 +325,7 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      ".endif\n"
                      ".endif\n"
                      ".if (\\roles) & 2\n\t"
-                     "vldrw.32 q3, [%[q]]\n\t"
-                     "vadd.f32 \\f, \\f, q3\n\t"
+                     "vadd.f32 \\f, \\f, q7\n\t"
                      "vmaxnm.f32 \\f, \\f, q5\n\t"
                      "vminnm.f32 \\f, \\f, q6\n\t"
                      "vstrw.32 \\f, [%[o]]\n\t"
@@ -338,6 +337,7 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      "vdup.32 q5, %[t]\n\t"
                      "ldr %[t], [%[q], %[hi_off]]\n\t"
                      "vdup.32 q6, %[t]\n\t"
+                     "vldrw.32 q7, [%[q]]\n\t"
                      "vmov.i32 q0, #0\n\t"
                      "ldr %[t], [%[q], %[top_off]]\n\t"
                      "cmp %[t], #0\n\t"
@@ -380,8 +380,8 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                        [nc] "i"(NC), [lo_off] "i"(offsetof(aot_dw_out_t, lo)), [hi_off] "i"(offsetof(aot_dw_out_t, hi)),
                        [top_off] "i"(offsetof(aot_dw_out_t, top)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
                      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
-                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27",
-                       "memory", "cc");
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "s30", "s31", "memory", "cc");
 }
 #else
 #define AOT_DW_ROW3(F, M, S)                                                                                           \
