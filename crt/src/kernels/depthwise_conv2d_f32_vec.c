@@ -422,6 +422,134 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
         }                                                                                                              \
     } while (0)
 
+#if !defined(AOT_DW_F32_MVE) && (defined(AOT_F32_OUT_FPV5) || defined(AOT_F32_OUT_FPV4)) && defined(__ARM_FEATURE_FMA)
+#define AOT_DW_F32_FPU_ASM 1
+/* The output of the FPU slide's row: the bias (s8-s9) added; FPv5 clamps with VMAXNM/VMINNM by s10 and s11 (as
+ * f32_out.h), FPv4 clears a negative sum's bits under %[mask] (all ones: ReLU; zero: none, as f32_out.h). */
+#if defined(AOT_F32_OUT_FPV5)
+#define AOT_DW_FPU_OUT                                                                                                 \
+    "vmaxnm.f32 \\f0, \\f0, s10\n\t"                                                                                   \
+    "vmaxnm.f32 \\f1, \\f1, s10\n\t"                                                                                   \
+    "vminnm.f32 \\f0, \\f0, s11\n\t"                                                                                   \
+    "vminnm.f32 \\f1, \\f1, s11\n\t"                                                                                   \
+    "vstmia %[o], {\\f0, \\f1}\n\t"
+#else
+#define AOT_DW_FPU_OUT                                                                                                 \
+    "vmov %[t], %[u], \\f0, \\f1\n\t"                                                                                  \
+    "and %[v], %[mask], %[t], asr #31\n\t"                                                                             \
+    "bic %[t], %[t], %[v]\n\t"                                                                                         \
+    "and %[v], %[mask], %[u], asr #31\n\t"                                                                             \
+    "bic %[u], %[u], %[v]\n\t"                                                                                         \
+    "strd %[t], %[u], [%[o]]\n\t"
+#endif
+/* The slide on an FPU, whole, in assembly: 2 channels; the sums in s0-s5 (pairs, their roles rotating), the input
+ * pair s6-s7, the bias s8-s9, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at
+ * s12 + 2 * (3 * fy + fx)), loaded with the bias and range from `wl` (22 floats) by one VLDM: per row of 18 MACs
+ * (NC 3) 3 input loads, 18 VFMA, one VMOV of zeros and the output.  Roles as the Helium slide's. */
+static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* p, int32_t dc, int32_t row,
+                                                                   const float* wl, int32_t NC, const aot_dw_out_t* q,
+                                                                   float* o, int32_t orow, int32_t n)
+{
+    uint32_t t, u, v, z;
+    __asm__ volatile(".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia %[t], {s6, s7}\n"
+                     ".if (\\roles) & 1\n\t"
+                     "vfma.f32 \\f0, s6, \\a0\n\t"
+                     "vfma.f32 \\f1, s7, \\a1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "vfma.f32 \\m0, s6, \\b0\n\t"
+                     "vfma.f32 \\m1, s7, \\b1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vfma.f32 \\s0, s6, \\c0\n\t"
+                     "vfma.f32 \\s1, s7, \\c1\n"
+                     ".endif\n"
+                     ".endm\n"
+                     ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vmov \\s0, \\s1, %[z], %[z]\n"
+                     ".endif\n"
+                     ".if (\\roles) & 13\n\t"
+                     "mov %[t], %[p]\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, s24, s25, s18, s19, s12, s13\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, s26, s27, s20, s21, s14, s15\n"
+                     ".if %c[nc] == 3\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, s28, s29, s22, s23, s16, s17\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\roles) & 2\n\t"
+                     "vadd.f32 \\f0, \\f0, s8\n\t"
+                     "vadd.f32 \\f1, \\f1, s9\n\t" AOT_DW_FPU_OUT "add %[o], %[o], %[orow]\n"
+                     ".endif\n\t"
+                     "add %[p], %[p], %[row]\n"
+                     ".endm\n\t"
+                     "vldmia %[wl], {s8-s29}\n\t"
+                     "movs %[z], #0\n\t"
+                     "vmov s0, s1, %[z], %[z]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
+                     "1:\n\t"
+                     "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
+                     "subs %[n], %[n], #5\n\t"
+                     "blt 3f\n"
+                     "2:\n\t"
+                     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
+                     "fdwrow%= s2, s3, s4, s5, s0, s1, 15\n\t"
+                     "fdwrow%= s4, s5, s0, s1, s2, s3, 15\n\t"
+                     "subs %[n], %[n], #3\n\t"
+                     "bge 2b\n"
+                     "3:\n\t"
+                     "adds %[n], %[n], #3\n\t"
+                     "beq 5f\n"
+                     "4:\n\t"
+                     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
+                     "vmov.f32 s0, s2\n\t"
+                     "vmov.f32 s1, s3\n\t"
+                     "vmov.f32 s2, s4\n\t"
+                     "vmov.f32 s3, s5\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 4b\n"
+                     "5:\n\t"
+                     "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
+                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 6f\n\t"
+                     "fdwrow%= s2, s3, s0, s1, s4, s5, 3\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
+                     "7:\n\t"
+                     ".purgem fdwrow%=\n\t"
+                     ".purgem fdwtap%="
+                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wl] "r"(wl), [q] "r"(q),
+                       [mask] "r"(q->relu_mask), [nc] "i"(NC), [top_off] "i"(offsetof(aot_dw_out_t, top)),
+                       [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "memory", "cc");
+    (void)u;
+    (void)v;
+}
+/* Out of line: GCC counts the asm's lines, not its macros' expansion, and would place literal pools out of reach
+ * of a load before it. */
+static __attribute__((noinline)) void aot_dw_fpu_slide3(const float* p, int32_t dc, int32_t row, const float* wl,
+                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_fpu_slide(p, dc, row, wl, 3, q, o, orow, n);
+}
+static __attribute__((noinline)) void aot_dw_fpu_slide2(const float* p, int32_t dc, int32_t row, const float* wl,
+                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_fpu_slide(p, dc, row, wl, 2, q, o, orow, n);
+}
+#endif
+
 /* n >= 2 outputs of a column from input row p on, `dc` floats between its NC tap columns, `row` between rows; the
  * weights from wp (the first tap), `wdc` floats between tap columns, `wrow` between filter rows.  p is the first
  * output's first filter row, or with `top` its second (the first is above the image: the output's sum starts at
@@ -446,6 +574,29 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
         }
     }
     aot_dw_mve_slide(p, dc, row, wl, NC, q, o, orow, n);
+#elif defined(AOT_DW_F32_FPU_ASM)
+    /* The bias, the range, then the weight pairs [fy][fx] (NC 2: the third column's are not read). */
+    float wl[22];
+    int32_t i;
+    (void)top;
+    (void)bottom;
+    wl[0] = q->bias.l0;
+    wl[1] = q->bias.l1;
+    wl[2] = q->lo;
+    wl[3] = q->hi;
+    for (i = 0; i < 3; i++) {
+        wl[4 + 6 * i] = wp[i * wrow];
+        wl[5 + 6 * i] = wp[i * wrow + 1];
+        wl[6 + 6 * i] = wp[i * wrow + wdc];
+        wl[7 + 6 * i] = wp[i * wrow + wdc + 1];
+        wl[8 + 6 * i] = NC == 3 ? wp[i * wrow + 2 * wdc] : 0.0f;
+        wl[9 + 6 * i] = NC == 3 ? wp[i * wrow + 2 * wdc + 1] : 0.0f;
+    }
+    if (NC == 3) {
+        aot_dw_fpu_slide3(p, dc, row, wl, q, o, orow, n);
+    } else {
+        aot_dw_fpu_slide2(p, dc, row, wl, q, o, orow, n);
+    }
 #else
     aot_dw_v w[3][3], a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
     int32_t i;
@@ -555,7 +706,6 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
 {
     /* The slide's outputs [oy_a, oy_b): those whose windows lie inside the image, and the one above (below) them
      * whose first (last) filter row is the only one outside. */
-    const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1;
     const int32_t oy_lo = pad_top > 0 ? pad_top : 0;
     const int32_t oy_hi = in_h - 2 + pad_top < out_h ? in_h - 2 + pad_top : out_h;
     const int32_t top = pad_top == 1 && oy_hi >= 1, bottom = oy_hi < out_h && oy_hi >= oy_lo;
@@ -569,6 +719,12 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
     q.relu_mask = act_min == 0.0f ? 0xffffffffu : 0u;
     q.top = top;
     q.bottom = bottom;
+#if defined(AOT_DW_F32_FPU_ASM) && defined(AOT_F32_OUT_FPV4)
+    /* FPv4's slide stores ReLU and "none" only (f32_out.h); other ranges take the pairs of pixels. */
+    const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1 && !q.clamp;
+#else
+    const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1;
+#endif
     for (b = 0; b < batches; b++) {
         const float* in_b = input + b * in_h * in_w * in_c;
         float* out_b = output + b * out_h * out_w * in_c;
