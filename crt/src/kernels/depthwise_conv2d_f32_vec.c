@@ -17,6 +17,10 @@
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 #include <arm_mve.h>
 #define AOT_DW_F32_MVE 1
+#if defined(__OPTIMIZE__)
+/* The column slide's assembly (not at -O0, which passes no constant to its "i" operands): aot_dw_mve_slide. */
+#define AOT_DW_F32_MVE_ASM 1
+#endif
 #endif
 
 /* 4 channels of one or two pixels: acc0, acc1 += the window taps of input columns x0, x1 (row y0 of the window's
@@ -282,7 +286,7 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
         M = AOT_DW_FMA(M, x_, AOT_DW_W(1, k));                                                                         \
         S = AOT_DW_FMA(S, x_, AOT_DW_W(0, k));                                                                         \
     } while (0)
-#if defined(AOT_DW_F32_MVE)
+#if defined(AOT_DW_F32_MVE_ASM)
 /* The slide in Helium assembly, whole: GCC keeps the nine weight vectors in spill slots (each reload an address
  * computation more) and moves the sums between registers.  Here the sums are q0-q2 (their roles rotating), the
  * input q3, the weight q4, the range q5-q6, the bias q7; each weight a load at an immediate offset of the column's copy
@@ -451,8 +455,8 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
                                                                    float* o, int32_t orow, int32_t n)
 {
     uint32_t t, u, v, z;
-    __asm__ volatile(".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, a0, a1, b0, b1, c0, c1\n\t"
-                     "vldmia %[t], {s6, s7}\n"
+    __asm__ volatile(".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia \\src, {s6, s7}\n"
                      ".if (\\roles) & 1\n\t"
                      "vfma.f32 \\f0, s6, \\a0\n\t"
                      "vfma.f32 \\f1, s7, \\a1\n"
@@ -471,13 +475,12 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
                      "vmov \\s0, \\s1, %[z], %[z]\n"
                      ".endif\n"
                      ".if (\\roles) & 13\n\t"
-                     "mov %[t], %[p]\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, s24, s25, s18, s19, s12, s13\n\t"
-                     "add %[t], %[t], %[dc]\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, s26, s27, s20, s21, s14, s15\n"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[p], s24, s25, s18, s19, s12, s13\n\t"
+                     "add %[t], %[p], %[dc]\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s26, s27, s20, s21, s14, s15\n"
                      ".if %c[nc] == 3\n\t"
                      "add %[t], %[t], %[dc]\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, s28, s29, s22, s23, s16, s17\n"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s28, s29, s22, s23, s16, s17\n"
                      ".endif\n"
                      ".endif\n"
                      ".if (\\roles) & 2\n\t"
@@ -559,7 +562,7 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
                                                                    int32_t NC, const aot_dw_out_t* q, float* o,
                                                                    int32_t orow, int32_t n, int32_t top, int32_t bottom)
 {
-#if defined(AOT_DW_F32_MVE)
+#if defined(AOT_DW_F32_MVE_ASM)
     /* Eight Q registers hold the three sums, an input and a weight, not nine weights: the slide loads each weight
      * from a copy of the column's taps ([fy][fx][4], immediate offsets). */
     float wl[36];
