@@ -243,6 +243,7 @@ typedef struct {
     uint32_t relu_mask;  /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
     int32_t clamp;       /* FPv4: another range, the C clamp */
     int32_t top, bottom; /* the slide's first output has no row above the image, its last none below */
+    int32_t wdc4, wrow4; /* FPU slide: bytes between the filter's tap columns, rows */
 } aot_dw_out_t;
 
 static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
@@ -448,7 +449,7 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
 #endif
 /* The slide on an FPU, whole, in assembly: 2 channels; the sums in s0-s5 (pairs, their roles rotating), the input
  * pair s6-s7, the bias s8-s9, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at
- * s12 + 2 * (3 * fy + fx)), loaded with the bias and range from `wl` (22 floats) by one VLDM: per row of 18 MACs
+ * s12 + 2 * (3 * fy + fx)), loaded from the filter at wl (q->wdc4, q->wrow4 bytes apart): per row of 18 MACs
  * (NC 3) 3 input loads, 18 VFMA, one VMOV of zeros and the output.  Roles as the Helium slide's. */
 static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* p, int32_t dc, int32_t row,
                                                                    const float* wl, int32_t NC, const aot_dw_out_t* q,
@@ -470,6 +471,15 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
                      "vfma.f32 \\s1, s7, \\c1\n"
                      ".endif\n"
                      ".endm\n"
+                     ".macro fdwld%= src, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia \\src, {\\a0, \\a1}\n\t"
+                     "add %[z], \\src, %[u]\n\t"
+                     "vldmia %[z], {\\b0, \\b1}\n"
+                     ".if %c[nc] == 3\n\t"
+                     "add %[z], %[z], %[u]\n\t"
+                     "vldmia %[z], {\\c0, \\c1}\n"
+                     ".endif\n"
+                     ".endm\n"
                      ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
                      ".if (\\roles) & 8\n\t"
                      "vmov \\s0, \\s1, %[z], %[z]\n"
@@ -489,7 +499,14 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
                      ".endif\n\t"
                      "add %[p], %[p], %[row]\n"
                      ".endm\n\t"
-                     "vldmia %[wl], {s8-s29}\n\t"
+                     "vldmia %[q], {s8-s11}\n\t"
+                     "ldr %[u], [%[q], %[wdc_off]]\n\t"
+                     "ldr %[v], [%[q], %[wrow_off]]\n\t"
+                     "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+                     "add %[t], %[wl], %[v]\n\t"
+                     "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
+                     "add %[t], %[wl], %[v], lsl #1\n\t"
+                     "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
                      "movs %[z], #0\n\t"
                      "vmov s0, s1, %[z], %[z]\n\t"
                      "ldr %[t], [%[q], %[top_off]]\n\t"
@@ -528,10 +545,12 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
                      "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
                      "7:\n\t"
                      ".purgem fdwrow%=\n\t"
-                     ".purgem fdwtap%="
+                     ".purgem fdwtap%=\n\t"
+                     ".purgem fdwld%="
                      : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n)
                      : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wl] "r"(wl), [q] "r"(q),
                        [mask] "r"(q->relu_mask), [nc] "i"(NC), [top_off] "i"(offsetof(aot_dw_out_t, top)),
+                       [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)), [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)),
                        [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
                      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
                        "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
@@ -578,27 +597,14 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
     }
     aot_dw_mve_slide(p, dc, row, wl, NC, q, o, orow, n);
 #elif defined(AOT_DW_F32_FPU_ASM)
-    /* The bias, the range, then the weight pairs [fy][fx] (NC 2: the third column's are not read). */
-    float wl[22];
-    int32_t i;
+    (void)wdc;
+    (void)wrow;
     (void)top;
     (void)bottom;
-    wl[0] = q->bias.l0;
-    wl[1] = q->bias.l1;
-    wl[2] = q->lo;
-    wl[3] = q->hi;
-    for (i = 0; i < 3; i++) {
-        wl[4 + 6 * i] = wp[i * wrow];
-        wl[5 + 6 * i] = wp[i * wrow + 1];
-        wl[6 + 6 * i] = wp[i * wrow + wdc];
-        wl[7 + 6 * i] = wp[i * wrow + wdc + 1];
-        wl[8 + 6 * i] = NC == 3 ? wp[i * wrow + 2 * wdc] : 0.0f;
-        wl[9 + 6 * i] = NC == 3 ? wp[i * wrow + 2 * wdc + 1] : 0.0f;
-    }
     if (NC == 3) {
-        aot_dw_fpu_slide3(p, dc, row, wl, q, o, orow, n);
+        aot_dw_fpu_slide3(p, dc, row, wp, q, o, orow, n);
     } else {
-        aot_dw_fpu_slide2(p, dc, row, wl, q, o, orow, n);
+        aot_dw_fpu_slide2(p, dc, row, wp, q, o, orow, n);
     }
 #else
     aot_dw_v w[3][3], a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
@@ -722,6 +728,8 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
     q.relu_mask = act_min == 0.0f ? 0xffffffffu : 0u;
     q.top = top;
     q.bottom = bottom;
+    q.wdc4 = in_c * 4;
+    q.wrow4 = filter_w * in_c * 4;
 #if defined(AOT_DW_F32_FPU_ASM) && defined(AOT_F32_OUT_FPV4)
     /* FPv4's slide stores ReLU and "none" only (f32_out.h); other ranges take the pairs of pixels. */
     const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1 && !q.clamp;
