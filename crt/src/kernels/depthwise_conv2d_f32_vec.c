@@ -299,17 +299,17 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                                                                    float* o, int32_t orow, int32_t n)
 {
     const float* t;
-    __asm__ volatile(".macro dwtap%= f, m, s, roles, xo\n"
+    __asm__ volatile(".macro dwtap%= f, m, s, roles, cb\n"
                      ".if (\\roles) & 1\n\t"
-                     "vldrw.32 q4, [%[wq], #(\\xo + 96)]\n\t"
+                     "vldrw.32 q4, [%[wq], #(\\cb + 96)]\n\t"
                      "vfma.f32 \\f, q3, q4\n"
                      ".endif\n"
                      ".if (\\roles) & 4\n\t"
-                     "vldrw.32 q4, [%[wq], #(\\xo + 48)]\n\t"
+                     "vldrw.32 q4, [%[wq], #(\\cb + 48)]\n\t"
                      "vfma.f32 \\m, q3, q4\n"
                      ".endif\n"
                      ".if (\\roles) & 8\n\t"
-                     "vldrw.32 q4, [%[wq], #\\xo]\n\t"
+                     "vldrw.32 q4, [%[wq], #\\cb]\n\t"
                      "vfma.f32 \\s, q3, q4\n"
                      ".endif\n"
                      ".endm\n"
