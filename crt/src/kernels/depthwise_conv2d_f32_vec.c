@@ -1,9 +1,14 @@
-/* Fast float32 depthwise convolution, depth multiplier 1: pairs of output pixels of a column times 4 channels, one
- * filter tap at a time (its 4 weights loaded once for both pixels), over the rectangle of taps inside the image (the
- * reference kernel skips the others); a channel count not a multiple of 4 ends with a predicated (MVE) or shorter
- * group of taps checked one by one.  Each output is the reference kernel's sum in its (fy, fx) order, each step a fused
- * multiply-add: Helium's VFMA.F32 on 4 channels (MVE-F intrinsics), elsewhere fmaf (VFMA.F32 on an FPU with
- * fused multiply-add, correctly rounded in C on the host), so every build gives the same bits. */
+/* Fast float32 depthwise convolution, depth multiplier 1.  Filters of 3 rows at stride 1 and dilation 1 down the
+ * columns slide down each output column (aot_dw_f32_slide): a group of channels (4 on Helium, 2 on an FPU) with the
+ * column's taps' weights held, three outputs live, each input row loaded once per tap column for all three; the
+ * whole column one asm block on Helium and on the FPUs.  Everything else (other filters, strides and dilations
+ * down the columns, outputs of 1 tap column, the channels after the last whole group, FPv4's ranges other than
+ * ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4 weights
+ * loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the others);
+ * a channel count not a multiple of 4 ends with a predicated (MVE) or shorter group of taps checked one by one.
+ * Each output is the reference kernel's sum in its (fy, fx) order from 0.0f, each step a fused multiply-add:
+ * Helium's VFMA.F32 on 4 channels, elsewhere VFMA.F32 (an FPU with fused multiply-add) or fmaf (correctly rounded
+ * in C on the host), so every build gives the same bits. */
 #include "aot_sched.h"
 
 #include <float.h>
@@ -276,16 +281,28 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 #endif
 }
 
-/* Weight fx = k of filter row fy, held in the slide's registers. */
+/* The slide in C (the host and -O0 builds): weight fx = k of filter row fy, held in registers as
+ * the compiler sees fit.  One input row (p: its first tap column; NC tap columns `dc` floats apart): F takes its
+ * last filter row (w[2]) and is stored at o, M its middle one, S starts with its first. */
 #define AOT_DW_W(fy, k) w[fy][k]
-/* One input row of the slide (p: its first tap column; NC tap columns `dc` floats apart): F takes its last filter
- * row (w[2]) and is stored at o, M its middle one, S starts with its first. */
 #define AOT_DW_TAP3(F, M, S, k)                                                                                        \
     do {                                                                                                               \
         const aot_dw_v x_ = AOT_DW_LD(p + (k)*dc);                                                                     \
         F = AOT_DW_FMA(F, x_, AOT_DW_W(2, k));                                                                         \
         M = AOT_DW_FMA(M, x_, AOT_DW_W(1, k));                                                                         \
         S = AOT_DW_FMA(S, x_, AOT_DW_W(0, k));                                                                         \
+    } while (0)
+#define AOT_DW_ROW3(F, M, S)                                                                                           \
+    do {                                                                                                               \
+        S = AOT_DW_ZERO();                                                                                             \
+        AOT_DW_TAP3(F, M, S, 0);                                                                                       \
+        AOT_DW_TAP3(F, M, S, 1);                                                                                       \
+        if (NC == 3) {                                                                                                 \
+            AOT_DW_TAP3(F, M, S, 2);                                                                                   \
+        }                                                                                                              \
+        aot_dw_out(F, q, o);                                                                                           \
+        p += row;                                                                                                      \
+        o += orow;                                                                                                     \
     } while (0)
 #if defined(AOT_DW_F32_MVE_ASM)
 /* The slide in Helium assembly, whole: GCC keeps the nine weight vectors in spill slots (each reload an address
@@ -388,19 +405,6 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                        "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
                        "s29", "s30", "s31", "memory", "cc");
 }
-#else
-#define AOT_DW_ROW3(F, M, S)                                                                                           \
-    do {                                                                                                               \
-        S = AOT_DW_ZERO();                                                                                             \
-        AOT_DW_TAP3(F, M, S, 0);                                                                                       \
-        AOT_DW_TAP3(F, M, S, 1);                                                                                       \
-        if (NC == 3) {                                                                                                 \
-            AOT_DW_TAP3(F, M, S, 2);                                                                                   \
-        }                                                                                                              \
-        aot_dw_out(F, q, o);                                                                                           \
-        p += row;                                                                                                      \
-        o += orow;                                                                                                     \
-    } while (0)
 #endif
 
 /* The taps of one filter row of the slide at input row p: a (and b) take the row of weights wa (wb). */
