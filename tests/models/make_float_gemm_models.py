@@ -7,7 +7,7 @@ input channel (the GEMM form), a strided 1x1 convolution with RELU6, a RESHAPE a
 (a row pair and a single row) with RELU; 25 pixels per map (an odd last pixel); and, as a second output, a
 depthwise 3x3 of 7 channels with RELU and a 1x1 convolution to 16 channels (whole blocks) without activation;
 from a second input, depthwise 3x3 layers of 6 channels down columns of 11 rows (SAME, VALID with
-RELU6, stride 2 and dilation 2 along x). Weights and biases seeded random.
+RELU6, stride 2 and dilation 2 along x), and short columns of 8 channels. Weights and biases seeded random.
 
 kws_float_gen.tflite (bench): the float32 DS-CNN of MLPerf Tiny's keyword spotting (the shared kws_ref_model's
 architecture; the field corpus's kws_ref_model_float32 is hybrid, int8 weights, and cannot be compiled): a 10x4
@@ -69,9 +69,9 @@ def float_gemm() -> ModelBuilder:
     # VALID with RELU6 (a remainder row; FPv4 takes the pairs of pixels), and SAME with stride 2 or dilation 2 along x.
     x2 = b.input("x2", [1, 11, 4, 6], "float32")
 
-    def dw(x, out_shape, name, padding=0, stride=(1, 1), dilation=(1, 1), act=0):
-        w = b.const(name + "_w", rng.uniform(-0.5, 0.5, (1, 3, 3, 6)).astype(np.float32), "float32")
-        bt = b.const(name + "_b", rng.uniform(-0.2, 0.2, 6).astype(np.float32), "float32")
+    def dw(x, out_shape, name, padding=0, stride=(1, 1), dilation=(1, 1), act=0, c=6):
+        w = b.const(name + "_w", rng.uniform(-0.5, 0.5, (1, 3, 3, c)).astype(np.float32), "float32")
+        bt = b.const(name + "_b", rng.uniform(-0.2, 0.2, c).astype(np.float32), "float32")
         y = b.tensor(name + "_y", out_shape, "float32")
         opts = {"padding": padding, "strideH": stride[0], "strideW": stride[1], "fusedActivationFunction": act}
         opts.update({"dilationHFactor": dilation[0], "dilationWFactor": dilation[1], "depthMultiplier": 1})
@@ -82,6 +82,9 @@ def float_gemm() -> ModelBuilder:
     b.output(dw(e1, [1, 9, 2, 6], "dw_valid", padding=1, act=3))
     b.output(dw(x2, [1, 11, 2, 6], "dw_stride_w", stride=(1, 2), act=1))
     b.output(dw(x2, [1, 11, 4, 6], "dw_dilation_w", dilation=(1, 2), act=1))
+    # Short columns, 8 channels: 4 rows SAME (no row of the loop, two after it), then VALID to 2 rows of 1 column.
+    x3 = b.input("x3", [1, 4, 3, 8], "float32")
+    b.output(dw(dw(x3, [1, 4, 3, 8], "dw_short", c=8), [1, 2, 1, 8], "dw_short_valid", padding=1, act=1, c=8))
     return b
 
 
