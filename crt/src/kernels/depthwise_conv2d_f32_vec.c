@@ -405,6 +405,18 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                        "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
                        "s29", "s30", "s31", "memory", "cc");
 }
+/* Out of line: GCC counts the asm's lines, not its macros' expansion, and could place a literal pool out of reach of
+ * a load before it. */
+static __attribute__((noinline)) void aot_dw_mve_slide3(const float* p, int32_t dc, int32_t row, const float* wq,
+                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_mve_slide(p, dc, row, wq, 3, q, o, orow, n);
+}
+static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t dc, int32_t row, const float* wq,
+                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_mve_slide(p, dc, row, wq, 2, q, o, orow, n);
+}
 #endif
 
 /* The taps of one filter row of the slide at input row p: a (and b) take the row of weights wa (wb). */
@@ -599,7 +611,11 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
             vst1q_f32(wl + i * 12 + 8, vld1q_f32(wp + i * wrow + 2 * wdc));
         }
     }
-    aot_dw_mve_slide(p, dc, row, wl, NC, q, o, orow, n);
+    if (NC == 3) {
+        aot_dw_mve_slide3(p, dc, row, wl, q, o, orow, n);
+    } else {
+        aot_dw_mve_slide2(p, dc, row, wl, q, o, orow, n);
+    }
 #elif defined(AOT_DW_F32_FPU_ASM)
     (void)wdc;
     (void)wrow;
