@@ -455,13 +455,50 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "vminnm.f32 \\f1, \\f1, s11\n\t"                                                                                   \
     "vstmia %[o], {\\f0, \\f1}\n\t"
 #else
+/* Roles 16 (ReLU) and 32 (none): the loop's rows, each range its own copy of the loop. */
 #define AOT_DW_FPU_OUT                                                                                                 \
+    ".if (\\roles) & 16\n\t"                                                                                           \
+    "vmov %[t], %[u], \\f0, \\f1\n\t"                                                                                  \
+    "bic %[t], %[t], %[t], asr #31\n\t"                                                                                \
+    "bic %[u], %[u], %[u], asr #31\n\t"                                                                                \
+    "strd %[t], %[u], [%[o]]\n"                                                                                        \
+    ".elseif (\\roles) & 32\n\t"                                                                                       \
+    "vstmia %[o], {\\f0, \\f1}\n"                                                                                      \
+    ".else\n\t"                                                                                                        \
     "vmov %[t], %[u], \\f0, \\f1\n\t"                                                                                  \
     "and %[v], %[mask], %[t], asr #31\n\t"                                                                             \
     "bic %[t], %[t], %[v]\n\t"                                                                                         \
     "and %[v], %[mask], %[u], asr #31\n\t"                                                                             \
     "bic %[u], %[u], %[v]\n\t"                                                                                         \
-    "strd %[t], %[u], [%[o]]\n\t"
+    "strd %[t], %[u], [%[o]]\n"                                                                                        \
+    ".endif\n\t"
+#endif
+#if defined(AOT_F32_OUT_FPV4)
+/* FPv4: the loop once for ReLU (BIC of the sign), once for none (VSTM), two instructions a row less than the mask. */
+#define AOT_DW_FPU_LOOP                                                                                                \
+    "cmp %[mask], #0\n\t"                                                                                              \
+    "beq 8f\n"                                                                                                         \
+    "2:\n\t"                                                                                                           \
+    "fdwrow%= s0, s1, s2, s3, s4, s5, 31\n\t"                                                                          \
+    "fdwrow%= s2, s3, s4, s5, s0, s1, 31\n\t"                                                                          \
+    "fdwrow%= s4, s5, s0, s1, s2, s3, 31\n\t"                                                                          \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n\t"                                                                                                       \
+    "b 3f\n"                                                                                                           \
+    "8:\n\t"                                                                                                           \
+    "fdwrow%= s0, s1, s2, s3, s4, s5, 47\n\t"                                                                          \
+    "fdwrow%= s2, s3, s4, s5, s0, s1, 47\n\t"                                                                          \
+    "fdwrow%= s4, s5, s0, s1, s2, s3, 47\n\t"                                                                          \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 8b\n"
+#else
+#define AOT_DW_FPU_LOOP                                                                                                \
+    "2:\n\t"                                                                                                           \
+    "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"                                                                          \
+    "fdwrow%= s2, s3, s4, s5, s0, s1, 15\n\t"                                                                          \
+    "fdwrow%= s4, s5, s0, s1, s2, s3, 15\n\t"                                                                          \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n"
 #endif
 /* The slide on an FPU, whole, in assembly: 2 channels; the sums in s0-s5 (pairs, their roles rotating), the input
  * pair s6-s7, the bias s8-s9, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at
@@ -532,14 +569,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
                      "1:\n\t"
                      "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
                      "subs %[n], %[n], #5\n\t"
-                     "blt 3f\n"
-                     "2:\n\t"
-                     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
-                     "fdwrow%= s2, s3, s4, s5, s0, s1, 15\n\t"
-                     "fdwrow%= s4, s5, s0, s1, s2, s3, 15\n\t"
-                     "subs %[n], %[n], #3\n\t"
-                     "bge 2b\n"
-                     "3:\n\t"
+                     "blt 3f\n\t" AOT_DW_FPU_LOOP "3:\n\t"
                      "adds %[n], %[n], #3\n\t"
                      "beq 5f\n"
                      "4:\n\t"
