@@ -79,7 +79,19 @@ DW_VEC_CASES = [
     ((2, 9, 8, 6), 3, 3, (2, 2), 0, (1, 1), 3),
     ((1, 6, 7, 3), 5, 2, (1, 2), 1, (1, 1), 0),
     ((1, 9, 9, 5), 3, 3, (1, 1), 0, (2, 2), 0),
+    # 3x3 at stride 1 down the columns, the column slide: SAME (a first and a last output with a row outside),
+    # channels not a multiple of 4 (and odd: a pair and a single channel on the FPU), the rows 3 at a time and a
+    # remainder; VALID; stride and dilation 2 along x; RELU6; columns of 1 and 2 tap columns; heights 2 and 3 (no
+    # whole row, one); a 1-column output (the pairs of pixels).
+    ((1, 12, 5, 7), 3, 3, (1, 1), 0, (1, 1), 1),
+    ((1, 10, 6, 12), 3, 3, (1, 1), 1, (1, 1), 0),
+    ((1, 9, 7, 6), 3, 3, (1, 2), 0, (1, 1), 3),
+    ((1, 8, 9, 5), 3, 3, (1, 1), 0, (1, 2), 1),
+    ((2, 2, 4, 8), 3, 3, (1, 1), 0, (1, 1), 0),
+    ((1, 3, 2, 9), 3, 3, (1, 1), 0, (1, 1), 1),
+    ((1, 7, 1, 8), 3, 3, (1, 1), 0, (1, 1), 0),
 ]
+
 # depth, units, batches, act (the last without bias)
 FC_CASES = [(64, 12, 1, 0), (27, 10, 3, 1), (5, 17, 2, 3), (1, 3, 4, 0)]
 
@@ -93,7 +105,20 @@ def _layers_model(path) -> str:
     for i, (in_shape, kh, kw, oc, stride, padding) in enumerate(DW_CASES):
         _conv(b, rng, f"dw{i}", "DEPTHWISE_CONV_2D", in_shape, kh, kw, oc, stride, padding)
     for i, (in_shape, kh, kw, stride, padding, dilation, act) in enumerate(DW_VEC_CASES):
-        _conv(b, rng, f"dwv{i}", "DEPTHWISE_CONV_2D", in_shape, kh, kw, in_shape[3], stride, padding, dilation, act)
+        _conv(
+            b,
+            rng,
+            f"dwv{i}",
+            "DEPTHWISE_CONV_2D",
+            in_shape,
+            kh,
+            kw,
+            in_shape[3],
+            stride,
+            padding,
+            dilation,
+            act,
+        )
     for i, (depth, units, batches, act) in enumerate(FC_CASES):
         _fc(b, rng, f"fc{i}", depth, units, batches, act, bias=i != len(FC_CASES) - 1)
     return b.save(path)
@@ -140,6 +165,22 @@ def test_layers(tmp_path):
             + ["aot_fully_connected_f32_gemm"] * len(FC_CASES)
         )
     assert _check(tmp_path, path) <= 1.0
+
+
+def test_depthwise_without_bias(tmp_path):
+    """A depthwise layer of the column slide without bias (the slide adds -0.0f), against the portable kernel
+    (TFLite Micro's Python interpreter does not take a float DEPTHWISE_CONV_2D without bias)."""
+    rng = np.random.default_rng(5)
+    b = ModelBuilder()
+    _conv(b, rng, "dwnb", "DEPTHWISE_CONV_2D", (1, 10, 6, 12), 3, 3, 12, (1, 1), 1, (1, 1), 0, bias=False)
+    path = b.save(tmp_path / "dw_no_bias.tflite")
+    graph = load_model(path)
+    cases = random_inputs(graph, 2, 0)
+    portable = _run(tmp_path, path, "host", cases)
+    for target in ("cortex-m4", "cortex-m55"):
+        got = _run(tmp_path, path, target, cases)
+        for t in graph.outputs:
+            np.testing.assert_allclose(got[t.name], portable[t.name], rtol=RTOL, atol=ATOL, err_msg=target)
 
 
 @needs_tflm

@@ -5,8 +5,9 @@ QEMU test (tests/models/BUILD.bazel, on the Cortex-M4F, M33 and M55): a 3x3 SAME
 channels (K = 27: whole passes and a tail of taps; 7 output channels: a part block), a DEPTHWISE_CONV_2D with one
 input channel (the GEMM form), a strided 1x1 convolution with RELU6, a RESHAPE and a FULLY_CONNECTED of batch 3
 (a row pair and a single row) with RELU; 25 pixels per map (an odd last pixel); and, as a second output, a
-depthwise 3x3 of 7 channels with RELU and a 1x1 convolution to 16 channels (whole blocks) without activation.
-Weights and biases seeded random.
+depthwise 3x3 of 7 channels with RELU and a 1x1 convolution to 16 channels (whole blocks) without activation;
+from a second input, depthwise 3x3 layers of 6 channels down columns of 11 rows (SAME, VALID with
+RELU6, stride 2 and dilation 2 along x), and short columns of 8 channels. Weights and biases seeded random.
 
 kws_float_gen.tflite (bench): the float32 DS-CNN of MLPerf Tiny's keyword spotting (the shared kws_ref_model's
 architecture; the field corpus's kws_ref_model_float32 is hybrid, int8 weights, and cannot be compiled): a 10x4
@@ -63,6 +64,27 @@ def float_gemm() -> ModelBuilder:
     d1 = _conv(b, rng, "DEPTHWISE_CONV_2D", c1, 7, 3, 3, 7, [1, 5, 5, 7], act=1, name="dw_relu")
     y2 = _conv(b, rng, "CONV_2D", d1, 7, 1, 1, 16, [1, 5, 5, 16], name="conv1x1_16")
     b.output(y2)
+    # A second input, 11 rows of 4 columns of 6 channels, through depthwise 3x3 layers that slide down the columns
+    # (depthwise_conv2d_f32_vec.c): SAME without activation (3 rows at a time, whole and part channel groups),
+    # VALID with RELU6 (a remainder row; FPv4 takes the pairs of pixels), and SAME with stride 2 or dilation 2 along x.
+    x2 = b.input("x2", [1, 11, 4, 6], "float32")
+
+    def dw(x, out_shape, name, padding=0, stride=(1, 1), dilation=(1, 1), act=0, c=6):
+        w = b.const(name + "_w", rng.uniform(-0.5, 0.5, (1, 3, 3, c)).astype(np.float32), "float32")
+        bt = b.const(name + "_b", rng.uniform(-0.2, 0.2, c).astype(np.float32), "float32")
+        y = b.tensor(name + "_y", out_shape, "float32")
+        opts = {"padding": padding, "strideH": stride[0], "strideW": stride[1], "fusedActivationFunction": act}
+        opts.update({"dilationHFactor": dilation[0], "dilationWFactor": dilation[1], "depthMultiplier": 1})
+        b.op("DEPTHWISE_CONV_2D", [x, w, bt], y, opts)
+        return y
+
+    e1 = dw(x2, [1, 11, 4, 6], "dw_same")
+    b.output(dw(e1, [1, 9, 2, 6], "dw_valid", padding=1, act=3))
+    b.output(dw(x2, [1, 11, 2, 6], "dw_stride_w", stride=(1, 2), act=1))
+    b.output(dw(x2, [1, 11, 4, 6], "dw_dilation_w", dilation=(1, 2), act=1))
+    # Short columns, 8 channels: 4 rows SAME (no row of the loop, two after it), then VALID to 2 rows of 1 column.
+    x3 = b.input("x3", [1, 4, 3, 8], "float32")
+    b.output(dw(dw(x3, [1, 4, 3, 8], "dw_short", c=8), [1, 2, 1, 8], "dw_short_valid", padding=1, act=1, c=8))
     return b
 
 

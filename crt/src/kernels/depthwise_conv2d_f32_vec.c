@@ -1,13 +1,20 @@
-/* Fast float32 depthwise convolution, depth multiplier 1: pairs of output pixels of a column times 4 channels, one
- * filter tap at a time (its 4 weights loaded once for both pixels), over the rectangle of taps inside the image (the
- * reference kernel skips the others); a channel count not a multiple of 4 ends with a predicated (MVE) or shorter
- * group of taps checked one by one.  Each output is the reference kernel's sum in its (fy, fx) order, each step a fused
- * multiply-add: Helium's VFMA.F32 on 4 channels (MVE-F intrinsics), elsewhere fmaf (VFMA.F32 on an FPU with
- * fused multiply-add, correctly rounded in C on the host), so every build gives the same bits. */
+/* Fast float32 depthwise convolution, depth multiplier 1.  Filters of 3 rows at stride 1 and dilation 1 down the
+ * columns slide down each output column (aot_dw_f32_slide): a group of channels (4 on Helium, 2 on an FPU) with the
+ * column's taps' weights held, three outputs live, each input row loaded once per tap column for all three; the
+ * whole column one asm block on Helium and on the FPUs.  Everything else (other filters, strides and dilations
+ * down the columns, outputs of 1 tap column, the channels after the last whole group, FPv4's ranges other than
+ * ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4 weights
+ * loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the others);
+ * a channel count not a multiple of 4 ends with a predicated (MVE) or shorter group of taps checked one by one.
+ * Each output is the reference kernel's sum in its (fy, fx) order from 0.0f, each step a fused multiply-add:
+ * Helium's VFMA.F32 on 4 channels, elsewhere VFMA.F32 (an FPU with fused multiply-add) or fmaf (correctly rounded
+ * in C on the host), so every build gives the same bits. */
 #include "aot_sched.h"
 
-#include <stddef.h>
+#include <float.h>
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "aot/kernels/depthwise_conv2d.h"
 #include "f32_out.h"
@@ -15,6 +22,10 @@
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 #include <arm_mve.h>
 #define AOT_DW_F32_MVE 1
+#if defined(__OPTIMIZE__)
+/* The column slide's assembly (not at -O0, which passes no constant to its "i" operands): aot_dw_mve_slide. */
+#define AOT_DW_F32_MVE_ASM 1
+#endif
 #endif
 
 /* 4 channels of one or two pixels: acc0, acc1 += the window taps of input columns x0, x1 (row y0 of the window's
@@ -189,71 +200,635 @@ static void aot_dw_f32_store(const float* acc, const float* bias, int32_t n, int
     }
 }
 
-/* Output pixels are taken a column at a time, two rows together: both windows have the same taps inside the image
- * along x, and along y too everywhere but at the image's top and bottom edges; a pair whose windows have the same
- * taps is one rectangle of taps for both, other pixels one rectangle each. */
+/* The column slide (3-row filters, stride 1 and dilation 1 down the column): one column of outputs, a group of
+ * channels (4 on Helium, 2 elsewhere), its taps' weights held for the whole column, three outputs live at a time
+ * (the one that takes its last filter row, the middle one, the one that starts): each input row's group of channels
+ * is loaded once per tap column and serves all three.  Each output still takes its taps in the (fy, fx) order from
+ * 0.0f, one fused multiply-add each. */
+#if defined(AOT_DW_F32_MVE)
+#define AOT_DW_LANES 4
+typedef float32x4_t aot_dw_v;
+#define AOT_DW_LD(p)        vld1q_f32(p)
+#define AOT_DW_FMA(a, x, w) vfmaq_f32((a), (x), (w))
+#define AOT_DW_ZERO()       vdupq_n_f32(0.0f)
+#else
+#define AOT_DW_LANES        2
+typedef struct {
+    float l0, l1;
+} aot_dw_v;
+static inline aot_dw_v aot_dw_ld(const float* p)
+{
+    aot_dw_v r;
+    r.l0 = p[0];
+    r.l1 = p[1];
+    return r;
+}
+static inline aot_dw_v aot_dw_fma(aot_dw_v a, aot_dw_v x, aot_dw_v w)
+{
+    a.l0 = fmaf(x.l0, w.l0, a.l0);
+    a.l1 = fmaf(x.l1, w.l1, a.l1);
+    return a;
+}
+static inline aot_dw_v aot_dw_zero(void)
+{
+    aot_dw_v r;
+    r.l0 = 0.0f;
+    r.l1 = 0.0f;
+    return r;
+}
+#define AOT_DW_LD(p)        aot_dw_ld(p)
+#define AOT_DW_FMA(a, x, w) aot_dw_fma((a), (x), (w))
+#define AOT_DW_ZERO()       aot_dw_zero()
+#endif
+
+/* What a finished output needs: its group's bias (-0.0f without one: x + -0.0f is x for every x), the range. */
+typedef struct {
+    aot_dw_v bias;
+    float lo, hi;
+    uint32_t relu_mask;  /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
+    int32_t clamp;       /* FPv4: another range, the C clamp */
+    int32_t top, bottom; /* the slide's first output has no row above the image, its last none below */
+    int32_t wdc4, wrow4; /* FPU slide: bytes between the filter's tap columns, rows */
+} aot_dw_out_t;
+
+static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
+{
+#if defined(AOT_DW_F32_MVE)
+    s = vaddq_f32(s, q->bias);
+    vst1q_f32(o, vminnmq_f32(vmaxnmq_f32(s, vdupq_n_f32(q->lo)), vdupq_n_f32(q->hi)));
+#elif defined(AOT_F32_OUT_FPV5)
+    /* fmaxf/fminf are VMAXNM/VMINNM here: the clamp of f32_out.h. */
+    o[0] = fminf(fmaxf(s.l0 + q->bias.l0, q->lo), q->hi);
+    o[1] = fminf(fmaxf(s.l1 + q->bias.l1, q->lo), q->hi);
+#elif defined(AOT_F32_OUT_FPV4)
+    const float v0 = s.l0 + q->bias.l0, v1 = s.l1 + q->bias.l1;
+    if (q->clamp) {
+        o[0] = aot_f32_clamp(v0, q->lo, q->hi);
+        o[1] = aot_f32_clamp(v1, q->lo, q->hi);
+    } else {
+        /* As f32_out.h's FPv4 form: ReLU clears a negative sum (+0.0f), "none" stores it. */
+        uint32_t u0, u1;
+        memcpy(&u0, &v0, 4);
+        memcpy(&u1, &v1, 4);
+        u0 &= ~(q->relu_mask & (uint32_t)((int32_t)u0 >> 31));
+        u1 &= ~(q->relu_mask & (uint32_t)((int32_t)u1 >> 31));
+        memcpy(o, &u0, 4);
+        memcpy(o + 1, &u1, 4);
+    }
+#else
+    o[0] = aot_f32_clamp(s.l0 + q->bias.l0, q->lo, q->hi);
+    o[1] = aot_f32_clamp(s.l1 + q->bias.l1, q->lo, q->hi);
+#endif
+}
+
+/* The slide in C (the host and -O0 builds): weight fx = k of filter row fy, held in registers as
+ * the compiler sees fit.  One input row (p: its first tap column; NC tap columns `dc` floats apart): F takes its
+ * last filter row (w[2]) and is stored at o, M its middle one, S starts with its first. */
+#define AOT_DW_W(fy, k) w[fy][k]
+#define AOT_DW_TAP3(F, M, S, k)                                                                                        \
+    do {                                                                                                               \
+        const aot_dw_v x_ = AOT_DW_LD(p + (k)*dc);                                                                     \
+        F = AOT_DW_FMA(F, x_, AOT_DW_W(2, k));                                                                         \
+        M = AOT_DW_FMA(M, x_, AOT_DW_W(1, k));                                                                         \
+        S = AOT_DW_FMA(S, x_, AOT_DW_W(0, k));                                                                         \
+    } while (0)
+#define AOT_DW_ROW3(F, M, S)                                                                                           \
+    do {                                                                                                               \
+        S = AOT_DW_ZERO();                                                                                             \
+        AOT_DW_TAP3(F, M, S, 0);                                                                                       \
+        AOT_DW_TAP3(F, M, S, 1);                                                                                       \
+        if (NC == 3) {                                                                                                 \
+            AOT_DW_TAP3(F, M, S, 2);                                                                                   \
+        }                                                                                                              \
+        aot_dw_out(F, q, o);                                                                                           \
+        p += row;                                                                                                      \
+        o += orow;                                                                                                     \
+    } while (0)
+#if defined(AOT_DW_F32_MVE_ASM)
+/* The slide in Helium assembly, whole: GCC keeps the nine weight vectors in spill slots (each reload an address
+ * computation more) and moves the sums between registers.  Here the sums are q0-q2 (their roles rotating), the
+ * input q3, the weight q4, the range q5-q6, the bias q7; each weight a load at an immediate offset of the column's copy
+ * (wq, [fy][fx][4]): 30 instructions per 36 MACs in the loop (NC 3).  dwrow's `roles`: 1 f takes its last filter row,
+ * 2 f is stored, 4 m takes its middle row, 8 s starts with its first; %c[nc] gives the third tap column.  The
+ * macros' names end in a number of their own (%=): the asm is inlined more than once. */
+static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* p, int32_t dc, int32_t row,
+                                                                   const float* wq, int32_t NC, const aot_dw_out_t* q,
+                                                                   float* o, int32_t orow, int32_t n)
+{
+    const float* t;
+    __asm__ volatile(".macro dwtap%= f, m, s, roles, cb\n"
+                     ".if (\\roles) & 1\n\t"
+                     "vldrw.32 q4, [%[wq], #(\\cb + 96)]\n\t"
+                     "vfma.f32 \\f, q3, q4\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "vldrw.32 q4, [%[wq], #(\\cb + 48)]\n\t"
+                     "vfma.f32 \\m, q3, q4\n"
+                     ".endif\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vldrw.32 q4, [%[wq], #\\cb]\n\t"
+                     "vfma.f32 \\s, q3, q4\n"
+                     ".endif\n"
+                     ".endm\n"
+                     ".macro dwrow%= f, m, s, roles\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vmov.i32 \\s, #0\n"
+                     ".endif\n"
+                     ".if (\\roles) & 13\n\t"
+                     "vldrw.32 q3, [%[p]]\n\t"
+                     "dwtap%= \\f, \\m, \\s, \\roles, 0\n\t"
+                     "add %[t], %[p], %[dc]\n\t"
+                     "vldrw.32 q3, [%[t]]\n\t"
+                     "dwtap%= \\f, \\m, \\s, \\roles, 16\n"
+                     ".if %c[nc] == 3\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "vldrw.32 q3, [%[t]]\n\t"
+                     "dwtap%= \\f, \\m, \\s, \\roles, 32\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\roles) & 2\n\t"
+                     "vadd.f32 \\f, \\f, q7\n\t"
+                     "vmaxnm.f32 \\f, \\f, q5\n\t"
+                     "vminnm.f32 \\f, \\f, q6\n\t"
+                     "vstrw.32 \\f, [%[o]]\n\t"
+                     "add %[o], %[o], %[orow]\n"
+                     ".endif\n\t"
+                     "add %[p], %[p], %[row]\n"
+                     ".endm\n\t"
+                     "ldr %[t], [%[q], %[lo_off]]\n\t"
+                     "vdup.32 q5, %[t]\n\t"
+                     "ldr %[t], [%[q], %[hi_off]]\n\t"
+                     "vdup.32 q6, %[t]\n\t"
+                     "vldrw.32 q7, [%[q]]\n\t"
+                     "vmov.i32 q0, #0\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "dwrow%= q1, q2, q0, 8\n"
+                     "1:\n\t"
+                     "dwrow%= q2, q0, q1, 12\n\t"
+                     /* n - 2 rows with all three roles: three at a time, then one at a time. */
+                     "subs %[n], %[n], #5\n\t"
+                     "blt 3f\n"
+                     "2:\n\t"
+                     "dwrow%= q0, q1, q2, 15\n\t"
+                     "dwrow%= q1, q2, q0, 15\n\t"
+                     "dwrow%= q2, q0, q1, 15\n\t"
+                     "subs %[n], %[n], #3\n\t"
+                     "bge 2b\n"
+                     "3:\n\t"
+                     "adds %[n], %[n], #3\n\t"
+                     "beq 5f\n"
+                     "4:\n\t"
+                     "dwrow%= q0, q1, q2, 15\n\t"
+                     "vmov q0, q1\n\t"
+                     "vmov q1, q2\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 4b\n"
+                     "5:\n\t"
+                     "dwrow%= q0, q1, q2, 7\n\t"
+                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 6f\n\t"
+                     "dwrow%= q1, q0, q2, 3\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "dwrow%= q1, q0, q2, 2\n"
+                     "7:\n\t"
+                     ".purgem dwrow%=\n\t"
+                     ".purgem dwtap%="
+                     : [t] "=&r"(t), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wq] "r"(wq), [q] "r"(q),
+                       [nc] "i"(NC), [lo_off] "i"(offsetof(aot_dw_out_t, lo)), [hi_off] "i"(offsetof(aot_dw_out_t, hi)),
+                       [top_off] "i"(offsetof(aot_dw_out_t, top)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "s30", "s31", "memory", "cc");
+}
+/* Out of line: GCC counts the asm's lines, not its macros' expansion, and could place a literal pool out of reach of
+ * a load before it. */
+static __attribute__((noinline)) void aot_dw_mve_slide3(const float* p, int32_t dc, int32_t row, const float* wq,
+                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_mve_slide(p, dc, row, wq, 3, q, o, orow, n);
+}
+static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t dc, int32_t row, const float* wq,
+                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_mve_slide(p, dc, row, wq, 2, q, o, orow, n);
+}
+#endif
+
+/* The taps of one filter row of the slide at input row p: a (and b) take the row of weights wa (wb). */
+#define AOT_DW_TAPS1(a, wa)                                                                                            \
+    do {                                                                                                               \
+        a = AOT_DW_FMA(a, AOT_DW_LD(p), AOT_DW_W(wa, 0));                                                              \
+        a = AOT_DW_FMA(a, AOT_DW_LD(p + dc), AOT_DW_W(wa, 1));                                                         \
+        if (NC == 3) {                                                                                                 \
+            a = AOT_DW_FMA(a, AOT_DW_LD(p + 2 * dc), AOT_DW_W(wa, 2));                                                 \
+        }                                                                                                              \
+    } while (0)
+#define AOT_DW_TAP2(a, wa, b, wb, k)                                                                                   \
+    do {                                                                                                               \
+        const aot_dw_v x_ = AOT_DW_LD(p + (k)*dc);                                                                     \
+        a = AOT_DW_FMA(a, x_, AOT_DW_W(wa, k));                                                                        \
+        b = AOT_DW_FMA(b, x_, AOT_DW_W(wb, k));                                                                        \
+    } while (0)
+#define AOT_DW_TAPS2(a, wa, b, wb)                                                                                     \
+    do {                                                                                                               \
+        AOT_DW_TAP2(a, wa, b, wb, 0);                                                                                  \
+        AOT_DW_TAP2(a, wa, b, wb, 1);                                                                                  \
+        if (NC == 3) {                                                                                                 \
+            AOT_DW_TAP2(a, wa, b, wb, 2);                                                                              \
+        }                                                                                                              \
+    } while (0)
+
+#if !defined(AOT_DW_F32_MVE) && (defined(AOT_F32_OUT_FPV5) || defined(AOT_F32_OUT_FPV4)) && defined(__ARM_FEATURE_FMA)
+#define AOT_DW_F32_FPU_ASM 1
+/* The output of the FPU slide's row: the bias (s8-s9) added; FPv5 clamps with VMAXNM/VMINNM by s10 and s11 (as
+ * f32_out.h), FPv4 clears a negative sum's bits under %[mask] (all ones: ReLU; zero: none, as f32_out.h). */
+#if defined(AOT_F32_OUT_FPV5)
+#define AOT_DW_FPU_OUT                                                                                                 \
+    "vmaxnm.f32 \\f0, \\f0, s10\n\t"                                                                                   \
+    "vmaxnm.f32 \\f1, \\f1, s10\n\t"                                                                                   \
+    "vminnm.f32 \\f0, \\f0, s11\n\t"                                                                                   \
+    "vminnm.f32 \\f1, \\f1, s11\n\t"                                                                                   \
+    "vstmia %[o], {\\f0, \\f1}\n\t"
+#else
+/* Roles 16 (ReLU) and 32 (none): the loop's rows, each range its own copy of the loop. */
+#define AOT_DW_FPU_OUT                                                                                                 \
+    ".if (\\roles) & 16\n\t"                                                                                           \
+    "vmov %[t], %[u], \\f0, \\f1\n\t"                                                                                  \
+    "bic %[t], %[t], %[t], asr #31\n\t"                                                                                \
+    "bic %[u], %[u], %[u], asr #31\n\t"                                                                                \
+    "strd %[t], %[u], [%[o]]\n"                                                                                        \
+    ".elseif (\\roles) & 32\n\t"                                                                                       \
+    "vstmia %[o], {\\f0, \\f1}\n"                                                                                      \
+    ".else\n\t"                                                                                                        \
+    "vmov %[t], %[u], \\f0, \\f1\n\t"                                                                                  \
+    "and %[v], %[mask], %[t], asr #31\n\t"                                                                             \
+    "bic %[t], %[t], %[v]\n\t"                                                                                         \
+    "and %[v], %[mask], %[u], asr #31\n\t"                                                                             \
+    "bic %[u], %[u], %[v]\n\t"                                                                                         \
+    "strd %[t], %[u], [%[o]]\n"                                                                                        \
+    ".endif\n\t"
+#endif
+#if defined(AOT_F32_OUT_FPV4)
+/* FPv4: the loop once for ReLU (BIC of the sign), once for none (VSTM), two instructions a row less than the mask. */
+#define AOT_DW_FPU_LOOP                                                                                                \
+    "cmp %[mask], #0\n\t"                                                                                              \
+    "beq 8f\n"                                                                                                         \
+    "2:\n\t"                                                                                                           \
+    "fdwrow%= s0, s1, s2, s3, s4, s5, 31\n\t"                                                                          \
+    "fdwrow%= s2, s3, s4, s5, s0, s1, 31\n\t"                                                                          \
+    "fdwrow%= s4, s5, s0, s1, s2, s3, 31\n\t"                                                                          \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n\t"                                                                                                       \
+    "b 3f\n"                                                                                                           \
+    "8:\n\t"                                                                                                           \
+    "fdwrow%= s0, s1, s2, s3, s4, s5, 47\n\t"                                                                          \
+    "fdwrow%= s2, s3, s4, s5, s0, s1, 47\n\t"                                                                          \
+    "fdwrow%= s4, s5, s0, s1, s2, s3, 47\n\t"                                                                          \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 8b\n"
+#else
+#define AOT_DW_FPU_LOOP                                                                                                \
+    "2:\n\t"                                                                                                           \
+    "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"                                                                          \
+    "fdwrow%= s2, s3, s4, s5, s0, s1, 15\n\t"                                                                          \
+    "fdwrow%= s4, s5, s0, s1, s2, s3, 15\n\t"                                                                          \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n"
+#endif
+/* The slide on an FPU, whole, in assembly: 2 channels; the sums in s0-s5 (pairs, their roles rotating), the input
+ * pair s6-s7, the bias s8-s9, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at
+ * s12 + 2 * (3 * fy + fx)), loaded from the filter at wl (q->wdc4, q->wrow4 bytes apart): per row of 18 MACs
+ * (NC 3) 3 input loads, 18 VFMA, one VMOV of zeros and the output.  Roles as the Helium slide's. */
+static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* p, int32_t dc, int32_t row,
+                                                                   const float* wl, int32_t NC, const aot_dw_out_t* q,
+                                                                   float* o, int32_t orow, int32_t n)
+{
+    uint32_t t, u, v, z;
+    __asm__ volatile(".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia \\src, {s6, s7}\n"
+                     ".if (\\roles) & 1\n\t"
+                     "vfma.f32 \\f0, s6, \\a0\n\t"
+                     "vfma.f32 \\f1, s7, \\a1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "vfma.f32 \\m0, s6, \\b0\n\t"
+                     "vfma.f32 \\m1, s7, \\b1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vfma.f32 \\s0, s6, \\c0\n\t"
+                     "vfma.f32 \\s1, s7, \\c1\n"
+                     ".endif\n"
+                     ".endm\n"
+                     ".macro fdwld%= src, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia \\src, {\\a0, \\a1}\n\t"
+                     "add %[z], \\src, %[u]\n\t"
+                     "vldmia %[z], {\\b0, \\b1}\n"
+                     ".if %c[nc] == 3\n\t"
+                     "add %[z], %[z], %[u]\n\t"
+                     "vldmia %[z], {\\c0, \\c1}\n"
+                     ".endif\n"
+                     ".endm\n"
+                     ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vmov \\s0, \\s1, %[z], %[z]\n"
+                     ".endif\n"
+                     ".if (\\roles) & 13\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[p], s24, s25, s18, s19, s12, s13\n\t"
+                     "add %[t], %[p], %[dc]\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s26, s27, s20, s21, s14, s15\n"
+                     ".if %c[nc] == 3\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s28, s29, s22, s23, s16, s17\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\roles) & 2\n\t"
+                     "vadd.f32 \\f0, \\f0, s8\n\t"
+                     "vadd.f32 \\f1, \\f1, s9\n\t" AOT_DW_FPU_OUT "add %[o], %[o], %[orow]\n"
+                     ".endif\n\t"
+                     "add %[p], %[p], %[row]\n"
+                     ".endm\n\t"
+                     "vldmia %[q], {s8-s11}\n\t"
+                     "ldr %[u], [%[q], %[wdc_off]]\n\t"
+                     "ldr %[v], [%[q], %[wrow_off]]\n\t"
+                     "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+                     "add %[t], %[wl], %[v]\n\t"
+                     "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
+                     "add %[t], %[wl], %[v], lsl #1\n\t"
+                     "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
+                     "movs %[z], #0\n\t"
+                     "vmov s0, s1, %[z], %[z]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
+                     "1:\n\t"
+                     "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
+                     "subs %[n], %[n], #5\n\t"
+                     "blt 3f\n\t" AOT_DW_FPU_LOOP "3:\n\t"
+                     "adds %[n], %[n], #3\n\t"
+                     "beq 5f\n"
+                     "4:\n\t"
+                     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
+                     "vmov.f32 s0, s2\n\t"
+                     "vmov.f32 s1, s3\n\t"
+                     "vmov.f32 s2, s4\n\t"
+                     "vmov.f32 s3, s5\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 4b\n"
+                     "5:\n\t"
+                     "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
+                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 6f\n\t"
+                     "fdwrow%= s2, s3, s0, s1, s4, s5, 3\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
+                     "7:\n\t"
+                     ".purgem fdwrow%=\n\t"
+                     ".purgem fdwtap%=\n\t"
+                     ".purgem fdwld%="
+                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wl] "r"(wl), [q] "r"(q),
+                       [mask] "r"(q->relu_mask), [nc] "i"(NC), [top_off] "i"(offsetof(aot_dw_out_t, top)),
+                       [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)), [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)),
+                       [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "memory", "cc");
+    (void)u;
+    (void)v;
+}
+/* Out of line: GCC counts the asm's lines, not its macros' expansion, and would place literal pools out of reach
+ * of a load before it. */
+static __attribute__((noinline)) void aot_dw_fpu_slide3(const float* p, int32_t dc, int32_t row, const float* wl,
+                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_fpu_slide(p, dc, row, wl, 3, q, o, orow, n);
+}
+static __attribute__((noinline)) void aot_dw_fpu_slide2(const float* p, int32_t dc, int32_t row, const float* wl,
+                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_fpu_slide(p, dc, row, wl, 2, q, o, orow, n);
+}
+#endif
+
+/* n >= 2 outputs of a column from input row p on, `dc` floats between its NC tap columns, `row` between rows; the
+ * weights from wp (the first tap), `wdc` floats between tap columns, `wrow` between filter rows.  p is the first
+ * output's first filter row, or with `top` its second (the first is above the image: the output's sum starts at
+ * the second); with `bottom` the last output's last filter row is below the image. */
+static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* p, int32_t dc, int32_t row,
+                                                                   const float* wp, int32_t wdc, int32_t wrow,
+                                                                   int32_t NC, const aot_dw_out_t* q, float* o,
+                                                                   int32_t orow, int32_t n, int32_t top, int32_t bottom)
+{
+#if defined(AOT_DW_F32_MVE_ASM)
+    /* Eight Q registers hold the three sums, an input and a weight, not nine weights: the slide loads each weight
+     * from a copy of the column's taps ([fy][fx][4], immediate offsets). */
+    float wl[36];
+    int32_t i;
+    (void)top;
+    (void)bottom;
+    for (i = 0; i < 3; i++) {
+        vst1q_f32(wl + i * 12, vld1q_f32(wp + i * wrow));
+        vst1q_f32(wl + i * 12 + 4, vld1q_f32(wp + i * wrow + wdc));
+        if (NC == 3) {
+            vst1q_f32(wl + i * 12 + 8, vld1q_f32(wp + i * wrow + 2 * wdc));
+        }
+    }
+    if (NC == 3) {
+        aot_dw_mve_slide3(p, dc, row, wl, q, o, orow, n);
+    } else {
+        aot_dw_mve_slide2(p, dc, row, wl, q, o, orow, n);
+    }
+#elif defined(AOT_DW_F32_FPU_ASM)
+    (void)wdc;
+    (void)wrow;
+    (void)top;
+    (void)bottom;
+    if (NC == 3) {
+        aot_dw_fpu_slide3(p, dc, row, wp, q, o, orow, n);
+    } else {
+        aot_dw_fpu_slide2(p, dc, row, wp, q, o, orow, n);
+    }
+#else
+    aot_dw_v w[3][3], a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
+    int32_t i;
+    for (i = 0; i < 3; i++) {
+        w[i][0] = AOT_DW_LD(wp + i * wrow);
+        w[i][1] = AOT_DW_LD(wp + i * wrow + wdc);
+        w[i][2] = NC == 3 ? AOT_DW_LD(wp + i * wrow + 2 * wdc) : AOT_DW_ZERO();
+    }
+    if (!top) {
+        AOT_DW_TAPS1(a, 0);
+        p += row;
+    }
+    AOT_DW_TAPS2(a, 1, b, 0);
+    p += row;
+    /* Rows whose three outputs all exist: n - 2 of them; three at a time, the roles rotating. */
+    for (i = n - 2; i >= 3; i -= 3) {
+        AOT_DW_ROW3(a, b, c);
+        AOT_DW_ROW3(b, c, a);
+        AOT_DW_ROW3(c, a, b);
+    }
+    for (; i > 0; i--) {
+        AOT_DW_ROW3(a, b, c);
+        a = b;
+        b = c;
+    }
+    /* The last two outputs: a takes its last row, b its middle one; then b its last (unless below the image). */
+    AOT_DW_TAPS2(a, 2, b, 1);
+    aot_dw_out(a, q, o);
+    p += row;
+    o += orow;
+    if (!bottom) {
+        AOT_DW_TAPS1(b, 2);
+    }
+    aot_dw_out(b, q, o);
+#endif
+}
+
+/* Output rows [oy0, oy1) of column ox (taps [xl, xh) along x), channels c0 on: pairs of rows, 4 channels at a time.
+ * Both windows of a pair have the same taps inside the image along x, and along y too everywhere but at the
+ * image's top and bottom edges; a pair whose windows have the same taps is one rectangle of taps for both, other
+ * pixels one rectangle each. */
+static void aot_dw_f32_rows(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
+                            int32_t filter_h, int32_t filter_w, const float* bias, float* out_b, int32_t out_w,
+                            int32_t stride_h, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t x0,
+                            int32_t ox, int32_t xl, int32_t xh, int32_t oy0, int32_t oy1, int32_t c0, float act_min,
+                            float act_max)
+{
+    const int32_t row = dilation_h * in_w * in_c, wrow = filter_w * in_c, dil = dilation_w * in_c;
+    int32_t oy, c, r;
+    for (oy = oy0; oy < oy1; oy += 2) {
+        const int32_t y0 = oy * stride_h - pad_top, pixels = oy + 1 < oy1 ? 2 : 1;
+        int32_t yl0, yh0, yl1, yh1;
+        float* o0 = out_b + (oy * out_w + ox) * in_c;
+        float* o1 = o0 + (pixels - 1) * out_w * in_c;
+        aot_dw_f32_range(y0, in_h, dilation_h, filter_h, &yl0, &yh0);
+        aot_dw_f32_range(y0 + stride_h, in_h, dilation_h, filter_h, &yl1, &yh1);
+        for (c = c0; c < in_c; c += 4) {
+            float acc[8];
+            const int32_t n = in_c - c < 4 ? in_c - c : 4;
+            if (n < 4) {
+                for (r = 0; r < pixels; r++) {
+                    float part[8];
+                    aot_dw_f32_quad(in_b + c, in_h, in_w, in_c, filter + c, filter_h, filter_w, dilation_h, dilation_w,
+                                    y0 + r * stride_h, x0, 0, 0, n, part);
+                    acc[4 * r + 0] = part[0];
+                    acc[4 * r + 1] = part[1];
+                    acc[4 * r + 2] = part[2];
+                    acc[4 * r + 3] = part[3];
+                }
+                aot_dw_f32_store(acc, bias == NULL ? NULL : bias + c, n, pixels, o0 + c, o1 + c, act_min, act_max);
+                continue;
+            }
+            if (pixels == 2 && yl0 == yl1 && yh0 == yh1) {
+                aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c,
+                                 stride_h * in_w * in_c, filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0, xh - xl,
+                                 dil, in_c, row, wrow, acc);
+            } else {
+                /* Each pixel alone (step 0: its sums in both halves, so one pixel fills acc whole). */
+                float part[8];
+                aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
+                                 filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0, xh - xl, dil, in_c, row, wrow,
+                                 acc);
+                if (pixels == 2) {
+                    const int32_t y = y0 + stride_h;
+                    aot_dw_f32_rect4(in_b + ((y + dilation_h * yl1) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
+                                     filter + (yl1 * filter_w + xl) * in_c + c, yh1 - yl1, xh - xl, dil, in_c, row,
+                                     wrow, part);
+                    acc[4] = part[0];
+                    acc[5] = part[1];
+                    acc[6] = part[2];
+                    acc[7] = part[3];
+                }
+            }
+            aot_f32_out4x2(acc, 4, bias == NULL ? NULL : bias + c, o0 + c, o1 + c, act_min, act_max);
+        }
+    }
+}
+
+/* A column at a time.  Filters of 3 rows at stride 1 and dilation 1 down the column, with 2 or 3 tap columns inside
+ * the image: the rows whose windows lie inside the image (at least 2 of them) slide (aot_dw_f32_slide) over the
+ * channels that fill its groups; the other rows and channels, and every other layer, take aot_dw_f32_rows. */
 void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                                   const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
                                   float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
                                   int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
                                   float act_min, float act_max)
 {
-    const int32_t row = dilation_h * in_w * in_c, wrow = filter_w * in_c, dil = dilation_w * in_c;
-    int32_t b, oy, ox, c, r;
+    /* The slide's outputs [oy_a, oy_b): those whose windows lie inside the image, and the one above (below) them
+     * whose first (last) filter row is the only one outside. */
+    const int32_t oy_lo = pad_top > 0 ? pad_top : 0;
+    const int32_t oy_hi = in_h - 2 + pad_top < out_h ? in_h - 2 + pad_top : out_h;
+    const int32_t top = pad_top == 1 && oy_hi >= 1, bottom = oy_hi < out_h && oy_hi >= oy_lo;
+    const int32_t oy_a = oy_lo - top, oy_b = oy_hi + bottom;
+    const int32_t cs = in_c - in_c % AOT_DW_LANES;
+    aot_dw_out_t q;
+    int32_t b, ox;
+    q.lo = act_min;
+    q.hi = act_max;
+    q.clamp = !(act_max == FLT_MAX && (act_min == 0.0f || act_min == -FLT_MAX));
+    q.relu_mask = act_min == 0.0f ? 0xffffffffu : 0u;
+    q.top = top;
+    q.bottom = bottom;
+    q.wdc4 = in_c * 4;
+    q.wrow4 = filter_w * in_c * 4;
+#if defined(AOT_DW_F32_FPU_ASM) && defined(AOT_F32_OUT_FPV4)
+    /* FPv4's slide stores ReLU and "none" only (f32_out.h); other ranges take the pairs of pixels. */
+    const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1 && !q.clamp;
+#else
+    const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1;
+#endif
     for (b = 0; b < batches; b++) {
         const float* in_b = input + b * in_h * in_w * in_c;
         float* out_b = output + b * out_h * out_w * in_c;
         for (ox = 0; ox < out_w; ox++) {
             const int32_t x0 = ox * stride_w - pad_left;
-            int32_t xl, xh;
+            int32_t xl, xh, c, nc;
             aot_dw_f32_range(x0, in_w, dilation_w, filter_w, &xl, &xh);
-            for (oy = 0; oy < out_h; oy += 2) {
-                const int32_t y0 = oy * stride_h - pad_top, pixels = oy + 1 < out_h ? 2 : 1;
-                int32_t yl0, yh0, yl1, yh1;
-                float* o0 = out_b + (oy * out_w + ox) * in_c;
-                float* o1 = o0 + (pixels - 1) * out_w * in_c;
-                aot_dw_f32_range(y0, in_h, dilation_h, filter_h, &yl0, &yh0);
-                aot_dw_f32_range(y0 + stride_h, in_h, dilation_h, filter_h, &yl1, &yh1);
-                for (c = 0; c < in_c; c += 4) {
-                    float acc[8];
-                    const int32_t n = in_c - c < 4 ? in_c - c : 4;
-                    if (n < 4) {
-                        for (r = 0; r < pixels; r++) {
-                            float part[8];
-                            aot_dw_f32_quad(in_b + c, in_h, in_w, in_c, filter + c, filter_h, filter_w, dilation_h,
-                                            dilation_w, y0 + r * stride_h, x0, 0, 0, n, part);
-                            acc[4 * r + 0] = part[0];
-                            acc[4 * r + 1] = part[1];
-                            acc[4 * r + 2] = part[2];
-                            acc[4 * r + 3] = part[3];
-                        }
-                        aot_dw_f32_store(acc, bias == NULL ? NULL : bias + c, n, pixels, o0 + c, o1 + c, act_min,
-                                         act_max);
-                        continue;
-                    }
-                    if (pixels == 2 && yl0 == yl1 && yh0 == yh1) {
-                        aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c,
-                                         stride_h * in_w * in_c, filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0,
-                                         xh - xl, dil, in_c, row, wrow, acc);
-                    } else {
-                        /* Each pixel alone (step 0: its sums in both halves, so one pixel fills acc whole). */
-                        float part[8];
-                        aot_dw_f32_rect4(in_b + ((y0 + dilation_h * yl0) * in_w + x0 + dilation_w * xl) * in_c + c, 0,
-                                         filter + (yl0 * filter_w + xl) * in_c + c, yh0 - yl0, xh - xl, dil, in_c, row,
-                                         wrow, acc);
-                        if (pixels == 2) {
-                            const int32_t y = y0 + stride_h;
-                            aot_dw_f32_rect4(in_b + ((y + dilation_h * yl1) * in_w + x0 + dilation_w * xl) * in_c + c,
-                                             0, filter + (yl1 * filter_w + xl) * in_c + c, yh1 - yl1, xh - xl, dil,
-                                             in_c, row, wrow, part);
-                            acc[4] = part[0];
-                            acc[5] = part[1];
-                            acc[6] = part[2];
-                            acc[7] = part[3];
-                        }
-                    }
-                    aot_f32_out4x2(acc, 4, bias == NULL ? NULL : bias + c, o0 + c, o1 + c, act_min, act_max);
+            nc = xh - xl;
+            if (!slides || nc < 2 || nc > 3 || oy_b - oy_a < 2 || cs == 0) {
+                aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                                dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, out_h, 0, act_min, act_max);
+                continue;
+            }
+            for (c = 0; c < cs; c += AOT_DW_LANES) {
+                const float* p = in_b + ((oy_a + top - pad_top) * in_w + x0 + dilation_w * xl) * in_c + c;
+                float* o = out_b + (oy_a * out_w + ox) * in_c + c;
+                const float* wp = filter + xl * in_c + c;
+                if (bias != NULL) {
+                    q.bias = AOT_DW_LD(bias + c);
+                } else {
+#if defined(AOT_DW_F32_MVE)
+                    q.bias = vdupq_n_f32(-0.0f);
+#else
+                    q.bias.l0 = -0.0f;
+                    q.bias.l1 = -0.0f;
+#endif
                 }
+                if (nc == 3) {
+                    aot_dw_f32_slide(p, dilation_w * in_c, in_w * in_c, wp, in_c, filter_w * in_c, 3, &q, o,
+                                     out_w * in_c, oy_b - oy_a, top, bottom);
+                } else {
+                    aot_dw_f32_slide(p, dilation_w * in_c, in_w * in_c, wp, in_c, filter_w * in_c, 2, &q, o,
+                                     out_w * in_c, oy_b - oy_a, top, bottom);
+                }
+            }
+            /* The rows above and below the slide, and the channels after its groups. */
+            aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, oy_a, 0, act_min, act_max);
+            aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_b, out_h, 0, act_min, act_max);
+            if (cs < in_c) {
+                aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                                dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_a, oy_b, cs, act_min, act_max);
             }
         }
     }

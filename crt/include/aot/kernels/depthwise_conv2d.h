@@ -85,9 +85,10 @@ void aot_depthwise_conv2d_f32(const float* input, int32_t batches, int32_t in_h,
                               const float* bias, float* output, int32_t out_h, int32_t out_w, int32_t stride_h,
                               int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
                               int32_t pad_left, float act_min, float act_max);
-/* The same for depth multiplier 1, fast (crt/src/kernels/depthwise_conv2d_f32_vec.c): pairs of pixels times 4
- * channels; the filter as the model has it ([1, filter_h, filter_w, in_c]).  Each output is the reference kernel's
- * sum in its order, each step a fused multiply-add. */
+/* The same for depth multiplier 1, fast (crt/src/kernels/depthwise_conv2d_f32_vec.c): 3-row filters at stride 1
+ * slide down the output columns (a group of channels, three outputs live), other layers take pairs of pixels times
+ * 4 channels; the filter as the model has it ([1, filter_h, filter_w, in_c]).  Each output is the reference
+ * kernel's sum in its order, each step a fused multiply-add. */
 void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                                   const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
                                   float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
