@@ -261,26 +261,6 @@ AOT_HOT_INLINE const int8_t* aot_mve_gather_row(const struct aot_mve_geom* g, in
 #endif
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-/* aot_mve_store_blocks_right for nb blocks from channel 0 with the clamp's vectors made by the caller (once per run
- * of pairs: made per call, GCC kept them, and the pointers, in the pair loops' frames). */
-AOT_ALWAYS_INLINE void aot_mve_store_pair(const int32_t* sums, int32_t nb, const struct aot_mve_rq* q, int32_t off,
-                                          int32x4_t lo, int32x4_t hi, int8_t* o0, int8_t* o1)
-{
-    const int32_t* b = q->bias;
-    const int32_t* m = q->multiplier;
-    const int32_t* sh = q->shift;
-    __asm__ volatile(
-        AOT_MVE_RQ_PAIR_ASM "vstrb.32 q3, [%[o0]], #4\n\t"
-                            "vstrb.32 q4, [%[o1]], #4\n\t"
-                            "subs %[n], %[n], #1\n\t"
-                            "bne 1b"
-        : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o0] "+l"(o0), [o1] "+l"(o1), [n] "+r"(nb)
-        : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
-        : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
-}
-#endif
-
-#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
 /* Channel blocks of a first layer taken by aot_conv2d_s8_mve_first (up to 32 output channels): its sums' frame is
  * below the entry point's, so it is kept at 256 bytes (ResNet-8's stack within its budget). */
 #define AOT_MVE_FIRST_BLOCKS 8
@@ -302,6 +282,8 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
     const uint8x16_t o1 = vldrbq_u8(offs + 16);
     const mve_pred16_t pk = vctp8q((uint32_t)(k - 16));
     const int32_t nb = out_c >> 2; /* out_c <= 4 * AOT_MVE_FIRST_BLOCKS: one block call a pair */
+    /* The clamp's vectors once per run of pairs (made per pair, GCC kept them, and the pointers, in the loop's frame).
+     */
     const int32x4_t lo = vdupq_n_s32(q.act_min);
     const int32x4_t hi = vdupq_n_s32(q.act_max);
     int32_t sums[8 * AOT_MVE_FIRST_BLOCKS];
@@ -325,7 +307,7 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
         } else {
             aot_mve_dot_blocks_tail1(&a, filter);
         }
-        aot_mve_store_pair(sums, nb, &q, q.out_offset, lo, hi, out, out + out_c);
+        aot_mve_rq_pair_blocks(sums, nb, q.bias, q.multiplier, q.shift, q.out_offset, lo, hi, out, out + out_c);
         out += 2 * out_c;
         w0 = w0 ? w0 + step : w0;
     }
@@ -441,16 +423,7 @@ AOT_ALWAYS_INLINE void aot_mve_runs_pairs(const int8_t* w0, int32_t d, int32_t s
                                [oa] "w"(oa), [osh] "w"(osh)
                              : "q0", "q1", "q2", "memory", "cc");
         } else {
-            int8_t* o0 = out;
-            int8_t* o1 = out + out_c;
-            __asm__ volatile(
-                AOT_MVE_RQ_PAIR_ASM "vstrb.32 q3, [%[o0]], #4\n\t"
-                                    "vstrb.32 q4, [%[o1]], #4\n\t"
-                                    "subs %[n], %[n], #1\n\t"
-                                    "bne 1b"
-                : [s] "+r"(sp), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o0] "+l"(o0), [o1] "+l"(o1), [n] "+r"(n)
-                : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
-                : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+            aot_mve_rq_pair_blocks(sp, n, b, m, sh, off, lo, hi, out, out + out_c);
         }
         out += 2 * out_c;
         res += 2 * out_c;

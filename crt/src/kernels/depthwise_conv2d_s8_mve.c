@@ -274,23 +274,30 @@ struct aot_dw3_k {
                                                                                 "]]\n\t" AOT_DW3_MAC_ASM("q2", "q3",   \
                                                                                                          "q4", "q5")
 
+/* VQRDMULH of both pixels' sums by the channels' multipliers (even channels' at k + 224, odd at k + 240) and the -1
+ * of negative products (TFLite's rounding of a right shift, the shift itself after): the part of the right-shift
+ * requantization the row form's and the image form's outputs share. */
+/* clang-format off */
+#define AOT_DW_RQ_MUL_ASM \
+    "vldrw.32 q5, [%[k], #224]\n\t" \
+    "vqrdmulh.s32 q0, q0, q5\n\t" \
+    "vqrdmulh.s32 q2, q2, q5\n\t" \
+    "vldrw.32 q5, [%[k], #240]\n\t" \
+    "vqrdmulh.s32 q1, q1, q5\n\t" \
+    "vqrdmulh.s32 q3, q3, q5\n\t" \
+    "vshr.s32 q6, q0, #31\n\t" \
+    "vqadd.s32 q0, q0, q6\n\t" \
+    "vshr.s32 q6, q1, #31\n\t" \
+    "vqadd.s32 q1, q1, q6\n\t" \
+    "vshr.s32 q6, q2, #31\n\t" \
+    "vqadd.s32 q2, q2, q6\n\t" \
+    "vshr.s32 q6, q3, #31\n\t" \
+    "vqadd.s32 q3, q3, q6\n\t"
+/* clang-format on */
+
 /* The requantization of both pixels' sums (q0/q1 even/odd of the first, q2/q3 of the second) when every shift is
  * a right shift (aot_mve_requant_right), then the offset and the clamp, and the two stores. */
-#define AOT_DW3_OUT_RIGHT_ASM                                                                                          \
-    "vldrw.32 q5, [%[k], #224]\n\t"                                                                                    \
-    "vqrdmulh.s32 q0, q0, q5\n\t"                                                                                      \
-    "vqrdmulh.s32 q2, q2, q5\n\t"                                                                                      \
-    "vldrw.32 q5, [%[k], #240]\n\t"                                                                                    \
-    "vqrdmulh.s32 q1, q1, q5\n\t"                                                                                      \
-    "vqrdmulh.s32 q3, q3, q5\n\t"                                                                                      \
-    "vshr.s32 q6, q0, #31\n\t"                                                                                         \
-    "vqadd.s32 q0, q0, q6\n\t"                                                                                         \
-    "vshr.s32 q6, q1, #31\n\t"                                                                                         \
-    "vqadd.s32 q1, q1, q6\n\t"                                                                                         \
-    "vshr.s32 q6, q2, #31\n\t"                                                                                         \
-    "vqadd.s32 q2, q2, q6\n\t"                                                                                         \
-    "vshr.s32 q6, q3, #31\n\t"                                                                                         \
-    "vqadd.s32 q3, q3, q6\n\t" AOT_DW3_STORE_ASM
+#define AOT_DW3_OUT_RIGHT_ASM AOT_DW_RQ_MUL_ASM AOT_DW3_STORE_ASM
 
 /* The same for any shifts (aot_mve_requant: left shift first, the -1 fix-up masked to the right-shifted lanes). */
 #define AOT_DW3_OUT_ANY_ASM                                                                                            \
@@ -650,20 +657,7 @@ static void aot_dw3_row(const int8_t* filter, const struct aot_mve_rq* rq, const
     "vldrw.32 q5, [%[k], #208]\n\t" \
     "vadd.i32 q1, q1, q5\n\t" \
     "vadd.i32 q3, q3, q5\n\t" \
-    "vldrw.32 q5, [%[k], #224]\n\t" \
-    "vqrdmulh.s32 q0, q0, q5\n\t" \
-    "vqrdmulh.s32 q2, q2, q5\n\t" \
-    "vldrw.32 q5, [%[k], #240]\n\t" \
-    "vqrdmulh.s32 q1, q1, q5\n\t" \
-    "vqrdmulh.s32 q3, q3, q5\n\t" \
-    "vshr.s32 q6, q0, #31\n\t" \
-    "vqadd.s32 q0, q0, q6\n\t" \
-    "vshr.s32 q6, q1, #31\n\t" \
-    "vqadd.s32 q1, q1, q6\n\t" \
-    "vshr.s32 q6, q2, #31\n\t" \
-    "vqadd.s32 q2, q2, q6\n\t" \
-    "vshr.s32 q6, q3, #31\n\t" \
-    "vqadd.s32 q3, q3, q6\n\t" \
+    AOT_DW_RQ_MUL_ASM \
     "vldrw.32 q5, [%[k], #256]\n\t" \
     "vrshl.s32 q0, q0, q5\n\t" \
     "vrshl.s32 q2, q2, q5\n\t" \

@@ -638,30 +638,35 @@ AOT_MVE_DOT_BLOCKS_TAIL1(aot_mve_dot_blocks_tail1_k27, AOT_MVE_LOAD_TAILS11)
     "vmin.s32 q3, q3, %q[hi]\n\t"                                                                                      \
     "vmin.s32 q4, q4, %q[hi]\n\t"
 
-/* The requantization of aot_mve_gemm_k16's sums for nb blocks of 4 channels from channel c, per-channel constants,
- * right shifts, no fused ADD (most layers), stored at out0 + c and out1 + c: one asm loop of 25 instructions per
- * block (both pixels; VSTRB.32 takes a low base register: "l").  Why not C: GCC 12 kept that loop's invariants (the
- * output offset, the channel count that placed the second pixel's output) on the stack at -Os and reloaded them per
- * block, 8 to 12 instructions more than at -O2 (ResNet-8 on the M55 at 3.00 M instructions against 2.90 M). */
-AOT_ALWAYS_INLINE void aot_mve_store_blocks_right(const int32_t* sums, int32_t nb, const struct aot_mve_rq* q,
-                                                  int32_t c, int8_t* out0, int8_t* out1)
+/* The requantization of nb blocks of 4 channels of a pixel pair's sums (right shifts, per-channel constants from b,
+ * m and sh, no fused ADD), offset by off, clamped to lo..hi and stored at o0 and o1: one asm loop of 25 instructions
+ * per block (both pixels; VSTRB.32 takes a low base register: "l").  The callers make the constants once per call
+ * (aot_mve_store_blocks_right) or once per run of pairs (conv2d_s8_mve.c).  Why not C: GCC 12 kept that loop's
+ * invariants (the output offset, the channel count that placed the second pixel's output) on the stack at -Os and
+ * reloaded them per block, 8 to 12 instructions more than at -O2 (ResNet-8 on the M55 at 3.00 M instructions
+ * against 2.90 M). */
+AOT_ALWAYS_INLINE void aot_mve_rq_pair_blocks(const int32_t* sums, int32_t nb, const int32_t* b, const int32_t* m,
+                                              const int32_t* sh, int32_t off, int32x4_t lo, int32x4_t hi, int8_t* o0,
+                                              int8_t* o1)
 {
-    const int32_t* b = q->bias + c;
-    const int32_t* m = q->multiplier + c;
-    const int32_t* sh = q->shift + c;
-    int8_t* o0 = out0 + c;
-    int8_t* o1 = out1 + c;
-    const int32x4_t lo = vdupq_n_s32(q->act_min);
-    const int32x4_t hi = vdupq_n_s32(q->act_max);
     __asm__ volatile(
-
         AOT_MVE_RQ_PAIR_ASM "vstrb.32 q3, [%[o0]], #4\n\t"
                             "vstrb.32 q4, [%[o1]], #4\n\t"
                             "subs %[n], %[n], #1\n\t"
                             "bne 1b"
         : [s] "+r"(sums), [b] "+r"(b), [m] "+r"(m), [sh] "+r"(sh), [o0] "+l"(o0), [o1] "+l"(o1), [n] "+r"(nb)
-        : [off] "r"(q->out_offset), [lo] "w"(lo), [hi] "w"(hi)
+        : [off] "r"(off), [lo] "w"(lo), [hi] "w"(hi)
         : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
+}
+
+/* aot_mve_rq_pair_blocks for aot_mve_gemm_k16's sums: nb blocks from channel c, stored at out0 + c and out1 + c. */
+AOT_ALWAYS_INLINE void aot_mve_store_blocks_right(const int32_t* sums, int32_t nb, const struct aot_mve_rq* q,
+                                                  int32_t c, int8_t* out0, int8_t* out1)
+{
+    const int32x4_t lo = vdupq_n_s32(q->act_min);
+    const int32x4_t hi = vdupq_n_s32(q->act_max);
+    aot_mve_rq_pair_blocks(sums, nb, q->bias + c, q->multiplier + c, q->shift + c, q->out_offset, lo, hi, out0 + c,
+                           out1 + c);
 }
 
 /* The fused residual ADD after the requantization of a pixel pair's channel blocks, right shifts, per-channel
