@@ -275,10 +275,10 @@ static __attribute__((noinline)) void aot_dws_fill8_cols(const int8_t* sc, int8_
     (void)d;
 }
 
-/* The strips of count >= 8 channels whose columns all lie in the image, 8 channels at a time (the last block
- * overlapping the one before it): a pixel's 8 channels (contiguous in the image) are one gather and one scatter to
- * their strips, where the per-channel fill needs a gather per strip row of one channel; the rows above and below
- * the image the zero point.  counts: as for AOT_DWS_FILL_ASM. */
+/* The strips of count >= 8 channels, 8 channels at a time (the last block overlapping the one before it): a
+ * pixel's 8 channels (contiguous in the image) are one gather and one scatter to their strips, where the
+ * per-channel fill needs a gather per strip row of one channel; the rows above and below the image and the columns
+ * left or right of it the zero point.  counts: as for AOT_DWS_FILL_ASM. */
 static void aot_dws_fill8(int8_t* strips, const struct aot_dws_geom* g, int32_t x0, int32_t c0, int32_t count,
                           int32_t strip_bytes, const int32_t* counts)
 {
@@ -291,6 +291,8 @@ static void aot_dws_fill8(int8_t* strips, const struct aot_dws_geom* g, int32_t 
     const uint16x8_t soff = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)strip_bytes);
     const uint16x8_t lane = vidupq_n_u16(0, 1);
     const uint16x8_t zp = vreinterpretq_u16_s16(vdupq_n_s16(g->zero_point));
+    const int32_t j_lo = x0 < 0 ? -x0 : 0;                    /* the strip's first column in the image */
+    const int32_t j_hi = g->in_w - x0 < w ? g->in_w - x0 : w; /* past its last */
     uint16x8_t off[6];
     int32_t cb = 0;
     off[0] = lane;
@@ -307,8 +309,20 @@ static void aot_dws_fill8(int8_t* strips, const struct aot_dws_geom* g, int32_t 
                 vstrbq_scatter_offset_u16((uint8_t*)d + r * w + j, soff, zp);
             }
         }
-        aot_dws_fill8_cols(g->input + (first - g->pad_top) * row_bytes + x0 * ch + c0 + cb, d + first * w, w, ch,
-                           image_rows / 3, image_rows % 3, 3 * row_bytes, 3 * w, off);
+        if (j_hi > j_lo) {
+            aot_dws_fill8_cols(g->input + (first - g->pad_top) * row_bytes + (x0 + j_lo) * ch + c0 + cb,
+                               d + first * w + j_lo, j_hi - j_lo, ch, image_rows / 3, image_rows % 3, 3 * row_bytes,
+                               3 * w, off);
+        }
+        for (j = 0; j < w; j++) {
+            if (j == j_lo && j_hi > j_lo) {
+                j = j_hi - 1; /* the columns in the image, filled above */
+                continue;
+            }
+            for (r = first; r < end; r++) {
+                vstrbq_scatter_offset_u16((uint8_t*)d + r * w + j, soff, zp);
+            }
+        }
         for (r = end; r < g->rows; r++) {
             for (j = 0; j < w; j++) {
                 vstrbq_scatter_offset_u16((uint8_t*)d + r * w + j, soff, zp);
@@ -349,7 +363,7 @@ static void aot_dws_fill(int8_t* strips, const struct aot_dws_geom* g, int32_t x
     if (count <= 0) {
         return;
     }
-    if (inside == 0xFFFF && count >= 8 && 7 * strip_bytes + 2 * AOT_DWS_W1 <= 65535 && 2 * row_bytes + 7 <= 65535) {
+    if (count >= 8 && 7 * strip_bytes + 2 * AOT_DWS_W1 <= 65535 && 2 * row_bytes + 7 <= 65535) {
         aot_dws_fill8(strips, g, x0, c0, count, strip_bytes, counts);
         return;
     }
