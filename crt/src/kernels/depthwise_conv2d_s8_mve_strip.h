@@ -13,10 +13,12 @@
  * overlap the ones before them and store the same values again.
  *
  * Channels go in groups: a table of their constants (struct aot_dws_ch) and their strips, one after another, fill
- * the filter_h * band_w * channels bytes of scratch the compiler gives this kernel whenever a window leaves the
- * image (16 bytes kept for the last window's load); per strip position every strip of the group is filled, then one
- * assembly loop runs every channel of the group.  aot_dws_fits says when a layer can take this form.  Included by
- * depthwise_conv2d_s8_mve.c only (optimised MVE builds: the loops are assembly).
+ * the scratch the compiler gives this kernel whenever a window leaves the image (aot_dws_scratch_bytes: room for
+ * up to 16 channels' strips; 16 bytes kept for the last window's load), in whole blocks of 8 channels where 8 fit;
+ * per strip position every strip of the group is filled (8 channels at a time: a pixel's 8 bytes are one gather and
+ * one scatter; a group under 8 channels one channel at a time), then one assembly loop runs every channel of the
+ * group.  aot_dws_fits says when a layer can take this form.  Included by depthwise_conv2d_s8_mve.c only
+ * (optimised MVE builds: the loops are assembly).
  */
 #ifndef AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
 #define AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
