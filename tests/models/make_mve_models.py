@@ -41,6 +41,7 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
 - mve_gemv_int8.tflite: the single-row paths (gemv_model);
 - mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 and strip forms (8 to 256
   channels, stride 1 and 2, SAME and VALID, odd widths and heights, near-dead channels and left shifts; dw3_model).
+- mve_fill8_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the strip form's 8-channel fill (fill8_model).
 Built with tests/compiler/tflite_builder.py (no TensorFlow): `python tests/models/make_mve_models.py`.
 """
 
@@ -289,6 +290,25 @@ def dw3_model():
     return b
 
 
+def fill8_model():
+    """The strip form's 8-channel fill (aot_dws_fill8 in depthwise_conv2d_s8_mve_strip.h), apart from mve_dw3 (its
+    program is at the M55's ITCM limit): groups of 16 channels and a last one of 9 or 10 (its two blocks of 8
+    overlap), a padding row above and below, image rows not a multiple of three (one and two left over), the edge
+    strips through the per-channel fill; near-dead channels and left shifts."""
+    rng = np.random.default_rng(41)
+    b = ModelBuilder()
+    near = rng.uniform(0.002, 0.01, size=25)
+    near[::5] = np.resize([1e-10, 3e-8, 1e-6, 2e-5], len(near[::5]))
+    extreme = (EXTREME_SCALES * (26 // len(EXTREME_SCALES) + 1))[:26]
+    for name, shape, oshape, stride, scales, out_q, act in (
+        ("c25_s2_fill8", [1, 5, 19, 25], [1, 3, 10, 25], 2, near, (0.1, -5), 1),
+        ("c26_s1_fill8", [1, 4, 7, 26], [1, 4, 7, 26], 1, extreme, (0.2, 3), 0),
+    ):
+        x = b.input(name + "_in", shape, "int8", 0.05, int(rng.integers(-20, 20)))
+        b.output(_layer(b, rng, name, DW, x, oshape, (3, 3), scales, out_q, stride=(stride, stride), act=act))
+    return b
+
+
 def _fc_per_tensor(b, rng, name, x, units, w_scale, out_q, in_scale=0.05, act=0):
     """A FULLY_CONNECTED of `units` over x's last axis with one filter scale for all units (TFLite's usual FC:
     one multiplier and shift for the layer)."""
@@ -321,6 +341,7 @@ def gemv_model():
 
 def main():
     dw3_model().save(os.path.join(HERE, "mve_dw3_int8.tflite"))
+    fill8_model().save(os.path.join(HERE, "mve_fill8_int8.tflite"))
     layers_model().save(os.path.join(HERE, "mve_layers_int8.tflite"))
     plane_model().save(os.path.join(HERE, "mve_plane_int8.tflite"))
     tail_model().save(os.path.join(HERE, "mve_tail_int8.tflite"))

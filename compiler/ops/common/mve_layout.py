@@ -76,6 +76,23 @@ def prepare_mve_conv(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
     return True
 
 
+# Channels per group of the strip form (AOT_DWS_GROUP_MAX in depthwise_conv2d_s8_mve_strip.h) and its entry and
+# strip widths (struct aot_dws_ch, AOT_DWS_W1 / AOT_DWS_W2).
+DWS_GROUP_MAX = 16
+DWS_ENTRY = 48
+DWS_WIDTH = {1: 6, 2: 5}
+
+
+def strip_scratch(stride: int, channels: int, oh: int, ow: int) -> int:
+    """The scratch aot_dws_scratch_bytes asks beyond the padded band for a 3x3 layer (stride 1 or 2) whose windows
+    leave the image: the table entries and strips of up to 16 channels when the strip form takes the layer's
+    width (0 otherwise)."""
+    if not (ow >= 7 if stride == 1 else ow >= 10 and oh >= 2):
+        return 0
+    strip = ((oh - 1) * stride + 3) * DWS_WIDTH[stride]
+    return min(channels, DWS_GROUP_MAX) * (DWS_ENTRY + strip) + 16
+
+
 def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int) -> bool:
     """aot_depthwise_conv2d_s8_mve for a depthwise convolution with depth multiplier 1 and more than one channel
     (one channel runs as a convolution); rows: [channels, kh * kw].  The filter keeps the model's layout."""
@@ -90,6 +107,8 @@ def prepare_mve_depthwise(op, p: dict, rows: np.ndarray, bias_arr, input_zero_po
     band_w = (p["ow"] - 1) * p["sw"] + span_w + 1
     inside = p["pad_t"] == 0 and p["pad_l"] == 0 and (p["oh"] - 1) * p["sh"] + span_h < p["ih"] and band_w <= p["iw"]
     m["mve_scratch"] = 0 if inside else p["kh"] * band_w * p["ic"]
+    if not inside and p["kh"] == p["kw"] == 3 and p["dh"] == p["dw"] == 1 and p["sh"] == p["sw"] in (1, 2):
+        m["mve_scratch"] = max(m["mve_scratch"], strip_scratch(p["sw"], p["ic"], p["oh"], p["ow"]))
     p.update(m)
     return True
 

@@ -1010,7 +1010,9 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
         /* The strip form when the layer has the compiler's scratch (some window leaves the image: the rule of
          * compiler/ops/common/mve_layout.py) and the strip fits it. */
         const int inside = pad_top == 0 && pad_left == 0 && (out_h - 1) * stride_h + span_h < in_h && band_w <= in_w;
-        if (!inside && aot_dws_fits(stride_w, in_w, channels, out_h, out_w, filter_h * band_w * channels)) {
+        const int32_t strip_scratch =
+            inside ? 0 : aot_dws_scratch_bytes(stride_w, channels, out_h, out_w, filter_h * band_w * channels);
+        if (!inside && aot_dws_fits(stride_w, in_w, channels, out_h, out_w, strip_scratch)) {
             struct aot_dws_geom sg;
             sg.in_h = in_h;
             sg.in_w = in_w;
@@ -1022,7 +1024,7 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
             for (b = 0; b < batches; b++) {
                 sg.input = input + b * in_h * in_w * channels;
                 aot_dws_image(&sg, filter, &rq, output + b * out_h * out_w * channels, out_h, out_w, stride_w, pad_left,
-                              scratch, filter_h * band_w * channels);
+                              scratch, strip_scratch);
             }
             return;
         }

@@ -255,6 +255,45 @@ AOT_ALWAYS_INLINE void aot_dwp_channels4(const int8_t* planes, int32_t plane_byt
     }
 }
 
+/* Eight channels (n of them, c0 on) into their planes: per pixel one load of the 8 bytes and one scatter.  Out of
+ * line: inlined in the group loops its row loop reloads three values from the stack per row. */
+static __attribute__((noinline)) void aot_dwp_copy8(const int8_t* in_b, int32_t in_w, int32_t channels, int32_t rows,
+                                                    int32_t c0, int32_t n, uint16x8_t to_plane, int32_t plane_w,
+                                                    int32_t pad_top, int32_t pad_left, int8_t* scratch)
+{
+    const mve_pred16_t pn = vctp16q((uint32_t)n);
+    int32_t y, x;
+    for (y = 0; y < rows; y++) {
+        const int8_t* src = in_b + y * in_w * channels + c0;
+        int8_t* dst = scratch + (y + pad_top) * plane_w + pad_left;
+        if (n == AOT_DWP_GROUP) {
+            for (x = 0; x < in_w; x++) {
+                vstrbq_scatter_offset_s16(dst + x, to_plane, vldrbq_s16(src));
+                src += channels;
+            }
+        } else {
+            for (x = 0; x < in_w; x++) {
+                vstrbq_scatter_offset_p_s16(dst + x, to_plane, vldrbq_z_s16(src, pn), pn);
+                src += channels;
+            }
+        }
+    }
+}
+
+#if defined(__OPTIMIZE__)
+/* The last m < 4 channels of a stride_w 1 image (aot_dwp_channels4 out of line: inlined, its pointers and
+ * constants cost the group loop of aot_dwp_image about 30 instructions per aot_dwp_group4 call). */
+static __attribute__((noinline)) void aot_dwp_tail(const int8_t* planes, int32_t plane_bytes, int32_t plane_w,
+                                                   const int8_t* filter, int32_t taps, uint8x16_t lane_tap,
+                                                   mve_pred16_t tap_lanes, const struct aot_mve_rq* rq, int32_t c,
+                                                   int32_t m, int8_t* out, int32_t out_h, int32_t out_w,
+                                                   int32_t channels, int32_t stride_h, int right)
+{
+    aot_dwp_channels4(planes, plane_bytes, plane_w, filter, taps, lane_tap, tap_lanes, rq, c, m, out, out_h, out_w,
+                      channels, stride_h, 1, right);
+}
+#endif
+
 /* Every channel group of one image: transposed into planes eight channels at a time, then computed. */
 AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t in_w, int32_t channels,
                                      const int8_t* filter, int32_t taps, uint8x16_t lane_tap, mve_pred16_t tap_lanes,
@@ -273,34 +312,26 @@ AOT_ALWAYS_INLINE void aot_dwp_image(const int8_t* in_b, int32_t in_h, int32_t i
     if (stride_w == 1) {
         aot_dwp_layer_init(&layer, filter, taps, lane_tap, tap_lanes, &q, out_h, out_w, channels, plane_w, plane_bytes,
                            stride_h, right);
+        for (c0 = 0; c0 < channels; c0 += AOT_DWP_GROUP) {
+            const int32_t n = channels - c0 < AOT_DWP_GROUP ? channels - c0 : AOT_DWP_GROUP;
+            int32_t c;
+            aot_dwp_copy8(in_b, in_w, channels, rows, c0, n, to_plane, plane_w, pad_top, pad_left, scratch);
+            for (c = c0; c + 4 <= c0 + n; c += 4) {
+                aot_dwp_group4(&layer, scratch + (c - c0) * plane_bytes, c, out_b + c);
+            }
+            if (c < c0 + n) {
+                aot_dwp_tail(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap, tap_lanes,
+                             &q, c, c0 + n - c, out_b, out_h, out_w, channels, stride_h, right);
+            }
+        }
+        return;
     }
 #endif
     for (c0 = 0; c0 < channels; c0 += AOT_DWP_GROUP) {
         const int32_t n = channels - c0 < AOT_DWP_GROUP ? channels - c0 : AOT_DWP_GROUP;
-        const mve_pred16_t pn = vctp16q((uint32_t)n);
-        int32_t y, x, c;
-        for (y = 0; y < rows; y++) {
-            const int8_t* src = in_b + y * in_w * channels + c0;
-            int8_t* dst = scratch + (y + pad_top) * plane_w + pad_left;
-            if (n == AOT_DWP_GROUP) {
-                for (x = 0; x < in_w; x++) {
-                    vstrbq_scatter_offset_s16(dst + x, to_plane, vldrbq_s16(src));
-                    src += channels;
-                }
-            } else {
-                for (x = 0; x < in_w; x++) {
-                    vstrbq_scatter_offset_p_s16(dst + x, to_plane, vldrbq_z_s16(src, pn), pn);
-                    src += channels;
-                }
-            }
-        }
+        int32_t c;
+        aot_dwp_copy8(in_b, in_w, channels, rows, c0, n, to_plane, plane_w, pad_top, pad_left, scratch);
         for (c = c0; c + 4 <= c0 + n; c += 4) {
-#if defined(__OPTIMIZE__)
-            if (stride_w == 1) {
-                aot_dwp_group4(&layer, scratch + (c - c0) * plane_bytes, c, out_b + c);
-                continue;
-            }
-#endif
             aot_dwp_channels4(scratch + (c - c0) * plane_bytes, plane_bytes, plane_w, filter, taps, lane_tap, tap_lanes,
                               &q, c, 4, out_b, out_h, out_w, channels, stride_h, stride_w, right);
         }

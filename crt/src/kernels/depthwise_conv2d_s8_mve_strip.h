@@ -13,10 +13,12 @@
  * overlap the ones before them and store the same values again.
  *
  * Channels go in groups: a table of their constants (struct aot_dws_ch) and their strips, one after another, fill
- * the filter_h * band_w * channels bytes of scratch the compiler gives this kernel whenever a window leaves the
- * image (16 bytes kept for the last window's load); per strip position every strip of the group is filled, then one
- * assembly loop runs every channel of the group.  aot_dws_fits says when a layer can take this form.  Included by
- * depthwise_conv2d_s8_mve.c only (optimised MVE builds: the loops are assembly).
+ * the scratch the compiler gives this kernel whenever a window leaves the image (aot_dws_scratch_bytes: room for
+ * up to 16 channels' strips; 16 bytes kept for the last window's load), in whole blocks of 8 channels where 8 fit;
+ * per strip position every strip of the group is filled (8 channels at a time: a pixel's 8 bytes are one gather and
+ * one scatter; a group under 8 channels one channel at a time), then one assembly loop runs every channel of the
+ * group.  aot_dws_fits says when a layer can take this form.  Included by depthwise_conv2d_s8_mve.c only
+ * (optimised MVE builds: the loops are assembly).
  */
 #ifndef AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
 #define AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
@@ -39,6 +41,24 @@
 #ifndef AOT_DWS_MIN_W2
 #define AOT_DWS_MIN_W2 10
 #endif
+
+/* The scratch the compiler gives a 3x3 layer (dilation 1, stride 1 or 2 both ways) whose windows leave the image
+ * (compiler/ops/common/mve_layout.py, prepare_mve_depthwise, computes the same): its filter_h rows of band_w pixels
+ * (band_bytes), or, when the strip form's default widths take it, at least the table entries and strips of 16
+ * channels (fewer when it has fewer): a group of 8 or 16 channels spreads the per-group calls over more channels,
+ * and aot_dws_fill8 fills whole blocks of 8.  The widths here are fixed (not AOT_DWS_MIN_W1 / W2, which a test build
+ * may lower) so that the size stays the compiler's. */
+#define AOT_DWS_GROUP_MAX 16
+static int32_t aot_dws_scratch_bytes(int32_t stride, int32_t channels, int32_t out_h, int32_t out_w, int32_t band_bytes)
+{
+    if (stride == 1 ? out_w >= 7 : (out_w >= 10 && out_h >= 2)) {
+        const int32_t strip = ((out_h - 1) * stride + 3) * (stride == 1 ? AOT_DWS_W1 : AOT_DWS_W2);
+        const int32_t n = channels < AOT_DWS_GROUP_MAX ? channels : AOT_DWS_GROUP_MAX;
+        const int32_t want = n * (48 + strip) + 16;
+        return want > band_bytes ? want : band_bytes;
+    }
+    return band_bytes;
+}
 
 /* A channel's entry in the table the assembly loop reads (in scratch, before the strips): its weight vector, its
  * bias in every lane, its multiplier and shift, the steps of its strip and the bytes from the end of the last step
@@ -205,6 +225,118 @@ struct aot_dws_geom {
 #define AOT_DWS_SEL0 "vpsel q0, q0, %q[zp]\n\t"
 #define AOT_DWS_SEL1 "vpsel q1, q1, %q[zp]\n\t"
 
+/* The image rows of 8 channels' strips, column by column (w columns from sc, ch bytes apart, to dc, dc + 1, ...),
+ * three rows per pass: a gather of the 8 channels' bytes of one pixel (contiguous in the image; offsets lo0..lo2,
+ * a row's bytes apart) and a scatter to their strips (offsets so0..so2: strip_bytes apart, the rows a strip row
+ * apart), then the last one or two rows. */
+static __attribute__((noinline)) void aot_dws_fill8_cols(const int8_t* sc, int8_t* dc, int32_t w, int32_t ch,
+                                                         int32_t triples, int32_t rest, int32_t row3, int32_t srow3,
+                                                         const uint16x8_t* off)
+{
+    const int8_t* s;
+    int8_t* d;
+    __asm__ volatile(
+        "vldrw.u32 q1, [%[off]]\n\t"
+        "vldrw.u32 q2, [%[off], #16]\n\t"
+        "vldrw.u32 q3, [%[off], #32]\n\t"
+        "vldrw.u32 q4, [%[off], #48]\n\t"
+        "vldrw.u32 q5, [%[off], #64]\n\t"
+        "vldrw.u32 q6, [%[off], #80]\n"
+        "1:\n\t"
+        "mov %[s], %[sc]\n\t"
+        "mov %[d], %[dc]\n\t"
+        "wls lr, %[n3], 3f\n"
+        "2:\n\t"
+        "vldrb.u16 q0, [%[s], q1]\n\t"
+        "vstrb.16 q0, [%[d], q4]\n\t"
+        "vldrb.u16 q0, [%[s], q2]\n\t"
+        "vstrb.16 q0, [%[d], q5]\n\t"
+        "vldrb.u16 q0, [%[s], q3]\n\t"
+        "vstrb.16 q0, [%[d], q6]\n\t"
+        "add %[s], %[s], %[row3]\n\t"
+        "add %[d], %[d], %[srow3]\n\t"
+        "le lr, 2b\n"
+        "3:\n\t"
+        "cmp %[rest], #0\n\t"
+        "beq 4f\n\t"
+        "vldrb.u16 q0, [%[s], q1]\n\t"
+        "vstrb.16 q0, [%[d], q4]\n\t"
+        "cmp %[rest], #1\n\t"
+        "beq 4f\n\t"
+        "vldrb.u16 q0, [%[s], q2]\n\t"
+        "vstrb.16 q0, [%[d], q5]\n"
+        "4:\n\t"
+        "add %[sc], %[sc], %[ch]\n\t"
+        "add %[dc], %[dc], #1\n\t"
+        "subs %[w], %[w], #1\n\t"
+        "bne 1b"
+        : [sc] "+r"(sc), [dc] "+r"(dc), [w] "+r"(w), [s] "=&r"(s), [d] "=&r"(d)
+        : [off] "r"(off), [n3] "r"(triples), [rest] "r"(rest), [row3] "r"(row3), [srow3] "r"(srow3), [ch] "r"(ch)
+        : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "memory", "cc");
+    (void)s;
+    (void)d;
+}
+
+/* The strips of count >= 8 channels, 8 channels at a time (the last block overlapping the one before it): a
+ * pixel's 8 channels (contiguous in the image) are one gather and one scatter to their strips, where the
+ * per-channel fill needs a gather per strip row of one channel; the rows above and below the image and the columns
+ * left or right of it the zero point.  counts: as for AOT_DWS_FILL_ASM. */
+static void aot_dws_fill8(int8_t* strips, const struct aot_dws_geom* g, int32_t x0, int32_t c0, int32_t count,
+                          int32_t strip_bytes, const int32_t* counts)
+{
+    const int32_t ch = g->channels;
+    const int32_t row_bytes = g->in_w * ch;
+    const int32_t w = g->width;
+    const int32_t first = counts[0];
+    const int32_t image_rows = 2 * counts[1] + counts[2];
+    const int32_t end = first + image_rows;
+    const uint16x8_t soff = vmulq_n_u16(vidupq_n_u16(0, 1), (uint16_t)strip_bytes);
+    const uint16x8_t lane = vidupq_n_u16(0, 1);
+    const uint16x8_t zp = vreinterpretq_u16_s16(vdupq_n_s16(g->zero_point));
+    const int32_t j_lo = x0 < 0 ? -x0 : 0;                    /* the strip's first column in the image */
+    const int32_t j_hi = g->in_w - x0 < w ? g->in_w - x0 : w; /* past its last */
+    uint16x8_t off[6];
+    int32_t cb = 0;
+    off[0] = lane;
+    off[1] = vaddq_n_u16(lane, (uint16_t)row_bytes);
+    off[2] = vaddq_n_u16(lane, (uint16_t)(2 * row_bytes));
+    off[3] = soff;
+    off[4] = vaddq_n_u16(soff, (uint16_t)w);
+    off[5] = vaddq_n_u16(soff, (uint16_t)(2 * w));
+    for (;;) {
+        int8_t* const d = strips + cb * strip_bytes;
+        int32_t r, j;
+        for (r = 0; r < first; r++) {
+            for (j = 0; j < w; j++) {
+                vstrbq_scatter_offset_u16((uint8_t*)d + r * w + j, soff, zp);
+            }
+        }
+        if (j_hi > j_lo) {
+            aot_dws_fill8_cols(g->input + (first - g->pad_top) * row_bytes + (x0 + j_lo) * ch + c0 + cb,
+                               d + first * w + j_lo, j_hi - j_lo, ch, image_rows / 3, image_rows % 3, 3 * row_bytes,
+                               3 * w, off);
+        }
+        for (j = 0; j < w; j++) {
+            if (j == j_lo && j_hi > j_lo) {
+                j = j_hi - 1; /* the columns in the image, filled above */
+                continue;
+            }
+            for (r = first; r < end; r++) {
+                vstrbq_scatter_offset_u16((uint8_t*)d + r * w + j, soff, zp);
+            }
+        }
+        for (r = end; r < g->rows; r++) {
+            for (j = 0; j < w; j++) {
+                vstrbq_scatter_offset_u16((uint8_t*)d + r * w + j, soff, zp);
+            }
+        }
+        if (cb + 8 == count) {
+            break;
+        }
+        cb = cb + 16 <= count ? cb + 8 : count - 8;
+    }
+}
+
 /* The strips of channels c0 .. c0 + count - 1 (strip_bytes apart from strips on) of input columns x0 .. x0 + width - 1
  * (any of them may be padding), rows -pad_top .. rows - pad_top - 1: per row one gather of the row's columns
  * (offsets clamped into the image, the lanes outside replaced by the zero point) and one 8-byte store (the next row
@@ -231,6 +363,10 @@ static void aot_dws_fill(int8_t* strips, const struct aot_dws_geom* g, int32_t x
     int8_t* d;
     const int8_t* sp;
     if (count <= 0) {
+        return;
+    }
+    if (count >= 8 && 7 * strip_bytes + 2 * AOT_DWS_W1 <= 65535 && 2 * row_bytes + 7 <= 65535) {
+        aot_dws_fill8(strips, g, x0, c0, count, strip_bytes, counts);
         return;
     }
     if (g->width == AOT_DWS_W1 && inside == 0xFFFF) {
@@ -289,7 +425,9 @@ static void aot_dws_image(const struct aot_dws_geom* g, const int8_t* filter, co
     const int32_t step_bytes = rows_step * stride * g->width;
     const int32_t os = rows_step * out_w * ch;
     const int32_t strip_bytes = g->rows * g->width;
-    const int32_t per_group = (scratch_bytes - 16) / ((int32_t)sizeof(struct aot_dws_ch) + strip_bytes);
+    const int32_t fit = (scratch_bytes - 16) / ((int32_t)sizeof(struct aot_dws_ch) + strip_bytes);
+    /* Whole blocks of 8 channels where the scratch holds 8 (aot_dws_fill8's blocks do not overlap then). */
+    const int32_t per_group = fit >= 8 && ch >= 8 ? fit & ~7 : fit;
     /* A channel's weight vector in two gathers of 8 lanes from the filter (lane ky * width + kx: tap ky * 3 + kx,
      * ch bytes apart; the other lanes zero): the byte-by-byte copy cost about 60 instructions a channel. */
     uint16_t tap_off[16] = {0};
