@@ -175,11 +175,22 @@ static int32_t aot_conv_f32_blocks(const float* a0, const float* a1, int32_t str
 }
 
 #if defined(AOT_F32_MVE)
-/* Three rows of n taps from zero times one block of 8 channels (Helium only): rows 0 and 1's sums to
- * acc[0..15], row 2's to acc[16..23] and again to acc[24..31] (so that aot_f32_tile_store takes it as one row).
+/* What aot_f32_tile3 needs after its loop, in memory (every core register is taken in the loop): the block's bias
+ * (NULL: none), the range as 4 x lo then 4 x hi, the first pixel's 8 outputs and the bytes between two pixels'. */
+typedef struct {
+    const float* bias;
+    const float* range;
+    float* out;
+    int32_t stride;
+} aot_f32_tile3_dst;
+
+/* Three rows of n taps from zero times one block of 8 channels (Helium only), their outputs stored: each sum plus
+ * the bias, clamped by VMAXNM/VMINNM (aot_f32_out4x2's form: the same bits), to d->out + r * d->stride bytes.
  * q0-q5: the 24 sums; q6, q7: one tap's 8 weights, loaded again for the second tap of a pair; 20 instructions per
- * 48 multiply-adds (0.42 per MAC, the two-row tile's 0.47), the same sums in the same order as the other tiles. */
-static void aot_f32_tile3(const float* a0, const float* a1, const float* a2, const float* w, int32_t n, float* acc)
+ * 48 multiply-adds (0.42 per MAC, the two-row tile's 0.47), the same sums in the same order as the other tiles; the
+ * outputs in the same pass (33 instructions for 24, where a store of the sums and the C outputs took twice that). */
+static void aot_f32_tile3(const float* a0, const float* a1, const float* a2, const float* w, int32_t n,
+                          const aot_f32_tile3_dst* d)
 {
     uint32_t x0, x1, y0, y1, z0, z1;
     __asm__ volatile("asrs %[x0], %[n], #1\n\t"
@@ -226,17 +237,44 @@ static void aot_f32_tile3(const float* a0, const float* a1, const float* a2, con
                      "vfma.f32 q4, q6, %[z0]\n\t"
                      "vfma.f32 q5, q7, %[z0]\n"
                      "3:\n\t"
-                     "vstrw.32 q0, [%[acc]]\n\t"
-                     "vstrw.32 q1, [%[acc], #16]\n\t"
-                     "vstrw.32 q2, [%[acc], #32]\n\t"
-                     "vstrw.32 q3, [%[acc], #48]\n\t"
-                     "vstrw.32 q4, [%[acc], #64]\n\t"
-                     "vstrw.32 q5, [%[acc], #80]\n\t"
-                     "vstrw.32 q4, [%[acc], #96]\n\t"
-                     "vstrw.32 q5, [%[acc], #112]"
+                     "ldrd %[x0], %[x1], [%[d]]\n\t"     /* bias, range */
+                     "ldrd %[y0], %[y1], [%[d], #8]\n\t" /* out, stride */
+                     "cmp %[x0], #0\n\t"
+                     "beq 4f\n\t"
+                     "vldrw.32 q6, [%[x0]]\n\t"
+                     "vldrw.32 q7, [%[x0], #16]\n\t"
+                     "vadd.f32 q0, q0, q6\n\t"
+                     "vadd.f32 q1, q1, q7\n\t"
+                     "vadd.f32 q2, q2, q6\n\t"
+                     "vadd.f32 q3, q3, q7\n\t"
+                     "vadd.f32 q4, q4, q6\n\t"
+                     "vadd.f32 q5, q5, q7\n"
+                     "4:\n\t"
+                     "vldrw.32 q6, [%[x1]]\n\t"
+                     "vldrw.32 q7, [%[x1], #16]\n\t"
+                     "vmaxnm.f32 q0, q0, q6\n\t"
+                     "vmaxnm.f32 q1, q1, q6\n\t"
+                     "vmaxnm.f32 q2, q2, q6\n\t"
+                     "vmaxnm.f32 q3, q3, q6\n\t"
+                     "vmaxnm.f32 q4, q4, q6\n\t"
+                     "vmaxnm.f32 q5, q5, q6\n\t"
+                     "vminnm.f32 q0, q0, q7\n\t"
+                     "vminnm.f32 q1, q1, q7\n\t"
+                     "vminnm.f32 q2, q2, q7\n\t"
+                     "vminnm.f32 q3, q3, q7\n\t"
+                     "vminnm.f32 q4, q4, q7\n\t"
+                     "vminnm.f32 q5, q5, q7\n\t"
+                     "vstrw.32 q0, [%[y0]]\n\t"
+                     "vstrw.32 q1, [%[y0], #16]\n\t"
+                     "add %[y0], %[y0], %[y1]\n\t"
+                     "vstrw.32 q2, [%[y0]]\n\t"
+                     "vstrw.32 q3, [%[y0], #16]\n\t"
+                     "add %[y0], %[y0], %[y1]\n\t"
+                     "vstrw.32 q4, [%[y0]]\n\t"
+                     "vstrw.32 q5, [%[y0], #16]"
                      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [w] "+r"(w), [x0] "=&r"(x0), [x1] "=&r"(x1),
                        [y0] "=&r"(y0), [y1] "=&r"(y1), [z0] "=&r"(z0), [z1] "=&r"(z1)
-                     : [acc] "r"(acc), [n] "r"(n)
+                     : [d] "r"(d), [n] "r"(n)
                      : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 }
 #endif
@@ -250,7 +288,8 @@ static int32_t aot_conv_f32_triple(const float* in_b, int32_t in_h, int32_t in_w
                                    float* out_b, int32_t px, int32_t out_w, int32_t out_c, int32_t stride_h,
                                    int32_t stride_w, int32_t pad_top, int32_t pad_left, float act_min, float act_max)
 {
-    float acc[4 * AOT_F32_MAX_BLOCK];
+    float range[8];
+    aot_f32_tile3_dst d;
     const float* a[3];
     int32_t i, c, y, x;
     if (filter_h != 1 || block != 8 || (out_c & 7) != 0) {
@@ -263,12 +302,16 @@ static int32_t aot_conv_f32_triple(const float* in_b, int32_t in_h, int32_t in_w
         }
         a[i] = in_b + (y * in_w + x) * in_c;
     }
+    for (i = 0; i < 4; i++) {
+        range[i] = act_min;
+        range[4 + i] = act_max;
+    }
+    d.range = range;
+    d.stride = out_c * (int32_t)sizeof(float);
     for (c = 0; c < out_c; c += 8, w += k * 8) {
-        const float* bc = bias == NULL ? NULL : bias + c;
-        float* o = out_b + px * out_c + c;
-        aot_f32_tile3(a[0], a[1], a[2], w, k, acc);
-        aot_f32_tile_store(acc, 8, bc, 8, 2, o, o + out_c, act_min, act_max);
-        aot_f32_tile_store(acc + 16, 8, bc, 8, 2, o + 2 * out_c, o + 2 * out_c, act_min, act_max);
+        d.bias = bias == NULL ? NULL : bias + c;
+        d.out = out_b + px * out_c + c;
+        aot_f32_tile3(a[0], a[1], a[2], w, k, &d);
     }
     return 1;
 }
