@@ -128,6 +128,100 @@ static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, i
     }
 }
 
+#if defined(AOT_F32_MVE)
+/* What aot_f32_tile2 and aot_f32_tile3 need after its loop, in memory (every core register is taken in the loop): the
+ * block's bias (NULL: none), the range as 4 x lo then 4 x hi, the first pixel's 8 outputs and the bytes between two
+ * pixels'. */
+typedef struct {
+    const float* bias;
+    const float* range;
+    float* out;
+    int32_t stride;
+} aot_f32_tile_dst;
+
+/* Two rows of n taps from zero times one block of 8 channels (Helium only), their outputs stored as aot_f32_tile3
+ * stores them (rows 0 and 1 to d->out and d->out + d->stride bytes; a stride of 0 for one row): aot_f32_tile's loop
+ * (15 instructions per 32 multiply-adds) with the bias and the clamp in the same pass. */
+static void aot_f32_tile2(const float* a0, const float* a1, const float* w, int32_t n, const aot_f32_tile_dst* d)
+{
+    uint32_t x0, x1, y0, y1;
+    __asm__ volatile(
+        "asrs %[x0], %[n], #1\n\t"
+        "vmov.i32 q0, #0\n\t"
+        "vmov.i32 q1, #0\n\t"
+        "vmov.i32 q2, #0\n\t"
+        "vmov.i32 q3, #0\n\t"
+        "wls lr, %[x0], 2f\n"
+        "1:\n\t"
+        "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
+        "ldrd %[y0], %[y1], [%[a1]], #8\n\t"
+        "vldrw.32 q4, [%[w]], #16\n\t"
+        "vldrw.32 q5, [%[w]], #16\n\t"
+        "vldrw.32 q6, [%[w]], #16\n\t"
+        "vldrw.32 q7, [%[w]], #16\n\t"
+        "vfma.f32 q0, q4, %[x0]\n\t"
+        "vfma.f32 q1, q5, %[x0]\n\t"
+        "vfma.f32 q2, q4, %[y0]\n\t"
+        "vfma.f32 q3, q5, %[y0]\n\t"
+        "vfma.f32 q0, q6, %[x1]\n\t"
+        "vfma.f32 q1, q7, %[x1]\n\t"
+        "vfma.f32 q2, q6, %[y1]\n\t"
+        "vfma.f32 q3, q7, %[y1]\n\t"
+        "le lr, 1b\n"
+        "2:\n\t"
+        "lsls %[x0], %[n], #31\n\t" /* an odd last tap */
+        "beq 3f\n\t"
+        "ldr %[x0], [%[a0]]\n\t"
+        "ldr %[y0], [%[a1]]\n\t"
+        "vldrw.32 q4, [%[w]]\n\t"
+        "vldrw.32 q5, [%[w], #16]\n\t"
+        "vfma.f32 q0, q4, %[x0]\n\t"
+        "vfma.f32 q1, q5, %[x0]\n\t"
+        "vfma.f32 q2, q4, %[y0]\n\t"
+        "vfma.f32 q3, q5, %[y0]\n"
+        "3:\n\t"
+        "ldrd %[x0], %[x1], [%[d]]\n\t"     /* bias, range */
+        "ldrd %[y0], %[y1], [%[d], #8]\n\t" /* out, stride */
+        "cmp %[x0], #0\n\t"
+        "beq 4f\n\t"
+        "vldrw.32 q6, [%[x0]]\n\t"
+        "vldrw.32 q7, [%[x0], #16]\n\t"
+        "vadd.f32 q0, q0, q6\n\t"
+        "vadd.f32 q1, q1, q7\n\t"
+        "vadd.f32 q2, q2, q6\n\t"
+        "vadd.f32 q3, q3, q7\n"
+        "4:\n\t"
+        "vldrw.32 q6, [%[x1]]\n\t"
+        "vldrw.32 q7, [%[x1], #16]\n\t"
+        "vmaxnm.f32 q0, q0, q6\n\t"
+        "vmaxnm.f32 q1, q1, q6\n\t"
+        "vmaxnm.f32 q2, q2, q6\n\t"
+        "vmaxnm.f32 q3, q3, q6\n\t"
+        "vminnm.f32 q0, q0, q7\n\t"
+        "vminnm.f32 q1, q1, q7\n\t"
+        "vminnm.f32 q2, q2, q7\n\t"
+        "vminnm.f32 q3, q3, q7\n\t"
+        "vstrw.32 q0, [%[y0]]\n\t"
+        "vstrw.32 q1, [%[y0], #16]\n\t"
+        "add %[y0], %[y0], %[y1]\n\t"
+        "vstrw.32 q2, [%[y0]]\n\t"
+        "vstrw.32 q3, [%[y0], #16]"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [x0] "=&r"(x0), [x1] "=&r"(x1), [y0] "=&r"(y0), [y1] "=&r"(y1)
+        : [d] "r"(d), [n] "r"(n)
+        : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+}
+
+/* range[0..3] = lo, range[4..7] = hi: the clamp's bounds as two vectors for the tiles' VMAXNM/VMINNM. */
+static void aot_f32_range(float* range, float lo, float hi)
+{
+    int32_t i;
+    for (i = 0; i < 4; i++) {
+        range[i] = lo;
+        range[4 + i] = hi;
+    }
+}
+#endif
+
 /* The whole blocks of the core's width of a pair whose windows are inside the image (or gathered): `rows` filter
  * rows of `run` taps each, row r of pixel p at a_p + r * stride; tile and outputs one block after the other, in a
  * loop of its own (few live values: no spills between the blocks); returns the channels done. */
@@ -139,6 +233,21 @@ static int32_t aot_conv_f32_blocks(const float* a0, const float* a1, int32_t str
 #if AOT_F32_NATIVE_BLOCK > 0
     float acc[2 * AOT_F32_MAX_BLOCK];
     int32_t r;
+#if defined(AOT_F32_MVE)
+    if (block == AOT_F32_NATIVE_BLOCK && rows == 1) { /* the outputs in the tile's asm pass */
+        aot_f32_tile_dst d;
+        float range[8];
+        aot_f32_range(range, act_min, act_max);
+        d.range = range;
+        d.stride = (int32_t)((out1 - out0) * (int32_t)sizeof(float));
+        for (; c + block <= out_c; c += block, w += run * block) {
+            d.bias = bias == NULL ? NULL : bias + c;
+            d.out = out0 + c;
+            aot_f32_tile2(a0, a1, w, run, &d);
+        }
+        return c;
+    }
+#endif
     if (block == AOT_F32_NATIVE_BLOCK && rows == 1) { /* a 1x1 layer, a gathered window: the loop as short */
         for (; c + block <= out_c; c += block, w += run * block) {
             aot_f32_tile(a0, a1, w, run, block, aot_f32_zeros, acc);
@@ -175,22 +284,13 @@ static int32_t aot_conv_f32_blocks(const float* a0, const float* a1, int32_t str
 }
 
 #if defined(AOT_F32_MVE)
-/* What aot_f32_tile3 needs after its loop, in memory (every core register is taken in the loop): the block's bias
- * (NULL: none), the range as 4 x lo then 4 x hi, the first pixel's 8 outputs and the bytes between two pixels'. */
-typedef struct {
-    const float* bias;
-    const float* range;
-    float* out;
-    int32_t stride;
-} aot_f32_tile3_dst;
-
 /* Three rows of n taps from zero times one block of 8 channels (Helium only), their outputs stored: each sum plus
  * the bias, clamped by VMAXNM/VMINNM (aot_f32_out4x2's form: the same bits), to d->out + r * d->stride bytes.
  * q0-q5: the 24 sums; q6, q7: one tap's 8 weights, loaded again for the second tap of a pair; 20 instructions per
  * 48 multiply-adds (0.42 per MAC, the two-row tile's 0.47), the same sums in the same order as the other tiles; the
  * outputs in the same pass (33 instructions for 24, where a store of the sums and the C outputs took twice that). */
 static void aot_f32_tile3(const float* a0, const float* a1, const float* a2, const float* w, int32_t n,
-                          const aot_f32_tile3_dst* d)
+                          const aot_f32_tile_dst* d)
 {
     uint32_t x0, x1, y0, y1, z0, z1;
     __asm__ volatile("asrs %[x0], %[n], #1\n\t"
@@ -289,7 +389,7 @@ static int32_t aot_conv_f32_triple(const float* in_b, int32_t in_h, int32_t in_w
                                    int32_t stride_w, int32_t pad_top, int32_t pad_left, float act_min, float act_max)
 {
     float range[8];
-    aot_f32_tile3_dst d;
+    aot_f32_tile_dst d;
     const float* a[3];
     int32_t i, c, y, x;
     if (filter_h != 1 || block != 8 || (out_c & 7) != 0) {
@@ -302,10 +402,7 @@ static int32_t aot_conv_f32_triple(const float* in_b, int32_t in_h, int32_t in_w
         }
         a[i] = in_b + (y * in_w + x) * in_c;
     }
-    for (i = 0; i < 4; i++) {
-        range[i] = act_min;
-        range[4 + i] = act_max;
-    }
+    aot_f32_range(range, act_min, act_max);
     d.range = range;
     d.stride = out_c * (int32_t)sizeof(float);
     for (c = 0; c < out_c; c += 8, w += k * 8) {
