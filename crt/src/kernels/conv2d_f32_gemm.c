@@ -5,6 +5,7 @@
  * floats, into which both windows are gathered whole. */
 #include "aot_sched.h"
 
+#include <float.h>
 #include <stddef.h>
 
 #include "aot/kernels/conv2d.h"
@@ -222,6 +223,107 @@ static void aot_f32_range(float* range, float lo, float hi)
 }
 #endif
 
+#if defined(AOT_F32_VFP) && (defined(AOT_F32_OUT_FPV5) || defined(AOT_F32_OUT_FPV4))
+#define AOT_F32_VFP_OUT 1
+/* What aot_f32_tile_vfp needs after its loop: the block's bias (NULL: none), the two pixels' 4 outputs, the range
+ * (FPv5), whether it is ReLU (FPv4: 0, FLT_MAX; otherwise none, -FLT_MAX, FLT_MAX). */
+typedef struct {
+    const float* bias;
+    float* out0;
+    float* out1;
+    float lo;
+    float hi;
+    int32_t relu;
+} aot_f32_vfp_dst;
+
+/* Whether aot_f32_tile_vfp clamps to [lo, hi] as aot_f32_out4x2 does (FPv4: ReLU and none only). */
+static int32_t aot_f32_vfp_out_ok(float lo, float hi)
+{
+#if defined(AOT_F32_OUT_FPV4)
+    return !((lo > 0.0f) || ((lo < 0.0f) && (lo != -FLT_MAX)) || (hi != FLT_MAX));
+#else
+    (void)lo;
+    (void)hi;
+    return 1;
+#endif
+}
+
+/* aot_f32_tile from zero on the FPU (block 4) with aot_f32_out4x2's outputs in the same asm pass (the same bits):
+ * no store and reload of the 8 sums, no call between the loop and the outputs. */
+static void aot_f32_tile_vfp(const float* a0, const float* a1, const float* w, int32_t n, const aot_f32_vfp_dst* d)
+{
+    int32_t quads = n >> 2, rest = n & 3;
+    uint32_t t0, t1;
+    __asm__ volatile(
+        "vldm %[z], {s0-s7}\n\t" AOT_F32_VFP_TILE_ASM "ldr %[t0], [%[d]]\n\t"
+        "cmp %[t0], #0\n\t"
+        "beq 5f\n\t"
+        "vldm %[t0], {s8-s11}\n\t"
+        "vadd.f32 s0, s0, s8\n\t"
+        "vadd.f32 s1, s1, s9\n\t"
+        "vadd.f32 s2, s2, s10\n\t"
+        "vadd.f32 s3, s3, s11\n\t"
+        "vadd.f32 s4, s4, s8\n\t"
+        "vadd.f32 s5, s5, s9\n\t"
+        "vadd.f32 s6, s6, s10\n\t"
+        "vadd.f32 s7, s7, s11\n"
+        "5:\n\t"
+        "ldrd %[a0], %[a1], [%[d], #4]\n\t"
+#if defined(AOT_F32_OUT_FPV5)
+        "vldr s12, [%[d], #12]\n\t"
+        "vldr s13, [%[d], #16]\n\t"
+        "vmaxnm.f32 s0, s0, s12\n\t"
+        "vmaxnm.f32 s1, s1, s12\n\t"
+        "vmaxnm.f32 s2, s2, s12\n\t"
+        "vmaxnm.f32 s3, s3, s12\n\t"
+        "vmaxnm.f32 s4, s4, s12\n\t"
+        "vmaxnm.f32 s5, s5, s12\n\t"
+        "vmaxnm.f32 s6, s6, s12\n\t"
+        "vmaxnm.f32 s7, s7, s12\n\t"
+        "vminnm.f32 s0, s0, s13\n\t"
+        "vminnm.f32 s1, s1, s13\n\t"
+        "vminnm.f32 s2, s2, s13\n\t"
+        "vminnm.f32 s3, s3, s13\n\t"
+        "vminnm.f32 s4, s4, s13\n\t"
+        "vminnm.f32 s5, s5, s13\n\t"
+        "vminnm.f32 s6, s6, s13\n\t"
+        "vminnm.f32 s7, s7, s13\n\t"
+        "vstm %[a0], {s0-s3}\n\t"
+        "vstm %[a1], {s4-s7}"
+#else
+        "ldr %[t0], [%[d], #20]\n\t"
+        "cmp %[t0], #0\n\t"
+        "bne 6f\n\t"
+        "vstm %[a0], {s0-s3}\n\t"
+        "vstm %[a1], {s4-s7}\n\t"
+        "b 7f\n"
+        "6:\n\t"
+        "vmov %[t0], %[t1], s0, s1\n\t"
+        "bic %[t0], %[t0], %[t0], asr #31\n\t"
+        "bic %[t1], %[t1], %[t1], asr #31\n\t"
+        "strd %[t0], %[t1], [%[a0]]\n\t"
+        "vmov %[t0], %[t1], s2, s3\n\t"
+        "bic %[t0], %[t0], %[t0], asr #31\n\t"
+        "bic %[t1], %[t1], %[t1], asr #31\n\t"
+        "strd %[t0], %[t1], [%[a0], #8]\n\t"
+        "vmov %[t0], %[t1], s4, s5\n\t"
+        "bic %[t0], %[t0], %[t0], asr #31\n\t"
+        "bic %[t1], %[t1], %[t1], asr #31\n\t"
+        "strd %[t0], %[t1], [%[a1]]\n\t"
+        "vmov %[t0], %[t1], s6, s7\n\t"
+        "bic %[t0], %[t0], %[t0], asr #31\n\t"
+        "bic %[t1], %[t1], %[t1], asr #31\n\t"
+        "strd %[t0], %[t1], [%[a1], #8]\n"
+        "7:"
+#endif
+        : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [q] "+r"(quads), [r] "+r"(rest), [t0] "=&r"(t0), [t1] "=&r"(t1)
+        : [d] "r"(d), [z] "r"(aot_f32_zeros)
+        : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
+          "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "s30", "s31",
+          "memory", "cc");
+}
+#endif
+
 /* The whole blocks of the core's width of a pair whose windows are inside the image (or gathered): `rows` filter
  * rows of `run` taps each, row r of pixel p at a_p + r * stride; tile and outputs one block after the other, in a
  * loop of its own (few live values: no spills between the blocks); returns the channels done. */
@@ -244,6 +346,21 @@ static int32_t aot_conv_f32_blocks(const float* a0, const float* a1, int32_t str
             d.bias = bias == NULL ? NULL : bias + c;
             d.out = out0 + c;
             aot_f32_tile2(a0, a1, w, run, &d);
+        }
+        return c;
+    }
+#endif
+#if defined(AOT_F32_VFP_OUT)
+    if (block == AOT_F32_NATIVE_BLOCK && rows == 1 && aot_f32_vfp_out_ok(act_min, act_max)) {
+        aot_f32_vfp_dst d; /* the outputs in the tile's asm pass */
+        d.lo = act_min;
+        d.hi = act_max;
+        d.relu = act_min == 0.0f;
+        for (; c + block <= out_c; c += block, w += run * block) {
+            d.bias = bias == NULL ? NULL : bias + c;
+            d.out0 = out0 + c;
+            d.out1 = out1 + c;
+            aot_f32_tile_vfp(a0, a1, w, run, &d);
         }
         return c;
     }
