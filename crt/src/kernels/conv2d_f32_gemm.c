@@ -97,12 +97,14 @@ static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, i
     const int32_t xl = x >= 0 ? 0 : (-x < filter_w ? -x : filter_w), xe = in_w - x < filter_w ? in_w - x : filter_w;
     const int32_t xh = xe > xl ? xe : xl;
     int32_t fy, fx, i;
-    if (dilation_w == 1 && xl == 0 && xh == filter_w && y >= 0 && y + dilation_h * (filter_h - 1) < in_h) {
-        /* A window inside the image (about half of a first layer's): each filter row copied, no per-row tests (a
-         * row of a first layer on one channel is a few taps; the tests cost several times its copy). */
-        const float* a = in_b + (y * in_w + x) * in_c;
-        const int32_t step = dilation_h * in_w * in_c;
-        for (fy = 0; fy < filter_h; fy++, row += run, a += step) {
+    if (dilation_w == 1 && xl == 0 && xh == filter_w && run <= 2 * AOT_F32_MAX_BLOCK) {
+        /* Every column of the window inside the image (most of a first layer's windows): each filter row copied
+         * from the image or, outside it, from the zeros (a gathered row is shorter than 16 taps), without the
+         * per-row tests below (a row of a first layer on one channel is a few taps; the tests cost several times
+         * its copy, and a loop of zeros becomes a call of memset). */
+        for (fy = 0; fy < filter_h; fy++, row += run) {
+            const int32_t iy = y + dilation_h * fy;
+            const float* a = iy >= 0 && iy < in_h ? in_b + (iy * in_w + x) * in_c : aot_f32_zeros;
             for (i = 0; i < run; i++) {
                 row[i] = a[i];
             }
