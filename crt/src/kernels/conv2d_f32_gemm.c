@@ -144,8 +144,8 @@ static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, i
 }
 
 #if defined(AOT_F32_MVE)
-/* What aot_f32_tile2 and aot_f32_tile3 need after its loop, in memory (every core register is taken in the loop): the
- * block's bias (NULL: none), the range as 4 x lo then 4 x hi, the first pixel's 8 outputs and the bytes between two
+/* What aot_f32_tile2 and aot_f32_tile3 need after their loops, in memory (every core register is taken in the loop):
+ * the block's bias (NULL: none), the range as 4 x lo then 4 x hi, the first pixel's 8 outputs and the bytes between two
  * pixels'. */
 typedef struct {
     const float* bias;
