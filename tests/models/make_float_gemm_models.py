@@ -6,6 +6,8 @@ channels (K = 27: whole passes and a tail of taps; 7 output channels: a part blo
 input channel (the GEMM form), a strided 1x1 convolution with RELU6, a RESHAPE and a FULLY_CONNECTED of batch 3
 (a row pair and a single row) with RELU; 25 pixels per map (an odd last pixel); and, as a second output, a
 depthwise 3x3 of 7 channels with RELU and a 1x1 convolution to 16 channels (whole blocks) without activation;
+as third and fourth outputs, with RELU, a 1x1 convolution to 8 channels and a gathered 3x4 stride-2 convolution
+of one channel;
 from a second input, depthwise 3x3 layers of 6 channels down columns of 11 rows (SAME, VALID with
 RELU6, stride 2 and dilation 2 along x), and short columns of 8 channels. Weights and biases seeded random.
 
@@ -64,6 +66,11 @@ def float_gemm() -> ModelBuilder:
     d1 = _conv(b, rng, "DEPTHWISE_CONV_2D", c1, 7, 3, 3, 7, [1, 5, 5, 7], act=1, name="dw_relu")
     y2 = _conv(b, rng, "CONV_2D", d1, 7, 1, 1, 16, [1, 5, 5, 16], name="conv1x1_16")
     b.output(y2)
+    # Third and fourth outputs, with RELU (FPv4's outputs in the core registers): a 1x1 convolution to 8 channels
+    # (Helium's three-pixel tile, and for the odd last pixel its pair tile with both rows one pixel) and a 3x4 stride-2
+    # SAME convolution of one channel to 8 (gathered windows, whole blocks: the pair tiles with their outputs).
+    b.output(_conv(b, rng, "CONV_2D", d1, 7, 1, 1, 8, [1, 5, 5, 8], act=1, name="conv1x1_relu"))
+    b.output(_conv(b, rng, "CONV_2D", c2, 1, 3, 4, 8, [1, 3, 3, 8], stride=2, act=1, name="gather_relu"))
     # A second input, 11 rows of 4 columns of 6 channels, through depthwise 3x3 layers that slide down the columns
     # (depthwise_conv2d_f32_vec.c): SAME without activation (3 rows at a time, whole and part channel groups),
     # VALID with RELU6 (a remainder row; FPv4 takes the pairs of pixels), and SAME with stride 2 or dilation 2 along x.

@@ -5,6 +5,7 @@
  * floats, into which both windows are gathered whole. */
 #include "aot_sched.h"
 
+#include <float.h>
 #include <stddef.h>
 
 #include "aot/kernels/conv2d.h"
@@ -96,6 +97,20 @@ static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, i
     const int32_t xl = x >= 0 ? 0 : (-x < filter_w ? -x : filter_w), xe = in_w - x < filter_w ? in_w - x : filter_w;
     const int32_t xh = xe > xl ? xe : xl;
     int32_t fy, fx, i;
+    if (dilation_w == 1 && xl == 0 && xh == filter_w && run <= 2 * AOT_F32_MAX_BLOCK) {
+        /* Every column of the window inside the image (most of a first layer's windows): each filter row copied
+         * from the image or, outside it, from the zeros (a gathered row is shorter than 16 taps), without the
+         * per-row tests below (a row of a first layer on one channel is a few taps; the tests cost several times
+         * its copy, and a loop of zeros becomes a call of memset). */
+        for (fy = 0; fy < filter_h; fy++, row += run) {
+            const int32_t iy = y + dilation_h * fy;
+            const float* a = iy >= 0 && iy < in_h ? in_b + (iy * in_w + x) * in_c : aot_f32_zeros;
+            for (i = 0; i < run; i++) {
+                row[i] = a[i];
+            }
+        }
+        return;
+    }
     for (fy = 0; fy < filter_h; fy++, row += run) {
         const int32_t iy = y + dilation_h * fy;
         if (iy < 0 || iy >= in_h) {
@@ -128,6 +143,201 @@ static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, i
     }
 }
 
+#if defined(AOT_F32_MVE)
+/* What aot_f32_tile2 and aot_f32_tile3 need after their loops, in memory (every core register is taken in the loop):
+ * the block's bias (NULL: none), the range as 4 x lo then 4 x hi, the first pixel's 8 outputs and the bytes between two
+ * pixels'. */
+typedef struct {
+    const float* bias;
+    const float* range;
+    float* out;
+    int32_t stride;
+} aot_f32_tile_dst;
+
+/* Two rows of n taps from zero times one block of 8 channels (Helium only), their outputs stored as aot_f32_tile3
+ * stores them (rows 0 and 1 to d->out and d->out + d->stride bytes; a stride of 0 for one row): aot_f32_tile's loop
+ * (15 instructions per 32 multiply-adds) with the bias and the clamp in the same pass. */
+static void aot_f32_tile2(const float* a0, const float* a1, const float* w, int32_t n, const aot_f32_tile_dst* d)
+{
+    uint32_t x0, x1, y0, y1;
+    __asm__ volatile(
+        "asrs %[x0], %[n], #1\n\t"
+        "vmov.i32 q0, #0\n\t"
+        "vmov.i32 q1, #0\n\t"
+        "vmov.i32 q2, #0\n\t"
+        "vmov.i32 q3, #0\n\t"
+        "wls lr, %[x0], 2f\n"
+        "1:\n\t"
+        "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
+        "ldrd %[y0], %[y1], [%[a1]], #8\n\t"
+        "vldrw.32 q4, [%[w]], #16\n\t"
+        "vldrw.32 q5, [%[w]], #16\n\t"
+        "vldrw.32 q6, [%[w]], #16\n\t"
+        "vldrw.32 q7, [%[w]], #16\n\t"
+        "vfma.f32 q0, q4, %[x0]\n\t"
+        "vfma.f32 q1, q5, %[x0]\n\t"
+        "vfma.f32 q2, q4, %[y0]\n\t"
+        "vfma.f32 q3, q5, %[y0]\n\t"
+        "vfma.f32 q0, q6, %[x1]\n\t"
+        "vfma.f32 q1, q7, %[x1]\n\t"
+        "vfma.f32 q2, q6, %[y1]\n\t"
+        "vfma.f32 q3, q7, %[y1]\n\t"
+        "le lr, 1b\n"
+        "2:\n\t"
+        "lsls %[x0], %[n], #31\n\t" /* an odd last tap */
+        "beq 3f\n\t"
+        "ldr %[x0], [%[a0]]\n\t"
+        "ldr %[y0], [%[a1]]\n\t"
+        "vldrw.32 q4, [%[w]]\n\t"
+        "vldrw.32 q5, [%[w], #16]\n\t"
+        "vfma.f32 q0, q4, %[x0]\n\t"
+        "vfma.f32 q1, q5, %[x0]\n\t"
+        "vfma.f32 q2, q4, %[y0]\n\t"
+        "vfma.f32 q3, q5, %[y0]\n"
+        "3:\n\t"
+        "ldrd %[x0], %[x1], [%[d]]\n\t"     /* bias, range */
+        "ldrd %[y0], %[y1], [%[d], #8]\n\t" /* out, stride */
+        "cmp %[x0], #0\n\t"
+        "beq 4f\n\t"
+        "vldrw.32 q6, [%[x0]]\n\t"
+        "vldrw.32 q7, [%[x0], #16]\n\t"
+        "vadd.f32 q0, q0, q6\n\t"
+        "vadd.f32 q1, q1, q7\n\t"
+        "vadd.f32 q2, q2, q6\n\t"
+        "vadd.f32 q3, q3, q7\n"
+        "4:\n\t"
+        "vldrw.32 q6, [%[x1]]\n\t"
+        "vldrw.32 q7, [%[x1], #16]\n\t"
+        "vmaxnm.f32 q0, q0, q6\n\t"
+        "vmaxnm.f32 q1, q1, q6\n\t"
+        "vmaxnm.f32 q2, q2, q6\n\t"
+        "vmaxnm.f32 q3, q3, q6\n\t"
+        "vminnm.f32 q0, q0, q7\n\t"
+        "vminnm.f32 q1, q1, q7\n\t"
+        "vminnm.f32 q2, q2, q7\n\t"
+        "vminnm.f32 q3, q3, q7\n\t"
+        "vstrw.32 q0, [%[y0]]\n\t"
+        "vstrw.32 q1, [%[y0], #16]\n\t"
+        "add %[y0], %[y0], %[y1]\n\t"
+        "vstrw.32 q2, [%[y0]]\n\t"
+        "vstrw.32 q3, [%[y0], #16]"
+        : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [x0] "=&r"(x0), [x1] "=&r"(x1), [y0] "=&r"(y0), [y1] "=&r"(y1)
+        : [d] "r"(d), [n] "r"(n)
+        : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+}
+
+/* range[0..3] = lo, range[4..7] = hi: the clamp's bounds as two vectors for the tiles' VMAXNM/VMINNM. */
+static void aot_f32_range(float* range, float lo, float hi)
+{
+    int32_t i;
+    for (i = 0; i < 4; i++) {
+        range[i] = lo;
+        range[4 + i] = hi;
+    }
+}
+#endif
+
+#if defined(AOT_F32_VFP) && (defined(AOT_F32_OUT_FPV5) || defined(AOT_F32_OUT_FPV4))
+#define AOT_F32_VFP_OUT 1
+/* What aot_f32_tile_vfp needs after its loop: the block's bias (NULL: none), the two pixels' 4 outputs, the range
+ * (FPv5), whether it is ReLU (FPv4: 0, FLT_MAX; otherwise none, -FLT_MAX, FLT_MAX). */
+typedef struct {
+    const float* bias;
+    float* out0;
+    float* out1;
+    float lo;
+    float hi;
+    int32_t relu;
+} aot_f32_vfp_dst;
+
+/* Whether aot_f32_tile_vfp clamps to [lo, hi] as aot_f32_out4x2 does (FPv4: ReLU and none only). */
+static int32_t aot_f32_vfp_out_ok(float lo, float hi)
+{
+#if defined(AOT_F32_OUT_FPV4)
+    return !((lo > 0.0f) || ((lo < 0.0f) && (lo != -FLT_MAX)) || (hi != FLT_MAX));
+#else
+    (void)lo;
+    (void)hi;
+    return 1;
+#endif
+}
+
+/* aot_f32_tile from zero on the FPU (block 4) with aot_f32_out4x2's outputs in the same asm pass (the same bits):
+ * no store and reload of the 8 sums, no call between the loop and the outputs. */
+static void aot_f32_tile_vfp(const float* a0, const float* a1, const float* w, int32_t n, const aot_f32_vfp_dst* d)
+{
+    int32_t quads = n >> 2, rest = n & 3;
+    uint32_t t0, t1;
+    __asm__ volatile(
+        "vldm %[z], {s0-s7}\n\t" AOT_F32_VFP_TILE_ASM "ldr %[t0], [%[d]]\n\t"
+        "cmp %[t0], #0\n\t"
+        "beq 5f\n\t"
+        "vldm %[t0], {s8-s11}\n\t"
+        "vadd.f32 s0, s0, s8\n\t"
+        "vadd.f32 s1, s1, s9\n\t"
+        "vadd.f32 s2, s2, s10\n\t"
+        "vadd.f32 s3, s3, s11\n\t"
+        "vadd.f32 s4, s4, s8\n\t"
+        "vadd.f32 s5, s5, s9\n\t"
+        "vadd.f32 s6, s6, s10\n\t"
+        "vadd.f32 s7, s7, s11\n"
+        "5:\n\t"
+        "ldrd %[a0], %[a1], [%[d], #4]\n\t"
+#if defined(AOT_F32_OUT_FPV5)
+        "vldr s12, [%[d], #12]\n\t"
+        "vldr s13, [%[d], #16]\n\t"
+        "vmaxnm.f32 s0, s0, s12\n\t"
+        "vmaxnm.f32 s1, s1, s12\n\t"
+        "vmaxnm.f32 s2, s2, s12\n\t"
+        "vmaxnm.f32 s3, s3, s12\n\t"
+        "vmaxnm.f32 s4, s4, s12\n\t"
+        "vmaxnm.f32 s5, s5, s12\n\t"
+        "vmaxnm.f32 s6, s6, s12\n\t"
+        "vmaxnm.f32 s7, s7, s12\n\t"
+        "vminnm.f32 s0, s0, s13\n\t"
+        "vminnm.f32 s1, s1, s13\n\t"
+        "vminnm.f32 s2, s2, s13\n\t"
+        "vminnm.f32 s3, s3, s13\n\t"
+        "vminnm.f32 s4, s4, s13\n\t"
+        "vminnm.f32 s5, s5, s13\n\t"
+        "vminnm.f32 s6, s6, s13\n\t"
+        "vminnm.f32 s7, s7, s13\n\t"
+        "vstm %[a0], {s0-s3}\n\t"
+        "vstm %[a1], {s4-s7}"
+#else
+        "ldr %[t0], [%[d], #20]\n\t"
+        "cmp %[t0], #0\n\t"
+        "bne 6f\n\t"
+        "vstm %[a0], {s0-s3}\n\t"
+        "vstm %[a1], {s4-s7}\n\t"
+        "b 7f\n"
+        "6:\n\t"
+        "vmov %[t0], %[t1], s0, s1\n\t"
+        "bic %[t0], %[t0], %[t0], asr #31\n\t"
+        "bic %[t1], %[t1], %[t1], asr #31\n\t"
+        "strd %[t0], %[t1], [%[a0]]\n\t"
+        "vmov %[t0], %[t1], s2, s3\n\t"
+        "bic %[t0], %[t0], %[t0], asr #31\n\t"
+        "bic %[t1], %[t1], %[t1], asr #31\n\t"
+        "strd %[t0], %[t1], [%[a0], #8]\n\t"
+        "vmov %[t0], %[t1], s4, s5\n\t"
+        "bic %[t0], %[t0], %[t0], asr #31\n\t"
+        "bic %[t1], %[t1], %[t1], asr #31\n\t"
+        "strd %[t0], %[t1], [%[a1]]\n\t"
+        "vmov %[t0], %[t1], s6, s7\n\t"
+        "bic %[t0], %[t0], %[t0], asr #31\n\t"
+        "bic %[t1], %[t1], %[t1], asr #31\n\t"
+        "strd %[t0], %[t1], [%[a1], #8]\n"
+        "7:"
+#endif
+        : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [q] "+r"(quads), [r] "+r"(rest), [t0] "=&r"(t0), [t1] "=&r"(t1)
+        : [d] "r"(d), [z] "r"(aot_f32_zeros)
+        : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
+          "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "s30", "s31",
+          "memory", "cc");
+}
+#endif
+
 /* The whole blocks of the core's width of a pair whose windows are inside the image (or gathered): `rows` filter
  * rows of `run` taps each, row r of pixel p at a_p + r * stride; tile and outputs one block after the other, in a
  * loop of its own (few live values: no spills between the blocks); returns the channels done. */
@@ -139,6 +349,36 @@ static int32_t aot_conv_f32_blocks(const float* a0, const float* a1, int32_t str
 #if AOT_F32_NATIVE_BLOCK > 0
     float acc[2 * AOT_F32_MAX_BLOCK];
     int32_t r;
+#if defined(AOT_F32_MVE)
+    if (block == AOT_F32_NATIVE_BLOCK && rows == 1) { /* the outputs in the tile's asm pass */
+        aot_f32_tile_dst d;
+        float range[8];
+        aot_f32_range(range, act_min, act_max);
+        d.range = range;
+        d.stride = (int32_t)((out1 - out0) * (int32_t)sizeof(float));
+        for (; c + block <= out_c; c += block, w += run * block) {
+            d.bias = bias == NULL ? NULL : bias + c;
+            d.out = out0 + c;
+            aot_f32_tile2(a0, a1, w, run, &d);
+        }
+        return c;
+    }
+#endif
+#if defined(AOT_F32_VFP_OUT)
+    if (block == AOT_F32_NATIVE_BLOCK && rows == 1 && aot_f32_vfp_out_ok(act_min, act_max)) {
+        aot_f32_vfp_dst d; /* the outputs in the tile's asm pass */
+        d.lo = act_min;
+        d.hi = act_max;
+        d.relu = act_min == 0.0f;
+        for (; c + block <= out_c; c += block, w += run * block) {
+            d.bias = bias == NULL ? NULL : bias + c;
+            d.out0 = out0 + c;
+            d.out1 = out1 + c;
+            aot_f32_tile_vfp(a0, a1, w, run, &d);
+        }
+        return c;
+    }
+#endif
     if (block == AOT_F32_NATIVE_BLOCK && rows == 1) { /* a 1x1 layer, a gathered window: the loop as short */
         for (; c + block <= out_c; c += block, w += run * block) {
             aot_f32_tile(a0, a1, w, run, block, aot_f32_zeros, acc);
@@ -175,11 +415,13 @@ static int32_t aot_conv_f32_blocks(const float* a0, const float* a1, int32_t str
 }
 
 #if defined(AOT_F32_MVE)
-/* Three rows of n taps from zero times one block of 8 channels (Helium only): rows 0 and 1's sums to
- * acc[0..15], row 2's to acc[16..23] and again to acc[24..31] (so that aot_f32_tile_store takes it as one row).
+/* Three rows of n taps from zero times one block of 8 channels (Helium only), their outputs stored: each sum plus
+ * the bias, clamped by VMAXNM/VMINNM (aot_f32_out4x2's form: the same bits), to d->out + r * d->stride bytes.
  * q0-q5: the 24 sums; q6, q7: one tap's 8 weights, loaded again for the second tap of a pair; 20 instructions per
- * 48 multiply-adds (0.42 per MAC, the two-row tile's 0.47), the same sums in the same order as the other tiles. */
-static void aot_f32_tile3(const float* a0, const float* a1, const float* a2, const float* w, int32_t n, float* acc)
+ * 48 multiply-adds (0.42 per MAC, the two-row tile's 0.47), the same sums in the same order as the other tiles; the
+ * outputs in the same pass (33 instructions for 24, where a store of the sums and the C outputs took twice that). */
+static void aot_f32_tile3(const float* a0, const float* a1, const float* a2, const float* w, int32_t n,
+                          const aot_f32_tile_dst* d)
 {
     uint32_t x0, x1, y0, y1, z0, z1;
     __asm__ volatile("asrs %[x0], %[n], #1\n\t"
@@ -226,17 +468,44 @@ static void aot_f32_tile3(const float* a0, const float* a1, const float* a2, con
                      "vfma.f32 q4, q6, %[z0]\n\t"
                      "vfma.f32 q5, q7, %[z0]\n"
                      "3:\n\t"
-                     "vstrw.32 q0, [%[acc]]\n\t"
-                     "vstrw.32 q1, [%[acc], #16]\n\t"
-                     "vstrw.32 q2, [%[acc], #32]\n\t"
-                     "vstrw.32 q3, [%[acc], #48]\n\t"
-                     "vstrw.32 q4, [%[acc], #64]\n\t"
-                     "vstrw.32 q5, [%[acc], #80]\n\t"
-                     "vstrw.32 q4, [%[acc], #96]\n\t"
-                     "vstrw.32 q5, [%[acc], #112]"
+                     "ldrd %[x0], %[x1], [%[d]]\n\t"     /* bias, range */
+                     "ldrd %[y0], %[y1], [%[d], #8]\n\t" /* out, stride */
+                     "cmp %[x0], #0\n\t"
+                     "beq 4f\n\t"
+                     "vldrw.32 q6, [%[x0]]\n\t"
+                     "vldrw.32 q7, [%[x0], #16]\n\t"
+                     "vadd.f32 q0, q0, q6\n\t"
+                     "vadd.f32 q1, q1, q7\n\t"
+                     "vadd.f32 q2, q2, q6\n\t"
+                     "vadd.f32 q3, q3, q7\n\t"
+                     "vadd.f32 q4, q4, q6\n\t"
+                     "vadd.f32 q5, q5, q7\n"
+                     "4:\n\t"
+                     "vldrw.32 q6, [%[x1]]\n\t"
+                     "vldrw.32 q7, [%[x1], #16]\n\t"
+                     "vmaxnm.f32 q0, q0, q6\n\t"
+                     "vmaxnm.f32 q1, q1, q6\n\t"
+                     "vmaxnm.f32 q2, q2, q6\n\t"
+                     "vmaxnm.f32 q3, q3, q6\n\t"
+                     "vmaxnm.f32 q4, q4, q6\n\t"
+                     "vmaxnm.f32 q5, q5, q6\n\t"
+                     "vminnm.f32 q0, q0, q7\n\t"
+                     "vminnm.f32 q1, q1, q7\n\t"
+                     "vminnm.f32 q2, q2, q7\n\t"
+                     "vminnm.f32 q3, q3, q7\n\t"
+                     "vminnm.f32 q4, q4, q7\n\t"
+                     "vminnm.f32 q5, q5, q7\n\t"
+                     "vstrw.32 q0, [%[y0]]\n\t"
+                     "vstrw.32 q1, [%[y0], #16]\n\t"
+                     "add %[y0], %[y0], %[y1]\n\t"
+                     "vstrw.32 q2, [%[y0]]\n\t"
+                     "vstrw.32 q3, [%[y0], #16]\n\t"
+                     "add %[y0], %[y0], %[y1]\n\t"
+                     "vstrw.32 q4, [%[y0]]\n\t"
+                     "vstrw.32 q5, [%[y0], #16]"
                      : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [w] "+r"(w), [x0] "=&r"(x0), [x1] "=&r"(x1),
                        [y0] "=&r"(y0), [y1] "=&r"(y1), [z0] "=&r"(z0), [z1] "=&r"(z1)
-                     : [acc] "r"(acc), [n] "r"(n)
+                     : [d] "r"(d), [n] "r"(n)
                      : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 }
 #endif
@@ -250,7 +519,8 @@ static int32_t aot_conv_f32_triple(const float* in_b, int32_t in_h, int32_t in_w
                                    float* out_b, int32_t px, int32_t out_w, int32_t out_c, int32_t stride_h,
                                    int32_t stride_w, int32_t pad_top, int32_t pad_left, float act_min, float act_max)
 {
-    float acc[4 * AOT_F32_MAX_BLOCK];
+    float range[8];
+    aot_f32_tile_dst d;
     const float* a[3];
     int32_t i, c, y, x;
     if (filter_h != 1 || block != 8 || (out_c & 7) != 0) {
@@ -263,12 +533,13 @@ static int32_t aot_conv_f32_triple(const float* in_b, int32_t in_h, int32_t in_w
         }
         a[i] = in_b + (y * in_w + x) * in_c;
     }
+    aot_f32_range(range, act_min, act_max);
+    d.range = range;
+    d.stride = out_c * (int32_t)sizeof(float);
     for (c = 0; c < out_c; c += 8, w += k * 8) {
-        const float* bc = bias == NULL ? NULL : bias + c;
-        float* o = out_b + px * out_c + c;
-        aot_f32_tile3(a[0], a[1], a[2], w, k, acc);
-        aot_f32_tile_store(acc, 8, bc, 8, 2, o, o + out_c, act_min, act_max);
-        aot_f32_tile_store(acc + 16, 8, bc, 8, 2, o + 2 * out_c, o + 2 * out_c, act_min, act_max);
+        d.bias = bias == NULL ? NULL : bias + c;
+        d.out = out_b + px * out_c + c;
+        aot_f32_tile3(a[0], a[1], a[2], w, k, &d);
     }
     return 1;
 }

@@ -57,6 +57,72 @@ static void aot_f32_tile_c(const float* a0, const float* a1, const float* w, int
     }
 }
 
+#if defined(AOT_F32_VFP)
+/* The FPU tile's loops (operands %[a0], %[a1], %[w], %[q] quads and %[r] single taps, all advanced), from the sums in
+ * s0-s7 to the sums in s0-s7 at the label 4: aot_f32_tile's body, which conv2d_f32_gemm.c's tile with its outputs
+ * shares. */
+#define AOT_F32_VFP_TILE_ASM                                                                                           \
+    "cmp %[q], #0\n\t"                                                                                                 \
+    "beq 2f\n"                                                                                                         \
+    "1:\n\t"                                                                                                           \
+    "vldm %[a0]!, {s8-s11}\n\t"                                                                                        \
+    "vldm %[a1]!, {s12-s15}\n\t"                                                                                       \
+    "vldm %[w]!, {s16-s31}\n\t"                                                                                        \
+    "vfma.f32 s0, s8, s16\n\t"                                                                                         \
+    "vfma.f32 s1, s8, s17\n\t"                                                                                         \
+    "vfma.f32 s2, s8, s18\n\t"                                                                                         \
+    "vfma.f32 s3, s8, s19\n\t"                                                                                         \
+    "vfma.f32 s4, s12, s16\n\t"                                                                                        \
+    "vfma.f32 s5, s12, s17\n\t"                                                                                        \
+    "vfma.f32 s6, s12, s18\n\t"                                                                                        \
+    "vfma.f32 s7, s12, s19\n\t"                                                                                        \
+    "vfma.f32 s0, s9, s20\n\t"                                                                                         \
+    "vfma.f32 s1, s9, s21\n\t"                                                                                         \
+    "vfma.f32 s2, s9, s22\n\t"                                                                                         \
+    "vfma.f32 s3, s9, s23\n\t"                                                                                         \
+    "vfma.f32 s4, s13, s20\n\t"                                                                                        \
+    "vfma.f32 s5, s13, s21\n\t"                                                                                        \
+    "vfma.f32 s6, s13, s22\n\t"                                                                                        \
+    "vfma.f32 s7, s13, s23\n\t"                                                                                        \
+    "vfma.f32 s0, s10, s24\n\t"                                                                                        \
+    "vfma.f32 s1, s10, s25\n\t"                                                                                        \
+    "vfma.f32 s2, s10, s26\n\t"                                                                                        \
+    "vfma.f32 s3, s10, s27\n\t"                                                                                        \
+    "vfma.f32 s4, s14, s24\n\t"                                                                                        \
+    "vfma.f32 s5, s14, s25\n\t"                                                                                        \
+    "vfma.f32 s6, s14, s26\n\t"                                                                                        \
+    "vfma.f32 s7, s14, s27\n\t"                                                                                        \
+    "vfma.f32 s0, s11, s28\n\t"                                                                                        \
+    "vfma.f32 s1, s11, s29\n\t"                                                                                        \
+    "vfma.f32 s2, s11, s30\n\t"                                                                                        \
+    "vfma.f32 s3, s11, s31\n\t"                                                                                        \
+    "vfma.f32 s4, s15, s28\n\t"                                                                                        \
+    "vfma.f32 s5, s15, s29\n\t"                                                                                        \
+    "vfma.f32 s6, s15, s30\n\t"                                                                                        \
+    "vfma.f32 s7, s15, s31\n\t"                                                                                        \
+    "subs %[q], %[q], #1\n\t"                                                                                          \
+    "bne 1b\n"                                                                                                         \
+    "2:\n\t"                                                                                                           \
+    "cmp %[r], #0\n\t"                                                                                                 \
+    "beq 4f\n"                                                                                                         \
+    "3:\n\t"                                                                                                           \
+    "vldm %[a0]!, {s8}\n\t"                                                                                            \
+    "vldm %[a1]!, {s12}\n\t"                                                                                           \
+    "vldm %[w]!, {s16-s19}\n\t"                                                                                        \
+    "vfma.f32 s0, s8, s16\n\t"                                                                                         \
+    "vfma.f32 s1, s8, s17\n\t"                                                                                         \
+    "vfma.f32 s2, s8, s18\n\t"                                                                                         \
+    "vfma.f32 s3, s8, s19\n\t"                                                                                         \
+    "vfma.f32 s4, s12, s16\n\t"                                                                                        \
+    "vfma.f32 s5, s12, s17\n\t"                                                                                        \
+    "vfma.f32 s6, s12, s18\n\t"                                                                                        \
+    "vfma.f32 s7, s12, s19\n\t"                                                                                        \
+    "subs %[r], %[r], #1\n\t"                                                                                          \
+    "bne 3b\n"                                                                                                         \
+    "4:\n\t"
+
+#endif
+
 /* acc[r * block + j] = init[r * block + j] + the sum over k < n of a_r[k] * w[k * block + j], r = 0, 1, one tap
  * after the other (init: aot_f32_zeros, or acc to go on summing). */
 static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32_t n, int32_t block, const float* init,
@@ -70,66 +136,7 @@ static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32
 #if defined(AOT_F32_VFP)
         /* s0-s7: the 8 sums; s8-s11, s12-s15: 4 taps of each row; s16-s31: their 16 weights. */
         int32_t quads = n >> 2, rest = n & 3;
-        __asm__ volatile("vldm %[init], {s0-s7}\n\t"
-                         "cmp %[q], #0\n\t"
-                         "beq 2f\n"
-                         "1:\n\t"
-                         "vldm %[a0]!, {s8-s11}\n\t"
-                         "vldm %[a1]!, {s12-s15}\n\t"
-                         "vldm %[w]!, {s16-s31}\n\t"
-                         "vfma.f32 s0, s8, s16\n\t"
-                         "vfma.f32 s1, s8, s17\n\t"
-                         "vfma.f32 s2, s8, s18\n\t"
-                         "vfma.f32 s3, s8, s19\n\t"
-                         "vfma.f32 s4, s12, s16\n\t"
-                         "vfma.f32 s5, s12, s17\n\t"
-                         "vfma.f32 s6, s12, s18\n\t"
-                         "vfma.f32 s7, s12, s19\n\t"
-                         "vfma.f32 s0, s9, s20\n\t"
-                         "vfma.f32 s1, s9, s21\n\t"
-                         "vfma.f32 s2, s9, s22\n\t"
-                         "vfma.f32 s3, s9, s23\n\t"
-                         "vfma.f32 s4, s13, s20\n\t"
-                         "vfma.f32 s5, s13, s21\n\t"
-                         "vfma.f32 s6, s13, s22\n\t"
-                         "vfma.f32 s7, s13, s23\n\t"
-                         "vfma.f32 s0, s10, s24\n\t"
-                         "vfma.f32 s1, s10, s25\n\t"
-                         "vfma.f32 s2, s10, s26\n\t"
-                         "vfma.f32 s3, s10, s27\n\t"
-                         "vfma.f32 s4, s14, s24\n\t"
-                         "vfma.f32 s5, s14, s25\n\t"
-                         "vfma.f32 s6, s14, s26\n\t"
-                         "vfma.f32 s7, s14, s27\n\t"
-                         "vfma.f32 s0, s11, s28\n\t"
-                         "vfma.f32 s1, s11, s29\n\t"
-                         "vfma.f32 s2, s11, s30\n\t"
-                         "vfma.f32 s3, s11, s31\n\t"
-                         "vfma.f32 s4, s15, s28\n\t"
-                         "vfma.f32 s5, s15, s29\n\t"
-                         "vfma.f32 s6, s15, s30\n\t"
-                         "vfma.f32 s7, s15, s31\n\t"
-                         "subs %[q], %[q], #1\n\t"
-                         "bne 1b\n"
-                         "2:\n\t"
-                         "cmp %[r], #0\n\t"
-                         "beq 4f\n"
-                         "3:\n\t"
-                         "vldm %[a0]!, {s8}\n\t"
-                         "vldm %[a1]!, {s12}\n\t"
-                         "vldm %[w]!, {s16-s19}\n\t"
-                         "vfma.f32 s0, s8, s16\n\t"
-                         "vfma.f32 s1, s8, s17\n\t"
-                         "vfma.f32 s2, s8, s18\n\t"
-                         "vfma.f32 s3, s8, s19\n\t"
-                         "vfma.f32 s4, s12, s16\n\t"
-                         "vfma.f32 s5, s12, s17\n\t"
-                         "vfma.f32 s6, s12, s18\n\t"
-                         "vfma.f32 s7, s12, s19\n\t"
-                         "subs %[r], %[r], #1\n\t"
-                         "bne 3b\n"
-                         "4:\n\t"
-                         "vstm %[acc], {s0-s7}"
+        __asm__ volatile("vldm %[init], {s0-s7}\n\t" AOT_F32_VFP_TILE_ASM "vstm %[acc], {s0-s7}"
                          : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [q] "+r"(quads), [r] "+r"(rest)
                          : [acc] "r"(acc), [init] "r"(init)
                          : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13",
