@@ -4,6 +4,8 @@
 #
 # usage: SCRATCH=<dir> PLUGIN=<libaot_insn_count.so> bench/tflm_cycles.sh ARCH MODEL.tflite...
 #   ARCH: cortex-m4+fp (mps2-an386) or cortex-m55 (mps3-an547)
+#   ARENA=<bytes> (optional): the tensor arena's size when the harness's 1 MiB default is too small (the 224x224
+#   MobileNet v2 uses 2,600,596 B).
 # $SCRATCH is a TFLite Micro + CMSIS-NN build made with ../shared/docs/tflm-harness.md (its setup.sh, then
 # build_objs.sh ARCH -> $SCRATCH/lib/ARCH/libtensorflow-microlite.a, and harness/ with main.cc, gen_model.py,
 # startup/semihost and the link scripts). Each model's firmware is linked as the harness's bench.sh links it; QEMU
@@ -26,7 +28,7 @@ ARCHF=$(echo $CXXF | tr ' ' '\n' | grep -E '^-m(cpu|fpu|float-abi|thumb)' | tr '
 for MP in "$@"; do
   M=$(basename "$MP" .tflite); O=$SCRATCH/out/$A/$M; mkdir -p "$O"
   "$PY" "$H/gen_model.py" "$MP" "$O"
-  arm-none-eabi-g++ $CXXF -O2 $INC -I"$H" -I"$O" -c "$H/main.cc" -o "$O/main.o"
+  arm-none-eabi-g++ $CXXF -O2 ${ARENA:+-DARENA_SIZE=$ARENA} $INC -I"$H" -I"$O" -c "$H/main.cc" -o "$O/main.o"
   for f in startup semihost; do arm-none-eabi-gcc $CCF -O2 -I"$H" -c "$H/$f.c" -o "$O/$f.o"; done
   arm-none-eabi-gcc $ARCHF -c "$O/model_data.c" -o "$O/model_data.o"
   arm-none-eabi-g++ $ARCHF -O2 -nostartfiles -T "$H/$LD" -Wl,--gc-sections -o "$O/fw.elf" "$O/main.o" "$O/startup.o" \
