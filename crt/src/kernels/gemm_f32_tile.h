@@ -57,6 +57,43 @@ static void aot_f32_tile_c(const float* a0, const float* a1, const float* w, int
     }
 }
 
+#if defined(AOT_F32_MVE)
+/* Helium's pair tile loop (WLS/LE on lr, already set up to skip to 2 when there is no pair of taps): per pass two
+ * taps of both rows (LDRD into %[x0]/%[x1] and %[y0]/%[y1]) times 8 channels of weights (q4-q7), summed into q0, q1
+ * (row 0) and q2, q3 (row 1); aot_f32_tile's loop, which conv2d_f32_gemm.c's tiles with their outputs share. */
+#define AOT_F32_MVE_PAIR_LOOP_ASM                                                                                      \
+    "1:\n\t"                                                                                                           \
+    "ldrd %[x0], %[x1], [%[a0]], #8\n\t"                                                                               \
+    "ldrd %[y0], %[y1], [%[a1]], #8\n\t"                                                                               \
+    "vldrw.32 q4, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q5, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q4, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q2, q4, %[y0]\n\t"                                                                                       \
+    "vfma.f32 q3, q5, %[y0]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[y1]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[y1]\n\t"                                                                                       \
+    "le lr, 1b\n"                                                                                                      \
+    "2:\n\t"
+/* After the loop and a test that sets Z when there is no odd last tap: that tap of both rows into the sums, then
+ * the label 3. */
+#define AOT_F32_MVE_ODD_TAP_ASM                                                                                        \
+    "beq 3f\n\t"                                                                                                       \
+    "ldr %[x0], [%[a0]]\n\t"                                                                                           \
+    "ldr %[y0], [%[a1]]\n\t"                                                                                           \
+    "vldrw.32 q4, [%[w]]\n\t"                                                                                          \
+    "vldrw.32 q5, [%[w], #16]\n\t"                                                                                     \
+    "vfma.f32 q0, q4, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q2, q4, %[y0]\n\t"                                                                                       \
+    "vfma.f32 q3, q5, %[y0]\n"                                                                                         \
+    "3:\n\t"
+#endif
+
 #if defined(AOT_F32_VFP)
 /* The FPU tile's loops (operands %[a0], %[a1], %[w], %[q] quads and %[r] single taps, all advanced), from the sums in
  * s0-s7 to the sums in s0-s7 at the label 4: aot_f32_tile's body, which conv2d_f32_gemm.c's tile with its outputs
@@ -152,35 +189,7 @@ static void aot_f32_tile(const float* a0, const float* a1, const float* w, int32
             "vldrw.32 q1, [%[init], #16]\n\t"
             "vldrw.32 q2, [%[init], #32]\n\t"
             "vldrw.32 q3, [%[init], #48]\n\t"
-            "wls lr, %[p], 2f\n"
-            "1:\n\t"
-            "ldrd %[x0], %[x1], [%[a0]], #8\n\t"
-            "ldrd %[y0], %[y1], [%[a1]], #8\n\t"
-            "vldrw.32 q4, [%[w]], #16\n\t"
-            "vldrw.32 q5, [%[w]], #16\n\t"
-            "vldrw.32 q6, [%[w]], #16\n\t"
-            "vldrw.32 q7, [%[w]], #16\n\t"
-            "vfma.f32 q0, q4, %[x0]\n\t"
-            "vfma.f32 q1, q5, %[x0]\n\t"
-            "vfma.f32 q2, q4, %[y0]\n\t"
-            "vfma.f32 q3, q5, %[y0]\n\t"
-            "vfma.f32 q0, q6, %[x1]\n\t"
-            "vfma.f32 q1, q7, %[x1]\n\t"
-            "vfma.f32 q2, q6, %[y1]\n\t"
-            "vfma.f32 q3, q7, %[y1]\n\t"
-            "le lr, 1b\n"
-            "2:\n\t"
-            "cmp %[r], #0\n\t"
-            "beq 3f\n\t"
-            "ldr %[x0], [%[a0]]\n\t"
-            "ldr %[y0], [%[a1]]\n\t"
-            "vldrw.32 q4, [%[w]]\n\t"
-            "vldrw.32 q5, [%[w], #16]\n\t"
-            "vfma.f32 q0, q4, %[x0]\n\t"
-            "vfma.f32 q1, q5, %[x0]\n\t"
-            "vfma.f32 q2, q4, %[y0]\n\t"
-            "vfma.f32 q3, q5, %[y0]\n"
-            "3:\n\t"
+            "wls lr, %[p], 2f\n" AOT_F32_MVE_PAIR_LOOP_ASM "cmp %[r], #0\n\t" AOT_F32_MVE_ODD_TAP_ASM
             "vstrw.32 q0, [%[acc]]\n\t"
             "vstrw.32 q1, [%[acc], #16]\n\t"
             "vstrw.32 q2, [%[acc], #32]\n\t"
