@@ -13,7 +13,7 @@ load("//toolchains/arm_gnu:cc_toolchain_config.bzl", "COMPILE_FLAGS", "LINK_FLAG
 # Every bench image is built in this mode (aot_firmware's compilation_mode), whatever the command line says.
 BENCH_COMPILATION_MODE = "opt"
 
-def bench_model(name, model, boards, unfit = {}, compilation_mode = BENCH_COMPILATION_MODE):
+def bench_model(name, model, boards, unfit = {}, compilation_mode = BENCH_COMPILATION_MODE, compiler_flags = []):
     """`<name>` for `model`, a bench firmware `<name>_<board>` per board (built with -c opt), and the arguments
     that tell the runner (run_bench.py) where everything is.
 
@@ -24,13 +24,15 @@ def bench_model(name, model, boards, unfit = {}, compilation_mode = BENCH_COMPIL
       unfit: boards the model is known not to fit (or a model the compiler does not support: no boards); not
         built, the runner says why (from the model's needs and the board's memory, or the compiler's error) and
         fails if the model would in fact fit.
+      compilation_mode: the firmware's -c mode.
+      compiler_flags: extra `aotc compile` flags of the model library.
     Returns:
       The runner arguments for this model.
     """
     args = ["--unfit=%s|%s|%s|$(rootpath %s)" % (name, board, BOARDS[board]["core"], model) for board in unfit]
     if not boards:
         return args
-    aot_model_library(name = name, model = model, tags = ["manual"])
+    aot_model_library(name = name, model = model, compiler_flags = compiler_flags, tags = ["manual"])
     aot_reference_data(name = name + "_ref", model = model, prefix = name, count = 1, seed = 1, tags = ["manual"])
     native.genrule(
         name = name + "_main",

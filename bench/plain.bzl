@@ -48,7 +48,7 @@ def bench_plain_crt(boards, opts = ("O2", "Os")):
                 tags = ["manual"],
             )
 
-def bench_plain_model(name, model, boards, opts = ("O2", "Os")):
+def bench_plain_model(name, model, boards, opts = ("O2", "Os"), compiler_flags = []):
     """Plain-flag images of `model` (already a bench_model `name` on those boards: its main, reference data and
     linker scripts are reused).
 
@@ -57,6 +57,7 @@ def bench_plain_model(name, model, boards, opts = ("O2", "Os")):
       model: label of the .tflite file.
       boards: boards to build it for.
       opts: optimization levels, "O2" and/or "Os".
+      compiler_flags: extra `aotc compile` flags (the bench_model's).
     Returns:
       opt -> (the runner's --entry arguments, the runfiles they need).
     """
@@ -73,11 +74,12 @@ def bench_plain_model(name, model, boards, opts = ("O2", "Os")):
             name = gen,
             srcs = [model],
             outs = gen_outs,
-            cmd = "$(location //compiler:aotc) compile $(location %s) --quiet --prefix %s --target %s --out_dir $(RULEDIR)/%s" % (
+            cmd = "$(location //compiler:aotc) compile $(location %s) --quiet --prefix %s --target %s --out_dir $(RULEDIR)/%s%s" % (
                 model,
                 name,
                 core,
                 sub,
+                "".join([" " + f for f in compiler_flags]),
             ),
             tools = ["//compiler:aotc"],
             tags = ["manual"],

@@ -27,7 +27,8 @@ flags.DEFINE_string(
     "specialize",
     None,
     'Layer kinds made shape-specialized functions on cortex-m0/m3 (and "packed": two output channels per weight '
-    "word): a comma-separated subset of conv, depthwise, fc, packed (the default: all four), or none.",
+    'word; "xpair": two output pixels per input word instead, int8 weights): a comma-separated subset of conv, '
+    "depthwise, fc, packed, xpair (the default: all but xpair), or none.",
     flag_values=FLAGS,
 )
 flags.DEFINE_boolean(

@@ -73,20 +73,25 @@ SPECIALIZE_KINDS = ("conv", "depthwise", "fc")
 # word (ops/common/packed.py: about 40 % fewer instructions, weights twice the bytes).  On by default; an explicit
 # list without it keeps the int8 weights.
 PACKED = "packed"
+# Another: convolutions on the M3 pair two output pixels per 32-bit input word instead (ops/common/packed.py's
+# xpair_*: a few % more instructions than packed weights, int8 weights) and fully connected layers keep int8
+# weights; for models whose packed weights would not fit the board.  Takes precedence over PACKED.
+XPAIR = "xpair"
 
 
 def parse_specialize(spec) -> frozenset:
-    """--specialize: a comma-separated subset of SPECIALIZE_KINDS and PACKED, "none", or None for all of them."""
+    """--specialize: a comma-separated subset of SPECIALIZE_KINDS, PACKED and XPAIR, "none", or None for the kinds
+    and PACKED."""
     kinds = (
         SPECIALIZE_KINDS + (PACKED,)
         if spec is None
         else [k.strip() for k in spec.split(",") if k.strip() and k.strip() != "none"]
     )
-    bad = [k for k in kinds if k not in SPECIALIZE_KINDS + (PACKED,)]
+    bad = [k for k in kinds if k not in SPECIALIZE_KINDS + (PACKED, XPAIR)]
     if bad:
         raise CompileError(
             f"--specialize: unknown layer kind '{bad[0]}'; use a comma-separated subset of "
-            f"{', '.join(SPECIALIZE_KINDS + (PACKED,))}, or none."
+            f"{', '.join(SPECIALIZE_KINDS + (PACKED, XPAIR))}, or none."
         )
     return frozenset(kinds)
 
@@ -102,7 +107,11 @@ class KernelOptions:
 
     @property
     def pack(self) -> bool:
-        return PACKED in self.specialize
+        return PACKED in self.specialize and XPAIR not in self.specialize
+
+    @property
+    def xpair(self) -> bool:
+        return XPAIR in self.specialize
 
 
 DEFAULT_OPTIONS = KernelOptions()

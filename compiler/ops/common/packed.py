@@ -35,3 +35,33 @@ def lane_bound(rows: np.ndarray) -> bool:
     hi = np.maximum(127 * low, -128 * low).sum(axis=1)
     lo = np.minimum(127 * low, -128 * low).sum(axis=1)
     return bool(np.all(hi < LANE_LIMIT) and np.all(lo >= -LANE_LIMIT))
+
+
+# --- packed inputs (crt/include/aot/kernels/conv2d_s8_xpair_inline.h) ------------------------------------------
+# Two output pixels per 32-bit input word X = x0 + x1 * 2^23, built at run time in scratch; the weights stay int8.
+# The low lane now holds pixel 0's sum of every channel, so the bound is checked on every row.
+
+
+def xpair_weights(rows: np.ndarray) -> np.ndarray:
+    """[C, K] int8 weights -> int8 [ceil(C / 4), K, 4]: per group of four output channels (the last zero-padded)
+    the four channels' weights of each tap side by side."""
+    c, k = rows.shape
+    groups = -(-c // 4)
+    padded = np.zeros((groups * 4, k), np.int8)
+    padded[:c] = rows
+    return np.ascontiguousarray(padded.reshape(groups, 4, k).transpose(0, 2, 1))
+
+
+def xpair_lane_bound(rows: np.ndarray) -> bool:
+    """True if every channel's sum of int8 inputs times its weights over all K stays in [-2^22, 2^22)."""
+    r = np.asarray(rows, np.int64)
+    hi = np.maximum(127 * r, -128 * r).sum(axis=1)
+    lo = np.minimum(127 * r, -128 * r).sum(axis=1)
+    return bool(np.all(hi < LANE_LIMIT) and np.all(lo >= -LANE_LIMIT))
+
+
+def xpair_chunk(rows: np.ndarray) -> int:
+    """The longest run of taps one accumulation of the input-pair body may take: all K where the bound holds,
+    else PACK_SAFE_RUN."""
+    k = np.asarray(rows).shape[1]
+    return k if xpair_lane_bound(rows) else min(k, PACK_SAFE_RUN)

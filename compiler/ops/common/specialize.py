@@ -28,11 +28,15 @@ BODIES = {
     # Two output channels per weight word (ops/common/packed.py), where the packed sums are proven exact.
     "aot_conv2d_s8_packed_body": ("aot/kernels/conv2d_s8_packed_inline.h", "pconv"),
     "aot_fully_connected_s8_packed_body": ("aot/kernels/fully_connected_s8_packed_inline.h", "pfc"),
+    # Two output pixels per input word (ops/common/packed.py's xpair_*), int8 weights, scratch for the pair's taps.
+    "aot_conv2d_s8_xpair_body": ("aot/kernels/conv2d_s8_xpair_inline.h", "xconv"),
 }
 # Bodies whose weights are packed int32 words, and of those the ones taking a fused residual ADD (its two pointer
 # parameters `res` and `add`, literal 0 when the layer has none).
 PACKED = ("aot_conv2d_s8_packed_body", "aot_fully_connected_s8_packed_body")
-RESIDUAL = ("aot_conv2d_s8_packed_body",)
+RESIDUAL = ("aot_conv2d_s8_packed_body", "aot_conv2d_s8_xpair_body")
+# Bodies taking a scratch pointer `xs` (int32_t words) last.
+SCRATCH = ("aot_conv2d_s8_xpair_body",)
 # The pointer parameters of every specialized function, in order.
 POINTERS = ("in", "out", "w", "bias", "mult", "second")
 # Fully connected layers deeper than this keep the CRT kernel: the body reads four weight rows `depth` apart, and
@@ -93,6 +97,14 @@ def requant_args(p: dict, t: dict) -> list:
     ]
 
 
+def scratch(op) -> int:
+    """Workspace bytes of the specialized call: the input-pair body's words, one per tap of a window."""
+    p = op.params["spec"]
+    if p["body"] not in SCRATCH:
+        return 0
+    return 4 * int(p["weights"].shape[1])
+
+
 def header(op) -> list:
     return [BODIES[op.params["spec"]["body"]][0]]
 
@@ -105,10 +117,13 @@ def emit(op, ctx) -> list:
     res = op.params.get("residual")
     if body in RESIDUAL:
         args += ["res", "add"] if res is not None else ["NULL", "NULL"]
+    if body in SCRATCH:
+        args += ["xs"]
 
     def define(name):
         call = ctx.call(body, args)
         sig = _SIGNATURE.format(wtype=wtype) + (_RES_SIGNATURE if body in RESIDUAL else "")
+        sig += ", int32_t* xs" if body in SCRATCH else ""
         unused = ["    (void)res;", "    (void)add;"] if body in RESIDUAL and res is None else []
         return [f"static void {name}({sig})", "{"] + unused + ["    " + ln for ln in call.split("\n")] + ["}"]
 
@@ -129,4 +144,6 @@ def emit(op, ctx) -> list:
             ]
         else:
             ptrs += ["NULL", "NULL"]
+    if body in SCRATCH:
+        ptrs += [ctx.scratch(op, "int32_t")]
     return [ctx.call(fn, ptrs)]

@@ -44,6 +44,14 @@ def _setup(kind):
         # an int8 value, which is what their exactness bound assumes.
         packed = t["in_off"] == 0 and options_of(op).pack and packs_weights(getattr(op, "target", "host"))
         conv_like = kind == "conv" or (kind == "depthwise" and p["ic"] == 1)
+        # Packed inputs (two pixels per SMLAL, int8 weights): the same zero-point condition; runs of at most
+        # PACK_SAFE_RUN taps where the whole depth does not meet the lane bound.
+        if t["in_off"] == 0 and options_of(op).xpair and packs_weights(getattr(op, "target", "host")) and conv_like:
+            in_c = p["ic"] if kind == "conv" else 1
+            args = _conv_args(p, t, in_c, a.rows.shape[0], None)
+            args += [_packed.xpair_chunk(a.rows)] + s.requant_args(p, t)
+            s.specialize(op, p, "aot_conv2d_s8_xpair_body", args, _packed.xpair_weights(a.rows), t)
+            return None
         if packed and conv_like and _packed.lane_bound(a.rows):
             in_c = p["ic"] if kind == "conv" else 1
             args = _conv_args(p, t, in_c, a.rows.shape[0], None) + s.requant_args(p, t)
@@ -85,6 +93,7 @@ def _kernel(name, kind):
         when=_when(kind),
         emit=s.emit,
         headers=s.header,
+        scratch=s.scratch,
         # The packed convolution body takes a fused residual ADD (its `res` and `add` parameters).
         residual=lambda op: op.params["spec"]["body"] in s.RESIDUAL,
     )
