@@ -9,6 +9,10 @@ from ..common import specialize as s
 from ..common.kernel import Kernel, options_of
 
 
+# Filter rows shorter than this (input channels x filter width) take packed inputs (see _setup).
+XPAIR_ROW_TAPS = 16
+
+
 def _grouped(op, p, a):
     return "grouped convolution" if p["kd"] != p["ic"] else None
 
@@ -45,9 +49,20 @@ def _setup(kind):
         packed = t["in_off"] == 0 and options_of(op).pack and packs_weights(getattr(op, "target", "host"))
         conv_like = kind == "conv" or (kind == "depthwise" and p["ic"] == 1)
         # Packed inputs (two pixels per SMLAL, int8 weights): the same zero-point condition; runs of at most
-        # PACK_SAFE_RUN taps where the whole depth does not meet the lane bound.
-        if t["in_off"] == 0 and options_of(op).xpair and packs_weights(getattr(op, "target", "host")) and conv_like:
-            in_c = p["ic"] if kind == "conv" else 1
+        # PACK_SAFE_RUN taps where the whole depth does not meet the lane bound.  Every convolution with `xpair`;
+        # with packed weights on, where packed inputs are also the faster form (bench/README.md, "Plain builds"):
+        # the 1x1 layers, and those whose filter rows are short (the packed form runs one tap loop per filter row
+        # and pixel: a stem's few input channels) unless a large window's gathering (two windows per pair, tap by
+        # tap at the borders) is shared by few output channels (micro_speech's 10x8 filter, 8 channels: +21 %);
+        # the packed form keeps ResNet-8's 3x3 layers (3 % faster).
+        in_c = (p["ic"] if kind == "conv" else 1) if conv_like else 0
+        short_rows = conv_like and in_c * p["kw"] < XPAIR_ROW_TAPS
+        xpair = options_of(op).xpair or (
+            packed
+            and conv_like
+            and (p["kh"] * p["kw"] == 1 or (short_rows and (p["kh"] * p["kw"] <= 9 or a.rows.shape[0] >= 16)))
+        )
+        if t["in_off"] == 0 and xpair and packs_weights(getattr(op, "target", "host")) and conv_like:
             args = _conv_args(p, t, in_c, a.rows.shape[0], None)
             args += [_packed.xpair_chunk(a.rows)] + s.requant_args(p, t)
             s.specialize(op, p, "aot_conv2d_s8_xpair_body", args, _packed.xpair_weights(a.rows), t)

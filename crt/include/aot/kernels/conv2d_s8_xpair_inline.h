@@ -194,38 +194,39 @@ AOT_INLINE_BODY void aot_xpair_pixels(const int32_t* xs, int32_t two, int32_t ta
     }
 }
 
-/* xs[t] = x0[t] + x1[t] * 2^23 (t < taps) for the output pixels px and, with `two`, px + 1 (x1 = 0 without). */
-AOT_INLINE_BODY void aot_xpair_pack(const int8_t* in_b, int32_t* xs, int32_t px, int32_t two, int32_t in_h,
-                                    int32_t in_w, int32_t in_c, int32_t filter_h, int32_t filter_w, int32_t out_w,
-                                    int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
-                                    int32_t pad_top, int32_t pad_left, int32_t pad_fill)
+/* xs[t] = x0[t] + x1[t] * 2^23 (t < taps) for the output pixels (oy, ox) and, with `two`, (oy, ox + 1) (x1 = 0
+ * without): where both windows lie inside the image, row by row in one pass; else tap by tap. */
+AOT_INLINE_BODY void aot_xpair_pack(const int8_t* in_b, int32_t* xs, int32_t oy, int32_t ox, int32_t two, int32_t in_h,
+                                    int32_t in_w, int32_t in_c, int32_t filter_h, int32_t filter_w, int32_t stride_h,
+                                    int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                                    int32_t pad_left, int32_t pad_fill)
 {
-    int32_t t;
-    if (filter_h == 1 && filter_w == 1 && stride_h == 1 && stride_w == 1 && pad_top == 0 && pad_left == 0 &&
-        out_w == in_w) {
-        /* A pointwise layer: the pair's inputs are two consecutive runs of in_c values. */
-        const int8_t* x0 = in_b + px * in_c;
-        if (two) {
-            for (t = 0; t < in_c; t++) {
-                xs[t] = x0[t] + x0[t + in_c] * (1 << AOT_PACK_SHIFT);
+    const int32_t iy0 = oy * stride_h - pad_top, ix0 = ox * stride_w - pad_left;
+    int32_t fy, t;
+    if (two && dilation_w == 1 && iy0 >= 0 && iy0 + (filter_h - 1) * dilation_h < in_h && ix0 >= 0 &&
+        ix0 + stride_w + filter_w <= in_w) {
+        const int32_t row = filter_w * in_c, step = stride_w * in_c;
+        for (fy = 0; fy < filter_h; fy++) {
+            const int8_t* x = in_b + ((iy0 + fy * dilation_h) * in_w + ix0) * in_c;
+            for (t = 0; t < row; t++) {
+                xs[t] = x[t] + x[t + step] * (1 << AOT_PACK_SHIFT);
             }
-        } else {
-            for (t = 0; t < in_c; t++) {
-                xs[t] = x0[t];
-            }
+            xs += row;
         }
         return;
     }
-    aot_xpair_gather(in_b, xs, 0, px / out_w, px % out_w, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
-                     dilation_h, dilation_w, pad_top, pad_left, pad_fill);
+    aot_xpair_gather(in_b, xs, 0, oy, ox, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w, dilation_h,
+                     dilation_w, pad_top, pad_left, pad_fill);
     if (two) {
-        aot_xpair_gather(in_b, xs, 1, (px + 1) / out_w, (px + 1) % out_w, in_h, in_w, in_c, filter_h, filter_w,
-                         stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, pad_fill);
+        aot_xpair_gather(in_b, xs, 1, oy, ox + 1, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w, dilation_h,
+                         dilation_w, pad_top, pad_left, pad_fill);
     }
 }
 
 /* The whole layer; filter holds ceil(out_c / 4) groups of filter_h * filter_w * in_c * 4 bytes, xs
- * filter_h * filter_w * in_c words of scratch; chunk: the longest run of taps one accumulation may take. */
+ * filter_h * filter_w * in_c words of scratch; chunk: the longest run of taps one accumulation may take.  A
+ * pointwise layer pairs consecutive pixels of the whole image (their inputs are consecutive runs of in_c values),
+ * any other pairs neighbours in a row (an odd row's last pixel alone). */
 AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
                                               int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
                                               const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
@@ -238,25 +239,52 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
 {
     const int32_t taps = filter_h * filter_w * in_c;
     const int32_t pixels = out_h * out_w;
-    int32_t b, px;
+    const int32_t pointwise = filter_h == 1 && filter_w == 1 && stride_h == 1 && stride_w == 1 && pad_top == 0 &&
+                              pad_left == 0 && out_w == in_w && out_h == in_h;
+    int32_t b, px, oy, ox, t;
     for (b = 0; b < batches; b++) {
         const int8_t* in_b = input + b * in_h * in_w * in_c;
-        const int32_t base = b * pixels * out_c;
-        const int8_t* res_b = residual != NULL ? residual + base : NULL;
-        for (px = 0; px + 1 < pixels; px += 2) {
-            aot_xpair_pack(in_b, xs, px, 1, in_h, in_w, in_c, filter_h, filter_w, out_w, stride_h, stride_w, dilation_h,
-                           dilation_w, pad_top, pad_left, pad_fill);
-            aot_xpair_pixels(xs, 1, taps, chunk, filter, bias, output + base + px * out_c, out_c,
-                             res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second, quant_step,
-                             output_offset, act_min, act_max, add);
+        int8_t* out_b = output + b * pixels * out_c;
+        const int8_t* res_b = residual != NULL ? residual + b * pixels * out_c : NULL;
+        if (pointwise) {
+            for (px = 0; px + 1 < pixels; px += 2) {
+                const int8_t* x0 = in_b + px * in_c;
+                for (t = 0; t < in_c; t++) {
+                    xs[t] = x0[t] + x0[t + in_c] * (1 << AOT_PACK_SHIFT);
+                }
+                aot_xpair_pixels(xs, 1, taps, chunk, filter, bias, out_b + px * out_c, out_c,
+                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
+                                 quant_step, output_offset, act_min, act_max, add);
+            }
+            if (pixels & 1) {
+                /* The odd last pixel: the same loop, its high lanes zero. */
+                const int8_t* x0 = in_b + px * in_c;
+                for (t = 0; t < in_c; t++) {
+                    xs[t] = x0[t];
+                }
+                aot_xpair_pixels(xs, 0, taps, chunk, filter, bias, out_b + px * out_c, out_c,
+                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
+                                 quant_step, output_offset, act_min, act_max, add);
+            }
+            continue;
         }
-        if (pixels & 1) {
-            /* The odd last pixel: the same loop, its high lanes zero. */
-            aot_xpair_pack(in_b, xs, px, 0, in_h, in_w, in_c, filter_h, filter_w, out_w, stride_h, stride_w, dilation_h,
-                           dilation_w, pad_top, pad_left, pad_fill);
-            aot_xpair_pixels(xs, 0, taps, chunk, filter, bias, output + base + px * out_c, out_c,
-                             res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second, quant_step,
-                             output_offset, act_min, act_max, add);
+        for (oy = 0; oy < out_h; oy++) {
+            for (ox = 0; ox + 1 < out_w; ox += 2) {
+                px = oy * out_w + ox;
+                aot_xpair_pack(in_b, xs, oy, ox, 1, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
+                               dilation_h, dilation_w, pad_top, pad_left, pad_fill);
+                aot_xpair_pixels(xs, 1, taps, chunk, filter, bias, out_b + px * out_c, out_c,
+                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
+                                 quant_step, output_offset, act_min, act_max, add);
+            }
+            if (out_w & 1) {
+                px = oy * out_w + ox;
+                aot_xpair_pack(in_b, xs, oy, ox, 0, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
+                               dilation_h, dilation_w, pad_top, pad_left, pad_fill);
+                aot_xpair_pixels(xs, 0, taps, chunk, filter, bias, out_b + px * out_c, out_c,
+                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
+                                 quant_step, output_offset, act_min, act_max, add);
+            }
         }
     }
 }
