@@ -35,19 +35,37 @@ BODY = {
 }
 BODY["DEPTHWISE_CONV_2D_C4"] = BODY["DEPTHWISE_CONV_2D"]  # the channel-vectorized shape is DSP-only; M3 specializes it
 PACKED_BODY = {"CONV_2D": "aot_conv2d_s8_packed_body", "FULLY_CONNECTED": "aot_fully_connected_s8_packed_body"}
+# Two output pixels per input word (ops/common/packed.py's xpair_*): by default the 1x1 convolutions and short-row
+# stems, with --specialize ...,xpair every convolution.
+XPAIR_BODY = "aot_conv2d_s8_xpair_body"
 UNPACKED = KernelOptions(specialize=parse_specialize("conv,depthwise,fc"))
+XPAIR = KernelOptions(specialize=parse_specialize("conv,depthwise,fc,xpair"))
+
+
+def _default_pairs_inputs(kh, kw, in_c, oc):
+    """Whether a convolution takes packed inputs rather than packed weights by default (specialized._setup)."""
+    return kh * kw == 1 or (in_c * kw < 16 and (kh * kw <= 9 or oc >= 16))
 
 
 def _exact(runs, request, kind):
-    """Bit-exact with both weight forms (checks 0 and 1 of the test: packed where it applies, then UNPACKED); the
-    packed one wherever it applies (a depthwise layer with one input channel runs as a packed convolution)."""
-    runs.finish((request.node.nodeid, 0))
-    runs.finish((request.node.nodeid, 1))
+    """Bit-exact with the three weight forms (checks 0, 1 and 2 of the test: the default, UNPACKED, XPAIR); packed
+    weights or packed inputs wherever they apply (a depthwise layer with one input channel runs as a
+    convolution)."""
+    for k in range(3):
+        runs.finish((request.node.nodeid, k))
     graph = runs.check((request.node.nodeid, 0)).graph
     assert _kernel(runs, request, 1) == BODY[kind]
     one_channel = kind.startswith("DEPTHWISE") and graph.inputs[0].shape[-1] == 1
+    conv_like = kind == "CONV_2D" or one_channel
     want = PACKED_BODY["CONV_2D"] if one_channel else PACKED_BODY.get(kind, BODY[kind])
+    if conv_like:
+        filt = graph.ops[0].input(1).data
+        kh, kw = filt.shape[1:3]
+        in_c, oc = (filt.shape[3], filt.shape[0]) if kind == "CONV_2D" else (1, filt.shape[3])
+        if _default_pairs_inputs(kh, kw, in_c, oc):
+            want = XPAIR_BODY
     assert _kernel(runs, request, 0) == want
+    assert _kernel(runs, request, 2) == (XPAIR_BODY if conv_like else BODY[kind])
 
 
 def _kernel(runs, request, k):
@@ -111,15 +129,16 @@ def _residual_path(d, name, kw, inplace):
 # The tests whose host runs are batched (spec_runs): per test, its model from its parameters and the kernel options
 # of its checks, in order (check k of a test is (its node id, k)).
 BOTH = (None, UNPACKED)
+ALL = (None, UNPACKED, XPAIR)
 BATCHED = {
-    "test_shared_model_bit_exact_specialized": (_shared_path, (None,)),
-    "test_fully_connected": (_fc_path, BOTH),
-    "test_conv2d": (_conv_path, BOTH),
-    "test_depthwise_conv2d": (_dw_path, BOTH),
-    "test_requant_corners": (_requant_path, BOTH),
-    "test_packed_conv_falls_back_when_the_lanes_could_overflow": (_fallback_path, (None,)),
+    "test_shared_model_bit_exact_specialized": (_shared_path, (None, XPAIR)),
+    "test_fully_connected": (_fc_path, ALL),
+    "test_conv2d": (_conv_path, ALL),
+    "test_depthwise_conv2d": (_dw_path, ALL),
+    "test_requant_corners": (_requant_path, ALL),
+    "test_packed_conv_falls_back_when_the_lanes_could_overflow": (_fallback_path, (None, XPAIR)),
     "test_packed_fully_connected_chunks": (_chunks_path, (None,)),
-    "test_residual_add_fused_into_packed_conv_cases": (_residual_path, (None,)),
+    "test_residual_add_fused_into_packed_conv_cases": (_residual_path, (None, XPAIR)),
 }
 
 
@@ -160,6 +179,7 @@ def _path(runs, request):
 def test_shared_model_bit_exact_specialized(spec_runs, request, name):
     _path(spec_runs, request)
     spec_runs.finish((request.node.nodeid, 0))
+    spec_runs.finish((request.node.nodeid, 1))
 
 
 @needs_tflm
@@ -235,8 +255,8 @@ def test_generated_code_specialized_only_for_m0_m3():
         # kws: one function for the first convolution, one shared by its four depthwise layers, one by its
         # four pointwise convolutions, one for the classifier.
         assert src.count("static void kws_") == 4, src
-        # Packed weights need SMLAL (ARMv7-M): not on the Cortex-M0.
-        assert ("aot_conv2d_s8_packed_body(" in src) == (target == "cortex-m3")
+        # Packed inputs (its 1x1 layers and its stem here) need SMLAL (ARMv7-M): not on the Cortex-M0.
+        assert ("aot_conv2d_s8_xpair_body(" in src) == (target == "cortex-m3")
         assert "aot_conv2d_s8(" not in src and "aot_depthwise_conv2d_s8(" not in src
         assert "aot_fully_connected_s8(" not in src
     # ResNet-8: nine convolutions, three of them with the block's residual ADD fused in (their own functions:
@@ -261,7 +281,7 @@ def test_specialize_option():
     ).files["kws.c"]
     assert "static void" not in src
     # The default is back for the next compile: nothing was left behind in module state.
-    assert "static void kws_pconv" in compile_model(path, "kws", "cortex-m3").files["kws.c"]
+    assert "static void kws_xconv" in compile_model(path, "kws", "cortex-m3").files["kws.c"]
     with pytest.raises(CompileError, match="unknown layer kind 'pool'"):
         parse_specialize("conv,pool")
 
@@ -305,6 +325,75 @@ def test_packed_lanes_exact_at_the_bound():
     assert _packed.PACK_SAFE_RUN * 128 * 128 < 1 << 22
 
 
+# --- packed inputs (ops/common/packed.py's xpair_*): two output pixels per input word -------------------------------
+
+
+def _xpair_sums(weights: np.ndarray, x0: np.ndarray, x1: np.ndarray, chunk: int) -> tuple:
+    """The input-pair body's arithmetic in Python integers: X = x0 + x1 * 2^23 per tap, per channel runs of `chunk`
+    taps each summed from AOT_PACK_BIAS and split as aot_pack_split does.  Returns (pixel 0's, pixel 1's) sums per
+    padded channel."""
+    groups, k, _ = weights.shape
+    xs = [int(a) + int(b) * (1 << 23) for a, b in zip(x0, x1)]
+    s0, s1 = [], []
+    for g in range(groups):
+        for j in range(4):
+            lo = hi = 0
+            for r in range(0, k, chunk):
+                a = (1 << 22) + sum(xs[t] * int(weights[g, t, j]) for t in range(r, min(k, r + chunk)))
+                lo += (a & ((1 << 23) - 1)) - (1 << 22)
+                hi += a >> 23
+            s0.append(lo)
+            s1.append(hi)
+    return np.array(s0, np.int64), np.array(s1, np.int64)
+
+
+def test_xpair_weights_layout():
+    from compiler.ops.common import packed as _packed
+
+    rows = np.arange(-60, 60, dtype=np.int8).reshape(6, 20)
+    w = _packed.xpair_weights(rows)
+    assert w.dtype == np.int8 and w.shape == (2, 20, 4)
+    # Group g, tap t, lane j: channel 4g + j's weight t; the last group's two missing channels are zero.
+    assert np.array_equal(w[0, :, 2], rows[2]) and np.array_equal(w[1, :, 1], rows[5])
+    assert not w[1, :, 2:].any()
+
+
+def test_xpair_lanes_exact_at_the_bound_and_split_past_it():
+    from compiler.ops.common import packed as _packed
+
+    rng = np.random.default_rng(7)
+    for c, k in ((4, 9), (7, 40), (1, 3), (5, 258)):
+        rows = rng.integers(-128, 128, size=(c, k)).astype(np.int8)
+        w, chunk = _packed.xpair_weights(rows), _packed.xpair_chunk(rows)
+        assert chunk == (k if _packed.xpair_lane_bound(rows) else _packed.PACK_SAFE_RUN)
+        for x0, x1 in (
+            (rng.integers(-128, 128, size=k), rng.integers(-128, 128, size=k)),
+            (np.full(k, -128), np.full(k, 127)),
+            (np.full(k, 127), np.full(k, -128)),
+        ):
+            s0, s1 = _xpair_sums(w, x0, x1, chunk)
+            assert np.array_equal(s0[:c], rows.astype(np.int64) @ x0) and np.array_equal(
+                s1[:c], rows.astype(np.int64) @ x1
+            )
+    # Every channel is a low lane now (pixel 0's sums): weights summing to 2^15 reach exactly -2^22 with inputs of
+    # -128 and fit; one more does not, and the whole depth in one run would then come back wrong.
+    rows = np.zeros((2, 259), np.int8)
+    rows[:, :258] = 127
+    rows[:, 258] = 2
+    assert _packed.xpair_lane_bound(rows) and _packed.xpair_chunk(rows) == 259
+    x0, x1 = np.full(259, -128), np.full(259, 5)
+    s0, s1 = _xpair_sums(_packed.xpair_weights(rows), x0, x1, 259)
+    assert np.array_equal(s0[:2], rows.astype(np.int64) @ x0) and np.array_equal(s1[:2], rows.astype(np.int64) @ x1)
+    rows[1, 258] = 3  # the second channel: a high lane in the packed-weight form, bounded here
+    assert _packed.lane_bound(rows) and not _packed.xpair_lane_bound(rows)
+    assert _packed.xpair_chunk(rows) == _packed.PACK_SAFE_RUN
+    w = _packed.xpair_weights(rows)
+    s0, _ = _xpair_sums(w, x0, x1, 259)
+    assert s0[1] != int(rows[1].astype(np.int64) @ x0)  # one run overflows the low lane
+    s0, s1 = _xpair_sums(w, x0, x1, _packed.PACK_SAFE_RUN)
+    assert np.array_equal(s0[:2], rows.astype(np.int64) @ x0) and np.array_equal(s1[:2], rows.astype(np.int64) @ x1)
+
+
 @needs_tflm
 def test_packed_conv_falls_back_when_the_lanes_could_overflow(spec_runs, request):
     """3x3x64 taps of weights near +-127: a low lane's sum can leave [-2^22, 2^22), so the layer keeps int8
@@ -316,6 +405,11 @@ def test_packed_conv_falls_back_when_the_lanes_could_overflow(spec_runs, request
     assert not _packed.lane_bound(rows)
     spec_runs.finish((request.node.nodeid, 0))
     assert _kernel(spec_runs, request, 0) == BODY["CONV_2D"]
+    # Packed inputs instead split the 576 taps into runs of 255 (and stay exact).
+    assert not _packed.xpair_lane_bound(rows) and _packed.xpair_chunk(rows) == _packed.PACK_SAFE_RUN
+    spec_runs.finish((request.node.nodeid, 1))
+    op = spec_runs.check((request.node.nodeid, 1)).compiled.graph.ops[0]
+    assert op.kernel == XPAIR_BODY and op.params["spec"]["args"][20] == _packed.PACK_SAFE_RUN
 
 
 @needs_tflm
@@ -335,15 +429,17 @@ def test_packed_fully_connected_chunks(spec_runs, request, depth, units, wmax):
 
 
 def test_residual_add_fused_into_packed_conv():
-    """ResNet-8's three residual ADDs run inside the packed convolutions on the M3 (passes/fuse_residual_add.py), as
-    on the DSP and Helium kernels: no ADD call, and the workspace that the unfused sums needed is gone (the
-    shared-model tests above check the outputs)."""
+    """ResNet-8's three residual ADDs run inside the packed convolutions on the M3 (passes/fuse_residual_add.py:
+    the first block's 3x3 with packed weights, the two 1x1 shortcuts with packed inputs), as on the DSP and Helium
+    kernels: no ADD call, and the workspace that the unfused sums needed is gone (the shared-model tests above
+    check the outputs)."""
     path = model_or_generated("pretrainedResnet_quant")
     fused = compile_model(path, "resnet", TARGET)
     adds = [op for op in fused.manifest["ops"] if op["kind"] == "ADD"]
     assert adds and all(op["fused_into"] is not None for op in adds)
     src = fused.files["resnet.c"]
-    assert "aot_add_s8_elementwise(" not in src and src.count("_residual_add);") == len(adds)
+    # Each ADD's constants: defined once, passed once (the input-pair body's scratch pointer follows them).
+    assert "aot_add_s8_elementwise(" not in src and src.count("_residual_add") == 2 * len(adds)
     unfused = compile_model(path, "resnet", TARGET, kernel_options=UNPACKED)
     assert all(op["fused_into"] is None for op in unfused.manifest["ops"] if op["kind"] == "ADD")
     assert fused.manifest["workspace"]["size"] < unfused.manifest["workspace"]["size"]
@@ -358,6 +454,10 @@ def test_residual_add_fused_into_packed_conv_cases(spec_runs, request, name, kw,
 
     path = _path(spec_runs, request)
     fused_into, add, off, ops = fusion(path, TARGET)
-    assert fused_into is not None and ops[fused_into]["kernel"] == PACKED_BODY["CONV_2D"]
+    assert fused_into is not None and ops[fused_into]["kernel"] in (PACKED_BODY["CONV_2D"], XPAIR_BODY)
     assert (off["s"] == off["r"]) == inplace
     spec_runs.finish((request.node.nodeid, 0))
+    # The input-pair body's fused ADD (two pixels' outputs over their residuals).
+    spec_runs.finish((request.node.nodeid, 1))
+    op = spec_runs.check((request.node.nodeid, 1)).compiled.graph.ops[fused_into]
+    assert op.kernel == XPAIR_BODY and op.params.get("residual") is not None
