@@ -24,7 +24,7 @@ from tflite_builder import ModelBuilder  # noqa: E402
 # kind, input shape, kernel size, output channels, DSP kernel, specialized body
 LAYERS = [
     ("CONV_2D", (1, 6, 5, 16), 3, 12, "aot_conv2d_s8_dsp", "aot_conv2d_s8_packed_body"),
-    ("CONV_2D", (1, 5, 6, 32), 1, 10, "aot_conv2d_s8_dsp", "aot_conv2d_s8_packed_body"),
+    ("CONV_2D", (1, 5, 6, 32), 1, 10, "aot_conv2d_s8_dsp", "aot_conv2d_s8_xpair_body"),  # 1x1: packed inputs
     ("DEPTHWISE_CONV_2D", (1, 5, 7, 8), 3, 8, "aot_depthwise_conv2d_s8_dsp_c4", "aot_depthwise_conv2d_s8_body"),
     ("DEPTHWISE_CONV_2D", (1, 9, 8, 6), 3, 6, "aot_depthwise_conv2d_s8_dsp", "aot_depthwise_conv2d_s8_body"),
     ("FULLY_CONNECTED", (1, 64), 0, 12, "aot_fully_connected_s8_dsp", "aot_fully_connected_s8_packed_body"),
