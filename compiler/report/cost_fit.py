@@ -19,7 +19,7 @@ priced at what other kernels cost, and the error is then whatever the difference
 from . import cost_model
 
 # How an estimate's price was found, from the best to the worst (cost_model.layer_key's order).
-LEVELS = ("class", "borrowed", "kernel", "kind", "core")
+LEVELS = ("class", "borrowed", "kernel", "proxy", "kind", "core")
 
 
 def _add(prices: dict, key: str, instructions: float, work: float):
@@ -247,7 +247,7 @@ def rows_from_measured(measured: dict) -> list:
 
 
 def level(key: str, found: str) -> str:
-    """How a work key's price was found: "class", "borrowed", "kernel", "kind" or "core" (LEVELS)."""
+    """How a work key's price was found: "class", "borrowed", "kernel", "proxy", "kind" or "core" (LEVELS)."""
     entry, band, kind, _unit = key.split("|")
     if found == f"{entry}|{band}":
         return "class"
@@ -255,6 +255,9 @@ def level(key: str, found: str) -> str:
         return "borrowed"
     if found == f"{entry}|*":
         return "kernel"
+    proxy = cost_model.proxy_entry(entry)
+    if found and proxy is not None and found.startswith(proxy + "|"):
+        return "proxy"
     return "kind" if found and found.startswith(kind + "|") else "core"
 
 
