@@ -120,6 +120,10 @@ def _chunks_path(d, depth, units, wmax):
     return _fc_model(depth, units, per_channel=True, seed=depth, wmax=wmax).save(d / "fc.tflite")
 
 
+def _edges_path(d):
+    return os.path.join(os.path.dirname(__file__), "..", "models", "xpair_edges_int8.tflite")
+
+
 def _residual_path(d, name, kw, inplace):
     from test_ops_tflite import residual_model
 
@@ -139,6 +143,7 @@ BATCHED = {
     "test_packed_conv_falls_back_when_the_lanes_could_overflow": (_fallback_path, (None, XPAIR)),
     "test_packed_fully_connected_chunks": (_chunks_path, (None,)),
     "test_residual_add_fused_into_packed_conv_cases": (_residual_path, (None, XPAIR)),
+    "test_xpair_edges_model": (_edges_path, (XPAIR,)),
 }
 
 
@@ -392,6 +397,16 @@ def test_xpair_lanes_exact_at_the_bound_and_split_past_it():
     assert s0[1] != int(rows[1].astype(np.int64) @ x0)  # one run overflows the low lane
     s0, s1 = _xpair_sums(w, x0, x1, _packed.PACK_SAFE_RUN)
     assert np.array_equal(s0[:2], rows.astype(np.int64) @ x0) and np.array_equal(s1[:2], rows.astype(np.int64) @ x1)
+
+
+@needs_tflm
+def test_xpair_edges_model(spec_runs, request):
+    """tests/models/xpair_edges_int8.tflite with packed inputs everywhere: its third layer's sums do leave the low
+    lane's bound over its 576 taps, so only its runs of 255 keep it exact (the QEMU test runs the asm form)."""
+    _path(spec_runs, request)
+    spec_runs.finish((request.node.nodeid, 0))
+    ops = spec_runs.check((request.node.nodeid, 0)).compiled.graph.ops
+    assert [op.kernel for op in ops] == [XPAIR_BODY] * 4 and ops[2].params["spec"]["args"][20] == 255
 
 
 @needs_tflm
