@@ -29,8 +29,11 @@ from compiler.targets import TARGETS  # noqa: E402
 GOLDEN = os.path.join(HERE, "data", "codegen_golden.json")
 MODELS = os.path.join(REPO, "tests", "models")
 # Beyond the defaults: the Cortex-M3 without packed weights (the unpacked specialized bodies the M0 also has, with
-# the M3's other choices).
-VARIANTS = {"cortex-m3:nopack": ("cortex-m3", "conv,depthwise,fc")}
+# the M3's other choices), and with packed inputs for every convolution (what the 224x224 MobileNet v2 takes).
+VARIANTS = {
+    "cortex-m3:nopack": ("cortex-m3", "conv,depthwise,fc"),
+    "cortex-m3:xpair": ("cortex-m3", "conv,depthwise,fc,xpair"),
+}
 
 
 def models() -> list:
