@@ -195,6 +195,124 @@ static void aot_f32_row_out(const float* a0, const float* w, int32_t n, const fl
 }
 #endif
 
+#if defined(AOT_F32_MVE)
+/* What aot_f32_row_out_mve reads beside its registers: the row, its length, the bias (NULL: none, else advanced by
+ * the asm), the outputs (advanced), the range as two vectors.  Byte offsets as the asm reads them. */
+typedef struct {
+    const float* a;    /* 0 */
+    int32_t n;         /* 4 */
+    const float* bias; /* 8 */
+    float* out;        /* 12 */
+    float range[8];    /* 16: lo x 4, hi x 4 */
+} aot_f32_row_mve_t;
+
+/* A batch of one on Helium, every block of 8 units (the last one part: `units` in all) in one asm loop: the
+ * one-row tile (4 taps a pass, 19 instructions per 32 MACs; a last block of at most 4 units its first vector only,
+ * 11 per 16) and the block's outputs (the bias, VMAXNM/VMINNM,
+ * f32_out.h's bits) in the same pass, the part block's bias loads and output stores predicated (VCTP): no sums
+ * through memory, no second row, no C per block. */
+static void aot_f32_row_out_mve(const float* w, int32_t units, aot_f32_row_mve_t* d)
+{
+    const float* a;
+    uint32_t x0, x1, x2, x3, t;
+    __asm__ volatile(
+        "8:\n\t"
+        "vmov.i32 q0, #0\n\t"
+        "vmov.i32 q1, #0\n\t"
+        "ldrd %[a], %[t], [%[d]]\n\t"
+        "lsrs %[t], %[t], #2\n\t"
+        "cmp %[u], #4\n\t"
+        "ble 6f\n\t"
+        "wls lr, %[t], 2f\n"
+        "1:\n\t"
+        "ldrd %[x0], %[x1], [%[a]], #8\n\t"
+        "ldrd %[x2], %[x3], [%[a]], #8\n\t"
+        "vldrw.32 q2, [%[w]], #16\n\t"
+        "vldrw.32 q3, [%[w]], #16\n\t"
+        "vldrw.32 q4, [%[w]], #16\n\t"
+        "vldrw.32 q5, [%[w]], #16\n\t"
+        "vfma.f32 q0, q2, %[x0]\n\t"
+        "vfma.f32 q1, q3, %[x0]\n\t"
+        "vldrw.32 q6, [%[w]], #16\n\t"
+        "vldrw.32 q7, [%[w]], #16\n\t"
+        "vfma.f32 q0, q4, %[x1]\n\t"
+        "vfma.f32 q1, q5, %[x1]\n\t"
+        "vldrw.32 q2, [%[w]], #16\n\t"
+        "vldrw.32 q3, [%[w]], #16\n\t"
+        "vfma.f32 q0, q6, %[x2]\n\t"
+        "vfma.f32 q1, q7, %[x2]\n\t"
+        "vfma.f32 q0, q2, %[x3]\n\t"
+        "vfma.f32 q1, q3, %[x3]\n\t"
+        "le lr, 1b\n\t"
+        "b 2f\n"
+        /* A last block of at most 4 units: its first vector only (the second's weights are the padding's zeros). */
+        "6:\n\t"
+        "wls lr, %[t], 2f\n"
+        "7:\n\t"
+        "ldrd %[x0], %[x1], [%[a]], #8\n\t"
+        "ldrd %[x2], %[x3], [%[a]], #8\n\t"
+        "vldrw.32 q2, [%[w]], #32\n\t"
+        "vldrw.32 q4, [%[w]], #32\n\t"
+        "vldrw.32 q6, [%[w]], #32\n\t"
+        "vldrw.32 q3, [%[w]], #32\n\t"
+        "vfma.f32 q0, q2, %[x0]\n\t"
+        "vfma.f32 q0, q4, %[x1]\n\t"
+        "vfma.f32 q0, q6, %[x2]\n\t"
+        "vfma.f32 q0, q3, %[x3]\n\t"
+        "le lr, 7b\n"
+        "2:\n\t"
+        "ldr %[t], [%[d], #4]\n\t"
+        "ands %[t], %[t], #3\n\t"
+        "beq 4f\n"
+        "3:\n\t"
+        "ldr %[x0], [%[a]], #4\n\t"
+        "vldrw.32 q2, [%[w]], #16\n\t"
+        "vldrw.32 q3, [%[w]], #16\n\t"
+        "vfma.f32 q0, q2, %[x0]\n\t"
+        "vfma.f32 q1, q3, %[x0]\n\t"
+        "subs %[t], %[t], #1\n\t"
+        "bne 3b\n"
+        "4:\n\t"
+        /* x1: the second vector's units (units - 4, at least 0); a: the bias, x2: the outputs. */
+        "subs %[x1], %[u], #4\n\t"
+        "it mi\n\t"
+        "movmi %[x1], #0\n\t"
+        "ldrd %[a], %[x2], [%[d], #8]\n\t"
+        "cbz %[a], 5f\n\t"
+        "vctp.32 %[u]\n\t"
+        "vpst\n\t"
+        "vldrwt.32 q2, [%[a]]\n\t"
+        "vctp.32 %[x1]\n\t"
+        "vpst\n\t"
+        "vldrwt.32 q3, [%[a], #16]\n\t"
+        "vadd.f32 q0, q0, q2\n\t"
+        "vadd.f32 q1, q1, q3\n\t"
+        "adds %[a], #32\n\t"
+        "str %[a], [%[d], #8]\n"
+        "5:\n\t"
+        "vldrw.32 q2, [%[d], #16]\n\t"
+        "vldrw.32 q3, [%[d], #32]\n\t"
+        "vmaxnm.f32 q0, q0, q2\n\t"
+        "vmaxnm.f32 q1, q1, q2\n\t"
+        "vminnm.f32 q0, q0, q3\n\t"
+        "vminnm.f32 q1, q1, q3\n\t"
+        "vctp.32 %[u]\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q0, [%[x2]]\n\t"
+        "vctp.32 %[x1]\n\t"
+        "vpst\n\t"
+        "vstrwt.32 q1, [%[x2], #16]\n\t"
+        "adds %[x2], #32\n\t"
+        "str %[x2], [%[d], #12]\n\t"
+        "subs %[u], %[u], #8\n\t"
+        "bgt 8b"
+        : [a] "=&l"(a), [t] "=&r"(t), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [w] "+r"(w),
+          [u] "+r"(units)
+        : [d] "r"(d)
+        : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+}
+#endif
+
 void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
                                   int32_t block, const float* bias, float* output, int32_t out_depth, float act_min,
                                   float act_max)
@@ -217,6 +335,21 @@ void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t a
             aot_f32_row_out(a0, w, accum_depth, bias, output + b * out_depth, act_min, act_max, whole);
             o = whole * block;
             w += whole * accum_depth * block;
+        }
+#endif
+#if defined(AOT_F32_MVE)
+        if (rows == 1 && block == AOT_F32_NATIVE_BLOCK) {
+            aot_f32_row_mve_t d;
+            d.a = a0;
+            d.n = accum_depth;
+            d.bias = bias;
+            d.out = output + b * out_depth;
+            for (o = 0; o < 4; o++) {
+                d.range[o] = act_min;
+                d.range[4 + o] = act_max;
+            }
+            aot_f32_row_out_mve(w, out_depth, &d);
+            continue;
         }
 #endif
         for (; o < out_depth; o += block) {
