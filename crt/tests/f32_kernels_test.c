@@ -36,7 +36,7 @@ static float fc_in[MAX_FC], fc_w[70 * 17], fc_blocks[MAX_FCW], fc_out[3 * 17 + 1
 #define MAX_K    (10 * 4 * 3)
 #define MAX_COUT 13
 static float cv_in[MAX_CIN], cv_w[MAX_COUT * MAX_K], cv_blocks[((MAX_COUT + BLOCK - 1) / BLOCK) * BLOCK * MAX_K],
-    cv_out[7 * 6 * MAX_COUT + 16], cv_want[7 * 6 * MAX_COUT], cv_scratch[2 * MAX_K];
+    cv_out[7 * 6 * MAX_COUT + 16], cv_want[7 * 6 * MAX_COUT], cv_scratch[3 * MAX_K];
 static uint32_t seed = 2828u;
 static int failures, checks;
 

@@ -122,6 +122,39 @@ static inline __attribute__((always_inline)) void aot_f32_zero_short(float* d, i
     }
 }
 
+/* `count` rows of n floats (n < 16), from s (rows `step` floats apart) to d (rows `run` apart): the short runs of a
+ * first layer (1 to 4 taps: a filter row on one channel) straight-line copies, others aot_f32_copy_short. */
+static inline __attribute__((always_inline)) void aot_f32_copy_rows(float* d, int32_t run, const float* s, int32_t step,
+                                                                    int32_t n, int32_t count)
+{
+    int32_t i;
+    switch (n) {
+    case 4:
+        for (i = 0; i < count; i++, d += run, s += step) {
+            *(aot_f32x4_t*)d = *(const aot_f32x4_t*)s;
+        }
+        break;
+    case 3:
+        for (i = 0; i < count; i++, d += run, s += step) {
+            d[0] = s[0];
+            d[1] = s[1];
+            d[2] = s[2];
+        }
+        break;
+    case 2:
+        for (i = 0; i < count; i++, d += run, s += step) {
+            d[0] = s[0];
+            d[1] = s[1];
+        }
+        break;
+    default:
+        for (i = 0; i < count; i++, d += run, s += step) {
+            aot_f32_copy_short(d, s, n);
+        }
+        break;
+    }
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #define AOT_F32_NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
 #else
@@ -154,28 +187,15 @@ static AOT_F32_NO_LIBCALL void aot_conv_f32_gather(const float* in_b, int32_t in
             f1 = f0;
         }
         if (lo != 0 || n != run) {
-            /* At the left or right edge: the window zeroed, then the taps inside the image of each row. */
-            aot_f32_zero_short(row, filter_h * run);
-            if (f1 > f0) {
-                const int32_t step = dilation_h * in_w * in_c;
-                const float* a = in_b + ((y + dilation_h * f0) * in_w + x + xl) * in_c;
-                row += f0 * run + lo;
-                for (fy = f0; fy < f1; fy++, row += run, a += step) {
-                    aot_f32_copy_short(row, a, n);
-                }
-            }
-            return;
+            aot_f32_zero_short(row, filter_h * run); /* at the left or right edge: the taps beside the runs */
+        } else {
+            aot_f32_zero_short(row, f0 * run);
+            aot_f32_zero_short(row + f1 * run, (filter_h - f1) * run);
         }
-        aot_f32_zero_short(row, f0 * run);
-        row += f0 * run;
         if (f1 > f0) {
-            const int32_t step = dilation_h * in_w * in_c;
-            const float* a = in_b + ((y + dilation_h * f0) * in_w + x) * in_c;
-            for (fy = f0; fy < f1; fy++, row += run, a += step) {
-                aot_f32_copy_short(row, a, run);
-            }
+            aot_f32_copy_rows(row + f0 * run + lo, run, in_b + ((y + dilation_h * f0) * in_w + x + xl) * in_c,
+                              dilation_h * in_w * in_c, n, f1 - f0);
         }
-        aot_f32_zero_short(row, (filter_h - f1) * run);
         return;
     }
     for (fy = 0; fy < filter_h; fy++, row += run) {
@@ -352,30 +372,30 @@ static void aot_f32_tiles_vfp(const float* a0, const float* a1, const float* w, 
                      "vstm %[t0]!, {s0-s3}\n\t"
                      "vstm %[t1]!, {s4-s7}\n\t"
 #else
-                      "ldr %[q], [%[d], #52]\n\t"
-                      "cmp %[q], #0\n\t"
-                      "bne 6f\n\t"
-                      "vstm %[t0]!, {s0-s3}\n\t"
-                      "vstm %[t1]!, {s4-s7}\n\t"
-                      "b 7f\n"
-                      "6:\n\t"
-                      "vmov %[q], %[r], s0, s1\n\t"
-                      "bic %[q], %[q], %[q], asr #31\n\t"
-                      "bic %[r], %[r], %[r], asr #31\n\t"
-                      "strd %[q], %[r], [%[t0]], #8\n\t"
-                      "vmov %[q], %[r], s2, s3\n\t"
-                      "bic %[q], %[q], %[q], asr #31\n\t"
-                      "bic %[r], %[r], %[r], asr #31\n\t"
-                      "strd %[q], %[r], [%[t0]], #8\n\t"
-                      "vmov %[q], %[r], s4, s5\n\t"
-                      "bic %[q], %[q], %[q], asr #31\n\t"
-                      "bic %[r], %[r], %[r], asr #31\n\t"
-                      "strd %[q], %[r], [%[t1]], #8\n\t"
-                      "vmov %[q], %[r], s6, s7\n\t"
-                      "bic %[q], %[q], %[q], asr #31\n\t"
-                      "bic %[r], %[r], %[r], asr #31\n\t"
-                      "strd %[q], %[r], [%[t1]], #8\n"
-                      "7:\n\t"
+                     "ldr %[q], [%[d], #52]\n\t"
+                     "cmp %[q], #0\n\t"
+                     "bne 6f\n\t"
+                     "vstm %[t0]!, {s0-s3}\n\t"
+                     "vstm %[t1]!, {s4-s7}\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "vmov %[q], %[r], s0, s1\n\t"
+                     "bic %[q], %[q], %[q], asr #31\n\t"
+                     "bic %[r], %[r], %[r], asr #31\n\t"
+                     "strd %[q], %[r], [%[t0]], #8\n\t"
+                     "vmov %[q], %[r], s2, s3\n\t"
+                     "bic %[q], %[q], %[q], asr #31\n\t"
+                     "bic %[r], %[r], %[r], asr #31\n\t"
+                     "strd %[q], %[r], [%[t0]], #8\n\t"
+                     "vmov %[q], %[r], s4, s5\n\t"
+                     "bic %[q], %[q], %[q], asr #31\n\t"
+                     "bic %[r], %[r], %[r], asr #31\n\t"
+                     "strd %[q], %[r], [%[t1]], #8\n\t"
+                     "vmov %[q], %[r], s6, s7\n\t"
+                     "bic %[q], %[q], %[q], asr #31\n\t"
+                     "bic %[r], %[r], %[r], asr #31\n\t"
+                     "strd %[q], %[r], [%[t1]], #8\n"
+                     "7:\n\t"
 #endif
                      "strd %[t0], %[t1], [%[d], #36]\n\t"
                      "sub %[a0], %[a0], %[n], lsl #2\n\t"
@@ -627,6 +647,27 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
                 aot_conv_f32_triple(in_b, in_h, in_w, in_c, filter, k, filter_h, span, block, bias, out_b, px, out_w,
                                     out_c, stride_h, stride_w, pad_top, pad_left, act_min, act_max)) {
                 px++; /* three pixels done */
+                continue;
+            }
+            if (scratch != NULL && px + 2 < pixels && block == 8 && (out_c & 7) == 0) {
+                /* Three gathered windows (Helium's scratch holds 3 K floats) through the three-pixel tile. */
+                float range[8];
+                aot_f32_tile_dst d;
+                int32_t i;
+                for (i = 0; i < 3; i++) {
+                    aot_conv_f32_origin(px + i, out_w, stride_h, stride_w, pad_top, pad_left, &y0, &x0);
+                    aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y0, x0,
+                                        scratch + i * k);
+                }
+                aot_f32_range(range, act_min, act_max);
+                d.range = range;
+                d.stride = out_c * (int32_t)sizeof(float);
+                for (c = 0; c < out_c; c += 8, w += k * 8) {
+                    d.bias = bias == NULL ? NULL : bias + c;
+                    d.out = out_b + px * out_c + c;
+                    aot_f32_tile3(scratch, scratch + k, scratch + 2 * k, w, k, &d);
+                }
+                px++;
                 continue;
             }
 #endif
