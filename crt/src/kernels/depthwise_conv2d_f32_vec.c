@@ -1,7 +1,8 @@
 /* Fast float32 depthwise convolution, depth multiplier 1.  Filters of 3 rows at stride 1 and dilation 1 down the
  * columns slide down each output column (aot_dw_f32_slide): a group of channels (4 on Helium, 2 on an FPU) with the
  * column's taps' weights held, three outputs live, each input row loaded once per tap column for all three; the
- * whole column one asm block on Helium and on the FPUs.  Everything else (other filters, strides and dilations
+ * whole column one asm block on Helium and on the FPUs; on Helium two adjacent columns at once where they can
+ * (aot_dw_mve_pair: each weight vector serves both).  Everything else (other filters, strides and dilations
  * down the columns, outputs of 1 tap column, the channels after the last whole group, FPv4's ranges other than
  * ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4 weights
  * loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the others);

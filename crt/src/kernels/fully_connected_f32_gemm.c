@@ -1,6 +1,7 @@
 /* Fast float32 fully connected layer: pairs of batch rows times blocks of output units through the GEMM tile of
  * gemm_f32_tile.h (Helium, the FPU's VFMA, or C); a single row (a batch of one, or the last of an odd batch) takes
- * the one-row tile, which loads each weight once for its one multiply-add. */
+ * the one-row tile, which loads each weight once for its one multiply-add, on the FPU cores and Helium every block
+ * of the row in one asm loop with its outputs. */
 #include "aot_sched.h"
 
 #include <float.h>
