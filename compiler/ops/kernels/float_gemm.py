@@ -60,6 +60,12 @@ def _conv_scratch(op) -> int:
     return 2 * p["kh"] * p["kw"] * p["ic"] * 4 if _gathers(op) else 0
 
 
+def _conv_scratch_mve(op) -> int:
+    """Helium gathers three windows at a time for its three-pixel tile (conv2d_f32_gemm.c)."""
+    p = op.params
+    return 3 * p["kh"] * p["kw"] * p["ic"] * 4 if _gathers(op) else 0
+
+
 def _emit_conv(op, ctx) -> list:
     p = op.params
     block = BLOCK[op.kernel_impl.family]
@@ -107,7 +113,7 @@ def _conv_headers(op) -> list:
 
 
 _CONV = Kernel("aot_conv2d_f32_gemm", "fpu", emit=_emit_conv, headers=_conv_headers, scratch=_conv_scratch)
-CONV_MVE, CONV_FPU = replace(_CONV, family="mve"), _CONV
+CONV_MVE, CONV_FPU = replace(_CONV, family="mve", scratch=_conv_scratch_mve), _CONV
 _DW = Kernel("aot_depthwise_conv2d_f32_vec", "fpu", serves=_mult1, emit=_emit_dw, headers=_dw_headers)
 DW_MVE, DW_FPU = replace(_DW, family="mve"), _DW
 _FC = Kernel("aot_fully_connected_f32_gemm", "fpu", emit=_emit_fc)

@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "aot/kernels/conv2d.h"
 #include "gemm_f32_tile.h"
@@ -86,28 +87,114 @@ static int32_t aot_conv_f32_inside(int32_t y, int32_t x, int32_t in_h, int32_t i
     return y >= 0 && y + y_span <= in_h && x >= 0 && x + span <= in_w;
 }
 
+/* Four floats: an aggregate of floats, so its copy may read and write float objects (LDM/STM on the Cortex-M). */
+typedef struct {
+    float v[4];
+} aot_f32x4_t;
+
+/* n floats from s to d (n < 16): 4, 2 and 1 at a time, inline; GCC makes a call of memcpy or memset of a plain
+ * copy loop (see AOT_F32_NO_LIBCALL), which costs several times a filter row of a first layer. */
+static inline __attribute__((always_inline)) void aot_f32_copy_short(float* d, const float* s, int32_t n)
+{
+    for (; n >= 4; n -= 4, d += 4, s += 4) {
+        *(aot_f32x4_t*)d = *(const aot_f32x4_t*)s;
+    }
+    if (n & 2) {
+        d[0] = s[0];
+        d[1] = s[1];
+        d += 2;
+        s += 2;
+    }
+    if (n & 1) {
+        *d = *s;
+    }
+}
+
+/* n floats of zero at d, 4 at a time (STM of zeroed registers), inline. */
+static inline __attribute__((always_inline)) void aot_f32_zero_short(float* d, int32_t n)
+{
+    const aot_f32x4_t z = {{0.0f, 0.0f, 0.0f, 0.0f}};
+    for (; n >= 4; n -= 4, d += 4) {
+        *(aot_f32x4_t*)d = z;
+    }
+    for (; n > 0; n--, d++) {
+        *d = 0.0f;
+    }
+}
+
+/* `count` rows of n floats (n < 16), from s (rows `step` floats apart) to d (rows `run` apart): the short runs of a
+ * first layer (1 to 4 taps: a filter row on one channel) straight-line copies, others aot_f32_copy_short. */
+static inline __attribute__((always_inline)) void aot_f32_copy_rows(float* d, int32_t run, const float* s, int32_t step,
+                                                                    int32_t n, int32_t count)
+{
+    int32_t i;
+    switch (n) {
+    case 4:
+        for (i = 0; i < count; i++, d += run, s += step) {
+            *(aot_f32x4_t*)d = *(const aot_f32x4_t*)s;
+        }
+        break;
+    case 3:
+        for (i = 0; i < count; i++, d += run, s += step) {
+            d[0] = s[0];
+            d[1] = s[1];
+            d[2] = s[2];
+        }
+        break;
+    case 2:
+        for (i = 0; i < count; i++, d += run, s += step) {
+            d[0] = s[0];
+            d[1] = s[1];
+        }
+        break;
+    default:
+        for (i = 0; i < count; i++, d += run, s += step) {
+            aot_f32_copy_short(d, s, n);
+        }
+        break;
+    }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define AOT_F32_NO_LIBCALL __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define AOT_F32_NO_LIBCALL
+#endif
+
 /* Pixel (y, x)'s window as a row of K taps in (fy, fx, ic) order, zeros for the taps outside the image (each adds
  * a zero product: the sum the reference kernel gets by skipping them).  With dilation 1 along x the taps inside the
- * image are one run of each filter row ([lo, hi) of its filter_w * in_c), copied whole. */
-static void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, int32_t filter_h,
-                                int32_t filter_w, int32_t dilation_h, int32_t dilation_w, int32_t y, int32_t x,
-                                float* row)
+ * image are one run of each filter row ([lo, lo + n) of its filter_w * in_c), copied whole; rows above and below the
+ * image and the taps beside the run come from the zeros (a gathered row is shorter than 16 taps): the rows inside
+ * the image one loop, a window inside the image along x (most of a first layer's) without the zeros' copies. */
+static AOT_F32_NO_LIBCALL void aot_conv_f32_gather(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c,
+                                                   int32_t filter_h, int32_t filter_w, int32_t dilation_h,
+                                                   int32_t dilation_w, int32_t y, int32_t x, float* row)
 {
     const int32_t run = filter_w * in_c;
     const int32_t xl = x >= 0 ? 0 : (-x < filter_w ? -x : filter_w), xe = in_w - x < filter_w ? in_w - x : filter_w;
     const int32_t xh = xe > xl ? xe : xl;
     int32_t fy, fx, i;
-    if (dilation_w == 1 && xl == 0 && xh == filter_w && run <= 2 * AOT_F32_MAX_BLOCK) {
-        /* Every column of the window inside the image (most of a first layer's windows): each filter row copied
-         * from the image or, outside it, from the zeros (a gathered row is shorter than 16 taps), without the
-         * per-row tests below (a row of a first layer on one channel is a few taps; the tests cost several times
-         * its copy, and a loop of zeros becomes a call of memset). */
-        for (fy = 0; fy < filter_h; fy++, row += run) {
-            const int32_t iy = y + dilation_h * fy;
-            const float* a = iy >= 0 && iy < in_h ? in_b + (iy * in_w + x) * in_c : aot_f32_zeros;
-            for (i = 0; i < run; i++) {
-                row[i] = a[i];
-            }
+    if (dilation_w == 1 && run <= 2 * AOT_F32_MAX_BLOCK) {
+        const int32_t lo = xl * in_c, n = (xh - xl) * in_c;
+        int32_t f0 = 0, f1 = filter_h; /* the filter rows inside the image */
+        while (f0 < filter_h && y + dilation_h * f0 < 0) {
+            f0++;
+        }
+        while (f1 > f0 && y + dilation_h * (f1 - 1) >= in_h) {
+            f1--;
+        }
+        if (n == 0) {
+            f1 = f0;
+        }
+        if (lo != 0 || n != run) {
+            aot_f32_zero_short(row, filter_h * run); /* at the left or right edge: the taps beside the runs */
+        } else {
+            aot_f32_zero_short(row, f0 * run);
+            aot_f32_zero_short(row + f1 * run, (filter_h - f1) * run);
+        }
+        if (f1 > f0) {
+            aot_f32_copy_rows(row + f0 * run + lo, run, in_b + ((y + dilation_h * f0) * in_w + x + xl) * in_c,
+                              dilation_h * in_w * in_c, n, f1 - f0);
         }
         return;
     }
@@ -211,15 +298,17 @@ static void aot_f32_range(float* range, float lo, float hi)
 
 #if defined(AOT_F32_VFP) && (defined(AOT_F32_OUT_FPV5) || defined(AOT_F32_OUT_FPV4))
 #define AOT_F32_VFP_OUT 1
-/* What aot_f32_tile_vfp needs after its loop: the block's bias (NULL: none), the two pixels' 4 outputs, the range
- * (FPv5), whether it is ReLU (FPv4: 0, FLT_MAX; otherwise none, -FLT_MAX, FLT_MAX). */
+/* What aot_f32_tiles_vfp needs beside its loop (the core registers are all taken): the sums' start, the next
+ * block's bias (NULL: none) and the two pixels' next 4 outputs (advanced by the asm), the range (FPv5), whether it
+ * is ReLU (FPv4: 0, FLT_MAX; otherwise none, -FLT_MAX, FLT_MAX).  The asm reads it at these byte offsets. */
 typedef struct {
-    const float* bias;
-    float* out0;
-    float* out1;
-    float lo;
-    float hi;
-    int32_t relu;
+    float zeros[8];    /* 0 */
+    const float* bias; /* 32 */
+    float* out0;       /* 36 */
+    float* out1;       /* 40 */
+    float lo;          /* 44 */
+    float hi;          /* 48 */
+    int32_t relu;      /* 52 */
 } aot_f32_vfp_dst;
 
 /* Whether aot_f32_tile_vfp clamps to [lo, hi] as aot_f32_out4x2 does (FPv4: ReLU and none only). */
@@ -234,79 +323,91 @@ static int32_t aot_f32_vfp_out_ok(float lo, float hi)
 #endif
 }
 
-/* aot_f32_tile from zero on the FPU (block 4) with aot_f32_out4x2's outputs in the same asm pass (the same bits):
- * no store and reload of the 8 sums, no call between the loop and the outputs. */
-static void aot_f32_tile_vfp(const float* a0, const float* a1, const float* w, int32_t n, const aot_f32_vfp_dst* d)
+/* nb blocks of 4 channels of a pair: aot_f32_tile from zero on the FPU (block 4) with aot_f32_out4x2's outputs in
+ * the same asm pass (the same bits), the blocks one asm loop (a0 and a1 rewound, the weights running on, the bias
+ * and outputs advanced in d): no store and reload of the 8 sums, no call or set-up in C per block (about 45
+ * instructions a block beside the tile's loop, where a call per block took 66). */
+static void aot_f32_tiles_vfp(const float* a0, const float* a1, const float* w, int32_t n, int32_t nb,
+                              aot_f32_vfp_dst* d)
 {
-    int32_t quads = n >> 2, rest = n & 3;
+    int32_t quads, rest;
     uint32_t t0, t1;
-    __asm__ volatile(
-        "vldm %[z], {s0-s7}\n\t" AOT_F32_VFP_TILE_ASM "ldr %[t0], [%[d]]\n\t"
-        "cmp %[t0], #0\n\t"
-        "beq 5f\n\t"
-        "vldm %[t0], {s8-s11}\n\t"
-        "vadd.f32 s0, s0, s8\n\t"
-        "vadd.f32 s1, s1, s9\n\t"
-        "vadd.f32 s2, s2, s10\n\t"
-        "vadd.f32 s3, s3, s11\n\t"
-        "vadd.f32 s4, s4, s8\n\t"
-        "vadd.f32 s5, s5, s9\n\t"
-        "vadd.f32 s6, s6, s10\n\t"
-        "vadd.f32 s7, s7, s11\n"
-        "5:\n\t"
-        "ldrd %[a0], %[a1], [%[d], #4]\n\t"
+    __asm__ volatile("8:\n\t"
+                     "vldm %[d], {s0-s7}\n\t"
+                     "asrs %[q], %[n], #2\n\t"
+                     "and %[r], %[n], #3\n\t" AOT_F32_VFP_TILE_ASM "ldr %[t0], [%[d], #32]\n\t"
+                     "cmp %[t0], #0\n\t"
+                     "beq 5f\n\t"
+                     "vldm %[t0]!, {s8-s11}\n\t"
+                     "str %[t0], [%[d], #32]\n\t"
+                     "vadd.f32 s0, s0, s8\n\t"
+                     "vadd.f32 s1, s1, s9\n\t"
+                     "vadd.f32 s2, s2, s10\n\t"
+                     "vadd.f32 s3, s3, s11\n\t"
+                     "vadd.f32 s4, s4, s8\n\t"
+                     "vadd.f32 s5, s5, s9\n\t"
+                     "vadd.f32 s6, s6, s10\n\t"
+                     "vadd.f32 s7, s7, s11\n"
+                     "5:\n\t"
+                     "ldrd %[t0], %[t1], [%[d], #36]\n\t"
 #if defined(AOT_F32_OUT_FPV5)
-        "vldr s12, [%[d], #12]\n\t"
-        "vldr s13, [%[d], #16]\n\t"
-        "vmaxnm.f32 s0, s0, s12\n\t"
-        "vmaxnm.f32 s1, s1, s12\n\t"
-        "vmaxnm.f32 s2, s2, s12\n\t"
-        "vmaxnm.f32 s3, s3, s12\n\t"
-        "vmaxnm.f32 s4, s4, s12\n\t"
-        "vmaxnm.f32 s5, s5, s12\n\t"
-        "vmaxnm.f32 s6, s6, s12\n\t"
-        "vmaxnm.f32 s7, s7, s12\n\t"
-        "vminnm.f32 s0, s0, s13\n\t"
-        "vminnm.f32 s1, s1, s13\n\t"
-        "vminnm.f32 s2, s2, s13\n\t"
-        "vminnm.f32 s3, s3, s13\n\t"
-        "vminnm.f32 s4, s4, s13\n\t"
-        "vminnm.f32 s5, s5, s13\n\t"
-        "vminnm.f32 s6, s6, s13\n\t"
-        "vminnm.f32 s7, s7, s13\n\t"
-        "vstm %[a0], {s0-s3}\n\t"
-        "vstm %[a1], {s4-s7}"
+                     "vldr s12, [%[d], #44]\n\t"
+                     "vldr s13, [%[d], #48]\n\t"
+                     "vmaxnm.f32 s0, s0, s12\n\t"
+                     "vmaxnm.f32 s1, s1, s12\n\t"
+                     "vmaxnm.f32 s2, s2, s12\n\t"
+                     "vmaxnm.f32 s3, s3, s12\n\t"
+                     "vmaxnm.f32 s4, s4, s12\n\t"
+                     "vmaxnm.f32 s5, s5, s12\n\t"
+                     "vmaxnm.f32 s6, s6, s12\n\t"
+                     "vmaxnm.f32 s7, s7, s12\n\t"
+                     "vminnm.f32 s0, s0, s13\n\t"
+                     "vminnm.f32 s1, s1, s13\n\t"
+                     "vminnm.f32 s2, s2, s13\n\t"
+                     "vminnm.f32 s3, s3, s13\n\t"
+                     "vminnm.f32 s4, s4, s13\n\t"
+                     "vminnm.f32 s5, s5, s13\n\t"
+                     "vminnm.f32 s6, s6, s13\n\t"
+                     "vminnm.f32 s7, s7, s13\n\t"
+                     "vstm %[t0]!, {s0-s3}\n\t"
+                     "vstm %[t1]!, {s4-s7}\n\t"
 #else
-        "ldr %[t0], [%[d], #20]\n\t"
-        "cmp %[t0], #0\n\t"
-        "bne 6f\n\t"
-        "vstm %[a0], {s0-s3}\n\t"
-        "vstm %[a1], {s4-s7}\n\t"
-        "b 7f\n"
-        "6:\n\t"
-        "vmov %[t0], %[t1], s0, s1\n\t"
-        "bic %[t0], %[t0], %[t0], asr #31\n\t"
-        "bic %[t1], %[t1], %[t1], asr #31\n\t"
-        "strd %[t0], %[t1], [%[a0]]\n\t"
-        "vmov %[t0], %[t1], s2, s3\n\t"
-        "bic %[t0], %[t0], %[t0], asr #31\n\t"
-        "bic %[t1], %[t1], %[t1], asr #31\n\t"
-        "strd %[t0], %[t1], [%[a0], #8]\n\t"
-        "vmov %[t0], %[t1], s4, s5\n\t"
-        "bic %[t0], %[t0], %[t0], asr #31\n\t"
-        "bic %[t1], %[t1], %[t1], asr #31\n\t"
-        "strd %[t0], %[t1], [%[a1]]\n\t"
-        "vmov %[t0], %[t1], s6, s7\n\t"
-        "bic %[t0], %[t0], %[t0], asr #31\n\t"
-        "bic %[t1], %[t1], %[t1], asr #31\n\t"
-        "strd %[t0], %[t1], [%[a1], #8]\n"
-        "7:"
+                     "ldr %[q], [%[d], #52]\n\t"
+                     "cmp %[q], #0\n\t"
+                     "bne 6f\n\t"
+                     "vstm %[t0]!, {s0-s3}\n\t"
+                     "vstm %[t1]!, {s4-s7}\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "vmov %[q], %[r], s0, s1\n\t"
+                     "bic %[q], %[q], %[q], asr #31\n\t"
+                     "bic %[r], %[r], %[r], asr #31\n\t"
+                     "strd %[q], %[r], [%[t0]], #8\n\t"
+                     "vmov %[q], %[r], s2, s3\n\t"
+                     "bic %[q], %[q], %[q], asr #31\n\t"
+                     "bic %[r], %[r], %[r], asr #31\n\t"
+                     "strd %[q], %[r], [%[t0]], #8\n\t"
+                     "vmov %[q], %[r], s4, s5\n\t"
+                     "bic %[q], %[q], %[q], asr #31\n\t"
+                     "bic %[r], %[r], %[r], asr #31\n\t"
+                     "strd %[q], %[r], [%[t1]], #8\n\t"
+                     "vmov %[q], %[r], s6, s7\n\t"
+                     "bic %[q], %[q], %[q], asr #31\n\t"
+                     "bic %[r], %[r], %[r], asr #31\n\t"
+                     "strd %[q], %[r], [%[t1]], #8\n"
+                     "7:\n\t"
 #endif
-        : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [q] "+r"(quads), [r] "+r"(rest), [t0] "=&r"(t0), [t1] "=&r"(t1)
-        : [d] "r"(d), [z] "r"(aot_f32_zeros)
-        : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
-          "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "s30", "s31",
-          "memory", "cc");
+                     "strd %[t0], %[t1], [%[d], #36]\n\t"
+                     "sub %[a0], %[a0], %[n], lsl #2\n\t"
+                     "sub %[a1], %[a1], %[n], lsl #2\n\t"
+                     "subs %[nb], %[nb], #1\n\t"
+                     "bne 8b"
+                     : [a0] "+r"(a0), [a1] "+r"(a1), [w] "+r"(w), [nb] "+r"(nb), [q] "=&r"(quads), [r] "=&r"(rest),
+                       [t0] "=&r"(t0), [t1] "=&r"(t1)
+                     : [d] "r"(d), [n] "r"(n)
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "s30", "s31", "memory", "cc");
 }
 #endif
 
@@ -339,16 +440,22 @@ static int32_t aot_conv_f32_blocks(const float* a0, const float* a1, int32_t str
 #if defined(AOT_F32_VFP_OUT)
     if (block == AOT_F32_NATIVE_BLOCK && rows == 1 && aot_f32_vfp_out_ok(act_min, act_max)) {
         aot_f32_vfp_dst d; /* the outputs in the tile's asm pass */
+        const int32_t nb = out_c / block;
+        if (nb == 0) {
+            return 0;
+        }
+        const aot_f32x4_t z = {{0.0f, 0.0f, 0.0f, 0.0f}};
+        /* Two stores of 4 (GCC makes a loop of 8 a call of memset). */
+        *(aot_f32x4_t*)d.zeros = z;
+        *(aot_f32x4_t*)(d.zeros + 4) = z;
         d.lo = act_min;
         d.hi = act_max;
         d.relu = act_min == 0.0f;
-        for (; c + block <= out_c; c += block, w += run * block) {
-            d.bias = bias == NULL ? NULL : bias + c;
-            d.out0 = out0 + c;
-            d.out1 = out1 + c;
-            aot_f32_tile_vfp(a0, a1, w, run, &d);
-        }
-        return c;
+        d.bias = bias;
+        d.out0 = out0;
+        d.out1 = out1;
+        aot_f32_tiles_vfp(a0, a1, w, run, nb, &d);
+        return nb * block;
     }
 #endif
     if (block == AOT_F32_NATIVE_BLOCK && rows == 1) { /* a 1x1 layer, a gathered window: the loop as short */
@@ -540,6 +647,27 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
                 aot_conv_f32_triple(in_b, in_h, in_w, in_c, filter, k, filter_h, span, block, bias, out_b, px, out_w,
                                     out_c, stride_h, stride_w, pad_top, pad_left, act_min, act_max)) {
                 px++; /* three pixels done */
+                continue;
+            }
+            if (scratch != NULL && px + 2 < pixels && block == 8 && (out_c & 7) == 0) {
+                /* Three gathered windows (Helium's scratch holds 3 K floats) through the three-pixel tile. */
+                float range[8];
+                aot_f32_tile_dst d;
+                int32_t i;
+                for (i = 0; i < 3; i++) {
+                    aot_conv_f32_origin(px + i, out_w, stride_h, stride_w, pad_top, pad_left, &y0, &x0);
+                    aot_conv_f32_gather(in_b, in_h, in_w, in_c, filter_h, filter_w, dilation_h, dilation_w, y0, x0,
+                                        scratch + i * k);
+                }
+                aot_f32_range(range, act_min, act_max);
+                d.range = range;
+                d.stride = out_c * (int32_t)sizeof(float);
+                for (c = 0; c < out_c; c += 8, w += k * 8) {
+                    d.bias = bias == NULL ? NULL : bias + c;
+                    d.out = out_b + px * out_c + c;
+                    aot_f32_tile3(scratch, scratch + k, scratch + 2 * k, w, k, &d);
+                }
+                px++;
                 continue;
             }
 #endif

@@ -1,7 +1,8 @@
 /* Fast float32 depthwise convolution, depth multiplier 1.  Filters of 3 rows at stride 1 and dilation 1 down the
  * columns slide down each output column (aot_dw_f32_slide): a group of channels (4 on Helium, 2 on an FPU) with the
  * column's taps' weights held, three outputs live, each input row loaded once per tap column for all three; the
- * whole column one asm block on Helium and on the FPUs.  Everything else (other filters, strides and dilations
+ * whole column one asm block on Helium and on the FPUs; on Helium two adjacent columns at once where they can
+ * (aot_dw_mve_pair: each weight vector serves both).  Everything else (other filters, strides and dilations
  * down the columns, outputs of 1 tap column, the channels after the last whole group, FPv4's ranges other than
  * ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4 weights
  * loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the others);
@@ -245,10 +246,12 @@ static inline aot_dw_v aot_dw_zero(void)
 typedef struct {
     aot_dw_v bias;
     float lo, hi;
-    uint32_t relu_mask;  /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
-    int32_t clamp;       /* FPv4: another range, the C clamp */
-    int32_t top, bottom; /* the slide's first output has no row above the image, its last none below */
-    int32_t wdc4, wrow4; /* FPU slide: bytes between the filter's tap columns, rows */
+    uint32_t relu_mask;   /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
+    int32_t clamp;        /* FPv4: another range, the C clamp */
+    int32_t top, bottom;  /* the slide's first output has no row above the image, its last none below */
+    int32_t wdc4, wrow4;  /* FPU slide: bytes between the filter's tap columns, rows */
+    float lo4[4], hi4[4]; /* Helium's column pairs: the range as vectors (loaded into the input's and weight's
+                           * registers, free at a row's outputs) */
 } aot_dw_out_t;
 
 static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
@@ -404,6 +407,162 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
                        "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
                        "s29", "s30", "s31", "memory", "cc");
+}
+/* Two adjacent output columns (A, B = A + 1; stride and dilation 1 along x) slid down together on Helium: six sums
+ * (q0-q2 A's, q3-q5 B's, roles rotating as in aot_dw_mve_slide), the input q6, the weight q7.  A row's four input
+ * columns j feed A's tap j and B's tap j - 1, so each weight serves both columns; at each input column B's taps
+ * come first, by filter row up, then A's, down, and the first of B's takes the weight A's last left in q7: 19 loads
+ * for 18 VFMA in a row inside the image (two columns alone: 24).  With the sums in all six registers the bias and the
+ * range are loaded into q6 and q7 at the row's outputs.  la: A's first tap inside the image (1 at the left edge), hb:
+ * B's taps inside it (2 at the right edge); p is the row's input column la.  Each sum is the one column's slide's,
+ * in the same order, bit for bit.  55 instructions per 72 MACs in the loop (single columns: 60). */
+static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p, int32_t dc, int32_t row,
+                                                                  const float* wq, int32_t la, int32_t hb,
+                                                                  const aot_dw_out_t* q, float* o, int32_t orow,
+                                                                  int32_t n)
+{
+    const float* t;
+    __asm__ volatile(/* One multiply-add of sum `acc`: input column j, weight w (fy * 3 + fx); loads only what q6 and
+                      * q7 do not hold already (cx, cw: what they hold). */
+                     ".macro pe%= acc, j, w\n"
+                     ".if cx%= != \\j\n"
+                     ".if \\j == %c[la]\n\t"
+                     "vldrw.32 q6, [%[p]]\n"
+                     ".elseif \\j == %c[la] + 1\n\t"
+                     "add %[t], %[p], %[dc]\n\t"
+                     "vldrw.32 q6, [%[t]]\n"
+                     ".else\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "vldrw.32 q6, [%[t]]\n"
+                     ".endif\n"
+                     ".set cx%=, \\j\n"
+                     ".endif\n"
+                     ".if cw%= != \\w\n\t"
+                     "vldrw.32 q7, [%[wq], #(\\w * 16)]\n"
+                     ".set cw%=, \\w\n"
+                     ".endif\n\t"
+                     "vfma.f32 \\acc, q6, q7\n"
+                     ".endm\n"
+                     /* Input column j: B's taps (fx = j - 1), filter rows up, then A's (fx = j), down. */
+                     ".macro pj%= j, f0, m0, s0, f1, m1, s1, roles\n"
+                     ".if (\\j >= 1) && (\\j <= %c[hb])\n"
+                     ".if (\\roles) & 8\n\t"
+                     "pe%= \\s1, \\j, (\\j - 1)\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "pe%= \\m1, \\j, (3 + \\j - 1)\n"
+                     ".endif\n"
+                     ".if (\\roles) & 1\n\t"
+                     "pe%= \\f1, \\j, (6 + \\j - 1)\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\j >= %c[la]) && (\\j <= 2)\n"
+                     ".if (\\roles) & 1\n\t"
+                     "pe%= \\f0, \\j, (6 + \\j)\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "pe%= \\m0, \\j, (3 + \\j)\n"
+                     ".endif\n"
+                     ".if (\\roles) & 8\n\t"
+                     "pe%= \\s0, \\j, \\j\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".endm\n"
+                     /* One input row; roles as aot_dw_mve_slide's dwrow. */
+                     ".macro pr%= f0, m0, s0, f1, m1, s1, roles\n"
+                     ".set cx%=, -1\n"
+                     ".set cw%=, -1\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vmov.i32 \\s0, #0\n\t"
+                     "vmov.i32 \\s1, #0\n"
+                     ".endif\n"
+                     ".if (\\roles) & 13\n\t"
+                     "pj%= 0, \\f0, \\m0, \\s0, \\f1, \\m1, \\s1, \\roles\n\t"
+                     "pj%= 1, \\f0, \\m0, \\s0, \\f1, \\m1, \\s1, \\roles\n\t"
+                     "pj%= 2, \\f0, \\m0, \\s0, \\f1, \\m1, \\s1, \\roles\n\t"
+                     "pj%= 3, \\f0, \\m0, \\s0, \\f1, \\m1, \\s1, \\roles\n"
+                     ".endif\n"
+                     ".if (\\roles) & 2\n\t"
+                     "vldrw.32 q6, [%[q]]\n\t"
+                     "vadd.f32 \\f0, \\f0, q6\n\t"
+                     "vadd.f32 \\f1, \\f1, q6\n\t"
+                     "vldrw.32 q6, [%[q], %[lo_off]]\n\t"
+                     "vldrw.32 q7, [%[q], %[hi_off]]\n\t"
+                     "vmaxnm.f32 \\f0, \\f0, q6\n\t"
+                     "vmaxnm.f32 \\f1, \\f1, q6\n\t"
+                     "vminnm.f32 \\f0, \\f0, q7\n\t"
+                     "vminnm.f32 \\f1, \\f1, q7\n\t"
+                     "vstrw.32 \\f0, [%[o]]\n\t"
+                     "add %[t], %[o], %[dc]\n\t"
+                     "vstrw.32 \\f1, [%[t]]\n\t"
+                     "add %[o], %[o], %[orow]\n"
+                     ".endif\n\t"
+                     "add %[p], %[p], %[row]\n"
+                     ".endm\n\t"
+                     "vmov.i32 q0, #0\n\t"
+                     "vmov.i32 q3, #0\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "pr%= q1, q2, q0, q4, q5, q3, 8\n"
+                     "1:\n\t"
+                     "pr%= q2, q0, q1, q5, q3, q4, 12\n\t"
+                     "subs %[n], %[n], #5\n\t"
+                     "blt 3f\n"
+                     "2:\n\t"
+                     "pr%= q0, q1, q2, q3, q4, q5, 15\n\t"
+                     "pr%= q1, q2, q0, q4, q5, q3, 15\n\t"
+                     "pr%= q2, q0, q1, q5, q3, q4, 15\n\t"
+                     "subs %[n], %[n], #3\n\t"
+                     "bge 2b\n"
+                     "3:\n\t"
+                     "adds %[n], %[n], #3\n\t"
+                     "beq 5f\n"
+                     "4:\n\t"
+                     "pr%= q0, q1, q2, q3, q4, q5, 15\n\t"
+                     "vmov q0, q1\n\t"
+                     "vmov q1, q2\n\t"
+                     "vmov q3, q4\n\t"
+                     "vmov q4, q5\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 4b\n"
+                     "5:\n\t"
+                     "pr%= q0, q1, q2, q3, q4, q5, 7\n\t"
+                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 6f\n\t"
+                     "pr%= q1, q0, q2, q4, q3, q5, 3\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "pr%= q1, q0, q2, q4, q3, q5, 2\n"
+                     "7:\n\t"
+                     ".purgem pr%=\n\t"
+                     ".purgem pj%=\n\t"
+                     ".purgem pe%="
+                     : [t] "=&r"(t), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wq] "r"(wq), [q] "r"(q),
+                       [la] "i"(la), [hb] "i"(hb), [lo_off] "i"(offsetof(aot_dw_out_t, lo4)),
+                       [hi_off] "i"(offsetof(aot_dw_out_t, hi4)), [top_off] "i"(offsetof(aot_dw_out_t, top)),
+                       [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "s30", "s31", "memory", "cc");
+}
+/* Out of line, as aot_dw_mve_slide3: inside the image, at the left edge, at the right edge. */
+static __attribute__((noinline)) void aot_dw_mve_pair_in(const float* p, int32_t dc, int32_t row, const float* wq,
+                                                         const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_mve_pair(p, dc, row, wq, 0, 3, q, o, orow, n);
+}
+static __attribute__((noinline)) void aot_dw_mve_pair_left(const float* p, int32_t dc, int32_t row, const float* wq,
+                                                           const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_mve_pair(p, dc, row, wq, 1, 3, q, o, orow, n);
+}
+static __attribute__((noinline)) void aot_dw_mve_pair_right(const float* p, int32_t dc, int32_t row, const float* wq,
+                                                            const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_mve_pair(p, dc, row, wq, 0, 2, q, o, orow, n);
 }
 /* Out of line: GCC counts the asm's lines, not its macros' expansion, and could place a literal pool out of reach of
  * a load before it. */
@@ -754,6 +913,23 @@ static void aot_dw_f32_rows(const float* in_b, int32_t in_h, int32_t in_w, int32
     }
 }
 
+/* What a column's slide leaves: the rows above and below it, and the channels after its groups. */
+static void aot_dw_f32_rest(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
+                            int32_t filter_h, int32_t filter_w, const float* bias, float* out_b, int32_t out_w,
+                            int32_t stride_h, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t x0,
+                            int32_t ox, int32_t xl, int32_t xh, int32_t oy_a, int32_t oy_b, int32_t out_h, int32_t cs,
+                            float act_min, float act_max)
+{
+    aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h, dilation_h,
+                    dilation_w, pad_top, x0, ox, xl, xh, 0, oy_a, 0, act_min, act_max);
+    aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h, dilation_h,
+                    dilation_w, pad_top, x0, ox, xl, xh, oy_b, out_h, 0, act_min, act_max);
+    if (cs < in_c) {
+        aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h, dilation_h,
+                        dilation_w, pad_top, x0, ox, xl, xh, oy_a, oy_b, cs, act_min, act_max);
+    }
+}
+
 /* A column at a time.  Filters of 3 rows at stride 1 and dilation 1 down the column, with 2 or 3 tap columns inside
  * the image: the rows whose windows lie inside the image (at least 2 of them) slide (aot_dw_f32_slide) over the
  * channels that fill its groups; the other rows and channels, and every other layer, take aot_dw_f32_rows. */
@@ -780,6 +956,10 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
     q.bottom = bottom;
     q.wdc4 = in_c * 4;
     q.wrow4 = filter_w * in_c * 4;
+    for (ox = 0; ox < 4; ox++) {
+        q.lo4[ox] = act_min;
+        q.hi4[ox] = act_max;
+    }
 #if defined(AOT_DW_F32_FPU_ASM) && defined(AOT_F32_OUT_FPV4)
     /* FPv4's slide stores ReLU and "none" only (f32_out.h); other ranges take the pairs of pixels. */
     const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1 && !q.clamp;
@@ -794,6 +974,43 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
             int32_t xl, xh, c, nc;
             aot_dw_f32_range(x0, in_w, dilation_w, filter_w, &xl, &xh);
             nc = xh - xl;
+#if defined(AOT_DW_F32_MVE_ASM)
+            if (slides && stride_w == 1 && dilation_w == 1 && filter_w == 3 && ox + 1 < out_w && xh == 3 && nc >= 2 &&
+                oy_b - oy_a >= 2 && cs > 0) {
+                /* Columns ox and ox + 1 together (aot_dw_mve_pair): B's window is A's one input column on. */
+                int32_t xlb, xhb;
+                aot_dw_f32_range(x0 + 1, in_w, 1, 3, &xlb, &xhb);
+                if (xlb == 0 && xhb >= 2 && !(xl == 1 && xhb == 2)) {
+                    int32_t i;
+                    for (c = 0; c < cs; c += AOT_DW_LANES) {
+                        const float* p = in_b + ((oy_a + top - pad_top) * in_w + x0 + xl) * in_c + c;
+                        float* o = out_b + (oy_a * out_w + ox) * in_c + c;
+                        float wl[36];
+                        for (i = 0; i < 9; i++) {
+                            vst1q_f32(wl + 4 * i, vld1q_f32(filter + i * in_c + c));
+                        }
+                        q.bias = bias != NULL ? vld1q_f32(bias + c) : vdupq_n_f32(-0.0f);
+                        if (xl == 1) {
+                            aot_dw_mve_pair_left(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
+                        } else if (xhb == 2) {
+                            aot_dw_mve_pair_right(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
+                        } else {
+                            aot_dw_mve_pair_in(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
+                        }
+                    }
+                    for (i = 0; i < 2; i++) {
+                        const int32_t xa = x0 + i;
+                        int32_t l, h;
+                        aot_dw_f32_range(xa, in_w, 1, 3, &l, &h);
+                        aot_dw_f32_rest(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w,
+                                        stride_h, dilation_h, dilation_w, pad_top, xa, ox + i, l, h, oy_a, oy_b, out_h,
+                                        cs, act_min, act_max);
+                    }
+                    ox++;
+                    continue;
+                }
+            }
+#endif
             if (!slides || nc < 2 || nc > 3 || oy_b - oy_a < 2 || cs == 0) {
                 aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
                                 dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, out_h, 0, act_min, act_max);
@@ -821,15 +1038,8 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                      out_w * in_c, oy_b - oy_a, top, bottom);
                 }
             }
-            /* The rows above and below the slide, and the channels after its groups. */
-            aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
-                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, oy_a, 0, act_min, act_max);
-            aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
-                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_b, out_h, 0, act_min, act_max);
-            if (cs < in_c) {
-                aot_dw_f32_rows(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
-                                dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_a, oy_b, cs, act_min, act_max);
-            }
+            aot_dw_f32_rest(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
+                            dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_a, oy_b, out_h, cs, act_min, act_max);
         }
     }
 }

@@ -1,0 +1,261 @@
+/* The float32 convolution, depthwise (depth multiplier 1) and fully connected kernels of the FPU cores and Helium
+ * (src/kernels/conv2d_f32_gemm.c, depthwise_conv2d_f32_vec.c, fully_connected_f32_gemm.c) against a plain C sum in
+ * the reference kernel's order, each step fmaf (correctly rounded, as VFMA.F32), the bias after the sum, then the
+ * clamp: the kernels promise these values exactly, so the outputs are compared with == (a zero of either sign
+ * matching), and the floats after the output with its sentinel.  Under QEMU on the Cortex-M4F, M7, M33 and M55 and
+ * on the host (the C forms).  Depthwise 3x3 layers at stride 1, SAME and VALID, widths 1 to 8 (Helium's column pairs
+ * inside the image and at both edges, an odd last column), heights 2 to 9 (the slide's rows three at a time and a
+ * remainder), channel counts 1 to 13 (part groups); fully connected layers of depths 1 to 70 (the 8-tap passes and
+ * their tails), unit counts 1 to 17 (whole and part blocks), batches 1 to 3; convolutions at stride 2 (a first
+ * layer's 10x4 filters on one channel, gathered windows at every edge; 3x3 on 2 channels; 1x1 in place) to whole and
+ * part blocks; without bias; the ranges none, ReLU and ReLU6.  Exit code 0 iff none differs. */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "aot/kernels/conv2d.h"
+#include "aot/kernels/depthwise_conv2d.h"
+#include "aot/kernels/fully_connected.h"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#define BLOCK 8
+#else
+#define BLOCK 4 /* the FPU cores' block; the C forms take any */
+#endif
+
+#define MAX_IN  (9 * 8 * 13)
+#define MAX_W   (3 * 3 * 13)
+#define MAX_FC  (3 * 70)
+#define MAX_FCW (70 * 24)
+
+static float in[MAX_IN], wt[MAX_W], bias[24], out[MAX_IN + 16], want[MAX_IN];
+static float fc_in[MAX_FC], fc_w[70 * 17], fc_blocks[MAX_FCW], fc_out[3 * 17 + 16], fc_want[3 * 17];
+#define MAX_CIN  (13 * 11 * 2)
+#define MAX_K    (10 * 4 * 3)
+#define MAX_COUT 13
+static float cv_in[MAX_CIN], cv_w[MAX_COUT * MAX_K], cv_blocks[((MAX_COUT + BLOCK - 1) / BLOCK) * BLOCK * MAX_K],
+    cv_out[7 * 6 * MAX_COUT + 16], cv_want[7 * 6 * MAX_COUT], cv_scratch[3 * MAX_K];
+static uint32_t seed = 2828u;
+static int failures, checks;
+
+static float next(void)
+{
+    seed = seed * 1664525u + 1013904223u;
+    return (float)((int32_t)(seed >> 8) - (1 << 23)) / (float)(1 << 23);
+}
+
+static float clamp(float v, float lo, float hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+static const float ranges[3][2] = {{-FLT_MAX, FLT_MAX}, {0.0f, FLT_MAX}, {0.0f, 6.0f}};
+
+static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, int32_t with_bias)
+{
+    const int32_t oh = same ? h : h - 2, ow = same ? w : w - 2, pad = same ? 1 : 0;
+    const float lo = ranges[r][0], hi = ranges[r][1];
+    int32_t i, oy, ox, ch, fy, fx;
+    if (oh < 1 || ow < 1) {
+        return;
+    }
+    for (i = 0; i < h * w * c; i++) {
+        in[i] = 4.0f * next();
+    }
+    for (i = 0; i < 9 * c; i++) {
+        wt[i] = next();
+    }
+    for (i = 0; i < c; i++) {
+        bias[i] = next();
+    }
+    for (i = 0; i < oh * ow * c + 16; i++) {
+        out[i] = 12345.0f;
+    }
+    for (oy = 0; oy < oh; oy++) {
+        for (ox = 0; ox < ow; ox++) {
+            for (ch = 0; ch < c; ch++) {
+                float acc = 0.0f;
+                for (fy = 0; fy < 3; fy++) {
+                    for (fx = 0; fx < 3; fx++) {
+                        const int32_t iy = oy - pad + fy, ix = ox - pad + fx;
+                        if (iy >= 0 && iy < h && ix >= 0 && ix < w) {
+                            acc = fmaf(in[(iy * w + ix) * c + ch], wt[(fy * 3 + fx) * c + ch], acc);
+                        }
+                    }
+                }
+                if (with_bias) {
+                    acc += bias[ch];
+                }
+                want[(oy * ow + ox) * c + ch] = clamp(acc, lo, hi);
+            }
+        }
+    }
+    aot_depthwise_conv2d_f32_vec(in, 1, h, w, c, wt, 3, 3, with_bias ? bias : NULL, out, oh, ow, 1, 1, 1, 1, pad, pad,
+                                 lo, hi);
+    for (i = 0; i < oh * ow * c + 16; i++) {
+        const float expect = i < oh * ow * c ? want[i] : 12345.0f;
+        if (!(out[i] == expect) && failures++ < 10) {
+            printf("depthwise %ldx%ldx%ld %s range %ld bias %ld at %ld: %g, want %g\n", (long)h, (long)w, (long)c,
+                   same ? "SAME" : "VALID", (long)r, (long)with_bias, (long)i, (double)out[i], (double)expect);
+        }
+    }
+    checks++;
+}
+
+static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32_t r, int32_t with_bias)
+{
+    const int32_t blocks = (units + BLOCK - 1) / BLOCK;
+    const float lo = ranges[r][0], hi = ranges[r][1];
+    int32_t i, b, u, k;
+    for (i = 0; i < depth * batches; i++) {
+        fc_in[i] = next();
+    }
+    for (i = 0; i < depth * units; i++) {
+        fc_w[i] = next();
+    }
+    for (i = 0; i < units; i++) {
+        bias[i] = next();
+    }
+    /* The compiler's layout: blocks of BLOCK units, each [depth][BLOCK], the last zero-padded. */
+    memset(fc_blocks, 0, sizeof(fc_blocks));
+    for (u = 0; u < units; u++) {
+        for (k = 0; k < depth; k++) {
+            fc_blocks[(u / BLOCK) * depth * BLOCK + k * BLOCK + u % BLOCK] = fc_w[u * depth + k];
+        }
+    }
+    (void)blocks;
+    for (i = 0; i < batches * units + 16; i++) {
+        fc_out[i] = 12345.0f;
+    }
+    for (b = 0; b < batches; b++) {
+        for (u = 0; u < units; u++) {
+            float acc = 0.0f;
+            for (k = 0; k < depth; k++) {
+                acc = fmaf(fc_in[b * depth + k], fc_w[u * depth + k], acc);
+            }
+            if (with_bias) {
+                acc += bias[u];
+            }
+            fc_want[b * units + u] = clamp(acc, lo, hi);
+        }
+    }
+    aot_fully_connected_f32_gemm(fc_in, batches, depth, fc_blocks, BLOCK, with_bias ? bias : NULL, fc_out, units, lo,
+                                 hi);
+    for (i = 0; i < batches * units + 16; i++) {
+        const float expect = i < batches * units ? fc_want[i] : 12345.0f;
+        if (!(fc_out[i] == expect) && failures++ < 10) {
+            printf("fully connected %ld x %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n", (long)depth,
+                   (long)units, (long)batches, (long)r, (long)with_bias, (long)i, (double)fc_out[i], (double)expect);
+        }
+    }
+    checks++;
+}
+
+/* A convolution (groups of one) at stride 2, SAME (pad_top / pad_left as TFLite: the larger half at the bottom and
+ * right), its windows gathered (filter rows of fewer than 16 taps, scratch) or read in place (scratch NULL: only
+ * the 1x1 filters here, whose windows are always inside the image). */
+static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32_t oc, int32_t stride, int32_t r,
+                 int32_t with_bias)
+{
+    const int32_t oh = (h + stride - 1) / stride, ow = (w + stride - 1) / stride, k = kh * kw * ic;
+    const int32_t pt = ((oh - 1) * stride + kh - h) / 2 > 0 ? ((oh - 1) * stride + kh - h) / 2 : 0;
+    const int32_t pl = ((ow - 1) * stride + kw - w) / 2 > 0 ? ((ow - 1) * stride + kw - w) / 2 : 0;
+    const float lo = ranges[r][0], hi = ranges[r][1];
+    const int32_t gathers = kw * ic < 16 && kh * kw > 1;
+    int32_t i, oy, ox, c, fy, fx, j;
+    for (i = 0; i < h * w * ic; i++) {
+        cv_in[i] = 2.0f * next();
+    }
+    for (i = 0; i < oc * k; i++) {
+        cv_w[i] = next();
+    }
+    for (i = 0; i < oc; i++) {
+        bias[i] = next();
+    }
+    memset(cv_blocks, 0, sizeof(cv_blocks));
+    for (c = 0; c < oc; c++) {
+        for (i = 0; i < k; i++) {
+            cv_blocks[(c / BLOCK) * k * BLOCK + i * BLOCK + c % BLOCK] = cv_w[c * k + i];
+        }
+    }
+    for (i = 0; i < oh * ow * oc + 16; i++) {
+        cv_out[i] = 12345.0f;
+    }
+    for (oy = 0; oy < oh; oy++) {
+        for (ox = 0; ox < ow; ox++) {
+            for (c = 0; c < oc; c++) {
+                float acc = 0.0f;
+                for (fy = 0; fy < kh; fy++) {
+                    for (fx = 0; fx < kw; fx++) {
+                        const int32_t iy = oy * stride - pt + fy, ix = ox * stride - pl + fx;
+                        if (iy < 0 || iy >= h || ix < 0 || ix >= w) {
+                            continue;
+                        }
+                        for (j = 0; j < ic; j++) {
+                            acc = fmaf(cv_in[(iy * w + ix) * ic + j], cv_w[c * k + (fy * kw + fx) * ic + j], acc);
+                        }
+                    }
+                }
+                if (with_bias) {
+                    acc += bias[c];
+                }
+                cv_want[(oy * ow + ox) * oc + c] = clamp(acc, lo, hi);
+            }
+        }
+    }
+    aot_conv2d_f32_gemm(cv_in, 1, h, w, ic, cv_blocks, kh, kw, BLOCK, with_bias ? bias : NULL, cv_out, oh, ow, oc,
+                        stride, stride, 1, 1, pt, pl, lo, hi, gathers ? cv_scratch : NULL);
+    for (i = 0; i < oh * ow * oc + 16; i++) {
+        const float expect = i < oh * ow * oc ? cv_want[i] : 12345.0f;
+        if (!(cv_out[i] == expect) && failures++ < 10) {
+            printf("conv %ldx%ldx%ld filter %ldx%ld to %ld range %ld bias %ld at %ld: %g, want %g\n", (long)h, (long)w,
+                   (long)ic, (long)kh, (long)kw, (long)oc, (long)r, (long)with_bias, (long)i, (double)cv_out[i],
+                   (double)expect);
+        }
+    }
+    checks++;
+}
+
+int main(void)
+{
+    static const int32_t channels[] = {1, 3, 4, 7, 8, 12, 13};
+    static const int32_t depths[] = {1, 3, 7, 8, 9, 15, 16, 17, 27, 64, 70};
+    static const int32_t units[] = {1, 3, 4, 5, 8, 10, 12, 16, 17};
+    int32_t h, w, c, r, d, u, b;
+    for (h = 2; h <= 9; h++) {
+        for (w = 1; w <= 8; w++) {
+            for (c = 0; c < (int32_t)(sizeof(channels) / sizeof(channels[0])); c++) {
+                for (r = 0; r < 3; r++) {
+                    depthwise(h, w, channels[c], 1, r, (h + w + r) & 1);
+                    depthwise(h, w, channels[c], 0, r, 1);
+                }
+            }
+        }
+    }
+    for (d = 0; d < (int32_t)(sizeof(depths) / sizeof(depths[0])); d++) {
+        for (u = 0; u < (int32_t)(sizeof(units) / sizeof(units[0])); u++) {
+            for (b = 1; b <= 3; b++) {
+                for (r = 0; r < 3; r++) {
+                    fully_connected(depths[d], units[u], b, r, 1);
+                }
+                fully_connected(depths[d], units[u], b, b - 1, 0);
+            }
+        }
+    }
+    /* A first layer's form (10x4 filters on one channel, stride 2: gathered windows, rows and columns outside the
+     * image at every edge), 3x3 on 2 channels (gathered), 1x1 (in place); whole and part blocks, odd pixel counts. */
+    for (h = 9; h <= 13; h += 2) {
+        for (w = 5; w <= 11; w += 3) {
+            for (r = 0; r < 3; r++) {
+                conv(h, w, 1, 10, 4, 8, 2, r, r != 1);
+                conv(h, w, 1, 10, 4, 13, 2, r, 1);
+                conv(h, w, 2, 3, 3, 8, 2, r, r != 2);
+                conv(h, w, 2, 1, 1, 12, 2, r, 1);
+            }
+        }
+    }
+    printf("f32_kernels: %d checks, %d mismatches\n", checks, failures);
+    return failures != 0;
+}
