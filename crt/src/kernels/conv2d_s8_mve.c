@@ -9,6 +9,8 @@
  * fuses a residual ADD, has a translation unit of its own (conv2d_s8_mve_add.c), so that a model without one does not
  * link its code.
  */
+#include "aot_sched.h"
+
 #include "conv2d_s8_mve_pass.h"
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)

@@ -3,6 +3,8 @@
  * translation unit of its own so that only models whose layers fuse an ADD link it.  Residual element i is read
  * just before output element i is stored, so the output may overwrite the residual.
  */
+#include "aot_sched.h"
+
 #include "conv2d_s8_mve_pass.h"
 
 void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,

@@ -2,12 +2,11 @@
  * gathered rows, the runs of pixel pairs and the layer's pass, included by the translation unit of each entry point
  * so that an image links only the entry points its layers call (a model without a fused residual ADD does not link
  * aot_conv2d_s8_mve_add's code: about 12 KB on the Cortex-M55 at -O2, the file being linked whole without
- * -ffunction-sections).  Everything here is static: each unit keeps the forms its entry point reaches.
+ * -ffunction-sections).  Everything here is static: each unit keeps the forms its entry point reaches.  The units
+ * include aot_sched.h first, before this header (tests/compiler/test_crt_codegen.py).
  */
 #ifndef AOT_KERNELS_CONV2D_S8_MVE_PASS_H_
 #define AOT_KERNELS_CONV2D_S8_MVE_PASS_H_
-
-#include "aot_sched.h"
 
 #include <stddef.h>
 
