@@ -33,6 +33,7 @@ _HOT = {
         "conv2d_s8_dsp.c",
         "conv2d_s8_dsp_k.c",
         "conv2d_s8_dsp_add.c",
+        "conv2d_s8_dsp_rows.c",
         "depthwise_conv2d_s8_dsp.c",
         "fully_connected_s8_dsp.c",
     ],
@@ -44,6 +45,7 @@ _HOT = {
         "conv2d_s8_dsp.c",
         "conv2d_s8_dsp_k.c",
         "conv2d_s8_dsp_add.c",
+        "conv2d_s8_dsp_rows.c",
     ],
 }
 
