@@ -5,6 +5,10 @@
  */
 #include "aot_sched.h"
 
+/* mve_s8.h's block routines are conv2d_s8_mve.c's, declared here only: an image with both units links them once.
+ * (The im2col and gather routines of conv2d_s8_mve_pass.h stay static in each unit: declared only, they changed
+ * this entry point's register allocation.) */
+#define AOT_MVE_CONV_DECLARE 1
 #include "conv2d_s8_mve_pass.h"
 
 void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
