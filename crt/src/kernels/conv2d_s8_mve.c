@@ -11,7 +11,8 @@
  */
 #include "aot_sched.h"
 
-/* mve_s8.h's block routines defined here with external linkage, for conv2d_s8_mve_add.c too. */
+/* mve_s8.h's block routines and conv2d_s8_mve_pass.h's im2col and gathers defined here with external linkage, for
+ * conv2d_s8_mve_add.c too. */
 #undef AOT_MVE_SHARED
 #define AOT_MVE_SHARED
 #include "conv2d_s8_mve_pass.h"

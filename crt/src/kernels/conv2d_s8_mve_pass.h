@@ -2,7 +2,8 @@
  * gathered rows, the runs of pixel pairs and the layer's pass, included by the translation unit of each entry point
  * so that an image links only the entry points its layers call (a model without a fused residual ADD does not link
  * aot_conv2d_s8_mve_add's code: about 12 KB on the Cortex-M55 at -O2, the file being linked whole without
- * -ffunction-sections).  Everything here is static: each unit keeps the forms its entry point reaches.  The units
+ * -ffunction-sections).  Everything here is static but the out-of-line im2col and gathers, which conv2d_s8_mve.c
+ * defines (AOT_MVE_SHARED empty) and conv2d_s8_mve_add.c only declares (AOT_MVE_CONV_DECLARE).  The units
  * include aot_sched.h first, before this header (tests/compiler/test_crt_codegen.py).
  */
 #ifndef AOT_KERNELS_CONV2D_S8_MVE_PASS_H_
@@ -37,7 +38,10 @@ AOT_HOT_INLINE struct aot_mve_px aot_mve_px_at(const struct aot_mve_geom* g, int
 }
 
 /* The GEMM row of output pixel `pixel`: in the input (1x1 filter without padding) or gathered into `row`. */
-static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel, int8_t* row, int direct)
+#if defined(AOT_MVE_CONV_DECLARE)
+const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel, int8_t* row, int direct);
+#else
+AOT_MVE_SHARED const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel, int8_t* row, int direct)
 {
     const struct aot_mve_px q = aot_mve_px_at(g, pixel);
     const int32_t ox = q.ox;
@@ -137,6 +141,7 @@ static const int8_t* aot_mve_im2col(const struct aot_mve_geom* g, int32_t pixel,
     }
     return row;
 }
+#endif
 
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
 /* The first tap of output pixel `pixel`'s window when the whole window is inside the image, else 0. */
@@ -162,8 +167,11 @@ AOT_HOT_INLINE const int8_t* aot_mve_window(const struct aot_mve_geom* g, int32_
  * that leave the image can be gathered too (aot_mve_gather_border: every window row y0 + dy lies in
  * [-pad_top, 255] with in_h < 256 - pad_top (in_h itself a byte), so it is inside the image exactly when
  * (uint8_t)(y0 + dy) < in_h; the same for columns); else 0. */
-static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48], uint8_t dy[48],
-                                  uint8_t dx[48])
+#if defined(AOT_MVE_CONV_DECLARE)
+int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48], uint8_t dy[48], uint8_t dx[48]);
+#else
+AOT_MVE_SHARED int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8_t offs[48], uint8_t dy[48],
+                                          uint8_t dx[48])
 {
     int32_t ky, kx, c, j = 0;
     const int32_t last =
@@ -191,11 +199,17 @@ static int aot_mve_gather_offsets(const struct aot_mve_geom* g, int32_t k, uint8
     }
     return 1;
 }
+#endif
 
 /* Output pixel `pixel`'s GEMM row when its window leaves the image (aot_mve_gather_offsets returned 2): the taps inside
  * gathered, the others set to the input zero point, zeros from K to kp. */
-static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs,
-                                           const uint8_t* dy, const uint8_t* dx, int32_t k, int32_t kp, int8_t* row)
+#if defined(AOT_MVE_CONV_DECLARE)
+const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs, const uint8_t* dy,
+                                    const uint8_t* dx, int32_t k, int32_t kp, int8_t* row);
+#else
+AOT_MVE_SHARED const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, int32_t pixel, const uint8_t* offs,
+                                                   const uint8_t* dy, const uint8_t* dx, int32_t k, int32_t kp,
+                                                   int8_t* row)
 {
     const struct aot_mve_px q = aot_mve_px_at(g, pixel);
     const int32_t y0 = q.oy * g->stride_h - g->pad_top;
@@ -218,6 +232,7 @@ static const int8_t* aot_mve_gather_border(const struct aot_mve_geom* g, int32_t
     }
     return row;
 }
+#endif
 
 /* Output pixel `pixel`'s GEMM row gathered into `row` (VLDRB gathers, 16 taps each; zeros from K to kp) when its
  * window is inside the image; 0 when it is not (then aot_mve_im2col pads it). */
