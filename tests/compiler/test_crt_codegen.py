@@ -35,6 +35,7 @@ _HOT = {
         "conv2d_s8_dsp_add.c",
         "conv2d_s8_dsp_rows.c",
         "depthwise_conv2d_s8_dsp.c",
+        "depthwise_conv2d_s8_dsp_c4.c",
         "fully_connected_s8_dsp.c",
     ],
     "cortex-m55": [
