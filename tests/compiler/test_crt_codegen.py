@@ -37,6 +37,7 @@ _HOT = {
         "depthwise_conv2d_s8_dsp.c",
         "depthwise_conv2d_s8_dsp_c4.c",
         "fully_connected_s8_dsp.c",
+        "fully_connected_s8_dsp_exact.c",
     ],
     "cortex-m55": [
         "conv2d_s8_mve.c",
