@@ -29,8 +29,26 @@ _CORES = {
 
 # The GEMM-heavy kernels of each core (the DSP ones run on the M33, the Helium ones on the M55).
 _HOT = {
-    "cortex-m33": ["conv2d_s8_dsp.c", "depthwise_conv2d_s8_dsp.c", "fully_connected_s8_dsp.c"],
-    "cortex-m55": ["conv2d_s8_mve.c", "depthwise_conv2d_s8_mve.c", "fully_connected_s8_mve.c", "conv2d_s8_dsp.c"],
+    "cortex-m33": [
+        "conv2d_s8_dsp.c",
+        "conv2d_s8_dsp_k.c",
+        "conv2d_s8_dsp_add.c",
+        "conv2d_s8_dsp_rows.c",
+        "depthwise_conv2d_s8_dsp.c",
+        "depthwise_conv2d_s8_dsp_c4.c",
+        "fully_connected_s8_dsp.c",
+        "fully_connected_s8_dsp_exact.c",
+    ],
+    "cortex-m55": [
+        "conv2d_s8_mve.c",
+        "conv2d_s8_mve_add.c",
+        "depthwise_conv2d_s8_mve.c",
+        "fully_connected_s8_mve.c",
+        "conv2d_s8_dsp.c",
+        "conv2d_s8_dsp_k.c",
+        "conv2d_s8_dsp_add.c",
+        "conv2d_s8_dsp_rows.c",
+    ],
 }
 
 

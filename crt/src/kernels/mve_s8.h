@@ -48,6 +48,13 @@
 #endif
 #endif
 
+/* The block routines that both Helium convolution units call are static (a copy per unit) unless a unit says
+ * otherwise before including this header: conv2d_s8_mve.c defines them with external linkage (AOT_MVE_SHARED empty)
+ * and conv2d_s8_mve_add.c only declares them (AOT_MVE_CONV_DECLARE), so an image with both units links them once. */
+#ifndef AOT_MVE_SHARED
+#define AOT_MVE_SHARED static
+#endif
+
 /* Are all n shifts right shifts (in [-31, -1]), or their multiplier 0?  Then the kernels take
  * aot_mve_requant_right: VQRDMULH by 0 makes a lane 0 before any shift, whatever its shift, as the reference's
  * MultiplyByQuantizedMultiplier does (nearly dead channels: a zero multiplier with shift 0 beside right shifts
@@ -352,6 +359,7 @@ struct aot_mve_blocks_args {
  * eight sums of a block (pixel 0's 4 channels, then pixel 1's) are stored as words at a.sums, 8 per block.  The
  * accumulators stay pinned to r0, r2, ..., r12 and lr across the blocks (per block only the rows are re-read),
  * where a loop of one block per call spilled and reloaded the caller's values around every block. */
+#if !defined(AOT_MVE_CONV_DECLARE)
 static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
 {
     AOT_MVE_PINNED_ACCS();
@@ -382,12 +390,16 @@ static void aot_mve_dot_blocks(struct aot_mve_blocks_args* a, const int8_t* w)
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
+#endif
 
 /* aot_mve_dot_blocks for one run per pixel (a plain row: a 1x1 convolution's input, an im2col row), where the
  * run counter's register holds the sums' pointer and a.blocks is turned into the end of the sums: per block 9
  * instructions besides the passes and their loop, where aot_mve_dot_blocks takes 17 (KWS's pointwise layers: 16
  * blocks a pixel pair). */
-static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* w)
+#if defined(AOT_MVE_CONV_DECLARE)
+void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* w);
+#else
+AOT_MVE_SHARED void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* w)
 {
     AOT_MVE_PINNED_ACCS();
     const int8_t* x0;
@@ -415,11 +427,15 @@ static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* 
         : [a] "r"(a)
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
+#endif
 
 /* aot_mve_dot_blocks_row for rows of exactly 2 or 4 passes (K = 32, 64: KWS's and MobileNet's pointwise layers),
  * the passes straight-line: no pass counter, no loop branch (8 instructions less per block for K = 64). */
+#if defined(AOT_MVE_CONV_DECLARE)
+#define AOT_MVE_DOT_BLOCKS_ROW_N(NAME, PASSES) void NAME(struct aot_mve_blocks_args* a, const int8_t* w);
+#else
 #define AOT_MVE_DOT_BLOCKS_ROW_N(NAME, PASSES)                                                                         \
-    static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                                                   \
+    AOT_MVE_SHARED void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                                           \
     {                                                                                                                  \
         AOT_MVE_PINNED_ACCS();                                                                                         \
         const int8_t* x0;                                                                                              \
@@ -440,6 +456,7 @@ static void aot_mve_dot_blocks_row(struct aot_mve_blocks_args* a, const int8_t* 
             : [a] "r"(a)                                                                                               \
             : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                                     \
     }
+#endif
 AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row2, AOT_MVE_PASS_ADD)
 AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
 
@@ -452,8 +469,11 @@ AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_
 #define AOT_MVE_NEXT_RUN                                                                                               \
     "add %[x0], %[x0], %[n]\n\t"                                                                                       \
     "add %[x1], %[x1], %[n]\n\t"
+#if defined(AOT_MVE_CONV_DECLARE)
+#define AOT_MVE_DOT_BLOCKS_RUNS3_N(NAME, REST) void NAME(struct aot_mve_blocks_args* a, const int8_t* w);
+#else
 #define AOT_MVE_DOT_BLOCKS_RUNS3_N(NAME, REST)                                                                         \
-    __attribute__((noinline)) static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                         \
+    __attribute__((noinline)) AOT_MVE_SHARED void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                 \
     {                                                                                                                  \
         AOT_MVE_PINNED_ACCS();                                                                                         \
         const int8_t* x0;                                                                                              \
@@ -477,6 +497,7 @@ AOT_MVE_DOT_BLOCKS_ROW_N(aot_mve_dot_blocks_row4, AOT_MVE_PASS_ADD AOT_MVE_PASS_
             : [a] "r"(a)                                                                                               \
             : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");                                                     \
     }
+#endif
 AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p3, AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
 AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p6,
                            AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD AOT_MVE_PASS_ADD)
@@ -488,7 +509,10 @@ AOT_MVE_DOT_BLOCKS_RUNS3_N(aot_mve_dot_blocks_runs3p6,
     "ldr %[n], [%[a], #20]\n\t" AOT_MVE_NEXT_RUN "ldr %[n], [%[a], #32]\n\t" L ":\n\t" AOT_MVE_PASS3_ADD               \
     "subs %[n], %[n], #1\n\t"                                                                                          \
     "bne " L "b\n\t"
-__attribute__((noinline)) static void aot_mve_dot_blocks_runs3(struct aot_mve_blocks_args* a, const int8_t* w)
+#if defined(AOT_MVE_CONV_DECLARE)
+void aot_mve_dot_blocks_runs3(struct aot_mve_blocks_args* a, const int8_t* w);
+#else
+__attribute__((noinline)) AOT_MVE_SHARED void aot_mve_dot_blocks_runs3(struct aot_mve_blocks_args* a, const int8_t* w)
 {
     AOT_MVE_PINNED_ACCS();
     const int8_t* x0;
@@ -515,10 +539,14 @@ __attribute__((noinline)) static void aot_mve_dot_blocks_runs3(struct aot_mve_bl
         : "q0", "q1", "q2", "q3", "q4", "q5", "memory", "cc");
 }
 #endif
+#endif
 
 /* aot_mve_dot_blocks, or aot_mve_dot_blocks_runs3 for three runs of a multiple of 3 passes each where a file asks
  * for it: out of line, so the pixel loops that inline aot_mve_gemm_k16 keep one call. */
-__attribute__((noinline)) static void aot_mve_dot_blocks_any(struct aot_mve_blocks_args* a, const int8_t* w)
+#if defined(AOT_MVE_CONV_DECLARE)
+void aot_mve_dot_blocks_any(struct aot_mve_blocks_args* a, const int8_t* w);
+#else
+__attribute__((noinline)) AOT_MVE_SHARED void aot_mve_dot_blocks_any(struct aot_mve_blocks_args* a, const int8_t* w)
 {
 #if defined(AOT_MVE_RUNS3)
     if (a->runs == 3 && a->passes >= 6 && a->passes % 3 == 0) {
@@ -529,6 +557,7 @@ __attribute__((noinline)) static void aot_mve_dot_blocks_any(struct aot_mve_bloc
 #endif
     aot_mve_dot_blocks(a, w);
 }
+#endif
 #if defined(AOT_MVE_RUNS3)
 #endif
 
@@ -732,8 +761,11 @@ AOT_ALWAYS_INLINE void aot_mve_add_blocks(const int32_t* idx, int32_t nb, const 
  * and the passes run as a low-overhead loop (WLS/LE): 10 instructions per 64 MACs and 5 per block, where
  * aot_mve_dot4 took about 30 per block (its sums moved to a vector lane by lane, the requantization constants
  * re-made per block). */
-__attribute__((noinline)) static void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes, int32_t nb,
-                                                          int32_t* sums)
+#if defined(AOT_MVE_CONV_DECLARE)
+void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes, int32_t nb, int32_t* sums);
+#else
+__attribute__((noinline)) AOT_MVE_SHARED void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes,
+                                                                  int32_t nb, int32_t* sums)
 {
     register int32_t a0 __asm__("r0");
     register int32_t a1 __asm__("r2");
@@ -764,6 +796,7 @@ __attribute__((noinline)) static void aot_mve_dot_blocks1(const int8_t* x, const
                      : [x] "r"(x), [rest] "r"(rest)
                      : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
 }
+#endif
 
 /* The requantization of nb blocks of one pixel's sums (4 per block) from channel c, right shifts, no fused ADD,
  * stored at out + c: 13 instructions per block; PER_CHANNEL: multipliers and shifts loaded per block, else one
