@@ -7,9 +7,12 @@
  * ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4 weights
  * loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the others);
  * a channel count not a multiple of 4 ends with a predicated (MVE) or shorter group of taps checked one by one.
- * Each output is the reference kernel's sum in its (fy, fx) order from 0.0f, each step a fused multiply-add:
+ * Each output is the sum of its taps in the reference kernel's (fy, fx) order, each step a fused multiply-add:
  * Helium's VFMA.F32 on 4 channels, elsewhere VFMA.F32 (an FPU with fused multiply-add) or fmaf (correctly rounded
- * in C on the host), so every build gives the same bits. */
+ * in C on the host), so every build of a form gives the same bits.  The sum starts from 0.0f and the bias is added
+ * to it (the reference's order), except in the FPU slide and its C form (the host's and the FPU cores' column
+ * slide), whose sums start from the bias: two additions a row less, within the float tolerance of the reference
+ * (crt/tests/f32_kernels_test.c checks each output exactly against one of the two orders). */
 #include "aot_sched.h"
 
 #include <float.h>
@@ -242,7 +245,8 @@ static inline aot_dw_v aot_dw_zero(void)
 #define AOT_DW_ZERO()       aot_dw_zero()
 #endif
 
-/* What a finished output needs: its group's bias (-0.0f without one: x + -0.0f is x for every x), the range. */
+/* What a finished output needs: its group's bias (Helium: -0.0f without one, x + -0.0f is x for every x; the FPU
+ * slide's sums start from it, +0.0f without one), the range. */
 typedef struct {
     aot_dw_v bias;
     float lo, hi;
@@ -260,11 +264,11 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
     s = vaddq_f32(s, q->bias);
     vst1q_f32(o, vminnmq_f32(vmaxnmq_f32(s, vdupq_n_f32(q->lo)), vdupq_n_f32(q->hi)));
 #elif defined(AOT_F32_OUT_FPV5)
-    /* fmaxf/fminf are VMAXNM/VMINNM here: the clamp of f32_out.h. */
-    o[0] = fminf(fmaxf(s.l0 + q->bias.l0, q->lo), q->hi);
-    o[1] = fminf(fmaxf(s.l1 + q->bias.l1, q->lo), q->hi);
+    /* The sums started from the bias (AOT_DW_START).  fmaxf/fminf are VMAXNM/VMINNM here: the clamp of f32_out.h. */
+    o[0] = fminf(fmaxf(s.l0, q->lo), q->hi);
+    o[1] = fminf(fmaxf(s.l1, q->lo), q->hi);
 #elif defined(AOT_F32_OUT_FPV4)
-    const float v0 = s.l0 + q->bias.l0, v1 = s.l1 + q->bias.l1;
+    const float v0 = s.l0, v1 = s.l1;
     if (q->clamp) {
         o[0] = aot_f32_clamp(v0, q->lo, q->hi);
         o[1] = aot_f32_clamp(v1, q->lo, q->hi);
@@ -279,10 +283,18 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
         memcpy(o + 1, &u1, 4);
     }
 #else
-    o[0] = aot_f32_clamp(s.l0 + q->bias.l0, q->lo, q->hi);
-    o[1] = aot_f32_clamp(s.l1 + q->bias.l1, q->lo, q->hi);
+    o[0] = aot_f32_clamp(s.l0, q->lo, q->hi);
+    o[1] = aot_f32_clamp(s.l1, q->lo, q->hi);
 #endif
 }
+
+/* A sum's start: Helium's slides add the bias to the finished sum (the reference's order); the FPU slide and its C
+ * form start from the bias (+0.0f without one), which saves the row's two VADD. */
+#if defined(AOT_DW_F32_MVE)
+#define AOT_DW_START() AOT_DW_ZERO()
+#else
+#define AOT_DW_START() (q->bias)
+#endif
 
 /* The slide in C (the host and -O0 builds): weight fx = k of filter row fy, held in registers as
  * the compiler sees fit.  One input row (p: its first tap column; NC tap columns `dc` floats apart): F takes its
@@ -297,7 +309,7 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
     } while (0)
 #define AOT_DW_ROW3(F, M, S)                                                                                           \
     do {                                                                                                               \
-        S = AOT_DW_ZERO();                                                                                             \
+        S = AOT_DW_START();                                                                                            \
         AOT_DW_TAP3(F, M, S, 0);                                                                                       \
         AOT_DW_TAP3(F, M, S, 1);                                                                                       \
         if (NC == 3) {                                                                                                 \
@@ -604,7 +616,7 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
 
 #if !defined(AOT_DW_F32_MVE) && (defined(AOT_F32_OUT_FPV5) || defined(AOT_F32_OUT_FPV4)) && defined(__ARM_FEATURE_FMA)
 #define AOT_DW_F32_FPU_ASM 1
-/* The output of the FPU slide's row: the bias (s8-s9) added; FPv5 clamps with VMAXNM/VMINNM by s10 and s11 (as
+/* The output of the FPU slide's row (its sums started from the bias): FPv5 clamps with VMAXNM/VMINNM by s10 and s11 (as
  * f32_out.h), FPv4 clears a negative sum's bits under %[mask] (all ones: ReLU; zero: none, as f32_out.h). */
 #if defined(AOT_F32_OUT_FPV5)
 #define AOT_DW_FPU_OUT                                                                                                 \
@@ -660,106 +672,104 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "bge 2b\n"
 #endif
 /* The slide on an FPU, whole, in assembly: 2 channels; the sums in s0-s5 (pairs, their roles rotating), the input
- * pair s6-s7, the bias s8-s9, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at
- * s12 + 2 * (3 * fy + fx)), loaded from the filter at wl (q->wdc4, q->wrow4 bytes apart): per row of 18 MACs
- * (NC 3) 3 input loads, 18 VFMA, one VMOV of zeros and the output.  Roles as the Helium slide's. */
+ * pair s6-s7, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at s12 + 2 * (3 * fy +
+ * fx)), loaded from the filter at wl (q->wdc4, q->wrow4 bytes apart); the bias's bits in z and wl (after the
+ * weights' loads) start each sum: per row of 18 MACs (NC 3) 3 input loads, 18 VFMA, one VMOV of the bias into the
+ * starting sums and the output.  Roles as the Helium slide's. */
 static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* p, int32_t dc, int32_t row,
                                                                    const float* wl, int32_t NC, const aot_dw_out_t* q,
                                                                    float* o, int32_t orow, int32_t n)
 {
     uint32_t t, u, v, z;
-    __asm__ volatile(".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
-                     "vldmia \\src, {s6, s7}\n"
-                     ".if (\\roles) & 1\n\t"
-                     "vfma.f32 \\f0, s6, \\a0\n\t"
-                     "vfma.f32 \\f1, s7, \\a1\n"
-                     ".endif\n"
-                     ".if (\\roles) & 4\n\t"
-                     "vfma.f32 \\m0, s6, \\b0\n\t"
-                     "vfma.f32 \\m1, s7, \\b1\n"
-                     ".endif\n"
-                     ".if (\\roles) & 8\n\t"
-                     "vfma.f32 \\s0, s6, \\c0\n\t"
-                     "vfma.f32 \\s1, s7, \\c1\n"
-                     ".endif\n"
-                     ".endm\n"
-                     ".macro fdwld%= src, a0, a1, b0, b1, c0, c1\n\t"
-                     "vldmia \\src, {\\a0, \\a1}\n\t"
-                     "add %[z], \\src, %[u]\n\t"
-                     "vldmia %[z], {\\b0, \\b1}\n"
-                     ".if %c[nc] == 3\n\t"
-                     "add %[z], %[z], %[u]\n\t"
-                     "vldmia %[z], {\\c0, \\c1}\n"
-                     ".endif\n"
-                     ".endm\n"
-                     ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
-                     ".if (\\roles) & 8\n\t"
-                     "vmov \\s0, \\s1, %[z], %[z]\n"
-                     ".endif\n"
-                     ".if (\\roles) & 13\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[p], s24, s25, s18, s19, s12, s13\n\t"
-                     "add %[t], %[p], %[dc]\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s26, s27, s20, s21, s14, s15\n"
-                     ".if %c[nc] == 3\n\t"
-                     "add %[t], %[t], %[dc]\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s28, s29, s22, s23, s16, s17\n"
-                     ".endif\n"
-                     ".endif\n"
-                     ".if (\\roles) & 2\n\t"
-                     "vadd.f32 \\f0, \\f0, s8\n\t"
-                     "vadd.f32 \\f1, \\f1, s9\n\t" AOT_DW_FPU_OUT "add %[o], %[o], %[orow]\n"
-                     ".endif\n\t"
-                     "add %[p], %[p], %[row]\n"
-                     ".endm\n\t"
-                     "vldmia %[q], {s8-s11}\n\t"
-                     "ldr %[u], [%[q], %[wdc_off]]\n\t"
-                     "ldr %[v], [%[q], %[wrow_off]]\n\t"
-                     "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
-                     "add %[t], %[wl], %[v]\n\t"
-                     "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
-                     "add %[t], %[wl], %[v], lsl #1\n\t"
-                     "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
-                     "movs %[z], #0\n\t"
-                     "vmov s0, s1, %[z], %[z]\n\t"
-                     "ldr %[t], [%[q], %[top_off]]\n\t"
-                     "cmp %[t], #0\n\t"
-                     "bne 1f\n\t"
-                     "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
-                     "1:\n\t"
-                     "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
-                     "subs %[n], %[n], #5\n\t"
-                     "blt 3f\n\t" AOT_DW_FPU_LOOP "3:\n\t"
-                     "adds %[n], %[n], #3\n\t"
-                     "beq 5f\n"
-                     "4:\n\t"
-                     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
-                     "vmov.f32 s0, s2\n\t"
-                     "vmov.f32 s1, s3\n\t"
-                     "vmov.f32 s2, s4\n\t"
-                     "vmov.f32 s3, s5\n\t"
-                     "subs %[n], %[n], #1\n\t"
-                     "bne 4b\n"
-                     "5:\n\t"
-                     "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
-                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
-                     "cmp %[t], #0\n\t"
-                     "bne 6f\n\t"
-                     "fdwrow%= s2, s3, s0, s1, s4, s5, 3\n\t"
-                     "b 7f\n"
-                     "6:\n\t"
-                     "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
-                     "7:\n\t"
-                     ".purgem fdwrow%=\n\t"
-                     ".purgem fdwtap%=\n\t"
-                     ".purgem fdwld%="
-                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n)
-                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wl] "r"(wl), [q] "r"(q),
-                       [mask] "r"(q->relu_mask), [nc] "i"(NC), [top_off] "i"(offsetof(aot_dw_out_t, top)),
-                       [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)), [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)),
-                       [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
-                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
-                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
-                       "s29", "memory", "cc");
+    __asm__ volatile(
+        ".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
+        "vldmia \\src, {s6, s7}\n"
+        ".if (\\roles) & 1\n\t"
+        "vfma.f32 \\f0, s6, \\a0\n\t"
+        "vfma.f32 \\f1, s7, \\a1\n"
+        ".endif\n"
+        ".if (\\roles) & 4\n\t"
+        "vfma.f32 \\m0, s6, \\b0\n\t"
+        "vfma.f32 \\m1, s7, \\b1\n"
+        ".endif\n"
+        ".if (\\roles) & 8\n\t"
+        "vfma.f32 \\s0, s6, \\c0\n\t"
+        "vfma.f32 \\s1, s7, \\c1\n"
+        ".endif\n"
+        ".endm\n"
+        ".macro fdwld%= src, a0, a1, b0, b1, c0, c1\n\t"
+        "vldmia \\src, {\\a0, \\a1}\n\t"
+        "add %[z], \\src, %[u]\n\t"
+        "vldmia %[z], {\\b0, \\b1}\n"
+        ".if %c[nc] == 3\n\t"
+        "add %[z], %[z], %[u]\n\t"
+        "vldmia %[z], {\\c0, \\c1}\n"
+        ".endif\n"
+        ".endm\n"
+        ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
+        ".if (\\roles) & 8\n\t"
+        "vmov \\s0, \\s1, %[z], %[wl]\n"
+        ".endif\n"
+        ".if (\\roles) & 13\n\t"
+        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[p], s24, s25, s18, s19, s12, s13\n\t"
+        "add %[t], %[p], %[dc]\n\t"
+        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s26, s27, s20, s21, s14, s15\n"
+        ".if %c[nc] == 3\n\t"
+        "add %[t], %[t], %[dc]\n\t"
+        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s28, s29, s22, s23, s16, s17\n"
+        ".endif\n"
+        ".endif\n"
+        ".if (\\roles) & 2\n\t" AOT_DW_FPU_OUT "add %[o], %[o], %[orow]\n"
+        ".endif\n\t"
+        "add %[p], %[p], %[row]\n"
+        ".endm\n\t"
+        "vldmia %[q], {s8-s11}\n\t"
+        "ldr %[u], [%[q], %[wdc_off]]\n\t"
+        "ldr %[v], [%[q], %[wrow_off]]\n\t"
+        "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+        "add %[t], %[wl], %[v]\n\t"
+        "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
+        "add %[t], %[wl], %[v], lsl #1\n\t"
+        "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
+        "ldrd %[z], %[wl], [%[q]]\n\t"
+        "vmov s0, s1, %[z], %[wl]\n\t"
+        "ldr %[t], [%[q], %[top_off]]\n\t"
+        "cmp %[t], #0\n\t"
+        "bne 1f\n\t"
+        "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
+        "1:\n\t"
+        "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
+        "subs %[n], %[n], #5\n\t"
+        "blt 3f\n\t" AOT_DW_FPU_LOOP "3:\n\t"
+        "adds %[n], %[n], #3\n\t"
+        "beq 5f\n"
+        "4:\n\t"
+        "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
+        "vmov.f32 s0, s2\n\t"
+        "vmov.f32 s1, s3\n\t"
+        "vmov.f32 s2, s4\n\t"
+        "vmov.f32 s3, s5\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "bne 4b\n"
+        "5:\n\t"
+        "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
+        "ldr %[t], [%[q], %[bottom_off]]\n\t"
+        "cmp %[t], #0\n\t"
+        "bne 6f\n\t"
+        "fdwrow%= s2, s3, s0, s1, s4, s5, 3\n\t"
+        "b 7f\n"
+        "6:\n\t"
+        "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
+        "7:\n\t"
+        ".purgem fdwrow%=\n\t"
+        ".purgem fdwtap%=\n\t"
+        ".purgem fdwld%="
+        : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n), [wl] "+r"(wl)
+        : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [q] "r"(q), [mask] "r"(q->relu_mask),
+          [nc] "i"(NC), [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
+          [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+        : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
+          "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "memory", "cc");
     (void)u;
     (void)v;
 }
@@ -816,7 +826,7 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
         aot_dw_fpu_slide2(p, dc, row, wp, q, o, orow, n);
     }
 #else
-    aot_dw_v w[3][3], a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
+    aot_dw_v w[3][3], a = AOT_DW_START(), b = AOT_DW_START(), c = AOT_DW_START();
     int32_t i;
     for (i = 0; i < 3; i++) {
         w[i][0] = AOT_DW_LD(wp + i * wrow);
@@ -1026,8 +1036,9 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
 #if defined(AOT_DW_F32_MVE)
                     q.bias = vdupq_n_f32(-0.0f);
 #else
-                    q.bias.l0 = -0.0f;
-                    q.bias.l1 = -0.0f;
+                    /* The sums' start: +0.0f, the reference's. */
+                    q.bias.l0 = 0.0f;
+                    q.bias.l1 = 0.0f;
 #endif
                 }
                 if (nc == 3) {
