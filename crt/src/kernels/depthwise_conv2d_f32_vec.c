@@ -785,6 +785,234 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(const float* p, int32_t 
 {
     aot_dw_fpu_slide(p, dc, row, wl, 2, q, o, orow, n);
 }
+/* Two adjacent output columns slid down together on an FPU (A, B = A + 1; stride and dilation 1 along x), as
+ * Helium's aot_dw_mve_pair: six sums of 2 channels (s0-s5 A's, s6-s11 B's, roles rotating as in aot_dw_fpu_slide),
+ * the 9 weight pairs in s12-s29 (as aot_dw_fpu_slide's), the input pair s30-s31.  A row's input columns j feed A's
+ * tap j and B's tap j - 1: 4 loads for 36 VFMA in a row inside the image (two columns alone: 6).  Every register
+ * holds a sum, a weight or the input, so FPv5 loads the range into s30-s31 (VLDR.64) at the row's outputs.  la: A's
+ * first tap inside the image (1 at the left edge), hb: B's taps inside it (2 at the right edge); p is the row's input
+ * column la.  Each sum is the one column's slide's, in the same order, bit for bit.  In the loop (FPv4, ReLU) 56
+ * instructions per 36 MACs, the single column's 30 per 18. */
+#if defined(AOT_F32_OUT_FPV5)
+#define AOT_DW_FPU_PAIR_OUT                                                                                            \
+    "vldr d15, [%[q], %[lo_off]]\n\t"                                                                                  \
+    "vmaxnm.f32 \\fa0, \\fa0, s30\n\t"                                                                                 \
+    "vmaxnm.f32 \\fa1, \\fa1, s30\n\t"                                                                                 \
+    "vmaxnm.f32 \\fb0, \\fb0, s30\n\t"                                                                                 \
+    "vmaxnm.f32 \\fb1, \\fb1, s30\n\t"                                                                                 \
+    "vminnm.f32 \\fa0, \\fa0, s31\n\t"                                                                                 \
+    "vminnm.f32 \\fa1, \\fa1, s31\n\t"                                                                                 \
+    "vminnm.f32 \\fb0, \\fb0, s31\n\t"                                                                                 \
+    "vminnm.f32 \\fb1, \\fb1, s31\n\t"                                                                                 \
+    "vstmia %[o], {\\fa0, \\fa1}\n\t"                                                                                  \
+    "add %[t], %[o], %[dc]\n\t"                                                                                        \
+    "vstmia %[t], {\\fb0, \\fb1}\n\t"
+#define AOT_DW_FPU_PAIR_LOOP                                                                                           \
+    "2:\n\t"                                                                                                           \
+    "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"                                                   \
+    "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 15\n\t"                                                   \
+    "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 15\n\t"                                                   \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n"
+#else
+#define AOT_DW_FPU_PAIR_OUT                                                                                            \
+    ".if (\\roles) & 16\n\t"                                                                                           \
+    "vmov %[t], %[u], \\fa0, \\fa1\n\t"                                                                                \
+    "bic %[t], %[t], %[t], asr #31\n\t"                                                                                \
+    "bic %[u], %[u], %[u], asr #31\n\t"                                                                                \
+    "strd %[t], %[u], [%[o]]\n\t"                                                                                      \
+    "vmov %[t], %[u], \\fb0, \\fb1\n\t"                                                                                \
+    "bic %[t], %[t], %[t], asr #31\n\t"                                                                                \
+    "bic %[u], %[u], %[u], asr #31\n\t"                                                                                \
+    "add %[v], %[o], %[dc]\n\t"                                                                                        \
+    "strd %[t], %[u], [%[v]]\n"                                                                                        \
+    ".elseif (\\roles) & 32\n\t"                                                                                       \
+    "vstmia %[o], {\\fa0, \\fa1}\n\t"                                                                                  \
+    "add %[t], %[o], %[dc]\n\t"                                                                                        \
+    "vstmia %[t], {\\fb0, \\fb1}\n"                                                                                    \
+    ".else\n\t"                                                                                                        \
+    "vmov %[t], %[u], \\fa0, \\fa1\n\t"                                                                                \
+    "and %[v], %[mask], %[t], asr #31\n\t"                                                                             \
+    "bic %[t], %[t], %[v]\n\t"                                                                                         \
+    "and %[v], %[mask], %[u], asr #31\n\t"                                                                             \
+    "bic %[u], %[u], %[v]\n\t"                                                                                         \
+    "strd %[t], %[u], [%[o]]\n\t"                                                                                      \
+    "vmov %[t], %[u], \\fb0, \\fb1\n\t"                                                                                \
+    "and %[v], %[mask], %[t], asr #31\n\t"                                                                             \
+    "bic %[t], %[t], %[v]\n\t"                                                                                         \
+    "and %[v], %[mask], %[u], asr #31\n\t"                                                                             \
+    "bic %[u], %[u], %[v]\n\t"                                                                                         \
+    "add %[v], %[o], %[dc]\n\t"                                                                                        \
+    "strd %[t], %[u], [%[v]]\n"                                                                                        \
+    ".endif\n\t"
+#define AOT_DW_FPU_PAIR_LOOP                                                                                           \
+    "cmp %[mask], #0\n\t"                                                                                              \
+    "beq 8f\n"                                                                                                         \
+    "2:\n\t"                                                                                                           \
+    "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 31\n\t"                                                   \
+    "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 31\n\t"                                                   \
+    "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 31\n\t"                                                   \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n\t"                                                                                                       \
+    "b 3f\n"                                                                                                           \
+    "8:\n\t"                                                                                                           \
+    "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 47\n\t"                                                   \
+    "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 47\n\t"                                                   \
+    "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 47\n\t"                                                   \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 8b\n"
+#endif
+static inline __attribute__((always_inline)) void aot_dw_fpu_pair(const float* p, int32_t dc, int32_t row,
+                                                                  const float* wl, int32_t la, int32_t hb,
+                                                                  const aot_dw_out_t* q, float* o, int32_t orow,
+                                                                  int32_t n)
+{
+    uint32_t t, u, v, z;
+    __asm__ volatile(/* Two multiply-adds: sum pair a, b += the input pair times the weight pair wa, wb. */
+                     ".macro fpv%= a, b, wa, wb\n\t"
+                     "vfma.f32 \\a, s30, \\wa\n\t"
+                     "vfma.f32 \\b, s31, \\wb\n"
+                     ".endm\n"
+                     /* Input column j: B's taps (fx = j - 1: weights b0-b5 by filter row), then A's (fx = j: a0-a5);
+                      * each sum's taps of a row in the order of fx. */
+                     ".macro fpj%= j, fa0, fa1, ma0, ma1, sa0, sa1, fb0, fb1, mb0, mb1, sb0, sb1, roles, b0, b1, b2, "
+                     "b3, b4, b5, a0, a1, a2, a3, a4, a5\n"
+                     ".if (\\j >= %c[la]) && (\\j <= %c[hb])\n"
+                     ".if \\j == %c[la]\n\t"
+                     "vldmia %[p], {s30, s31}\n"
+                     ".elseif \\j == %c[la] + 1\n\t"
+                     "add %[t], %[p], %[dc]\n\t"
+                     "vldmia %[t], {s30, s31}\n"
+                     ".else\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "vldmia %[t], {s30, s31}\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\j >= 1) && (\\j <= %c[hb])\n"
+                     ".if (\\roles) & 8\n\t"
+                     "fpv%= \\sb0, \\sb1, \\b0, \\b1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "fpv%= \\mb0, \\mb1, \\b2, \\b3\n"
+                     ".endif\n"
+                     ".if (\\roles) & 1\n\t"
+                     "fpv%= \\fb0, \\fb1, \\b4, \\b5\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\j >= %c[la]) && (\\j <= 2)\n"
+                     ".if (\\roles) & 8\n\t"
+                     "fpv%= \\sa0, \\sa1, \\a0, \\a1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "fpv%= \\ma0, \\ma1, \\a2, \\a3\n"
+                     ".endif\n"
+                     ".if (\\roles) & 1\n\t"
+                     "fpv%= \\fa0, \\fa1, \\a4, \\a5\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".endm\n"
+                     /* One input row; roles as aot_dw_fpu_slide's fdwrow. */
+                     ".macro fpr%= fa0, fa1, ma0, ma1, sa0, sa1, fb0, fb1, mb0, mb1, sb0, sb1, roles\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vmov \\sa0, \\sa1, %[z], %[wl]\n\t"
+                     "vmov \\sb0, \\sb1, %[z], %[wl]\n"
+                     ".endif\n"
+                     ".if (\\roles) & 13\n\t"
+                     "fpj%= 0, \\fa0, \\fa1, \\ma0, \\ma1, \\sa0, \\sa1, \\fb0, \\fb1, \\mb0, \\mb1, \\sb0, \\sb1, "
+                     "\\roles, s12, s13, s18, s19, s24, s25, s12, s13, s18, s19, s24, s25\n\t"
+                     "fpj%= 1, \\fa0, \\fa1, \\ma0, \\ma1, \\sa0, \\sa1, \\fb0, \\fb1, \\mb0, \\mb1, \\sb0, \\sb1, "
+                     "\\roles, s12, s13, s18, s19, s24, s25, s14, s15, s20, s21, s26, s27\n\t"
+                     "fpj%= 2, \\fa0, \\fa1, \\ma0, \\ma1, \\sa0, \\sa1, \\fb0, \\fb1, \\mb0, \\mb1, \\sb0, \\sb1, "
+                     "\\roles, s14, s15, s20, s21, s26, s27, s16, s17, s22, s23, s28, s29\n\t"
+                     "fpj%= 3, \\fa0, \\fa1, \\ma0, \\ma1, \\sa0, \\sa1, \\fb0, \\fb1, \\mb0, \\mb1, \\sb0, \\sb1, "
+                     "\\roles, s16, s17, s22, s23, s28, s29, s16, s17, s22, s23, s28, s29\n"
+                     ".endif\n"
+                     ".if (\\roles) & 2\n\t" AOT_DW_FPU_PAIR_OUT "add %[o], %[o], %[orow]\n"
+                     ".endif\n\t"
+                     "add %[p], %[p], %[row]\n"
+                     ".endm\n"
+                     /* The 9 weight pairs of filter row fy at src: taps fx 0-2. */
+                     ".macro fpw%= src, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia \\src, {\\a0, \\a1}\n\t"
+                     "add %[z], \\src, %[u]\n\t"
+                     "vldmia %[z], {\\b0, \\b1}\n\t"
+                     "add %[z], %[z], %[u]\n\t"
+                     "vldmia %[z], {\\c0, \\c1}\n"
+                     ".endm\n\t"
+                     "ldr %[u], [%[q], %[wdc_off]]\n\t"
+                     "ldr %[v], [%[q], %[wrow_off]]\n\t"
+                     "fpw%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+                     "add %[t], %[wl], %[v]\n\t"
+                     "fpw%= %[t], s18, s19, s20, s21, s22, s23\n\t"
+                     "add %[t], %[wl], %[v], lsl #1\n\t"
+                     "fpw%= %[t], s24, s25, s26, s27, s28, s29\n\t"
+                     "ldrd %[z], %[wl], [%[q]]\n\t"
+                     "vmov s0, s1, %[z], %[wl]\n\t"
+                     "vmov s6, s7, %[z], %[wl]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 8\n"
+                     "1:\n\t"
+                     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 12\n\t"
+                     "subs %[n], %[n], #5\n\t"
+                     "blt 3f\n\t" AOT_DW_FPU_PAIR_LOOP "3:\n\t"
+                     "adds %[n], %[n], #3\n\t"
+                     "beq 5f\n"
+                     "4:\n\t"
+                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"
+                     "vmov.f32 s0, s2\n\t"
+                     "vmov.f32 s1, s3\n\t"
+                     "vmov.f32 s2, s4\n\t"
+                     "vmov.f32 s3, s5\n\t"
+                     "vmov.f32 s6, s8\n\t"
+                     "vmov.f32 s7, s9\n\t"
+                     "vmov.f32 s8, s10\n\t"
+                     "vmov.f32 s9, s11\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 4b\n"
+                     "5:\n\t"
+                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 7\n\t"
+                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 6f\n\t"
+                     "fpr%= s2, s3, s0, s1, s4, s5, s8, s9, s6, s7, s10, s11, 3\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "fpr%= s2, s3, s0, s1, s4, s5, s8, s9, s6, s7, s10, s11, 2\n"
+                     "7:\n\t"
+                     ".purgem fpr%=\n\t"
+                     ".purgem fpj%=\n\t"
+                     ".purgem fpv%=\n\t"
+                     ".purgem fpw%="
+                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n),
+                       [wl] "+r"(wl)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [q] "r"(q), [mask] "r"(q->relu_mask),
+                       [la] "i"(la), [hb] "i"(hb), [lo_off] "i"(offsetof(aot_dw_out_t, lo)),
+                       [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
+                       [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "s30", "s31", "memory", "cc");
+    (void)u;
+    (void)v;
+}
+/* Out of line, as aot_dw_fpu_slide3: inside the image, at the left edge, at the right edge. */
+static __attribute__((noinline)) void aot_dw_fpu_pair_in(const float* p, int32_t dc, int32_t row, const float* wl,
+                                                         const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_fpu_pair(p, dc, row, wl, 0, 3, q, o, orow, n);
+}
+static __attribute__((noinline)) void aot_dw_fpu_pair_left(const float* p, int32_t dc, int32_t row, const float* wl,
+                                                           const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_fpu_pair(p, dc, row, wl, 1, 3, q, o, orow, n);
+}
+static __attribute__((noinline)) void aot_dw_fpu_pair_right(const float* p, int32_t dc, int32_t row, const float* wl,
+                                                            const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+{
+    aot_dw_fpu_pair(p, dc, row, wl, 0, 2, q, o, orow, n);
+}
 #endif
 
 /* n >= 2 outputs of a column from input row p on, `dc` floats between its NC tap columns, `row` between rows; the
@@ -984,7 +1212,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
             int32_t xl, xh, c, nc;
             aot_dw_f32_range(x0, in_w, dilation_w, filter_w, &xl, &xh);
             nc = xh - xl;
-#if defined(AOT_DW_F32_MVE_ASM)
+#if defined(AOT_DW_F32_MVE_ASM) || defined(AOT_DW_F32_FPU_ASM)
             if (slides && stride_w == 1 && dilation_w == 1 && filter_w == 3 && ox + 1 < out_w && xh == 3 && nc >= 2 &&
                 oy_b - oy_a >= 2 && cs > 0) {
                 /* Columns ox and ox + 1 together (aot_dw_mve_pair): B's window is A's one input column on. */
@@ -995,6 +1223,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                     for (c = 0; c < cs; c += AOT_DW_LANES) {
                         const float* p = in_b + ((oy_a + top - pad_top) * in_w + x0 + xl) * in_c + c;
                         float* o = out_b + (oy_a * out_w + ox) * in_c + c;
+#if defined(AOT_DW_F32_MVE_ASM)
                         float wl[36];
                         for (i = 0; i < 9; i++) {
                             vst1q_f32(wl + 4 * i, vld1q_f32(filter + i * in_c + c));
@@ -1007,6 +1236,19 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                         } else {
                             aot_dw_mve_pair_in(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
                         }
+#else
+                        /* The weights from the filter itself (held in s12-s29); the sums start from the bias. */
+                        const float* wl = filter + c;
+                        q.bias.l0 = bias != NULL ? bias[c] : 0.0f;
+                        q.bias.l1 = bias != NULL ? bias[c + 1] : 0.0f;
+                        if (xl == 1) {
+                            aot_dw_fpu_pair_left(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
+                        } else if (xhb == 2) {
+                            aot_dw_fpu_pair_right(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
+                        } else {
+                            aot_dw_fpu_pair_in(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
+                        }
+#endif
                     }
                     for (i = 0; i < 2; i++) {
                         const int32_t xa = x0 + i;
