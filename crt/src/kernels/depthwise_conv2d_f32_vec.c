@@ -250,7 +250,7 @@ static inline aot_dw_v aot_dw_zero(void)
 typedef struct {
     aot_dw_v bias;
     float lo, hi;
-    uint32_t relu_mask;   /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
+    uint32_t relu_mask;   /* ReLU (lo 0, hi FLT_MAX): all ones; FPv4: the bits a negative sum clears */
     int32_t clamp;        /* FPv4: another range, the C clamp */
     int32_t top, bottom;  /* the slide's first output has no row above the image, its last none below */
     int32_t wdc4, wrow4;  /* FPU slide: bytes between the filter's tap columns, rows */
@@ -619,11 +619,18 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
 /* The output of the FPU slide's row (its sums started from the bias): FPv5 clamps with VMAXNM/VMINNM by s10 and s11 (as
  * f32_out.h), FPv4 clears a negative sum's bits under %[mask] (all ones: ReLU; zero: none, as f32_out.h). */
 #if defined(AOT_F32_OUT_FPV5)
+/* Roles 16: ReLU (0, FLT_MAX), the loop's own copy: VMAXNM only (a sum that overflowed to +inf stays infinite, as
+ * FPv4's BIC of the sign in f32_out.h; the reference stops at FLT_MAX). */
 #define AOT_DW_FPU_OUT                                                                                                 \
+    ".if (\\roles) & 16\n\t"                                                                                           \
+    "vmaxnm.f32 \\f0, \\f0, s10\n\t"                                                                                   \
+    "vmaxnm.f32 \\f1, \\f1, s10\n"                                                                                     \
+    ".else\n\t"                                                                                                        \
     "vmaxnm.f32 \\f0, \\f0, s10\n\t"                                                                                   \
     "vmaxnm.f32 \\f1, \\f1, s10\n\t"                                                                                   \
     "vminnm.f32 \\f0, \\f0, s11\n\t"                                                                                   \
-    "vminnm.f32 \\f1, \\f1, s11\n\t"                                                                                   \
+    "vminnm.f32 \\f1, \\f1, s11\n"                                                                                     \
+    ".endif\n\t"                                                                                                       \
     "vstmia %[o], {\\f0, \\f1}\n\t"
 #else
 /* Roles 16 (ReLU) and 32 (none): the loop's rows, each range its own copy of the loop. */
@@ -663,13 +670,23 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
 #else
+/* FPv5: the loop once for ReLU (VMAXNM only), once for the other ranges. */
 #define AOT_DW_FPU_LOOP                                                                                                \
+    "cmp %[mask], #0\n\t"                                                                                              \
+    "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
+    "fdwrow%= s0, s1, s2, s3, s4, s5, 31\n\t"                                                                          \
+    "fdwrow%= s2, s3, s4, s5, s0, s1, 31\n\t"                                                                          \
+    "fdwrow%= s4, s5, s0, s1, s2, s3, 31\n\t"                                                                          \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n\t"                                                                                                       \
+    "b 3f\n"                                                                                                           \
+    "8:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 15\n\t"                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 15\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
-    "bge 2b\n"
+    "bge 8b\n"
 #endif
 /* The slide on an FPU, whole, in assembly: 2 channels; the sums in s0-s5 (pairs, their roles rotating), the input
  * pair s6-s7, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at s12 + 2 * (3 * fy +
@@ -799,21 +816,32 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(const float* p, int32_t 
     "vmaxnm.f32 \\fa0, \\fa0, s30\n\t"                                                                                 \
     "vmaxnm.f32 \\fa1, \\fa1, s30\n\t"                                                                                 \
     "vmaxnm.f32 \\fb0, \\fb0, s30\n\t"                                                                                 \
-    "vmaxnm.f32 \\fb1, \\fb1, s30\n\t"                                                                                 \
+    "vmaxnm.f32 \\fb1, \\fb1, s30\n"                                                                                   \
+    ".if ((\\roles) & 16) == 0\n\t"                                                                                    \
     "vminnm.f32 \\fa0, \\fa0, s31\n\t"                                                                                 \
     "vminnm.f32 \\fa1, \\fa1, s31\n\t"                                                                                 \
     "vminnm.f32 \\fb0, \\fb0, s31\n\t"                                                                                 \
-    "vminnm.f32 \\fb1, \\fb1, s31\n\t"                                                                                 \
+    "vminnm.f32 \\fb1, \\fb1, s31\n"                                                                                   \
+    ".endif\n\t"                                                                                                       \
     "vstmia %[o], {\\fa0, \\fa1}\n\t"                                                                                  \
     "add %[t], %[o], %[dc]\n\t"                                                                                        \
     "vstmia %[t], {\\fb0, \\fb1}\n\t"
 #define AOT_DW_FPU_PAIR_LOOP                                                                                           \
+    "cmp %[mask], #0\n\t"                                                                                              \
+    "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
+    "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 31\n\t"                                                   \
+    "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 31\n\t"                                                   \
+    "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 31\n\t"                                                   \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n\t"                                                                                                       \
+    "b 3f\n"                                                                                                           \
+    "8:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"                                                   \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 15\n\t"                                                   \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 15\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
-    "bge 2b\n"
+    "bge 8b\n"
 #else
 #define AOT_DW_FPU_PAIR_OUT                                                                                            \
     ".if (\\roles) & 16\n\t"                                                                                           \
@@ -1189,7 +1217,8 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
     q.lo = act_min;
     q.hi = act_max;
     q.clamp = !(act_max == FLT_MAX && (act_min == 0.0f || act_min == -FLT_MAX));
-    q.relu_mask = act_min == 0.0f ? 0xffffffffu : 0u;
+    /* ReLU (0, FLT_MAX): FPv4 clears a negative sum's bits, FPv5's slides take their loops of VMAXNM only. */
+    q.relu_mask = act_min == 0.0f && !q.clamp ? 0xffffffffu : 0u;
     q.top = top;
     q.bottom = bottom;
     q.wdc4 = in_c * 4;
