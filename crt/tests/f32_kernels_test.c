@@ -39,7 +39,7 @@ static float cv_in[MAX_CIN], cv_w[MAX_COUT * MAX_K], cv_blocks[((MAX_COUT + BLOC
     cv_out[7 * 6 * MAX_COUT + 16], cv_want[7 * 6 * MAX_COUT], cv_scratch[3 * MAX_K];
 static uint32_t seed = 2828u;
 static int failures, checks;
-static long dw_bias_first; /* depthwise outputs that match the bias-first order only (the FPU slide's) */
+static long dw_bias_first; /* depthwise outputs that match the bias-first order only (the column slides') */
 
 static float next(void)
 {
@@ -91,8 +91,7 @@ static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, 
                     acc += bias[ch];
                 }
                 want[(oy * ow + ox) * c + ch] = clamp(acc, lo, hi);
-                /* The FPU column slide's order (host, M4F, M7, M33): the same taps' fused multiply-adds from the
-                 * bias. */
+                /* The column slides' order: the same taps' fused multiply-adds from the bias. */
                 want_b[(oy * ow + ox) * c + ch] = clamp(acc_b, lo, hi);
             }
         }
@@ -265,17 +264,10 @@ int main(void)
             }
         }
     }
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
-    /* Helium's slides keep the reference's order. */
-    if (dw_bias_first != 0) {
-        failures++;
-    }
-#else
-    /* The FPU slide and its C form start from the bias: its outputs must be there, not only the reference's. */
+    /* The column slides start from the bias: their outputs must be there, not only the reference's order. */
     if (dw_bias_first == 0) {
         failures++;
     }
-#endif
     printf("f32_kernels: %d checks, %d mismatches, %ld depthwise outputs in the bias-first order\n", checks, failures,
            dw_bias_first);
     return failures != 0;

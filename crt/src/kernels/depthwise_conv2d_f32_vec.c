@@ -9,10 +9,10 @@
  * a channel count not a multiple of 4 ends with a predicated (MVE) or shorter group of taps checked one by one.
  * Each output is the sum of its taps in the reference kernel's (fy, fx) order, each step a fused multiply-add:
  * Helium's VFMA.F32 on 4 channels, elsewhere VFMA.F32 (an FPU with fused multiply-add) or fmaf (correctly rounded
- * in C on the host), so every build of a form gives the same bits.  The sum starts from 0.0f and the bias is added
- * to it (the reference's order), except in the FPU slide and its C form (the host's and the FPU cores' column
- * slide), whose sums start from the bias: two additions a row less, within the float tolerance of the reference
- * (crt/tests/f32_kernels_test.c checks each output exactly against one of the two orders). */
+ * in C on the host), so every build gives the same bits.  The pairs of pixels start from 0.0f and add the bias
+ * to the finished sum (the reference's order); the column slides (and pairs of columns) start each sum from the
+ * bias (+0.0f without one), which saves the bias's addition at each output row: within the float tolerance of the
+ * reference, and crt/tests/f32_kernels_test.c checks each output exactly against one of the two orders. */
 #include "aot_sched.h"
 
 #include <float.h>
@@ -245,8 +245,7 @@ static inline aot_dw_v aot_dw_zero(void)
 #define AOT_DW_ZERO()       aot_dw_zero()
 #endif
 
-/* What a finished output needs: its group's bias (Helium: -0.0f without one, x + -0.0f is x for every x; the FPU
- * slide's sums start from it, +0.0f without one), the range. */
+/* What a slide's output needs: its group's bias (the sums' start, +0.0f without one), the range. */
 typedef struct {
     aot_dw_v bias;
     float lo, hi;
@@ -261,7 +260,6 @@ typedef struct {
 static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 {
 #if defined(AOT_DW_F32_MVE)
-    s = vaddq_f32(s, q->bias);
     vst1q_f32(o, vminnmq_f32(vmaxnmq_f32(s, vdupq_n_f32(q->lo)), vdupq_n_f32(q->hi)));
 #elif defined(AOT_F32_OUT_FPV5)
     /* The sums started from the bias (AOT_DW_START).  fmaxf/fminf are VMAXNM/VMINNM here: the clamp of f32_out.h. */
@@ -288,13 +286,8 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 #endif
 }
 
-/* A sum's start: Helium's slides add the bias to the finished sum (the reference's order); the FPU slide and its C
- * form start from the bias (+0.0f without one), which saves the row's two VADD. */
-#if defined(AOT_DW_F32_MVE)
-#define AOT_DW_START() AOT_DW_ZERO()
-#else
+/* A sum's start: the bias (+0.0f without one), in every form of the slide (saving a row's VADD). */
 #define AOT_DW_START() (q->bias)
-#endif
 
 /* The slide in C (the host and -O0 builds): weight fx = k of filter row fy, held in registers as
  * the compiler sees fit.  One input row (p: its first tap column; NC tap columns `dc` floats apart): F takes its
@@ -322,10 +315,11 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 #if defined(AOT_DW_F32_MVE_ASM)
 /* The slide in Helium assembly, whole: GCC keeps the nine weight vectors in spill slots (each reload an address
  * computation more) and moves the sums between registers.  Here the sums are q0-q2 (their roles rotating), the
- * input q3, the weight q4, the range q5-q6, the bias q7; each weight a load at an immediate offset of the column's copy
- * (wq, [fy][fx][4]): 30 instructions per 36 MACs in the loop (NC 3).  dwrow's `roles`: 1 f takes its last filter row,
- * 2 f is stored, 4 m takes its middle row, 8 s starts with its first; %c[nc] gives the third tap column.  The
- * macros' names end in a number of their own (%=): the asm is inlined more than once. */
+ * input q3, the weight q4, the range q5-q6, the bias q7 (each sum's start, a VMOV); each weight a load at an
+ * immediate offset of the column's copy (wq, [fy][fx][4]): 29 instructions per 36 MACs in the loop (NC 3).  dwrow's
+ * `roles`: 1 f takes its last filter row, 2 f is stored, 4 m takes its middle row, 8 s starts with its first; %c[nc]
+ * gives the third tap column.  The macros' names end in a number of their own (%=): the asm is inlined more than once.
+ */
 static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* p, int32_t dc, int32_t row,
                                                                    const float* wq, int32_t NC, const aot_dw_out_t* q,
                                                                    float* o, int32_t orow, int32_t n)
@@ -347,7 +341,7 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      ".endm\n"
                      ".macro dwrow%= f, m, s, roles\n"
                      ".if (\\roles) & 8\n\t"
-                     "vmov.i32 \\s, #0\n"
+                     "vmov \\s, q7\n"
                      ".endif\n"
                      ".if (\\roles) & 13\n\t"
                      "vldrw.32 q3, [%[p]]\n\t"
@@ -362,7 +356,6 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      ".endif\n"
                      ".endif\n"
                      ".if (\\roles) & 2\n\t"
-                     "vadd.f32 \\f, \\f, q7\n\t"
                      "vmaxnm.f32 \\f, \\f, q5\n\t"
                      "vminnm.f32 \\f, \\f, q6\n\t"
                      "vstrw.32 \\f, [%[o]]\n\t"
@@ -375,7 +368,7 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      "ldr %[t], [%[q], %[hi_off]]\n\t"
                      "vdup.32 q6, %[t]\n\t"
                      "vldrw.32 q7, [%[q]]\n\t"
-                     "vmov.i32 q0, #0\n\t"
+                     "vmov q0, q7\n\t"
                      "ldr %[t], [%[q], %[top_off]]\n\t"
                      "cmp %[t], #0\n\t"
                      "bne 1f\n\t"
@@ -424,10 +417,11 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
  * (q0-q2 A's, q3-q5 B's, roles rotating as in aot_dw_mve_slide), the input q6, the weight q7.  A row's four input
  * columns j feed A's tap j and B's tap j - 1, so each weight serves both columns; at each input column B's taps
  * come first, by filter row up, then A's, down, and the first of B's takes the weight A's last left in q7: 19 loads
- * for 18 VFMA in a row inside the image (two columns alone: 24).  With the sums in all six registers the bias and the
- * range are loaded into q6 and q7 at the row's outputs.  la: A's first tap inside the image (1 at the left edge), hb:
- * B's taps inside it (2 at the right edge); p is the row's input column la.  Each sum is the one column's slide's,
- * in the same order, bit for bit.  55 instructions per 72 MACs in the loop (single columns: 60). */
+ * for 18 VFMA in a row inside the image (two columns alone: 24).  With the sums in all six registers the range is
+ * loaded into q6 and q7 at the row's outputs; the starting sums load the bias (VLDRW, its copy a VMOV).  la: A's first
+ * tap inside the image (1 at the left edge), hb: B's taps inside it (2 at the right edge); p is the row's input column
+ * la.  Each sum is the one column's slide's, in the same order, bit for bit.  52 instructions per 72 MACs in the loop
+ * (single columns: 58). */
 static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p, int32_t dc, int32_t row,
                                                                   const float* wq, int32_t la, int32_t hb,
                                                                   const aot_dw_out_t* q, float* o, int32_t orow,
@@ -485,8 +479,8 @@ static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p
                      ".set cx%=, -1\n"
                      ".set cw%=, -1\n"
                      ".if (\\roles) & 8\n\t"
-                     "vmov.i32 \\s0, #0\n\t"
-                     "vmov.i32 \\s1, #0\n"
+                     "vldrw.32 \\s0, [%[q]]\n\t"
+                     "vmov \\s1, \\s0\n"
                      ".endif\n"
                      ".if (\\roles) & 13\n\t"
                      "pj%= 0, \\f0, \\m0, \\s0, \\f1, \\m1, \\s1, \\roles\n\t"
@@ -495,9 +489,6 @@ static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p
                      "pj%= 3, \\f0, \\m0, \\s0, \\f1, \\m1, \\s1, \\roles\n"
                      ".endif\n"
                      ".if (\\roles) & 2\n\t"
-                     "vldrw.32 q6, [%[q]]\n\t"
-                     "vadd.f32 \\f0, \\f0, q6\n\t"
-                     "vadd.f32 \\f1, \\f1, q6\n\t"
                      "vldrw.32 q6, [%[q], %[lo_off]]\n\t"
                      "vldrw.32 q7, [%[q], %[hi_off]]\n\t"
                      "vmaxnm.f32 \\f0, \\f0, q6\n\t"
@@ -511,8 +502,8 @@ static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p
                      ".endif\n\t"
                      "add %[p], %[p], %[row]\n"
                      ".endm\n\t"
-                     "vmov.i32 q0, #0\n\t"
-                     "vmov.i32 q3, #0\n\t"
+                     "vldrw.32 q0, [%[q]]\n\t"
+                     "vmov q3, q0\n\t"
                      "ldr %[t], [%[q], %[top_off]]\n\t"
                      "cmp %[t], #0\n\t"
                      "bne 1f\n\t"
@@ -1257,7 +1248,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                         for (i = 0; i < 9; i++) {
                             vst1q_f32(wl + 4 * i, vld1q_f32(filter + i * in_c + c));
                         }
-                        q.bias = bias != NULL ? vld1q_f32(bias + c) : vdupq_n_f32(-0.0f);
+                        q.bias = bias != NULL ? vld1q_f32(bias + c) : vdupq_n_f32(0.0f);
                         if (xl == 1) {
                             aot_dw_mve_pair_left(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
                         } else if (xhb == 2) {
@@ -1305,7 +1296,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                     q.bias = AOT_DW_LD(bias + c);
                 } else {
 #if defined(AOT_DW_F32_MVE)
-                    q.bias = vdupq_n_f32(-0.0f);
+                    q.bias = vdupq_n_f32(0.0f);
 #else
                     /* The sums' start: +0.0f, the reference's. */
                     q.bias.l0 = 0.0f;
