@@ -207,8 +207,8 @@ static void aot_dw_f32_store(const float* acc, const float* bias, int32_t n, int
 /* The column slide (3-row filters, stride 1 and dilation 1 down the column): one column of outputs, a group of
  * channels (4 on Helium, 2 elsewhere), its taps' weights held for the whole column, three outputs live at a time
  * (the one that takes its last filter row, the middle one, the one that starts): each input row's group of channels
- * is loaded once per tap column and serves all three.  Each output still takes its taps in the (fy, fx) order from
- * 0.0f, one fused multiply-add each. */
+ * is loaded once per tap column and serves all three.  Each output still takes its taps in the (fy, fx) order, one
+ * fused multiply-add each, from its bias (AOT_DW_START). */
 #if defined(AOT_DW_F32_MVE)
 #define AOT_DW_LANES 4
 typedef float32x4_t aot_dw_v;
