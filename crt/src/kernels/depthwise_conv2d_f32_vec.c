@@ -255,6 +255,16 @@ typedef struct {
     int32_t wdc4, wrow4;  /* FPU slide: bytes between the filter's tap columns, rows */
     float lo4[4], hi4[4]; /* Helium's column pairs: the range as vectors (loaded into the input's and weight's
                            * registers, free at a row's outputs) */
+#if !defined(AOT_DW_F32_MVE)
+    /* The FPU slides' loop over the groups of 2 channels (in the asm, its registers all taken): the first group's
+     * input and output, weights and bias (+8 bytes a group; the bias gbs bytes), the outputs of the column, the
+     * groups left. */
+    const float* gp;
+    float* go;
+    const float* gw;
+    const float* gb;
+    int32_t gbs, gn, groups;
+#endif
 } aot_dw_out_t;
 
 static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
@@ -683,12 +693,17 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
  * pair s6-s7, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at s12 + 2 * (3 * fy +
  * fx)), loaded from the filter at wl (q->wdc4, q->wrow4 bytes apart); the bias's bits in z and wl (after the
  * weights' loads) start each sum: per row of 18 MACs (NC 3) 3 input loads, 18 VFMA, one VMOV of the bias into the
- * starting sums and the output.  Roles as the Helium slide's. */
-static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* p, int32_t dc, int32_t row,
-                                                                   const float* wl, int32_t NC, const aot_dw_out_t* q,
-                                                                   float* o, int32_t orow, int32_t n)
+ * starting sums and the output.  Roles as the Helium slide's.  One call takes all the column's groups of 2
+ * channels: a group's input, output, weights and bias pointers and its outputs' count are read from q (gp, go,
+ * gw, gb, gn) and advanced there at the group's end (13 instructions; no register is free to hold them), where a
+ * call per group cost about 40 more (the C loop, the arguments, the prologue). */
+static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, int32_t row, int32_t NC, aot_dw_out_t* q,
+                                                                   int32_t orow)
 {
     uint32_t t, u, v, z;
+    const float *p, *wl;
+    float* o;
+    int32_t n;
     __asm__ volatile(
         ".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
         "vldmia \\src, {s6, s7}\n"
@@ -731,7 +746,9 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
         ".endif\n\t"
         "add %[p], %[p], %[row]\n"
         ".endm\n\t"
-        "vldmia %[q], {s8-s11}\n\t"
+        "vldmia %[q], {s8-s11}\n"
+        "9:\n\t"
+        "ldr %[wl], [%[q], %[gw_off]]\n\t"
         "ldr %[u], [%[q], %[wdc_off]]\n\t"
         "ldr %[v], [%[q], %[wrow_off]]\n\t"
         "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
@@ -739,7 +756,10 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
         "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
         "add %[t], %[wl], %[v], lsl #1\n\t"
         "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
-        "ldrd %[z], %[wl], [%[q]]\n\t"
+        "ldr %[t], [%[q], %[gb_off]]\n\t"
+        "ldrd %[z], %[wl], [%[t]]\n\t"
+        "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
+        "ldr %[n], [%[q], %[gn_off]]\n\t"
         "vmov s0, s1, %[z], %[wl]\n\t"
         "ldr %[t], [%[q], %[top_off]]\n\t"
         "cmp %[t], #0\n\t"
@@ -769,12 +789,29 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
         "6:\n\t"
         "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
         "7:\n\t"
+        "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"
+        "add %[t], %[t], #8\n\t"
+        "add %[u], %[u], #8\n\t"
+        "strd %[t], %[u], [%[q], %[gp_off]]\n\t"
+        "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"
+        "ldr %[v], [%[q], %[gbs_off]]\n\t"
+        "add %[t], %[t], #8\n\t"
+        "add %[u], %[u], %[v]\n\t"
+        "strd %[t], %[u], [%[q], %[gw_off]]\n\t"
+        "ldr %[t], [%[q], %[groups_off]]\n\t"
+        "subs %[t], %[t], #1\n\t"
+        "str %[t], [%[q], %[groups_off]]\n\t"
+        "bne 9b\n\t"
         ".purgem fdwrow%=\n\t"
         ".purgem fdwtap%=\n\t"
         ".purgem fdwld%="
-        : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n), [wl] "+r"(wl)
+        :
+        [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "=&r"(p), [o] "=&r"(o), [n] "=&r"(n), [wl] "=&r"(wl)
         : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [q] "r"(q), [mask] "r"(q->relu_mask),
-          [nc] "i"(NC), [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
+          [gp_off] "i"(offsetof(aot_dw_out_t, gp)), [gw_off] "i"(offsetof(aot_dw_out_t, gw)),
+          [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
+          [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)), [nc] "i"(NC),
+          [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
           [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
         : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
           "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "memory", "cc");
@@ -783,15 +820,13 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* 
 }
 /* Out of line: GCC counts the asm's lines, not its macros' expansion, and would place literal pools out of reach
  * of a load before it. */
-static __attribute__((noinline)) void aot_dw_fpu_slide3(const float* p, int32_t dc, int32_t row, const float* wl,
-                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+static __attribute__((noinline)) void aot_dw_fpu_slide3(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
-    aot_dw_fpu_slide(p, dc, row, wl, 3, q, o, orow, n);
+    aot_dw_fpu_slide(dc, row, 3, q, orow);
 }
-static __attribute__((noinline)) void aot_dw_fpu_slide2(const float* p, int32_t dc, int32_t row, const float* wl,
-                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
-    aot_dw_fpu_slide(p, dc, row, wl, 2, q, o, orow, n);
+    aot_dw_fpu_slide(dc, row, 2, q, orow);
 }
 /* Two adjacent output columns slid down together on an FPU (A, B = A + 1; stride and dilation 1 along x), as
  * Helium's aot_dw_mve_pair: six sums of 2 channels (s0-s5 A's, s6-s11 B's, roles rotating as in aot_dw_fpu_slide),
@@ -800,7 +835,8 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(const float* p, int32_t 
  * holds a sum, a weight or the input, so FPv5 loads the range into s30-s31 (VLDR.64) at the row's outputs.  la: A's
  * first tap inside the image (1 at the left edge), hb: B's taps inside it (2 at the right edge); p is the row's input
  * column la.  Each sum is the one column's slide's, in the same order, bit for bit.  In the loop (FPv4, ReLU) 56
- * instructions per 36 MACs, the single column's 30 per 18. */
+ * instructions per 36 MACs, the single column's 30 per 18.  All the column pair's groups in one call, as
+ * aot_dw_fpu_slide. */
 #if defined(AOT_F32_OUT_FPV5)
 #define AOT_DW_FPU_PAIR_OUT                                                                                            \
     "vldr d15, [%[q], %[lo_off]]\n\t"                                                                                  \
@@ -881,12 +917,13 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(const float* p, int32_t 
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
 #endif
-static inline __attribute__((always_inline)) void aot_dw_fpu_pair(const float* p, int32_t dc, int32_t row,
-                                                                  const float* wl, int32_t la, int32_t hb,
-                                                                  const aot_dw_out_t* q, float* o, int32_t orow,
-                                                                  int32_t n)
+static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, int32_t row, int32_t la, int32_t hb,
+                                                                  aot_dw_out_t* q, int32_t orow)
 {
     uint32_t t, u, v, z;
+    const float *p, *wl;
+    float* o;
+    int32_t n;
     __asm__ volatile(/* Two multiply-adds: sum pair a, b += the input pair times the weight pair wa, wb. */
                      ".macro fpv%= a, b, wa, wb\n\t"
                      "vfma.f32 \\a, s30, \\wa\n\t"
@@ -958,6 +995,8 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(const float* p
                      "add %[z], %[z], %[u]\n\t"
                      "vldmia %[z], {\\c0, \\c1}\n"
                      ".endm\n\t"
+                     "9:\n\t"
+                     "ldr %[wl], [%[q], %[gw_off]]\n\t"
                      "ldr %[u], [%[q], %[wdc_off]]\n\t"
                      "ldr %[v], [%[q], %[wrow_off]]\n\t"
                      "fpw%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
@@ -965,7 +1004,10 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(const float* p
                      "fpw%= %[t], s18, s19, s20, s21, s22, s23\n\t"
                      "add %[t], %[wl], %[v], lsl #1\n\t"
                      "fpw%= %[t], s24, s25, s26, s27, s28, s29\n\t"
-                     "ldrd %[z], %[wl], [%[q]]\n\t"
+                     "ldr %[t], [%[q], %[gb_off]]\n\t"
+                     "ldrd %[z], %[wl], [%[t]]\n\t"
+                     "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
+                     "ldr %[n], [%[q], %[gn_off]]\n\t"
                      "vmov s0, s1, %[z], %[wl]\n\t"
                      "vmov s6, s7, %[z], %[wl]\n\t"
                      "ldr %[t], [%[q], %[top_off]]\n\t"
@@ -1000,13 +1042,29 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(const float* p
                      "6:\n\t"
                      "fpr%= s2, s3, s0, s1, s4, s5, s8, s9, s6, s7, s10, s11, 2\n"
                      "7:\n\t"
+                     "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"
+                     "add %[t], %[t], #8\n\t"
+                     "add %[u], %[u], #8\n\t"
+                     "strd %[t], %[u], [%[q], %[gp_off]]\n\t"
+                     "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"
+                     "ldr %[v], [%[q], %[gbs_off]]\n\t"
+                     "add %[t], %[t], #8\n\t"
+                     "add %[u], %[u], %[v]\n\t"
+                     "strd %[t], %[u], [%[q], %[gw_off]]\n\t"
+                     "ldr %[t], [%[q], %[groups_off]]\n\t"
+                     "subs %[t], %[t], #1\n\t"
+                     "str %[t], [%[q], %[groups_off]]\n\t"
+                     "bne 9b\n\t"
                      ".purgem fpr%=\n\t"
                      ".purgem fpj%=\n\t"
                      ".purgem fpv%=\n\t"
                      ".purgem fpw%="
-                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n),
-                       [wl] "+r"(wl)
+                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "=&r"(p), [o] "=&r"(o), [n] "=&r"(n),
+                       [wl] "=&r"(wl)
                      : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [q] "r"(q), [mask] "r"(q->relu_mask),
+                       [gp_off] "i"(offsetof(aot_dw_out_t, gp)), [gw_off] "i"(offsetof(aot_dw_out_t, gw)),
+                       [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
+                       [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)),
                        [la] "i"(la), [hb] "i"(hb), [lo_off] "i"(offsetof(aot_dw_out_t, lo)),
                        [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
                        [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
@@ -1017,20 +1075,17 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(const float* p
     (void)v;
 }
 /* Out of line, as aot_dw_fpu_slide3: inside the image, at the left edge, at the right edge. */
-static __attribute__((noinline)) void aot_dw_fpu_pair_in(const float* p, int32_t dc, int32_t row, const float* wl,
-                                                         const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+static __attribute__((noinline)) void aot_dw_fpu_pair_in(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
-    aot_dw_fpu_pair(p, dc, row, wl, 0, 3, q, o, orow, n);
+    aot_dw_fpu_pair(dc, row, 0, 3, q, orow);
 }
-static __attribute__((noinline)) void aot_dw_fpu_pair_left(const float* p, int32_t dc, int32_t row, const float* wl,
-                                                           const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+static __attribute__((noinline)) void aot_dw_fpu_pair_left(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
-    aot_dw_fpu_pair(p, dc, row, wl, 1, 3, q, o, orow, n);
+    aot_dw_fpu_pair(dc, row, 1, 3, q, orow);
 }
-static __attribute__((noinline)) void aot_dw_fpu_pair_right(const float* p, int32_t dc, int32_t row, const float* wl,
-                                                            const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+static __attribute__((noinline)) void aot_dw_fpu_pair_right(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
-    aot_dw_fpu_pair(p, dc, row, wl, 0, 2, q, o, orow, n);
+    aot_dw_fpu_pair(dc, row, 0, 2, q, orow);
 }
 #endif
 
@@ -1061,16 +1116,6 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
         aot_dw_mve_slide3(p, dc, row, wl, q, o, orow, n);
     } else {
         aot_dw_mve_slide2(p, dc, row, wl, q, o, orow, n);
-    }
-#elif defined(AOT_DW_F32_FPU_ASM)
-    (void)wdc;
-    (void)wrow;
-    (void)top;
-    (void)bottom;
-    if (NC == 3) {
-        aot_dw_fpu_slide3(p, dc, row, wp, q, o, orow, n);
-    } else {
-        aot_dw_fpu_slide2(p, dc, row, wp, q, o, orow, n);
     }
 #else
     aot_dw_v w[3][3], a = AOT_DW_START(), b = AOT_DW_START(), c = AOT_DW_START();
@@ -1218,6 +1263,9 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
         q.lo4[ox] = act_min;
         q.hi4[ox] = act_max;
     }
+#if defined(AOT_DW_F32_FPU_ASM)
+    static const float aot_dw_zeros2[2] = {0.0f, 0.0f}; /* the FPU slides' bias without one */
+#endif
 #if defined(AOT_DW_F32_FPU_ASM) && defined(AOT_F32_OUT_FPV4)
     /* FPv4's slide stores ReLU and "none" only (f32_out.h); other ranges take the pairs of pixels. */
     const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1 && !q.clamp;
@@ -1240,10 +1288,26 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                 aot_dw_f32_range(x0 + 1, in_w, 1, 3, &xlb, &xhb);
                 if (xlb == 0 && xhb >= 2 && !(xl == 1 && xhb == 2)) {
                     int32_t i;
+#if defined(AOT_DW_F32_FPU_ASM)
+                    /* All the groups in one call: the weights from the filter itself (held in s12-s29). */
+                    q.gp = in_b + ((oy_a + top - pad_top) * in_w + x0 + xl) * in_c;
+                    q.go = out_b + (oy_a * out_w + ox) * in_c;
+                    q.gw = filter;
+                    q.gb = bias != NULL ? bias : aot_dw_zeros2;
+                    q.gbs = bias != NULL ? 8 : 0;
+                    q.gn = oy_b - oy_a;
+                    q.groups = cs / 2;
+                    if (xl == 1) {
+                        aot_dw_fpu_pair_left(in_c, in_w * in_c, &q, out_w * in_c);
+                    } else if (xhb == 2) {
+                        aot_dw_fpu_pair_right(in_c, in_w * in_c, &q, out_w * in_c);
+                    } else {
+                        aot_dw_fpu_pair_in(in_c, in_w * in_c, &q, out_w * in_c);
+                    }
+#else
                     for (c = 0; c < cs; c += AOT_DW_LANES) {
                         const float* p = in_b + ((oy_a + top - pad_top) * in_w + x0 + xl) * in_c + c;
                         float* o = out_b + (oy_a * out_w + ox) * in_c + c;
-#if defined(AOT_DW_F32_MVE_ASM)
                         float wl[36];
                         for (i = 0; i < 9; i++) {
                             vst1q_f32(wl + 4 * i, vld1q_f32(filter + i * in_c + c));
@@ -1256,20 +1320,8 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                         } else {
                             aot_dw_mve_pair_in(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
                         }
-#else
-                        /* The weights from the filter itself (held in s12-s29); the sums start from the bias. */
-                        const float* wl = filter + c;
-                        q.bias.l0 = bias != NULL ? bias[c] : 0.0f;
-                        q.bias.l1 = bias != NULL ? bias[c + 1] : 0.0f;
-                        if (xl == 1) {
-                            aot_dw_fpu_pair_left(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
-                        } else if (xhb == 2) {
-                            aot_dw_fpu_pair_right(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
-                        } else {
-                            aot_dw_fpu_pair_in(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
-                        }
-#endif
                     }
+#endif
                     for (i = 0; i < 2; i++) {
                         const int32_t xa = x0 + i;
                         int32_t l, h;
@@ -1288,6 +1340,21 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                 dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, out_h, 0, act_min, act_max);
                 continue;
             }
+#if defined(AOT_DW_F32_FPU_ASM)
+            (void)c;
+            q.gp = in_b + ((oy_a + top - pad_top) * in_w + x0 + dilation_w * xl) * in_c;
+            q.go = out_b + (oy_a * out_w + ox) * in_c;
+            q.gw = filter + xl * in_c;
+            q.gb = bias != NULL ? bias : aot_dw_zeros2;
+            q.gbs = bias != NULL ? 8 : 0;
+            q.gn = oy_b - oy_a;
+            q.groups = cs / 2;
+            if (nc == 3) {
+                aot_dw_fpu_slide3(dilation_w * in_c, in_w * in_c, &q, out_w * in_c);
+            } else {
+                aot_dw_fpu_slide2(dilation_w * in_c, in_w * in_c, &q, out_w * in_c);
+            }
+#else
             for (c = 0; c < cs; c += AOT_DW_LANES) {
                 const float* p = in_b + ((oy_a + top - pad_top) * in_w + x0 + dilation_w * xl) * in_c + c;
                 float* o = out_b + (oy_a * out_w + ox) * in_c + c;
@@ -1311,6 +1378,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                      out_w * in_c, oy_b - oy_a, top, bottom);
                 }
             }
+#endif
             aot_dw_f32_rest(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
                             dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_a, oy_b, out_h, cs, act_min, act_max);
         }
