@@ -168,7 +168,7 @@ def test_layers(tmp_path):
 
 
 def test_depthwise_without_bias(tmp_path):
-    """A depthwise layer of the column slide without bias (the slide adds -0.0f), against the portable kernel
+    """A depthwise layer of the column slide without bias (its sums start from +0.0f), against the portable kernel
     (TFLite Micro's Python interpreter does not take a float DEPTHWISE_CONV_2D without bias)."""
     rng = np.random.default_rng(5)
     b = ModelBuilder()

@@ -7,9 +7,12 @@
  * ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4 weights
  * loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the others);
  * a channel count not a multiple of 4 ends with a predicated (MVE) or shorter group of taps checked one by one.
- * Each output is the reference kernel's sum in its (fy, fx) order from 0.0f, each step a fused multiply-add:
+ * Each output is the sum of its taps in the reference kernel's (fy, fx) order, each step a fused multiply-add:
  * Helium's VFMA.F32 on 4 channels, elsewhere VFMA.F32 (an FPU with fused multiply-add) or fmaf (correctly rounded
- * in C on the host), so every build gives the same bits. */
+ * in C on the host), so every build gives the same bits.  The pairs of pixels start from 0.0f and add the bias
+ * to the finished sum (the reference's order); the column slides (and pairs of columns) start each sum from the
+ * bias (+0.0f without one), which saves the bias's addition at each output row: within the float tolerance of the
+ * reference, and crt/tests/f32_kernels_test.c checks each output exactly against one of the two orders. */
 #include "aot_sched.h"
 
 #include <float.h>
@@ -204,8 +207,8 @@ static void aot_dw_f32_store(const float* acc, const float* bias, int32_t n, int
 /* The column slide (3-row filters, stride 1 and dilation 1 down the column): one column of outputs, a group of
  * channels (4 on Helium, 2 elsewhere), its taps' weights held for the whole column, three outputs live at a time
  * (the one that takes its last filter row, the middle one, the one that starts): each input row's group of channels
- * is loaded once per tap column and serves all three.  Each output still takes its taps in the (fy, fx) order from
- * 0.0f, one fused multiply-add each. */
+ * is loaded once per tap column and serves all three.  Each output still takes its taps in the (fy, fx) order, one
+ * fused multiply-add each, from its bias (AOT_DW_START). */
 #if defined(AOT_DW_F32_MVE)
 #define AOT_DW_LANES 4
 typedef float32x4_t aot_dw_v;
@@ -242,29 +245,38 @@ static inline aot_dw_v aot_dw_zero(void)
 #define AOT_DW_ZERO()       aot_dw_zero()
 #endif
 
-/* What a finished output needs: its group's bias (-0.0f without one: x + -0.0f is x for every x), the range. */
+/* What a slide's output needs: its group's bias (the sums' start, +0.0f without one), the range. */
 typedef struct {
     aot_dw_v bias;
     float lo, hi;
-    uint32_t relu_mask;   /* FPv4 (lo 0 or -FLT_MAX, hi FLT_MAX): the bits a negative sum clears; else unused */
+    uint32_t relu_mask;   /* ReLU (lo 0, hi FLT_MAX): all ones; FPv4: the bits a negative sum clears */
     int32_t clamp;        /* FPv4: another range, the C clamp */
     int32_t top, bottom;  /* the slide's first output has no row above the image, its last none below */
     int32_t wdc4, wrow4;  /* FPU slide: bytes between the filter's tap columns, rows */
     float lo4[4], hi4[4]; /* Helium's column pairs: the range as vectors (loaded into the input's and weight's
                            * registers, free at a row's outputs) */
+#if !defined(AOT_DW_F32_MVE)
+    /* The FPU slides' loop over the groups of 2 channels (in the asm, its registers all taken): the first group's
+     * input and output, weights and bias (+8 bytes a group; the bias gbs bytes), the outputs of the column, the
+     * groups left. */
+    const float* gp;
+    float* go;
+    const float* gw;
+    const float* gb;
+    int32_t gbs, gn, groups;
+#endif
 } aot_dw_out_t;
 
 static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 {
 #if defined(AOT_DW_F32_MVE)
-    s = vaddq_f32(s, q->bias);
     vst1q_f32(o, vminnmq_f32(vmaxnmq_f32(s, vdupq_n_f32(q->lo)), vdupq_n_f32(q->hi)));
 #elif defined(AOT_F32_OUT_FPV5)
-    /* fmaxf/fminf are VMAXNM/VMINNM here: the clamp of f32_out.h. */
-    o[0] = fminf(fmaxf(s.l0 + q->bias.l0, q->lo), q->hi);
-    o[1] = fminf(fmaxf(s.l1 + q->bias.l1, q->lo), q->hi);
+    /* The sums started from the bias (AOT_DW_START).  fmaxf/fminf are VMAXNM/VMINNM here: the clamp of f32_out.h. */
+    o[0] = fminf(fmaxf(s.l0, q->lo), q->hi);
+    o[1] = fminf(fmaxf(s.l1, q->lo), q->hi);
 #elif defined(AOT_F32_OUT_FPV4)
-    const float v0 = s.l0 + q->bias.l0, v1 = s.l1 + q->bias.l1;
+    const float v0 = s.l0, v1 = s.l1;
     if (q->clamp) {
         o[0] = aot_f32_clamp(v0, q->lo, q->hi);
         o[1] = aot_f32_clamp(v1, q->lo, q->hi);
@@ -279,10 +291,13 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
         memcpy(o + 1, &u1, 4);
     }
 #else
-    o[0] = aot_f32_clamp(s.l0 + q->bias.l0, q->lo, q->hi);
-    o[1] = aot_f32_clamp(s.l1 + q->bias.l1, q->lo, q->hi);
+    o[0] = aot_f32_clamp(s.l0, q->lo, q->hi);
+    o[1] = aot_f32_clamp(s.l1, q->lo, q->hi);
 #endif
 }
+
+/* A sum's start: the bias (+0.0f without one), in every form of the slide (saving a row's VADD). */
+#define AOT_DW_START() (q->bias)
 
 /* The slide in C (the host and -O0 builds): weight fx = k of filter row fy, held in registers as
  * the compiler sees fit.  One input row (p: its first tap column; NC tap columns `dc` floats apart): F takes its
@@ -297,7 +312,7 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
     } while (0)
 #define AOT_DW_ROW3(F, M, S)                                                                                           \
     do {                                                                                                               \
-        S = AOT_DW_ZERO();                                                                                             \
+        S = AOT_DW_START();                                                                                            \
         AOT_DW_TAP3(F, M, S, 0);                                                                                       \
         AOT_DW_TAP3(F, M, S, 1);                                                                                       \
         if (NC == 3) {                                                                                                 \
@@ -310,10 +325,11 @@ static inline void aot_dw_out(aot_dw_v s, const aot_dw_out_t* q, float* o)
 #if defined(AOT_DW_F32_MVE_ASM)
 /* The slide in Helium assembly, whole: GCC keeps the nine weight vectors in spill slots (each reload an address
  * computation more) and moves the sums between registers.  Here the sums are q0-q2 (their roles rotating), the
- * input q3, the weight q4, the range q5-q6, the bias q7; each weight a load at an immediate offset of the column's copy
- * (wq, [fy][fx][4]): 30 instructions per 36 MACs in the loop (NC 3).  dwrow's `roles`: 1 f takes its last filter row,
- * 2 f is stored, 4 m takes its middle row, 8 s starts with its first; %c[nc] gives the third tap column.  The
- * macros' names end in a number of their own (%=): the asm is inlined more than once. */
+ * input q3, the weight q4, the range q5-q6, the bias q7 (each sum's start, a VMOV); each weight a load at an
+ * immediate offset of the column's copy (wq, [fy][fx][4]): 29 instructions per 36 MACs in the loop (NC 3).  dwrow's
+ * `roles`: 1 f takes its last filter row, 2 f is stored, 4 m takes its middle row, 8 s starts with its first; %c[nc]
+ * gives the third tap column.  The macros' names end in a number of their own (%=): the asm is inlined more than once.
+ */
 static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* p, int32_t dc, int32_t row,
                                                                    const float* wq, int32_t NC, const aot_dw_out_t* q,
                                                                    float* o, int32_t orow, int32_t n)
@@ -335,7 +351,7 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      ".endm\n"
                      ".macro dwrow%= f, m, s, roles\n"
                      ".if (\\roles) & 8\n\t"
-                     "vmov.i32 \\s, #0\n"
+                     "vmov \\s, q7\n"
                      ".endif\n"
                      ".if (\\roles) & 13\n\t"
                      "vldrw.32 q3, [%[p]]\n\t"
@@ -350,7 +366,6 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      ".endif\n"
                      ".endif\n"
                      ".if (\\roles) & 2\n\t"
-                     "vadd.f32 \\f, \\f, q7\n\t"
                      "vmaxnm.f32 \\f, \\f, q5\n\t"
                      "vminnm.f32 \\f, \\f, q6\n\t"
                      "vstrw.32 \\f, [%[o]]\n\t"
@@ -363,7 +378,7 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
                      "ldr %[t], [%[q], %[hi_off]]\n\t"
                      "vdup.32 q6, %[t]\n\t"
                      "vldrw.32 q7, [%[q]]\n\t"
-                     "vmov.i32 q0, #0\n\t"
+                     "vmov q0, q7\n\t"
                      "ldr %[t], [%[q], %[top_off]]\n\t"
                      "cmp %[t], #0\n\t"
                      "bne 1f\n\t"
@@ -412,10 +427,11 @@ static inline __attribute__((always_inline)) void aot_dw_mve_slide(const float* 
  * (q0-q2 A's, q3-q5 B's, roles rotating as in aot_dw_mve_slide), the input q6, the weight q7.  A row's four input
  * columns j feed A's tap j and B's tap j - 1, so each weight serves both columns; at each input column B's taps
  * come first, by filter row up, then A's, down, and the first of B's takes the weight A's last left in q7: 19 loads
- * for 18 VFMA in a row inside the image (two columns alone: 24).  With the sums in all six registers the bias and the
- * range are loaded into q6 and q7 at the row's outputs.  la: A's first tap inside the image (1 at the left edge), hb:
- * B's taps inside it (2 at the right edge); p is the row's input column la.  Each sum is the one column's slide's,
- * in the same order, bit for bit.  55 instructions per 72 MACs in the loop (single columns: 60). */
+ * for 18 VFMA in a row inside the image (two columns alone: 24).  With the sums in all six registers the range is
+ * loaded into q6 and q7 at the row's outputs; the starting sums load the bias (VLDRW, its copy a VMOV).  la: A's first
+ * tap inside the image (1 at the left edge), hb: B's taps inside it (2 at the right edge); p is the row's input column
+ * la.  Each sum is the one column's slide's, in the same order, bit for bit.  52 instructions per 72 MACs in the loop
+ * (single columns: 58). */
 static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p, int32_t dc, int32_t row,
                                                                   const float* wq, int32_t la, int32_t hb,
                                                                   const aot_dw_out_t* q, float* o, int32_t orow,
@@ -473,8 +489,8 @@ static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p
                      ".set cx%=, -1\n"
                      ".set cw%=, -1\n"
                      ".if (\\roles) & 8\n\t"
-                     "vmov.i32 \\s0, #0\n\t"
-                     "vmov.i32 \\s1, #0\n"
+                     "vldrw.32 \\s0, [%[q]]\n\t"
+                     "vmov \\s1, \\s0\n"
                      ".endif\n"
                      ".if (\\roles) & 13\n\t"
                      "pj%= 0, \\f0, \\m0, \\s0, \\f1, \\m1, \\s1, \\roles\n\t"
@@ -483,9 +499,6 @@ static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p
                      "pj%= 3, \\f0, \\m0, \\s0, \\f1, \\m1, \\s1, \\roles\n"
                      ".endif\n"
                      ".if (\\roles) & 2\n\t"
-                     "vldrw.32 q6, [%[q]]\n\t"
-                     "vadd.f32 \\f0, \\f0, q6\n\t"
-                     "vadd.f32 \\f1, \\f1, q6\n\t"
                      "vldrw.32 q6, [%[q], %[lo_off]]\n\t"
                      "vldrw.32 q7, [%[q], %[hi_off]]\n\t"
                      "vmaxnm.f32 \\f0, \\f0, q6\n\t"
@@ -499,8 +512,8 @@ static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p
                      ".endif\n\t"
                      "add %[p], %[p], %[row]\n"
                      ".endm\n\t"
-                     "vmov.i32 q0, #0\n\t"
-                     "vmov.i32 q3, #0\n\t"
+                     "vldrw.32 q0, [%[q]]\n\t"
+                     "vmov q3, q0\n\t"
                      "ldr %[t], [%[q], %[top_off]]\n\t"
                      "cmp %[t], #0\n\t"
                      "bne 1f\n\t"
@@ -604,14 +617,21 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
 
 #if !defined(AOT_DW_F32_MVE) && (defined(AOT_F32_OUT_FPV5) || defined(AOT_F32_OUT_FPV4)) && defined(__ARM_FEATURE_FMA)
 #define AOT_DW_F32_FPU_ASM 1
-/* The output of the FPU slide's row: the bias (s8-s9) added; FPv5 clamps with VMAXNM/VMINNM by s10 and s11 (as
+/* The output of the FPU slide's row (its sums started from the bias): FPv5 clamps with VMAXNM/VMINNM by s10 and s11 (as
  * f32_out.h), FPv4 clears a negative sum's bits under %[mask] (all ones: ReLU; zero: none, as f32_out.h). */
 #if defined(AOT_F32_OUT_FPV5)
+/* Roles 16: ReLU (0, FLT_MAX), the loop's own copy: VMAXNM only (a sum that overflowed to +inf stays infinite, as
+ * FPv4's BIC of the sign in f32_out.h; the reference stops at FLT_MAX). */
 #define AOT_DW_FPU_OUT                                                                                                 \
+    ".if (\\roles) & 16\n\t"                                                                                           \
+    "vmaxnm.f32 \\f0, \\f0, s10\n\t"                                                                                   \
+    "vmaxnm.f32 \\f1, \\f1, s10\n"                                                                                     \
+    ".else\n\t"                                                                                                        \
     "vmaxnm.f32 \\f0, \\f0, s10\n\t"                                                                                   \
     "vmaxnm.f32 \\f1, \\f1, s10\n\t"                                                                                   \
     "vminnm.f32 \\f0, \\f0, s11\n\t"                                                                                   \
-    "vminnm.f32 \\f1, \\f1, s11\n\t"                                                                                   \
+    "vminnm.f32 \\f1, \\f1, s11\n"                                                                                     \
+    ".endif\n\t"                                                                                                       \
     "vstmia %[o], {\\f0, \\f1}\n\t"
 #else
 /* Roles 16 (ReLU) and 32 (none): the loop's rows, each range its own copy of the loop. */
@@ -651,129 +671,421 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
 #else
+/* FPv5: the loop once for ReLU (VMAXNM only), once for the other ranges. */
 #define AOT_DW_FPU_LOOP                                                                                                \
+    "cmp %[mask], #0\n\t"                                                                                              \
+    "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
+    "fdwrow%= s0, s1, s2, s3, s4, s5, 31\n\t"                                                                          \
+    "fdwrow%= s2, s3, s4, s5, s0, s1, 31\n\t"                                                                          \
+    "fdwrow%= s4, s5, s0, s1, s2, s3, 31\n\t"                                                                          \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n\t"                                                                                                       \
+    "b 3f\n"                                                                                                           \
+    "8:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 15\n\t"                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 15\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
-    "bge 2b\n"
+    "bge 8b\n"
 #endif
 /* The slide on an FPU, whole, in assembly: 2 channels; the sums in s0-s5 (pairs, their roles rotating), the input
- * pair s6-s7, the bias s8-s9, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at
- * s12 + 2 * (3 * fy + fx)), loaded from the filter at wl (q->wdc4, q->wrow4 bytes apart): per row of 18 MACs
- * (NC 3) 3 input loads, 18 VFMA, one VMOV of zeros and the output.  Roles as the Helium slide's. */
-static inline __attribute__((always_inline)) void aot_dw_fpu_slide(const float* p, int32_t dc, int32_t row,
-                                                                   const float* wl, int32_t NC, const aot_dw_out_t* q,
-                                                                   float* o, int32_t orow, int32_t n)
+ * pair s6-s7, the range s10-s11, the column's 9 weight pairs held in s12-s29 (w[fy][fx] at s12 + 2 * (3 * fy +
+ * fx)), loaded from the filter at wl (q->wdc4, q->wrow4 bytes apart); the bias's bits in z and wl (after the
+ * weights' loads) start each sum: per row of 18 MACs (NC 3) 3 input loads, 18 VFMA, one VMOV of the bias into the
+ * starting sums and the output.  Roles as the Helium slide's.  One call takes all the column's groups of 2
+ * channels: a group's input, output, weights and bias pointers and its outputs' count are read from q (gp, go,
+ * gw, gb, gn) and advanced there at the group's end (13 instructions; no register is free to hold them), where a
+ * call per group cost about 40 more (the C loop, the arguments, the prologue). */
+static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, int32_t row, int32_t NC, aot_dw_out_t* q,
+                                                                   int32_t orow)
 {
     uint32_t t, u, v, z;
-    __asm__ volatile(".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
-                     "vldmia \\src, {s6, s7}\n"
-                     ".if (\\roles) & 1\n\t"
-                     "vfma.f32 \\f0, s6, \\a0\n\t"
-                     "vfma.f32 \\f1, s7, \\a1\n"
-                     ".endif\n"
-                     ".if (\\roles) & 4\n\t"
-                     "vfma.f32 \\m0, s6, \\b0\n\t"
-                     "vfma.f32 \\m1, s7, \\b1\n"
-                     ".endif\n"
-                     ".if (\\roles) & 8\n\t"
-                     "vfma.f32 \\s0, s6, \\c0\n\t"
-                     "vfma.f32 \\s1, s7, \\c1\n"
-                     ".endif\n"
-                     ".endm\n"
-                     ".macro fdwld%= src, a0, a1, b0, b1, c0, c1\n\t"
-                     "vldmia \\src, {\\a0, \\a1}\n\t"
-                     "add %[z], \\src, %[u]\n\t"
-                     "vldmia %[z], {\\b0, \\b1}\n"
-                     ".if %c[nc] == 3\n\t"
-                     "add %[z], %[z], %[u]\n\t"
-                     "vldmia %[z], {\\c0, \\c1}\n"
-                     ".endif\n"
-                     ".endm\n"
-                     ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
-                     ".if (\\roles) & 8\n\t"
-                     "vmov \\s0, \\s1, %[z], %[z]\n"
-                     ".endif\n"
-                     ".if (\\roles) & 13\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[p], s24, s25, s18, s19, s12, s13\n\t"
-                     "add %[t], %[p], %[dc]\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s26, s27, s20, s21, s14, s15\n"
-                     ".if %c[nc] == 3\n\t"
-                     "add %[t], %[t], %[dc]\n\t"
-                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s28, s29, s22, s23, s16, s17\n"
-                     ".endif\n"
-                     ".endif\n"
-                     ".if (\\roles) & 2\n\t"
-                     "vadd.f32 \\f0, \\f0, s8\n\t"
-                     "vadd.f32 \\f1, \\f1, s9\n\t" AOT_DW_FPU_OUT "add %[o], %[o], %[orow]\n"
-                     ".endif\n\t"
-                     "add %[p], %[p], %[row]\n"
-                     ".endm\n\t"
-                     "vldmia %[q], {s8-s11}\n\t"
-                     "ldr %[u], [%[q], %[wdc_off]]\n\t"
-                     "ldr %[v], [%[q], %[wrow_off]]\n\t"
-                     "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
-                     "add %[t], %[wl], %[v]\n\t"
-                     "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
-                     "add %[t], %[wl], %[v], lsl #1\n\t"
-                     "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
-                     "movs %[z], #0\n\t"
-                     "vmov s0, s1, %[z], %[z]\n\t"
-                     "ldr %[t], [%[q], %[top_off]]\n\t"
-                     "cmp %[t], #0\n\t"
-                     "bne 1f\n\t"
-                     "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
-                     "1:\n\t"
-                     "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
-                     "subs %[n], %[n], #5\n\t"
-                     "blt 3f\n\t" AOT_DW_FPU_LOOP "3:\n\t"
-                     "adds %[n], %[n], #3\n\t"
-                     "beq 5f\n"
-                     "4:\n\t"
-                     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
-                     "vmov.f32 s0, s2\n\t"
-                     "vmov.f32 s1, s3\n\t"
-                     "vmov.f32 s2, s4\n\t"
-                     "vmov.f32 s3, s5\n\t"
-                     "subs %[n], %[n], #1\n\t"
-                     "bne 4b\n"
-                     "5:\n\t"
-                     "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
-                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
-                     "cmp %[t], #0\n\t"
-                     "bne 6f\n\t"
-                     "fdwrow%= s2, s3, s0, s1, s4, s5, 3\n\t"
-                     "b 7f\n"
-                     "6:\n\t"
-                     "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
-                     "7:\n\t"
-                     ".purgem fdwrow%=\n\t"
-                     ".purgem fdwtap%=\n\t"
-                     ".purgem fdwld%="
-                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "+r"(p), [o] "+r"(o), [n] "+r"(n)
-                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [wl] "r"(wl), [q] "r"(q),
-                       [mask] "r"(q->relu_mask), [nc] "i"(NC), [top_off] "i"(offsetof(aot_dw_out_t, top)),
-                       [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)), [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)),
-                       [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
-                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
-                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
-                       "s29", "memory", "cc");
+    const float *p, *wl;
+    float* o;
+    int32_t n;
+    __asm__ volatile(
+        ".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
+        "vldmia \\src, {s6, s7}\n"
+        ".if (\\roles) & 1\n\t"
+        "vfma.f32 \\f0, s6, \\a0\n\t"
+        "vfma.f32 \\f1, s7, \\a1\n"
+        ".endif\n"
+        ".if (\\roles) & 4\n\t"
+        "vfma.f32 \\m0, s6, \\b0\n\t"
+        "vfma.f32 \\m1, s7, \\b1\n"
+        ".endif\n"
+        ".if (\\roles) & 8\n\t"
+        "vfma.f32 \\s0, s6, \\c0\n\t"
+        "vfma.f32 \\s1, s7, \\c1\n"
+        ".endif\n"
+        ".endm\n"
+        ".macro fdwld%= src, a0, a1, b0, b1, c0, c1\n\t"
+        "vldmia \\src, {\\a0, \\a1}\n\t"
+        "add %[z], \\src, %[u]\n\t"
+        "vldmia %[z], {\\b0, \\b1}\n"
+        ".if %c[nc] == 3\n\t"
+        "add %[z], %[z], %[u]\n\t"
+        "vldmia %[z], {\\c0, \\c1}\n"
+        ".endif\n"
+        ".endm\n"
+        ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
+        ".if (\\roles) & 8\n\t"
+        "vmov \\s0, \\s1, %[z], %[wl]\n"
+        ".endif\n"
+        ".if (\\roles) & 13\n\t"
+        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[p], s24, s25, s18, s19, s12, s13\n\t"
+        "add %[t], %[p], %[dc]\n\t"
+        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s26, s27, s20, s21, s14, s15\n"
+        ".if %c[nc] == 3\n\t"
+        "add %[t], %[t], %[dc]\n\t"
+        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s28, s29, s22, s23, s16, s17\n"
+        ".endif\n"
+        ".endif\n"
+        ".if (\\roles) & 2\n\t" AOT_DW_FPU_OUT "add %[o], %[o], %[orow]\n"
+        ".endif\n\t"
+        "add %[p], %[p], %[row]\n"
+        ".endm\n\t"
+        "vldmia %[q], {s8-s11}\n"
+        "9:\n\t"
+        "ldr %[wl], [%[q], %[gw_off]]\n\t"
+        "ldr %[u], [%[q], %[wdc_off]]\n\t"
+        "ldr %[v], [%[q], %[wrow_off]]\n\t"
+        "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+        "add %[t], %[wl], %[v]\n\t"
+        "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
+        "add %[t], %[wl], %[v], lsl #1\n\t"
+        "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
+        "ldr %[t], [%[q], %[gb_off]]\n\t"
+        "ldrd %[z], %[wl], [%[t]]\n\t"
+        "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
+        "ldr %[n], [%[q], %[gn_off]]\n\t"
+        "vmov s0, s1, %[z], %[wl]\n\t"
+        "ldr %[t], [%[q], %[top_off]]\n\t"
+        "cmp %[t], #0\n\t"
+        "bne 1f\n\t"
+        "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
+        "1:\n\t"
+        "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
+        "subs %[n], %[n], #5\n\t"
+        "blt 3f\n\t" AOT_DW_FPU_LOOP "3:\n\t"
+        "adds %[n], %[n], #3\n\t"
+        "beq 5f\n"
+        "4:\n\t"
+        "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
+        "vmov.f32 s0, s2\n\t"
+        "vmov.f32 s1, s3\n\t"
+        "vmov.f32 s2, s4\n\t"
+        "vmov.f32 s3, s5\n\t"
+        "subs %[n], %[n], #1\n\t"
+        "bne 4b\n"
+        "5:\n\t"
+        "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
+        "ldr %[t], [%[q], %[bottom_off]]\n\t"
+        "cmp %[t], #0\n\t"
+        "bne 6f\n\t"
+        "fdwrow%= s2, s3, s0, s1, s4, s5, 3\n\t"
+        "b 7f\n"
+        "6:\n\t"
+        "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
+        "7:\n\t"
+        "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"
+        "add %[t], %[t], #8\n\t"
+        "add %[u], %[u], #8\n\t"
+        "strd %[t], %[u], [%[q], %[gp_off]]\n\t"
+        "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"
+        "ldr %[v], [%[q], %[gbs_off]]\n\t"
+        "add %[t], %[t], #8\n\t"
+        "add %[u], %[u], %[v]\n\t"
+        "strd %[t], %[u], [%[q], %[gw_off]]\n\t"
+        "ldr %[t], [%[q], %[groups_off]]\n\t"
+        "subs %[t], %[t], #1\n\t"
+        "str %[t], [%[q], %[groups_off]]\n\t"
+        "bne 9b\n\t"
+        ".purgem fdwrow%=\n\t"
+        ".purgem fdwtap%=\n\t"
+        ".purgem fdwld%="
+        :
+        [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "=&r"(p), [o] "=&r"(o), [n] "=&r"(n), [wl] "=&r"(wl)
+        : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [q] "r"(q), [mask] "r"(q->relu_mask),
+          [gp_off] "i"(offsetof(aot_dw_out_t, gp)), [gw_off] "i"(offsetof(aot_dw_out_t, gw)),
+          [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
+          [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)), [nc] "i"(NC),
+          [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
+          [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+        : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
+          "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "memory", "cc");
     (void)u;
     (void)v;
 }
 /* Out of line: GCC counts the asm's lines, not its macros' expansion, and would place literal pools out of reach
  * of a load before it. */
-static __attribute__((noinline)) void aot_dw_fpu_slide3(const float* p, int32_t dc, int32_t row, const float* wl,
-                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+static __attribute__((noinline)) void aot_dw_fpu_slide3(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
-    aot_dw_fpu_slide(p, dc, row, wl, 3, q, o, orow, n);
+    aot_dw_fpu_slide(dc, row, 3, q, orow);
 }
-static __attribute__((noinline)) void aot_dw_fpu_slide2(const float* p, int32_t dc, int32_t row, const float* wl,
-                                                        const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
+static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
-    aot_dw_fpu_slide(p, dc, row, wl, 2, q, o, orow, n);
+    aot_dw_fpu_slide(dc, row, 2, q, orow);
+}
+/* Two adjacent output columns slid down together on an FPU (A, B = A + 1; stride and dilation 1 along x), as
+ * Helium's aot_dw_mve_pair: six sums of 2 channels (s0-s5 A's, s6-s11 B's, roles rotating as in aot_dw_fpu_slide),
+ * the 9 weight pairs in s12-s29 (as aot_dw_fpu_slide's), the input pair s30-s31.  A row's input columns j feed A's
+ * tap j and B's tap j - 1: 4 loads for 36 VFMA in a row inside the image (two columns alone: 6).  Every register
+ * holds a sum, a weight or the input, so FPv5 loads the range into s30-s31 (VLDR.64) at the row's outputs.  la: A's
+ * first tap inside the image (1 at the left edge), hb: B's taps inside it (2 at the right edge); p is the row's input
+ * column la.  Each sum is the one column's slide's, in the same order, bit for bit.  In the loop (FPv4, ReLU) 56
+ * instructions per 36 MACs, the single column's 30 per 18.  All the column pair's groups in one call, as
+ * aot_dw_fpu_slide. */
+#if defined(AOT_F32_OUT_FPV5)
+#define AOT_DW_FPU_PAIR_OUT                                                                                            \
+    "vldr d15, [%[q], %[lo_off]]\n\t"                                                                                  \
+    "vmaxnm.f32 \\fa0, \\fa0, s30\n\t"                                                                                 \
+    "vmaxnm.f32 \\fa1, \\fa1, s30\n\t"                                                                                 \
+    "vmaxnm.f32 \\fb0, \\fb0, s30\n\t"                                                                                 \
+    "vmaxnm.f32 \\fb1, \\fb1, s30\n"                                                                                   \
+    ".if ((\\roles) & 16) == 0\n\t"                                                                                    \
+    "vminnm.f32 \\fa0, \\fa0, s31\n\t"                                                                                 \
+    "vminnm.f32 \\fa1, \\fa1, s31\n\t"                                                                                 \
+    "vminnm.f32 \\fb0, \\fb0, s31\n\t"                                                                                 \
+    "vminnm.f32 \\fb1, \\fb1, s31\n"                                                                                   \
+    ".endif\n\t"                                                                                                       \
+    "vstmia %[o], {\\fa0, \\fa1}\n\t"                                                                                  \
+    "add %[t], %[o], %[dc]\n\t"                                                                                        \
+    "vstmia %[t], {\\fb0, \\fb1}\n\t"
+#define AOT_DW_FPU_PAIR_LOOP                                                                                           \
+    "cmp %[mask], #0\n\t"                                                                                              \
+    "beq 8f\n"                                                                                                         \
+    "2:\n\t"                                                                                                           \
+    "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 31\n\t"                                                   \
+    "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 31\n\t"                                                   \
+    "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 31\n\t"                                                   \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n\t"                                                                                                       \
+    "b 3f\n"                                                                                                           \
+    "8:\n\t"                                                                                                           \
+    "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"                                                   \
+    "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 15\n\t"                                                   \
+    "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 15\n\t"                                                   \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 8b\n"
+#else
+#define AOT_DW_FPU_PAIR_OUT                                                                                            \
+    ".if (\\roles) & 16\n\t"                                                                                           \
+    "vmov %[t], %[u], \\fa0, \\fa1\n\t"                                                                                \
+    "bic %[t], %[t], %[t], asr #31\n\t"                                                                                \
+    "bic %[u], %[u], %[u], asr #31\n\t"                                                                                \
+    "strd %[t], %[u], [%[o]]\n\t"                                                                                      \
+    "vmov %[t], %[u], \\fb0, \\fb1\n\t"                                                                                \
+    "bic %[t], %[t], %[t], asr #31\n\t"                                                                                \
+    "bic %[u], %[u], %[u], asr #31\n\t"                                                                                \
+    "add %[v], %[o], %[dc]\n\t"                                                                                        \
+    "strd %[t], %[u], [%[v]]\n"                                                                                        \
+    ".elseif (\\roles) & 32\n\t"                                                                                       \
+    "vstmia %[o], {\\fa0, \\fa1}\n\t"                                                                                  \
+    "add %[t], %[o], %[dc]\n\t"                                                                                        \
+    "vstmia %[t], {\\fb0, \\fb1}\n"                                                                                    \
+    ".else\n\t"                                                                                                        \
+    "vmov %[t], %[u], \\fa0, \\fa1\n\t"                                                                                \
+    "and %[v], %[mask], %[t], asr #31\n\t"                                                                             \
+    "bic %[t], %[t], %[v]\n\t"                                                                                         \
+    "and %[v], %[mask], %[u], asr #31\n\t"                                                                             \
+    "bic %[u], %[u], %[v]\n\t"                                                                                         \
+    "strd %[t], %[u], [%[o]]\n\t"                                                                                      \
+    "vmov %[t], %[u], \\fb0, \\fb1\n\t"                                                                                \
+    "and %[v], %[mask], %[t], asr #31\n\t"                                                                             \
+    "bic %[t], %[t], %[v]\n\t"                                                                                         \
+    "and %[v], %[mask], %[u], asr #31\n\t"                                                                             \
+    "bic %[u], %[u], %[v]\n\t"                                                                                         \
+    "add %[v], %[o], %[dc]\n\t"                                                                                        \
+    "strd %[t], %[u], [%[v]]\n"                                                                                        \
+    ".endif\n\t"
+#define AOT_DW_FPU_PAIR_LOOP                                                                                           \
+    "cmp %[mask], #0\n\t"                                                                                              \
+    "beq 8f\n"                                                                                                         \
+    "2:\n\t"                                                                                                           \
+    "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 31\n\t"                                                   \
+    "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 31\n\t"                                                   \
+    "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 31\n\t"                                                   \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 2b\n\t"                                                                                                       \
+    "b 3f\n"                                                                                                           \
+    "8:\n\t"                                                                                                           \
+    "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 47\n\t"                                                   \
+    "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 47\n\t"                                                   \
+    "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 47\n\t"                                                   \
+    "subs %[n], %[n], #3\n\t"                                                                                          \
+    "bge 8b\n"
+#endif
+static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, int32_t row, int32_t la, int32_t hb,
+                                                                  aot_dw_out_t* q, int32_t orow)
+{
+    uint32_t t, u, v, z;
+    const float *p, *wl;
+    float* o;
+    int32_t n;
+    __asm__ volatile(/* Two multiply-adds: sum pair a, b += the input pair times the weight pair wa, wb. */
+                     ".macro fpv%= a, b, wa, wb\n\t"
+                     "vfma.f32 \\a, s30, \\wa\n\t"
+                     "vfma.f32 \\b, s31, \\wb\n"
+                     ".endm\n"
+                     /* Input column j: B's taps (fx = j - 1: weights b0-b5 by filter row), then A's (fx = j: a0-a5);
+                      * each sum's taps of a row in the order of fx. */
+                     ".macro fpj%= j, fa0, fa1, ma0, ma1, sa0, sa1, fb0, fb1, mb0, mb1, sb0, sb1, roles, b0, b1, b2, "
+                     "b3, b4, b5, a0, a1, a2, a3, a4, a5\n"
+                     ".if (\\j >= %c[la]) && (\\j <= %c[hb])\n"
+                     ".if \\j == %c[la]\n\t"
+                     "vldmia %[p], {s30, s31}\n"
+                     ".elseif \\j == %c[la] + 1\n\t"
+                     "add %[t], %[p], %[dc]\n\t"
+                     "vldmia %[t], {s30, s31}\n"
+                     ".else\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "vldmia %[t], {s30, s31}\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\j >= 1) && (\\j <= %c[hb])\n"
+                     ".if (\\roles) & 8\n\t"
+                     "fpv%= \\sb0, \\sb1, \\b0, \\b1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "fpv%= \\mb0, \\mb1, \\b2, \\b3\n"
+                     ".endif\n"
+                     ".if (\\roles) & 1\n\t"
+                     "fpv%= \\fb0, \\fb1, \\b4, \\b5\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\j >= %c[la]) && (\\j <= 2)\n"
+                     ".if (\\roles) & 8\n\t"
+                     "fpv%= \\sa0, \\sa1, \\a0, \\a1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "fpv%= \\ma0, \\ma1, \\a2, \\a3\n"
+                     ".endif\n"
+                     ".if (\\roles) & 1\n\t"
+                     "fpv%= \\fa0, \\fa1, \\a4, \\a5\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".endm\n"
+                     /* One input row; roles as aot_dw_fpu_slide's fdwrow. */
+                     ".macro fpr%= fa0, fa1, ma0, ma1, sa0, sa1, fb0, fb1, mb0, mb1, sb0, sb1, roles\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vmov \\sa0, \\sa1, %[z], %[wl]\n\t"
+                     "vmov \\sb0, \\sb1, %[z], %[wl]\n"
+                     ".endif\n"
+                     ".if (\\roles) & 13\n\t"
+                     "fpj%= 0, \\fa0, \\fa1, \\ma0, \\ma1, \\sa0, \\sa1, \\fb0, \\fb1, \\mb0, \\mb1, \\sb0, \\sb1, "
+                     "\\roles, s12, s13, s18, s19, s24, s25, s12, s13, s18, s19, s24, s25\n\t"
+                     "fpj%= 1, \\fa0, \\fa1, \\ma0, \\ma1, \\sa0, \\sa1, \\fb0, \\fb1, \\mb0, \\mb1, \\sb0, \\sb1, "
+                     "\\roles, s12, s13, s18, s19, s24, s25, s14, s15, s20, s21, s26, s27\n\t"
+                     "fpj%= 2, \\fa0, \\fa1, \\ma0, \\ma1, \\sa0, \\sa1, \\fb0, \\fb1, \\mb0, \\mb1, \\sb0, \\sb1, "
+                     "\\roles, s14, s15, s20, s21, s26, s27, s16, s17, s22, s23, s28, s29\n\t"
+                     "fpj%= 3, \\fa0, \\fa1, \\ma0, \\ma1, \\sa0, \\sa1, \\fb0, \\fb1, \\mb0, \\mb1, \\sb0, \\sb1, "
+                     "\\roles, s16, s17, s22, s23, s28, s29, s16, s17, s22, s23, s28, s29\n"
+                     ".endif\n"
+                     ".if (\\roles) & 2\n\t" AOT_DW_FPU_PAIR_OUT "add %[o], %[o], %[orow]\n"
+                     ".endif\n\t"
+                     "add %[p], %[p], %[row]\n"
+                     ".endm\n"
+                     /* The 9 weight pairs of filter row fy at src: taps fx 0-2. */
+                     ".macro fpw%= src, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia \\src, {\\a0, \\a1}\n\t"
+                     "add %[z], \\src, %[u]\n\t"
+                     "vldmia %[z], {\\b0, \\b1}\n\t"
+                     "add %[z], %[z], %[u]\n\t"
+                     "vldmia %[z], {\\c0, \\c1}\n"
+                     ".endm\n\t"
+                     "9:\n\t"
+                     "ldr %[wl], [%[q], %[gw_off]]\n\t"
+                     "ldr %[u], [%[q], %[wdc_off]]\n\t"
+                     "ldr %[v], [%[q], %[wrow_off]]\n\t"
+                     "fpw%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+                     "add %[t], %[wl], %[v]\n\t"
+                     "fpw%= %[t], s18, s19, s20, s21, s22, s23\n\t"
+                     "add %[t], %[wl], %[v], lsl #1\n\t"
+                     "fpw%= %[t], s24, s25, s26, s27, s28, s29\n\t"
+                     "ldr %[t], [%[q], %[gb_off]]\n\t"
+                     "ldrd %[z], %[wl], [%[t]]\n\t"
+                     "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
+                     "ldr %[n], [%[q], %[gn_off]]\n\t"
+                     "vmov s0, s1, %[z], %[wl]\n\t"
+                     "vmov s6, s7, %[z], %[wl]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 8\n"
+                     "1:\n\t"
+                     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 12\n\t"
+                     "subs %[n], %[n], #5\n\t"
+                     "blt 3f\n\t" AOT_DW_FPU_PAIR_LOOP "3:\n\t"
+                     "adds %[n], %[n], #3\n\t"
+                     "beq 5f\n"
+                     "4:\n\t"
+                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"
+                     "vmov.f32 s0, s2\n\t"
+                     "vmov.f32 s1, s3\n\t"
+                     "vmov.f32 s2, s4\n\t"
+                     "vmov.f32 s3, s5\n\t"
+                     "vmov.f32 s6, s8\n\t"
+                     "vmov.f32 s7, s9\n\t"
+                     "vmov.f32 s8, s10\n\t"
+                     "vmov.f32 s9, s11\n\t"
+                     "subs %[n], %[n], #1\n\t"
+                     "bne 4b\n"
+                     "5:\n\t"
+                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 7\n\t"
+                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 6f\n\t"
+                     "fpr%= s2, s3, s0, s1, s4, s5, s8, s9, s6, s7, s10, s11, 3\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "fpr%= s2, s3, s0, s1, s4, s5, s8, s9, s6, s7, s10, s11, 2\n"
+                     "7:\n\t"
+                     "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"
+                     "add %[t], %[t], #8\n\t"
+                     "add %[u], %[u], #8\n\t"
+                     "strd %[t], %[u], [%[q], %[gp_off]]\n\t"
+                     "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"
+                     "ldr %[v], [%[q], %[gbs_off]]\n\t"
+                     "add %[t], %[t], #8\n\t"
+                     "add %[u], %[u], %[v]\n\t"
+                     "strd %[t], %[u], [%[q], %[gw_off]]\n\t"
+                     "ldr %[t], [%[q], %[groups_off]]\n\t"
+                     "subs %[t], %[t], #1\n\t"
+                     "str %[t], [%[q], %[groups_off]]\n\t"
+                     "bne 9b\n\t"
+                     ".purgem fpr%=\n\t"
+                     ".purgem fpj%=\n\t"
+                     ".purgem fpv%=\n\t"
+                     ".purgem fpw%="
+                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "=&r"(p), [o] "=&r"(o), [n] "=&r"(n),
+                       [wl] "=&r"(wl)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [q] "r"(q), [mask] "r"(q->relu_mask),
+                       [gp_off] "i"(offsetof(aot_dw_out_t, gp)), [gw_off] "i"(offsetof(aot_dw_out_t, gw)),
+                       [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
+                       [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)),
+                       [la] "i"(la), [hb] "i"(hb), [lo_off] "i"(offsetof(aot_dw_out_t, lo)),
+                       [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
+                       [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "s30", "s31", "memory", "cc");
+    (void)u;
+    (void)v;
+}
+/* Out of line, as aot_dw_fpu_slide3: inside the image, at the left edge, at the right edge. */
+static __attribute__((noinline)) void aot_dw_fpu_pair_in(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
+{
+    aot_dw_fpu_pair(dc, row, 0, 3, q, orow);
+}
+static __attribute__((noinline)) void aot_dw_fpu_pair_left(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
+{
+    aot_dw_fpu_pair(dc, row, 1, 3, q, orow);
+}
+static __attribute__((noinline)) void aot_dw_fpu_pair_right(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
+{
+    aot_dw_fpu_pair(dc, row, 0, 2, q, orow);
 }
 #endif
 
@@ -805,18 +1117,8 @@ static inline __attribute__((always_inline)) void aot_dw_f32_slide(const float* 
     } else {
         aot_dw_mve_slide2(p, dc, row, wl, q, o, orow, n);
     }
-#elif defined(AOT_DW_F32_FPU_ASM)
-    (void)wdc;
-    (void)wrow;
-    (void)top;
-    (void)bottom;
-    if (NC == 3) {
-        aot_dw_fpu_slide3(p, dc, row, wp, q, o, orow, n);
-    } else {
-        aot_dw_fpu_slide2(p, dc, row, wp, q, o, orow, n);
-    }
 #else
-    aot_dw_v w[3][3], a = AOT_DW_ZERO(), b = AOT_DW_ZERO(), c = AOT_DW_ZERO();
+    aot_dw_v w[3][3], a = AOT_DW_START(), b = AOT_DW_START(), c = AOT_DW_START();
     int32_t i;
     for (i = 0; i < 3; i++) {
         w[i][0] = AOT_DW_LD(wp + i * wrow);
@@ -951,7 +1253,8 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
     q.lo = act_min;
     q.hi = act_max;
     q.clamp = !(act_max == FLT_MAX && (act_min == 0.0f || act_min == -FLT_MAX));
-    q.relu_mask = act_min == 0.0f ? 0xffffffffu : 0u;
+    /* ReLU (0, FLT_MAX): FPv4 clears a negative sum's bits, FPv5's slides take their loops of VMAXNM only. */
+    q.relu_mask = act_min == 0.0f && !q.clamp ? 0xffffffffu : 0u;
     q.top = top;
     q.bottom = bottom;
     q.wdc4 = in_c * 4;
@@ -960,6 +1263,9 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
         q.lo4[ox] = act_min;
         q.hi4[ox] = act_max;
     }
+#if defined(AOT_DW_F32_FPU_ASM)
+    static const float aot_dw_zeros2[2] = {0.0f, 0.0f}; /* the FPU slides' bias without one */
+#endif
 #if defined(AOT_DW_F32_FPU_ASM) && defined(AOT_F32_OUT_FPV4)
     /* FPv4's slide stores ReLU and "none" only (f32_out.h); other ranges take the pairs of pixels. */
     const int32_t slides = filter_h == 3 && stride_h == 1 && dilation_h == 1 && !q.clamp;
@@ -974,7 +1280,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
             int32_t xl, xh, c, nc;
             aot_dw_f32_range(x0, in_w, dilation_w, filter_w, &xl, &xh);
             nc = xh - xl;
-#if defined(AOT_DW_F32_MVE_ASM)
+#if defined(AOT_DW_F32_MVE_ASM) || defined(AOT_DW_F32_FPU_ASM)
             if (slides && stride_w == 1 && dilation_w == 1 && filter_w == 3 && ox + 1 < out_w && xh == 3 && nc >= 2 &&
                 oy_b - oy_a >= 2 && cs > 0) {
                 /* Columns ox and ox + 1 together (aot_dw_mve_pair): B's window is A's one input column on. */
@@ -982,6 +1288,23 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                 aot_dw_f32_range(x0 + 1, in_w, 1, 3, &xlb, &xhb);
                 if (xlb == 0 && xhb >= 2 && !(xl == 1 && xhb == 2)) {
                     int32_t i;
+#if defined(AOT_DW_F32_FPU_ASM)
+                    /* All the groups in one call: the weights from the filter itself (held in s12-s29). */
+                    q.gp = in_b + ((oy_a + top - pad_top) * in_w + x0 + xl) * in_c;
+                    q.go = out_b + (oy_a * out_w + ox) * in_c;
+                    q.gw = filter;
+                    q.gb = bias != NULL ? bias : aot_dw_zeros2;
+                    q.gbs = bias != NULL ? 8 : 0;
+                    q.gn = oy_b - oy_a;
+                    q.groups = cs / 2;
+                    if (xl == 1) {
+                        aot_dw_fpu_pair_left(in_c, in_w * in_c, &q, out_w * in_c);
+                    } else if (xhb == 2) {
+                        aot_dw_fpu_pair_right(in_c, in_w * in_c, &q, out_w * in_c);
+                    } else {
+                        aot_dw_fpu_pair_in(in_c, in_w * in_c, &q, out_w * in_c);
+                    }
+#else
                     for (c = 0; c < cs; c += AOT_DW_LANES) {
                         const float* p = in_b + ((oy_a + top - pad_top) * in_w + x0 + xl) * in_c + c;
                         float* o = out_b + (oy_a * out_w + ox) * in_c + c;
@@ -989,7 +1312,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                         for (i = 0; i < 9; i++) {
                             vst1q_f32(wl + 4 * i, vld1q_f32(filter + i * in_c + c));
                         }
-                        q.bias = bias != NULL ? vld1q_f32(bias + c) : vdupq_n_f32(-0.0f);
+                        q.bias = bias != NULL ? vld1q_f32(bias + c) : vdupq_n_f32(0.0f);
                         if (xl == 1) {
                             aot_dw_mve_pair_left(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
                         } else if (xhb == 2) {
@@ -998,6 +1321,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                             aot_dw_mve_pair_in(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
                         }
                     }
+#endif
                     for (i = 0; i < 2; i++) {
                         const int32_t xa = x0 + i;
                         int32_t l, h;
@@ -1016,6 +1340,21 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                 dilation_h, dilation_w, pad_top, x0, ox, xl, xh, 0, out_h, 0, act_min, act_max);
                 continue;
             }
+#if defined(AOT_DW_F32_FPU_ASM)
+            (void)c;
+            q.gp = in_b + ((oy_a + top - pad_top) * in_w + x0 + dilation_w * xl) * in_c;
+            q.go = out_b + (oy_a * out_w + ox) * in_c;
+            q.gw = filter + xl * in_c;
+            q.gb = bias != NULL ? bias : aot_dw_zeros2;
+            q.gbs = bias != NULL ? 8 : 0;
+            q.gn = oy_b - oy_a;
+            q.groups = cs / 2;
+            if (nc == 3) {
+                aot_dw_fpu_slide3(dilation_w * in_c, in_w * in_c, &q, out_w * in_c);
+            } else {
+                aot_dw_fpu_slide2(dilation_w * in_c, in_w * in_c, &q, out_w * in_c);
+            }
+#else
             for (c = 0; c < cs; c += AOT_DW_LANES) {
                 const float* p = in_b + ((oy_a + top - pad_top) * in_w + x0 + dilation_w * xl) * in_c + c;
                 float* o = out_b + (oy_a * out_w + ox) * in_c + c;
@@ -1024,10 +1363,11 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                     q.bias = AOT_DW_LD(bias + c);
                 } else {
 #if defined(AOT_DW_F32_MVE)
-                    q.bias = vdupq_n_f32(-0.0f);
+                    q.bias = vdupq_n_f32(0.0f);
 #else
-                    q.bias.l0 = -0.0f;
-                    q.bias.l1 = -0.0f;
+                    /* The sums' start: +0.0f, the reference's. */
+                    q.bias.l0 = 0.0f;
+                    q.bias.l1 = 0.0f;
 #endif
                 }
                 if (nc == 3) {
@@ -1038,6 +1378,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                      out_w * in_c, oy_b - oy_a, top, bottom);
                 }
             }
+#endif
             aot_dw_f32_rest(in_b, in_h, in_w, in_c, filter, filter_h, filter_w, bias, out_b, out_w, stride_h,
                             dilation_h, dilation_w, pad_top, x0, ox, xl, xh, oy_a, oy_b, out_h, cs, act_min, act_max);
         }
