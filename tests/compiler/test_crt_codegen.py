@@ -42,6 +42,8 @@ _HOT = {
     "cortex-m55": [
         "conv2d_s8_mve.c",
         "conv2d_s8_mve_add.c",
+        "conv2d_s8_mve_left.c",
+        "conv2d_s8_mve_left_add.c",
         "depthwise_conv2d_s8_mve.c",
         "fully_connected_s8_mve.c",
         "conv2d_s8_dsp.c",
