@@ -149,14 +149,15 @@ def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
 # --- residual ADD fused into the convolution (passes/fuse_residual_add.py) -----------------------------------
 
 
-def residual_call(op, ctx, args: list) -> str:
-    """The kernel call; with a fused residual ADD, the kernel's *_add form with the residual input and the ADD's
-    parameters as two more arguments."""
+def residual_call(op, ctx, args: list, fn: str = "") -> str:
+    """The call of `fn` (op.kernel by default); with a fused residual ADD, its *_add form with the residual input
+    and the ADD's parameters as two more arguments."""
+    fn = fn or op.kernel
     res = op.params.get("residual")
     if res is None:
-        return ctx.call(op.kernel, args)
+        return ctx.call(fn, args)
     return ctx.call(
-        op.kernel + "_add",
+        fn + "_add",
         args + [ctx.ptr(op.input(res["index"])), short_add_struct(ctx, f"op{op.index}_residual_add", res["fields"])],
     )
 

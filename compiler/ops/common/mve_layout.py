@@ -172,6 +172,15 @@ def emit_mve_depthwise_plane(op, ctx) -> list:
     return [ctx.call(op.kernel, mve_args(op, ctx, op.params["ic"], op.params["mve_weights"]))]
 
 
+def mve_all_right(shift, mult) -> bool:
+    """Every channel shifts right or has multiplier 0 (aot_mve_all_right's test, made here on the constants)."""
+    return not bool(np.any((np.asarray(shift) >= 0) & (np.asarray(mult) != 0)))
+
+
 def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:
-    """The aot_conv2d_s8_mve call (with a fused residual ADD: aot_conv2d_s8_mve_add) prepared above."""
-    return [residual_call(op, ctx, mve_args(op, ctx, in_c, op.params["mve_weights"], out_c=out_c))]
+    """The aot_conv2d_s8_mve call (with a fused residual ADD: aot_conv2d_s8_mve_add) prepared above; a layer with
+    a left shift calls the general pass, aot_conv2d_s8_mve_left (_left_add), in units of their own so that images
+    without such a layer do not link it."""
+    p = op.params
+    fn = op.kernel if mve_all_right(p["mve_shift"], p["mve_mult"]) else op.kernel + "_left"
+    return [residual_call(op, ctx, mve_args(op, ctx, in_c, p["mve_weights"], out_c=out_c), fn)]

@@ -20,9 +20,10 @@
  * the short form cannot express.
  * Requires: filter depth == in_c (no groups).
  * Fused residual ADD (aot/kernels/conv2d.h): aot_conv2d_s8_dsp_add is the same inline body instantiated with it,
- * so the plain convolution runs the code it ran before.  The body is conv2d_s8_dsp_body.h; this unit holds the
- * general entry points, conv2d_s8_dsp_k.c the few-quad ones (_k8 ... _k27) and conv2d_s8_dsp_add.c the fused ADD,
- * so that an image built without -ffunction-sections links only the units its layers call.
+ * so the plain convolution runs the code it ran before.  The body is conv2d_s8_dsp_body.h; every entry point has a
+ * unit of its own (this one aot_conv2d_s8_dsp; conv2d_s8_dsp_sat.c, _exact.c, the few-quad _k8.c ... _k27.c and the
+ * fused ADD's _add.c; the out-of-line helpers once in _rows.c), so that an image built without -ffunction-sections
+ * links only the entry points its layers call.
  * The GEMM is instantiated per (activation range is all of int8, fused ADD, full requantization): those checks
  * are made once per layer.  With the range all of int8 and K % 4 == 0 a tile's channel pairs are one naked asm routine
  * (aot_conv_pairs: preset, MACs, requantization and stores); with a fused ADD its outputs go through a stack stage
@@ -32,10 +33,6 @@
 
 #include "conv2d_s8_dsp_body.h"
 
-AOT_CONV_GEMM(aot_conv_gemm_full, 1, 0, 0, -1, 0)
 AOT_CONV_GEMM(aot_conv_gemm_clamp, 0, 0, 0, -1, 0)
-AOT_CONV_GEMM(aot_conv_gemm_exact, 0, 0, 1, -1, 0)
 
 AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp, aot_conv_gemm_clamp)
-AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_sat, aot_conv_gemm_full)
-AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_exact, aot_conv_gemm_exact)

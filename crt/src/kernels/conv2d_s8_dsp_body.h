@@ -1,4 +1,4 @@
-/* The int8 DSP convolution's shared body (conv2d_s8_dsp.c, conv2d_s8_dsp_k.c, conv2d_s8_dsp_add.c): im2col, the
+/* The int8 DSP convolution's shared body (conv2d_s8_dsp.c and its _sat, _exact, _k8 ... _k27, _add units): im2col, the
  * GEMM of a tile and the layer's loop, with the macros that instantiate a GEMM (AOT_CONV_GEMM) and an entry point
  * (AOT_CONV_DSP_ENTRY).  Each unit instantiates its own entry points, so that an image links only the units its
  * layers call (without -ffunction-sections a unit is linked whole).  Everything here is static; the units include

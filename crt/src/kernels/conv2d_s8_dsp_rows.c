@@ -1,5 +1,5 @@
-/* The int8 DSP convolution's out-of-line helpers that every entry unit calls (conv2d_s8_dsp.c, conv2d_s8_dsp_k.c,
- * conv2d_s8_dsp_add.c): im2col of a pixel, the expansion of quads into the raw-word form and the channel pairs'
+/* The int8 DSP convolution's out-of-line helpers that every entry unit calls (conv2d_s8_dsp.c, _sat.c, _exact.c,
+ * _k8.c ... _k27.c, _add.c): im2col of a pixel, the expansion of quads into the raw-word form and the channel pairs'
  * asm routine, once in the image whatever units its layers call (contract: conv2d_s8_dsp.c).
  */
 #include "aot_sched.h"

@@ -7,7 +7,9 @@
  * layout of mve_s8.h; per output channel a multiplier and a TFLite shift (every value TFLite allows).  Requires filter
  * depth == in_c (no groups).  The body the entry points share is conv2d_s8_mve_pass.h; aot_conv2d_s8_mve_add, which
  * fuses a residual ADD, has a translation unit of its own (conv2d_s8_mve_add.c), so that a model without one does not
- * link its code.
+ * link its code.  aot_conv2d_s8_mve and aot_conv2d_s8_mve_add take layers whose every channel shifts right (or has
+ * multiplier 0), as the compiler knows from the constants; the others call aot_conv2d_s8_mve_left (and _left_add),
+ * the general pass, each in a unit of its own so that an image links it only when a layer needs it.
  */
 #include "aot_sched.h"
 
@@ -78,11 +80,10 @@ __attribute__((noinline)) static void aot_mve_gather_pairs(const int8_t* w0, int
  * inside the image gathered there, the others by aot_mve_gather_row / aot_mve_gather_border.  A function of its
  * own with its own copies of the geometry and constants (given their addresses, GCC kept the other passes'
  * structs in memory, reloaded per pixel pair); returns 0, doing nothing, for a layer it does not take. */
-AOT_HOT_INLINE int aot_conv2d_s8_mve_is_first(const struct aot_mve_geom* g, int32_t out_c, const struct aot_mve_rq* rq)
+AOT_HOT_INLINE int aot_conv2d_s8_mve_is_first(const struct aot_mve_geom* g, int32_t out_c)
 {
     const int32_t k = g->filter_h * g->filter_w * g->in_c;
-    return k > 16 && k < 32 && (out_c & 3) == 0 && out_c <= 4 * AOT_MVE_FIRST_BLOCKS && g->dilation_w == 1 &&
-           aot_mve_all_right(rq->shift, rq->multiplier, out_c);
+    return k > 16 && k < 32 && (out_c & 3) == 0 && out_c <= 4 * AOT_MVE_FIRST_BLOCKS && g->dilation_w == 1;
 }
 
 __attribute__((noinline)) static int
@@ -138,7 +139,7 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
     AOT_CONV2D_S8_MVE_SETUP;
     rq.add = NULL;
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
-    if (aot_conv2d_s8_mve_is_first(&g, out_c, &rq) &&
+    if (aot_conv2d_s8_mve_is_first(&g, out_c) &&
         aot_conv2d_s8_mve_first(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h,
                                 out_w, out_c, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left,
                                 input_zero_point, output_offset, out_multiplier, out_shift, act_min, act_max,
@@ -146,5 +147,5 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
         return;
     }
 #endif
-    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0);
+    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0, 1);
 }

@@ -32,5 +32,5 @@ void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, i
     rq.act_min += 128;
     rq.act_max += 128;
 #endif
-    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, residual, 1);
+    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, residual, 1, 1);
 }

@@ -548,11 +548,13 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     }
 }
 
+/* `right` (a constant in each entry point): the compiler found every channel's shift a right shift (or its
+ * multiplier 0) and called the right-shift entry point; the general pass is in units of its own
+ * (conv2d_s8_mve_left.c, conv2d_s8_mve_left_add.c), so images whose layers all shift right do not link it. */
 AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
                                               int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
-                                              int8_t* scratch, const int8_t* residual, int fused)
+                                              int8_t* scratch, const int8_t* residual, int fused, int right)
 {
-    const int right = aot_mve_all_right(rq->shift, rq->multiplier, out_c);
 #if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
     /* K % 16 tails in the block loop (a first layer: 3x3 taps on 3 channels) for the common case only -- no fused
      * ADD, right shifts -- to keep the code small; the others take the predicated tail of aot_mve_dot4. */
@@ -563,11 +565,7 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_body(const struct aot_mve_geom* g, cons
         return;
     }
 #endif
-    if (right) {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 1, 0);
-    } else {
-        aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, 0, 0);
-    }
+    aot_conv2d_s8_mve_pass(g, filter, output, batches, out_c, rq, scratch, residual, fused, right, 0);
 }
 
 #define AOT_CONV2D_S8_MVE_SETUP                                                                                        \

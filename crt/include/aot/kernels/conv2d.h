@@ -64,7 +64,9 @@ aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_exact;
 /* Helium (MVE) fast path (portable fallback elsewhere): im2col + GEMM on the compiler's weight layout
  * (crt/src/kernels/mve_s8.h); out-of-image taps read input_zero_point, whose product with the weights the compiler
  * folded into `bias`; per channel a multiplier and a TFLite shift; scratch: 2 * filter_h * filter_w * in_c bytes
- * (none for a 1x1 filter without padding).  The _add form fuses a residual ADD like aot_conv2d_s8_add. */
+ * (none for a 1x1 filter without padding).  The _add form fuses a residual ADD like aot_conv2d_s8_add.  These two
+ * require every channel's shift to be a right shift (out_shift < 0) or its multiplier 0; the _left forms, same
+ * arguments, take any shifts (the compiler, knowing the constants, picks the form). */
 void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                        const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
                        int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
@@ -78,6 +80,20 @@ void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, i
                            int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
                            const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch,
                            const int8_t* residual, const struct aot_add_s8_params* residual_add);
+void aot_conv2d_s8_mve_left(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                            const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                            int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                            int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                            int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                            const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
+void aot_conv2d_s8_mve_left_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                                int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                                int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                                int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
+                                const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
+                                int32_t act_max, int8_t* scratch, const int8_t* residual,
+                                const struct aot_add_s8_params* residual_add);
 
 void aot_conv2d_s8_dsp_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int32_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,

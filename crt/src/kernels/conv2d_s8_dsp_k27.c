@@ -1,0 +1,12 @@
+/* aot_conv2d_s8_dsp_k27, the DSP convolution for layers of K = 27 (six quads and three taps: a 3x3 first layer on
+ * three channels), the full int8 range and no fused ADD: the quad count and tail literal in its GEMM instance, over
+ * the shared body of conv2d_s8_dsp_body.h (contract: conv2d_s8_dsp.c). A unit of its own, so that an image built
+ * without -ffunction-sections links it only when a layer calls it.
+ */
+#include "aot_sched.h"
+
+#include "conv2d_s8_dsp_body.h"
+
+AOT_CONV_GEMM(aot_conv_gemm_k27, 1, 0, 0, 6, 3)
+
+AOT_CONV_DSP_ENTRY(aot_conv2d_s8_dsp_k27, aot_conv_gemm_k27)

@@ -1,0 +1,36 @@
+/* int8 2-D convolution with a fused residual ADD for cores with Helium (MVE), with a portable fallback, for layers
+ * with a channel whose TFLite shift is a left shift: the entry point aot_conv2d_s8_mve_left_add
+ * (aot/kernels/conv2d.h), the general pass of conv2d_s8_mve_pass.h, in a translation unit of its own so that only
+ * images with such a layer link it (the compiler calls aot_conv2d_s8_mve_add when every shift is a right shift).
+ * Residual element i is read just before output element i is stored, so the output may overwrite the residual.
+ */
+#include "aot_sched.h"
+
+/* conv2d_s8_mve.c's out-of-line routines, declared here only (as in conv2d_s8_mve_add.c). */
+#define AOT_MVE_CONV_DECLARE 1
+#include "conv2d_s8_mve_pass.h"
+
+void aot_conv2d_s8_mve_left_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                                int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                                int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                                int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
+                                const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
+                                int32_t act_max, int8_t* scratch, const int8_t* residual,
+                                const struct aot_add_s8_params* residual_add)
+{
+    struct aot_add_s8_params add = *residual_add; /* a local copy: the int8 stores cannot alias it */
+#if defined(__ARM_FEATURE_MVE)
+    int32_t tab[AOT_MVE_ADD_TAB];
+#endif
+    AOT_CONV2D_S8_MVE_SETUP;
+    rq.add = &add;
+#if defined(__ARM_FEATURE_MVE)
+    aot_mve_add_tables(tab, &add);
+    rq.add_tab = tab;
+    rq.out_offset += 128;
+    rq.act_min += 128;
+    rq.act_max += 128;
+#endif
+    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, residual, 1, 0);
+}
