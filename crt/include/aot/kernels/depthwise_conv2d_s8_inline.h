@@ -147,13 +147,6 @@ AOT_INLINE_BODY void aot_dw_quad(const int8_t* x_px, const int8_t* w_c, int8_t* 
     }
 }
 
-/* Output pixels [ox_begin, ox_end) of one row, every tap inside the image, depth multiplier 1, input zero point
- * folded into the bias (input_offset 0: every tap value is an int8 value): two horizontally adjacent pixels of
- * one channel share each tap's weight, so one 64-bit multiply-accumulate of X = x0 + x1 * 2^23 by the weight
- * (SMLAL on the M3) does both, as in aot/kernels/conv2d_s8_xpair_inline.h.  A window of at most AOT_PACK_SAFE_RUN
- * taps keeps pixel 0's sum inside its lane (the compiler passes xpair only then).  `pairs` (1 or 2, a literal)
- * pairs of pixels per channel visit: two share the channel's weight, multiplier and bias loads and, with a
- * literal stride, the input columns the windows have in common.  The pixels of channel c start at x_c. */
 /* The channel loop of aot_dw_pair_channels stays a loop: peeled for a literal channel count, its unrolled taps
  * would keep many channels' sums live at once (spilled: 928 B of stack for a 0.25-width MobileNet). */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
@@ -162,6 +155,14 @@ AOT_INLINE_BODY void aot_dw_quad(const int8_t* x_px, const int8_t* w_c, int8_t* 
 #define AOT_DW_NO_UNROLL
 #endif
 
+/* 2 * pairs consecutive inside pixels of one row (every tap inside the image), depth multiplier 1, input zero point
+ * folded into the bias (input_offset 0: every tap value is an int8 value): two horizontally adjacent pixels of
+ * one channel share each tap's weight, so one 64-bit multiply-accumulate of X = x0 + x1 * 2^23 by the weight
+ * (SMLAL on the M3) does both, as in aot/kernels/conv2d_s8_xpair_inline.h.  A window of at most AOT_PACK_SAFE_RUN
+ * taps keeps pixel 0's sum inside its lane (the compiler asks for pairs only then).  `pairs` (1 or 2, a literal)
+ * pairs of pixels per channel visit: two share the channel's weight, multiplier and bias loads and, with a
+ * literal stride, the input columns the windows have in common.  x_px: the first pixel's window corner, channel 0;
+ * out_px: its output. */
 AOT_INLINE_BODY void aot_dw_pair_channels(const int8_t* x_px, int8_t* out_px, int32_t pairs, AOT_DW_PARAMS)
 {
     const int32_t row_step = in_w * in_c;
