@@ -219,6 +219,12 @@ EXTRA_DW = [
     ((1, 9, 8, 2), 5, 3, 6, (1, 2), 0, (2, 1)),
     ((1, 13, 11, 1), 5, 4, 8, (2, 2), 0, (1, 1)),
     ((1, 7, 6, 2), 3, 3, 8, (1, 1), 0, (1, 2)),
+    # The M3's inside pixels on packed inputs (depth multiplier 1): runs of 4k + 1, 2 and 3 pixels (quads, a pair,
+    # a last single pixel), stride 2, dilation 2 across, a 5x5 VALID window.
+    ((1, 6, 15, 5), 3, 3, 5, (1, 1), 0, (1, 1)),
+    ((1, 9, 20, 3), 3, 3, 3, (2, 2), 0, (1, 1)),
+    ((1, 7, 12, 4), 3, 3, 4, (1, 1), 1, (1, 2)),
+    ((1, 8, 12, 6), 5, 5, 6, (1, 1), 1, (1, 1)),
 ]
 
 
@@ -236,6 +242,14 @@ def test_conv2d(spec_runs, request, case, per_channel):
 def test_depthwise_conv2d(spec_runs, request, case, per_channel):
     _path(spec_runs, request)
     _exact(spec_runs, request, "DEPTHWISE_CONV_2D")
+    # Packed-input pairs (bit 1 of the body's last argument) exactly where the depth multiplier is 1 and the input
+    # zero point is folded, with packing on (the default and XPAIR checks; not UNPACKED).
+    for k in range(3):
+        op = spec_runs.check((request.node.nodeid, k)).compiled.graph.ops[0]
+        spec = op.params["spec"]
+        if spec["body"] == BODY["DEPTHWISE_CONV_2D"]:
+            want = k != 1 and op.params["mult_depth"] == 1 and spec["tables"]["in_off"] == 0
+            assert (spec["args"][-1] & 2 != 0) == want
 
 
 # test_dsp_kernels' requantization corners (output zero points at both ends of int8, ReLU6) plus right shifts

@@ -90,7 +90,18 @@ def _setup(kind):
             # a 10x8 filter's unrolled border windows cost tens of KB.
             args = ["in", p["n"], p["ih"], p["iw"], p["ic"], "w", p["kh"], p["kw"], p["mult_depth"], "bias", "out"]
             args += [p["oh"], p["ow"], p["sh"], p["sw"], p["dh"], p["dw"], p["pad_t"], p["pad_l"]]
-            args += [t["in_off"], t["fill"]] + s.requant_args(p, t) + [int(p["kh"] * p["kw"] <= s.PEEL_MAX_TAPS)]
+            # Bit 1: the inside pixels two by two on packed inputs (one SMLAL for both pixels' taps), on the M3
+            # with packed weights or xpair on, where every tap value is an int8 value (zero point in the bias) and
+            # a window of at most PACK_SAFE_RUN taps keeps pixel 0's sum inside its lane for any weights.
+            dw_pair = (
+                t["in_off"] == 0
+                and p["mult_depth"] == 1
+                and p["kh"] * p["kw"] <= _packed.PACK_SAFE_RUN
+                and packs_weights(getattr(op, "target", "host"))
+                and (options_of(op).pack or options_of(op).xpair)
+            )
+            peel = int(p["kh"] * p["kw"] <= s.PEEL_MAX_TAPS) | (2 if dw_pair else 0)
+            args += [t["in_off"], t["fill"]] + s.requant_args(p, t) + [peel]
             s.specialize(op, p, "aot_depthwise_conv2d_s8_body", args, filt, t)
         else:
             args = ["in", p["batches"], p["depth"], "w", "bias", "out", p["units"], t["in_off"]] + s.requant_args(p, t)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "aot/kernels/dot_packed_s8_inline.h"
 #include "aot/kernels/requant_s8_inline.h"
 
 /* First output index o >= 0 with o * stride - pad >= 0, and one past the last with
@@ -146,6 +147,87 @@ AOT_INLINE_BODY void aot_dw_quad(const int8_t* x_px, const int8_t* w_c, int8_t* 
     }
 }
 
+/* The channel loop of aot_dw_pair_channels stays a loop: peeled for a literal channel count, its unrolled taps
+ * would keep many channels' sums live at once (spilled: 928 B of stack for a 0.25-width MobileNet). */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define AOT_DW_NO_UNROLL _Pragma("GCC unroll 1")
+#else
+#define AOT_DW_NO_UNROLL
+#endif
+
+/* 2 * pairs consecutive inside pixels of one row (every tap inside the image), depth multiplier 1, input zero point
+ * folded into the bias (input_offset 0: every tap value is an int8 value): two horizontally adjacent pixels of
+ * one channel share each tap's weight, so one 64-bit multiply-accumulate of X = x0 + x1 * 2^23 by the weight
+ * (SMLAL on the M3) does both, as in aot/kernels/conv2d_s8_xpair_inline.h.  A window of at most AOT_PACK_SAFE_RUN
+ * taps keeps pixel 0's sum inside its lane (the compiler asks for pairs only then).  `pairs` (1 or 2, a literal)
+ * pairs of pixels per channel visit: two share the channel's weight, multiplier and bias loads and, with a
+ * literal stride, the input columns the windows have in common.  x_px: the first pixel's window corner, channel 0;
+ * out_px: its output. */
+AOT_INLINE_BODY void aot_dw_pair_channels(const int8_t* x_px, int8_t* out_px, int32_t pairs, AOT_DW_PARAMS)
+{
+    const int32_t row_step = in_w * in_c;
+    const int32_t px_step = stride_w * in_c;
+    int32_t c, fy, fx;
+    (void)in_h;
+    (void)depth_multiplier;
+    (void)out_w;
+    (void)pad_left;
+    (void)input_offset;
+    (void)pad_fill;
+    AOT_DW_NO_UNROLL
+    for (c = 0; c < in_c; c++) {
+        const int8_t* x_c = x_px + c;
+        const int8_t* w_c = filter + c;
+        int64_t a0 = AOT_PACK_BIAS, a1 = AOT_PACK_BIAS;
+        int32_t s[4], b, k, mult, second;
+        /* Opaque: otherwise GCC hoists loads shared by the channels' loops out of them and spills them. */
+        AOT_OPAQUE(x_c);
+        AOT_OPAQUE(w_c);
+        AOT_UNROLL
+        for (fy = 0; fy < filter_h; fy++) {
+            AOT_UNROLL
+            for (fx = 0; fx < filter_w; fx++) {
+                const int32_t at = fy * dilation_h * row_step + fx * dilation_w * in_c;
+                const int32_t w = w_c[(fy * filter_w + fx) * in_c];
+                a0 +=
+                    (int64_t)((int32_t)x_c[at] + (int32_t)((uint32_t)(int32_t)x_c[at + px_step] << AOT_PACK_SHIFT)) * w;
+                if (pairs == 2) {
+                    a1 += (int64_t)((int32_t)x_c[at + 2 * px_step] +
+                                    (int32_t)((uint32_t)(int32_t)x_c[at + 3 * px_step] << AOT_PACK_SHIFT)) *
+                          w;
+                }
+            }
+        }
+        aot_pack_split(a0, &s[0], &s[1]);
+        aot_pack_split(a1, &s[2], &s[3]);
+        /* Into locals first: the int8 stores may alias them, which would reload them for every pixel. */
+        b = bias != NULL ? bias[c] : 0;
+        mult = out_multiplier[c * quant_step];
+        second = out_second[c * quant_step];
+        AOT_UNROLL
+        for (k = 0; k < 2 * pairs; k++) {
+            out_px[k * in_c + c] = aot_requant_s8(b + s[k], requant, mult, second, output_offset, act_min, act_max);
+        }
+    }
+}
+
+/* The pixels [ox_begin, ox_end) of aot_dw_run's inside run, four or two at a time (aot_dw_pair_channels); an odd
+ * last pixel takes the plain path (the caller). */
+AOT_INLINE_BODY void aot_dw_pairs(const int8_t* in_b, int8_t* out_row, int32_t iy0, int32_t ox_begin, int32_t ox_end,
+                                  AOT_DW_PARAMS)
+{
+    const int32_t row_step = in_w * in_c;
+    int32_t ox = ox_begin;
+    for (; ox + 3 < ox_end; ox += 4) {
+        aot_dw_pair_channels(in_b + iy0 * row_step + (ox * stride_w - pad_left) * in_c, out_row + ox * in_c, 2,
+                             AOT_DW_ARGS);
+    }
+    if (ox + 1 < ox_end) {
+        aot_dw_pair_channels(in_b + iy0 * row_step + (ox * stride_w - pad_left) * in_c, out_row + ox * in_c, 1,
+                             AOT_DW_ARGS);
+    }
+}
+
 /* Output pixels [ox_begin, ox_end) of one row (window top at image row iy0), all with the taps
  * [fy_lo, fy_hi) x [fx_lo, fx_hi) inside the image (the same for the whole run); the other taps count as
  * pad_fill.  With literal ranges the tap loops unroll into constant offsets from one input pointer. */
@@ -226,7 +308,7 @@ AOT_INLINE_BODY void aot_dw_run(const int8_t* in_b, int8_t* out_row, int32_t iy0
 /* One output row: its taps rows [fy_lo, fy_hi) are inside the image.  With `peel` (a literal) every border
  * column is its own unrolled run; otherwise the border columns share one run with run-time tap ranges. */
 AOT_INLINE_BODY void aot_dw_row(const int8_t* in_b, int8_t* out_row, int32_t iy0, int32_t fy_lo, int32_t fy_hi,
-                                int32_t x_lo, int32_t x_hi, int32_t peel, AOT_DW_PARAMS)
+                                int32_t x_lo, int32_t x_hi, int32_t peel, int32_t xpair, AOT_DW_PARAMS)
 {
     int32_t ox;
     if (peel) {
@@ -237,7 +319,14 @@ AOT_INLINE_BODY void aot_dw_row(const int8_t* in_b, int8_t* out_row, int32_t iy0
             aot_dw_run(in_b, out_row, iy0, ox, ox + 1, fy_lo, fy_hi, fx_lo,
                        aot_dw_tap_hi(ix0, dilation_w, filter_w, in_w, fx_lo), AOT_DW_ARGS);
         }
-        aot_dw_run(in_b, out_row, iy0, x_lo, x_hi, fy_lo, fy_hi, 0, filter_w, AOT_DW_ARGS);
+        if (xpair && fy_lo == 0 && fy_hi == filter_h) {
+            aot_dw_pairs(in_b, out_row, iy0, x_lo, x_hi, AOT_DW_ARGS);
+            if ((x_hi - x_lo) % 2 != 0) {
+                aot_dw_run(in_b, out_row, iy0, x_hi - 1, x_hi, fy_lo, fy_hi, 0, filter_w, AOT_DW_ARGS);
+            }
+        } else {
+            aot_dw_run(in_b, out_row, iy0, x_lo, x_hi, fy_lo, fy_hi, 0, filter_w, AOT_DW_ARGS);
+        }
         AOT_UNROLL
         for (ox = x_hi; ox < out_w; ox++) {
             const int32_t ix0 = ox * stride_w - pad_left;
@@ -248,7 +337,14 @@ AOT_INLINE_BODY void aot_dw_row(const int8_t* in_b, int8_t* out_row, int32_t iy0
     } else {
         for (ox = 0; ox < out_w; ox++) {
             if (ox == x_lo && fy_lo == 0 && fy_hi == filter_h) {
-                aot_dw_run(in_b, out_row, iy0, x_lo, x_hi, 0, filter_h, 0, filter_w, AOT_DW_ARGS);
+                if (xpair) {
+                    aot_dw_pairs(in_b, out_row, iy0, x_lo, x_hi, AOT_DW_ARGS);
+                    if ((x_hi - x_lo) % 2 != 0) {
+                        aot_dw_run(in_b, out_row, iy0, x_hi - 1, x_hi, 0, filter_h, 0, filter_w, AOT_DW_ARGS);
+                    }
+                } else {
+                    aot_dw_run(in_b, out_row, iy0, x_lo, x_hi, 0, filter_h, 0, filter_w, AOT_DW_ARGS);
+                }
                 ox = x_hi;
                 if (ox >= out_w) {
                     break;
@@ -278,6 +374,9 @@ AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(const int8_t* input, int32_t b
                                                   int32_t quant_step, int32_t act_min, int32_t act_max, int32_t peel)
 {
     const int32_t out_c = in_c * depth_multiplier;
+    /* Bit 1 of peel: the inside pixels two by two on packed inputs (aot_dw_pairs); only the M3's specialized
+     * code asks for it, with depth multiplier 1, input_offset 0 and at most AOT_PACK_SAFE_RUN taps. */
+    const int32_t xpair = (peel >> 1) & 1;
     /* Inner ranges [lo, hi), empty (hi = lo) when no window fits inside the input (an input smaller than the
      * filter, padded): every pixel is then a border one, visited once. */
     const int32_t y_lo = aot_dw_inner_lo(pad_top, stride_h, out_h);
@@ -291,16 +390,16 @@ AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(const int8_t* input, int32_t b
     for (b = 0; b < batches; b++) {
         const int8_t* in_b = input + b * in_h * in_w * in_c;
         int8_t* out_b = output + b * out_h * out_w * out_c;
-        if (peel) {
+        if (peel & 1) {
             AOT_UNROLL
             for (oy = 0; oy < y_lo; oy++) {
                 const int32_t iy0 = oy * stride_h - pad_top;
                 const int32_t fy_lo = aot_dw_tap_lo(iy0, dilation_h, filter_h);
                 aot_dw_row(in_b, out_b + oy * out_w * out_c, iy0, fy_lo,
-                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 1, AOT_DW_ARGS);
+                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 1, xpair, AOT_DW_ARGS);
             }
             for (oy = y_lo; oy < y_hi; oy++) {
-                aot_dw_row(in_b, out_b + oy * out_w * out_c, oy * stride_h - pad_top, 0, filter_h, x_lo, x_hi, 1,
+                aot_dw_row(in_b, out_b + oy * out_w * out_c, oy * stride_h - pad_top, 0, filter_h, x_lo, x_hi, 1, xpair,
                            AOT_DW_ARGS);
             }
             AOT_UNROLL
@@ -308,19 +407,20 @@ AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(const int8_t* input, int32_t b
                 const int32_t iy0 = oy * stride_h - pad_top;
                 const int32_t fy_lo = aot_dw_tap_lo(iy0, dilation_h, filter_h);
                 aot_dw_row(in_b, out_b + oy * out_w * out_c, iy0, fy_lo,
-                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 1, AOT_DW_ARGS);
+                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 1, xpair, AOT_DW_ARGS);
             }
         } else {
             for (oy = 0; oy < out_h; oy++) {
                 const int32_t iy0 = oy * stride_h - pad_top;
                 const int32_t fy_lo = aot_dw_tap_lo(iy0, dilation_h, filter_h);
                 aot_dw_row(in_b, out_b + oy * out_w * out_c, iy0, fy_lo,
-                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 0, AOT_DW_ARGS);
+                           aot_dw_tap_hi(iy0, dilation_h, filter_h, in_h, fy_lo), x_lo, x_hi, 0, xpair, AOT_DW_ARGS);
             }
         }
     }
 }
 
+#undef AOT_DW_NO_UNROLL
 #undef AOT_DW_ARGS
 #undef AOT_DW_PARAMS
 
