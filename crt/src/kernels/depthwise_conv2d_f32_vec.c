@@ -264,6 +264,7 @@ typedef struct {
     const float* gw;
     const float* gb;
     int32_t gbs, gn, groups;
+    int32_t rot; /* (gn - 2) % 3: 0, or the loop's row the slide enters at (1: (gn - 2) % 3 == 2, 2: == 1) */
 #endif
 } aot_dw_out_t;
 
@@ -659,14 +660,18 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 31\n\t"                                                                          \
+    "12:\n\t"                                                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 31\n\t"                                                                          \
+    "13:\n\t"                                                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 31\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 2b\n\t"                                                                                                       \
-    "b 3f\n"                                                                                                           \
+    "b 5f\n"                                                                                                           \
     "8:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 47\n\t"                                                                          \
+    "18:\n\t"                                                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 47\n\t"                                                                          \
+    "19:\n\t"                                                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 47\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
@@ -677,14 +682,18 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 31\n\t"                                                                          \
+    "12:\n\t"                                                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 31\n\t"                                                                          \
+    "13:\n\t"                                                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 31\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 2b\n\t"                                                                                                       \
-    "b 3f\n"                                                                                                           \
+    "b 5f\n"                                                                                                           \
     "8:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"                                                                          \
+    "18:\n\t"                                                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 15\n\t"                                                                          \
+    "19:\n\t"                                                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 15\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
@@ -704,117 +713,139 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, i
     const float *p, *wl;
     float* o;
     int32_t n;
-    __asm__ volatile(
-        ".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
-        "vldmia \\src, {s6, s7}\n"
-        ".if (\\roles) & 1\n\t"
-        "vfma.f32 \\f0, s6, \\a0\n\t"
-        "vfma.f32 \\f1, s7, \\a1\n"
-        ".endif\n"
-        ".if (\\roles) & 4\n\t"
-        "vfma.f32 \\m0, s6, \\b0\n\t"
-        "vfma.f32 \\m1, s7, \\b1\n"
-        ".endif\n"
-        ".if (\\roles) & 8\n\t"
-        "vfma.f32 \\s0, s6, \\c0\n\t"
-        "vfma.f32 \\s1, s7, \\c1\n"
-        ".endif\n"
-        ".endm\n"
-        ".macro fdwld%= src, a0, a1, b0, b1, c0, c1\n\t"
-        "vldmia \\src, {\\a0, \\a1}\n\t"
-        "add %[z], \\src, %[u]\n\t"
-        "vldmia %[z], {\\b0, \\b1}\n"
-        ".if %c[nc] == 3\n\t"
-        "add %[z], %[z], %[u]\n\t"
-        "vldmia %[z], {\\c0, \\c1}\n"
-        ".endif\n"
-        ".endm\n"
-        ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
-        ".if (\\roles) & 8\n\t"
-        "vmov \\s0, \\s1, %[z], %[wl]\n"
-        ".endif\n"
-        ".if (\\roles) & 13\n\t"
-        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[p], s24, s25, s18, s19, s12, s13\n\t"
-        "add %[t], %[p], %[dc]\n\t"
-        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s26, s27, s20, s21, s14, s15\n"
-        ".if %c[nc] == 3\n\t"
-        "add %[t], %[t], %[dc]\n\t"
-        "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s28, s29, s22, s23, s16, s17\n"
-        ".endif\n"
-        ".endif\n"
-        ".if (\\roles) & 2\n\t" AOT_DW_FPU_OUT "add %[o], %[o], %[orow]\n"
-        ".endif\n\t"
-        "add %[p], %[p], %[row]\n"
-        ".endm\n\t"
-        "vldmia %[q], {s8-s11}\n"
-        "9:\n\t"
-        "ldr %[wl], [%[q], %[gw_off]]\n\t"
-        "ldr %[u], [%[q], %[wdc_off]]\n\t"
-        "ldr %[v], [%[q], %[wrow_off]]\n\t"
-        "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
-        "add %[t], %[wl], %[v]\n\t"
-        "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
-        "add %[t], %[wl], %[v], lsl #1\n\t"
-        "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
-        "ldr %[t], [%[q], %[gb_off]]\n\t"
-        "ldrd %[z], %[wl], [%[t]]\n\t"
-        "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
-        "ldr %[n], [%[q], %[gn_off]]\n\t"
-        "vmov s0, s1, %[z], %[wl]\n\t"
-        "ldr %[t], [%[q], %[top_off]]\n\t"
-        "cmp %[t], #0\n\t"
-        "bne 1f\n\t"
-        "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
-        "1:\n\t"
-        "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
-        "subs %[n], %[n], #5\n\t"
-        "blt 3f\n\t" AOT_DW_FPU_LOOP "3:\n\t"
-        "adds %[n], %[n], #3\n\t"
-        "beq 5f\n"
-        "4:\n\t"
-        "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
-        "vmov.f32 s0, s2\n\t"
-        "vmov.f32 s1, s3\n\t"
-        "vmov.f32 s2, s4\n\t"
-        "vmov.f32 s3, s5\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "bne 4b\n"
-        "5:\n\t"
-        "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
-        "ldr %[t], [%[q], %[bottom_off]]\n\t"
-        "cmp %[t], #0\n\t"
-        "bne 6f\n\t"
-        "fdwrow%= s2, s3, s0, s1, s4, s5, 3\n\t"
-        "b 7f\n"
-        "6:\n\t"
-        "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
-        "7:\n\t"
-        "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"
-        "add %[t], %[t], #8\n\t"
-        "add %[u], %[u], #8\n\t"
-        "strd %[t], %[u], [%[q], %[gp_off]]\n\t"
-        "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"
-        "ldr %[v], [%[q], %[gbs_off]]\n\t"
-        "add %[t], %[t], #8\n\t"
-        "add %[u], %[u], %[v]\n\t"
-        "strd %[t], %[u], [%[q], %[gw_off]]\n\t"
-        "ldr %[t], [%[q], %[groups_off]]\n\t"
-        "subs %[t], %[t], #1\n\t"
-        "str %[t], [%[q], %[groups_off]]\n\t"
-        "bne 9b\n\t"
-        ".purgem fdwrow%=\n\t"
-        ".purgem fdwtap%=\n\t"
-        ".purgem fdwld%="
-        :
-        [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "=&r"(p), [o] "=&r"(o), [n] "=&r"(n), [wl] "=&r"(wl)
-        : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [q] "r"(q), [mask] "r"(q->relu_mask),
-          [gp_off] "i"(offsetof(aot_dw_out_t, gp)), [gw_off] "i"(offsetof(aot_dw_out_t, gw)),
-          [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
-          [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)), [nc] "i"(NC),
-          [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
-          [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
-        : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
-          "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "memory", "cc");
+    __asm__ volatile(".macro fdwtap%= f0, f1, m0, m1, s0, s1, roles, src, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia \\src, {s6, s7}\n"
+                     ".if (\\roles) & 1\n\t"
+                     "vfma.f32 \\f0, s6, \\a0\n\t"
+                     "vfma.f32 \\f1, s7, \\a1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 4\n\t"
+                     "vfma.f32 \\m0, s6, \\b0\n\t"
+                     "vfma.f32 \\m1, s7, \\b1\n"
+                     ".endif\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vfma.f32 \\s0, s6, \\c0\n\t"
+                     "vfma.f32 \\s1, s7, \\c1\n"
+                     ".endif\n"
+                     ".endm\n"
+                     ".macro fdwld%= src, a0, a1, b0, b1, c0, c1\n\t"
+                     "vldmia \\src, {\\a0, \\a1}\n\t"
+                     "add %[z], \\src, %[u]\n\t"
+                     "vldmia %[z], {\\b0, \\b1}\n"
+                     ".if %c[nc] == 3\n\t"
+                     "add %[z], %[z], %[u]\n\t"
+                     "vldmia %[z], {\\c0, \\c1}\n"
+                     ".endif\n"
+                     ".endm\n"
+                     ".macro fdwrow%= f0, f1, m0, m1, s0, s1, roles\n"
+                     ".if (\\roles) & 8\n\t"
+                     "vmov \\s0, \\s1, %[z], %[wl]\n"
+                     ".endif\n"
+                     ".if (\\roles) & 13\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[p], s24, s25, s18, s19, s12, s13\n\t"
+                     "add %[t], %[p], %[dc]\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s26, s27, s20, s21, s14, s15\n"
+                     ".if %c[nc] == 3\n\t"
+                     "add %[t], %[t], %[dc]\n\t"
+                     "fdwtap%= \\f0, \\f1, \\m0, \\m1, \\s0, \\s1, \\roles, %[t], s28, s29, s22, s23, s16, s17\n"
+                     ".endif\n"
+                     ".endif\n"
+                     ".if (\\roles) & 2\n\t" AOT_DW_FPU_OUT "add %[o], %[o], %[orow]\n"
+                     ".endif\n\t"
+                     "add %[p], %[p], %[row]\n"
+                     ".endm\n\t"
+                     "vldmia %[q], {s8-s11}\n"
+                     "9:\n\t"
+                     "ldr %[wl], [%[q], %[gw_off]]\n\t"
+                     "ldr %[u], [%[q], %[wdc_off]]\n\t"
+                     "ldr %[v], [%[q], %[wrow_off]]\n\t"
+                     "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+                     "add %[t], %[wl], %[v]\n\t"
+                     "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
+                     "add %[t], %[wl], %[v], lsl #1\n\t"
+                     "fdwld%= %[t], s24, s25, s26, s27, s28, s29\n\t"
+                     "ldr %[t], [%[q], %[gb_off]]\n\t"
+                     "ldrd %[z], %[wl], [%[t]]\n\t"
+                     "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
+                     "ldr %[n], [%[q], %[gn_off]]\n\t"
+                     "ldr %[t], [%[q], %[rot_off]]\n\t"
+                     "cmp %[t], #1\n\t"
+                     "beq 21f\n\t"
+                     "bgt 22f\n\t"
+                     "vmov s0, s1, %[z], %[wl]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
+                     "1:\n\t"
+                     "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
+                     "subs %[n], %[n], #5\n\t"
+                     "blt 5f\n\t" AOT_DW_FPU_LOOP "5:\n\t"
+                     "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
+                     "ldr %[t], [%[q], %[bottom_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 6f\n\t"
+                     "fdwrow%= s2, s3, s0, s1, s4, s5, 3\n\t"
+                     "b 7f\n"
+                     "6:\n\t"
+                     "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
+                     "7:\n\t"
+                     "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"
+                     "add %[t], %[t], #8\n\t"
+                     "add %[u], %[u], #8\n\t"
+                     "strd %[t], %[u], [%[q], %[gp_off]]\n\t"
+                     "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"
+                     "ldr %[v], [%[q], %[gbs_off]]\n\t"
+                     "add %[t], %[t], #8\n\t"
+                     "add %[u], %[u], %[v]\n\t"
+                     "strd %[t], %[u], [%[q], %[gw_off]]\n\t"
+                     "ldr %[t], [%[q], %[groups_off]]\n\t"
+                     "subs %[t], %[t], #1\n\t"
+                     "str %[t], [%[q], %[groups_off]]\n\t"
+                     "bne 9b\n\t"
+                     "b 99f\n"
+                     /* (n - 2) % 3 == 2 (rot 1), 1 (rot 2): the first sums in the registers of the loop's second
+                      * (third) row, which the loop enters at; no moves of the sums after it. */
+                     "21:\n\t"
+                     "vmov s2, s3, %[z], %[wl]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fdwrow%= s4, s5, s0, s1, s2, s3, 8\n"
+                     "1:\n\t"
+                     "fdwrow%= s0, s1, s2, s3, s4, s5, 12\n\t"
+                     "subs %[n], %[n], #4\n\t"
+                     "cmp %[mask], #0\n\t"
+                     "beq 18b\n\t"
+                     "b 12b\n"
+                     "22:\n\t"
+                     "vmov s4, s5, %[z], %[wl]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fdwrow%= s0, s1, s2, s3, s4, s5, 8\n"
+                     "1:\n\t"
+                     "fdwrow%= s2, s3, s4, s5, s0, s1, 12\n\t"
+                     "subs %[n], %[n], #3\n\t"
+                     "cmp %[mask], #0\n\t"
+                     "beq 19b\n\t"
+                     "b 13b\n"
+                     "99:\n\t"
+                     ".purgem fdwrow%=\n\t"
+                     ".purgem fdwtap%=\n\t"
+                     ".purgem fdwld%="
+                     : [t] "=&r"(t), [u] "=&r"(u), [v] "=&r"(v), [z] "=&r"(z), [p] "=&r"(p), [o] "=&r"(o), [n] "=&r"(n),
+                       [wl] "=&r"(wl)
+                     : [dc] "r"(dc * 4), [row] "r"(row * 4), [orow] "r"(orow * 4), [q] "r"(q), [mask] "r"(q->relu_mask),
+                       [gp_off] "i"(offsetof(aot_dw_out_t, gp)), [gw_off] "i"(offsetof(aot_dw_out_t, gw)),
+                       [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
+                       [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)),
+                       [nc] "i"(NC), [top_off] "i"(offsetof(aot_dw_out_t, top)),
+                       [rot_off] "i"(offsetof(aot_dw_out_t, rot)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
+                       [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                     : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
+                       "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
+                       "s29", "memory", "cc");
     (void)u;
     (void)v;
 }
@@ -858,14 +889,18 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row,
     "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 31\n\t"                                                   \
+    "12:\n\t"                                                                                                          \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 31\n\t"                                                   \
+    "13:\n\t"                                                                                                          \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 31\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 2b\n\t"                                                                                                       \
-    "b 3f\n"                                                                                                           \
+    "b 5f\n"                                                                                                           \
     "8:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"                                                   \
+    "18:\n\t"                                                                                                          \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 15\n\t"                                                   \
+    "19:\n\t"                                                                                                          \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 15\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
@@ -905,14 +940,18 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row,
     "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 31\n\t"                                                   \
+    "12:\n\t"                                                                                                          \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 31\n\t"                                                   \
+    "13:\n\t"                                                                                                          \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 31\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 2b\n\t"                                                                                                       \
-    "b 3f\n"                                                                                                           \
+    "b 5f\n"                                                                                                           \
     "8:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 47\n\t"                                                   \
+    "18:\n\t"                                                                                                          \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 47\n\t"                                                   \
+    "19:\n\t"                                                                                                          \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 47\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
@@ -1008,6 +1047,10 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                      "ldrd %[z], %[wl], [%[t]]\n\t"
                      "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
                      "ldr %[n], [%[q], %[gn_off]]\n\t"
+                     "ldr %[t], [%[q], %[rot_off]]\n\t"
+                     "cmp %[t], #1\n\t"
+                     "beq 21f\n\t"
+                     "bgt 22f\n\t"
                      "vmov s0, s1, %[z], %[wl]\n\t"
                      "vmov s6, s7, %[z], %[wl]\n\t"
                      "ldr %[t], [%[q], %[top_off]]\n\t"
@@ -1017,22 +1060,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                      "1:\n\t"
                      "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 12\n\t"
                      "subs %[n], %[n], #5\n\t"
-                     "blt 3f\n\t" AOT_DW_FPU_PAIR_LOOP "3:\n\t"
-                     "adds %[n], %[n], #3\n\t"
-                     "beq 5f\n"
-                     "4:\n\t"
-                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"
-                     "vmov.f32 s0, s2\n\t"
-                     "vmov.f32 s1, s3\n\t"
-                     "vmov.f32 s2, s4\n\t"
-                     "vmov.f32 s3, s5\n\t"
-                     "vmov.f32 s6, s8\n\t"
-                     "vmov.f32 s7, s9\n\t"
-                     "vmov.f32 s8, s10\n\t"
-                     "vmov.f32 s9, s11\n\t"
-                     "subs %[n], %[n], #1\n\t"
-                     "bne 4b\n"
-                     "5:\n\t"
+                     "blt 5f\n\t" AOT_DW_FPU_PAIR_LOOP "5:\n\t"
                      "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 7\n\t"
                      "ldr %[t], [%[q], %[bottom_off]]\n\t"
                      "cmp %[t], #0\n\t"
@@ -1055,6 +1083,36 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                      "subs %[t], %[t], #1\n\t"
                      "str %[t], [%[q], %[groups_off]]\n\t"
                      "bne 9b\n\t"
+                     "b 99f\n"
+                     /* The first sums in the registers of the loop's second (rot 1) or third (rot 2) row, as
+                      * aot_dw_fpu_slide's. */
+                     "21:\n\t"
+                     "vmov s2, s3, %[z], %[wl]\n\t"
+                     "vmov s8, s9, %[z], %[wl]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 8\n"
+                     "1:\n\t"
+                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 12\n\t"
+                     "subs %[n], %[n], #4\n\t"
+                     "cmp %[mask], #0\n\t"
+                     "beq 18b\n\t"
+                     "b 12b\n"
+                     "22:\n\t"
+                     "vmov s4, s5, %[z], %[wl]\n\t"
+                     "vmov s10, s11, %[z], %[wl]\n\t"
+                     "ldr %[t], [%[q], %[top_off]]\n\t"
+                     "cmp %[t], #0\n\t"
+                     "bne 1f\n\t"
+                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 8\n"
+                     "1:\n\t"
+                     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 12\n\t"
+                     "subs %[n], %[n], #3\n\t"
+                     "cmp %[mask], #0\n\t"
+                     "beq 19b\n\t"
+                     "b 13b\n"
+                     "99:\n\t"
                      ".purgem fpr%=\n\t"
                      ".purgem fpj%=\n\t"
                      ".purgem fpv%=\n\t"
@@ -1066,8 +1124,9 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                        [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
                        [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)),
                        [la] "i"(la), [hb] "i"(hb), [lo_off] "i"(offsetof(aot_dw_out_t, lo)),
-                       [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
-                       [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
+                       [top_off] "i"(offsetof(aot_dw_out_t, top)), [rot_off] "i"(offsetof(aot_dw_out_t, rot)),
+                       [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)), [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)),
+                       [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
                      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
                        "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
                        "s29", "s30", "s31", "memory", "cc");
@@ -1297,6 +1356,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                     q.gbs = bias != NULL ? 8 : 0;
                     q.gn = oy_b - oy_a;
                     q.groups = cs / 2;
+                    q.rot = (3 - (q.gn - 2) % 3) % 3;
                     if (xl == 1) {
                         aot_dw_fpu_pair_left(in_c, in_w * in_c, &q, out_w * in_c);
                     } else if (xhb == 2) {
@@ -1349,6 +1409,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
             q.gbs = bias != NULL ? 8 : 0;
             q.gn = oy_b - oy_a;
             q.groups = cs / 2;
+            q.rot = (3 - (q.gn - 2) % 3) % 3;
             if (nc == 3) {
                 aot_dw_fpu_slide3(dilation_w * in_c, in_w * in_c, &q, out_w * in_c);
             } else {
