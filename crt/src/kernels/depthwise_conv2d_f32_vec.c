@@ -864,8 +864,9 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row,
  * the 9 weight pairs in s12-s29 (as aot_dw_fpu_slide's), the input pair s30-s31.  A row's input columns j feed A's
  * tap j and B's tap j - 1: 4 loads for 36 VFMA in a row inside the image (two columns alone: 6).  Every register
  * holds a sum, a weight or the input, so FPv5 loads the range into s30-s31 (VLDR.64) at the row's outputs.  la: A's
- * first tap inside the image (1 at the left edge), hb: B's taps inside it (2 at the right edge); p is the row's input
- * column la.  Each sum is the one column's slide's, in the same order, bit for bit.  In the loop (FPv4, ReLU) 56
+ * first tap inside the image (1 at the left edge), hb: B's taps inside it (3: the forms in use have no right edge);
+ * p is the row's input column la.  Each sum is the one column's slide's, in the same order, bit for bit.  In the loop
+ * (FPv4, ReLU) 56
  * instructions per 36 MACs, the single column's 30 per 18.  All the column pair's groups in one call, as
  * aot_dw_fpu_slide. */
 #if defined(AOT_F32_OUT_FPV5)
@@ -1133,7 +1134,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
     (void)u;
     (void)v;
 }
-/* Out of line, as aot_dw_fpu_slide3: inside the image, at the left edge, at the right edge. */
+/* Out of line, as aot_dw_fpu_slide3: inside the image, at the left edge. */
 static __attribute__((noinline)) void aot_dw_fpu_pair_in(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
     aot_dw_fpu_pair(dc, row, 0, 3, q, orow);
@@ -1141,10 +1142,6 @@ static __attribute__((noinline)) void aot_dw_fpu_pair_in(int32_t dc, int32_t row
 static __attribute__((noinline)) void aot_dw_fpu_pair_left(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
     aot_dw_fpu_pair(dc, row, 1, 3, q, orow);
-}
-static __attribute__((noinline)) void aot_dw_fpu_pair_right(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
-{
-    aot_dw_fpu_pair(dc, row, 0, 2, q, orow);
 }
 #endif
 
@@ -1345,7 +1342,13 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                 /* Columns ox and ox + 1 together (aot_dw_mve_pair): B's window is A's one input column on. */
                 int32_t xlb, xhb;
                 aot_dw_f32_range(x0 + 1, in_w, 1, 3, &xlb, &xhb);
+#if defined(AOT_DW_F32_FPU_ASM)
+                /* The FPU pairs have no right-edge form (its 2.2-2.5 KB of code for an even width's last two columns,
+                 * which take the single column's slide instead). */
+                if (xlb == 0 && xhb == 3) {
+#else
                 if (xlb == 0 && xhb >= 2 && !(xl == 1 && xhb == 2)) {
+#endif
                     int32_t i;
 #if defined(AOT_DW_F32_FPU_ASM)
                     /* All the groups in one call: the weights from the filter itself (held in s12-s29). */
@@ -1359,8 +1362,6 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                     q.rot = (3 - (q.gn - 2) % 3) % 3;
                     if (xl == 1) {
                         aot_dw_fpu_pair_left(in_c, in_w * in_c, &q, out_w * in_c);
-                    } else if (xhb == 2) {
-                        aot_dw_fpu_pair_right(in_c, in_w * in_c, &q, out_w * in_c);
                     } else {
                         aot_dw_fpu_pair_in(in_c, in_w * in_c, &q, out_w * in_c);
                     }
