@@ -709,8 +709,10 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
  * call per group cost about 40 more (the C loop, the arguments, the prologue).  The group's first rows start the
  * sums in the registers of the loop row that (n - 2) % 3 leaves over (q->rot) and enter the loop there, so no
  * leftover row moves the sums; which of the six heads (rot x top) a group takes is found once per call and kept in
- * q->head (an address, Thumb bit set), each group a LDR PC.  The ADRs are ADR.W at word-aligned addresses: GAS
- * encoded a forward ADR at a halfword-aligned address 2 bytes off (from PC, not Align(PC, 4)). */
+ * q->head (an address, Thumb bit set), each group a LDR PC.  The ADRs are resolved when assembling, from the
+ * offset in the function's section, which is only halfword-aligned at -Os and -O1 unless raised: .p2align 2 makes it
+ * (and the ADRs) word-aligned, else a function the linker places at 2 mod 4 gets its addresses 2 bytes off (Align(PC,
+ * 4)). */
 static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, int32_t row, int32_t NC, aot_dw_out_t* q,
                                                                    int32_t orow)
 {
