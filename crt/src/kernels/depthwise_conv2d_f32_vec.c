@@ -264,6 +264,8 @@ typedef struct {
     const float* gw;
     const float* gb;
     int32_t gbs, gn, groups;
+    int32_t rot;   /* (gn - 2) % 3: 0, or the loop's row the slide enters at (1: (gn - 2) % 3 == 2, 2: == 1) */
+    uint32_t head; /* the asm's own: the address (Thumb bit set) of the group's first rows for rot and top */
 #endif
 } aot_dw_out_t;
 
@@ -659,14 +661,18 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 31\n\t"                                                                          \
+    "12:\n\t"                                                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 31\n\t"                                                                          \
+    "13:\n\t"                                                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 31\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 2b\n\t"                                                                                                       \
-    "b 3f\n"                                                                                                           \
+    "b 5f\n"                                                                                                           \
     "8:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 47\n\t"                                                                          \
+    "18:\n\t"                                                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 47\n\t"                                                                          \
+    "19:\n\t"                                                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 47\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
@@ -677,14 +683,18 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 31\n\t"                                                                          \
+    "12:\n\t"                                                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 31\n\t"                                                                          \
+    "13:\n\t"                                                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 31\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 2b\n\t"                                                                                                       \
-    "b 3f\n"                                                                                                           \
+    "b 5f\n"                                                                                                           \
     "8:\n\t"                                                                                                           \
     "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"                                                                          \
+    "18:\n\t"                                                                                                          \
     "fdwrow%= s2, s3, s4, s5, s0, s1, 15\n\t"                                                                          \
+    "19:\n\t"                                                                                                          \
     "fdwrow%= s4, s5, s0, s1, s2, s3, 15\n\t"                                                                          \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
@@ -696,7 +706,13 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
  * starting sums and the output.  Roles as the Helium slide's.  One call takes all the column's groups of 2
  * channels: a group's input, output, weights and bias pointers and its outputs' count are read from q (gp, go,
  * gw, gb, gn) and advanced there at the group's end (13 instructions; no register is free to hold them), where a
- * call per group cost about 40 more (the C loop, the arguments, the prologue). */
+ * call per group cost about 40 more (the C loop, the arguments, the prologue).  The group's first rows start the
+ * sums in the registers of the loop row that (n - 2) % 3 leaves over (q->rot) and enter the loop there, so no
+ * leftover row moves the sums; which of the six heads (rot x top) a group takes is found once per call and kept in
+ * q->head (an address, Thumb bit set), each group a LDR PC.  The ADRs are resolved when assembling, from the
+ * offset in the function's section, which is only halfword-aligned at -Os and -O1 unless raised: .p2align 2 makes it
+ * (and the ADRs) word-aligned, else a function the linker places at 2 mod 4 gets its addresses 2 bytes off (Align(PC,
+ * 4)). */
 static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, int32_t row, int32_t NC, aot_dw_out_t* q,
                                                                    int32_t orow)
 {
@@ -746,7 +762,31 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, i
         ".endif\n\t"
         "add %[p], %[p], %[row]\n"
         ".endm\n\t"
-        "vldmia %[q], {s8-s11}\n"
+        "vldmia %[q], {s8-s11}\n\t"
+        "ldr %[t], [%[q], %[rot_off]]\n\t"
+        "cmp %[t], #1\n\t"
+        "beq 51f\n\t"
+        "bgt 52f\n\t"
+        ".p2align 2\n\t"
+        "adr.w %[t], 40f\n\t"
+        "adr.w %[u], 42f\n\t"
+        "b 59f\n"
+        "51:\n\t"
+        ".p2align 2\n\t"
+        "adr.w %[t], 43f\n\t"
+        "adr.w %[u], 45f\n\t"
+        "b 59f\n"
+        "52:\n\t"
+        ".p2align 2\n\t"
+        "adr.w %[t], 46f\n\t"
+        "adr.w %[u], 48f\n"
+        "59:\n\t"
+        "ldr %[v], [%[q], %[top_off]]\n\t"
+        "cmp %[v], #0\n\t"
+        "it ne\n\t"
+        "movne %[t], %[u]\n\t"
+        "orr %[t], %[t], #1\n\t"
+        "str %[t], [%[q], %[head_off]]\n"
         "9:\n\t"
         "ldr %[wl], [%[q], %[gw_off]]\n\t"
         "ldr %[u], [%[q], %[wdc_off]]\n\t"
@@ -760,26 +800,16 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, i
         "ldrd %[z], %[wl], [%[t]]\n\t"
         "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
         "ldr %[n], [%[q], %[gn_off]]\n\t"
-        "vmov s0, s1, %[z], %[wl]\n\t"
-        "ldr %[t], [%[q], %[top_off]]\n\t"
-        "cmp %[t], #0\n\t"
-        "bne 1f\n\t"
-        "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n"
-        "1:\n\t"
+        "ldr pc, [%[q], %[head_off]]\n"
+        "40:\n\t"
+        "fdwrow%= s2, s3, s4, s5, s0, s1, 8\n\t"
+        "b 41f\n"
+        "42:\n\t"
+        "vmov s0, s1, %[z], %[wl]\n"
+        "41:\n\t"
         "fdwrow%= s4, s5, s0, s1, s2, s3, 12\n\t"
         "subs %[n], %[n], #5\n\t"
-        "blt 3f\n\t" AOT_DW_FPU_LOOP "3:\n\t"
-        "adds %[n], %[n], #3\n\t"
-        "beq 5f\n"
-        "4:\n\t"
-        "fdwrow%= s0, s1, s2, s3, s4, s5, 15\n\t"
-        "vmov.f32 s0, s2\n\t"
-        "vmov.f32 s1, s3\n\t"
-        "vmov.f32 s2, s4\n\t"
-        "vmov.f32 s3, s5\n\t"
-        "subs %[n], %[n], #1\n\t"
-        "bne 4b\n"
-        "5:\n\t"
+        "blt 5f\n\t" AOT_DW_FPU_LOOP "5:\n\t"
         "fdwrow%= s0, s1, s2, s3, s4, s5, 7\n\t"
         "ldr %[t], [%[q], %[bottom_off]]\n\t"
         "cmp %[t], #0\n\t"
@@ -802,6 +832,32 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, i
         "subs %[t], %[t], #1\n\t"
         "str %[t], [%[q], %[groups_off]]\n\t"
         "bne 9b\n\t"
+        "b 99f\n"
+        /* (n - 2) % 3 == 2 (rot 1), 1 (rot 2): the first sums in the registers of the loop's second
+         * (third) row, which the loop enters at; no moves of the sums after it. */
+        "43:\n\t"
+        "fdwrow%= s4, s5, s0, s1, s2, s3, 8\n\t"
+        "b 44f\n"
+        "45:\n\t"
+        "vmov s2, s3, %[z], %[wl]\n"
+        "44:\n\t"
+        "fdwrow%= s0, s1, s2, s3, s4, s5, 12\n\t"
+        "subs %[n], %[n], #4\n\t"
+        "cmp %[mask], #0\n\t"
+        "beq 18b\n\t"
+        "b 12b\n"
+        "46:\n\t"
+        "fdwrow%= s0, s1, s2, s3, s4, s5, 8\n\t"
+        "b 47f\n"
+        "48:\n\t"
+        "vmov s4, s5, %[z], %[wl]\n"
+        "47:\n\t"
+        "fdwrow%= s2, s3, s4, s5, s0, s1, 12\n\t"
+        "subs %[n], %[n], #3\n\t"
+        "cmp %[mask], #0\n\t"
+        "beq 19b\n\t"
+        "b 13b\n"
+        "99:\n\t"
         ".purgem fdwrow%=\n\t"
         ".purgem fdwtap%=\n\t"
         ".purgem fdwld%="
@@ -811,7 +867,8 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, i
           [gp_off] "i"(offsetof(aot_dw_out_t, gp)), [gw_off] "i"(offsetof(aot_dw_out_t, gw)),
           [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
           [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)), [nc] "i"(NC),
-          [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
+          [top_off] "i"(offsetof(aot_dw_out_t, top)), [rot_off] "i"(offsetof(aot_dw_out_t, rot)),
+          [head_off] "i"(offsetof(aot_dw_out_t, head)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
           [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
         : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14", "s15", "s16",
           "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "memory", "cc");
@@ -833,8 +890,9 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row,
  * the 9 weight pairs in s12-s29 (as aot_dw_fpu_slide's), the input pair s30-s31.  A row's input columns j feed A's
  * tap j and B's tap j - 1: 4 loads for 36 VFMA in a row inside the image (two columns alone: 6).  Every register
  * holds a sum, a weight or the input, so FPv5 loads the range into s30-s31 (VLDR.64) at the row's outputs.  la: A's
- * first tap inside the image (1 at the left edge), hb: B's taps inside it (2 at the right edge); p is the row's input
- * column la.  Each sum is the one column's slide's, in the same order, bit for bit.  In the loop (FPv4, ReLU) 56
+ * first tap inside the image (1 at the left edge), hb: B's taps inside it (3: the forms in use have no right edge);
+ * p is the row's input column la.  Each sum is the one column's slide's, in the same order, bit for bit.  In the loop
+ * (FPv4, ReLU) 56
  * instructions per 36 MACs, the single column's 30 per 18.  All the column pair's groups in one call, as
  * aot_dw_fpu_slide. */
 #if defined(AOT_F32_OUT_FPV5)
@@ -858,14 +916,18 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row,
     "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 31\n\t"                                                   \
+    "12:\n\t"                                                                                                          \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 31\n\t"                                                   \
+    "13:\n\t"                                                                                                          \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 31\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 2b\n\t"                                                                                                       \
-    "b 3f\n"                                                                                                           \
+    "b 5f\n"                                                                                                           \
     "8:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"                                                   \
+    "18:\n\t"                                                                                                          \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 15\n\t"                                                   \
+    "19:\n\t"                                                                                                          \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 15\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
@@ -905,14 +967,18 @@ static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row,
     "beq 8f\n"                                                                                                         \
     "2:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 31\n\t"                                                   \
+    "12:\n\t"                                                                                                          \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 31\n\t"                                                   \
+    "13:\n\t"                                                                                                          \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 31\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 2b\n\t"                                                                                                       \
-    "b 3f\n"                                                                                                           \
+    "b 5f\n"                                                                                                           \
     "8:\n\t"                                                                                                           \
     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 47\n\t"                                                   \
+    "18:\n\t"                                                                                                          \
     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 47\n\t"                                                   \
+    "19:\n\t"                                                                                                          \
     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 47\n\t"                                                   \
     "subs %[n], %[n], #3\n\t"                                                                                          \
     "bge 8b\n"
@@ -995,6 +1061,30 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                      "add %[z], %[z], %[u]\n\t"
                      "vldmia %[z], {\\c0, \\c1}\n"
                      ".endm\n\t"
+                     "ldr %[t], [%[q], %[rot_off]]\n\t"
+                     "cmp %[t], #1\n\t"
+                     "beq 51f\n\t"
+                     "bgt 52f\n\t"
+                     ".p2align 2\n\t"
+                     "adr.w %[t], 40f\n\t"
+                     "adr.w %[u], 42f\n\t"
+                     "b 59f\n"
+                     "51:\n\t"
+                     ".p2align 2\n\t"
+                     "adr.w %[t], 43f\n\t"
+                     "adr.w %[u], 45f\n\t"
+                     "b 59f\n"
+                     "52:\n\t"
+                     ".p2align 2\n\t"
+                     "adr.w %[t], 46f\n\t"
+                     "adr.w %[u], 48f\n"
+                     "59:\n\t"
+                     "ldr %[v], [%[q], %[top_off]]\n\t"
+                     "cmp %[v], #0\n\t"
+                     "it ne\n\t"
+                     "movne %[t], %[u]\n\t"
+                     "orr %[t], %[t], #1\n\t"
+                     "str %[t], [%[q], %[head_off]]\n"
                      "9:\n\t"
                      "ldr %[wl], [%[q], %[gw_off]]\n\t"
                      "ldr %[u], [%[q], %[wdc_off]]\n\t"
@@ -1008,31 +1098,17 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                      "ldrd %[z], %[wl], [%[t]]\n\t"
                      "ldrd %[p], %[o], [%[q], %[gp_off]]\n\t"
                      "ldr %[n], [%[q], %[gn_off]]\n\t"
-                     "vmov s0, s1, %[z], %[wl]\n\t"
-                     "vmov s6, s7, %[z], %[wl]\n\t"
-                     "ldr %[t], [%[q], %[top_off]]\n\t"
-                     "cmp %[t], #0\n\t"
-                     "bne 1f\n\t"
-                     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 8\n"
-                     "1:\n\t"
+                     "ldr pc, [%[q], %[head_off]]\n"
+                     "40:\n\t"
+                     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 8\n\t"
+                     "b 41f\n"
+                     "42:\n\t"
+                     "vmov s0, s1, %[z], %[wl]\n"
+                     "vmov s6, s7, %[z], %[wl]\n"
+                     "41:\n\t"
                      "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 12\n\t"
                      "subs %[n], %[n], #5\n\t"
-                     "blt 3f\n\t" AOT_DW_FPU_PAIR_LOOP "3:\n\t"
-                     "adds %[n], %[n], #3\n\t"
-                     "beq 5f\n"
-                     "4:\n\t"
-                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 15\n\t"
-                     "vmov.f32 s0, s2\n\t"
-                     "vmov.f32 s1, s3\n\t"
-                     "vmov.f32 s2, s4\n\t"
-                     "vmov.f32 s3, s5\n\t"
-                     "vmov.f32 s6, s8\n\t"
-                     "vmov.f32 s7, s9\n\t"
-                     "vmov.f32 s8, s10\n\t"
-                     "vmov.f32 s9, s11\n\t"
-                     "subs %[n], %[n], #1\n\t"
-                     "bne 4b\n"
-                     "5:\n\t"
+                     "blt 5f\n\t" AOT_DW_FPU_PAIR_LOOP "5:\n\t"
                      "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 7\n\t"
                      "ldr %[t], [%[q], %[bottom_off]]\n\t"
                      "cmp %[t], #0\n\t"
@@ -1055,6 +1131,34 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                      "subs %[t], %[t], #1\n\t"
                      "str %[t], [%[q], %[groups_off]]\n\t"
                      "bne 9b\n\t"
+                     "b 99f\n"
+                     /* The first sums in the registers of the loop's second (rot 1) or third (rot 2) row, as
+                      * aot_dw_fpu_slide's. */
+                     "43:\n\t"
+                     "fpr%= s4, s5, s0, s1, s2, s3, s10, s11, s6, s7, s8, s9, 8\n\t"
+                     "b 44f\n"
+                     "45:\n\t"
+                     "vmov s2, s3, %[z], %[wl]\n"
+                     "vmov s8, s9, %[z], %[wl]\n"
+                     "44:\n\t"
+                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 12\n\t"
+                     "subs %[n], %[n], #4\n\t"
+                     "cmp %[mask], #0\n\t"
+                     "beq 18b\n\t"
+                     "b 12b\n"
+                     "46:\n\t"
+                     "fpr%= s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, 8\n\t"
+                     "b 47f\n"
+                     "48:\n\t"
+                     "vmov s4, s5, %[z], %[wl]\n"
+                     "vmov s10, s11, %[z], %[wl]\n"
+                     "47:\n\t"
+                     "fpr%= s2, s3, s4, s5, s0, s1, s8, s9, s10, s11, s6, s7, 12\n\t"
+                     "subs %[n], %[n], #3\n\t"
+                     "cmp %[mask], #0\n\t"
+                     "beq 19b\n\t"
+                     "b 13b\n"
+                     "99:\n\t"
                      ".purgem fpr%=\n\t"
                      ".purgem fpj%=\n\t"
                      ".purgem fpv%=\n\t"
@@ -1066,7 +1170,8 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                        [gb_off] "i"(offsetof(aot_dw_out_t, gb)), [gbs_off] "i"(offsetof(aot_dw_out_t, gbs)),
                        [gn_off] "i"(offsetof(aot_dw_out_t, gn)), [groups_off] "i"(offsetof(aot_dw_out_t, groups)),
                        [la] "i"(la), [hb] "i"(hb), [lo_off] "i"(offsetof(aot_dw_out_t, lo)),
-                       [top_off] "i"(offsetof(aot_dw_out_t, top)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
+                       [top_off] "i"(offsetof(aot_dw_out_t, top)), [rot_off] "i"(offsetof(aot_dw_out_t, rot)),
+                       [head_off] "i"(offsetof(aot_dw_out_t, head)), [wdc_off] "i"(offsetof(aot_dw_out_t, wdc4)),
                        [wrow_off] "i"(offsetof(aot_dw_out_t, wrow4)), [bottom_off] "i"(offsetof(aot_dw_out_t, bottom))
                      : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12", "s13", "s14",
                        "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
@@ -1074,7 +1179,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
     (void)u;
     (void)v;
 }
-/* Out of line, as aot_dw_fpu_slide3: inside the image, at the left edge, at the right edge. */
+/* Out of line, as aot_dw_fpu_slide3: inside the image, at the left edge. */
 static __attribute__((noinline)) void aot_dw_fpu_pair_in(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
     aot_dw_fpu_pair(dc, row, 0, 3, q, orow);
@@ -1082,10 +1187,6 @@ static __attribute__((noinline)) void aot_dw_fpu_pair_in(int32_t dc, int32_t row
 static __attribute__((noinline)) void aot_dw_fpu_pair_left(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
     aot_dw_fpu_pair(dc, row, 1, 3, q, orow);
-}
-static __attribute__((noinline)) void aot_dw_fpu_pair_right(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
-{
-    aot_dw_fpu_pair(dc, row, 0, 2, q, orow);
 }
 #endif
 
@@ -1286,7 +1387,13 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                 /* Columns ox and ox + 1 together (aot_dw_mve_pair): B's window is A's one input column on. */
                 int32_t xlb, xhb;
                 aot_dw_f32_range(x0 + 1, in_w, 1, 3, &xlb, &xhb);
+#if defined(AOT_DW_F32_FPU_ASM)
+                /* The FPU pairs have no right-edge form (its 2.2-2.5 KB of code for an even width's last two columns,
+                 * which take the single column's slide instead). */
+                if (xlb == 0 && xhb == 3) {
+#else
                 if (xlb == 0 && xhb >= 2 && !(xl == 1 && xhb == 2)) {
+#endif
                     int32_t i;
 #if defined(AOT_DW_F32_FPU_ASM)
                     /* All the groups in one call: the weights from the filter itself (held in s12-s29). */
@@ -1297,10 +1404,9 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                     q.gbs = bias != NULL ? 8 : 0;
                     q.gn = oy_b - oy_a;
                     q.groups = cs / 2;
+                    q.rot = (3 - (q.gn - 2) % 3) % 3;
                     if (xl == 1) {
                         aot_dw_fpu_pair_left(in_c, in_w * in_c, &q, out_w * in_c);
-                    } else if (xhb == 2) {
-                        aot_dw_fpu_pair_right(in_c, in_w * in_c, &q, out_w * in_c);
                     } else {
                         aot_dw_fpu_pair_in(in_c, in_w * in_c, &q, out_w * in_c);
                     }
@@ -1349,6 +1455,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
             q.gbs = bias != NULL ? 8 : 0;
             q.gn = oy_b - oy_a;
             q.groups = cs / 2;
+            q.rot = (3 - (q.gn - 2) % 3) % 3;
             if (nc == 3) {
                 aot_dw_fpu_slide3(dilation_w * in_c, in_w * in_c, &q, out_w * in_c);
             } else {
