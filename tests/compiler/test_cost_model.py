@@ -204,15 +204,15 @@ _RESNET_FLOAT = (
     "instructions per MAC on the M4, the sweep's one-layer models of the same shape classes (on smaller maps) at 1.20 "
     "to 1.42: without it those classes are priced by the sweep alone, 15-16 % under"
 )
-_M3_KWS = (
-    "the M3's shape-specialized runner inlines every layer, so the fit has the model's total only; since the 96x96 "
-    "MobileNets run on the M3 too, the 1x1 and depthwise classes KWS uses are priced mostly by their layers (other "
-    "map sizes and channel counts), 12 % over KWS's own"
+_M3_MOBILENET_V2_224 = (
+    "the only bench model compiled with packed inputs for every layer (--specialize ...,xpair: its 3x3 stem and "
+    "depthwise pixel pairs included); the M3's shape-specialized runner inlines every layer, so the fit has totals "
+    "only and prices its classes from the models that take packed inputs for 1x1 layers alone, 12-13 % over"
 )
-_M3_MOBILENET_V2 = (
-    "a third of its estimate is priced by kernel means: its inverted-residual blocks (1x1 expansions to 6x the "
-    "channels, projections, residual ADDs) have shapes no other M3 model runs, and with totals only on the M3 the fit "
-    "cannot price them from its own layers"
+_HELLO_FLOAT = (
+    "1,520 instructions for 288 MACs: three float fully connected layers of at most 16 units, whose fixed cost per "
+    "call (the batch-of-one asm loop's set-up, bias and clamp) the float FC price per MAC, fitted on the large "
+    "classifiers, does not carry; 20 % under in sample, 40 % left out"
 )
 _MOBILENET_V2_224 = (
     "its depthwise layers (96 to 960 channels on 112x112 to 7x7 maps) run at 3.40 instructions per MAC on the M4, "
@@ -223,13 +223,16 @@ KNOWN_MISSES = {
     ("cortex-m4", "field_resnet_large_float"): _RESNET_FLOAT,
     ("cortex-m7", "field_resnet_large_float"): _RESNET_FLOAT,
     ("cortex-m33", "field_resnet_large_float"): _RESNET_FLOAT,
-    ("cortex-m3", "kws"): _M3_KWS,
-    ("cortex-m3", "mobilenet_v2"): _M3_MOBILENET_V2,
+    ("cortex-m3", "field_mobilenet_v2_224"): _M3_MOBILENET_V2_224,
+    ("cortex-m4", "hello_world_float"): _HELLO_FLOAT,
     ("cortex-m33", "field_mobilenet_v2_224"): _MOBILENET_V2_224,
 }
-# In sample, every bench model on every core is within 10 %: none listed. (ARG_MAX / ARG_MIN, whose count depended
-# on where the extreme lay, missed here until their kernels became one pass of data-independent length.)
-IN_SAMPLE_MISSES = {}
+# In sample, every bench model on every core is within 10 % but these two (reasons above). (ARG_MAX / ARG_MIN, whose
+# count depended on where the extreme lay, missed here until their kernels became one pass of data-independent length.)
+IN_SAMPLE_MISSES = {
+    ("cortex-m3", "field_mobilenet_v2_224"): _M3_MOBILENET_V2_224,
+    ("cortex-m4", "hello_world_float"): _HELLO_FLOAT,
+}
 
 
 def test_leave_one_model_out():
