@@ -619,6 +619,40 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
 
 #if !defined(AOT_DW_F32_MVE) && (defined(AOT_F32_OUT_FPV5) || defined(AOT_F32_OUT_FPV4)) && defined(__ARM_FEATURE_FMA)
 #define AOT_DW_F32_FPU_ASM 1
+/* The head of a column call on the FPU (aot_dw_fpu_slide, aot_dw_fpu_pair): the first row's form chosen once from
+ * the rotation and the top edge, stored as a Thumb address in the outputs' struct (.p2align 2: the ADR.W targets
+ * must be word-aligned at -Os and -O1 too), then each group's weight, step and row pointers loaded (label 9: the
+ * groups' loop). */
+#define AOT_DW_FPU_HEAD_ASM                                                                                            \
+    "ldr %[t], [%[q], %[rot_off]]\n\t"                                                                                 \
+    "cmp %[t], #1\n\t"                                                                                                 \
+    "beq 51f\n\t"                                                                                                      \
+    "bgt 52f\n\t"                                                                                                      \
+    ".p2align 2\n\t"                                                                                                   \
+    "adr.w %[t], 40f\n\t"                                                                                              \
+    "adr.w %[u], 42f\n\t"                                                                                              \
+    "b 59f\n"                                                                                                          \
+    "51:\n\t"                                                                                                          \
+    ".p2align 2\n\t"                                                                                                   \
+    "adr.w %[t], 43f\n\t"                                                                                              \
+    "adr.w %[u], 45f\n\t"                                                                                              \
+    "b 59f\n"                                                                                                          \
+    "52:\n\t"                                                                                                          \
+    ".p2align 2\n\t"                                                                                                   \
+    "adr.w %[t], 46f\n\t"                                                                                              \
+    "adr.w %[u], 48f\n"                                                                                                \
+    "59:\n\t"                                                                                                          \
+    "ldr %[v], [%[q], %[top_off]]\n\t"                                                                                 \
+    "cmp %[v], #0\n\t"                                                                                                 \
+    "it ne\n\t"                                                                                                        \
+    "movne %[t], %[u]\n\t"                                                                                             \
+    "orr %[t], %[t], #1\n\t"                                                                                           \
+    "str %[t], [%[q], %[head_off]]\n"                                                                                  \
+    "9:\n\t"                                                                                                           \
+    "ldr %[wl], [%[q], %[gw_off]]\n\t"                                                                                 \
+    "ldr %[u], [%[q], %[wdc_off]]\n\t"                                                                                 \
+    "ldr %[v], [%[q], %[wrow_off]]\n\t"
+
 /* The output of the FPU slide's row (its sums started from the bias): FPv5 clamps with VMAXNM/VMINNM by s10 and s11 (as
  * f32_out.h), FPv4 clears a negative sum's bits under %[mask] (all ones: ReLU; zero: none, as f32_out.h). */
 #if defined(AOT_F32_OUT_FPV5)
@@ -762,36 +796,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, i
         ".endif\n\t"
         "add %[p], %[p], %[row]\n"
         ".endm\n\t"
-        "vldmia %[q], {s8-s11}\n\t"
-        "ldr %[t], [%[q], %[rot_off]]\n\t"
-        "cmp %[t], #1\n\t"
-        "beq 51f\n\t"
-        "bgt 52f\n\t"
-        ".p2align 2\n\t"
-        "adr.w %[t], 40f\n\t"
-        "adr.w %[u], 42f\n\t"
-        "b 59f\n"
-        "51:\n\t"
-        ".p2align 2\n\t"
-        "adr.w %[t], 43f\n\t"
-        "adr.w %[u], 45f\n\t"
-        "b 59f\n"
-        "52:\n\t"
-        ".p2align 2\n\t"
-        "adr.w %[t], 46f\n\t"
-        "adr.w %[u], 48f\n"
-        "59:\n\t"
-        "ldr %[v], [%[q], %[top_off]]\n\t"
-        "cmp %[v], #0\n\t"
-        "it ne\n\t"
-        "movne %[t], %[u]\n\t"
-        "orr %[t], %[t], #1\n\t"
-        "str %[t], [%[q], %[head_off]]\n"
-        "9:\n\t"
-        "ldr %[wl], [%[q], %[gw_off]]\n\t"
-        "ldr %[u], [%[q], %[wdc_off]]\n\t"
-        "ldr %[v], [%[q], %[wrow_off]]\n\t"
-        "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+        "vldmia %[q], {s8-s11}\n\t" AOT_DW_FPU_HEAD_ASM "fdwld%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
         "add %[t], %[wl], %[v]\n\t"
         "fdwld%= %[t], s18, s19, s20, s21, s22, s23\n\t"
         "add %[t], %[wl], %[v], lsl #1\n\t"
@@ -1060,36 +1065,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                      "vldmia %[z], {\\b0, \\b1}\n\t"
                      "add %[z], %[z], %[u]\n\t"
                      "vldmia %[z], {\\c0, \\c1}\n"
-                     ".endm\n\t"
-                     "ldr %[t], [%[q], %[rot_off]]\n\t"
-                     "cmp %[t], #1\n\t"
-                     "beq 51f\n\t"
-                     "bgt 52f\n\t"
-                     ".p2align 2\n\t"
-                     "adr.w %[t], 40f\n\t"
-                     "adr.w %[u], 42f\n\t"
-                     "b 59f\n"
-                     "51:\n\t"
-                     ".p2align 2\n\t"
-                     "adr.w %[t], 43f\n\t"
-                     "adr.w %[u], 45f\n\t"
-                     "b 59f\n"
-                     "52:\n\t"
-                     ".p2align 2\n\t"
-                     "adr.w %[t], 46f\n\t"
-                     "adr.w %[u], 48f\n"
-                     "59:\n\t"
-                     "ldr %[v], [%[q], %[top_off]]\n\t"
-                     "cmp %[v], #0\n\t"
-                     "it ne\n\t"
-                     "movne %[t], %[u]\n\t"
-                     "orr %[t], %[t], #1\n\t"
-                     "str %[t], [%[q], %[head_off]]\n"
-                     "9:\n\t"
-                     "ldr %[wl], [%[q], %[gw_off]]\n\t"
-                     "ldr %[u], [%[q], %[wdc_off]]\n\t"
-                     "ldr %[v], [%[q], %[wrow_off]]\n\t"
-                     "fpw%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
+                     ".endm\n\t" AOT_DW_FPU_HEAD_ASM "fpw%= %[wl], s12, s13, s14, s15, s16, s17\n\t"
                      "add %[t], %[wl], %[v]\n\t"
                      "fpw%= %[t], s18, s19, s20, s21, s22, s23\n\t"
                      "add %[t], %[wl], %[v], lsl #1\n\t"
