@@ -10,6 +10,28 @@
 #include "aot/kernels/fully_connected.h"
 #include "gemm_f32_tile.h"
 
+/* Four inputs of the Helium batch-of-one pass: each input (a core register) times two weight vectors into the two
+ * sums' vectors q0/q1 (8 units), the loads of the next input's weights between the multiply-adds. */
+#define AOT_FC_F32_MVE_STEP4_ASM                                                                                       \
+    "ldrd %[x0], %[x1], [%[a]], #8\n\t"                                                                                \
+    "ldrd %[x2], %[x3], [%[a]], #8\n\t"                                                                                \
+    "vldrw.32 q2, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q3, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q4, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q5, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q2, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q1, q3, %[x0]\n\t"                                                                                       \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q4, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x1]\n\t"                                                                                       \
+    "vldrw.32 q2, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q3, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q0, q2, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q1, q3, %[x3]\n\t"
+
 /* The one-row tile's loop from label 1 (q, n / 8, not 0) or 2 (s0-s3 the sums, s4-s11 8 taps, s16-s31 16 weights,
  * twice a pass: 37 instructions per 32 MACs; the last r = n % 8 taps one at a time) to label 4; operands a, w, q, r
  */
@@ -102,26 +124,7 @@ static void aot_f32_row_tile(const float* a, const float* w, int32_t n, int32_t 
             "vldrw.32 q0, [%[z]]\n\t"
             "vldrw.32 q1, [%[z], #16]\n\t"
             "wls lr, %[q], 2f\n"
-            "1:\n\t"
-            "ldrd %[x0], %[x1], [%[a]], #8\n\t"
-            "ldrd %[x2], %[x3], [%[a]], #8\n\t"
-            "vldrw.32 q2, [%[w]], #16\n\t"
-            "vldrw.32 q3, [%[w]], #16\n\t"
-            "vldrw.32 q4, [%[w]], #16\n\t"
-            "vldrw.32 q5, [%[w]], #16\n\t"
-            "vfma.f32 q0, q2, %[x0]\n\t"
-            "vfma.f32 q1, q3, %[x0]\n\t"
-            "vldrw.32 q6, [%[w]], #16\n\t"
-            "vldrw.32 q7, [%[w]], #16\n\t"
-            "vfma.f32 q0, q4, %[x1]\n\t"
-            "vfma.f32 q1, q5, %[x1]\n\t"
-            "vldrw.32 q2, [%[w]], #16\n\t"
-            "vldrw.32 q3, [%[w]], #16\n\t"
-            "vfma.f32 q0, q6, %[x2]\n\t"
-            "vfma.f32 q1, q7, %[x2]\n\t"
-            "vfma.f32 q0, q2, %[x3]\n\t"
-            "vfma.f32 q1, q3, %[x3]\n\t"
-            "le lr, 1b\n"
+            "1:\n\t" AOT_FC_F32_MVE_STEP4_ASM "le lr, 1b\n"
             "2:\n\t"
             "cmp %[r], #0\n\t"
             "beq 4f\n"
@@ -276,26 +279,7 @@ static void aot_f32_row_out_mve(const float* w, int32_t units, aot_f32_row_mve_t
         "cmp %[u], #4\n\t"
         "ble 6f\n\t"
         "wls lr, %[t], 2f\n"
-        "1:\n\t"
-        "ldrd %[x0], %[x1], [%[a]], #8\n\t"
-        "ldrd %[x2], %[x3], [%[a]], #8\n\t"
-        "vldrw.32 q2, [%[w]], #16\n\t"
-        "vldrw.32 q3, [%[w]], #16\n\t"
-        "vldrw.32 q4, [%[w]], #16\n\t"
-        "vldrw.32 q5, [%[w]], #16\n\t"
-        "vfma.f32 q0, q2, %[x0]\n\t"
-        "vfma.f32 q1, q3, %[x0]\n\t"
-        "vldrw.32 q6, [%[w]], #16\n\t"
-        "vldrw.32 q7, [%[w]], #16\n\t"
-        "vfma.f32 q0, q4, %[x1]\n\t"
-        "vfma.f32 q1, q5, %[x1]\n\t"
-        "vldrw.32 q2, [%[w]], #16\n\t"
-        "vldrw.32 q3, [%[w]], #16\n\t"
-        "vfma.f32 q0, q6, %[x2]\n\t"
-        "vfma.f32 q1, q7, %[x2]\n\t"
-        "vfma.f32 q0, q2, %[x3]\n\t"
-        "vfma.f32 q1, q3, %[x3]\n\t"
-        "le lr, 1b\n\t"
+        "1:\n\t" AOT_FC_F32_MVE_STEP4_ASM "le lr, 1b\n\t"
         "b 2f\n"
         /* A last block of at most 4 units: its first vector only (the second's weights are the padding's zeros). */
         "6:\n\t"
