@@ -1,9 +1,9 @@
 """Generates xpair_edges_int8.tflite: a chain of int8 convolutions for the paths of the Cortex-M3's packed-input body
 (crt/include/aot/kernels/conv2d_s8_xpair_inline.h) that the networks do not all reach: a strided stem with padded
 borders and an odd output width, dilated columns (packed tap by tap), a 3x3x64 layer whose sums leave the low
-lane's bound over its 576 taps on typical inputs (hence runs of 255 taps: 255 + 255 + 66), a pointwise layer on an odd pixel count and channel counts that
-leave the last group of four part-empty.  For the bit-exact QEMU test of //tests/models with
-`--specialize=conv,depthwise,fc,xpair`.  Seeded; no TensorFlow:
+lane's bound over its 576 taps on typical inputs (hence runs of 255 taps: 255 + 255 + 66), a pointwise layer on an
+odd pixel count and channel counts that leave the last group of four part-empty.  For the bit-exact QEMU test of
+//tests/models with `--specialize=conv,depthwise,fc,xpair`.  Seeded; no TensorFlow:
 
     .venv/bin/python tests/models/make_xpair_edges.py
 """
