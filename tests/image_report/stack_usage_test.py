@@ -25,7 +25,8 @@ _CORES = {
 }
 # Sources compiled for a core: not the kernels of an extension the core lacks, whose portable bodies there are
 # the same C as the portable kernels'; the frames of the extension's own code are what the Cortex-M4 build adds.
-_SKIP = {"cortex-m4": ("_mve.c", "_mve_plane.c"), "cortex-m0": ("_mve.c", "_mve_plane.c", "_dsp.c")}
+_MVE_UNITS = ("_mve.c", "_mve_plane.c", "_mve_add.c", "_mve_left.c", "_mve_left_add.c")
+_SKIP = {"cortex-m4": _MVE_UNITS, "cortex-m0": (*_MVE_UNITS, "_dsp.c")}
 
 
 def _su_name(symbol: str) -> str:
@@ -38,12 +39,17 @@ def _su_name(symbol: str) -> str:
 def _naked_functions(crt) -> set:
     """Names of the CRT's naked functions (asm bodies: GCC's -fstack-usage says 0 for them, as it cannot see into
     the asm; the disassembly replay measures what they push, which is what the static bound must use)."""
+    # Headers too, and a macro defined in one file may mark a function of another: a body shared by split kernel
+    # units lives in a header of crt/src (conv2d_s8_dsp_body.h's AOT_CONV_NAKED, used by conv2d_s8_dsp_rows.c).
+    texts = []
+    for ext in ("*.c", "*.h"):
+        for src in glob.glob(os.path.join(crt, "src", "**", ext), recursive=True):
+            with open(src) as f:
+                texts.append(f.read())
+    macros = {m for text in texts for m in re.findall(r"#\s*define\s+(\w+)\s+__attribute__\(\(naked\b", text)}
     names = set()
-    for src in glob.glob(os.path.join(crt, "src", "**", "*.c"), recursive=True):
-        with open(src) as f:
-            text = f.read()
-        macros = re.findall(r"#\s*define\s+(\w+)\s+__attribute__\(\(naked\b", text)
-        for attr in macros + [r"__attribute__\(\(naked[^)]*\)\)"]:
+    for text in texts:
+        for attr in sorted(macros) + [r"__attribute__\(\(naked[^)]*\)\)"]:
             names |= set(re.findall(r"^\s*" + attr + r"\s+(?:static\s+)?\w+\s+(\w+)\s*\(", text, flags=re.M))
     return names
 

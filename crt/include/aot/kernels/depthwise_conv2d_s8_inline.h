@@ -147,7 +147,7 @@ AOT_INLINE_BODY void aot_dw_quad(const int8_t* x_px, const int8_t* w_c, int8_t* 
     }
 }
 
-/* The channel loop of aot_dw_pair_channels stays a loop: peeled for a literal channel count, its unrolled taps
+/* The channel loop of aot_dw_xpair_channels stays a loop: peeled for a literal channel count, its unrolled taps
  * would keep many channels' sums live at once (spilled: 928 B of stack for a 0.25-width MobileNet). */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
 #define AOT_DW_NO_UNROLL _Pragma("GCC unroll 1")
@@ -163,7 +163,7 @@ AOT_INLINE_BODY void aot_dw_quad(const int8_t* x_px, const int8_t* w_c, int8_t* 
  * pairs of pixels per channel visit: two share the channel's weight, multiplier and bias loads and, with a
  * literal stride, the input columns the windows have in common.  x_px: the first pixel's window corner, channel 0;
  * out_px: its output. */
-AOT_INLINE_BODY void aot_dw_pair_channels(const int8_t* x_px, int8_t* out_px, int32_t pairs, AOT_DW_PARAMS)
+AOT_INLINE_BODY void aot_dw_xpair_channels(const int8_t* x_px, int8_t* out_px, int32_t pairs, AOT_DW_PARAMS)
 {
     const int32_t row_step = in_w * in_c;
     const int32_t px_step = stride_w * in_c;
@@ -211,19 +211,19 @@ AOT_INLINE_BODY void aot_dw_pair_channels(const int8_t* x_px, int8_t* out_px, in
     }
 }
 
-/* The pixels [ox_begin, ox_end) of aot_dw_run's inside run, four or two at a time (aot_dw_pair_channels); an odd
+/* The pixels [ox_begin, ox_end) of aot_dw_run's inside run, four or two at a time (aot_dw_xpair_channels); an odd
  * last pixel takes the plain path (the caller). */
-AOT_INLINE_BODY void aot_dw_pairs(const int8_t* in_b, int8_t* out_row, int32_t iy0, int32_t ox_begin, int32_t ox_end,
+AOT_INLINE_BODY void aot_dw_xpairs(const int8_t* in_b, int8_t* out_row, int32_t iy0, int32_t ox_begin, int32_t ox_end,
                                   AOT_DW_PARAMS)
 {
     const int32_t row_step = in_w * in_c;
     int32_t ox = ox_begin;
     for (; ox + 3 < ox_end; ox += 4) {
-        aot_dw_pair_channels(in_b + iy0 * row_step + (ox * stride_w - pad_left) * in_c, out_row + ox * in_c, 2,
+        aot_dw_xpair_channels(in_b + iy0 * row_step + (ox * stride_w - pad_left) * in_c, out_row + ox * in_c, 2,
                              AOT_DW_ARGS);
     }
     if (ox + 1 < ox_end) {
-        aot_dw_pair_channels(in_b + iy0 * row_step + (ox * stride_w - pad_left) * in_c, out_row + ox * in_c, 1,
+        aot_dw_xpair_channels(in_b + iy0 * row_step + (ox * stride_w - pad_left) * in_c, out_row + ox * in_c, 1,
                              AOT_DW_ARGS);
     }
 }
@@ -320,7 +320,7 @@ AOT_INLINE_BODY void aot_dw_row(const int8_t* in_b, int8_t* out_row, int32_t iy0
                        aot_dw_tap_hi(ix0, dilation_w, filter_w, in_w, fx_lo), AOT_DW_ARGS);
         }
         if (xpair && fy_lo == 0 && fy_hi == filter_h) {
-            aot_dw_pairs(in_b, out_row, iy0, x_lo, x_hi, AOT_DW_ARGS);
+            aot_dw_xpairs(in_b, out_row, iy0, x_lo, x_hi, AOT_DW_ARGS);
             if ((x_hi - x_lo) % 2 != 0) {
                 aot_dw_run(in_b, out_row, iy0, x_hi - 1, x_hi, fy_lo, fy_hi, 0, filter_w, AOT_DW_ARGS);
             }
@@ -338,7 +338,7 @@ AOT_INLINE_BODY void aot_dw_row(const int8_t* in_b, int8_t* out_row, int32_t iy0
         for (ox = 0; ox < out_w; ox++) {
             if (ox == x_lo && fy_lo == 0 && fy_hi == filter_h) {
                 if (xpair) {
-                    aot_dw_pairs(in_b, out_row, iy0, x_lo, x_hi, AOT_DW_ARGS);
+                    aot_dw_xpairs(in_b, out_row, iy0, x_lo, x_hi, AOT_DW_ARGS);
                     if ((x_hi - x_lo) % 2 != 0) {
                         aot_dw_run(in_b, out_row, iy0, x_hi - 1, x_hi, 0, filter_h, 0, filter_w, AOT_DW_ARGS);
                     }
@@ -374,7 +374,7 @@ AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(const int8_t* input, int32_t b
                                                   int32_t quant_step, int32_t act_min, int32_t act_max, int32_t peel)
 {
     const int32_t out_c = in_c * depth_multiplier;
-    /* Bit 1 of peel: the inside pixels two by two on packed inputs (aot_dw_pairs); only the M3's specialized
+    /* Bit 1 of peel: the inside pixels two by two on packed inputs (aot_dw_xpairs); only the M3's specialized
      * code asks for it, with depth multiplier 1, input_offset 0 and at most AOT_PACK_SAFE_RUN taps. */
     const int32_t xpair = (peel >> 1) & 1;
     /* Inner ranges [lo, hi), empty (hi = lo) when no window fits inside the input (an input smaller than the
