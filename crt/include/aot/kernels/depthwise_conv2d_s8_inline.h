@@ -214,17 +214,17 @@ AOT_INLINE_BODY void aot_dw_xpair_channels(const int8_t* x_px, int8_t* out_px, i
 /* The pixels [ox_begin, ox_end) of aot_dw_run's inside run, four or two at a time (aot_dw_xpair_channels); an odd
  * last pixel takes the plain path (the caller). */
 AOT_INLINE_BODY void aot_dw_xpairs(const int8_t* in_b, int8_t* out_row, int32_t iy0, int32_t ox_begin, int32_t ox_end,
-                                  AOT_DW_PARAMS)
+                                   AOT_DW_PARAMS)
 {
     const int32_t row_step = in_w * in_c;
     int32_t ox = ox_begin;
     for (; ox + 3 < ox_end; ox += 4) {
         aot_dw_xpair_channels(in_b + iy0 * row_step + (ox * stride_w - pad_left) * in_c, out_row + ox * in_c, 2,
-                             AOT_DW_ARGS);
+                              AOT_DW_ARGS);
     }
     if (ox + 1 < ox_end) {
         aot_dw_xpair_channels(in_b + iy0 * row_step + (ox * stride_w - pad_left) * in_c, out_row + ox * in_c, 1,
-                             AOT_DW_ARGS);
+                              AOT_DW_ARGS);
     }
 }
 
