@@ -4,8 +4,10 @@
  * clamp: the kernels promise these values exactly, so the outputs are compared with == (a zero of either sign
  * matching), and the floats after the output with its sentinel.  Under QEMU on the Cortex-M4F, M7, M33 and M55 and
  * on the host (the C forms).  Depthwise 3x3 layers at stride 1, SAME and VALID, widths 1 to 8 (Helium's column pairs
- * inside the image and at both edges, an odd last column), heights 2 to 9 (the slide's rows three at a time and a
- * remainder), channel counts 1 to 13 (part groups); fully connected layers of depths 1 to 70 (the 8-tap passes and
+ * inside the image and at both edges, an odd last column; from 5 columns SAME with ReLU or none Helium's lanes of one
+ * channel: strips at both edges, the odd last column's segments), heights 2 to 9 (the slide's rows three at a time
+ * and a remainder), channel counts 1 to 13 (part groups), and a few wider and taller layers (25x5, up to 17
+ * columns); fully connected layers of depths 1 to 70 (the 8-tap passes and
  * their tails), unit counts 1 to 17 (whole and part blocks), batches 1 to 3; convolutions at stride 2 (a first
  * layer's 10x4 filters on one channel, gathered windows at every edge; 3x3 on 2 channels; 1x1 in place) to whole and
  * part blocks; without bias; the ranges none, ReLU and ReLU6.  Exit code 0 iff none differs. */
@@ -25,7 +27,7 @@
 #define BLOCK 4 /* the FPU cores' block; the C forms take any */
 #endif
 
-#define MAX_IN  (9 * 8 * 13)
+#define MAX_IN  (25 * 5 * 13)
 #define MAX_W   (3 * 3 * 13)
 #define MAX_FC  (3 * 70)
 #define MAX_FCW (70 * 24)
@@ -241,6 +243,16 @@ int main(void)
                 }
             }
         }
+    }
+    /* Helium's lanes of one channel (SAME, ranges without an upper bound) on wider and taller layers: KWS's 25x5
+     * (a left strip and the odd last column's 4 segments of 7 rows), 12 and 13 columns (an interior strip; a right
+     * strip over its neighbour), 17 (5 jobs: two calls of the asm). */
+    for (r = 0; r < 3; r++) {
+        depthwise(25, 5, 13, 1, r, r != 1);
+        depthwise(6, 12, 2, 1, r, 1);
+        depthwise(7, 13, 5, 1, r, r != 2);
+        depthwise(9, 17, 3, 1, r, 1);
+        depthwise(11, 10, 1, 1, r, 0);
     }
     for (d = 0; d < (int32_t)(sizeof(depths) / sizeof(depths[0])); d++) {
         for (u = 0; u < (int32_t)(sizeof(units) / sizeof(units[0])); u++) {
