@@ -1332,15 +1332,14 @@ typedef struct {
 /* The asm's frame, copied onto its stack (offsets fixed: the asm reads them). */
 typedef struct {
     const float* wp;         /*  0: the channel's weights (advanced per channel) */
-    const float* bp;         /*  4: its bias (a zero without one) */
-    int32_t bs;              /*  8: the bias's step: 4, or 0 without one */
+    const float* bp;         /*  4: its bias (zeros without one; advanced per channel) */
+    int32_t pad2;            /*  8 */
     int32_t nch;             /* 12: channels left */
     const aot_dw_lj_t* jobs; /* 16 */
     const aot_dw_lj_t* jcur; /* 20: the asm's own */
-    int32_t w8;              /* 24: byte offset of the ninth tap's weight */
-    int32_t pad0;            /* 28 */
-    uint32_t woff[8];        /* 32: byte offsets of the first eight taps' weights */
-    const float* in;         /* 64: the input (channel 0) */
+    int32_t pad3[2];         /* 24 */
+    uint32_t woff[8];        /* 32: byte offsets of taps 1-8's weights (tap 0's: a gather at offsets 0) */
+    const float* in;         /* 64: the input (the call's first channel) */
     int32_t c4;              /* 68: bytes between pixels */
     uint32_t outrb;          /* 72: the output's address less a row's bytes */
     int32_t rowb;            /* 76: bytes between rows */
@@ -1350,9 +1349,9 @@ typedef struct {
 typedef char aot_dw_lanes_size_check[(sizeof(aot_dw_lanes_t) == 96 && sizeof(aot_dw_lj_t) == 32) ? 1 : -1];
 
 #if defined(__clang__)
-#define AOT_DW_LANES_ATTR __attribute__((naked, noinline))
+#define AOT_DW_LANES_ATTR __attribute__((naked, noinline, aligned(4)))
 #else
-#define AOT_DW_LANES_ATTR __attribute__((naked, noinline, noipa))
+#define AOT_DW_LANES_ATTR __attribute__((naked, noinline, noipa, aligned(4)))
 #endif
 /* Registers: r0 the bias, r1-r8 the weights w01..w22 (q7 w00 in every lane), r9-r11 the input at tap columns 0-2
  * of the channel, r12 the output less a row, q4 the lanes' offsets of the current input row, q5 the lower bound,
@@ -1450,18 +1449,8 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         ".macro aotdwl_head nm, e, f, m, k0, k2, col\n"
         ".Laotdwl_\\nm\\()_\\e:\n"
         ".if \\col\n\t"
-        "ldr lr, [sp, #20]\n\t"
-        "ldr lr, [lr, #16]\n\t"
-        "vmsr p0, lr\n\t"
         "aotdwl_row q3, q3, \\f, 8, \\k0, \\k2, 1\n"
-        ".else\n"
-        ".if ((\\k0) | (\\k2)) & 2\n\t"
-        "ldr lr, [sp, #20]\n\t"
-        "ldr lr, [lr, #16]\n\t"
-        "vmsr p0, lr\n"
-        ".endif\n"
         ".endif\n\t"
-        "ldr lr, [sp, #20]\n\t"
         "ldr lr, [lr, #24]\n"
         ".if \\col\n\t"
         "aotdwl_row q3, \\f, \\m, 12, \\k0, \\k2, 0\n"
@@ -1496,7 +1485,18 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         ".else\n\t"
         "aotdwl_row q1, q3, q3, 34, \\k0, \\k2, 0\n"
         ".endif\n\t"
-        "b .Laotdwl_next\n"
+        "ldr lr, [sp, #20]\n\t"
+        "add lr, lr, #32\n\t"
+        "aotdwl_go\n"
+        ".endm\n"
+        /* The next job: its lanes' offsets into q4, its first mask into P0, its entry (lr keeps the job). */
+        ".macro aotdwl_go\n\t"
+        "str lr, [sp, #20]\n\t"
+        "vldrw.u32 q4, [lr]\n\t"
+        "ldr lr, [lr, #16]\n\t"
+        "vmsr p0, lr\n\t"
+        "ldr lr, [sp, #20]\n\t"
+        "ldr pc, [lr, #28]\n"
         ".endm\n\t"
         "push {r4-r11, lr}\n\t"
         "vpush {d8-d15}\n\t"
@@ -1521,58 +1521,60 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "ldr r1, [sp, #76]\n\t"
         "vdup.32 q6, r1\n\t"
         "ldr r1, [sp, #80]\n\t"
-        "vdup.32 q5, r1\n"
+        "vdup.32 q5, r1\n\t"
+        /* Each job's form and entry row (idx) becomes its entry's address, once a call. */
+        "ldr lr, [sp, #16]\n\t"
+        "adr r1, .Laotdwl_tbl\n"
+        ".Laotdwl_fill:\n\t"
+        "ldr r2, [lr, #28]\n\t"
+        "ldrh r3, [r1, r2, lsl #1]\n\t"
+        "add r3, r1, r3\n\t"
+        "add r3, r3, #1\n\t"
+        "str r3, [lr, #28]\n\t"
+        "add lr, lr, #32\n\t"
+        "cmp r2, #9\n\t"
+        "bne .Laotdwl_fill\n\t"
+        "b .Laotdwl_chan\n"
+        ".p2align 2\n"
+        ".Laotdwl_tbl:\n\t"
+        ".hword .Laotdwl_l_0 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_l_1 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_l_2 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_r_0 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_r_1 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_r_2 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_c_0 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_c_1 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_c_2 - .Laotdwl_tbl\n\t"
+        ".hword .Laotdwl_done - .Laotdwl_tbl\n"
         /* A channel: its bias into r0, its weights into r1-r8 and q7 (two gathers of four, the ninth a load;
          * single-lane moves, whose meaning no assembler or model reads otherwise). */
         ".Laotdwl_chan:\n\t"
         "ldr r8, [sp, #4]\n\t"
-        "ldr r0, [r8]\n\t"
-        "ldr lr, [sp, #8]\n\t"
-        "add r8, r8, lr\n\t"
+        "ldr r0, [r8], #4\n\t"
         "str r8, [sp, #4]\n\t"
         "ldr lr, [sp]\n\t"
         "vldrw.u32 q3, [sp, #32]\n\t"
         "vldrw.u32 q0, [lr, q3]\n\t"
         "vldrw.u32 q3, [sp, #48]\n\t"
         "vldrw.u32 q1, [lr, q3]\n\t"
-        "vmov.32 r8, q0[0]\n\t"
-        "vdup.32 q7, r8\n\t"
-        "vmov.32 r1, q0[1]\n\t"
-        "vmov.32 r2, q0[2]\n\t"
-        "vmov.32 r3, q0[3]\n\t"
-        "vmov.32 r4, q1[0]\n\t"
-        "vmov.32 r5, q1[1]\n\t"
-        "vmov.32 r6, q1[2]\n\t"
-        "vmov.32 r7, q1[3]\n\t"
-        "ldr r8, [sp, #24]\n\t"
-        "ldr r8, [lr, r8]\n\t"
+        "vmov.i32 q3, #0\n\t"
+        "vldrw.u32 q7, [lr, q3]\n\t"
+        "vmov.32 r1, q0[0]\n\t"
+        "vmov.32 r2, q0[1]\n\t"
+        "vmov.32 r3, q0[2]\n\t"
+        "vmov.32 r4, q0[3]\n\t"
+        "vmov.32 r5, q1[0]\n\t"
+        "vmov.32 r6, q1[1]\n\t"
+        "vmov.32 r7, q1[2]\n\t"
+        "vmov.32 r8, q1[3]\n\t"
         "add lr, lr, #4\n\t"
         "str lr, [sp]\n\t"
-        "ldr lr, [sp, #16]\n"
-        ".Laotdwl_job:\n\t"
-        "str lr, [sp, #20]\n\t"
-        "vldrw.u32 q4, [lr]\n\t"
-        "ldr lr, [lr, #28]\n\t"
-        "tbh [pc, lr, lsl #1]\n"
-        ".Laotdwl_tbl:\n\t"
-        ".hword (.Laotdwl_l_0 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_l_1 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_l_2 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_r_0 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_r_1 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_r_2 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_c_0 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_c_1 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_c_2 - .Laotdwl_tbl) / 2\n\t"
-        ".hword (.Laotdwl_done - .Laotdwl_tbl) / 2\n"
-        ".p2align 1\n\t"
+        "ldr lr, [sp, #16]\n\t"
+        "aotdwl_go\n\t"
         "aotdwl_form l, 2, 1, 0\n\t"
         "aotdwl_form r, 1, 2, 0\n\t"
         "aotdwl_form c, 1, 0, 1\n"
-        ".Laotdwl_next:\n\t"
-        "ldr lr, [sp, #20]\n\t"
-        "add lr, lr, #32\n\t"
-        "b .Laotdwl_job\n"
         ".Laotdwl_done:\n\t"
         "add r9, r9, #4\n\t"
         "add r10, r10, #4\n\t"
@@ -1586,6 +1588,7 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "vpop {d8-d15}\n\t"
         "pop {r4-r11, pc}\n\t"
         ".purgem aotdwl_form\n\t"
+        ".purgem aotdwl_go\n\t"
         ".purgem aotdwl_head\n\t"
         ".purgem aotdwl_row\n\t"
         ".purgem aotdwl_k\n\t"
@@ -1616,22 +1619,20 @@ static void aot_dw_lanes_job(aot_dw_lj_t* j, int32_t form, int32_t n)
 static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
                                const float* bias, float* out_b, float act_min)
 {
-    static const float zero = 0.0f;
+    static const float zeros[16] = {0.0f};
     const int32_t c4 = in_c * 4, rowb = in_w * c4;
     aot_dw_lanes_t f;
     aot_dw_lj_t jobs[4];
+    int32_t idx[3];
     int32_t x = 0, i, nj = 0;
-    f.bs = bias != NULL ? 4 : 0;
+    f.pad2 = 0;
     f.jobs = jobs;
     f.jcur = jobs;
-    f.w8 = 8 * c4;
-    f.pad0 = 0;
+    f.pad3[0] = f.pad3[1] = 0;
     for (i = 0; i < 8; i++) {
-        f.woff[i] = (uint32_t)(i * c4);
+        f.woff[i] = (uint32_t)((i + 1) * c4);
     }
-    f.in = in_b;
     f.c4 = c4;
-    f.outrb = (uint32_t)(uintptr_t)out_b - (uint32_t)rowb;
     f.rowb = rowb;
     f.lo = act_min;
     f.pad1[0] = f.pad1[1] = f.pad1[2] = 0;
@@ -1667,13 +1668,25 @@ static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, in
             }
             x = x0 + 4;
         }
+        idx[nj] = j->idx;
         nj++;
         if (nj == 3 || x >= in_w) {
-            jobs[nj].idx = 9;
-            f.wp = filter;
-            f.bp = bias != NULL ? bias : &zero;
-            f.nch = in_c;
-            aot_dw_mve_lanes(&f);
+            /* Without a bias, 16 channels a call read their bias from zeros. */
+            const int32_t step = bias != NULL ? in_c : 16;
+            int32_t c;
+            for (c = 0; c < in_c; c += step) {
+                /* The asm turns each idx into its entry's address. */
+                for (i = 0; i < nj; i++) {
+                    jobs[i].idx = idx[i];
+                }
+                jobs[nj].idx = 9;
+                f.wp = filter + c;
+                f.bp = bias != NULL ? bias : zeros;
+                f.nch = in_c - c < step ? in_c - c : step;
+                f.in = in_b + c;
+                f.outrb = (uint32_t)(uintptr_t)(out_b + c) - (uint32_t)rowb;
+                aot_dw_mve_lanes(&f);
+            }
             nj = 0;
         }
     }
