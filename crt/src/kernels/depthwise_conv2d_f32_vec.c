@@ -1616,8 +1616,9 @@ static void aot_dw_lanes_job(aot_dw_lj_t* j, int32_t form, int32_t n)
 }
 
 /* One batch: the columns as jobs, up to 3 a call (each call takes every channel). */
-static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
-                               const float* bias, float* out_b, float act_min)
+static __attribute__((noinline)) void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c,
+                                                         const float* filter, const float* bias, float* out_b,
+                                                         float act_min)
 {
     static const float zeros[16] = {0.0f};
     const int32_t c4 = in_c * 4, rowb = in_w * c4;
@@ -1702,6 +1703,17 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                   int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
                                   float act_min, float act_max)
 {
+#if defined(AOT_DW_F32_MVE)
+    if (aot_dw_lanes_fit(in_h, in_w, filter_h, filter_w, out_h, out_w, stride_h, stride_w, dilation_h, dilation_w,
+                         pad_top, pad_left, act_max)) {
+        int32_t n;
+        for (n = 0; n < batches; n++) {
+            aot_dw_lanes_batch(input + n * in_h * in_w * in_c, in_h, in_w, in_c, filter, bias,
+                               output + n * out_h * out_w * in_c, act_min);
+        }
+        return;
+    }
+#endif
     /* The slide's outputs [oy_a, oy_b): those whose windows lie inside the image, and the one above (below) them
      * whose first (last) filter row is the only one outside. */
     const int32_t oy_lo = pad_top > 0 ? pad_top : 0;
@@ -1711,16 +1723,6 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
     const int32_t cs = in_c - in_c % AOT_DW_LANES;
     aot_dw_out_t q;
     int32_t b, ox;
-#if defined(AOT_DW_F32_MVE)
-    if (aot_dw_lanes_fit(in_h, in_w, filter_h, filter_w, out_h, out_w, stride_h, stride_w, dilation_h, dilation_w,
-                         pad_top, pad_left, act_max)) {
-        for (b = 0; b < batches; b++) {
-            aot_dw_lanes_batch(input + b * in_h * in_w * in_c, in_h, in_w, in_c, filter, bias,
-                               output + b * out_h * out_w * in_c, act_min);
-        }
-        return;
-    }
-#endif
     q.lo = act_min;
     q.hi = act_max;
     q.clamp = !(act_max == FLT_MAX && (act_min == 0.0f || act_min == -FLT_MAX));
