@@ -1616,9 +1616,8 @@ static void aot_dw_lanes_job(aot_dw_lj_t* j, int32_t form, int32_t n)
 }
 
 /* One batch: the columns as jobs, up to 3 a call (each call takes every channel). */
-static __attribute__((noinline)) void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c,
-                                                         const float* filter, const float* bias, float* out_b,
-                                                         float act_min)
+static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
+                               const float* bias, float* out_b, float act_min)
 {
     static const float zeros[16] = {0.0f};
     const int32_t c4 = in_c * 4, rowb = in_w * c4;
