@@ -2,7 +2,9 @@
  * columns slide down each output column (aot_dw_f32_slide): a group of channels (4 on Helium, 2 on an FPU) with the
  * column's taps' weights held, three outputs live, each input row loaded once per tap column for all three; the
  * whole column one asm block on Helium and on the FPUs; on Helium two adjacent columns at once where they can
- * (aot_dw_mve_pair: each weight vector serves both).  Everything else (other filters, strides and dilations
+ * (aot_dw_mve_pair: each weight vector serves both); on Helium a SAME layer with at least 5 columns and no upper
+ * bound on its range takes 4 pixels of one channel a vector instead (aot_dw_mve_lanes: the weights as scalars, the
+ * inputs gathered and the outputs scattered in place).  Everything else (other filters, strides and dilations
  * down the columns, outputs of 1 tap column, the channels after the last whole group, FPv4's ranges other than
  * ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4 weights
  * loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the others);
@@ -1329,7 +1331,7 @@ typedef struct {
     int32_t idx;      /* 3 * form (0 left strip, 1 right strip, 2 column) + entry row; 9 ends the jobs */
 } aot_dw_lj_t;
 
-/* The asm's frame, copied onto its stack (offsets fixed: the asm reads them). */
+/* The asm's frame, copied onto its stack (offsets fixed: the asm reads them; 96 bytes, and a job 32). */
 typedef struct {
     const float* wp;         /*  0: the channel's weights (advanced per channel) */
     const float* bp;         /*  4: its bias (zeros without one; advanced per channel) */
@@ -1346,7 +1348,6 @@ typedef struct {
     float lo;                /* 80: the range's lower bound */
     int32_t pad1[3];         /* 84 */
 } aot_dw_lanes_t;
-typedef char aot_dw_lanes_size_check[(sizeof(aot_dw_lanes_t) == 96 && sizeof(aot_dw_lj_t) == 32) ? 1 : -1];
 
 #if defined(__clang__)
 #define AOT_DW_LANES_ATTR __attribute__((naked, noinline, aligned(4)))
@@ -1369,11 +1370,11 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "vldrw.u32 \\dst, [\\base, q4]\n"
         ".endif\n"
         ".endm\n"
-        ".macro aotdwl_fma p, acc, x, w\n"
+        ".macro aotdwl_fma p, acc, in, w\n"
         ".if \\p\n\t"
-        "vfmat.f32 \\acc, \\x, \\w\n"
+        "vfmat.f32 \\acc, \\in, \\w\n"
         ".else\n\t"
-        "vfma.f32 \\acc, \\x, \\w\n"
+        "vfma.f32 \\acc, \\in, \\w\n"
         ".endif\n"
         ".endm\n"
         /* One tap column: base its input, wf/wm/ws the weights of F, M, S; first: kx 0 (S starts: gathered into S
@@ -1619,7 +1620,8 @@ static void aot_dw_lanes_job(aot_dw_lj_t* j, int32_t form, int32_t n)
 static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
                                const float* bias, float* out_b, float act_min)
 {
-    static const float zeros[16] = {0.0f};
+    static const float zeros[16] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
+                                    0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     const int32_t c4 = in_c * 4, rowb = in_w * c4;
     aot_dw_lanes_t f;
     aot_dw_lj_t jobs[4];
