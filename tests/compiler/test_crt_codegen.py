@@ -27,16 +27,14 @@ _CORES = {
     "cortex-m55": ["-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard"],
 }
 
-# The GEMM-heavy kernels of each core (the DSP ones run on the M33, the Helium ones on the M55).
+# The GEMM-heavy kernels of each core (the DSP ones run on the M33, the Helium ones on the M55).  Not
+# conv2d_s8_dsp_k8.c, _k16.c, _k24.c: with the channel-pairs asm they forward to aot_conv2d_s8_dsp_sat (one branch).
 _HOT = {
     "cortex-m33": [
         "conv2d_s8_dsp.c",
         "conv2d_s8_dsp_sat.c",
         "conv2d_s8_dsp_exact.c",
-        "conv2d_s8_dsp_k8.c",
         "conv2d_s8_dsp_k9.c",
-        "conv2d_s8_dsp_k16.c",
-        "conv2d_s8_dsp_k24.c",
         "conv2d_s8_dsp_k27.c",
         "conv2d_s8_dsp_add.c",
         "conv2d_s8_dsp_rows.c",
@@ -55,10 +53,7 @@ _HOT = {
         "conv2d_s8_dsp.c",
         "conv2d_s8_dsp_sat.c",
         "conv2d_s8_dsp_exact.c",
-        "conv2d_s8_dsp_k8.c",
         "conv2d_s8_dsp_k9.c",
-        "conv2d_s8_dsp_k16.c",
-        "conv2d_s8_dsp_k24.c",
         "conv2d_s8_dsp_k27.c",
         "conv2d_s8_dsp_add.c",
         "conv2d_s8_dsp_rows.c",

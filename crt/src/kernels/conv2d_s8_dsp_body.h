@@ -695,4 +695,20 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_dsp_run(const int8_t* input, int32_t batche
                               (const struct aot_add_s8_params*)0, (gemm));                                             \
     }
 
+/* An entry point that runs another's: the K-unrolled entry points call aot_conv2d_s8_dsp_sat, whose GEMM takes every
+ * K (the channel-pairs asm for K = 8, 16, 24; the loop with the tail for 9 and 27), so that an image links one GEMM
+ * instance, not one per K (MobileNet v2: 3.8 KB): K = 8, 16, 24 wherever the pairs asm exists (faster too), K = 9
+ * and 27 at -Os (GCC's __OPTIMIZE_SIZE__; slower). */
+#define AOT_CONV_DSP_FORWARD(name, target)                                                                             \
+    void name(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c, const int32_t* filter,   \
+              int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,   \
+              int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,               \
+              int32_t pad_top, int32_t pad_left, int32_t input_zero_point, const int32_t* out_multiplier,              \
+              const int32_t* out_add, int32_t act_min, int32_t act_max, int32_t* scratch)                              \
+    {                                                                                                                  \
+        target(input, batches, in_h, in_w, in_c, filter, filter_h, filter_w, bias, output, out_h, out_w, out_c,        \
+               stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point, out_multiplier,        \
+               out_add, act_min, act_max, scratch);                                                                    \
+    }
+
 #endif /* AOT_KERNELS_CONV2D_S8_DSP_BODY_H_ */

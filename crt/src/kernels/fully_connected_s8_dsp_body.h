@@ -21,8 +21,6 @@ void AOT_FC_DSP_NAME(const int8_t* input, int32_t batches, int32_t accum_depth, 
         if (blocks8 > 0) {
 #if AOT_FC8_ASM
             struct aot_fc8_job job;
-            job.entry = 0u;
-            job.tail = 0u;
             job.xbuf = xbuf;
             job.xend = xbuf + 2 * quads;
             job.bias = bias;

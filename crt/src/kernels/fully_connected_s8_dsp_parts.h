@@ -65,9 +65,13 @@ AOT_HOT_INLINE void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, 
  * pass is compared with a value on the stack).  Then the block's tail, chosen once per call:
  *  - per-tensor short requantization (AOT_FC8_FULL: int8 saturation; AOT_FC8_CLAMP: and the activation range on
  *    the four packed bytes, SSUB8/SEL): per output RSB (2 acc = 2 (bias + sum) - 2 corr, one instruction for the
- *    correction and the doubling), ADD of the sign, SMMLAR, ASR, SSAT; the bytes packed by BFI, two word stores;
+ *    correction and the doubling), ADD of the sign, SMMLAR, ASR, SSAT; the bytes packed by BFI, two word stores.
+ *    Both modes run the one requantization, then LDR PC to the clamp or straight to the stores (the mode's
+ *    addresses from the table at the end: one text of it, not one per mode, 0.2 KB less), and the blocks end
+ *    when the output pointer reaches out + 8 blocks (a CMP, where a count in the frame took SUBS and STR: the
+ *    LDR PC's cost);
  *  - AOT_FC8_RAW: the 8 accumulators (corr subtracted) stored as int32, for the C requantization (per-channel or
- *    TFLite's in full), one block per call.
+ *    TFLite's in full), one block per call (no loop back).
  * It reads its arguments from an aot_fc8_job, copied to its stack frame (the loop has no register to spare).  Why
  * not C: the loop needs all 14 registers, which GCC's allocator does not give an asm statement at every level. */
 #if defined(__ARM_FEATURE_DSP) && defined(__GNUC__) && defined(__thumb2__)
@@ -83,14 +87,14 @@ struct aot_fc8_job {
     const uint32_t* xend; /* 12: its end */
     const int32_t* bias;  /* 16 */
     void* out;            /* 20: int8 outputs, or int32 accumulators (AOT_FC8_RAW) */
-    int32_t blocks;       /* 24: at least 1 */
+    int32_t blocks;       /* 24: at least 1 (AOT_FC8_RAW: 1); the routine keeps out's end there */
     int32_t corr2;        /* 28: 2 corr */
     int32_t mult;         /* 32 */
     int32_t add;          /* 36 */
     int32_t rs;           /* 40 */
     uint32_t min4;        /* 44: act_min in each byte */
     uint32_t max4;        /* 48: act_max in each byte */
-    const uint32_t* w;    /* 52 */
+    const uint32_t* w;    /* 52: into r12; the routine keeps there where the requantization goes on */
     int32_t corr;         /* 56 */
 };
 
@@ -128,18 +132,6 @@ struct aot_fc8_job {
                                                                                 "bfi r4, r6, #16, #8\n\t"              \
                                                                                 "bfi r4, r7, #24, #8\n\t"
 
-/* Stores r0, r4 (the block's 8 bytes) and counts the block: to the next one, or out. */
-#define AOT_FC8_STORE_NEXT                                                                                             \
-    "ldr lr, [sp, #20]\n\t"                                                                                            \
-    "str r0, [lr], #4\n\t"                                                                                             \
-    "str r4, [lr], #4\n\t"                                                                                             \
-    "str lr, [sp, #20]\n\t"                                                                                            \
-    "ldr r0, [sp, #24]\n\t"                                                                                            \
-    "subs r0, r0, #1\n\t"                                                                                              \
-    "str r0, [sp, #24]\n\t"                                                                                            \
-    "bne 1b\n\t"                                                                                                       \
-    "b 9f\n\t"
-
 /* aligned(4): the ADRs are resolved in the object assuming the function's address is the one it has there modulo 4. */
 #if defined(__clang__)
 #define AOT_FC8_ATTR __attribute__((naked, noinline, aligned(4)))
@@ -173,16 +165,16 @@ AOT_FC8_ATTR void aot_fc8_blocks(struct aot_fc8_job* job AOT_FC8_ARG, uint32_t q
         "adr.w r3, 10f\n\t"
         "add r1, r1, r3\n\t"
         "orr r1, r1, #1\n\t"
-        "adr.w r3, 20f\n\t"
-        "cmp r2, #1\n\t"
-        "it eq\n\t"
-        "adreq.w r3, 21f\n\t"
-        "cmp r2, #2\n\t"
-        "it eq\n\t"
-        "adreq.w r3, 22f\n\t"
-        "orr r3, r3, #1\n\t"
+        /* The mode's tail and where its requantization goes on (the table's pair of words), the outputs' end. */
+        "adr.w r3, 30f\n\t"
+        "add r3, r3, r2, lsl #3\n\t"
+        "ldrd r3, r2, [r3]\n\t"
         "strd r1, r3, [sp]\n\t"
         "ldr r12, [sp, #52]\n\t"
+        "str r2, [sp, #52]\n\t"
+        "ldrd r4, r5, [sp, #20]\n\t"
+        "add r5, r4, r5, lsl #3\n\t"
+        "str r5, [sp, #24]\n\t"
         /* A block: biases, the input from its start, into the loop. */
         "1:\n\t"
         "ldr lr, [sp, #16]\n\t"
@@ -195,8 +187,10 @@ AOT_FC8_ATTR void aot_fc8_blocks(struct aot_fc8_job* job AOT_FC8_ARG, uint32_t q
         "cmp lr, r11\n\t"
         "bne 10b\n\t"
         "ldr pc, [sp, #4]\n\t"
-        /* Tails. */
-        "20:\n\t" AOT_FC8_REQ8 AOT_FC8_STORE_NEXT "21:\n\t" AOT_FC8_REQ8 "ldrd r8, r9, [sp, #44]\n\t"
+        /* Tails: the requantization (AOT_FC8_FULL, AOT_FC8_CLAMP), the clamp (AOT_FC8_CLAMP), the stores. */
+        "20:\n\t" AOT_FC8_REQ8 "ldr pc, [sp, #52]\n\t"
+        "21:\n\t"
+        "ldrd r8, r9, [sp, #44]\n\t"
         "ssub8 r10, r0, r8\n\t"
         "sel r0, r0, r8\n\t"
         "ssub8 r10, r0, r9\n\t"
@@ -204,7 +198,18 @@ AOT_FC8_ATTR void aot_fc8_blocks(struct aot_fc8_job* job AOT_FC8_ARG, uint32_t q
         "ssub8 r10, r4, r8\n\t"
         "sel r4, r4, r8\n\t"
         "ssub8 r10, r4, r9\n\t"
-        "sel r4, r9, r4\n\t" AOT_FC8_STORE_NEXT "22:\n\t"
+        "sel r4, r9, r4\n\t"
+        "23:\n\t"
+        "ldr lr, [sp, #20]\n\t"
+        "str r0, [lr], #4\n\t"
+        "str r4, [lr], #4\n\t"
+        "str lr, [sp, #20]\n\t"
+        "ldr r0, [sp, #24]\n\t"
+        "cmp lr, r0\n\t"
+        "bne 1b\n\t"
+        "b 9f\n\t"
+        /* AOT_FC8_RAW. */
+        "22:\n\t"
         "ldr r8, [sp, #56]\n\t"
         "sub r0, r0, r8\n\t"
         "sub r1, r1, r8\n\t"
@@ -215,15 +220,16 @@ AOT_FC8_ATTR void aot_fc8_blocks(struct aot_fc8_job* job AOT_FC8_ARG, uint32_t q
         "sub r6, r6, r8\n\t"
         "sub r7, r7, r8\n\t"
         "ldr lr, [sp, #20]\n\t"
-        "stm lr!, {r0-r7}\n\t"
-        "str lr, [sp, #20]\n\t"
-        "ldr r0, [sp, #24]\n\t"
-        "subs r0, r0, #1\n\t"
-        "str r0, [sp, #24]\n\t"
-        "bne 1b\n\t"
+        "stm lr, {r0-r7}\n\t"
         "9:\n\t"
         "add sp, sp, #60\n\t"
-        "pop {r4-r11, pc}\n\t");
+        "pop {r4-r11, pc}\n\t"
+        /* Per mode (AOT_FC8_FULL, _CLAMP, _RAW): the tail and where the requantization goes on, Thumb bit set. */
+        ".p2align 2\n\t"
+        "30:\n\t"
+        ".word 20b + 1, 23b + 1\n\t"
+        ".word 20b + 1, 21b + 1\n\t"
+        ".word 22b + 1, 0\n\t");
 }
 #endif
 #else
