@@ -25,6 +25,16 @@
 #define BLOCK 4 /* the FPU cores' block; the C forms take any */
 #endif
 
+/* Helium's fully connected layout (the host's C form takes it too; the FPU cores' builds do not). */
+#define FC_WIDE 16
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+static const int32_t fc_layouts[] = {FC_WIDE, BLOCK};
+#elif defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA)
+static const int32_t fc_layouts[] = {BLOCK};
+#else
+static const int32_t fc_layouts[] = {BLOCK, FC_WIDE};
+#endif
+
 #define MAX_IN  (9 * 8 * 13)
 #define MAX_W   (3 * 3 * 13)
 #define MAX_FC  (3 * 70)
@@ -112,9 +122,11 @@ static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, 
     checks++;
 }
 
-static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32_t r, int32_t with_bias)
+/* block: the FPU's or Helium's pair-tile block (blocks of `block` units, each [depth][block], the last zero-padded)
+ * or FC_WIDE, Helium's layout (blocks of 16 units, the last of the remaining units rounded up to 4, each
+ * [depth][width]). */
+static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32_t r, int32_t with_bias, int32_t block)
 {
-    const int32_t blocks = (units + BLOCK - 1) / BLOCK;
     const float lo = ranges[r][0], hi = ranges[r][1];
     int32_t i, b, u, k;
     for (i = 0; i < depth * batches; i++) {
@@ -126,14 +138,15 @@ static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32
     for (i = 0; i < units; i++) {
         bias[i] = next();
     }
-    /* The compiler's layout: blocks of BLOCK units, each [depth][BLOCK], the last zero-padded. */
+    /* The compiler's layout. */
     memset(fc_blocks, 0, sizeof(fc_blocks));
     for (u = 0; u < units; u++) {
+        const int32_t o = u - u % block, rest = units - o;
+        const int32_t width = block != FC_WIDE ? block : (rest < FC_WIDE ? (rest + 3) & ~3 : FC_WIDE);
         for (k = 0; k < depth; k++) {
-            fc_blocks[(u / BLOCK) * depth * BLOCK + k * BLOCK + u % BLOCK] = fc_w[u * depth + k];
+            fc_blocks[o * depth + k * width + u % block] = fc_w[u * depth + k];
         }
     }
-    (void)blocks;
     for (i = 0; i < batches * units + 16; i++) {
         fc_out[i] = 12345.0f;
     }
@@ -149,13 +162,14 @@ static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32
             fc_want[b * units + u] = clamp(acc, lo, hi);
         }
     }
-    aot_fully_connected_f32_gemm(fc_in, batches, depth, fc_blocks, BLOCK, with_bias ? bias : NULL, fc_out, units, lo,
+    aot_fully_connected_f32_gemm(fc_in, batches, depth, fc_blocks, block, with_bias ? bias : NULL, fc_out, units, lo,
                                  hi);
     for (i = 0; i < batches * units + 16; i++) {
         const float expect = i < batches * units ? fc_want[i] : 12345.0f;
         if (!(fc_out[i] == expect) && failures++ < 10) {
-            printf("fully connected %ld x %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n", (long)depth,
-                   (long)units, (long)batches, (long)r, (long)with_bias, (long)i, (double)fc_out[i], (double)expect);
+            printf("fully connected %ld x %ld block %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n",
+                   (long)depth, (long)units, (long)block, (long)batches, (long)r, (long)with_bias, (long)i,
+                   (double)fc_out[i], (double)expect);
         }
     }
     checks++;
@@ -230,8 +244,7 @@ int main(void)
 {
     static const int32_t channels[] = {1, 3, 4, 7, 8, 12, 13};
     static const int32_t depths[] = {1, 3, 7, 8, 9, 15, 16, 17, 27, 64, 70};
-    static const int32_t units[] = {1, 3, 4, 5, 8, 10, 12, 16, 17};
-    int32_t h, w, c, r, d, u, b;
+    int32_t h, w, c, r, d, u, b, l;
     for (h = 2; h <= 9; h++) {
         for (w = 1; w <= 8; w++) {
             for (c = 0; c < (int32_t)(sizeof(channels) / sizeof(channels[0])); c++) {
@@ -243,12 +256,14 @@ int main(void)
         }
     }
     for (d = 0; d < (int32_t)(sizeof(depths) / sizeof(depths[0])); d++) {
-        for (u = 0; u < (int32_t)(sizeof(units) / sizeof(units[0])); u++) {
+        for (u = 1; u <= 17; u++) {
             for (b = 1; b <= 3; b++) {
-                for (r = 0; r < 3; r++) {
-                    fully_connected(depths[d], units[u], b, r, 1);
+                for (l = 0; l < (int32_t)(sizeof(fc_layouts) / sizeof(fc_layouts[0])); l++) {
+                    for (r = 0; r < 3; r++) {
+                        fully_connected(depths[d], u, b, r, 1, fc_layouts[l]);
+                    }
+                    fully_connected(depths[d], u, b, b - 1, 0, fc_layouts[l]);
                 }
-                fully_connected(depths[d], units[u], b, b - 1, 0);
             }
         }
     }
