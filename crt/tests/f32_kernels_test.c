@@ -42,11 +42,13 @@ static const int32_t fc_layouts[] = {BLOCK, FC_WIDE};
 
 static float in[MAX_IN], wt[MAX_W], bias[24], out[MAX_IN + 16], want[MAX_IN], want_b[MAX_IN];
 static float fc_in[MAX_FC], fc_w[70 * 17], fc_blocks[MAX_FCW], fc_out[3 * 17 + 16], fc_want[3 * 17];
-#define MAX_CIN  (13 * 11 * 2)
+#define MAX_CIN  (49 * 10 * 2)
 #define MAX_K    (10 * 4 * 3)
-#define MAX_COUT 13
+#define MAX_COUT 16
+#define MAX_OUT  (13 * 13 * MAX_COUT) /* the largest: 12 x 13 pixels at stride 1 */
+#define MAX_SCR  1024
 static float cv_in[MAX_CIN], cv_w[MAX_COUT * MAX_K], cv_blocks[((MAX_COUT + BLOCK - 1) / BLOCK) * BLOCK * MAX_K],
-    cv_out[7 * 6 * MAX_COUT + 16], cv_want[7 * 6 * MAX_COUT], cv_scratch[3 * MAX_K];
+    cv_out[MAX_OUT + 16], cv_want[MAX_OUT], cv_scratch[MAX_SCR];
 static uint32_t seed = 2828u;
 static int failures, checks;
 static long dw_bias_first; /* depthwise outputs that match the bias-first order only (the column slides') */
@@ -186,6 +188,12 @@ static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32
     const int32_t pl = ((ow - 1) * stride + kw - w) / 2 > 0 ? ((ow - 1) * stride + kw - w) / 2 : 0;
     const float lo = ranges[r][0], hi = ranges[r][1];
     const int32_t gathers = kw * ic < 16 && kh * kw > 1;
+    /* The compiler's scratch (compiler/ops/kernels/float_gemm.py): 3 K floats (Helium's three windows; 2 K
+     * elsewhere), or Helium's padded image when the filter rows are 4 floats stepping 2 along x: its rows (the
+     * windows' extent) of ((ow - 1) * stride + kw) * ic floats, and 2 more.  Nothing beyond it may change. */
+    const int32_t rows4 = kw * ic == 4 && stride * ic == 2;
+    const int32_t padded = ((oh - 1) * stride + kh) * ((ow - 1) * stride + kw) * ic + 2;
+    const int32_t scratch = rows4 && padded > 3 * k ? padded : 3 * k;
     int32_t i, oy, ox, c, fy, fx, j;
     for (i = 0; i < h * w * ic; i++) {
         cv_in[i] = 2.0f * next();
@@ -204,6 +212,9 @@ static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32
     }
     for (i = 0; i < oh * ow * oc + 16; i++) {
         cv_out[i] = 12345.0f;
+    }
+    for (i = 0; i < MAX_SCR; i++) {
+        cv_scratch[i] = 23456.0f;
     }
     for (oy = 0; oy < oh; oy++) {
         for (ox = 0; ox < ow; ox++) {
@@ -237,6 +248,12 @@ static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32
                    (double)expect);
         }
     }
+    for (i = scratch; i < MAX_SCR; i++) {
+        if (cv_scratch[i] != 23456.0f && failures++ < 10) {
+            printf("conv %ldx%ldx%ld filter %ldx%ld: scratch written at %ld of %ld\n", (long)h, (long)w, (long)ic,
+                   (long)kh, (long)kw, (long)i, (long)scratch);
+        }
+    }
     checks++;
 }
 
@@ -268,17 +285,22 @@ int main(void)
         }
     }
     /* A first layer's form (10x4 filters on one channel, stride 2: gathered windows, rows and columns outside the
-     * image at every edge), 3x3 on 2 channels (gathered), 1x1 (in place); whole and part blocks, odd pixel counts. */
-    for (h = 9; h <= 13; h += 2) {
-        for (w = 5; w <= 11; w += 3) {
+     * image at every edge; on Helium with whole blocks of 8 channels the padded image, output rows of 1 to 7 pixels:
+     * triples, a last pair or single pixel), 3x2 on 2 channels at stride 1 (the padded image's other form), 3x3 on 2
+     * channels (gathered), 1x1 (in place); whole and part blocks, odd pixel counts; KWS's first layer itself. */
+    for (h = 3; h <= 13; h += 3) {
+        for (w = 1; w <= 13; w += 2) {
             for (r = 0; r < 3; r++) {
                 conv(h, w, 1, 10, 4, 8, 2, r, r != 1);
+                conv(h, w, 1, 10, 4, 16, 2, r, r != 0);
                 conv(h, w, 1, 10, 4, 13, 2, r, 1);
+                conv(h, w, 2, 3, 2, 16, 1, r, r != 2);
                 conv(h, w, 2, 3, 3, 8, 2, r, r != 2);
                 conv(h, w, 2, 1, 1, 12, 2, r, 1);
             }
         }
     }
+    conv(49, 10, 1, 10, 4, 16, 2, 1, 1);
     /* The column slides start from the bias: their outputs must be there, not only the reference's order. */
     if (dw_bias_first == 0) {
         failures++;

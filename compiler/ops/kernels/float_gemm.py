@@ -79,10 +79,24 @@ def _conv_scratch(op) -> int:
     return 2 * p["kh"] * p["kw"] * p["ic"] * 4 if _gathers(op) else 0
 
 
-def _conv_scratch_mve(op) -> int:
-    """Helium gathers three windows at a time for its three-pixel tile (conv2d_f32_gemm.c)."""
+def _rows4(op) -> bool:
+    """Helium's padded-image form (conv2d_f32_gemm.c, AOT_F32_ROWS4): filter rows of 4 floats whose windows step 2
+    floats along x (KWS's 10x4 filter on one channel at stride 2)."""
     p = op.params
-    return 3 * p["kh"] * p["kw"] * p["ic"] * 4 if _gathers(op) else 0
+    return p["kw"] * p["ic"] == 4 and p["sw"] * p["ic"] == 2 and p["dw"] == 1
+
+
+def _conv_scratch_mve(op) -> int:
+    """Helium gathers three windows at a time for its three-pixel tile (conv2d_f32_gemm.c), or (the rows4 form) copies
+    the input once, zero-padded to the windows' extent, with 2 floats of slack."""
+    p = op.params
+    if not _gathers(op):
+        return 0
+    floats = 3 * p["kh"] * p["kw"] * p["ic"]
+    if _rows4(op):
+        rows = (p["oh"] - 1) * p["sh"] + (p["kh"] - 1) * p["dh"] + 1
+        floats = max(floats, rows * ((p["ow"] - 1) * p["sw"] + p["kw"]) * p["ic"] + 2)
+    return floats * 4
 
 
 def _emit_conv(op, ctx) -> list:
