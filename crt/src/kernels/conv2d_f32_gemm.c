@@ -304,15 +304,18 @@ static void aot_f32_range(float* range, float lo, float hi)
  * overlap: pixel p's taps are floats 2p to 2p + 3).  Not at -O0 (the asm takes 12 core registers besides lr). */
 #define AOT_F32_ROWS4 1
 
-/* What the rows4 tiles read beside their registers: the block's bias (NULL: none), the range as 4 x lo then 4 x
- * hi, the first pixel's 8 outputs, the bytes between two pixels' outputs (0: the second pixel's outputs, stored
- * first, are overwritten by the first's), the filter rows.  Byte offsets as the asm reads them. */
+/* What the rows4 tiles read and keep beside their registers: the block's bias (NULL: none) and its first pixel's 8
+ * outputs (both advanced by a block), the range as 4 x lo then 4 x hi, the bytes between two pixels' outputs (0: the
+ * second pixel's outputs, stored first, are overwritten by the first's), the filter rows, the blocks (counted
+ * down), the windows' first filter row.  Byte offsets as the asm reads them. */
 typedef struct {
     const float* bias;  /* 0 */
     const float* range; /* 4 */
     float* out;         /* 8 */
     int32_t stride;     /* 12 */
     int32_t rows;       /* 16 */
+    int32_t blocks;     /* 20 */
+    const float* a;     /* 24 */
 } aot_f32_rows4_dst;
 
 /* One filter row of the three (two) pixels' taps in x0-x7 (x0-x5): 4 taps, each tap's 8 weights (q6, q7) loaded
@@ -383,14 +386,14 @@ typedef struct {
     "ldrd %[x0], %[x1], [%[d]]\n\t"                                                                                    \
     "ldrd %[x2], %[x3], [%[d], #8]\n\t"                                                                                \
     "vldrw.32 q7, [%[x1]]\n\t"                                                                                         \
-    "cmp %[x0], #0\n\t"                                                                                                \
-    "beq 4f\n\t"                                                                                                       \
-    "vldrw.32 q6, [%[x0]]\n\t"
+    "cbz %[x0], 4f\n\t"                                                                                                \
+    "vldrw.32 q6, [%[x0]], #32\n\t"                                                                                    \
+    "str %[x0], [%[d]]\n\t"
 #define AOT_F32_ROWS4_BIAS3_ASM                                                                                        \
     AOT_F32_ROWS4_HEAD_ASM "vadd.f32 q0, q0, q6\n\t"                                                                   \
                            "vadd.f32 q2, q2, q6\n\t"                                                                   \
                            "vadd.f32 q4, q4, q6\n\t"                                                                   \
-                           "vldrw.32 q6, [%[x0], #16]\n\t"                                                             \
+                           "vldrw.32 q6, [%[x0], #-16]\n\t"                                                            \
                            "vadd.f32 q1, q1, q6\n\t"                                                                   \
                            "vadd.f32 q3, q3, q6\n\t"                                                                   \
                            "vadd.f32 q5, q5, q6\n"                                                                     \
@@ -399,7 +402,7 @@ typedef struct {
 #define AOT_F32_ROWS4_BIAS2_ASM                                                                                        \
     AOT_F32_ROWS4_HEAD_ASM "vadd.f32 q0, q0, q6\n\t"                                                                   \
                            "vadd.f32 q2, q2, q6\n\t"                                                                   \
-                           "vldrw.32 q6, [%[x0], #16]\n\t"                                                             \
+                           "vldrw.32 q6, [%[x0], #-16]\n\t"                                                            \
                            "vadd.f32 q1, q1, q6\n\t"                                                                   \
                            "vadd.f32 q3, q3, q6\n"                                                                     \
                            "4:\n\t"                                                                                    \
@@ -409,10 +412,10 @@ typedef struct {
  * channels from zero, their outputs stored: per filter row one LDM, one ADD, 8 VLDRW and 24 VFMA (35 instructions
  * per 96 MACs), each sum's taps in the filter's order; the weights' loads between the multiply-adds of the tap
  * before (the dual-beat overlap). */
-static __attribute__((noinline)) void aot_f32_rows4_x3(const float* a, const float* w, int32_t rs,
-                                                       const aot_f32_rows4_dst* d)
+static __attribute__((noinline)) void aot_f32_rows4_x3(const float* w, int32_t rs, aot_f32_rows4_dst* d)
 {
     /* LDM fills its registers in ascending order: the eight taps' registers are named. */
+    const float* a;
     register uint32_t x0 __asm__("r0");
     register uint32_t x1 __asm__("r1");
     register uint32_t x2 __asm__("r2");
@@ -421,13 +424,15 @@ static __attribute__((noinline)) void aot_f32_rows4_x3(const float* a, const flo
     register uint32_t x5 __asm__("r5");
     register uint32_t x6 __asm__("r6");
     register uint32_t x7 __asm__("r8");
-    __asm__ volatile("vmov.i32 q0, #0\n\t"
+    __asm__ volatile("8:\n\t"
+                     "vmov.i32 q0, #0\n\t"
                      "vmov.i32 q1, #0\n\t"
                      "vmov.i32 q2, #0\n\t"
                      "vmov.i32 q3, #0\n\t"
                      "vmov.i32 q4, #0\n\t"
                      "vmov.i32 q5, #0\n\t"
                      "ldr %[x0], [%[d], #16]\n\t"
+                     "ldr %[a], [%[d], #24]\n\t"
                      "wls lr, %[x0], 2f\n"
                      "1:\n\t"
                      "ldm %[a], {%[x0], %[x1], %[x2], %[x3], %[x4], %[x5], %[x6], %[x7]}\n\t"
@@ -444,6 +449,8 @@ static __attribute__((noinline)) void aot_f32_rows4_x3(const float* a, const flo
                      "vminnm.f32 q3, q3, q6\n\t"
                      "vminnm.f32 q4, q4, q6\n\t"
                      "vminnm.f32 q5, q5, q6\n\t"
+                     "add %[x1], %[x2], #32\n\t"
+                     "str %[x1], [%[d], #8]\n\t"
                      "vstrw.32 q0, [%[x2]]\n\t"
                      "vstrw.32 q1, [%[x2], #16]\n\t"
                      "add %[x2], %[x2], %[x3]\n\t"
@@ -451,8 +458,12 @@ static __attribute__((noinline)) void aot_f32_rows4_x3(const float* a, const flo
                      "vstrw.32 q3, [%[x2], #16]\n\t"
                      "add %[x2], %[x2], %[x3]\n\t"
                      "vstrw.32 q4, [%[x2]]\n\t"
-                     "vstrw.32 q5, [%[x2], #16]"
-                     : [a] "+r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+                     "vstrw.32 q5, [%[x2], #16]\n\t"
+                     "ldr %[x0], [%[d], #20]\n\t"
+                     "subs %[x0], %[x0], #1\n\t"
+                     "str %[x0], [%[d], #20]\n\t"
+                     "bne 8b"
+                     : [a] "=&r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
                        [x4] "=&r"(x4), [x5] "=&r"(x5), [x6] "=&r"(x6), [x7] "=&r"(x7)
                      : [d] "r"(d), [rs] "r"(rs)
                      : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
@@ -461,20 +472,22 @@ static __attribute__((noinline)) void aot_f32_rows4_x3(const float* a, const flo
 /* Two pixels (windows at a and a + 2 floats), as aot_f32_rows4_x3 (27 instructions per 64 MACs a filter row); the
  * second pixel's outputs are stored first, so that a stride of 0 leaves the first's (a last single pixel, whose
  * partner reads the padded image's slack). */
-static __attribute__((noinline)) void aot_f32_rows4_x2(const float* a, const float* w, int32_t rs,
-                                                       const aot_f32_rows4_dst* d)
+static __attribute__((noinline)) void aot_f32_rows4_x2(const float* w, int32_t rs, aot_f32_rows4_dst* d)
 {
+    const float* a;
     register uint32_t x0 __asm__("r0");
     register uint32_t x1 __asm__("r1");
     register uint32_t x2 __asm__("r2");
     register uint32_t x3 __asm__("r3");
     register uint32_t x4 __asm__("r4");
     register uint32_t x5 __asm__("r5");
-    __asm__ volatile("vmov.i32 q0, #0\n\t"
+    __asm__ volatile("8:\n\t"
+                     "vmov.i32 q0, #0\n\t"
                      "vmov.i32 q1, #0\n\t"
                      "vmov.i32 q2, #0\n\t"
                      "vmov.i32 q3, #0\n\t"
                      "ldr %[x0], [%[d], #16]\n\t"
+                     "ldr %[a], [%[d], #24]\n\t"
                      "wls lr, %[x0], 2f\n"
                      "1:\n\t"
                      "ldm %[a], {%[x0], %[x1], %[x2], %[x3], %[x4], %[x5]}\n\t"
@@ -487,12 +500,18 @@ static __attribute__((noinline)) void aot_f32_rows4_x2(const float* a, const flo
                      "vminnm.f32 q1, q1, q6\n\t"
                      "vminnm.f32 q2, q2, q6\n\t"
                      "vminnm.f32 q3, q3, q6\n\t"
+                     "add %[x1], %[x2], #32\n\t"
+                     "str %[x1], [%[d], #8]\n\t"
                      "add %[x1], %[x2], %[x3]\n\t"
                      "vstrw.32 q2, [%[x1]]\n\t"
                      "vstrw.32 q3, [%[x1], #16]\n\t"
                      "vstrw.32 q0, [%[x2]]\n\t"
-                     "vstrw.32 q1, [%[x2], #16]"
-                     : [a] "+r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+                     "vstrw.32 q1, [%[x2], #16]\n\t"
+                     "ldr %[x0], [%[d], #20]\n\t"
+                     "subs %[x0], %[x0], #1\n\t"
+                     "str %[x0], [%[d], #20]\n\t"
+                     "bne 8b"
+                     : [a] "=&r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
                        [x4] "=&r"(x4), [x5] "=&r"(x5)
                      : [d] "r"(d), [rs] "r"(rs)
                      : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
@@ -515,9 +534,9 @@ static AOT_F32_NO_LIBCALL void aot_f32_fill(float* d, const float* s, int32_t n)
  * the compiler's scratch holds it and 2 floats more) into pad, then every output row's pixels three at a time, a
  * last pair or single pixel two at a time, each through the blocks of 8 channels. */
 static void aot_conv_f32_rows4(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
-                               int32_t filter_h, int32_t k, const float* bias, float* out_b, int32_t out_h,
-                               int32_t out_w, int32_t out_c, int32_t stride_h, int32_t dilation_h, int32_t pad_top,
-                               int32_t pad_left, float act_min, float act_max, float* pad)
+                               int32_t filter_h, const float* bias, float* out_b, int32_t out_h, int32_t out_w,
+                               int32_t out_c, int32_t stride_h, int32_t dilation_h, int32_t pad_top, int32_t pad_left,
+                               float act_min, float act_max, float* pad)
 {
     const int32_t hp = (out_h - 1) * stride_h + (filter_h - 1) * dilation_h + 1;
     const int32_t row = ((out_w - 1) * 2 + 4); /* floats of a padded row */
@@ -525,7 +544,7 @@ static void aot_conv_f32_rows4(const float* in_b, int32_t in_h, int32_t in_w, in
     const int32_t rs = dilation_h * row * (int32_t)sizeof(float);
     float range[8];
     aot_f32_rows4_dst d;
-    int32_t y, x, c;
+    int32_t y, x;
     for (y = 0; y < hp; y++) {
         const int32_t iy = y - pad_top;
         float* p = pad + y * row;
@@ -546,16 +565,15 @@ static void aot_conv_f32_rows4(const float* in_b, int32_t in_h, int32_t in_w, in
         const float* a = pad + y * stride_h * row;
         for (x = 0; x < out_w; x += 3) {
             const int32_t n = out_w - x < 3 ? out_w - x : 3;
-            const float* w = filter;
             d.stride = n == 1 ? 0 : out_c * (int32_t)sizeof(float);
-            for (c = 0; c < out_c; c += 8, w += k * 8) {
-                d.bias = bias == NULL ? NULL : bias + c;
-                d.out = out_b + (y * out_w + x) * out_c + c;
-                if (n == 3) {
-                    aot_f32_rows4_x3(a + 2 * x, w, rs, &d);
-                } else {
-                    aot_f32_rows4_x2(a + 2 * x, w, rs, &d);
-                }
+            d.bias = bias;
+            d.out = out_b + (y * out_w + x) * out_c;
+            d.blocks = out_c / 8;
+            d.a = a + 2 * x;
+            if (n == 3) {
+                aot_f32_rows4_x3(filter, rs, &d);
+            } else {
+                aot_f32_rows4_x2(filter, rs, &d);
             }
         }
     }
@@ -908,7 +926,7 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
 #if defined(AOT_F32_ROWS4)
         if (scratch != NULL && filter_w * in_c == 4 && stride_w * in_c == 2 && dilation_w == 1 && block == 8 &&
             (out_c & 7) == 0) {
-            aot_conv_f32_rows4(in_b, in_h, in_w, in_c, filter, filter_h, k, bias, out_b, out_h, out_w, out_c, stride_h,
+            aot_conv_f32_rows4(in_b, in_h, in_w, in_c, filter, filter_h, bias, out_b, out_h, out_w, out_c, stride_h,
                                dilation_h, pad_top, pad_left, act_min, act_max, scratch);
             continue;
         }
