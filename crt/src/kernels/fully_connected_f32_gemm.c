@@ -212,16 +212,18 @@ static void aot_f32_row_two(const float* a, const float* w, int32_t n, float* ac
 /* The FPU cores' builds take no wide layout (the compiler writes theirs in blocks of 4); Helium's and the host's
  * (which runs a Cortex-M55 model's code in C) do. */
 #if !defined(AOT_F32_VFP)
-/* What a block's pass reads beside its registers: the block's bias (NULL: none; whole vectors), its outputs, the
- * units of its last vector (1 to 4), the row's length, 16 zeros, the range.  Byte offsets as the asm reads them. */
+/* What the row's pass reads and keeps beside its registers: the block's bias (NULL: none; whole vectors) and
+ * outputs (both advanced by a block), the units left (counted down by a block), the row's length, 16 zeros, the
+ * range, the row.  Byte offsets as the asm reads them. */
 typedef struct {
     const float* bias;  /* 0 */
     float* out;         /* 4 */
-    int32_t last;       /* 8 */
+    int32_t units;      /* 8 */
     int32_t n;          /* 12 */
     const float* zeros; /* 16 */
     float lo;           /* 20 */
     float hi;           /* 24 */
+    const float* a;     /* 28 */
 } aot_f32_wide_t;
 
 /* Helium's asm takes 11 core registers besides lr: not at -O0, whose frame pointer leaves too few (the C form). */
@@ -345,7 +347,7 @@ typedef struct {
 #define AOT_FCW_FMA3 AOT_FCW_FMA2 "vfma.f32 q2, q6, %[x0]\n\t"
 #define AOT_FCW_FMA4 AOT_FCW_FMA3 "vfma.f32 q3, q7, %[x0]\n\t"
 /* The bias (whole vectors into q4-q7), the clamp (the bounds in q4, q5) and the stores of V vectors, the last one's
- * `last` units only (VCTP before). */
+ * units only (VCTP before: the units left less 4(V - 1), all four lanes from 4 on). */
 #define AOT_FCW_BIAS1  "vldm %[x0], {d8-d9}\n\t"
 #define AOT_FCW_BIAS2  "vldm %[x0], {d8-d11}\n\t"
 #define AOT_FCW_BIAS3  "vldm %[x0], {d8-d13}\n\t"
@@ -362,11 +364,13 @@ typedef struct {
 #define AOT_FCW_STORE2 "vstm %[x1]!, {d0-d1}\n\tvpst\n\tvstrwt.32 q1, [%[x1]]"
 #define AOT_FCW_STORE3 "vstm %[x1]!, {d0-d3}\n\tvpst\n\tvstrwt.32 q2, [%[x1]]"
 #define AOT_FCW_STORE4 "vstm %[x1]!, {d0-d5}\n\tvpst\n\tvstrwt.32 q3, [%[x1]]"
-/* A block's whole pass: the sums from zero, 8 inputs a pass, the rest one at a time, the outputs. */
+/* A block of V vectors: the sums from zero, 8 inputs a pass, the rest one at a time, the outputs (the bias and the
+ * outputs' pointers advanced in d). */
 /* clang-format off */
-#define AOT_FCW_ASM(V)                                                                                                 \
+#define AOT_FCW_BLOCK_ASM(V, SUB)                                                                                      \
     "ldr %[x0], [%[d], #16]\n\t"                                                                                       \
     "vldm %[x0], {d0-d7}\n\t"                                                                                          \
+    "ldr %[a], [%[d], #28]\n\t"                                                                                        \
     "ldr %[x0], [%[d], #12]\n\t"                                                                                       \
     "lsrs %[x0], %[x0], #3\n\t"                                                                                        \
     "wls lr, %[x0], 2f\n"                                                                                              \
@@ -386,34 +390,59 @@ typedef struct {
     "4:\n\t"                                                                                                           \
     "ldrd %[x0], %[x1], [%[d]]\n\t"                                                                                    \
     "ldr %[x2], [%[d], #8]\n\t"                                                                                        \
+    "subs %[x2], %[x2], #" SUB "\n\t"                                                                                  \
     "cbz %[x0], 5f\n\t"                                                                                                \
     AOT_FCW_BIAS##V                                                                                                    \
     AOT_FCW_ADD##V                                                                                                     \
+    "adds %[x0], %[x0], #64\n\t"                                                                                       \
+    "str %[x0], [%[d]]\n"                                                                                              \
     "5:\n\t"                                                                                                           \
     "ldrd %[x3], %[x4], [%[d], #20]\n\t"                                                                               \
     "vdup.32 q4, %[x3]\n\t"                                                                                            \
     "vdup.32 q5, %[x4]\n\t"                                                                                            \
     AOT_FCW_CLAMP##V                                                                                                   \
+    "adds %[x3], %[x1], #64\n\t"                                                                                       \
+    "str %[x3], [%[d], #4]\n\t"                                                                                        \
     "vctp.32 %[x2]\n\t"                                                                                                \
-    AOT_FCW_STORE##V
+    AOT_FCW_STORE##V "\n\t"
+/* The row: block after block, each of the width its units left give (16 while more than 12 are left). */
+#define AOT_FCW_ROW_ASM                                                                                                \
+    "9:\n\t"                                                                                                           \
+    "ldr %[x0], [%[d], #8]\n\t"                                                                                        \
+    "cmp %[x0], #12\n\t"                                                                                               \
+    "bgt 14f\n\t"                                                                                                      \
+    "cmp %[x0], #8\n\t"                                                                                                \
+    "bgt 13f\n\t"                                                                                                      \
+    "cmp %[x0], #4\n\t"                                                                                                \
+    "bgt 12f\n"                                                                                                        \
+    AOT_FCW_BLOCK_ASM(1, "0")                                                                                          \
+    "b 7f\n"                                                                                                           \
+    "12:\n\t"                                                                                                          \
+    AOT_FCW_BLOCK_ASM(2, "4")                                                                                          \
+    "b 7f\n"                                                                                                           \
+    "13:\n\t"                                                                                                          \
+    AOT_FCW_BLOCK_ASM(3, "8")                                                                                          \
+    "b 7f\n"                                                                                                           \
+    "14:\n\t"                                                                                                          \
+    AOT_FCW_BLOCK_ASM(4, "12")                                                                                         \
+    "7:\n\t"                                                                                                           \
+    "ldr %[x0], [%[d], #8]\n\t"                                                                                        \
+    "subs %[x0], %[x0], #16\n\t"                                                                                       \
+    "str %[x0], [%[d], #8]\n\t"                                                                                        \
+    "bgt 9b"
 /* clang-format on */
-#define AOT_FCW(V)                                                                                                     \
-    __asm__ volatile(AOT_FCW_ASM(V)                                                                                    \
-                     : [a] "+r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),       \
-                       [x4] "=&r"(x4), [x5] "=&r"(x5), [x6] "=&r"(x6), [x7] "=&r"(x7)                                  \
-                     : [d] "r"(d)                                                                                      \
-                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc")
 #endif
 
-/* One row times one block of `width` units (4, 8, 12 or 16): each output the sum over k < d->n of a[k] *
- * w[k * width + j], one tap after the other from 0.0f, plus the bias, clamped (f32_out.h's bits: VMAXNM/VMINNM on
- * Helium), to d->out.  Helium: one asm pass (AOT_FCW_PASS*: KWS's 12 units take 31 instructions per 96 MACs), the
- * outputs from the registers, the last vector's stores predicated (VCTP). */
-static void aot_f32_row_wide(const float* a, const float* w, int32_t width, const aot_f32_wide_t* d)
+/* One row: each output the sum over k < d->n of a[k] * w[k * width + j] (the wide layout), one tap after the other
+ * from 0.0f, plus the bias, clamped (f32_out.h's bits: VMAXNM/VMINNM on Helium), to d->out.  Helium: one asm pass
+ * for all the blocks (AOT_FCW_PASS*: KWS's 12 units take 31 instructions per 96 MACs), the outputs from the
+ * registers, the last vector's stores predicated (VCTP). */
+static __attribute__((noinline)) void aot_f32_row_wide(const float* w, aot_f32_wide_t* d)
 {
 #if defined(AOT_FCW_MVE)
-    /* LDM fills its registers in ascending order: the eight inputs' registers are named (not r7, the frame pointer
-     * of a Thumb build without optimization; x0 a low register for CBZ). */
+    /* LDM fills its registers in ascending order: the eight inputs' registers are named (x0 a low register for
+     * CBZ). */
+    const float* a;
     register uint32_t x0 __asm__("r0");
     register uint32_t x1 __asm__("r1");
     register uint32_t x2 __asm__("r2");
@@ -422,60 +451,49 @@ static void aot_f32_row_wide(const float* a, const float* w, int32_t width, cons
     register uint32_t x5 __asm__("r5");
     register uint32_t x6 __asm__("r6");
     register uint32_t x7 __asm__("r8");
-    switch (width) {
-    case 4:
-        AOT_FCW(1);
-        break;
-    case 8:
-        AOT_FCW(2);
-        break;
-    case 12:
-        AOT_FCW(3);
-        break;
-    default:
-        AOT_FCW(4);
-        break;
-    }
+    __asm__ volatile(AOT_FCW_ROW_ASM
+                     : [a] "=&r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+                       [x4] "=&r"(x4), [x5] "=&r"(x5), [x6] "=&r"(x6), [x7] "=&r"(x7)
+                     : [d] "r"(d)
+                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
 #else
     float acc[AOT_F32_WIDE_BLOCK];
-    const int32_t count = width - 4 + d->last;
-    int32_t k, j;
-    for (j = 0; j < width; j++) {
-        acc[j] = 0.0f;
-    }
-    for (k = 0; k < d->n; k++, w += width) {
+    int32_t o, k, j;
+    for (o = 0; o < d->units; o += AOT_F32_WIDE_BLOCK) {
+        const int32_t count = d->units - o < AOT_F32_WIDE_BLOCK ? d->units - o : AOT_F32_WIDE_BLOCK;
+        const int32_t width = (count + 3) & ~3;
         for (j = 0; j < width; j++) {
-            acc[j] = fmaf(a[k], w[j], acc[j]);
+            acc[j] = 0.0f;
         }
-    }
-    for (j = 0; j < count; j++) {
-        d->out[j] = aot_f32_clamp(d->bias == NULL ? acc[j] : acc[j] + d->bias[j], d->lo, d->hi);
+        for (k = 0; k < d->n; k++, w += width) {
+            for (j = 0; j < width; j++) {
+                acc[j] = fmaf(d->a[k], w[j], acc[j]);
+            }
+        }
+        for (j = 0; j < count; j++) {
+            d->out[o + j] = aot_f32_clamp(d->bias == NULL ? acc[j] : acc[j] + d->bias[o + j], d->lo, d->hi);
+        }
     }
 #endif
 }
 
 /* Every row through the wide row pass (on Helium one VFMA per 4 MACs and one load per input: the pair tile's 15
- * per 32 would not beat it), block by block. */
+ * per 32 would not beat it). */
 static void aot_fully_connected_f32_wide(const float* input, int32_t batches, int32_t depth, const float* filter,
                                          const float* bias, float* output, int32_t units, float lo, float hi)
 {
     aot_f32_wide_t d;
-    int32_t b, o;
+    int32_t b;
     d.n = depth;
     d.zeros = aot_f32_zeros;
     d.lo = lo;
     d.hi = hi;
     for (b = 0; b < batches; b++) {
-        const float* w = filter;
-        for (o = 0; o < units; o += AOT_F32_WIDE_BLOCK) {
-            const int32_t count = units - o < AOT_F32_WIDE_BLOCK ? units - o : AOT_F32_WIDE_BLOCK;
-            const int32_t width = (count + 3) & ~3;
-            d.bias = bias == NULL ? NULL : bias + o;
-            d.out = output + b * units + o;
-            d.last = count - width + 4;
-            aot_f32_row_wide(input + b * depth, w, width, &d);
-            w += depth * width;
-        }
+        d.a = input + b * depth;
+        d.bias = bias;
+        d.out = output + b * units;
+        d.units = units;
+        aot_f32_row_wide(filter, &d);
     }
 }
 #endif
