@@ -6,9 +6,12 @@
  * on the host (the C forms).  Depthwise 3x3 layers at stride 1, SAME and VALID, widths 1 to 8 (Helium's column pairs
  * inside the image and at both edges, an odd last column), heights 2 to 9 (the slide's rows three at a time and a
  * remainder), channel counts 1 to 13 (part groups); fully connected layers of depths 1 to 70 (the 8-tap passes and
- * their tails), unit counts 1 to 17 (whole and part blocks), batches 1 to 3; convolutions at stride 2 (a first
- * layer's 10x4 filters on one channel, gathered windows at every edge; 3x3 on 2 channels; 1x1 in place) to whole and
- * part blocks; without bias; the ranges none, ReLU and ReLU6.  Exit code 0 iff none differs. */
+ * their tails), unit counts 1 to 17 (whole and part blocks), batches 1 to 3, in the blocked layout and (host,
+ * Helium) the wide one; convolutions (a first layer's 10x4 filters on one channel at stride 2, gathered windows at
+ * every edge or, on Helium, the padded image's rows4 tiles over output rows of 1 to 7 pixels; a 4x4 filter dilated
+ * 2 along y; 3x2 on 2 channels at stride 1; 3x3 on 2 channels; 1x1 in place; KWS's first layer) to whole and part
+ * blocks, nothing written past the compiler's scratch; without bias; the ranges none, ReLU and ReLU6.  Exit code 0
+ * iff none differs. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -180,11 +183,12 @@ static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32
 /* A convolution (groups of one) at stride 2, SAME (pad_top / pad_left as TFLite: the larger half at the bottom and
  * right), its windows gathered (filter rows of fewer than 16 taps, scratch) or read in place (scratch NULL: only
  * the 1x1 filters here, whose windows are always inside the image). */
-static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32_t oc, int32_t stride, int32_t r,
-                 int32_t with_bias)
+static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32_t oc, int32_t stride, int32_t dil,
+                 int32_t r, int32_t with_bias)
 {
     const int32_t oh = (h + stride - 1) / stride, ow = (w + stride - 1) / stride, k = kh * kw * ic;
-    const int32_t pt = ((oh - 1) * stride + kh - h) / 2 > 0 ? ((oh - 1) * stride + kh - h) / 2 : 0;
+    const int32_t ekh = (kh - 1) * dil + 1; /* the rows a window spans (dilation dil along y) */
+    const int32_t pt = ((oh - 1) * stride + ekh - h) / 2 > 0 ? ((oh - 1) * stride + ekh - h) / 2 : 0;
     const int32_t pl = ((ow - 1) * stride + kw - w) / 2 > 0 ? ((ow - 1) * stride + kw - w) / 2 : 0;
     const float lo = ranges[r][0], hi = ranges[r][1];
     const int32_t gathers = kw * ic < 16 && kh * kw > 1;
@@ -192,7 +196,7 @@ static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32
      * elsewhere), or Helium's padded image when the filter rows are 4 floats stepping 2 along x: its rows (the
      * windows' extent) of ((ow - 1) * stride + kw) * ic floats, and 2 more.  Nothing beyond it may change. */
     const int32_t rows4 = kw * ic == 4 && stride * ic == 2;
-    const int32_t padded = ((oh - 1) * stride + kh) * ((ow - 1) * stride + kw) * ic + 2;
+    const int32_t padded = ((oh - 1) * stride + ekh) * ((ow - 1) * stride + kw) * ic + 2;
     const int32_t scratch = rows4 && padded > 3 * k ? padded : 3 * k;
     int32_t i, oy, ox, c, fy, fx, j;
     for (i = 0; i < h * w * ic; i++) {
@@ -222,7 +226,7 @@ static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32
                 float acc = 0.0f;
                 for (fy = 0; fy < kh; fy++) {
                     for (fx = 0; fx < kw; fx++) {
-                        const int32_t iy = oy * stride - pt + fy, ix = ox * stride - pl + fx;
+                        const int32_t iy = oy * stride - pt + fy * dil, ix = ox * stride - pl + fx;
                         if (iy < 0 || iy >= h || ix < 0 || ix >= w) {
                             continue;
                         }
@@ -239,13 +243,13 @@ static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32
         }
     }
     aot_conv2d_f32_gemm(cv_in, 1, h, w, ic, cv_blocks, kh, kw, BLOCK, with_bias ? bias : NULL, cv_out, oh, ow, oc,
-                        stride, stride, 1, 1, pt, pl, lo, hi, gathers ? cv_scratch : NULL);
+                        stride, stride, dil, 1, pt, pl, lo, hi, gathers ? cv_scratch : NULL);
     for (i = 0; i < oh * ow * oc + 16; i++) {
         const float expect = i < oh * ow * oc ? cv_want[i] : 12345.0f;
         if (!(cv_out[i] == expect) && failures++ < 10) {
-            printf("conv %ldx%ldx%ld filter %ldx%ld to %ld range %ld bias %ld at %ld: %g, want %g\n", (long)h, (long)w,
-                   (long)ic, (long)kh, (long)kw, (long)oc, (long)r, (long)with_bias, (long)i, (double)cv_out[i],
-                   (double)expect);
+            printf("conv %ldx%ldx%ld filter %ldx%ld dilation %ld to %ld range %ld bias %ld at %ld: %g, want %g\n",
+                   (long)h, (long)w, (long)ic, (long)kh, (long)kw, (long)dil, (long)oc, (long)r, (long)with_bias,
+                   (long)i, (double)cv_out[i], (double)expect);
         }
     }
     for (i = scratch; i < MAX_SCR; i++) {
@@ -286,21 +290,23 @@ int main(void)
     }
     /* A first layer's form (10x4 filters on one channel, stride 2: gathered windows, rows and columns outside the
      * image at every edge; on Helium with whole blocks of 8 channels the padded image, output rows of 1 to 7 pixels:
-     * triples, a last pair or single pixel), 3x2 on 2 channels at stride 1 (the padded image's other form), 3x3 on 2
-     * channels (gathered), 1x1 (in place); whole and part blocks, odd pixel counts; KWS's first layer itself. */
+     * triples, a last pair or single pixel), a 4x4 filter dilated 2 along y (the padded image's row step), 3x2 on 2
+     * channels at stride 1 (the padded image's other form), 3x3 on 2 channels (gathered), 1x1 (in place); whole and
+     * part blocks, odd pixel counts; KWS's first layer itself. */
     for (h = 3; h <= 13; h += 3) {
         for (w = 1; w <= 13; w += 2) {
             for (r = 0; r < 3; r++) {
-                conv(h, w, 1, 10, 4, 8, 2, r, r != 1);
-                conv(h, w, 1, 10, 4, 16, 2, r, r != 0);
-                conv(h, w, 1, 10, 4, 13, 2, r, 1);
-                conv(h, w, 2, 3, 2, 16, 1, r, r != 2);
-                conv(h, w, 2, 3, 3, 8, 2, r, r != 2);
-                conv(h, w, 2, 1, 1, 12, 2, r, 1);
+                conv(h, w, 1, 10, 4, 8, 2, 1, r, r != 1);
+                conv(h, w, 1, 10, 4, 16, 2, 1, r, r != 0);
+                conv(h, w, 1, 10, 4, 13, 2, 1, r, 1);
+                conv(h, w, 1, 4, 4, 8, 2, 2, r, r != 2);
+                conv(h, w, 2, 3, 2, 16, 1, 1, r, r != 2);
+                conv(h, w, 2, 3, 3, 8, 2, 1, r, r != 2);
+                conv(h, w, 2, 1, 1, 12, 2, 1, r, 1);
             }
         }
     }
-    conv(49, 10, 1, 10, 4, 16, 2, 1, 1);
+    conv(49, 10, 1, 10, 4, 16, 2, 1, 1, 1);
     /* The column slides start from the bias: their outputs must be there, not only the reference's order. */
     if (dw_bias_first == 0) {
         failures++;
