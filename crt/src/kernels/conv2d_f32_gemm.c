@@ -2,7 +2,8 @@
  * GEMM tile of gemm_f32_tile.h (Helium, the FPU's VFMA, or C), the windows read in place one filter row (or, at the
  * image's edges, one tap's channels) at a time; a layer whose filter rows are short (filter_w * in_c < 16 taps,
  * e.g. a first layer on 1 or 3 channels, where the loop's set-up would outweigh its taps) passes scratch of 2 * K
- * floats, into which both windows are gathered whole. */
+ * floats, into which both windows are gathered whole (3 * K on Helium, three windows; Helium's rows4 form, filter
+ * rows of 4 floats stepping 2 along x, copies the input zero-padded into it instead: AOT_F32_ROWS4). */
 #include "aot_sched.h"
 
 #include <float.h>

@@ -1,7 +1,8 @@
 /* Fast float32 fully connected layer: pairs of batch rows times blocks of output units through the GEMM tile of
- * gemm_f32_tile.h (Helium, the FPU's VFMA, or C); a single row (a batch of one, or the last of an odd batch) takes
- * the one-row tile, which loads each weight once for its one multiply-add, on the FPU cores and Helium every block
- * of the row in one asm loop with its outputs. */
+ * gemm_f32_tile.h (the FPU's VFMA, or C); a single row (a batch of one, or the last of an odd batch) takes the
+ * one-row tile, which loads each weight once for its one multiply-add, on the FPU cores every whole block of the row
+ * in one asm loop with its outputs.  Helium's layout is the wide one (AOT_F32_WIDE_BLOCK): each row, whatever the
+ * batch, walked once per block of up to 16 units, every block of the row in one asm pass with its outputs. */
 #include "aot_sched.h"
 
 #include <float.h>
