@@ -7,10 +7,12 @@
  * inside the image and at both edges, an odd last column; from 5 columns SAME with ReLU or none Helium's lanes of one
  * channel: strips at both edges, the odd last column's segments), heights 2 to 9 (the slide's rows three at a time
  * and a remainder), channel counts 1 to 13 (part groups), and a few wider and taller layers (25x5, up to 17
- * columns); fully connected layers of depths 1 to 70 (the 8-tap passes and
- * their tails), unit counts 1 to 17 (whole and part blocks), batches 1 to 3; convolutions at stride 2 (a first
- * layer's 10x4 filters on one channel, gathered windows at every edge; 3x3 on 2 channels; 1x1 in place) to whole and
- * part blocks; without bias; the ranges none, ReLU and ReLU6.  Exit code 0 iff none differs. */
+ * columns); fully connected layers of depths 1 to 70 (the 8-tap passes and their tails), unit counts 1 to 17 (whole
+ * and part blocks), batches 1 to 3, in the blocked layout and (host, Helium) the wide one; convolutions (a first
+ * layer's 10x4 filters on one channel at stride 2, gathered windows at every edge or, on Helium, the padded image's
+ * rows4 tiles over output rows of 1 to 7 pixels; a 4x4 filter dilated 2 along y; 3x2 on 2 channels at stride 1; 3x3
+ * on 2 channels; 1x1 in place; KWS's first layer) to whole and part blocks, nothing written past the compiler's
+ * scratch; without bias; the ranges none, ReLU and ReLU6.  Exit code 0 iff none differs. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -27,6 +29,16 @@
 #define BLOCK 4 /* the FPU cores' block; the C forms take any */
 #endif
 
+/* Helium's fully connected layout (the host's C form takes it too; the FPU cores' builds do not). */
+#define FC_WIDE 16
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+static const int32_t fc_layouts[] = {FC_WIDE, BLOCK};
+#elif defined(__ARM_FP) && (__ARM_FP & 4) && defined(__ARM_FEATURE_FMA)
+static const int32_t fc_layouts[] = {BLOCK};
+#else
+static const int32_t fc_layouts[] = {BLOCK, FC_WIDE};
+#endif
+
 #define MAX_IN  (25 * 5 * 13)
 #define MAX_W   (3 * 3 * 13)
 #define MAX_FC  (3 * 70)
@@ -34,11 +46,13 @@
 
 static float in[MAX_IN], wt[MAX_W], bias[24], out[MAX_IN + 16], want[MAX_IN], want_b[MAX_IN];
 static float fc_in[MAX_FC], fc_w[70 * 17], fc_blocks[MAX_FCW], fc_out[3 * 17 + 16], fc_want[3 * 17];
-#define MAX_CIN  (13 * 11 * 2)
+#define MAX_CIN  (49 * 10 * 2)
 #define MAX_K    (10 * 4 * 3)
-#define MAX_COUT 13
+#define MAX_COUT 16
+#define MAX_OUT  (13 * 13 * MAX_COUT) /* the largest: 12 x 13 pixels at stride 1 */
+#define MAX_SCR  1024
 static float cv_in[MAX_CIN], cv_w[MAX_COUT * MAX_K], cv_blocks[((MAX_COUT + BLOCK - 1) / BLOCK) * BLOCK * MAX_K],
-    cv_out[7 * 6 * MAX_COUT + 16], cv_want[7 * 6 * MAX_COUT], cv_scratch[3 * MAX_K];
+    cv_out[MAX_OUT + 16], cv_want[MAX_OUT], cv_scratch[MAX_SCR];
 static uint32_t seed = 2828u;
 static int failures, checks;
 static long dw_bias_first; /* depthwise outputs that match the bias-first order only (the column slides') */
@@ -114,9 +128,11 @@ static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, 
     checks++;
 }
 
-static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32_t r, int32_t with_bias)
+/* block: the FPU's or Helium's pair-tile block (blocks of `block` units, each [depth][block], the last zero-padded)
+ * or FC_WIDE, Helium's layout (blocks of 16 units, the last of the remaining units rounded up to 4, each
+ * [depth][width]). */
+static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32_t r, int32_t with_bias, int32_t block)
 {
-    const int32_t blocks = (units + BLOCK - 1) / BLOCK;
     const float lo = ranges[r][0], hi = ranges[r][1];
     int32_t i, b, u, k;
     for (i = 0; i < depth * batches; i++) {
@@ -128,14 +144,15 @@ static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32
     for (i = 0; i < units; i++) {
         bias[i] = next();
     }
-    /* The compiler's layout: blocks of BLOCK units, each [depth][BLOCK], the last zero-padded. */
+    /* The compiler's layout. */
     memset(fc_blocks, 0, sizeof(fc_blocks));
     for (u = 0; u < units; u++) {
+        const int32_t o = u - u % block, rest = units - o;
+        const int32_t width = block != FC_WIDE ? block : (rest < FC_WIDE ? (rest + 3) & ~3 : FC_WIDE);
         for (k = 0; k < depth; k++) {
-            fc_blocks[(u / BLOCK) * depth * BLOCK + k * BLOCK + u % BLOCK] = fc_w[u * depth + k];
+            fc_blocks[o * depth + k * width + u % block] = fc_w[u * depth + k];
         }
     }
-    (void)blocks;
     for (i = 0; i < batches * units + 16; i++) {
         fc_out[i] = 12345.0f;
     }
@@ -151,13 +168,14 @@ static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32
             fc_want[b * units + u] = clamp(acc, lo, hi);
         }
     }
-    aot_fully_connected_f32_gemm(fc_in, batches, depth, fc_blocks, BLOCK, with_bias ? bias : NULL, fc_out, units, lo,
+    aot_fully_connected_f32_gemm(fc_in, batches, depth, fc_blocks, block, with_bias ? bias : NULL, fc_out, units, lo,
                                  hi);
     for (i = 0; i < batches * units + 16; i++) {
         const float expect = i < batches * units ? fc_want[i] : 12345.0f;
         if (!(fc_out[i] == expect) && failures++ < 10) {
-            printf("fully connected %ld x %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n", (long)depth,
-                   (long)units, (long)batches, (long)r, (long)with_bias, (long)i, (double)fc_out[i], (double)expect);
+            printf("fully connected %ld x %ld block %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n",
+                   (long)depth, (long)units, (long)block, (long)batches, (long)r, (long)with_bias, (long)i,
+                   (double)fc_out[i], (double)expect);
         }
     }
     checks++;
@@ -166,14 +184,21 @@ static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32
 /* A convolution (groups of one) at stride 2, SAME (pad_top / pad_left as TFLite: the larger half at the bottom and
  * right), its windows gathered (filter rows of fewer than 16 taps, scratch) or read in place (scratch NULL: only
  * the 1x1 filters here, whose windows are always inside the image). */
-static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32_t oc, int32_t stride, int32_t r,
-                 int32_t with_bias)
+static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32_t oc, int32_t stride, int32_t dil,
+                 int32_t r, int32_t with_bias)
 {
     const int32_t oh = (h + stride - 1) / stride, ow = (w + stride - 1) / stride, k = kh * kw * ic;
-    const int32_t pt = ((oh - 1) * stride + kh - h) / 2 > 0 ? ((oh - 1) * stride + kh - h) / 2 : 0;
+    const int32_t ekh = (kh - 1) * dil + 1; /* the rows a window spans (dilation dil along y) */
+    const int32_t pt = ((oh - 1) * stride + ekh - h) / 2 > 0 ? ((oh - 1) * stride + ekh - h) / 2 : 0;
     const int32_t pl = ((ow - 1) * stride + kw - w) / 2 > 0 ? ((ow - 1) * stride + kw - w) / 2 : 0;
     const float lo = ranges[r][0], hi = ranges[r][1];
     const int32_t gathers = kw * ic < 16 && kh * kw > 1;
+    /* The compiler's scratch (compiler/ops/kernels/float_gemm.py): 3 K floats (Helium's three windows; 2 K
+     * elsewhere), or Helium's padded image when the filter rows are 4 floats stepping 2 along x: its rows (the
+     * windows' extent) of ((ow - 1) * stride + kw) * ic floats, and 2 more.  Nothing beyond it may change. */
+    const int32_t rows4 = kw * ic == 4 && stride * ic == 2;
+    const int32_t padded = ((oh - 1) * stride + ekh) * ((ow - 1) * stride + kw) * ic + 2;
+    const int32_t scratch = rows4 && padded > 3 * k ? padded : 3 * k;
     int32_t i, oy, ox, c, fy, fx, j;
     for (i = 0; i < h * w * ic; i++) {
         cv_in[i] = 2.0f * next();
@@ -193,13 +218,16 @@ static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32
     for (i = 0; i < oh * ow * oc + 16; i++) {
         cv_out[i] = 12345.0f;
     }
+    for (i = 0; i < MAX_SCR; i++) {
+        cv_scratch[i] = 23456.0f;
+    }
     for (oy = 0; oy < oh; oy++) {
         for (ox = 0; ox < ow; ox++) {
             for (c = 0; c < oc; c++) {
                 float acc = 0.0f;
                 for (fy = 0; fy < kh; fy++) {
                     for (fx = 0; fx < kw; fx++) {
-                        const int32_t iy = oy * stride - pt + fy, ix = ox * stride - pl + fx;
+                        const int32_t iy = oy * stride - pt + fy * dil, ix = ox * stride - pl + fx;
                         if (iy < 0 || iy >= h || ix < 0 || ix >= w) {
                             continue;
                         }
@@ -216,13 +244,19 @@ static void conv(int32_t h, int32_t w, int32_t ic, int32_t kh, int32_t kw, int32
         }
     }
     aot_conv2d_f32_gemm(cv_in, 1, h, w, ic, cv_blocks, kh, kw, BLOCK, with_bias ? bias : NULL, cv_out, oh, ow, oc,
-                        stride, stride, 1, 1, pt, pl, lo, hi, gathers ? cv_scratch : NULL);
+                        stride, stride, dil, 1, pt, pl, lo, hi, gathers ? cv_scratch : NULL);
     for (i = 0; i < oh * ow * oc + 16; i++) {
         const float expect = i < oh * ow * oc ? cv_want[i] : 12345.0f;
         if (!(cv_out[i] == expect) && failures++ < 10) {
-            printf("conv %ldx%ldx%ld filter %ldx%ld to %ld range %ld bias %ld at %ld: %g, want %g\n", (long)h, (long)w,
-                   (long)ic, (long)kh, (long)kw, (long)oc, (long)r, (long)with_bias, (long)i, (double)cv_out[i],
-                   (double)expect);
+            printf("conv %ldx%ldx%ld filter %ldx%ld dilation %ld to %ld range %ld bias %ld at %ld: %g, want %g\n",
+                   (long)h, (long)w, (long)ic, (long)kh, (long)kw, (long)dil, (long)oc, (long)r, (long)with_bias,
+                   (long)i, (double)cv_out[i], (double)expect);
+        }
+    }
+    for (i = scratch; i < MAX_SCR; i++) {
+        if (cv_scratch[i] != 23456.0f && failures++ < 10) {
+            printf("conv %ldx%ldx%ld filter %ldx%ld: scratch written at %ld of %ld\n", (long)h, (long)w, (long)ic,
+                   (long)kh, (long)kw, (long)i, (long)scratch);
         }
     }
     checks++;
@@ -232,8 +266,7 @@ int main(void)
 {
     static const int32_t channels[] = {1, 3, 4, 7, 8, 12, 13};
     static const int32_t depths[] = {1, 3, 7, 8, 9, 15, 16, 17, 27, 64, 70};
-    static const int32_t units[] = {1, 3, 4, 5, 8, 10, 12, 16, 17};
-    int32_t h, w, c, r, d, u, b;
+    int32_t h, w, c, r, d, u, b, l;
     for (h = 2; h <= 9; h++) {
         for (w = 1; w <= 8; w++) {
             for (c = 0; c < (int32_t)(sizeof(channels) / sizeof(channels[0])); c++) {
@@ -255,27 +288,36 @@ int main(void)
         depthwise(11, 10, 1, 1, r, 0);
     }
     for (d = 0; d < (int32_t)(sizeof(depths) / sizeof(depths[0])); d++) {
-        for (u = 0; u < (int32_t)(sizeof(units) / sizeof(units[0])); u++) {
+        for (u = 1; u <= 17; u++) {
             for (b = 1; b <= 3; b++) {
-                for (r = 0; r < 3; r++) {
-                    fully_connected(depths[d], units[u], b, r, 1);
+                for (l = 0; l < (int32_t)(sizeof(fc_layouts) / sizeof(fc_layouts[0])); l++) {
+                    for (r = 0; r < 3; r++) {
+                        fully_connected(depths[d], u, b, r, 1, fc_layouts[l]);
+                    }
+                    fully_connected(depths[d], u, b, b - 1, 0, fc_layouts[l]);
                 }
-                fully_connected(depths[d], units[u], b, b - 1, 0);
             }
         }
     }
     /* A first layer's form (10x4 filters on one channel, stride 2: gathered windows, rows and columns outside the
-     * image at every edge), 3x3 on 2 channels (gathered), 1x1 (in place); whole and part blocks, odd pixel counts. */
-    for (h = 9; h <= 13; h += 2) {
-        for (w = 5; w <= 11; w += 3) {
+     * image at every edge; on Helium with whole blocks of 8 channels the padded image, output rows of 1 to 7 pixels:
+     * triples, a last pair or single pixel), a 4x4 filter dilated 2 along y (the padded image's row step), 3x2 on 2
+     * channels at stride 1 (the padded image's other form), 3x3 on 2 channels (gathered), 1x1 (in place); whole and
+     * part blocks, odd pixel counts; KWS's first layer itself. */
+    for (h = 3; h <= 13; h += 3) {
+        for (w = 1; w <= 13; w += 2) {
             for (r = 0; r < 3; r++) {
-                conv(h, w, 1, 10, 4, 8, 2, r, r != 1);
-                conv(h, w, 1, 10, 4, 13, 2, r, 1);
-                conv(h, w, 2, 3, 3, 8, 2, r, r != 2);
-                conv(h, w, 2, 1, 1, 12, 2, r, 1);
+                conv(h, w, 1, 10, 4, 8, 2, 1, r, r != 1);
+                conv(h, w, 1, 10, 4, 16, 2, 1, r, r != 0);
+                conv(h, w, 1, 10, 4, 13, 2, 1, r, 1);
+                conv(h, w, 1, 4, 4, 8, 2, 2, r, r != 2);
+                conv(h, w, 2, 3, 2, 16, 1, 1, r, r != 2);
+                conv(h, w, 2, 3, 3, 8, 2, 1, r, r != 2);
+                conv(h, w, 2, 1, 1, 12, 2, 1, r, 1);
             }
         }
     }
+    conv(49, 10, 1, 10, 4, 16, 2, 1, 1, 1);
     /* The column slides start from the bias: their outputs must be there, not only the reference's order. */
     if (dw_bias_first == 0) {
         failures++;

@@ -3,7 +3,8 @@
 Convolutions, depthwise layers of one input channel and fully connected layers run as a GEMM of two pixels (or
 batch rows) times a block of output channels (crt/src/kernels/gemm_f32_tile.h): 8 channels per block on Helium
 (MVE-F: VFMA.F32 by a scalar tap), 4 on the Cortex-M4F/M7/M33 (VLDM, VFMA.F32), the weights stored tap-major per
-block ([K][block], the last block zero-padded).  Other depthwise layers of depth multiplier 1 take
+block ([K][block], the last block zero-padded); Helium's fully connected layers take blocks of up to 16 units
+(wide_blocked), each row walked once per block.  Other depthwise layers of depth multiplier 1 take
 aot_depthwise_conv2d_f32_vec (pairs of pixels times 4 channels, the model's own filter layout).  Every output is
 the portable kernel's sum in the portable kernel's order, each step a fused multiply-add (one rounding per tap
 instead of two); the portable kernels remain for grouped convolutions, other depth multipliers and the host.  The
@@ -27,6 +28,24 @@ def blocked(rows: np.ndarray, block: int) -> np.ndarray:
     padded = np.zeros((n * block, k), np.float32)
     padded[:c] = rows
     return np.ascontiguousarray(padded.reshape(n, block, k).transpose(0, 2, 1))
+
+
+# Helium's fully connected layout: blocks of up to WIDE units, the last of the remaining units rounded up to 4.
+WIDE = 16
+
+
+def wide_blocked(rows: np.ndarray) -> np.ndarray:
+    """[C, K] rows as blocks of WIDE units, each [K][width] (width WIDE, the last block's the remaining units rounded
+    up to 4, zero-padded), concatenated: one input's weights of a block are width / 4 vectors in a row, which
+    Helium's row loop loads with one VLDM (crt/src/kernels/fully_connected_f32_gemm.c)."""
+    c, k = rows.shape
+    parts = []
+    for o in range(0, c, WIDE):
+        width = min(WIDE, -(-(c - o) // 4) * 4)
+        padded = np.zeros((width, k), np.float32)
+        padded[: min(WIDE, c - o)] = rows[o : o + WIDE]
+        parts.append(np.ascontiguousarray(padded.T).reshape(-1))
+    return np.concatenate(parts)
 
 
 def _grouped(op, p, a):
@@ -60,10 +79,24 @@ def _conv_scratch(op) -> int:
     return 2 * p["kh"] * p["kw"] * p["ic"] * 4 if _gathers(op) else 0
 
 
-def _conv_scratch_mve(op) -> int:
-    """Helium gathers three windows at a time for its three-pixel tile (conv2d_f32_gemm.c)."""
+def _rows4(op) -> bool:
+    """Helium's padded-image form (conv2d_f32_gemm.c, AOT_F32_ROWS4): filter rows of 4 floats whose windows step 2
+    floats along x (KWS's 10x4 filter on one channel at stride 2)."""
     p = op.params
-    return 3 * p["kh"] * p["kw"] * p["ic"] * 4 if _gathers(op) else 0
+    return p["kw"] * p["ic"] == 4 and p["sw"] * p["ic"] == 2 and p["dw"] == 1
+
+
+def _conv_scratch_mve(op) -> int:
+    """Helium gathers three windows at a time for its three-pixel tile (conv2d_f32_gemm.c), or (the rows4 form) copies
+    the input once, zero-padded to the windows' extent, with 2 floats of slack."""
+    p = op.params
+    if not _gathers(op):
+        return 0
+    floats = 3 * p["kh"] * p["kw"] * p["ic"]
+    if _rows4(op):
+        rows = (p["oh"] - 1) * p["sh"] + (p["kh"] - 1) * p["dh"] + 1
+        floats = max(floats, rows * ((p["ow"] - 1) * p["sw"] + p["kw"]) * p["ic"] + 2)
+    return floats * 4
 
 
 def _emit_conv(op, ctx) -> list:
@@ -91,15 +124,22 @@ def _dw_headers(op) -> list:
 
 def _emit_fc(op, ctx) -> list:
     p = op.params
-    block = BLOCK[op.kernel_impl.family]
     rows = op.input(1).data.reshape(p["units"], p["depth"])
+    bias = p["bias"]
+    if op.kernel_impl.family == "mve":
+        block, layout = WIDE, wide_blocked(rows)
+        if bias is not None:  # whole vectors for the outputs' VLDM
+            bias = np.concatenate([np.asarray(bias, np.float32), np.zeros(-len(bias) % 4, np.float32)])
+    else:
+        block = BLOCK[op.kernel_impl.family]
+        layout = blocked(rows, block)
     args = [
         ctx.ptr(op.input(0)),
         p["batches"],
         p["depth"],
-        ctx.weight(f"op{op.index}_weights", blocked(rows, block), "float"),
+        ctx.weight(f"op{op.index}_weights", layout, "float"),
         block,
-        ctx.weight_or_null(f"op{op.index}_bias", p["bias"], "float"),
+        ctx.weight_or_null(f"op{op.index}_bias", bias, "float"),
         ctx.ptr(op.output),
         p["units"],
         ctx.f32(p["act"][0]),

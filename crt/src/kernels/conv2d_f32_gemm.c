@@ -2,7 +2,8 @@
  * GEMM tile of gemm_f32_tile.h (Helium, the FPU's VFMA, or C), the windows read in place one filter row (or, at the
  * image's edges, one tap's channels) at a time; a layer whose filter rows are short (filter_w * in_c < 16 taps,
  * e.g. a first layer on 1 or 3 channels, where the loop's set-up would outweigh its taps) passes scratch of 2 * K
- * floats, into which both windows are gathered whole. */
+ * floats, into which both windows are gathered whole (3 * K on Helium, three windows; Helium's rows4 form, filter
+ * rows of 4 floats stepping 2 along x, copies the input zero-padded into it instead: AOT_F32_ROWS4). */
 #include "aot_sched.h"
 
 #include <float.h>
@@ -292,6 +293,289 @@ static void aot_f32_range(float* range, float lo, float hi)
     for (i = 0; i < 4; i++) {
         range[i] = lo;
         range[4 + i] = hi;
+    }
+}
+#endif
+
+#if defined(AOT_F32_MVE) && defined(__OPTIMIZE__)
+/* Helium's form of a first layer whose filter rows are 4 floats (filter_w * in_c) and whose windows step 2 floats
+ * along x (stride_w * in_c; KWS's 10x4 filter on one channel at stride 2): the input is copied once, zero-padded, into
+ * the scratch (the padded image: every window inside it), and the output pixels of a row go three (or two) at a time
+ * through a tile that reads each filter row of the three windows in place with one LDM of 8 floats (the windows
+ * overlap: pixel p's taps are floats 2p to 2p + 3).  Not at -O0 (the asm takes 12 core registers besides lr). */
+#define AOT_F32_ROWS4 1
+
+/* What the rows4 tiles read and keep beside their registers: the block's bias (NULL: none) and its first pixel's 8
+ * outputs (both advanced by a block), the range as 4 x lo then 4 x hi, the bytes between two pixels' outputs (0: the
+ * second pixel's outputs, stored first, are overwritten by the first's), the filter rows, the blocks (counted
+ * down), the windows' first filter row.  Byte offsets as the asm reads them. */
+typedef struct {
+    const float* bias;  /* 0 */
+    const float* range; /* 4 */
+    float* out;         /* 8 */
+    int32_t stride;     /* 12 */
+    int32_t rows;       /* 16 */
+    int32_t blocks;     /* 20 */
+    const float* a;     /* 24 */
+} aot_f32_rows4_dst;
+
+/* One filter row of the three (two) pixels' taps in x0-x7 (x0-x5): 4 taps, each tap's 8 weights (q6, q7) loaded
+ * between the multiply-adds of the tap before. */
+#define AOT_F32_ROWS4_X3_ROW                                                                                           \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q4, q6, %[x4]\n\t"                                                                                       \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q1, q7, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q5, q7, %[x4]\n\t"                                                                                       \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q4, q6, %[x5]\n\t"                                                                                       \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q1, q7, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q5, q7, %[x5]\n\t"                                                                                       \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q4, q6, %[x6]\n\t"                                                                                       \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q1, q7, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q5, q7, %[x6]\n\t"                                                                                       \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q4, q6, %[x7]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q5, q7, %[x7]\n\t"
+
+#define AOT_F32_ROWS4_X2_ROW                                                                                           \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x2]\n\t"                                                                                       \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q1, q7, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x2]\n\t"                                                                                       \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x3]\n\t"                                                                                       \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q1, q7, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x3]\n\t"                                                                                       \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x4]\n\t"                                                                                       \
+    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q1, q7, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x4]\n\t"                                                                                       \
+    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
+    "vfma.f32 q0, q6, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x5]\n\t"
+
+/* The outputs' head (the sums in q0-q5, or q0-q3 for two pixels): x0 the bias, x1 the range, x2 the outputs, x3 the
+ * stride; the bias added (after the sums, as the reference); q7 the lower bound, q6 the upper. */
+#define AOT_F32_ROWS4_HEAD_ASM                                                                                         \
+    "ldrd %[x0], %[x1], [%[d]]\n\t"                                                                                    \
+    "ldrd %[x2], %[x3], [%[d], #8]\n\t"                                                                                \
+    "vldrw.32 q7, [%[x1]]\n\t"                                                                                         \
+    "cbz %[x0], 4f\n\t"                                                                                                \
+    "vldrw.32 q6, [%[x0]], #32\n\t"                                                                                    \
+    "str %[x0], [%[d]]\n\t"
+#define AOT_F32_ROWS4_BIAS3_ASM                                                                                        \
+    AOT_F32_ROWS4_HEAD_ASM "vadd.f32 q0, q0, q6\n\t"                                                                   \
+                           "vadd.f32 q2, q2, q6\n\t"                                                                   \
+                           "vadd.f32 q4, q4, q6\n\t"                                                                   \
+                           "vldrw.32 q6, [%[x0], #-16]\n\t"                                                            \
+                           "vadd.f32 q1, q1, q6\n\t"                                                                   \
+                           "vadd.f32 q3, q3, q6\n\t"                                                                   \
+                           "vadd.f32 q5, q5, q6\n"                                                                     \
+                           "4:\n\t"                                                                                    \
+                           "vldrw.32 q6, [%[x1], #16]\n\t"
+#define AOT_F32_ROWS4_BIAS2_ASM                                                                                        \
+    AOT_F32_ROWS4_HEAD_ASM "vadd.f32 q0, q0, q6\n\t"                                                                   \
+                           "vadd.f32 q2, q2, q6\n\t"                                                                   \
+                           "vldrw.32 q6, [%[x0], #-16]\n\t"                                                            \
+                           "vadd.f32 q1, q1, q6\n\t"                                                                   \
+                           "vadd.f32 q3, q3, q6\n"                                                                     \
+                           "4:\n\t"                                                                                    \
+                           "vldrw.32 q6, [%[x1], #16]\n\t"
+
+/* Three pixels (windows at a, a + 2, a + 4 floats; rows d->rows filter rows rs bytes apart) times one block of 8
+ * channels from zero, their outputs stored: per filter row one LDM, one ADD, 8 VLDRW and 24 VFMA (35 instructions
+ * per 96 MACs), each sum's taps in the filter's order; the weights' loads between the multiply-adds of the tap
+ * before (the dual-beat overlap). */
+static __attribute__((noinline)) void aot_f32_rows4_x3(const float* w, int32_t rs, aot_f32_rows4_dst* d)
+{
+    /* LDM fills its registers in ascending order: the eight taps' registers are named. */
+    const float* a;
+    register uint32_t x0 __asm__("r0");
+    register uint32_t x1 __asm__("r1");
+    register uint32_t x2 __asm__("r2");
+    register uint32_t x3 __asm__("r3");
+    register uint32_t x4 __asm__("r4");
+    register uint32_t x5 __asm__("r5");
+    register uint32_t x6 __asm__("r6");
+    register uint32_t x7 __asm__("r8");
+    __asm__ volatile("8:\n\t"
+                     "vmov.i32 q0, #0\n\t"
+                     "vmov.i32 q1, #0\n\t"
+                     "vmov.i32 q2, #0\n\t"
+                     "vmov.i32 q3, #0\n\t"
+                     "vmov.i32 q4, #0\n\t"
+                     "vmov.i32 q5, #0\n\t"
+                     "ldr %[x0], [%[d], #16]\n\t"
+                     "ldr %[a], [%[d], #24]\n\t"
+                     "wls lr, %[x0], 2f\n"
+                     "1:\n\t"
+                     "ldm %[a], {%[x0], %[x1], %[x2], %[x3], %[x4], %[x5], %[x6], %[x7]}\n\t"
+                     "add %[a], %[a], %[rs]\n\t" AOT_F32_ROWS4_X3_ROW "le lr, 1b\n"
+                     "2:\n\t" AOT_F32_ROWS4_BIAS3_ASM "vmaxnm.f32 q0, q0, q7\n\t"
+                     "vmaxnm.f32 q1, q1, q7\n\t"
+                     "vmaxnm.f32 q2, q2, q7\n\t"
+                     "vmaxnm.f32 q3, q3, q7\n\t"
+                     "vmaxnm.f32 q4, q4, q7\n\t"
+                     "vmaxnm.f32 q5, q5, q7\n\t"
+                     "vminnm.f32 q0, q0, q6\n\t"
+                     "vminnm.f32 q1, q1, q6\n\t"
+                     "vminnm.f32 q2, q2, q6\n\t"
+                     "vminnm.f32 q3, q3, q6\n\t"
+                     "vminnm.f32 q4, q4, q6\n\t"
+                     "vminnm.f32 q5, q5, q6\n\t"
+                     "add %[x1], %[x2], #32\n\t"
+                     "str %[x1], [%[d], #8]\n\t"
+                     "vstrw.32 q0, [%[x2]]\n\t"
+                     "vstrw.32 q1, [%[x2], #16]\n\t"
+                     "add %[x2], %[x2], %[x3]\n\t"
+                     "vstrw.32 q2, [%[x2]]\n\t"
+                     "vstrw.32 q3, [%[x2], #16]\n\t"
+                     "add %[x2], %[x2], %[x3]\n\t"
+                     "vstrw.32 q4, [%[x2]]\n\t"
+                     "vstrw.32 q5, [%[x2], #16]\n\t"
+                     "ldr %[x0], [%[d], #20]\n\t"
+                     "subs %[x0], %[x0], #1\n\t"
+                     "str %[x0], [%[d], #20]\n\t"
+                     "bne 8b"
+                     : [a] "=&r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+                       [x4] "=&r"(x4), [x5] "=&r"(x5), [x6] "=&r"(x6), [x7] "=&r"(x7)
+                     : [d] "r"(d), [rs] "r"(rs)
+                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+}
+
+/* Two pixels (windows at a and a + 2 floats), as aot_f32_rows4_x3 (27 instructions per 64 MACs a filter row); the
+ * second pixel's outputs are stored first, so that a stride of 0 leaves the first's (a last single pixel, whose
+ * partner reads the padded image's slack). */
+static __attribute__((noinline)) void aot_f32_rows4_x2(const float* w, int32_t rs, aot_f32_rows4_dst* d)
+{
+    const float* a;
+    register uint32_t x0 __asm__("r0");
+    register uint32_t x1 __asm__("r1");
+    register uint32_t x2 __asm__("r2");
+    register uint32_t x3 __asm__("r3");
+    register uint32_t x4 __asm__("r4");
+    register uint32_t x5 __asm__("r5");
+    __asm__ volatile("8:\n\t"
+                     "vmov.i32 q0, #0\n\t"
+                     "vmov.i32 q1, #0\n\t"
+                     "vmov.i32 q2, #0\n\t"
+                     "vmov.i32 q3, #0\n\t"
+                     "ldr %[x0], [%[d], #16]\n\t"
+                     "ldr %[a], [%[d], #24]\n\t"
+                     "wls lr, %[x0], 2f\n"
+                     "1:\n\t"
+                     "ldm %[a], {%[x0], %[x1], %[x2], %[x3], %[x4], %[x5]}\n\t"
+                     "add %[a], %[a], %[rs]\n\t" AOT_F32_ROWS4_X2_ROW "le lr, 1b\n"
+                     "2:\n\t" AOT_F32_ROWS4_BIAS2_ASM "vmaxnm.f32 q0, q0, q7\n\t"
+                     "vmaxnm.f32 q1, q1, q7\n\t"
+                     "vmaxnm.f32 q2, q2, q7\n\t"
+                     "vmaxnm.f32 q3, q3, q7\n\t"
+                     "vminnm.f32 q0, q0, q6\n\t"
+                     "vminnm.f32 q1, q1, q6\n\t"
+                     "vminnm.f32 q2, q2, q6\n\t"
+                     "vminnm.f32 q3, q3, q6\n\t"
+                     "add %[x1], %[x2], #32\n\t"
+                     "str %[x1], [%[d], #8]\n\t"
+                     "add %[x1], %[x2], %[x3]\n\t"
+                     "vstrw.32 q2, [%[x1]]\n\t"
+                     "vstrw.32 q3, [%[x1], #16]\n\t"
+                     "vstrw.32 q0, [%[x2]]\n\t"
+                     "vstrw.32 q1, [%[x2], #16]\n\t"
+                     "ldr %[x0], [%[d], #20]\n\t"
+                     "subs %[x0], %[x0], #1\n\t"
+                     "str %[x0], [%[d], #20]\n\t"
+                     "bne 8b"
+                     : [a] "=&r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+                       [x4] "=&r"(x4), [x5] "=&r"(x5)
+                     : [d] "r"(d), [rs] "r"(rs)
+                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+}
+
+/* n floats of zero at d, then `rows` runs of n floats from s (rows s_step floats apart) to d + at (d_step apart):
+ * vectors, the last of each run predicated (the padded image: about 1,200 instructions for KWS's, where copies of a
+ * float or four at a time took 6,000). */
+static void aot_f32_pad_rows(float* d, int32_t total, int32_t at, int32_t d_step, const float* s, int32_t s_step,
+                             int32_t n, int32_t rows)
+{
+    const float32x4_t z = vdupq_n_f32(0.0f);
+    int32_t i, r;
+    for (i = 0; i < total; i += 4) {
+        vstrwq_p_f32(d + i, z, vctp32q((uint32_t)(total - i)));
+    }
+    for (r = 0; r < rows; r++, s += s_step) {
+        float* o = d + at + r * d_step;
+        for (i = 0; i < n; i += 4) {
+            const mve_pred16_t q = vctp32q((uint32_t)(n - i));
+            vstrwq_p_f32(o + i, vldrwq_z_f32(s + i, q), q);
+        }
+    }
+}
+
+/* The rows4 form of one image (see AOT_F32_ROWS4): the padded image (hp rows of wp * in_c floats: the windows' extent,
+ * the compiler's scratch holds it and 2 floats more) into pad, then every output row's pixels three at a time, a
+ * last pair or single pixel two at a time, each through the blocks of 8 channels. */
+static void aot_conv_f32_rows4(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
+                               int32_t filter_h, const float* bias, float* out_b, int32_t out_h, int32_t out_w,
+                               int32_t out_c, int32_t stride_h, int32_t dilation_h, int32_t pad_top, int32_t pad_left,
+                               float act_min, float act_max, float* pad)
+{
+    const int32_t hp = (out_h - 1) * stride_h + (filter_h - 1) * dilation_h + 1;
+    const int32_t row = ((out_w - 1) * 2 + 4); /* floats of a padded row */
+    const int32_t left = pad_left * in_c, mid = in_w * in_c < row - left ? in_w * in_c : row - left;
+    const int32_t rs = dilation_h * row * (int32_t)sizeof(float);
+    /* The padded image's rows inside the image: y0 <= y < y1 (input rows y - pad_top), each one run of mid floats
+     * from its input row's first column at float `left`; everything else zeros, and the 2 floats of slack a last
+     * single pixel's partner reads. */
+    const int32_t y0 = pad_top < hp ? pad_top : hp, y1 = pad_top + in_h < hp ? pad_top + in_h : hp;
+    float range[8];
+    aot_f32_rows4_dst d;
+    int32_t y, x;
+    aot_f32_pad_rows(pad, hp * row + 2, y0 * row + left, row, in_b, in_w * in_c, mid, mid > 0 ? y1 - y0 : 0);
+    aot_f32_range(range, act_min, act_max);
+    d.range = range;
+    d.rows = filter_h;
+    for (y = 0; y < out_h; y++) {
+        const float* a = pad + y * stride_h * row;
+        for (x = 0; x < out_w; x += 3) {
+            const int32_t n = out_w - x < 3 ? out_w - x : 3;
+            d.stride = n == 1 ? 0 : out_c * (int32_t)sizeof(float);
+            d.bias = bias;
+            d.out = out_b + (y * out_w + x) * out_c;
+            d.blocks = out_c / 8;
+            d.a = a + 2 * x;
+            if (n == 3) {
+                aot_f32_rows4_x3(filter, rs, &d);
+            } else {
+                aot_f32_rows4_x2(filter, rs, &d);
+            }
+        }
     }
 }
 #endif
@@ -639,6 +923,14 @@ void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int3
     for (b = 0; b < batches; b++) {
         const float* in_b = input + b * in_h * in_w * in_c;
         float* out_b = output + b * pixels * out_c;
+#if defined(AOT_F32_ROWS4)
+        if (scratch != NULL && filter_w * in_c == 4 && stride_w * in_c == 2 && dilation_w == 1 && block == 8 &&
+            (out_c & 7) == 0) {
+            aot_conv_f32_rows4(in_b, in_h, in_w, in_c, filter, filter_h, bias, out_b, out_h, out_w, out_c, stride_h,
+                               dilation_h, pad_top, pad_left, act_min, act_max, scratch);
+            continue;
+        }
+#endif
         for (px = 0; px < pixels; px += 2) {
             const int32_t rows = px + 1 < pixels ? 2 : 1;
             const float* w = filter;

@@ -1,7 +1,8 @@
 /* Fast float32 fully connected layer: pairs of batch rows times blocks of output units through the GEMM tile of
- * gemm_f32_tile.h (Helium, the FPU's VFMA, or C); a single row (a batch of one, or the last of an odd batch) takes
- * the one-row tile, which loads each weight once for its one multiply-add, on the FPU cores and Helium every block
- * of the row in one asm loop with its outputs. */
+ * gemm_f32_tile.h (the FPU's VFMA, or C); a single row (a batch of one, or the last of an odd batch) takes the
+ * one-row tile, which loads each weight once for its one multiply-add, on the FPU cores every whole block of the row
+ * in one asm loop with its outputs.  Helium's layout is the wide one (AOT_F32_WIDE_BLOCK): each row, whatever the
+ * batch, walked once per block of up to 16 units, every block of the row in one asm pass with its outputs. */
 #include "aot_sched.h"
 
 #include <float.h>
@@ -9,28 +10,6 @@
 
 #include "aot/kernels/fully_connected.h"
 #include "gemm_f32_tile.h"
-
-/* Four inputs of the Helium batch-of-one pass: each input (a core register) times two weight vectors into the two
- * sums' vectors q0/q1 (8 units), the loads of the next input's weights between the multiply-adds. */
-#define AOT_FC_F32_MVE_STEP4_ASM                                                                                       \
-    "ldrd %[x0], %[x1], [%[a]], #8\n\t"                                                                                \
-    "ldrd %[x2], %[x3], [%[a]], #8\n\t"                                                                                \
-    "vldrw.32 q2, [%[w]], #16\n\t"                                                                                     \
-    "vldrw.32 q3, [%[w]], #16\n\t"                                                                                     \
-    "vldrw.32 q4, [%[w]], #16\n\t"                                                                                     \
-    "vldrw.32 q5, [%[w]], #16\n\t"                                                                                     \
-    "vfma.f32 q0, q2, %[x0]\n\t"                                                                                       \
-    "vfma.f32 q1, q3, %[x0]\n\t"                                                                                       \
-    "vldrw.32 q6, [%[w]], #16\n\t"                                                                                     \
-    "vldrw.32 q7, [%[w]], #16\n\t"                                                                                     \
-    "vfma.f32 q0, q4, %[x1]\n\t"                                                                                       \
-    "vfma.f32 q1, q5, %[x1]\n\t"                                                                                       \
-    "vldrw.32 q2, [%[w]], #16\n\t"                                                                                     \
-    "vldrw.32 q3, [%[w]], #16\n\t"                                                                                     \
-    "vfma.f32 q0, q6, %[x2]\n\t"                                                                                       \
-    "vfma.f32 q1, q7, %[x2]\n\t"                                                                                       \
-    "vfma.f32 q0, q2, %[x3]\n\t"                                                                                       \
-    "vfma.f32 q1, q3, %[x3]\n\t"
 
 /* The one-row tile's loop from label 1 (q, n / 8, not 0) or 2 (s0-s3 the sums, s4-s11 8 taps, s16-s31 16 weights,
  * twice a pass: 37 instructions per 32 MACs; the last r = n % 8 taps one at a time) to label 4; operands a, w, q, r
@@ -116,34 +95,9 @@ static void aot_f32_row_tile(const float* a, const float* w, int32_t n, int32_t 
                          : "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s16", "s17",
                            "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28", "s29", "s30",
                            "s31", "memory", "cc");
-#elif defined(AOT_F32_MVE)
-        /* q0, q1: the 8 sums; q2-q7: weights, two vectors a tap; scalar taps in core registers, 4 a pass. */
-        int32_t quads = n >> 2, rest = n & 3;
-        uint32_t x0, x1, x2, x3;
-        __asm__ volatile(
-            "vldrw.32 q0, [%[z]]\n\t"
-            "vldrw.32 q1, [%[z], #16]\n\t"
-            "wls lr, %[q], 2f\n"
-            "1:\n\t" AOT_FC_F32_MVE_STEP4_ASM "le lr, 1b\n"
-            "2:\n\t"
-            "cmp %[r], #0\n\t"
-            "beq 4f\n"
-            "3:\n\t"
-            "ldr %[x0], [%[a]], #4\n\t"
-            "vldrw.32 q2, [%[w]], #16\n\t"
-            "vldrw.32 q3, [%[w]], #16\n\t"
-            "vfma.f32 q0, q2, %[x0]\n\t"
-            "vfma.f32 q1, q3, %[x0]\n\t"
-            "subs %[r], %[r], #1\n\t"
-            "bne 3b\n"
-            "4:\n\t"
-            "vstrw.32 q0, [%[acc]]\n\t"
-            "vstrw.32 q1, [%[acc], #16]\n\t"
-            "vstrw.32 q0, [%[acc], #32]\n\t"
-            "vstrw.32 q1, [%[acc], #48]"
-            : [a] "+r"(a), [w] "+r"(w), [r] "+r"(rest), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3)
-            : [acc] "r"(acc), [z] "r"(aot_f32_zeros), [q] "r"(quads)
-            : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+#else
+        /* Helium at block 8 (its compiler layout is the wide one below): the C form. */
+        aot_f32_tile_c(a, a, w, n, block, aot_f32_zeros, acc);
 #endif
     }
 }
@@ -250,102 +204,298 @@ static void aot_f32_row_two(const float* a, const float* w, int32_t n, float* ac
 }
 #endif
 
-#if defined(AOT_F32_MVE)
-/* What aot_f32_row_out_mve reads beside its registers: the row, its length, the bias (NULL: none, else advanced by
- * the asm), the outputs (advanced), the range as two vectors.  Byte offsets as the asm reads them. */
-typedef struct {
-    const float* a;    /* 0 */
-    int32_t n;         /* 4 */
-    const float* bias; /* 8 */
-    float* out;        /* 12 */
-    float range[8];    /* 16: lo x 4, hi x 4 */
-} aot_f32_row_mve_t;
+/* The wide layout (block AOT_F32_WIDE_BLOCK, Helium's): units in blocks of 16, the last of the remaining units
+ * rounded up to 4 (zero-padded), each block [accum_depth][width], and the bias (if any) zero-padded to whole vectors
+ * (a multiple of 4 units): one input's weights of a block are 1 to 4 vectors in a row, so the row is walked once per
+ * block with the input a scalar in a core register. */
+#define AOT_F32_WIDE_BLOCK 16
 
-/* A batch of one on Helium, every block of 8 units (the last one part: `units` in all) in one asm loop: the
- * one-row tile (4 taps a pass, 19 instructions per 32 MACs; a last block of at most 4 units its first vector only,
- * 11 per 16) and the block's outputs (the bias, VMAXNM/VMINNM,
- * f32_out.h's bits) in the same pass, the part block's bias loads and output stores predicated (VCTP): no sums
- * through memory, no second row, no C per block. */
-static void aot_f32_row_out_mve(const float* w, int32_t units, aot_f32_row_mve_t* d)
+/* The FPU cores' builds take no wide layout (the compiler writes theirs in blocks of 4); Helium's and the host's
+ * (which runs a Cortex-M55 model's code in C) do. */
+#if !defined(AOT_F32_VFP)
+/* What the row's pass reads and keeps beside its registers: the block's bias (NULL: none; whole vectors) and
+ * outputs (both advanced by a block), the units left (counted down by a block), the row's length, 16 zeros, the
+ * range, the row.  Byte offsets as the asm reads them. */
+typedef struct {
+    const float* bias;  /* 0 */
+    float* out;         /* 4 */
+    int32_t units;      /* 8 */
+    int32_t n;          /* 12 */
+    const float* zeros; /* 16 */
+    float lo;           /* 20 */
+    float hi;           /* 24 */
+    const float* a;     /* 28 */
+} aot_f32_wide_t;
+
+/* Helium's asm takes 11 core registers besides lr: not at -O0, whose frame pointer leaves too few (the C form). */
+#if defined(AOT_F32_MVE) && defined(__OPTIMIZE__)
+#define AOT_FCW_MVE 1
+/* 8 inputs (core registers x0-x7, one LDM) of the wide row loop, V = width / 4 vectors an input: the 8 inputs'
+ * weights are 2V vectors in a row, loaded 4 at a time (VLDM into q4-q7) whatever the width, each vector a VFMA into
+ * its unit's sums' vector (q0 to q(V-1)) by its input: per 8 inputs 1 + 2V + 8V instructions (KWS's 12 units: 31 per
+ * 96 MACs), each sum's taps in order. */
+#define AOT_FCW_PASS1                                                                                                  \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q0, q5, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q0, q7, %[x3]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q0, q5, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x6]\n\t"                                                                                       \
+    "vfma.f32 q0, q7, %[x7]\n\t"
+#define AOT_FCW_PASS2                                                                                                  \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x1]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x3]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x5]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x6]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x6]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x7]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x7]\n\t"
+#define AOT_FCW_PASS3                                                                                                  \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q0, q7, %[x1]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q1, q4, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q2, q5, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x2]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q2, q4, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q0, q5, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q1, q6, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q2, q7, %[x3]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q0, q7, %[x5]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q1, q4, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q2, q5, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q0, q6, %[x6]\n\t"                                                                                       \
+    "vfma.f32 q1, q7, %[x6]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q2, q4, %[x6]\n\t"                                                                                       \
+    "vfma.f32 q0, q5, %[x7]\n\t"                                                                                       \
+    "vfma.f32 q1, q6, %[x7]\n\t"                                                                                       \
+    "vfma.f32 q2, q7, %[x7]\n\t"
+#define AOT_FCW_PASS4                                                                                                  \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x0]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x0]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x1]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x1]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x2]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x2]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x3]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x3]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x4]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x4]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x5]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x5]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x6]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x6]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x6]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x6]\n\t"                                                                                       \
+    "vldm %[w]!, {d8-d15}\n\t"                                                                                         \
+    "vfma.f32 q0, q4, %[x7]\n\t"                                                                                       \
+    "vfma.f32 q1, q5, %[x7]\n\t"                                                                                       \
+    "vfma.f32 q2, q6, %[x7]\n\t"                                                                                       \
+    "vfma.f32 q3, q7, %[x7]\n\t"
+/* One input (x0) after the passes: its V vectors by one VLDM into q4-q7, a VFMA into each sums' vector. */
+#define AOT_FCW_LD1  "vldm %[w]!, {d8-d9}\n\t"
+#define AOT_FCW_LD2  "vldm %[w]!, {d8-d11}\n\t"
+#define AOT_FCW_LD3  "vldm %[w]!, {d8-d13}\n\t"
+#define AOT_FCW_LD4  "vldm %[w]!, {d8-d15}\n\t"
+#define AOT_FCW_FMA1 "vfma.f32 q0, q4, %[x0]\n\t"
+#define AOT_FCW_FMA2 AOT_FCW_FMA1 "vfma.f32 q1, q5, %[x0]\n\t"
+#define AOT_FCW_FMA3 AOT_FCW_FMA2 "vfma.f32 q2, q6, %[x0]\n\t"
+#define AOT_FCW_FMA4 AOT_FCW_FMA3 "vfma.f32 q3, q7, %[x0]\n\t"
+/* The bias (whole vectors into q4-q7), the clamp (the bounds in q4, q5) and the stores of V vectors, the last one's
+ * units only (VCTP before: the units left less 4(V - 1), all four lanes from 4 on). */
+#define AOT_FCW_BIAS1  "vldm %[x0], {d8-d9}\n\t"
+#define AOT_FCW_BIAS2  "vldm %[x0], {d8-d11}\n\t"
+#define AOT_FCW_BIAS3  "vldm %[x0], {d8-d13}\n\t"
+#define AOT_FCW_BIAS4  "vldm %[x0], {d8-d15}\n\t"
+#define AOT_FCW_ADD1   "vadd.f32 q0, q0, q4\n\t"
+#define AOT_FCW_ADD2   AOT_FCW_ADD1 "vadd.f32 q1, q1, q5\n\t"
+#define AOT_FCW_ADD3   AOT_FCW_ADD2 "vadd.f32 q2, q2, q6\n\t"
+#define AOT_FCW_ADD4   AOT_FCW_ADD3 "vadd.f32 q3, q3, q7\n\t"
+#define AOT_FCW_CLAMP1 "vmaxnm.f32 q0, q0, q4\n\tvminnm.f32 q0, q0, q5\n\t"
+#define AOT_FCW_CLAMP2 AOT_FCW_CLAMP1 "vmaxnm.f32 q1, q1, q4\n\tvminnm.f32 q1, q1, q5\n\t"
+#define AOT_FCW_CLAMP3 AOT_FCW_CLAMP2 "vmaxnm.f32 q2, q2, q4\n\tvminnm.f32 q2, q2, q5\n\t"
+#define AOT_FCW_CLAMP4 AOT_FCW_CLAMP3 "vmaxnm.f32 q3, q3, q4\n\tvminnm.f32 q3, q3, q5\n\t"
+#define AOT_FCW_STORE1 "vpst\n\tvstrwt.32 q0, [%[x1]]"
+#define AOT_FCW_STORE2 "vstm %[x1]!, {d0-d1}\n\tvpst\n\tvstrwt.32 q1, [%[x1]]"
+#define AOT_FCW_STORE3 "vstm %[x1]!, {d0-d3}\n\tvpst\n\tvstrwt.32 q2, [%[x1]]"
+#define AOT_FCW_STORE4 "vstm %[x1]!, {d0-d5}\n\tvpst\n\tvstrwt.32 q3, [%[x1]]"
+/* A block of V vectors: the sums from zero, 8 inputs a pass, the rest one at a time, the outputs (the bias and the
+ * outputs' pointers advanced in d). */
+/* clang-format off */
+#define AOT_FCW_BLOCK_ASM(V, SUB)                                                                                      \
+    "ldr %[x0], [%[d], #16]\n\t"                                                                                       \
+    "vldm %[x0], {d0-d7}\n\t"                                                                                          \
+    "ldr %[a], [%[d], #28]\n\t"                                                                                        \
+    "ldr %[x0], [%[d], #12]\n\t"                                                                                       \
+    "lsrs %[x0], %[x0], #3\n\t"                                                                                        \
+    "wls lr, %[x0], 2f\n"                                                                                              \
+    "1:\n\t"                                                                                                           \
+    "ldm %[a]!, {%[x0], %[x1], %[x2], %[x3], %[x4], %[x5], %[x6], %[x7]}\n\t"                                          \
+    AOT_FCW_PASS##V                                                                                                    \
+    "le lr, 1b\n"                                                                                                      \
+    "2:\n\t"                                                                                                           \
+    "ldr %[x0], [%[d], #12]\n\t"                                                                                       \
+    "and %[x0], %[x0], #7\n\t"                                                                                         \
+    "wls lr, %[x0], 4f\n"                                                                                              \
+    "3:\n\t"                                                                                                           \
+    "ldr %[x0], [%[a]], #4\n\t"                                                                                        \
+    AOT_FCW_LD##V                                                                                                      \
+    AOT_FCW_FMA##V                                                                                                     \
+    "le lr, 3b\n"                                                                                                      \
+    "4:\n\t"                                                                                                           \
+    "ldrd %[x0], %[x1], [%[d]]\n\t"                                                                                    \
+    "ldr %[x2], [%[d], #8]\n\t"                                                                                        \
+    "subs %[x2], %[x2], #" SUB "\n\t"                                                                                  \
+    "cbz %[x0], 5f\n\t"                                                                                                \
+    AOT_FCW_BIAS##V                                                                                                    \
+    AOT_FCW_ADD##V                                                                                                     \
+    "adds %[x0], %[x0], #64\n\t"                                                                                       \
+    "str %[x0], [%[d]]\n"                                                                                              \
+    "5:\n\t"                                                                                                           \
+    "ldrd %[x3], %[x4], [%[d], #20]\n\t"                                                                               \
+    "vdup.32 q4, %[x3]\n\t"                                                                                            \
+    "vdup.32 q5, %[x4]\n\t"                                                                                            \
+    AOT_FCW_CLAMP##V                                                                                                   \
+    "adds %[x3], %[x1], #64\n\t"                                                                                       \
+    "str %[x3], [%[d], #4]\n\t"                                                                                        \
+    "vctp.32 %[x2]\n\t"                                                                                                \
+    AOT_FCW_STORE##V "\n\t"
+/* The row: block after block, each of the width its units left give (16 while more than 12 are left). */
+#define AOT_FCW_ROW_ASM                                                                                                \
+    "9:\n\t"                                                                                                           \
+    "ldr %[x0], [%[d], #8]\n\t"                                                                                        \
+    "cmp %[x0], #12\n\t"                                                                                               \
+    "bgt 14f\n\t"                                                                                                      \
+    "cmp %[x0], #8\n\t"                                                                                                \
+    "bgt 13f\n\t"                                                                                                      \
+    "cmp %[x0], #4\n\t"                                                                                                \
+    "bgt 12f\n"                                                                                                        \
+    AOT_FCW_BLOCK_ASM(1, "0")                                                                                          \
+    "b 7f\n"                                                                                                           \
+    "12:\n\t"                                                                                                          \
+    AOT_FCW_BLOCK_ASM(2, "4")                                                                                          \
+    "b 7f\n"                                                                                                           \
+    "13:\n\t"                                                                                                          \
+    AOT_FCW_BLOCK_ASM(3, "8")                                                                                          \
+    "b 7f\n"                                                                                                           \
+    "14:\n\t"                                                                                                          \
+    AOT_FCW_BLOCK_ASM(4, "12")                                                                                         \
+    "7:\n\t"                                                                                                           \
+    "ldr %[x0], [%[d], #8]\n\t"                                                                                        \
+    "subs %[x0], %[x0], #16\n\t"                                                                                       \
+    "str %[x0], [%[d], #8]\n\t"                                                                                        \
+    "bgt 9b"
+/* clang-format on */
+#endif
+
+/* One row: each output the sum over k < d->n of a[k] * w[k * width + j] (the wide layout), one tap after the other
+ * from 0.0f, plus the bias, clamped (f32_out.h's bits: VMAXNM/VMINNM on Helium), to d->out.  Helium: one asm pass
+ * for all the blocks (AOT_FCW_PASS*: KWS's 12 units take 31 instructions per 96 MACs), the outputs from the
+ * registers, the last vector's stores predicated (VCTP). */
+static __attribute__((noinline)) void aot_f32_row_wide(const float* w, aot_f32_wide_t* d)
 {
+#if defined(AOT_FCW_MVE)
+    /* LDM fills its registers in ascending order: the eight inputs' registers are named (x0 a low register for
+     * CBZ). */
     const float* a;
-    uint32_t x0, x1, x2, x3, t;
-    __asm__ volatile(
-        "8:\n\t"
-        "vmov.i32 q0, #0\n\t"
-        "vmov.i32 q1, #0\n\t"
-        "ldrd %[a], %[t], [%[d]]\n\t"
-        "lsrs %[t], %[t], #2\n\t"
-        "cmp %[u], #4\n\t"
-        "ble 6f\n\t"
-        "wls lr, %[t], 2f\n"
-        "1:\n\t" AOT_FC_F32_MVE_STEP4_ASM "le lr, 1b\n\t"
-        "b 2f\n"
-        /* A last block of at most 4 units: its first vector only (the second's weights are the padding's zeros). */
-        "6:\n\t"
-        "wls lr, %[t], 2f\n"
-        "7:\n\t"
-        "ldrd %[x0], %[x1], [%[a]], #8\n\t"
-        "ldrd %[x2], %[x3], [%[a]], #8\n\t"
-        "vldrw.32 q2, [%[w]], #32\n\t"
-        "vldrw.32 q4, [%[w]], #32\n\t"
-        "vldrw.32 q6, [%[w]], #32\n\t"
-        "vldrw.32 q3, [%[w]], #32\n\t"
-        "vfma.f32 q0, q2, %[x0]\n\t"
-        "vfma.f32 q0, q4, %[x1]\n\t"
-        "vfma.f32 q0, q6, %[x2]\n\t"
-        "vfma.f32 q0, q3, %[x3]\n\t"
-        "le lr, 7b\n"
-        "2:\n\t"
-        "ldr %[t], [%[d], #4]\n\t"
-        "ands %[t], %[t], #3\n\t"
-        "beq 4f\n"
-        "3:\n\t"
-        "ldr %[x0], [%[a]], #4\n\t"
-        "vldrw.32 q2, [%[w]], #16\n\t"
-        "vldrw.32 q3, [%[w]], #16\n\t"
-        "vfma.f32 q0, q2, %[x0]\n\t"
-        "vfma.f32 q1, q3, %[x0]\n\t"
-        "subs %[t], %[t], #1\n\t"
-        "bne 3b\n"
-        "4:\n\t"
-        /* x1: the second vector's units (units - 4, at least 0); a: the bias, x2: the outputs. */
-        "subs %[x1], %[u], #4\n\t"
-        "it mi\n\t"
-        "movmi %[x1], #0\n\t"
-        "ldrd %[a], %[x2], [%[d], #8]\n\t"
-        "cbz %[a], 5f\n\t"
-        "vctp.32 %[u]\n\t"
-        "vpst\n\t"
-        "vldrwt.32 q2, [%[a]]\n\t"
-        "vctp.32 %[x1]\n\t"
-        "vpst\n\t"
-        "vldrwt.32 q3, [%[a], #16]\n\t"
-        "vadd.f32 q0, q0, q2\n\t"
-        "vadd.f32 q1, q1, q3\n\t"
-        "adds %[a], #32\n\t"
-        "str %[a], [%[d], #8]\n"
-        "5:\n\t"
-        "vldrw.32 q2, [%[d], #16]\n\t"
-        "vldrw.32 q3, [%[d], #32]\n\t"
-        "vmaxnm.f32 q0, q0, q2\n\t"
-        "vmaxnm.f32 q1, q1, q2\n\t"
-        "vminnm.f32 q0, q0, q3\n\t"
-        "vminnm.f32 q1, q1, q3\n\t"
-        "vctp.32 %[u]\n\t"
-        "vpst\n\t"
-        "vstrwt.32 q0, [%[x2]]\n\t"
-        "vctp.32 %[x1]\n\t"
-        "vpst\n\t"
-        "vstrwt.32 q1, [%[x2], #16]\n\t"
-        "adds %[x2], #32\n\t"
-        "str %[x2], [%[d], #12]\n\t"
-        "subs %[u], %[u], #8\n\t"
-        "bgt 8b"
-        : [a] "=&l"(a), [t] "=&r"(t), [x0] "=&r"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3), [w] "+r"(w),
-          [u] "+r"(units)
-        : [d] "r"(d)
-        : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+    register uint32_t x0 __asm__("r0");
+    register uint32_t x1 __asm__("r1");
+    register uint32_t x2 __asm__("r2");
+    register uint32_t x3 __asm__("r3");
+    register uint32_t x4 __asm__("r4");
+    register uint32_t x5 __asm__("r5");
+    register uint32_t x6 __asm__("r6");
+    register uint32_t x7 __asm__("r8");
+    __asm__ volatile(AOT_FCW_ROW_ASM
+                     : [a] "=&r"(a), [w] "+r"(w), [x0] "=&l"(x0), [x1] "=&r"(x1), [x2] "=&r"(x2), [x3] "=&r"(x3),
+                       [x4] "=&r"(x4), [x5] "=&r"(x5), [x6] "=&r"(x6), [x7] "=&r"(x7)
+                     : [d] "r"(d)
+                     : "lr", "q0", "q1", "q2", "q3", "q4", "q5", "q6", "q7", "memory", "cc");
+#else
+    float acc[AOT_F32_WIDE_BLOCK];
+    int32_t o, k, j;
+    for (o = 0; o < d->units; o += AOT_F32_WIDE_BLOCK) {
+        const int32_t count = d->units - o < AOT_F32_WIDE_BLOCK ? d->units - o : AOT_F32_WIDE_BLOCK;
+        const int32_t width = (count + 3) & ~3;
+        for (j = 0; j < width; j++) {
+            acc[j] = 0.0f;
+        }
+        for (k = 0; k < d->n; k++, w += width) {
+            for (j = 0; j < width; j++) {
+                acc[j] = fmaf(d->a[k], w[j], acc[j]);
+            }
+        }
+        for (j = 0; j < count; j++) {
+            d->out[o + j] = aot_f32_clamp(d->bias == NULL ? acc[j] : acc[j] + d->bias[o + j], d->lo, d->hi);
+        }
+    }
+#endif
+}
+
+/* Every row through the wide row pass (on Helium one VFMA per 4 MACs and one load per input: the pair tile's 15
+ * per 32 would not beat it). */
+static void aot_fully_connected_f32_wide(const float* input, int32_t batches, int32_t depth, const float* filter,
+                                         const float* bias, float* output, int32_t units, float lo, float hi)
+{
+    aot_f32_wide_t d;
+    int32_t b;
+    d.n = depth;
+    d.zeros = aot_f32_zeros;
+    d.lo = lo;
+    d.hi = hi;
+    for (b = 0; b < batches; b++) {
+        d.a = input + b * depth;
+        d.bias = bias;
+        d.out = output + b * units;
+        d.units = units;
+        aot_f32_row_wide(filter, &d);
+    }
 }
 #endif
 
@@ -354,6 +504,29 @@ void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t a
                                   float act_max)
 {
     int32_t b, o;
+#if !defined(AOT_F32_VFP)
+    if (block == AOT_F32_WIDE_BLOCK) {
+        aot_fully_connected_f32_wide(input, batches, accum_depth, filter, bias, output, out_depth, act_min, act_max);
+        return;
+    }
+#endif
+#if defined(AOT_F32_MVE)
+    /* Helium's compiler layout is the wide one: another block (a hand-made call) takes the C tile, one row at a
+     * time, without the pair tile's and the outputs' code. */
+    for (b = 0; b < batches; b++) {
+        const float* w = filter;
+        for (o = 0; o < out_depth; o += block, w += accum_depth * block) {
+            float acc[2 * AOT_F32_MAX_BLOCK];
+            int32_t j;
+            aot_f32_tile_c(input + b * accum_depth, input + b * accum_depth, w, accum_depth, block, aot_f32_zeros, acc);
+            for (j = 0; j < block && o + j < out_depth; j++) {
+                output[b * out_depth + o + j] =
+                    aot_f32_clamp(bias == NULL ? acc[j] : acc[j] + bias[o + j], act_min, act_max);
+            }
+        }
+    }
+    return;
+#endif
     for (b = 0; b < batches; b += 2) {
         const int32_t rows = b + 1 < batches ? 2 : 1;
         const float* a0 = input + b * accum_depth;
@@ -380,21 +553,6 @@ void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t a
                 output[b * out_depth + o + j] =
                     aot_f32_clamp(bias == NULL ? acc[j] : acc[j] + bias[o + j], act_min, act_max);
             }
-            continue;
-        }
-#endif
-#if defined(AOT_F32_MVE)
-        if (rows == 1 && block == AOT_F32_NATIVE_BLOCK) {
-            aot_f32_row_mve_t d;
-            d.a = a0;
-            d.n = accum_depth;
-            d.bias = bias;
-            d.out = output + b * out_depth;
-            for (o = 0; o < 4; o++) {
-                d.range[o] = act_min;
-                d.range[4 + o] = act_max;
-            }
-            aot_f32_row_out_mve(w, out_depth, &d);
             continue;
         }
 #endif

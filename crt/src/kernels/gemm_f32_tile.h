@@ -1,7 +1,7 @@
 /* The float32 GEMM tile of the fast float convolution and fully connected kernels (conv2d_f32_gemm.c,
  * fully_connected_f32_gemm.c): two input rows of K values times one block of `block` (8 on Helium, 4 elsewhere) output
  * channels, whose weights the compiler stores tap-major ([K][block], compiler/ops/kernels/float_gemm.py; zero-padded to
- * whole blocks).
+ * whole blocks; Helium's fully connected layers have a wide layout of their own, fully_connected_f32_gemm.c).
  *
  * Every output is summed exactly as TFLite Micro's reference float kernels order it (tap 0 first, one tap after the
  * other, from 0.0f), each step a fused multiply-add: one rounding per tap instead of the product's and the sum's.

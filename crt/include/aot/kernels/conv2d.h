@@ -125,8 +125,10 @@ void aot_conv2d_f32(const float* input, int32_t batches, int32_t in_h, int32_t i
                     int32_t dilation_w, int32_t pad_top, int32_t pad_left, float act_min, float act_max);
 /* The same for groups of one, fast (crt/src/kernels/gemm_f32_tile.h): filter as blocks of `block` output channels,
  * each [K][block] with K = filter_h * filter_w * in_c in (fy, fx, ic) order, the last block zero-padded; scratch
- * NULL (windows read in place) or of 2 * K floats (windows gathered; 3 * K on Helium, three windows at a time).  Each
- * output is the reference kernel's sum in its order, each step a fused multiply-add. */
+ * NULL (windows read in place) or of 2 * K floats (windows gathered; 3 * K on Helium, three windows at a time; on
+ * Helium, when filter_w * in_c is 4, stride_w * in_c 2 and dilation_w 1, at least the padded image too: rows
+ * (out_h - 1) * stride_h + (filter_h - 1) * dilation_h + 1 of ((out_w - 1) * stride_w + filter_w) * in_c floats,
+ * and 2 floats more).  Each output is the reference kernel's sum in its order, each step a fused multiply-add. */
 void aot_conv2d_f32_gemm(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                          const float* filter, int32_t filter_h, int32_t filter_w, int32_t block, const float* bias,
                          float* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,

@@ -55,8 +55,10 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
 void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
                              const float* bias, float* output, int32_t out_depth, float act_min, float act_max);
 /* The same, fast (crt/src/kernels/gemm_f32_tile.h): weights as blocks of `block` output units, each
- * [accum_depth][block], the last block zero-padded.  Each output is the reference kernel's sum in its order, each
- * step a fused multiply-add. */
+ * [accum_depth][block], the last block zero-padded; or, block 16 (Helium's layout, also taken by the host's C form,
+ * not by the FPU cores' builds), blocks of 16 units whose last holds the remaining units rounded up to 4, each
+ * [accum_depth][width], and the bias (if any) zero-padded to a multiple of 4 units.  Each output is the reference
+ * kernel's sum in its order, each step a fused multiply-add. */
 void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
                                   int32_t block, const float* bias, float* output, int32_t out_depth, float act_min,
                                   float act_max);
