@@ -162,9 +162,45 @@ def mve_args(op, ctx, in_c: int, weights, out_c=None) -> list:
     return args + [ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0"]
 
 
+def dws_fits(p: dict) -> bool:
+    """Whether the strip form (depthwise_conv2d_s8_mve_strip.h) runs a 3x3 layer (dilation 1, stride_h == stride_w of
+    1 or 2) whose windows leave the image, given its scratch: wide enough outputs (strip_scratch), one channel's
+    table entry, strip and last load within the scratch, the gather offsets of two image rows within 16 bits."""
+    s = p["sw"]
+    rows = (p["oh"] - 1) * s + 3
+    if not strip_scratch(s, p["ic"], p["oh"], p["ow"]):
+        return False
+    return DWS_ENTRY + rows * DWS_WIDTH[s] + 16 <= p["mve_scratch"] and (2 * p["iw"] - 1) * p["ic"] <= 65535
+
+
+def dw_mve_entry(p: dict) -> str:
+    """Which aot_depthwise_conv2d_s8_mve entry point (aot/kernels/depthwise_conv2d.h) a layer calls, each in a unit of
+    its own so that an image links only the forms its layers take: the strip form, the 3x3 forms (the padded-image
+    or the row form when all shifts are right shifts, else both with the general requantization), or the generic
+    form."""
+    if not (p["kh"] == p["kw"] == 3 and p["dh"] == p["dw"] == 1 and p["sw"] in (1, 2)):
+        return "aot_depthwise_conv2d_s8_mve"
+    if p["sh"] == p["sw"] and p["mve_scratch"] and dws_fits(p):
+        return "aot_depthwise_conv2d_s8_mve_strip"
+    if p["ic"] % 8 == 0 and p["ow"] >= 2:
+        if not mve_all_right(p["mve_shift"], p["mve_mult"]):
+            return "aot_depthwise_conv2d_s8_mve_3x3_left"
+        return "aot_depthwise_conv2d_s8_mve_3x3_image" if dw3_image_form(p) else "aot_depthwise_conv2d_s8_mve_3x3"
+    return "aot_depthwise_conv2d_s8_mve"
+
+
+def dw3_image_form(p: dict) -> bool:
+    """Whether a layer of the 3x3 forms takes the padded-image form (aot_dw3_image_form in
+    depthwise_conv2d_s8_mve_3x3.h): padded sideways, stride_h == stride_w, the padded image of 8 channels within the
+    3 rows of all channels the scratch holds."""
+    band_w = (p["ow"] - 1) * p["sw"] + 3
+    in_place = p["pad_l"] == 0 and band_w <= p["iw"]
+    return not in_place and p["sh"] == p["sw"] and ((p["oh"] - 1) * p["sw"] + 3) * 8 <= 3 * p["ic"]
+
+
 def emit_mve_depthwise(op, ctx) -> list:
-    """The aot_depthwise_conv2d_s8_mve call: the model's filter as it is."""
-    return [ctx.call(op.kernel, mve_args(op, ctx, op.params["ic"], op.input(1).data))]
+    """The aot_depthwise_conv2d_s8_mve call (the entry point of the layer's form): the model's filter as it is."""
+    return [ctx.call(dw_mve_entry(op.params), mve_args(op, ctx, op.params["ic"], op.input(1).data))]
 
 
 def emit_mve_depthwise_plane(op, ctx) -> list:

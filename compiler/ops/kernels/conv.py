@@ -82,6 +82,7 @@ DW_MVE = Kernel(
     serves=_ic_many,
     emit=mve.emit_mve_depthwise,
     scratch=_mve_scratch,
+    entry=lambda op: mve.dw_mve_entry(op.params),
 )
 
 
