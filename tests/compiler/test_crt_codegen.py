@@ -55,6 +55,8 @@ _HOT = {
         "depthwise_conv2d_s8_mve_3x3.c",
         "depthwise_conv2d_s8_mve_3x3_image.c",
         "depthwise_conv2d_s8_mve_3x3_left.c",
+        "depthwise_conv2d_s8_mve_plane.c",
+        "depthwise_conv2d_s8_mve_plane_s1.c",
         "fully_connected_s8_mve.c",
         "fully_connected_s8_mve_row.c",
         "conv2d_s8_dsp.c",

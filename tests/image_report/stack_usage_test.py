@@ -36,6 +36,7 @@ _MVE_UNITS = (
     "_mve_3x3_image.c",
     "_mve_3x3_left.c",
     "_mve_row.c",
+    "_mve_plane_s1.c",
 )
 _SKIP = {"cortex-m4": _MVE_UNITS, "cortex-m0": (*_MVE_UNITS, "_dsp.c")}
 

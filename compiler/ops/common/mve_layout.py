@@ -203,9 +203,17 @@ def emit_mve_depthwise(op, ctx) -> list:
     return [ctx.call(dw_mve_entry(op.params), mve_args(op, ctx, op.params["ic"], op.input(1).data))]
 
 
+def dwp_entry(p: dict) -> str:
+    """aot_depthwise_conv2d_s8_mve_plane_s1 for a plane layer of stride_w 1 whose shifts are all right shifts (a unit
+    of its own: such images do not link the general loop and requantization), else aot_depthwise_conv2d_s8_mve_plane."""
+    if p["sw"] == 1 and mve_all_right(p["mve_shift"], p["mve_mult"]):
+        return "aot_depthwise_conv2d_s8_mve_plane_s1"
+    return "aot_depthwise_conv2d_s8_mve_plane"
+
+
 def emit_mve_depthwise_plane(op, ctx) -> list:
-    """The aot_depthwise_conv2d_s8_mve_plane call: its filter channel by channel."""
-    return [ctx.call(op.kernel, mve_args(op, ctx, op.params["ic"], op.params["mve_weights"]))]
+    """The aot_depthwise_conv2d_s8_mve_plane call (or _s1): its filter channel by channel."""
+    return [ctx.call(dwp_entry(op.params), mve_args(op, ctx, op.params["ic"], op.params["mve_weights"]))]
 
 
 def mve_all_right(shift, mult) -> bool:

@@ -72,6 +72,7 @@ DW_MVE_PLANE = Kernel(
     serves=_ic_many,
     emit=mve.emit_mve_depthwise_plane,
     scratch=_mve_scratch,
+    entry=lambda op: mve.dwp_entry(op.params),
 )
 
 DW_MVE = Kernel(

@@ -78,6 +78,16 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
                                        int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
                                        int32_t act_min, int32_t act_max, int8_t* scratch);
 
+/* The same for layers of stride_w 1 whose shifts are all right shifts (or multipliers 0), in a unit of its own
+ * (depthwise_conv2d_s8_mve_plane_s1.c): the compiler calls it for such layers. */
+void aot_depthwise_conv2d_s8_mve_plane_s1(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                          int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
+                                          const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
+                                          int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                                          int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
+                                          int32_t output_offset, const int32_t* out_multiplier,
+                                          const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
+
 /* DSP-extension fast path (portable fallback elsewhere) for 3x3 filters, depth multiplier 1, no dilation,
  * on the image as it is or transposed (rows/columns given as byte steps; filter per channel 9 bytes, (w0, w1, w2)
  * per filter row in the same orientation); `bias` doubled with the input zero point folded in (taps outside the
