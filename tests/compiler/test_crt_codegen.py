@@ -50,6 +50,7 @@ _HOT = {
         "conv2d_s8_mve_add.c",
         "conv2d_s8_mve_left.c",
         "conv2d_s8_mve_left_add.c",
+        "conv2d_s8_mve_tail.c",
         "depthwise_conv2d_s8_mve.c",
         "depthwise_conv2d_s8_mve_strip.c",
         "depthwise_conv2d_s8_mve_3x3.c",

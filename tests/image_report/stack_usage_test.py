@@ -37,6 +37,7 @@ _MVE_UNITS = (
     "_mve_3x3_left.c",
     "_mve_row.c",
     "_mve_plane_s1.c",
+    "_mve_tail.c",
 )
 _SKIP = {"cortex-m4": _MVE_UNITS, "cortex-m0": (*_MVE_UNITS, "_dsp.c")}
 

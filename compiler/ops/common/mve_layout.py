@@ -224,7 +224,65 @@ def mve_all_right(shift, mult) -> bool:
 def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:
     """The aot_conv2d_s8_mve call (with a fused residual ADD: aot_conv2d_s8_mve_add) prepared above; a layer with
     a left shift calls the general pass, aot_conv2d_s8_mve_left (_left_add), in units of their own so that images
-    without such a layer do not link it."""
+    without such a layer do not link it, as do layers with padded rows (mve_conv_entry)."""
     p = op.params
-    fn = op.kernel if mve_all_right(p["mve_shift"], p["mve_mult"]) else op.kernel + "_left"
+    if not mve_all_right(p["mve_shift"], p["mve_mult"]):
+        fn = op.kernel + "_left"
+    elif "residual" in p:
+        fn = op.kernel
+    else:
+        fn = mve_conv_entry(p, in_c, out_c)
     return [residual_call(op, ctx, mve_args(op, ctx, in_c, p["mve_weights"], out_c=out_c), fn)]
+
+
+def mve_gemm_entry(op, in_c: int, out_c: int) -> str:
+    """The function emit_mve_conv calls (for reports; a fused ADD's *_add form is the kernel's)."""
+    p = op.params
+    if not mve_all_right(p["mve_shift"], p["mve_mult"]):
+        return op.kernel + "_left"
+    return op.kernel if "residual" in p else mve_conv_entry(p, in_c, out_c)
+
+
+# Output channels of the first-layer form (4 * AOT_MVE_FIRST_BLOCKS in conv2d_s8_mve.c).
+MVE_FIRST_MAX_OC = 32
+
+
+def mve_gathers_border(p: dict, in_c: int) -> bool:
+    """aot_mve_gather_offsets returns 2 (conv2d_s8_mve_pass.h): K <= 48 taps within 256 bytes of the first, and
+    windows leaving the image gathered too (window rows and columns within a byte, the padding not negative)."""
+    k = p["kh"] * p["kw"] * in_c
+    last = ((p["kh"] - 1) * p["dh"] * p["iw"] + (p["kw"] - 1) * p["dw"]) * in_c + in_c - 1
+    y_end = (p["oh"] - 1) * p["sh"] - p["pad_t"] + (p["kh"] - 1) * p["dh"]
+    x_end = (p["ow"] - 1) * p["sw"] - p["pad_l"] + (p["kw"] - 1) * p["dw"]
+    return (
+        k <= 48
+        and last <= 255
+        and y_end <= 255
+        and x_end <= 255
+        and p["pad_t"] >= 0
+        and p["pad_l"] >= 0
+        and p["ih"] < 256 - p["pad_t"]
+        and p["iw"] < 256 - p["pad_l"]
+    )
+
+
+def mve_conv_entry(p: dict, in_c: int, out_c: int) -> str:
+    """The entry point of a convolution whose shifts are all right shifts, without a fused ADD, each in a unit of its
+    own so that an image links only the passes its layers take: aot_conv2d_s8_mve_tail for a layer whose im2col rows
+    are zero-padded for the block loop (mve_row_bytes(K, out_c) != K, not a 1x1 read in place) unless the first-layer
+    form of aot_conv2d_s8_mve takes it (16 < K < 32, out_c a multiple of 4 up to 32, dilation_w 1, an even pixel
+    count, windows gathered at the border: aot_conv2d_s8_mve_first in conv2d_s8_mve.c), else aot_conv2d_s8_mve."""
+    k = p["kh"] * p["kw"] * in_c
+    if (
+        16 < k < 32
+        and out_c % 4 == 0
+        and out_c <= MVE_FIRST_MAX_OC
+        and p["dw"] == 1
+        and (p["n"] * p["oh"] * p["ow"]) % 2 == 0
+        and mve_gathers_border(p, in_c)
+    ):
+        return "aot_conv2d_s8_mve"
+    direct = p["kh"] == 1 and p["kw"] == 1 and p["pad_t"] == 0 and p["pad_l"] == 0
+    if not direct and mve_row_bytes(k, out_c) != k:
+        return "aot_conv2d_s8_mve_tail"
+    return "aot_conv2d_s8_mve"

@@ -62,6 +62,7 @@ GEMM_MVE = Kernel(
     headers=_gemm_headers,
     scratch=_mve_scratch,
     residual=_always,
+    entry=lambda op: mve.mve_gemm_entry(op, _gemm_in_c(op), op.output.shape[3]),
 )
 
 DW_MVE_PLANE = Kernel(

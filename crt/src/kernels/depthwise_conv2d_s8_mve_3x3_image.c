@@ -4,8 +4,7 @@
  * whole padded image of 8 channels at a time in scratch, every output row of a block in one assembly block,
  * aot_dw3_image8_rows) for layers whose shifts are all right shifts (or multipliers 0).  A translation unit of its
  * own: the compiler chooses the entry point from the layer's geometry and shifts, so an image links only the forms
- * its layers take.  At -Os (__OPTIMIZE_SIZE__) the row form runs these layers, 1.9 KB smaller.  Unoptimised or without
- * MVE: the generic aot_depthwise_conv2d_s8_mve.
+ * its layers take.  Unoptimised or without MVE: the generic aot_depthwise_conv2d_s8_mve.
  */
 #include "aot_sched.h"
 
@@ -33,17 +32,9 @@ void aot_depthwise_conv2d_s8_mve_3x3_image(const int8_t* input, int32_t batches,
     rq.act_min = act_min;
     rq.act_max = act_max;
     rq.add = NULL;
-#if defined(__OPTIMIZE_SIZE__)
-    /* At -Os the row form (its pair loop, 2.6 KB) instead of the padded-image form (4.5 KB, most of it the
-     * assembly row loop aot_dw3_image8_rows): the same outputs from the same scratch (3 rows of all channels hold
-     * the padded image of 8), about 1.4 instead of 1.0 instructions per MAC on MobileNet's 6x6 layers. */
-    aot_dw3_rows_layer(input, batches, in_h, in_w, channels, filter, &rq, output, out_h, out_w, stride_h, stride_w,
-                       pad_top, pad_left, input_zero_point, scratch, 1);
-#else
     (void)stride_h;
     aot_dw3_image_layer(input, batches, in_h, in_w, channels, filter, &rq, output, out_h, out_w, stride_w, pad_top,
                         pad_left, input_zero_point, scratch, 1);
-#endif
 #else
     aot_depthwise_conv2d_s8_mve(input, batches, in_h, in_w, channels, filter, filter_h, filter_w, bias, output, out_h,
                                 out_w, stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, input_zero_point,
