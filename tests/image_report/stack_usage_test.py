@@ -25,7 +25,20 @@ _CORES = {
 }
 # Sources compiled for a core: not the kernels of an extension the core lacks, whose portable bodies there are
 # the same C as the portable kernels'; the frames of the extension's own code are what the Cortex-M4 build adds.
-_MVE_UNITS = ("_mve.c", "_mve_plane.c", "_mve_add.c", "_mve_left.c", "_mve_left_add.c")
+_MVE_UNITS = (
+    "_mve.c",
+    "_mve_plane.c",
+    "_mve_add.c",
+    "_mve_left.c",
+    "_mve_left_add.c",
+    "_mve_strip.c",
+    "_mve_3x3.c",
+    "_mve_3x3_image.c",
+    "_mve_3x3_left.c",
+    "_mve_row.c",
+    "_mve_plane_s1.c",
+    "_mve_tail.c",
+)
 _SKIP = {"cortex-m4": _MVE_UNITS, "cortex-m0": (*_MVE_UNITS, "_dsp.c")}
 
 

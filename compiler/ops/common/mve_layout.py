@@ -162,14 +162,58 @@ def mve_args(op, ctx, in_c: int, weights, out_c=None) -> list:
     return args + [ctx.scratch(op, "int8_t") if p["mve_scratch"] else "0"]
 
 
+def dws_fits(p: dict) -> bool:
+    """Whether the strip form (depthwise_conv2d_s8_mve_strip.h) runs a 3x3 layer (dilation 1, stride_h == stride_w of
+    1 or 2) whose windows leave the image, given its scratch: wide enough outputs (strip_scratch), one channel's
+    table entry, strip and last load within the scratch, the gather offsets of two image rows within 16 bits."""
+    s = p["sw"]
+    rows = (p["oh"] - 1) * s + 3
+    if not strip_scratch(s, p["ic"], p["oh"], p["ow"]):
+        return False
+    return DWS_ENTRY + rows * DWS_WIDTH[s] + 16 <= p["mve_scratch"] and (2 * p["iw"] - 1) * p["ic"] <= 65535
+
+
+def dw_mve_entry(p: dict) -> str:
+    """Which aot_depthwise_conv2d_s8_mve entry point (aot/kernels/depthwise_conv2d.h) a layer calls, each in a unit of
+    its own so that an image links only the forms its layers take: the strip form, the 3x3 forms (the padded-image
+    or the row form when all shifts are right shifts, else both with the general requantization), or the generic
+    form."""
+    if not (p["kh"] == p["kw"] == 3 and p["dh"] == p["dw"] == 1 and p["sw"] in (1, 2)):
+        return "aot_depthwise_conv2d_s8_mve"
+    if p["sh"] == p["sw"] and p["mve_scratch"] and dws_fits(p):
+        return "aot_depthwise_conv2d_s8_mve_strip"
+    if p["ic"] % 8 == 0 and p["ow"] >= 2:
+        if not mve_all_right(p["mve_shift"], p["mve_mult"]):
+            return "aot_depthwise_conv2d_s8_mve_3x3_left"
+        return "aot_depthwise_conv2d_s8_mve_3x3_image" if dw3_image_form(p) else "aot_depthwise_conv2d_s8_mve_3x3"
+    return "aot_depthwise_conv2d_s8_mve"
+
+
+def dw3_image_form(p: dict) -> bool:
+    """Whether a layer of the 3x3 forms takes the padded-image form (aot_dw3_image_form in
+    depthwise_conv2d_s8_mve_3x3.h): padded sideways, stride_h == stride_w, the padded image of 8 channels within the
+    3 rows of all channels the scratch holds."""
+    band_w = (p["ow"] - 1) * p["sw"] + 3
+    in_place = p["pad_l"] == 0 and band_w <= p["iw"]
+    return not in_place and p["sh"] == p["sw"] and ((p["oh"] - 1) * p["sw"] + 3) * 8 <= 3 * p["ic"]
+
+
 def emit_mve_depthwise(op, ctx) -> list:
-    """The aot_depthwise_conv2d_s8_mve call: the model's filter as it is."""
-    return [ctx.call(op.kernel, mve_args(op, ctx, op.params["ic"], op.input(1).data))]
+    """The aot_depthwise_conv2d_s8_mve call (the entry point of the layer's form): the model's filter as it is."""
+    return [ctx.call(dw_mve_entry(op.params), mve_args(op, ctx, op.params["ic"], op.input(1).data))]
+
+
+def dwp_entry(p: dict) -> str:
+    """aot_depthwise_conv2d_s8_mve_plane_s1 for a plane layer of stride_w 1 whose shifts are all right shifts (a unit
+    of its own: such images do not link the general loop and requantization), else aot_depthwise_conv2d_s8_mve_plane."""
+    if p["sw"] == 1 and mve_all_right(p["mve_shift"], p["mve_mult"]):
+        return "aot_depthwise_conv2d_s8_mve_plane_s1"
+    return "aot_depthwise_conv2d_s8_mve_plane"
 
 
 def emit_mve_depthwise_plane(op, ctx) -> list:
-    """The aot_depthwise_conv2d_s8_mve_plane call: its filter channel by channel."""
-    return [ctx.call(op.kernel, mve_args(op, ctx, op.params["ic"], op.params["mve_weights"]))]
+    """The aot_depthwise_conv2d_s8_mve_plane call (or _s1): its filter channel by channel."""
+    return [ctx.call(dwp_entry(op.params), mve_args(op, ctx, op.params["ic"], op.params["mve_weights"]))]
 
 
 def mve_all_right(shift, mult) -> bool:
@@ -180,7 +224,65 @@ def mve_all_right(shift, mult) -> bool:
 def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:
     """The aot_conv2d_s8_mve call (with a fused residual ADD: aot_conv2d_s8_mve_add) prepared above; a layer with
     a left shift calls the general pass, aot_conv2d_s8_mve_left (_left_add), in units of their own so that images
-    without such a layer do not link it."""
+    without such a layer do not link it, as do layers with padded rows (mve_conv_entry)."""
     p = op.params
-    fn = op.kernel if mve_all_right(p["mve_shift"], p["mve_mult"]) else op.kernel + "_left"
+    if not mve_all_right(p["mve_shift"], p["mve_mult"]):
+        fn = op.kernel + "_left"
+    elif "residual" in p:
+        fn = op.kernel
+    else:
+        fn = mve_conv_entry(p, in_c, out_c)
     return [residual_call(op, ctx, mve_args(op, ctx, in_c, p["mve_weights"], out_c=out_c), fn)]
+
+
+def mve_gemm_entry(op, in_c: int, out_c: int) -> str:
+    """The function emit_mve_conv calls (for reports; a fused ADD's *_add form is the kernel's)."""
+    p = op.params
+    if not mve_all_right(p["mve_shift"], p["mve_mult"]):
+        return op.kernel + "_left"
+    return op.kernel if "residual" in p else mve_conv_entry(p, in_c, out_c)
+
+
+# Output channels of the first-layer form (4 * AOT_MVE_FIRST_BLOCKS in conv2d_s8_mve.c).
+MVE_FIRST_MAX_OC = 32
+
+
+def mve_gathers_border(p: dict, in_c: int) -> bool:
+    """aot_mve_gather_offsets returns 2 (conv2d_s8_mve_pass.h): K <= 48 taps within 256 bytes of the first, and
+    windows leaving the image gathered too (window rows and columns within a byte, the padding not negative)."""
+    k = p["kh"] * p["kw"] * in_c
+    last = ((p["kh"] - 1) * p["dh"] * p["iw"] + (p["kw"] - 1) * p["dw"]) * in_c + in_c - 1
+    y_end = (p["oh"] - 1) * p["sh"] - p["pad_t"] + (p["kh"] - 1) * p["dh"]
+    x_end = (p["ow"] - 1) * p["sw"] - p["pad_l"] + (p["kw"] - 1) * p["dw"]
+    return (
+        k <= 48
+        and last <= 255
+        and y_end <= 255
+        and x_end <= 255
+        and p["pad_t"] >= 0
+        and p["pad_l"] >= 0
+        and p["ih"] < 256 - p["pad_t"]
+        and p["iw"] < 256 - p["pad_l"]
+    )
+
+
+def mve_conv_entry(p: dict, in_c: int, out_c: int) -> str:
+    """The entry point of a convolution whose shifts are all right shifts, without a fused ADD, each in a unit of its
+    own so that an image links only the passes its layers take: aot_conv2d_s8_mve_tail for a layer whose im2col rows
+    are zero-padded for the block loop (mve_row_bytes(K, out_c) != K, not a 1x1 read in place) unless the first-layer
+    form of aot_conv2d_s8_mve takes it (16 < K < 32, out_c a multiple of 4 up to 32, dilation_w 1, an even pixel
+    count, windows gathered at the border: aot_conv2d_s8_mve_first in conv2d_s8_mve.c), else aot_conv2d_s8_mve."""
+    k = p["kh"] * p["kw"] * in_c
+    if (
+        16 < k < 32
+        and out_c % 4 == 0
+        and out_c <= MVE_FIRST_MAX_OC
+        and p["dw"] == 1
+        and (p["n"] * p["oh"] * p["ow"]) % 2 == 0
+        and mve_gathers_border(p, in_c)
+    ):
+        return "aot_conv2d_s8_mve"
+    direct = p["kh"] == 1 and p["kw"] == 1 and p["pad_t"] == 0 and p["pad_l"] == 0
+    if not direct and mve_row_bytes(k, out_c) != k:
+        return "aot_conv2d_s8_mve_tail"
+    return "aot_conv2d_s8_mve"

@@ -62,6 +62,7 @@ GEMM_MVE = Kernel(
     headers=_gemm_headers,
     scratch=_mve_scratch,
     residual=_always,
+    entry=lambda op: mve.mve_gemm_entry(op, _gemm_in_c(op), op.output.shape[3]),
 )
 
 DW_MVE_PLANE = Kernel(
@@ -72,6 +73,7 @@ DW_MVE_PLANE = Kernel(
     serves=_ic_many,
     emit=mve.emit_mve_depthwise_plane,
     scratch=_mve_scratch,
+    entry=lambda op: mve.dwp_entry(op.params),
 )
 
 DW_MVE = Kernel(
@@ -82,6 +84,7 @@ DW_MVE = Kernel(
     serves=_ic_many,
     emit=mve.emit_mve_depthwise,
     scratch=_mve_scratch,
+    entry=lambda op: mve.dw_mve_entry(op.params),
 )
 
 

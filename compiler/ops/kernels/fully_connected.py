@@ -6,7 +6,7 @@ import numpy as np
 
 from ..common.dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
 from ..common.kernel import Kernel
-from ..common.mve_layout import mve_gemm_params
+from ..common.mve_layout import mve_all_right, mve_gemm_params
 from ..common.short_requant import exact_requant, short_requant
 from . import specialized
 
@@ -36,10 +36,20 @@ def _emit_mve(op, ctx) -> list:
         p["act"][0],
         p["act"][1],
     ]
-    return [ctx.call(op.kernel, args)]
+    return [ctx.call(_mve_entry(op), args)]
 
 
-MVE = Kernel("aot_fully_connected_s8_mve", "mve", _mve_setup, emit=_emit_mve)
+def _mve_entry(op) -> str:
+    """aot_fully_connected_s8_mve_row for a layer of one batch row whose shifts are all right shifts (its own unit:
+    an image of such layers does not link the general requantization and the row pairs), else
+    aot_fully_connected_s8_mve."""
+    p = op.params
+    if p["batches"] == 1 and mve_all_right(p["mve_shift"], p["mve_mult"]):
+        return "aot_fully_connected_s8_mve_row"
+    return op.kernel
+
+
+MVE = Kernel("aot_fully_connected_s8_mve", "mve", _mve_setup, emit=_emit_mve, entry=_mve_entry)
 
 
 # The expanded input row of aot_fully_connected_s8_dsp costs 2 * depth bytes of scratch: past 2 KiB (e.g. a

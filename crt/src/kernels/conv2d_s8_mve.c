@@ -9,7 +9,12 @@
  * fuses a residual ADD, has a translation unit of its own (conv2d_s8_mve_add.c), so that a model without one does not
  * link its code.  aot_conv2d_s8_mve and aot_conv2d_s8_mve_add take layers whose every channel shifts right (or has
  * multiplier 0), as the compiler knows from the constants; the others call aot_conv2d_s8_mve_left (and _left_add),
- * the general pass, each in a unit of its own so that an image links it only when a layer needs it.
+ * the general pass, each in a unit of its own so that an image links it only when a layer needs it.  So do layers
+ * whose im2col rows the block loop reads zero-padded for its K % 16 tail (aot_mve_row_bytes(k, out_c) != k: KWS's
+ * 10x4 first layer) and which the first-layer form below does not take: the compiler calls aot_conv2d_s8_mve_tail
+ * (conv2d_s8_mve_tail.c) for them, so that an image links that pass (4.4 KB on the Cortex-M55 at -O2, a second
+ * inlined copy here before) only when a layer takes it.  aot_conv2d_s8_mve runs any other layer with unpadded rows
+ * (K % 16 through the predicated tail of aot_mve_dot4), first layers through the first-layer form.
  */
 #include "aot_sched.h"
 
@@ -147,5 +152,5 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
         return;
     }
 #endif
-    aot_conv2d_s8_mve_body(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0, 1);
+    aot_conv2d_s8_mve_pass(&g, filter, output, batches, out_c, &rq, scratch, NULL, 0, 1, 0);
 }

@@ -17,7 +17,7 @@
  * up to 16 channels' strips; 16 bytes kept for the last window's load), in whole blocks of 8 channels where 8 fit;
  * per strip position every strip of the group is filled (8 channels at a time: a pixel's 8 bytes are one gather and
  * one scatter; a group under 8 channels one channel at a time), then one assembly loop runs every channel of the
- * group.  aot_dws_fits says when a layer can take this form.  Included by depthwise_conv2d_s8_mve.c only
+ * group.  The compiler says when a layer takes this form (below).  Included by depthwise_conv2d_s8_mve_strip.c only
  * (optimised MVE builds: the loops are assembly).
  */
 #ifndef AOT_KERNELS_DEPTHWISE_CONV2D_S8_MVE_STRIP_H_
@@ -33,21 +33,11 @@
 #define AOT_DWS_W1 6
 #define AOT_DWS_W2 5
 
-/* The narrowest outputs the strip form takes (below, aot_dws_fits); a test build may lower them to the minimum
- * (4 and 2) to run every layer in this form. */
-#ifndef AOT_DWS_MIN_W1
-#define AOT_DWS_MIN_W1 7
-#endif
-#ifndef AOT_DWS_MIN_W2
-#define AOT_DWS_MIN_W2 10
-#endif
-
 /* The scratch the compiler gives a 3x3 layer (dilation 1, stride 1 or 2 both ways) whose windows leave the image
  * (compiler/ops/common/mve_layout.py, prepare_mve_depthwise, computes the same): its filter_h rows of band_w pixels
- * (band_bytes), or, when the strip form's default widths take it, at least the table entries and strips of 16
+ * (band_bytes), or, when the strip form takes the layer, at least the table entries and strips of 16
  * channels (fewer when it has fewer): a group of 8 or 16 channels spreads the per-group calls over more channels,
- * and aot_dws_fill8 fills whole blocks of 8.  The widths here are fixed (not AOT_DWS_MIN_W1 / W2, which a test build
- * may lower) so that the size stays the compiler's. */
+ * and aot_dws_fill8 fills whole blocks of 8. */
 #define AOT_DWS_GROUP_MAX 16
 static int32_t aot_dws_scratch_bytes(int32_t stride, int32_t channels, int32_t out_h, int32_t out_w, int32_t band_bytes)
 {
@@ -382,23 +372,13 @@ static void aot_dws_fill(int8_t* strips, const struct aot_dws_geom* g, int32_t x
     (void)sp;
 }
 
-/* Can the strip form run the layer (3x3, dilation 1 and stride_h == stride_w checked by the caller)?  One channel's
- * table entry, its strip and the last load's 16 bytes fit the scratch (scratch_bytes: 0 when there is none), the gather
- * offsets (two image rows) fit 16 bits, and the strip's columns and rows are at least one step. */
-static int aot_dws_fits(int32_t stride, int32_t in_w, int32_t channels, int32_t out_h, int32_t out_w,
-                        int32_t scratch_bytes)
-{
-    const int32_t width = stride == 1 ? AOT_DWS_W1 : AOT_DWS_W2;
-    const int32_t rows = (out_h - 1) * stride + 3;
-    /* Per strip and channel the fill and the constants cost a few dozen instructions: on narrow outputs more than
-     * aot_dw3_row's pair loop (-O2, instructions per MAC, strip form against pair loop: stride 1, 7x7x256 1.34 /
-     * 1.57, 6x6x128 1.68 / 1.44; stride 2 to 12x12x32 1.33 / 1.67, to 7x7x16 2.47 / 2.31, to 6x6x64 1.87 / 1.83). */
-    if (stride == 1 ? out_w < AOT_DWS_MIN_W1 : (out_w < AOT_DWS_MIN_W2 || out_h < 2)) {
-        return 0;
-    }
-    return (int32_t)sizeof(struct aot_dws_ch) + rows * width + 16 <= scratch_bytes &&
-           (2 * in_w - 1) * channels <= 65535;
-}
+/* When the strip form runs a layer (3x3, dilation 1, stride_h == stride_w of 1 or 2, some window leaving the image)
+ * is the compiler's choice (compiler/ops/common/mve_layout.py, dws_fits): one channel's table entry, its strip and the
+ * last load's 16 bytes fit the scratch, the gather offsets (two image rows) fit 16 bits, and the output is at least
+ * 7 columns wide at stride 1, 10 columns and 2 rows at stride 2.  Per strip and channel the fill and the constants
+ * cost a few dozen instructions: on narrower outputs more than the 3x3 pair loop (-O2, instructions per MAC, strip
+ * form against pair loop: stride 1, 7x7x256 1.34 / 1.57, 6x6x128 1.68 / 1.44; stride 2 to 12x12x32 1.33 / 1.67, to
+ * 7x7x16 2.47 / 2.31, to 6x6x64 1.87 / 1.83). */
 
 /* Steps of every channel's strip (n) and the bytes from the end of its last step to the next strip (skip). */
 static void aot_dws_steps(struct aot_dws_ch* t, int32_t count, int32_t n, int32_t skip)

@@ -596,14 +596,17 @@ static void aot_mve_dot_blocks_tail(struct aot_mve_blocks_args* a, const int8_t*
 /* aot_mve_dot_blocks_tail for a.passes == 1 (16 < K < 32: 3x3 taps on 3 channels, 5x5 on one): both rows, two
  * vectors each, stay in q4..q7 across the blocks, which leaves the sums' pointer and the block count in
  * registers.  LOAD_TAILS: the 4 channels' tails into q0..q3 (AOT_MVE_LOAD_TAILS, or for K = 27 -- an RGB image's
- * 3x3 stem -- AOT_MVE_LOAD_TAILS11: 11 bytes apart by immediate post-increments, 4 instructions less a block). */
+ * 3x3 stem -- AOT_MVE_LOAD_TAILS11: 11 bytes apart by immediate post-increments, 4 instructions less a block).
+ * Out of line: a unit calling each once (conv2d_s8_mve.c's first-layer form, the padded-row pass being
+ * conv2d_s8_mve_tail.c's) would inline its asm into the pair loop, whose registers then spill (ResNet-8's stem 6 %
+ * slower at -Os). */
 #define AOT_MVE_LOAD_TAILS11                                                                                           \
     "vldrb.8 q0, [%[w]], #11\n\t"                                                                                      \
     "vldrb.8 q1, [%[w]], #11\n\t"                                                                                      \
     "vldrb.8 q2, [%[w]], #11\n\t"                                                                                      \
     "vldrb.8 q3, [%[w]], #11\n\t"
 #define AOT_MVE_DOT_BLOCKS_TAIL1(NAME, LOAD_TAILS)                                                                     \
-    static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                                                   \
+    __attribute__((noinline)) static void NAME(struct aot_mve_blocks_args* a, const int8_t* w)                         \
     {                                                                                                                  \
         AOT_MVE_PINNED_ACCS();                                                                                         \
         int32_t* s;                                                                                                    \

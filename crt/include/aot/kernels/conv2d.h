@@ -73,6 +73,15 @@ void aot_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t in_h, int32
                        int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
                        int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
                        const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
+/* The same for layers whose im2col rows the block loop reads zero-padded (aot_mve_row_bytes(K, out_c) != K, the
+ * filter not a 1x1 read in place; scratch 2 * aot_mve_row_bytes) that aot_conv2d_s8_mve's first-layer form does not
+ * take, in a unit of its own (conv2d_s8_mve_tail.c) that images without such a layer do not link. */
+void aot_conv2d_s8_mve_tail(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                            const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                            int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                            int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                            int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                            const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
 void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                            const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                            int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,

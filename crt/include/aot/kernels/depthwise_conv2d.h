@@ -28,6 +28,44 @@ void aot_depthwise_conv2d_s8_mve(const int8_t* input, int32_t batches, int32_t i
                                  int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
                                  const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
 
+/* The same layers' faster forms, each in a unit of its own (depthwise_conv2d_s8_mve_strip.c, _3x3.c, _3x3_image.c,
+ * _3x3_left.c) so that an image links only the forms its layers take; the compiler calls the one a layer qualifies for
+ * (compiler/ops/common/mve_layout.py, dw_mve_entry), and each assumes its conditions.  The strip form: filter 3x3,
+ * dilation 1, stride_h == stride_w of 1 or 2, some window leaving the image, and the strip fitting the scratch
+ * (aot_dws_fits in depthwise_conv2d_s8_mve_strip.h).  The 3x3 forms: filter 3x3, dilation 1, stride_w 1 or 2,
+ * channels a multiple of 8, out_w >= 2, for _3x3 and _3x3_image every channel's shift a right shift (or multiplier 0),
+ * and for _3x3_image an image padded sideways, stride_h == stride_w and the padded image of 8 channels fitting the
+ * scratch (aot_dw3_image_form in depthwise_conv2d_s8_mve_3x3.h). */
+void aot_depthwise_conv2d_s8_mve_strip(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                       int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
+                                       const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
+                                       int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                                       int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
+                                       int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
+                                       int32_t act_min, int32_t act_max, int8_t* scratch);
+
+void aot_depthwise_conv2d_s8_mve_3x3(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t channels,
+                                     const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                                     int8_t* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                                     int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                                     int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
+                                     const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
+
+void aot_depthwise_conv2d_s8_mve_3x3_image(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                           int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
+                                           const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
+                                           int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                                           int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
+                                           int32_t output_offset, const int32_t* out_multiplier,
+                                           const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
+void aot_depthwise_conv2d_s8_mve_3x3_left(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                          int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
+                                          const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
+                                          int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                                          int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
+                                          int32_t output_offset, const int32_t* out_multiplier,
+                                          const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
+
 /* Helium (MVE) path for small images (portable fallback elsewhere), depth multiplier 1: the taps of every window
  * lie within 16 consecutive bytes of a channel plane (the compiler checks it: depthwise_conv2d_s8_mve_plane.c);
  * filter as [channels][filter_h * filter_w], input zero point folded into `bias`; per channel a multiplier and a
@@ -39,6 +77,16 @@ void aot_depthwise_conv2d_s8_mve_plane(const int8_t* input, int32_t batches, int
                                        int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
                                        int32_t output_offset, const int32_t* out_multiplier, const int32_t* out_shift,
                                        int32_t act_min, int32_t act_max, int8_t* scratch);
+
+/* The same for layers of stride_w 1 whose shifts are all right shifts (or multipliers 0), in a unit of its own
+ * (depthwise_conv2d_s8_mve_plane_s1.c): the compiler calls it for such layers. */
+void aot_depthwise_conv2d_s8_mve_plane_s1(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
+                                          int32_t channels, const int8_t* filter, int32_t filter_h, int32_t filter_w,
+                                          const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
+                                          int32_t stride_h, int32_t stride_w, int32_t dilation_h, int32_t dilation_w,
+                                          int32_t pad_top, int32_t pad_left, int32_t input_zero_point,
+                                          int32_t output_offset, const int32_t* out_multiplier,
+                                          const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch);
 
 /* DSP-extension fast path (portable fallback elsewhere) for 3x3 filters, depth multiplier 1, no dilation,
  * on the image as it is or transposed (rows/columns given as byte steps; filter per channel 9 bytes, (w0, w1, w2)

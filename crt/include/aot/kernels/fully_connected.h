@@ -52,6 +52,14 @@ void aot_fully_connected_s8_mve(const int8_t* input, int32_t batches, int32_t ac
                                 const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
                                 int32_t act_min, int32_t act_max);
 
+/* The same for layers whose shifts are all right shifts (or multipliers 0), one batch row at a time (the block loops
+ * of a single row; fully_connected_s8_mve_row.c, a unit of its own): the compiler calls it for such layers of one
+ * batch row. */
+void aot_fully_connected_s8_mve_row(const int8_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
+                                    const int32_t* bias, int8_t* output, int32_t out_depth, int32_t output_offset,
+                                    const int32_t* out_multiplier, const int32_t* out_shift, int32_t multiplier_stride,
+                                    int32_t act_min, int32_t act_max);
+
 void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
                              const float* bias, float* output, int32_t out_depth, float act_min, float act_max);
 /* The same, fast (crt/src/kernels/gemm_f32_tile.h): weights as blocks of `block` output units, each
