@@ -1628,9 +1628,9 @@ static void aot_dw_lanes_job(aot_dw_lj_t* j, int32_t form, int32_t n)
     j->idx = 3 * form + (3 - r % 3) % 3;
 }
 
-/* One batch: the columns as jobs, up to 3 a call (each call takes every channel). */
+/* One batch: the columns as jobs, up to 3 a call (each call takes every channel); then an upper bound. */
 static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
-                               const float* bias, float* out_b, float act_min)
+                               const float* bias, float* out_b, float act_min, float act_max)
 {
     static const float zeros[16] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
                                     0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
@@ -1704,6 +1704,9 @@ static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, in
             nj = 0;
         }
     }
+    if (act_max < FLT_MAX) {
+        aot_dw_mve_min(out_b, in_h * in_w * in_c, act_max);
+    }
 }
 #endif
 
@@ -1722,10 +1725,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
         int32_t n;
         for (n = 0; n < batches; n++) {
             aot_dw_lanes_batch(input + n * in_h * in_w * in_c, in_h, in_w, in_c, filter, bias,
-                               output + n * out_h * out_w * in_c, act_min);
-        }
-        if (act_max < FLT_MAX) {
-            aot_dw_mve_min(output, batches * out_h * out_w * in_c, act_max);
+                               output + n * out_h * out_w * in_c, act_min, act_max);
         }
         return;
     }
