@@ -1543,17 +1543,17 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         ".hword .Laotdwl_done - .Laotdwl_tbl\n"
         /* A channel: its bias into r0, its weights into r1-r8 and q7 (two gathers of four, the ninth a load and a
          * VDUP, fewer cycles than a gather at zero offsets; single-lane moves, whose meaning no assembler or model
-         * reads otherwise). */
+         * reads otherwise); the weights' and the bias's pointers (frame words 0 and 1) by one LDRD, post-incremented
+         * by the loads, back by one STRD. */
         ".Laotdwl_chan:\n\t"
-        "ldr r8, [sp, #4]\n\t"
+        "ldrd lr, r8, [sp]\n\t"
         "ldr r0, [r8], #4\n\t"
-        "str r8, [sp, #4]\n\t"
-        "ldr lr, [sp]\n\t"
         "vldrw.u32 q3, [sp, #32]\n\t"
         "vldrw.u32 q0, [lr, q3]\n\t"
         "vldrw.u32 q3, [sp, #48]\n\t"
         "vldrw.u32 q1, [lr, q3]\n\t"
-        "ldr r1, [lr]\n\t"
+        "ldr r1, [lr], #4\n\t"
+        "strd lr, r8, [sp]\n\t"
         "vdup.32 q7, r1\n\t"
         "vmov.32 r1, q0[0]\n\t"
         "vmov.32 r2, q0[1]\n\t"
@@ -1563,8 +1563,6 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "vmov.32 r6, q1[1]\n\t"
         "vmov.32 r7, q1[2]\n\t"
         "vmov.32 r8, q1[3]\n\t"
-        "add lr, lr, #4\n\t"
-        "str lr, [sp]\n\t"
         "ldr lr, [sp, #16]\n\t"
         "aotdwl_go\n\t"
         "aotdwl_form l, 2, 1, 0\n\t"
