@@ -1329,7 +1329,7 @@ typedef struct {
     const float* wp;         /*  0: the channel's weights (advanced per channel) */
     const float* bp;         /*  4: its bias (zeros without one; advanced per channel) */
     int32_t pad2;            /*  8 */
-    int32_t nch;             /* 12: channels left */
+    const float* inend;      /* 12: the input after the call's last channel (r10 there ends the call) */
     const aot_dw_lj_t* jobs; /* 16 */
     const aot_dw_lj_t* jcur; /* 20: the asm's own */
     int32_t pad3[2];         /* 24 */
@@ -1574,8 +1574,7 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "add r11, r11, #4\n\t"
         "add r12, r12, #4\n\t"
         "ldr lr, [sp, #12]\n\t"
-        "subs lr, lr, #1\n\t"
-        "str lr, [sp, #12]\n\t"
+        "cmp r10, lr\n\t"
         "bne .Laotdwl_chan\n\t"
         "add sp, sp, #96\n\t"
         "vpop {d8-d15}\n\t"
@@ -1695,8 +1694,8 @@ static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, in
                 jobs[nj].idx = 9;
                 f.wp = filter + c;
                 f.bp = bias != NULL ? bias : zeros;
-                f.nch = in_c - c < step ? in_c - c : step;
                 f.in = in_b + c;
+                f.inend = f.in + (in_c - c < step ? in_c - c : step);
                 f.outrb = (uint32_t)(uintptr_t)(out_b + c) - (uint32_t)rowb;
                 aot_dw_mve_lanes(&f);
             }
