@@ -1331,7 +1331,7 @@ typedef struct {
     int32_t pad2;            /*  8 */
     const float* inend;      /* 12: the input after the call's last channel (r10 there ends the call) */
     const aot_dw_lj_t* jobs; /* 16 */
-    const aot_dw_lj_t* jcur; /* 20: the asm's own */
+    const aot_dw_lj_t* jcur; /* 20: the asm's own (the job after the current one) */
     int32_t pad3[2];         /* 24 */
     uint32_t woff[8];        /* 32: byte offsets of taps 1-8's weights (tap 0's: a gather at offsets 0) */
     const float* in;         /* 64: the input (the call's first channel) */
@@ -1445,7 +1445,7 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         ".if \\col\n\t"
         "aotdwl_row q3, q3, \\f, 8, \\k0, \\k2, 1\n"
         ".endif\n\t"
-        "ldr lr, [lr, #24]\n"
+        "ldr lr, [lr, #-8]\n"
         ".if \\col\n\t"
         "aotdwl_row q3, \\f, \\m, 12, \\k0, \\k2, 0\n"
         ".else\n\t"
@@ -1473,21 +1473,21 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "aotdwl_row q0, q1, q3, 7, \\k0, \\k2, 0\n"
         ".if \\col\n\t"
         "ldr lr, [sp, #20]\n\t"
-        "vldr P0, [lr, #20]\n\t"
+        "vldr P0, [lr, #-12]\n\t"
         "aotdwl_row q1, q3, q3, 35, \\k0, \\k2, 1\n"
         ".else\n\t"
         "aotdwl_row q1, q3, q3, 34, \\k0, \\k2, 0\n"
         ".endif\n\t"
         "ldr lr, [sp, #20]\n\t"
-        "add lr, lr, #32\n\t"
         "aotdwl_go\n"
         ".endm\n"
-        /* The next job: its lanes' offsets into q4, its first mask into P0, its entry (lr keeps the job). */
+        /* The next job: its lanes' offsets into q4, its first mask into P0 (VLDR), its entry; lr and the frame's
+         * word 20 then point at the job after it (the job's other fields at negative offsets from there). */
         ".macro aotdwl_go\n\t"
+        "vldrw.u32 q4, [lr], #32\n\t"
+        "vldr P0, [lr, #-16]\n\t"
         "str lr, [sp, #20]\n\t"
-        "vldrw.u32 q4, [lr]\n\t"
-        "vldr P0, [lr, #16]\n\t"
-        "ldr pc, [lr, #28]\n"
+        "ldr pc, [lr, #-4]\n"
         ".endm\n\t"
         "push {r4-r11, lr}\n\t"
         "vpush {d8-d15}\n\t"
