@@ -3,16 +3,17 @@
  * the reference kernel's order, each step fmaf (correctly rounded, as VFMA.F32), the bias after the sum, then the
  * clamp: the kernels promise these values exactly, so the outputs are compared with == (a zero of either sign
  * matching), and the floats after the output with its sentinel.  Under QEMU on the Cortex-M4F, M7, M33 and M55 and
- * on the host (the C forms).  Depthwise 3x3 layers at stride 1, SAME and VALID, widths 1 to 8 (Helium's column pairs
- * inside the image and at both edges, an odd last column; from 5 columns SAME with ReLU or none Helium's lanes of one
- * channel: strips at both edges, the odd last column's segments), heights 2 to 9 (the slide's rows three at a time
- * and a remainder), channel counts 1 to 13 (part groups), and a few wider and taller layers (25x5, up to 17
- * columns); fully connected layers of depths 1 to 70 (the 8-tap passes and their tails), unit counts 1 to 17 (whole
- * and part blocks), batches 1 to 3, in the blocked layout and (host, Helium) the wide one; convolutions (a first
- * layer's 10x4 filters on one channel at stride 2, gathered windows at every edge or, on Helium, the padded image's
- * rows4 tiles over output rows of 1 to 7 pixels; a 4x4 filter dilated 2 along y; 3x2 on 2 channels at stride 1; 3x3
- * on 2 channels; 1x1 in place; KWS's first layer) to whole and part blocks, nothing written past the compiler's
- * scratch; without bias; the ranges none, ReLU and ReLU6.  Exit code 0 iff none differs. */
+ * on the host (the C forms).  Depthwise 3x3 layers at strides 1 and 2, SAME and VALID, widths 1 to 17 (Helium's
+ * column pairs inside the image, the single column slides at the edges; from 5 columns SAME at stride 1 Helium's
+ * lanes of one channel, every range, an upper bound a pass after: strips at both edges, interior strips, a strip over
+ * its neighbour, the odd last column's segments), heights 1 to 9 (the slide's rows three at a time and a remainder),
+ * channel counts 1 to 13 (part groups), and a few wider and taller layers (25x5, up to 17 columns); fully connected
+ * layers of depths 1 to 70 (the 8-tap passes and their tails), unit counts 1 to 17 (whole and part blocks), batches
+ * 1 to 3, in the blocked layout and (host, Helium) the wide one; convolutions (a first layer's 10x4 filters on one
+ * channel at stride 2, gathered windows at every edge or, on Helium, the padded image's rows4 tiles over output rows
+ * of 1 to 7 pixels; a 4x4 filter dilated 2 along y; 3x2 on 2 channels at stride 1; 3x3 on 2 channels; 1x1 in place;
+ * KWS's first layer) to whole and part blocks, nothing written past the compiler's scratch; without bias; the ranges
+ * none, ReLU, ReLU6 and (depthwise) [-2.5, 2.5].  Exit code 0 iff none differs. */
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -39,7 +40,7 @@ static const int32_t fc_layouts[] = {BLOCK};
 static const int32_t fc_layouts[] = {BLOCK, FC_WIDE};
 #endif
 
-#define MAX_IN  (25 * 5 * 13)
+#define MAX_IN  (9 * 17 * 13)
 #define MAX_W   (3 * 3 * 13)
 #define MAX_FC  (3 * 70)
 #define MAX_FCW (70 * 24)
@@ -68,13 +69,23 @@ static float clamp(float v, float lo, float hi)
     return v < lo ? lo : (v > hi ? hi : v);
 }
 
-static const float ranges[3][2] = {{-FLT_MAX, FLT_MAX}, {0.0f, FLT_MAX}, {0.0f, 6.0f}};
+static const float ranges[4][2] = {{-FLT_MAX, FLT_MAX}, {0.0f, FLT_MAX}, {0.0f, 6.0f}, {-2.5f, 2.5f}};
 
-static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, int32_t with_bias)
+/* SAME (TFLite's: the outputs ceil(size / stride), the padding's smaller half before) or VALID along one axis. */
+static void axis(int32_t size, int32_t stride, int32_t same, int32_t* out_size, int32_t* pad)
 {
-    const int32_t oh = same ? h : h - 2, ow = same ? w : w - 2, pad = same ? 1 : 0;
+    const int32_t o = same ? (size + stride - 1) / stride : (size - 3) / stride + 1;
+    const int32_t total = (o - 1) * stride + 3 - size;
+    *out_size = size >= 3 || same ? o : 0;
+    *pad = same && total > 0 ? total / 2 : 0;
+}
+
+static void depthwise_s(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, int32_t with_bias, int32_t stride)
+{
     const float lo = ranges[r][0], hi = ranges[r][1];
-    int32_t i, oy, ox, ch, fy, fx;
+    int32_t i, oy, ox, ch, fy, fx, oh, ow, pad, pad_left;
+    axis(h, stride, same, &oh, &pad);
+    axis(w, stride, same, &ow, &pad_left);
     if (oh < 1 || ow < 1) {
         return;
     }
@@ -96,7 +107,7 @@ static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, 
                 float acc = 0.0f, acc_b = with_bias ? bias[ch] : 0.0f;
                 for (fy = 0; fy < 3; fy++) {
                     for (fx = 0; fx < 3; fx++) {
-                        const int32_t iy = oy - pad + fy, ix = ox - pad + fx;
+                        const int32_t iy = oy * stride - pad + fy, ix = ox * stride - pad_left + fx;
                         if (iy >= 0 && iy < h && ix >= 0 && ix < w) {
                             acc = fmaf(in[(iy * w + ix) * c + ch], wt[(fy * 3 + fx) * c + ch], acc);
                             acc_b = fmaf(in[(iy * w + ix) * c + ch], wt[(fy * 3 + fx) * c + ch], acc_b);
@@ -112,8 +123,8 @@ static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, 
             }
         }
     }
-    aot_depthwise_conv2d_f32_vec(in, 1, h, w, c, wt, 3, 3, with_bias ? bias : NULL, out, oh, ow, 1, 1, 1, 1, pad, pad,
-                                 lo, hi);
+    aot_depthwise_conv2d_f32_vec(in, 1, h, w, c, wt, 3, 3, with_bias ? bias : NULL, out, oh, ow, stride, stride, 1, 1,
+                                 pad, pad_left, lo, hi);
     for (i = 0; i < oh * ow * c + 16; i++) {
         const float expect = i < oh * ow * c ? want[i] : 12345.0f;
         if (i < oh * ow * c && !(out[i] == expect) && out[i] == want_b[i]) {
@@ -121,11 +132,17 @@ static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, 
             continue;
         }
         if (!(out[i] == expect) && failures++ < 10) {
-            printf("depthwise %ldx%ldx%ld %s range %ld bias %ld at %ld: %g, want %g\n", (long)h, (long)w, (long)c,
-                   same ? "SAME" : "VALID", (long)r, (long)with_bias, (long)i, (double)out[i], (double)expect);
+            printf("depthwise %ldx%ldx%ld %s stride %ld range %ld bias %ld at %ld: %g, want %g\n", (long)h, (long)w,
+                   (long)c, same ? "SAME" : "VALID", (long)stride, (long)r, (long)with_bias, (long)i, (double)out[i],
+                   (double)expect);
         }
     }
     checks++;
+}
+
+static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, int32_t with_bias)
+{
+    depthwise_s(h, w, c, same, r, with_bias, 1);
 }
 
 /* block: the FPU's or Helium's pair-tile block (blocks of `block` units, each [depth][block], the last zero-padded)
@@ -267,20 +284,25 @@ int main(void)
     static const int32_t channels[] = {1, 3, 4, 7, 8, 12, 13};
     static const int32_t depths[] = {1, 3, 7, 8, 9, 15, 16, 17, 27, 64, 70};
     int32_t h, w, c, r, d, u, b, l;
-    for (h = 2; h <= 9; h++) {
-        for (w = 1; w <= 8; w++) {
+    for (h = 1; h <= 9; h++) {
+        for (w = 1; w <= 17; w++) {
             for (c = 0; c < (int32_t)(sizeof(channels) / sizeof(channels[0])); c++) {
-                for (r = 0; r < 3; r++) {
+                for (r = 0; r < 4; r++) {
                     depthwise(h, w, channels[c], 1, r, (h + w + r) & 1);
                     depthwise(h, w, channels[c], 0, r, 1);
+                    /* Stride 2 (the rows of pixel pairs): fewer channel counts. */
+                    if ((c & 1) == 0) {
+                        depthwise_s(h, w, channels[c], 1, r, (h + r) & 1, 2);
+                        depthwise_s(h, w, channels[c], 0, r, (w + r) & 1, 2);
+                    }
                 }
             }
         }
     }
-    /* Helium's lanes of one channel (SAME, ranges without an upper bound) on wider and taller layers: KWS's 25x5
+    /* Helium's lanes of one channel (SAME, every range) on wider and taller layers: KWS's 25x5
      * (a left strip and the odd last column's 4 segments of 7 rows), 12 and 13 columns (an interior strip; a right
      * strip over its neighbour), 17 (5 jobs: two calls of the asm). */
-    for (r = 0; r < 3; r++) {
+    for (r = 0; r < 4; r++) {
         depthwise(25, 5, 13, 1, r, r != 1);
         depthwise(6, 12, 2, 1, r, 1);
         depthwise(7, 13, 5, 1, r, r != 2);

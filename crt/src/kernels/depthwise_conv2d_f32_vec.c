@@ -1,15 +1,15 @@
 /* Fast float32 depthwise convolution, depth multiplier 1.  Filters of 3 rows at stride 1 and dilation 1 down the
  * columns slide down each output column (aot_dw_f32_slide): a group of channels (4 on Helium, 2 on an FPU) with the
  * column's taps' weights held, three outputs live, each input row loaded once per tap column for all three; the
- * whole column one asm block on Helium and on the FPUs; on Helium two adjacent columns at once where they can
- * (aot_dw_mve_pair: each weight vector serves both); on Helium a SAME layer with at least 5 columns and no upper
- * bound on its range takes 4 pixels of one channel a vector instead (aot_dw_mve_lanes: the weights as scalars, the
- * inputs gathered and the outputs scattered in place).  Everything else (other filters, strides and dilations
- * down the columns, outputs of 1 tap column, the channels after the last whole group, FPv4's ranges other than
- * ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4 weights
- * loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the others);
- * a channel count not a multiple of 4 ends with a predicated (MVE) or shorter group of taps checked one by one.
- * Each output is the sum of its taps in the reference kernel's (fy, fx) order, each step a fused multiply-add:
+ * whole column one asm block on Helium and on the FPUs; on Helium two adjacent columns inside the image at once
+ * where they can (aot_dw_mve_pair: each weight vector serves both); on Helium a SAME layer with at least 5 columns
+ * takes 4 pixels of one channel a vector instead (aot_dw_mve_lanes: the weights as scalars, the inputs gathered and
+ * the outputs scattered in place; an upper bound of the range a pass after).  Everything else (other filters, strides
+ * and dilations down the columns, outputs of 1 tap column, the channels after the last whole group, FPv4's ranges other
+ * than ReLU and none) takes pairs of output pixels of a column times 4 channels, one filter tap at a time (its 4
+ * weights loaded once for both pixels), over the rectangle of taps inside the image (the reference kernel skips the
+ * others); a channel count not a multiple of 4 ends with a predicated (MVE) or shorter group of taps checked one by
+ * one. Each output is the sum of its taps in the reference kernel's (fy, fx) order, each step a fused multiply-add:
  * Helium's VFMA.F32 on 4 channels, elsewhere VFMA.F32 (an FPU with fused multiply-add) or fmaf (correctly rounded
  * in C on the host), so every build gives the same bits.  The pairs of pixels start from 0.0f and add the bias
  * to the finished sum (the reference's order); the column slides (and pairs of columns) start each sum from the
@@ -565,21 +565,13 @@ static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p
                        "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
                        "s29", "s30", "s31", "memory", "cc");
 }
-/* Out of line, as aot_dw_mve_slide3: inside the image, at the left edge, at the right edge. */
+/* Out of line, as aot_dw_mve_slide3: inside the image only.  The edge forms (la 1, hb 2; 1.3 KB each) went with the
+ * lanes' ReLU6: the SAME layers that reached them take the lanes now, but for those of 2-4 columns (one or two
+ * output columns each side), whose edge columns take the single column's slide. */
 static __attribute__((noinline)) void aot_dw_mve_pair_in(const float* p, int32_t dc, int32_t row, const float* wq,
                                                          const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
 {
     aot_dw_mve_pair(p, dc, row, wq, 0, 3, q, o, orow, n);
-}
-static __attribute__((noinline)) void aot_dw_mve_pair_left(const float* p, int32_t dc, int32_t row, const float* wq,
-                                                           const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
-{
-    aot_dw_mve_pair(p, dc, row, wq, 1, 3, q, o, orow, n);
-}
-static __attribute__((noinline)) void aot_dw_mve_pair_right(const float* p, int32_t dc, int32_t row, const float* wq,
-                                                            const aot_dw_out_t* q, float* o, int32_t orow, int32_t n)
-{
-    aot_dw_mve_pair(p, dc, row, wq, 0, 2, q, o, orow, n);
 }
 /* Out of line: GCC counts the asm's lines, not its macros' expansion, and could place a literal pool out of reach of
  * a load before it. */
@@ -1313,16 +1305,17 @@ static void aot_dw_f32_rest(const float* in_b, int32_t in_h, int32_t in_w, int32
 
 #if defined(AOT_DW_F32_MVE)
 /* Four pixels of one channel a vector (aot_dw_mve_lanes): SAME 3x3 layers at stride and dilation 1 whose range has
- * no upper bound (ReLU, none).  The weights are scalars in core registers (VFMA.F32 Qda, Qn, Rm), so a row of the
- * slide down a channel's columns is 3 gathers, 9 multiply-adds (the first of a new sum a VFMAS from the bias), a
- * VMAXNM, a scatter and the rows' step: 15 instructions per 36 MACs (the channel-lane slides: 29, the column pairs
- * 55 per 72).  Each sum is the column slides' chain bit for bit: from the bias, the taps in (fy, fx) order, those
- * outside the image skipped by predication, except that a lane whose kx 0 tap is outside the image starts from
- * fmaf(0, w00, bias) (= the bias; a zero's sign aside, with finite weights).  A sum that overflows to +inf stays
- * infinite (the reference stops at FLT_MAX), as on the FPv5 slides' ReLU loop.  Jobs (aot_dw_lj_t), per channel:
- * strips of 4 adjacent columns sliding down the whole height (the left strip's lane 0 and the right strip's lane 3
- * predicated by P0 at their tap column outside the image), and an odd last column as 4 lanes of its rows in 4
- * segments (lanes at the image's top or bottom edge predicated at the segment's first or last input row). */
+ * no upper bound (ReLU, none; an upper bound, as ReLU6's, clamps in a pass after: aot_dw_mve_min).  The weights are
+ * scalars in core registers (VFMA.F32 Qda, Qn, Rm), so a row of the slide down a channel's columns is 3 gathers, 9
+ * multiply-adds (the first of a new sum a VFMAS from the bias), a VMAXNM, a scatter and the rows' step: 15 instructions
+ * per 36 MACs (the channel-lane slides: 29, the column pairs 55 per 72).  Each sum is the column slides' chain bit for
+ * bit: from the bias, the taps in (fy, fx) order, those outside the image skipped by predication, except that a lane
+ * whose kx 0 tap is outside the image starts from fmaf(0, w00, bias) (= the bias; a zero's sign aside, with finite
+ * weights).  A sum that overflows to +inf stays infinite (the reference stops at FLT_MAX), as on the FPv5 slides' ReLU
+ * loop.  Jobs (aot_dw_lj_t), per channel: strips of 4 adjacent columns sliding down the whole height (the left strip's
+ * lane 0 and the right strip's lane 3 predicated by P0 at their tap column outside the image), and an odd last column
+ * as 4 lanes of its rows in 4 segments (lanes at the image's top or bottom edge predicated at the segment's first or
+ * last input row). */
 typedef struct {
     uint32_t qoff[4]; /* byte offsets of the lanes' first input row's pixel from the channel's input */
     uint32_t m1;      /* P0: strip, the lanes with their edge tap column; column, those whose first row exists */
@@ -1336,9 +1329,9 @@ typedef struct {
     const float* wp;         /*  0: the channel's weights (advanced per channel) */
     const float* bp;         /*  4: its bias (zeros without one; advanced per channel) */
     int32_t pad2;            /*  8 */
-    int32_t nch;             /* 12: channels left */
+    const float* inend;      /* 12: the input after the call's last channel (r10 there ends the call) */
     const aot_dw_lj_t* jobs; /* 16 */
-    const aot_dw_lj_t* jcur; /* 20: the asm's own */
+    const aot_dw_lj_t* jcur; /* 20: the asm's own (the job after the current one) */
     int32_t pad3[2];         /* 24 */
     uint32_t woff[8];        /* 32: byte offsets of taps 1-8's weights (tap 0's: a gather at offsets 0) */
     const float* in;         /* 64: the input (the call's first channel) */
@@ -1452,7 +1445,7 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         ".if \\col\n\t"
         "aotdwl_row q3, q3, \\f, 8, \\k0, \\k2, 1\n"
         ".endif\n\t"
-        "ldr lr, [lr, #24]\n"
+        "ldr lr, [lr, #-8]\n"
         ".if \\col\n\t"
         "aotdwl_row q3, \\f, \\m, 12, \\k0, \\k2, 0\n"
         ".else\n\t"
@@ -1480,24 +1473,21 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "aotdwl_row q0, q1, q3, 7, \\k0, \\k2, 0\n"
         ".if \\col\n\t"
         "ldr lr, [sp, #20]\n\t"
-        "ldr lr, [lr, #20]\n\t"
-        "vmsr p0, lr\n\t"
+        "vldr P0, [lr, #-12]\n\t"
         "aotdwl_row q1, q3, q3, 35, \\k0, \\k2, 1\n"
         ".else\n\t"
         "aotdwl_row q1, q3, q3, 34, \\k0, \\k2, 0\n"
         ".endif\n\t"
         "ldr lr, [sp, #20]\n\t"
-        "add lr, lr, #32\n\t"
         "aotdwl_go\n"
         ".endm\n"
-        /* The next job: its lanes' offsets into q4, its first mask into P0, its entry (lr keeps the job). */
+        /* The next job: its lanes' offsets into q4, its first mask into P0 (VLDR), its entry; lr and the frame's
+         * word 20 then point at the job after it (the job's other fields at negative offsets from there). */
         ".macro aotdwl_go\n\t"
+        "vldrw.u32 q4, [lr], #32\n\t"
+        "vldr P0, [lr, #-16]\n\t"
         "str lr, [sp, #20]\n\t"
-        "vldrw.u32 q4, [lr]\n\t"
-        "ldr lr, [lr, #16]\n\t"
-        "vmsr p0, lr\n\t"
-        "ldr lr, [sp, #20]\n\t"
-        "ldr pc, [lr, #28]\n"
+        "ldr pc, [lr, #-4]\n"
         ".endm\n\t"
         "push {r4-r11, lr}\n\t"
         "vpush {d8-d15}\n\t"
@@ -1548,19 +1538,20 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         ".hword .Laotdwl_c_1 - .Laotdwl_tbl\n\t"
         ".hword .Laotdwl_c_2 - .Laotdwl_tbl\n\t"
         ".hword .Laotdwl_done - .Laotdwl_tbl\n"
-        /* A channel: its bias into r0, its weights into r1-r8 and q7 (two gathers of four, the ninth a load;
-         * single-lane moves, whose meaning no assembler or model reads otherwise). */
+        /* A channel: its bias into r0, its weights into r1-r8 and q7 (two gathers of four, the ninth a load and a
+         * VDUP, fewer cycles than a gather at zero offsets; single-lane moves, whose meaning no assembler or model
+         * reads otherwise); the weights' and the bias's pointers (frame words 0 and 1) by one LDRD, post-incremented
+         * by the loads, back by one STRD. */
         ".Laotdwl_chan:\n\t"
-        "ldr r8, [sp, #4]\n\t"
+        "ldrd lr, r8, [sp]\n\t"
         "ldr r0, [r8], #4\n\t"
-        "str r8, [sp, #4]\n\t"
-        "ldr lr, [sp]\n\t"
         "vldrw.u32 q3, [sp, #32]\n\t"
         "vldrw.u32 q0, [lr, q3]\n\t"
         "vldrw.u32 q3, [sp, #48]\n\t"
         "vldrw.u32 q1, [lr, q3]\n\t"
-        "vmov.i32 q3, #0\n\t"
-        "vldrw.u32 q7, [lr, q3]\n\t"
+        "ldr r1, [lr], #4\n\t"
+        "strd lr, r8, [sp]\n\t"
+        "vdup.32 q7, r1\n\t"
         "vmov.32 r1, q0[0]\n\t"
         "vmov.32 r2, q0[1]\n\t"
         "vmov.32 r3, q0[2]\n\t"
@@ -1569,8 +1560,6 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "vmov.32 r6, q1[1]\n\t"
         "vmov.32 r7, q1[2]\n\t"
         "vmov.32 r8, q1[3]\n\t"
-        "add lr, lr, #4\n\t"
-        "str lr, [sp]\n\t"
         "ldr lr, [sp, #16]\n\t"
         "aotdwl_go\n\t"
         "aotdwl_form l, 2, 1, 0\n\t"
@@ -1582,8 +1571,7 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         "add r11, r11, #4\n\t"
         "add r12, r12, #4\n\t"
         "ldr lr, [sp, #12]\n\t"
-        "subs lr, lr, #1\n\t"
-        "str lr, [sp, #12]\n\t"
+        "cmp r10, lr\n\t"
         "bne .Laotdwl_chan\n\t"
         "add sp, sp, #96\n\t"
         "vpop {d8-d15}\n\t"
@@ -1598,14 +1586,33 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
 }
 
 /* The layers aot_dw_mve_lanes takes: SAME 3x3 at stride and dilation 1 (outputs the input's size), 5 columns or
- * more (4 would be a strip with both edges), no upper bound on the range. */
+ * more (4 would be a strip with both edges), any range (an upper bound: aot_dw_mve_min after). */
 static int32_t aot_dw_lanes_fit(int32_t in_h, int32_t in_w, int32_t filter_h, int32_t filter_w, int32_t out_h,
                                 int32_t out_w, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
-                                int32_t dilation_w, int32_t pad_top, int32_t pad_left, float act_max)
+                                int32_t dilation_w, int32_t pad_top, int32_t pad_left)
 {
     return filter_h == 3 && filter_w == 3 && stride_h == 1 && stride_w == 1 && dilation_h == 1 && dilation_w == 1 &&
-           pad_top == 1 && pad_left == 1 && out_h == in_h && out_w == in_w && in_h >= 2 && in_w >= 5 &&
-           act_max >= FLT_MAX;
+           pad_top == 1 && pad_left == 1 && out_h == in_h && out_w == in_w && in_h >= 2 && in_w >= 5;
+}
+
+/* A range's upper bound over the lanes' n outputs, in place: the asm's rows have no register left for it (q0-q7 and
+ * r0-r12 all taken; a VMINNM there would also cost the unbounded ranges an instruction a row), so a pass after,
+ * VMINNM on 4 outputs at a time (a tail-predicated loop: 4 instructions per 36 MACs).  The same bits as the column
+ * slides' VMAXNM then VMINNM at the store. */
+static void aot_dw_mve_min(float* o, int32_t n, float hi)
+{
+    uint32_t h;
+    memcpy(&h, &hi, sizeof(h));
+    __asm__ volatile("vdup.32 q1, %[h]\n\t"
+                     "dlstp.32 lr, %[n]\n"
+                     "1:\n\t"
+                     "vldrw.u32 q0, [%[o]]\n\t"
+                     "vminnm.f32 q0, q0, q1\n\t"
+                     "vstrw.32 q0, [%[o]], #16\n\t"
+                     "letp lr, 1b"
+                     : [o] "+r"(o)
+                     : [n] "r"(n), [h] "r"(h)
+                     : "lr", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "memory");
 }
 
 /* A job of n outputs a lane in form `form` (0 left strip, 1 right strip, 2 column): the loop's passes and entry. */
@@ -1616,9 +1623,9 @@ static void aot_dw_lanes_job(aot_dw_lj_t* j, int32_t form, int32_t n)
     j->idx = 3 * form + (3 - r % 3) % 3;
 }
 
-/* One batch: the columns as jobs, up to 3 a call (each call takes every channel). */
+/* One batch: the columns as jobs, up to 3 a call (each call takes every channel); then an upper bound. */
 static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, int32_t in_c, const float* filter,
-                               const float* bias, float* out_b, float act_min)
+                               const float* bias, float* out_b, float act_min, float act_max)
 {
     static const float zeros[16] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f,
                                     0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
@@ -1684,13 +1691,16 @@ static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, in
                 jobs[nj].idx = 9;
                 f.wp = filter + c;
                 f.bp = bias != NULL ? bias : zeros;
-                f.nch = in_c - c < step ? in_c - c : step;
                 f.in = in_b + c;
+                f.inend = f.in + (in_c - c < step ? in_c - c : step);
                 f.outrb = (uint32_t)(uintptr_t)(out_b + c) - (uint32_t)rowb;
                 aot_dw_mve_lanes(&f);
             }
             nj = 0;
         }
+    }
+    if (act_max < FLT_MAX) {
+        aot_dw_mve_min(out_b, in_h * in_w * in_c, act_max);
     }
 }
 #endif
@@ -1706,11 +1716,11 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
 {
 #if defined(AOT_DW_F32_MVE)
     if (aot_dw_lanes_fit(in_h, in_w, filter_h, filter_w, out_h, out_w, stride_h, stride_w, dilation_h, dilation_w,
-                         pad_top, pad_left, act_max)) {
+                         pad_top, pad_left)) {
         int32_t n;
         for (n = 0; n < batches; n++) {
             aot_dw_lanes_batch(input + n * in_h * in_w * in_c, in_h, in_w, in_c, filter, bias,
-                               output + n * out_h * out_w * in_c, act_min);
+                               output + n * out_h * out_w * in_c, act_min, act_max);
         }
         return;
     }
@@ -1765,7 +1775,8 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                  * which take the single column's slide instead). */
                 if (xlb == 0 && xhb == 3) {
 #else
-                if (xlb == 0 && xhb >= 2 && !(xl == 1 && xhb == 2)) {
+                /* Helium's pairs: inside the image only (aot_dw_mve_pair_in). */
+                if (xl == 0 && xlb == 0 && xhb == 3) {
 #endif
                     int32_t i;
 #if defined(AOT_DW_F32_FPU_ASM)
@@ -1792,13 +1803,7 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                             vst1q_f32(wl + 4 * i, vld1q_f32(filter + i * in_c + c));
                         }
                         q.bias = bias != NULL ? vld1q_f32(bias + c) : vdupq_n_f32(0.0f);
-                        if (xl == 1) {
-                            aot_dw_mve_pair_left(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
-                        } else if (xhb == 2) {
-                            aot_dw_mve_pair_right(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
-                        } else {
-                            aot_dw_mve_pair_in(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
-                        }
+                        aot_dw_mve_pair_in(p, in_c, in_w * in_c, wl, &q, o, out_w * in_c, oy_b - oy_a);
                     }
 #endif
                     for (i = 0; i < 2; i++) {
