@@ -59,6 +59,50 @@ class MemoryPlan:
 
 
 def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryPlan:
+    """The plan, with the scratch of the layers at the peak moved inside their own output where their kernel can and
+    that lowers the workspace (_scratch_in_output)."""
+    plan = _plan(graph, storage_map, alignment)
+    while True:
+        moved = _scratch_in_output(graph, plan)
+        if not moved:
+            return plan
+        better = _plan(graph, storage_map, alignment)
+        if better.workspace_size >= plan.workspace_size:
+            for op in moved:
+                del op.params["scratch_split"]
+            return plan
+        plan = better
+
+
+def _scratch_in_output(graph, plan) -> list:
+    """The ops at the plan's peak (most bytes live) whose scratch is part of it and whose kernel can run them in two
+    bands of output rows with the scratch inside the output (Kernel.split: the DSP GEMM convolution); marks them
+    (op.params["scratch_split"]) and returns them.  Only there: elsewhere the layer keeps one call."""
+    live = [0] * len(graph.ops)
+    for b in plan.buffers:
+        for t in range(max(b.start, 0), min(b.end, len(graph.ops) - 1) + 1):
+            live[t] += b.size
+    peak = max(live, default=0)
+    scratch = {b.id - len(graph.tensors) for b in plan.buffers if b.kind == "scratch"}
+    moved = []
+    for op in graph.ops:
+        if live[op.index] != peak or op.index not in scratch or "scratch_split" in op.params:
+            continue
+        split = getattr(getattr(op, "kernel_impl", None), "split", None)
+        out = op.output
+        if split is None or out is None or out.index not in plan.tensor_offset:
+            continue  # no such kernel, or an output outside the workspace (the application's buffer)
+        same = [b for b in plan.buffers if out.index in b.tensors]
+        if any(t.index in same[0].tensors for t in op.inputs if t is not None):
+            continue  # an input sharing the output's buffer: the scratch would overwrite it
+        rows = split(op)
+        if rows is not None:
+            op.params["scratch_split"] = rows
+            moved.append(op)
+    return moved
+
+
+def _plan(graph, storage_map, alignment: int) -> MemoryPlan:
     live = tensor_buffers(graph, storage_map)
     live += scratch_buffers(graph, first_id=len(graph.tensors))
     offsets, total = allocate(live, alignment)
