@@ -76,7 +76,8 @@ def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryP
 
 def _scratch_in_output(graph, plan) -> list:
     """The ops at the plan's peak (most bytes live) whose scratch is part of it and whose kernel can run them in two
-    bands of output rows with the scratch inside the output (Kernel.split: the DSP GEMM convolution); marks them
+    bands of output rows with the scratch inside their output and their input (Kernel.split: the DSP GEMM
+    convolution), where both are in the workspace, in buffers of their own, and the input dies with the op; marks them
     (op.params["scratch_split"]) and returns them.  Only there: elsewhere the layer keeps one call."""
     live = [0] * len(graph.ops)
     for b in plan.buffers:
@@ -84,17 +85,18 @@ def _scratch_in_output(graph, plan) -> list:
             live[t] += b.size
     peak = max(live, default=0)
     scratch = {b.id - len(graph.tensors) for b in plan.buffers if b.kind == "scratch"}
+    home = {t: b for b in plan.buffers if b.kind != "scratch" for t in b.tensors}
     moved = []
     for op in graph.ops:
         if live[op.index] != peak or op.index not in scratch or "scratch_split" in op.params:
             continue
         split = getattr(getattr(op, "kernel_impl", None), "split", None)
-        out = op.output
-        if split is None or out is None or out.index not in plan.tensor_offset:
-            continue  # no such kernel, or an output outside the workspace (the application's buffer)
-        same = [b for b in plan.buffers if out.index in b.tensors]
-        if any(t.index in same[0].tensors for t in op.inputs if t is not None):
-            continue  # an input sharing the output's buffer: the scratch would overwrite it
+        out, inp = op.output, op.input(0)
+        if split is None or out is None or inp is None or out.index not in home or inp.index not in home:
+            continue  # no such kernel, or a tensor outside the workspace (the application's buffers, constants)
+        src, dst = home[inp.index], home[out.index]
+        if src is dst or src.end != op.index or any(t is not inp and t.index in src.tensors for t in op.inputs if t):
+            continue  # shared with the output, read after the op, or another of its inputs
         rows = split(op)
         if rows is not None:
             op.params["scratch_split"] = rows

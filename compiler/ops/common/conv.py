@@ -133,20 +133,21 @@ def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:
 
 
 def dsp_gemm_split(op) -> Optional[int]:
-    """The first output row of the upper band when the layer can run as two bands of output rows, each with its
-    scratch inside the other's rows of its own output (emit_dsp_gemm: the upper band first, its scratch in the first
-    bytes of the output; then the lower band, its scratch in the last bytes), so that the scratch takes no workspace of
-    its own; None if it cannot (a fused ADD, more than one batch, an output too small for both).  The planner asks
-    only where the scratch sets the model's peak (planner/plan.py).  Of the rows that fit, the one with the fewest
-    tiles in all (a band's last tile may be partial), then the most even split."""
+    """The first output row of the second band when the layer can run as two bands of output rows with no scratch
+    of its own (emit_dsp_gemm): the first band with its scratch in the last bytes of the output, which the second band
+    writes later; the second with its scratch in the first bytes of the input, rows above any it reads.  The planner
+    asks only where the scratch sets the model's peak, and only when the input dies with the layer (planner/plan.py).
+    None if the layer cannot (a fused ADD, more than one batch, an output or input too small).  Of the rows that fit,
+    the one with the fewest tiles in all (a band's last tile may be partial), then the most even split."""
     p = op.params
     need = p.get("dsp_scratch", 0)
     if "residual" in p or p["n"] != 1 or need == 0:
         return None
     oh, ow = p["oh"], p["ow"]
     row = ow * op.output.shape[3]
+    in_row = op.input(0).shape[2] * op.input(0).shape[3]
     tail = (oh * row - need) // 8 * 8
-    fits = [r for r in range(1, oh) if need <= r * row <= tail]
+    fits = [r for r in range(1, oh) if r * row <= tail and need <= (r * p["sh"] - p["pad_t"]) * in_row]
     if not fits:
         return None
 
@@ -176,7 +177,8 @@ def _band_args(op, ctx, in_c: int, out_c: int, rows: tuple) -> list:
 
 def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
     """The aot_conv2d_s8_dsp call prepared by prepare_dsp_gemm (conv, or depthwise with one input channel); two calls,
-    one per band of output rows, where the planner put the scratch inside the output (dsp_gemm_split)."""
+    one per band of output rows, where the planner put the scratch inside the layer's output and input
+    (dsp_gemm_split)."""
     p = op.params
     tail = [
         p["in_zp"],
@@ -187,13 +189,13 @@ def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
     ]
     split = p.get("scratch_split")
     if split is not None:
-        # The upper band's scratch in the lower band's rows (the output's first bytes), then the lower band's in the
-        # upper band's (its last bytes, 8-aligned): each band overwrites only its own rows.
+        # Rows [0, split) with their scratch in the output's last bytes (8-aligned), rows the second band writes; then
+        # rows [split, oh) with theirs in the input's first bytes, which only the first band read.
         fn = dsp_gemm_entry(p, in_c, out_c)
         end = (p["oh"] * p["ow"] * out_c - p["dsp_scratch"]) // 8 * 8
         return [
-            ctx.call(fn, _band_args(op, ctx, in_c, out_c, (split, p["oh"])) + tail + [ctx.scratch_in(op.output, 0)]),
             ctx.call(fn, _band_args(op, ctx, in_c, out_c, (0, split)) + tail + [ctx.scratch_in(op.output, end)]),
+            ctx.call(fn, _band_args(op, ctx, in_c, out_c, (split, p["oh"])) + tail + [ctx.scratch_in(op.input(0), 0)]),
         ]
     args = conv_args(op, ctx, in_c, (p["dsp_weights"], "int32_t"), (p["dsp_bias"], "int32_t"), out_c=out_c)
     args += tail + [ctx.scratch(op, "int32_t")]
