@@ -112,9 +112,19 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         radd=radd,
         dsp_exact=exact,
         in_zp=int(input_zero_point),
-        dsp_scratch=DSP_GEMM_TILE * (8 * quads + (8 if tail else 0)) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4),
+        dsp_scratch=DSP_GEMM_TILE * (8 * quads + (8 if tail else 0)) + dsp_gather_bytes(p, in_c, k),
     )
     return None
+
+
+def dsp_gather_bytes(p: dict, in_c: int, k: int) -> int:
+    """The im2col's byte copy after the tile (aot_conv_im2col): none when in_c is a multiple of 4, one filter row when
+    the rows are whole quads without column dilation (only rows crossing the image's edge are copied, one at a time),
+    else all K taps rounded up to a word."""
+    if in_c % 4 == 0:
+        return 0
+    row = p["kw"] * in_c
+    return row if p["dw"] == 1 and row % 4 == 0 else (k + 3) // 4 * 4
 
 
 # aot_conv2d_s8_dsp_k<K> exists for these K, for an even out_c and the full int8 activation range.
