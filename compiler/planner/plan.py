@@ -59,8 +59,8 @@ class MemoryPlan:
 
 
 def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryPlan:
-    """The plan, with the scratch of the layers at the peak moved inside their own output where their kernel can and
-    that lowers the workspace (_scratch_in_output)."""
+    """The plan, with the scratch of the layers at the peak moved inside their own output and input where their kernel
+    can and that lowers the workspace (_scratch_in_output)."""
     plan = _plan(graph, storage_map, alignment)
     while True:
         moved = _scratch_in_output(graph, plan)

@@ -110,7 +110,7 @@ def _dsp_scratch(op) -> int:
 
 
 def _gemm_scratch(op) -> int:
-    """None of its own when the planner put it inside the output (dsp_gemm_split)."""
+    """None of its own when the planner put it inside the layer's output and input (dsp_gemm_split)."""
     return 0 if "scratch_split" in op.params else _dsp_scratch(op)
 
 
