@@ -160,6 +160,12 @@ class EmitContext:
         self.uses_workspace = True
         return _view(ctype, "ws", self.plan.scratch_offset[op.index], SCRATCH_ALIGN)
 
+    def scratch_in(self, tensor, offset: int) -> str:
+        """An int32_t scratch pointer `offset` bytes into a workspace tensor whose bytes there the op no longer
+        needs (the planner's scratch inside a layer's output and input, ops/common/conv.py dsp_gemm_split)."""
+        self.uses_workspace = True
+        return _view("int32_t", "ws", self.plan.tensor_offset[tensor.index] + offset, SCRATCH_ALIGN)
+
     # --- constants ----------------------------------------------------------
     def _const(self, hint: str, values, ctype: str, weights: bool) -> str:
         arr = np.ascontiguousarray(np.asarray(values).astype(_NP_FOR_CTYPE[ctype]).reshape(-1))

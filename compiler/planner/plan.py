@@ -59,6 +59,52 @@ class MemoryPlan:
 
 
 def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryPlan:
+    """The plan, with the scratch of the layers at the peak moved inside their own output and input where their kernel
+    can and that lowers the workspace (_scratch_in_output)."""
+    plan = _plan(graph, storage_map, alignment)
+    while True:
+        moved = _scratch_in_output(graph, plan)
+        if not moved:
+            return plan
+        better = _plan(graph, storage_map, alignment)
+        if better.workspace_size >= plan.workspace_size:
+            for op in moved:
+                del op.params["scratch_split"]
+            return plan
+        plan = better
+
+
+def _scratch_in_output(graph, plan) -> list:
+    """The ops at the plan's peak (most bytes live) whose scratch is part of it and whose kernel can run them in two
+    bands of output rows with the scratch inside their output and their input (Kernel.split: the DSP GEMM
+    convolution), where both are in the workspace, in buffers of their own, and the input dies with the op; marks them
+    (op.params["scratch_split"]) and returns them.  Only there: elsewhere the layer keeps one call."""
+    live = [0] * len(graph.ops)
+    for b in plan.buffers:
+        for t in range(max(b.start, 0), min(b.end, len(graph.ops) - 1) + 1):
+            live[t] += b.size
+    peak = max(live, default=0)
+    scratch = {b.id - len(graph.tensors) for b in plan.buffers if b.kind == "scratch"}
+    home = {t: b for b in plan.buffers if b.kind != "scratch" for t in b.tensors}
+    moved = []
+    for op in graph.ops:
+        if live[op.index] != peak or op.index not in scratch or "scratch_split" in op.params:
+            continue
+        split = getattr(getattr(op, "kernel_impl", None), "split", None)
+        out, inp = op.output, op.input(0)
+        if split is None or out is None or inp is None or out.index not in home or inp.index not in home:
+            continue  # no such kernel, or a tensor outside the workspace (the application's buffers, constants)
+        src, dst = home[inp.index], home[out.index]
+        if src is dst or src.end != op.index or any(t is not inp and t.index in src.tensors for t in op.inputs if t):
+            continue  # shared with the output, read after the op, or another of its inputs
+        rows = split(op)
+        if rows is not None:
+            op.params["scratch_split"] = rows
+            moved.append(op)
+    return moved
+
+
+def _plan(graph, storage_map, alignment: int) -> MemoryPlan:
     live = tensor_buffers(graph, storage_map)
     live += scratch_buffers(graph, first_id=len(graph.tensors))
     offsets, total = allocate(live, alignment)

@@ -393,3 +393,35 @@ def test_mve_kernels_selected_for_cortex_m55():
     m4 = _kernels(path)
     assert [k.replace("_mve_plane", "").replace("_mve", "") for k in m55] == [k.replace("_dsp", "") for k in m4]
     assert any(k.endswith("_mve") for k in m55) and not any("_mve" in k for k in m4)
+
+
+# The DSP GEMM in two bands of output rows, its scratch inside its own output and input (the planner's choice where
+# the scratch sets the peak: ops/common/conv.py dsp_gemm_split), between two RELUs so that its input and output are
+# workspace tensors and the convolution is the peak.
+SPLIT_CASES = [
+    # kind, in_shape, kh, kw, oc, stride, padding, dilation
+    ("CONV_2D", (1, 16, 16, 32), 3, 3, 32, (1, 1), 0, (1, 1)),  # ResNet-8's layer: SAME, whole-quad taps
+    ("CONV_2D", (1, 18, 9, 8), 1, 1, 16, (1, 1), 1, (1, 1)),  # 1x1: both bands stay pointwise
+    ("CONV_2D", (1, 21, 10, 3), 3, 3, 8, (2, 2), 0, (1, 1)),  # stride 2, K % 4 == 3: gather and tail
+    ("CONV_2D", (1, 20, 7, 4), 3, 3, 6, (1, 1), 0, (2, 1)),  # dilated rows
+    ("CONV_2D", (1, 40, 8, 12), 3, 2, 5, (2, 1), 1, (1, 1)),  # VALID, odd channels, stride 2 in rows only
+    ("DEPTHWISE_CONV_2D", (1, 30, 12, 1), 6, 4, 8, (2, 2), 0, (1, 1)),  # one channel in (micro_speech's form)
+]
+
+
+@needs_tflm
+@pytest.mark.parametrize("case", range(len(SPLIT_CASES)))
+def test_dsp_gemm_split_bands(tmp_path, case):
+    kind, in_shape, kh, kw, oc, stride, padding, dilation = SPLIT_CASES[case]
+    b = _conv_model(kind, in_shape, kh, kw, oc, stride, padding, dilation, act=0, seed=300 + case)
+    x, y = b._inputs[0], b._outputs[0]
+    x0 = b.tensor("x0", list(in_shape), "int8", 0.05, -7)
+    y1 = b.tensor("y1", list(b._handles[y].shape), "int8", 0.2, 4)
+    b.op("RELU", [x0], b._handles[x])
+    b._ops.insert(0, b._ops.pop())
+    b.op("RELU", [b._handles[y]], y1)
+    b._inputs, b._outputs = [x0.index], [y1.index]
+    path = b.save(tmp_path / "split.tflite")
+    check = prepare_check(path, extra_cases=_extremes(load_model(path)))
+    assert "scratch_split" in check.compiled.graph.ops[1].params
+    check.finish(execute_on_host(check.compiled, check.cases))

@@ -1,6 +1,8 @@
 """Shared int8 convolution parameter computation (conv, depthwise, fully connected), and the parts of CONV_2D and
 DEPTHWISE_CONV_2D that are the same for both: their checks, geometry and kernel argument lists."""
 
+from typing import Optional
+
 import numpy as np
 
 from ...errors import UnsupportedError
@@ -110,9 +112,19 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         radd=radd,
         dsp_exact=exact,
         in_zp=int(input_zero_point),
-        dsp_scratch=DSP_GEMM_TILE * (8 * quads + (8 if tail else 0)) + (0 if in_c % 4 == 0 else (k + 3) // 4 * 4),
+        dsp_scratch=DSP_GEMM_TILE * (8 * quads + (8 if tail else 0)) + dsp_gather_bytes(p, in_c, k),
     )
     return None
+
+
+def dsp_gather_bytes(p: dict, in_c: int, k: int) -> int:
+    """The im2col's byte copy after the tile (aot_conv_im2col): none when in_c is a multiple of 4, one filter row when
+    the rows are whole quads without column dilation (only rows crossing the image's edge are copied, one at a time),
+    else all K taps rounded up to a word."""
+    if in_c % 4 == 0:
+        return 0
+    row = p["kw"] * in_c
+    return row if p["dw"] == 1 and row % 4 == 0 else (k + 3) // 4 * 4
 
 
 # aot_conv2d_s8_dsp_k<K> exists for these K, for an even out_c and the full int8 activation range.
@@ -130,17 +142,73 @@ def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:
     return f"aot_conv2d_s8_dsp_k{k}" if k in SMALL_K and out_c % 2 == 0 else "aot_conv2d_s8_dsp_sat"
 
 
-def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
-    """The aot_conv2d_s8_dsp call prepared by prepare_dsp_gemm (conv, or depthwise with one input channel)."""
+def dsp_gemm_split(op) -> Optional[int]:
+    """The first output row of the second band when the layer can run as two bands of output rows with no scratch
+    of its own (emit_dsp_gemm): the first band with its scratch in the last bytes of the output, which the second band
+    writes later; the second with its scratch in the first bytes of the input, rows above any it reads.  The planner
+    asks only where the scratch sets the model's peak, and only when the input dies with the layer (planner/plan.py).
+    None if the layer cannot (a fused ADD, more than one batch, an output or input too small).  Of the rows that fit,
+    the one with the fewest tiles in all (a band's last tile may be partial), then the most even split."""
     p = op.params
-    args = conv_args(op, ctx, in_c, (p["dsp_weights"], "int32_t"), (p["dsp_bias"], "int32_t"), out_c=out_c) + [
+    need = p.get("dsp_scratch", 0)
+    if "residual" in p or p["n"] != 1 or need == 0:
+        return None
+    oh, ow = p["oh"], p["ow"]
+    row = ow * op.output.shape[3]
+    in_row = op.input(0).shape[2] * op.input(0).shape[3]
+    tail = (oh * row - need) // 8 * 8
+    fits = [r for r in range(1, oh) if r * row <= tail and need <= (r * p["sh"] - p["pad_t"]) * in_row]
+    if not fits:
+        return None
+
+    def tiles(px: int) -> int:
+        return -(-px // DSP_GEMM_TILE)
+
+    return min(fits, key=lambda r: (tiles(r * ow) + tiles((oh - r) * ow), abs(2 * r - oh)))
+
+
+def _band_args(op, ctx, in_c: int, out_c: int, rows: tuple) -> list:
+    """conv_args for output rows [r0, r1): the input from the first row they read (the padding above them what is left
+    of the layer's) and cut after the last one they read (so a 1x1 stride-1 band stays the kernel's pointwise case),
+    the output from row r0."""
+    p = op.params
+    r0, r1 = rows
+    first = r0 * p["sh"] - p["pad_t"]
+    shift, pad_t = max(first, 0), max(-first, 0)
+    in_h = min(p["ih"], (r1 - 1) * p["sh"] - p["pad_t"] + (p["kh"] - 1) * p["dh"] + 1) - shift
+    args = conv_args(op, ctx, in_c, (p["dsp_weights"], "int32_t"), (p["dsp_bias"], "int32_t"), out_c=out_c)
+    args[0] = f"&{args[0]}[{shift * p['iw'] * in_c}]" if shift else args[0]
+    args[2] = in_h
+    args[9] = f"&{args[9]}[{r0 * p['ow'] * out_c}]" if r0 else args[9]
+    args[10] = r1 - r0
+    args[-2] = pad_t
+    return args
+
+
+def emit_dsp_gemm(op, ctx, in_c: int, out_c: int) -> list:
+    """The aot_conv2d_s8_dsp call prepared by prepare_dsp_gemm (conv, or depthwise with one input channel); two calls,
+    one per band of output rows, where the planner put the scratch inside the layer's output and input
+    (dsp_gemm_split)."""
+    p = op.params
+    tail = [
         p["in_zp"],
         ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
         ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
         p["act"][0],
         p["act"][1],
-        ctx.scratch(op, "int32_t"),
     ]
+    split = p.get("scratch_split")
+    if split is not None:
+        # Rows [0, split) with their scratch in the output's last bytes (8-aligned), rows the second band writes; then
+        # rows [split, oh) with theirs in the input's first bytes, which only the first band read.
+        fn = dsp_gemm_entry(p, in_c, out_c)
+        end = (p["oh"] * p["ow"] * out_c - p["dsp_scratch"]) // 8 * 8
+        return [
+            ctx.call(fn, _band_args(op, ctx, in_c, out_c, (0, split)) + tail + [ctx.scratch_in(op.output, end)]),
+            ctx.call(fn, _band_args(op, ctx, in_c, out_c, (split, p["oh"])) + tail + [ctx.scratch_in(op.input(0), 0)]),
+        ]
+    args = conv_args(op, ctx, in_c, (p["dsp_weights"], "int32_t"), (p["dsp_bias"], "int32_t"), out_c=out_c)
+    args += tail + [ctx.scratch(op, "int32_t")]
     if "residual" in p:
         return [residual_call(op, ctx, args)]
     return [ctx.call(dsp_gemm_entry(p, in_c, out_c), args)]

@@ -32,6 +32,9 @@ class Kernel:
     scratch: Optional[Callable] = None  # (op) -> workspace bytes while the layer runs
     entry: Optional[Callable] = None  # (op) -> the function the generated code calls, for reports (default: name)
     residual: Optional[Callable] = None  # (op) -> True if the kernel has a *_add form (a fused residual ADD)
+    # (op) -> the row where the layer can be cut in two bands whose scratch lies inside its own output and input, or
+    # None (planner/plan.py asks where the scratch sets the peak; the emit reads op.params["scratch_split"])
+    split: Optional[Callable] = None
 
 
 @dataclass

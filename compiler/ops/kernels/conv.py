@@ -7,7 +7,14 @@ from dataclasses import replace
 import numpy as np
 
 from ..common import mve_layout as mve
-from ..common.conv import dsp_gemm_entry, emit_dsp_gemm, folded_requant, prepare_dsp_gemm, residual_headers
+from ..common.conv import (
+    dsp_gemm_entry,
+    dsp_gemm_split,
+    emit_dsp_gemm,
+    folded_requant,
+    prepare_dsp_gemm,
+    residual_headers,
+)
 from ..common.dsp_layout import fits_int32
 from ..common.kernel import Kernel, use
 from ..common.short_requant import ACC_LIMIT, acc_range
@@ -105,15 +112,21 @@ def _dsp_scratch(op) -> int:
     return op.params.get("dsp_scratch", 0)
 
 
+def _gemm_scratch(op) -> int:
+    """None of its own when the planner put it inside the layer's output and input (dsp_gemm_split)."""
+    return 0 if "scratch_split" in op.params else _dsp_scratch(op)
+
+
 GEMM_DSP = Kernel(
     "aot_conv2d_s8_dsp",
     "dsp",
     lambda op, p, a: prepare_dsp_gemm(op, p, a.rows, a.bias, a.in_zp, a.in_c),
     emit=lambda op, ctx: emit_dsp_gemm(op, ctx, _gemm_in_c(op), op.output.shape[3]),
     headers=_gemm_headers,
-    scratch=_dsp_scratch,
+    scratch=_gemm_scratch,
     entry=lambda op: dsp_gemm_entry(op.params, _gemm_in_c(op), op.output.shape[3]),
     residual=_always,
+    split=dsp_gemm_split,
 )
 
 # Accumulators the 3x3 DSP kernel keeps before a requantization pass (AOT_DW_ACC_CELLS in its source).

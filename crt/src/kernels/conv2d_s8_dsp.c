@@ -10,8 +10,9 @@
  *     an odd last channel follows with its Q words;
  *   - then, per output channel, its K % 4 remaining weights as plain int8 (read as the word ending after them, so
  *     K >= 4 when K % 4 != 0).
- * Scratch (bytes): 24 * Q + 24 if K % 4 != 0, plus K rounded up to 4 when in_c is not a multiple of 4 (gather);
- * compiler/ops/common/conv.py (DSP_GEMM_TILE) has the same formula.
+ * Scratch (bytes): 24 * Q + 24 if K % 4 != 0, plus, when in_c is not a multiple of 4, the gather: one filter row
+ * (filter_w * in_c bytes) when that is whole quads and dilation_w == 1, else K rounded up to 4;
+ * compiler/ops/common/conv.py (DSP_GEMM_TILE, dsp_gather_bytes) has the same formula.
  * Filter rows made of whole quads (filter_w * in_c % 4 == 0, e.g. one input channel and an even filter
  * width) are expanded straight from the input when inside the image.
  * Requantization: per output channel a multiplier and an add constant (output offset and rounding, see
