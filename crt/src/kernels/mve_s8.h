@@ -763,12 +763,14 @@ AOT_ALWAYS_INLINE void aot_mve_add_blocks(const int32_t* idx, int32_t nb, const 
  * tail): the block's 4 sums stored at sums, 4 per block.  The accumulators are pinned to even registers (VMLADAVA)
  * and the passes run as a low-overhead loop (WLS/LE): 10 instructions per 64 MACs and 5 per block, where
  * aot_mve_dot4 took about 30 per block (its sums moved to a vector lane by lane, the requantization constants
- * re-made per block). */
-#if defined(AOT_MVE_CONV_DECLARE)
+ * re-made per block).  Defined once, by mve_dot_blocks1.c (AOT_MVE_DOT_BLOCKS1 defined before including this header),
+ * and only declared by the others: the convolution's and the fully connected layer's units both call it, and a
+ * static copy in each cost an image with both 112 B at -Os. */
+#if !defined(AOT_MVE_DOT_BLOCKS1)
 void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes, int32_t nb, int32_t* sums);
 #else
-__attribute__((noinline)) AOT_MVE_SHARED void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes,
-                                                                  int32_t nb, int32_t* sums)
+__attribute__((noinline)) void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes, int32_t nb,
+                                                   int32_t* sums)
 {
     register int32_t a0 __asm__("r0");
     register int32_t a1 __asm__("r2");
