@@ -763,43 +763,9 @@ AOT_ALWAYS_INLINE void aot_mve_add_blocks(const int32_t* idx, int32_t nb, const 
  * tail): the block's 4 sums stored at sums, 4 per block.  The accumulators are pinned to even registers (VMLADAVA)
  * and the passes run as a low-overhead loop (WLS/LE): 10 instructions per 64 MACs and 5 per block, where
  * aot_mve_dot4 took about 30 per block (its sums moved to a vector lane by lane, the requantization constants
- * re-made per block). */
-#if defined(AOT_MVE_CONV_DECLARE)
+ * re-made per block).  Defined once, by mve_dot_blocks1.c, and only declared here: the convolution's and the fully
+ * connected layer's units both call it, and a static copy in each cost an image with both 112 B at -Os. */
 void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes, int32_t nb, int32_t* sums);
-#else
-__attribute__((noinline)) AOT_MVE_SHARED void aot_mve_dot_blocks1(const int8_t* x, const int8_t* w, int32_t passes,
-                                                                  int32_t nb, int32_t* sums)
-{
-    register int32_t a0 __asm__("r0");
-    register int32_t a1 __asm__("r2");
-    register int32_t a2 __asm__("r4");
-    register int32_t a3 __asm__("r6");
-    register int32_t lc __asm__("lr");
-    const int8_t* xp;
-    const int32_t rest = passes - 1;
-    __asm__ volatile("2:\n\t"
-                     "mov %[xp], %[x]\n\t"
-                     "vldrb.8 q4, [%[xp]], #16\n\t" AOT_MVE_LOAD_W16 "vmladav.s8 %[a0], q4, q0\n\t"
-                     "vmladav.s8 %[a1], q4, q1\n\t"
-                     "vmladav.s8 %[a2], q4, q2\n\t"
-                     "vmladav.s8 %[a3], q4, q3\n\t"
-                     "wls lr, %[rest], 4f\n\t"
-                     "1:\n\t"
-                     "vldrb.8 q4, [%[xp]], #16\n\t" AOT_MVE_LOAD_W16 "vmladava.s8 %[a0], q4, q0\n\t"
-                     "vmladava.s8 %[a1], q4, q1\n\t"
-                     "vmladava.s8 %[a2], q4, q2\n\t"
-                     "vmladava.s8 %[a3], q4, q3\n\t"
-                     "le lr, 1b\n\t"
-                     "4:\n\t"
-                     "stmia %[s]!, {%[a0], %[a1], %[a2], %[a3]}\n\t"
-                     "subs %[nb], %[nb], #1\n\t"
-                     "bne 2b"
-                     : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3), [lc] "=&r"(lc), [xp] "=&r"(xp),
-                       [w] "+r"(w), [s] "+r"(sums), [nb] "+r"(nb)
-                     : [x] "r"(x), [rest] "r"(rest)
-                     : "q0", "q1", "q2", "q3", "q4", "memory", "cc");
-}
-#endif
 
 /* The requantization of nb blocks of one pixel's sums (4 per block) from channel c, right shifts, no fused ADD,
  * stored at out + c: 13 instructions per block; PER_CHANNEL: multipliers and shifts loaded per block, else one
