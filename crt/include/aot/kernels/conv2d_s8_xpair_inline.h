@@ -194,6 +194,22 @@ AOT_INLINE_BODY void aot_xpair_pixels(const int32_t* xs, int32_t two, int32_t ta
     }
 }
 
+/* A layer's constants for aot_conv2d_s8_xpair_pixels, set once per call of the body. */
+struct aot_xpair_layer {
+    const int8_t* filter;
+    const int32_t* bias;
+    const int32_t* out_multiplier;
+    const int32_t* out_second;
+    const struct aot_add_s8_params* add;
+    int32_t taps, chunk, out_c, requant, quant_step, output_offset, act_min, act_max;
+};
+
+/* aot_xpair_pixels out of line (crt/src/kernels/conv2d_s8_xpair_pixels.c), shared by every layer of an image:
+ * inlined, its tap loop and requantization were copied into each layer's function twice (the pair and the odd
+ * pixel), 0.3-0.5 KB a layer, for a call per pixel pair that is a few percent of its work. */
+void aot_conv2d_s8_xpair_pixels(const struct aot_xpair_layer* layer, const int32_t* xs, int32_t two, int8_t* out,
+                                const int8_t* residual);
+
 /* xs[t] = x0[t] + x1[t] * 2^23 (t < taps) for the output pixels (oy, ox) and, with `two`, (oy, ox + 1) (x1 = 0
  * without): where both windows lie inside the image, row by row in one pass; else tap by tap. */
 AOT_INLINE_BODY void aot_xpair_pack(const int8_t* in_b, int32_t* xs, int32_t oy, int32_t ox, int32_t two, int32_t in_h,
@@ -241,6 +257,8 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
     const int32_t pixels = out_h * out_w;
     const int32_t pointwise = filter_h == 1 && filter_w == 1 && stride_h == 1 && stride_w == 1 && pad_top == 0 &&
                               pad_left == 0 && out_w == in_w && out_h == in_h;
+    const struct aot_xpair_layer layer = {filter, bias,    out_multiplier, out_second,    add,     taps,   chunk,
+                                          out_c,  requant, quant_step,     output_offset, act_min, act_max};
     int32_t b, px, oy, ox, t;
     for (b = 0; b < batches; b++) {
         const int8_t* in_b = input + b * in_h * in_w * in_c;
@@ -252,9 +270,8 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 for (t = 0; t < in_c; t++) {
                     xs[t] = x0[t] + x0[t + in_c] * (1 << AOT_PACK_SHIFT);
                 }
-                aot_xpair_pixels(xs, 1, taps, chunk, filter, bias, out_b + px * out_c, out_c,
-                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
-                                 quant_step, output_offset, act_min, act_max, add);
+                aot_conv2d_s8_xpair_pixels(&layer, xs, 1, out_b + px * out_c,
+                                           res_b != NULL ? res_b + px * out_c : NULL);
             }
             if (pixels & 1) {
                 /* The odd last pixel: the same loop, its high lanes zero. */
@@ -262,9 +279,8 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 for (t = 0; t < in_c; t++) {
                     xs[t] = x0[t];
                 }
-                aot_xpair_pixels(xs, 0, taps, chunk, filter, bias, out_b + px * out_c, out_c,
-                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
-                                 quant_step, output_offset, act_min, act_max, add);
+                aot_conv2d_s8_xpair_pixels(&layer, xs, 0, out_b + px * out_c,
+                                           res_b != NULL ? res_b + px * out_c : NULL);
             }
             continue;
         }
@@ -273,17 +289,15 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 px = oy * out_w + ox;
                 aot_xpair_pack(in_b, xs, oy, ox, 1, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
                                dilation_h, dilation_w, pad_top, pad_left, pad_fill);
-                aot_xpair_pixels(xs, 1, taps, chunk, filter, bias, out_b + px * out_c, out_c,
-                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
-                                 quant_step, output_offset, act_min, act_max, add);
+                aot_conv2d_s8_xpair_pixels(&layer, xs, 1, out_b + px * out_c,
+                                           res_b != NULL ? res_b + px * out_c : NULL);
             }
             if (out_w & 1) {
                 px = oy * out_w + ox;
                 aot_xpair_pack(in_b, xs, oy, ox, 0, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
                                dilation_h, dilation_w, pad_top, pad_left, pad_fill);
-                aot_xpair_pixels(xs, 0, taps, chunk, filter, bias, out_b + px * out_c, out_c,
-                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
-                                 quant_step, output_offset, act_min, act_max, add);
+                aot_conv2d_s8_xpair_pixels(&layer, xs, 0, out_b + px * out_c,
+                                           res_b != NULL ? res_b + px * out_c : NULL);
             }
         }
     }
