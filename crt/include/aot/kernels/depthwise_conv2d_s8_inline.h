@@ -375,8 +375,14 @@ AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(const int8_t* input, int32_t b
 {
     const int32_t out_c = in_c * depth_multiplier;
     /* Bit 1 of peel: the inside pixels two by two on packed inputs (aot_dw_xpairs); only the M3's specialized
-     * code asks for it, with depth multiplier 1, input_offset 0 and at most AOT_PACK_SAFE_RUN taps. */
+     * code asks for it, with depth multiplier 1, input_offset 0 and at most AOT_PACK_SAFE_RUN taps.
+     * Not at -Os: the pairs are a second inlined form of every layer's inside pixels (0.1-0.6 KB a layer).
+     */
+#if defined(__OPTIMIZE_SIZE__)
+    const int32_t xpair = 0;
+#else
     const int32_t xpair = (peel >> 1) & 1;
+#endif
     /* Inner ranges [lo, hi), empty (hi = lo) when no window fits inside the input (an input smaller than the
      * filter, padded): every pixel is then a border one, visited once. */
     const int32_t y_lo = aot_dw_inner_lo(pad_top, stride_h, out_h);
