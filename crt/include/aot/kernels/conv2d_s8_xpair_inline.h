@@ -204,9 +204,12 @@ struct aot_xpair_layer {
     int32_t taps, chunk, out_c, requant, quant_step, output_offset, act_min, act_max;
 };
 
-/* aot_xpair_pixels out of line (crt/src/kernels/conv2d_s8_xpair_pixels.c), shared by every layer of an image:
- * inlined, its tap loop and requantization were copied into each layer's function twice (the pair and the odd
- * pixel), 0.3-0.5 KB a layer, for a call per pixel pair that is a few percent of its work. */
+/* aot_xpair_pixels out of line (crt/src/kernels/conv2d_s8_xpair_pixels.c), shared by every layer of an image
+ * with at least AOT_XPAIR_SHARED_TAPS taps a window: inlined, its tap loop and requantization are copied into each
+ * layer's function twice (the pair and the odd pixel), 0.3-0.5 KB a layer.  Its run-time loops cost about 130
+ * instructions a group of four channels, which only a long tap loop (9 a tap) hides; shorter windows (a stem's,
+ * a narrow 1x1 layer's) stay inline (every layer shared: MobileNet v1 96 at 0.67x TFLite Micro). */
+#define AOT_XPAIR_SHARED_TAPS 64
 void aot_conv2d_s8_xpair_pixels(const struct aot_xpair_layer* layer, const int32_t* xs, int32_t two, int8_t* out,
                                 const int8_t* residual);
 
@@ -239,6 +242,19 @@ AOT_INLINE_BODY void aot_xpair_pack(const int8_t* in_b, int32_t* xs, int32_t oy,
     }
 }
 
+/* The pixels' work inline (aot_xpair_pixels: literal constants) or shared (`shared`, a literal). */
+AOT_INLINE_BODY void aot_xpair_pixels_in(const struct aot_xpair_layer* layer, int32_t shared, const int32_t* xs,
+                                         int32_t two, int8_t* out, const int8_t* residual)
+{
+    if (shared) {
+        aot_conv2d_s8_xpair_pixels(layer, xs, two, out, residual);
+    } else {
+        aot_xpair_pixels(xs, two, layer->taps, layer->chunk, layer->filter, layer->bias, out, layer->out_c, residual,
+                         layer->requant, layer->out_multiplier, layer->out_second, layer->quant_step,
+                         layer->output_offset, layer->act_min, layer->act_max, layer->add);
+    }
+}
+
 /* The whole layer; filter holds ceil(out_c / 4) groups of filter_h * filter_w * in_c * 4 bytes, xs
  * filter_h * filter_w * in_c words of scratch; chunk: the longest run of taps one accumulation may take.  A
  * pointwise layer pairs consecutive pixels of the whole image (their inputs are consecutive runs of in_c values),
@@ -259,6 +275,7 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                               pad_left == 0 && out_w == in_w && out_h == in_h;
     const struct aot_xpair_layer layer = {filter, bias,    out_multiplier, out_second,    add,     taps,   chunk,
                                           out_c,  requant, quant_step,     output_offset, act_min, act_max};
+    const int32_t shared = !AOT_CONSTANT(taps) || taps >= AOT_XPAIR_SHARED_TAPS;
     int32_t b, px, oy, ox, t;
     for (b = 0; b < batches; b++) {
         const int8_t* in_b = input + b * in_h * in_w * in_c;
@@ -270,8 +287,8 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 for (t = 0; t < in_c; t++) {
                     xs[t] = x0[t] + x0[t + in_c] * (1 << AOT_PACK_SHIFT);
                 }
-                aot_conv2d_s8_xpair_pixels(&layer, xs, 1, out_b + px * out_c,
-                                           res_b != NULL ? res_b + px * out_c : NULL);
+                aot_xpair_pixels_in(&layer, shared, xs, 1, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
             }
             if (pixels & 1) {
                 /* The odd last pixel: the same loop, its high lanes zero. */
@@ -279,8 +296,8 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 for (t = 0; t < in_c; t++) {
                     xs[t] = x0[t];
                 }
-                aot_conv2d_s8_xpair_pixels(&layer, xs, 0, out_b + px * out_c,
-                                           res_b != NULL ? res_b + px * out_c : NULL);
+                aot_xpair_pixels_in(&layer, shared, xs, 0, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
             }
             continue;
         }
@@ -289,15 +306,15 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 px = oy * out_w + ox;
                 aot_xpair_pack(in_b, xs, oy, ox, 1, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
                                dilation_h, dilation_w, pad_top, pad_left, pad_fill);
-                aot_conv2d_s8_xpair_pixels(&layer, xs, 1, out_b + px * out_c,
-                                           res_b != NULL ? res_b + px * out_c : NULL);
+                aot_xpair_pixels_in(&layer, shared, xs, 1, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
             }
             if (out_w & 1) {
                 px = oy * out_w + ox;
                 aot_xpair_pack(in_b, xs, oy, ox, 0, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
                                dilation_h, dilation_w, pad_top, pad_left, pad_fill);
-                aot_conv2d_s8_xpair_pixels(&layer, xs, 0, out_b + px * out_c,
-                                           res_b != NULL ? res_b + px * out_c : NULL);
+                aot_xpair_pixels_in(&layer, shared, xs, 0, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
             }
         }
     }
