@@ -10,8 +10,9 @@
 #define AOT_XP_NO_UNROLL
 #endif
 
-/* s[j] += pixel 0's and s[4 + j] += pixel 1's sum over n taps (aot_xdot4_s8 with a run-time n). */
-static void aot_xp_dot4(const int32_t* xs, const int8_t* w, int32_t n, int32_t* s)
+/* s[j] (+)= pixel 0's and s[4 + j] (+)= pixel 1's sum over n taps (aot_xdot4_s8 with a run-time n); `first`:
+ * assigned, not added (no zeroing of s: GCC makes that a memset call). */
+static void aot_xp_dot4(const int32_t* xs, const int8_t* w, int32_t n, int32_t* s, int32_t first)
 {
 #ifdef AOT_XPAIR_ASM
     uint32_t l0 = (uint32_t)AOT_PACK_BIAS, h0 = 0, l1 = (uint32_t)AOT_PACK_BIAS, h1 = 0;
@@ -29,15 +30,21 @@ static void aot_xp_dot4(const int32_t* xs, const int8_t* w, int32_t n, int32_t* 
                 :
                 : "memory");
     }
-    s[0] += AOT_XLO(l0);
-    s[4] += AOT_XHI(l0, h0);
-    s[1] += AOT_XLO(l1);
-    s[5] += AOT_XHI(l1, h1);
-    s[2] += AOT_XLO(l2);
-    s[6] += AOT_XHI(l2, h2);
-    s[3] += AOT_XLO(l3);
-    s[7] += AOT_XHI(l3, h3);
+    s[0] = (first ? 0 : s[0]) + AOT_XLO(l0);
+    s[4] = (first ? 0 : s[4]) + AOT_XHI(l0, h0);
+    s[1] = (first ? 0 : s[1]) + AOT_XLO(l1);
+    s[5] = (first ? 0 : s[5]) + AOT_XHI(l1, h1);
+    s[2] = (first ? 0 : s[2]) + AOT_XLO(l2);
+    s[6] = (first ? 0 : s[6]) + AOT_XHI(l2, h2);
+    s[3] = (first ? 0 : s[3]) + AOT_XLO(l3);
+    s[7] = (first ? 0 : s[7]) + AOT_XHI(l3, h3);
 #else
+    int32_t j;
+    if (first) {
+        for (j = 0; j < 8; j++) {
+            s[j] = 0;
+        }
+    }
     aot_xdot4_s8(xs, w, n, s, s + 4);
 #endif
 }
@@ -45,29 +52,43 @@ static void aot_xp_dot4(const int32_t* xs, const int8_t* w, int32_t n, int32_t* 
 void aot_conv2d_s8_xpair_pixels(const struct aot_xpair_layer* layer, const int32_t* xs, int32_t two, int8_t* out,
                                 const int8_t* residual)
 {
-    const int32_t taps = layer->taps, chunk = layer->chunk, out_c = layer->out_c;
+    /* Into locals first: the int8 stores may alias the struct, which would reload every field for each output. */
+    const int8_t* const filter = layer->filter;
+    const int32_t* const bias = layer->bias;
+    const int32_t* const mult = layer->out_multiplier;
+    const int32_t* const second = layer->out_second;
+    const struct aot_add_s8_params* const add = layer->add;
+    const int32_t taps = layer->taps, chunk = layer->chunk, out_c = layer->out_c, requant = layer->requant;
+    const int32_t quant_step = layer->quant_step, output_offset = layer->output_offset;
+    const int32_t act_min = layer->act_min, act_max = layer->act_max;
+    /* The common call: a pair of pixels, no residual, the short requantization (the store unrolled, as inline). */
+    const int32_t fast = two && residual == NULL && requant == AOT_REQUANT_SHORT;
     int32_t oc, r, k;
     AOT_XP_NO_UNROLL
     for (oc = 0; oc < out_c; oc += 4) {
-        const int8_t* w = layer->filter + oc * taps;
+        const int8_t* w = filter + oc * taps;
         const int32_t rows = out_c - oc < 4 ? out_c - oc : 4;
-        int32_t s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        int32_t s[8];
         AOT_XP_NO_UNROLL
         for (r = 0; r < taps; r += chunk) {
-            aot_xp_dot4(xs + r, w + 4 * r, taps - r < chunk ? taps - r : chunk, s);
+            aot_xp_dot4(xs + r, w + 4 * r, taps - r < chunk ? taps - r : chunk, s, r == 0);
+        }
+        if (fast && rows == 4) {
+            aot_xpair_store(s, s + 4, 1, 4, bias, out + oc, out + out_c + oc, NULL, NULL, oc, AOT_REQUANT_SHORT, mult,
+                            second, quant_step, output_offset, act_min, act_max, NULL);
+            continue;
         }
         AOT_XP_NO_UNROLL
         for (r = 0; r < rows; r++) {
             const int32_t c = oc + r;
-            const int32_t b = layer->bias != NULL ? layer->bias[c] : 0;
-            const int32_t m = layer->out_multiplier[c * layer->quant_step];
-            const int32_t sc = layer->out_second[c * layer->quant_step];
+            const int32_t b = bias != NULL ? bias[c] : 0;
+            const int32_t m = mult[c * quant_step];
+            const int32_t sc = second[c * quant_step];
             AOT_XP_NO_UNROLL
             for (k = 0; k <= two; k++) {
-                const int8_t v = aot_requant_s8(s[4 * k + r] + b, layer->requant, m, sc, layer->output_offset,
-                                                layer->act_min, layer->act_max);
+                const int8_t v = aot_requant_s8(s[4 * k + r] + b, requant, m, sc, output_offset, act_min, act_max);
                 out[k * out_c + c] =
-                    residual != NULL ? (int8_t)aot_add_s8_elem_inline(v, residual[k * out_c + c], layer->add) : v;
+                    residual != NULL ? (int8_t)aot_add_s8_elem_inline(v, residual[k * out_c + c], add) : v;
             }
         }
     }
