@@ -52,21 +52,14 @@ static void aot_xp_dot4(const int32_t* xs, const int8_t* w, int32_t n, int32_t* 
 void aot_conv2d_s8_xpair_pixels(const struct aot_xpair_layer* layer, const int32_t* xs, int32_t two, int8_t* out,
                                 const int8_t* residual)
 {
-    /* Into locals first: the int8 stores may alias the struct, which would reload every field for each output. */
-    const int8_t* const filter = layer->filter;
-    const int32_t* const bias = layer->bias;
-    const int32_t* const mult = layer->out_multiplier;
-    const int32_t* const second = layer->out_second;
-    const struct aot_add_s8_params* const add = layer->add;
-    const int32_t taps = layer->taps, chunk = layer->chunk, out_c = layer->out_c, requant = layer->requant;
-    const int32_t quant_step = layer->quant_step, output_offset = layer->output_offset;
-    const int32_t act_min = layer->act_min, act_max = layer->act_max;
+    /* The fields are read where used: held in locals they were spilled to the frame anyway (216 B of it). */
+    const int32_t taps = layer->taps, chunk = layer->chunk, out_c = layer->out_c;
     /* The common call: a pair of pixels, no residual, the short requantization (the store unrolled, as inline). */
-    const int32_t fast = two && residual == NULL && requant == AOT_REQUANT_SHORT;
+    const int32_t fast = two && residual == NULL && layer->requant == AOT_REQUANT_SHORT;
     int32_t oc, r, k;
     AOT_XP_NO_UNROLL
     for (oc = 0; oc < out_c; oc += 4) {
-        const int8_t* w = filter + oc * taps;
+        const int8_t* w = layer->filter + oc * taps;
         const int32_t rows = out_c - oc < 4 ? out_c - oc : 4;
         int32_t s[8];
         AOT_XP_NO_UNROLL
@@ -74,21 +67,23 @@ void aot_conv2d_s8_xpair_pixels(const struct aot_xpair_layer* layer, const int32
             aot_xp_dot4(xs + r, w + 4 * r, taps - r < chunk ? taps - r : chunk, s, r == 0);
         }
         if (fast && rows == 4) {
-            aot_xpair_store(s, s + 4, 1, 4, bias, out + oc, out + out_c + oc, NULL, NULL, oc, AOT_REQUANT_SHORT, mult,
-                            second, quant_step, output_offset, act_min, act_max, NULL);
+            aot_xpair_store(s, s + 4, 1, 4, layer->bias, out + oc, out + out_c + oc, NULL, NULL, oc, AOT_REQUANT_SHORT,
+                            layer->out_multiplier, layer->out_second, layer->quant_step, layer->output_offset,
+                            layer->act_min, layer->act_max, NULL);
             continue;
         }
         AOT_XP_NO_UNROLL
         for (r = 0; r < rows; r++) {
             const int32_t c = oc + r;
-            const int32_t b = bias != NULL ? bias[c] : 0;
-            const int32_t m = mult[c * quant_step];
-            const int32_t sc = second[c * quant_step];
+            const int32_t b = layer->bias != NULL ? layer->bias[c] : 0;
+            const int32_t m = layer->out_multiplier[c * layer->quant_step];
+            const int32_t sc = layer->out_second[c * layer->quant_step];
             AOT_XP_NO_UNROLL
             for (k = 0; k <= two; k++) {
-                const int8_t v = aot_requant_s8(s[4 * k + r] + b, requant, m, sc, output_offset, act_min, act_max);
+                const int8_t v = aot_requant_s8(s[4 * k + r] + b, layer->requant, m, sc, layer->output_offset,
+                                                layer->act_min, layer->act_max);
                 out[k * out_c + c] =
-                    residual != NULL ? (int8_t)aot_add_s8_elem_inline(v, residual[k * out_c + c], add) : v;
+                    residual != NULL ? (int8_t)aot_add_s8_elem_inline(v, residual[k * out_c + c], layer->add) : v;
             }
         }
     }
