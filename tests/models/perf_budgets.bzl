@@ -17,7 +17,7 @@ PERF_BUDGETS = {
         "ad01": {"instructions": 344709, "stack": 152, "workspace": 280},
         "gen_ad_autoencoder": {"instructions": 341531, "stack": 144, "workspace": 280},
         "gen_kws_ds_cnn": {"instructions": 5647751, "stack": 336, "workspace": 16584},
-        "gen_mobilenet_v1_025_48": {"instructions": 2643986, "stack": 320, "workspace": 14136},
+        "gen_mobilenet_v1_025_48": {"instructions": 2669721, "stack": 392, "workspace": 14136},
         "gen_resnet8": {"instructions": 20016839, "stack": 368, "workspace": 33424},
         "hello_float": {"instructions": 23654, "stack": 168, "workspace": 136},
         "hello_int8": {"instructions": 1330, "stack": 88, "workspace": 40},
