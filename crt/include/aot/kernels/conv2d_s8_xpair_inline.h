@@ -210,7 +210,10 @@ struct aot_xpair_layer {
  * instructions a group of four channels, which only a long tap loop (9 a tap) hides; shorter windows (a stem's,
  * a 1x1 layer of up to 64 channels) stay inline (every layer shared: MobileNet v1 96 at 0.67x TFLite Micro; from
  * 64 taps KWS 0.63x). */
+/* The generated model may set it (compiler/codegen/runner.py: 1 where sharing every layer costs little). */
+#ifndef AOT_XPAIR_SHARED_TAPS
 #define AOT_XPAIR_SHARED_TAPS 128
+#endif
 void aot_conv2d_s8_xpair_pixels(const struct aot_xpair_layer* layer, const int32_t* xs, int32_t two, int8_t* out,
                                 const int8_t* residual);
 
