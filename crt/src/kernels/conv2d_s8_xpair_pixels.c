@@ -2,6 +2,7 @@
  * requantization, optional residual ADD) as one out-of-line function, which every specialized layer of an image
  * calls (aot/kernels/conv2d_s8_xpair_inline.h).  Written for size: every loop stays a loop (the inline body's
  * unrolled forms are for literal counts), the two pixels' outputs share one requantization text. */
+#include "aot_sched.h"
 #include "aot/kernels/conv2d_s8_xpair_inline.h"
 
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
