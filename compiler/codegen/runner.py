@@ -90,7 +90,10 @@ def render_runner(
             '#include "aot/errors.h"',
         ]
     )
-    L += _xpair_share(graph)
+    from ..ops.common.specialize import xpair_share
+    from ..report.macs import op_macs
+
+    L += xpair_share(graph, sum(op_macs(op) for op in graph.ops))
     L += [f'#include "{h}"' for h in headers]
     L.append("")
     # The weight arrays are declared once, in the header (codegen/header.py), for this file and the weights file.
@@ -155,27 +158,3 @@ def render_runner(
     L.append("}")
     L.append("")
     return "\n".join(L)
-
-
-# The packed-input convolutions' per-pixel-pair work is one out-of-line CRT routine for windows of at least
-# AOT_XPAIR_SHARED_TAPS taps (aot/kernels/conv2d_s8_xpair_inline.h); a call costs about 120 instructions per pair
-# of pixels and group of four output channels more than the inlined form.  Where that is a small part of the
-# model's work (those groups at most 1 per _XPAIR_SHARE_MACS MACs: at about 1.5 instructions a MAC on the M3, under
-# 5 %), every such layer shares it (ResNet-8: 0.3 KB instead of 2.2 KB of inlined copies at -Os).
-_XPAIR_SHARE_MACS = 667
-
-
-def _xpair_share(graph) -> list:
-    from ..report.macs import op_macs
-
-    xpair = [op for op in graph.ops if op.kernel == "aot_conv2d_s8_xpair_body"]
-    if not xpair:
-        return []
-    groups = 0
-    for op in xpair:
-        shape = op.output.shape
-        pixels = int(shape[0]) * int(shape[1]) * int(shape[2])
-        groups += (pixels + 1) // 2 * ((int(shape[3]) + 3) // 4)
-    if groups * _XPAIR_SHARE_MACS > sum(op_macs(op) for op in graph.ops):
-        return []
-    return ["#define AOT_XPAIR_SHARED_TAPS 1"]
