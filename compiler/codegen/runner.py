@@ -90,6 +90,10 @@ def render_runner(
             '#include "aot/errors.h"',
         ]
     )
+    from ..ops.common.specialize import xpair_share
+    from ..report.macs import op_macs
+
+    L += xpair_share(graph, sum(op_macs(op) for op in graph.ops))
     L += [f'#include "{h}"' for h in headers]
     L.append("")
     # The weight arrays are declared once, in the header (codegen/header.py), for this file and the weights file.

@@ -194,6 +194,29 @@ AOT_INLINE_BODY void aot_xpair_pixels(const int32_t* xs, int32_t two, int32_t ta
     }
 }
 
+/* A layer's constants for aot_conv2d_s8_xpair_pixels, set once per call of the body. */
+struct aot_xpair_layer {
+    const int8_t* filter;
+    const int32_t* bias;
+    const int32_t* out_multiplier;
+    const int32_t* out_second;
+    const struct aot_add_s8_params* add;
+    int32_t taps, chunk, out_c, requant, quant_step, output_offset, act_min, act_max;
+};
+
+/* aot_xpair_pixels out of line (crt/src/kernels/conv2d_s8_xpair_pixels.c), shared by every layer of an image
+ * with at least AOT_XPAIR_SHARED_TAPS taps a window: inlined, its tap loop and requantization are copied into each
+ * layer's function twice (the pair and the odd pixel), 0.3-0.5 KB a layer.  Its run-time loops cost about 130
+ * instructions a group of four channels, which only a long tap loop (9 a tap) hides; shorter windows (a stem's,
+ * a 1x1 layer of up to 64 channels) stay inline (every layer shared: MobileNet v1 96 at 0.67x TFLite Micro; from
+ * 64 taps KWS 0.63x). */
+/* The generated model may set it (compiler/codegen/runner.py: 1 where sharing every layer costs little). */
+#ifndef AOT_XPAIR_SHARED_TAPS
+#define AOT_XPAIR_SHARED_TAPS 128
+#endif
+void aot_conv2d_s8_xpair_pixels(const struct aot_xpair_layer* layer, const int32_t* xs, int32_t two, int8_t* out,
+                                const int8_t* residual);
+
 /* xs[t] = x0[t] + x1[t] * 2^23 (t < taps) for the output pixels (oy, ox) and, with `two`, (oy, ox + 1) (x1 = 0
  * without): where both windows lie inside the image, row by row in one pass; else tap by tap. */
 AOT_INLINE_BODY void aot_xpair_pack(const int8_t* in_b, int32_t* xs, int32_t oy, int32_t ox, int32_t two, int32_t in_h,
@@ -223,6 +246,19 @@ AOT_INLINE_BODY void aot_xpair_pack(const int8_t* in_b, int32_t* xs, int32_t oy,
     }
 }
 
+/* The pixels' work inline (aot_xpair_pixels: literal constants) or shared (`shared`, a literal). */
+AOT_INLINE_BODY void aot_xpair_pixels_in(const struct aot_xpair_layer* layer, int32_t shared, const int32_t* xs,
+                                         int32_t two, int8_t* out, const int8_t* residual)
+{
+    if (shared) {
+        aot_conv2d_s8_xpair_pixels(layer, xs, two, out, residual);
+    } else {
+        aot_xpair_pixels(xs, two, layer->taps, layer->chunk, layer->filter, layer->bias, out, layer->out_c, residual,
+                         layer->requant, layer->out_multiplier, layer->out_second, layer->quant_step,
+                         layer->output_offset, layer->act_min, layer->act_max, layer->add);
+    }
+}
+
 /* The whole layer; filter holds ceil(out_c / 4) groups of filter_h * filter_w * in_c * 4 bytes, xs
  * filter_h * filter_w * in_c words of scratch; chunk: the longest run of taps one accumulation may take.  A
  * pointwise layer pairs consecutive pixels of the whole image (their inputs are consecutive runs of in_c values),
@@ -241,6 +277,9 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
     const int32_t pixels = out_h * out_w;
     const int32_t pointwise = filter_h == 1 && filter_w == 1 && stride_h == 1 && stride_w == 1 && pad_top == 0 &&
                               pad_left == 0 && out_w == in_w && out_h == in_h;
+    const struct aot_xpair_layer layer = {filter, bias,    out_multiplier, out_second,    add,     taps,   chunk,
+                                          out_c,  requant, quant_step,     output_offset, act_min, act_max};
+    const int32_t shared = !AOT_CONSTANT(taps) || taps >= AOT_XPAIR_SHARED_TAPS;
     int32_t b, px, oy, ox, t;
     for (b = 0; b < batches; b++) {
         const int8_t* in_b = input + b * in_h * in_w * in_c;
@@ -252,9 +291,8 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 for (t = 0; t < in_c; t++) {
                     xs[t] = x0[t] + x0[t + in_c] * (1 << AOT_PACK_SHIFT);
                 }
-                aot_xpair_pixels(xs, 1, taps, chunk, filter, bias, out_b + px * out_c, out_c,
-                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
-                                 quant_step, output_offset, act_min, act_max, add);
+                aot_xpair_pixels_in(&layer, shared, xs, 1, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
             }
             if (pixels & 1) {
                 /* The odd last pixel: the same loop, its high lanes zero. */
@@ -262,9 +300,8 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 for (t = 0; t < in_c; t++) {
                     xs[t] = x0[t];
                 }
-                aot_xpair_pixels(xs, 0, taps, chunk, filter, bias, out_b + px * out_c, out_c,
-                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
-                                 quant_step, output_offset, act_min, act_max, add);
+                aot_xpair_pixels_in(&layer, shared, xs, 0, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
             }
             continue;
         }
@@ -273,17 +310,15 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                 px = oy * out_w + ox;
                 aot_xpair_pack(in_b, xs, oy, ox, 1, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
                                dilation_h, dilation_w, pad_top, pad_left, pad_fill);
-                aot_xpair_pixels(xs, 1, taps, chunk, filter, bias, out_b + px * out_c, out_c,
-                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
-                                 quant_step, output_offset, act_min, act_max, add);
+                aot_xpair_pixels_in(&layer, shared, xs, 1, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
             }
             if (out_w & 1) {
                 px = oy * out_w + ox;
                 aot_xpair_pack(in_b, xs, oy, ox, 0, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
                                dilation_h, dilation_w, pad_top, pad_left, pad_fill);
-                aot_xpair_pixels(xs, 0, taps, chunk, filter, bias, out_b + px * out_c, out_c,
-                                 res_b != NULL ? res_b + px * out_c : NULL, requant, out_multiplier, out_second,
-                                 quant_step, output_offset, act_min, act_max, add);
+                aot_xpair_pixels_in(&layer, shared, xs, 0, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
             }
         }
     }

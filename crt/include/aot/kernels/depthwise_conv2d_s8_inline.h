@@ -360,6 +360,8 @@ AOT_INLINE_BODY void aot_dw_row(const int8_t* in_b, int8_t* out_row, int32_t iy0
     }
 }
 
+#define AOT_DW_XPAIR_MIN_OUTPUTS 65536
+
 /* The whole layer.  requant: AOT_REQUANT_EXACT (out_second = TFLite shifts) or AOT_REQUANT_SHORT (out_second =
  * add constants); quant_step 1 (per channel) or 0 (element 0 for every channel).  peel: unroll every border
  * row and column separately (for literal shapes with small padding; more code, no run-time tap checks). */
@@ -375,8 +377,17 @@ AOT_INLINE_BODY void aot_depthwise_conv2d_s8_body(const int8_t* input, int32_t b
 {
     const int32_t out_c = in_c * depth_multiplier;
     /* Bit 1 of peel: the inside pixels two by two on packed inputs (aot_dw_xpairs); only the M3's specialized
-     * code asks for it, with depth multiplier 1, input_offset 0 and at most AOT_PACK_SAFE_RUN taps. */
-    const int32_t xpair = (peel >> 1) & 1;
+     * code asks for it, with depth multiplier 1, input_offset 0 and at most AOT_PACK_SAFE_RUN taps.
+     * The pairs are a second inlined form of every layer's inside pixels (0.3-0.9 KB a layer): not at -Os, and at
+     * -O2 only where a layer's outputs (pixels x channels, literal) are at least AOT_DW_XPAIR_MIN_OUTPUTS, where
+     * their speed pays for their code (the 224x224 MobileNet v2's early layers; not the 96x96 MobileNets' or
+     * KWS's, 8-37 K outputs, which stay well inside their speed bar without them). */
+#if defined(__OPTIMIZE_SIZE__)
+    const int32_t xpair = 0;
+#else
+    const int32_t xpair =
+        ((peel >> 1) & 1) && AOT_CONSTANT(out_h * out_w * out_c) && out_h * out_w * out_c >= AOT_DW_XPAIR_MIN_OUTPUTS;
+#endif
     /* Inner ranges [lo, hi), empty (hi = lo) when no window fits inside the input (an input smaller than the
      * filter, padded): every pixel is then a border one, visited once. */
     const int32_t y_lo = aot_dw_inner_lo(pad_top, stride_h, out_h);
