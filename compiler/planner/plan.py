@@ -60,18 +60,45 @@ class MemoryPlan:
 
 def plan_memory(graph, storage_map, alignment: int = WORKSPACE_ALIGN) -> MemoryPlan:
     """The plan, with the scratch of the layers at the peak moved inside their own output and input where their kernel
-    can and that lowers the workspace (_scratch_in_output)."""
+    can and that lowers the workspace (_scratch_in_output), then the layers still at the peak given their kernel's
+    smaller-scratch form where that lowers it (_smaller_tile)."""
     plan = _plan(graph, storage_map, alignment)
-    while True:
-        moved = _scratch_in_output(graph, plan)
-        if not moved:
-            return plan
-        better = _plan(graph, storage_map, alignment)
-        if better.workspace_size >= plan.workspace_size:
-            for op in moved:
-                del op.params["scratch_split"]
-            return plan
-        plan = better
+    for mark, key in ((_scratch_in_output, "scratch_split"), (_smaller_tile, "dsp_tile")):
+        while True:
+            moved = mark(graph, plan)
+            if not moved:
+                break
+            better = _plan(graph, storage_map, alignment)
+            if better.workspace_size >= plan.workspace_size:
+                for op in moved:
+                    del op.params[key]
+                break
+            plan = better
+    return plan
+
+
+def _peak_scratch_ops(graph, plan) -> list:
+    """The ops at the plan's peak (most bytes live) whose scratch is part of it."""
+    live = [0] * len(graph.ops)
+    for b in plan.buffers:
+        for t in range(max(b.start, 0), min(b.end, len(graph.ops) - 1) + 1):
+            live[t] += b.size
+    peak = max(live, default=0)
+    scratch = {b.id - len(graph.tensors) for b in plan.buffers if b.kind == "scratch"}
+    return [op for op in graph.ops if live[op.index] == peak and op.index in scratch]
+
+
+def _smaller_tile(graph, plan) -> list:
+    """The ops at the plan's peak whose scratch is part of it and whose kernel has a form with less (Kernel.small_tile:
+    the DSP GEMM's two-pixel tile, slower); marks them (op.params["dsp_tile"] = 2) and returns them.  Only there:
+    elsewhere the layer keeps its faster form."""
+    moved = []
+    for op in _peak_scratch_ops(graph, plan):
+        small = getattr(getattr(op, "kernel_impl", None), "small_tile", None)
+        if small is not None and "dsp_tile" not in op.params and small(op):
+            op.params["dsp_tile"] = 2
+            moved.append(op)
+    return moved
 
 
 def _scratch_in_output(graph, plan) -> list:

@@ -395,6 +395,40 @@ def test_mve_kernels_selected_for_cortex_m55():
     assert any(k.endswith("_mve") for k in m55) and not any("_mve" in k for k in m4)
 
 
+def _three_pixel_tile(monkeypatch):
+    """Keeps a one-layer model's GEMM on the 3-pixel tile: its scratch sets such a model's peak, so the planner would
+    give it the 2-pixel form (planner/plan.py _smaller_tile)."""
+    monkeypatch.setattr("compiler.planner.plan._smaller_tile", lambda graph, plan: [])
+
+
+def _entries(model_path, target=TARGET):
+    return [op.get("entry") for op in compile_model(model_path, "m", target).manifest["ops"]]
+
+
+# Both tiles of the GEMM on the shapes above (each shape's own activation; the small-K shapes without one): the
+# 3-pixel forms (aot_conv2d_s8_dsp, _sat, _k<K>) and the 2-pixel form the planner picks where the layer's scratch
+# sets the workspace peak (aot_conv2d_s8_dsp_t2: its own im2col, the taps outside the image packed a byte at a time).
+@needs_tflm
+@pytest.mark.parametrize("tile", [2, 3])
+@pytest.mark.parametrize("case", range(len(CONV_CASES) + len(SMALL_K_CASES)))
+def test_conv2d_gemm_tiles(tmp_path, monkeypatch, case, tile):
+    if case < len(CONV_CASES):
+        in_shape, kh, kw, oc, stride, padding, dilation = CONV_CASES[case]
+        act, seed = case % 3, case
+    else:
+        in_shape, kh, kw, oc, stride, padding = SMALL_K_CASES[case - len(CONV_CASES)]
+        dilation, act, seed = (1, 1), 0, 100 + case - len(CONV_CASES)
+    if tile == 3:
+        _three_pixel_tile(monkeypatch)
+    b = _conv_model("CONV_2D", in_shape, kh, kw, oc, stride, padding, dilation, act=act, seed=seed)
+    path = b.save(tmp_path / "conv.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
+    entry = _entries(path)[0]
+    if tile == 2 and entry != "aot_conv2d_s8_dsp_t2":
+        pytest.skip(f"the 2-pixel form does not lower this model's workspace ({entry} kept)")
+    assert (entry == "aot_conv2d_s8_dsp_t2") == (tile == 2), entry
+
+
 # The DSP GEMM in two bands of output rows, its scratch inside its own output and input (the planner's choice where
 # the scratch sets the peak: ops/common/conv.py dsp_gemm_split), between two RELUs so that its input and output are
 # workspace tensors and the convolution is the peak.

@@ -85,6 +85,9 @@ def folded_requant(p: dict, rows: np.ndarray, bias_arr, input_zero_point: int):
 # Output pixels per tile of aot_conv2d_s8_dsp (AOT_CONV_PX in conv2d_s8_dsp.c): its scratch holds 8 bytes per quad of K
 # and pixel (the expanded input pair).
 DSP_GEMM_TILE = 3
+# Output pixels per tile of aot_conv2d_s8_dsp_t2 (conv2d_s8_dsp_t2.c): its scratch is the tile's pairs and at most one
+# filter row (dsp_t2_row_bytes).
+DSP_GEMM_TILE_SMALL = 2
 
 
 def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: int, in_c: int):
@@ -113,6 +116,7 @@ def prepare_dsp_gemm(op, p: dict, rows: np.ndarray, bias_arr, input_zero_point: 
         dsp_exact=exact,
         in_zp=int(input_zero_point),
         dsp_scratch=DSP_GEMM_TILE * (8 * quads + (8 if tail else 0)) + dsp_gather_bytes(p, in_c, k),
+        dsp_scratch_t2=DSP_GEMM_TILE_SMALL * (8 * quads + (8 if tail else 0)) + dsp_t2_row_bytes(p, in_c),
     )
     return None
 
@@ -127,6 +131,13 @@ def dsp_gather_bytes(p: dict, in_c: int, k: int) -> int:
     return row if p["dw"] == 1 and row % 4 == 0 else (k + 3) // 4 * 4
 
 
+def dsp_t2_row_bytes(p: dict, in_c: int) -> int:
+    """aot_conv2d_s8_dsp_t2's copy of a filter row crossing the image's left or right edge, after its tile: one row when
+    the rows are whole quads without column dilation (other rows it packs a byte at a time, without a copy)."""
+    row = p["kw"] * in_c
+    return row if p["dw"] == 1 and row % 4 == 0 else 0
+
+
 # aot_conv2d_s8_dsp_k<K> exists for these K, for an even out_c and the full int8 activation range.
 SMALL_K = (8, 9, 16, 24, 27)
 
@@ -134,6 +145,8 @@ SMALL_K = (8, 9, 16, 24, 27)
 def dsp_gemm_entry(p: dict, in_c: int, out_c: int) -> str:
     """Which aot_conv2d_s8_dsp entry point (conv2d.h) a layer calls without a fused ADD: the GEMM unrolled for its
     K, the saturating one when its activation range is all of int8, the clamping one otherwise."""
+    if p.get("dsp_tile") == DSP_GEMM_TILE_SMALL:
+        return "aot_conv2d_s8_dsp_t2"
     if p.get("dsp_exact"):
         return "aot_conv2d_s8_dsp_exact"
     if p["act"][0] > -128 or p["act"][1] < 127:
@@ -165,6 +178,17 @@ def dsp_gemm_split(op) -> Optional[int]:
         return -(-px // DSP_GEMM_TILE)
 
     return min(fits, key=lambda r: (tiles(r * ow) + tiles((oh - r) * ow), abs(2 * r - oh)))
+
+
+def dsp_gemm_small_tile(op) -> bool:
+    """Whether the layer can take aot_conv2d_s8_dsp_t2 (two pixels per tile, no gather copy) and its scratch is then
+    smaller: the short requantization, no fused ADD.  The planner asks only where the scratch sets the model's peak
+    and the layer is not split in bands (planner/plan.py), and keeps it only if the workspace shrinks: the form is
+    slower (a C GEMM, the weights loaded once per two pixels instead of three)."""
+    p = op.params
+    if "residual" in p or p.get("dsp_exact") or "scratch_split" in p:
+        return False
+    return 0 < p.get("dsp_scratch_t2", 0) < p.get("dsp_scratch", 0)
 
 
 def _band_args(op, ctx, in_c: int, out_c: int, rows: tuple) -> list:

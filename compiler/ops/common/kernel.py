@@ -35,6 +35,9 @@ class Kernel:
     # (op) -> the row where the layer can be cut in two bands whose scratch lies inside its own output and input, or
     # None (planner/plan.py asks where the scratch sets the peak; the emit reads op.params["scratch_split"])
     split: Optional[Callable] = None
+    # (op) -> True if the kernel has a form with less scratch (a smaller tile) that the layer can take (planner/plan.py
+    # asks where the scratch sets the peak and sets op.params["dsp_tile"] if it lowers the workspace)
+    small_tile: Optional[Callable] = None
 
 
 @dataclass

@@ -9,6 +9,7 @@ import numpy as np
 from ..common import mve_layout as mve
 from ..common.conv import (
     dsp_gemm_entry,
+    dsp_gemm_small_tile,
     dsp_gemm_split,
     emit_dsp_gemm,
     folded_requant,
@@ -113,8 +114,13 @@ def _dsp_scratch(op) -> int:
 
 
 def _gemm_scratch(op) -> int:
-    """None of its own when the planner put it inside the layer's output and input (dsp_gemm_split)."""
-    return 0 if "scratch_split" in op.params else _dsp_scratch(op)
+    """None of its own when the planner put it inside the layer's output and input (dsp_gemm_split); the two-pixel
+    tile's where the planner picked that form (dsp_gemm_small_tile)."""
+    if "scratch_split" in op.params:
+        return 0
+    if "dsp_tile" in op.params:
+        return op.params["dsp_scratch_t2"]
+    return _dsp_scratch(op)
 
 
 GEMM_DSP = Kernel(
@@ -127,6 +133,7 @@ GEMM_DSP = Kernel(
     entry=lambda op: dsp_gemm_entry(op.params, _gemm_in_c(op), op.output.shape[3]),
     residual=_always,
     split=dsp_gemm_split,
+    small_tile=dsp_gemm_small_tile,
 )
 
 # Accumulators the 3x3 DSP kernel keeps before a requantization pass (AOT_DW_ACC_CELLS in its source).

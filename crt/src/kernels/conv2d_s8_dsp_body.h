@@ -1,9 +1,9 @@
-/* The int8 DSP convolution's shared body (conv2d_s8_dsp.c and its _sat, _exact, _k8 ... _k27, _add units): im2col, the
- * GEMM of a tile and the layer's loop, with the macros that instantiate a GEMM (AOT_CONV_GEMM) and an entry point
- * (AOT_CONV_DSP_ENTRY).  Each unit instantiates its own entry points, so that an image links only the units its
- * layers call (without -ffunction-sections a unit is linked whole).  Everything here is static; the units include
- * aot_sched.h first, before this header (tests/compiler/test_crt_codegen.py).  The layout, scratch and
- * requantization contract is conv2d_s8_dsp.c's.
+/* The int8 DSP convolution's shared body (conv2d_s8_dsp.c and its _sat, _exact, _k8 ... _k27, _add units; _t2 takes
+ * its types and helpers, not its tile): im2col, the GEMM of a tile and the layer's loop, with the macros that
+ * instantiate a GEMM (AOT_CONV_GEMM) and an entry point (AOT_CONV_DSP_ENTRY).  Each unit instantiates its own entry
+ * points, so that an image links only the units its layers call (without -ffunction-sections a unit is linked whole).
+ * Everything here is static; the units include aot_sched.h first, before this header
+ * (tests/compiler/test_crt_codegen.py).  The layout, scratch and requantization contract is conv2d_s8_dsp.c's.
  */
 #ifndef AOT_KERNELS_CONV2D_S8_DSP_BODY_H_
 #define AOT_KERNELS_CONV2D_S8_DSP_BODY_H_

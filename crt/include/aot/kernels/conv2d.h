@@ -61,6 +61,12 @@ aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_k27;
 /* The same GEMM with TFLite's full requantization per output: out_add holds zp * 256 + shift per channel instead
  * of the add constant.  For layers with a channel whose quantization the short form cannot express exactly. */
 aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_exact;
+
+/* The same GEMM with a tile of two output pixels (short requantization, any activation range): scratch
+ * 2 * (8 * (K / 4) + (K % 4 ? 8 : 0)) bytes, plus filter_w * in_c when that is a multiple of 4 and dilation_w is 1;
+ * slower.  For a layer whose scratch sets the model's
+ * workspace peak. */
+aot_conv2d_s8_dsp_fn aot_conv2d_s8_dsp_t2;
 /* Helium (MVE) fast path (portable fallback elsewhere): im2col + GEMM on the compiler's weight layout
  * (crt/src/kernels/mve_s8.h); out-of-image taps read input_zero_point, whose product with the weights the compiler
  * folded into `bias`; per channel a multiplier and a TFLite shift; scratch: 2 * filter_h * filter_w * in_c bytes
