@@ -27,10 +27,11 @@
 #include "aot/kernels/depthwise_conv2d_s8_inline.h"
 #include "aot/kernels/dot_packed_s8_inline.h"
 
-/* Thumb-2 with GCC or Clang: the tap loop is asm, for the reason dot_packed_s8_inline.h gives (GCC 12 gives each
- * int64_t accumulator a register pair and spills four of them; at -Os it does not unroll).  Eight accumulator
- * halves, X, one weight, two pointers and the pass counter: 13 registers. */
-#if defined(__GNUC__) && defined(__thumb2__)
+/* Thumb-2 with GCC or Clang, optimizing: the tap loop is asm, for the reason dot_packed_s8_inline.h gives (GCC 12
+ * gives each int64_t accumulator a register pair and spills four of them; at -Os it does not unroll).  Eight
+ * accumulator halves, X, one weight, two pointers and the pass counter: 13 registers, more than -O0 leaves free
+ * (its frame pointer takes r7), where the C form below gives the same sums. */
+#if defined(__GNUC__) && defined(__thumb2__) && defined(__OPTIMIZE__)
 #define AOT_XPAIR_ASM 1
 
 /* One tap: X from ADDR_X, the weights of channels 1, 2, 3 at byte offsets O1..O3 of the weight pointer, then
