@@ -98,11 +98,41 @@ def requant_args(p: dict, t: dict) -> list:
 
 
 def scratch(op) -> int:
-    """Workspace bytes of the specialized call: the input-pair body's words, one per tap of a window."""
+    """Workspace bytes of the specialized call: the input-pair body's words, one per tap of a window; none of its
+    own where the planner put them inside the layer's output and input (xpair_split)."""
     p = op.params["spec"]
-    if p["body"] not in SCRATCH:
+    if p["body"] not in SCRATCH or "scratch_split" in op.params:
         return 0
     return 4 * int(p["weights"].shape[1])
+
+
+# A split pointwise layer's pairs take the input's first bytes as scratch from this pixel on (4 * in_c bytes: the
+# first four pixels' inputs, dead once they are packed).
+XPAIR_LATE_PIXEL = 4
+
+
+def _xpair_tail(op) -> int:
+    """Offset in the output of a split layer's early scratch: its last 4 * in_c bytes (8-aligned down)."""
+    shape = [int(d) for d in op.output.shape]
+    return (shape[1] * shape[2] * shape[3] - 4 * int(op.params["spec"]["weights"].shape[1])) // 8 * 8
+
+
+def xpair_split(op):
+    """XPAIR_LATE_PIXEL where a packed-input layer can run with no scratch of its own (Kernel.split): a pointwise
+    layer of one batch without a fused ADD (whose output may overwrite the residual), its first pairs' scratch in the
+    output's last bytes (which only pixels from XPAIR_LATE_PIXEL on write, the later pairs' scratch being the input's
+    first bytes, which only the first pixels read); else None.  The planner asks only where the scratch sets the
+    model's peak and the input dies with the layer (planner/plan.py)."""
+    p = op.params
+    spec = p.get("spec")
+    if spec is None or spec["body"] not in SCRATCH or "residual" in p or p.get("n") != 1:
+        return None
+    pointwise = p["kh"] == p["kw"] == p["sh"] == p["sw"] == 1 and p["pad_t"] == p["pad_l"] == 0
+    if not pointwise or (p["oh"], p["ow"]) != (p["ih"], p["iw"]):
+        return None
+    if p["oh"] * p["ow"] < 2 * XPAIR_LATE_PIXEL or _xpair_tail(op) < XPAIR_LATE_PIXEL * int(op.output.shape[3]):
+        return None
+    return XPAIR_LATE_PIXEL
 
 
 def header(op) -> list:
@@ -117,13 +147,15 @@ def emit(op, ctx) -> list:
     res = op.params.get("residual")
     if body in RESIDUAL:
         args += ["res", "add"] if res is not None else ["NULL", "NULL"]
+    split = op.params.get("scratch_split") is not None
     if body in SCRATCH:
-        args += ["xs"]
+        args += ["xs", "xs_late" if split else "NULL"]
 
     def define(name):
         call = ctx.call(body, args)
         sig = _SIGNATURE.format(wtype=wtype) + (_RES_SIGNATURE if body in RESIDUAL else "")
         sig += ", int32_t* xs" if body in SCRATCH else ""
+        sig += ", int32_t* xs_late" if split else ""
         unused = ["    (void)res;", "    (void)add;"] if body in RESIDUAL and res is None else []
         return [f"static void {name}({sig})", "{"] + unused + ["    " + ln for ln in call.split("\n")] + ["}"]
 
@@ -144,7 +176,9 @@ def emit(op, ctx) -> list:
             ]
         else:
             ptrs += ["NULL", "NULL"]
-    if body in SCRATCH:
+    if split:
+        ptrs += [ctx.scratch_in(op.output, _xpair_tail(op)), ctx.scratch_in(op.input(0), 0)]
+    elif body in SCRATCH:
         ptrs += [ctx.scratch(op, "int32_t")]
     return [ctx.call(fn, ptrs)]
 

@@ -122,6 +122,7 @@ def _kernel(name, kind):
         scratch=s.scratch,
         # The packed convolution body takes a fused residual ADD (its `res` and `add` parameters).
         residual=lambda op: op.params["spec"]["body"] in s.RESIDUAL,
+        split=s.xpair_split,
     )
 
 

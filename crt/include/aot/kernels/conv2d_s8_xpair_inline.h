@@ -263,7 +263,10 @@ AOT_INLINE_BODY void aot_xpair_pixels_in(const struct aot_xpair_layer* layer, in
 /* The whole layer; filter holds ceil(out_c / 4) groups of filter_h * filter_w * in_c * 4 bytes, xs
  * filter_h * filter_w * in_c words of scratch; chunk: the longest run of taps one accumulation may take.  A
  * pointwise layer pairs consecutive pixels of the whole image (their inputs are consecutive runs of in_c values),
- * any other pairs neighbours in a row (an odd row's last pixel alone). */
+ * any other pairs neighbours in a row (an odd row's last pixel alone).  xs_late (a pointwise layer of one batch,
+ * where its scratch would set the workspace's peak; else a literal NULL): the scratch from the fifth pixel on, the
+ * input's first 4 * in_c bytes, which only the first four pixels read; xs then serves those four only (the planner
+ * puts it in the output's last bytes, which later pixels write: compiler/ops/common/specialize.py xpair_split). */
 AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
                                               int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
                                               const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
@@ -272,7 +275,8 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
                                               int32_t chunk, int32_t output_offset, int32_t requant,
                                               const int32_t* out_multiplier, const int32_t* out_second,
                                               int32_t quant_step, int32_t act_min, int32_t act_max,
-                                              const int8_t* residual, const struct aot_add_s8_params* add, int32_t* xs)
+                                              const int8_t* residual, const struct aot_add_s8_params* add, int32_t* xs,
+                                              int32_t* xs_late)
 {
     const int32_t taps = filter_h * filter_w * in_c;
     const int32_t pixels = out_h * out_w;
@@ -289,19 +293,21 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
         if (pointwise) {
             for (px = 0; px + 1 < pixels; px += 2) {
                 const int8_t* x0 = in_b + px * in_c;
+                int32_t* xp = xs_late != NULL && px >= 4 ? xs_late : xs;
                 for (t = 0; t < in_c; t++) {
-                    xs[t] = x0[t] + x0[t + in_c] * (1 << AOT_PACK_SHIFT);
+                    xp[t] = x0[t] + x0[t + in_c] * (1 << AOT_PACK_SHIFT);
                 }
-                aot_xpair_pixels_in(&layer, shared, xs, 1, out_b + px * out_c,
+                aot_xpair_pixels_in(&layer, shared, xp, 1, out_b + px * out_c,
                                     res_b != NULL ? res_b + px * out_c : NULL);
             }
             if (pixels & 1) {
                 /* The odd last pixel: the same loop, its high lanes zero. */
                 const int8_t* x0 = in_b + px * in_c;
+                int32_t* xp = xs_late != NULL && px >= 4 ? xs_late : xs;
                 for (t = 0; t < in_c; t++) {
-                    xs[t] = x0[t];
+                    xp[t] = x0[t];
                 }
-                aot_xpair_pixels_in(&layer, shared, xs, 0, out_b + px * out_c,
+                aot_xpair_pixels_in(&layer, shared, xp, 0, out_b + px * out_c,
                                     res_b != NULL ? res_b + px * out_c : NULL);
             }
             continue;

@@ -14,6 +14,13 @@
 
 #include "aot/kernels/dot_packed_s8_inline.h"
 
+/* The tap loop: at -Os one tap per pass (aot_pdot4_s8_tap1: a layer's loop is inlined into each layer). */
+#if defined(AOT_PACK_ASM) && defined(__OPTIMIZE_SIZE__)
+#define AOT_FC_PDOT4 aot_pdot4_s8_tap1
+#else
+#define AOT_FC_PDOT4 aot_pdot4_s8
+#endif
+
 /* filter: ceil(out_depth / 4) groups of 2 * accum_depth words. */
 AOT_INLINE_BODY void aot_fully_connected_s8_packed_body(const int8_t* input, int32_t batches, int32_t accum_depth,
                                                         const int32_t* filter, const int32_t* bias, int8_t* output,
@@ -31,7 +38,7 @@ AOT_INLINE_BODY void aot_fully_connected_s8_packed_body(const int8_t* input, int
             const int32_t rows = out_depth - o < 4 ? out_depth - o : 4;
             if (chunk >= accum_depth) {
                 int64_t a[2] = {AOT_PACK_BIAS, AOT_PACK_BIAS};
-                aot_pdot4_s8(in_b, w, accum_depth, a);
+                AOT_FC_PDOT4(in_b, w, accum_depth, a);
                 aot_pack_requant4(a, rows, bias, out_b + o, o, requant, out_multiplier, out_second, quant_step,
                                   output_offset, act_min, act_max);
             } else {
@@ -40,7 +47,7 @@ AOT_INLINE_BODY void aot_fully_connected_s8_packed_body(const int8_t* input, int
                     const int32_t n = accum_depth - d < chunk ? accum_depth - d : chunk;
                     int64_t a[2] = {AOT_PACK_BIAS, AOT_PACK_BIAS};
                     int32_t lo, hi;
-                    aot_pdot4_s8(in_b + d, w + 2 * d, n, a);
+                    AOT_FC_PDOT4(in_b + d, w + 2 * d, n, a);
                     aot_pack_split(a[0], &lo, &hi);
                     s[0] += lo;
                     s[1] += hi;
