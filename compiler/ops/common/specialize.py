@@ -189,18 +189,38 @@ def emit(op, ctx) -> list:
 # model's work (those groups at most 1 per XPAIR_SHARE_MACS MACs: at about 1.5 instructions a MAC on the M3, under
 # 5 %), every such layer shares it (ResNet-8: 0.3 KB instead of 2.2 KB of inlined copies at -Os).
 XPAIR_SHARE_MACS = 667
+# At -Os the shortest windows that share it are lowered as far as the groups of the layers it newly shares stay at
+# most 1 per XPAIR_SHARE_OS_MACS MACs (about 2 % more instructions): MobileNet v1's 64-tap layers (-1.2 KB; its 8 to
+# 32-tap ones would cost 6 %), none of KWS's (its 40 and 64-tap layers: 1 per 530 MACs).
+XPAIR_SHARE_OS_MACS = 3000
+# The CRT's default (aot/kernels/conv2d_s8_xpair_inline.h AOT_XPAIR_SHARED_TAPS).
+XPAIR_SHARED_TAPS = 128
 
 
 def xpair_share(graph, macs: int) -> list:
     """The generated model's lines before its kernel headers (macs: the model's): the shared form for every
-    packed-input layer, or nothing."""
-    groups = 0
+    packed-input layer; else at -Os (__OPTIMIZE_SIZE__, which the compiler cannot see) a lower window length from
+    which layers share it; or nothing."""
+    groups, by_taps = 0, {}
     for op in graph.ops:
         spec = op.params.get("spec") if isinstance(getattr(op, "params", None), dict) else None
         if spec is None or spec["body"] not in SCRATCH:
             continue
         shape = [int(d) for d in op.output.shape]
-        groups += (shape[0] * shape[1] * shape[2] + 1) // 2 * ((shape[3] + 3) // 4)
-    if groups == 0 or groups * XPAIR_SHARE_MACS > macs:
+        n = (shape[0] * shape[1] * shape[2] + 1) // 2 * ((shape[3] + 3) // 4)
+        groups += n
+        taps = int(spec["weights"].shape[1])
+        by_taps[taps] = by_taps.get(taps, 0) + n
+    if groups == 0:
         return []
-    return ["#define AOT_XPAIR_SHARED_TAPS 1"]
+    if groups * XPAIR_SHARE_MACS <= macs:
+        return ["#define AOT_XPAIR_SHARED_TAPS 1"]
+    least, added = XPAIR_SHARED_TAPS, 0
+    for taps in sorted((t for t in by_taps if t < XPAIR_SHARED_TAPS), reverse=True):
+        added += by_taps[taps]
+        if added * XPAIR_SHARE_OS_MACS > macs:
+            break
+        least = taps
+    if least == XPAIR_SHARED_TAPS:
+        return []
+    return ["#if defined(__OPTIMIZE_SIZE__)", f"#define AOT_XPAIR_SHARED_TAPS {least}", "#endif"]

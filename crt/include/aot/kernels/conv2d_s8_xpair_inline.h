@@ -260,6 +260,15 @@ AOT_INLINE_BODY void aot_xpair_pixels_in(const struct aot_xpair_layer* layer, in
     }
 }
 
+/* At -Os (__OPTIMIZE_SIZE__) a pair and a lone last pixel are one text (`two` a run-time value): the pixels' work
+ * inlined once per layer instead of twice (KWS's 1x1 layers and its 10x4 stem, MobileNet v1's short 1x1 layers),
+ * for a few instructions a group of four channels (the second pixel's stores test `two`). */
+#if defined(__OPTIMIZE_SIZE__)
+#define AOT_XPAIR_ONE_TEXT 1
+#else
+#define AOT_XPAIR_ONE_TEXT 0
+#endif
+
 /* The whole layer; filter holds ceil(out_c / 4) groups of filter_h * filter_w * in_c * 4 bytes, xs
  * filter_h * filter_w * in_c words of scratch; chunk: the longest run of taps one accumulation may take.  A
  * pointwise layer pairs consecutive pixels of the whole image (their inputs are consecutive runs of in_c values),
@@ -267,16 +276,14 @@ AOT_INLINE_BODY void aot_xpair_pixels_in(const struct aot_xpair_layer* layer, in
  * where its scratch would set the workspace's peak; else a literal NULL): the scratch from the fifth pixel on, the
  * input's first 4 * in_c bytes, which only the first four pixels read; xs then serves those four only (the planner
  * puts it in the output's last bytes, which later pixels write: compiler/ops/common/specialize.py xpair_split). */
-AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w,
-                                              int32_t in_c, const int8_t* filter, int32_t filter_h, int32_t filter_w,
-                                              const int32_t* bias, int8_t* output, int32_t out_h, int32_t out_w,
-                                              int32_t out_c, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
-                                              int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t pad_fill,
-                                              int32_t chunk, int32_t output_offset, int32_t requant,
-                                              const int32_t* out_multiplier, const int32_t* out_second,
-                                              int32_t quant_step, int32_t act_min, int32_t act_max,
-                                              const int8_t* residual, const struct aot_add_s8_params* add, int32_t* xs,
-                                              int32_t* xs_late)
+AOT_INLINE_BODY void
+aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                         const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias, int8_t* output,
+                         int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h, int32_t stride_w,
+                         int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left, int32_t pad_fill,
+                         int32_t chunk, int32_t output_offset, int32_t requant, const int32_t* out_multiplier,
+                         const int32_t* out_second, int32_t quant_step, int32_t act_min, int32_t act_max,
+                         const int8_t* residual, const struct aot_add_s8_params* add, int32_t* xs, int32_t* xs_late)
 {
     const int32_t taps = filter_h * filter_w * in_c;
     const int32_t pixels = out_h * out_w;
@@ -290,6 +297,19 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
         const int8_t* in_b = input + b * in_h * in_w * in_c;
         int8_t* out_b = output + b * pixels * out_c;
         const int8_t* res_b = residual != NULL ? residual + b * pixels * out_c : NULL;
+        if (pointwise && AOT_XPAIR_ONE_TEXT) {
+            for (px = 0; px < pixels; px += 2) {
+                const int8_t* x0 = in_b + px * in_c;
+                int32_t* xp = xs_late != NULL && px >= 4 ? xs_late : xs;
+                const int32_t two = px + 1 < pixels;
+                for (t = 0; t < in_c; t++) {
+                    xp[t] = two ? x0[t] + x0[t + in_c] * (1 << AOT_PACK_SHIFT) : x0[t];
+                }
+                aot_xpair_pixels_in(&layer, shared, xp, two, out_b + px * out_c,
+                                    res_b != NULL ? res_b + px * out_c : NULL);
+            }
+            continue;
+        }
         if (pointwise) {
             for (px = 0; px + 1 < pixels; px += 2) {
                 const int8_t* x0 = in_b + px * in_c;
@@ -313,6 +333,17 @@ AOT_INLINE_BODY void aot_conv2d_s8_xpair_body(const int8_t* input, int32_t batch
             continue;
         }
         for (oy = 0; oy < out_h; oy++) {
+            if (AOT_XPAIR_ONE_TEXT) {
+                for (ox = 0; ox < out_w; ox += 2) {
+                    const int32_t two = ox + 1 < out_w;
+                    px = oy * out_w + ox;
+                    aot_xpair_pack(in_b, xs, oy, ox, two, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
+                                   dilation_h, dilation_w, pad_top, pad_left, pad_fill);
+                    aot_xpair_pixels_in(&layer, shared, xs, two, out_b + px * out_c,
+                                        res_b != NULL ? res_b + px * out_c : NULL);
+                }
+                continue;
+            }
             for (ox = 0; ox + 1 < out_w; ox += 2) {
                 px = oy * out_w + ox;
                 aot_xpair_pack(in_b, xs, oy, ox, 1, in_h, in_w, in_c, filter_h, filter_w, stride_h, stride_w,
