@@ -1,5 +1,6 @@
 """The static memory planner: liveness, offsets that never overlap while live, alignment, lower bound, aliasing."""
 
+import os
 import random
 
 import pytest
@@ -107,6 +108,22 @@ def test_dsp_gemm_scratch_at_the_peak_moves_inside_the_layer(target):
         assert split == [5] and plan.workspace_size == 33632
     for i in split:
         assert i not in plan.scratch_offset  # no scratch buffer of its own
+
+
+def test_xpair_pointwise_scratch_at_the_peak_moves_inside_the_layer():
+    """On the M3 KWS's 1x1 layers (8,000 B in, 8,000 B out) set the peak with their 256 B of packed-input scratch:
+    their first pairs' scratch goes in the output's last bytes, the rest in the input's first bytes
+    (ops/common/specialize.py xpair_split), and the workspace is the tensors' alone."""
+    path = model_or_generated("kws_ref_model")
+    graph, _, plan = analyze(path, "cortex-m3")
+    split = [op for op in graph.ops if "scratch_split" in op.params]
+    assert plan.overlapping_live_pairs() == []
+    assert split and plan.workspace_size == plan.lower_bound
+    for op in split:
+        assert op.index not in plan.scratch_offset
+        assert op.params["spec"]["body"] == "aot_conv2d_s8_xpair_body" and op.params["kh"] == op.params["kw"] == 1
+    if os.path.basename(path) == "kws_ref_model.tflite":  # the shared model (the generated one has other numbers)
+        assert plan.workspace_size == 16000
 
 
 def test_no_dsp_gemm_split_off_the_peak_or_without_the_kernel():

@@ -14,9 +14,9 @@
 
 #include "aot/kernels/dot_packed_s8_inline.h"
 
-/* The tap loop: at -Os one tap per pass (aot_pdot4_s8_tap1: a layer's loop is inlined into each layer). */
+/* The tap loop: at -Os two taps per pass (aot_pdot4_s8_tap2: a layer's loop is inlined into each layer). */
 #if defined(AOT_PACK_ASM) && defined(__OPTIMIZE_SIZE__)
-#define AOT_FC_PDOT4 aot_pdot4_s8_tap1
+#define AOT_FC_PDOT4 aot_pdot4_s8_tap2
 #else
 #define AOT_FC_PDOT4 aot_pdot4_s8
 #endif
