@@ -211,7 +211,8 @@ struct aot_xpair_layer {
  * instructions a group of four channels, which only a long tap loop (9 a tap) hides; shorter windows (a stem's,
  * a 1x1 layer of up to 64 channels) stay inline (every layer shared: MobileNet v1 96 at 0.67x TFLite Micro; from
  * 64 taps KWS 0.63x). */
-/* The generated model may set it (compiler/codegen/runner.py: 1 where sharing every layer costs little). */
+/* The generated model may set it (compiler/ops/common/specialize.py xpair_share: 1 where sharing every layer costs
+ * little; else at -Os lower where the layers it adds cost little). */
 #ifndef AOT_XPAIR_SHARED_TAPS
 #define AOT_XPAIR_SHARED_TAPS 128
 #endif
