@@ -190,8 +190,8 @@ def emit(op, ctx) -> list:
 # 5 %), every such layer shares it (ResNet-8: 0.3 KB instead of 2.2 KB of inlined copies at -Os).
 XPAIR_SHARE_MACS = 667
 # At -Os the shortest windows that share it are lowered as far as the groups of the layers it newly shares stay at
-# most 1 per XPAIR_SHARE_OS_MACS MACs (about 2 % more instructions): MobileNet v1's 64-tap layers (-1.2 KB; its 8 to
-# 32-tap ones would cost 6 %), none of KWS's (its 40 and 64-tap layers: 1 per 530 MACs).
+# most 1 per XPAIR_SHARE_OS_MACS MACs (about 2 % more instructions): MobileNet v1's 64-tap layers (-1.2 KB, +2.1 %
+# at -Os; from 32 taps about 4 %, every layer 12 %), none of KWS's (its 40 and 64-tap layers: 1 per 530 MACs).
 XPAIR_SHARE_OS_MACS = 3000
 # The CRT's default (aot/kernels/conv2d_s8_xpair_inline.h AOT_XPAIR_SHARED_TAPS).
 XPAIR_SHARED_TAPS = 128
