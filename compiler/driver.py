@@ -14,6 +14,7 @@ from .budgets import check_budgets
 from .errors import CompileError
 from .codegen.cformat import NonFiniteConstant
 from .codegen.emit_context import EmitContext
+from .codegen.fc_chain import chain_fc_dsp
 from .codegen.header import render_header
 from .codegen.io_accessors import io_saving
 from .codegen.io_fields import io_fields
@@ -131,6 +132,7 @@ def compile_model(
         ctx.blob = BlobLayout()
     # An op fused into another has no code of its own (passes/fuse_residual_add.py).
     op_lines = [[] if op.fused_into is not None else _emit(op, ctx) for op in graph.ops]
+    op_lines = chain_fc_dsp(graph, ctx, op_lines)
     # A zero-byte workspace would make `uint8_t ws[SIZE]` invalid C; keep one unit.
     workspace_size = max(plan.workspace_size, plan.alignment)
     check_budgets(prefix, plan, ctx.consts, workspace_size, ram_budget, flash_budget)

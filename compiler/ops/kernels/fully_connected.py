@@ -4,6 +4,7 @@ Cortex-M0/M3 (kernels/specialized.py) and the portable kernel."""
 
 import numpy as np
 
+from ...codegen.fc_chain import record_step
 from ..common.dsp_layout import as_words, fits_int32, interleave_rows, raw_word_rows
 from ..common.kernel import Kernel
 from ..common.mve_layout import mve_all_right, mve_gemm_params
@@ -101,21 +102,27 @@ def _dsp_entry(op) -> str:
 
 def _emit_dsp(op, ctx) -> list:
     p = op.params
+    filt = ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t")
+    bias = ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t")
+    mult = ctx.param(f"op{op.index}_mult", p["mult"], "int32_t")
+    radd = ctx.param(f"op{op.index}_radd", p["radd"], "int32_t")
     args = [
         ctx.ptr(op.input(0)),
         p["batches"],
         p["depth"],
-        ctx.weight(f"op{op.index}_weights", p["dsp_weights"], "int32_t"),
-        ctx.weight(f"op{op.index}_bias", p["dsp_bias"], "int32_t"),
+        filt,
+        bias,
         ctx.ptr(op.output),
         p["units"],
-        ctx.param(f"op{op.index}_mult", p["mult"], "int32_t"),
-        ctx.param(f"op{op.index}_radd", p["radd"], "int32_t"),
+        mult,
+        radd,
         p["stride"],
         p["act"][0],
         p["act"][1],
         ctx.scratch(op, "int32_t"),
     ]
+    # A run of such layers may become one call over a table (codegen/fc_chain.py, after every op is emitted).
+    record_step(op, ctx, filt, bias, mult, radd)
     return [ctx.call(_dsp_entry(op), args)]
 
 

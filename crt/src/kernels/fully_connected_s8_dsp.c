@@ -9,8 +9,8 @@
  *   - the last out_depth % 8 rows follow, each row's words in order.
  * The input row is expanded once per batch into scratch (accum_depth * 2 bytes); the rows of a block share every
  * load of it.  With GCC or Clang on a Thumb-2 core with the DSP extension the blocks of 8 rows are one assembly
- * routine (aot_fc8_blocks below: the layer's blocks, their requantization and stores, 29 instructions per 32 MACs in
- * its loop); elsewhere C.  Requires accum_depth > 0.
+ * routine (aot_fc8_blocks, fully_connected_s8_dsp_parts.h: the layer's blocks, their requantization and stores, 29
+ * instructions per 32 MACs in its loop); elsewhere C.  Requires accum_depth > 0.
  */
 #include "aot_sched.h"
 

@@ -4,7 +4,6 @@
  */
 #include "aot_sched.h"
 
-#define AOT_FC_DSP_DECLARE 1
 #include "fully_connected_s8_dsp_parts.h"
 
 #define AOT_FC_DSP_NAME  aot_fully_connected_s8_dsp_exact

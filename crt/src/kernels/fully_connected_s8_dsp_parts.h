@@ -1,8 +1,9 @@
-/* The DSP fully connected kernels' parts (fully_connected_s8_dsp.c, fully_connected_s8_dsp_exact.c): the input
- * expansion, the blocks of 8 rows (aot_fc8_blocks) and the per-row helpers.  The asm routine aot_fc8_blocks is
- * defined once, with external linkage, by fully_connected_s8_dsp.c; fully_connected_s8_dsp_exact.c declares it
- * (AOT_FC_DSP_DECLARE), so an image linking both entry points has it once (aot_fc_expand stays static in each: called
- * across units, it changed the caller's register allocation).  The units include aot_sched.h first.
+/* The DSP fully connected kernels' parts (fully_connected_s8_dsp.c, fully_connected_s8_dsp_exact.c,
+ * fully_connected_s8_dsp_chain.c): the input expansion, the blocks of 8 rows (aot_fc8_blocks) and the per-row
+ * helpers.  The asm routine aot_fc8_blocks is defined once, with external linkage, in a unit of its own
+ * (fully_connected_s8_dsp_fc8.c, AOT_FC8_DEFINE), which the others declare: an image of chained layers links it
+ * without the general entry point's C (aot_fc_expand stays static in each: called across units, it changed the
+ * caller's register allocation).  The units include aot_sched.h first.
  */
 #ifndef AOT_KERNELS_FULLY_CONNECTED_S8_DSP_PARTS_H_
 #define AOT_KERNELS_FULLY_CONNECTED_S8_DSP_PARTS_H_
@@ -13,8 +14,10 @@
 /* Expands `depth` int8 values into (xa, xc) word pairs; returns 128 * sum(x0 + x2), the correction every
  * accumulator subtracts.  Two quads per pass, the XOR constant of aot_expand_xc and the lane-sum constant held in
  * registers (GCC rebuilt them per quad: 12 instructions a quad, now 7.5). */
-/* noinline: called once per unit now, GCC would inline it (as it did not when both entry points were one unit). */
-__attribute__((noinline)) static int32_t aot_fc_expand(const int8_t* in, int32_t depth, uint32_t* out)
+#if !defined(AOT_FC8_DEFINE)
+/* noinline: called once per unit now, GCC would inline it (as it did not when both entry points were one unit);
+ * unused: the chain's unit calls it only on the cores with the assembly blocks. */
+__attribute__((noinline, unused)) static int32_t aot_fc_expand(const int8_t* in, int32_t depth, uint32_t* out)
 {
     const int32_t quads = depth / 4;
     const int8_t* const end2 = in + 8 * (quads >> 1);
@@ -44,6 +47,7 @@ __attribute__((noinline)) static int32_t aot_fc_expand(const int8_t* in, int32_t
     }
     return sum * 128;
 }
+#endif
 
 /* One quad of the input (xa, xc) against the next word of each of 4 rows (half a block's words for the quad). */
 AOT_HOT_INLINE void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, int32_t* a)
@@ -143,7 +147,7 @@ struct aot_fc8_job {
 #define AOT_FC8_ARG __attribute__((unused))
 
 /* `job->blocks` blocks of 8 rows (quads: accum_depth / 4, at least 1; mode: AOT_FC8_*). */
-#if defined(AOT_FC_DSP_DECLARE)
+#if !defined(AOT_FC8_DEFINE)
 void aot_fc8_blocks(struct aot_fc8_job* job, uint32_t quads, uint32_t mode);
 #else
 AOT_FC8_ATTR void aot_fc8_blocks(struct aot_fc8_job* job AOT_FC8_ARG, uint32_t quads AOT_FC8_ARG,

@@ -32,6 +32,29 @@ void aot_fully_connected_s8_dsp_exact(const int8_t* input, int32_t batches, int3
                                       const int32_t* bias, int8_t* output, int32_t out_depth,
                                       const int32_t* out_multiplier, const int32_t* out_zp_shift,
                                       int32_t multiplier_stride, int32_t act_min, int32_t act_max, int32_t* scratch);
+/* One layer of a chain of per-tensor DSP fully connected layers (aot_fully_connected_s8_dsp_chain): its arguments
+ * of aot_fully_connected_s8_dsp, the buffers as workspace offsets (AOT_FC_DSP_EXT: the chain's input or output). */
+#define AOT_FC_DSP_EXT 0xFFFFFFFFu
+struct aot_fc_dsp_step {
+    const int32_t* filter;
+    const int32_t* bias;
+    const int32_t* out_multiplier; /* one for the layer */
+    const int32_t* out_add;        /* one for the layer */
+    uint32_t input;
+    uint32_t output;
+    uint32_t scratch;
+    uint16_t accum_depth; /* a positive multiple of 4 */
+    uint16_t out_depth;   /* a positive multiple of 8 */
+    uint16_t batches;
+    int8_t act_min;
+    int8_t act_max;
+};
+
+/* aot_fully_connected_s8_dsp over `count` layers in order, from a table in flash (a run of calls in the runner costs
+ * more code than its table): every layer per-tensor with the short requantization and out_depth a multiple of 8. */
+void aot_fully_connected_s8_dsp_chain(const struct aot_fc_dsp_step* steps, int32_t count, uint8_t* ws,
+                                      const int8_t* input, int8_t* output);
+
 /* int16x8 (int16 activations with zero point 0, int8 weights): accumulation and requantization in the layer's
  * `mode` (aot/kernels/acc16_inline.h), parameters indexed by o * multiplier_stride; bias may be NULL. */
 void aot_fully_connected_s16(const int16_t* input, int32_t batches, int32_t accum_depth, const int8_t* filter,
