@@ -4,8 +4,10 @@
  * one or two blocks and the single rows after them), batches 1 and 2 (the second input row unaligned), per-tensor
  * constants with the activation range all of int8 or clamped (the routine requantizes and stores) and per-channel
  * ones and the _exact entry point (it hands its accumulators to C).  The weights are laid out here as the compiler
- * does (compiler/ops/common/dsp_layout.py): raw weight words, 8-row blocks, the bias adjusted.  Exit code 0 iff no
- * output differs. */
+ * does (compiler/ops/common/dsp_layout.py): raw weight words, 8-row blocks, the bias adjusted.  The chain of layers
+ * (fully_connected_s8_dsp_chain.c) against aot_fully_connected_s8_dsp for every per-tensor case of whole blocks: a
+ * table of two steps, the chain's input to the workspace and the workspace to the chain's output, two batches from
+ * an unaligned input.  Exit code 0 iff no output differs. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -23,7 +25,13 @@ static int32_t bias[MAX_UNITS], kbias[MAX_UNITS], mult[MAX_UNITS], add[MAX_UNITS
 static int8_t got[MAX_BATCH * MAX_UNITS];
 static int32_t scratch[MAX_DEPTH / 2];
 static uint32_t seed = 77u;
-static int failures, checks, interior;
+static int failures, checks, interior, chained;
+
+/* The chain's workspace: scratch, then the first step's output, then the second step's input (one byte in). */
+#define CHAIN_OUT 264u
+#define CHAIN_IN  304u
+static uint32_t chain_ws[(CHAIN_IN + 1u + MAX_BATCH * MAX_DEPTH + 3u) / 4u];
+static int8_t chain_want[MAX_BATCH * MAX_UNITS], chain_got[MAX_BATCH * MAX_UNITS];
 
 static uint32_t next(void)
 {
@@ -126,6 +134,44 @@ static void run(int32_t depth, int32_t units, int32_t batches, int32_t per_chann
     }
 }
 
+/* The packed layer (run) as both steps of a chain, two batches, against the kernel called directly. */
+static void run_chain(int32_t depth, int32_t units, int32_t act_min, int32_t act_max)
+{
+    uint8_t* const ws = (uint8_t*)chain_ws;
+    const int8_t* const in = input + 1;
+    struct aot_fc_dsp_step steps[2];
+    int32_t i;
+    aot_fully_connected_s8_dsp(in, MAX_BATCH, depth, packed, kbias, chain_want, units, mult, add, 0, act_min, act_max,
+                               scratch);
+    for (i = 0; i < MAX_BATCH * depth; i++) {
+        ws[CHAIN_IN + 1u + (uint32_t)i] = (uint8_t)in[i];
+    }
+    for (i = 0; i < 2; i++) {
+        steps[i].filter = packed;
+        steps[i].bias = kbias;
+        steps[i].out_multiplier = mult;
+        steps[i].out_add = add;
+        steps[i].input = i == 0 ? AOT_FC_DSP_EXT : CHAIN_IN + 1u;
+        steps[i].output = i == 0 ? CHAIN_OUT : AOT_FC_DSP_EXT;
+        steps[i].scratch = 0u;
+        steps[i].accum_depth = (uint16_t)depth;
+        steps[i].out_depth = (uint16_t)units;
+        steps[i].batches = MAX_BATCH;
+        steps[i].act_min = (int8_t)act_min;
+        steps[i].act_max = (int8_t)act_max;
+    }
+    aot_fully_connected_s8_dsp_chain(steps, 2, ws, in, chain_got);
+    for (i = 0; i < MAX_BATCH * units; i++) {
+        if ((chain_got[i] != chain_want[i] || (int8_t)ws[CHAIN_OUT + (uint32_t)i] != chain_want[i]) &&
+            failures++ < 10) {
+            printf("chain: depth %ld units %ld act %ld..%ld output %ld: %d and %d, want %d\n", (long)depth, (long)units,
+                   (long)act_min, (long)act_max, (long)i, (int8_t)ws[CHAIN_OUT + (uint32_t)i], chain_got[i],
+                   chain_want[i]);
+        }
+        chained++;
+    }
+}
+
 int main(void)
 {
     static const int32_t depths[] = {4, 8, 12, 16, 20, 24, 28, 32, 36, 132};
@@ -155,11 +201,15 @@ int main(void)
                 }
                 run(depths[d], units[u], 1 + (int32_t)(u & 1u), per_channel, clamp ? -100 : -128, clamp ? 90 : 127,
                     exact);
+                if (!per_channel && !exact && units[u] % 8 == 0) {
+                    run_chain(depths[d], units[u], clamp ? -100 : -128, clamp ? 90 : 127);
+                }
             }
         }
     }
     /* Most outputs must be inside the activation range, or the requantization would be barely checked, and some
      * outside it, or the saturation and the clamp would not be. */
-    printf("fc_dsp_test: %d of %d outputs differ (%d inside the activation range)\n", failures, checks, interior);
-    return failures != 0 || 2 * interior < checks || interior == checks;
+    printf("fc_dsp_test: %d of %d outputs differ (%d inside the activation range; %d chained)\n", failures,
+           checks + chained, interior, chained);
+    return failures != 0 || 2 * interior < checks || interior == checks || chained == 0;
 }
