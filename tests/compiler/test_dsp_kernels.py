@@ -144,6 +144,49 @@ def test_fully_connected(tmp_path, depth, units, batches, act, per_channel):
     assert _kernels(path)[0] == want
 
 
+def _fc_chain_model(layers, batches=2, seed=5):
+    """FULLY_CONNECTED layers in a row: layers = [(units, act, per_channel)], from an input of 16 values."""
+    rng = _rng(seed)
+    b = ModelBuilder()
+    depth = 16
+    x = b.input("x", [batches, depth], "int8", 0.05, 3)
+    for i, (units, act, per_channel) in enumerate(layers):
+        w = rng.integers(-127, 128, size=(units, depth)).astype(np.int8)
+        ws = rng.uniform(0.002, 0.01, size=units) if per_channel else 0.004
+        wt = b.const(f"w{i}", w, "int8", ws, 0)
+        in_scale = 0.05 if i == 0 else 0.3
+        bias = b.const(
+            f"b{i}",
+            rng.integers(-3000, 3000, size=units).astype(np.int32),
+            "int32",
+            np.float32(in_scale) * np.asarray(ws, np.float32),
+            0,
+        )
+        y = b.tensor(f"y{i}", [batches, units], "int8", 0.3, -5)
+        b.op("FULLY_CONNECTED", [x, wt, bias], y, {"fusedActivationFunction": act})
+        x, depth = y, units
+    b.output(x)
+    return b
+
+
+# Runs of per-tensor DSP layers of whole 8-row blocks become one call over a table (codegen/fc_chain.py): two runs
+# of three around a layer that cannot join (12 rows), activations none, ReLU and ReLU6, two batches.
+@needs_tflm
+def test_fully_connected_chain(tmp_path):
+    layers = [(16, 1, False), (8, 0, False), (24, 3, False), (12, 0, False), (16, 1, False), (16, 0, False)]
+    layers.append((8, 3, False))
+    path = _fc_chain_model(layers).save(tmp_path / "chain.tflite")
+    _check(tmp_path, path, extra_cases=_extremes(load_model(path)))
+    c = compile_model(str(path), "m", TARGET).files["m.c"]
+    assert c.count("aot_fully_connected_s8_dsp_chain(m_fc_chain0, 3, ws, inputs->") == 1
+    assert c.count("aot_fully_connected_s8_dsp_chain(m_fc_chain4, 3, ws, NULL, outputs->") == 1
+    assert c.count("aot_fully_connected_s8_dsp(") == 1
+    # A per-channel layer breaks a run; two layers are not one.
+    path = _fc_chain_model([(16, 0, False), (16, 0, True), (16, 0, False), (8, 0, False)]).save(tmp_path / "b.tflite")
+    _check(tmp_path, path)
+    assert "aot_fully_connected_s8_dsp_chain" not in compile_model(str(path), "m", TARGET).files["m.c"]
+
+
 def _conv_model(
     kind,
     in_shape,
