@@ -183,7 +183,7 @@ def test_fc_dsp_block_loop_is_one_loop_at_Os_and_O2(tmp_path, core):
     instructions against 315,780 at -O2).  The blocks of 8 rows are an assembly routine now (aot_fc8_blocks), the
     same instructions at both levels: its loop is 8 quads of LDRD, 4 LDRD, 16 SMLAD / 8 SXTB16 (116 bytes each, which
     the entry arithmetic relies on), then the end compared with a value on the stack."""
-    src = os.path.join(_crt_dir(), "src", "kernels", "fully_connected_s8_dsp.c")
+    src = os.path.join(_crt_dir(), "src", "kernels", "fully_connected_s8_dsp_fc8.c")
     loops = []
     for opt in ["-Os", "-O2"]:
         ops = _mnemonics(_code(tmp_path, src, core, [opt], opt[1:]), "aot_fc8_blocks")
