@@ -1,10 +1,13 @@
 /* The blocks of 8 rows of the DSP fully connected kernels (aot_fc8_blocks, fully_connected_s8_dsp_parts.h) in a unit
  * of their own: the general entry points (fully_connected_s8_dsp.c, fully_connected_s8_dsp_exact.c) and the chain
  * of per-tensor layers (fully_connected_s8_dsp_chain.c) call the one routine, and an image of chained layers links
- * it without the general entry point's C.  Empty off the Thumb-2 DSP cores (the C form of the blocks is inline).
+ * it without the general entry point's C.  Off the Thumb-2 DSP cores it defines nothing (the C form of the blocks is
+ * inline).
  */
 #include "aot_sched.h"
 
+/* The routine only: not the static input expansion of the units that call it. */
+#define AOT_FC8_UNIT 1
 #include "fully_connected_s8_dsp_parts.h"
 
 #if AOT_FC8_ASM
@@ -93,7 +96,5 @@ AOT_FC8_ATTR void aot_fc8_blocks(struct aot_fc8_job* job AOT_FC8_ARG, uint32_t q
         ".word 20b + 1, 21b + 1\n\t"
         ".word 22b + 1, 0\n\t");
 }
-#else
-/* ISO C forbids an empty translation unit. */
-typedef int aot_fc8_unit_not_empty;
 #endif
+#undef AOT_FC8_UNIT

@@ -14,6 +14,7 @@
 /* Expands `depth` int8 values into (xa, xc) word pairs; returns 128 * sum(x0 + x2), the correction every
  * accumulator subtracts.  Two quads per pass, the XOR constant of aot_expand_xc and the lane-sum constant held in
  * registers (GCC rebuilt them per quad: 12 instructions a quad, now 7.5). */
+#if !defined(AOT_FC8_UNIT)
 /* noinline: called once per unit now, GCC would inline it (as it did not when both entry points were one unit);
  * unused: the chain's unit calls it only on the cores with the assembly blocks. */
 __attribute__((noinline, unused)) static int32_t aot_fc_expand(const int8_t* in, int32_t depth, uint32_t* out)
@@ -46,6 +47,7 @@ __attribute__((noinline, unused)) static int32_t aot_fc_expand(const int8_t* in,
     }
     return sum * 128;
 }
+#endif
 
 /* One quad of the input (xa, xc) against the next word of each of 4 rows (half a block's words for the quad). */
 AOT_HOT_INLINE void aot_fc_quad4(const uint32_t** wp, uint32_t xa, uint32_t xc, int32_t* a)
