@@ -574,11 +574,11 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_runs_pass(const struct aot_mve_geom* g,
             const int32_t step = 2 * g->stride_w * g->in_c;
             const int32_t skip = g->dilation_h * g->in_w * g->in_c - run_len;
             if (fused) {
-                aot_mve_runs_pairs_fused(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip, filter,
-                                         out_c, *rq, output + p * out_c, residual + p * out_c, sums);
+                aot_mve_runs_pairs_fused(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip, filter, out_c,
+                                         *rq, output + p * out_c, residual + p * out_c, sums);
             } else {
-                aot_mve_runs_pairs_plain(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip, filter,
-                                         out_c, *rq, output + p * out_c, sums);
+                aot_mve_runs_pairs_plain(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip, filter, out_c,
+                                         *rq, output + p * out_c, sums);
             }
             p += 2 * m;
             continue;
@@ -589,8 +589,8 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_runs_pass(const struct aot_mve_geom* g,
             aot_mve_runs_pairs_fused(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq, output + p * out_c,
                                      residual + p * out_c, sums);
         } else {
-            aot_mve_runs_pairs_plain(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq,
-                                     output + p * out_c, sums);
+            aot_mve_runs_pairs_plain(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq, output + p * out_c,
+                                     sums);
         }
     }
 }
