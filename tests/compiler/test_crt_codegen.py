@@ -47,6 +47,7 @@ _HOT = {
     "cortex-m55": [
         "conv2d_s8_mve.c",
         "conv2d_s8_mve_add.c",
+        "conv2d_s8_mve_runs_add.c",
         "conv2d_s8_mve_left.c",
         "conv2d_s8_mve_left_add.c",
         "conv2d_s8_mve_tail.c",

@@ -297,3 +297,39 @@ def test_block_tails_lead_and_rows_pad():
         assert (out[4 * (r // 4) * k :] == rows[4 * (r // 4) :].reshape(-1)).all()
     assert mve_row_bytes(27, 16) == 32 and mve_row_bytes(45, 8) == 48 and mve_row_bytes(63, 12) == 64
     assert mve_row_bytes(27, 13) == 27 and mve_row_bytes(32, 16) == 32 and mve_row_bytes(9, 16) == 9
+
+
+def _runs_geom(kh, ih, oh, s, pad, ic=16, n=1):
+    return {
+        "kh": kh,
+        "kw": kh,
+        "dh": 1,
+        "dw": 1,
+        "sh": s,
+        "sw": s,
+        "pad_t": pad,
+        "pad_l": pad,
+        "ih": ih,
+        "iw": ih,
+        "oh": oh,
+        "ow": oh,
+        "n": n,
+        "ic": ic,
+    }
+
+
+def test_mve_runs_only_takes_the_layers_whose_pairs_all_run():
+    """mve_runs_only (aot_conv2d_s8_mve_runs_add's choice) holds for ResNet-8's fused layers -- 3x3 SAME on 16
+    channels, the strided 1x1 shortcuts -- and not where the pass would leave a pair to its general GEMM: an odd
+    pixel count, channels past one block call or not a multiple of 4, filter rows not whole 16-byte passes, a 1x1
+    layer of the image's own size at stride 1."""
+    from compiler.ops.common.mve_layout import mve_runs_only
+
+    assert mve_runs_only(_runs_geom(3, 32, 32, 1, 1), 16, 16)
+    assert mve_runs_only(_runs_geom(1, 32, 16, 2, 0), 16, 32)
+    assert mve_runs_only(_runs_geom(1, 16, 8, 2, 0, ic=32), 32, 64)
+    assert not mve_runs_only(_runs_geom(3, 5, 5, 1, 1), 16, 16)
+    assert not mve_runs_only(_runs_geom(3, 32, 32, 1, 1), 16, 68)
+    assert not mve_runs_only(_runs_geom(3, 32, 32, 1, 1), 16, 6)
+    assert not mve_runs_only(_runs_geom(3, 32, 32, 1, 1, ic=8), 8, 16)
+    assert not mve_runs_only(_runs_geom(1, 16, 16, 1, 0), 16, 16)

@@ -38,6 +38,9 @@ layers are drawn to reach the other paths of crt/src/kernels/*_mve.c under QEMU:
   12 stride 2 with bottom and right padding (right shifts, then the extreme scales), 16 -> 6 (a part block), 64 ->
   8 (three runs of 12 passes); 5x5 SAME on one channel to 8 on an even 8x9 image (a first layer's pairs of
   gathered rows, aot_conv2d_s8_mve_first).
+- mve_runs_int8.tflite: a 3x3 SAME convolution on 16 channels with a fused residual ADD, right shifts, an even pixel
+  count on a 6x7 image: every pair through the runs of pairs (aot_conv2d_s8_mve_runs_add, the compiler's choice),
+  pairs across rows and at the borders through im2col;
 - mve_gemv_int8.tflite: the single-row paths (gemv_model);
 - mve_dw3_int8.tflite: DEPTHWISE_CONV_2D 3x3 layers of the depthwise kernel's 3x3 and strip forms (8 to 256
   channels, stride 1 and 2, SAME and VALID, odd widths and heights, near-dead channels and left shifts; dw3_model).
@@ -348,6 +351,9 @@ def main():
     gemv_model().save(os.path.join(HERE, "mve_gemv_int8.tflite"))
     residual_model(shape=(1, 5, 5, 8), oc=7, mid=8, per_channel=True, add_act=1, seed=3).save(
         os.path.join(HERE, "mve_residual_int8.tflite")
+    )
+    residual_model(shape=(1, 6, 7, 16), oc=16, mid=16, per_channel=True, add_act=1, seed=11).save(
+        os.path.join(HERE, "mve_runs_int8.tflite")
     )
 
 

@@ -229,10 +229,30 @@ def emit_mve_conv(op, ctx, in_c: int, out_c: int) -> list:
     if not mve_all_right(p["mve_shift"], p["mve_mult"]):
         fn = op.kernel + "_left"
     elif "residual" in p:
-        fn = op.kernel
+        fn = op.kernel + "_runs" if mve_runs_only(p, in_c, out_c) else op.kernel
     else:
         fn = mve_conv_entry(p, in_c, out_c)
     return [residual_call(op, ctx, mve_args(op, ctx, in_c, p["mve_weights"], out_c=out_c), fn)]
+
+
+# Output channels one call of aot_mve_runs_pairs takes (4 * AOT_MVE_BLOCKS in mve_s8.h).
+MVE_RUNS_MAX_OC = 64
+
+
+def mve_runs_only(p: dict, in_c: int, out_c: int) -> bool:
+    """Whether aot_mve_runs_pairs takes every pixel pair of a right-shift layer without padded rows
+    (aot_conv2d_s8_mve_runs_pass in conv2d_s8_mve_pass.h): out_c a multiple of 4 up to MVE_RUNS_MAX_OC, filter rows of
+    whole 16-byte passes, dilation 1 along x, an even pixel count, and a 1x1 filter without padding (read in place)
+    only when it is not the image's own size at stride 1 and every window is inside the image."""
+    if out_c % 4 or out_c > MVE_RUNS_MAX_OC or p["dw"] != 1 or (p["kw"] * in_c) % 16:
+        return False
+    if (p["n"] * p["oh"] * p["ow"]) % 2:
+        return False
+    if p["kh"] == 1 and p["kw"] == 1 and p["pad_t"] == 0 and p["pad_l"] == 0:
+        flat = p["sh"] == 1 and p["sw"] == 1 and p["oh"] == p["ih"] and p["ow"] == p["iw"]
+        inside = (p["oh"] - 1) * p["sh"] < p["ih"] and (p["ow"] - 1) * p["sw"] < p["iw"]
+        return not flat and inside
+    return True
 
 
 def mve_gemm_entry(op, in_c: int, out_c: int) -> str:

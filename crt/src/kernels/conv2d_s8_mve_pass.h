@@ -548,6 +548,54 @@ AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_pass(const struct aot_mve_geom* g, cons
     }
 }
 
+#if defined(__OPTIMIZE__) && defined(__ARM_FEATURE_MVE)
+/* aot_conv2d_s8_mve_pass for a layer whose every pixel pair aot_mve_runs_pairs takes, as the compiler found from the
+ * shapes (mve_runs_entry in compiler/ops/common/mve_layout.py): right shifts, out_c a multiple of 4 up to
+ * 4 * AOT_MVE_BLOCKS, filter rows of whole 16-byte passes, dilation 1 along x, an even pixel count, and a 1x1 filter
+ * only strided or smaller than the image with every window inside it.  The same pairs, runs and arithmetic as that
+ * pass, without its general GEMM: an entry point over this alone does not link the rest of the pass. */
+AOT_ALWAYS_INLINE void aot_conv2d_s8_mve_runs_pass(const struct aot_mve_geom* g, const int8_t* filter, int8_t* output,
+                                                   int32_t batches, int32_t out_c, const struct aot_mve_rq* rq,
+                                                   int8_t* scratch, const int8_t* residual, int fused)
+{
+    const int32_t k = g->filter_h * g->filter_w * g->in_c;
+    const int32_t pixels = batches * g->out_h * g->out_w;
+    const int32_t run_len = g->filter_w * g->in_c;
+    int32_t p;
+    for (p = 0; p < pixels; p += 2) {
+        int32_t sums[8 * AOT_MVE_BLOCKS];
+        const int8_t* w0 = aot_mve_window(g, p);
+        const int8_t* w1 = aot_mve_window(g, p + 1);
+        if (w0 && w1) {
+            const int32_t ox = p % g->out_w;
+            const int32_t ox_fit = (g->in_w - g->filter_w + g->pad_left) / g->stride_w + 1;
+            const int32_t ox_end = ox_fit < g->out_w ? ox_fit : g->out_w;
+            const int32_t m = ox + 1 < ox_end ? (ox_end - ox - 2) >> 1 : 0;
+            const int32_t step = 2 * g->stride_w * g->in_c;
+            const int32_t skip = g->dilation_h * g->in_w * g->in_c - run_len;
+            if (fused) {
+                aot_mve_runs_pairs_fused(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip, filter, out_c,
+                                         *rq, output + p * out_c, residual + p * out_c, sums);
+            } else {
+                aot_mve_runs_pairs_plain(w0, (int32_t)(w1 - w0), step, m + 1, g->filter_h, run_len, skip, filter, out_c,
+                                         *rq, output + p * out_c, sums);
+            }
+            p += 2 * m;
+            continue;
+        }
+        aot_mve_im2col(g, p, scratch, 0);
+        aot_mve_im2col(g, p + 1, scratch + k, 0);
+        if (fused) {
+            aot_mve_runs_pairs_fused(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq, output + p * out_c,
+                                     residual + p * out_c, sums);
+        } else {
+            aot_mve_runs_pairs_plain(scratch, k, 0, 1, g->filter_h, run_len, 0, filter, out_c, *rq, output + p * out_c,
+                                     sums);
+        }
+    }
+}
+#endif
+
 /* `right` (a constant in each entry point): the compiler found every channel's shift a right shift (or its
  * multiplier 0) and called the right-shift entry point; the general pass is in units of its own
  * (conv2d_s8_mve_left.c, conv2d_s8_mve_left_add.c), so images whose layers all shift right do not link it. */

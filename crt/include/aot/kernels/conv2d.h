@@ -95,6 +95,16 @@ void aot_conv2d_s8_mve_add(const int8_t* input, int32_t batches, int32_t in_h, i
                            int32_t input_zero_point, int32_t output_offset, const int32_t* out_multiplier,
                            const int32_t* out_shift, int32_t act_min, int32_t act_max, int8_t* scratch,
                            const int8_t* residual, const struct aot_add_s8_params* residual_add);
+/* aot_conv2d_s8_mve_add for a layer whose every pixel pair the runs of the pass take (the compiler's choice, from the
+ * shapes: conv2d_s8_mve_runs_add.c), in a unit of its own without the general pass. */
+void aot_conv2d_s8_mve_runs_add(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
+                                int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
+                                int32_t stride_w, int32_t dilation_h, int32_t dilation_w, int32_t pad_top,
+                                int32_t pad_left, int32_t input_zero_point, int32_t output_offset,
+                                const int32_t* out_multiplier, const int32_t* out_shift, int32_t act_min,
+                                int32_t act_max, int8_t* scratch, const int8_t* residual,
+                                const struct aot_add_s8_params* residual_add);
 void aot_conv2d_s8_mve_left(const int8_t* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                             const int8_t* filter, int32_t filter_h, int32_t filter_w, const int32_t* bias,
                             int8_t* output, int32_t out_h, int32_t out_w, int32_t out_c, int32_t stride_h,
