@@ -24,8 +24,8 @@ core has for that op (the first family with a candidate serving the layer) is a 
 why the better family's kernels refused it, and op.kernel_reason_numeric whether that was because of the layer's
 quantization parameters (which `strict_kernels` refuses) rather than its structure.
 
-Options that change the choice (which layer kinds are specialized, strictness) are a KernelOptions value passed
-down from the compile command (graph.kernel_options -> op.kernel_options), never module state.
+Options that change the choice (which layer kinds are specialized, strictness, --optimize=size) are a KernelOptions
+value passed down from the compile command (graph.kernel_options -> op.kernel_options), never module state.
 
 This module imports the kernels and ops/common only, no lowering: the lowerings import it.
 """
@@ -43,6 +43,7 @@ from .common.kernel import (  # noqa: F401 - the compile commands and tests take
     Layer,
     options_from_flags,
     options_of,
+    parse_optimize,
     parse_specialize,
 )
 from .common.lut_s8 import offers_table
@@ -93,9 +94,14 @@ for _family in (
     TABLE.update(_family.TABLE)
 
 
-def candidates(kind: str, dtype: str, target: str) -> list:
-    """The table's candidates for an op on `target`, in the order they are tried."""
+def candidates(kind: str, dtype: str, target: str, options: KernelOptions = DEFAULT_OPTIONS) -> list:
+    """The table's candidates for an op on `target`, in the order they are tried.  With --optimize=size a float32
+    layer is offered the portable kernels only: the FPU / Helium float forms are each several KB of code (1.4-11 KB
+    per kernel object in the plain recipe, docs/kernels.md) for their 4-20x fewer instructions; integer layers keep
+    every candidate (their fast kernels are not the large ones, and their choice is left as it was)."""
     fams = FAMILIES.get(target, ("portable",))
+    if options.optimize == "size" and dtype == "float32":
+        fams = ("portable",)
     table = TABLE[(kind, dtype)]
     return [k for f in fams for k in table if k.family == f]
 
@@ -105,7 +111,7 @@ def select(op, p: dict, layer: Layer) -> str:
     op.kernel_reason_numeric) and return its name."""
     op.params = p
     best_family, reasons, numeric = None, [], False
-    for k in candidates(op.kind, op.output.dtype, getattr(op, "target", "host")):
+    for k in candidates(op.kind, op.output.dtype, getattr(op, "target", "host"), options_of(op)):
         if k.serves is not None and not k.serves(op, p, layer):
             continue
         if best_family is None:

@@ -12,6 +12,7 @@ models of //tests/models.
 
 import os
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -21,6 +22,8 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 
 from compiler.commands.run_cmd import run_model  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
+from compiler.errors import CompileError  # noqa: E402
+from compiler.ops.kernel_table import DEFAULT_OPTIONS, KernelOptions, options_from_flags, parse_optimize  # noqa: E402
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
 from compiler.ops.kernels.float_gemm import blocked  # noqa: E402
 from tflite_builder import ModelBuilder, conv_options  # noqa: E402
@@ -211,3 +214,51 @@ def test_blocked_layout():
     assert got.shape == (2, 5, 2)
     assert got[0, :, 0].tolist() == rows[0].tolist() and got[0, :, 1].tolist() == rows[1].tolist()
     assert got[1, :, 0].tolist() == rows[2].tolist() and not got[1, :, 1].any()
+
+
+SIZE = KernelOptions(optimize="size")
+DECODER_INT8 = os.path.join(HERE, "..", "models", "decoder_int8.tflite")
+
+
+def test_optimize_size_choice():
+    """--optimize=size: every float32 convolution, depthwise and fully connected layer on the portable kernel on
+    every core with an FPU (the default keeps the GEMM kernels); an int8 model's choice is the same either way."""
+    for target in ("cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"):
+        speed = [op["kernel"] or "" for op in compile_model(FLOAT_GEMM, "m", target).manifest["ops"]]
+        size = [
+            op["kernel"] or "" for op in compile_model(FLOAT_GEMM, "m", target, kernel_options=SIZE).manifest["ops"]
+        ]
+        assert any(k.endswith(("_f32_gemm", "_f32_vec")) for k in speed), (target, speed)
+        assert not any(k.endswith(("_f32_gemm", "_f32_vec")) for k in size), (target, size)
+        assert {"aot_conv2d_f32", "aot_depthwise_conv2d_f32", "aot_fully_connected_f32"} <= set(size), size
+    for target in ("cortex-m4", "cortex-m55"):
+        kernels = [
+            [op["kernel"] for op in compile_model(DECODER_INT8, "m", target, kernel_options=o).manifest["ops"]]
+            for o in (DEFAULT_OPTIONS, SIZE)
+        ]
+        assert kernels[0] == kernels[1], target
+
+
+@needs_tflm
+def test_optimize_size_output(tmp_path):
+    """The size choice's code for the Cortex-M4 and M55 (the portable kernels) within tolerance of TFLite Micro."""
+    graph = load_model(FLOAT_GEMM)
+    cases = random_inputs(graph, 3, 1)
+    want = tflm_outputs(FLOAT_GEMM, cases, len(graph.outputs))
+    in_npz = tmp_path / "inputs.npz"
+    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
+    for target in ("cortex-m4", "cortex-m55"):
+        got = run_model(FLOAT_GEMM, str(in_npz), None, target=target, kernel_options=SIZE)
+        for i, t in enumerate(graph.outputs):
+            for c in range(len(cases)):
+                np.testing.assert_allclose(
+                    got[t.name][c], want[c][i], rtol=RTOL, atol=ATOL, err_msg=f"{target} {t.name}"
+                )
+
+
+def test_optimize_flag():
+    """--optimize reaches the options (default speed) and refuses anything but speed and size in one sentence."""
+    assert options_from_flags(types.SimpleNamespace()).optimize == "speed"
+    assert options_from_flags(types.SimpleNamespace(optimize="size")).optimize == "size"
+    with pytest.raises(CompileError, match=r"--optimize: unknown goal 'fast'; use speed .* or size\."):
+        parse_optimize("fast")
