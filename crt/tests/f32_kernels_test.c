@@ -1,7 +1,7 @@
 /* The float32 convolution, depthwise (depth multiplier 1) and fully connected kernels of the FPU cores and Helium
- * (src/kernels/conv2d_f32_gemm.c, depthwise_conv2d_f32_vec.c, fully_connected_f32_gemm.c) against a plain C sum in
- * the reference kernel's order, each step fmaf (correctly rounded, as VFMA.F32), the bias after the sum, then the
- * clamp: the kernels promise these values exactly, so the outputs are compared with == (a zero of either sign
+ * (src/kernels/conv2d_f32_gemm.c, depthwise_conv2d_f32_vec.c, fully_connected_f32_gemm.c and _row.c) against a plain C
+ * sum in the reference kernel's order, each step fmaf (correctly rounded, as VFMA.F32), the bias after the sum, then
+ * the clamp: the kernels promise these values exactly, so the outputs are compared with == (a zero of either sign
  * matching), and the floats after the output with its sentinel.  Under QEMU on the Cortex-M4F, M7, M33 and M55 and
  * on the host (the C forms).  Depthwise 3x3 layers at strides 1 and 2, SAME and VALID, widths 1 to 17 (Helium's
  * column pairs inside the image, the single column slides at the edges; from 5 columns SAME at stride 1 Helium's
@@ -151,7 +151,7 @@ static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, 
 static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32_t r, int32_t with_bias, int32_t block)
 {
     const float lo = ranges[r][0], hi = ranges[r][1];
-    int32_t i, b, u, k;
+    int32_t i, b, u, k, row;
     for (i = 0; i < depth * batches; i++) {
         fc_in[i] = next();
     }
@@ -185,17 +185,23 @@ static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32
             fc_want[b * units + u] = clamp(acc, lo, hi);
         }
     }
-    aot_fully_connected_f32_gemm(fc_in, batches, depth, fc_blocks, block, with_bias ? bias : NULL, fc_out, units, lo,
-                                 hi);
-    for (i = 0; i < batches * units + 16; i++) {
-        const float expect = i < batches * units ? fc_want[i] : 12345.0f;
-        if (!(fc_out[i] == expect) && failures++ < 10) {
-            printf("fully connected %ld x %ld block %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n",
-                   (long)depth, (long)units, (long)block, (long)batches, (long)r, (long)with_bias, (long)i,
-                   (double)fc_out[i], (double)expect);
+    for (row = 0; row < 2; row++) {
+        for (i = 0; i < batches * units + 16; i++) {
+            fc_out[i] = 12345.0f;
         }
+        /* Both units: every batch (pairs of rows), and one row at a time (the batch of one's own unit). */
+        (row ? aot_fully_connected_f32_gemm_row : aot_fully_connected_f32_gemm)(
+            fc_in, batches, depth, fc_blocks, block, with_bias ? bias : NULL, fc_out, units, lo, hi);
+        for (i = 0; i < batches * units + 16; i++) {
+            const float expect = i < batches * units ? fc_want[i] : 12345.0f;
+            if (!(fc_out[i] == expect) && failures++ < 10) {
+                printf("fully connected%s %ld x %ld block %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n",
+                       row ? " (row)" : "", (long)depth, (long)units, (long)block, (long)batches, (long)r,
+                       (long)with_bias, (long)i, (double)fc_out[i], (double)expect);
+            }
+        }
+        checks++;
     }
-    checks++;
 }
 
 /* A convolution (groups of one) at stride 2, SAME (pad_top / pad_left as TFLite: the larger half at the bottom and

@@ -23,7 +23,13 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 from compiler.commands.run_cmd import run_model  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
 from compiler.errors import CompileError  # noqa: E402
-from compiler.ops.kernel_table import DEFAULT_OPTIONS, KernelOptions, options_from_flags, parse_optimize  # noqa: E402
+from compiler.ops.kernel_table import (  # noqa: E402
+    DEFAULT_OPTIONS,
+    FEW_FLOAT_MACS,
+    KernelOptions,
+    options_from_flags,
+    parse_optimize,
+)
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
 from compiler.ops.kernels.float_gemm import blocked  # noqa: E402
 from tflite_builder import ModelBuilder, conv_options  # noqa: E402
@@ -262,3 +268,19 @@ def test_optimize_flag():
     assert options_from_flags(types.SimpleNamespace(optimize="size")).optimize == "size"
     with pytest.raises(CompileError, match=r"--optimize: unknown goal 'fast'; use speed .* or size\."):
         parse_optimize("fast")
+
+
+def test_few_macs_rule(tmp_path):
+    """kernel_table.FEW_FLOAT_MACS: a model whose fully connected layers have fewer MACs in all takes the portable
+    kernel for them (no fast unit linked for so little work); from the threshold on the GEMM kernel, whose batch of
+    one calls its own unit on the FPU cores (aot_fully_connected_f32_gemm_row) and the kernel itself on Helium."""
+    rng = np.random.default_rng(3)
+    for depth, units, want in ((16, 16, "aot_fully_connected_f32"), (64, 8, "aot_fully_connected_f32_gemm")):
+        assert (depth * units < FEW_FLOAT_MACS) == (want == "aot_fully_connected_f32")
+        b = ModelBuilder()
+        _fc(b, rng, "fc", depth, units, 1)
+        path = b.save(tmp_path / f"fc_{depth}x{units}.tflite")
+        for target, entry in (("cortex-m4", "_row"), ("cortex-m55", "")):
+            (op,) = compile_model(path, "m", target).manifest["ops"]
+            assert op["kernel"] == want, (target, op)
+            assert op["entry"] == (want + entry if want.endswith("_gemm") else want), (target, op)
