@@ -206,8 +206,8 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         it is built for because of its quantization parameters (`aotc compile --strict_kernels`; layers that
         leave them for a structural reason are listed in the report, <prefix>.json).
       optimize: "speed" (default): each layer's fastest kernel for the core. "size": the smallest code (`aotc
-        compile --optimize=size`): float32 layers take the portable kernels (b61aec5's code size, several times
-        the instructions on an FPU core); integer layers' kernels are unchanged (docs/kernels.md).
+        compile --optimize=size`): float32 layers take the portable kernels (a few KB less code on a core with an
+        FPU, 4-22x the instructions); integer layers' kernels are unchanged (docs/kernels.md).
       io_in_workspace: plan the model's inputs and outputs inside its workspace: no I/O buffers of their own;
         the header gives `<prefix>_input_<name>(workspace)` / `<prefix>_output_<name>(workspace)` and
         `<prefix>_run(workspace)` (see compiler/codegen/io_accessors.py).
