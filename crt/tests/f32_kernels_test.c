@@ -24,6 +24,13 @@
 #include "aot/kernels/depthwise_conv2d.h"
 #include "aot/kernels/fully_connected.h"
 
+/* The depthwise entry point: by default the one that links the FPU cores' single-column slide of 3 tap columns
+ * (depthwise_conv2d_f32_vec3.c); the _no3 firmware calls the kernel alone, whose such columns take the pairs of
+ * pixels (its weak reference unresolved). */
+#ifndef AOT_F32_TEST_DW
+#define AOT_F32_TEST_DW aot_depthwise_conv2d_f32_vec3
+#endif
+
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 #define BLOCK 8
 #else
@@ -123,8 +130,8 @@ static void depthwise_s(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r
             }
         }
     }
-    aot_depthwise_conv2d_f32_vec(in, 1, h, w, c, wt, 3, 3, with_bias ? bias : NULL, out, oh, ow, stride, stride, 1, 1,
-                                 pad, pad_left, lo, hi);
+    AOT_F32_TEST_DW(in, 1, h, w, c, wt, 3, 3, with_bias ? bias : NULL, out, oh, ow, stride, stride, 1, 1, pad, pad_left,
+                    lo, hi);
     for (i = 0; i < oh * ow * c + 16; i++) {
         const float expect = i < oh * ow * c ? want[i] : 12345.0f;
         if (i < oh * ow * c && !(out[i] == expect) && out[i] == want_b[i]) {

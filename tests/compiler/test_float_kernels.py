@@ -31,7 +31,7 @@ from compiler.ops.kernel_table import (  # noqa: E402
     parse_optimize,
 )
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
-from compiler.ops.kernels.float_gemm import blocked  # noqa: E402
+from compiler.ops.kernels.float_gemm import blocked, dw_slides3  # noqa: E402
 from tflite_builder import ModelBuilder, conv_options  # noqa: E402
 
 needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
@@ -284,3 +284,18 @@ def test_few_macs_rule(tmp_path):
             (op,) = compile_model(path, "m", target).manifest["ops"]
             assert op["kernel"] == want, (target, op)
             assert op["entry"] == (want + entry if want.endswith("_gemm") else want), (target, op)
+
+
+def test_dw_slide3_entry():
+    """The FPU cores' depthwise entry point: aot_depthwise_conv2d_f32_vec3 (linking the single column's slide of 3
+    tap columns) for a layer whose walk over the columns reaches that slide, the kernel itself otherwise (KWS's SAME
+    layers of 5 columns: pairs, then the right edge's column of 2 taps)."""
+    base = dict(ih=25, iw=5, ic=64, oh=25, ow=5, kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, pad_t=1, pad_l=1)
+    relu = (0.0, 3.4028234663852886e38)
+    assert not dw_slides3(dict(base, act=relu))  # KWS
+    assert dw_slides3(dict(base, iw=7, ow=5, pad_l=0, act=relu))  # VALID, 5 columns: 2 pairs, a column of 3
+    assert not dw_slides3(dict(base, iw=6, ow=4, pad_l=0, act=relu))  # VALID, 4 columns: 2 pairs
+    assert dw_slides3(dict(base, sw=2, ow=3, act=relu))  # stride 2 along x: no pairs, interior columns of 3
+    assert not dw_slides3(dict(base, sw=2, ow=3, act=(0.0, 6.0), fpv4=True))  # the M4F's ReLU6: no slides
+    assert dw_slides3(dict(base, sw=2, ow=3, act=(0.0, 6.0)))  # FPv5's ReLU6 slides
+    assert not dw_slides3(dict(base, sh=2, oh=13, act=relu))  # stride 2 down the columns: no slides
