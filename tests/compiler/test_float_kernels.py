@@ -31,7 +31,7 @@ from compiler.ops.kernel_table import (  # noqa: E402
     parse_optimize,
 )
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
-from compiler.ops.kernels.float_gemm import blocked, dw_slides3  # noqa: E402
+from compiler.ops.kernels.float_gemm import blocked, dw_lanes, dw_slides3  # noqa: E402
 from tflite_builder import ModelBuilder, conv_options  # noqa: E402
 
 needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
@@ -39,6 +39,7 @@ needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is no
 RTOL, ATOL = 1e-5, 1e-6
 HERE = os.path.dirname(os.path.abspath(__file__))
 FLOAT_GEMM = os.path.join(HERE, "..", "models", "float_gemm.tflite")
+KWS_FLOAT = os.path.join(HERE, "..", "models", "kws_float_gen.tflite")
 
 
 def _conv(b, rng, name, kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(1, 1), act=0, bias=True):
@@ -299,3 +300,20 @@ def test_dw_slide3_entry():
     assert not dw_slides3(dict(base, sw=2, ow=3, act=(0.0, 6.0), fpv4=True))  # the M4F's ReLU6: no slides
     assert dw_slides3(dict(base, sw=2, ow=3, act=(0.0, 6.0)))  # FPv5's ReLU6 slides
     assert not dw_slides3(dict(base, sh=2, oh=13, act=relu))  # stride 2 down the columns: no slides
+
+
+def test_dw_lanes_entry():
+    """Helium's depthwise entry point: aot_depthwise_conv2d_f32_vec_lanes (the lanes alone, no column forms linked)
+    for the layers the lanes take (KWS's), the kernel itself for others; the FPU cores never take it."""
+    base = dict(ih=25, iw=5, ic=64, oh=25, ow=5, kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, pad_t=1, pad_l=1)
+    assert dw_lanes(base)
+    assert not dw_lanes(dict(base, iw=4, ow=4))  # 4 columns: the column pairs
+    assert not dw_lanes(dict(base, iw=7, ow=5, pad_l=0))  # VALID
+    assert not dw_lanes(dict(base, sw=2, ow=3))  # strided
+    for target, entry in (("cortex-m55", "aot_depthwise_conv2d_f32_vec_lanes"), ("cortex-m4", None)):
+        entries = {
+            op["entry"]
+            for op in compile_model(KWS_FLOAT, "m", target).manifest["ops"]
+            if op["kind"] == "DEPTHWISE_CONV_2D"
+        }
+        assert entries == {entry or "aot_depthwise_conv2d_f32_vec"}, (target, entries)

@@ -155,10 +155,27 @@ def dw_slides3(p: dict) -> bool:
     return False
 
 
+def dw_lanes(p: dict) -> bool:
+    """Whether Helium's lanes of one channel take the layer (the kernel's aot_dw_lanes_fit): SAME 3x3 at stride and
+    dilation 1, outputs the input's size, at least 2 rows and 5 columns."""
+    same = p["oh"] == p["ih"] and p["ow"] == p["iw"] and p["pad_t"] == 1 and p["pad_l"] == 1
+    return (
+        (p["kh"], p["kw"], p["sh"], p["sw"], p["dh"], p["dw"]) == (3, 3, 1, 1, 1, 1)
+        and same
+        and p["ih"] >= 2
+        and (p["iw"] >= 5)
+    )
+
+
 def _dw_entry(op) -> str:
-    """aot_depthwise_conv2d_f32_vec3 (the kernel with the FPU cores' single-column slide of 3 tap columns linked) for
-    an FPU core's layer that has such a column, else the kernel itself."""
-    if op.kernel_impl.family == "fpu" and dw_slides3(dict(op.params, fpv4=op.target == "cortex-m4")):
+    """The depthwise kernel's entry point, each linking only its forms' unit: on Helium
+    aot_depthwise_conv2d_f32_vec_lanes for a layer the lanes take (without the column forms); on the FPU cores
+    aot_depthwise_conv2d_f32_vec3 (the single-column slide of 3 tap columns linked) for a layer that has such a
+    column; else the kernel itself."""
+    family = op.kernel_impl.family
+    if family == "mve" and dw_lanes(op.params):
+        return op.kernel + "_lanes"
+    if family == "fpu" and dw_slides3(dict(op.params, fpv4=op.target == "cortex-m4")):
         return op.kernel + "3"
     return op.kernel
 

@@ -17,7 +17,9 @@
  * reference, and crt/tests/f32_kernels_test.c checks each output exactly against one of the two orders.
  * The body of two units: depthwise_conv2d_f32_vec.c (aot_depthwise_conv2d_f32_vec, every form but the FPU cores'
  * single column of 3 tap columns) and depthwise_conv2d_f32_vec3.c (AOT_DW_F32_SLIDE3_UNIT: that column's slide,
- * aot_dw_fpu_slide3, 1.2-1.5 KB, and the entry point aot_depthwise_conv2d_f32_vec3 that links it). */
+ * aot_dw_fpu_slide3, 1.2-1.5 KB, and the entry point aot_depthwise_conv2d_f32_vec3 that links it), and on Helium
+ * depthwise_conv2d_f32_vec_lanes.c (AOT_DW_F32_LANES_UNIT: the lanes, aot_dw_lanes_run, and the entry point
+ * aot_depthwise_conv2d_f32_vec_lanes, which runs them without linking the column forms). */
 #include "aot_sched.h"
 
 #include <float.h>
@@ -28,6 +30,12 @@
 #include "aot/kernels/depthwise_conv2d.h"
 #include "f32_out.h"
 
+/* A part unit (depthwise_conv2d_f32_vec3.c, depthwise_conv2d_f32_vec_lanes.c): the shared inline code and the
+ * part's own functions only. */
+#if defined(AOT_DW_F32_SLIDE3_UNIT) || defined(AOT_DW_F32_LANES_UNIT)
+#define AOT_DW_F32_PART 1
+#endif
+
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 #include <arm_mve.h>
 #define AOT_DW_F32_MVE 1
@@ -37,7 +45,7 @@
 #endif
 #endif
 
-#if !defined(AOT_DW_F32_SLIDE3_UNIT) /* the pixels' forms: depthwise_conv2d_f32_vec.c */
+#if !defined(AOT_DW_F32_PART) /* the pixels' forms: depthwise_conv2d_f32_vec.c */
 /* 4 channels of one or two pixels: acc0, acc1 += the window taps of input columns x0, x1 (row y0 of the window's
  * top), channels c..c+3 (n < 4: the first n only). */
 static void aot_dw_f32_quad(const float* in_b, int32_t in_h, int32_t in_w, int32_t ch, const float* w, int32_t filter_h,
@@ -571,7 +579,7 @@ static inline __attribute__((always_inline)) void aot_dw_mve_pair(const float* p
                        "s15", "s16", "s17", "s18", "s19", "s20", "s21", "s22", "s23", "s24", "s25", "s26", "s27", "s28",
                        "s29", "s30", "s31", "memory", "cc");
 }
-#if !defined(AOT_DW_F32_SLIDE3_UNIT)
+#if !defined(AOT_DW_F32_PART)
 /* Out of line, as aot_dw_mve_slide3: inside the image only.  The edge forms (la 1, hb 2; 1.3 KB each) went with the
  * lanes' ReLU6: the SAME layers that reached them take the lanes now, but for those of 2-4 columns (one or two
  * output columns each side), whose edge columns take the single column's slide. */
@@ -592,7 +600,7 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
 {
     aot_dw_mve_slide(p, dc, row, wq, 2, q, o, orow, n);
 }
-#endif /* !AOT_DW_F32_SLIDE3_UNIT */
+#endif /* !AOT_DW_F32_PART */
 #endif
 
 /* The taps of one filter row of the slide at input row p: a (and b) take the row of weights wa (wb). */
@@ -893,7 +901,7 @@ void aot_dw_fpu_slide3(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
     aot_dw_fpu_slide(dc, row, 3, q, orow);
 }
-#else
+#elif !defined(AOT_DW_F32_PART)
 void aot_dw_fpu_slide3(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow) __attribute__((weak));
 static __attribute__((noinline)) void aot_dw_fpu_slide2(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
@@ -1165,7 +1173,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
     (void)u;
     (void)v;
 }
-#if !defined(AOT_DW_F32_SLIDE3_UNIT)
+#if !defined(AOT_DW_F32_PART)
 /* Out of line, as aot_dw_fpu_slide3: inside the image, at the left edge. */
 static __attribute__((noinline)) void aot_dw_fpu_pair_in(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
 {
@@ -1175,9 +1183,9 @@ static __attribute__((noinline)) void aot_dw_fpu_pair_left(int32_t dc, int32_t r
 {
     aot_dw_fpu_pair(dc, row, 1, 3, q, orow);
 }
-#endif /* !AOT_DW_F32_SLIDE3_UNIT */
+#endif /* !AOT_DW_F32_PART */
 #endif
-#if !defined(AOT_DW_F32_SLIDE3_UNIT) /* the rest: depthwise_conv2d_f32_vec.c */
+#if !defined(AOT_DW_F32_PART) /* the rest: depthwise_conv2d_f32_vec.c */
 
 /* n >= 2 outputs of a column from input row p on, `dc` floats between its NC tap columns, `row` between rows; the
  * weights from wp (the first tap), `wdc` floats between tap columns, `wrow` between filter rows.  p is the first
@@ -1321,8 +1329,33 @@ static void aot_dw_f32_rest(const float* in_b, int32_t in_h, int32_t in_w, int32
                         dilation_w, pad_top, x0, ox, xl, xh, oy_a, oy_b, cs, act_min, act_max);
     }
 }
+#endif /* !AOT_DW_F32_PART */
 
 #if defined(AOT_DW_F32_MVE)
+/* The layers aot_dw_mve_lanes takes: SAME 3x3 at stride and dilation 1 (outputs the input's size), 5 columns or
+ * more (4 would be a strip with both edges), any range (an upper bound: aot_dw_mve_min after). */
+static inline int32_t aot_dw_lanes_fit(int32_t in_h, int32_t in_w, int32_t filter_h, int32_t filter_w, int32_t out_h,
+                                       int32_t out_w, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
+                                       int32_t dilation_w, int32_t pad_top, int32_t pad_left)
+{
+    return filter_h == 3 && filter_w == 3 && stride_h == 1 && stride_w == 1 && dilation_h == 1 && dilation_w == 1 &&
+           pad_top == 1 && pad_left == 1 && out_h == in_h && out_w == in_w && in_h >= 2 && in_w >= 5;
+}
+
+/* The lanes over every batch: in depthwise_conv2d_f32_vec_lanes.c, a unit of its own that the compiler's entry
+ * point for such layers (aot_depthwise_conv2d_f32_vec_lanes) links; weak in the kernel's unit, which without it
+ * runs such a layer down the columns (the same outputs, more instructions). */
+#if defined(AOT_DW_F32_LANES_UNIT)
+void aot_dw_lanes_run(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                      const float* filter, const float* bias, float* output, float act_min, float act_max);
+#else
+void aot_dw_lanes_run(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                      const float* filter, const float* bias, float* output, float act_min, float act_max)
+    __attribute__((weak));
+#endif
+#endif
+
+#if defined(AOT_DW_F32_MVE) && defined(AOT_DW_F32_LANES_UNIT)
 /* Four pixels of one channel a vector (aot_dw_mve_lanes): SAME 3x3 layers at stride and dilation 1 whose range has
  * no upper bound (ReLU, none; an upper bound, as ReLU6's, clamps in a pass after: aot_dw_mve_min).  The weights are
  * scalars in core registers (VFMA.F32 Qda, Qn, Rm), so a row of the slide down a channel's columns is 3 gathers, 9
@@ -1604,16 +1637,6 @@ AOT_DW_LANES_ATTR static void aot_dw_mve_lanes(const aot_dw_lanes_t* f __attribu
         ".purgem aotdwl_ld");
 }
 
-/* The layers aot_dw_mve_lanes takes: SAME 3x3 at stride and dilation 1 (outputs the input's size), 5 columns or
- * more (4 would be a strip with both edges), any range (an upper bound: aot_dw_mve_min after). */
-static int32_t aot_dw_lanes_fit(int32_t in_h, int32_t in_w, int32_t filter_h, int32_t filter_w, int32_t out_h,
-                                int32_t out_w, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
-                                int32_t dilation_w, int32_t pad_top, int32_t pad_left)
-{
-    return filter_h == 3 && filter_w == 3 && stride_h == 1 && stride_w == 1 && dilation_h == 1 && dilation_w == 1 &&
-           pad_top == 1 && pad_left == 1 && out_h == in_h && out_w == in_w && in_h >= 2 && in_w >= 5;
-}
-
 /* A range's upper bound over the lanes' n outputs, in place: the asm's rows have no register left for it (q0-q7 and
  * r0-r12 all taken; a VMINNM there would also cost the unbounded ranges an instruction a row), so a pass after,
  * VMINNM on 4 outputs at a time (a tail-predicated loop: 4 instructions per 36 MACs).  The same bits as the column
@@ -1722,7 +1745,19 @@ static void aot_dw_lanes_batch(const float* in_b, int32_t in_h, int32_t in_w, in
         aot_dw_mve_min(out_b, in_h * in_w * in_c, act_max);
     }
 }
+
+void aot_dw_lanes_run(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                      const float* filter, const float* bias, float* output, float act_min, float act_max)
+{
+    int32_t n;
+    for (n = 0; n < batches; n++) {
+        aot_dw_lanes_batch(input + n * in_h * in_w * in_c, in_h, in_w, in_c, filter, bias,
+                           output + n * in_h * in_w * in_c, act_min, act_max);
+    }
+}
 #endif
+
+#if !defined(AOT_DW_F32_PART)
 
 #if defined(AOT_DW_F32_FPU_ASM)
 /* A single column of 3 tap columns whose unit is not linked (aot_dw_fpu_slide3, weak): the pairs of pixels. */
@@ -1741,13 +1776,9 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                   float act_min, float act_max)
 {
 #if defined(AOT_DW_F32_MVE)
-    if (aot_dw_lanes_fit(in_h, in_w, filter_h, filter_w, out_h, out_w, stride_h, stride_w, dilation_h, dilation_w,
-                         pad_top, pad_left)) {
-        int32_t n;
-        for (n = 0; n < batches; n++) {
-            aot_dw_lanes_batch(input + n * in_h * in_w * in_c, in_h, in_w, in_c, filter, bias,
-                               output + n * out_h * out_w * in_c, act_min, act_max);
-        }
+    if (aot_dw_lanes_run != NULL && aot_dw_lanes_fit(in_h, in_w, filter_h, filter_w, out_h, out_w, stride_h, stride_w,
+                                                     dilation_h, dilation_w, pad_top, pad_left)) {
+        aot_dw_lanes_run(input, batches, in_h, in_w, in_c, filter, bias, output, act_min, act_max);
         return;
     }
 #endif
@@ -1895,4 +1926,4 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
         }
     }
 }
-#endif /* !AOT_DW_F32_SLIDE3_UNIT */
+#endif /* !AOT_DW_F32_PART */
