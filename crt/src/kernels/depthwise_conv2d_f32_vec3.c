@@ -6,6 +6,13 @@
 #define AOT_DW_F32_SLIDE3_UNIT 1
 #include "depthwise_conv2d_f32_vec_body.h"
 
+#if defined(AOT_DW_F32_FPU_ASM)
+void aot_dw_fpu_slide3(int32_t dc, int32_t row, aot_dw_out_t* q, int32_t orow)
+{
+    aot_dw_fpu_slide(dc, row, 3, q, orow);
+}
+#endif
+
 void aot_depthwise_conv2d_f32_vec3(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
                                    const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
                                    float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,

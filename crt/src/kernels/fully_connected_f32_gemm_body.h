@@ -4,7 +4,7 @@
  * in one asm loop with its outputs.  Helium's layout is the wide one (AOT_F32_WIDE_BLOCK): each row, whatever the
  * batch, walked once per block of up to 16 units, every block of the row in one asm pass with its outputs.
  * The body of two units: fully_connected_f32_gemm.c (aot_fully_connected_f32_gemm, every batch) and
- * fully_connected_f32_gemm_row.c (aot_fully_connected_f32_gemm_row, AOT_FC_F32_ONE_ROW: one row at a time, without
+ * fully_connected_f32_gemm_row.c (aot_fully_connected_f32_gemm_row, one row at a time, without
  * the pair tile's code, 440-550 B less on the FPU cores; the compiler calls it for a batch of one). */
 #ifndef AOT_FULLY_CONNECTED_F32_GEMM_BODY_H
 #define AOT_FULLY_CONNECTED_F32_GEMM_BODY_H
@@ -504,8 +504,10 @@ static void aot_fully_connected_f32_wide(const float* input, int32_t batches, in
 }
 #endif
 
-void AOT_FC_F32_ENTRY(const float* input, int32_t batches, int32_t accum_depth, const float* filter, int32_t block,
-                      const float* bias, float* output, int32_t out_depth, float act_min, float act_max)
+/* The kernel, both units' entry points (one_row constant in each: the pair tile's code only where it is 0). */
+static inline __attribute__((always_inline)) void
+aot_fc_f32_gemm_body(const float* input, int32_t batches, int32_t accum_depth, const float* filter, int32_t block,
+                     const float* bias, float* output, int32_t out_depth, float act_min, float act_max, int32_t one_row)
 {
     int32_t b, o;
 #if !defined(AOT_F32_VFP)
@@ -531,8 +533,8 @@ void AOT_FC_F32_ENTRY(const float* input, int32_t batches, int32_t accum_depth, 
     }
     return;
 #endif
-    for (b = 0; b < batches; b += AOT_FC_F32_ONE_ROW ? 1 : 2) {
-        const int32_t rows = !AOT_FC_F32_ONE_ROW && b + 1 < batches ? 2 : 1;
+    for (b = 0; b < batches; b += one_row ? 1 : 2) {
+        const int32_t rows = !one_row && b + 1 < batches ? 2 : 1;
         const float* a0 = input + b * accum_depth;
         const float* a1 = rows == 2 ? a0 + accum_depth : a0;
         const float* w = filter;
