@@ -31,6 +31,13 @@ flags.DEFINE_string(
     "depthwise, fc, packed, xpair (the default: all but xpair), or none.",
     flag_values=FLAGS,
 )
+flags.DEFINE_string(
+    "optimize",
+    None,
+    "compile, report, blob: speed (the default: each layer's fastest kernel) or size (the smallest code: float32 "
+    "layers take the portable kernels on every core; integer layers' kernels unchanged).",
+    flag_values=FLAGS,
+)
 flags.DEFINE_boolean(
     "strict_kernels",
     False,
@@ -182,13 +189,14 @@ _MODEL_FLAGS = (
     "max_weight_bytes",
     "max_model_bytes",
 )
-_KERNEL_FLAGS = ("target", "specialize", "strict_kernels", "io_in_workspace", "custom_op", "offload")
+_KERNEL_FLAGS = ("target", "specialize", "optimize", "strict_kernels", "io_in_workspace", "custom_op", "offload")
 
 # command -> (usage lines, the flags it reads). `aotc <command> --help` prints both, with each flag's help text;
 # tests/compiler/test_cli_help.py checks that every flag a command's module reads is listed here.
 COMMAND_HELP = {
     "compile": (
         """compile MODEL --prefix P --out_dir D [--target CORE] [--specialize conv,depthwise,fc|none]
+          [--optimize speed|size]
           [--ram_budget 24K] [--flash_budget 64K] [--strict_kernels] [--io_in_workspace]
           [--custom_op NAME=FN[,scratch=N][,init=FN]] [--offload CONV_2D|#N|name:GLOB=FN[,init=FN]]
           [--dim NAME=N] [--input_shape NAME=D0,D1,...] [--freeze_input NAME=FILE.npy] [--weights const|blob]
@@ -387,9 +395,10 @@ def main(argv) -> int:
         from .frontend import qdq_mode
 
         qdq_mode.EXACT = FLAGS.qdq_exact
-        from .ops.kernel_table import parse_specialize
+        from .ops.kernel_table import parse_optimize, parse_specialize
 
-        parse_specialize(FLAGS.specialize)  # a bad --specialize fails before any work
+        parse_specialize(FLAGS.specialize)  # a bad --specialize or --optimize fails before any work
+        parse_optimize(FLAGS.optimize)
         from .user_kernels import options_from_flags as user_kernel_options
 
         user_kernel_options(FLAGS)

@@ -11,6 +11,12 @@ load(":providers.bzl", "AotModelInfo", "AotUserKernelInfo")
 load(":quantize.bzl", "aot_quantized_model")
 load(":user_kernel.bzl", "invert_kernel_map", "kernel_flags")
 
+# aot_model_library's optimize values (`aotc compile --optimize`), the default first.
+OPTIMIZE = ["speed", "size"]
+
+def _optimize_error(where, value):
+    return "%s: optimize = \"%s\": use \"speed\" (the default: each layer's fastest kernel) or \"size\" (the smallest code: float32 layers on the portable kernels)." % (where, value)
+
 _C_KEYWORDS = [
     "auto",
     "break",
@@ -105,6 +111,10 @@ def _aot_model_codegen_impl(ctx):
         args.add("--ram_budget", ctx.attr.ram_budget)
     if ctx.attr.flash_budget:
         args.add("--flash_budget", ctx.attr.flash_budget)
+    if ctx.attr.optimize not in OPTIMIZE:
+        fail(_optimize_error(ctx.label, ctx.attr.optimize))
+    if ctx.attr.optimize != "speed":
+        args.add("--optimize", ctx.attr.optimize)
     if ctx.attr.strict_kernels:
         args.add("--strict_kernels")
     if ctx.attr.io_in_workspace:
@@ -116,7 +126,7 @@ def _aot_model_codegen_impl(ctx):
         args.add("--weights", "blob")
 
     # What `aotc blob` needs to generate the same code from another model (aot_weights_blob).
-    code_flags = ["--target", target] + (["--io_in_workspace"] if ctx.attr.io_in_workspace else []) + expand_compiler_flags(ctx)
+    code_flags = ["--target", target] + (["--optimize", ctx.attr.optimize] if ctx.attr.optimize != "speed" else []) + (["--io_in_workspace"] if ctx.attr.io_in_workspace else []) + expand_compiler_flags(ctx)
     for f in ctx.files.model_data:
         # The compiler reads an ONNX model's external data from beside the model file only.
         if f.dirname != ctx.file.model.dirname:
@@ -161,6 +171,7 @@ aot_model_codegen = rule(
         "ram_budget": attr.string(doc = "Fail the build if the workspace exceeds this (e.g. \"24K\")."),
         "flash_budget": attr.string(doc = "Fail the build if weights + parameters exceed this (e.g. \"64K\")."),
         "strict_kernels": attr.bool(doc = "Fail the build if a layer leaves its core's best kernels because of its quantization parameters."),
+        "optimize": attr.string(default = "speed", doc = "speed: each layer's fastest kernel; size: the smallest code (`aotc compile --optimize`)."),
         "io_in_workspace": attr.bool(doc = "Plan the inputs and outputs inside the workspace (accessors; run(workspace))."),
         "weights": attr.string(default = "const", doc = "const: weights compiled into the image; blob: <prefix>_weights.bin, bound at run time with <prefix>_bind_weights()."),
         "custom_ops": attr.label_keyed_string_dict(providers = [AotUserKernelInfo], doc = "aot_user_kernel -> custom operator names ('|'-separated)."),
@@ -170,7 +181,7 @@ aot_model_codegen = rule(
     provides = [AotModelInfo],
 )
 
-def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, io_in_workspace = False, core = "", custom_ops = {}, offload = {}, quantize = None, weights = "const", hygiene_test = True, **kwargs):
+def aot_model_library(name, model, prefix = None, model_data = [], compiler_flags = [], ram_budget = "", flash_budget = "", strict_kernels = False, optimize = "speed", io_in_workspace = False, core = "", custom_ops = {}, offload = {}, quantize = None, weights = "const", hygiene_test = True, **kwargs):
     """A cc_library with the plain C for `model`: `#include "<prefix>.h"` and call `<prefix>_run()`.
 
     Also creates `<name>_hygiene_test`: every global symbol of the model starts with the prefix, and the generated
@@ -194,6 +205,9 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
       strict_kernels: the build fails, naming each layer and why, if a layer leaves the best kernels of the core
         it is built for because of its quantization parameters (`aotc compile --strict_kernels`; layers that
         leave them for a structural reason are listed in the report, <prefix>.json).
+      optimize: "speed" (default): each layer's fastest kernel for the core. "size": the smallest code (`aotc
+        compile --optimize=size`): float32 layers take the portable kernels (a few KB less code on a core with an
+        FPU, 4-22x the instructions); integer layers' kernels are unchanged (docs/kernels.md).
       io_in_workspace: plan the model's inputs and outputs inside its workspace: no I/O buffers of their own;
         the header gives `<prefix>_input_<name>(workspace)` / `<prefix>_output_<name>(workspace)` and
         `<prefix>_run(workspace)` (see compiler/codegen/io_accessors.py).
@@ -224,6 +238,8 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
     """
     prefix = prefix or name
     validate_prefix(prefix, "aot_model_library(name = \"%s\")" % name)
+    if optimize not in OPTIMIZE:
+        fail(_optimize_error("aot_model_library(name = \"%s\")" % name, optimize))
     if quantize:
         aot_quantized_model(
             name = name + "_quantized",
@@ -266,6 +282,7 @@ def aot_model_library(name, model, prefix = None, model_data = [], compiler_flag
         ram_budget = ram_budget,
         flash_budget = flash_budget,
         strict_kernels = strict_kernels,
+        optimize = optimize,
         io_in_workspace = io_in_workspace,
         weights = weights,
         custom_ops = invert_kernel_map(custom_ops, "aot_model_library(name = \"%s\").custom_ops" % name),

@@ -26,6 +26,7 @@ def aot_model_test(
         io_in_workspace = False,
         hygiene_test = True,
         plain_host = True,
+        optimize = "speed",
         **kwargs):
     """One line to prove a model's generated C matches the reference interpreter bit-exactly (int8).
 
@@ -59,6 +60,7 @@ def aot_model_test(
       plain_host: the host cc_test without sanitizers. False (needs `sanitizers`): the host cases run only in
         `<name>_sanitized`, the same program and cases with the sanitizers' checks added (a compile, a link and a
         test fewer per model: a package of many model tests saves them), and `<name>` names the model's tests.
+      optimize: aot_model_library's `optimize` ("speed" or "size": float32 layers on the portable kernels).
       **kwargs: size, timeout, visibility, ...
     """
     prefix = prefix or name
@@ -78,6 +80,7 @@ def aot_model_test(
         compiler_flags = compiler_flags,
         prefix = prefix,
         io_in_workspace = io_in_workspace,
+        optimize = optimize,
         hygiene_test = hygiene_test,
         testonly = True,
         tags = hidden,

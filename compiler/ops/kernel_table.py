@@ -24,8 +24,8 @@ core has for that op (the first family with a candidate serving the layer) is a 
 why the better family's kernels refused it, and op.kernel_reason_numeric whether that was because of the layer's
 quantization parameters (which `strict_kernels` refuses) rather than its structure.
 
-Options that change the choice (which layer kinds are specialized, strictness) are a KernelOptions value passed
-down from the compile command (graph.kernel_options -> op.kernel_options), never module state.
+Options that change the choice (which layer kinds are specialized, strictness, --optimize=size) are a KernelOptions
+value passed down from the compile command (graph.kernel_options -> op.kernel_options), never module state.
 
 This module imports the kernels and ops/common only, no lowering: the lowerings import it.
 """
@@ -43,6 +43,7 @@ from .common.kernel import (  # noqa: F401 - the compile commands and tests take
     Layer,
     options_from_flags,
     options_of,
+    parse_optimize,
     parse_specialize,
 )
 from .common.lut_s8 import offers_table
@@ -93,9 +94,49 @@ for _family in (
     TABLE.update(_family.TABLE)
 
 
-def candidates(kind: str, dtype: str, target: str) -> list:
-    """The table's candidates for an op on `target`, in the order they are tried."""
-    fams = FAMILIES.get(target, ("portable",))
+# The one rule by which a float32 layer leaves the FPU / Helium kernels on a core that has them: --optimize=size
+# (every float32 layer), or, by default, a model whose float32 layers of the layer's kind (CONV_2D, DEPTHWISE_CONV_2D,
+# FULLY_CONNECTED) have fewer than FEW_FLOAT_MACS MACs in all.  The fast forms save at most about 5 instructions per
+# MAC (portable 6.2-7.7 per MAC against 0.5-1.5; below a few dozen MACs a layer they even take more), so such a model
+# gives up at most ~2,500 instructions per inference and links no fast unit of that kind (1.1-11 KB of code each in
+# the plain recipe, the portable kernel 0.2-0.7 KB).  The kind's total, not the layer's MACs: an image links a unit
+# once for all its layers.  The bench's float models have 640 (ResNet's fully connected head) MACs and more per kind.
+FEW_FLOAT_MACS = 512
+
+
+def _prod(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
+
+
+def float_kind_macs(graph) -> dict:
+    """{op kind: the MACs of the model's float32 layers of that kind}, for the FEW_FLOAT_MACS rule (set on each op as
+    op.float_kind_macs by passes/prepare_ops.py before the choice)."""
+    macs = {}
+    for op in graph.ops:
+        if op.kind not in ("CONV_2D", "DEPTHWISE_CONV_2D", "FULLY_CONNECTED") or op.output.dtype != "float32":
+            continue
+        filt = op.input(1).shape
+        taps = int(filt[1]) * int(filt[2]) if op.kind == "DEPTHWISE_CONV_2D" else _prod(filt[1:])
+        macs[op.kind] = macs.get(op.kind, 0) + _prod(op.output.shape) * taps
+    return macs
+
+
+def portable_only(op) -> bool:
+    """Whether op (a float32 layer) takes the portable kernels only: --optimize=size, or the FEW_FLOAT_MACS rule."""
+    if op.output.dtype != "float32":
+        return False
+    kind_macs = getattr(op, "float_kind_macs", None)
+    few = kind_macs is not None and kind_macs.get(op.kind, FEW_FLOAT_MACS) < FEW_FLOAT_MACS
+    return options_of(op).optimize == "size" or few
+
+
+def candidates(kind: str, dtype: str, target: str, portable: bool = False) -> list:
+    """The table's candidates for an op on `target`, in the order they are tried; with `portable` (portable_only)
+    the portable kernels only."""
+    fams = ("portable",) if portable else FAMILIES.get(target, ("portable",))
     table = TABLE[(kind, dtype)]
     return [k for f in fams for k in table if k.family == f]
 
@@ -105,7 +146,7 @@ def select(op, p: dict, layer: Layer) -> str:
     op.kernel_reason_numeric) and return its name."""
     op.params = p
     best_family, reasons, numeric = None, [], False
-    for k in candidates(op.kind, op.output.dtype, getattr(op, "target", "host")):
+    for k in candidates(op.kind, op.output.dtype, getattr(op, "target", "host"), portable_only(op)):
         if k.serves is not None and not k.serves(op, p, layer):
             continue
         if best_family is None:

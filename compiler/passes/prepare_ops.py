@@ -11,7 +11,10 @@ def _scales(op) -> str:
 
 
 def prepare_ops(graph) -> None:
+    from ..ops.kernel_table import float_kind_macs
+
     target = getattr(graph, "target", "host")
+    kind_macs = float_kind_macs(graph)  # the kernel table's FEW_FLOAT_MACS rule
     for op in graph.ops:
         if op.fused_into is not None:
             continue  # computed by another op (passes/fold_pad.py): nothing of its own to prepare
@@ -20,6 +23,7 @@ def prepare_ops(graph) -> None:
         # core, so one user kernel serves all targets (ops/_user_kernel.py).
         op.target = "host" if getattr(op, "user_route", None) == "offload" else target
         op.kernel_options = getattr(graph, "kernel_options", None)
+        op.float_kind_macs = kind_macs
         try:
             op.lowering.prepare(op)
         except QuantRangeError as e:

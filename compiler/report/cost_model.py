@@ -86,8 +86,16 @@ MAC_KINDS = frozenset(
 # Cortex-M3's packed-input convolution body at the packed-weight body's (the same SMLAL lanes and requantization;
 # on the M3 bench models it ran 0 to 11 % fewer instructions where it replaced it, bench/README.md "Plain builds");
 # the DSP GEMM's 2-pixel tile (the planner's choice only where its scratch lowers the workspace peak) at the 3-pixel
-# GEMM's (the same MACs; it runs more instructions per MAC, so the estimate is low).
-PROXY = {"aot_conv2d_s8_xpair_body": "aot_conv2d_s8_packed_body", "aot_conv2d_s8_dsp_t2": "aot_conv2d_s8_dsp"}
+# GEMM's (the same MACs; it runs more instructions per MAC, so the estimate is low); the FPU cores' float fully
+# connected unit of a batch of one at the kernel's (the same code for one row), and the depthwise entry point that
+# links the single column's slide of 3 taps, and Helium's lanes' own, at the kernel's.
+PROXY = {
+    "aot_conv2d_s8_xpair_body": "aot_conv2d_s8_packed_body",
+    "aot_conv2d_s8_dsp_t2": "aot_conv2d_s8_dsp",
+    "aot_fully_connected_f32_gemm_row": "aot_fully_connected_f32_gemm",
+    "aot_depthwise_conv2d_f32_vec3": "aot_depthwise_conv2d_f32_vec",
+    "aot_depthwise_conv2d_f32_vec_lanes": "aot_depthwise_conv2d_f32_vec",
+}
 
 
 def proxy_entry(entry: str):

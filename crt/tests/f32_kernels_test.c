@@ -1,7 +1,7 @@
 /* The float32 convolution, depthwise (depth multiplier 1) and fully connected kernels of the FPU cores and Helium
- * (src/kernels/conv2d_f32_gemm.c, depthwise_conv2d_f32_vec.c, fully_connected_f32_gemm.c) against a plain C sum in
- * the reference kernel's order, each step fmaf (correctly rounded, as VFMA.F32), the bias after the sum, then the
- * clamp: the kernels promise these values exactly, so the outputs are compared with == (a zero of either sign
+ * (src/kernels/conv2d_f32_gemm.c, depthwise_conv2d_f32_vec.c, fully_connected_f32_gemm.c and _row.c) against a plain C
+ * sum in the reference kernel's order, each step fmaf (correctly rounded, as VFMA.F32), the bias after the sum, then
+ * the clamp: the kernels promise these values exactly, so the outputs are compared with == (a zero of either sign
  * matching), and the floats after the output with its sentinel.  Under QEMU on the Cortex-M4F, M7, M33 and M55 and
  * on the host (the C forms).  Depthwise 3x3 layers at strides 1 and 2, SAME and VALID, widths 1 to 17 (Helium's
  * column pairs inside the image, the single column slides at the edges; from 5 columns SAME at stride 1 Helium's
@@ -23,6 +23,13 @@
 #include "aot/kernels/conv2d.h"
 #include "aot/kernels/depthwise_conv2d.h"
 #include "aot/kernels/fully_connected.h"
+
+/* The depthwise entry point: by default the one that links the FPU cores' single-column slide of 3 tap columns
+ * (depthwise_conv2d_f32_vec3.c); the _no3 firmware calls the kernel alone, whose such columns take the pairs of
+ * pixels (its weak reference unresolved). */
+#ifndef AOT_F32_TEST_DW
+#define AOT_F32_TEST_DW aot_depthwise_conv2d_f32_vec3
+#endif
 
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 #define BLOCK 8
@@ -123,8 +130,14 @@ static void depthwise_s(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r
             }
         }
     }
-    aot_depthwise_conv2d_f32_vec(in, 1, h, w, c, wt, 3, 3, with_bias ? bias : NULL, out, oh, ow, stride, stride, 1, 1,
-                                 pad, pad_left, lo, hi);
+    if (stride == 1 && pad == 1 && pad_left == 1 && oh == h && ow == w && h >= 2 && w >= 5) {
+        /* The compiler's entry point for a layer Helium's lanes take (linking them; elsewhere the kernel). */
+        aot_depthwise_conv2d_f32_vec_lanes(in, 1, h, w, c, wt, 3, 3, with_bias ? bias : NULL, out, oh, ow, stride,
+                                           stride, 1, 1, pad, pad_left, lo, hi);
+    } else {
+        AOT_F32_TEST_DW(in, 1, h, w, c, wt, 3, 3, with_bias ? bias : NULL, out, oh, ow, stride, stride, 1, 1, pad,
+                        pad_left, lo, hi);
+    }
     for (i = 0; i < oh * ow * c + 16; i++) {
         const float expect = i < oh * ow * c ? want[i] : 12345.0f;
         if (i < oh * ow * c && !(out[i] == expect) && out[i] == want_b[i]) {
@@ -151,7 +164,7 @@ static void depthwise(int32_t h, int32_t w, int32_t c, int32_t same, int32_t r, 
 static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32_t r, int32_t with_bias, int32_t block)
 {
     const float lo = ranges[r][0], hi = ranges[r][1];
-    int32_t i, b, u, k;
+    int32_t i, b, u, k, row;
     for (i = 0; i < depth * batches; i++) {
         fc_in[i] = next();
     }
@@ -185,17 +198,23 @@ static void fully_connected(int32_t depth, int32_t units, int32_t batches, int32
             fc_want[b * units + u] = clamp(acc, lo, hi);
         }
     }
-    aot_fully_connected_f32_gemm(fc_in, batches, depth, fc_blocks, block, with_bias ? bias : NULL, fc_out, units, lo,
-                                 hi);
-    for (i = 0; i < batches * units + 16; i++) {
-        const float expect = i < batches * units ? fc_want[i] : 12345.0f;
-        if (!(fc_out[i] == expect) && failures++ < 10) {
-            printf("fully connected %ld x %ld block %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n",
-                   (long)depth, (long)units, (long)block, (long)batches, (long)r, (long)with_bias, (long)i,
-                   (double)fc_out[i], (double)expect);
+    for (row = 0; row < 2; row++) {
+        for (i = 0; i < batches * units + 16; i++) {
+            fc_out[i] = 12345.0f;
         }
+        /* Both units: every batch (pairs of rows), and one row at a time (the batch of one's own unit). */
+        (row ? aot_fully_connected_f32_gemm_row : aot_fully_connected_f32_gemm)(
+            fc_in, batches, depth, fc_blocks, block, with_bias ? bias : NULL, fc_out, units, lo, hi);
+        for (i = 0; i < batches * units + 16; i++) {
+            const float expect = i < batches * units ? fc_want[i] : 12345.0f;
+            if (!(fc_out[i] == expect) && failures++ < 10) {
+                printf("fully connected%s %ld x %ld block %ld batch %ld range %ld bias %ld at %ld: %g, want %g\n",
+                       row ? " (row)" : "", (long)depth, (long)units, (long)block, (long)batches, (long)r,
+                       (long)with_bias, (long)i, (double)fc_out[i], (double)expect);
+            }
+        }
+        checks++;
     }
-    checks++;
 }
 
 /* A convolution (groups of one) at stride 2, SAME (pad_top / pad_left as TFLite: the larger half at the bottom and

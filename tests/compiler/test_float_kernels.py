@@ -12,6 +12,7 @@ models of //tests/models.
 
 import os
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -21,8 +22,16 @@ sys.path.insert(0, os.path.abspath(os.path.join(os.path.dirname(__file__), "..",
 
 from compiler.commands.run_cmd import run_model  # noqa: E402
 from compiler.driver import compile_model, load_model  # noqa: E402
+from compiler.errors import CompileError  # noqa: E402
+from compiler.ops.kernel_table import (  # noqa: E402
+    DEFAULT_OPTIONS,
+    FEW_FLOAT_MACS,
+    KernelOptions,
+    options_from_flags,
+    parse_optimize,
+)
 from compiler.oracle import random_inputs, tflm_available, tflm_outputs  # noqa: E402
-from compiler.ops.kernels.float_gemm import blocked  # noqa: E402
+from compiler.ops.kernels.float_gemm import blocked, dw_lanes, dw_slides3  # noqa: E402
 from tflite_builder import ModelBuilder, conv_options  # noqa: E402
 
 needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is not installed")
@@ -30,6 +39,7 @@ needs_tflm = pytest.mark.skipif(not tflm_available(), reason="tflite_micro is no
 RTOL, ATOL = 1e-5, 1e-6
 HERE = os.path.dirname(os.path.abspath(__file__))
 FLOAT_GEMM = os.path.join(HERE, "..", "models", "float_gemm.tflite")
+KWS_FLOAT = os.path.join(HERE, "..", "models", "kws_float_gen.tflite")
 
 
 def _conv(b, rng, name, kind, in_shape, kh, kw, oc, stride=(1, 1), padding=0, dilation=(1, 1), act=0, bias=True):
@@ -211,3 +221,99 @@ def test_blocked_layout():
     assert got.shape == (2, 5, 2)
     assert got[0, :, 0].tolist() == rows[0].tolist() and got[0, :, 1].tolist() == rows[1].tolist()
     assert got[1, :, 0].tolist() == rows[2].tolist() and not got[1, :, 1].any()
+
+
+SIZE = KernelOptions(optimize="size")
+DECODER_INT8 = os.path.join(HERE, "..", "models", "decoder_int8.tflite")
+
+
+def test_optimize_size_choice():
+    """--optimize=size: every float32 convolution, depthwise and fully connected layer on the portable kernel on
+    every core with an FPU (the default keeps the GEMM kernels); an int8 model's choice is the same either way."""
+    for target in ("cortex-m4", "cortex-m7", "cortex-m33", "cortex-m55"):
+        speed = [op["kernel"] or "" for op in compile_model(FLOAT_GEMM, "m", target).manifest["ops"]]
+        size = [
+            op["kernel"] or "" for op in compile_model(FLOAT_GEMM, "m", target, kernel_options=SIZE).manifest["ops"]
+        ]
+        assert any(k.endswith(("_f32_gemm", "_f32_vec")) for k in speed), (target, speed)
+        assert not any(k.endswith(("_f32_gemm", "_f32_vec")) for k in size), (target, size)
+        assert {"aot_conv2d_f32", "aot_depthwise_conv2d_f32", "aot_fully_connected_f32"} <= set(size), size
+    for target in ("cortex-m4", "cortex-m55"):
+        kernels = [
+            [op["kernel"] for op in compile_model(DECODER_INT8, "m", target, kernel_options=o).manifest["ops"]]
+            for o in (DEFAULT_OPTIONS, SIZE)
+        ]
+        assert kernels[0] == kernels[1], target
+
+
+@needs_tflm
+def test_optimize_size_output(tmp_path):
+    """The size choice's code for the Cortex-M4 and M55 (the portable kernels) within tolerance of TFLite Micro."""
+    graph = load_model(FLOAT_GEMM)
+    cases = random_inputs(graph, 3, 1)
+    want = tflm_outputs(FLOAT_GEMM, cases, len(graph.outputs))
+    in_npz = tmp_path / "inputs.npz"
+    np.savez(in_npz, **{t.name: np.stack([c[i] for c in cases]) for i, t in enumerate(graph.inputs)})
+    for target in ("cortex-m4", "cortex-m55"):
+        got = run_model(FLOAT_GEMM, str(in_npz), None, target=target, kernel_options=SIZE)
+        for i, t in enumerate(graph.outputs):
+            for c in range(len(cases)):
+                np.testing.assert_allclose(
+                    got[t.name][c], want[c][i], rtol=RTOL, atol=ATOL, err_msg=f"{target} {t.name}"
+                )
+
+
+def test_optimize_flag():
+    """--optimize reaches the options (default speed) and refuses anything but speed and size in one sentence."""
+    assert options_from_flags(types.SimpleNamespace()).optimize == "speed"
+    assert options_from_flags(types.SimpleNamespace(optimize="size")).optimize == "size"
+    with pytest.raises(CompileError, match=r"--optimize: unknown goal 'fast'; use speed .* or size\."):
+        parse_optimize("fast")
+
+
+def test_few_macs_rule(tmp_path):
+    """kernel_table.FEW_FLOAT_MACS: a model whose fully connected layers have fewer MACs in all takes the portable
+    kernel for them (no fast unit linked for so little work); from the threshold on the GEMM kernel, whose batch of
+    one calls its own unit on the FPU cores (aot_fully_connected_f32_gemm_row) and the kernel itself on Helium."""
+    rng = np.random.default_rng(3)
+    for depth, units, want in ((16, 16, "aot_fully_connected_f32"), (64, 8, "aot_fully_connected_f32_gemm")):
+        assert (depth * units < FEW_FLOAT_MACS) == (want == "aot_fully_connected_f32")
+        b = ModelBuilder()
+        _fc(b, rng, "fc", depth, units, 1)
+        path = b.save(tmp_path / f"fc_{depth}x{units}.tflite")
+        for target, entry in (("cortex-m4", "_row"), ("cortex-m55", "")):
+            (op,) = compile_model(path, "m", target).manifest["ops"]
+            assert op["kernel"] == want, (target, op)
+            assert op["entry"] == (want + entry if want.endswith("_gemm") else want), (target, op)
+
+
+def test_dw_slide3_entry():
+    """The FPU cores' depthwise entry point: aot_depthwise_conv2d_f32_vec3 (linking the single column's slide of 3
+    tap columns) for a layer whose walk over the columns reaches that slide, the kernel itself otherwise (KWS's SAME
+    layers of 5 columns: pairs, then the right edge's column of 2 taps)."""
+    base = dict(ih=25, iw=5, ic=64, oh=25, ow=5, kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, pad_t=1, pad_l=1)
+    relu = (0.0, 3.4028234663852886e38)
+    assert not dw_slides3(dict(base, act=relu))  # KWS
+    assert dw_slides3(dict(base, iw=7, ow=5, pad_l=0, act=relu))  # VALID, 5 columns: 2 pairs, a column of 3
+    assert not dw_slides3(dict(base, iw=6, ow=4, pad_l=0, act=relu))  # VALID, 4 columns: 2 pairs
+    assert dw_slides3(dict(base, sw=2, ow=3, act=relu))  # stride 2 along x: no pairs, interior columns of 3
+    assert not dw_slides3(dict(base, sw=2, ow=3, act=(0.0, 6.0), fpv4=True))  # the M4F's ReLU6: no slides
+    assert dw_slides3(dict(base, sw=2, ow=3, act=(0.0, 6.0)))  # FPv5's ReLU6 slides
+    assert not dw_slides3(dict(base, sh=2, oh=13, act=relu))  # stride 2 down the columns: no slides
+
+
+def test_dw_lanes_entry():
+    """Helium's depthwise entry point: aot_depthwise_conv2d_f32_vec_lanes (the lanes alone, no column forms linked)
+    for the layers the lanes take (KWS's), the kernel itself for others; the FPU cores never take it."""
+    base = dict(ih=25, iw=5, ic=64, oh=25, ow=5, kh=3, kw=3, sh=1, sw=1, dh=1, dw=1, pad_t=1, pad_l=1)
+    assert dw_lanes(base)
+    assert not dw_lanes(dict(base, iw=4, ow=4))  # 4 columns: the column pairs
+    assert not dw_lanes(dict(base, iw=7, ow=5, pad_l=0))  # VALID
+    assert not dw_lanes(dict(base, sw=2, ow=3))  # strided
+    for target, entry in (("cortex-m55", "aot_depthwise_conv2d_f32_vec_lanes"), ("cortex-m4", None)):
+        entries = {
+            op["entry"]
+            for op in compile_model(KWS_FLOAT, "m", target).manifest["ops"]
+            if op["kind"] == "DEPTHWISE_CONV_2D"
+        }
+        assert entries == {entry or "aot_depthwise_conv2d_f32_vec"}, (target, entries)

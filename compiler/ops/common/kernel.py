@@ -102,14 +102,30 @@ def parse_specialize(spec) -> frozenset:
     return frozenset(kinds)
 
 
+# --optimize: "speed" (the default) picks each layer's fastest kernel; "size" the smallest code, which for float32
+# layers is the portable kernels (one object each, linked whatever the layer's shape) instead of the FPU / Helium
+# GEMM and depthwise forms (several KB each).  Integer layers keep their kernels either way (docs/kernels.md).
+OPTIMIZE = ("speed", "size")
+
+
+def parse_optimize(value) -> str:
+    """--optimize: one of OPTIMIZE (None: "speed")."""
+    if value is None:
+        return OPTIMIZE[0]
+    if value not in OPTIMIZE:
+        raise CompileError(f"--optimize: unknown goal '{value}'; use speed (the default: fastest kernels) or size.")
+    return value
+
+
 @dataclass(frozen=True)
 class KernelOptions:
-    """Compile options of kernel selection: the layer kinds specialized on the M0/M3 (--specialize) and whether a
+    """Compile options of kernel selection: the layer kinds specialized on the M0/M3 (--specialize), whether a
     layer that leaves its core's best kernels because of its quantization parameters fails the build
-    (--strict_kernels)."""
+    (--strict_kernels) and the goal of the choice (--optimize: speed or size)."""
 
     specialize: frozenset = frozenset(SPECIALIZE_KINDS + (PACKED,))
     strict: bool = False
+    optimize: str = OPTIMIZE[0]
 
     @property
     def pack(self) -> bool:
@@ -124,10 +140,11 @@ DEFAULT_OPTIONS = KernelOptions()
 
 
 def options_from_flags(flags) -> KernelOptions:
-    """The KernelOptions of the command line (--specialize, --strict_kernels)."""
+    """The KernelOptions of the command line (--specialize, --strict_kernels, --optimize)."""
     return KernelOptions(
         specialize=parse_specialize(getattr(flags, "specialize", None)),
         strict=bool(getattr(flags, "strict_kernels", False)),
+        optimize=parse_optimize(getattr(flags, "optimize", None)),
     )
 
 

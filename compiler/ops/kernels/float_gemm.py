@@ -17,6 +17,8 @@ import numpy as np
 from ..common.kernel import Kernel
 from ..common.conv import conv_args
 
+FLT_MAX = 3.4028234663852886e38  # float32's largest, the bound of TFLite's ranges without one
+
 # Output channels per block: the width of the core's loop.
 BLOCK = {"mve": 8, "fpu": 4}
 
@@ -112,14 +114,88 @@ def _mult1(op, p, a):
     return p["mult_depth"] == 1
 
 
+def _taps_inside(pos: int, size: int, dil: int, taps: int) -> tuple:
+    """[lo, hi): the taps of a window at `pos` inside an axis of `size` (the kernel's aot_dw_f32_range)."""
+    lo, hi = 0, taps
+    while lo < taps and pos + dil * lo < 0:
+        lo += 1
+    while hi > lo and pos + dil * (hi - 1) >= size:
+        hi -= 1
+    return lo, hi
+
+
+def dw_slides3(p: dict) -> bool:
+    """Whether aot_depthwise_conv2d_f32_vec on an FPU core slides a single column of 3 tap columns for this layer
+    (aot_dw_fpu_slide3, in a unit of its own): the kernel's walk over the output columns
+    (depthwise_conv2d_f32_vec_body.h), pairs of columns taken first.  If this says no where the kernel would,
+    the column takes the pairs of pixels instead (the same outputs, more instructions: the unit's reference is
+    weak), so the walk only has to be right for speed."""
+    fpv4_clamp = p.get("fpv4", False) and not (
+        p["act"][1] >= FLT_MAX and (p["act"][0] == 0.0 or p["act"][0] <= -FLT_MAX)
+    )
+    if not (p["kh"] == 3 and p["sh"] == 1 and p["dh"] == 1) or fpv4_clamp or p["ic"] < 2:
+        return False
+    lo = max(p["pad_t"], 0)
+    hi = min(p["ih"] - 2 + p["pad_t"], p["oh"])
+    top = p["pad_t"] == 1 and hi >= 1
+    bottom = hi < p["oh"] and hi >= lo
+    if (hi + bottom) - (lo - top) < 2:
+        return False
+    pairs = p["sw"] == 1 and p["dw"] == 1 and p["kw"] == 3
+    ox = 0
+    while ox < p["ow"]:
+        x0 = ox * p["sw"] - p["pad_l"]
+        xl, xh = _taps_inside(x0, p["iw"], p["dw"], p["kw"])
+        if pairs and ox + 1 < p["ow"] and xh == 3 and xh - xl >= 2 and _taps_inside(x0 + 1, p["iw"], 1, 3) == (0, 3):
+            ox += 2
+            continue
+        if xh - xl == 3:
+            return True
+        ox += 1
+    return False
+
+
+def dw_lanes(p: dict) -> bool:
+    """Whether Helium's lanes of one channel take the layer (the kernel's aot_dw_lanes_fit): SAME 3x3 at stride and
+    dilation 1, outputs the input's size, at least 2 rows and 5 columns."""
+    same = p["oh"] == p["ih"] and p["ow"] == p["iw"] and p["pad_t"] == 1 and p["pad_l"] == 1
+    return (
+        (p["kh"], p["kw"], p["sh"], p["sw"], p["dh"], p["dw"]) == (3, 3, 1, 1, 1, 1)
+        and same
+        and p["ih"] >= 2
+        and (p["iw"] >= 5)
+    )
+
+
+def _dw_entry(op) -> str:
+    """The depthwise kernel's entry point, each linking only its forms' unit: on Helium
+    aot_depthwise_conv2d_f32_vec_lanes for a layer the lanes take (without the column forms); on the FPU cores
+    aot_depthwise_conv2d_f32_vec3 (the single-column slide of 3 tap columns linked) for a layer that has such a
+    column; else the kernel itself."""
+    family = op.kernel_impl.family
+    if family == "mve" and dw_lanes(op.params):
+        return op.kernel + "_lanes"
+    if family == "fpu" and dw_slides3(dict(op.params, fpv4=op.target == "cortex-m4")):
+        return op.kernel + "3"
+    return op.kernel
+
+
 def _emit_dw(op, ctx) -> list:
     p = op.params
     args = conv_args(op, ctx, p["ic"], (op.input(1).data, "float"), (p["bias"], "float"))
-    return [ctx.call(op.kernel, args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])]
+    return [ctx.call(_dw_entry(op), args + [ctx.f32(p["act"][0]), ctx.f32(p["act"][1])])]
 
 
 def _dw_headers(op) -> list:
     return ["aot/kernels/depthwise_conv2d.h"]
+
+
+def _fc_entry(op) -> str:
+    """The FPU cores' batch of one calls aot_fully_connected_f32_gemm_row, a unit of its own without the pair tile
+    (440-550 B less code; the same sums); other batches, and Helium's wide layout, the kernel itself."""
+    if op.kernel_impl.family == "fpu" and op.params["batches"] == 1:
+        return op.kernel + "_row"
+    return op.kernel
 
 
 def _emit_fc(op, ctx) -> list:
@@ -145,7 +221,7 @@ def _emit_fc(op, ctx) -> list:
         ctx.f32(p["act"][0]),
         ctx.f32(p["act"][1]),
     ]
-    return [ctx.call(op.kernel, args)]
+    return [ctx.call(_fc_entry(op), args)]
 
 
 def _conv_headers(op) -> list:
@@ -154,9 +230,9 @@ def _conv_headers(op) -> list:
 
 _CONV = Kernel("aot_conv2d_f32_gemm", "fpu", emit=_emit_conv, headers=_conv_headers, scratch=_conv_scratch)
 CONV_MVE, CONV_FPU = replace(_CONV, family="mve", scratch=_conv_scratch_mve), _CONV
-_DW = Kernel("aot_depthwise_conv2d_f32_vec", "fpu", serves=_mult1, emit=_emit_dw, headers=_dw_headers)
+_DW = Kernel("aot_depthwise_conv2d_f32_vec", "fpu", serves=_mult1, emit=_emit_dw, headers=_dw_headers, entry=_dw_entry)
 DW_MVE, DW_FPU = replace(_DW, family="mve"), _DW
-_FC = Kernel("aot_fully_connected_f32_gemm", "fpu", emit=_emit_fc)
+_FC = Kernel("aot_fully_connected_f32_gemm", "fpu", emit=_emit_fc, entry=_fc_entry)
 FC_MVE, FC_FPU = replace(_FC, family="mve"), _FC
 
 # Called by the lowerings with the layer's own arguments.

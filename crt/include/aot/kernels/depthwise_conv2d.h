@@ -142,6 +142,22 @@ void aot_depthwise_conv2d_f32_vec(const float* input, int32_t batches, int32_t i
                                   float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
                                   int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
                                   float act_min, float act_max);
+/* The same, linking the FPU cores' slide of a single column of 3 tap columns (a unit of its own: without it such a
+ * column takes the pairs of pixels, the same outputs, more instructions); the compiler's entry point for a layer
+ * that has one. */
+void aot_depthwise_conv2d_f32_vec3(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                   const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
+                                   float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                                   int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                                   float act_min, float act_max);
+/* The same for a SAME 3x3 layer at stride and dilation 1 of 5 columns or more (outputs the input's size): on
+ * Helium its lanes of one channel alone (a unit of its own, without the kernel's column forms); elsewhere the
+ * kernel.  The compiler's entry point for such a layer on the Cortex-M55. */
+void aot_depthwise_conv2d_f32_vec_lanes(const float* input, int32_t batches, int32_t in_h, int32_t in_w, int32_t in_c,
+                                        const float* filter, int32_t filter_h, int32_t filter_w, const float* bias,
+                                        float* output, int32_t out_h, int32_t out_w, int32_t stride_h, int32_t stride_w,
+                                        int32_t dilation_h, int32_t dilation_w, int32_t pad_top, int32_t pad_left,
+                                        float act_min, float act_max);
 
 #ifdef __cplusplus
 }

@@ -93,6 +93,10 @@ void aot_fully_connected_f32(const float* input, int32_t batches, int32_t accum_
 void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
                                   int32_t block, const float* bias, float* output, int32_t out_depth, float act_min,
                                   float act_max);
+/* The same outputs one batch row at a time (no pair tile: a smaller unit on the FPU cores, for a batch of one). */
+void aot_fully_connected_f32_gemm_row(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
+                                      int32_t block, const float* bias, float* output, int32_t out_depth, float act_min,
+                                      float act_max);
 
 #ifdef __cplusplus
 }
