@@ -38,6 +38,7 @@ _MVE_UNITS = (
     "_mve_row.c",
     "_mve_plane_s1.c",
     "_mve_tail.c",
+    "_mve_runs_add.c",
 )
 # The chain of DSP fully connected layers calls the general entry point, skipped there with the other _dsp.c units.
 _SKIP = {"cortex-m4": _MVE_UNITS, "cortex-m0": (*_MVE_UNITS, "_dsp.c", "_dsp_chain.c")}
