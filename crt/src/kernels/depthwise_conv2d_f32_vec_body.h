@@ -707,6 +707,24 @@ static __attribute__((noinline)) void aot_dw_mve_slide2(const float* p, int32_t 
     "strd %[t], %[u], [%[o]]\n"                                                                                        \
     ".endif\n\t"
 #endif
+/* The slides' and pairs' step to the next group of two channels: advance the input and weight pointers kept in the
+ * job, count the group down, loop back to the group's start (label 9) or leave (label 99). */
+#define AOT_DW_FPU_NEXT_GROUP                                                                                          \
+    "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"                                                                           \
+    "add %[t], %[t], #8\n\t"                                                                                           \
+    "add %[u], %[u], #8\n\t"                                                                                           \
+    "strd %[t], %[u], [%[q], %[gp_off]]\n\t"                                                                           \
+    "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"                                                                           \
+    "ldr %[v], [%[q], %[gbs_off]]\n\t"                                                                                 \
+    "add %[t], %[t], #8\n\t"                                                                                           \
+    "add %[u], %[u], %[v]\n\t"                                                                                         \
+    "strd %[t], %[u], [%[q], %[gw_off]]\n\t"                                                                           \
+    "ldr %[t], [%[q], %[groups_off]]\n\t"                                                                              \
+    "subs %[t], %[t], #1\n\t"                                                                                          \
+    "str %[t], [%[q], %[groups_off]]\n\t"                                                                              \
+    "bne 9b\n\t"                                                                                                       \
+    "b 99f\n"
+
 #if defined(AOT_F32_OUT_FPV4)
 /* FPv4: the loop once for ReLU (BIC of the sign), once for none (VSTM), two instructions a row less than the mask. */
 #define AOT_DW_FPU_LOOP                                                                                                \
@@ -842,21 +860,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_slide(int32_t dc, i
         "b 7f\n"
         "6:\n\t"
         "fdwrow%= s2, s3, s0, s1, s4, s5, 2\n"
-        "7:\n\t"
-        "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"
-        "add %[t], %[t], #8\n\t"
-        "add %[u], %[u], #8\n\t"
-        "strd %[t], %[u], [%[q], %[gp_off]]\n\t"
-        "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"
-        "ldr %[v], [%[q], %[gbs_off]]\n\t"
-        "add %[t], %[t], #8\n\t"
-        "add %[u], %[u], %[v]\n\t"
-        "strd %[t], %[u], [%[q], %[gw_off]]\n\t"
-        "ldr %[t], [%[q], %[groups_off]]\n\t"
-        "subs %[t], %[t], #1\n\t"
-        "str %[t], [%[q], %[groups_off]]\n\t"
-        "bne 9b\n\t"
-        "b 99f\n"
+        "7:\n\t" AOT_DW_FPU_NEXT_GROUP
         /* (n - 2) % 3 == 2 (rot 1), 1 (rot 2): the first sums in the registers of the loop's second
          * (third) row, which the loop enters at; no moves of the sums after it. */
         "43:\n\t"
@@ -1114,21 +1118,7 @@ static inline __attribute__((always_inline)) void aot_dw_fpu_pair(int32_t dc, in
                      "b 7f\n"
                      "6:\n\t"
                      "fpr%= s2, s3, s0, s1, s4, s5, s8, s9, s6, s7, s10, s11, 2\n"
-                     "7:\n\t"
-                     "ldrd %[t], %[u], [%[q], %[gp_off]]\n\t"
-                     "add %[t], %[t], #8\n\t"
-                     "add %[u], %[u], #8\n\t"
-                     "strd %[t], %[u], [%[q], %[gp_off]]\n\t"
-                     "ldrd %[t], %[u], [%[q], %[gw_off]]\n\t"
-                     "ldr %[v], [%[q], %[gbs_off]]\n\t"
-                     "add %[t], %[t], #8\n\t"
-                     "add %[u], %[u], %[v]\n\t"
-                     "strd %[t], %[u], [%[q], %[gw_off]]\n\t"
-                     "ldr %[t], [%[q], %[groups_off]]\n\t"
-                     "subs %[t], %[t], #1\n\t"
-                     "str %[t], [%[q], %[groups_off]]\n\t"
-                     "bne 9b\n\t"
-                     "b 99f\n"
+                     "7:\n\t" AOT_DW_FPU_NEXT_GROUP
                      /* The first sums in the registers of the loop's second (rot 1) or third (rot 2) row, as
                       * aot_dw_fpu_slide's. */
                      "43:\n\t"
