@@ -3,6 +3,8 @@
  * that has such a column (a VALID layer, or one of an odd width past its pairs of columns), and that call links this
  * unit, whose strong aot_dw_fpu_slide3 the main unit's weak reference then finds.  On the other cores the entry
  * point is the kernel itself. */
+#include "aot_sched.h"
+
 #define AOT_DW_F32_SLIDE3_UNIT 1
 #include "depthwise_conv2d_f32_vec_body.h"
 

@@ -2,6 +2,8 @@
  * compiler calls aot_depthwise_conv2d_f32_vec_lanes for a SAME 3x3 layer that the lanes take (aot_dw_lanes_fit:
  * KWS's every depthwise layer), and an image of only such layers links neither the column slides nor the pairs of
  * pixels (the kernel's unit).  On the other cores the entry point is the kernel itself. */
+#include "aot_sched.h"
+
 #define AOT_DW_F32_LANES_UNIT 1
 #include "depthwise_conv2d_f32_vec_body.h"
 

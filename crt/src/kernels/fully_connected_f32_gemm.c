@@ -1,5 +1,7 @@
 /* The fast float32 fully connected layer for every batch (fully_connected_f32_gemm_body.h): pairs of rows through
  * the GEMM tile. */
+#include "aot_sched.h"
+
 #include "fully_connected_f32_gemm_body.h"
 
 void aot_fully_connected_f32_gemm(const float* input, int32_t batches, int32_t accum_depth, const float* filter,
